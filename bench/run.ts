@@ -1,0 +1,43 @@
+// `npm run bench`: runs every bench/*.bench.ts module in turn and prints one table.
+// A module default-exports an async function returning rows; each row is a measured figure with
+// the target it is held to, if any. Figures are reported, never asserted: speed is not a test.
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export interface BenchRow {
+  name: string;
+  value: number;
+  unit: string;
+  /** e.g. "<= 140" */
+  target?: string;
+  note?: string;
+}
+
+export type BenchModule = { default: () => Promise<BenchRow[]> };
+
+const here = dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+let failed = false;
+for (const file of files) {
+  process.stdout.write(`\n## ${file}\n`);
+  try {
+    const mod = (await import(pathToFileURL(join(here, file)).href)) as BenchModule;
+    const rows = await mod.default();
+    for (const row of rows) {
+      const value = Number.isInteger(row.value) ? String(row.value) : row.value.toFixed(3);
+      const target = row.target ? `  (target ${row.target})` : "";
+      const note = row.note ? `  ${row.note}` : "";
+      process.stdout.write(`${row.name.padEnd(58)} ${value.padStart(12)} ${row.unit}${target}${note}\n`);
+    }
+  } catch (error) {
+    failed = true;
+    process.stdout.write(`  failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  }
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,27 @@
+// The `warden` binary. Subcommands are loaded on demand so that a headless session does not pay
+// for the MCP SDK or the permission tooling at start-up.
+
+type CommandModule = { run(argv: string[]): Promise<number> };
+
+const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
+  permissions: () => import("./commands/permissions.js"),
+  undo: () => import("./commands/undo.js"),
+  mcp: () => import("./commands/mcp.js"),
+};
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const load = argv[0] !== undefined ? SUBCOMMANDS[argv[0]] : undefined;
+  const command = load ? await load() : await import("./commands/session.js");
+  return command.run(load ? argv.slice(1) : argv);
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`warden: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

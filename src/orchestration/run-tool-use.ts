@@ -1,0 +1,84 @@
+import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/types.js";
+import type { PermissionDecisionReason } from "../tool/permission-types.js";
+import { findToolByName } from "../tool/pool.js";
+import { formatZodError } from "../tool/schema.js";
+import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
+
+/** A call the permission layer refused, as reported in the headless result's permission_denials. */
+export interface PermissionDenialRecord {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: ToolInput;
+  reason?: PermissionDecisionReason;
+}
+
+export interface ToolRunOutcome {
+  result: ToolResultBlock;
+  tool?: AnyTool;
+  newMessages?: Message[];
+  contextModifier?: (context: ToolUseContext) => ToolUseContext;
+  denial?: PermissionDenialRecord;
+}
+
+export function errorResult(toolUseId: string, message: string): ToolResultBlock {
+  return { type: "tool_result", tool_use_id: toolUseId, content: message, is_error: true };
+}
+
+export const INTERRUPTED_MESSAGE = "Interrupted by the user: the tool call was cancelled before it finished.";
+
+/**
+ * Runs one tool_use from start to finish and always produces exactly one tool_result: unknown
+ * tool, bad input, refused permission and a throwing tool all become error results the model can
+ * read and act on, never an exception that would leave the tool_use unpaired.
+ */
+export async function runToolUse(
+  block: ToolUseBlock,
+  context: ToolUseContext,
+  canUseTool: CanUseTool,
+  assistantMessage: AssistantMessage | undefined,
+  onProgress?: (progress: unknown) => void,
+): Promise<ToolRunOutcome> {
+  const tool = findToolByName(context.options.tools, block.name);
+  if (!tool) {
+    return { result: errorResult(block.id, `Error: No such tool available: ${block.name}`) };
+  }
+  if (context.abortController.signal.aborted) {
+    return { tool, result: errorResult(block.id, INTERRUPTED_MESSAGE) };
+  }
+
+  const parsed = tool.inputSchema.safeParse(block.input);
+  if (!parsed.success) {
+    return { tool, result: errorResult(block.id, formatZodError(tool.name, parsed.error)) };
+  }
+  let input = parsed.data as ToolInput;
+  const callContext: ToolUseContext = { ...context, toolUseId: block.id };
+
+  try {
+    if (tool.validateInput) {
+      const validation = await tool.validateInput(input, callContext);
+      if (!validation.result) {
+        return { tool, result: errorResult(block.id, validation.message) };
+      }
+    }
+
+    const decision = await canUseTool(tool, input, callContext, assistantMessage, block.id);
+    if (decision.behavior !== "allow") {
+      return {
+        tool,
+        result: errorResult(block.id, decision.message),
+        denial: { tool_name: tool.name, tool_use_id: block.id, tool_input: input, reason: decision.decisionReason },
+      };
+    }
+    if (decision.updatedInput) input = decision.updatedInput;
+
+    const output = await tool.call(input, callContext, canUseTool, assistantMessage, onProgress);
+    const result = tool.mapToolResult(output.data, block.id);
+    return { tool, result, newMessages: output.newMessages, contextModifier: output.contextModifier };
+  } catch (error) {
+    if (context.abortController.signal.aborted) {
+      return { tool, result: errorResult(block.id, INTERRUPTED_MESSAGE) };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return { tool, result: errorResult(block.id, `Error: ${message}`) };
+  }
+}

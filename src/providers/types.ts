@@ -1,0 +1,51 @@
+import type { AssistantContentBlock, Message, StopReason, Usage } from "../messages/types.js";
+import type { JSONSchema } from "../tool/types.js";
+
+/** A tool as the model sees it in a request. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  input_schema: JSONSchema;
+  strict?: boolean;
+}
+
+export interface ModelRequest {
+  /** The model name without the provider prefix. */
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolSchema[];
+  maxTokens: number;
+  signal: AbortSignal;
+  temperature?: number;
+}
+
+/**
+ * One streamed model response. Deltas are for display; `block` carries each content block once it
+ * is complete (a tool_use is only emitted with its whole parsed input), in the order of the message.
+ */
+export type ProviderEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "thinking_delta"; thinking: string }
+  | { type: "block"; block: AssistantContentBlock }
+  | { type: "usage"; usage: Usage }
+  | { type: "stop"; stopReason: StopReason };
+
+export interface Provider {
+  /** `anthropic`, `openai`, `replay`, ... */
+  readonly name: string;
+  stream(request: ModelRequest): AsyncIterable<ProviderEvent>;
+}
+
+/** A failure talking to the model. `status` is the HTTP status when there was one. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly retryable: boolean,
+    readonly kind: "http" | "network" | "stream_cut" | "aborted" | "prompt_too_long" | "script" = "http",
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}

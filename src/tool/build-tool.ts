@@ -1,0 +1,63 @@
+import type { ToolResultBlock } from "../messages/types.js";
+import type { PermissionResult } from "./permission-types.js";
+import type { Tool, ToolInput } from "./types.js";
+
+/** Methods buildTool() fills in when a definition leaves them out. */
+type DefaultableKeys =
+  | "isEnabled"
+  | "isReadOnly"
+  | "isConcurrencySafe"
+  | "isDestructive"
+  | "isOpenWorld"
+  | "interruptBehavior"
+  | "requiresUserInteraction"
+  | "checkPermissions"
+  | "userFacingName"
+  | "mapToolResult"
+  | "toAutoClassifierInput"
+  | "description";
+
+export type ToolDef<Input extends ToolInput, Output, Progress> = Omit<
+  Tool<Input, Output, Progress>,
+  DefaultableKeys | "maxResultSizeChars"
+> &
+  Partial<Pick<Tool<Input, Output, Progress>, DefaultableKeys | "maxResultSizeChars">>;
+
+/** Default result size before the system cap (see src/results). */
+export const DEFAULT_TOOL_MAX_RESULT_SIZE_CHARS = 100_000;
+
+export function defaultMapToolResult(output: unknown, toolUseId: string): ToolResultBlock {
+  const content = typeof output === "string" ? output : JSON.stringify(output, null, 2);
+  return { type: "tool_result", tool_use_id: toolUseId, content };
+}
+
+/**
+ * Completes a tool definition with fail-closed defaults: a tool that says nothing about itself
+ * is treated as writing (not read-only), serial (not concurrency-safe), blocking on interrupt, and
+ * without an opinion on permission (passthrough, which the pipeline turns into ask unless a rule
+ * or mode allows). Claude Code's factory defaults checkPermissions to allow; we pick passthrough
+ * so that a new tool cannot run unasked just because its author forgot a method.
+ */
+export function buildTool<Input extends ToolInput, Output, Progress = never>(
+  def: ToolDef<Input, Output, Progress>,
+): Tool<Input, Output, Progress> {
+  return {
+    maxResultSizeChars: DEFAULT_TOOL_MAX_RESULT_SIZE_CHARS,
+    isEnabled: () => true,
+    isReadOnly: () => false,
+    isConcurrencySafe: () => false,
+    isDestructive: () => false,
+    isOpenWorld: () => false,
+    interruptBehavior: () => "block",
+    requiresUserInteraction: () => false,
+    checkPermissions: async (): Promise<PermissionResult<Input>> => ({
+      behavior: "passthrough",
+      message: `${def.name} needs permission to run.`,
+    }),
+    userFacingName: () => def.name,
+    mapToolResult: defaultMapToolResult,
+    toAutoClassifierInput: () => "",
+    description: async () => def.name,
+    ...def,
+  };
+}

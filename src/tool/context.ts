@@ -1,0 +1,33 @@
+import type { Message } from "../messages/types.js";
+import type { AppState } from "./app-state.js";
+import { ReadFileState } from "./read-file-state.js";
+import type { ToolUseContext, ToolUseContextOptions } from "./types.js";
+
+/** A simple holder for AppState, for sessions and tests that have no UI store. */
+export function createAppStateStore(initial: AppState): Pick<ToolUseContext, "getAppState" | "setAppState"> {
+  let state = initial;
+  return {
+    getAppState: () => state,
+    setAppState: (update) => {
+      state = update(state);
+    },
+  };
+}
+
+export interface CreateContextArgs {
+  options: ToolUseContextOptions;
+  appState: AppState;
+  messages?: Message[];
+  readFileState?: ReadFileState;
+  abortController?: AbortController;
+}
+
+export function createToolUseContext(args: CreateContextArgs): ToolUseContext {
+  return {
+    options: args.options,
+    abortController: args.abortController ?? new AbortController(),
+    messages: args.messages ?? [],
+    readFileState: args.readFileState ?? new ReadFileState(),
+    ...createAppStateStore(args.appState),
+  };
+}

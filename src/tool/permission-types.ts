@@ -1,0 +1,129 @@
+// The vocabulary shared by tools (their own checkPermissions) and the permission engine.
+// Tools only answer for their own input; the engine in src/permissions/ owns rules and modes.
+
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk" | "auto";
+
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "bypassPermissions",
+  "dontAsk",
+  "auto",
+];
+
+export type PermissionBehavior = "allow" | "deny" | "ask";
+
+/** Where a rule came from, lowest precedence first. */
+export type PermissionRuleSource =
+  | "userSettings"
+  | "projectSettings"
+  | "localSettings"
+  | "cliArg"
+  | "policySettings"
+  | "session";
+
+/** `Bash(git commit:*)` parses to { toolName: "Bash", ruleContent: "git commit:*" }. */
+export interface PermissionRuleValue {
+  toolName: string;
+  ruleContent?: string;
+}
+
+export interface PermissionRule {
+  source: PermissionRuleSource;
+  behavior: PermissionBehavior;
+  value: PermissionRuleValue;
+  /** Settings file the rule was read from, when it came from a file. */
+  file?: string;
+}
+
+/** Why a decision came out the way it did: shown in prompts, transcripts and to the model. */
+export type PermissionDecisionReason =
+  | { type: "rule"; rule: PermissionRule }
+  | { type: "mode"; mode: PermissionMode }
+  | { type: "safetyCheck"; reason: string }
+  | { type: "tool"; reason: string }
+  | { type: "hook"; hookName: string; reason?: string }
+  | { type: "classifier"; classifier: string; reason: string }
+  | { type: "subcommandResults"; reasons: Record<string, PermissionResult> }
+  | { type: "other"; reason: string };
+
+/** A change to the permission context a user can accept ("yes, and don't ask again for X"). */
+export type PermissionUpdate =
+  | {
+      type: "addRules";
+      behavior: PermissionBehavior;
+      rules: PermissionRuleValue[];
+      destination: PermissionUpdateDestination;
+    }
+  | { type: "addDirectories"; directories: string[]; destination: PermissionUpdateDestination }
+  | { type: "setMode"; mode: PermissionMode; destination: PermissionUpdateDestination };
+
+export type PermissionUpdateDestination = "userSettings" | "projectSettings" | "localSettings" | "session";
+
+export interface PermissionAllow<Input = Record<string, unknown>> {
+  behavior: "allow";
+  updatedInput?: Input;
+  decisionReason?: PermissionDecisionReason;
+}
+
+export interface PermissionAsk<Input = Record<string, unknown>> {
+  behavior: "ask";
+  message: string;
+  updatedInput?: Input;
+  decisionReason?: PermissionDecisionReason;
+  suggestions?: PermissionUpdate[];
+}
+
+export interface PermissionDeny {
+  behavior: "deny";
+  message: string;
+  decisionReason: PermissionDecisionReason;
+}
+
+/** "I have no opinion": becomes ask at the end of the pipeline unless a mode or rule allows. */
+export interface PermissionPassthrough {
+  behavior: "passthrough";
+  message: string;
+  decisionReason?: PermissionDecisionReason;
+  suggestions?: PermissionUpdate[];
+}
+
+export type PermissionResult<Input = Record<string, unknown>> =
+  | PermissionAllow<Input>
+  | PermissionAsk<Input>
+  | PermissionDeny
+  | PermissionPassthrough;
+
+/** The final word after ask handling: a tool runs only on allow. */
+export type PermissionDecision<Input = Record<string, unknown>> =
+  | PermissionAllow<Input>
+  | PermissionAsk<Input>
+  | PermissionDeny;
+
+export interface RulesByBehavior {
+  allow: PermissionRule[];
+  deny: PermissionRule[];
+  ask: PermissionRule[];
+}
+
+/** Everything a tool's checkPermissions may consult. Immutable: updates make a new one. */
+export interface ToolPermissionContext {
+  mode: PermissionMode;
+  /** The session's working directory first, then --add-dir and settings additionalDirectories. */
+  workingDirectories: string[];
+  rules: RulesByBehavior;
+  /** True only when the session was started with the explicit bypass flag. */
+  isBypassPermissionsModeAvailable: boolean;
+  /** Set by settings `allowManagedPermissionRulesOnly`: only policy rules count. */
+  managedRulesOnly?: boolean;
+}
+
+export function emptyPermissionContext(cwd: string, mode: PermissionMode = "default"): ToolPermissionContext {
+  return {
+    mode,
+    workingDirectories: [cwd],
+    rules: { allow: [], deny: [], ask: [] },
+    isBypassPermissionsModeAvailable: mode === "bypassPermissions",
+  };
+}

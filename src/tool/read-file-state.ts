@@ -1,0 +1,70 @@
+// What the model has seen of each file: the basis of read-before-write and of the
+// "unchanged since last read" stub. Bounded (LRU by entries and by total content size) so that a
+// long session reading many large files does not grow without end.
+
+export interface FileReadRecord {
+  /** Content as the model saw it (normalised to LF). */
+  content: string;
+  /** mtime in ms at the moment of the read. */
+  timestamp: number;
+  offset?: number;
+  limit?: number;
+  /** True when only part of the file was shown (offset/limit, or a cut). */
+  isPartialView?: boolean;
+}
+
+export class ReadFileState {
+  private readonly map = new Map<string, FileReadRecord>();
+  private totalChars = 0;
+
+  constructor(
+    private readonly maxEntries = 100,
+    private readonly maxTotalChars = 25 * 1024 * 1024,
+  ) {}
+
+  get(path: string): FileReadRecord | undefined {
+    const record = this.map.get(path);
+    if (record) {
+      this.map.delete(path);
+      this.map.set(path, record);
+    }
+    return record;
+  }
+
+  has(path: string): boolean {
+    return this.map.has(path);
+  }
+
+  set(path: string, record: FileReadRecord): void {
+    this.delete(path);
+    this.map.set(path, record);
+    this.totalChars += record.content.length;
+    while (this.map.size > this.maxEntries || (this.totalChars > this.maxTotalChars && this.map.size > 1)) {
+      const oldest = this.map.keys().next().value as string;
+      this.delete(oldest);
+    }
+  }
+
+  delete(path: string): void {
+    const old = this.map.get(path);
+    if (old) {
+      this.totalChars -= old.content.length;
+      this.map.delete(path);
+    }
+  }
+
+  keys(): string[] {
+    return [...this.map.keys()];
+  }
+
+  /** A copy for a subagent: it starts knowing what its parent knew, then diverges. */
+  clone(): ReadFileState {
+    const copy = new ReadFileState(this.maxEntries, this.maxTotalChars);
+    for (const [k, v] of this.map) copy.set(k, { ...v });
+    return copy;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}

@@ -1,0 +1,132 @@
+import type { z } from "zod";
+import type { AssistantMessage, Message, ToolResultBlock } from "../messages/types.js";
+import type { AppState } from "./app-state.js";
+import type { PermissionDecision, PermissionResult, ToolPermissionContext } from "./permission-types.js";
+import type { ReadFileState } from "./read-file-state.js";
+
+export type ToolInput = Record<string, unknown>;
+
+/** A JSON Schema object as sent to the model (MCP tools carry their server's schema unchanged). */
+export type JSONSchema = { type?: string; properties?: Record<string, unknown>; [key: string]: unknown };
+
+export type ValidationResult = { result: true } | { result: false; message: string; errorCode: number };
+
+export interface ToolResult<Output> {
+  data: Output;
+  /** Extra messages to append after the tool results (e.g. a reminder the tool wants the model to see). */
+  newMessages?: Message[];
+  /** Changes the context for the calls that follow (applied in call order; see orchestration). */
+  contextModifier?: (context: ToolUseContext) => ToolUseContext;
+}
+
+/**
+ * Session-level options every tool call can see. Other modules add fields by declaration merging
+ * (as with AppState) instead of editing this file.
+ */
+export interface ToolUseContextOptions {
+  /** The tools of this session's pool (what the model may call). */
+  tools: AnyTool[];
+  /** `provider:model` of the main loop. */
+  model: string;
+  /** The session's original working directory (the Bash tool keeps its own current one). */
+  cwd: string;
+  sessionId: string;
+  /** Per-session folder for tool-results/, file-history/ and other artifacts. */
+  sessionDir: string;
+  /** True when nobody can answer a permission prompt (headless, MCP server). */
+  isNonInteractive: boolean;
+  verbose?: boolean;
+}
+
+export interface ToolUseContext {
+  options: ToolUseContextOptions;
+  /** Aborting this cancels the call; tools must pass its signal to whatever they wait on. */
+  abortController: AbortController;
+  /** The conversation so far, as the model will see it. */
+  messages: Message[];
+  getAppState(): AppState;
+  setAppState(update: (prev: AppState) => AppState): void;
+  readFileState: ReadFileState;
+  /** Set only inside a subagent. */
+  agentId?: string;
+  /** The id of the tool_use being executed, when there is one. */
+  toolUseId?: string;
+}
+
+/** The authority a tool asks before running nested tools (and the loop before every call). */
+export type CanUseTool = (
+  tool: AnyTool,
+  input: ToolInput,
+  context: ToolUseContext,
+  assistantMessage: AssistantMessage | undefined,
+  toolUseId: string,
+) => Promise<PermissionDecision>;
+
+export interface ToolPromptOptions {
+  tools: readonly AnyTool[];
+  permissionContext: ToolPermissionContext;
+  cwd: string;
+}
+
+export type InterruptBehavior = "cancel" | "block";
+
+export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Progress = unknown> {
+  readonly name: string;
+  /** Former names still accepted from the model and in rules. */
+  readonly aliases?: readonly string[];
+  /** 3-10 words ToolSearch matches on besides the name and description. */
+  readonly searchHint?: string;
+  /** Above this a result is persisted to disk and the model gets a preview (Infinity: never). */
+  readonly maxResultSizeChars: number;
+  /** Deferred: only the name is sent until ToolSearch loads the schema. */
+  readonly shouldDefer?: boolean;
+  /** Never deferred, whatever else says so. */
+  readonly alwaysLoad?: boolean;
+  /** Ask the provider for strict schema adherence where it supports it. */
+  readonly strict?: boolean;
+  /** Set for tools that come from an MCP server. */
+  readonly mcpInfo?: { serverName: string; toolName: string };
+
+  /** Parses and validates the model's input. */
+  readonly inputSchema: z.ZodType<Input>;
+  /** When set, sent to the model instead of a schema derived from inputSchema (MCP tools). */
+  readonly inputJSONSchema?: JSONSchema;
+
+  call(
+    args: Input,
+    context: ToolUseContext,
+    canUseTool: CanUseTool,
+    parentMessage: AssistantMessage | undefined,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<ToolResult<Output>>;
+
+  /** One line describing what this particular call does (for prompts and transcripts). */
+  description(input: Partial<Input> | undefined): Promise<string>;
+  /** The model-facing text that teaches the tool's use. */
+  prompt(options: ToolPromptOptions): Promise<string>;
+
+  isEnabled(): boolean;
+  isReadOnly(input: Input): boolean;
+  isConcurrencySafe(input: Input): boolean;
+  isDestructive(input: Input): boolean;
+  isOpenWorld(input: Input): boolean;
+  /** What happens to a running call when the user sends a new message. */
+  interruptBehavior(): InterruptBehavior;
+  /** A tool that must talk to a human asks even in bypass mode. */
+  requiresUserInteraction(): boolean;
+  /** The file a file tool acts on, for path rules and safety checks. */
+  getPath?(input: Input): string | undefined;
+
+  validateInput?(input: Input, context: ToolUseContext): Promise<ValidationResult>;
+  /** The tool's own say on this input; rules and modes are the engine's job. */
+  checkPermissions(input: Input, context: ToolUseContext): Promise<PermissionResult<Input>>;
+
+  userFacingName(input: Partial<Input> | undefined): string;
+  /** Turns the call's output into what the model reads. */
+  mapToolResult(output: Output, toolUseId: string): ToolResultBlock;
+  /** A compact rendering of the input for an auto-mode classifier ('' = nothing to judge: ask). */
+  toAutoClassifierInput(input: Input): string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous pool needs the widest input type; calls are checked by the tool's own schema at run time.
+export type AnyTool = Tool<any, any, any>;
