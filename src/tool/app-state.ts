@@ -10,4 +10,10 @@ import type { ToolPermissionContext } from "./permission-types.js";
  */
 export interface AppState {
   toolPermissionContext: ToolPermissionContext;
+  /**
+   * Texts for the model that arrived outside a tool result (a background command finished, a
+   * hook added context). The loop drains them into one <system-reminder> user message before its
+   * next model request.
+   */
+  pendingReminders?: string[];
 }
