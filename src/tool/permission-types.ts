@@ -35,6 +35,13 @@ export interface PermissionRule {
   value: PermissionRuleValue;
   /** Settings file the rule was read from, when it came from a file. */
   file?: string;
+  /** 1-based line of the rule in `file`, for messages that point the user at it. */
+  line?: number;
+  /**
+   * Folder that `./` and `/` in a path rule are relative to: the project a settings file belongs
+   * to, the home folder for user settings, the session's directory for CLI and session rules.
+   */
+  root?: string;
 }
 
 /** Why a decision came out the way it did: shown in prompts, transcripts and to the model. */
