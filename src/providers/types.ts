@@ -28,8 +28,14 @@ export type ProviderEvent =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; thinking: string }
   | { type: "block"; block: AssistantContentBlock }
+  /** The turn's token counts, once per response (totals, not increments), before `stop`. */
   | { type: "usage"; usage: Usage }
-  | { type: "stop"; stopReason: StopReason };
+  | { type: "stop"; stopReason: StopReason }
+  /**
+   * The stream broke after some events of this turn were already yielded and the request is being
+   * retried from the start: drop every delta and block received so far for this turn.
+   */
+  | { type: "reset" };
 
 export interface Provider {
   /** `anthropic`, `openai`, `replay`, ... */
@@ -48,4 +54,7 @@ export class ProviderError extends Error {
     super(message);
     this.name = "ProviderError";
   }
+
+  /** How long the server asked us to wait before trying again (retry-after), when it said. */
+  retryAfterMs?: number;
 }
