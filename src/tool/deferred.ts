@@ -1,20 +1,166 @@
-// PLACEHOLDER until the ToolSearch issue replaces it: no tool is deferred yet.
-import type { AnyTool } from "./types.js";
+// Deferred tools: tools whose schemas are not sent until the model asks for them with ToolSearch.
+// Every schema in a request costs tokens on every turn; a project with a few MCP servers easily
+// brings fifty tools the session never uses. Deferring them keeps the first request small, and the
+// token cost grows with the tools actually used instead of the tools that exist.
+import { toolInputJSONSchema } from "./schema.js";
+import type { AnyTool, ToolInput } from "./types.js";
 
-export function isDeferredTool(_tool: AnyTool): boolean {
-  return false;
+declare module "./app-state.js" {
+  interface AppState {
+    /**
+     * Deferred tools the model has loaded with ToolSearch, in the order found. Their schemas are
+     * sent from the next request on and stay for the rest of the session.
+     */
+    loadedDeferredTools?: string[];
+    /** The session's tool-search mode when settings chose one (env WARDEN_TOOL_SEARCH wins). */
+    toolSearchMode?: ToolSearchMode;
+  }
+}
+
+declare module "./types.js" {
+  interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Progress = unknown> {
+    /**
+     * The model-facing description when it is fixed text known without awaiting prompt() (MCP
+     * tools carry their server's). Lets auto mode size the schemas synchronously.
+     */
+    readonly staticDescription?: string;
+  }
+}
+
+export const TOOL_SEARCH_TOOL_NAME = "ToolSearch";
+
+/**
+ * defer: deferrable tools are always deferred (Claude Code's behaviour with MCP tools).
+ * never: every schema is sent up front and ToolSearch is not offered.
+ * auto:  defer only when the deferrable schemas would take more than AUTO_DEFER_CONTEXT_SHARE of
+ *        the model's context window.
+ */
+export type ToolSearchMode = "defer" | "never" | "auto";
+
+export const TOOL_SEARCH_MODES: readonly ToolSearchMode[] = ["defer", "never", "auto"];
+
+/** auto mode's threshold: the reference's 10% of the context window. */
+export const AUTO_DEFER_CONTEXT_SHARE = 0.1;
+export const DEFAULT_CONTEXT_WINDOW_TOKENS = 200_000;
+
+export function isToolSearchMode(value: unknown): value is ToolSearchMode {
+  return typeof value === "string" && (TOOL_SEARCH_MODES as readonly string[]).includes(value);
+}
+
+/**
+ * The mode in force: env WARDEN_TOOL_SEARCH, then the settings value, then defer. An unknown value
+ * in either place is ignored rather than guessed at (defer is the safe, cheap default).
+ */
+export function resolveToolSearchMode(
+  settingsValue?: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): ToolSearchMode {
+  const fromEnv = env.WARDEN_TOOL_SEARCH?.trim().toLowerCase();
+  if (isToolSearchMode(fromEnv)) return fromEnv;
+  if (isToolSearchMode(settingsValue)) return settingsValue;
+  return "defer";
+}
+
+/**
+ * Whether a tool may be deferred at all, in the reference's order: alwaysLoad wins over
+ * everything; MCP tools are deferred; ToolSearch itself never is (it is how the others are found);
+ * any other tool only when it says shouldDefer.
+ */
+export function isDeferredTool(tool: AnyTool): boolean {
+  if (tool.alwaysLoad === true) return false;
+  if (tool.mcpInfo) return true;
+  if (tool.name === TOOL_SEARCH_TOOL_NAME) return false;
+  return tool.shouldDefer === true;
+}
+
+export interface DeferralOptions {
+  /** Defaults to resolveToolSearchMode() (env, then defer). */
+  mode?: ToolSearchMode;
+  /** The model's context window, for auto mode. */
+  contextWindowTokens?: number;
+}
+
+/** Rough token cost of sending a tool's schema: chars / 4 of its JSON schema and description. */
+export function estimateToolSchemaTokens(tool: AnyTool): number {
+  const schemaChars = JSON.stringify(toolInputJSONSchema(tool)).length;
+  const descriptionChars = (tool.staticDescription ?? tool.searchHint ?? "").length;
+  return Math.ceil((schemaChars + descriptionChars + tool.name.length) / 4);
+}
+
+function deferralApplies(tools: readonly AnyTool[], options: DeferralOptions | undefined): boolean {
+  const mode = options?.mode ?? resolveToolSearchMode();
+  if (mode === "never") return false;
+  if (mode === "defer") return true;
+  const window = options?.contextWindowTokens ?? DEFAULT_CONTEXT_WINDOW_TOKENS;
+  const deferrableTokens = tools.filter(isDeferredTool).reduce((sum, t) => sum + estimateToolSchemaTokens(t), 0);
+  return deferrableTokens > window * AUTO_DEFER_CONTEXT_SHARE;
 }
 
 /**
  * Splits a pool into the tools whose schemas are sent and the deferred ones (sent by name only).
- * `loadedNames` are deferred tools the model has already found with ToolSearch.
+ * `loadedNames` are deferred tools the model has already found with ToolSearch. When nothing is
+ * deferrable (or the mode sends everything), ToolSearch is dropped: it would only cost tokens.
+ * The result depends only on the pool, the loaded names and the mode, never on timing, so the
+ * request prefix stays byte-stable from turn to turn.
  */
 export function splitDeferredTools(
   tools: readonly AnyTool[],
   loadedNames: ReadonlySet<string>,
+  options?: DeferralOptions,
 ): { loaded: AnyTool[]; deferred: AnyTool[] } {
+  const defer = deferralApplies(tools, options) && tools.some(isDeferredTool);
   const loaded: AnyTool[] = [];
   const deferred: AnyTool[] = [];
-  for (const tool of tools) (isDeferredTool(tool) && !loadedNames.has(tool.name) ? deferred : loaded).push(tool);
+  for (const tool of tools) {
+    if (tool.name === TOOL_SEARCH_TOOL_NAME && !defer) continue;
+    (defer && isDeferredTool(tool) && !loadedNames.has(tool.name) ? deferred : loaded).push(tool);
+  }
   return { loaded, deferred };
+}
+
+/** The names recorded in AppState as loaded by ToolSearch, as the set splitDeferredTools takes. */
+export function loadedDeferredToolNames(state: { loadedDeferredTools?: string[] }): Set<string> {
+  return new Set(state.loadedDeferredTools ?? []);
+}
+
+/** Adds names to the loaded list, keeping first-found order and no duplicates. */
+export function withLoadedDeferredTools<S extends { loadedDeferredTools?: string[] }>(state: S, names: readonly string[]): S {
+  const current = state.loadedDeferredTools ?? [];
+  const added = names.filter((n) => !current.includes(n));
+  if (added.length === 0) return state;
+  return { ...state, loadedDeferredTools: [...current, ...added] };
+}
+
+/**
+ * The system-prompt section naming the deferred tools. MCP tools are grouped under their server
+ * prefix so that sixty tools cost about a kilobyte instead of repeating `mcp__server__` sixty
+ * times; a tool's search hint follows its name in parentheses. Empty when nothing is deferred.
+ */
+export function renderDeferredToolsList(deferred: readonly AnyTool[]): string {
+  if (deferred.length === 0) return "";
+  const builtIn: string[] = [];
+  const byServer = new Map<string, string[]>();
+  for (const tool of [...deferred].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const hint = tool.searchHint ? ` (${tool.searchHint})` : "";
+    if (tool.mcpInfo && tool.name === mcpPrefixedName(tool.mcpInfo.serverName, tool.mcpInfo.toolName)) {
+      const prefix = `mcp__${tool.mcpInfo.serverName}__`;
+      const list = byServer.get(prefix) ?? [];
+      list.push(`${tool.mcpInfo.toolName}${hint}`);
+      byServer.set(prefix, list);
+    } else {
+      builtIn.push(`${tool.name}${hint}`);
+    }
+  }
+  const lines = [
+    "<deferred-tools>",
+    `Tools you can use only after loading them: call ${TOOL_SEARCH_TOOL_NAME} with "select:<full name>" or keywords; a loaded tool can be called from your next turn on.`,
+  ];
+  if (builtIn.length) lines.push(builtIn.join(", "));
+  for (const [prefix, names] of byServer) lines.push(`${prefix}: ${names.join(", ")}`);
+  lines.push("</deferred-tools>");
+  return lines.join("\n");
+}
+
+function mcpPrefixedName(serverName: string, toolName: string): string {
+  return `mcp__${serverName}__${toolName}`;
 }

@@ -1,7 +1,8 @@
 // The built-in tools, in the order they are offered to the model (the order is part of the
 // request prefix: keep it stable). Each tool lives in its own folder beside this file.
 import type { AnyTool } from "../tool/types.js";
+import { ToolSearchTool } from "./tool-search/tool.js";
 
 export function builtInTools(): AnyTool[] {
-  return [];
+  return [ToolSearchTool];
 }
