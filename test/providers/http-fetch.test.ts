@@ -1,0 +1,164 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { gzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { httpFetch } from "../../src/providers/http-fetch.js";
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+const servers: Array<{ server: Server; sockets: Set<Socket> }> = [];
+
+async function serve(handler: Handler): Promise<string> {
+  const sockets = new Set<Socket>();
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    handler(req, res, Buffer.concat(chunks).toString("utf8"));
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  servers.push({ server, sockets });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  for (const { server, sockets } of servers.splice(0)) {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+describe("httpFetch", () => {
+  it("sends method, headers and body, and exposes status, headers and url", async () => {
+    const url = await serve((req, res, body) => {
+      res.writeHead(201, { "content-type": "application/json", "x-echo": String(req.headers["x-api-key"]) });
+      res.end(JSON.stringify({ method: req.method, body, contentType: req.headers["content-type"] }));
+    });
+    const response = await httpFetch(`${url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": "k-1", "content-type": "application/json" },
+      body: JSON.stringify({ hello: "world" }),
+    });
+    expect(response.status).toBe(201);
+    expect(response.ok).toBe(true);
+    expect(response.headers.get("x-echo")).toBe("k-1");
+    expect(response.url).toBe(`${url}/v1/messages`);
+    expect(await response.json()).toEqual({ method: "POST", body: '{"hello":"world"}', contentType: "application/json" });
+  });
+
+  it("accepts headers as a Headers object and as pairs", async () => {
+    const url = await serve((req, res) => res.end(`${req.headers["a"]}|${req.headers["b"]}`));
+    const fromHeaders = await httpFetch(url, { headers: new Headers({ a: "1", b: "2" }) });
+    expect(await fromHeaders.text()).toBe("1|2");
+    const fromPairs = await httpFetch(url, { headers: [["a", "3"], ["b", "4"]] });
+    expect(await fromPairs.text()).toBe("3|4");
+  });
+
+  it("streams the body: the first chunk is readable before the server sends the rest", async () => {
+    let sendRest: () => void = () => {};
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("first\n");
+      sendRest = () => res.end("second\n");
+    });
+    const response = await httpFetch(url);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe("first\n");
+    sendRest();
+    let rest = "";
+    for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
+    expect(rest).toBe("second\n");
+  });
+
+  it("rejects with an AbortError when aborted before the response head", async () => {
+    const url = await serve(() => {
+      // never answers
+    });
+    const controller = new AbortController();
+    const pending = httpFetch(url, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("rejects at once when the signal is already aborted", async () => {
+    const url = await serve((_req, res) => res.end("never read"));
+    const controller = new AbortController();
+    controller.abort();
+    await expect(httpFetch(url, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("errors the body stream with an AbortError when aborted while streaming", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write("partial");
+    });
+    const controller = new AbortController();
+    const response = await httpFetch(url, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    const next = reader.read();
+    controller.abort();
+    await expect(next).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("errors the body stream when the server cuts the connection mid-body", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: 1\n\n", () => res.socket?.destroy());
+    });
+    const response = await httpFetch(url);
+    await expect(response.text()).rejects.toThrow(/closed before the response body ended|aborted|fetch failed/);
+  });
+
+  it("rejects with a TypeError naming the cause when nothing listens", async () => {
+    const url = await serve((_req, res) => res.end());
+    const { server, sockets } = servers.pop()!;
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await expect(httpFetch(url)).rejects.toThrow(/fetch failed: .*ECONNREFUSED/);
+  });
+
+  it("decompresses a gzip body", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-encoding": "gzip" });
+      res.end(gzipSync("compressed hello"));
+    });
+    expect(await (await httpFetch(url)).text()).toBe("compressed hello");
+  });
+
+  it("follows a redirect and drops the credentials when the origin changes", async () => {
+    const target = await serve((req, res) => res.end(`key=${req.headers["x-api-key"] ?? "none"} path=${req.url}`));
+    const sameOrigin = await serve((req, res) => {
+      if (req.url === "/old") {
+        res.writeHead(307, { location: "/new" });
+        res.end();
+      } else res.end(`key=${req.headers["x-api-key"] ?? "none"} path=${req.url}`);
+    });
+    const crossOrigin = await serve((_req, res) => {
+      res.writeHead(307, { location: `${target}/elsewhere` });
+      res.end();
+    });
+    expect(await (await httpFetch(`${sameOrigin}/old`, { headers: { "x-api-key": "secret" } })).text()).toBe("key=secret path=/new");
+    expect(await (await httpFetch(crossOrigin, { headers: { "x-api-key": "secret" } })).text()).toBe("key=none path=/elsewhere");
+  });
+
+  it("returns a null body for 204", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const response = await httpFetch(url, { method: "DELETE" });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+
+  it("refuses protocols other than http and https", async () => {
+    await expect(httpFetch("file:///etc/passwd")).rejects.toThrow(/unsupported protocol file:/);
+  });
+});
