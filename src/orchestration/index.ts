@@ -1,0 +1,7 @@
+export * from "./run-tool-use.js";
+export * from "./abort-tree.js";
+export * from "./concurrency-limit.js";
+export * from "./partition.js";
+export * from "./synthetic-results.js";
+export * from "./streaming-executor.js";
+export * from "./run-tools.js";

@@ -1,0 +1,259 @@
+import type { AssistantMessage, ToolUseBlock } from "../messages/types.js";
+import { applyToolResultLimit } from "../results/limit-result.js";
+import { findToolByName } from "../tool/pool.js";
+import type { AnyTool, CanUseTool, InterruptBehavior, ToolUseContext } from "../tool/types.js";
+import { type ChildAbortController, type ToolAbortReason, createChildAbortController, toolAbortReasonOf } from "./abort-tree.js";
+import { maxToolUseConcurrency } from "./concurrency-limit.js";
+import { isCallConcurrencySafe } from "./partition.js";
+import { type ToolRunOutcome, runToolUse } from "./run-tool-use.js";
+import { describeCall, syntheticResult } from "./synthetic-results.js";
+
+/** What the executor hands the loop: progress as it happens, results in call order. */
+export type ToolExecutionUpdate =
+  | { type: "progress"; toolUseId: string; progress: unknown }
+  | { type: "result"; toolUseId: string; outcome: ToolRunOutcome; syntheticReason?: ToolAbortReason };
+
+export interface StreamingToolExecutorOptions {
+  /** The query's context; its abortController is the root of the abort tree. */
+  context: ToolUseContext;
+  canUseTool: CanUseTool;
+  /** Defaults to WARDEN_MAX_TOOL_USE_CONCURRENCY (10). */
+  maxConcurrency?: number;
+}
+
+/** Tools whose failure cancels the calls beside them: shell steps usually depend on each other. */
+const SIBLING_CANCELLING_TOOLS = new Set(["Bash"]);
+
+type CallStatus = "queued" | "executing" | "completed" | "yielded";
+
+interface TrackedCall {
+  block: ToolUseBlock;
+  tool: AnyTool | undefined;
+  assistantMessage: AssistantMessage | undefined;
+  isConcurrencySafe: boolean;
+  interruptBehavior: InterruptBehavior;
+  status: CallStatus;
+  abort?: ChildAbortController;
+  outcome?: ToolRunOutcome;
+  syntheticReason?: ToolAbortReason;
+}
+
+/**
+ * Runs the tool calls of one model response, starting each as soon as its tool_use block is
+ * complete (the model may still be writing the rest). A concurrency-safe call starts when every
+ * running call is safe too (up to the concurrency limit); any other call waits until nothing runs
+ * and runs alone. Calls never overtake one another, so this yields the same batches as
+ * partitionToolCalls, only earlier.
+ *
+ * The abort tree is query (context.abortController) → siblings (this executor) → one controller
+ * per call. Every call added gets exactly one result: its own, or a synthetic error when it was
+ * cancelled or never started.
+ */
+export class StreamingToolExecutor {
+  private readonly calls: TrackedCall[] = [];
+  private readonly progressQueue: ToolExecutionUpdate[] = [];
+  private readonly siblings: ChildAbortController;
+  private readonly maxConcurrency: number;
+  private readonly canUseTool: CanUseTool;
+  private context: ToolUseContext;
+  /** contextModifiers of concurrent calls, applied in call order once their batch is over. */
+  private pendingModifiers: Array<{ order: number; modify: (context: ToolUseContext) => ToolUseContext }> = [];
+  private erroredSibling: string | undefined;
+  private discarded = false;
+  private wakeWaiter: (() => void) | undefined;
+  private changedSinceLastLook = false;
+
+  constructor(options: StreamingToolExecutorOptions) {
+    this.context = options.context;
+    this.canUseTool = options.canUseTool;
+    this.maxConcurrency = options.maxConcurrency ?? maxToolUseConcurrency();
+    this.siblings = createChildAbortController(options.context.abortController.signal);
+    // Queued calls must get their synthetic results even when nothing is running to notice.
+    this.siblings.controller.signal.addEventListener("abort", () => this.advance(), { once: true });
+  }
+
+  /** Hands over one complete tool_use; it starts at once if the concurrency rule allows. */
+  addTool(block: ToolUseBlock, assistantMessage?: AssistantMessage): void {
+    const tool = findToolByName(this.context.options.tools, block.name);
+    this.calls.push({
+      block,
+      tool,
+      assistantMessage,
+      isConcurrencySafe: isCallConcurrencySafe(tool, block.input),
+      interruptBehavior: interruptBehaviorOf(tool),
+      status: "queued",
+    });
+    this.advance();
+  }
+
+  /**
+   * True while calls run and every one of them is 'cancel': then a new user message may abort
+   * the turn (abort reason 'interrupt'); otherwise the message must wait in the queue.
+   */
+  get hasInterruptibleToolInProgress(): boolean {
+    const running = this.calls.filter((c) => c.status === "executing");
+    return running.length > 0 && running.every((c) => c.interruptBehavior === "cancel");
+  }
+
+  /** Aborts the calls of this turn only (not the query) with the given reason. */
+  abort(reason: ToolAbortReason): void {
+    this.siblings.controller.abort(reason);
+  }
+
+  /** Abandons the turn: running calls stop and nothing more is yielded (no result will be read). */
+  discard(): void {
+    this.discarded = true;
+    this.abort("discarded");
+  }
+
+  /** The context after every applied contextModifier; read it once all results are out. */
+  getUpdatedContext(): ToolUseContext {
+    this.flushPendingModifiers();
+    return this.context;
+  }
+
+  /** Everything ready now, without waiting: all progress, then results up to the first unfinished call. */
+  *getCompletedResults(): Generator<ToolExecutionUpdate> {
+    if (this.discarded) return;
+    while (this.progressQueue.length > 0) yield this.progressQueue.shift()!;
+    for (const call of this.calls) {
+      if (call.status === "yielded") continue;
+      // Head-of-line: a later call that finished first waits until the earlier ones are out.
+      if (call.status !== "completed") break;
+      call.status = "yielded";
+      yield { type: "result", toolUseId: call.block.id, outcome: call.outcome!, syntheticReason: call.syntheticReason };
+    }
+  }
+
+  /** Waits for and yields everything still owed, until every call added so far has its result. */
+  async *getRemainingResults(): AsyncGenerator<ToolExecutionUpdate> {
+    for (;;) {
+      // Anything that happens from here on (even while our consumer holds a yielded update)
+      // sets the flag, so the wait below cannot miss it.
+      this.changedSinceLastLook = false;
+      this.advance();
+      yield* this.getCompletedResults();
+      if (this.discarded || this.calls.every((c) => c.status === "yielded")) break;
+      await this.nextChange();
+    }
+    this.flushPendingModifiers();
+  }
+
+  /** Starts what may start, in call order, and settles queued calls that must never start. */
+  private advance(): void {
+    const stopped = this.siblings.controller.signal;
+    for (const call of this.calls) {
+      if (call.status !== "queued") continue;
+      if (stopped.aborted) {
+        this.completeSynthetically(call, toolAbortReasonOf(stopped), false);
+        continue;
+      }
+      if (!this.mayStart(call)) break;
+      this.start(call);
+    }
+  }
+
+  private mayStart(call: TrackedCall): boolean {
+    const running = this.calls.filter((c) => c.status === "executing");
+    if (running.length === 0) return true;
+    return call.isConcurrencySafe && running.length < this.maxConcurrency && running.every((c) => c.isConcurrencySafe);
+  }
+
+  private start(call: TrackedCall): void {
+    // A batch of concurrent calls is over when an exclusive call starts: its modifiers come first.
+    if (!call.isConcurrencySafe) this.flushPendingModifiers();
+    call.status = "executing";
+    const abort = createChildAbortController(
+      this.siblings.controller.signal,
+      (reason) => !(reason === "interrupt" && call.interruptBehavior === "block"),
+    );
+    call.abort = abort;
+    const signal = abort.controller.signal;
+    signal.addEventListener("abort", () => this.completeSynthetically(call, toolAbortReasonOf(signal), true), {
+      once: true,
+    });
+    const callContext: ToolUseContext = { ...this.context, abortController: abort.controller };
+    const onProgress = (progress: unknown) => {
+      if (call.status !== "executing") return;
+      this.progressQueue.push({ type: "progress", toolUseId: call.block.id, progress });
+      this.wake();
+    };
+    runToolUse(call.block, callContext, this.canUseTool, call.assistantMessage, onProgress)
+      .then(async (outcome) => ({
+        ...outcome,
+        result: await applyToolResultLimit(outcome.result, outcome.tool, this.context.options.sessionDir),
+      }))
+      .then(
+        (outcome) => this.finish(call, outcome),
+        // runToolUse turns every failure into a result; this only guards against a bug there.
+        (error: unknown) => this.finish(call, { tool: call.tool, result: syntheticFailure(call.block, error) }),
+      );
+  }
+
+  private finish(call: TrackedCall, outcome: ToolRunOutcome): void {
+    // A call already settled by an abort keeps its synthetic result; its late output is dropped.
+    if (call.status !== "executing") return;
+    call.abort?.detach();
+    call.outcome = outcome;
+    call.status = "completed";
+    if (outcome.result.is_error && call.tool && SIBLING_CANCELLING_TOOLS.has(call.tool.name)) {
+      this.erroredSibling = describeCall(call.block);
+      this.abort("sibling_error");
+    }
+    if (outcome.contextModifier) {
+      if (call.isConcurrencySafe) {
+        this.pendingModifiers.push({ order: this.calls.indexOf(call), modify: outcome.contextModifier });
+      } else {
+        this.context = outcome.contextModifier(this.context);
+      }
+    }
+    this.advance();
+    this.wake();
+  }
+
+  private completeSynthetically(call: TrackedCall, reason: ToolAbortReason, started: boolean): void {
+    if (call.status === "completed" || call.status === "yielded") return;
+    call.abort?.detach();
+    call.status = "completed";
+    call.syntheticReason = reason;
+    call.outcome = { tool: call.tool, result: syntheticResult(call.block, reason, started, this.erroredSibling) };
+    // A call that was running frees its slot; queued calls are then settled (the tree is aborted).
+    if (started) this.advance();
+    this.wake();
+  }
+
+  private flushPendingModifiers(): void {
+    if (this.pendingModifiers.length === 0) return;
+    const inCallOrder = this.pendingModifiers.sort((a, b) => a.order - b.order);
+    this.pendingModifiers = [];
+    for (const { modify } of inCallOrder) this.context = modify(this.context);
+  }
+
+  private nextChange(): Promise<void> {
+    if (this.changedSinceLastLook) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.wakeWaiter = resolve;
+    });
+  }
+
+  private wake(): void {
+    this.changedSinceLastLook = true;
+    const waiter = this.wakeWaiter;
+    this.wakeWaiter = undefined;
+    waiter?.();
+  }
+}
+
+function interruptBehaviorOf(tool: AnyTool | undefined): InterruptBehavior {
+  if (!tool) return "cancel";
+  try {
+    return tool.interruptBehavior() === "cancel" ? "cancel" : "block";
+  } catch {
+    return "block";
+  }
+}
+
+function syntheticFailure(block: ToolUseBlock, error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  return { type: "tool_result" as const, tool_use_id: block.id, content: `Error: ${message}`, is_error: true };
+}
