@@ -22,6 +22,12 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /**
+   * Set by a provider adapter when the model's argument text was not a JSON object. `input` is
+   * then `{}`, the tool must not run, and the tool_result tells the model what it sent and why it
+   * was refused, so it can send the call again.
+   */
+  invalidInput?: { raw: string; error: string };
 }
 
 /** What a tool result may carry besides plain text. */

@@ -46,6 +46,12 @@ export async function runToolUse(
     return { tool, result: errorResult(block.id, INTERRUPTED_MESSAGE) };
   }
 
+  if (block.invalidInput) {
+    const raw = block.invalidInput.raw.length > 2000 ? `${block.invalidInput.raw.slice(0, 2000)}…` : block.invalidInput.raw;
+    const message = `Error: the arguments for ${tool.name} were not a valid JSON object (${block.invalidInput.error}). Arguments received: ${raw}\nSend the call again with a JSON object that matches the tool's input schema.`;
+    return { tool, result: errorResult(block.id, message) };
+  }
+
   const parsed = tool.inputSchema.safeParse(block.input);
   if (!parsed.success) {
     return { tool, result: errorResult(block.id, formatZodError(tool.name, parsed.error)) };
