@@ -1,15 +1,66 @@
-// PLACEHOLDER (conservative) until the permission engine issue replaces it: path-based checks that
-// file tools call from their own checkPermissions. Reads inside the working directories are
-// allowed; everything else has no opinion (passthrough → ask). Writes always ask.
-import * as path from "node:path";
-import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
+// Path checks that file tools call from their own checkPermissions (Read, Write, Edit, Glob, Grep,
+// NotebookEdit). Every check looks at the path as spelled and at where it really leads (symlinks,
+// `..`), and both must pass: a link inside the project pointing outside is outside.
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { wardenHome } from "../config/paths.js";
+import type {
+  PermissionResult,
+  PermissionRule,
+  PermissionUpdate,
+  ToolPermissionContext,
+} from "../tool/permission-types.js";
+import { describeRule } from "./describe.js";
+import { findMatchingPathRule } from "./path-rules.js";
+import { pathsToCheck, realDirectory } from "./real-path.js";
+import { isUncPath, protectedPathReason } from "./safety.js";
 
-export function isInsideWorkingDirectories(absolutePath: string, context: ToolPermissionContext): boolean {
-  const target = path.resolve(absolutePath);
+/** Rules named after any of these apply to reads: `Read(./secrets/**)` also stops Grep there. */
+const READ_RULE_TOOLS = ["Read", "Glob", "Grep", "LS"];
+/** Rules named after any of these apply to writes: `Edit(...)` covers Write and NotebookEdit too. */
+const WRITE_RULE_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+function isWithin(dir: string, target: string): boolean {
+  const rel = relative(dir, target);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== ".." && !/^[A-Za-z]:/.test(rel));
+}
+
+function insideAny(target: string, context: ToolPermissionContext): boolean {
   return context.workingDirectories.some((dir) => {
-    const rel = path.relative(path.resolve(dir), target);
-    return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+    const spelled = resolve(dir);
+    return isWithin(spelled, target) || isWithin(realDirectory(spelled), target);
   });
+}
+
+/** Both the path as spelled and its real location lie inside a working directory. */
+export function isInsideWorkingDirectories(absolutePath: string, context: ToolPermissionContext): boolean {
+  return pathsToCheck(absolutePath).every((p) => insideAny(p, context));
+}
+
+function absolute(path: string, context: ToolPermissionContext): string {
+  return resolve(context.workingDirectories[0] ?? process.cwd(), path);
+}
+
+function ruleTools(toolName: string, family: readonly string[]): string[] {
+  return family.includes(toolName) ? [...family] : [toolName, ...family];
+}
+
+function matchRule(
+  rules: readonly PermissionRule[],
+  tools: readonly string[],
+  paths: readonly string[],
+  context: ToolPermissionContext,
+): PermissionRule | undefined {
+  return findMatchingPathRule(rules, tools, paths, context.workingDirectories[0] ?? "/");
+}
+
+function outsideSuggestions(absolutePath: string): PermissionUpdate[] {
+  return [{ type: "addDirectories", directories: [dirname(absolutePath)], destination: "session" }];
+}
+
+/** Reading a file the session itself saved (a large tool result shown to the model as a preview). */
+function isSavedToolResult(path: string): boolean {
+  const projects = join(wardenHome(), "projects");
+  return isWithin(projects, path) && relative(projects, path).split(sep).includes("tool-results");
 }
 
 export function checkReadPermission(
@@ -17,16 +68,124 @@ export function checkReadPermission(
   absolutePath: string,
   context: ToolPermissionContext,
 ): PermissionResult {
-  if (isInsideWorkingDirectories(absolutePath, context)) {
-    return { behavior: "allow", decisionReason: { type: "other", reason: "read inside the working directories" } };
+  if (isUncPath(absolutePath)) {
+    return safetyAsk(toolName, absolutePath, "UNC network path: opening it can leak credentials to another machine");
   }
-  return { behavior: "passthrough", message: `${toolName} wants to read ${absolutePath}, outside the working directories.` };
+  const path = absolute(absolutePath, context);
+  const paths = pathsToCheck(path);
+  const tools = ruleTools(toolName, READ_RULE_TOOLS);
+
+  const deny = matchRule(context.rules.deny, tools, paths, context);
+  if (deny) return ruleDeny("read", path, deny);
+  const ask = matchRule(context.rules.ask, tools, paths, context);
+  if (ask) return ruleAsk(toolName, "read", path, ask);
+  // Permission to edit a place includes permission to read it.
+  const allow =
+    matchRule(context.rules.allow, tools, paths, context) ??
+    matchRule(context.rules.allow, ruleTools(toolName, WRITE_RULE_TOOLS), paths, context);
+  if (allow) return { behavior: "allow", decisionReason: { type: "rule", rule: allow } };
+  if (paths.every((p) => insideAny(p, context))) {
+    return { behavior: "allow", decisionReason: { type: "other", reason: "reading inside the working directories" } };
+  }
+  if (paths.every(isSavedToolResult)) {
+    return { behavior: "allow", decisionReason: { type: "other", reason: "reading this session's saved tool output" } };
+  }
+  return {
+    behavior: "passthrough",
+    message: `${toolName} wants to read ${path}, which is outside the working directories${
+      paths.length > 1 ? ` (it leads to ${paths[1]})` : ""
+    }.`,
+    decisionReason: { type: "other", reason: "outside the working directories" },
+    suggestions: [
+      {
+        type: "addRules",
+        behavior: "allow",
+        rules: [{ toolName: "Read", ruleContent: `/${dirname(path)}/**` }],
+        destination: "session",
+      },
+      ...outsideSuggestions(path),
+    ],
+  };
 }
 
 export function checkWritePermission(
   toolName: string,
   absolutePath: string,
-  _context: ToolPermissionContext,
+  context: ToolPermissionContext,
 ): PermissionResult {
-  return { behavior: "passthrough", message: `${toolName} wants to write ${absolutePath}.` };
+  if (isUncPath(absolutePath)) {
+    return safetyAsk(toolName, absolutePath, "UNC network path: opening it can leak credentials to another machine");
+  }
+  const path = absolute(absolutePath, context);
+  const paths = pathsToCheck(path);
+  const tools = ruleTools(toolName, WRITE_RULE_TOOLS);
+
+  const deny = matchRule(context.rules.deny, tools, paths, context);
+  if (deny) return ruleDeny("write", path, deny);
+
+  for (const p of paths) {
+    const reason = protectedPathReason(p);
+    if (reason) return safetyAsk(toolName, path, reason);
+  }
+  const outside = paths.find((p) => !insideAny(p, context));
+  if (outside !== undefined) {
+    const via = outside !== path ? ` (through a link it leads to ${outside})` : "";
+    return safetyAsk(toolName, path, `${path} is outside the working directories${via}`, outsideSuggestions(outside));
+  }
+
+  const ask = matchRule(context.rules.ask, tools, paths, context);
+  if (ask) return ruleAsk(toolName, "write", path, ask);
+  if (context.mode === "acceptEdits") {
+    return { behavior: "allow", decisionReason: { type: "mode", mode: "acceptEdits" } };
+  }
+  const allow = matchRule(context.rules.allow, tools, paths, context);
+  if (allow) return { behavior: "allow", decisionReason: { type: "rule", rule: allow } };
+  return {
+    behavior: "passthrough",
+    message: `${toolName} wants to write ${path}.`,
+    suggestions: [
+      {
+        type: "addRules",
+        behavior: "allow",
+        rules: [{ toolName: "Edit", ruleContent: suggestedContent(path, context) }],
+        destination: "localSettings",
+      },
+      { type: "setMode", mode: "acceptEdits", destination: "session" },
+    ],
+  };
+}
+
+function suggestedContent(path: string, context: ToolPermissionContext): string {
+  const folder = dirname(path);
+  const root = context.workingDirectories[0] ? resolve(context.workingDirectories[0]) : undefined;
+  if (root !== undefined && isWithin(root, folder)) {
+    const rel = relative(root, folder);
+    return rel === "" ? "./**" : `./${rel.split(sep).join("/")}/**`;
+  }
+  return `/${folder}/**`;
+}
+
+function safetyAsk(toolName: string, path: string, reason: string, suggestions?: PermissionUpdate[]): PermissionResult {
+  return {
+    behavior: "ask",
+    message: `${toolName} wants to touch ${path}: ${reason}. This always needs explicit approval.`,
+    decisionReason: { type: "safetyCheck", reason },
+    suggestions,
+  };
+}
+
+function ruleDeny(verb: string, path: string, rule: PermissionRule): PermissionResult {
+  return {
+    behavior: "deny",
+    message: `Permission to ${verb} ${path} has been denied by ${describeRule(rule)}.`,
+    decisionReason: { type: "rule", rule },
+  };
+}
+
+function ruleAsk(toolName: string, verb: string, path: string, rule: PermissionRule): PermissionResult {
+  return {
+    behavior: "ask",
+    message: `${toolName} wants to ${verb} ${path}; ${describeRule(rule)} says to ask.`,
+    decisionReason: { type: "rule", rule },
+  };
 }

@@ -1,0 +1,78 @@
+// The shape of a settings file (Claude Code's layout, so existing files work unchanged). Each field
+// is validated on its own so that one bad field costs only that field, and only where dropping it
+// is safe: see `critical` below.
+import { z } from "zod";
+import { PERMISSION_MODES } from "../tool/permission-types.js";
+
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+export const hookCommandSchema = z.object({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  /** Seconds. */
+  timeout: z.number().positive().max(3600).optional(),
+});
+export type HookCommandConfig = z.infer<typeof hookCommandSchema>;
+
+export const hookMatcherSchema = z.object({
+  /** Tool names (`Edit|Write`), a regular expression, or empty / `*` for all; tool events only. */
+  matcher: z.string().optional(),
+  hooks: z.array(hookCommandSchema),
+});
+export type HookMatcherConfig = z.infer<typeof hookMatcherSchema>;
+
+/** Events we do not run yet (Notification, SubagentStop, ...) are kept but not validated. */
+export const hooksSchema = z.looseObject(
+  Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.array(hookMatcherSchema).optional()])) as Record<
+    HookEventName,
+    z.ZodOptional<z.ZodArray<typeof hookMatcherSchema>>
+  >,
+);
+export type HooksConfig = Partial<Record<HookEventName, HookMatcherConfig[]>>;
+
+const ruleList = z.array(z.string());
+
+/**
+ * A field of the settings file. `critical` fields can only make a session stricter (deny and ask
+ * rules, hooks that can block, the bypass switch-off): when one is broken the session must not
+ * start, since going on without it would silently allow what the user meant to stop. The others
+ * can only widen what is allowed, so dropping a broken one (with a warning) is safe.
+ */
+export interface SettingsField {
+  path: readonly [string] | readonly [string, string];
+  schema: z.ZodType;
+  critical: boolean;
+}
+
+export const SETTINGS_FIELDS: readonly SettingsField[] = [
+  { path: ["permissions", "deny"], schema: ruleList, critical: true },
+  { path: ["permissions", "ask"], schema: ruleList, critical: true },
+  { path: ["permissions", "allow"], schema: ruleList, critical: false },
+  { path: ["permissions", "defaultMode"], schema: z.enum(PERMISSION_MODES as [string, ...string[]]), critical: false },
+  { path: ["permissions", "additionalDirectories"], schema: z.array(z.string()), critical: false },
+  { path: ["permissions", "disableBypassPermissionsMode"], schema: z.literal("disable"), critical: true },
+  { path: ["allowManagedPermissionRulesOnly"], schema: z.boolean(), critical: true },
+  { path: ["hooks"], schema: hooksSchema, critical: true },
+  { path: ["mcpServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },
+  { path: ["env"], schema: z.record(z.string(), z.string()), critical: false },
+];
+
+export interface PermissionsSettings {
+  allow?: string[];
+  deny?: string[];
+  ask?: string[];
+  defaultMode?: (typeof PERMISSION_MODES)[number];
+  additionalDirectories?: string[];
+  disableBypassPermissionsMode?: "disable";
+}
+
+/** A validated settings file. Unknown keys are kept for the modules that own them. */
+export interface Settings {
+  permissions?: PermissionsSettings;
+  allowManagedPermissionRulesOnly?: boolean;
+  hooks?: HooksConfig;
+  mcpServers?: Record<string, Record<string, unknown>>;
+  env?: Record<string, string>;
+  [key: string]: unknown;
+}

@@ -1,0 +1,216 @@
+// Finds and reads the settings files of a session, lowest precedence first. Broken files are
+// reported with their path and the problem; a problem in a field that can only make the session
+// stricter (deny rules, hooks...) stops the session instead of being skipped (see SETTINGS_FIELDS).
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { userHome, wardenHome } from "./paths.js";
+import { SETTINGS_FIELDS, type Settings } from "./settings-schema.js";
+
+export type SettingsSourceName = "userSettings" | "projectSettings" | "localSettings" | "cliArg" | "policySettings";
+
+export interface SettingsFileLocation {
+  source: SettingsSourceName;
+  /** Absolute path, or `--settings` for JSON given inline on the command line. */
+  path: string;
+  /** Folder that `./` in this file's path rules is relative to. */
+  root: string;
+  /** Inline JSON from the command line instead of a file. */
+  inline?: string;
+}
+
+export interface SettingsFile extends SettingsFileLocation {
+  settings: Settings;
+  text: string;
+}
+
+export interface SettingsIssue {
+  file: string;
+  line?: number;
+  message: string;
+}
+
+export function formatSettingsIssue(issue: SettingsIssue): string {
+  return `${issue.file}${issue.line !== undefined ? `:${issue.line}` : ""}: ${issue.message}`;
+}
+
+/** Settings that cannot be used safely: the session must not start. */
+export class SettingsError extends Error {
+  constructor(readonly issues: SettingsIssue[]) {
+    super(
+      `refusing to start: settings cannot be read safely:\n${issues.map((i) => `  ${formatSettingsIssue(i)}`).join("\n")}`,
+    );
+    this.name = "SettingsError";
+  }
+}
+
+export interface LoadedSettings {
+  /** Files that exist and were read, lowest precedence first. */
+  files: SettingsFile[];
+  /** Problems that cost only the part they were in. */
+  warnings: SettingsIssue[];
+}
+
+export interface LoadSettingsOptions {
+  cwd: string;
+  /** `--settings FILE_OR_JSON` values, in order. */
+  extraSettings?: string[];
+}
+
+/** The system-wide policy file; `WARDEN_MANAGED_SETTINGS` moves it (tests, unusual installs). */
+export function managedSettingsPath(): string {
+  return process.env.WARDEN_MANAGED_SETTINGS || "/etc/warden/managed-settings.json";
+}
+
+/** Where user-scoped "don't ask again" rules and settings are written. */
+export function userSettingsPath(): string {
+  return join(wardenHome(), "settings.json");
+}
+
+export function projectSettingsPath(cwd: string): string {
+  return join(resolve(cwd), ".warden", "settings.json");
+}
+
+export function localSettingsPath(cwd: string): string {
+  return join(resolve(cwd), ".warden", "settings.local.json");
+}
+
+/** Every place settings may come from, lowest precedence first (Claude Code's files before ours). */
+export function settingsFileLocations(options: LoadSettingsOptions): SettingsFileLocation[] {
+  const cwd = resolve(options.cwd);
+  const home = userHome();
+  const locations: SettingsFileLocation[] = [
+    { source: "userSettings", path: join(home, ".claude", "settings.json"), root: home },
+    { source: "userSettings", path: userSettingsPath(), root: home },
+    { source: "projectSettings", path: join(cwd, ".claude", "settings.json"), root: cwd },
+    { source: "projectSettings", path: projectSettingsPath(cwd), root: cwd },
+    { source: "localSettings", path: join(cwd, ".claude", "settings.local.json"), root: cwd },
+    { source: "localSettings", path: localSettingsPath(cwd), root: cwd },
+  ];
+  for (const value of options.extraSettings ?? []) {
+    if (value.trimStart().startsWith("{")) {
+      locations.push({ source: "cliArg", path: "--settings", root: cwd, inline: value });
+    } else {
+      const path = resolve(cwd, value);
+      locations.push({ source: "cliArg", path, root: dirname(path) });
+    }
+  }
+  locations.push({ source: "policySettings", path: managedSettingsPath(), root: "/" });
+  return locations;
+}
+
+export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
+  const files: SettingsFile[] = [];
+  const warnings: SettingsIssue[] = [];
+  const errors: SettingsIssue[] = [];
+  for (const location of settingsFileLocations(options)) {
+    const result = readSettingsFile(location, location.source === "cliArg");
+    warnings.push(...result.warnings);
+    errors.push(...result.errors);
+    if (result.file) files.push(result.file);
+  }
+  if (errors.length > 0) throw new SettingsError(errors);
+  return { files, warnings };
+}
+
+interface ReadResult {
+  file?: SettingsFile;
+  warnings: SettingsIssue[];
+  errors: SettingsIssue[];
+}
+
+/** Reads one file. Missing is fine unless the user named it explicitly (`--settings`). */
+export function readSettingsFile(location: SettingsFileLocation, mustExist = false): ReadResult {
+  let text: string;
+  if (location.inline !== undefined) {
+    text = location.inline;
+  } else {
+    try {
+      text = readFileSync(location.path, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && !mustExist) return { warnings: [], errors: [] };
+      const reason = code === "ENOENT" ? "file not found" : `cannot be read (${code ?? String(error)})`;
+      return { warnings: [], errors: [{ file: location.path, message: reason }] };
+    }
+  }
+  if (text.trim() === "") return { file: { ...location, settings: {}, text }, warnings: [], errors: [] };
+
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    const line = position ? lineAt(text, Number(position[1])) : undefined;
+    return {
+      warnings: [],
+      errors: [{ file: location.path, line, message: `invalid JSON (${message}); its deny rules cannot be read` }],
+    };
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { warnings: [], errors: [{ file: location.path, message: "must hold a JSON object" }] };
+  }
+  return validateFields(location, raw as Record<string, unknown>, text);
+}
+
+function validateFields(location: SettingsFileLocation, raw: Record<string, unknown>, text: string): ReadResult {
+  const settings: Settings = { ...raw };
+  const warnings: SettingsIssue[] = [];
+  const errors: SettingsIssue[] = [];
+  if (raw.permissions !== undefined) {
+    if (typeof raw.permissions !== "object" || raw.permissions === null || Array.isArray(raw.permissions)) {
+      const issue = { file: location.path, line: keyLine(text, "permissions"), message: "permissions must be an object" };
+      return { warnings, errors: [issue] };
+    }
+    settings.permissions = { ...(raw.permissions as Record<string, unknown>) };
+  }
+  for (const field of SETTINGS_FIELDS) {
+    const [head, tail] = field.path;
+    const holder = (tail === undefined ? settings : settings[head]) as Record<string, unknown> | undefined;
+    const key = tail ?? head;
+    if (holder === undefined || holder[key] === undefined) continue;
+    const parsed = field.schema.safeParse(holder[key]);
+    if (parsed.success) {
+      holder[key] = parsed.data;
+      continue;
+    }
+    const where = parsed.error.issues[0]?.path ?? [];
+    const name = [...field.path, ...where.map(String)].join(".");
+    const problem = `${name}: ${parsed.error.issues[0]?.message ?? "invalid"}`;
+    const line = keyLine(text, key);
+    if (field.critical) {
+      errors.push({ file: location.path, line, message: `${problem} (this field can only be skipped unsafely)` });
+    } else {
+      warnings.push({ file: location.path, line, message: `${problem}; ignored` });
+      delete holder[key];
+    }
+  }
+  return { file: errors.length === 0 ? { ...location, settings, text } : undefined, warnings, errors };
+}
+
+export function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function keyLine(text: string, key: string): number | undefined {
+  const index = text.indexOf(JSON.stringify(key));
+  return index === -1 ? undefined : lineAt(text, index);
+}
+
+/**
+ * `mcpServers` from every settings file, the higher-precedence file winning per server name.
+ * The MCP layer validates each server's own shape.
+ */
+export function settingsMcpServers(
+  loaded: LoadedSettings,
+): Record<string, { config: Record<string, unknown>; file: string; source: SettingsSourceName }> {
+  const servers: Record<string, { config: Record<string, unknown>; file: string; source: SettingsSourceName }> = {};
+  for (const file of loaded.files) {
+    for (const [name, config] of Object.entries(file.settings.mcpServers ?? {})) {
+      servers[name] = { config, file: file.path, source: file.source };
+    }
+  }
+  return servers;
+}

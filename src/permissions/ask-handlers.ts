@@ -1,0 +1,73 @@
+// Who settles an ask: a callback for library users, the interactive prompt (later), and in
+// headless runs a deny whose message tells the model it was not allowed, why, and what would allow it.
+import type { PermissionAsk, PermissionUpdate, ToolPermissionContext } from "../tool/permission-types.js";
+import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
+import { describeReason, describeRule } from "./describe.js";
+import { formatRule } from "./rule-string.js";
+
+export interface AskRequest {
+  tool: AnyTool;
+  input: ToolInput;
+  ask: PermissionAsk;
+  context: ToolUseContext;
+  toolUseId: string;
+  permissionContext: ToolPermissionContext;
+  /** Extra words from the engine (e.g. why auto mode handed the call back). */
+  note?: string;
+}
+
+export type AskResponse =
+  | {
+      behavior: "allow";
+      updatedInput?: ToolInput;
+      /** "Don't ask again": applied at once, and written to settings unless the destination is session. */
+      updates?: PermissionUpdate[];
+    }
+  | { behavior: "deny"; message?: string };
+
+export type AskHandler = (request: AskRequest) => Promise<AskResponse>;
+
+/** What the user could do so that this call would be allowed next time, in words for the model. */
+export function howToAllow(request: AskRequest): string {
+  const reason = request.ask.decisionReason;
+  if (reason?.type === "safetyCheck") {
+    const dirs = request.ask.suggestions?.find((s) => s.type === "addDirectories");
+    if (dirs && dirs.type === "addDirectories") {
+      return `It is outside the working directories; the user can start the session with --add-dir ${dirs.directories[0]}.`;
+    }
+    return "It is protected by a safety check that no rule or mode can pre-approve; only a person, asked interactively, can allow it.";
+  }
+  if (reason?.type === "rule" && reason.rule.behavior === "ask") {
+    return `The rule ${describeRule(reason.rule)} requires asking every time.`;
+  }
+  const addRules = request.ask.suggestions?.find((s) => s.type === "addRules" && s.behavior === "allow");
+  const rules =
+    addRules && addRules.type === "addRules" ? addRules.rules.map(formatRule) : [formatRule({ toolName: request.tool.name })];
+  return `To allow it, the user can pass --allowedTools "${rules.join(",")}" or add ${rules
+    .map((r) => JSON.stringify(r))
+    .join(", ")} to permissions.allow in .warden/settings.json.`;
+}
+
+/** Nobody can be asked (headless, MCP server): refuse, and tell the model why. */
+export function createHeadlessAskHandler(): AskHandler {
+  return async (request) => ({
+    behavior: "deny",
+    message: [
+      `Permission denied: ${request.tool.name} was not allowed to run, because it needs approval and nobody can approve it in this non-interactive session.`,
+      `Why it needed approval: ${request.ask.message} (${describeReason(request.ask.decisionReason)}).`,
+      request.note ? `Note: ${request.note}.` : "",
+      howToAllow(request),
+      "Do not retry the same call; continue without it or explain what you need.",
+    ]
+      .filter(Boolean)
+      .join("\n"),
+  });
+}
+
+/** dontAsk-style handler: every ask is a deny. */
+export const denyAskHandler: AskHandler = async (request) => ({
+  behavior: "deny",
+  message: `${request.tool.name} was not allowed: it needs approval and this session does not ask (${describeReason(
+    request.ask.decisionReason,
+  )}).`,
+});

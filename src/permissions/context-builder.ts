@@ -1,0 +1,133 @@
+// Builds the session's ToolPermissionContext from settings files, CLI flags and session rules:
+// the one place where modes, working directories and rule sources are reconciled.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { LoadedSettings, SettingsIssue } from "../config/settings.js";
+import {
+  PERMISSION_MODES,
+  type PermissionBehavior,
+  type PermissionMode,
+  type RulesByBehavior,
+  type ToolPermissionContext,
+} from "../tool/permission-types.js";
+import { emptyRules, mergeRules, rulesFromSettingsFile, rulesFromStrings } from "./rule-sources.js";
+
+export interface PermissionCliOptions {
+  /** `--allowedTools` values; each may hold several rules separated by commas or spaces. */
+  allowedTools?: readonly string[];
+  disallowedTools?: readonly string[];
+  permissionMode?: string;
+  addDirs?: readonly string[];
+  dangerouslySkipPermissions?: boolean;
+}
+
+export interface BuildPermissionContextOptions {
+  cwd: string;
+  settings: LoadedSettings;
+  cli?: PermissionCliOptions;
+  sessionRules?: Partial<Record<PermissionBehavior, readonly string[]>>;
+}
+
+export interface BuiltPermissionContext {
+  context: ToolPermissionContext;
+  warnings: SettingsIssue[];
+}
+
+/** A flag combination that cannot be honoured safely: the session must not start. */
+export class PermissionConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PermissionConfigError";
+  }
+}
+
+export function isPermissionMode(value: string): value is PermissionMode {
+  return (PERMISSION_MODES as readonly string[]).includes(value);
+}
+
+export function buildPermissionContext(options: BuildPermissionContextOptions): BuiltPermissionContext {
+  const cwd = resolve(options.cwd);
+  const cli = options.cli ?? {};
+  const warnings: SettingsIssue[] = [];
+  // Highest precedence first, so that the first match names the rule that matters most.
+  const files = [...options.settings.files].reverse();
+
+  const managedOnly = files.some((f) => f.source === "policySettings" && f.settings.allowManagedPermissionRulesOnly);
+  const ruleSets: RulesByBehavior[] = [];
+  for (const file of files) {
+    if (managedOnly && file.source !== "policySettings") continue;
+    const parsed = rulesFromSettingsFile(file);
+    warnings.push(...parsed.issues);
+    ruleSets.push(parsed.rules);
+  }
+  if (!managedOnly) {
+    const fromCli = rulesFromStrings(
+      { allow: cli.allowedTools, deny: cli.disallowedTools },
+      "cliArg",
+      cwd,
+      "--allowedTools/--disallowedTools",
+    );
+    const fromSession = rulesFromStrings(options.sessionRules ?? {}, "session", cwd, "session rules");
+    warnings.push(...fromCli.issues, ...fromSession.issues);
+    ruleSets.push(fromCli.rules, fromSession.rules);
+  } else if (cli.allowedTools?.length || cli.disallowedTools?.length || options.sessionRules) {
+    warnings.push({ file: "policy", message: "allowManagedPermissionRulesOnly is set: only managed rules apply" });
+  }
+
+  const bypassDisabledBy = files.find((f) => f.settings.permissions?.disableBypassPermissionsMode === "disable");
+  const mode = resolveMode(cli, files, warnings);
+  const bypassRequested = mode === "bypassPermissions" || cli.dangerouslySkipPermissions === true;
+  if (bypassRequested && bypassDisabledBy) {
+    throw new PermissionConfigError(
+      `bypassPermissions mode is disabled by ${bypassDisabledBy.path} (permissions.disableBypassPermissionsMode)`,
+    );
+  }
+
+  const workingDirectories = [cwd];
+  for (const file of files) {
+    for (const dir of file.settings.permissions?.additionalDirectories ?? []) {
+      workingDirectories.push(resolve(file.root, dir));
+    }
+  }
+  for (const dir of cli.addDirs ?? []) {
+    const absolute = resolve(cwd, dir);
+    if (!existsSync(absolute)) warnings.push({ file: "--add-dir", message: `${absolute} does not exist` });
+    workingDirectories.push(absolute);
+  }
+
+  const context: ToolPermissionContext = {
+    mode,
+    workingDirectories: [...new Set(workingDirectories)],
+    rules: ruleSets.length ? mergeRules(...ruleSets) : emptyRules(),
+    isBypassPermissionsModeAvailable: bypassRequested && !bypassDisabledBy,
+    managedRulesOnly: managedOnly || undefined,
+  };
+  return { context, warnings };
+}
+
+function resolveMode(
+  cli: PermissionCliOptions,
+  filesHighestFirst: BuildPermissionContextOptions["settings"]["files"],
+  warnings: SettingsIssue[],
+): PermissionMode {
+  if (cli.permissionMode !== undefined) {
+    if (!isPermissionMode(cli.permissionMode)) {
+      throw new PermissionConfigError(
+        `unknown --permission-mode "${cli.permissionMode}" (expected one of: ${PERMISSION_MODES.join(", ")})`,
+      );
+    }
+    return cli.permissionMode;
+  }
+  if (cli.dangerouslySkipPermissions) return "bypassPermissions";
+  const fromFile = filesHighestFirst.find((f) => f.settings.permissions?.defaultMode !== undefined);
+  const mode = fromFile?.settings.permissions?.defaultMode;
+  if (mode === "bypassPermissions") {
+    // Skipping every prompt must be asked for on the command line, not inherited from a file.
+    warnings.push({
+      file: fromFile!.path,
+      message: "defaultMode bypassPermissions needs --dangerously-skip-permissions; using default",
+    });
+    return "default";
+  }
+  return mode ?? "default";
+}

@@ -1,0 +1,42 @@
+// Words for a decision's reason: the same text goes to the prompt, the transcript and the model.
+import type { PermissionDecisionReason, PermissionRule } from "../tool/permission-types.js";
+import { formatRule } from "./rule-string.js";
+
+const SOURCE_LABELS: Record<PermissionRule["source"], string> = {
+  userSettings: "user settings",
+  projectSettings: "project settings",
+  localSettings: "local settings",
+  cliArg: "command-line flags",
+  policySettings: "managed policy",
+  session: "this session",
+};
+
+/** `Bash(rm:*)` (deny rule from project settings, /p/.warden/settings.json:4) */
+export function describeRule(rule: PermissionRule): string {
+  const where = rule.file ? `, ${rule.file}${rule.line !== undefined ? `:${rule.line}` : ""}` : "";
+  return `${formatRule(rule.value)} (${rule.behavior} rule from ${SOURCE_LABELS[rule.source]}${where})`;
+}
+
+export function describeReason(reason: PermissionDecisionReason | undefined): string {
+  if (!reason) return "no rule or mode decided";
+  switch (reason.type) {
+    case "rule":
+      return `rule ${describeRule(reason.rule)}`;
+    case "mode":
+      return `permission mode ${reason.mode}`;
+    case "safetyCheck":
+      return `safety check: ${reason.reason}`;
+    case "tool":
+      return reason.reason;
+    case "hook":
+      return `hook ${reason.hookName}${reason.reason ? `: ${reason.reason}` : ""}`;
+    case "classifier":
+      return `classifier ${reason.classifier}: ${reason.reason}`;
+    case "subcommandResults":
+      return `parts of the command: ${Object.entries(reason.reasons)
+        .map(([part, result]) => `${part} → ${result.behavior}`)
+        .join("; ")}`;
+    case "other":
+      return reason.reason;
+  }
+}

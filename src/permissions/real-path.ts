@@ -1,0 +1,51 @@
+// Where a path really leads. A link inside the project that points outside is outside: checking
+// only the spelled path would let `ln -s ~/.ssh project/keys` (or a dangling link whose target a
+// write would create) slip past every boundary.
+import { basename, dirname, join, resolve } from "node:path";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The real location of a path that may not exist yet: symlinks resolved in every existing part,
+ * dangling links followed to where a write would land, the missing tail appended.
+ */
+export function resolveRealPath(path: string, hops = 0): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    // Not there in full; resolve the part that is.
+  }
+  if (hops < MAX_LINK_HOPS) {
+    try {
+      if (lstatSync(absolute).isSymbolicLink()) {
+        return resolveRealPath(resolve(dirname(absolute), readlinkSync(absolute)), hops + 1);
+      }
+    } catch {
+      // Nothing at this path: fall through to its parent.
+    }
+  }
+  const parent = dirname(absolute);
+  if (parent === absolute) return absolute;
+  return join(resolveRealPath(parent, hops + 1), basename(absolute));
+}
+
+/** The path as spelled (normalised) and where it leads, without duplicates. */
+export function pathsToCheck(absolutePath: string): string[] {
+  const spelled = resolve(absolutePath);
+  const real = resolveRealPath(spelled);
+  return real === spelled ? [spelled] : [spelled, real];
+}
+
+const realDirectoryCache = new Map<string, string>();
+
+/** Working directories rarely move during a session, so their real paths are cached. */
+export function realDirectory(dir: string): string {
+  let real = realDirectoryCache.get(dir);
+  if (real === undefined) {
+    real = resolveRealPath(dir);
+    realDirectoryCache.set(dir, real);
+  }
+  return real;
+}

@@ -1,0 +1,185 @@
+// "Yes, and don't ask again for X": a PermissionUpdate applied to the live permission context at
+// once, and written to the chosen settings file so later sessions keep it. Writes are atomic (a
+// temp file in the same folder, fsync, rename) and rules are deduplicated by their normal form.
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../config/settings.js";
+import { userHome } from "../config/paths.js";
+import type {
+  PermissionBehavior,
+  PermissionRule,
+  PermissionRuleSource,
+  PermissionUpdate,
+  PermissionUpdateDestination,
+  ToolPermissionContext,
+} from "../tool/permission-types.js";
+import { mergeRules } from "./rule-sources.js";
+import { formatRule, normalizeRule } from "./rule-string.js";
+
+export function settingsPathFor(destination: PermissionUpdateDestination, cwd: string): string | undefined {
+  switch (destination) {
+    case "userSettings":
+      return userSettingsPath();
+    case "projectSettings":
+      return projectSettingsPath(cwd);
+    case "localSettings":
+      return localSettingsPath(cwd);
+    case "session":
+      return undefined;
+  }
+}
+
+/** The live context with the update in force (no file is touched). */
+export function applyPermissionUpdate(
+  context: ToolPermissionContext,
+  update: PermissionUpdate,
+  cwd: string,
+): ToolPermissionContext {
+  switch (update.type) {
+    case "addRules": {
+      // Under allowManagedPermissionRulesOnly only the policy's rules count; a user's answer cannot add one.
+      if (context.managedRulesOnly) return context;
+      const source: PermissionRuleSource = update.destination === "session" ? "session" : update.destination;
+      const file = settingsPathFor(update.destination, cwd);
+      const root = update.destination === "userSettings" ? userHome() : resolve(cwd);
+      const existing = new Set(context.rules[update.behavior].map((r) => formatRule(r.value)));
+      const added: PermissionRule[] = [];
+      for (const value of update.rules) {
+        const text = formatRule(value);
+        if (existing.has(text)) continue;
+        existing.add(text);
+        added.push({ source, behavior: update.behavior, value, file, root });
+      }
+      if (added.length === 0) return context;
+      const extra = { allow: [], deny: [], ask: [], [update.behavior]: added };
+      return { ...context, rules: mergeRules(context.rules, extra) };
+    }
+    case "addDirectories": {
+      const dirs = update.directories.map((d) => resolve(cwd, d));
+      return { ...context, workingDirectories: [...new Set([...context.workingDirectories, ...dirs])] };
+    }
+    case "setMode": {
+      if (update.mode === "bypassPermissions" && !context.isBypassPermissionsModeAvailable) return context;
+      return { ...context, mode: update.mode };
+    }
+  }
+}
+
+export function applyPermissionUpdates(
+  context: ToolPermissionContext,
+  updates: readonly PermissionUpdate[],
+  cwd: string,
+): ToolPermissionContext {
+  return updates.reduce((ctx, update) => applyPermissionUpdate(ctx, update, cwd), context);
+}
+
+/**
+ * Writes the update into its settings file. Session updates live only in memory. A file that is
+ * not valid JSON is left alone (an error is thrown): overwriting it would lose what it held.
+ */
+export function persistPermissionUpdate(update: PermissionUpdate, cwd: string): string | undefined {
+  const path = settingsPathFor(update.destination, cwd);
+  if (path === undefined) return undefined;
+  const settings = readSettingsObject(path);
+  const permissions = objectField(settings, "permissions", path);
+  switch (update.type) {
+    case "addRules":
+      permissions[update.behavior] = withRules(permissions[update.behavior], update.behavior, update.rules, path);
+      break;
+    case "addDirectories":
+      permissions.additionalDirectories = [
+        ...new Set([...stringList(permissions.additionalDirectories, "additionalDirectories", path), ...update.directories]),
+      ];
+      break;
+    case "setMode":
+      if (update.mode === "bypassPermissions") throw new Error("bypassPermissions cannot be saved as a default mode");
+      permissions.defaultMode = update.mode;
+      break;
+  }
+  writeFileAtomic(path, `${JSON.stringify(settings, null, 2)}\n`);
+  return path;
+}
+
+function withRules(
+  current: unknown,
+  behavior: PermissionBehavior,
+  rules: readonly { toolName: string; ruleContent?: string }[],
+  path: string,
+): string[] {
+  const list = stringList(current, behavior, path);
+  const seen = new Set(list.map((r) => normalizeRule(r) ?? r));
+  for (const rule of rules) {
+    const text = formatRule(rule);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    list.push(text);
+  }
+  return list;
+}
+
+function readSettingsObject(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
+  }
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON; not changing it (${(error as Error).message})`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${path} does not hold a JSON object; not changing it`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function objectField(holder: Record<string, unknown>, key: string, path: string): Record<string, unknown> {
+  const value = holder[key];
+  if (value === undefined) {
+    const created: Record<string, unknown> = {};
+    holder[key] = created;
+    return created;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new Error(`${path}: ${key} is not an object; not changing it`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function stringList(value: unknown, name: string, path: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+    throw new Error(`${path}: permissions.${name} is not a list of strings; not changing it`);
+  }
+  return [...(value as string[])];
+}
+
+/** Temp file beside the target, flushed to disk, then renamed over it: readers see old or new. */
+export function writeFileAtomic(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  let mode = 0o644;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    // A new file.
+  }
+  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    const fd = openSync(temp, "w", mode);
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
