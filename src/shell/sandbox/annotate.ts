@@ -1,0 +1,32 @@
+// Tells the model when a failure is the sandbox's doing, so it does not debug a "broken" build
+// that only lacked write access or network.
+import type { SandboxPolicy } from "./bubblewrap.js";
+
+const WRITE_BLOCKED = [/Read-only file system/i, /\bEROFS\b/];
+const NETWORK_BLOCKED = [
+  /Network is unreachable/i,
+  /\bENETUNREACH\b/,
+  /Could not resolve host/i,
+  /Temporary failure in name resolution/i,
+  /Name or service not known/i,
+  /\bEAI_AGAIN\b/,
+  /getaddrinfo/i,
+  /Connection refused/i,
+  /\bECONNREFUSED\b/,
+];
+
+/** A note for the model when a failed sandboxed command's output shows the sandbox stopped it. */
+export function sandboxFailureNote(output: string, policy: SandboxPolicy, unsandboxedAllowed: boolean): string | undefined {
+  const reasons: string[] = [];
+  if (WRITE_BLOCKED.some((pattern) => pattern.test(output))) {
+    reasons.push(`writes are allowed only inside ${policy.writableDirectories.join(", ")} (settings files, .git/hooks and .git/config stay read-only)`);
+  }
+  if (!policy.allowNetwork && NETWORK_BLOCKED.some((pattern) => pattern.test(output))) {
+    reasons.push("the network is off (not even the host's 127.0.0.1 services are reachable)");
+  }
+  if (!reasons.length) return undefined;
+  const retry = unsandboxedAllowed
+    ? " If the command truly needs this, run it again with dangerouslyDisableSandbox: true (the user will be asked)."
+    : " Running outside the sandbox is not allowed by the settings.";
+  return `<sandbox_violation>This command ran in the sandbox and appears to have failed because of it: ${reasons.join("; ")}.${retry}</sandbox_violation>`;
+}

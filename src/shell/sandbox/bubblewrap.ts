@@ -1,0 +1,92 @@
+// Linux sandboxing through bubblewrap: the command sees the whole file system read-only, gets write
+// access only to the folders the policy names, and (unless allowed) a network namespace with
+// nothing but its own loopback, so even 127.0.0.1 services of the host are out of reach.
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+
+export type SandboxAvailability = { available: true; bwrapPath: string } | { available: false; reason: string };
+
+export interface SandboxPolicy {
+  /** Folders (absolute) the command may write; everything else is read-only. */
+  writableDirectories: string[];
+  /** Paths inside writable folders that stay read-only (settings files, git hooks and config). */
+  readOnlyPaths: string[];
+  allowNetwork: boolean;
+  /** Where the command starts. */
+  cwd: string;
+  /** The sandbox's temp folder (TMPDIR inside); must be one of the writable folders. */
+  tempDir: string;
+}
+
+const probes = new Map<string, Promise<SandboxAvailability>>();
+
+function findBwrap(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.WARDEN_BWRAP_PATH) return env.WARDEN_BWRAP_PATH;
+  for (const dir of (env.PATH ?? "/usr/bin:/bin").split(delimiter)) {
+    const candidate = join(dir, "bwrap");
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether bubblewrap is installed and can build the namespaces we need here (it cannot where user
+ * namespaces are disabled). Probed once per bwrap path and process: the answer does not change
+ * while we run, and a probe costs a process start.
+ */
+export function probeBubblewrap(env: NodeJS.ProcessEnv = process.env): Promise<SandboxAvailability> {
+  const bwrapPath = findBwrap(env);
+  if (!bwrapPath) {
+    return Promise.resolve({ available: false, reason: "bubblewrap (bwrap) is not installed" });
+  }
+  let probe = probes.get(bwrapPath);
+  if (!probe) {
+    probe = runProbe(bwrapPath);
+    probes.set(bwrapPath, probe);
+  }
+  return probe;
+}
+
+function runProbe(bwrapPath: string): Promise<SandboxAvailability> {
+  return new Promise((resolve) => {
+    const args = ["--die-with-parent", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev"];
+    const child = spawn(bwrapPath, [...args, "--proc", "/proc", "--", "true"], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ available: false, reason: `bubblewrap could not be started: ${error.message}` });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ available: true, bwrapPath });
+      else resolve({ available: false, reason: `bubblewrap cannot create a sandbox here: ${stderr.trim() || `exit ${code}`}` });
+    });
+  });
+}
+
+/** The bwrap arguments (before `--` and the command) that enforce a policy. */
+export function bubblewrapArgs(policy: SandboxPolicy): string[] {
+  // --unshare-pid: killing bwrap's init takes every process of the sandbox with it.
+  // --die-with-parent: a crashed Warden does not leave sandboxed commands running.
+  const args = ["--die-with-parent", "--unshare-pid"];
+  if (!policy.allowNetwork) args.push("--unshare-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  // Later mounts cover earlier ones: writable folders over the read-only root, then the protected
+  // paths inside them read-only again.
+  for (const dir of policy.writableDirectories) args.push("--bind-try", dir, dir);
+  for (const path of policy.readOnlyPaths) args.push("--ro-bind-try", path, path);
+  // The temp folder last, so no protected path that contains it can make it read-only.
+  args.push("--bind", policy.tempDir, policy.tempDir);
+  args.push("--setenv", "TMPDIR", policy.tempDir, "--chdir", policy.cwd);
+  return args;
+}

@@ -1,0 +1,75 @@
+// Which paths a sandboxed command may write. Working folders are writable so ordinary work
+// succeeds; files that would run code or change permissions later, outside the sandbox (git hooks
+// and config, settings files, shell start-up files), stay read-only even inside them, so a command
+// cannot plant something that escapes the sandbox the next time git or Warden runs.
+import { realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { userHome } from "../../config/paths.js";
+import type { SandboxPolicy } from "./bubblewrap.js";
+import type { ResolvedSandboxSettings } from "./config.js";
+
+const PROTECTED_IN_EACH_FOLDER = [
+  ".git/hooks",
+  ".git/config",
+  ".gitmodules",
+  ".warden/settings.json",
+  ".warden/settings.local.json",
+  ".warden/agents",
+  ".warden/skills",
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  ".claude/agents",
+  ".claude/skills",
+  ".mcp.json",
+  ".bashrc",
+  ".bash_profile",
+  ".profile",
+  ".zshrc",
+  ".zprofile",
+  ".gitconfig",
+  ".vscode",
+  ".idea",
+];
+
+export interface SandboxPolicyInput {
+  workingDirectories: string[];
+  cwd: string;
+  tempDir: string;
+  settings: ResolvedSandboxSettings;
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
+  const writable = unique([
+    ...input.workingDirectories.map(canonical),
+    ...input.settings.additionalWritableDirectories.map(canonical),
+    canonical(input.tempDir),
+  ]);
+  const home = canonical(userHome());
+  const readOnly = unique([
+    ...writable.flatMap((dir) => PROTECTED_IN_EACH_FOLDER.map((name) => join(dir, name))),
+    // The user-level settings matter even when the home folder is not a working folder, e.g. when
+    // a working folder is the home itself or contains it.
+    join(home, ".warden", "settings.json"),
+    join(home, ".claude", "settings.json"),
+    join(home, ".claude.json"),
+  ]);
+  return {
+    writableDirectories: writable,
+    readOnlyPaths: readOnly,
+    allowNetwork: input.settings.allowNetwork,
+    cwd: canonical(input.cwd),
+    tempDir: canonical(input.tempDir),
+  };
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}

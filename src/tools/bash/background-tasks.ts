@@ -1,0 +1,217 @@
+// Commands started with run_in_background: each writes straight to its own file in the session
+// folder (so it keeps running and logging whatever the main loop is doing), is watched so its file
+// cannot grow past a cap, and when it ends the model gets a notification on its next turn.
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { join } from "node:path";
+import { interpretCommandResult } from "../../shell/exit-semantics.js";
+import type { ToolUseContext } from "../../tool/types.js";
+import { killProcessGroup, signalProcessGroup } from "./process-group.js";
+
+export type TaskStatus = "running" | "completed" | "failed" | "killed";
+
+/** Beyond this the task is killed: a runaway logger must not fill the disk. */
+export const DEFAULT_TASK_OUTPUT_LIMIT_BYTES = 5 * 1024 ** 3;
+const OUTPUT_WATCH_INTERVAL_MS = 1_000;
+
+export interface BackgroundTask {
+  id: string;
+  command: string;
+  description?: string;
+  outputPath: string;
+  pid: number;
+  startedAt: number;
+  status: TaskStatus;
+  exitCode?: number | null;
+  signal?: NodeJS.Signals | null;
+  endedAt?: number;
+  sandboxed: boolean;
+  /** Set when the task was killed for writing more than the output limit. */
+  outputLimitExceeded?: boolean;
+}
+
+interface TaskEntry {
+  task: BackgroundTask;
+  finished: Promise<void>;
+  stoppedByRequest: boolean;
+}
+
+export interface StartTaskOptions {
+  command: string;
+  description?: string;
+  sandboxed: boolean;
+  /** Starts the process with stdout and stderr on the given file descriptor. */
+  launch: (outputFd: number) => ChildProcess;
+  /** Receives the completion notification for the model. */
+  notify: (text: string) => void;
+  outputLimitBytes?: number;
+}
+
+declare module "../../tool/app-state.js" {
+  interface AppState {
+    /** This session's background tasks (run_in_background), read by TaskOutput and TaskStop. */
+    backgroundTasks?: BackgroundTaskRegistry;
+  }
+}
+
+/** Process groups of tasks still running, killed if Warden exits first (no orphans). */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const pgid of liveGroups) signalProcessGroup(pgid, "SIGKILL");
+  });
+}
+
+function outputLimitFromEnv(): number {
+  const value = Number(process.env.WARDEN_TASK_OUTPUT_LIMIT_BYTES);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_TASK_OUTPUT_LIMIT_BYTES;
+}
+
+export class BackgroundTaskRegistry {
+  private readonly entries = new Map<string, TaskEntry>();
+
+  constructor(private readonly outputDir: string) {}
+
+  start(options: StartTaskOptions): BackgroundTask {
+    mkdirSync(this.outputDir, { recursive: true });
+    const id = this.newId();
+    const outputPath = join(this.outputDir, `${id}.output`);
+    const fd = openSync(outputPath, "w", 0o600);
+    let child: ChildProcess;
+    try {
+      child = options.launch(fd);
+    } finally {
+      // The child holds its own copy of the descriptor.
+      closeSync(fd);
+    }
+    if (child.pid === undefined) {
+      throw new Error(`could not start the background command: ${options.command}`);
+    }
+    const pid = child.pid;
+    const task: BackgroundTask = {
+      id,
+      command: options.command,
+      description: options.description,
+      outputPath,
+      pid,
+      startedAt: Date.now(),
+      status: "running",
+      sandboxed: options.sandboxed,
+    };
+    installExitHook();
+    liveGroups.add(pid);
+    child.unref();
+
+    const limit = options.outputLimitBytes ?? outputLimitFromEnv();
+    const watchFd = openSync(outputPath, "r");
+    const watcher = setInterval(() => {
+      if (fstatSync(watchFd).size > limit) {
+        task.outputLimitExceeded = true;
+        signalProcessGroup(pid, "SIGKILL");
+      }
+    }, OUTPUT_WATCH_INTERVAL_MS);
+    watcher.unref();
+
+    const entry: TaskEntry = { task, stoppedByRequest: false, finished: Promise.resolve() };
+    entry.finished = new Promise<void>((resolve) => {
+      const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+        clearInterval(watcher);
+        closeSync(watchFd);
+        liveGroups.delete(pid);
+        task.exitCode = exitCode;
+        task.signal = signal;
+        task.endedAt = Date.now();
+        if (entry.stoppedByRequest) task.status = "killed";
+        else task.status = exitCode !== null && !interpretCommandResult(task.command, exitCode).isError ? "completed" : "failed";
+        if (!entry.stoppedByRequest) options.notify(completionNotice(task));
+        resolve();
+      };
+      child.once("exit", finish);
+      child.once("error", () => finish(null, null));
+    });
+    this.entries.set(id, entry);
+    return task;
+  }
+
+  get(id: string): BackgroundTask | undefined {
+    return this.entries.get(id)?.task;
+  }
+
+  list(): BackgroundTask[] {
+    return [...this.entries.values()].map((entry) => entry.task);
+  }
+
+  /** Waits until the task ends, the time is up or the signal aborts; returns the task as it is then. */
+  async waitFor(id: string, timeoutMs: number, signal?: AbortSignal): Promise<BackgroundTask | undefined> {
+    const entry = this.entries.get(id);
+    if (entry?.task.status !== "running") return entry?.task;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      onAbort = resolve;
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    await Promise.race([entry.finished, stop]);
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    return entry.task;
+  }
+
+  /** Ends a running task (its whole process group) and waits until it is gone. */
+  async stop(id: string): Promise<BackgroundTask | undefined> {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    if (entry.task.status !== "running") return entry.task;
+    entry.stoppedByRequest = true;
+    await killProcessGroup(entry.task.pid);
+    await entry.finished;
+    return entry.task;
+  }
+
+  /** Ends every running task (session shutdown). */
+  async stopAll(): Promise<void> {
+    await Promise.all(this.list().filter((task) => task.status === "running").map((task) => this.stop(task.id)));
+  }
+
+  private newId(): string {
+    for (;;) {
+      const id = `b${randomBytes(4).toString("hex")}`;
+      if (!this.entries.has(id)) return id;
+    }
+  }
+}
+
+export function completionNotice(task: BackgroundTask): string {
+  const label = task.description ? `"${task.description}" (${task.command})` : `"${task.command}"`;
+  let how: string;
+  if (task.outputLimitExceeded) how = "was killed because its output passed the size limit";
+  else if (task.exitCode === null || task.exitCode === undefined) how = `was ended by signal ${task.signal ?? "unknown"}`;
+  else {
+    const meaning = interpretCommandResult(task.command, task.exitCode).meaning;
+    how = `${task.status === "completed" ? "completed" : "failed"} with exit code ${task.exitCode}${meaning ? ` (${meaning})` : ""}`;
+  }
+  return (
+    `Background task ${task.id}: command ${label} ${how}. ` +
+    `Read its output with TaskOutput (task_id "${task.id}") or from ${task.outputPath}.`
+  );
+}
+
+/** The session's registry, created on first use; task output goes under the session folder. */
+export function backgroundTasks(context: ToolUseContext): BackgroundTaskRegistry {
+  const existing = context.getAppState().backgroundTasks;
+  if (existing) return existing;
+  const registry = new BackgroundTaskRegistry(join(context.options.sessionDir, "tasks"));
+  context.setAppState((state) => (state.backgroundTasks ? state : { ...state, backgroundTasks: registry }));
+  return context.getAppState().backgroundTasks ?? registry;
+}
+
+/** Adds a text for the model's next turn (the loop wraps it in a <system-reminder>). */
+export function pushReminder(context: ToolUseContext, text: string): void {
+  context.setAppState((state) => ({ ...state, pendingReminders: [...(state.pendingReminders ?? []), text] }));
+}

@@ -1,0 +1,52 @@
+// Starts one command: a fresh shell (optionally inside the sandbox) that enters the current
+// directory, runs the command, and on exit writes `pwd -P` to a file so a `cd` can carry over.
+import { type ChildProcess, spawn } from "node:child_process";
+import { bubblewrapArgs, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
+import type { ShellSnapshot } from "./shell-session.js";
+
+/** Single-quotes a string for a POSIX shell. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The script the shell runs. The command goes through `eval` of a quoted string so a syntax error
+ * in it is an ordinary failed command (exit 2), and the EXIT trap still records the directory when
+ * the command calls `exit`. stderr joins stdout so the model reads both in the order they came.
+ */
+export function commandScript(command: string, cwd: string, cwdFile?: string): string {
+  const lines = ["exec 2>&1", `cd -- ${shellQuote(cwd)} || exit 1`];
+  if (cwdFile) lines.push(`trap ${shellQuote(`pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null`)} EXIT`);
+  lines.push(`eval ${shellQuote(command)}`);
+  return lines.join("\n");
+}
+
+export interface LaunchOptions {
+  command: string;
+  cwd: string;
+  snapshot: ShellSnapshot;
+  /** Receives `pwd -P` after the command (foreground runs only). */
+  cwdFile?: string;
+  /** Where stdout and stderr go: pipes we read, or a file descriptor (background output file). */
+  output: "pipe" | number;
+  sandbox?: { bwrapPath: string; policy: SandboxPolicy };
+}
+
+/**
+ * Spawns the shell as the leader of a new process group (detached) with stdin on /dev/null: a
+ * timeout or abort can then signal the whole group, and a command that waits for input reads EOF
+ * instead of hanging. Detaching also drops the controlling terminal, so nothing can prompt on it.
+ */
+export function launchShell(options: LaunchOptions): ChildProcess {
+  const script = commandScript(options.command, options.cwd, options.cwdFile);
+  const shellArgs = ["-c", script];
+  const [file, args] = options.sandbox
+    ? [options.sandbox.bwrapPath, [...bubblewrapArgs(options.sandbox.policy), "--", options.snapshot.shellPath, ...shellArgs]]
+    : [options.snapshot.shellPath, shellArgs];
+  return spawn(file, args, {
+    cwd: options.cwd,
+    env: options.snapshot.env,
+    detached: true,
+    stdio: ["ignore", options.output, options.output],
+  });
+}

@@ -1,0 +1,88 @@
+// Every command runs as the leader of its own process group, so one signal reaches everything it
+// started: a pipeline, a `cmd &`, a dev server's workers. Killing only the shell would orphan them.
+import { readFileSync, readdirSync } from "node:fs";
+
+/** Time a group gets to exit on SIGTERM before SIGKILL. */
+export const KILL_GRACE_MS = 1_000;
+
+/** Sends a signal to a whole group; false when nothing is left to signal. */
+export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True while the process exists and is not a zombie. A zombie has finished; it only waits for a
+ * parent (or an init that may never reap it) to collect its status, so it counts as gone.
+ */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The state letter follows the parenthesised command name, which may itself hold spaces.
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return true;
+  }
+}
+
+/** True while any member of the group is running (zombies aside). */
+export function isProcessGroupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  return groupMembers(pgid).some(isProcessAlive);
+}
+
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirProc();
+  } catch {
+    return [pgid];
+  }
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // Fields after the name: state, ppid, pgrp, ...
+      if (Number(fields[2]) === pgid) members.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return members;
+}
+
+function readdirProc(): string[] {
+  return readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * SIGTERM to the group, then SIGKILL to whatever is still running after the grace period.
+ * Resolves once the group is gone (or after the SIGKILL has had a moment to land).
+ */
+export async function killProcessGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<void> {
+  if (!signalProcessGroup(pgid, "SIGTERM")) return;
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    await sleep(25);
+    if (!isProcessGroupAlive(pgid)) return;
+  }
+  signalProcessGroup(pgid, "SIGKILL");
+  for (let i = 0; i < 40 && isProcessGroupAlive(pgid); i++) await sleep(25);
+}

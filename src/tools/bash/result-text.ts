@@ -1,0 +1,59 @@
+// What the model reads after a Bash call: the output, then short notes on anything it should know
+// (exit code, what a "failing" code really means, timeout, interruption, sandbox, directory reset).
+import type { ToolResultBlock } from "../../messages/types.js";
+
+export interface BashOutput {
+  command: string;
+  /** stdout and stderr as they arrived (or, for huge output, a note with head and tail). */
+  output: string;
+  exitCode: number | null;
+  signal?: string | null;
+  /** The exit code means failure (semantics applied: grep's 1 is not one). */
+  isError: boolean;
+  /** What a non-failing, non-zero exit code means ("No matches found"). */
+  meaning?: string;
+  timedOut: boolean;
+  timeoutMs?: number;
+  interrupted: boolean;
+  /** The directory the next command will run in. */
+  cwd: string;
+  notes: string[];
+  sandboxed: boolean;
+  fullOutputPath?: string;
+  backgroundTaskId?: string;
+  backgroundOutputPath?: string;
+}
+
+export function bashResultText(output: BashOutput): string {
+  if (output.backgroundTaskId) {
+    return (
+      `Command running in the background with task id ${output.backgroundTaskId}. ` +
+      `Its output is written to ${output.backgroundOutputPath}. ` +
+      "You will be notified when it finishes; read its output with TaskOutput and stop it with TaskStop."
+    );
+  }
+  const parts: string[] = [];
+  const body = output.output.replace(/\s+$/, "");
+  parts.push(body.length ? body : "(no output)");
+  if (output.timedOut) {
+    parts.push(`Command timed out after ${(output.timeoutMs ?? 0) / 1000} s; it and every process it started were stopped.`);
+  } else if (output.interrupted) {
+    parts.push("Command was interrupted; it and every process it started were stopped.");
+  } else if (output.meaning) {
+    parts.push(`Exit code ${output.exitCode}: ${output.meaning} (not an error).`);
+  } else if (output.isError) {
+    parts.push(output.exitCode === null ? `Command was killed by signal ${output.signal}.` : `Exit code ${output.exitCode}`);
+  }
+  parts.push(...output.notes);
+  return parts.join("\n");
+}
+
+export function bashToolResult(output: BashOutput, toolUseId: string): ToolResultBlock {
+  const failed = !output.backgroundTaskId && (output.isError || output.timedOut || output.interrupted);
+  return {
+    type: "tool_result",
+    tool_use_id: toolUseId,
+    content: bashResultText(output),
+    ...(failed ? { is_error: true } : {}),
+  };
+}

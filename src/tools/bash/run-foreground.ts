@@ -1,0 +1,131 @@
+// Runs a launched command to its end while the tool call waits: collects output, reports progress
+// once it has run a while, and on timeout or abort kills the whole process group before returning,
+// so nothing the command started outlives the call.
+import type { ChildProcess } from "node:child_process";
+import type { CapturedOutput, OutputCapture } from "./output-capture.js";
+import { killProcessGroup } from "./process-group.js";
+
+/** A command that has run this long starts reporting progress. */
+export const PROGRESS_THRESHOLD_MS = 2_000;
+const PROGRESS_INTERVAL_MS = 1_000;
+/**
+ * After the shell exits, how long to keep reading output that is still in the pipes. A process the
+ * command left running in the background (`server &`) keeps the pipes open forever; we stop
+ * waiting for it after this.
+ */
+const PIPE_DRAIN_MS = 250;
+
+export interface BashProgress {
+  type: "bash_progress";
+  /** The last lines of output so far. */
+  output: string;
+  totalLines: number;
+  totalBytes: number;
+  elapsedMs: number;
+  timeoutMs: number;
+}
+
+export interface ForegroundResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  output: CapturedOutput;
+  timedOut: boolean;
+  interrupted: boolean;
+  durationMs: number;
+}
+
+export interface ForegroundOptions {
+  child: ChildProcess;
+  capture: OutputCapture;
+  timeoutMs: number;
+  signal: AbortSignal;
+  onProgress?: (progress: BashProgress) => void;
+}
+
+export function runForeground(options: ForegroundOptions): Promise<ForegroundResult> {
+  const { child, capture, timeoutMs, signal, onProgress } = options;
+  const startedAt = Date.now();
+  let timedOut = false;
+  let interrupted = false;
+  let killing: Promise<void> | undefined;
+
+  const stopGroup = () => {
+    if (!killing && child.pid !== undefined) killing = killProcessGroup(child.pid);
+  };
+
+  child.stdout?.on("data", (chunk: Buffer) => capture.write(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => capture.write(chunk));
+
+  const timeoutTimer = setTimeout(() => {
+    timedOut = true;
+    stopGroup();
+  }, timeoutMs);
+  const onAbort = () => {
+    interrupted = true;
+    stopGroup();
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+
+  let progressTimer: NodeJS.Timeout | undefined;
+  if (onProgress) {
+    const report = () =>
+      onProgress({
+        type: "bash_progress",
+        output: capture.recentLines(),
+        totalLines: capture.lines,
+        totalBytes: capture.bytes,
+        elapsedMs: Date.now() - startedAt,
+        timeoutMs,
+      });
+    progressTimer = setTimeout(function tick() {
+      report();
+      progressTimer = setTimeout(tick, PROGRESS_INTERVAL_MS);
+    }, PROGRESS_THRESHOLD_MS);
+  }
+
+  return new Promise<ForegroundResult>((resolve, reject) => {
+    const cleanup = () => {
+      clearTimeout(timeoutTimer);
+      if (progressTimer) clearTimeout(progressTimer);
+      signal.removeEventListener("abort", onAbort);
+    };
+    child.once("error", (error) => {
+      cleanup();
+      reject(new Error(`could not start the shell: ${error.message}`));
+    });
+    child.once("exit", async (exitCode, exitSignal) => {
+      cleanup();
+      await drainPipes(child);
+      if (killing) await killing;
+      resolve({
+        exitCode,
+        signal: exitSignal,
+        output: capture.finish(),
+        timedOut,
+        interrupted: interrupted && !timedOut,
+        durationMs: Date.now() - startedAt,
+      });
+    });
+  });
+}
+
+function drainPipes(child: ChildProcess): Promise<void> {
+  const streams = [child.stdout, child.stderr].filter((stream) => stream && !stream.closed);
+  if (!streams.length) return Promise.resolve();
+  return new Promise((resolve) => {
+    let open = streams.length;
+    const timer = setTimeout(finish, PIPE_DRAIN_MS);
+    function finish() {
+      clearTimeout(timer);
+      for (const stream of streams) stream?.destroy();
+      resolve();
+    }
+    for (const stream of streams) {
+      stream?.once("close", () => {
+        open -= 1;
+        if (open === 0) finish();
+      });
+    }
+  });
+}

@@ -1,0 +1,286 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import * as bashPermission from "../../shell/bash-permission.js";
+import { interpretCommandResult } from "../../shell/exit-semantics.js";
+import { sandboxFailureNote } from "../../shell/sandbox/annotate.js";
+import { probeBubblewrap, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
+import { resolveSandboxSettings, type SandboxSettings } from "../../shell/sandbox/config.js";
+import { sandboxPolicyFor } from "../../shell/sandbox/policy.js";
+import { buildTool } from "../../tool/build-tool.js";
+import type { PermissionResult } from "../../tool/permission-types.js";
+import type { ToolUseContext } from "../../tool/types.js";
+import { backgroundTasks, pushReminder } from "./background-tasks.js";
+import { launchShell } from "./launch.js";
+import { OutputCapture } from "./output-capture.js";
+import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
+import { type BashOutput, bashToolResult } from "./result-text.js";
+import { type BashProgress, runForeground } from "./run-foreground.js";
+import { resolveNewCwd } from "./cwd-policy.js";
+import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
+import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
+import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
+
+export const BASH_MAX_RESULT_SIZE_CHARS = 30_000;
+
+declare module "../../tool/types.js" {
+  interface ToolPromptOptions {
+    /** The session's sandbox settings, so the Bash prompt can describe the sandbox. */
+    sandboxSettings?: SandboxSettings;
+  }
+}
+
+declare module "../../tool/app-state.js" {
+  interface AppState {
+    /** Set once the model has been told the sandbox cannot run here ("say so once"). */
+    sandboxUnavailableNoticeGiven?: boolean;
+  }
+}
+
+const inputSchema = z.strictObject({
+  command: z.string().describe("The command to execute"),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(`Optional timeout in milliseconds (max ${maxTimeoutMs()}; default ${defaultTimeoutMs()})`),
+  description: z
+    .string()
+    .optional()
+    .describe("What this command does in 5-10 words, active voice (e.g. 'Run the unit tests')"),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe("Run the command in the background and return a task id at once; read its output later with TaskOutput"),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe("Run outside the sandbox. Only after a command failed because of the sandbox; the user is asked"),
+});
+
+export type BashInput = z.infer<typeof inputSchema>;
+
+type ReadOnlyClassifier = (command: string) => unknown;
+
+/**
+ * The shell-analysis module decides what is read-only; until it exports isReadOnlyCommand every
+ * command counts as writing (fail closed). Anything but a plain `true` (a promise, an error)
+ * also counts as writing.
+ */
+function isReadOnlyCommand(command: string): boolean {
+  const classify = (bashPermission as unknown as { isReadOnlyCommand?: ReadOnlyClassifier }).isReadOnlyCommand;
+  if (typeof classify !== "function") return false;
+  try {
+    return classify(command) === true;
+  } catch {
+    return false;
+  }
+}
+
+async function sandboxPermission(
+  input: BashInput,
+  context: ToolUseContext,
+  result: PermissionResult,
+): Promise<PermissionResult> {
+  const settings = resolveSandboxSettings(context.getAppState());
+  if (!settings.enabled || input.dangerouslyDisableSandbox || result.behavior === "deny") return result;
+  const availability = await probeBubblewrap();
+  if (availability.available) return result;
+  // Never run unsandboxed silently: a user who turned the sandbox on must agree to each run without it.
+  return {
+    behavior: "ask",
+    message: `The sandbox is enabled but cannot run here (${availability.reason}). Run this command WITHOUT the sandbox? ${input.command}`,
+    decisionReason: { type: "safetyCheck", reason: `sandbox unavailable: ${availability.reason}` },
+  };
+}
+
+interface SandboxChoice {
+  sandbox?: { bwrapPath: string; policy: SandboxPolicy };
+  note?: string;
+}
+
+async function chooseSandbox(input: BashInput, context: ToolUseContext, cwd: string): Promise<SandboxChoice> {
+  const state = context.getAppState();
+  const settings = resolveSandboxSettings(state);
+  if (!settings.enabled) return {};
+  if (input.dangerouslyDisableSandbox) return { note: "This command ran outside the sandbox (dangerouslyDisableSandbox)." };
+  const availability = await probeBubblewrap();
+  if (!availability.available) {
+    if (!state.sandboxUnavailableNoticeGiven) {
+      context.setAppState((s) => ({ ...s, sandboxUnavailableNoticeGiven: true }));
+      return { note: `The sandbox is enabled but unavailable (${availability.reason}); commands run unsandboxed, each one only after the user agreed.` };
+    }
+    return {};
+  }
+  const policy = sandboxPolicyFor({
+    workingDirectories: state.toolPermissionContext.workingDirectories,
+    cwd,
+    tempDir: sessionTempDir(context),
+    settings,
+  });
+  return { sandbox: { bwrapPath: availability.bwrapPath, policy } };
+}
+
+function startInBackground(input: BashInput, context: ToolUseContext, cwd: string, choice: SandboxChoice): BashOutput {
+  const snapshot = shellSnapshot(context);
+  const registry = backgroundTasks(context);
+  const task = registry.start({
+    command: input.command,
+    description: input.description,
+    sandboxed: choice.sandbox !== undefined,
+    launch: (fd) => launchShell({ command: input.command, cwd, snapshot, output: fd, sandbox: choice.sandbox }),
+    notify: (text) => pushReminder(context, text),
+  });
+  return {
+    command: input.command,
+    output: "",
+    exitCode: null,
+    isError: false,
+    timedOut: false,
+    interrupted: false,
+    cwd,
+    notes: choice.note ? [choice.note] : [],
+    sandboxed: choice.sandbox !== undefined,
+    backgroundTaskId: task.id,
+    backgroundOutputPath: task.outputPath,
+  };
+}
+
+async function runInForeground(
+  input: BashInput,
+  context: ToolUseContext,
+  cwd: string,
+  choice: SandboxChoice,
+  onProgress?: (progress: BashProgress) => void,
+): Promise<BashOutput> {
+  const tempDir = sessionTempDir(context);
+  const cwdFile = join(tempDir, `cwd-${randomUUID()}`);
+  const timeoutMs = input.timeout ?? defaultTimeoutMs();
+  const child = launchShell({
+    command: input.command,
+    cwd,
+    snapshot: shellSnapshot(context),
+    cwdFile,
+    output: "pipe",
+    sandbox: choice.sandbox,
+  });
+  const capture = new OutputCapture({ spillDir: join(context.options.sessionDir, "tool-results") });
+  const run = await runForeground({ child, capture, timeoutMs, signal: context.abortController.signal, onProgress });
+
+  const notes: string[] = choice.note ? [choice.note] : [];
+  let reportedCwd: string | undefined;
+  try {
+    reportedCwd = readFileSync(cwdFile, "utf8").trim() || undefined;
+  } catch {
+    // The command replaced the shell (exec) or was killed: the directory stays as it was.
+  }
+  rmSync(cwdFile, { force: true });
+  const permissionContext = context.getAppState().toolPermissionContext;
+  const next = resolveNewCwd({ reportedCwd, previousCwd: cwd, sessionCwd: context.options.cwd, permissionContext });
+  setShellCwd(context, next.cwd);
+  if (next.note) notes.push(next.note);
+
+  const outcome = run.exitCode === null ? { isError: true } : interpretCommandResult(input.command, run.exitCode);
+  const isError = outcome.isError || run.timedOut || run.interrupted;
+  if (choice.sandbox && isError) {
+    const note = sandboxFailureNote(run.output.text, choice.sandbox.policy, resolveSandboxSettings(context.getAppState()).allowUnsandboxedCommands);
+    if (note) notes.push(note);
+  }
+  return {
+    command: input.command,
+    output: run.output.text,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    isError,
+    meaning: outcome.isError ? undefined : "meaning" in outcome ? outcome.meaning : undefined,
+    timedOut: run.timedOut,
+    timeoutMs,
+    interrupted: run.interrupted,
+    cwd: next.cwd,
+    notes,
+    sandboxed: choice.sandbox !== undefined,
+    fullOutputPath: run.output.fullOutputPath,
+  };
+}
+
+export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
+  name: BASH_TOOL_NAME,
+  searchHint: "run shell commands terminal git npm build test",
+  maxResultSizeChars: BASH_MAX_RESULT_SIZE_CHARS,
+  inputSchema,
+
+  async prompt(options) {
+    const sandbox = resolveSandboxSettings({ sandboxSettings: options.sandboxSettings });
+    return bashPrompt({
+      defaultTimeoutMs: defaultTimeoutMs(),
+      maxTimeoutMs: maxTimeoutMs(),
+      maxOutputChars: BASH_MAX_RESULT_SIZE_CHARS,
+      sandboxEnabled: sandbox.enabled,
+      sandboxAllowsNetwork: sandbox.allowNetwork,
+    });
+  },
+
+  async description(input) {
+    return input?.description || "Run a shell command";
+  },
+
+  userFacingName: () => BASH_TOOL_NAME,
+  isReadOnly: (input) => isReadOnlyCommand(input.command),
+  isConcurrencySafe: (input) => isReadOnlyCommand(input.command),
+  isOpenWorld: () => true,
+  toAutoClassifierInput: (input) => input.command,
+
+  async validateInput(input, context) {
+    if (!input.command.trim()) {
+      return { result: false, message: "The command is empty: pass the shell command to run in `command`.", errorCode: 1 };
+    }
+    const max = maxTimeoutMs();
+    if (input.timeout !== undefined && input.timeout > max) {
+      return {
+        result: false,
+        message: `timeout ${input.timeout} ms is above the maximum of ${max} ms; pass a smaller timeout or run the command with run_in_background: true.`,
+        errorCode: 2,
+      };
+    }
+    if (!input.run_in_background) {
+      const sleep = detectBlockedSleep(input.command);
+      if (sleep) return { result: false, message: blockedSleepMessage(sleep), errorCode: 10 };
+    }
+    if (input.dangerouslyDisableSandbox) {
+      const settings = resolveSandboxSettings(context.getAppState());
+      if (settings.enabled && !settings.allowUnsandboxedCommands) {
+        return {
+          result: false,
+          message: "Running outside the sandbox is disabled by the settings (sandbox.allowUnsandboxedCommands: false); run the command without dangerouslyDisableSandbox.",
+          errorCode: 3,
+        };
+      }
+    }
+    return { result: true };
+  },
+
+  async checkPermissions(input, context) {
+    const { cwd } = currentShellCwd(context);
+    const result = await bashPermission.checkBashCommandPermission({
+      command: input.command,
+      cwd,
+      permissionContext: context.getAppState().toolPermissionContext,
+    });
+    return (await sandboxPermission(input, context, result)) as PermissionResult<BashInput>;
+  },
+
+  async call(input, context, _canUseTool, _parentMessage, onProgress) {
+    const current = currentShellCwd(context);
+    if (current.resetNote) setShellCwd(context, current.cwd);
+    const choice = await chooseSandbox(input, context, current.cwd);
+    const output = input.run_in_background
+      ? startInBackground(input, context, current.cwd, choice)
+      : await runInForeground(input, context, current.cwd, choice, onProgress);
+    if (current.resetNote) output.notes.unshift(current.resetNote);
+    return { data: output };
+  },
+
+  mapToolResult: bashToolResult,
+});
