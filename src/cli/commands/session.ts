@@ -1,5 +1,159 @@
-// Placeholder until its issue lands: says so clearly instead of pretending.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write("warden: the 'session' command is not built yet\n");
-  return 2;
+// `warden -p "<prompt>"`: one headless session. Exit codes: 0 success, 1 the session ended in
+// error (turn limit, model failure, ...), 2 bad usage, 130 interrupted (Ctrl+C).
+import { statSync } from "node:fs";
+import type { TerminalEvent } from "../../loop/events.js";
+import type { Message } from "../../messages/types.js";
+import type { AnyTool } from "../../tool/types.js";
+import { buildHeadlessCanUseTool, buildPermissionContext } from "../headless-permissions.js";
+import { HeadlessReporter } from "../headless-output.js";
+import { defaultModelSpec, resolveModel } from "../model-choice.js";
+import { readPrompt } from "../prompt-input.js";
+import { type SessionConfig, UsageError, parseSessionArgs, usageText } from "../session-config.js";
+import { traceFirstRequest } from "../timing.js";
+import { wardenVersion } from "../version.js";
+
+const out = (text: string) => void process.stdout.write(text);
+const err = (text: string) => void process.stderr.write(text);
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const startedAt = performance.now();
+  let config: SessionConfig;
+  try {
+    config = parseSessionArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err(`warden: ${error.message}\n\n${usageText()}`);
+    return 2;
+  }
+  if (config.help) {
+    out(usageText());
+    return 0;
+  }
+  if (config.version) {
+    out(`${wardenVersion()}\n`);
+    return 0;
+  }
+  try {
+    return await runHeadless(config, startedAt);
+  } catch (error) {
+    if (error instanceof CliError) {
+      err(`warden: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}
+
+async function runHeadless(config: SessionConfig, startedAt: number): Promise<number> {
+  if (!isDirectory(config.cwd)) throw new CliError(`--cwd ${config.cwd} is not a directory`, 2);
+  if (!config.print && process.stdin.isTTY) {
+    err(`${usageText()}\nwarden: interactive mode is not built yet; use -p "<prompt>" (or pipe the prompt on stdin).\n`);
+    return 2;
+  }
+  const prompt = await readPrompt(config.prompt);
+  if (prompt === undefined || prompt.trim() === "") {
+    throw new CliError('no prompt: pass it after -p ("warden -p \\"...\\"") or on stdin', 2);
+  }
+
+  const resumed = await loadResumed(config);
+  const modelSpec = config.model ?? resumed?.model ?? chooseDefaultModel();
+  const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
+    throw new CliError(error instanceof Error ? error.message : String(error), 1);
+  });
+  const provider = traceFirstRequest(resolved.provider);
+
+  const [{ builtInTools }, { loadExtraTools }, { createSession }] = await Promise.all([
+    import("../../tools/registry.js"),
+    import("../extra-tools.js"),
+    import("../../loop/session.js"),
+  ]);
+  const tools: AnyTool[] = [...builtInTools(), ...(await loadExtraTools())];
+  // MCP servers from config.mcpConfig join the pool here (issue 7).
+  const mcpServers: Array<{ name: string; status: string }> = [];
+
+  const permissionContext = buildPermissionContext(config);
+  const session = createSession({
+    provider,
+    model: resolved.model,
+    modelLabel: resolved.label,
+    tools,
+    canUseTool: buildHeadlessCanUseTool(config),
+    cwd: config.cwd,
+    sessionId: resumed?.sessionId,
+    initialMessages: resumed?.messages,
+    maxTurns: config.maxTurns,
+    appendSystemPrompt: config.appendSystemPrompt,
+    permissionContext,
+    isNonInteractive: true,
+    verbose: config.verbose,
+  });
+
+  const reporter = new HeadlessReporter(config.outputFormat, out, err, session.sessionId, config.verbose);
+  reporter.init({
+    cwd: config.cwd,
+    sessionId: session.sessionId,
+    model: resolved.label,
+    tools: session.tools.map((t) => t.name),
+    permissionMode: permissionContext.mode,
+    mcpServers,
+  });
+
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    session.abort("user");
+  };
+  process.on("SIGINT", onSigint);
+  let terminal: TerminalEvent | undefined;
+  try {
+    for await (const event of session.submitMessage(prompt)) {
+      reporter.event(event);
+      if (event.type === "terminal") terminal = event;
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+    session.close();
+  }
+  if (!terminal) throw new CliError("the session ended without a result", 1);
+  const result = reporter.finish(terminal, performance.now() - startedAt, session.permissionDenials);
+  if (interrupted) return 130;
+  return result.is_error ? 1 : 0;
+}
+
+function chooseDefaultModel(): string {
+  const choice = defaultModelSpec();
+  if ("error" in choice) throw new CliError(choice.error, 2);
+  return choice.spec;
+}
+
+async function loadResumed(config: SessionConfig): Promise<{ sessionId: string; messages: Message[]; model?: string } | undefined> {
+  if (config.resume === undefined && !config.continueLatest) return undefined;
+  const { latestSessionId, loadSession } = await import("../../session/transcript-reader.js");
+  const sessionId = config.resume ?? latestSessionId(config.cwd);
+  if (sessionId === undefined) throw new CliError(`no earlier session in ${config.cwd} to continue`, 1);
+  try {
+    const loaded = loadSession(config.cwd, sessionId);
+    for (const warning of loaded.warnings) err(`warden: warning: ${warning}\n`);
+    return loaded;
+  } catch (error) {
+    throw new CliError(`cannot resume session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

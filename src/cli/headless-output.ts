@@ -1,0 +1,178 @@
+// What a headless session prints. stream-json is one JSON object per line, shaped like Claude
+// Code's so existing consumers can read it: system/init, assistant, user, then one result line.
+// json prints only the result object; text prints only the final answer.
+import { randomUUID } from "node:crypto";
+import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
+import { textOf, toolResultText } from "../messages/types.js";
+import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
+import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
+import type { OutputFormat } from "./session-config.js";
+
+export interface InitInfo {
+  cwd: string;
+  sessionId: string;
+  model: string;
+  tools: string[];
+  permissionMode: string;
+  mcpServers: Array<{ name: string; status: string }>;
+}
+
+export type ResultSubtype = "success" | "error_max_turns" | "error_during_execution";
+
+export interface ResultObject {
+  type: "result";
+  subtype: ResultSubtype;
+  is_error: boolean;
+  duration_ms: number;
+  duration_api_ms: number;
+  num_turns: number;
+  result: string;
+  session_id: string;
+  usage: Usage;
+  permission_denials: Array<{ tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }>;
+  /** Why the loop stopped (completed, max_turns, aborted_streaming, model_error, ...). */
+  terminal_reason: TerminalReason;
+  /** What went wrong, for error results. */
+  error?: string;
+}
+
+export function subtypeOf(reason: TerminalReason): ResultSubtype {
+  if (reason === "completed") return "success";
+  if (reason === "max_turns") return "error_max_turns";
+  return "error_during_execution";
+}
+
+const REASON_TEXT: Record<TerminalReason, string> = {
+  completed: "",
+  max_turns: "the session reached its turn limit (--max-turns)",
+  aborted_streaming: "interrupted while the model was answering",
+  aborted_tools: "interrupted while tools were running",
+  model_error: "the model request failed",
+  prompt_too_long: "the conversation is too long for the model's context window",
+  max_output_tokens: "the model kept hitting its output token limit",
+};
+
+export class HeadlessReporter {
+  private lastAssistant: AssistantMessage | undefined;
+  private apiStartedAt: number | undefined;
+  private apiMs = 0;
+
+  constructor(
+    private readonly format: OutputFormat,
+    private readonly out: (text: string) => void,
+    private readonly err: (text: string) => void,
+    private readonly sessionId: string,
+    private readonly verbose: boolean,
+  ) {}
+
+  init(info: InitInfo): void {
+    if (this.format !== "stream-json") return;
+    this.line({
+      type: "system",
+      subtype: "init",
+      cwd: info.cwd,
+      session_id: info.sessionId,
+      model: info.model,
+      tools: info.tools,
+      mcp_servers: info.mcpServers,
+      permissionMode: info.permissionMode,
+      uuid: randomUUID(),
+    });
+  }
+
+  event(event: QueryEvent): void {
+    switch (event.type) {
+      case "request_start":
+        this.apiStartedAt = performance.now();
+        return;
+      case "assistant":
+        this.stopApiClock();
+        this.lastAssistant = event.message;
+        if (this.format === "stream-json") this.line(this.assistantLine(event.message));
+        return;
+      case "user":
+        if (this.format === "stream-json") this.line(this.userLine(event.message));
+        return;
+      case "tool_result":
+        if (this.verbose && this.format !== "stream-json") {
+          const status = event.result.is_error ? "error" : "ok";
+          const text = toolResultText(event.result.content);
+          this.err(`[tool] ${event.toolUse.name} ${JSON.stringify(event.toolUse.input)} -> ${status} (${text.length} chars)\n`);
+        }
+        return;
+      case "terminal":
+        this.stopApiClock();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Prints the outcome as the format wants it and returns the result object. */
+  finish(terminal: TerminalEvent, durationMs: number, denials: readonly PermissionDenialRecord[]): ResultObject {
+    const subtype = subtypeOf(terminal.reason);
+    const result: ResultObject = {
+      type: "result",
+      subtype,
+      is_error: subtype !== "success",
+      duration_ms: Math.round(durationMs),
+      duration_api_ms: Math.round(this.apiMs),
+      num_turns: terminal.turnCount,
+      result: this.lastAssistant ? textOf(this.lastAssistant) : "",
+      session_id: this.sessionId,
+      usage: terminal.usage,
+      permission_denials: denials.map((d) => ({ tool_name: d.tool_name, tool_use_id: d.tool_use_id, tool_input: d.tool_input })),
+      terminal_reason: terminal.reason,
+    };
+    if (subtype !== "success") {
+      const why = REASON_TEXT[terminal.reason];
+      result.error = terminal.error ? `${why}: ${terminal.error}` : why;
+    }
+    if (this.format === "text") {
+      if (result.result) this.out(result.result.endsWith("\n") ? result.result : `${result.result}\n`);
+      if (result.error) this.err(`warden: ${result.error}\n`);
+    } else {
+      this.line(result);
+    }
+    return result;
+  }
+
+  private stopApiClock(): void {
+    if (this.apiStartedAt === undefined) return;
+    this.apiMs += performance.now() - this.apiStartedAt;
+    this.apiStartedAt = undefined;
+  }
+
+  private assistantLine(message: AssistantMessage): object {
+    return {
+      type: "assistant",
+      message: {
+        id: `msg_${randomUUID().replaceAll("-", "")}`,
+        type: "message",
+        role: "assistant",
+        model: message.model,
+        content: message.content,
+        stop_reason: message.stopReason ?? null,
+        usage: message.usage ?? null,
+      },
+      parent_tool_use_id: null,
+      session_id: this.sessionId,
+      uuid: randomUUID(),
+    };
+  }
+
+  private userLine(message: UserMessage): object {
+    return {
+      type: "user",
+      message: { role: "user", content: message.content },
+      ...(message.isMeta ? { isMeta: true } : {}),
+      parent_tool_use_id: null,
+      session_id: this.sessionId,
+      uuid: randomUUID(),
+    };
+  }
+
+  private line(value: object): void {
+    this.out(`${JSON.stringify(value)}\n`);
+  }
+}

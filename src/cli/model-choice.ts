@@ -1,0 +1,33 @@
+import type { Provider } from "../providers/types.js";
+
+export const DEFAULT_ANTHROPIC_MODEL = "anthropic:claude-sonnet-4-5";
+export const DEFAULT_OPENAI_MODEL = "openai:gpt-4.1";
+
+/** The `provider:model` to use when --model is not given, or an explanation of why there is none. */
+export function defaultModelSpec(env: NodeJS.ProcessEnv = process.env): { spec: string } | { error: string } {
+  if (env.ANTHROPIC_API_KEY) return { spec: DEFAULT_ANTHROPIC_MODEL };
+  if (env.OPENAI_API_KEY) return { spec: DEFAULT_OPENAI_MODEL };
+  return {
+    error:
+      "no model chosen: pass --model provider:model (e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, ollama:llama3.1, replay:FILE), or set ANTHROPIC_API_KEY or OPENAI_API_KEY",
+  };
+}
+
+export interface ResolvedModel {
+  provider: Provider;
+  /** The model name the provider expects. */
+  model: string;
+  /** `provider:model`, as shown in the init line and the system prompt. */
+  label: string;
+}
+
+/** Turns `--model` into a provider; each provider's code (and SDK) is loaded only when chosen. */
+export async function resolveModel(spec: string, cwd: string): Promise<ResolvedModel> {
+  // TEMPORARY until src/providers/resolve.ts lands: only replay is resolved here.
+  if (spec.startsWith("replay:")) {
+    const file = spec.slice("replay:".length);
+    const { createReplayProvider } = await import("../providers/replay.js");
+    return { provider: createReplayProvider(file, { cwd }), model: file, label: spec };
+  }
+  throw new Error(`cannot use --model ${spec}: this build resolves only replay:FILE models yet`);
+}

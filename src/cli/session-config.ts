@@ -1,0 +1,182 @@
+// Command-line parsing for the session command. Hand-written over a small table rather than a
+// parser library: it costs nothing at start-up, and list flags behave as in Claude Code
+// (`--allowedTools Read "Bash(git:*)"` takes every following word that is not a flag).
+import { resolve } from "node:path";
+import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+/**
+ * Everything the command line says about a session, in one object. Modules wired in later
+ * (permissions, settings, MCP) read their flags from here.
+ */
+export interface SessionConfig {
+  /** -p / --print: run one prompt headless and exit. */
+  print: boolean;
+  /** The prompt from the command line (stdin is read later, by the command). */
+  prompt?: string;
+  outputFormat: OutputFormat;
+  /** `provider:model`; undefined = pick from the environment. */
+  model?: string;
+  maxTurns?: number;
+  verbose: boolean;
+  appendSystemPrompt?: string;
+  resume?: string;
+  continueLatest: boolean;
+  /** Absolute working directory. */
+  cwd: string;
+  allowedTools: string[];
+  disallowedTools: string[];
+  permissionMode?: PermissionMode;
+  addDirs: string[];
+  dangerouslySkipPermissions: boolean;
+  mcpConfig: string[];
+  /** A settings file path or inline JSON. */
+  settings?: string;
+  help: boolean;
+  version: boolean;
+}
+
+type OptionKind = "boolean" | "string" | "list";
+
+interface OptionSpec {
+  names: string[];
+  kind: OptionKind;
+  key: keyof SessionConfig | "maxTurnsRaw";
+  help: string;
+  arg?: string;
+}
+
+const OPTIONS: OptionSpec[] = [
+  { names: ["-p", "--print"], kind: "boolean", key: "print", help: "Answer one prompt and exit (headless)" },
+  { names: ["--output-format"], kind: "string", key: "outputFormat", arg: "<format>", help: "text (default), json or stream-json" },
+  { names: ["--model"], kind: "string", key: "model", arg: "<provider:model>", help: "e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, replay:FILE" },
+  { names: ["--max-turns"], kind: "string", key: "maxTurnsRaw", arg: "<n>", help: "Stop after n model requests" },
+  { names: ["--verbose"], kind: "boolean", key: "verbose", help: "Report tool calls on stderr" },
+  { names: ["--append-system-prompt"], kind: "string", key: "appendSystemPrompt", arg: "<text>", help: "Add text to the end of the system prompt" },
+  { names: ["-r", "--resume"], kind: "string", key: "resume", arg: "<session-id>", help: "Continue the given session of this directory" },
+  { names: ["-c", "--continue"], kind: "boolean", key: "continueLatest", help: "Continue the latest session of this directory" },
+  { names: ["--cwd"], kind: "string", key: "cwd", arg: "<dir>", help: "Working directory (default: the current one)" },
+  { names: ["--allowedTools", "--allowed-tools"], kind: "list", key: "allowedTools", arg: "<rules...>", help: "Permission rules to allow, e.g. Read \"Bash(git diff:*)\"" },
+  { names: ["--disallowedTools", "--disallowed-tools"], kind: "list", key: "disallowedTools", arg: "<rules...>", help: "Permission rules to deny" },
+  { names: ["--permission-mode"], kind: "string", key: "permissionMode", arg: "<mode>", help: PERMISSION_MODES.join(", ") },
+  { names: ["--add-dir"], kind: "list", key: "addDirs", arg: "<dirs...>", help: "More directories the tools may work in" },
+  { names: ["--dangerously-skip-permissions"], kind: "boolean", key: "dangerouslySkipPermissions", help: "Run every tool without asking (bypass mode)" },
+  { names: ["--mcp-config"], kind: "list", key: "mcpConfig", arg: "<files-or-json...>", help: "MCP server configuration" },
+  { names: ["--settings"], kind: "string", key: "settings", arg: "<file-or-json>", help: "An extra settings file or inline JSON" },
+  { names: ["-h", "--help"], kind: "boolean", key: "help", help: "Show this help" },
+  { names: ["-v", "--version"], kind: "boolean", key: "version", help: "Show the version" },
+];
+
+const BY_NAME = new Map<string, OptionSpec>();
+for (const spec of OPTIONS) for (const name of spec.names) BY_NAME.set(name, spec);
+
+export class UsageError extends Error {}
+
+export function usageText(): string {
+  const lines = OPTIONS.map((o) => `  ${`${o.names.join(", ")}${o.arg ? ` ${o.arg}` : ""}`.padEnd(44)} ${o.help}`);
+  return [
+    'Usage: warden -p "<prompt>" [options]      (the prompt may also come on stdin)',
+    "       warden permissions | undo | mcp ...",
+    "",
+    "Options:",
+    ...lines,
+    "",
+  ].join("\n");
+}
+
+/** Splits `Read,Glob` into names but keeps commas inside `Bash(a, b)` rule content. */
+function splitList(value: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of value) {
+    if (ch === "(") depth++;
+    if (ch === ")") depth = Math.max(0, depth - 1);
+    if ((ch === "," || ch === " ") && depth === 0) {
+      if (current.trim()) items.push(current.trim());
+      current = "";
+      continue;
+    }
+    current += ch;
+  }
+  if (current.trim()) items.push(current.trim());
+  return items;
+}
+
+export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd()): SessionConfig {
+  const raw: Record<string, unknown> = { allowedTools: [], disallowedTools: [], addDirs: [], mcpConfig: [] };
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const spec = BY_NAME.get(name);
+    if (!spec) throw new UsageError(`unknown option ${name}`);
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    if (spec.kind === "boolean") {
+      if (inline !== undefined) throw new UsageError(`${name} takes no value`);
+      raw[spec.key] = true;
+    } else if (spec.kind === "string") {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`${name} needs a value ${spec.arg ?? ""}`.trim());
+      raw[spec.key] = value;
+    } else {
+      const list = raw[spec.key] as string[];
+      const before = list.length;
+      if (inline !== undefined) list.push(...splitList(inline));
+      else while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) list.push(...splitList(argv[++i] as string));
+      if (list.length === before) throw new UsageError(`${name} needs at least one value ${spec.arg ?? ""}`.trim());
+    }
+  }
+  return toConfig(raw, positionals, baseCwd);
+}
+
+function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: string): SessionConfig {
+  const outputFormat = (raw.outputFormat as string | undefined) ?? "text";
+  if (outputFormat !== "text" && outputFormat !== "json" && outputFormat !== "stream-json") {
+    throw new UsageError(`--output-format must be text, json or stream-json, not ${JSON.stringify(outputFormat)}`);
+  }
+  let maxTurns: number | undefined;
+  if (raw.maxTurnsRaw !== undefined) {
+    maxTurns = Number(raw.maxTurnsRaw);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+      throw new UsageError(`--max-turns must be a whole number >= 1, not ${JSON.stringify(raw.maxTurnsRaw)}`);
+    }
+  }
+  const mode = raw.permissionMode as string | undefined;
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}`);
+  }
+  if (raw.resume !== undefined && raw.continueLatest) throw new UsageError("use either --resume or --continue, not both");
+  const config: SessionConfig = {
+    print: raw.print === true,
+    outputFormat,
+    verbose: raw.verbose === true,
+    continueLatest: raw.continueLatest === true,
+    cwd: resolve(baseCwd, (raw.cwd as string | undefined) ?? "."),
+    allowedTools: raw.allowedTools as string[],
+    disallowedTools: raw.disallowedTools as string[],
+    addDirs: (raw.addDirs as string[]).map((d) => resolve(baseCwd, d)),
+    dangerouslySkipPermissions: raw.dangerouslySkipPermissions === true,
+    mcpConfig: raw.mcpConfig as string[],
+    help: raw.help === true,
+    version: raw.version === true,
+  };
+  if (positionals.length > 0) config.prompt = positionals.join(" ");
+  if (raw.model !== undefined) config.model = raw.model as string;
+  if (maxTurns !== undefined) config.maxTurns = maxTurns;
+  if (raw.appendSystemPrompt !== undefined) config.appendSystemPrompt = raw.appendSystemPrompt as string;
+  if (raw.resume !== undefined) config.resume = raw.resume as string;
+  if (mode !== undefined) config.permissionMode = mode as PermissionMode;
+  if (raw.settings !== undefined) config.settings = raw.settings as string;
+  return config;
+}

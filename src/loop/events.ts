@@ -1,0 +1,49 @@
+import type { AssistantMessage, ToolResultBlock, ToolUseBlock, Usage, UserMessage } from "../messages/types.js";
+import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
+
+/** Why a query() ended. */
+export type TerminalReason =
+  /** A turn ended without tool calls. */
+  | "completed"
+  /** The turn limit was reached; every tool call of the last turn still got its result. */
+  | "max_turns"
+  /** Aborted while the model was streaming. */
+  | "aborted_streaming"
+  /** Aborted while tools were running. */
+  | "aborted_tools"
+  /** The model request failed (after the provider's own retries). */
+  | "model_error"
+  /** The conversation no longer fits the model's context window. */
+  | "prompt_too_long"
+  /** The model kept hitting its output limit after every allowed continue nudge. */
+  | "max_output_tokens";
+
+export interface TerminalEvent {
+  type: "terminal";
+  reason: TerminalReason;
+  /** Model requests made by this query. */
+  turnCount: number;
+  /** Usage summed over this query's model requests. */
+  usage: Usage;
+  /** Set for model_error and prompt_too_long. */
+  error?: string;
+}
+
+/**
+ * What query() yields. `assistant` and `user` carry messages that become part of the conversation
+ * (the session appends them in order); the others are for display and accounting.
+ */
+export type QueryEvent =
+  /** A model request is about to be sent (the count starts at 1). */
+  | { type: "request_start"; turn: number }
+  | { type: "text_delta"; text: string }
+  | { type: "thinking_delta"; thinking: string }
+  /** The provider restarted its stream after a network cut: forget the partial turn shown so far. */
+  | { type: "stream_reset" }
+  | { type: "assistant"; message: AssistantMessage }
+  /** Tool results, reminders, continue nudges, interruption notes and messages tools add. */
+  | { type: "user"; message: UserMessage }
+  | { type: "tool_progress"; toolUseId: string; toolName: string; progress: unknown }
+  /** One tool call finished (results are also collected into the turn's user message). */
+  | { type: "tool_result"; toolUse: ToolUseBlock; result: ToolResultBlock; denial?: PermissionDenialRecord }
+  | TerminalEvent;

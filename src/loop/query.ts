@@ -1,0 +1,277 @@
+// query(): the agent loop. Call the model, run the tools it asked for, feed the results back,
+// repeat until a turn asks for no tool. Every tool_use gets exactly one tool_result whatever
+// happens (abort, model failure, turn limit), because a conversation with an unpaired tool_use is
+// rejected by the model API and could never be resumed.
+import {
+  type AssistantContentBlock,
+  type AssistantMessage,
+  type Message,
+  type StopReason,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  type Usage,
+  type UserMessage,
+  addUsage,
+  emptyUsage,
+  toolUsesOf,
+  userText,
+} from "../messages/types.js";
+import { errorResult } from "../orchestration/run-tool-use.js";
+import { type Provider, ProviderError, type ProviderEvent } from "../providers/types.js";
+import type { CanUseTool, ToolUseContext } from "../tool/types.js";
+import type { QueryEvent, TerminalEvent, TerminalReason } from "./events.js";
+import { executeToolCalls } from "./execute-tools.js";
+import { drainPendingReminders } from "./reminders.js";
+import { toRequestMessages } from "./request-messages.js";
+import type { RequestPrefixCache } from "./request-prefix.js";
+
+export const MAX_OUTPUT_TOKENS_RECOVERIES = 3;
+export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
+
+export const INTERRUPTED_BY_USER = "[Request interrupted by user]";
+export const INTERRUPTED_DURING_TOOLS = "[Request interrupted by user for tool use]";
+export const CONTINUE_AFTER_MAX_TOKENS =
+  "Your last response was cut off at the output token limit. Continue exactly where it stopped: do not apologise, repeat or summarise what you already wrote. If much remains, split the rest into smaller steps.";
+
+export interface QueryParams {
+  /** The conversation so far, ending with the new user message. Not mutated. */
+  messages: readonly Message[];
+  provider: Provider;
+  /** The model name as the provider expects it (no `provider:` prefix). */
+  model: string;
+  context: ToolUseContext;
+  canUseTool: CanUseTool;
+  prefix: RequestPrefixCache;
+  /** Model requests allowed in this query; unlimited when undefined. */
+  maxTurns?: number;
+  maxOutputTokens?: number;
+}
+
+interface StreamedTurn {
+  blocks: AssistantContentBlock[];
+  stopReason?: StopReason;
+  usage?: Usage;
+}
+
+type StreamOutcome =
+  | { kind: "done"; turn: StreamedTurn }
+  | { kind: "aborted"; turn: StreamedTurn }
+  | { kind: "error"; turn: StreamedTurn; error: unknown };
+
+/** Events of one streamed model response, passed through as loop events while the turn is built. */
+async function* streamTurn(
+  provider: Provider,
+  request: Parameters<Provider["stream"]>[0],
+  signal: AbortSignal,
+): AsyncGenerator<QueryEvent, StreamOutcome> {
+  const turn: StreamedTurn = { blocks: [] };
+  let iterator: AsyncIterator<ProviderEvent> | undefined;
+  // One listener per request: racing every next() against it makes abort take effect at once even
+  // when a provider does not watch its signal.
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    iterator = provider.stream(request)[Symbol.asyncIterator]();
+    while (true) {
+      if (signal.aborted) return { kind: "aborted", turn };
+      const pending = iterator.next();
+      // If abort wins the race, this promise may still reject later; it must not go unhandled.
+      pending.catch(() => {});
+      const next = await Promise.race([pending, aborted]);
+      if (next === "aborted") return { kind: "aborted", turn };
+      if (next.done) return { kind: "done", turn };
+      const event = next.value;
+      switch (event.type) {
+        case "text_delta":
+          yield { type: "text_delta", text: event.text };
+          break;
+        case "thinking_delta":
+          yield { type: "thinking_delta", thinking: event.thinking };
+          break;
+        case "block":
+          turn.blocks.push(event.block);
+          break;
+        case "usage":
+          turn.usage = event.usage;
+          break;
+        case "stop":
+          turn.stopReason = event.stopReason;
+          break;
+        default:
+          // `reset`: the provider restarted the stream after a cut; what came before is void.
+          if ((event as { type: string }).type === "reset") {
+            turn.blocks = [];
+            turn.usage = undefined;
+            turn.stopReason = undefined;
+            yield { type: "stream_reset" };
+          }
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) return { kind: "aborted", turn };
+    return { kind: "error", turn, error };
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    if (signal.aborted && iterator?.return) {
+      // Not awaited: a provider stuck in a network read must not hold the loop.
+      iterator.return(undefined).catch(() => {});
+    }
+  }
+}
+
+function assistantOf(turn: StreamedTurn, model: string): AssistantMessage {
+  const message: AssistantMessage = { role: "assistant", content: turn.blocks, model };
+  if (turn.stopReason) message.stopReason = turn.stopReason;
+  if (turn.usage) message.usage = turn.usage;
+  return message;
+}
+
+function toolResultsMessage(results: ToolResultBlock[]): UserMessage {
+  return { role: "user", content: results };
+}
+
+function syntheticResults(toolUses: readonly ToolUseBlock[], text: string): UserMessage {
+  return toolResultsMessage(toolUses.map((t) => errorResult(t.id, text)));
+}
+
+/** Error results for the tool calls that have none yet (a guard: the executor should pair them all). */
+function missingResults(toolUses: readonly ToolUseBlock[], results: readonly ToolResultBlock[], text: string): ToolResultBlock[] {
+  const answered = new Set(results.map((r) => r.tool_use_id));
+  return toolUses.filter((t) => !answered.has(t.id)).map((t) => errorResult(t.id, text));
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The agent loop as an AsyncGenerator. Yields display events and every message that joins the
+ * conversation (`assistant`, `user`), and ends with exactly one `terminal` event (also returned).
+ */
+export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, TerminalEvent> {
+  const { provider, model, canUseTool, prefix } = params;
+  const messages: Message[] = [...params.messages];
+  let context = params.context;
+  const signal = context.abortController.signal;
+  let turnCount = 0;
+  let recoveries = 0;
+  let usage = emptyUsage();
+
+  const terminal = (reason: TerminalReason, error?: string): TerminalEvent => {
+    const event: TerminalEvent = { type: "terminal", reason, turnCount, usage };
+    if (error !== undefined) event.error = error;
+    return event;
+  };
+  const add = (message: UserMessage | AssistantMessage): QueryEvent => {
+    messages.push(message);
+    return message.role === "user" ? { type: "user", message } : { type: "assistant", message };
+  };
+
+  while (true) {
+    if (signal.aborted) {
+      yield add(userText(INTERRUPTED_BY_USER));
+      return yield* finish(terminal("aborted_streaming"));
+    }
+    const reminder = drainPendingReminders(context);
+    if (reminder) yield add(reminder);
+
+    turnCount++;
+    yield { type: "request_start", turn: turnCount };
+    const { system, tools } = await prefix.prefixFor(context);
+    const outcome = yield* streamTurn(
+      provider,
+      {
+        model,
+        system,
+        messages: toRequestMessages(messages),
+        tools,
+        maxTokens: params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+        signal,
+      },
+      signal,
+    );
+    usage = addUsage(usage, outcome.turn.usage);
+
+    if (outcome.kind !== "done") {
+      // Keep what the model finished before the stop, and pair its tool calls.
+      const partialToolUses: ToolUseBlock[] = [];
+      if (outcome.turn.blocks.length > 0) {
+        const partial = assistantOf(outcome.turn, model);
+        yield add(partial);
+        partialToolUses.push(...toolUsesOf(partial));
+      }
+      if (outcome.kind === "aborted") {
+        if (partialToolUses.length > 0) yield add(syntheticResults(partialToolUses, INTERRUPTED_BY_USER));
+        yield add(userText(INTERRUPTED_BY_USER));
+        return yield* finish(terminal("aborted_streaming"));
+      }
+      const message = describeError(outcome.error);
+      if (partialToolUses.length > 0) {
+        yield add(syntheticResults(partialToolUses, `Error: the model request failed before this tool ran: ${message}`));
+      }
+      const tooLong = outcome.error instanceof ProviderError && outcome.error.kind === "prompt_too_long";
+      return yield* finish(terminal(tooLong ? "prompt_too_long" : "model_error", message));
+    }
+
+    const assistant = assistantOf(outcome.turn, model);
+    yield add(assistant);
+    const toolUses = toolUsesOf(assistant);
+
+    if (toolUses.length === 0) {
+      if (assistant.stopReason === "max_tokens") {
+        if (recoveries >= MAX_OUTPUT_TOKENS_RECOVERIES) return yield* finish(terminal("max_output_tokens"));
+        recoveries++;
+        yield add(userText(CONTINUE_AFTER_MAX_TOKENS, true));
+        continue;
+      }
+      return yield* finish(terminal("completed"));
+    }
+
+    const results: ToolResultBlock[] = [];
+    const extraMessages: Message[] = [];
+    const execution = executeToolCalls(toolUses, { ...context, messages }, canUseTool, assistant);
+    try {
+      while (true) {
+        const step = await execution.next();
+        if (step.done) {
+          context = { ...step.value, messages };
+          break;
+        }
+        const event = step.value;
+        if (event.type === "progress") {
+          yield { type: "tool_progress", toolUseId: event.toolUse.id, toolName: event.toolUse.name, progress: event.progress };
+          continue;
+        }
+        const { result, denial, newMessages } = event.outcome;
+        results.push(result);
+        if (newMessages) extraMessages.push(...newMessages);
+        yield denial
+          ? { type: "tool_result", toolUse: event.toolUse, result, denial }
+          : { type: "tool_result", toolUse: event.toolUse, result };
+      }
+    } catch (error) {
+      // The executor broke its contract; the calls it left without a result are paired below.
+      results.push(...missingResults(toolUses, results, `Error: tool execution failed: ${describeError(error)}`));
+    }
+    results.push(...missingResults(toolUses, results, "Error: the tool call produced no result."));
+    yield add(toolResultsMessage(results));
+    for (const extra of extraMessages) yield add(extra);
+
+    if (signal.aborted) {
+      yield add(userText(INTERRUPTED_DURING_TOOLS));
+      return yield* finish(terminal("aborted_tools"));
+    }
+    if (params.maxTurns !== undefined && turnCount >= params.maxTurns) {
+      return yield* finish(terminal("max_turns"));
+    }
+  }
+}
+
+/** Yields the terminal event and returns it, so callers can use either. */
+async function* finish(event: TerminalEvent): AsyncGenerator<QueryEvent, TerminalEvent> {
+  yield event;
+  return event;
+}

@@ -1,0 +1,222 @@
+// The session engine: owns one conversation across submitted prompts (messages, accumulated
+// usage, the tool pool, the AppState store, the file-read memory) and runs query() for each
+// prompt. This is the object a library user creates to run an agent.
+import { randomUUID } from "node:crypto";
+import { loadMemoryFiles } from "../config/memory.js";
+import { sessionArtifactsDir, transcriptPath } from "../config/paths.js";
+import {
+  type Message,
+  type Usage,
+  type UserContentBlock,
+  type UserMessage,
+  addUsage,
+  emptyUsage,
+} from "../messages/types.js";
+import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
+import type { Provider } from "../providers/types.js";
+import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
+import type { AppState } from "../tool/app-state.js";
+import { createAppStateStore } from "../tool/context.js";
+import { type ToolPermissionContext, emptyPermissionContext } from "../tool/permission-types.js";
+import { assembleToolPool } from "../tool/pool.js";
+import { ReadFileState } from "../tool/read-file-state.js";
+import type { AnyTool, CanUseTool, ToolUseContext } from "../tool/types.js";
+import type { QueryEvent, TerminalEvent } from "./events.js";
+import { query } from "./query.js";
+import { RequestPrefixCache, type SystemPromptBuilder } from "./request-prefix.js";
+import { buildSystemPrompt, findGitRoot, todayISODate } from "./system-prompt.js";
+
+export interface SessionEngineOptions {
+  provider: Provider;
+  /** The model name the provider expects (no `provider:` prefix). */
+  model: string;
+  /** `provider:model` as shown to people and the model; defaults to `<provider.name>:<model>`. */
+  modelLabel?: string;
+  tools: readonly AnyTool[];
+  /** The authority asked before every tool call. */
+  canUseTool: CanUseTool;
+  cwd: string;
+  /** Defaults to a new random id. Pass the old id with `initialMessages` to resume. */
+  sessionId?: string;
+  /** Conversation to continue from (a loaded transcript). */
+  initialMessages?: readonly Message[];
+  /** Model requests allowed per submitted prompt. */
+  maxTurns?: number;
+  maxOutputTokens?: number;
+  /** Added at the end of the built-in system prompt. */
+  appendSystemPrompt?: string;
+  /** Replaces the built-in system prompt entirely (a string, or a builder that sees the tool split). */
+  systemPrompt?: string | SystemPromptBuilder;
+  permissionContext?: ToolPermissionContext;
+  /** Extra AppState fields (declared by other modules through declaration merging). */
+  appState?: Partial<AppState>;
+  /** True when nobody can answer a permission prompt. Default true. */
+  isNonInteractive?: boolean;
+  verbose?: boolean;
+  /** Write the transcript under the user's data folder. Default true. */
+  transcript?: boolean;
+  /** Read AGENTS.md / CLAUDE.md memory files. Default true. */
+  loadMemory?: boolean;
+}
+
+export class SessionEngine {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly modelLabel: string;
+  /** The tools the model may call, in request order. */
+  readonly tools: readonly AnyTool[];
+  readonly transcriptPath: string;
+  /** The whole conversation, as the model sees it. */
+  readonly messages: Message[];
+  /** Every refused tool call of the session, in order. */
+  readonly permissionDenials: PermissionDenialRecord[] = [];
+  private totalUsage: Usage = emptyUsage();
+  private readonly store: Pick<ToolUseContext, "getAppState" | "setAppState">;
+  private readonly readFileState = new ReadFileState();
+  private readonly prefix: RequestPrefixCache;
+  private readonly transcript: TranscriptWriter | undefined;
+  private running: AbortController | undefined;
+
+  constructor(private readonly options: SessionEngineOptions) {
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.cwd = options.cwd;
+    this.modelLabel = options.modelLabel ?? `${options.provider.name}:${options.model}`;
+    this.messages = [...(options.initialMessages ?? [])];
+    const permissionContext = options.permissionContext ?? emptyPermissionContext(options.cwd);
+    this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
+    this.tools = assembleToolPool(options.tools, [], permissionContext.rules);
+    this.prefix = new RequestPrefixCache(this.systemPromptBuilder(permissionContext));
+    this.transcriptPath = transcriptPath(options.cwd, this.sessionId);
+    this.transcript =
+      options.transcript === false
+        ? undefined
+        : new TranscriptWriter(this.transcriptPath, { sessionId: this.sessionId, cwd: this.cwd, model: this.modelLabel });
+  }
+
+  get usage(): Usage {
+    return this.totalUsage;
+  }
+
+  getAppState(): AppState {
+    return this.store.getAppState();
+  }
+
+  setAppState(update: (prev: AppState) => AppState): void {
+    this.store.setAppState(update);
+  }
+
+  /** True while a submitted prompt is being worked on. */
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /**
+   * Runs the agent loop for one prompt. Messages join the session (and its transcript) as they
+   * are yielded; the generator ends with the terminal event.
+   */
+  async *submitMessage(prompt: string | UserContentBlock[]): AsyncGenerator<QueryEvent, TerminalEvent> {
+    if (this.running) throw new Error("a prompt is already running in this session; wait for it or abort it");
+    const abortController = new AbortController();
+    this.running = abortController;
+    try {
+      const content: UserContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+      const userMessage: UserMessage = { role: "user", content };
+      this.append(userMessage);
+      const context = this.createContext(abortController);
+      const loop = query({
+        messages: this.messages,
+        provider: this.options.provider,
+        model: this.options.model,
+        context,
+        canUseTool: this.options.canUseTool,
+        prefix: this.prefix,
+        maxTurns: this.options.maxTurns,
+        maxOutputTokens: this.options.maxOutputTokens,
+      });
+      while (true) {
+        const step = await loop.next();
+        if (step.done) return step.value;
+        const event = step.value;
+        if (event.type === "assistant" || event.type === "user") this.append(event.message);
+        else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
+        else if (event.type === "terminal") this.finishQuery(event);
+        yield event;
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** Stops the running prompt: the model stream and tool calls are cancelled, every call still gets a result. */
+  abort(reason?: unknown): void {
+    this.running?.abort(reason);
+  }
+
+  /** Adds an entry to the transcript (permission decisions, hook outcomes, ...). */
+  recordEntry(entry: TranscriptEntry | ExtraTranscriptEntry): void {
+    this.transcript?.recordEntry(entry);
+  }
+
+  close(): void {
+    this.transcript?.close();
+  }
+
+  private append(message: Message): void {
+    this.messages.push(message);
+    this.transcript?.recordMessage(message);
+  }
+
+  private finishQuery(event: TerminalEvent): void {
+    this.totalUsage = addUsage(this.totalUsage, event.usage);
+    const entry: TranscriptEntry = {
+      type: "result",
+      reason: event.reason,
+      turnCount: event.turnCount,
+      usage: event.usage,
+      timestamp: new Date().toISOString(),
+    };
+    if (event.error !== undefined) entry.error = event.error;
+    this.transcript?.recordEntry(entry);
+  }
+
+  private createContext(abortController: AbortController): ToolUseContext {
+    return {
+      options: {
+        tools: [...this.tools],
+        model: this.modelLabel,
+        cwd: this.cwd,
+        sessionId: this.sessionId,
+        sessionDir: sessionArtifactsDir(this.cwd, this.sessionId),
+        isNonInteractive: this.options.isNonInteractive ?? true,
+        verbose: this.options.verbose ?? false,
+      },
+      abortController,
+      messages: this.messages,
+      readFileState: this.readFileState,
+      getAppState: this.store.getAppState,
+      setAppState: this.store.setAppState,
+    };
+  }
+
+  private systemPromptBuilder(permissionContext: ToolPermissionContext): SystemPromptBuilder {
+    const custom = this.options.systemPrompt;
+    if (typeof custom === "string") return async () => custom;
+    if (custom) return custom;
+    // Read once: the prompt must not change under a running session (prompt-cache stability).
+    const memory = this.options.loadMemory === false ? [] : loadMemoryFiles(this.cwd);
+    const environment = {
+      cwd: this.cwd,
+      platform: process.platform,
+      date: todayISODate(),
+      gitRoot: findGitRoot(this.cwd),
+      model: this.modelLabel,
+      additionalDirectories: permissionContext.workingDirectories.filter((d) => d !== this.cwd),
+    };
+    return async (split) =>
+      buildSystemPrompt({ environment, memory, append: this.options.appendSystemPrompt }, split);
+  }
+}
+
+export function createSession(options: SessionEngineOptions): SessionEngine {
+  return new SessionEngine(options);
+}

@@ -1,0 +1,207 @@
+// The replay provider plays a scripted model from a JSONL file, one line per model turn:
+//
+//   {"content":[{"type":"text","text":"..."},{"type":"tool_use","id":"toolu_1","name":"Read","input":{...}}],
+//    "stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":5}}
+//
+// `stop_reason` is optional (tool_use when the turn calls a tool, else end_turn), so is `usage`.
+// Every string of a turn has `{{cwd}}` replaced by the session's working directory, so a script can
+// name files in whatever temp dir a test runs in. Two optional fields serve tests and demos:
+// `"delay_ms": N` waits before the turn is streamed (abortable), and
+// `"error": {"message": "...", "status"?: 529, "kind"?: "prompt_too_long"}` makes that turn fail
+// as the model service would. This format is public: tests and examples of other modules rely on it.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
+import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
+
+interface ReplayError {
+  message: string;
+  status?: number;
+  kind?: ProviderError["kind"];
+}
+
+export interface ReplayTurn {
+  content: AssistantContentBlock[];
+  stop_reason?: StopReason;
+  usage?: Usage;
+  delay_ms?: number;
+  error?: ReplayError;
+}
+
+const STOP_REASONS: ReadonlySet<string> = new Set([
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "stop_sequence",
+  "refusal",
+  "pause_turn",
+]);
+const ERROR_KINDS: ReadonlySet<string> = new Set(["http", "network", "stream_cut", "prompt_too_long", "script"]);
+
+function scriptError(message: string): ProviderError {
+  return new ProviderError(message, undefined, false, "script");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Replaces `{{cwd}}` in every string of a parsed JSON value. */
+function substituteCwd(value: unknown, cwd: string): unknown {
+  if (typeof value === "string") return value.split("{{cwd}}").join(cwd);
+  if (Array.isArray(value)) return value.map((v) => substituteCwd(v, cwd));
+  if (isRecord(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = substituteCwd(v, cwd);
+    return out;
+  }
+  return value;
+}
+
+function checkBlock(block: unknown, where: string): AssistantContentBlock {
+  if (!isRecord(block)) throw scriptError(`${where}: each content block must be an object`);
+  switch (block.type) {
+    case "text":
+      if (typeof block.text !== "string") throw scriptError(`${where}: a text block needs a string "text"`);
+      return { type: "text", text: block.text };
+    case "thinking":
+      if (typeof block.thinking !== "string") throw scriptError(`${where}: a thinking block needs a string "thinking"`);
+      return { type: "thinking", thinking: block.thinking };
+    case "tool_use":
+      if (typeof block.id !== "string" || block.id === "") throw scriptError(`${where}: a tool_use block needs an "id"`);
+      if (typeof block.name !== "string" || block.name === "")
+        throw scriptError(`${where}: a tool_use block needs a "name"`);
+      if (!isRecord(block.input)) throw scriptError(`${where}: tool_use "${block.id}" needs an object "input"`);
+      return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+    default:
+      throw scriptError(`${where}: unknown content block type ${JSON.stringify(block.type)} (text, thinking, tool_use)`);
+  }
+}
+
+function checkUsage(usage: unknown, where: string): Usage {
+  if (!isRecord(usage) || typeof usage.input_tokens !== "number" || typeof usage.output_tokens !== "number") {
+    throw scriptError(`${where}: "usage" needs numeric input_tokens and output_tokens`);
+  }
+  return usage as unknown as Usage;
+}
+
+function checkError(error: unknown, where: string): ReplayError {
+  if (!isRecord(error) || typeof error.message !== "string") {
+    throw scriptError(`${where}: "error" needs a string "message"`);
+  }
+  if (error.status !== undefined && typeof error.status !== "number") {
+    throw scriptError(`${where}: "error.status" must be a number`);
+  }
+  if (error.kind !== undefined && !(typeof error.kind === "string" && ERROR_KINDS.has(error.kind))) {
+    throw scriptError(`${where}: "error.kind" must be one of ${[...ERROR_KINDS].join(", ")}`);
+  }
+  return error as unknown as ReplayError;
+}
+
+/** Parses and checks one script line; errors name the file and line so a broken script is easy to fix. */
+export function parseReplayLine(line: string, where: string, cwd: string): ReplayTurn {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch (error) {
+    throw scriptError(`${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  raw = substituteCwd(raw, cwd);
+  if (!isRecord(raw)) throw scriptError(`${where}: each line must be a JSON object describing one model turn`);
+  const turn: ReplayTurn = { content: [] };
+  if (raw.error !== undefined) turn.error = checkError(raw.error, where);
+  if (raw.content === undefined && turn.error) return withDelay(turn, raw, where);
+  if (!Array.isArray(raw.content)) throw scriptError(`${where}: "content" must be an array of blocks`);
+  turn.content = raw.content.map((b, i) => checkBlock(b, `${where}, block ${i + 1}`));
+  if (raw.stop_reason !== undefined) {
+    if (typeof raw.stop_reason !== "string" || !STOP_REASONS.has(raw.stop_reason)) {
+      throw scriptError(`${where}: "stop_reason" must be one of ${[...STOP_REASONS].join(", ")}`);
+    }
+    turn.stop_reason = raw.stop_reason as StopReason;
+  }
+  if (raw.usage !== undefined) turn.usage = checkUsage(raw.usage, where);
+  return withDelay(turn, raw, where);
+}
+
+function withDelay(turn: ReplayTurn, raw: Record<string, unknown>, where: string): ReplayTurn {
+  if (raw.delay_ms === undefined) return turn;
+  if (typeof raw.delay_ms !== "number" || raw.delay_ms < 0) throw scriptError(`${where}: "delay_ms" must be >= 0`);
+  turn.delay_ms = raw.delay_ms;
+  return turn;
+}
+
+/** Reads and checks a whole script; blank lines are allowed and skipped. */
+export function loadReplayScript(file: string, cwd: string): ReplayTurn[] {
+  const path = resolve(cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String(error);
+    throw scriptError(`replay script ${path}: ${reason}`);
+  }
+  const turns: ReplayTurn[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]?.trim() ?? "";
+    if (line === "") continue;
+    turns.push(parseReplayLine(line, `replay script ${path} line ${i + 1}`, cwd));
+  }
+  return turns;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolveSleep, reject) => {
+    if (signal.aborted) return reject(abortedError());
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolveSleep();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortedError());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function abortedError(): ProviderError {
+  return new ProviderError("The model request was aborted.", undefined, false, "aborted");
+}
+
+/**
+ * A Provider that answers each request with the next turn of a script. The script is read and
+ * checked when the provider is created, so a malformed file fails before the session starts.
+ */
+export function createReplayProvider(file: string, opts: { cwd: string }): Provider {
+  const turns = loadReplayScript(file, opts.cwd);
+  const path = resolve(opts.cwd, file);
+  let next = 0;
+  return {
+    name: "replay",
+    async *stream(request: ModelRequest): AsyncGenerator<ProviderEvent> {
+      const index = next++;
+      const turn = turns[index];
+      if (!turn) {
+        throw scriptError(
+          `replay script ${path} ran out: the session asked for model turn ${index + 1} but the script has only ${turns.length}`,
+        );
+      }
+      if (turn.delay_ms) await sleep(turn.delay_ms, request.signal);
+      if (request.signal.aborted) throw abortedError();
+      if (turn.error) {
+        const { message, status, kind = "http" } = turn.error;
+        throw new ProviderError(message, status, false, kind);
+      }
+      for (const block of turn.content) {
+        if (request.signal.aborted) throw abortedError();
+        if (block.type === "text") yield { type: "text_delta", text: block.text };
+        else if (block.type === "thinking") yield { type: "thinking_delta", thinking: block.thinking };
+        yield { type: "block", block };
+      }
+      if (turn.usage) yield { type: "usage", usage: turn.usage };
+      const hasToolUse = turn.content.some((b) => b.type === "tool_use");
+      yield { type: "stop", stopReason: turn.stop_reason ?? (hasToolUse ? "tool_use" : "end_turn") };
+    },
+  };
+}

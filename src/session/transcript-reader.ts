@@ -1,0 +1,120 @@
+// Reading transcripts back: `--resume <id>` and `--continue` (the latest session of this cwd).
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { projectDataDir, transcriptPath } from "../config/paths.js";
+import type { Message, ToolResultBlock, ToolUseBlock, UserMessage } from "../messages/types.js";
+
+export interface LoadedTranscript {
+  sessionId: string;
+  path: string;
+  messages: Message[];
+  /** `provider:model` from the header, when there is one. */
+  model?: string;
+  /** Lines that could not be read (torn last line of a killed process, damaged lines). */
+  warnings: string[];
+}
+
+/** Session ids are file names: anything else could walk out of the transcript folder. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function isValidSessionId(id: string): boolean {
+  return SESSION_ID.test(id) && !id.includes("..");
+}
+
+export const RESUMED_TOOL_RESULT = "Error: the session ended before this tool call finished; its result was lost.";
+
+function isMessage(value: unknown): value is Message {
+  if (typeof value !== "object" || value === null) return false;
+  const m = value as { role?: unknown; content?: unknown };
+  return (m.role === "user" || m.role === "assistant") && Array.isArray(m.content);
+}
+
+/**
+ * A session killed during a tool call leaves tool_use blocks without results, which the model API
+ * would reject on the next request: give each one an error result right after its message.
+ */
+export function pairDanglingToolUses(messages: readonly Message[]): Message[] {
+  const answered = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== "user") continue;
+    for (const b of m.content) if (b.type === "tool_result") answered.add(b.tool_use_id);
+  }
+  const out: Message[] = [];
+  for (const m of messages) {
+    out.push(m);
+    if (m.role !== "assistant") continue;
+    const missing = m.content.filter((b): b is ToolUseBlock => b.type === "tool_use" && !answered.has(b.id));
+    if (missing.length === 0) continue;
+    const results: ToolResultBlock[] = missing.map((b) => ({
+      type: "tool_result",
+      tool_use_id: b.id,
+      content: RESUMED_TOOL_RESULT,
+      is_error: true,
+    }));
+    out.push({ role: "user", content: results } satisfies UserMessage);
+  }
+  return out;
+}
+
+export function loadTranscriptFile(path: string): LoadedTranscript {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === "ENOENT" ? `no transcript at ${path}` : `cannot read transcript ${path}: ${String(error)}`);
+  }
+  const lines = text.split("\n");
+  while (lines.length > 0 && lines[lines.length - 1]?.trim() === "") lines.pop();
+  const warnings: string[] = [];
+  const messages: Message[] = [];
+  let sessionId = basename(path, ".jsonl");
+  let model: string | undefined;
+  lines.forEach((line, index) => {
+    if (line.trim() === "") return;
+    let entry: { type?: unknown; message?: unknown; sessionId?: unknown; model?: unknown };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      const where = index === lines.length - 1 ? "the last line is incomplete (the process was probably killed while writing)" : `line ${index + 1} is not valid JSON`;
+      warnings.push(`transcript ${path}: ${where}; skipped it`);
+      return;
+    }
+    if (entry.type === "session") {
+      if (typeof entry.sessionId === "string") sessionId = entry.sessionId;
+      if (typeof entry.model === "string") model = entry.model;
+    } else if (entry.type === "message") {
+      if (isMessage(entry.message)) messages.push(entry.message);
+      else warnings.push(`transcript ${path}: line ${index + 1} holds a malformed message; skipped it`);
+    }
+  });
+  const loaded: LoadedTranscript = { sessionId, path, messages: pairDanglingToolUses(messages), warnings };
+  if (model !== undefined) loaded.model = model;
+  return loaded;
+}
+
+/** `--resume <id>`: the session's transcript in this cwd's project folder. */
+export function loadSession(cwd: string, sessionId: string): LoadedTranscript {
+  if (!isValidSessionId(sessionId)) {
+    throw new Error(`invalid session id ${JSON.stringify(sessionId)}: expected letters, digits, '-', '_' or '.'`);
+  }
+  return loadTranscriptFile(transcriptPath(cwd, sessionId));
+}
+
+/** `--continue`: the most recently written session of this cwd, or undefined when there is none. */
+export function latestSessionId(cwd: string): string | undefined {
+  const dir = projectDataDir(cwd);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  let best: { id: string; mtime: number } | undefined;
+  for (const name of names) {
+    if (!name.endsWith(".jsonl")) continue;
+    const mtime = statSync(join(dir, name)).mtimeMs;
+    if (!best || mtime > best.mtime) best = { id: name.slice(0, -".jsonl".length), mtime };
+  }
+  return best?.id;
+}

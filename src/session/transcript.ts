@@ -1,0 +1,110 @@
+// Transcripts: every session is appended, entry by entry, to a JSONL file under the user's data
+// folder (config/paths.ts transcriptPath). Writes are synchronous appends on an open descriptor:
+// an entry is on disk before the loop moves on, so a killed process loses at most the line it was
+// writing, and the reader skips such a torn last line.
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Message, Usage } from "../messages/types.js";
+import type { PermissionDecisionReason } from "../tool/permission-types.js";
+import type { ToolInput } from "../tool/types.js";
+
+export const TRANSCRIPT_VERSION = 1;
+
+/** First line of a transcript file. */
+export interface SessionHeaderEntry {
+  type: "session";
+  version: number;
+  sessionId: string;
+  cwd: string;
+  model: string;
+  timestamp: string;
+}
+
+export interface MessageEntry {
+  type: "message";
+  message: Message;
+  timestamp: string;
+}
+
+/** A permission decision, as the permission engine reports it. */
+export interface PermissionEntry {
+  type: "permission";
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: ToolInput;
+  behavior: "allow" | "deny" | "ask";
+  reason?: PermissionDecisionReason;
+  message?: string;
+  timestamp?: string;
+}
+
+/** How one submitted prompt ended. */
+export interface ResultEntry {
+  type: "result";
+  reason: string;
+  turnCount: number;
+  usage: Usage;
+  error?: string;
+  timestamp: string;
+}
+
+/** Session resumed in a later process: marks where the new part starts. */
+export interface ResumeEntry {
+  type: "resume";
+  timestamp: string;
+}
+
+export type TranscriptEntry = SessionHeaderEntry | MessageEntry | PermissionEntry | ResultEntry | ResumeEntry;
+
+/**
+ * Entries other modules add. Any object with a `type` is accepted and kept as written; only
+ * `message` entries are read back into the conversation on resume.
+ */
+export type ExtraTranscriptEntry = { type: string; timestamp?: string; [key: string]: unknown };
+
+export interface TranscriptHeader {
+  sessionId: string;
+  cwd: string;
+  model: string;
+}
+
+export class TranscriptWriter {
+  private fd: number | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly header: TranscriptHeader,
+  ) {}
+
+  recordMessage(message: Message): void {
+    this.append({ type: "message", message, timestamp: new Date().toISOString() });
+  }
+
+  /** Public hook for other modules (permission decisions, hooks, compaction markers...). */
+  recordEntry(entry: TranscriptEntry | ExtraTranscriptEntry): void {
+    this.append(entry.timestamp ? entry : { ...entry, timestamp: new Date().toISOString() });
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private append(entry: TranscriptEntry | ExtraTranscriptEntry): void {
+    writeSync(this.open(), `${JSON.stringify(entry)}\n`);
+  }
+
+  /** Opens lazily: a session that never records anything leaves no file behind. */
+  private open(): number {
+    if (this.fd !== undefined) return this.fd;
+    mkdirSync(dirname(this.path), { recursive: true });
+    const isNew = !existsSync(this.path);
+    this.fd = openSync(this.path, "a", 0o600);
+    const timestamp = new Date().toISOString();
+    const first: TranscriptEntry = isNew
+      ? { type: "session", version: TRANSCRIPT_VERSION, ...this.header, timestamp }
+      : { type: "resume", timestamp };
+    writeSync(this.fd, `${JSON.stringify(first)}\n`);
+    return this.fd;
+  }
+}
