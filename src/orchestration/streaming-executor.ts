@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { AssistantMessage, ToolUseBlock } from "../messages/types.js";
 import { applyToolResultLimit } from "../results/limit-result.js";
 import { findToolByName } from "../tool/pool.js";
@@ -68,6 +69,8 @@ export class StreamingToolExecutor {
     this.canUseTool = options.canUseTool;
     this.maxConcurrency = options.maxConcurrency ?? maxToolUseConcurrency();
     this.siblings = createChildAbortController(options.context.abortController.signal);
+    // One listener per running call plus ours: up to the limit is expected, not a leak.
+    setMaxListeners(this.maxConcurrency + 10, this.siblings.controller.signal);
     // Queued calls must get their synthetic results even when nothing is running to notice.
     this.siblings.controller.signal.addEventListener("abort", () => this.advance(), { once: true });
   }
@@ -104,6 +107,7 @@ export class StreamingToolExecutor {
   discard(): void {
     this.discarded = true;
     this.abort("discarded");
+    this.siblings.detach();
   }
 
   /** The context after every applied contextModifier; read it once all results are out. */
@@ -137,6 +141,9 @@ export class StreamingToolExecutor {
       await this.nextChange();
     }
     this.flushPendingModifiers();
+    // Every call is settled: stop listening to the query, or a long query would collect one
+    // listener per turn.
+    if (this.calls.every((c) => c.status === "yielded")) this.siblings.detach();
   }
 
   /** Starts what may start, in call order, and settles queued calls that must never start. */
