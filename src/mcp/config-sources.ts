@@ -1,0 +1,172 @@
+// Where MCP servers are configured, lowest precedence first; a later source replaces an earlier
+// server of the same name. Servers from files checked into the repository (`.mcp.json`, project
+// settings) would run commands on this machine just because a repository was cloned, so, as in
+// Claude Code, they need the user's approval, given in user or local settings.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { userHome } from "../config/paths.js";
+import type { LoadedSettings, SettingsSourceName } from "../config/settings.js";
+import { type McpConfigScope, type McpServerEntry, parseServerConfig, serversObjectOf } from "./config.js";
+
+export interface McpConfigSourcesOptions {
+  cwd: string;
+  /** `--mcp-config` values: file paths or inline JSON, in order. */
+  mcpConfigArgs?: string[];
+  /** The session's settings (their `mcpServers`, approvals and toolSearch). */
+  settings?: LoadedSettings;
+  /** `--strict-mcp-config`: only the `--mcp-config` servers count. */
+  strict?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface McpConfigLoad {
+  /** One entry per server name, in a stable order (by name). */
+  servers: McpServerEntry[];
+  /** Problems with whole files (unreadable, invalid JSON). */
+  fileProblems: string[];
+}
+
+const SCOPE_OF_SETTINGS: Record<SettingsSourceName, McpConfigScope> = {
+  userSettings: "user",
+  projectSettings: "project",
+  localSettings: "local",
+  cliArg: "cli",
+  policySettings: "policy",
+};
+
+interface RawServers {
+  scope: McpConfigScope;
+  origin: string;
+  servers: Record<string, unknown>;
+}
+
+function readJsonFile(path: string, problems: string[], mustExist: boolean): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !mustExist) return undefined;
+    problems.push(`${path}: ${code === "ENOENT" ? "file not found" : `cannot be read (${code ?? String(error)})`}`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    problems.push(`${path}: invalid JSON (${error instanceof Error ? error.message : String(error)})`);
+    return undefined;
+  }
+}
+
+function serversFrom(json: unknown, origin: string, problems: string[]): Record<string, unknown> {
+  if (json === undefined) return {};
+  const servers = serversObjectOf(json);
+  if (!servers) {
+    problems.push(`${origin}: expected an object with an "mcpServers" object`);
+    return {};
+  }
+  return servers;
+}
+
+/** `~/.claude.json`: Claude Code keeps user-scoped servers at its top and local ones per project. */
+function claudeUserFile(cwd: string, problems: string[]): RawServers[] {
+  const path = join(userHome(), ".claude.json");
+  const json = readJsonFile(path, problems, false) as
+    | { mcpServers?: unknown; projects?: Record<string, { mcpServers?: unknown }> }
+    | undefined;
+  if (!json || typeof json !== "object") return [];
+  const found: RawServers[] = [];
+  if (json.mcpServers !== undefined) found.push({ scope: "user", origin: path, servers: serversFrom(json, path, problems) });
+  const project = json.projects?.[cwd];
+  if (project?.mcpServers !== undefined) {
+    found.push({ scope: "local", origin: `${path} (project ${cwd})`, servers: serversFrom(project, path, problems) });
+  }
+  return found;
+}
+
+function cliConfig(value: string, cwd: string, problems: string[]): RawServers {
+  const inline = value.trimStart().startsWith("{");
+  const origin = inline ? "--mcp-config" : resolve(cwd, value);
+  let json: unknown;
+  if (inline) {
+    try {
+      json = JSON.parse(value);
+    } catch (error) {
+      problems.push(`--mcp-config: invalid JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+  } else {
+    json = readJsonFile(origin, problems, true);
+  }
+  return { scope: "cli", origin, servers: serversFrom(json, origin, problems) };
+}
+
+interface Approvals {
+  all: boolean;
+  enabled: Set<string>;
+  disabled: Set<string>;
+}
+
+/** Approvals count only from files the repository cannot ship: user, local, command line, policy. */
+function projectServerApprovals(settings: LoadedSettings | undefined): Approvals {
+  const approvals: Approvals = { all: false, enabled: new Set(), disabled: new Set() };
+  for (const file of settings?.files ?? []) {
+    if (file.source === "projectSettings") continue;
+    const s = file.settings;
+    if (s.enableAllProjectMcpServers === true) approvals.all = true;
+    for (const name of stringList(s.enabledMcpjsonServers)) approvals.enabled.add(name);
+    for (const name of stringList(s.disabledMcpjsonServers)) approvals.disabled.add(name);
+  }
+  return approvals;
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+function approvalProblem(name: string, approvals: Approvals): string | undefined {
+  if (approvals.disabled.has(name)) return "disabled by disabledMcpjsonServers in settings";
+  if (approvals.all || approvals.enabled.has(name)) return undefined;
+  return `project server not approved: add "enabledMcpjsonServers": ["${name}"] (or "enableAllProjectMcpServers": true) to .warden/settings.local.json or user settings`;
+}
+
+/** Gathers every configured server, validated and expanded, one entry per name. */
+export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfigLoad {
+  const cwd = resolve(options.cwd);
+  const env = options.env ?? process.env;
+  const fileProblems: string[] = [];
+  const sources: RawServers[] = [];
+
+  if (!options.strict) {
+    const settingsFiles = options.settings?.files ?? [];
+    const fromSettings = (source: SettingsSourceName) =>
+      settingsFiles
+        .filter((f) => f.source === source && f.settings.mcpServers !== undefined)
+        .map((f) => ({ scope: SCOPE_OF_SETTINGS[source], origin: f.path, servers: f.settings.mcpServers ?? {} }));
+    const claude = claudeUserFile(cwd, fileProblems);
+    const mcpJsonPath = join(cwd, ".mcp.json");
+    sources.push(...claude.filter((s) => s.scope === "user"), ...fromSettings("userSettings"));
+    sources.push({ scope: "mcpjson", origin: mcpJsonPath, servers: serversFrom(readJsonFile(mcpJsonPath, fileProblems, false), mcpJsonPath, fileProblems) });
+    sources.push(...fromSettings("projectSettings"));
+    sources.push(...claude.filter((s) => s.scope === "local"), ...fromSettings("localSettings"));
+  }
+  for (const value of options.mcpConfigArgs ?? []) sources.push(cliConfig(value, cwd, fileProblems));
+  if (!options.strict) {
+    const settingsFiles = options.settings?.files ?? [];
+    for (const f of settingsFiles.filter((file) => file.source === "policySettings" && file.settings.mcpServers)) {
+      sources.push({ scope: "policy", origin: f.path, servers: f.settings.mcpServers ?? {} });
+    }
+  }
+
+  const approvals = projectServerApprovals(options.settings);
+  const byName = new Map<string, McpServerEntry>();
+  for (const source of sources) {
+    for (const [name, raw] of Object.entries(source.servers)) {
+      const entry = parseServerConfig(name, raw, source.scope, source.origin, env);
+      const needsApproval = source.scope === "mcpjson" || source.scope === "project";
+      const unapproved = needsApproval ? approvalProblem(name, approvals) : undefined;
+      byName.set(name, unapproved && !entry.problem ? { name, scope: entry.scope, origin: entry.origin, problem: unapproved } : entry);
+    }
+  }
+  const servers = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { servers, fileProblems };
+}

@@ -1,0 +1,290 @@
+// One MCP server: connecting with a time limit, listing its tools (again when it says they
+// changed), calling them, reading its resources, and coming back after a crash on the next use.
+// Nothing here throws at the session: failures become a state and a message.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type {
+  CallToolResult,
+  ReadResourceResult,
+  Resource,
+  Tool as McpToolDefinition,
+} from "@modelcontextprotocol/sdk/types.js";
+import { trackChild, untrackChild } from "./child-registry.js";
+import type { McpConfigScope, McpServerConfig, McpServerEntry } from "./config.js";
+import { type CreatedTransport, createTransport } from "./transport.js";
+
+export type McpServerState = "pending" | "connected" | "failed" | "disconnected" | "disabled" | "closed";
+
+export interface McpServerStatus {
+  name: string;
+  scope: McpConfigScope;
+  origin: string;
+  transport?: McpServerConfig["type"];
+  state: McpServerState;
+  error?: string;
+  toolCount: number;
+  supportsResources: boolean;
+}
+
+export interface ConnectionOptions {
+  cwd: string;
+  connectTimeoutMs: number;
+  toolTimeoutMs: number;
+  /** Called after the server's tool list was fetched again (list_changed, reconnect). */
+  onToolsChanged?: (connection: McpServerConnection) => void;
+}
+
+export interface McpCallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+const CLIENT_INFO = { name: "warden", version: "0.1.0" };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class McpServerConnection {
+  readonly name: string;
+  private stateValue: McpServerState;
+  private errorValue: string | undefined;
+  private client: Client | undefined;
+  private created: CreatedTransport | undefined;
+  private toolDefs: McpToolDefinition[] = [];
+  private connecting: Promise<void> | undefined;
+  private closing = false;
+
+  constructor(
+    readonly entry: McpServerEntry,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.name = entry.name;
+    this.stateValue = entry.config ? "pending" : "disabled";
+    this.errorValue = entry.problem;
+  }
+
+  get state(): McpServerState {
+    return this.stateValue;
+  }
+
+  get error(): string | undefined {
+    return this.errorValue;
+  }
+
+  /** The server's tools as it described them (schemas untouched). */
+  get tools(): readonly McpToolDefinition[] {
+    return this.toolDefs;
+  }
+
+  get supportsResources(): boolean {
+    return this.stateValue === "connected" && this.client?.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /** A method, not a field read, so callers re-read the state after an await. */
+  isConnected(): boolean {
+    return this.stateValue === "connected";
+  }
+
+  status(): McpServerStatus {
+    return {
+      name: this.name,
+      scope: this.entry.scope,
+      origin: this.entry.origin,
+      transport: this.entry.config?.type,
+      state: this.stateValue,
+      error: this.errorValue,
+      toolCount: this.toolDefs.length,
+      supportsResources: this.supportsResources,
+    };
+  }
+
+  /** Connects (once at a time) and lists the tools. Never throws: see state and error. */
+  connect(): Promise<void> {
+    if (!this.entry.config || this.closing) return Promise.resolve();
+    this.connecting ??= this.connectOnce(this.entry.config).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connectOnce(config: McpServerConfig): Promise<void> {
+    this.stateValue = "pending";
+    this.errorValue = undefined;
+    const timeoutMs = this.options.connectTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const client = new Client(CLIENT_INFO, {
+        capabilities: {},
+        listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.refreshTools() } },
+      });
+      const created = await createTransport(config, this.options.cwd);
+      this.client = client;
+      this.created = created;
+      client.onclose = () => this.onClosed(client);
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`did not finish connecting within ${timeoutMs} ms (MCP_TIMEOUT)`)),
+          timeoutMs,
+        );
+      });
+      await Promise.race([client.connect(created.transport, { timeout: timeoutMs }), timedOut]);
+      const pid = created.pid();
+      if (pid !== null) trackChild(pid);
+      this.toolDefs = await Promise.race([this.fetchTools(client, timeoutMs), timedOut]);
+      if (this.closing) return;
+      this.stateValue = "connected";
+    } catch (error) {
+      const stderr = this.created?.stderr.toString();
+      this.errorValue = `${messageOf(error)}${stderr ? `\nserver stderr: ${stderr.slice(-600)}` : ""}`;
+      this.stateValue = "failed";
+      this.toolDefs = [];
+      await this.dropTransport();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async fetchTools(client: Client, timeoutMs: number): Promise<McpToolDefinition[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
+    const all: McpToolDefinition[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+      all.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  }
+
+  /** list_changed: fetch the list again and tell the pool. A failed refresh keeps the old list. */
+  async refreshTools(): Promise<void> {
+    const client = this.client;
+    if (!client || this.stateValue !== "connected") return;
+    try {
+      this.toolDefs = await this.fetchTools(client, this.options.connectTimeoutMs);
+      this.options.onToolsChanged?.(this);
+    } catch (error) {
+      this.errorValue = `refreshing the tool list failed: ${messageOf(error)}`;
+    }
+  }
+
+  private onClosed(client: Client): void {
+    if (client !== this.client || this.closing) return;
+    const pid = this.created?.pid();
+    if (pid) untrackChild(pid);
+    if (this.stateValue === "connected") {
+      const stderr = this.created?.stderr.toString();
+      this.stateValue = "disconnected";
+      this.errorValue = `connection closed${stderr ? `; server stderr: ${stderr.slice(-600)}` : ""}`;
+    }
+  }
+
+  /** The live client, reconnecting first when the server went away since the last use. */
+  private async liveClient(): Promise<Client> {
+    if (this.closing) throw new Error(`MCP server "${this.name}" is shut down`);
+    if (this.stateValue === "disconnected" || this.stateValue === "failed") {
+      await this.dropTransport();
+      const before = this.toolDefs.map((t) => t.name).join("\n");
+      await this.connect();
+      if (this.isConnected() && this.toolDefs.map((t) => t.name).join("\n") !== before) {
+        this.options.onToolsChanged?.(this);
+      }
+    } else if (this.connecting) {
+      await this.connecting;
+    }
+    if (this.stateValue !== "connected" || !this.client) {
+      throw new Error(`MCP server "${this.name}" is not connected${this.errorValue ? `: ${this.errorValue}` : ""}`);
+    }
+    return this.client;
+  }
+
+  async callTool(toolName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+    const client = await this.liveClient();
+    const timeoutMs = this.options.toolTimeoutMs;
+    try {
+      const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
+        timeout: timeoutMs,
+        signal: options.signal,
+        onprogress: options.onProgress,
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      throw this.explainCallError(error, `tool ${toolName}`, timeoutMs, options.signal);
+    }
+  }
+
+  async listResources(): Promise<Resource[]> {
+    const client = await this.liveClient();
+    if (!client.getServerCapabilities()?.resources) return [];
+    const all: Resource[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.listResources(cursor ? { cursor } : undefined, { timeout: this.options.toolTimeoutMs });
+        all.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (error) {
+      throw this.explainCallError(error, "resources/list", this.options.toolTimeoutMs);
+    }
+    return all;
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = await this.liveClient();
+    try {
+      return await client.readResource({ uri }, { timeout: this.options.toolTimeoutMs, signal });
+    } catch (error) {
+      throw this.explainCallError(error, `resource ${uri}`, this.options.toolTimeoutMs, signal);
+    }
+  }
+
+  /** Turns SDK errors into messages that say which server, what happened and what to do. */
+  private explainCallError(error: unknown, what: string, timeoutMs: number, signal?: AbortSignal): Error {
+    if (signal?.aborted) return new Error(`MCP ${what} on "${this.name}" was cancelled`);
+    const code = (error as { code?: unknown }).code;
+    // -32001 RequestTimeout, -32000 ConnectionClosed (the SDK's ErrorCode values).
+    if (code === -32001) {
+      return new Error(`MCP ${what} on server "${this.name}" did not answer within ${timeoutMs} ms (MCP_TOOL_TIMEOUT)`);
+    }
+    if (code === -32000 || this.stateValue === "disconnected") {
+      const stderr = this.created?.stderr.toString();
+      return new Error(
+        `MCP server "${this.name}" closed the connection during ${what} (it may have crashed; it will be restarted on the next use)${stderr ? `. Its stderr ended with: ${stderr.slice(-400)}` : ""}`,
+      );
+    }
+    return new Error(`MCP ${what} on server "${this.name}" failed: ${messageOf(error)}`);
+  }
+
+  private async dropTransport(): Promise<void> {
+    const client = this.client;
+    const created = this.created;
+    this.client = undefined;
+    this.created = undefined;
+    const pid = created?.pid();
+    try {
+      if (client) await client.close();
+      else await created?.transport.close();
+    } catch {
+      // Closing a broken transport may fail; the child is killed below either way.
+    }
+    if (pid) {
+      untrackChild(pid);
+      try {
+        process.kill(pid, 0);
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already exited.
+      }
+    }
+  }
+
+  /** Shuts the server down (the stdio child gets EOF, then SIGTERM, then SIGKILL). */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.connecting?.catch(() => undefined);
+    await this.dropTransport();
+    if (this.stateValue !== "disabled") this.stateValue = "closed";
+  }
+}

@@ -1,0 +1,1 @@
+export const LIST_MCP_RESOURCES_PROMPT = `Lists the resources (files, records, documents) that connected MCP servers offer, with their URIs. Give "server" to list only that server's resources. Read one with ReadMcpResource.`;

@@ -1,0 +1,1 @@
+export const READ_MCP_RESOURCE_PROMPT = `Reads one resource of a connected MCP server by its URI (find URIs with ListMcpResources). Text comes back as text, images as images; other binary content is saved to a file whose path is given.`;

@@ -1,0 +1,143 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings test ${VAR} expansion itself.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadSettings } from "../../src/config/settings.js";
+import { parseServerConfig } from "../../src/mcp/config.js";
+import { loadMcpServerEntries } from "../../src/mcp/config-sources.js";
+import { expandEnvVars } from "../../src/mcp/env-expansion.js";
+import { mcpToolName, parseMcpToolName } from "../../src/mcp/names.js";
+
+describe("expandEnvVars", () => {
+  const env = { TOKEN: "abc", EMPTY: "" };
+  it.each([
+    ["Bearer ${TOKEN}", "Bearer abc", []],
+    ["${MISSING:-fallback}", "fallback", []],
+    ["${EMPTY:-used when empty}", "used when empty", []],
+    ["${TOKEN:-unused}", "abc", []],
+    ["${EMPTY}", "", []],
+    ["a ${NOPE} b", "a ${NOPE} b", ["NOPE"]],
+    ["no variables $HOME", "no variables $HOME", []],
+  ])("%s", (input, value, missing) => {
+    expect(expandEnvVars(input, env)).toEqual({ value, missing });
+  });
+});
+
+describe("parseServerConfig", () => {
+  const env = { BIN: "/usr/bin/node", PORT: "8123", TOKEN: "t0k" };
+  it("expands command, args, env, url and headers", () => {
+    const stdio = parseServerConfig("s", { command: "${BIN}", args: ["--port=${PORT}"], env: { KEY: "${TOKEN}" } }, "cli", "x", env);
+    expect(stdio.config).toEqual({ type: "stdio", command: "/usr/bin/node", args: ["--port=8123"], env: { KEY: "t0k" } });
+    const http = parseServerConfig(
+      "h",
+      { type: "http", url: "http://127.0.0.1:${PORT}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+      "cli",
+      "x",
+      env,
+    );
+    expect(http.config).toEqual({ type: "http", url: "http://127.0.0.1:8123/mcp", headers: { Authorization: "Bearer t0k" } });
+    expect(parseServerConfig("e", { type: "sse", url: "https://example.com/sse" }, "cli", "x", env).config?.type).toBe("sse");
+  });
+
+  it.each([
+    ["missing variable", { command: "run", args: ["${NOT_SET}"] }, /missing environment variable\(s\) NOT_SET/],
+    ["no command", { args: [] }, /command/],
+    ["bad type", { type: "ws", url: "ws://x" }, /unsupported server type "ws"/],
+    ["bad url", { type: "http", url: "not a url" }, /not a valid URL/],
+    ["file url", { type: "http", url: "file:///etc/passwd" }, /must be http/],
+    ["not an object", ["run"], /JSON object/],
+    ["args not strings", { command: "x", args: [1] }, /args/],
+  ])("rejects %s with a clear problem", (_label, raw, problem) => {
+    const entry = parseServerConfig("s", raw, "cli", "x", env);
+    expect(entry.config).toBeUndefined();
+    expect(entry.problem).toMatch(problem);
+  });
+
+  it("rejects server names that would corrupt tool names", () => {
+    expect(parseServerConfig("a b", { command: "x" }, "cli", "x", env).problem).toMatch(/server name/);
+  });
+});
+
+describe("tool names", () => {
+  it("builds and parses mcp__server__tool", () => {
+    expect(mcpToolName("github", "create_issue")).toBe("mcp__github__create_issue");
+    expect(mcpToolName("my.server", "do thing")).toBe("mcp__my_server__do_thing");
+    expect(parseMcpToolName("mcp__github__create_issue")).toEqual({ server: "github", tool: "create_issue" });
+    expect(parseMcpToolName("mcp__github")).toEqual({ server: "github" });
+    expect(parseMcpToolName("Read")).toBeUndefined();
+  });
+});
+
+describe("loadMcpServerEntries", () => {
+  let dir: string;
+  let home: string;
+  const saved = { HOME: process.env.HOME, WARDEN_HOME: process.env.WARDEN_HOME, WARDEN_MANAGED_SETTINGS: process.env.WARDEN_MANAGED_SETTINGS };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "warden-mcp-config-"));
+    home = join(dir, "home");
+    await mkdir(join(home, ".warden"), { recursive: true });
+    await mkdir(join(dir, "project", ".warden"), { recursive: true });
+    process.env.HOME = home;
+    process.env.WARDEN_HOME = join(home, ".warden");
+    process.env.WARDEN_MANAGED_SETTINGS = join(dir, "no-policy.json");
+  });
+  afterEach(async () => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const project = () => join(dir, "project");
+  const load = (mcpConfigArgs: string[] = [], strict = false) =>
+    loadMcpServerEntries({ cwd: project(), mcpConfigArgs, strict, settings: loadSettings({ cwd: project() }), env: {} });
+
+  it("needs approval for .mcp.json servers, given in local settings", async () => {
+    await writeFile(join(project(), ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "repo-server" } } }));
+    expect(load().servers[0]?.problem).toMatch(/not approved.*enabledMcpjsonServers/);
+    await writeFile(join(project(), ".warden", "settings.local.json"), JSON.stringify({ enabledMcpjsonServers: ["repo"] }));
+    expect(load().servers[0]).toMatchObject({ name: "repo", scope: "mcpjson", config: { command: "repo-server" } });
+  });
+
+  it("does not let the repository approve its own servers", async () => {
+    await writeFile(join(project(), ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "evil" } } }));
+    await writeFile(join(project(), ".warden", "settings.json"), JSON.stringify({ enableAllProjectMcpServers: true }));
+    expect(load().servers[0]?.problem).toMatch(/not approved/);
+  });
+
+  it("lets later sources replace earlier ones by name, --mcp-config last", async () => {
+    await writeFile(join(home, ".warden", "settings.json"), JSON.stringify({ mcpServers: { a: { command: "from-user" }, b: { command: "user-b" } } }));
+    const file = join(dir, "extra.json");
+    await writeFile(file, JSON.stringify({ mcpServers: { a: { command: "from-file" } } }));
+    const { servers } = load([file, '{"mcpServers":{"c":{"type":"http","url":"http://127.0.0.1:1/mcp"}}}']);
+    expect(servers.map((s) => [s.name, s.scope, s.config?.type === "stdio" ? s.config.command : s.config?.type])).toEqual([
+      ["a", "cli", "from-file"],
+      ["b", "user", "user-b"],
+      ["c", "cli", "http"],
+    ]);
+    expect(load([file], true).servers.map((s) => s.name)).toEqual(["a"]);
+  });
+
+  it("reads Claude Code's ~/.claude.json user and per-project servers", async () => {
+    await writeFile(
+      join(home, ".claude.json"),
+      JSON.stringify({ mcpServers: { u: { command: "u" } }, projects: { [project()]: { mcpServers: { l: { command: "l" } } } } }),
+    );
+    expect(load().servers.map((s) => [s.name, s.scope])).toEqual([
+      ["l", "local"],
+      ["u", "user"],
+    ]);
+  });
+
+  it("reports an unreadable --mcp-config file and keeps the other servers", async () => {
+    const bad = join(dir, "bad.json");
+    await writeFile(bad, "{ not json");
+    const result = load([bad, join(dir, "missing.json"), '{"mcpServers":{"ok":{"command":"x"}}}']);
+    expect(result.fileProblems.join("\n")).toMatch(/bad\.json: invalid JSON/);
+    expect(result.fileProblems.join("\n")).toMatch(/missing\.json: file not found/);
+    expect(result.servers.map((s) => s.name)).toEqual(["ok"]);
+  });
+});
