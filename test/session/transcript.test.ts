@@ -1,0 +1,95 @@
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { transcriptPath } from "../../src/config/paths.js";
+import {
+  RESUMED_TOOL_RESULT,
+  latestSessionId,
+  loadSession,
+  loadTranscriptFile,
+} from "../../src/session/transcript-reader.js";
+import { TranscriptWriter } from "../../src/session/transcript.js";
+import { collect, sessionFor, tempDir, text, toolUse } from "../loop/helpers.js";
+
+const savedHome = process.env.WARDEN_HOME;
+beforeEach(() => {
+  process.env.WARDEN_HOME = tempDir("warden-data-");
+});
+afterEach(() => {
+  process.env.WARDEN_HOME = savedHome;
+});
+
+describe("transcripts", () => {
+  it("records every message of a session and loads them back", async () => {
+    const cwd = tempDir();
+    const { session } = sessionFor(cwd, [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("done")] }], {
+      transcript: true,
+    });
+    await collect(session.submitMessage("hello"));
+    session.recordEntry({ type: "permission", tool_name: "Echo", tool_use_id: "t1", tool_input: { text: "a" }, behavior: "allow" });
+    session.close();
+    const path = transcriptPath(cwd, session.sessionId);
+    const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: "session", sessionId: session.sessionId, cwd });
+    expect(lines.map((l) => l.type)).toEqual(["session", "message", "message", "message", "message", "result", "permission"]);
+    const loaded = loadSession(cwd, session.sessionId);
+    expect(loaded.messages).toEqual(session.messages);
+    expect(loaded.warnings).toEqual([]);
+  });
+
+  it("skips a torn last line with a warning and keeps everything before it", () => {
+    const dir = tempDir();
+    const path = join(dir, "s.jsonl");
+    const writer = new TranscriptWriter(path, { sessionId: "s", cwd: dir, model: "m" });
+    writer.recordMessage({ role: "user", content: [{ type: "text", text: "one" }] });
+    writer.recordMessage({ role: "assistant", content: [{ type: "text", text: "two" }] });
+    writer.close();
+    appendFileSync(path, '{"type":"message","message":{"role":"user","con');
+    const loaded = loadTranscriptFile(path);
+    expect(loaded.messages.map((m) => m.content[0])).toEqual([
+      { type: "text", text: "one" },
+      { type: "text", text: "two" },
+    ]);
+    expect(loaded.warnings).toHaveLength(1);
+    expect(loaded.warnings[0]).toMatch(/last line is incomplete/);
+  });
+
+  it("gives a tool call that never finished an error result, so the session can go on", () => {
+    const dir = tempDir();
+    const path = join(dir, "s.jsonl");
+    const writer = new TranscriptWriter(path, { sessionId: "s", cwd: dir, model: "m" });
+    writer.recordMessage({ role: "user", content: [{ type: "text", text: "go" }] });
+    writer.recordMessage({ role: "assistant", content: [{ type: "tool_use", id: "t9", name: "Bash", input: { command: "sleep 100" } }] });
+    writer.close();
+    const { messages } = loadTranscriptFile(path);
+    expect(messages.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "t9", content: RESUMED_TOOL_RESULT, is_error: true }],
+    });
+  });
+
+  it("finds the latest session of a directory and refuses ids that are paths", () => {
+    const cwd = tempDir();
+    expect(latestSessionId(cwd)).toBeUndefined();
+    for (const [id, time] of [["old", 1_000], ["new", 3_000], ["mid", 2_000]] as const) {
+      const writer = new TranscriptWriter(transcriptPath(cwd, id), { sessionId: id, cwd, model: "m" });
+      writer.recordMessage({ role: "user", content: [{ type: "text", text: id }] });
+      writer.close();
+      utimesSync(transcriptPath(cwd, id), time, time);
+    }
+    expect(latestSessionId(cwd)).toBe("new");
+    expect(() => loadSession(cwd, "../../etc/passwd")).toThrow(/invalid session id/);
+    expect(() => loadSession(cwd, "nope")).toThrow(/no transcript at/);
+  });
+
+  it("marks a resumed file instead of writing a second header", () => {
+    const dir = tempDir();
+    const path = join(dir, "s.jsonl");
+    writeFileSync(path, `${JSON.stringify({ type: "session", version: 1, sessionId: "s", cwd: dir, model: "m", timestamp: "t" })}\n`);
+    const writer = new TranscriptWriter(path, { sessionId: "s", cwd: dir, model: "m" });
+    writer.recordMessage({ role: "user", content: [{ type: "text", text: "again" }] });
+    writer.close();
+    const types = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l).type);
+    expect(types).toEqual(["session", "resume", "message"]);
+  });
+});
