@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
+import { runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js";
 import { findToolByName } from "../tool/pool.js";
 import { formatZodError } from "../tool/schema.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
@@ -57,7 +58,7 @@ export async function runToolUse(
     return { tool, result: errorResult(block.id, formatZodError(tool.name, parsed.error)) };
   }
   let input = parsed.data as ToolInput;
-  const callContext: ToolUseContext = { ...context, toolUseId: block.id };
+  let callContext: ToolUseContext = { ...context, toolUseId: block.id };
 
   try {
     if (tool.validateInput) {
@@ -66,6 +67,15 @@ export async function runToolUse(
         return { tool, result: errorResult(block.id, validation.message) };
       }
     }
+
+    // PreToolUse hooks may refuse, rewrite the input, or tell the permission engine allow / ask.
+    const pre = await runPreToolUseHooks(tool, input, callContext, block.id);
+    if (pre.kind === "refuse") {
+      const reason = { type: "hook" as const, hookName: "PreToolUse", reason: pre.message };
+      return { tool, result: errorResult(block.id, pre.message), denial: { tool_name: tool.name, tool_use_id: block.id, tool_input: input, reason } };
+    }
+    input = pre.input;
+    callContext = pre.context;
 
     const decision = await canUseTool(tool, input, callContext, assistantMessage, block.id);
     if (decision.behavior !== "allow") {
@@ -78,7 +88,7 @@ export async function runToolUse(
     if (decision.updatedInput) input = decision.updatedInput;
 
     const output = await tool.call(input, callContext, canUseTool, assistantMessage, onProgress);
-    const result = tool.mapToolResult(output.data, block.id);
+    const result = await runPostToolUseHooks(tool, input, output.data, tool.mapToolResult(output.data, block.id), callContext);
     return { tool, result, newMessages: output.newMessages, contextModifier: output.contextModifier };
   } catch (error) {
     if (context.abortController.signal.aborted) {

@@ -1,0 +1,64 @@
+// What a hook said, read the way Claude Code users write hooks: exit 0 is success (stdout may hold
+// JSON with a decision), exit 2 blocks with stderr as the reason, anything else is a failure.
+import { z } from "zod";
+import type { HookCommandResult } from "./run-command.js";
+
+const hookJsonSchema = z.looseObject({
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  systemMessage: z.string().optional(),
+  decision: z.enum(["approve", "block"]).optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: z
+    .looseObject({
+      hookEventName: z.string().optional(),
+      permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+      permissionDecisionReason: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      additionalContext: z.string().optional(),
+    })
+    .optional(),
+});
+export type HookJsonOutput = z.infer<typeof hookJsonSchema>;
+
+export type HookOutcome =
+  | { kind: "success"; hook: string; json?: HookJsonOutput; text: string }
+  /** Exit code 2: the hook refuses; stderr says why. */
+  | { kind: "blocking"; hook: string; message: string }
+  /** The hook crashed, hung, could not start, or printed broken JSON. */
+  | { kind: "failed"; hook: string; message: string };
+
+export function interpretHookResult(hook: string, result: HookCommandResult, timeoutMs: number): HookOutcome {
+  if (result.spawnError) return { kind: "failed", hook, message: `hook "${hook}" could not start: ${result.spawnError}` };
+  if (result.timedOut) {
+    return { kind: "failed", hook, message: `hook "${hook}" did not finish within ${Math.round(timeoutMs / 1000)} s and was killed` };
+  }
+  if (result.signal) return { kind: "failed", hook, message: `hook "${hook}" was killed by ${result.signal}` };
+  if (result.exitCode === 2) {
+    const message = result.stderr.trim() || `hook "${hook}" blocked this (exit code 2) without saying why`;
+    return { kind: "blocking", hook, message };
+  }
+  if (result.exitCode !== 0) {
+    const detail = result.stderr.trim() ? `: ${result.stderr.trim()}` : "";
+    return { kind: "failed", hook, message: `hook "${hook}" failed with exit code ${result.exitCode}${detail}` };
+  }
+  const text = result.stdout.trim();
+  if (!text.startsWith("{")) return { kind: "success", hook, text };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { kind: "failed", hook, message: `hook "${hook}" printed invalid JSON: ${(error as Error).message}` };
+  }
+  const parsed = hookJsonSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      kind: "failed",
+      hook,
+      message: `hook "${hook}" printed JSON of the wrong shape: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`,
+    };
+  }
+  return { kind: "success", hook, json: parsed.data, text: "" };
+}

@@ -1,0 +1,236 @@
+// Runs the hooks configured in settings for each event and folds their outcomes into one answer
+// per event. Hooks of one event run in parallel; for PreToolUse the strictest answer wins, and a
+// hook that fails (crash, hang, broken output) refuses the call: a guard that could not look has
+// not said yes.
+import type { LoadedSettings } from "../config/settings.js";
+import { HOOK_EVENTS, type HookEventName, type HookMatcherConfig, type HooksConfig } from "../config/settings-schema.js";
+import type { ToolInput } from "../tool/types.js";
+import { type HookOutcome, interpretHookResult } from "./hook-output.js";
+import { runHookCommand } from "./run-command.js";
+
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+
+export interface HookRunnerOptions {
+  config: HooksConfig;
+  cwd: string;
+  sessionId: string;
+  transcriptPath?: string;
+  getPermissionMode?: () => string;
+  defaultTimeoutMs?: number;
+}
+
+export type PreToolUseResult =
+  | { behavior: "deny"; message: string; hooks: string[] }
+  | {
+      behavior: "allow" | "ask" | "none";
+      reason?: string;
+      updatedInput?: ToolInput;
+      additionalContext: string[];
+      hooks: string[];
+    };
+
+export interface PostToolUseResult {
+  /** Exit-2 stderr or `decision: "block"` reasons: feedback for the model about a call that already ran. */
+  feedback: string[];
+  additionalContext: string[];
+  errors: string[];
+}
+
+export interface UserPromptSubmitResult {
+  blocked?: string;
+  additionalContext: string[];
+  errors: string[];
+}
+
+export interface StopResult {
+  /** Set when a hook wants the model to keep going; the text tells it why. */
+  continueWith?: string;
+  errors: string[];
+}
+
+export interface SessionStartResult {
+  additionalContext: string[];
+  errors: string[];
+}
+
+/** All hooks of every settings file, lowest precedence first (Claude Code runs them all). */
+export function hooksFromSettings(loaded: LoadedSettings): HooksConfig {
+  const merged: HooksConfig = {};
+  for (const file of loaded.files) {
+    for (const event of HOOK_EVENTS) {
+      const matchers = file.settings.hooks?.[event];
+      if (matchers?.length) merged[event] = [...(merged[event] ?? []), ...matchers];
+    }
+  }
+  return merged;
+}
+
+/** `Edit|Write` exact names, `*` or empty for all, otherwise a regular expression on the whole name. */
+export function matcherAccepts(matcher: string | undefined, toolName: string): boolean {
+  if (matcher === undefined || matcher === "" || matcher === "*") return true;
+  if (/^[A-Za-z0-9_|-]+$/.test(matcher)) return matcher.split("|").includes(toolName);
+  try {
+    return new RegExp(`^(?:${matcher})$`).test(toolName);
+  } catch {
+    return false;
+  }
+}
+
+export class HookRunner {
+  constructor(private readonly options: HookRunnerOptions) {}
+
+  has(event: HookEventName): boolean {
+    return (this.options.config[event]?.length ?? 0) > 0;
+  }
+
+  private async run(
+    event: HookEventName,
+    toolName: string | undefined,
+    payload: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<HookOutcome[]> {
+    const matchers: HookMatcherConfig[] = this.options.config[event] ?? [];
+    const commands = matchers
+      .filter((m) => toolName === undefined || matcherAccepts(m.matcher, toolName))
+      .flatMap((m) => m.hooks);
+    if (commands.length === 0) return [];
+    const input = {
+      session_id: this.options.sessionId,
+      transcript_path: this.options.transcriptPath ?? "",
+      cwd: this.options.cwd,
+      hook_event_name: event,
+      permission_mode: this.options.getPermissionMode?.(),
+      ...payload,
+    };
+    const env = { ...process.env, WARDEN_PROJECT_DIR: this.options.cwd, CLAUDE_PROJECT_DIR: this.options.cwd };
+    return Promise.all(
+      commands.map(async (hook) => {
+        const timeoutMs = hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+        const result = await runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs, env, signal });
+        return interpretHookResult(hook.command, result, timeoutMs);
+      }),
+    );
+  }
+
+  async preToolUse(toolName: string, toolInput: ToolInput, toolUseId: string, signal?: AbortSignal): Promise<PreToolUseResult> {
+    const outcomes = await this.run("PreToolUse", toolName, { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId }, signal);
+    const hooks = outcomes.map((o) => o.hook);
+    const refusals: string[] = [];
+    let behavior: "allow" | "ask" | "none" = "none";
+    let reason: string | undefined;
+    let updatedInput: ToolInput | undefined;
+    const additionalContext: string[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.kind === "failed") {
+        refusals.push(`${outcome.message}; the call is refused because its PreToolUse hook could not check it`);
+        continue;
+      }
+      if (outcome.kind === "blocking") {
+        refusals.push(`PreToolUse hook refused: ${outcome.message}`);
+        continue;
+      }
+      const json = outcome.json;
+      if (!json) continue;
+      const specific = json.hookSpecificOutput;
+      const decision = specific?.permissionDecision ?? (json.decision === "block" ? "deny" : json.decision === "approve" ? "allow" : undefined);
+      const why = specific?.permissionDecisionReason ?? json.reason;
+      if (json.continue === false) {
+        refusals.push(`PreToolUse hook stopped the run: ${json.stopReason ?? why ?? "no reason given"}`);
+        continue;
+      }
+      if (decision === "deny") {
+        refusals.push(`PreToolUse hook denied: ${why ?? "no reason given"}`);
+        continue;
+      }
+      // ask beats allow: one hook wanting a human is enough.
+      if (decision === "ask" && behavior !== "ask") {
+        behavior = "ask";
+        reason = why;
+      } else if (decision === "allow" && behavior === "none") {
+        behavior = "allow";
+        reason = why;
+      }
+      if (specific?.updatedInput) updatedInput = specific.updatedInput;
+      if (specific?.additionalContext) additionalContext.push(specific.additionalContext);
+    }
+    if (refusals.length > 0) return { behavior: "deny", message: refusals.join("\n"), hooks };
+    return { behavior, reason, updatedInput, additionalContext, hooks };
+  }
+
+  async postToolUse(
+    toolName: string,
+    toolInput: ToolInput,
+    toolResponse: unknown,
+    toolUseId: string,
+    signal?: AbortSignal,
+  ): Promise<PostToolUseResult> {
+    const outcomes = await this.run(
+      "PostToolUse",
+      toolName,
+      { tool_name: toolName, tool_input: toolInput, tool_response: toolResponse, tool_use_id: toolUseId },
+      signal,
+    );
+    const result: PostToolUseResult = { feedback: [], additionalContext: [], errors: [] };
+    for (const outcome of outcomes) {
+      if (outcome.kind === "failed") result.errors.push(outcome.message);
+      else if (outcome.kind === "blocking") result.feedback.push(outcome.message);
+      else if (outcome.json) {
+        if (outcome.json.decision === "block") result.feedback.push(outcome.json.reason ?? "a PostToolUse hook objected");
+        const context = outcome.json.hookSpecificOutput?.additionalContext;
+        if (context) result.additionalContext.push(context);
+      }
+    }
+    return result;
+  }
+
+  async userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<UserPromptSubmitResult> {
+    const outcomes = await this.run("UserPromptSubmit", undefined, { prompt }, signal);
+    const result: UserPromptSubmitResult = { additionalContext: [], errors: [] };
+    const blocks: string[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.kind === "failed") result.errors.push(outcome.message);
+      else if (outcome.kind === "blocking") blocks.push(outcome.message);
+      else if (outcome.json) {
+        if (outcome.json.decision === "block" || outcome.json.continue === false) {
+          blocks.push(outcome.json.reason ?? outcome.json.stopReason ?? "blocked by a UserPromptSubmit hook");
+        }
+        const context = outcome.json.hookSpecificOutput?.additionalContext;
+        if (context) result.additionalContext.push(context);
+      } else if (outcome.text) {
+        // Plain stdout of a successful prompt hook is context for the model.
+        result.additionalContext.push(outcome.text);
+      }
+    }
+    if (blocks.length) result.blocked = blocks.join("\n");
+    return result;
+  }
+
+  /** `stopHookActive`: the model is already continuing because of a Stop hook (lets hooks avoid loops). */
+  async stop(stopHookActive: boolean, signal?: AbortSignal): Promise<StopResult> {
+    const outcomes = await this.run("Stop", undefined, { stop_hook_active: stopHookActive }, signal);
+    const result: StopResult = { errors: [] };
+    const reasons: string[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.kind === "failed") result.errors.push(outcome.message);
+      else if (outcome.kind === "blocking") reasons.push(outcome.message);
+      else if (outcome.json?.decision === "block") reasons.push(outcome.json.reason ?? "a Stop hook asked to continue");
+    }
+    if (reasons.length) result.continueWith = reasons.join("\n");
+    return result;
+  }
+
+  async sessionStart(source: "startup" | "resume" | "clear" | "compact", signal?: AbortSignal): Promise<SessionStartResult> {
+    const outcomes = await this.run("SessionStart", undefined, { source }, signal);
+    const result: SessionStartResult = { additionalContext: [], errors: [] };
+    for (const outcome of outcomes) {
+      if (outcome.kind === "failed") result.errors.push(outcome.message);
+      else if (outcome.kind === "blocking") result.errors.push(`SessionStart hook: ${outcome.message}`);
+      else if (outcome.json?.hookSpecificOutput?.additionalContext) {
+        result.additionalContext.push(outcome.json.hookSpecificOutput.additionalContext);
+      } else if (outcome.text) {
+        result.additionalContext.push(outcome.text);
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,71 @@
+// Runs one command hook: JSON on stdin, stdout and stderr captured (bounded), a timeout that kills
+// the hook's whole process group so a hung hook cannot leave children behind.
+import { spawn } from "node:child_process";
+
+export interface HookCommandResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** The hook could not be started at all. */
+  spawnError?: string;
+}
+
+export interface RunHookCommandOptions {
+  cwd: string;
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+const MAX_CAPTURE_BYTES = 1024 * 1024;
+
+export function runHookCommand(command: string, input: unknown, options: RunHookCommandOptions): Promise<HookCommandResult> {
+  return new Promise((resolvePromise) => {
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    let settled = false;
+    const child = spawn(command, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      shell: true,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+    const onAbort = () => killGroup();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const finish = (result: Omit<HookCommandResult, "stdout" | "stderr" | "timedOut">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      resolvePromise({ ...result, stdout, stderr, timedOut });
+    };
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      if (stdout.length < MAX_CAPTURE_BYTES) stdout += chunk;
+    });
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < MAX_CAPTURE_BYTES) stderr += chunk;
+    });
+    // A hook that does not read its stdin closes the pipe early; that is its right, not an error.
+    child.stdin.on("error", () => {});
+    child.stdin.end(`${JSON.stringify(input)}\n`);
+    child.on("error", (error) => finish({ exitCode: null, signal: null, spawnError: error.message }));
+    child.on("close", (code, signal) => finish({ exitCode: code, signal }));
+  });
+}

@@ -1,0 +1,87 @@
+// The PreToolUse / PostToolUse hook calls around one tool call (called from
+// src/orchestration/run-tool-use.ts). A PreToolUse hook can refuse, rewrite the input, add context
+// for the model, or say allow / ask; the permission engine reads that word from the call's
+// context (a hook's allow skips the prompt but never a deny rule or a safety check).
+import type { ToolResultBlock } from "../messages/types.js";
+import { formatZodError } from "../tool/schema.js";
+import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
+import type { HookRunner } from "./hook-runner.js";
+
+export interface PreToolUseHookDecision {
+  behavior: "allow" | "ask";
+  reason?: string;
+  hooks: string[];
+}
+
+declare module "../tool/app-state.js" {
+  interface AppState {
+    /** The session's configured hooks (from settings); absent = no hooks. */
+    hooks?: HookRunner;
+  }
+}
+
+declare module "../tool/types.js" {
+  interface ToolUseContext {
+    /** What this call's PreToolUse hooks decided, for the permission engine. */
+    preToolUseDecision?: PreToolUseHookDecision;
+  }
+}
+
+export type PreToolUseStep =
+  | { kind: "refuse"; message: string }
+  | { kind: "continue"; input: ToolInput; context: ToolUseContext };
+
+function queueReminders(context: ToolUseContext, texts: readonly string[]): void {
+  if (texts.length === 0) return;
+  context.setAppState((prev) => ({ ...prev, pendingReminders: [...(prev.pendingReminders ?? []), ...texts] }));
+}
+
+export async function runPreToolUseHooks(
+  tool: AnyTool,
+  input: ToolInput,
+  context: ToolUseContext,
+  toolUseId: string,
+): Promise<PreToolUseStep> {
+  const hooks = context.getAppState().hooks;
+  if (!hooks?.has("PreToolUse")) return { kind: "continue", input, context };
+  const result = await hooks.preToolUse(tool.name, input, toolUseId, context.abortController.signal);
+  if (result.behavior === "deny") return { kind: "refuse", message: result.message };
+  let nextInput = input;
+  if (result.updatedInput) {
+    // A rewritten input is checked like the model's own: a hook cannot smuggle in a malformed call.
+    const parsed = tool.inputSchema.safeParse(result.updatedInput);
+    if (!parsed.success) {
+      return { kind: "refuse", message: `A PreToolUse hook rewrote the input badly.\n${formatZodError(tool.name, parsed.error)}` };
+    }
+    nextInput = parsed.data as ToolInput;
+  }
+  queueReminders(context, result.additionalContext.map((text) => `PreToolUse hook context for ${tool.name}: ${text}`));
+  const decision =
+    result.behavior === "none" ? undefined : { behavior: result.behavior, reason: result.reason, hooks: result.hooks };
+  return { kind: "continue", input: nextInput, context: { ...context, preToolUseDecision: decision } };
+}
+
+/** Runs PostToolUse hooks; their feedback is appended to the result the model reads. */
+export async function runPostToolUseHooks(
+  tool: AnyTool,
+  input: ToolInput,
+  output: unknown,
+  result: ToolResultBlock,
+  context: ToolUseContext,
+): Promise<ToolResultBlock> {
+  const hooks = context.getAppState().hooks;
+  if (!hooks?.has("PostToolUse")) return result;
+  const post = await hooks.postToolUse(tool.name, input, output, result.tool_use_id, context.abortController.signal);
+  queueReminders(context, post.additionalContext.map((text) => `PostToolUse hook context for ${tool.name}: ${text}`));
+  const notes = [
+    ...post.feedback.map((text) => `PostToolUse hook feedback: ${text}`),
+    ...post.errors.map((text) => `PostToolUse hook error: ${text}`),
+  ];
+  if (notes.length === 0) return result;
+  const extra = notes.join("\n");
+  const content =
+    typeof result.content === "string"
+      ? `${result.content}\n\n${extra}`
+      : [...result.content, { type: "text" as const, text: extra }];
+  return { ...result, content };
+}
