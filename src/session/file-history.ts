@@ -1,0 +1,166 @@
+// File history: every change a tool makes to a file is recorded so that it can be undone. Per
+// session, under <sessionDir>/file-history/:
+//   backups/<sha256>   the content a file had before a change (content-addressed: backing up the
+//                      same content twice costs nothing, so tracking is idempotent)
+//   log.jsonl          one line per change, in order, plus one line per undo
+// Undo restores the previous content of the last N changes, newest first, and refuses (changing
+// nothing) when a file no longer holds what the tool wrote: that would throw away someone's work.
+import { createHash, randomUUID } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import * as path from "node:path";
+import { writeFileAtomicSync } from "../tools/file-shared/atomic-write.js";
+
+export interface FileChangeEntry {
+  type: "change";
+  id: string;
+  time: string;
+  tool: string;
+  path: string;
+  /** sha256 of the content before the change; null when the file did not exist. */
+  before: string | null;
+  /** sha256 of the content the tool wrote. */
+  after: string;
+}
+
+interface UndoEntry {
+  type: "undo";
+  time: string;
+  ids: string[];
+}
+
+type HistoryLine = FileChangeEntry | UndoEntry;
+
+export interface UndoAction {
+  path: string;
+  action: "restored" | "deleted";
+  change: FileChangeEntry;
+}
+
+export interface UndoReport {
+  actions: UndoAction[];
+  /** How many changes were asked for beyond those that exist. */
+  missing: number;
+}
+
+export class UndoRefusedError extends Error {}
+
+export function fileHistoryDir(sessionDir: string): string {
+  return path.join(sessionDir, "file-history");
+}
+
+function logPath(sessionDir: string): string {
+  return path.join(fileHistoryDir(sessionDir), "log.jsonl");
+}
+
+function backupPath(sessionDir: string, hash: string): string {
+  return path.join(fileHistoryDir(sessionDir), "backups", hash);
+}
+
+export function contentHash(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * Records one change. Synchronous so that the writing tools can call it inside their critical
+ * section, right after the write, with the exact bytes that were replaced.
+ */
+export function recordFileChangeSync(
+  sessionDir: string,
+  change: { tool: string; path: string; beforeBytes: Uint8Array | null; afterBytes: Uint8Array },
+): FileChangeEntry {
+  const backupsDir = path.join(fileHistoryDir(sessionDir), "backups");
+  mkdirSync(backupsDir, { recursive: true });
+  let before: string | null = null;
+  if (change.beforeBytes) {
+    before = contentHash(change.beforeBytes);
+    const backup = backupPath(sessionDir, before);
+    if (!existsSync(backup)) writeFileAtomicSync(backup, change.beforeBytes);
+  }
+  const entry: FileChangeEntry = {
+    type: "change",
+    id: randomUUID(),
+    time: new Date().toISOString(),
+    tool: change.tool,
+    path: change.path,
+    before,
+    after: contentHash(change.afterBytes),
+  };
+  appendFileSync(logPath(sessionDir), `${JSON.stringify(entry)}\n`);
+  return entry;
+}
+
+function readLog(sessionDir: string): HistoryLine[] {
+  let text: string;
+  try {
+    text = readFileSync(logPath(sessionDir), "utf8");
+  } catch {
+    return [];
+  }
+  const lines: HistoryLine[] = [];
+  for (const raw of text.split("\n")) {
+    if (raw.trim() === "") continue;
+    try {
+      lines.push(JSON.parse(raw) as HistoryLine);
+    } catch {
+      // A torn last line from a crash mid-append: the change it described did not complete.
+    }
+  }
+  return lines;
+}
+
+/** The changes not yet undone, oldest first. */
+export function listFileChanges(sessionDir: string): FileChangeEntry[] {
+  const lines = readLog(sessionDir);
+  const undone = new Set(lines.flatMap((l) => (l.type === "undo" ? l.ids : [])));
+  return lines.filter((l): l is FileChangeEntry => l.type === "change" && !undone.has(l.id));
+}
+
+function currentHash(filePath: string): string | null {
+  try {
+    return contentHash(readFileSync(filePath));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Undoes the last `count` changes, newest first. All of them are checked before any file is
+ * touched: each file must still hold what its newest change wrote, and each older change of the
+ * same file must have written what the newer one replaced. Otherwise nothing changes and the
+ * error says which file moved on.
+ */
+export function undoLastChanges(sessionDir: string, count: number): UndoReport {
+  if (!Number.isInteger(count) || count < 1) throw new UndoRefusedError(`The number of changes to undo must be a positive integer, got ${count}.`);
+  const changes = listFileChanges(sessionDir);
+  const selected = changes.slice(-count).reverse();
+  const expected = new Map<string, string | null>();
+  for (const change of selected) {
+    const now = expected.has(change.path) ? expected.get(change.path)! : currentHash(change.path);
+    if (now !== change.after) {
+      const first = !expected.has(change.path);
+      throw new UndoRefusedError(
+        first
+          ? `Refusing to undo: ${change.path} has changed since ${change.tool} wrote it at ${change.time}. Nothing was undone.`
+          : `Refusing to undo: ${change.path} was changed outside Warden between two of its recorded changes. Nothing was undone.`,
+      );
+    }
+    if (change.before && !existsSync(backupPath(sessionDir, change.before))) {
+      throw new UndoRefusedError(`Refusing to undo: the backup of ${change.path} from ${change.time} is missing. Nothing was undone.`);
+    }
+    expected.set(change.path, change.before);
+  }
+
+  const actions: UndoAction[] = [];
+  for (const change of selected) {
+    if (change.before === null) {
+      if (existsSync(change.path) && statSync(change.path).isFile()) unlinkSync(change.path);
+      actions.push({ path: change.path, action: "deleted", change });
+    } else {
+      writeFileAtomicSync(change.path, readFileSync(backupPath(sessionDir, change.before)));
+      actions.push({ path: change.path, action: "restored", change });
+    }
+    const undo: UndoEntry = { type: "undo", time: new Date().toISOString(), ids: [change.id] };
+    appendFileSync(logPath(sessionDir), `${JSON.stringify(undo)}\n`);
+  }
+  return { actions, missing: count - selected.length };
+}

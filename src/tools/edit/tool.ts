@@ -1,0 +1,168 @@
+// Edit: replaces exact text in a file. The validation steps answer with the reference's error
+// codes, each telling the model what to do next; the replacement itself is computed again on the
+// fresh content inside the shared critical section, so what is written is always based on what is
+// on disk at that instant.
+import { mkdir, stat } from "node:fs/promises";
+import * as path from "node:path";
+import { z } from "zod";
+import { buildTool } from "../../tool/build-tool.js";
+import type { ValidationResult } from "../../tool/types.js";
+import { commitFileChangeSync } from "../file-shared/commit-change.js";
+import { diffAroundRange } from "../file-shared/diff-snippet.js";
+import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
+import { filePermission } from "../file-shared/path-permission.js";
+import { isBlockedDevicePath, resolveToolPath } from "../file-shared/paths.js";
+import { missingFileHint } from "../file-shared/similar-files.js";
+import { MAX_EDIT_FILE_SIZE, formatBytes } from "../file-shared/text-file.js";
+import { applyEdit, findEditMatch } from "./match.js";
+import { EDIT_DESCRIPTION, EDIT_TOOL_NAME, editPrompt } from "./prompt.js";
+
+const inputSchema = z.strictObject({
+  file_path: z.string().describe("The absolute path of the file to modify"),
+  old_string: z.string().describe("The text to replace"),
+  new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
+  replace_all: z.boolean().default(false).describe("Replace every occurrence of old_string (default false)"),
+});
+
+export type EditInput = z.infer<typeof inputSchema>;
+
+export interface EditOutput {
+  filePath: string;
+  created: boolean;
+  replacements: number;
+  diff: string;
+}
+
+/** The error codes of Edit's validation, as the reference numbers them. */
+export const EditErrorCode = {
+  noOp: 1,
+  pathDenied: 2,
+  fileExists: 3,
+  fileMissing: 4,
+  notebook: 5,
+  notRead: 6,
+  modifiedSinceRead: 7,
+  notFound: 8,
+  multipleMatches: 9,
+  tooLarge: 10,
+} as const;
+
+const PREMATCH_MAX_BYTES = 8 * 1024 * 1024;
+
+function notFoundMessage(filePath: string, oldString: string): string {
+  return `String to replace not found in ${filePath}. old_string must match the file exactly, including whitespace and indentation, without line-number prefixes. Read the file again to copy the current text.\nString: ${oldString}`;
+}
+
+function multipleMatchesMessage(count: number, oldString: string): string {
+  return `Found ${count} matches of the string to replace, but replace_all is false. To replace all ${count}, set replace_all to true. To replace only one, give more surrounding context in old_string so it matches exactly one place.\nString: ${oldString}`;
+}
+
+function fail(errorCode: number, message: string): ValidationResult {
+  return { result: false, message, errorCode };
+}
+
+export const EditTool = buildTool<EditInput, EditOutput>({
+  name: EDIT_TOOL_NAME,
+  searchHint: "modify change replace text in file",
+  inputSchema,
+  description: async () => EDIT_DESCRIPTION,
+  prompt: async () => editPrompt(),
+  userFacingName: () => "Edit",
+  getPath: (input) => {
+    const resolved = resolveToolPath(input.file_path);
+    return resolved.ok ? resolved.path : undefined;
+  },
+  toAutoClassifierInput: (input) => `${input.file_path}: ${input.new_string.slice(0, 200)}`,
+  checkPermissions: async (input, context) => filePermission<EditInput>("write", EDIT_TOOL_NAME, input.file_path, context),
+
+  async validateInput(input, context) {
+    const resolved = resolveToolPath(input.file_path);
+    if (!resolved.ok) return fail(EditErrorCode.pathDenied, resolved.message);
+    const filePath = resolved.path;
+    if (input.old_string === input.new_string) {
+      return fail(EditErrorCode.noOp, "No changes to make: old_string and new_string are exactly the same. Give the new text in new_string.");
+    }
+    const permission = filePermission<EditInput>("write", EDIT_TOOL_NAME, input.file_path, context);
+    if (permission.behavior === "deny" || isBlockedDevicePath(filePath)) {
+      return fail(
+        EditErrorCode.pathDenied,
+        `File is in a location your permission settings deny: ${filePath}. Do not try to change it another way; tell the user if it must change.`,
+      );
+    }
+
+    let stats: Awaited<ReturnType<typeof stat>> | undefined;
+    try {
+      stats = await stat(filePath);
+    } catch {
+      stats = undefined;
+    }
+    if (!stats) {
+      if (input.old_string === "") return { result: true }; // Creating a new file.
+      return fail(EditErrorCode.fileMissing, `File does not exist: ${filePath}. ${missingFileHint(filePath, context.options.cwd)}`);
+    }
+    if (stats.isDirectory()) return fail(EditErrorCode.fileMissing, `${filePath} is a directory, not a file.`);
+    if (stats.size > MAX_EDIT_FILE_SIZE) {
+      return fail(EditErrorCode.tooLarge, `${filePath} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_EDIT_FILE_SIZE)} limit for edits.`);
+    }
+    if (input.old_string === "" && stats.size > 0) {
+      return fail(
+        EditErrorCode.fileExists,
+        `Cannot create ${filePath}: it already exists and has content. To change it, Read it and give the text to replace in old_string.`,
+      );
+    }
+    if (path.extname(filePath).toLowerCase() === ".ipynb") {
+      return fail(EditErrorCode.notebook, `${filePath} is a Jupyter notebook. Use the NotebookEdit tool to change its cells.`);
+    }
+
+    const record = context.readFileState.get(filePath);
+    const problem = checkFreshness(record, stats.mtimeMs, () => currentText(filePath));
+    if (problem?.kind === "not-read") return fail(EditErrorCode.notRead, notReadMessage(filePath));
+    if (problem?.kind === "modified") return fail(EditErrorCode.modifiedSinceRead, modifiedMessage(filePath));
+    if (input.old_string === "") return { result: true }; // An empty file being filled.
+
+    // Large files are matched once, inside call(), with the same messages: reading them twice
+    // would double the cost of every edit.
+    if (stats.size > PREMATCH_MAX_BYTES) return { result: true };
+    const match = findEditMatch(currentText(filePath), input.old_string, input.new_string);
+    if (!match) return fail(EditErrorCode.notFound, notFoundMessage(filePath, input.old_string));
+    if (match.count > 1 && !input.replace_all) {
+      return fail(EditErrorCode.multipleMatches, multipleMatchesMessage(match.count, input.old_string));
+    }
+    return { result: true };
+  },
+
+  async call(input, context) {
+    const resolved = resolveToolPath(input.file_path);
+    if (!resolved.ok) throw new Error(resolved.message);
+    const filePath = resolved.path;
+    if (input.old_string === "") await mkdir(path.dirname(filePath), { recursive: true });
+
+    let replacements = 0;
+    let range = { start: 0, oldEnd: 0 };
+    const change = commitFileChangeSync(EDIT_TOOL_NAME, filePath, context, (current) => {
+      if (input.old_string === "") {
+        if (current && current.content !== "") throw new Error(`Cannot create ${filePath}: it already has content.`);
+        replacements = 1;
+        return { content: input.new_string, encoding: current?.encoding ?? "utf8" };
+      }
+      if (!current) throw new Error(`File does not exist: ${filePath}.`);
+      const match = findEditMatch(current.content, input.old_string, input.new_string);
+      if (!match) throw new Error(notFoundMessage(filePath, input.old_string));
+      if (match.count > 1 && !input.replace_all) throw new Error(multipleMatchesMessage(match.count, input.old_string));
+      const applied = applyEdit(current.content, match, input.replace_all);
+      replacements = input.replace_all ? match.count : 1;
+      range = { start: applied.start, oldEnd: applied.oldEnd };
+      return { content: applied.content, encoding: current.encoding };
+    });
+    const oldContent = change.before?.content ?? "";
+    const diff = diffAroundRange(oldContent, change.content, range);
+    return { data: { filePath, created: !change.before, replacements, diff } };
+  },
+
+  mapToolResult(output, toolUseId) {
+    const head = output.created
+      ? `File created successfully at: ${output.filePath}`
+      : `The file ${output.filePath} has been updated${output.replacements > 1 ? ` (${output.replacements} replacements)` : ""}.`;
+    return { type: "tool_result", tool_use_id: toolUseId, content: `${head} Changes:\n${output.diff}` };
+  },
+});

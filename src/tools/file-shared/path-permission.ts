@@ -1,0 +1,31 @@
+// The file tools answer for their own input by asking the path checks of src/permissions. Those
+// checks know paths, not tool inputs, so they never rewrite an input: any updatedInput they could
+// carry is dropped, which also keeps the result typed for the tool's own input.
+import { checkReadPermission, checkWritePermission } from "../../permissions/filesystem.js";
+import type { PermissionResult } from "../../tool/permission-types.js";
+import type { ToolUseContext } from "../../tool/types.js";
+import { resolveToolPath } from "./paths.js";
+
+function withoutUpdatedInput<Input>(result: PermissionResult): PermissionResult<Input> {
+  if (result.behavior === "allow" || result.behavior === "ask") {
+    const { updatedInput: _dropped, ...rest } = result;
+    return rest;
+  }
+  return result;
+}
+
+export function filePermission<Input>(
+  kind: "read" | "write",
+  toolName: string,
+  rawPath: string,
+  context: ToolUseContext,
+  fieldName = "file_path",
+): PermissionResult<Input> {
+  const resolved = resolveToolPath(rawPath, fieldName);
+  if (!resolved.ok) {
+    return { behavior: "deny", message: resolved.message, decisionReason: { type: "tool", reason: "invalid path" } };
+  }
+  const permissionContext = context.getAppState().toolPermissionContext;
+  const check = kind === "read" ? checkReadPermission : checkWritePermission;
+  return withoutUpdatedInput<Input>(check(toolName, resolved.path, permissionContext));
+}

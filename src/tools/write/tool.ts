@@ -1,0 +1,90 @@
+// Write: creates a file or replaces all of it. An existing file must have been read and be
+// unchanged since; the write itself goes through the shared critical section (atomic, recorded
+// in file history, readFileState updated).
+import { mkdir, stat } from "node:fs/promises";
+import * as path from "node:path";
+import { z } from "zod";
+import { buildTool } from "../../tool/build-tool.js";
+import { commitFileChangeSync } from "../file-shared/commit-change.js";
+import { diffWhole } from "../file-shared/diff-snippet.js";
+import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
+import { filePermission } from "../file-shared/path-permission.js";
+import { isBlockedDevicePath, resolveToolPath } from "../file-shared/paths.js";
+import { MAX_EDIT_FILE_SIZE, formatBytes } from "../file-shared/text-file.js";
+import { WRITE_DESCRIPTION, WRITE_TOOL_NAME, writePrompt } from "./prompt.js";
+
+const inputSchema = z.strictObject({
+  file_path: z.string().describe("The absolute path of the file to write (must be absolute, not relative)"),
+  content: z.string().describe("The whole content to write to the file"),
+});
+
+export type WriteInput = z.infer<typeof inputSchema>;
+
+export interface WriteOutput {
+  type: "create" | "update";
+  filePath: string;
+  diff?: string;
+  lines: number;
+}
+
+export const WriteTool = buildTool<WriteInput, WriteOutput>({
+  name: WRITE_TOOL_NAME,
+  searchHint: "create new file write overwrite whole content",
+  inputSchema,
+  description: async () => WRITE_DESCRIPTION,
+  prompt: async () => writePrompt(),
+  userFacingName: () => "Write",
+  getPath: (input) => {
+    const resolved = resolveToolPath(input.file_path);
+    return resolved.ok ? resolved.path : undefined;
+  },
+  toAutoClassifierInput: (input) => `${input.file_path}: ${input.content.slice(0, 200)}`,
+  checkPermissions: async (input, context) => filePermission<WriteInput>("write", WRITE_TOOL_NAME, input.file_path, context),
+
+  async validateInput(input, context) {
+    const resolved = resolveToolPath(input.file_path);
+    if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
+    const filePath = resolved.path;
+    if (isBlockedDevicePath(filePath)) {
+      return { result: false, message: `Cannot write ${filePath}: it is a device, not a file.`, errorCode: 1 };
+    }
+    if (Buffer.byteLength(input.content) > MAX_EDIT_FILE_SIZE) {
+      return { result: false, message: `content is over the ${formatBytes(MAX_EDIT_FILE_SIZE)} limit for one write.`, errorCode: 4 };
+    }
+    let stats: Awaited<ReturnType<typeof stat>>;
+    try {
+      stats = await stat(filePath);
+    } catch {
+      return { result: true }; // A new file needs no prior read.
+    }
+    if (stats.isDirectory()) return { result: false, message: `${filePath} is a directory; give the path of a file.`, errorCode: 1 };
+    // An early, friendlier answer; the authoritative check is repeated inside the critical section.
+    const problem = checkFreshness(context.readFileState.get(filePath), stats.mtimeMs, () => currentText(filePath));
+    if (problem?.kind === "not-read") return { result: false, message: notReadMessage(filePath), errorCode: 2 };
+    if (problem?.kind === "modified") return { result: false, message: modifiedMessage(filePath), errorCode: 3 };
+    return { result: true };
+  },
+
+  async call(input, context) {
+    const resolved = resolveToolPath(input.file_path);
+    if (!resolved.ok) throw new Error(resolved.message);
+    const filePath = resolved.path;
+    // Outside the critical section: creating folders may await.
+    await mkdir(path.dirname(filePath), { recursive: true });
+    const change = commitFileChangeSync(WRITE_TOOL_NAME, filePath, context, (current) => ({
+      content: input.content,
+      encoding: current?.encoding ?? "utf8",
+    }));
+    const lines = input.content === "" ? 0 : input.content.split("\n").length;
+    if (!change.before) return { data: { type: "create", filePath, lines } };
+    return { data: { type: "update", filePath, lines, diff: diffWhole(change.before.content, input.content) } };
+  },
+
+  mapToolResult(output, toolUseId) {
+    const content =
+      output.type === "create"
+        ? `File created successfully at: ${output.filePath} (${output.lines} lines)`
+        : `The file ${output.filePath} has been overwritten (${output.lines} lines). Changes:\n${output.diff || "(no changes)"}`;
+    return { type: "tool_result", tool_use_id: toolUseId, content };
+  },
+});
