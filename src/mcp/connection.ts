@@ -39,6 +39,15 @@ export interface McpCallOptions {
 }
 
 const CLIENT_INFO = { name: "warden", version: "0.1.0" };
+const STDIO_EXIT_GRACE_MS = 200;
+
+function signalIfAlive(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already exited.
+  }
+}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -263,20 +272,20 @@ export class McpServerConnection {
     this.client = undefined;
     this.created = undefined;
     const pid = created?.pid();
+    // The SDK ends the child's stdin and then waits 2 s before SIGTERM; many servers never exit
+    // on EOF, so every session would pause at exit. Give them a short grace, then SIGTERM.
+    const term = pid ? setTimeout(() => signalIfAlive(pid, "SIGTERM"), STDIO_EXIT_GRACE_MS) : undefined;
     try {
       if (client) await client.close();
       else await created?.transport.close();
     } catch {
       // Closing a broken transport may fail; the child is killed below either way.
+    } finally {
+      clearTimeout(term);
     }
     if (pid) {
       untrackChild(pid);
-      try {
-        process.kill(pid, 0);
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Already exited.
-      }
+      signalIfAlive(pid, "SIGKILL");
     }
   }
 
