@@ -1,0 +1,195 @@
+// The Anthropic Messages API over the official SDK, streaming. The SDK is loaded on the first
+// request, so a session that uses another provider never pays for it; its own retries are off
+// because withRetry decides (one policy for every provider, with the reset event on a cut).
+import type Anthropic from "@anthropic-ai/sdk";
+import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
+import { abortedError, toProviderError } from "./errors.js";
+import { httpFetch } from "./http-fetch.js";
+import { toAnthropicParams } from "./anthropic-request.js";
+import { toolUseFromArguments } from "./tool-input.js";
+import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
+
+export interface AnthropicProviderOptions {
+  /** Defaults to ANTHROPIC_API_KEY (or the SDK's ANTHROPIC_AUTH_TOKEN bearer token). */
+  apiKey?: string;
+  /** Defaults to ANTHROPIC_BASE_URL, then https://api.anthropic.com. */
+  baseURL?: string;
+}
+
+const LABEL = "Anthropic API";
+const OFFICIAL_HOST = "api.anthropic.com";
+
+export function createAnthropicProvider(options: AnthropicProviderOptions = {}): Provider {
+  let client: Promise<Anthropic> | undefined;
+  return {
+    name: "anthropic",
+    stream(request) {
+      // The client is made inside the stream, on first use, so a missing key surfaces as this
+      // request's error rather than as a promise rejected before anyone listens.
+      return streamMessages(() => (client ??= createClient(options)), request);
+    },
+  };
+}
+
+async function createClient(options: AnthropicProviderOptions): Promise<Anthropic> {
+  const baseURL = options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined;
+  let apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
+  const authToken = process.env.ANTHROPIC_AUTH_TOKEN || undefined;
+  if (!apiKey && !authToken) {
+    // A local or self-hosted Anthropic-compatible server may need no key; the real API always does.
+    if (!baseURL || new URL(baseURL).hostname === OFFICIAL_HOST) {
+      throw new ProviderError(
+        `${LABEL}: no API key. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or point ANTHROPIC_BASE_URL at a server that needs none.`,
+        undefined,
+        false,
+      );
+    }
+    apiKey = "no-key";
+  }
+  const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
+  // Exactly one credential: the SDK refuses two, and with none it would go looking in config files.
+  const credential = apiKey ? { apiKey } : { authToken };
+  return new AnthropicClient({ ...credential, baseURL, maxRetries: 0, fetch: httpFetch });
+}
+
+async function* streamMessages(getClient: () => Promise<Anthropic>, request: ModelRequest): AsyncGenerator<ProviderEvent> {
+  const { signal } = request;
+  if (signal.aborted) throw abortedError();
+  let events: AsyncIterable<Anthropic.RawMessageStreamEvent>;
+  try {
+    const client = await getClient();
+    events = await client.messages.create(toAnthropicParams(request), { signal });
+  } catch (error) {
+    throw toProviderError(error, LABEL, signal);
+  }
+
+  const turn = new TurnAssembler();
+  try {
+    for await (const event of events) yield* turn.accept(event);
+  } catch (error) {
+    throw toProviderError(error, LABEL, signal, true);
+  }
+  // The SDK ends the iteration quietly when the request is aborted; the caller must hear of it.
+  if (signal.aborted) throw abortedError();
+  if (!turn.complete) {
+    throw new ProviderError(`${LABEL}: the response stream ended before message_stop.`, undefined, true, "stream_cut");
+  }
+}
+
+interface OpenBlock {
+  kind: "text" | "thinking" | "tool_use" | "other";
+  text: string;
+  signature: string;
+  id: string;
+  name: string;
+}
+
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: "end_turn",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  stop_sequence: "stop_sequence",
+  pause_turn: "pause_turn",
+  refusal: "refusal",
+  // The context window filled before max_tokens: to the loop this is the same "output was cut".
+  model_context_window_exceeded: "max_tokens",
+};
+
+/** Folds the raw SSE events of one response into our events: deltas at once, blocks when complete. */
+class TurnAssembler {
+  complete = false;
+  private readonly open = new Map<number, OpenBlock>();
+  private usage: Usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  private stopReason: string | null = null;
+  private sawToolUse = false;
+
+  *accept(event: Anthropic.RawMessageStreamEvent): Generator<ProviderEvent> {
+    switch (event.type) {
+      case "message_start": {
+        const usage = event.message.usage;
+        this.usage = {
+          input_tokens: usage.input_tokens ?? 0,
+          output_tokens: usage.output_tokens ?? 0,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+          cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+        };
+        break;
+      }
+      case "content_block_start": {
+        const block = event.content_block;
+        const kind = block.type === "text" || block.type === "thinking" || block.type === "tool_use" ? block.type : "other";
+        const open: OpenBlock = { kind, text: "", signature: "", id: "", name: "" };
+        if (block.type === "text") open.text = block.text;
+        if (block.type === "thinking") {
+          open.text = block.thinking;
+          open.signature = block.signature ?? "";
+        }
+        if (block.type === "tool_use") {
+          open.id = block.id;
+          open.name = block.name;
+        }
+        this.open.set(event.index, open);
+        break;
+      }
+      case "content_block_delta": {
+        const open = this.open.get(event.index);
+        if (!open) break;
+        const delta = event.delta;
+        if (delta.type === "text_delta") {
+          open.text += delta.text;
+          yield { type: "text_delta", text: delta.text };
+        } else if (delta.type === "thinking_delta") {
+          open.text += delta.thinking;
+          yield { type: "thinking_delta", thinking: delta.thinking };
+        } else if (delta.type === "signature_delta") {
+          open.signature += delta.signature;
+        } else if (delta.type === "input_json_delta") {
+          open.text += delta.partial_json;
+        }
+        break;
+      }
+      case "content_block_stop": {
+        const open = this.open.get(event.index);
+        this.open.delete(event.index);
+        const block = open && this.finish(open);
+        if (block) yield { type: "block", block };
+        break;
+      }
+      case "message_delta": {
+        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        const usage = event.usage;
+        // message_delta counts are cumulative for the response, so they replace, not add.
+        this.usage = {
+          input_tokens: usage.input_tokens ?? this.usage.input_tokens,
+          output_tokens: usage.output_tokens ?? this.usage.output_tokens,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? this.usage.cache_creation_input_tokens,
+          cache_read_input_tokens: usage.cache_read_input_tokens ?? this.usage.cache_read_input_tokens,
+        };
+        break;
+      }
+      case "message_stop": {
+        this.complete = true;
+        yield { type: "usage", usage: this.usage };
+        yield { type: "stop", stopReason: this.finalStopReason() };
+        break;
+      }
+    }
+  }
+
+  private finish(open: OpenBlock): AssistantContentBlock | undefined {
+    if (open.kind === "text") return open.text ? { type: "text", text: open.text } : undefined;
+    if (open.kind === "thinking") {
+      return open.signature ? { type: "thinking", thinking: open.text, signature: open.signature } : { type: "thinking", thinking: open.text };
+    }
+    if (open.kind === "tool_use") {
+      this.sawToolUse = true;
+      return toolUseFromArguments(open.id, open.name, open.text);
+    }
+    return undefined;
+  }
+
+  private finalStopReason(): StopReason {
+    const mapped = this.stopReason ? STOP_REASONS[this.stopReason] : undefined;
+    return mapped ?? (this.sawToolUse ? "tool_use" : "end_turn");
+  }
+}

@@ -1,0 +1,91 @@
+// `--model provider:model` → a ready Provider. Each adapter (and its SDK) is imported only when
+// chosen, so a replayed session never loads an SDK and an Anthropic session never loads OpenAI's.
+import { type RetryOptions, withRetry } from "./retry.js";
+import type { Provider } from "./types.js";
+
+export interface ResolvedProvider {
+  provider: Provider;
+  /** The model name sent to the API (the part after the first colon). */
+  model: string;
+  providerName: string;
+}
+
+export interface ResolveOptions {
+  cwd: string;
+  /** Passed to withRetry for network providers (tests use small delays). */
+  retry?: RetryOptions;
+}
+
+/** OpenAI-compatible servers reachable by a short prefix. */
+interface CompatiblePreset {
+  baseURL: () => string;
+  /** The env var holding the key, for hosted services; local servers take none. */
+  keyEnv?: string;
+  note: string;
+}
+
+function ollamaBaseURL(): string {
+  // OLLAMA_HOST is Ollama's own setting, often written without a scheme ("0.0.0.0:11434").
+  const host = process.env.OLLAMA_HOST?.trim();
+  if (!host) return "http://127.0.0.1:11434/v1";
+  const withScheme = /^https?:\/\//.test(host) ? host : `http://${host}`;
+  return `${withScheme.replace(/\/+$/, "")}/v1`;
+}
+
+const COMPATIBLE_PRESETS: Record<string, CompatiblePreset> = {
+  ollama: { baseURL: ollamaBaseURL, note: "Ollama at http://127.0.0.1:11434/v1 (or OLLAMA_HOST)" },
+  lmstudio: { baseURL: () => "http://127.0.0.1:1234/v1", note: "LM Studio at http://127.0.0.1:1234/v1" },
+  llamacpp: { baseURL: () => "http://127.0.0.1:8080/v1", note: "llama.cpp server at http://127.0.0.1:8080/v1" },
+  vllm: { baseURL: () => "http://127.0.0.1:8000/v1", note: "vLLM at http://127.0.0.1:8000/v1" },
+  openrouter: { baseURL: () => "https://openrouter.ai/api/v1", keyEnv: "OPENROUTER_API_KEY", note: "OpenRouter (OPENROUTER_API_KEY)" },
+  deepseek: { baseURL: () => "https://api.deepseek.com/v1", keyEnv: "DEEPSEEK_API_KEY", note: "DeepSeek (DEEPSEEK_API_KEY)" },
+};
+
+export function modelSpecForms(): string {
+  const presets = Object.entries(COMPATIBLE_PRESETS).map(([name, preset]) => `  ${name}:MODEL    ${preset.note}`);
+  return [
+    "  anthropic:MODEL   Anthropic Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), e.g. anthropic:claude-sonnet-4-5",
+    "  openai:MODEL      OpenAI Chat Completions or any compatible server (OPENAI_API_KEY, OPENAI_BASE_URL), e.g. openai:gpt-4.1",
+    ...presets,
+    "  replay:FILE       a scripted model from a JSONL file, one line per turn",
+  ].join("\n");
+}
+
+function specError(spec: string, problem: string): Error {
+  return new Error(`Invalid model "${spec}": ${problem}. Use one of:\n${modelSpecForms()}`);
+}
+
+export async function resolveProvider(spec: string, opts: ResolveOptions): Promise<ResolvedProvider> {
+  const colon = spec.indexOf(":");
+  if (colon < 0) throw specError(spec, "it has no provider prefix");
+  const providerName = spec.slice(0, colon).trim().toLowerCase();
+  // Everything after the first colon, so Ollama tags like "llama3.1:8b" stay whole.
+  const model = spec.slice(colon + 1).trim();
+  if (!model) throw specError(spec, `nothing follows "${providerName}:"`);
+
+  if (providerName === "replay") {
+    const { createReplayProvider } = await import("./replay.js");
+    return { provider: createReplayProvider(model, { cwd: opts.cwd }), model, providerName };
+  }
+  if (providerName === "anthropic") {
+    const { createAnthropicProvider } = await import("./anthropic.js");
+    return { provider: withRetry(createAnthropicProvider(), opts.retry), model, providerName };
+  }
+  if (providerName === "openai") {
+    const { createOpenAIProvider } = await import("./openai.js");
+    return { provider: withRetry(createOpenAIProvider(), opts.retry), model, providerName };
+  }
+  const preset = COMPATIBLE_PRESETS[providerName];
+  if (preset) {
+    let apiKey: string | undefined;
+    if (preset.keyEnv) {
+      apiKey = process.env[preset.keyEnv];
+      if (!apiKey) throw new Error(`${providerName}:${model} needs an API key: set ${preset.keyEnv}.`);
+    }
+    const { createOpenAIProvider } = await import("./openai.js");
+    // An explicit key (a placeholder for local servers) so OPENAI_API_KEY never leaks to another host.
+    const provider = createOpenAIProvider({ baseURL: preset.baseURL(), apiKey: apiKey ?? providerName, name: providerName });
+    return { provider: withRetry(provider, opts.retry), model, providerName };
+  }
+  throw specError(spec, `unknown provider "${providerName}"`);
+}

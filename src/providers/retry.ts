@@ -1,0 +1,124 @@
+// One retry policy for every provider (the SDKs' own retries are off): exponential backoff with
+// jitter, the server's retry-after honoured, and a stream that breaks halfway retried from the
+// start behind a `reset` event, so a consumer never glues two attempts' text together.
+import { abortedError, isAbortError } from "./errors.js";
+import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
+
+export interface RetryInfo {
+  /** 1 for the first retry. */
+  retry: number;
+  maxRetries: number;
+  delayMs: number;
+  error: ProviderError;
+}
+
+export interface RetryOptions {
+  /** Retries after the first try. Default: WARDEN_MAX_RETRIES, else 8. */
+  maxRetries?: number;
+  /** First backoff delay; it doubles each retry. Default 500 ms. */
+  baseDelayMs?: number;
+  /** Ceiling of the computed backoff. Default 32 s. */
+  maxDelayMs?: number;
+  /** Ceiling on a server's retry-after, so one header cannot stall a session for an hour. Default 60 s. */
+  maxRetryAfterMs?: number;
+  /** Told before each wait, e.g. to show "overloaded, retrying in 2 s". */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+const DEFAULT_MAX_RETRIES = 8;
+
+function wholeNumber(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number >= 0, got ${value}`);
+  return value;
+}
+
+function maxRetriesFromEnv(): number | undefined {
+  const raw = process.env.WARDEN_MAX_RETRIES;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw new RangeError(`WARDEN_MAX_RETRIES must be a whole number >= 0, got "${raw}"`);
+  return Number(raw.trim());
+}
+
+export function withRetry(provider: Provider, options: RetryOptions = {}): Provider {
+  const policy = {
+    maxRetries: wholeNumber(options.maxRetries, "maxRetries") ?? maxRetriesFromEnv() ?? DEFAULT_MAX_RETRIES,
+    baseDelayMs: wholeNumber(options.baseDelayMs, "baseDelayMs") ?? 500,
+    maxDelayMs: wholeNumber(options.maxDelayMs, "maxDelayMs") ?? 32_000,
+    maxRetryAfterMs: wholeNumber(options.maxRetryAfterMs, "maxRetryAfterMs") ?? 60_000,
+    onRetry: options.onRetry,
+  };
+  return { name: provider.name, stream: (request) => retrying(provider, request, policy) };
+}
+
+type Policy = Required<Omit<RetryOptions, "onRetry">> & Pick<RetryOptions, "onRetry">;
+
+async function* retrying(provider: Provider, request: ModelRequest, policy: Policy): AsyncGenerator<ProviderEvent> {
+  const { signal } = request;
+  const startedAt = Date.now();
+  const failures: string[] = [];
+  for (let retry = 0; ; retry++) {
+    let yieldedAny = false;
+    try {
+      for await (const event of provider.stream(request)) {
+        yieldedAny = true;
+        yield event;
+      }
+      return;
+    } catch (thrown) {
+      if (signal.aborted || isAbortError(thrown)) throw abortedError();
+      if (!(thrown instanceof ProviderError)) throw thrown;
+      if (thrown.kind === "aborted") throw thrown;
+      if (!thrown.retryable) throw thrown;
+      failures.push(shortDescription(thrown));
+      if (retry >= policy.maxRetries) throw gaveUp(thrown, failures, Date.now() - startedAt);
+
+      // The consumer holds part of a turn that will now be sent again from its first byte.
+      if (yieldedAny) yield { type: "reset" };
+      const delayMs = delayFor(retry + 1, thrown, policy);
+      policy.onRetry?.({ retry: retry + 1, maxRetries: policy.maxRetries, delayMs, error: thrown });
+      await sleep(delayMs, signal);
+    }
+  }
+}
+
+/** Backoff doubling from baseDelayMs, capped, plus up to 25% jitter so clients do not retry in step. */
+export function backoffDelayMs(retry: number, baseDelayMs: number, maxDelayMs: number): number {
+  const exponential = Math.min(maxDelayMs, baseDelayMs * 2 ** (retry - 1));
+  return Math.round(exponential + Math.random() * 0.25 * exponential);
+}
+
+function delayFor(retry: number, error: ProviderError, policy: Policy): number {
+  if (error.retryAfterMs !== undefined) return Math.min(error.retryAfterMs, policy.maxRetryAfterMs);
+  return backoffDelayMs(retry, policy.baseDelayMs, policy.maxDelayMs);
+}
+
+function shortDescription(error: ProviderError): string {
+  if (error.status !== undefined) return `HTTP ${error.status}`;
+  if (error.kind === "stream_cut") return "stream cut";
+  if (error.kind === "network") return "network error";
+  return error.kind;
+}
+
+function gaveUp(last: ProviderError, failures: string[], elapsedMs: number): ProviderError {
+  const tries = failures.length;
+  const seconds = (elapsedMs / 1000).toFixed(1);
+  const message = `${last.message} — gave up after ${tries} ${tries === 1 ? "try" : "tries"} in ${seconds} s (${failures.join(", ")}).`;
+  // Not retryable any more: every retry this error deserved has been spent.
+  return new ProviderError(message, last.status, false, last.kind);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(abortedError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortedError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
