@@ -12,6 +12,10 @@ const NETWORK_BLOCKED = [
   /\bEAI_AGAIN\b/,
   /getaddrinfo/i,
   /Connection refused/i,
+  /Failed to connect to/i,
+  /Couldn't connect to server/i,
+  /Could not connect/i,
+  /Network unreachable/i,
   /\bECONNREFUSED\b/,
 ];
 
