@@ -92,4 +92,23 @@ describe("transcripts", () => {
     const types = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l).type);
     expect(types).toEqual(["session", "resume", "message"]);
   });
+
+  it("resumes: the loaded conversation is sent again with the new prompt", async () => {
+    const cwd = tempDir();
+    const first = sessionFor(cwd, [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("first done")] }], { transcript: true });
+    await collect(first.session.submitMessage("first"));
+    first.session.close();
+    const loaded = loadSession(cwd, first.session.sessionId);
+    const second = sessionFor(cwd, [{ content: [text("second done")] }], {
+      transcript: true,
+      sessionId: loaded.sessionId,
+      initialMessages: loaded.messages,
+    });
+    await collect(second.session.submitMessage("second"));
+    const sent = second.requests[0]?.messages ?? [];
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    expect(sent[4]?.content).toEqual([{ type: "text", text: "second" }]);
+    second.session.close();
+    expect(loadSession(cwd, loaded.sessionId).messages).toHaveLength(6);
+  });
 });

@@ -55,12 +55,10 @@ export async function run(argv: string[]): Promise<number> {
 
 async function runHeadless(config: SessionConfig, startedAt: number): Promise<number> {
   if (!isDirectory(config.cwd)) throw new CliError(`--cwd ${config.cwd} is not a directory`, 2);
-  if (!config.print && process.stdin.isTTY) {
-    err(`${usageText()}\nwarden: interactive mode is not built yet; use -p "<prompt>" (or pipe the prompt on stdin).\n`);
-    return 2;
-  }
+  if (!config.print && process.stdin.isTTY) return interactiveNotBuilt();
   const prompt = await readPrompt(config.prompt);
   if (prompt === undefined || prompt.trim() === "") {
+    if (!config.print) return interactiveNotBuilt();
     throw new CliError('no prompt: pass it after -p ("warden -p \\"...\\"") or on stdin', 2);
   }
 
@@ -97,6 +95,13 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     verbose: config.verbose,
   });
 
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    session.abort("user");
+  };
+  process.on("SIGINT", onSigint);
   const reporter = new HeadlessReporter(config.outputFormat, out, err, session.sessionId, config.verbose);
   reporter.init({
     cwd: config.cwd,
@@ -107,13 +112,6 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     mcpServers,
   });
 
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    session.abort("user");
-  };
-  process.on("SIGINT", onSigint);
   let terminal: TerminalEvent | undefined;
   try {
     for await (const event of session.submitMessage(prompt)) {
@@ -128,6 +126,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const result = reporter.finish(terminal, performance.now() - startedAt, session.permissionDenials);
   if (interrupted) return 130;
   return result.is_error ? 1 : 0;
+}
+
+function interactiveNotBuilt(): number {
+  err(`${usageText()}\nwarden: interactive mode is not built yet; use -p "<prompt>" (or pipe the prompt on stdin).\n`);
+  return 2;
 }
 
 function chooseDefaultModel(): string {
