@@ -1,0 +1,81 @@
+// The one call a session makes to get its MCP servers: read the configuration, connect every
+// server in parallel (each bounded by MCP_TIMEOUT), report the ones that failed, and hand back
+// their tools and a close() that ends every child process.
+import { type LoadedSettings, loadSettings } from "../config/settings.js";
+import { resolveToolSearchMode, type ToolSearchMode } from "../tool/deferred.js";
+import type { AnyTool } from "../tool/types.js";
+import { loadMcpServerEntries } from "./config-sources.js";
+import type { McpServerStatus } from "./connection.js";
+import type { McpClientManager } from "./manager.js";
+
+export interface McpSessionOptions {
+  cwd: string;
+  /** `--mcp-config` values (files or inline JSON). */
+  mcpConfig: readonly string[];
+  /** `--settings` value, when given. */
+  settings?: string;
+  /** Where problems are reported (stderr in the CLI). */
+  warn: (message: string) => void;
+}
+
+/** A server as the headless init line shows it (the shape of Claude Code's `mcp_servers`). */
+export interface McpServerSummary {
+  name: string;
+  status: string;
+}
+
+export interface McpSession {
+  /** The MCP tools to add to the pool (mcp__server__tool, plus the resource tools when useful). */
+  tools: AnyTool[];
+  servers: McpServerSummary[];
+  /** From env WARDEN_TOOL_SEARCH or settings `toolSearch`. */
+  toolSearchMode: ToolSearchMode;
+  /** Called with the new MCP tool list when a server's tools change. */
+  onToolsChanged(listener: (tools: AnyTool[]) => void): void;
+  close(): Promise<void>;
+}
+
+function summary(status: McpServerStatus): McpServerSummary {
+  return { name: status.name, status: status.state };
+}
+
+function readSettings(options: McpSessionOptions): LoadedSettings | undefined {
+  try {
+    return loadSettings({ cwd: options.cwd, extraSettings: options.settings ? [options.settings] : [] });
+  } catch (error) {
+    // The permission layer refuses to start on the same error; here it only costs settings servers.
+    options.warn(`MCP servers from settings skipped: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+function settingsToolSearch(settings: LoadedSettings | undefined): unknown {
+  let value: unknown;
+  for (const file of settings?.files ?? []) if (file.settings.toolSearch !== undefined) value = file.settings.toolSearch;
+  return value;
+}
+
+export async function connectMcpForSession(options: McpSessionOptions): Promise<McpSession> {
+  const settings = readSettings(options);
+  const toolSearchMode = resolveToolSearchMode(settingsToolSearch(settings));
+  const load = loadMcpServerEntries({ cwd: options.cwd, mcpConfigArgs: [...options.mcpConfig], settings });
+  for (const problem of load.fileProblems) options.warn(`MCP config: ${problem}`);
+  if (load.servers.length === 0) {
+    return { tools: [], servers: [], toolSearchMode, onToolsChanged: () => {}, close: async () => {} };
+  }
+
+  const { McpClientManager } = await import("./manager.js");
+  const manager: McpClientManager = new McpClientManager(load.servers, { cwd: options.cwd });
+  await manager.connectAll();
+  for (const status of manager.statuses()) {
+    if (status.state === "connected") continue;
+    options.warn(`MCP server "${status.name}" (${status.origin}) is ${status.state}: ${status.error ?? "no reason given"}`);
+  }
+  return {
+    tools: manager.tools(),
+    servers: manager.statuses().map(summary),
+    toolSearchMode,
+    onToolsChanged: (listener) => void manager.onToolsChanged(listener),
+    close: () => manager.close(),
+  };
+}
