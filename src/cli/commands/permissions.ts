@@ -1,5 +1,176 @@
-// Placeholder until its issue lands: says so clearly instead of pretending.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write("warden: the 'permissions' command is not built yet\n");
-  return 2;
+// `warden permissions check TOOL 'JSON_INPUT' [flags]` prints the permission decision for one
+// call as one JSON line; with --jsonl it reads one request per line from stdin and prints one
+// decision line per request, in order. It never runs a tool.
+import { createInterface } from "node:readline";
+import { formatSettingsIssue, loadSettings } from "../../config/settings.js";
+import { type CheckRequest, createPermissionChecker } from "../../permissions/check-request.js";
+import { buildPermissionContext, type PermissionCliOptions } from "../../permissions/context-builder.js";
+
+const USAGE = `Usage: warden permissions check TOOL 'JSON_INPUT' [options]
+       warden permissions check --jsonl [options] < requests.jsonl
+
+Prints {"behavior":"allow"|"ask"|"deny","reason":...,"rule":...,"source":...} per request.
+Nothing is ever run.
+
+Options:
+  --allowedTools <rules...>      rules to allow (as for a session)
+  --disallowedTools <rules...>   rules to deny
+  --permission-mode <mode>       default, acceptEdits, plan, bypassPermissions, dontAsk, auto
+  --dangerously-skip-permissions the same as --permission-mode bypassPermissions
+  --add-dir <dirs...>            more working directories
+  --cwd <dir>                    whose settings are in force (default: the current directory)
+  --settings <file-or-json>      an extra settings file
+  --jsonl                        read requests from stdin, one JSON object per line:
+                                 {"tool":"Bash","input":{...},"rules":{"allow":[],"deny":[],"ask":[]},"mode":"default"}
+`;
+
+interface CheckArgs {
+  cli: PermissionCliOptions;
+  cwd: string;
+  settings: string[];
+  jsonl: boolean;
+  positionals: string[];
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv: readonly string[]): CheckArgs {
+  const args: CheckArgs = { cli: {}, cwd: process.cwd(), settings: [], jsonl: false, positionals: [] };
+  const allowed: string[] = [];
+  const disallowed: string[] = [];
+  const addDirs: string[] = [];
+  const takeList = (i: number, into: string[], name: string): number => {
+    let j = i;
+    while (j + 1 < argv.length && !argv[j + 1]!.startsWith("--")) into.push(argv[++j]!);
+    if (j === i) throw new UsageError(`${name} needs a value`);
+    return j;
+  };
+  const takeOne = (i: number, name: string): string => {
+    const value = argv[i + 1];
+    if (value === undefined) throw new UsageError(`${name} needs a value`);
+    return value;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    switch (arg) {
+      case "--allowedTools":
+      case "--allowed-tools":
+        i = takeList(i, allowed, arg);
+        break;
+      case "--disallowedTools":
+      case "--disallowed-tools":
+        i = takeList(i, disallowed, arg);
+        break;
+      case "--add-dir":
+        i = takeList(i, addDirs, arg);
+        break;
+      case "--permission-mode":
+        args.cli.permissionMode = takeOne(i++, arg);
+        break;
+      case "--dangerously-skip-permissions":
+        args.cli.dangerouslySkipPermissions = true;
+        break;
+      case "--cwd":
+        args.cwd = takeOne(i++, arg);
+        break;
+      case "--settings":
+        args.settings.push(takeOne(i++, arg));
+        break;
+      case "--jsonl":
+        args.jsonl = true;
+        break;
+      default:
+        if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
+        args.positionals.push(arg);
+    }
+  }
+  args.cli.allowedTools = allowed;
+  args.cli.disallowedTools = disallowed;
+  args.cli.addDirs = addDirs;
+  return args;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const [subcommand, ...rest] = argv;
+  if (subcommand === undefined || subcommand === "--help" || subcommand === "-h") {
+    process.stdout.write(USAGE);
+    return subcommand === undefined ? 2 : 0;
+  }
+  if (subcommand !== "check") {
+    process.stderr.write(`warden permissions: unknown subcommand "${subcommand}"\n\n${USAGE}`);
+    return 2;
+  }
+  let args: CheckArgs;
+  try {
+    args = parseArgs(rest);
+    if (args.jsonl ? args.positionals.length > 0 : args.positionals.length !== 2) {
+      throw new UsageError(args.jsonl ? "--jsonl takes no TOOL or JSON_INPUT" : "expected TOOL and 'JSON_INPUT'");
+    }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`warden permissions check: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+
+  // Settings and flags are read once; each request only adds its own rules and mode.
+  const settings = loadSettings({ cwd: args.cwd, extraSettings: args.settings });
+  const built = buildPermissionContext({ cwd: args.cwd, settings, cli: args.cli });
+  for (const issue of [...settings.warnings, ...built.warnings]) {
+    process.stderr.write(`warden: warning: ${formatSettingsIssue(issue)}\n`);
+  }
+  const { builtInTools } = await import("../../tools/registry.js");
+  const checker = createPermissionChecker(builtInTools(), built.context, args.cwd);
+
+  if (!args.jsonl) {
+    const [tool, json] = args.positionals as [string, string];
+    let input: unknown;
+    try {
+      input = JSON.parse(json);
+    } catch (error) {
+      process.stderr.write(`warden permissions check: JSON_INPUT is not valid JSON: ${(error as Error).message}\n`);
+      return 2;
+    }
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      process.stderr.write("warden permissions check: JSON_INPUT must be a JSON object\n");
+      return 2;
+    }
+    const outcome = await checker.check({ tool, input: input as Record<string, unknown> });
+    if (!outcome.ok) {
+      process.stderr.write(`warden permissions check: ${outcome.error}\n`);
+      return 2;
+    }
+    process.stdout.write(`${JSON.stringify(outcome.line)}\n`);
+    return 0;
+  }
+
+  let failures = 0;
+  let lineNumber = 0;
+  let buffer = "";
+  const flush = () => {
+    if (buffer) process.stdout.write(buffer);
+    buffer = "";
+  };
+  for await (const text of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
+    lineNumber++;
+    if (text.trim() === "") continue;
+    let request: CheckRequest;
+    try {
+      request = JSON.parse(text) as CheckRequest;
+      if (typeof request !== "object" || request === null || Array.isArray(request)) throw new Error("not a JSON object");
+    } catch (error) {
+      failures++;
+      buffer += `${JSON.stringify({ error: `line ${lineNumber}: ${(error as Error).message}` })}\n`;
+      continue;
+    }
+    const outcome = await checker.check(request);
+    if (outcome.ok) {
+      buffer += `${JSON.stringify(outcome.line)}\n`;
+    } else {
+      failures++;
+      buffer += `${JSON.stringify({ error: `line ${lineNumber}: ${outcome.error}` })}\n`;
+    }
+    if (buffer.length > 64 * 1024) flush();
+  }
+  flush();
+  return failures > 0 ? 1 : 0;
 }
