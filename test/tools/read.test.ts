@@ -23,7 +23,7 @@ describe("Read: text", () => {
     const text = await callText(ReadTool, { file_path: file }, project.context);
     expect(text).toBe("     1\talpha\n     2\tbeta\n     3\tgamma");
     const record = project.context.readFileState.get(file);
-    expect(record?.content).toBe("alpha\nbeta\ngamma");
+    expect(record?.content).toBe("alpha\nbeta\ngamma\n");
     expect(record?.offset).toBe(1);
   });
 

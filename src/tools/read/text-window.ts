@@ -14,6 +14,8 @@ export interface LineWindow {
   totalLines?: number;
   /** True when lines follow the window. */
   hasMore: boolean;
+  /** True when the file was read to its end and its last line ended with a newline. */
+  endsWithNewline: boolean;
   /** Lines cut at maxLineChars. */
   truncatedLines: number;
   bytesRead: number;
@@ -36,6 +38,7 @@ export async function readLineWindow(
   let reachedEnd = false;
   let hasMore = false;
   let discardingRestOfLine = false;
+  let endsWithNewline = false;
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
 
   const takeLine = (raw: string): boolean => {
@@ -94,6 +97,7 @@ export async function readLineWindow(
     }
     if (reachedEnd) {
       pending += decoder.decode();
+      endsWithNewline = pending.length === 0 && lineNumber > 0;
       if (pending.length > 0 && !takeLine(pending)) reachedEnd = false;
     }
   } finally {
@@ -104,6 +108,7 @@ export async function readLineWindow(
     startLine: offset,
     totalLines: reachedEnd && !hasMore ? lineNumber : undefined,
     hasMore,
+    endsWithNewline: endsWithNewline && reachedEnd && !hasMore,
     truncatedLines,
     bytesRead,
   };

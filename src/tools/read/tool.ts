@@ -204,8 +204,11 @@ async function readText(filePath: string, input: ReadInput, context: ToolUseCont
       `The requested part of ${filePath} is about ${estimateTokens(numbered)} tokens, over the ${MAX_OUTPUT_TOKENS}-token limit for one read. Read fewer lines at a time with offset and limit.`,
     );
   }
+  // A complete, uncut read is recorded exactly (final newline included) so that a later content
+  // comparison can tell "mtime moved, content the same" from a real change.
+  const complete = window.totalLines !== undefined && window.truncatedLines === 0;
   context.readFileState.set(filePath, {
-    content: window.lines.join("\n"),
+    content: window.lines.join("\n") + (complete && window.endsWithNewline ? "\n" : ""),
     timestamp: stats.mtimeMs,
     offset,
     limit,
