@@ -12,6 +12,13 @@ import {
   addUsage,
   emptyUsage,
 } from "../messages/types.js";
+import {
+  type InterruptOutcome,
+  drainQueuedUserMessages,
+  hasQueuedUserMessages,
+  submitWhileRunning,
+  wasInterruptedByNewMessage,
+} from "../orchestration/interrupts.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import type { Provider } from "../providers/types.js";
 import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
@@ -33,6 +40,8 @@ export interface SessionEngineOptions {
   /** `provider:model` as shown to people and the model; defaults to `<provider.name>:<model>`. */
   modelLabel?: string;
   tools: readonly AnyTool[];
+  /** MCP tools (`mcp__server__tool`): they follow the built-ins, sorted by name. See setMcpTools(). */
+  mcpTools?: readonly AnyTool[];
   /** The authority asked before every tool call. */
   canUseTool: CanUseTool;
   cwd: string;
@@ -64,7 +73,12 @@ export class SessionEngine {
   readonly cwd: string;
   readonly modelLabel: string;
   /** The tools the model may call, in request order. */
-  readonly tools: readonly AnyTool[];
+  get tools(): readonly AnyTool[] {
+    return this.pool;
+  }
+  private pool: readonly AnyTool[];
+  /** The running prompt's copy of the pool, updated in place when MCP tools change mid-prompt. */
+  private runningTools: AnyTool[] | undefined;
   readonly transcriptPath: string;
   /** The whole conversation, as the model sees it. */
   readonly messages: Message[];
@@ -84,7 +98,7 @@ export class SessionEngine {
     this.messages = [...(options.initialMessages ?? [])];
     const permissionContext = options.permissionContext ?? emptyPermissionContext(options.cwd);
     this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
-    this.tools = assembleToolPool(options.tools, [], permissionContext.rules);
+    this.pool = assembleToolPool(options.tools, options.mcpTools ?? [], permissionContext.rules);
     this.prefix = new RequestPrefixCache(this.systemPromptBuilder(permissionContext));
     this.transcriptPath = transcriptPath(options.cwd, this.sessionId);
     this.transcript =
@@ -116,31 +130,45 @@ export class SessionEngine {
    */
   async *submitMessage(prompt: string | UserContentBlock[]): AsyncGenerator<QueryEvent, TerminalEvent> {
     if (this.running) throw new Error("a prompt is already running in this session; wait for it or abort it");
-    const abortController = new AbortController();
+    let abortController = new AbortController();
     this.running = abortController;
     try {
+      // Messages left queued by an ESC-ended prompt came first, so they go first.
+      for (const queued of drainQueuedUserMessages(this.store)) this.append(queued);
       const content: UserContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
       const userMessage: UserMessage = { role: "user", content };
       this.append(userMessage);
-      const context = this.createContext(abortController);
-      const loop = query({
-        messages: this.messages,
-        provider: this.options.provider,
-        model: this.options.model,
-        context,
-        canUseTool: this.options.canUseTool,
-        prefix: this.prefix,
-        maxTurns: this.options.maxTurns,
-        maxOutputTokens: this.options.maxOutputTokens,
-      });
       while (true) {
-        const step = await loop.next();
-        if (step.done) return step.value;
-        const event = step.value;
-        if (event.type === "assistant" || event.type === "user") this.append(event.message);
-        else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
-        else if (event.type === "terminal") this.finishQuery(event);
-        yield event;
+        const context = this.createContext(abortController);
+        const loop = query({
+          messages: this.messages,
+          provider: this.options.provider,
+          model: this.options.model,
+          context,
+          canUseTool: this.options.canUseTool,
+          prefix: this.prefix,
+          maxTurns: this.options.maxTurns,
+          maxOutputTokens: this.options.maxOutputTokens,
+        });
+        let terminal: TerminalEvent;
+        while (true) {
+          const step = await loop.next();
+          if (step.done) {
+            terminal = step.value;
+            break;
+          }
+          const event = step.value;
+          if (event.type === "assistant" || event.type === "user") this.append(event.message);
+          else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
+          else if (event.type === "terminal") this.finishQuery(event);
+          yield event;
+        }
+        // A message sent while this ran and not yet drained (it stopped the prompt, or arrived
+        // after the last request) starts the next query in the same run. ESC keeps it queued.
+        const cancelled = abortController.signal.aborted && !wasInterruptedByNewMessage(abortController.signal);
+        if (cancelled || !hasQueuedUserMessages(this.store)) return terminal;
+        abortController = new AbortController();
+        this.running = abortController;
       }
     } finally {
       this.running = undefined;
@@ -150,6 +178,18 @@ export class SessionEngine {
   /** Stops the running prompt: the model stream and tool calls are cancelled, every call still gets a result. */
   abort(reason?: unknown): void {
     this.running?.abort(reason);
+  }
+
+  /**
+   * A message the user sends while a prompt runs. It is always queued. When every running tool
+   * call is 'cancel', the turn is aborted at once ("interrupted"): those calls stop and the
+   * message starts the next query of the same run. Otherwise ("queued") nothing stops and the
+   * message joins the next model request of the running prompt.
+   */
+  sendWhileRunning(prompt: string | UserContentBlock[]): InterruptOutcome {
+    if (!this.running) throw new Error("no prompt is running in this session; use submitMessage");
+    const content: UserContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+    return submitWhileRunning(this.store, this.running, { role: "user", content });
   }
 
   /** Adds an entry to the transcript (permission decisions, hook outcomes, ...). */
@@ -179,10 +219,20 @@ export class SessionEngine {
     this.transcript?.recordEntry(entry);
   }
 
+  /**
+   * Replaces the MCP part of the pool (a server's tools/list_changed, a reconnect). Takes effect
+   * from the next model request, also inside a running prompt.
+   */
+  setMcpTools(mcpTools: readonly AnyTool[]): void {
+    this.pool = assembleToolPool(this.options.tools, mcpTools, this.store.getAppState().toolPermissionContext.rules);
+    this.runningTools?.splice(0, this.runningTools.length, ...this.pool);
+  }
+
   private createContext(abortController: AbortController): ToolUseContext {
+    this.runningTools = [...this.pool];
     return {
       options: {
-        tools: [...this.tools],
+        tools: this.runningTools,
         model: this.modelLabel,
         cwd: this.cwd,
         sessionId: this.sessionId,
