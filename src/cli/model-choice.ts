@@ -23,11 +23,7 @@ export interface ResolvedModel {
 
 /** Turns `--model` into a provider; each provider's code (and SDK) is loaded only when chosen. */
 export async function resolveModel(spec: string, cwd: string): Promise<ResolvedModel> {
-  // TEMPORARY until src/providers/resolve.ts lands: only replay is resolved here.
-  if (spec.startsWith("replay:")) {
-    const file = spec.slice("replay:".length);
-    const { createReplayProvider } = await import("../providers/replay.js");
-    return { provider: createReplayProvider(file, { cwd }), model: file, label: spec };
-  }
-  throw new Error(`cannot use --model ${spec}: this build resolves only replay:FILE models yet`);
+  const { resolveProvider } = await import("../providers/resolve.js");
+  const { provider, model, providerName } = await resolveProvider(spec, { cwd });
+  return { provider, model, label: `${providerName}:${model}` };
 }
