@@ -1,17 +1,19 @@
 // THE SEAM between the agent loop and tool execution. query() runs every tool call of a turn
-// through executeToolCalls() and nothing else, so the concurrent streaming executor
-// (src/orchestration/) can replace this serial version by changing this one file.
+// through this file and nothing else; the scheduling itself (concurrency, abort tree, ordering,
+// result limits) lives in src/orchestration/streaming-executor.ts.
 //
 // Contract the loop relies on (any replacement must keep it):
 // - Exactly one `result` event per tool_use in `toolUses`, yielded in the order of `toolUses`,
 //   whatever happens: unknown tool, bad input, refusal, throw, abort (synthetic error results).
 // - `progress` events may come at any time, outside that order.
-// - Context modifiers of the calls are applied in call order; the generator's return value is the
-//   context the loop uses from then on.
-// - When `context.abortController` aborts, the call in flight stops being waited for at once and
-//   the remaining calls get an interrupted result without running.
-import type { AssistantMessage, ToolUseBlock } from "../messages/types.js";
-import { INTERRUPTED_MESSAGE, type ToolRunOutcome, errorResult, runToolUse } from "../orchestration/run-tool-use.js";
+// - Context modifiers of the calls are applied in call order (a concurrent batch's after the
+//   batch); the generator's return value is the context the loop uses from then on.
+// - When `context.abortController` aborts, running calls stop being waited for at once and the
+//   remaining calls get an interrupted result without running.
+import type { AssistantContentBlock, AssistantMessage, ToolUseBlock } from "../messages/types.js";
+import type { ToolAbortReason } from "../orchestration/abort-tree.js";
+import type { ToolRunOutcome } from "../orchestration/run-tool-use.js";
+import { StreamingToolExecutor } from "../orchestration/streaming-executor.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 
 export type ToolExecutionEvent =
@@ -25,76 +27,74 @@ export type ExecuteToolCalls = (
   assistantMessage: AssistantMessage,
 ) => AsyncGenerator<ToolExecutionEvent, ToolUseContext>;
 
-/** Resolves when the signal aborts; never rejects. */
-function abortPromise(signal: AbortSignal): { promise: Promise<"aborted">; dispose(): void } {
-  let onAbort: () => void = () => {};
-  const promise = new Promise<"aborted">((resolve) => {
-    onAbort = () => resolve("aborted");
-    if (signal.aborted) resolve("aborted");
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-  return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
-}
-
-function interrupted(toolUse: ToolUseBlock): ToolRunOutcome {
-  return { result: errorResult(toolUse.id, INTERRUPTED_MESSAGE) };
-}
-
 /**
- * Serial execution: one call at a time, in order. Progress of the running call is buffered and
- * flushed between awaits, because a generator cannot yield from inside a callback.
+ * The tool calls of one model response, started while the response is still streaming: the loop
+ * hands over each complete block as it arrives, then collects every result once the stream ends.
  */
+export class StreamingToolTurn {
+  // Made on the first call: a turn without tools must not leave a listener on the query's signal.
+  private current: StreamingToolExecutor | undefined;
+  private readonly added = new Set<ToolUseBlock>();
+
+  constructor(
+    private readonly context: ToolUseContext,
+    private readonly canUseTool: CanUseTool,
+  ) {}
+
+  private get executor(): StreamingToolExecutor {
+    this.current ??= new StreamingToolExecutor({ context: this.context, canUseTool: this.canUseTool });
+    return this.current;
+  }
+
+  /** A complete content block from the stream; tool_use blocks start at once if allowed. */
+  onBlock(block: AssistantContentBlock, blocksSoFar: readonly AssistantContentBlock[], model: string): void {
+    if (block.type !== "tool_use") return;
+    this.added.add(block);
+    this.executor.addTool(block, { role: "assistant", content: [...blocksSoFar], model });
+  }
+
+  /** The provider restarted its stream: what was started belongs to a response that no longer exists. */
+  onReset(): void {
+    this.current?.discard();
+    this.current = undefined;
+    this.added.clear();
+  }
+
+  /** Stops this turn's calls (not the query): e.g. the model request failed mid-stream. */
+  abort(reason: ToolAbortReason): void {
+    this.current?.abort(reason);
+  }
+
+  /** One result per tool_use, in order (starting any that were not handed over while streaming). */
+  async *results(
+    toolUses: readonly ToolUseBlock[],
+    assistantMessage: AssistantMessage,
+  ): AsyncGenerator<ToolExecutionEvent, ToolUseContext> {
+    for (const toolUse of toolUses) {
+      if (!this.added.has(toolUse)) {
+        this.added.add(toolUse);
+        this.executor.addTool(toolUse, assistantMessage);
+      }
+    }
+    if (toolUses.length === 0) return this.context;
+    const byId = new Map(toolUses.map((t) => [t.id, t]));
+    for await (const update of this.executor.getRemainingResults()) {
+      const toolUse = byId.get(update.toolUseId);
+      if (!toolUse) continue;
+      yield update.type === "progress"
+        ? { type: "progress", toolUse, progress: update.progress }
+        : { type: "result", toolUse, outcome: update.outcome };
+    }
+    return this.executor.getUpdatedContext();
+  }
+}
+
+/** Runs calls known all at once (a response that was not streamed), with the same scheduling. */
 export async function* executeToolCalls(
   toolUses: readonly ToolUseBlock[],
   context: ToolUseContext,
   canUseTool: CanUseTool,
   assistantMessage: AssistantMessage,
 ): AsyncGenerator<ToolExecutionEvent, ToolUseContext> {
-  let current = context;
-  for (const toolUse of toolUses) {
-    const signal = current.abortController.signal;
-    if (signal.aborted) {
-      yield { type: "result", toolUse, outcome: interrupted(toolUse) };
-      continue;
-    }
-    const progressQueue: unknown[] = [];
-    let wake: (() => void) | undefined;
-    const onProgress = (progress: unknown) => {
-      progressQueue.push(progress);
-      wake?.();
-    };
-    let outcome: ToolRunOutcome | undefined;
-    const settle = (o: ToolRunOutcome) => {
-      outcome = o;
-      wake?.();
-    };
-    // runToolUse turns every failure into a result; the catch is a last guard so a bug there
-    // still leaves the tool_use paired.
-    const run = runToolUse(toolUse, current, canUseTool, assistantMessage, onProgress).then(settle, (error: unknown) =>
-      settle({ result: errorResult(toolUse.id, `Error: ${error instanceof Error ? error.message : String(error)}`) }),
-    );
-    const abort = abortPromise(signal);
-    try {
-      while (outcome === undefined && !signal.aborted) {
-        if (progressQueue.length === 0) {
-          await Promise.race([
-            run,
-            abort.promise,
-            new Promise<void>((resolve) => {
-              wake = resolve;
-            }),
-          ]);
-          wake = undefined;
-        }
-        for (const progress of progressQueue.splice(0)) yield { type: "progress", toolUse, progress };
-      }
-    } finally {
-      abort.dispose();
-    }
-    // A tool that ignores the abort signal is no longer waited for: its late result is dropped.
-    const final = outcome ?? interrupted(toolUse);
-    yield { type: "result", toolUse, outcome: final };
-    if (final.contextModifier) current = final.contextModifier(current);
-  }
-  return current;
+  return yield* new StreamingToolTurn(context, canUseTool).results(toolUses, assistantMessage);
 }

@@ -20,7 +20,9 @@ import { errorResult } from "../orchestration/run-tool-use.js";
 import { type Provider, ProviderError, type ProviderEvent } from "../providers/types.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "./events.js";
-import { executeToolCalls } from "./execute-tools.js";
+import { drainQueuedUserMessages, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
+import { budgetRequestMessages } from "../results/budget.js";
+import { StreamingToolTurn } from "./execute-tools.js";
 import { drainPendingReminders } from "./reminders.js";
 import { toRequestMessages } from "./request-messages.js";
 import type { RequestPrefixCache } from "./request-prefix.js";
@@ -63,6 +65,7 @@ async function* streamTurn(
   provider: Provider,
   request: Parameters<Provider["stream"]>[0],
   signal: AbortSignal,
+  toolTurn?: StreamingToolTurn,
 ): AsyncGenerator<QueryEvent, StreamOutcome> {
   const turn: StreamedTurn = { blocks: [] };
   let iterator: AsyncIterator<ProviderEvent> | undefined;
@@ -93,6 +96,8 @@ async function* streamTurn(
           break;
         case "block":
           turn.blocks.push(event.block);
+          // A complete tool_use starts now, while the model is still writing the rest.
+          toolTurn?.onBlock(event.block, turn.blocks, request.model);
           break;
         case "usage":
           turn.usage = event.usage;
@@ -106,6 +111,7 @@ async function* streamTurn(
             turn.blocks = [];
             turn.usage = undefined;
             turn.stopReason = undefined;
+            toolTurn?.onReset();
             yield { type: "stream_reset" };
           }
       }
@@ -133,8 +139,17 @@ function toolResultsMessage(results: ToolResultBlock[]): UserMessage {
   return { role: "user", content: results };
 }
 
-function syntheticResults(toolUses: readonly ToolUseBlock[], text: string): UserMessage {
-  return toolResultsMessage(toolUses.map((t) => errorResult(t.id, text)));
+/** The results of a turn cut short: real ones for calls that finished, synthetic for the rest. */
+async function settledResults(toolTurn: StreamingToolTurn, toolUses: readonly ToolUseBlock[], model: string): Promise<ToolResultBlock[]> {
+  const results: ToolResultBlock[] = [];
+  try {
+    for await (const event of toolTurn.results(toolUses, { role: "assistant", content: [...toolUses], model })) {
+      if (event.type === "result") results.push(event.outcome.result);
+    }
+  } catch (error) {
+    results.push(...missingResults(toolUses, results, `Error: tool execution failed: ${describeError(error)}`));
+  }
+  return [...results, ...missingResults(toolUses, results, INTERRUPTED_BY_USER)];
 }
 
 /** Error results for the tool calls that have none yet (a guard: the executor should pair them all). */
@@ -172,26 +187,33 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
 
   while (true) {
     if (signal.aborted) {
-      yield add(userText(INTERRUPTED_BY_USER));
+      // Stopped by a new message: that message follows as the next prompt, no note needed.
+      if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_BY_USER));
       return yield* finish(terminal("aborted_streaming"));
     }
     const reminder = drainPendingReminders(context);
     if (reminder) yield add(reminder);
+    // Messages the user sent while this prompt ran join the next request.
+    for (const queued of drainQueuedUserMessages(context)) yield add(queued);
 
     turnCount++;
     yield { type: "request_start", turn: turnCount };
     const { system, tools } = await prefix.prefixFor(context);
+    // Per-message result budget with frozen decisions: earlier turns go out byte for byte the same.
+    const requestMessages = await budgetRequestMessages(toRequestMessages(messages), context);
+    const toolTurn = new StreamingToolTurn({ ...context, messages }, canUseTool);
     const outcome = yield* streamTurn(
       provider,
       {
         model,
         system,
-        messages: toRequestMessages(messages),
+        messages: requestMessages,
         tools,
         maxTokens: params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
         signal,
       },
       signal,
+      toolTurn,
     );
     usage = addUsage(usage, outcome.turn.usage);
 
@@ -204,13 +226,15 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
         partialToolUses.push(...toolUsesOf(partial));
       }
       if (outcome.kind === "aborted") {
-        if (partialToolUses.length > 0) yield add(syntheticResults(partialToolUses, INTERRUPTED_BY_USER));
-        yield add(userText(INTERRUPTED_BY_USER));
+        // Calls that started while streaming keep their real result if they finished.
+        if (partialToolUses.length > 0) yield add(toolResultsMessage(await settledResults(toolTurn, partialToolUses, model)));
+        if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_BY_USER));
         return yield* finish(terminal("aborted_streaming"));
       }
       const message = describeError(outcome.error);
       if (partialToolUses.length > 0) {
-        yield add(syntheticResults(partialToolUses, `Error: the model request failed before this tool ran: ${message}`));
+        toolTurn.abort("discarded");
+        yield add(toolResultsMessage(await settledResults(toolTurn, partialToolUses, model)));
       }
       const tooLong = outcome.error instanceof ProviderError && outcome.error.kind === "prompt_too_long";
       return yield* finish(terminal(tooLong ? "prompt_too_long" : "model_error", message));
@@ -232,7 +256,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
 
     const results: ToolResultBlock[] = [];
     const extraMessages: Message[] = [];
-    const execution = executeToolCalls(toolUses, { ...context, messages }, canUseTool, assistant);
+    const execution = toolTurn.results(toolUses, assistant);
     try {
       while (true) {
         const step = await execution.next();
@@ -261,7 +285,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     for (const extra of extraMessages) yield add(extra);
 
     if (signal.aborted) {
-      yield add(userText(INTERRUPTED_DURING_TOOLS));
+      if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_DURING_TOOLS));
       return yield* finish(terminal("aborted_tools"));
     }
     if (params.maxTurns !== undefined && turnCount >= params.maxTurns) {

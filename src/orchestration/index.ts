@@ -5,3 +5,4 @@ export * from "./partition.js";
 export * from "./synthetic-results.js";
 export * from "./streaming-executor.js";
 export * from "./run-tools.js";
+export * from "./interrupts.js";

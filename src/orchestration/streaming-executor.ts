@@ -63,6 +63,7 @@ export class StreamingToolExecutor {
   private discarded = false;
   private wakeWaiter: (() => void) | undefined;
   private changedSinceLastLook = false;
+  private publishedInterruptible = false;
 
   constructor(options: StreamingToolExecutorOptions) {
     this.context = options.context;
@@ -146,6 +147,17 @@ export class StreamingToolExecutor {
     if (this.calls.every((c) => c.status === "yielded")) this.siblings.detach();
   }
 
+  /**
+   * Mirrors hasInterruptibleToolInProgress into AppState, where the session reads it when the
+   * user sends a message (it has no handle on this executor). Written only when it changes.
+   */
+  private publishInterruptible(): void {
+    const value = this.hasInterruptibleToolInProgress;
+    if (value === this.publishedInterruptible) return;
+    this.publishedInterruptible = value;
+    this.context.setAppState((prev) => ({ ...prev, hasInterruptibleToolInProgress: value }));
+  }
+
   /** Starts what may start, in call order, and settles queued calls that must never start. */
   private advance(): void {
     const stopped = this.siblings.controller.signal;
@@ -158,6 +170,7 @@ export class StreamingToolExecutor {
       if (!this.mayStart(call)) break;
       this.start(call);
     }
+    this.publishInterruptible();
   }
 
   private mayStart(call: TrackedCall): boolean {

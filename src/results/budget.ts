@@ -1,10 +1,10 @@
 import type { Message, ToolResultBlock, UserContentBlock, UserMessage } from "../messages/types.js";
 import { findToolByName } from "../tool/pool.js";
-import type { AnyTool } from "../tool/types.js";
+import type { AnyTool, ToolUseContext } from "../tool/types.js";
 import { persistResultBlock } from "./limit-result.js";
 import { MAX_TOOL_RESULTS_PER_MESSAGE_CHARS, effectiveResultLimit, persistableText, resultContentSize } from "./limits.js";
 import { isPersistedOutput } from "./persisted-output.js";
-import type { ToolResultReplacementState } from "./replacement-state.js";
+import { type ToolResultReplacementState, toolResultReplacementStateOf } from "./replacement-state.js";
 
 export interface ToolResultBudgetOptions {
   state: ToolResultReplacementState;
@@ -104,4 +104,13 @@ function toolNamesByUseId(messages: readonly Message[]): Map<string, string> {
     for (const block of message.content) if (block.type === "tool_use") names.set(block.id, block.name);
   }
   return names;
+}
+
+/** The budget as a session applies it: its pool, its results folder, its frozen decisions. */
+export function budgetRequestMessages(messages: readonly Message[], context: ToolUseContext): Promise<Message[]> {
+  return applyToolResultBudget(messages, {
+    state: toolResultReplacementStateOf(context),
+    tools: context.options.tools,
+    sessionDir: context.options.sessionDir,
+  });
 }

@@ -195,9 +195,10 @@ describe("query loop", () => {
     setTimeout(() => session.abort(), 20);
     const { terminal } = await run;
     expect(terminal.reason).toBe("aborted_streaming");
-    // The tool call that was already complete is kept and paired with an interrupted result.
+    // The tool call that was already complete started while the model streamed and finished
+    // before the abort: it is kept, paired with its real result.
     expectPaired(session.messages);
-    expect(resultsIn(session.messages)[0]).toMatchObject({ tool_use_id: "t1", is_error: true });
+    expect(resultsIn(session.messages)[0]).toMatchObject({ tool_use_id: "t1", content: "echo: a" });
   });
 
   it("aborts during a tool: aborted_tools, the running and the queued calls get interrupted results", async () => {
@@ -209,7 +210,8 @@ describe("query loop", () => {
       [{ content: [toolUse("t1", "Wait", { ms: 60_000 }), toolUse("t2", "Wait", { ms: 1 })] }, { content: [text("never")] }],
       { tools: [tool] },
     );
-    abortNow = () => session.abort();
+    // Tools start while the model streams; abort once the (instant) replay stream has ended.
+    abortNow = () => setTimeout(() => session.abort(), 10);
     const { events, terminal } = await collect(session.submitMessage("x"));
     expect(terminal.reason).toBe("aborted_tools");
     expect(events.some((e) => e.type === "tool_progress" && e.toolUseId === "t1")).toBe(true);
@@ -227,7 +229,7 @@ describe("query loop", () => {
     let abortNow: () => void = () => {};
     const tool = waitingTool(() => abortNow(), false);
     const { session } = sessionFor(cwd, [{ content: [toolUse("t1", "Wait", { ms: 600_000 })] }], { tools: [tool] });
-    abortNow = () => session.abort();
+    abortNow = () => setTimeout(() => session.abort(), 10);
     const { terminal } = await collect(session.submitMessage("x"));
     expect(terminal.reason).toBe("aborted_tools");
     expectPaired(session.messages);
