@@ -1,0 +1,139 @@
+// Read-only rules for tools whose danger lives in their arguments rather than a flag list:
+// awk and jq programs, find expressions, date, and package tools that only report.
+import { matchesLong, parseArgs } from "../options.js";
+import type { Field } from "../word-tokens.js";
+import { type ReadOnlyVerdict, couldExpandToFlag, notReadOnly, readOnly } from "./verdict.js";
+
+/** awk can run commands (system, pipes, getline from commands), write files (>), read secrets (ENVIRON). */
+export function checkAwkReadOnly(words: Field[]): ReadOnlyVerdict {
+  const parsed = parseArgs(words, 1, { shortWithValue: "FvfeiElW", longWithValue: ["field-separator", "assign", "file", "source", "include", "exec", "load"] });
+  for (const option of parsed.options) {
+    if (["-f", "-e", "-i", "-E", "-l"].includes(option.flag) || option.flag.startsWith("--")) {
+      if (option.flag !== "--field-separator" && option.flag !== "--assign") return notReadOnly(`awk ${option.flag} loads program text the check cannot see`);
+    }
+  }
+  const program = parsed.operands[0];
+  if (!program) return notReadOnly("awk without a program");
+  if (!program.literal) return notReadOnly("the awk program is known only at run time");
+  if (/[|>@]|\b(system|getline|close|fflush|ENVIRON|PROCINFO)\b/.test(program.value)) {
+    return notReadOnly("the awk program can run commands, write files or read the environment");
+  }
+  const files = parsed.operands.slice(1).filter((f) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(f.value));
+  return readOnly(files);
+}
+
+/** jq: -f/-L load code from disk, --rawfile/--slurpfile read arbitrary files, env/$ENV read secrets. */
+export function checkJqReadOnly(words: Field[]): ReadOnlyVerdict {
+  const operands: Field[] = [];
+  let positionalOnly = false;
+  for (let i = 1; i < words.length; i += 1) {
+    const word = words[i] as Field;
+    const text = word.value;
+    if (positionalOnly || !text.startsWith("-") || text === "-") {
+      operands.push(word);
+      continue;
+    }
+    if (text === "--args" || text === "--jsonargs") {
+      positionalOnly = true;
+      continue;
+    }
+    if (text === "--arg" || text === "--argjson") {
+      i += 2;
+      continue;
+    }
+    if (text === "--indent") {
+      i += 1;
+      continue;
+    }
+    if (/^-[^-]*[fL]/.test(text) || ["from-file", "library-path", "rawfile", "slurpfile", "seq"].some((l) => text.startsWith("--") && matchesLong(text, l, 3))) {
+      if (!text.startsWith("--seq")) return notReadOnly(`jq ${text} loads code or files the check cannot see`);
+    }
+  }
+  const filter = operands[0];
+  if (!filter) return readOnly();
+  if (!filter.literal) return notReadOnly("the jq filter is known only at run time");
+  if (/(^|[^A-Za-z0-9_$])(env|\$ENV|input_filename|\$__loc__|import|include|system|debug|stderr|input_line_number|halt_error)\b/.test(filter.value)) {
+    return notReadOnly("the jq filter reads the environment, loads modules or writes to stderr");
+  }
+  return readOnly(operands.slice(1));
+}
+
+const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
+const FIND_WITH_VALUE = new Set([
+  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype", "-size",
+  "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer", "-cnewer", "-user", "-group", "-uid",
+  "-gid", "-perm", "-maxdepth", "-mindepth", "-links", "-inum", "-samefile", "-lname", "-ilname", "-used", "-printf",
+  "-regextype", "-fstype", "-context", "-newermt", "-newerct", "-newerat", "-files0-from",
+]);
+
+export function checkFindReadOnly(words: Field[]): ReadOnlyVerdict {
+  const roots: Field[] = [];
+  let inExpression = false;
+  for (let i = 1; i < words.length; i += 1) {
+    const word = words[i] as Field;
+    const text = word.value;
+    if (!word.literal && !inExpression) return notReadOnly("a find start path is known only at run time");
+    if (FIND_ACTIONS.has(text)) return notReadOnly(`find ${text} runs a command, deletes or writes files`);
+    if (text.startsWith("-") || text === "(" || text === "!" || text === ")") {
+      inExpression = true;
+      if (FIND_WITH_VALUE.has(text)) i += 1;
+      continue;
+    }
+    if (!inExpression) {
+      if (couldExpandToFlag(word)) return notReadOnly("an unquoted glob could become a find action");
+      roots.push(word);
+    } else if (word.glob) return notReadOnly("an unquoted glob in a find expression could become an action");
+  }
+  return readOnly(roots);
+}
+
+export function checkDateReadOnly(words: Field[]): ReadOnlyVerdict {
+  const parsed = parseArgs(words, 1, { shortWithValue: "dfrsI", longWithValue: ["date", "file", "reference", "set", "iso-8601", "rfc-3339"] });
+  if (parsed.options.some((o) => o.flag === "-s" || (o.flag.startsWith("--") && matchesLong(o.flag, "set", 2)))) return notReadOnly("date -s sets the clock");
+  if (parsed.operands.some((o) => !o.value.startsWith("+"))) return notReadOnly("date with a time operand sets the clock");
+  return readOnly();
+}
+
+const VERSION_FLAGS = new Set(["--version", "-version", "-V", "-v", "version"]);
+const VERSION_ONLY = new Set([
+  "python", "python3", "node", "java", "javac", "go", "cargo", "rustc", "rustup", "docker", "deno", "bun", "ruby",
+  "perl", "gcc", "g++", "clang", "make", "cmake", "tsc", "yarn", "pnpm", "uv", "poetry", "terraform", "kubectl",
+  "gh", "npx", "php", "dotnet", "swift", "kotlin", "scala", "mvn", "gradle", "pip", "pip3", "bash", "zsh",
+]);
+
+export function isVersionQuery(words: Field[]): boolean {
+  const name = words[0]?.value ?? "";
+  return VERSION_ONLY.has(name) && words.length === 2 && VERSION_FLAGS.has(words[1]?.value ?? "");
+}
+
+/** Package and platform tools whose listing subcommands only report. */
+export function checkToolReport(name: string, words: Field[]): ReadOnlyVerdict | undefined {
+  const args = words.slice(1).map((w) => w.value);
+  if (words.slice(1).some((w) => !w.literal || w.glob)) return undefined;
+  const sub = args[0];
+  switch (name) {
+    case "npm":
+      if (sub === "ls" || sub === "list" || sub === "ll" || sub === "la" || sub === "view" || sub === "info" || sub === "show" || sub === "outdated" || sub === "root" || sub === "prefix" || sub === "explain" || sub === "why") return readOnly();
+      if (sub === "config" && (args[1] === "get" || args[1] === "list" || args[1] === "ls")) return readOnly();
+      if (sub === "version" && args.length === 1) return readOnly();
+      return undefined;
+    case "pip":
+    case "pip3":
+      return sub === "list" || sub === "show" || sub === "freeze" || sub === "check" ? readOnly() : undefined;
+    case "docker":
+      return sub === "ps" || sub === "images" || sub === "version" || sub === "info" ? readOnly() : undefined;
+    case "gh": {
+      const reads: Record<string, string[]> = {
+        pr: ["list", "view", "status", "diff", "checks"],
+        issue: ["list", "view", "status"],
+        repo: ["view"],
+        run: ["list", "view"],
+        release: ["list", "view"],
+        auth: ["status"],
+      };
+      return sub && args[1] && reads[sub]?.includes(args[1]) && !args.includes("--web") ? readOnly() : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

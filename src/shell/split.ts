@@ -1,0 +1,357 @@
+// Walks a bash syntax tree into the simple commands bash will run, in order, with the words each
+// one really receives, its redirections, and the directory it runs in (a `cd` moves the later
+// ones; subshells, pipeline stages and substitutions keep theirs to themselves, as in bash).
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Node, Tree } from "web-tree-sitter";
+import { type Field, type WordContext, assignmentValueField, fieldsOfNodes } from "./word-tokens.js";
+
+export type CommandOrigin = "top" | "substitution" | "function" | "nested-shell";
+
+export interface Assignment {
+  name: string;
+  value: Field;
+  source: string;
+}
+
+export interface Redirect {
+  /** `>`, `>>`, `<`, `&>`, `>&`, `>|`, `<<`, `<<<` ... */
+  operator: string;
+  fd: string | undefined;
+  /** The recovered target word; undefined for heredocs. */
+  target: Field | undefined;
+  /** Directory relative targets resolve against; undefined when a `cd` made it unknowable. */
+  cwd: string | undefined;
+}
+
+export interface SimpleCommand {
+  kind: "command" | "declaration" | "test" | "assignment";
+  assignments: Assignment[];
+  /** argv as bash passes it, command name first (empty for a bare assignment). */
+  words: Field[];
+  redirects: Redirect[];
+  cwd: string | undefined;
+  origin: CommandOrigin;
+  /** Inside a tree region the grammar could not parse. */
+  inError: boolean;
+  source: string;
+}
+
+export interface Heredoc {
+  /** True for `<<'EOF'`: the body is literal text; false bodies are expanded by bash. */
+  literal: boolean;
+  body: string;
+}
+
+export interface ScriptStructure {
+  commands: SimpleCommand[];
+  /** Every redirection, including those on compound commands and bare `exec 3>file`. */
+  redirects: Redirect[];
+  heredocs: Heredoc[];
+  functionNames: Set<string>;
+  hasError: boolean;
+  /** Number of separate pipelines/lists at the top level (newline- or `;`-separated). */
+  statementCount: number;
+}
+
+interface WalkState {
+  cwd: string | undefined;
+  origin: CommandOrigin;
+  inError: boolean;
+}
+
+const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
+const WORDISH = new Set([
+  "word",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "number",
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+  "brace_expression",
+  "test_operator",
+  "regex",
+  "extglob_pattern",
+]);
+
+export function splitScript(tree: Tree, cwd: string, context: WordContext): ScriptStructure {
+  const structure: ScriptStructure = {
+    commands: [],
+    redirects: [],
+    heredocs: [],
+    functionNames: new Set(),
+    hasError: tree.rootNode.hasError,
+    statementCount: tree.rootNode.namedChildren.filter((c) => c && c.type !== "comment").length,
+  };
+  const walker = new Walker(structure, context);
+  walker.visit(tree.rootNode, { cwd, origin: "top", inError: false });
+  return structure;
+}
+
+class Walker {
+  constructor(
+    private readonly out: ScriptStructure,
+    private readonly context: WordContext,
+  ) {}
+
+  visit(node: Node, state: WalkState): void {
+    switch (node.type) {
+      case "command":
+        this.visitCommand(node, state);
+        return;
+      case "declaration_command":
+      case "unset_command":
+        this.visitDeclaration(node, state);
+        return;
+      case "test_command":
+        this.visitTest(node, state);
+        return;
+      case "variable_assignment":
+        this.visitBareAssignments([node], state);
+        return;
+      case "variable_assignments":
+        this.visitBareAssignments(this.named(node).filter((c) => c.type === "variable_assignment"), state);
+        return;
+      case "redirected_statement":
+        this.visitRedirected(node, state);
+        return;
+      case "pipeline":
+        for (const child of this.named(node)) this.visit(child, { ...state });
+        return;
+      case "subshell":
+      case "command_substitution":
+      case "process_substitution":
+        this.visitChildren(node, { ...state, origin: node.type === "subshell" ? state.origin : "substitution" });
+        return;
+      case "function_definition":
+        this.visitFunction(node, state);
+        return;
+      case "heredoc_redirect":
+        this.visitHeredoc(node, state);
+        return;
+      case "ERROR":
+        this.out.hasError = true;
+        this.visitChildren(node, { ...state, inError: true });
+        return;
+      default:
+        if (node.isMissing) this.out.hasError = true;
+        this.visitChildren(node, state);
+    }
+  }
+
+  private named(node: Node): Node[] {
+    return node.namedChildren.filter((c): c is Node => c !== null);
+  }
+
+  private visitChildren(node: Node, state: WalkState): void {
+    for (const child of node.children) if (child) this.visit(child, state);
+  }
+
+  /** Substitutions inside a command's words run before it, each in its own subshell. */
+  private visitNestedSubstitutions(node: Node, state: WalkState): void {
+    for (const child of node.children) {
+      if (!child) continue;
+      if (SUBSTITUTIONS.has(child.type)) this.visit(child, { ...state, origin: "substitution" });
+      else if (child.type === "ERROR") this.visit(child, state);
+      else this.visitNestedSubstitutions(child, state);
+    }
+  }
+
+  private visitCommand(node: Node, state: WalkState): void {
+    this.visitNestedSubstitutions(node, state);
+    const assignments: Assignment[] = [];
+    const wordGroups: Node[][] = [];
+    const redirects: Redirect[] = [];
+    let previous: Node | undefined;
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.type === "variable_assignment") {
+        const assignment = this.assignmentOf(child);
+        if (assignment) assignments.push(assignment);
+        previous = undefined;
+        continue;
+      }
+      if (child.type === "file_redirect" || child.type === "herestring_redirect") {
+        redirects.push(...this.redirectsOf(child, state));
+        previous = undefined;
+        continue;
+      }
+      if (child.type === "heredoc_redirect") {
+        this.visitHeredoc(child, state);
+        previous = undefined;
+        continue;
+      }
+      const parts = child.type === "command_name" ? this.named(child) : [child];
+      for (const part of parts) {
+        if (!WORDISH.has(part.type) && part.type !== "$") continue;
+        // Adjacent nodes with no blank between them are one word to bash.
+        const group = previous && previous.endIndex === part.startIndex ? wordGroups[wordGroups.length - 1] : undefined;
+        if (group) group.push(part);
+        else wordGroups.push([part]);
+        previous = part;
+      }
+    }
+    const words = wordGroups.flatMap((group) => fieldsOfNodes(group, this.context));
+    this.record({ kind: "command", assignments, words, redirects, node, state });
+  }
+
+  private visitDeclaration(node: Node, state: WalkState): void {
+    this.visitNestedSubstitutions(node, state);
+    const keyword = node.children[0]?.text ?? node.type;
+    const words: Field[] = [{ value: keyword, literal: true, glob: false, quoted: false, source: keyword }];
+    for (const child of this.named(node)) {
+      if (child.type === "variable_assignment") {
+        const source = child.text;
+        words.push(assignmentValueField([child], this.context));
+        (words[words.length - 1] as Field).source = source;
+      } else if (WORDISH.has(child.type) || child.type === "variable_name") {
+        words.push(...fieldsOfNodes([child], this.context));
+      }
+    }
+    this.record({ kind: "declaration", assignments: [], words, redirects: [], node, state });
+  }
+
+  private visitTest(node: Node, state: WalkState): void {
+    this.visitNestedSubstitutions(node, state);
+    const opener = node.children[0]?.text === "[[" ? "[[" : "[";
+    const words: Field[] = [{ value: opener, literal: true, glob: false, quoted: false, source: opener }];
+    const collect = (current: Node) => {
+      for (const child of this.named(current)) {
+        if (WORDISH.has(child.type)) words.push(...fieldsOfNodes([child], this.context));
+        else collect(child);
+      }
+    };
+    collect(node);
+    this.record({ kind: "test", assignments: [], words, redirects: [], node, state });
+  }
+
+  private visitBareAssignments(nodes: Node[], state: WalkState): void {
+    const assignments: Assignment[] = [];
+    for (const node of nodes) {
+      this.visitNestedSubstitutions(node, state);
+      const assignment = this.assignmentOf(node);
+      if (assignment) assignments.push(assignment);
+    }
+    const first = nodes[0];
+    if (!first) return;
+    this.record({ kind: "assignment", assignments, words: [], redirects: [], node: first, state });
+  }
+
+  private visitRedirected(node: Node, state: WalkState): void {
+    const redirects: Redirect[] = [];
+    const body: Node[] = [];
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.type === "file_redirect" || child.type === "herestring_redirect") {
+        this.visitNestedSubstitutions(child, state);
+        redirects.push(...this.redirectsOf(child, state));
+      } else if (child.type === "heredoc_redirect") {
+        this.visitHeredoc(child, state);
+      } else body.push(child);
+    }
+    const before = this.out.commands.length;
+    for (const child of body) this.visit(child, state);
+    const onlyCommand = body.length === 1 && body[0]?.type === "command" ? this.out.commands[before] : undefined;
+    if (onlyCommand) onlyCommand.redirects.push(...redirects);
+    this.out.redirects.push(...redirects);
+  }
+
+  private visitHeredoc(node: Node, state: WalkState): void {
+    const start = node.children.find((c) => c?.type === "heredoc_start");
+    const bodyNode = node.children.find((c) => c?.type === "heredoc_body");
+    const literal = start ? /['"\\]/.test(start.text) : false;
+    this.out.heredocs.push({ literal, body: bodyNode?.text ?? "" });
+    for (const child of node.children) {
+      if (!child || child.type === "heredoc_start" || child.type === "heredoc_end") continue;
+      if (child.type === "heredoc_body") {
+        if (!literal) this.visitNestedSubstitutions(child, state);
+        continue;
+      }
+      if (child.isNamed) this.visit(child, state);
+    }
+  }
+
+  private visitFunction(node: Node, state: WalkState): void {
+    const name = node.childForFieldName("name") ?? this.named(node).find((c) => c.type === "word");
+    if (name) this.out.functionNames.add(name.text);
+    const body = node.childForFieldName("body") ?? this.named(node).find((c) => c !== name);
+    if (body) this.visit(body, { ...state, origin: "function" });
+  }
+
+  private assignmentOf(node: Node): Assignment | undefined {
+    const name = node.children.find((c) => c?.type === "variable_name" || c?.type === "subscript");
+    if (!name) return undefined;
+    const operatorIndex = node.children.findIndex((c) => c?.type === "=" || c?.type === "+=");
+    const valueNodes = node.children.slice(operatorIndex + 1).filter((c): c is Node => c !== null);
+    const value = valueNodes.length
+      ? assignmentValueField(valueNodes, this.context)
+      : { value: "", literal: true, glob: false, quoted: false, source: "" };
+    return { name: name.text, value, source: node.text };
+  }
+
+  private redirectsOf(node: Node, state: WalkState): Redirect[] {
+    let operator = "";
+    let fd: string | undefined;
+    const targetNodes: Node[] = [];
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.type === "file_descriptor") fd = child.text;
+      else if (!child.isNamed && operator === "") operator = child.type;
+      else if (child.isNamed && (targetNodes.length === 0 || targetNodes[targetNodes.length - 1]?.endIndex === child.startIndex)) {
+        targetNodes.push(child);
+      }
+    }
+    const fields = fieldsOfNodes(targetNodes, this.context);
+    const target =
+      fields.length === 1
+        ? fields[0]
+        : { value: targetNodes.map((n) => n.text).join(""), literal: false, glob: true, quoted: false, source: "" };
+    return [{ operator, fd, target, cwd: state.cwd }];
+  }
+
+  private record(entry: {
+    kind: SimpleCommand["kind"];
+    assignments: Assignment[];
+    words: Field[];
+    redirects: Redirect[];
+    node: Node;
+    state: WalkState;
+  }): void {
+    const { state } = entry;
+    this.out.commands.push({
+      kind: entry.kind,
+      assignments: entry.assignments,
+      words: entry.words,
+      redirects: entry.redirects,
+      cwd: state.cwd,
+      origin: state.origin,
+      inError: state.inError || entry.node.hasError,
+      source: entry.node.text,
+    });
+    state.cwd = nextDirectory(entry.words, state.cwd);
+  }
+}
+
+/** Where the shell stands after this command: `cd`/`pushd` move it; `popd` makes it unknown. */
+function nextDirectory(words: Field[], cwd: string | undefined): string | undefined {
+  const name = words[0]?.value;
+  if (name !== "cd" && name !== "pushd" && name !== "popd") return cwd;
+  if (name === "popd") return undefined;
+  const operands = words.slice(1).filter((w) => !(w.value.startsWith("-") && w.value.length > 1));
+  const target = operands[0];
+  if (!target) return name === "cd" ? os.homedir() : undefined;
+  if (!target.literal || target.glob || target.value === "-") return undefined;
+  if (cwd === undefined && !path.isAbsolute(target.value) && !target.value.startsWith("~")) return undefined;
+  return resolveShellPath(target.value, cwd ?? "/");
+}
+
+export function resolveShellPath(value: string, cwd: string): string {
+  if (value === "~" || value.startsWith("~/")) return path.join(os.homedir(), value.slice(1));
+  return path.resolve(cwd, value);
+}

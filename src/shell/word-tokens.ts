@@ -1,0 +1,223 @@
+// Recovers the words bash would see from the syntax nodes of one shell word: quote removal,
+// backslashes, ANSI-C and locale strings, default $IFS splitting, brace expansion. Anything known
+// only at run time ($VAR, $(...)) stays marked as dynamic so no rule can match it by accident.
+import type { Node } from "web-tree-sitter";
+import { decodeAnsiC } from "./ansi-c.js";
+import { expandBraces } from "./brace-expansion.js";
+
+export type WordToken =
+  | { kind: "char"; ch: string; quoted: boolean }
+  | { kind: "dynamic"; source: string }
+  /** An unquoted default-$IFS expansion: bash splits the word here. */
+  | { kind: "split" };
+
+/** One argument as bash will pass it. */
+export interface Field {
+  /** The recovered text; dynamic parts are replaced by DYNAMIC_MARK. */
+  value: string;
+  /** False when any part is known only at run time. */
+  literal: boolean;
+  /** True when an unquoted `*`, `?` or `[` makes it a glob pattern. */
+  glob: boolean;
+  /** True when any part of it was quoted or escaped. */
+  quoted: boolean;
+  /** The source text of the word this field came from. */
+  source: string;
+}
+
+export const DYNAMIC_MARK = "\u{FFFD}";
+
+export interface WordContext {
+  /** Set when the script assigns IFS anywhere: then $IFS no longer means blank. */
+  ifsReassigned: boolean;
+}
+
+const PLAIN_TEXT_NODES = new Set([
+  "word",
+  "number",
+  "test_operator",
+  "file_descriptor",
+  "regex",
+  "extglob_pattern",
+  "brace_expression",
+  "special_variable_name",
+  "variable_name",
+]);
+
+const DYNAMIC_NODES = new Set(["command_substitution", "process_substitution", "arithmetic_expansion"]);
+
+export function tokensOfNodes(nodes: Node[], context: WordContext): WordToken[] {
+  const tokens: WordToken[] = [];
+  for (let k = 0; k < nodes.length; k += 1) {
+    const node = nodes[k] as Node;
+    const next = nodes[k + 1];
+    // The grammar reads `$"..."` as a lone `$` and a string; bash reads one locale string whose
+    // text (without translation catalogues) is the double-quoted string's.
+    if (node.type === "$" && next?.type === "string" && next.startIndex === node.endIndex) continue;
+    appendNode(node, context, tokens);
+  }
+  return tokens;
+}
+
+function appendNode(node: Node, context: WordContext, tokens: WordToken[]): void {
+  const type = node.type;
+  if (PLAIN_TEXT_NODES.has(type)) {
+    appendUnquotedText(node.text, tokens);
+    return;
+  }
+  switch (type) {
+    case "raw_string":
+      appendQuotedText(node.text.slice(1, -1), tokens);
+      return;
+    case "ansi_c_string":
+      appendQuotedText(decodeAnsiC(node.text.slice(2, -1)), tokens);
+      return;
+    case "string":
+      appendDoubleQuoted(node, tokens);
+      return;
+    case "translated_string": {
+      const inner = node.namedChildren.find((c) => c?.type === "string");
+      if (inner) appendDoubleQuoted(inner, tokens);
+      else tokens.push({ kind: "dynamic", source: node.text });
+      return;
+    }
+    case "simple_expansion":
+    case "expansion":
+      if (!context.ifsReassigned && isDefaultIfsExpansion(node.text)) tokens.push({ kind: "split" });
+      else tokens.push({ kind: "dynamic", source: node.text });
+      return;
+    case "concatenation":
+      appendChildrenWithGaps(node, context, tokens);
+      return;
+    default:
+      if (DYNAMIC_NODES.has(type)) {
+        tokens.push({ kind: "dynamic", source: node.text });
+        return;
+      }
+      // Unknown shapes are never guessed at: they count as known only at run time.
+      tokens.push({ kind: "dynamic", source: node.text });
+  }
+}
+
+function appendChildrenWithGaps(node: Node, context: WordContext, tokens: WordToken[]): void {
+  let cursor = node.startIndex;
+  const source = node.text;
+  const children = node.children.filter((c): c is Node => c !== null);
+  for (let k = 0; k < children.length; k += 1) {
+    const child = children[k] as Node;
+    if (child.startIndex > cursor) appendUnquotedText(source.slice(cursor - node.startIndex, child.startIndex - node.startIndex), tokens);
+    const next = children[k + 1];
+    if (child.type === "$" && next?.type === "string" && next.startIndex === child.endIndex) {
+      cursor = child.endIndex;
+      continue;
+    }
+    appendNode(child, context, tokens);
+    cursor = child.endIndex;
+  }
+  if (cursor < node.endIndex) appendUnquotedText(source.slice(cursor - node.startIndex), tokens);
+}
+
+function appendDoubleQuoted(node: Node, tokens: WordToken[]): void {
+  const source = node.text;
+  const start = node.startIndex;
+  let cursor = start + 1;
+  const end = node.endIndex - (source.endsWith('"') && source.length > 1 ? 1 : 0);
+  for (const child of node.children) {
+    if (!child || child.startIndex < cursor || child.type === '"') continue;
+    if (child.startIndex > cursor) appendDoubleQuotedText(source.slice(cursor - start, child.startIndex - start), tokens);
+    if (child.type === "string_content") appendDoubleQuotedText(child.text, tokens);
+    else tokens.push({ kind: "dynamic", source: child.text });
+    cursor = child.endIndex;
+  }
+  if (cursor < end) appendDoubleQuotedText(source.slice(cursor - start, end - start), tokens);
+}
+
+function appendUnquotedText(text: string, tokens: WordToken[]): void {
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i] as string;
+    if (ch === "\\" && i + 1 < text.length) {
+      const next = text[i + 1] as string;
+      i += 1;
+      if (next === "\n") continue;
+      tokens.push({ kind: "char", ch: next, quoted: true });
+      continue;
+    }
+    tokens.push({ kind: "char", ch, quoted: false });
+  }
+}
+
+function appendQuotedText(text: string, tokens: WordToken[]): void {
+  for (const ch of text) tokens.push({ kind: "char", ch, quoted: true });
+}
+
+function appendDoubleQuotedText(text: string, tokens: WordToken[]): void {
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i] as string;
+    const next = text[i + 1];
+    if (ch === "\\" && next !== undefined && "$`\"\\\n".includes(next)) {
+      i += 1;
+      if (next !== "\n") tokens.push({ kind: "char", ch: next, quoted: true });
+      continue;
+    }
+    tokens.push({ kind: "char", ch, quoted: true });
+  }
+}
+
+/** `$IFS`, `${IFS}`, `${IFS:0:1}` and similar substrings of the default blank-tab-newline. */
+function isDefaultIfsExpansion(text: string): boolean {
+  return text === "$IFS" || /^\$\{IFS(?::\d+(?::\d+)?)?\}$/.test(text);
+}
+
+/** Turns one source word into the fields bash passes, after brace expansion and IFS splitting. */
+export function fieldsOfTokens(tokens: WordToken[], source: string): Field[] {
+  const braces = expandBraces(tokens);
+  if (braces.kind === "tooLarge") {
+    return [{ value: DYNAMIC_MARK, literal: false, glob: true, quoted: false, source }];
+  }
+  const fields: Field[] = [];
+  for (const word of braces.words) {
+    let current: WordToken[] = [];
+    const flush = () => {
+      if (current.length > 0) fields.push(fieldOf(current, source));
+      current = [];
+    };
+    for (const token of word) {
+      if (token.kind === "split") flush();
+      else current.push(token);
+    }
+    flush();
+  }
+  return fields;
+}
+
+function fieldOf(tokens: WordToken[], source: string): Field {
+  let value = "";
+  let literal = true;
+  let glob = false;
+  let quoted = false;
+  for (const token of tokens) {
+    if (token.kind === "dynamic") {
+      value += DYNAMIC_MARK;
+      literal = false;
+      continue;
+    }
+    if (token.kind !== "char") continue;
+    value += token.ch;
+    if (token.quoted) quoted = true;
+    else if (token.ch === "*" || token.ch === "?" || token.ch === "[") glob = true;
+  }
+  return { value, literal, glob, quoted, source };
+}
+
+export function fieldsOfNodes(nodes: Node[], context: WordContext): Field[] {
+  if (nodes.length === 0) return [];
+  const source = nodes.map((n) => n.text).join("");
+  return fieldsOfTokens(tokensOfNodes(nodes, context), source);
+}
+
+/** An assignment value: no brace expansion and no field splitting, as bash does for `X=...`. */
+export function assignmentValueField(nodes: Node[], context: WordContext): Field {
+  const source = nodes.map((n) => n.text).join("");
+  const tokens = tokensOfNodes(nodes, context).map((t): WordToken => (t.kind === "split" ? { kind: "dynamic", source: "$IFS" } : t));
+  return fieldOf(tokens, source);
+}

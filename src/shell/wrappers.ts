@@ -1,0 +1,281 @@
+// Peels the commands that only run another command (`timeout 5 rm`, `sudo rm`, `xargs rm`,
+// `sh -c 'rm'`) so rules meet the command bash really runs. Each layer is kept as a view: deny
+// rules are checked against every view, allow rules only through transparent wrappers.
+import { type OptionSpec, parseArgs } from "./options.js";
+import type { Field } from "./word-tokens.js";
+
+export interface CommandView {
+  words: Field[];
+  /** Wrappers peeled off to reach this view, outermost first. */
+  wrappers: string[];
+  /** Every wrapper so far runs its command unchanged, so the inner command's allow rule may apply. */
+  transparent: boolean;
+}
+
+export interface Unwrapping {
+  views: CommandView[];
+  /** Literal scripts the command hands to a shell (`sh -c`, `eval`, `script -c`, `su -c`...). */
+  nestedScripts: string[];
+  /** Commands run by find's -exec/-ok family. */
+  nestedCommands: Field[][];
+  /** Why the code run cannot be known from the text (`sh "$X"`, `bash script.sh`), if so. */
+  opaque: string | undefined;
+  /** Extra command starts to test deny rules against when a wrapper's options were not understood. */
+  denyCandidates: Field[][];
+}
+
+type Step =
+  | { kind: "inner"; index: number; transparent: boolean }
+  | { kind: "script"; script: Field; rest?: number }
+  | { kind: "opaque"; reason: string }
+  | { kind: "none" };
+
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox-sh"]);
+
+function afterOptions(words: Field[], at: number, spec: OptionSpec, transparent: boolean, extraOperands = 0): Step {
+  const parsed = parseArgs(words, at + 1, { ...spec, stopAtOperand: true });
+  const index = parsed.firstOperandIndex + extraOperands;
+  if (index >= words.length) return { kind: "none" };
+  return { kind: "inner", index, transparent };
+}
+
+function shellStep(words: Field[], at: number): Step {
+  for (let i = at + 1; i < words.length; i += 1) {
+    const word = words[i] as Field;
+    if (!word.literal) return { kind: "opaque", reason: "a shell is given a script known only at run time" };
+    const text = word.value;
+    if (text === "-o" || text === "+o" || text === "-O" || text === "+O" || text === "--rcfile" || text === "--init-file") {
+      i += 1;
+      continue;
+    }
+    if (/^[-+][a-zA-Z]+$/.test(text)) {
+      if (text.startsWith("-") && text.includes("c")) {
+        const script = words[i + 1];
+        if (!script) return { kind: "opaque", reason: "sh -c without a script" };
+        return { kind: "script", script };
+      }
+      if (text.startsWith("-") && text.includes("s")) return { kind: "opaque", reason: "the shell runs whatever arrives on stdin" };
+      continue;
+    }
+    if (text.startsWith("--")) continue;
+    return { kind: "opaque", reason: `the shell runs the script file ${text}` };
+  }
+  return { kind: "opaque", reason: "the shell runs whatever arrives on stdin" };
+}
+
+function envStep(words: Field[], at: number): Step {
+  let i = at + 1;
+  let transparent = true;
+  while (i < words.length) {
+    const word = words[i] as Field;
+    const text = word.value;
+    if (text === "-i" || text === "-" || text === "--ignore-environment" || text === "-0" || text === "--null" || text === "-v") {
+      transparent = false;
+      i += 1;
+    } else if (text === "-u" || text === "-C" || text === "--unset" || text === "--chdir") {
+      transparent = false;
+      i += 2;
+    } else if (text === "-S" || text === "--split-string" || text.startsWith("--split-string=") || text.startsWith("-S")) {
+      const script = text === "-S" || text === "--split-string" ? words[i + 1] : undefined;
+      if (script) return { kind: "script", script };
+      return { kind: "opaque", reason: "env -S splits a string into a command" };
+    } else if (text.startsWith("-u") || text.startsWith("--unset=") || text.startsWith("-C") || text.startsWith("--chdir=")) {
+      transparent = false;
+      i += 1;
+    } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
+      // Assignments through env are checked like shell prefixes by the caller; they are never safe here.
+      transparent = false;
+      i += 1;
+    } else if (text === "--") {
+      i += 1;
+      break;
+    } else break;
+  }
+  if (i >= words.length) return { kind: "none" };
+  return { kind: "inner", index: i, transparent };
+}
+
+function xargsStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, {
+    shortWithValue: "adEILnPs",
+    longWithValue: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"],
+    stopAtOperand: true,
+  });
+  if (parsed.firstOperandIndex >= words.length) return { kind: "none" };
+  return { kind: "inner", index: parsed.firstOperandIndex, transparent: false };
+}
+
+function timeStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, { shortWithValue: "of", longWithValue: ["output", "format"], stopAtOperand: true });
+  if (parsed.firstOperandIndex >= words.length) return { kind: "none" };
+  const writes = parsed.options.some((o) => o.flag === "-o" || o.flag.startsWith("--o"));
+  return { kind: "inner", index: parsed.firstOperandIndex, transparent: !writes };
+}
+
+function commandStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, { stopAtOperand: true });
+  // `command -v name` only looks a name up; it runs nothing.
+  if (parsed.options.some((o) => o.flag === "-v" || o.flag === "-V")) return { kind: "none" };
+  if (parsed.firstOperandIndex >= words.length) return { kind: "none" };
+  return { kind: "inner", index: parsed.firstOperandIndex, transparent: true };
+}
+
+function flockStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, {
+    shortWithValue: "wEc",
+    longWithValue: ["timeout", "conflict-exit-code", "command"],
+    stopAtOperand: true,
+  });
+  const command = parsed.options.find((o) => o.flag === "-c" || o.flag.startsWith("--comm"));
+  if (command && typeof command.value === "object") return { kind: "script", script: command.value };
+  const index = parsed.firstOperandIndex + 1;
+  if (index >= words.length) return { kind: "none" };
+  return { kind: "inner", index, transparent: false };
+}
+
+function scriptStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, {
+    shortWithValue: "cEoTIOBm",
+    longWithValue: ["command", "echo", "output-limit", "log-timing", "log-in", "log-out", "log-io", "logging-format"],
+  });
+  const command = parsed.options.find((o) => o.flag === "-c" || o.flag.startsWith("--comm"));
+  if (command && typeof command.value === "object") return { kind: "script", script: command.value };
+  return { kind: "opaque", reason: "script runs an interactive shell" };
+}
+
+function sudoStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, {
+    shortWithValue: "ugpCDrtUTh",
+    longWithValue: ["user", "group", "prompt", "close-from", "chdir", "role", "type", "other-user", "command-timeout", "host"],
+    stopAtOperand: true,
+  });
+  let index = parsed.firstOperandIndex;
+  while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index]?.value ?? "")) index += 1;
+  if (index >= words.length) return { kind: "none" };
+  return { kind: "inner", index, transparent: false };
+}
+
+function suStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, {
+    shortWithValue: "cgGsw",
+    longWithValue: ["command", "group", "supp-group", "shell", "whitelist-environment", "session-command"],
+  });
+  const command = parsed.options.find((o) => o.flag === "-c" || o.flag.startsWith("--comm") || o.flag.startsWith("--sess"));
+  if (command && typeof command.value === "object") return { kind: "script", script: command.value };
+  return { kind: "opaque", reason: "su starts a shell" };
+}
+
+function evalStep(words: Field[], at: number): Step {
+  const parts = words.slice(at + 1);
+  if (parts.length === 0) return { kind: "none" };
+  const literal = parts.every((w) => w.literal);
+  const value = parts.map((w) => w.value).join(" ");
+  return { kind: "script", script: { value, literal, glob: false, quoted: true, source: value } };
+}
+
+function watchStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, {
+    shortWithValue: "dngq",
+    longWithValue: ["interval", "differences", "equexit", "chgexit", "differences"],
+    stopAtOperand: true,
+  });
+  const parts = words.slice(parsed.firstOperandIndex);
+  if (parts.length === 0) return { kind: "none" };
+  const value = parts.map((w) => w.value).join(" ");
+  return { kind: "script", script: { value, literal: parts.every((w) => w.literal), glob: false, quoted: true, source: value } };
+}
+
+const WRAPPERS: Record<string, (words: Field[], at: number) => Step> = {
+  timeout: (w, at) =>
+    afterOptions(w, at, { shortWithValue: "sk", longWithValue: ["signal", "kill-after"] }, true, 1),
+  nice: (w, at) => {
+    const next = w[at + 1]?.value ?? "";
+    if (/^-\d+$/.test(next)) return afterOptions(w, at + 1, {}, true);
+    return afterOptions(w, at, { shortWithValue: "n", longWithValue: ["adjustment"] }, true);
+  },
+  nohup: (w, at) => afterOptions(w, at, {}, true),
+  time: timeStep,
+  command: commandStep,
+  builtin: (w, at) => afterOptions(w, at, {}, true),
+  exec: (w, at) => afterOptions(w, at, { shortWithValue: "a" }, false),
+  noglob: (w, at) => afterOptions(w, at, {}, true),
+  nocorrect: (w, at) => afterOptions(w, at, {}, true),
+  stdbuf: (w, at) => afterOptions(w, at, { shortWithValue: "ioe", longWithValue: ["input", "output", "error"] }, true),
+  ionice: (w, at) => afterOptions(w, at, { shortWithValue: "cnP", longWithValue: ["class", "classdata"] }, true),
+  setsid: (w, at) => afterOptions(w, at, {}, false),
+  unbuffer: (w, at) => afterOptions(w, at, {}, false),
+  taskset: (w, at) => afterOptions(w, at, {}, false, 1),
+  chrt: (w, at) => afterOptions(w, at, { shortWithValue: "T" }, false, 1),
+  env: envStep,
+  xargs: xargsStep,
+  flock: flockStep,
+  script: scriptStep,
+  sudo: sudoStep,
+  doas: (w, at) => afterOptions(w, at, { shortWithValue: "uC" }, false),
+  pkexec: (w, at) => afterOptions(w, at, { longWithValue: ["user"] }, false),
+  busybox: (w, at) => afterOptions(w, at, {}, false),
+  su: suStep,
+  eval: evalStep,
+  watch: watchStep,
+};
+
+/** A command name as bash looks it up: the basename of a path (`/usr/bin/../bin/rm` → `rm`). */
+export function commandBaseName(name: string): string {
+  const slash = name.lastIndexOf("/");
+  return slash === -1 ? name : name.slice(slash + 1);
+}
+
+export function unwrapCommand(words: Field[]): Unwrapping {
+  const result: Unwrapping = { views: [], nestedScripts: [], nestedCommands: [], opaque: undefined, denyCandidates: [] };
+  let current = words;
+  let wrappers: string[] = [];
+  let transparent = true;
+  for (let depth = 0; depth < 16 && current.length > 0; depth += 1) {
+    result.views.push({ words: current, wrappers, transparent });
+    const head = current[0] as Field;
+    if (!head.literal) break;
+    const name = commandBaseName(head.value);
+    collectFindExec(name, current, result);
+    if (SHELLS.has(name)) {
+      const step = shellStep(current, 0);
+      applyScriptStep(step, result);
+      break;
+    }
+    const handler = WRAPPERS[name];
+    if (!handler) break;
+    const step = handler(current, 0);
+    if (step.kind === "inner") {
+      // A word taken for an option value might really be the command (an option we read
+      // as taking a value may not): deny rules are tested from each of those words too.
+      for (let k = 2; k < step.index; k += 1) result.denyCandidates.push(current.slice(k));
+      wrappers = [...wrappers, name];
+      transparent = transparent && step.transparent;
+      current = current.slice(step.index);
+      continue;
+    }
+    applyScriptStep(step, result);
+    break;
+  }
+  return result;
+}
+
+function applyScriptStep(step: Step, result: Unwrapping): void {
+  if (step.kind === "script") {
+    if (step.script.literal) result.nestedScripts.push(step.script.value);
+    else result.opaque = "a shell is given a script known only at run time";
+  } else if (step.kind === "opaque") result.opaque = step.reason;
+}
+
+const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+function collectFindExec(name: string, words: Field[], result: Unwrapping): void {
+  if (name !== "find") return;
+  for (let i = 1; i < words.length; i += 1) {
+    if (!FIND_EXEC.has(words[i]?.value ?? "")) continue;
+    const start = i + 1;
+    let end = start;
+    while (end < words.length && words[end]?.value !== ";" && words[end]?.value !== "+") end += 1;
+    if (end > start) result.nestedCommands.push(words.slice(start, end));
+    i = end;
+  }
+}
