@@ -2,7 +2,7 @@
 // rendered once per session and reused, so repeated requests send identical bytes (the prompt
 // cache keeps hitting) and the loop does not pay for prompt() and schema conversion every turn.
 import type { ToolSchema } from "../providers/types.js";
-import { loadedDeferredToolNames, splitDeferredTools } from "../tool/deferred.js";
+import { loadedDeferredToolNames, resolveToolSearchMode, splitDeferredTools } from "../tool/deferred.js";
 import { toolInputJSONSchema } from "../tool/schema.js";
 import type { AnyTool, ToolUseContext } from "../tool/types.js";
 
@@ -30,7 +30,9 @@ export class RequestPrefixCache {
   async prefixFor(context: ToolUseContext): Promise<RequestPrefix> {
     const pool = context.options.tools;
     const appState = context.getAppState();
-    const split = splitDeferredTools(pool, loadedDeferredToolNames(appState));
+    const split = splitDeferredTools(pool, loadedDeferredToolNames(appState), {
+      mode: resolveToolSearchMode(appState.toolSearchMode),
+    });
     const key = `${split.loaded.map((t) => t.name).join("\n")}\u0000${split.deferred.map((t) => t.name).join("\n")}`;
     if (this.lastPrefix && key === this.lastKey) return this.lastPrefix;
 
