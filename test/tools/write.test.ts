@@ -1,0 +1,111 @@
+import { spawn } from "node:child_process";
+import { readFile, readdir, stat, utimes, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listFileChanges } from "../../src/session/file-history.js";
+import { ReadTool } from "../../src/tools/read/tool.js";
+import { WriteTool } from "../../src/tools/write/tool.js";
+import { type TestProject, callText, callTool, makeProject, validationCode } from "./helpers.js";
+
+let project: TestProject;
+beforeEach(async () => {
+  project = await makeProject();
+});
+afterEach(async () => {
+  await project.cleanup();
+});
+
+describe("Write", () => {
+  it("creates a new file and its missing parent folders without a prior read", async () => {
+    const file = path.join(project.dir, "a", "b", "new.txt");
+    const text = await callText(WriteTool, { file_path: file, content: "hello\nworld\n" }, project.context);
+    expect(text).toContain("File created successfully");
+    expect(await readFile(file, "utf8")).toBe("hello\nworld\n");
+    expect(listFileChanges(project.sessionDir)).toMatchObject([{ tool: "Write", path: file, before: null }]);
+  });
+
+  it("refuses an existing file that was not read (code 2), leaving it untouched", async () => {
+    const file = path.join(project.dir, "a.txt");
+    await writeFile(file, "precious\n");
+    expect(await validationCode(WriteTool, { file_path: file, content: "x" }, project.context)).toBe(2);
+    const result = await callTool(WriteTool, { file_path: file, content: "x" }, project.context);
+    expect(result.is_error).toBe(true);
+    expect(await readFile(file, "utf8")).toBe("precious\n");
+  });
+
+  it("refuses a file modified since it was read (code 3), leaving it untouched", async () => {
+    const file = path.join(project.dir, "a.txt");
+    await writeFile(file, "v1\n");
+    await callText(ReadTool, { file_path: file }, project.context);
+    await writeFile(file, "v2 by someone else\n");
+    const later = new Date(Date.now() + 10_000);
+    await utimes(file, later, later);
+    expect(await validationCode(WriteTool, { file_path: file, content: "mine" }, project.context)).toBe(3);
+    await callTool(WriteTool, { file_path: file, content: "mine" }, project.context);
+    expect(await readFile(file, "utf8")).toBe("v2 by someone else\n");
+  });
+
+  it("overwrites a read file, shows a diff and keeps the file's UTF-16 encoding", async () => {
+    const file = path.join(project.dir, "wide.txt");
+    await writeFile(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("one\ntwo\n", "utf16le")]));
+    await callText(ReadTool, { file_path: file }, project.context);
+    const text = await callText(WriteTool, { file_path: file, content: "one\nthree\n" }, project.context);
+    expect(text).toContain("-two");
+    expect(text).toContain("+three");
+    const bytes = await readFile(file);
+    expect([...bytes.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+    expect(bytes.subarray(2).toString("utf16le")).toBe("one\nthree\n");
+  });
+
+  it("writes content as given, LF line endings included, and leaves no temp file", async () => {
+    const file = path.join(project.dir, "a.txt");
+    await callText(WriteTool, { file_path: file, content: "x\ny\n" }, project.context);
+    expect(await readFile(file, "utf8")).toBe("x\ny\n");
+    expect((await readdir(project.dir)).filter((f) => f.includes(".tmp"))).toEqual([]);
+  });
+
+  it("keeps the permissions of the file it replaces", async () => {
+    const file = path.join(project.dir, "tool.sh");
+    await writeFile(file, "#!/bin/sh\n", { mode: 0o750 });
+    await callText(ReadTool, { file_path: file }, project.context);
+    await callText(WriteTool, { file_path: file, content: "#!/bin/sh\necho hi\n" }, project.context);
+    expect((await stat(file)).mode & 0o777).toBe(0o750);
+  });
+
+  it("is a writing, serial tool", () => {
+    expect(WriteTool.isReadOnly({ file_path: "/a", content: "" })).toBe(false);
+    expect(WriteTool.isConcurrencySafe({ file_path: "/a", content: "" })).toBe(false);
+  });
+});
+
+describe("atomic write under kill -9", () => {
+  it("leaves either the old or the new content, never a mix, across many kills", async () => {
+    const size = 8 * 1024 * 1024;
+    const file = path.join(project.dir, "big.bin");
+    await writeFile(file, Buffer.alloc(size, "a"));
+    const writer = fileURLToPath(new URL("./fixtures/atomic-writer.ts", import.meta.url));
+    const runs = 25;
+    let sawB = 0;
+    for (let run = 0; run < runs; run++) {
+      const child = spawn(process.execPath, ["--import", "tsx", writer, file, String(size)], { stdio: ["ignore", "pipe", "inherit"] });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.once("data", () => resolve());
+        child.once("error", reject);
+      });
+      // Kill at a random moment within a few writes.
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 120)));
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+      const bytes = await readFile(file);
+      expect(bytes.length).toBe(size);
+      const first = bytes[0]!;
+      expect(first === 0x61 || first === 0x62).toBe(true);
+      // Every byte is the same letter: the whole old or the whole new content.
+      expect(bytes.indexOf(first === 0x61 ? 0x62 : 0x61)).toBe(-1);
+      if (first === 0x62) sawB++;
+    }
+    // The kills landed while writes were happening (some runs finished a write).
+    expect(sawB).toBeGreaterThan(0);
+  }, 120_000);
+});
