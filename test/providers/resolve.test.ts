@@ -1,0 +1,99 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resolveProvider } from "../../src/providers/resolve.js";
+import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { drain, requestOf } from "./support.js";
+
+const ENV_KEYS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OLLAMA_HOST", "OPENROUTER_API_KEY"];
+
+describe("resolveProvider", () => {
+  let server: ScriptedModelServer;
+  let saved: Record<string, string | undefined>;
+  let dir: string;
+  beforeEach(async () => {
+    server = await startScriptedModelServer();
+    saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+    for (const key of ENV_KEYS) delete process.env[key];
+    dir = await mkdtemp(join(tmpdir(), "warden-resolve-"));
+  });
+  afterEach(async () => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a spec without a prefix, listing the accepted forms", async () => {
+    await expect(resolveProvider("claude-test-model", { cwd: dir })).rejects.toThrow(/no provider prefix[\s\S]*anthropic:MODEL[\s\S]*openai:MODEL[\s\S]*replay:FILE/);
+  });
+
+  it("refuses an unknown provider and an empty model", async () => {
+    await expect(resolveProvider("gemini:pro", { cwd: dir })).rejects.toThrow(/unknown provider "gemini"/);
+    await expect(resolveProvider("openai:", { cwd: dir })).rejects.toThrow(/nothing follows "openai:"/);
+  });
+
+  it("anthropic:MODEL talks to ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY", async () => {
+    process.env.ANTHROPIC_API_KEY = "env-anthropic-key";
+    process.env.ANTHROPIC_BASE_URL = server.anthropicBaseURL;
+    const resolved = await resolveProvider("anthropic:claude-test-model", { cwd: dir });
+    expect(resolved).toMatchObject({ model: "claude-test-model", providerName: "anthropic" });
+    server.enqueue(reply().text("hi"));
+    const { error } = await drain(resolved.provider.stream(requestOf({ model: resolved.model })));
+    expect(error).toBeUndefined();
+    expect(server.requests[0]?.path).toBe("/v1/messages");
+    expect(JSON.stringify(server.requests[0]?.headers)).toContain("env-anthropic-key");
+    expect((server.requests[0]?.body as { model: string }).model).toBe("claude-test-model");
+  });
+
+  it("openai:MODEL works keyless against a local OPENAI_BASE_URL", async () => {
+    process.env.OPENAI_BASE_URL = server.openaiBaseURL;
+    const resolved = await resolveProvider("openai:qwen2.5-coder", { cwd: dir });
+    server.enqueue(reply().text("hi"));
+    const { error } = await drain(resolved.provider.stream(requestOf({ model: resolved.model })));
+    expect(error).toBeUndefined();
+    expect(server.requests[0]?.path).toBe("/v1/chat/completions");
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer no-key");
+  });
+
+  it("openai:MODEL without a key for api.openai.com fails clearly and sends nothing", async () => {
+    const resolved = await resolveProvider("openai:gpt-4.1", { cwd: dir, retry: { maxRetries: 0 } });
+    const { error } = await drain(resolved.provider.stream(requestOf()));
+    expect((error as Error).message).toMatch(/no API key. Set OPENAI_API_KEY/);
+  });
+
+  it("anthropic:MODEL without any key fails clearly", async () => {
+    const resolved = await resolveProvider("anthropic:claude-test-model", { cwd: dir, retry: { maxRetries: 0 } });
+    const { error } = await drain(resolved.provider.stream(requestOf()));
+    expect((error as Error).message).toMatch(/no API key. Set ANTHROPIC_API_KEY/);
+  });
+
+  it("ollama:MODEL keeps the tag after a second colon, uses OLLAMA_HOST and never sends OPENAI_API_KEY", async () => {
+    process.env.OLLAMA_HOST = server.url.replace("http://", "");
+    process.env.OPENAI_API_KEY = "secret-openai-key";
+    const resolved = await resolveProvider("ollama:llama3.1:8b", { cwd: dir });
+    expect(resolved).toMatchObject({ model: "llama3.1:8b", providerName: "ollama" });
+    expect(resolved.provider.name).toBe("ollama");
+    server.enqueue(reply().text("hi"));
+    const { error } = await drain(resolved.provider.stream(requestOf({ model: resolved.model })));
+    expect(error).toBeUndefined();
+    expect(server.requests[0]?.path).toBe("/v1/chat/completions");
+    expect(JSON.stringify(server.requests[0]?.headers)).not.toContain("secret-openai-key");
+    expect((server.requests[0]?.body as { model: string }).model).toBe("llama3.1:8b");
+  });
+
+  it("a hosted compatible preset without its key is refused at once", async () => {
+    await expect(resolveProvider("openrouter:anthropic/claude-sonnet-4.5", { cwd: dir })).rejects.toThrow(/set OPENROUTER_API_KEY/);
+  });
+
+  it("replay:FILE loads the script relative to cwd", async () => {
+    await writeFile(join(dir, "script.jsonl"), `${JSON.stringify({ content: [{ type: "text", text: "replayed in {{cwd}}" }] })}\n`);
+    const resolved = await resolveProvider("replay:script.jsonl", { cwd: dir });
+    expect(resolved).toMatchObject({ model: "script.jsonl", providerName: "replay" });
+    const { events } = await drain(resolved.provider.stream(requestOf()));
+    expect(events.find((e) => e.type === "block")).toEqual({ type: "block", block: { type: "text", text: `replayed in ${dir}` } });
+  });
+});
