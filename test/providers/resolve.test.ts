@@ -46,7 +46,7 @@ describe("resolveProvider", () => {
     expect(error).toBeUndefined();
     expect(server.requests[0]?.path).toBe("/v1/messages");
     expect(JSON.stringify(server.requests[0]?.headers)).toContain("env-anthropic-key");
-    expect((server.requests[0]?.body as { model: string }).model).toBe("claude-test-model");
+    expect((server.requests[0]!.body as { model: string }).model).toBe("claude-test-model");
   });
 
   it("openai:MODEL works keyless against a local OPENAI_BASE_URL", async () => {
@@ -82,7 +82,7 @@ describe("resolveProvider", () => {
     expect(error).toBeUndefined();
     expect(server.requests[0]?.path).toBe("/v1/chat/completions");
     expect(JSON.stringify(server.requests[0]?.headers)).not.toContain("secret-openai-key");
-    expect((server.requests[0]?.body as { model: string }).model).toBe("llama3.1:8b");
+    expect((server.requests[0]!.body as { model: string }).model).toBe("llama3.1:8b");
   });
 
   it("a hosted compatible preset without its key is refused at once", async () => {
