@@ -1,35 +1,82 @@
-// PLACEHOLDER authority for headless sessions until the permission engine (src/permissions/) is
-// wired in: the permission engineer replaces the body of these two functions, nothing else.
-// Fail closed: only calls the tool itself declares read-only run; everything else is refused with
-// a message the model can act on. Bypass (--dangerously-skip-permissions / bypassPermissions)
-// and exact tool names in --allowedTools are honoured because the user asked for them explicitly.
-import { type ToolPermissionContext, emptyPermissionContext } from "../tool/permission-types.js";
+// The permission engine wired into the headless CLI: settings sources read once, rules and modes
+// from flags, asks denied with a reason the model can act on (nobody can answer a prompt here),
+// every decision recorded in the transcript, and the session hooks run around each prompt.
+import type { QueryEvent, TerminalEvent } from "../loop/events.js";
+import { runSessionStartHooks, submitWithHooks } from "../hooks/session-hooks.js";
+import { createHeadlessAskHandler } from "../permissions/ask-handlers.js";
+import { type PermissionDecisionRecord, createCanUseTool } from "../permissions/can-use-tool.js";
+import { type SessionPermissions, loadSessionPermissions } from "../permissions/session-setup.js";
+import type { AppState } from "../tool/app-state.js";
+import type { ToolPermissionContext } from "../tool/permission-types.js";
 import type { CanUseTool } from "../tool/types.js";
 import type { SessionConfig } from "./session-config.js";
 
+const warn = (message: string) => void process.stderr.write(`warden: warning: ${message}\n`);
+
+const setups = new WeakMap<SessionConfig, SessionPermissions>();
+const recorders = new WeakMap<SessionConfig, (record: PermissionDecisionRecord) => void>();
+
+/** Reads the settings of this session once (throws, with the file and problem, when it must not start). */
+export function sessionPermissions(config: SessionConfig): SessionPermissions {
+  let setup = setups.get(config);
+  if (!setup) {
+    setup = loadSessionPermissions({
+      cwd: config.cwd,
+      cli: {
+        allowedTools: config.allowedTools,
+        disallowedTools: config.disallowedTools,
+        permissionMode: config.permissionMode,
+        addDirs: config.addDirs,
+        dangerouslySkipPermissions: config.dangerouslySkipPermissions,
+      },
+      extraSettings: config.settings !== undefined ? [config.settings] : [],
+    });
+    for (const warning of setup.warnings) warn(warning);
+    setups.set(config, setup);
+  }
+  return setup;
+}
+
 export function buildPermissionContext(config: SessionConfig): ToolPermissionContext {
-  const mode = config.dangerouslySkipPermissions ? "bypassPermissions" : (config.permissionMode ?? "default");
-  const context = emptyPermissionContext(config.cwd, mode);
-  return { ...context, workingDirectories: [config.cwd, ...config.addDirs] };
+  return sessionPermissions(config).permissionContext;
 }
 
 export function buildHeadlessCanUseTool(config: SessionConfig): CanUseTool {
-  const bypass = config.dangerouslySkipPermissions || config.permissionMode === "bypassPermissions";
-  const allowedNames = new Set(config.allowedTools);
-  const deniedNames = new Set(config.disallowedTools);
-  return async (tool, input) => {
-    if (deniedNames.has(tool.name)) {
-      return {
-        behavior: "deny",
-        message: `Permission to use ${tool.name} was denied by --disallowedTools.`,
-        decisionReason: { type: "other", reason: "--disallowedTools" },
-      };
-    }
-    if (bypass || allowedNames.has(tool.name) || tool.isReadOnly(input)) return { behavior: "allow" };
-    return {
-      behavior: "deny",
-      message: `Permission to use ${tool.name} was denied: this headless session runs only read-only tool calls, and nobody is here to approve this one. The user can allow it with --allowedTools ${tool.name}.`,
-      decisionReason: { type: "mode", mode: "dontAsk" },
-    };
-  };
+  return createCanUseTool({
+    askHandler: createHeadlessAskHandler(),
+    recordDecision: (record) => recorders.get(config)?.(record),
+    onWarning: warn,
+  });
+}
+
+/** What the engine needs of the session once it exists. */
+export interface PermissionAwareSession {
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  getAppState(): AppState;
+  setAppState(update: (prev: AppState) => AppState): void;
+  recordEntry(entry: { type: string; [key: string]: unknown }): void;
+  submitMessage(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent>;
+}
+
+/**
+ * Runs one prompt in a session under the engine: hooks and sandbox settings go into its AppState,
+ * decisions into its transcript, SessionStart / UserPromptSubmit / Stop hooks around the prompt.
+ */
+export async function* runPromptWithPermissions(
+  config: SessionConfig,
+  session: PermissionAwareSession,
+  prompt: string,
+  resumed: boolean,
+): AsyncGenerator<QueryEvent, TerminalEvent | undefined> {
+  const setup = sessionPermissions(config);
+  session.setAppState((prev) => ({ ...prev, ...setup.appState }));
+  recorders.set(config, (record) => session.recordEntry({ ...record }));
+  setup.hooks?.bindSession({
+    sessionId: session.sessionId,
+    transcriptPath: session.transcriptPath,
+    getPermissionMode: () => session.getAppState().toolPermissionContext.mode,
+  });
+  await runSessionStartHooks(session, setup.hooks, resumed ? "resume" : "startup", warn);
+  return yield* submitWithHooks(session, prompt, setup.hooks, warn);
 }

@@ -79,6 +79,13 @@ export function matcherAccepts(matcher: string | undefined, toolName: string): b
 export class HookRunner {
   constructor(private readonly options: HookRunnerOptions) {}
 
+  /** Hooks are configured before the session exists; the session tells them who it is. */
+  bindSession(session: { sessionId: string; transcriptPath?: string; getPermissionMode?: () => string }): void {
+    this.options.sessionId = session.sessionId;
+    if (session.transcriptPath !== undefined) this.options.transcriptPath = session.transcriptPath;
+    if (session.getPermissionMode) this.options.getPermissionMode = session.getPermissionMode;
+  }
+
   has(event: HookEventName): boolean {
     return (this.options.config[event]?.length ?? 0) > 0;
   }

@@ -4,7 +4,7 @@ import { statSync } from "node:fs";
 import type { TerminalEvent } from "../../loop/events.js";
 import type { Message } from "../../messages/types.js";
 import type { AnyTool } from "../../tool/types.js";
-import { buildHeadlessCanUseTool, buildPermissionContext } from "../headless-permissions.js";
+import { buildHeadlessCanUseTool, buildPermissionContext, runPromptWithPermissions } from "../headless-permissions.js";
 import { HeadlessReporter } from "../headless-output.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { readPrompt } from "../prompt-input.js";
@@ -114,7 +114,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
 
   let terminal: TerminalEvent | undefined;
   try {
-    for await (const event of session.submitMessage(prompt)) {
+    for await (const event of runPromptWithPermissions(config, session, prompt, resumed !== undefined)) {
       reporter.event(event);
       if (event.type === "terminal") terminal = event;
     }

@@ -1,0 +1,75 @@
+// The session-level hooks around one submitted prompt: SessionStart (once), UserPromptSubmit
+// (may block the prompt or add context), Stop (may send the model back to work, with a reason).
+import type { QueryEvent, TerminalEvent } from "../loop/events.js";
+import type { AppState } from "../tool/app-state.js";
+import type { HookRunner } from "./hook-runner.js";
+
+/** What the hooks need of a session: the SessionEngine fits. */
+export interface HookableSession {
+  submitMessage(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent>;
+  setAppState(update: (prev: AppState) => AppState): void;
+}
+
+/** A UserPromptSubmit hook refused the prompt; nothing was sent to the model. */
+export class PromptBlockedError extends Error {
+  constructor(reason: string) {
+    super(`the prompt was blocked by a UserPromptSubmit hook: ${reason}`);
+    this.name = "PromptBlockedError";
+  }
+}
+
+/** A Stop hook can keep a session going; past this many rounds it is ignored, to end loops. */
+export const MAX_STOP_HOOK_CONTINUATIONS = 8;
+
+function remind(session: HookableSession, texts: readonly string[]): void {
+  if (texts.length === 0) return;
+  session.setAppState((prev) => ({ ...prev, pendingReminders: [...(prev.pendingReminders ?? []), ...texts] }));
+}
+
+export async function runSessionStartHooks(
+  session: HookableSession,
+  hooks: HookRunner | undefined,
+  source: "startup" | "resume",
+  onWarning: (message: string) => void,
+): Promise<void> {
+  if (!hooks?.has("SessionStart")) return;
+  const result = await hooks.sessionStart(source);
+  for (const error of result.errors) onWarning(error);
+  remind(session, result.additionalContext.map((text) => `SessionStart hook context: ${text}`));
+}
+
+/**
+ * Submits a prompt with its hooks: UserPromptSubmit first (throws PromptBlockedError when a hook
+ * blocks it), then the loop, then Stop hooks, which may send the model back with their reason.
+ */
+export async function* submitWithHooks(
+  session: HookableSession,
+  prompt: string,
+  hooks: HookRunner | undefined,
+  onWarning: (message: string) => void,
+): AsyncGenerator<QueryEvent, TerminalEvent | undefined> {
+  if (hooks?.has("UserPromptSubmit")) {
+    const result = await hooks.userPromptSubmit(prompt);
+    for (const error of result.errors) onWarning(error);
+    if (result.blocked !== undefined) throw new PromptBlockedError(result.blocked);
+    remind(session, result.additionalContext.map((text) => `UserPromptSubmit hook context: ${text}`));
+  }
+  let next: string | undefined = prompt;
+  let terminal: TerminalEvent | undefined;
+  for (let round = 0; next !== undefined; round++) {
+    for await (const event of session.submitMessage(next)) {
+      if (event.type === "terminal") terminal = event;
+      yield event;
+    }
+    next = undefined;
+    if (!hooks?.has("Stop") || terminal?.reason !== "completed") break;
+    if (round >= MAX_STOP_HOOK_CONTINUATIONS) {
+      onWarning(`Stop hooks asked to continue ${round} times in a row; stopping anyway`);
+      break;
+    }
+    const stop = await hooks.stop(round > 0);
+    for (const error of stop.errors) onWarning(error);
+    if (stop.continueWith !== undefined) next = `A Stop hook asked you to continue: ${stop.continueWith}`;
+  }
+  return terminal;
+}

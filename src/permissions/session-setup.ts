@@ -1,0 +1,51 @@
+// Everything a session needs from settings, read once at start: the permission context, the hooks
+// and the sandbox settings. Throws (SettingsError, PermissionConfigError) when the session must
+// not start; the message names the file and the problem.
+import { formatSettingsIssue, type LoadedSettings, loadSettings } from "../config/settings.js";
+import { HookRunner, hooksFromSettings } from "../hooks/hook-runner.js";
+import "../hooks/tool-hooks.js";
+import { parseSandboxSettings, type SandboxSettings } from "../shell/sandbox/config.js";
+import type { AppState } from "../tool/app-state.js";
+import type { ToolPermissionContext } from "../tool/permission-types.js";
+import { buildPermissionContext, type PermissionCliOptions } from "./context-builder.js";
+
+export interface SessionPermissionsOptions {
+  cwd: string;
+  cli?: PermissionCliOptions;
+  /** `--settings` values (file paths or inline JSON). */
+  extraSettings?: string[];
+}
+
+export interface SessionPermissions {
+  settings: LoadedSettings;
+  permissionContext: ToolPermissionContext;
+  hooks?: HookRunner;
+  sandboxSettings: SandboxSettings;
+  /** Problems that cost only the part they were in, as lines for stderr. */
+  warnings: string[];
+  /** AppState fields to start the session with. */
+  appState: Partial<AppState>;
+}
+
+export function loadSessionPermissions(options: SessionPermissionsOptions): SessionPermissions {
+  const settings = loadSettings({ cwd: options.cwd, extraSettings: options.extraSettings });
+  const built = buildPermissionContext({ cwd: options.cwd, settings, cli: options.cli });
+  const hooksConfig = hooksFromSettings(settings);
+  const hooks =
+    Object.keys(hooksConfig).length > 0 ? new HookRunner({ config: hooksConfig, cwd: options.cwd, sessionId: "" }) : undefined;
+  // Higher-precedence files override lower ones field by field (the policy file comes last).
+  const sandboxSettings: SandboxSettings = {};
+  for (const file of settings.files) {
+    if (file.settings.sandbox !== undefined) Object.assign(sandboxSettings, parseSandboxSettings(file.settings.sandbox));
+  }
+  const appState: Partial<AppState> = { sandboxSettings };
+  if (hooks) appState.hooks = hooks;
+  return {
+    settings,
+    permissionContext: built.context,
+    hooks,
+    sandboxSettings,
+    warnings: [...settings.warnings, ...built.warnings].map(formatSettingsIssue),
+    appState,
+  };
+}
