@@ -75,8 +75,15 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     import("../../loop/session.js"),
   ]);
   const tools: AnyTool[] = [...builtInTools(), ...(await loadExtraTools())];
-  // MCP servers from config.mcpConfig join the pool here (issue 7).
-  const mcpServers: Array<{ name: string; status: string }> = [];
+  // MCP servers connect in parallel (MCP_TIMEOUT each); a dead one is reported and the session goes on.
+  const { connectMcpForSession } = await import("../../mcp/session-setup.js");
+  const mcp = await connectMcpForSession({
+    cwd: config.cwd,
+    mcpConfig: config.mcpConfig,
+    settings: config.settings,
+    warn: (message) => err(`warden: ${message}\n`),
+  });
+  const mcpServers = mcp.servers;
 
   const permissionContext = buildPermissionContext(config);
   const session = createSession({
@@ -84,6 +91,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     model: resolved.model,
     modelLabel: resolved.label,
     tools,
+    mcpTools: mcp.tools,
+    appState: { toolSearchMode: mcp.toolSearchMode },
     canUseTool: buildHeadlessCanUseTool(config),
     cwd: config.cwd,
     sessionId: resumed?.sessionId,
@@ -94,6 +103,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     isNonInteractive: true,
     verbose: config.verbose,
   });
+  mcp.onToolsChanged((mcpTools) => session.setMcpTools(mcpTools));
 
   let interrupted = false;
   const onSigint = () => {
@@ -121,6 +131,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   } finally {
     process.off("SIGINT", onSigint);
     session.close();
+    await mcp.close();
   }
   if (!terminal) throw new CliError("the session ended without a result", 1);
   const result = reporter.finish(terminal, performance.now() - startedAt, session.permissionDenials);
