@@ -51,6 +51,7 @@ async function locateRipgrep(): Promise<string> {
 
 /** The rg binary, found once per process. WARDEN_RG_PATH overrides the search (and tests use it). */
 export function ripgrepPath(): Promise<string> {
+  if (process.env.WARDEN_RG_PATH) return locateRipgrep();
   if (!resolvedPath) {
     resolvedPath = locateRipgrep();
     resolvedPath.catch(() => {

@@ -156,10 +156,11 @@ export function renderGrepOutput(output: GrepOutput): string {
   }
   if (output.mode === "count") {
     if (output.lines.length === 0) return output.offset > 0 ? `No matches at offset ${output.offset}.` : "No matches found";
-    let occurrences = 0;
-    for (const line of output.lines) occurrences += Number(line.slice(line.lastIndexOf(":") + 1)) || 0;
+    // rg -c counts matching lines per file (a line with two matches counts once).
+    let matchingLines = 0;
+    for (const line of output.lines) matchingLines += Number(line.slice(line.lastIndexOf(":") + 1)) || 0;
     const files = output.lines.length;
-    return `${output.lines.join("\n")}\n\nFound ${occurrences} total occurrence${occurrences === 1 ? "" : "s"} across ${files} file${files === 1 ? "" : "s"}.${note}`;
+    return `${output.lines.join("\n")}\n\nFound ${matchingLines} matching line${matchingLines === 1 ? "" : "s"} across ${files} file${files === 1 ? "" : "s"}.${note}`;
   }
   if (output.lines.length === 0) return output.offset > 0 ? `No matches at offset ${output.offset}.` : "No matches found";
   return `${output.lines.join("\n")}${note}`;
