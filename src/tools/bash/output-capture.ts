@@ -33,8 +33,8 @@ export class OutputCapture {
   private chunks: Buffer[] = [];
   private bufferedBytes = 0;
   private head: Buffer | undefined;
-  private tail: Buffer = Buffer.alloc(0);
-  private recent: Buffer = Buffer.alloc(0);
+  private readonly tail = new TailWindow(SPILLED_TAIL_BYTES);
+  private readonly recent = new TailWindow(RECENT_BYTES);
   private spillFd: number | undefined;
   private spillPath: string | undefined;
   private writtenToDisk = 0;
@@ -54,7 +54,7 @@ export class OutputCapture {
     this.totalBytes += chunk.length;
     for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) this.newlines++;
     this.lastByte = chunk[chunk.length - 1]!;
-    this.recent = keepLast(Buffer.concat([this.recent, chunk]), RECENT_BYTES);
+    this.recent.push(chunk);
 
     if (this.spillFd === undefined) {
       this.chunks.push(chunk);
@@ -62,7 +62,7 @@ export class OutputCapture {
       if (this.bufferedBytes > this.memoryLimit) this.spill();
       return;
     }
-    this.tail = keepLast(Buffer.concat([this.tail, chunk]), SPILLED_TAIL_BYTES);
+    this.tail.push(chunk);
     this.writeToDisk(chunk);
   }
 
@@ -76,7 +76,7 @@ export class OutputCapture {
 
   /** The last few lines, for progress reports while the command runs. */
   recentLines(maxLines = 5): string {
-    const lines = this.recent.toString("utf8").replace(/\s+$/, "").split("\n");
+    const lines = this.recent.bytes().toString("utf8").replace(/\s+$/, "").split("\n");
     return lines.slice(-maxLines).join("\n");
   }
 
@@ -93,7 +93,7 @@ export class OutputCapture {
       `[Output too large to show in full: ${this.totalBytes} bytes, ${totalLines} lines. ` +
       `${truncated ? `The first ${this.writtenToDisk} bytes were` : "The complete output was"} saved to ${this.spillPath}; ` +
       "read or grep that file for the parts you need. The beginning and the end follow.]";
-    const text = `${note}\n${this.head!.toString("utf8")}\n\n[... middle of the output omitted ...]\n\n${this.tail.toString("utf8")}`;
+    const text = `${note}\n${this.head!.toString("utf8")}\n\n[... middle of the output omitted ...]\n\n${this.tail.bytes().toString("utf8")}`;
     return { text, totalBytes: this.totalBytes, totalLines, fullOutputPath: this.spillPath, truncated };
   }
 
@@ -105,7 +105,7 @@ export class OutputCapture {
     this.chunks = [];
     this.bufferedBytes = 0;
     this.head = Buffer.from(buffered.subarray(0, SPILLED_HEAD_BYTES));
-    this.tail = keepLast(buffered, SPILLED_TAIL_BYTES);
+    this.tail.push(buffered);
     this.writeToDisk(buffered);
   }
 
@@ -118,6 +118,23 @@ export class OutputCapture {
   }
 }
 
-function keepLast(buffer: Buffer, size: number): Buffer {
-  return buffer.length > size ? Buffer.from(buffer.subarray(buffer.length - size)) : buffer;
+/** The last `size` bytes of a stream, kept as chunks so that appending never copies. */
+class TailWindow {
+  private chunks: Buffer[] = [];
+  private length = 0;
+
+  constructor(private readonly size: number) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+    while (this.chunks.length > 1 && this.length - this.chunks[0]!.length >= this.size) {
+      this.length -= this.chunks.shift()!.length;
+    }
+  }
+
+  bytes(): Buffer {
+    const all = Buffer.concat(this.chunks);
+    return all.length > this.size ? all.subarray(all.length - this.size) : all;
+  }
 }
