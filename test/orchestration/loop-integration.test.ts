@@ -129,7 +129,7 @@ describe("result budgets over real requests", () => {
     const session = sessionWith([bigTool as AnyTool]);
     const turn1 = reply();
     // Five results of 45,000-49,000 (each under the 50,000 cap) make 235,000: over the message budget.
-    [45_000, 49_000, 47_000, 46_000, 48_000].forEach((size, i) => turn1.tool("Big", { size }, { id: `toolu_b${i}` }));
+    for (const [i, size] of [45_000, 49_000, 47_000, 46_000, 48_000].entries()) turn1.tool("Big", { size }, { id: `toolu_b${i}` });
     turn1.tool("Big", { size: 60_000 }, { id: "toolu_over" }); // over its own limit alone
     server.enqueue(
       turn1,
