@@ -53,7 +53,7 @@ export function createHeadlessAskHandler(): AskHandler {
   return async (request) => ({
     behavior: "deny",
     message: [
-      `Permission denied: ${request.tool.name} was not allowed to run, because it needs approval and nobody can approve it in this non-interactive session.`,
+      `Permission to use ${request.tool.name} was denied: the call needs approval and nobody can approve it in this non-interactive session.`,
       `Why it needed approval: ${request.ask.message} (${describeReason(request.ask.decisionReason)}).`,
       request.note ? `Note: ${request.note}.` : "",
       howToAllow(request),
