@@ -132,8 +132,10 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
     } else {
       const list = raw[spec.key] as string[];
       const before = list.length;
-      if (inline !== undefined) list.push(...splitList(inline));
-      else while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) list.push(...splitList(argv[++i] as string));
+      // An --mcp-config value is a file or inline JSON: its commas and spaces are not separators.
+      const items = spec.key === "mcpConfig" ? (value: string) => [value] : splitList;
+      if (inline !== undefined) list.push(...items(inline));
+      else while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) list.push(...items(argv[++i] as string));
       if (list.length === before) throw new UsageError(`${name} needs at least one value ${spec.arg ?? ""}`.trim());
     }
   }
