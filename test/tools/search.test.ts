@@ -14,7 +14,7 @@ let project: TestProject;
 async function fixtureTree(dir: string): Promise<void> {
   const files: Record<string, string> = {
     "src/app.ts": "export function main() {\n  console.log('TODO: start');\n}\n",
-    "src/util/strings.ts": "export const greet = (n: string) => `Hello ${n}`;\n// todo lowercase\n",
+    "src/util/strings.ts": "export const greet = (n: string) => 'Hello ' + n;\n// todo lowercase\n",
     "src/util/numbers.js": "module.exports = { add: (a, b) => a + b }; // TODO numbers\n",
     "docs/guide.md": "# Guide\nNothing to do here.\n-flag appears here\n",
     "build/out.js": "TODO in build output\n",
@@ -104,7 +104,7 @@ describe("Grep", () => {
       expect.arrayContaining(["--hidden", "--glob", "!{.git,.svn,.hg,.bzr,.jj,.sl}", "--max-columns", "500", "-U", "--multiline-dotall", "-n"]),
     );
     expect(args.slice(-4)).toEqual(["-e", "-x", "--", "."]);
-    expect(args.filter((a, i) => args[i - 1] === "--glob")).toEqual(["!{.git,.svn,.hg,.bzr,.jj,.sl}", "*.ts", "*.tsx", "{a,b}.js"]);
+    expect(args.filter((_, i) => args[i - 1] === "--glob")).toEqual(["!{.git,.svn,.hg,.bzr,.jj,.sl}", "*.ts", "*.tsx", "{a,b}.js"]);
   });
 
   it("fails with a clear message when ripgrep is missing", async () => {
