@@ -1,0 +1,149 @@
+// The whole path through the real CLI: MCP servers from --mcp-config join the pool deferred, the
+// model finds a tool with ToolSearch and then calls it.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonLines, runCli } from "../cli/run-cli.js";
+import { reply, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { stdioServerConfig } from "./fixtures.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "warden-mcp-session-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const mcpConfig = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers });
+
+type Line = Record<string, unknown> & { type: string; subtype?: string };
+
+function toolResults(lines: Line[]): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
+  return lines
+    .filter((l) => l.type === "user")
+    .flatMap((l) => (l.message as { content: Array<Record<string, unknown>> }).content)
+    .filter((b) => b.type === "tool_result") as Array<{ tool_use_id: string; content: unknown; is_error?: boolean }>;
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  return (content as Array<{ type: string; text?: string }>).map((b) => b.text ?? "").join("\n");
+}
+
+describe("a replayed session with MCP servers", () => {
+  it("searches, finds and then calls an MCP tool; a dead server is reported and the session goes on", async () => {
+    const script = join(dir, "search-then-call.jsonl");
+    const turns = [
+      { content: [{ type: "tool_use", id: "toolu_1", name: "ToolSearch", input: { query: "echo" } }] },
+      { content: [{ type: "tool_use", id: "toolu_2", name: "mcp__demo__echo", input: { text: "hello from mcp" } }] },
+      { content: [{ type: "text", text: "The server said hello." }] },
+    ];
+    await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    const run = await runCli(
+      [
+        "-p",
+        "say hello through the demo server",
+        "--model",
+        `replay:${script}`,
+        "--output-format",
+        "stream-json",
+        "--mcp-config",
+        mcpConfig({ demo: stdioServerConfig("demo-server.ts"), broken: stdioServerConfig("exit-at-start.ts") }),
+        "--allowedTools",
+        "mcp__demo",
+      ],
+      { home: join(dir, "home-replay") },
+    );
+    const lines = jsonLines(run.stdout) as Line[];
+    const init = lines.find((l) => l.type === "system" && l.subtype === "init");
+    expect(init?.mcp_servers).toEqual([
+      { name: "broken", status: "failed" },
+      { name: "demo", status: "connected" },
+    ]);
+    expect(init?.tools).toEqual(expect.arrayContaining(["ToolSearch", "mcp__demo__echo", "mcp__demo__search_issues"]));
+    expect(run.stderr).toMatch(/MCP server "broken".*failed/);
+    expect(run.stderr).toMatch(/missing API token/);
+
+    const [search, echo] = toolResults(lines);
+    expect(resultText(search?.content)).toMatch(/Loaded 1 tool\(s\): mcp__demo__echo/);
+    expect(resultText(search?.content)).toContain('"parameters":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}');
+    expect(echo?.is_error).toBeFalsy();
+    expect(resultText(echo?.content)).toBe("hello from mcp");
+    const result = lines.find((l) => l.type === "result");
+    expect(result?.subtype).toBe("success");
+    expect(run.code).toBe(0);
+  }, 60_000);
+});
+
+describe("what the model is sent", () => {
+  it("lists MCP tools by name only until ToolSearch loads them, then sends their schemas unchanged from then on", async () => {
+    const server = await startScriptedModelServer();
+    try {
+      server.enqueue(
+        reply().tool("ToolSearch", { query: "select:mcp__demo__search_issues" }),
+        reply().tool("mcp__demo__search_issues", { query: "crash" }),
+        reply().text("Found them."),
+      );
+      const run = await runCli(
+        [
+          "-p",
+          "find crash issues",
+          "--model",
+          "anthropic:claude-test",
+          "--output-format",
+          "stream-json",
+          "--mcp-config",
+          mcpConfig({ demo: stdioServerConfig("demo-server.ts") }),
+          "--allowedTools",
+          "mcp__demo__search_issues",
+        ],
+        { home: join(dir, "home-wire"), env: { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL } },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const bodies = server.requests.map((r) => r.body as { system: unknown; tools: Array<{ name: string; input_schema: unknown }> });
+      expect(bodies).toHaveLength(3);
+      const names = (i: number) => bodies[i]?.tools.map((t) => t.name) ?? [];
+      const system = JSON.stringify(bodies[0]?.system);
+
+      // First request: ToolSearch and the alwaysLoad tool are sent; the rest only named in the prompt.
+      expect(names(0)).toContain("ToolSearch");
+      expect(names(0)).toContain("mcp__demo__whoami");
+      expect(names(0)).not.toContain("mcp__demo__search_issues");
+      expect(system).toContain("<deferred-tools>");
+      expect(system).toMatch(/mcp__demo__: [^"]*search_issues \(bug tracker tickets\)/);
+
+      // After ToolSearch: the schema is sent, byte for byte what the server declared, and stays.
+      const { SEARCH_ISSUES_SCHEMA } = await import("../fixtures/mcp-servers/demo-server.js");
+      for (const i of [1, 2]) {
+        const sent = bodies[i]?.tools.find((t) => t.name === "mcp__demo__search_issues");
+        expect(sent?.input_schema).toEqual(SEARCH_ISSUES_SCHEMA);
+      }
+      const lines = jsonLines(run.stdout) as Line[];
+      expect(resultText(toolResults(lines)[1]?.content)).toBe('found issues for {"query":"crash"}');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("sends every schema and no ToolSearch with WARDEN_TOOL_SEARCH=never", async () => {
+    const server = await startScriptedModelServer();
+    try {
+      server.enqueue(reply().text("ok"));
+      const run = await runCli(
+        ["-p", "hi", "--model", "anthropic:claude-test", "--mcp-config", mcpConfig({ demo: stdioServerConfig("demo-server.ts") })],
+        {
+          home: join(dir, "home-never"),
+          env: { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL, WARDEN_TOOL_SEARCH: "never" },
+        },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const names = (server.requests[0]?.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+      expect(names).toContain("mcp__demo__search_issues");
+      expect(names).not.toContain("ToolSearch");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
