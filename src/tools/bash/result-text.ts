@@ -24,6 +24,17 @@ export interface BashOutput {
   backgroundOutputPath?: string;
 }
 
+const GIT_INDEX_LOCK = /index\.lock'?:? File exists|Unable to create '[^']*index\.lock'/;
+
+/**
+ * A git command that failed on .git/index.lock: another git process is running or one crashed
+ * and left its lock behind. Without the hint the model tends to retry the same command in a loop.
+ */
+export function gitIndexLockNote(output: string): string | undefined {
+  if (!GIT_INDEX_LOCK.test(output)) return undefined;
+  return "git could not take .git/index.lock: another git process is running, or a crashed one left the lock behind. Wait for the other process; if none is running, tell the user about the stale lock instead of deleting it yourself.";
+}
+
 export function bashResultText(output: BashOutput): string {
   if (output.backgroundTaskId) {
     return (

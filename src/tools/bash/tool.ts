@@ -15,7 +15,7 @@ import { backgroundTasks, pushReminder } from "./background-tasks.js";
 import { launchShell } from "./launch.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
-import { type BashOutput, bashToolResult } from "./result-text.js";
+import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
 import { type BashProgress, runForeground } from "./run-foreground.js";
 import { resolveNewCwd } from "./cwd-policy.js";
 import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
@@ -184,6 +184,8 @@ async function runInForeground(
 
   const outcome = run.exitCode === null ? { isError: true } : interpretCommandResult(input.command, run.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
+  const lockNote = isError ? gitIndexLockNote(run.output.text) : undefined;
+  if (lockNote) notes.push(lockNote);
   if (choice.sandbox && isError) {
     const note = sandboxFailureNote(run.output.text, choice.sandbox.policy, resolveSandboxSettings(context.getAppState()).allowUnsandboxedCommands);
     if (note) notes.push(note);

@@ -1,0 +1,107 @@
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolResultBlock, ToolUseBlock } from "../../../src/messages/types.js";
+import { runTools } from "../../../src/orchestration/run-tools.js";
+import { emptyPermissionContext } from "../../../src/tool/permission-types.js";
+import { toolInputJSONSchema } from "../../../src/tool/schema.js";
+import { BashTool } from "../../../src/tools/bash/tool.js";
+import { builtInTools } from "../../../src/tools/registry.js";
+import { allowAll, createSession, type Session, text } from "./harness.js";
+
+let session: Session;
+beforeEach(() => {
+  session = createSession();
+});
+afterEach(async () => {
+  await session.cleanup();
+});
+
+async function runTurn(blocks: ToolUseBlock[]): Promise<ToolResultBlock[]> {
+  const results: ToolResultBlock[] = [];
+  for await (const update of runTools(blocks, undefined, session.context, allowAll)) {
+    if (update.type === "result") results.push(update.outcome.result);
+  }
+  return results;
+}
+
+const call = (id: string, input: Record<string, unknown>): ToolUseBlock => ({ type: "tool_use", id, name: "Bash", input });
+
+describe("Bash through the tool executor", () => {
+  it("persists output above 30,000 characters with a preview", async () => {
+    const [result] = await runTurn([call("t1", { command: "seq 1 20000" })]);
+    expect(text(result!)).toContain("<persisted-output>");
+    expect(text(result!).length).toBeLessThan(30_000);
+  });
+
+  it("a real failure cancels the Bash calls after it; grep finding nothing does not", async () => {
+    const ok = await runTurn([call("a1", { command: "grep nothing-here /dev/null" }), call("a2", { command: "echo still-runs" })]);
+    expect(ok.map((r) => r.is_error)).toEqual([undefined, undefined]);
+    expect(text(ok[1]!)).toBe("still-runs");
+
+    const failed = await runTurn([call("b1", { command: "exit 3" }), call("b2", { command: "echo never" })]);
+    expect(failed[0]!.is_error).toBe(true);
+    expect(failed[1]!.is_error).toBe(true);
+    expect(text(failed[1]!)).not.toBe("never");
+  });
+
+  it("explains a git failure on a stale index.lock", async () => {
+    execFileSync("git", ["init", "-q"], { cwd: session.project });
+    writeFileSync(join(session.project, ".git", "index.lock"), "");
+    writeFileSync(join(session.project, "a.txt"), "a");
+    const [result] = await runTurn([call("g1", { command: "git add a.txt" })]);
+    expect(result!.is_error).toBe(true);
+    expect(text(result!)).toContain("a crashed one left the lock behind");
+  });
+});
+
+describe("Bash tool definition", () => {
+  it("is registered with TaskOutput and TaskStop", () => {
+    const names = builtInTools().map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["Bash", "TaskOutput", "TaskStop"]));
+    expect(names.indexOf("Bash")).toBe(names.indexOf("Edit") + 1);
+    const stop = builtInTools().find((tool) => tool.name === "TaskStop");
+    expect(stop?.aliases).toContain("KillShell");
+  });
+
+  it("offers the model command, timeout, description, run_in_background and dangerouslyDisableSandbox", () => {
+    const schema = toolInputJSONSchema(BashTool);
+    expect(Object.keys(schema.properties ?? {})).toEqual([
+      "command",
+      "timeout",
+      "description",
+      "run_in_background",
+      "dangerouslyDisableSandbox",
+    ]);
+    expect(schema.required).toEqual(["command"]);
+  });
+
+  it("treats every command as writing until the shell analysis can prove otherwise", () => {
+    expect(BashTool.isReadOnly({ command: "rm -rf build" })).toBe(false);
+    expect(BashTool.isConcurrencySafe({ command: "rm -rf build" })).toBe(false);
+  });
+
+  it("checks permission against the shell's current directory", async () => {
+    await session.run("Bash", { command: "mkdir -p inner && cd inner" });
+    const result = await BashTool.checkPermissions({ command: "ls" }, session.context);
+    expect(result.behavior).not.toBe("allow");
+    expect(session.context.getAppState().bashCwd).toBe(join(session.project, "inner"));
+  });
+
+  it("teaches dedicated tools, quoting, && chains, no interactive commands and background servers", async () => {
+    const prompt = await BashTool.prompt({ tools: [], permissionContext: emptyPermissionContext("/p"), cwd: "/p" });
+    for (const phrase of ["Read files with Read", "Grep", "Glob", "Edit", "quote paths", "&&", "Interactive programs", "run_in_background: true"]) {
+      expect(prompt).toContain(phrase);
+    }
+    expect(prompt).not.toContain("Sandbox:");
+    const sandboxed = await BashTool.prompt({
+      tools: [],
+      permissionContext: emptyPermissionContext("/p"),
+      cwd: "/p",
+      sandboxSettings: { enabled: true },
+    });
+    expect(sandboxed).toContain("Sandbox: commands run in a sandbox");
+    expect(sandboxed).toContain("no network access");
+  });
+});
