@@ -3,6 +3,7 @@
 // stricter (deny rules, hooks...) stops the session instead of being skipped (see SETTINGS_FIELDS).
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { jsonErrorOffset } from "./json-error-position.js";
 import { userHome, wardenHome } from "./paths.js";
 import { SETTINGS_FIELDS, type Settings } from "./settings-schema.js";
 
@@ -140,8 +141,8 @@ export function readSettingsFile(location: SettingsFileLocation, mustExist = fal
     raw = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message);
-    const line = position ? lineAt(text, Number(position[1])) : undefined;
+    const offset = jsonErrorOffset(text);
+    const line = offset !== undefined ? lineAt(text, offset) : undefined;
     return {
       warnings: [],
       errors: [{ file: location.path, line, message: `invalid JSON (${message}); its deny rules cannot be read` }],
