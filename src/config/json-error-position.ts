@@ -87,11 +87,11 @@ export function jsonErrorOffset(text: string): number | undefined {
         fail();
       }
     }
-    if (c === '"') return string();
-    if (c === "t") return literal("true");
-    if (c === "f") return literal("false");
-    if (c === "n") return literal("null");
-    return number();
+    if (c === '"') string();
+    else if (c === "t") literal("true");
+    else if (c === "f") literal("false");
+    else if (c === "n") literal("null");
+    else number();
   };
   try {
     value();
