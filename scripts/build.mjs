@@ -2,8 +2,17 @@
 // beside us); code splitting keeps rarely used parts (other providers, the bash grammar, MCP)
 // out of the start-up path because they are reached only through dynamic import().
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+
+// Small pure-JS dependencies every session loads are bundled in: zod alone is ~100 ES modules, and
+// resolving and loading them one by one was most of the start-up time. Everything else stays
+// external (SDKs and MCP are loaded lazily; ripgrep, sharp and tree-sitter find files beside them).
+const BUNDLED = new Set(["zod", "picomatch", "diff", "shell-quote", "ignore", "tinyglobby"]);
+const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+const external = Object.keys(pkg.dependencies ?? {})
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
 
 const withTypes = !process.argv.includes("--no-types");
 rmSync("dist", { recursive: true, force: true });
@@ -15,7 +24,7 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  packages: "external",
+  external,
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",

@@ -19,10 +19,18 @@ export interface ToolSplit {
 
 export type SystemPromptBuilder = (split: ToolSplit) => Promise<string>;
 
+function sameTools(a: readonly AnyTool[], b: readonly AnyTool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class RequestPrefixCache {
   private readonly schemas = new WeakMap<AnyTool, ToolSchema>();
   private lastKey: string | undefined;
   private lastPrefix: RequestPrefix | undefined;
+  /** What the last split was computed from: the same inputs give the same split, skip it. */
+  private lastInputs: { pool: readonly AnyTool[]; loaded: unknown; mode: unknown; env: string | undefined } | undefined;
 
   constructor(private readonly buildSystemPrompt: SystemPromptBuilder) {}
 
@@ -30,17 +38,37 @@ export class RequestPrefixCache {
   async prefixFor(context: ToolUseContext): Promise<RequestPrefix> {
     const pool = context.options.tools;
     const appState = context.getAppState();
+    // The loop asks before every request; splitting (auto mode sizes every schema) is only redone
+    // when the pool, the loaded deferred tools or the tool-search mode changed.
+    // The pool is compared element by element, not by reference: the session updates a running
+    // prompt's pool in place when MCP tools change.
+    const inputs = { pool, loaded: appState.loadedDeferredTools, mode: appState.toolSearchMode, env: process.env.WARDEN_TOOL_SEARCH };
+    const last = this.lastInputs;
+    if (
+      this.lastPrefix &&
+      last &&
+      sameTools(last.pool, pool) &&
+      last.loaded === inputs.loaded &&
+      last.mode === inputs.mode &&
+      last.env === inputs.env
+    ) {
+      return this.lastPrefix;
+    }
     const split = splitDeferredTools(pool, loadedDeferredToolNames(appState), {
       mode: resolveToolSearchMode(appState.toolSearchMode),
     });
     const key = `${split.loaded.map((t) => t.name).join("\n")}\u0000${split.deferred.map((t) => t.name).join("\n")}`;
-    if (this.lastPrefix && key === this.lastKey) return this.lastPrefix;
+    if (this.lastPrefix && key === this.lastKey) {
+      this.lastInputs = { ...inputs, pool: [...pool] };
+      return this.lastPrefix;
+    }
 
     const tools: ToolSchema[] = [];
     for (const tool of split.loaded) tools.push(await this.schemaOf(tool, context));
     const system = await this.buildSystemPrompt(split);
     this.lastKey = key;
     this.lastPrefix = { system, tools };
+    this.lastInputs = { ...inputs, pool: [...pool] };
     return this.lastPrefix;
   }
 

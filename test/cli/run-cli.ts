@@ -35,6 +35,7 @@ export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   });
   let stdout = "";
   let stderr = "";
+  if (!child.stdout || !child.stderr) throw new Error("spawn gave no output pipes");
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     stdout += chunk;
     options.onStdout?.(chunk, child);

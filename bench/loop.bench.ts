@@ -1,0 +1,150 @@
+// Issue 2's loop benchmark, measured on the BUILT CLI (dist/cli.js) and, for the per-call figure,
+// on the built library in this process. A replayed session of 50 turns x 2 calls of a trivial
+// read-only tool; `node -e 0` is measured in the same run as the floor, because on a shared machine
+// absolute start-up figures move with the load.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { BenchRow } from "./run.js";
+
+const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const cli = join(root, "dist/cli.js");
+const toolsModule = join(root, "bench/fixtures/bench-tools.mjs");
+const TURNS = 50;
+const CALLS_PER_TURN = 2;
+const hasGnuTime = existsSync("/usr/bin/time");
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function writeScripts(dir: string): { one: string; fifty: string } {
+  const one = join(dir, "one.jsonl");
+  writeFileSync(one, `${JSON.stringify({ content: [{ type: "text", text: "hello" }] })}\n`);
+  const lines: string[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    const content = Array.from({ length: CALLS_PER_TURN }, (_, i) => ({
+      type: "tool_use",
+      id: `toolu_${turn}_${i}`,
+      name: "BenchEcho",
+      input: { text: `turn ${turn} call ${i}` },
+    }));
+    lines.push(JSON.stringify({ content }));
+  }
+  lines.push(JSON.stringify({ content: [{ type: "text", text: "done" }] }));
+  const fifty = join(dir, "fifty.jsonl");
+  writeFileSync(fifty, `${lines.join("\n")}\n`);
+  return { one, fifty };
+}
+
+interface ProcessRun {
+  wallMs: number;
+  /** Peak RSS in MB (from /usr/bin/time), NaN when it could not be measured. */
+  peakRssMb: number;
+  stderr: string;
+  code: number | null;
+}
+
+/** Runs a command, timing it from spawn to exit; peak RSS through GNU time's %M when available. */
+function runProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ProcessRun> {
+  const command = hasGnuTime ? "/usr/bin/time" : process.execPath;
+  const argv = hasGnuTime ? ["-f", "WARDEN_BENCH_RSS_KB=%M", process.execPath, ...args] : args;
+  const started = performance.now();
+  const child = spawn(command, argv, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolveRun, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const wallMs = performance.now() - started;
+      const rss = /WARDEN_BENCH_RSS_KB=(\d+)/.exec(stderr);
+      resolveRun({ wallMs, peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN, stderr, code });
+    });
+  });
+}
+
+function firstRequestMs(run: ProcessRun): number {
+  const match = /warden-timing first_request_ms=([\d.]+)/.exec(run.stderr);
+  if (!match || run.code !== 0) throw new Error(`session failed (exit ${run.code}): ${run.stderr}`);
+  return Number(match[1]);
+}
+
+/** Per-call loop cost inside one process, on the built library, after a warm-up run. */
+async function inProcessPerCallMs(script: string, cwd: string): Promise<{ perCallMs: number; sessionMs: number }> {
+  const lib = (await import(pathToFileURL(join(root, "dist/index.js")).href)) as typeof import("../src/index.js");
+  const { tools } = (await import(pathToFileURL(toolsModule).href)) as { tools: import("../src/tool/types.js").AnyTool[] };
+  const runOnce = async () => {
+    const session = lib.createSession({
+      provider: lib.createReplayProvider(script, { cwd }),
+      model: "bench",
+      tools,
+      canUseTool: async () => ({ behavior: "allow" }),
+      cwd,
+      loadMemory: false,
+    });
+    const started = performance.now();
+    for await (const event of session.submitMessage("go")) {
+      if (event.type === "terminal" && event.reason !== "completed") throw new Error(`bench session ended: ${event.reason}`);
+    }
+    const elapsed = performance.now() - started;
+    session.close();
+    return elapsed;
+  };
+  await runOnce();
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) times.push(await runOnce());
+  const sessionMs = median(times);
+  return { sessionMs, perCallMs: sessionMs / (TURNS * CALLS_PER_TURN) };
+}
+
+export default async function loopBench(): Promise<BenchRow[]> {
+  if (!existsSync(cli)) {
+    const build = spawnSync(process.execPath, ["scripts/build.mjs", "--no-types"], { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("build failed");
+  }
+  const dir = mkdtempSync(join(tmpdir(), "warden-loop-bench-"));
+  const home = join(dir, "home");
+  const { one, fifty } = writeScripts(dir);
+  const env: NodeJS.ProcessEnv = { ...process.env, WARDEN_HOME: home, WARDEN_EXTRA_TOOLS: toolsModule, WARDEN_TRACE_TIMING: "1" };
+  delete env.ANTHROPIC_API_KEY;
+  delete env.OPENAI_API_KEY;
+
+  const floorRuns: ProcessRun[] = [];
+  const oneRuns: ProcessRun[] = [];
+  // Interleaved so that a burst of load on the machine hits both series alike.
+  for (let i = 0; i < 11; i++) {
+    floorRuns.push(await runProcess(["-e", "0"], env, dir));
+    oneRuns.push(await runProcess([cli, "-p", "hi", "--model", `replay:${one}`], env, dir));
+  }
+  const firstRequest = median(oneRuns.map(firstRequestMs));
+  const fiftyRuns: ProcessRun[] = [];
+  for (let i = 0; i < 3; i++) fiftyRuns.push(await runProcess([cli, "-p", "go", "--model", `replay:${fifty}`], env, dir));
+  for (const run of fiftyRuns) firstRequestMs(run);
+  const inProcess = await inProcessPerCallMs(fifty, dir);
+  const calls = TURNS * CALLS_PER_TURN;
+  const cliPerCall = (median(fiftyRuns.map((r) => r.wallMs)) - median(oneRuns.map((r) => r.wallMs))) / calls;
+
+  return [
+    { name: "node -e 0: wall time (floor)", value: median(floorRuns.map((r) => r.wallMs)), unit: "ms" },
+    { name: "node -e 0: peak RSS (floor)", value: median(floorRuns.map((r) => r.peakRssMb)), unit: "MB" },
+    { name: "one-turn session: process start -> first request", value: firstRequest, unit: "ms", target: "<= 140" },
+    { name: "one-turn session: wall time", value: median(oneRuns.map((r) => r.wallMs)), unit: "ms" },
+    { name: "one-turn session: peak RSS", value: median(oneRuns.map((r) => r.peakRssMb)), unit: "MB", target: "<= 80" },
+    { name: `${TURNS} turns x ${CALLS_PER_TURN} calls: wall time`, value: median(fiftyRuns.map((r) => r.wallMs)), unit: "ms" },
+    { name: `${TURNS} turns x ${CALLS_PER_TURN} calls: peak RSS`, value: median(fiftyRuns.map((r) => r.peakRssMb)), unit: "MB" },
+    {
+      name: "loop overhead per tool call (in process)",
+      value: inProcess.perCallMs,
+      unit: "ms",
+      target: "<= 0.2",
+      note: `whole ${TURNS}-turn session incl. model turns and transcript / ${calls}`,
+    },
+    { name: "loop overhead per tool call (CLI, 50-turn minus 1-turn wall)", value: cliPerCall, unit: "ms", target: "<= 0.2" },
+  ];
+}
