@@ -3,7 +3,7 @@
 // because withRetry decides (one policy for every provider, with the reset event on a cut).
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
-import { abortedError, toProviderError } from "./errors.js";
+import { abortedError, setupError, toProviderError } from "./errors.js";
 import { httpFetch } from "./http-fetch.js";
 import { toAnthropicParams } from "./anthropic-request.js";
 import { toolUseFromArguments } from "./tool-input.js";
@@ -55,10 +55,16 @@ async function createClient(options: AnthropicProviderOptions): Promise<Anthropi
 async function* streamMessages(getClient: () => Promise<Anthropic>, request: ModelRequest): AsyncGenerator<ProviderEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortedError();
+  let client: Anthropic;
+  try {
+    client = await getClient();
+  } catch (error) {
+    throw setupError(error, LABEL);
+  }
+  const params = toAnthropicParams(request);
   let events: AsyncIterable<Anthropic.RawMessageStreamEvent>;
   try {
-    const client = await getClient();
-    events = await client.messages.create(toAnthropicParams(request), { signal });
+    events = await client.messages.create(params, { signal });
   } catch (error) {
     throw toProviderError(error, LABEL, signal);
   }

@@ -116,5 +116,29 @@ export function toProviderError(error: unknown, label: string, signal: AbortSign
   if (duringStream) {
     return new ProviderError(`${label}: the response stream broke before its end: ${detail}${causeText}`, undefined, true, "stream_cut");
   }
-  return new ProviderError(`${label}: could not reach the server: ${detail}${causeText}`, undefined, true, "network");
+  if (isConnectionError(error)) {
+    return new ProviderError(`${label}: could not reach the server: ${detail}${causeText}`, undefined, true, "network");
+  }
+  // Anything else (a client-side refusal, a bug) fails the same way every time: not retried.
+  return new ProviderError(`${label}: ${detail}${causeText}`, undefined, false, "http");
+}
+
+/** Connection failures as the SDKs report them (wrapping our fetch's TypeError), or a raw socket error. */
+function isConnectionError(error: unknown, depth = 0): boolean {
+  if (typeof error !== "object" || error === null || depth > 3) return false;
+  const { name, code, message, cause } = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+  // The OpenAI SDK leaves `name` as "Error" on its classes; the class name still says it.
+  const className = (error as { constructor?: { name?: unknown } }).constructor?.name;
+  const connectionNames = ["APIConnectionError", "APIConnectionTimeoutError"];
+  if (connectionNames.includes(String(name)) || connectionNames.includes(String(className))) return true;
+  if (error instanceof TypeError && typeof message === "string" && message.startsWith("fetch failed")) return true;
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
+  return isConnectionError(cause, depth + 1);
+}
+
+/** A failure to build the client (no key, SDK missing): the same on every try. */
+export function setupError(error: unknown, label: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError(`${label}: could not set up the client: ${message}`, undefined, false, "http");
 }

@@ -3,7 +3,7 @@
 // their habits: no key, no usage chunk, finish_reason "stop" on a tool call, reasoning deltas.
 import type OpenAI from "openai";
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
-import { abortedError, toProviderError } from "./errors.js";
+import { abortedError, setupError, toProviderError } from "./errors.js";
 import { httpFetch } from "./http-fetch.js";
 import { toOpenAIParams } from "./openai-request.js";
 import { toolUseFromArguments } from "./tool-input.js";
@@ -56,10 +56,16 @@ async function createClient(options: OpenAIProviderOptions, label: string): Prom
 async function* streamChat(getSetup: () => Promise<ClientSetup>, request: ModelRequest, label: string): AsyncGenerator<ProviderEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortedError();
+  let setup: ClientSetup;
+  try {
+    setup = await getSetup();
+  } catch (error) {
+    throw setupError(error, label);
+  }
+  const params = toOpenAIParams(request, { useMaxCompletionTokens: setup.useMaxCompletionTokens });
   let chunks: AsyncIterable<OpenAI.Chat.ChatCompletionChunk>;
   try {
-    const { client, useMaxCompletionTokens } = await getSetup();
-    chunks = await client.chat.completions.create(toOpenAIParams(request, { useMaxCompletionTokens }), { signal });
+    chunks = await setup.client.chat.completions.create(params, { signal });
   } catch (error) {
     throw toProviderError(error, label, signal);
   }

@@ -22,7 +22,8 @@
  *
  * Faults: `httpError(status, {...})` (any status, body, retry-after), `reply().cutAfter(n)` (destroy
  * the socket after n SSE events), `reply().hangAfter(n)` / `hang()` (stop talking, never end),
- * `reply().delay(ms)` (pause between events), `.delayHeaders(ms)`, `.streamError(type, msg)` (an
+ * `reply().delay(ms)` (pause between events), `.delayHeaders(ms)`, `.burst()` (whole stream in one
+ * write, for benchmarks), `.streamError(type, msg)` (an
  * error event inside a 200 stream), `tool(..., { chunks })` (argument JSON split into pieces),
  * `rawTool(name, text)` (malformed argument JSON), `.interleaveToolCalls()` (OpenAI parallel calls
  * sent round-robin). A request with nothing queued gets a 400 naming the request, so a test that
@@ -70,6 +71,8 @@ interface Delivery {
   cutAfter?: number;
   /** Stop writing after this many events and leave the response open. */
   hangAfter?: number;
+  /** Write every event in one chunk (benchmarks: measures the client, not the server's writes). */
+  burst: boolean;
   headers: Record<string, string>;
 }
 
@@ -92,7 +95,7 @@ export class ReplyBuilder implements ScriptStepSource {
   private stopReason?: ScriptedStopReason;
   private streamFailure?: { type: string; message: string };
   private interleave = false;
-  private readonly delivery: Delivery = { delayBetweenEventsMs: 0, delayHeadersMs: 0, headers: {} };
+  private readonly delivery: Delivery = { delayBetweenEventsMs: 0, delayHeadersMs: 0, headers: {}, burst: false };
 
   /** A text block, streamed in `chunks` deltas (default 1). */
   text(text: string, options: { chunks?: number } = {}): this {
@@ -166,6 +169,12 @@ export class ReplyBuilder implements ScriptStepSource {
   /** Stops writing after `events` SSE events and never ends the response. */
   hangAfter(events: number): this {
     this.delivery.hangAfter = events;
+    return this;
+  }
+
+  /** Sends the whole stream in a single write instead of one write per event. */
+  burst(): this {
+    this.delivery.burst = true;
     return this;
   }
 
@@ -321,6 +330,10 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     if (delivery.delayHeadersMs > 0) await sleep(delivery.delayHeadersMs);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...delivery.headers });
     res.flushHeaders();
+    if (delivery.burst && delivery.cutAfter === undefined && delivery.hangAfter === undefined) {
+      res.end(events.join(""));
+      return;
+    }
     for (let i = 0; i < events.length; i++) {
       if (delivery.cutAfter !== undefined && i >= delivery.cutAfter) {
         res.socket?.destroy();

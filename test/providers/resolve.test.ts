@@ -59,10 +59,13 @@ describe("resolveProvider", () => {
     expect(server.requests[0]?.headers.authorization).toBe("Bearer no-key");
   });
 
-  it("openai:MODEL without a key for api.openai.com fails clearly and sends nothing", async () => {
-    const resolved = await resolveProvider("openai:gpt-4.1", { cwd: dir, retry: { maxRetries: 0 } });
+  it("openai:MODEL without a key for api.openai.com fails clearly, sends nothing and is not retried", async () => {
+    let retries = 0;
+    const resolved = await resolveProvider("openai:gpt-4.1", { cwd: dir, retry: { maxRetries: 3, baseDelayMs: 1, onRetry: () => retries++ } });
     const { error } = await drain(resolved.provider.stream(requestOf()));
     expect((error as Error).message).toMatch(/no API key. Set OPENAI_API_KEY/);
+    expect(error).toMatchObject({ retryable: false });
+    expect(retries).toBe(0);
   });
 
   it("anthropic:MODEL without any key fails clearly", async () => {
