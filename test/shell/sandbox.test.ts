@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bubblewrapArgs, probeBubblewrap } from "../../src/shell/sandbox/bubblewrap.js";
 import { parseSandboxSettings, resolveSandboxSettings } from "../../src/shell/sandbox/config.js";
+import { literalRulePath } from "../../src/shell/sandbox/read-deny.js";
+import { emptyPermissionContext, type PermissionRule } from "../../src/tool/permission-types.js";
 import { BashTool } from "../../src/tools/bash/tool.js";
 import { createSession, type Session, text } from "../tools/bash/harness.js";
 
@@ -91,6 +93,46 @@ describe("sandbox: file system", () => {
     });
     expect(commit.is_error).toBeUndefined();
     expect(text(commit)).toBe("1");
+  });
+});
+
+describe("sandbox: read deny rules", () => {
+  it("hides the files and folders that Read deny rules name", async () => {
+    execFileSync("mkdir", ["-p", join(outside, "keys")]);
+    writeFileSync(join(outside, "secret.txt"), "top secret");
+    writeFileSync(join(outside, "keys", "id_rsa"), "private key");
+    writeFileSync(join(outside, "public.txt"), "public");
+    const deny = (ruleContent: string): PermissionRule => ({
+      source: "userSettings",
+      behavior: "deny",
+      value: { toolName: "Read", ruleContent },
+    });
+    const session = createSession({ sandboxSettings: { enabled: true } });
+    sessions.push(session);
+    session.context.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: {
+        ...emptyPermissionContext(session.project),
+        rules: { allow: [], ask: [], deny: [deny(`/${outside}/secret.txt`), deny(`/${outside}/keys/**`)] },
+      },
+    }));
+    const result = await session.run("Bash", {
+      command: `cat '${outside}/secret.txt'; ls -A '${outside}/keys'; cat '${outside}/public.txt'`,
+    });
+    expect(text(result)).not.toContain("top secret");
+    expect(text(result)).not.toContain("id_rsa");
+    expect(text(result)).toContain("public");
+  });
+
+  it("turns only single-path patterns into mounts", () => {
+    expect(literalRulePath("//etc/shadow", "/p")).toBe("/etc/shadow");
+    expect(literalRulePath("./.env", "/p")).toBe("/p/.env");
+    expect(literalRulePath("/config/keys/**", "/p")).toBe("/p/config/keys");
+    expect(literalRulePath("secrets/prod", "/p")).toBe("/p/secrets/prod");
+    expect(literalRulePath("*.env", "/p")).toBeUndefined();
+    expect(literalRulePath(".env", "/p")).toBeUndefined();
+    expect(literalRulePath("./src/**/*.key", "/p")).toBeUndefined();
+    expect(literalRulePath("./../outside", "/p")).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import type { HiddenPath } from "./read-deny.js";
 
 export type SandboxAvailability = { available: true; bwrapPath: string } | { available: false; reason: string };
 
@@ -12,6 +13,8 @@ export interface SandboxPolicy {
   writableDirectories: string[];
   /** Paths inside writable folders that stay read-only (settings files, git hooks and config). */
   readOnlyPaths: string[];
+  /** Paths Read deny rules name: replaced by an empty file or an empty read-only folder. */
+  hiddenPaths?: HiddenPath[];
   allowNetwork: boolean;
   /** Where the command starts. */
   cwd: string;
@@ -85,6 +88,10 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   // paths inside them read-only again.
   for (const dir of policy.writableDirectories) args.push("--bind-try", dir, dir);
   for (const path of policy.readOnlyPaths) args.push("--ro-bind-try", path, path);
+  for (const hidden of policy.hiddenPaths ?? []) {
+    if (hidden.kind === "file") args.push("--ro-bind", "/dev/null", hidden.path);
+    else args.push("--tmpfs", hidden.path, "--remount-ro", hidden.path);
+  }
   // The temp folder last, so no protected path that contains it can make it read-only.
   args.push("--bind", policy.tempDir, policy.tempDir);
   args.push("--setenv", "TMPDIR", policy.tempDir, "--chdir", policy.cwd);

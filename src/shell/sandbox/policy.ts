@@ -1,12 +1,15 @@
 // Which paths a sandboxed command may write. Working folders are writable so ordinary work
 // succeeds; files that would run code or change permissions later, outside the sandbox (git hooks
 // and config, settings files, shell start-up files), stay read-only even inside them, so a command
-// cannot plant something that escapes the sandbox the next time git or Warden runs.
+// cannot plant something that escapes the sandbox the next time git or Warden runs. Paths that
+// Read deny rules name are hidden (see read-deny.ts).
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome } from "../../config/paths.js";
 import type { SandboxPolicy } from "./bubblewrap.js";
 import type { ResolvedSandboxSettings } from "./config.js";
+import { readDeniedPaths } from "./read-deny.js";
+import type { PermissionRule } from "../../tool/permission-types.js";
 
 const PROTECTED_IN_EACH_FOLDER = [
   ".git/hooks",
@@ -36,6 +39,8 @@ export interface SandboxPolicyInput {
   cwd: string;
   tempDir: string;
   settings: ResolvedSandboxSettings;
+  /** The session's deny rules; those for Read that name one path are hidden in the sandbox. */
+  denyRules?: readonly PermissionRule[];
 }
 
 function canonical(path: string): string {
@@ -64,6 +69,7 @@ export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
   return {
     writableDirectories: writable,
     readOnlyPaths: readOnly,
+    hiddenPaths: readDeniedPaths(input.denyRules ?? [], input.workingDirectories[0] ?? input.cwd),
     allowNetwork: input.settings.allowNetwork,
     cwd: canonical(input.cwd),
     tempDir: canonical(input.tempDir),

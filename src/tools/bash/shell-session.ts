@@ -60,7 +60,7 @@ export function shellSnapshot(context: ToolUseContext): ShellSnapshot {
   return context.getAppState().bashShellSnapshot ?? snapshot;
 }
 
-function isDirectory(path: string): boolean {
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

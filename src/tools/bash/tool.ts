@@ -18,7 +18,7 @@ import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
 import { type BashProgress, runForeground } from "./run-foreground.js";
 import { resolveNewCwd } from "./cwd-policy.js";
-import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
+import { currentShellCwd, isDirectory, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
 import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
 
@@ -119,6 +119,7 @@ async function chooseSandbox(input: BashInput, context: ToolUseContext, cwd: str
     cwd,
     tempDir: sessionTempDir(context),
     settings,
+    denyRules: state.toolPermissionContext.rules.deny,
   });
   return { sandbox: { bwrapPath: availability.bwrapPath, policy } };
 }
@@ -275,6 +276,9 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
 
   async call(input, context, _canUseTool, _parentMessage, onProgress) {
     const current = currentShellCwd(context);
+    if (!isDirectory(current.cwd)) {
+      throw new Error(`the working directory ${current.cwd} does not exist (or is not a directory); the command was not run.`);
+    }
     if (current.resetNote) setShellCwd(context, current.cwd);
     const choice = await chooseSandbox(input, context, current.cwd);
     const output = input.run_in_background

@@ -51,6 +51,13 @@ describe("Bash: working directory", () => {
     expect(text(result)).toContain("no longer exists");
   });
 
+  it("refuses to run when even the session directory is gone, saying why", async () => {
+    rmSync(session.project, { recursive: true });
+    const result = await session.run("Bash", { command: "touch created-somewhere" });
+    expect(result.is_error).toBe(true);
+    expect(text(result)).toContain(`the working directory ${session.project} does not exist`);
+  });
+
   it("runs commands with the environment captured at the first call", async () => {
     await session.run("Bash", { command: "true" });
     process.env.WARDEN_LATE_VARIABLE = "late";
