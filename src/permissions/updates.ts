@@ -109,7 +109,7 @@ function withRules(
   const list = stringList(current, behavior, path);
   const seen = new Set(list.map((r) => normalizeRule(r) ?? r));
   for (const rule of rules) {
-    const text = formatRule(rule);
+    const text = normalizeRule(formatRule(rule)) ?? formatRule(rule);
     if (seen.has(text)) continue;
     seen.add(text);
     list.push(text);
