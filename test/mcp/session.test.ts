@@ -139,7 +139,8 @@ describe("what the model is sent", () => {
         },
       );
       expect(run.code, run.stderr).toBe(0);
-      const names = (server.requests[0]?.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+      const body = server.requests[0]?.body as { tools: Array<{ name: string }> } | undefined;
+      const names = body?.tools.map((t) => t.name) ?? [];
       expect(names).toContain("mcp__demo__search_issues");
       expect(names).not.toContain("ToolSearch");
     } finally {

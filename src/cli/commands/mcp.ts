@@ -1,5 +1,190 @@
-// Placeholder until its issue lands: says so clearly instead of pretending.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write("warden: the 'mcp' command is not built yet\n");
+// `warden mcp list`: the configured MCP servers, their state and tool counts.
+// `warden mcp serve [--port N]`: Warden's built-in tools as an MCP server (stdio, or streamable
+// HTTP on 127.0.0.1:N) under the permission engine with a headless policy.
+import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { sessionArtifactsDir } from "../../config/paths.js";
+import type { McpServerStatus } from "../../mcp/connection.js";
+import { wardenVersion } from "../version.js";
+
+const out = (text: string) => void process.stdout.write(text);
+const err = (text: string) => void process.stderr.write(text);
+
+const USAGE = `Usage:
+  warden mcp list  [--mcp-config <file-or-json>...] [--strict-mcp-config] [--settings <file-or-json>] [--cwd <dir>] [--json]
+  warden mcp serve [--port <n>] [--allowedTools <rules...>] [--disallowedTools <rules...>]
+                   [--permission-mode <mode>] [--settings <file-or-json>] [--add-dir <dir>...] [--cwd <dir>]
+
+serve speaks MCP over stdio, or over streamable HTTP at http://127.0.0.1:<n>/mcp with --port.
+Calls that would need approval are denied with the reason (nobody can be asked).
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    if (sub === "list") return await list(rest);
+    if (sub === "serve") return await serve(rest);
+  } catch (error) {
+    err(`warden mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    return error instanceof TypeError && "code" in error ? 2 : 1;
+  }
+  if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
+    out(USAGE);
+    return sub === undefined ? 2 : 0;
+  }
+  err(`warden mcp: unknown subcommand ${JSON.stringify(sub)}\n\n${USAGE}`);
   return 2;
+}
+
+/** `Read,Glob "Bash(git diff:*)"` → rules, keeping commas and spaces inside parentheses. */
+function splitRules(values: readonly string[]): string[] {
+  const rules: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = "";
+    for (const ch of value) {
+      if (ch === "(") depth++;
+      if (ch === ")") depth = Math.max(0, depth - 1);
+      if ((ch === "," || ch === " ") && depth === 0) {
+        if (current.trim()) rules.push(current.trim());
+        current = "";
+      } else {
+        current += ch;
+      }
+    }
+    if (current.trim()) rules.push(current.trim());
+  }
+  return rules;
+}
+
+function describeStatus(status: McpServerStatus): string {
+  const tools = status.state === "connected" ? `${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}` : "-";
+  const line = `${status.name.padEnd(20)} ${(status.transport ?? "?").padEnd(6)} ${status.state.padEnd(12)} ${tools.padEnd(9)} ${status.scope}: ${status.origin}`;
+  return status.error ? `${line}\n    ${status.error.replace(/\n/g, "\n    ")}` : line;
+}
+
+async function list(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      "mcp-config": { type: "string", multiple: true },
+      "strict-mcp-config": { type: "boolean" },
+      settings: { type: "string" },
+      cwd: { type: "string" },
+      json: { type: "boolean" },
+    },
+  });
+  const cwd = resolve(values.cwd ?? ".");
+  const [{ loadSettings }, { loadMcpServerEntries }, { McpClientManager }] = await Promise.all([
+    import("../../config/settings.js"),
+    import("../../mcp/config-sources.js"),
+    import("../../mcp/manager.js"),
+  ]);
+  const settings = loadSettings({ cwd, extraSettings: values.settings ? [values.settings] : [] });
+  const load = loadMcpServerEntries({
+    cwd,
+    settings,
+    mcpConfigArgs: values["mcp-config"] ?? [],
+    strict: values["strict-mcp-config"] === true,
+  });
+  for (const problem of load.fileProblems) err(`warden mcp: ${problem}\n`);
+  const manager = new McpClientManager(load.servers, { cwd });
+  try {
+    await manager.connectAll();
+    const statuses = manager.statuses();
+    if (values.json) {
+      out(`${JSON.stringify(statuses, null, 2)}\n`);
+    } else if (statuses.length === 0) {
+      out("No MCP servers configured (.mcp.json, settings mcpServers, or --mcp-config).\n");
+    } else {
+      out(`${"NAME".padEnd(20)} ${"TYPE".padEnd(6)} ${"STATE".padEnd(12)} ${"TOOLS".padEnd(9)} SOURCE\n`);
+      for (const status of statuses) out(`${describeStatus(status)}\n`);
+    }
+  } finally {
+    await manager.close();
+  }
+  return 0;
+}
+
+async function serve(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: "string" },
+      allowedTools: { type: "string", multiple: true },
+      "allowed-tools": { type: "string", multiple: true },
+      disallowedTools: { type: "string", multiple: true },
+      "disallowed-tools": { type: "string", multiple: true },
+      "permission-mode": { type: "string" },
+      settings: { type: "string" },
+      "add-dir": { type: "string", multiple: true },
+      cwd: { type: "string" },
+    },
+  });
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port}`);
+  }
+  const cwd = resolve(values.cwd ?? ".");
+  const [{ loadSessionPermissions }, { createCanUseTool }, { createHeadlessAskHandler }, { builtInTools }, { assembleToolPool }] =
+    await Promise.all([
+      import("../../permissions/session-setup.js"),
+      import("../../permissions/can-use-tool.js"),
+      import("../../permissions/ask-handlers.js"),
+      import("../../tools/registry.js"),
+      import("../../tool/pool.js"),
+    ]);
+  const permissions = loadSessionPermissions({
+    cwd,
+    cli: {
+      allowedTools: splitRules([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
+      disallowedTools: splitRules([...(values.disallowedTools ?? []), ...(values["disallowed-tools"] ?? [])]),
+      permissionMode: values["permission-mode"],
+      addDirs: (values["add-dir"] ?? []).map((d) => resolve(d)),
+    },
+    extraSettings: values.settings ? [values.settings] : [],
+  });
+  for (const warning of permissions.warnings) err(`warden mcp: warning: ${warning}\n`);
+  const permissionContext = permissions.permissionContext;
+  const tools = assembleToolPool(builtInTools(), [], permissionContext.rules);
+  const sessionId = randomUUID();
+  const { createWardenMcpServer } = await import("../../mcp/server/warden-server.js");
+  const makeServer = () =>
+    createWardenMcpServer({
+      tools,
+      canUseTool: createCanUseTool({
+        askHandler: createHeadlessAskHandler(),
+        onWarning: (m) => err(`warden mcp: warning: ${m}\n`),
+      }),
+      appState: { ...permissions.appState, toolPermissionContext: permissionContext },
+      cwd,
+      sessionId,
+      sessionDir: sessionArtifactsDir(cwd, sessionId),
+      version: wardenVersion(),
+    });
+
+  if (port === undefined) {
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    const server = await makeServer();
+    await server.connect(new StdioServerTransport());
+    // stdout is the protocol channel from here on: everything else goes to stderr.
+    await new Promise<void>((done) => {
+      process.stdin.once("end", done);
+      process.stdin.once("close", done);
+    });
+    await server.close();
+    return 0;
+  }
+
+  const { serveStreamableHttp } = await import("../../mcp/server/http.js");
+  const running = await serveStreamableHttp(port, makeServer);
+  err(`warden mcp: serving ${tools.length} tools at ${running.url}\n`);
+  await new Promise<void>((done) => {
+    process.once("SIGINT", done);
+    process.once("SIGTERM", done);
+  });
+  await running.close();
+  return 0;
 }

@@ -1,0 +1,117 @@
+// Warden's built-in tools served over MCP to any client. Each call goes the same way as in a
+// session (schema check, validateInput, the permission engine, call, one result), so a client gets
+// exactly the authority a headless session would: what would ask is denied, with the reason.
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolResultBlock } from "../../messages/types.js";
+import { runToolUse } from "../../orchestration/run-tool-use.js";
+import type { AppState } from "../../tool/app-state.js";
+import { createAppStateStore } from "../../tool/context.js";
+import { TOOL_SEARCH_TOOL_NAME } from "../../tool/deferred.js";
+import { findToolByName } from "../../tool/pool.js";
+import { ReadFileState } from "../../tool/read-file-state.js";
+import { toolInputJSONSchema } from "../../tool/schema.js";
+import type { AnyTool, CanUseTool, ToolUseContext } from "../../tool/types.js";
+
+export interface WardenMcpServerOptions {
+  /** The pool to serve (already filtered by deny rules). */
+  tools: readonly AnyTool[];
+  canUseTool: CanUseTool;
+  appState: AppState;
+  cwd: string;
+  sessionId: string;
+  sessionDir: string;
+  version: string;
+}
+
+/**
+ * What MCP clients are offered: everything but ToolSearch (nothing is deferred over MCP: the
+ * client has its own way with tool lists) and tools that must talk to a human here.
+ */
+export function servableTools(tools: readonly AnyTool[]): AnyTool[] {
+  return tools.filter((t) => t.isEnabled() && t.name !== TOOL_SEARCH_TOOL_NAME && !t.requiresUserInteraction());
+}
+
+/** A trait that depends on the input is asked with an empty one; a tool that throws on it says no. */
+function traitWithoutInput(probe: () => boolean): boolean {
+  try {
+    return probe() === true;
+  } catch {
+    return false;
+  }
+}
+
+export async function describeForMcp(tool: AnyTool, options: WardenMcpServerOptions): Promise<McpToolDefinition> {
+  const description = await tool.prompt({
+    tools: options.tools,
+    permissionContext: options.appState.toolPermissionContext,
+    cwd: options.cwd,
+  });
+  const readOnly = traitWithoutInput(() => tool.isReadOnly({}));
+  return {
+    name: tool.name,
+    description,
+    inputSchema: toolInputJSONSchema(tool) as McpToolDefinition["inputSchema"],
+    annotations: {
+      readOnlyHint: readOnly,
+      // Fail closed for clients that auto-approve "non-destructive" tools: anything that may write is destructive.
+      destructiveHint: !readOnly || traitWithoutInput(() => tool.isDestructive({})),
+      openWorldHint: traitWithoutInput(() => tool.isOpenWorld({})),
+    },
+  };
+}
+
+export function toMcpResult(block: ToolResultBlock): CallToolResult {
+  const content: CallToolResult["content"] =
+    typeof block.content === "string"
+      ? [{ type: "text", text: block.content }]
+      : block.content.map((b) =>
+          b.type === "text"
+            ? { type: "text" as const, text: b.text }
+            : { type: "image" as const, data: b.source.data, mimeType: b.source.media_type },
+        );
+  return block.is_error ? { content, isError: true } : { content };
+}
+
+export async function createWardenMcpServer(options: WardenMcpServerOptions): Promise<Server> {
+  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  const tools = servableTools(options.tools);
+  const definitions = await Promise.all(tools.map((t) => describeForMcp(t, options)));
+  // One store and one read-memory per client: read-before-write holds across its calls.
+  const store = createAppStateStore(options.appState);
+  const readFileState = new ReadFileState();
+  let callCount = 0;
+
+  const server = new Server({ name: "warden", version: options.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    if (!findToolByName(tools, name)) {
+      return { content: [{ type: "text", text: `No such tool: ${name}` }], isError: true };
+    }
+    const abortController = new AbortController();
+    extra.signal.addEventListener("abort", () => abortController.abort(extra.signal.reason), { once: true });
+    const context: ToolUseContext = {
+      options: {
+        tools,
+        model: "mcp-client",
+        cwd: options.cwd,
+        sessionId: options.sessionId,
+        sessionDir: options.sessionDir,
+        isNonInteractive: true,
+      },
+      abortController,
+      messages: [],
+      readFileState,
+      ...store,
+    };
+    const toolUseId = `mcp_call_${++callCount}`;
+    const block = { type: "tool_use" as const, id: toolUseId, name, input: request.params.arguments ?? {} };
+    const outcome = await runToolUse(block, context, options.canUseTool, undefined);
+    return toMcpResult(outcome.result);
+  });
+  return server;
+}
