@@ -29,6 +29,8 @@ export interface BackgroundTask {
   sandboxed: boolean;
   /** Set when the task was killed for writing more than the output limit. */
   outputLimitExceeded?: boolean;
+  /** The completion notice queued for the model, if one was. */
+  notice?: string;
 }
 
 interface TaskEntry {
@@ -128,7 +130,10 @@ export class BackgroundTaskRegistry {
         task.endedAt = Date.now();
         if (entry.stoppedByRequest) task.status = "killed";
         else task.status = exitCode !== null && !interpretCommandResult(task.command, exitCode).isError ? "completed" : "failed";
-        if (!entry.stoppedByRequest) options.notify(completionNotice(task));
+        if (!entry.stoppedByRequest) {
+          task.notice = completionNotice(task);
+          options.notify(task.notice);
+        }
         resolve();
       };
       child.once("exit", finish);
@@ -209,6 +214,20 @@ export function backgroundTasks(context: ToolUseContext): BackgroundTaskRegistry
   const registry = new BackgroundTaskRegistry(join(context.options.sessionDir, "tasks"));
   context.setAppState((state) => (state.backgroundTasks ? state : { ...state, backgroundTasks: registry }));
   return context.getAppState().backgroundTasks ?? registry;
+}
+
+/**
+ * Takes a finished task's notice back out of the queue: the model has just read the task's final
+ * state through TaskOutput, and a reminder repeating it would only cost tokens.
+ */
+export function withdrawNotice(context: ToolUseContext, task: BackgroundTask): void {
+  const notice = task.notice;
+  if (!notice) return;
+  context.setAppState((state) =>
+    state.pendingReminders?.includes(notice)
+      ? { ...state, pendingReminders: state.pendingReminders.filter((text) => text !== notice) }
+      : state,
+  );
 }
 
 /** Adds a text for the model's next turn (the loop wraps it in a <system-reminder>). */

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import { type BackgroundTask, backgroundTasks, type TaskStatus } from "../bash/background-tasks.js";
+import { type BackgroundTask, backgroundTasks, type TaskStatus, withdrawNotice } from "../bash/background-tasks.js";
 import { TASK_OUTPUT_PROMPT, TASK_OUTPUT_TOOL_NAME } from "./prompt.js";
 
 /** Most of a task's output read into a result; the rest stays in the file. */
@@ -100,6 +100,7 @@ export const TaskOutputTool = buildTool<TaskOutputInput, TaskOutputResult>({
       : registry.get(input.task_id);
     if (!task) throw unknownTask(input.task_id, registry.list());
     const { text, omittedBytes } = readTaskOutput(task.outputPath);
+    if (task.status !== "running") withdrawNotice(context, task);
     return {
       data: {
         task_id: task.id,

@@ -116,6 +116,12 @@ describe("Bash: output and exit codes", () => {
     expect(text(result)).toBe("read status 1\ndone");
   });
 
+  it("gives commands no terminal, so one that opens /dev/tty fails instead of waiting", async () => {
+    const result = await session.run("Bash", { command: "cat /dev/tty" });
+    expect(result.is_error).toBe(true);
+    expect(text(result)).toContain("/dev/tty");
+  });
+
   it("says so when there is no output", async () => {
     expect(text(await session.run("Bash", { command: "true" }))).toBe("(no output)");
   });

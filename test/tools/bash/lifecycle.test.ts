@@ -79,15 +79,27 @@ describe("Bash: sleep guard", () => {
 });
 
 describe("Background tasks", () => {
-  it("returns a task id at once, TaskOutput waits for the end, and the model is notified", async () => {
+  it("returns a task id at once and notifies the model when the task ends", async () => {
     const started = await session.run("Bash", {
       command: "echo begin; sleep 1; echo finish",
       run_in_background: true,
       description: "Print two lines",
     });
-    const id = /task id (\w+)/.exec(text(started))?.[1];
-    expect(id).toBeDefined();
+    const id = /task id (\w+)/.exec(text(started))?.[1] ?? "missing";
+    expect(session.context.getAppState().backgroundTasks?.get(id)?.status).toBe("running");
     expect(session.context.getAppState().pendingReminders ?? []).toHaveLength(0);
+
+    await session.context.getAppState().backgroundTasks?.waitFor(id, 20_000);
+    const reminders = session.context.getAppState().pendingReminders ?? [];
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]).toContain(`Background task ${id}`);
+    expect(reminders[0]).toContain("completed with exit code 0");
+    expect(reminders[0]).toContain("Print two lines");
+  });
+
+  it("TaskOutput peeks without waiting, waits for the end, and then withdraws the redundant notice", async () => {
+    const started = await session.run("Bash", { command: "echo begin; sleep 1; echo finish", run_in_background: true });
+    const id = /task id (\w+)/.exec(text(started))?.[1];
 
     const peek = await session.run("TaskOutput", { task_id: id, block: false });
     expect(text(peek)).toContain("<status>running</status>");
@@ -96,12 +108,7 @@ describe("Background tasks", () => {
     expect(text(done)).toContain("<status>completed</status>");
     expect(text(done)).toContain("<exit_code>0</exit_code>");
     expect(text(done)).toContain("begin\nfinish");
-
-    const reminders = session.context.getAppState().pendingReminders ?? [];
-    expect(reminders).toHaveLength(1);
-    expect(reminders[0]).toContain(`Background task ${id}`);
-    expect(reminders[0]).toContain("completed with exit code 0");
-    expect(reminders[0]).toContain("Print two lines");
+    expect(session.context.getAppState().pendingReminders ?? []).toHaveLength(0);
   });
 
   it("reports a task still running when the wait times out", async () => {
@@ -138,20 +145,22 @@ describe("Background tasks", () => {
 
   it("reports a failing background command as failed in its notification", async () => {
     const started = await session.run("Bash", { command: "echo oops >&2; exit 7", run_in_background: true });
-    const id = /task id (\w+)/.exec(text(started))?.[1];
+    const id = /task id (\w+)/.exec(text(started))?.[1] ?? "missing";
+    await session.context.getAppState().backgroundTasks?.waitFor(id, 20_000);
+    expect(session.context.getAppState().pendingReminders?.[0]).toContain("failed with exit code 7");
     const done = await session.run("TaskOutput", { task_id: id });
     expect(text(done)).toContain("<status>failed</status>");
     expect(text(done)).toContain("oops");
-    expect(session.context.getAppState().pendingReminders?.[0]).toContain("failed with exit code 7");
   });
 
   it("kills a task whose output passes the size limit", async () => {
     process.env.WARDEN_TASK_OUTPUT_LIMIT_BYTES = "200000";
     try {
       const started = await session.run("Bash", { command: "yes", run_in_background: true });
-      const id = /task id (\w+)/.exec(text(started))?.[1];
-      const done = await session.run("TaskOutput", { task_id: id, timeout: 20_000 });
-      expect(text(done)).toContain("<status>failed</status>");
+      const id = /task id (\w+)/.exec(text(started))?.[1] ?? "missing";
+      const task = await session.context.getAppState().backgroundTasks?.waitFor(id, 20_000);
+      expect(task?.status).toBe("failed");
+      expect(task?.outputLimitExceeded).toBe(true);
       expect(session.context.getAppState().pendingReminders?.[0]).toContain("output passed the size limit");
     } finally {
       delete process.env.WARDEN_TASK_OUTPUT_LIMIT_BYTES;
