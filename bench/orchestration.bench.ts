@@ -75,21 +75,23 @@ async function readsAndGreps(): Promise<BenchRow[]> {
     }
     const read = realOrStandIn("Read", standInRead);
     const grep = realOrStandIn("Grep", standInGrep);
-    const context = contextFor([read.tool, grep.tool], dir);
+    // A fresh context per run: the real Read answers a repeated read of an unchanged file with a
+    // short stub, which would make every run after the first measure nothing.
+    const tools = [read.tool, grep.tool];
     const blocks = (tag: string): ToolUseBlock[] => [
       // 1,000 lines of 80 characters: the real Read refuses whole reads above 256 KB.
       ...files.map((file, i) => ({ type: "tool_use" as const, id: `r${tag}${i}`, name: "Read", input: { file_path: file, offset: 1 + i * 1000, limit: 1000 } })),
       ...files.map((file, i) => ({ type: "tool_use" as const, id: `g${tag}${i}`, name: "Grep", input: { pattern: `compute\\(input\\) \\+ offset; // filler ${i}?`, path: file, output_mode: "count" } })),
     ];
     // Warm up both paths (module loading, rg in the page cache) before measuring.
-    await drain(blocks("w"), context, 1);
-    await drain(blocks("w2"), context);
+    await drain(blocks("w"), contextFor(tools, dir), 1);
+    await drain(blocks("w2"), contextFor(tools, dir));
     const runs = 5;
     let serial = 0;
     let concurrent = 0;
     for (let run = 0; run < runs; run++) {
-      serial += await drain(blocks(`s${run}`), context, 1);
-      concurrent += await drain(blocks(`c${run}`), context);
+      serial += await drain(blocks(`s${run}`), contextFor(tools, dir), 1);
+      concurrent += await drain(blocks(`c${run}`), contextFor(tools, dir));
     }
     serial /= runs;
     concurrent /= runs;
