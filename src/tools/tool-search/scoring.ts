@@ -66,8 +66,17 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+// Compiled once per term, not once per tool: a query is scored against every deferred tool.
+const wordPatterns = new Map<string, RegExp>();
+
 function containsWord(haystack: string, term: string): boolean {
-  return new RegExp(`\\b${escapeRegExp(term)}\\b`, "i").test(haystack);
+  let pattern = wordPatterns.get(term);
+  if (!pattern) {
+    if (wordPatterns.size > 256) wordPatterns.clear();
+    pattern = new RegExp(`\\b${escapeRegExp(term)}\\b`, "i");
+    wordPatterns.set(term, pattern);
+  }
+  return pattern.test(haystack);
 }
 
 function termMatchesAnywhere(tool: SearchableTool, parts: string[], term: string): boolean {
