@@ -8,3 +8,19 @@ export { createReplayProvider } from "./providers/replay.js";
 export * from "./session/transcript.js";
 export * from "./session/transcript-reader.js";
 export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
+// File tools, their file history and undo.
+export { ReadTool } from "./tools/read/tool.js";
+export { WriteTool } from "./tools/write/tool.js";
+export { EditTool } from "./tools/edit/tool.js";
+export { GlobTool } from "./tools/glob/tool.js";
+export { GrepTool } from "./tools/grep/tool.js";
+export { NotebookEditTool } from "./tools/notebook-edit/tool.js";
+export { writeFileAtomicSync } from "./tools/file-shared/atomic-write.js";
+export {
+  listFileChanges,
+  undoLastChanges,
+  UndoRefusedError,
+  type FileChangeEntry,
+  type UndoAction,
+  type UndoReport,
+} from "./session/file-history.js";
