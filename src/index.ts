@@ -2,9 +2,11 @@
 export * from "./messages/index.js";
 export * from "./tool/index.js";
 export * from "./providers/types.js";
-export * from "./orchestration/run-tool-use.js";
+export * from "./orchestration/index.js";
+export * from "./results/index.js";
 export * from "./loop/index.js";
 export { createReplayProvider } from "./providers/replay.js";
+export * from "./providers/index.js";
 export * from "./session/transcript.js";
 export * from "./session/transcript-reader.js";
 export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
