@@ -6,7 +6,6 @@ export * from "./orchestration/index.js";
 export * from "./results/index.js";
 export * from "./loop/index.js";
 export { createReplayProvider } from "./providers/replay.js";
-export * from "./providers/index.js";
 export * from "./session/transcript.js";
 export * from "./session/transcript-reader.js";
 export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
