@@ -199,6 +199,14 @@ describe("Edit: changes", () => {
     expect(listFileChanges(project.sessionDir)[0]?.before).toBeNull();
   });
 
+  it("an empty old_string fills an existing empty file once it has been read", async () => {
+    const file = path.join(project.dir, "empty.txt");
+    await readAndGet(file, "");
+    const result = await callTool(EditTool, { file_path: file, old_string: "", new_string: "filled\n" }, project.context);
+    expect(result.is_error).toBeFalsy();
+    expect(await readFile(file, "utf8")).toBe("filled\n");
+  });
+
   it("a moved mtime with identical content is not a modification", async () => {
     const file = path.join(project.dir, "a.txt");
     await readAndGet(file, "same\n");

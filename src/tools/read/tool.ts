@@ -196,6 +196,8 @@ async function readText(filePath: string, input: ReadInput, context: ToolUseCont
   });
 
   if (window.lines.length === 0) {
+    // An empty file has been read in full: record it so that it can be filled with Edit or Write.
+    if (window.totalLines === 0) context.readFileState.set(filePath, { content: "", timestamp: stats.mtimeMs, offset, limit });
     return { type: "empty", filePath, totalLines: window.totalLines ?? 0, offset };
   }
   const numbered = addLineNumbers(window.lines, offset);
