@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { drainQueuedUserMessages, submitWhileRunning } from "../../src/orchestration/interrupts.js";
 import { StreamingToolExecutor } from "../../src/orchestration/streaming-executor.js";
 import { CallLog, allowAll, call, collect, makeContext, resultsOf, standardTools, tempSessionDir, textOfResult } from "./fixtures.js";
 
@@ -148,5 +149,33 @@ describe("discard", () => {
     executor.discard();
     expect(await collect(executor.getRemainingResults())).toEqual([]);
     expect(log.get("d1").aborted).toBe(true);
+  });
+});
+
+describe("the session-visible flag and queue", () => {
+  it("mirrors hasInterruptibleToolInProgress into AppState as calls start and finish", async () => {
+    const log = new CallLog();
+    const context = makeContext(standardTools(log), await tempSessionDir());
+    const watched = new StreamingToolExecutor({ context, canUseTool: allowAll });
+    expect(context.getAppState().hasInterruptibleToolInProgress).toBeUndefined();
+    watched.addTool(call("CancelSafe", { ms: 30 }, "flag-c"));
+    expect(context.getAppState().hasInterruptibleToolInProgress).toBe(true);
+    watched.addTool(call("BlockSafe", { ms: 30 }, "flag-b"));
+    expect(context.getAppState().hasInterruptibleToolInProgress).toBe(false);
+    await collect(watched.getRemainingResults());
+    expect(context.getAppState().hasInterruptibleToolInProgress).toBe(false);
+  });
+
+  it("submitWhileRunning aborts with 'interrupt' only when the flag allows, and always queues", () => {
+    const controller = new AbortController();
+    const context = makeContext([], "/tmp", controller);
+    const message = { role: "user" as const, content: [{ type: "text" as const, text: "next" }] };
+    expect(submitWhileRunning(context, controller, message)).toBe("queued");
+    expect(controller.signal.aborted).toBe(false);
+    context.setAppState((s) => ({ ...s, hasInterruptibleToolInProgress: true }));
+    expect(submitWhileRunning(context, controller, message)).toBe("interrupted");
+    expect(controller.signal.reason).toBe("interrupt");
+    expect(drainQueuedUserMessages(context)).toEqual([message, message]);
+    expect(drainQueuedUserMessages(context)).toEqual([]);
   });
 });
