@@ -1,6 +1,7 @@
-// A last safety net against orphaned stdio servers: if the process exits without closing its MCP
-// connections (an uncaught error, process.exit() somewhere), the children still get killed.
-// Normal shutdown goes through McpClientManager.close(), which lets them exit cleanly first.
+// A last safety net against orphaned stdio servers: if the process ends without closing its MCP
+// connections (an uncaught error, process.exit() somewhere, SIGTERM or SIGHUP from outside), the
+// children are killed too. Normal shutdown goes through McpClientManager.close(), which lets them
+// exit cleanly first. Servers that keep running after their stdin closes are why this exists.
 
 const livePids = new Set<number>();
 let hooked = false;
@@ -16,10 +17,21 @@ function killAll(): void {
   livePids.clear();
 }
 
+/**
+ * Kills the children, then lets the signal do what it would have done: when nobody else handles
+ * it, it is raised again with our handler gone, so the process still ends by that signal.
+ */
+function onTerminatingSignal(signal: NodeJS.Signals): void {
+  killAll();
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
 export function trackChild(pid: number): void {
   if (!hooked) {
     hooked = true;
     process.once("exit", killAll);
+    process.once("SIGTERM", onTerminatingSignal);
+    process.once("SIGHUP", onTerminatingSignal);
   }
   livePids.add(pid);
 }

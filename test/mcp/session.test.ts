@@ -148,3 +148,45 @@ describe("what the model is sent", () => {
     }
   }, 60_000);
 });
+
+describe("no orphans", () => {
+  it("kills a server that outlives its stdin when the CLI is terminated mid-session", async () => {
+    const { isAlive } = await import("./fixtures.js");
+    const script = join(dir, "pid-then-wait.jsonl");
+    const turns = [
+      { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__demo__pid", input: {} }] },
+      { content: [{ type: "tool_use", id: "toolu_2", name: "mcp__demo__sleep", input: { ms: 60_000 } }] },
+      { content: [{ type: "text", text: "never reached" }] },
+    ];
+    await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    let serverPid = 0;
+    const run = await runCli(
+      [
+        "-p",
+        "wait",
+        "--model",
+        `replay:${script}`,
+        "--output-format",
+        "stream-json",
+        "--mcp-config",
+        mcpConfig({ demo: stdioServerConfig("demo-server.ts", "--linger") }),
+        "--allowedTools",
+        "mcp__demo",
+      ],
+      {
+        home: join(dir, "home-orphans"),
+        onStdout: (chunk, child) => {
+          const match = /"tool_use_id":"toolu_1","content":\[\{"type":"text","text":"(\d+)"/.exec(chunk);
+          if (match && serverPid === 0) {
+            serverPid = Number(match[1]);
+            // Give the second call time to start, then terminate the CLI from outside.
+            setTimeout(() => child.kill("SIGTERM"), 300);
+          }
+        },
+      },
+    );
+    expect(serverPid).toBeGreaterThan(0);
+    expect(run.signal).toBe("SIGTERM");
+    expect(isAlive(serverPid)).toBe(false);
+  }, 60_000);
+});
