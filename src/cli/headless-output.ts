@@ -1,7 +1,7 @@
 // What a headless session prints. stream-json is one JSON object per line, shaped like Claude
 // Code's so existing consumers can read it: system/init, assistant, user, then one result line.
 // json prints only the result object; text prints only the final answer.
-import { randomUUID } from "node:crypto";
+// Ids come from the global Web Crypto: importing node:crypto costs 5-20 ms of start-up.
 import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
 import { textOf, toolResultText } from "../messages/types.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
@@ -76,7 +76,7 @@ export class HeadlessReporter {
       tools: info.tools,
       mcp_servers: info.mcpServers,
       permissionMode: info.permissionMode,
-      uuid: randomUUID(),
+      uuid: crypto.randomUUID(),
     });
   }
 
@@ -147,7 +147,7 @@ export class HeadlessReporter {
     return {
       type: "assistant",
       message: {
-        id: `msg_${randomUUID().replaceAll("-", "")}`,
+        id: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
         type: "message",
         role: "assistant",
         model: message.model,
@@ -157,7 +157,7 @@ export class HeadlessReporter {
       },
       parent_tool_use_id: null,
       session_id: this.sessionId,
-      uuid: randomUUID(),
+      uuid: crypto.randomUUID(),
     };
   }
 
@@ -168,7 +168,7 @@ export class HeadlessReporter {
       ...(message.isMeta ? { isMeta: true } : {}),
       parent_tool_use_id: null,
       session_id: this.sessionId,
-      uuid: randomUUID(),
+      uuid: crypto.randomUUID(),
     };
   }
 

@@ -1,7 +1,6 @@
 // The session engine: owns one conversation across submitted prompts (messages, accumulated
 // usage, the tool pool, the AppState store, the file-read memory) and runs query() for each
 // prompt. This is the object a library user creates to run an agent.
-import { randomUUID } from "node:crypto";
 import { loadMemoryFiles } from "../config/memory.js";
 import { sessionArtifactsDir, transcriptPath } from "../config/paths.js";
 import {
@@ -92,7 +91,8 @@ export class SessionEngine {
   private running: AbortController | undefined;
 
   constructor(private readonly options: SessionEngineOptions) {
-    this.sessionId = options.sessionId ?? randomUUID();
+    // The global Web Crypto, not node:crypto: importing node:crypto costs 5-20 ms of start-up.
+    this.sessionId = options.sessionId ?? crypto.randomUUID();
     this.cwd = options.cwd;
     this.modelLabel = options.modelLabel ?? `${options.provider.name}:${options.model}`;
     this.messages = [...(options.initialMessages ?? [])];
