@@ -3,6 +3,7 @@ import { z } from "zod";
 import { runTools } from "../../src/orchestration/run-tools.js";
 import { StreamingToolExecutor, type ToolExecutionUpdate } from "../../src/orchestration/streaming-executor.js";
 import { buildTool } from "../../src/tool/build-tool.js";
+import { BashTool } from "../../src/tools/bash/tool.js";
 import type { AnyTool, ToolUseContext } from "../../src/tool/types.js";
 import {
   CallLog,
@@ -134,6 +135,33 @@ describe("sibling errors", () => {
     expect(results[1]).toMatchObject({ content: "done sib1" });
     expect(results[2]).toMatchObject({ content: "done sib2" });
     expect(log.get("sib1").aborted).toBe(false);
+  });
+});
+
+describe("sibling errors with the real Bash tool", () => {
+  it("a command that exits non-zero cancels the calls queued after it", async () => {
+    const log = new CallLog();
+    const tools = [...standardTools(log).filter((t) => t.name !== "Bash"), BashTool as AnyTool];
+    const context = makeContext(tools, await tempSessionDir());
+    const blocks = [
+      call("Bash", { command: "echo preparing; exit 3", description: "fail on purpose" }, "real-bash"),
+      call("Safe", { ms: 1 }, "after-bash"),
+    ];
+    const results = resultsOf(await collect(runTools(blocks, undefined, context, allowAll)));
+    expect(results[0]!.is_error).toBe(true);
+    expect(textOfResult(results[0]!)).toContain("preparing");
+    expect(textOfResult(results[1]!)).toMatch(/^Cancelled: parallel tool call Bash\(echo preparing; exit 3\) errored/);
+    expect(log.has("after-bash")).toBe(false);
+  });
+
+  it("a command that succeeds lets the rest run", async () => {
+    const log = new CallLog();
+    const tools = [...standardTools(log).filter((t) => t.name !== "Bash"), BashTool as AnyTool];
+    const context = makeContext(tools, await tempSessionDir());
+    const blocks = [call("Bash", { command: "echo fine", description: "succeed" }, "ok-bash"), call("Safe", { ms: 1 }, "after-ok")];
+    const results = resultsOf(await collect(runTools(blocks, undefined, context, allowAll)));
+    expect(results[0]!.is_error).toBeUndefined();
+    expect(results[1]).toMatchObject({ content: "done after-ok" });
   });
 });
 
