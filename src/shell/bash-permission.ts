@@ -1,5 +1,10 @@
-// PLACEHOLDER (fail-closed) until the Bash issue replaces it: every command asks.
+// The Bash tool's own say on a command, and the helpers the tool needs (read-only check for
+// isReadOnly/isConcurrencySafe, the split into simple commands, the suggested rule prefix).
 import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
+import { analyzeCommand, analyzeCommandWith } from "./analyze.js";
+import { decideBashPermission } from "./decide.js";
+import { loadShellParser, loadedShellParser } from "./parser.js";
+import { suggestedPrefixOf, suggestedPrefixOfText } from "./suggestions.js";
 
 export interface BashPermissionRequest {
   command: string;
@@ -9,5 +14,54 @@ export interface BashPermissionRequest {
 }
 
 export async function checkBashCommandPermission(request: BashPermissionRequest): Promise<PermissionResult> {
-  return { behavior: "passthrough", message: `Bash wants to run: ${request.command}` };
+  try {
+    const analysis = await analyzeCommand(request.command, request.cwd);
+    return decideBashPermission(analysis, request.permissionContext);
+  } catch (error) {
+    const reason = `the command could not be analysed (${error instanceof Error ? error.message : String(error)})`;
+    return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
+  }
+}
+
+/** Loads the bash grammar ahead of time so the synchronous helpers below can answer. */
+export function preloadBashAnalysis(): Promise<void> {
+  return loadShellParser().then(() => undefined);
+}
+
+/**
+ * True when every part of the command only reads (no rules consulted). Synchronous for the
+ * tool's isReadOnly/isConcurrencySafe: before the grammar is loaded it answers false (fail closed).
+ */
+export function isReadOnlyCommand(command: string, cwd: string = process.cwd()): boolean {
+  const parser = loadedShellParser();
+  if (!parser) return false;
+  try {
+    const analysis = analyzeCommandWith(parser, command, cwd);
+    const context: ToolPermissionContext = {
+      mode: "default",
+      workingDirectories: [cwd],
+      rules: { allow: [], deny: [], ask: [] },
+      isBypassPermissionsModeAvailable: false,
+    };
+    return decideBashPermission(analysis, context).behavior === "allow";
+  } catch {
+    return false;
+  }
+}
+
+/** The simple commands of a compound command, as source text, in the order bash runs them. */
+export async function splitBashCommand(command: string, cwd: string = process.cwd()): Promise<string[]> {
+  const analysis = await analyzeCommand(command, cwd);
+  return analysis.parts.filter((p) => p.depth === 0 && p.origin !== "find-exec").map((p) => p.command.source);
+}
+
+/** The rule prefix to offer for a command (`npm run`, `git commit`), or undefined when none is safe. */
+export async function suggestedBashPrefix(command: string, cwd: string = process.cwd()): Promise<string | undefined> {
+  try {
+    const analysis = await analyzeCommand(command, cwd);
+    const first = analysis.parts.find((p) => p.origin === "top");
+    return first ? suggestedPrefixOf(first) : undefined;
+  } catch {
+    return suggestedPrefixOfText(command);
+  }
 }

@@ -244,22 +244,28 @@ class Walker {
   }
 
   private visitRedirected(node: Node, state: WalkState): void {
-    const redirects: Redirect[] = [];
+    const redirectNodes: Node[] = [];
     const body: Node[] = [];
     for (const child of node.children) {
       if (!child) continue;
-      if (child.type === "file_redirect" || child.type === "herestring_redirect") {
-        this.visitNestedSubstitutions(child, state);
-        redirects.push(...this.redirectsOf(child, state));
-      } else if (child.type === "heredoc_redirect") {
-        this.visitHeredoc(child, state);
-      } else body.push(child);
+      if (child.type === "file_redirect" || child.type === "herestring_redirect") redirectNodes.push(child);
+      else if (child.type === "heredoc_redirect") this.visitHeredoc(child, state);
+      else body.push(child);
     }
+    const startCwd = state.cwd;
     const before = this.out.commands.length;
     for (const child of body) this.visit(child, state);
-    const onlyCommand = body.length === 1 && body[0]?.type === "command" ? this.out.commands[before] : undefined;
-    if (onlyCommand) onlyCommand.redirects.push(...redirects);
-    this.out.redirects.push(...redirects);
+    // The grammar hangs `a && b > f` and `a | b > f` on the whole list or pipeline; bash gives
+    // the redirection to the last command, which also decides the directory it resolves in.
+    const trailing = body.length === 1 && ["command", "list", "pipeline"].includes(body[0]?.type ?? "");
+    const owner = trailing && this.out.commands.length > before ? this.out.commands[this.out.commands.length - 1] : undefined;
+    const redirectState = { ...state, cwd: owner ? owner.cwd : startCwd };
+    for (const child of redirectNodes) {
+      this.visitNestedSubstitutions(child, redirectState);
+      const redirects = this.redirectsOf(child, redirectState);
+      owner?.redirects.push(...redirects);
+      this.out.redirects.push(...redirects);
+    }
   }
 
   private visitHeredoc(node: Node, state: WalkState): void {

@@ -98,7 +98,7 @@ const VERSION_FLAGS = new Set(["--version", "-version", "-V", "-v", "version"]);
 const VERSION_ONLY = new Set([
   "python", "python3", "node", "java", "javac", "go", "cargo", "rustc", "rustup", "docker", "deno", "bun", "ruby",
   "perl", "gcc", "g++", "clang", "make", "cmake", "tsc", "yarn", "pnpm", "uv", "poetry", "terraform", "kubectl",
-  "gh", "npx", "php", "dotnet", "swift", "kotlin", "scala", "mvn", "gradle", "pip", "pip3", "bash", "zsh",
+  "gh", "npm", "npx", "php", "dotnet", "swift", "kotlin", "scala", "mvn", "gradle", "pip", "pip3", "bash", "zsh",
 ]);
 
 export function isVersionQuery(words: Field[]): boolean {

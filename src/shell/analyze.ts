@@ -1,0 +1,114 @@
+// Full analysis of one Bash command: parse, split into the simple commands bash will run
+// (including those inside substitutions, `sh -c`/`eval` strings and find -exec), peel wrappers,
+// and run the security validators. The permission decision is built on top of this.
+import type { Node, Parser } from "web-tree-sitter";
+import type { CommandPart, PartOrigin } from "./command-parts.js";
+import { fallbackSimpleCommands } from "./fallback-lexer.js";
+import { loadShellParser, parseWith } from "./parser.js";
+import { joinLineContinuations, scanQuoteContexts } from "./quote-scan.js";
+import { type ScriptStructure, type SimpleCommand, splitScript } from "./split.js";
+import { type ValidationOutcome, runValidators } from "./validators/index.js";
+import type { Field } from "./word-tokens.js";
+import { unwrapCommand } from "./wrappers.js";
+
+/** `sh -c "sh -c '...'"` nesting deeper than this is not followed; such commands ask. */
+const MAX_NESTING = 4;
+
+export interface ScriptAnalysis {
+  command: string;
+  /** The text that was parsed (line continuations joined). */
+  script: string;
+  structure: ScriptStructure;
+  parts: CommandPart[];
+  validation: ValidationOutcome;
+  /** Deny-only candidates recovered from text the grammar could not parse. */
+  fallbackCommands: Field[][];
+  /** Some script (top level or nested) failed to parse or nested too deep. */
+  incomplete: boolean;
+}
+
+export async function analyzeCommand(command: string, cwd: string): Promise<ScriptAnalysis> {
+  const parser = await loadShellParser();
+  return analyzeCommandWith(parser, command, cwd);
+}
+
+export function analyzeCommandWith(parser: Parser, command: string, cwd: string): ScriptAnalysis {
+  const script = joinLineContinuations(command);
+  const tree = parseWith(parser, script);
+  try {
+    const structure = splitScript(tree, cwd, { ifsReassigned: /(^|[\s;&|(])IFS\+?=/.test(script) });
+    const collector: NestedCollector = { parts: [], fallback: [], incomplete: structure.hasError };
+    if (structure.hasError) collector.fallback.push(...fallbackSimpleCommands(script));
+    addParts(parser, structure.commands, 0, collector);
+    const nodes = collectNodes(tree.rootNode);
+    const contexts = scanQuoteContexts(script);
+    const validation = runValidators({ raw: command, script, contexts, root: tree.rootNode, structure, parts: collector.parts, nodes });
+    return {
+      command,
+      script,
+      structure,
+      parts: collector.parts,
+      validation,
+      fallbackCommands: collector.fallback,
+      incomplete: collector.incomplete,
+    };
+  } finally {
+    tree.delete();
+  }
+}
+
+interface NestedCollector {
+  parts: CommandPart[];
+  fallback: Field[][];
+  incomplete: boolean;
+}
+
+function originOf(command: SimpleCommand, depth: number): PartOrigin {
+  if (depth > 0) return "nested-shell";
+  return command.origin === "nested-shell" ? "nested-shell" : command.origin;
+}
+
+function addParts(parser: Parser, commands: SimpleCommand[], depth: number, out: NestedCollector): void {
+  for (const command of commands) addPart(parser, command, originOf(command, depth), depth, out);
+}
+
+function addPart(parser: Parser, command: SimpleCommand, origin: PartOrigin, depth: number, out: NestedCollector): void {
+  const unwrapping = unwrapCommand(command.words);
+  out.parts.push({ command, unwrapping, origin, depth });
+  for (const words of unwrapping.nestedCommands) {
+    const inner: SimpleCommand = { ...command, kind: "command", assignments: [], words, redirects: [] };
+    addPart(parser, inner, "find-exec", depth, out);
+  }
+  for (const nested of unwrapping.nestedScripts) {
+    if (depth + 1 > MAX_NESTING) {
+      out.incomplete = true;
+      out.fallback.push(...fallbackSimpleCommands(nested));
+      continue;
+    }
+    const tree = parseWith(parser, joinLineContinuations(nested));
+    try {
+      const structure = splitScript(tree, command.cwd ?? "/", { ifsReassigned: /(^|[\s;&|(])IFS\+?=/.test(nested) });
+      if (structure.hasError) {
+        out.incomplete = true;
+        out.fallback.push(...fallbackSimpleCommands(nested));
+      }
+      const commands = command.cwd === undefined ? structure.commands.map((c) => ({ ...c, cwd: undefined })) : structure.commands;
+      addParts(parser, commands, depth + 1, out);
+    } finally {
+      tree.delete();
+    }
+  }
+}
+
+function collectNodes(root: Node): Map<string, Node[]> {
+  const nodes = new Map<string, Node[]>();
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const list = nodes.get(node.type);
+    if (list) list.push(node);
+    else nodes.set(node.type, [node]);
+    for (const child of node.namedChildren) if (child) stack.push(child);
+  }
+  return nodes;
+}

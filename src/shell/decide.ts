@@ -1,0 +1,178 @@
+// Turns an analysis into the Bash tool's say on one command: deny when a deny rule meets any
+// command bash would run; ask (bypass-proof) for content ask rules and safety findings; allow when
+// every part is read-only or covered by an allow rule and nothing was found; passthrough else.
+import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
+import type { ScriptAnalysis } from "./analyze.js";
+import type { CommandPart } from "./command-parts.js";
+import { isDangerousEnvVar, isSafeEnvVar } from "./env-vars.js";
+import { isProtectedPath, isReadableWithoutPrompt, resolveWordPath, writeTargetsOf } from "./paths.js";
+import { classifyReadOnly } from "./read-only/index.js";
+import { sedScriptsFromOptions, unsafeSedCommand } from "./read-only/sed.js";
+import { type BashRule, bashRulesOf, denyVariants, ruleMatchesWords } from "./rules.js";
+import { isOutputRedirect } from "./validators/structure.js";
+import { suggestionsFor } from "./suggestions.js";
+import type { Field } from "./word-tokens.js";
+import { unwrapCommand } from "./wrappers.js";
+
+/** Above this many simple commands nobody can review the list; the command asks. */
+export const MAX_SUBCOMMANDS_FOR_ALLOW = 100;
+
+export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPermissionContext): PermissionResult {
+  const rules = bashRulesOf(context);
+  const denyRules = rules.filter((r) => r.behavior === "deny");
+  const askRules = rules.filter((r) => r.behavior === "ask");
+  const allowRules = rules.filter((r) => r.behavior === "allow");
+
+  // Deny first: a deny can only make the answer stricter, so it is checked on every recoverable
+  // part before any finding turns the command into a question.
+  const denied = firstMatch(denyRules, analysis, true);
+  if (denied) {
+    return {
+      behavior: "deny",
+      message: `Permission to run this command was denied by the rule Bash(${denied.rule.rule.value.ruleContent}) (it matches \`${denied.words}\`).`,
+      decisionReason: { type: "rule", rule: denied.rule.rule },
+    };
+  }
+  const asked = firstMatch(askRules, analysis, false);
+  if (asked) {
+    return {
+      behavior: "ask",
+      message: `The rule Bash(${asked.rule.rule.value.ruleContent}) asks before running \`${asked.words}\`.`,
+      decisionReason: { type: "rule", rule: asked.rule.rule },
+    };
+  }
+  if (analysis.script.trim() === "") return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
+
+  const grave = analysis.validation.findings.find((f) => !f.deferred);
+  if (grave) return safetyAsk(`${grave.message} (check ${grave.id}, ${grave.validator})`);
+  if (analysis.incomplete) return safetyAsk("A nested shell script could not be parsed completely.");
+  const protectedWrite = findProtectedWrite(analysis);
+  if (protectedWrite) return safetyAsk(`The command writes to a protected path: ${protectedWrite}`);
+
+  const blocked: CommandPart[] = [];
+  let reason = "";
+  let usedRule: BashRule | undefined;
+  if (analysis.structure.functionNames.size > 0) {
+    reason = "the command defines shell functions";
+    blocked.push(...analysis.parts);
+  }
+  for (const part of analysis.parts) {
+    if (blocked.includes(part)) continue;
+    const verdict = judgePart(part, allowRules, context);
+    if (verdict.allowed) {
+      usedRule ??= verdict.rule;
+      continue;
+    }
+    blocked.push(part);
+    reason ||= verdict.reason;
+  }
+  if (analysis.parts.length > MAX_SUBCOMMANDS_FOR_ALLOW) {
+    reason ||= `the command has ${analysis.parts.length} subcommands`;
+    if (blocked.length === 0) blocked.push(...analysis.parts.slice(0, 1));
+  }
+  const deferred = analysis.validation.findings.filter((f) => f.deferred);
+  if (blocked.length === 0 && deferred.length === 0) {
+    return {
+      behavior: "allow",
+      decisionReason: usedRule ? { type: "rule", rule: usedRule.rule } : { type: "other", reason: "every part of the command is read-only" },
+    };
+  }
+  const why = reason || deferred.map((f) => f.message).join(" ");
+  const suggestions = suggestionsFor(blocked.length > 0 ? blocked : analysis.parts.filter((p) => p.origin === "top"));
+  return {
+    behavior: "passthrough",
+    message: `This command needs approval: ${why}`,
+    decisionReason: { type: "other", reason: why },
+    ...(suggestions.length > 0 ? { suggestions } : {}),
+  };
+}
+
+function safetyAsk(reason: string): PermissionResult {
+  return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
+}
+
+function firstMatch(rules: BashRule[], analysis: ScriptAnalysis, includeFallback: boolean): { rule: BashRule; words: string } | undefined {
+  if (rules.length === 0) return undefined;
+  const candidates: Field[][] = [];
+  for (const part of analysis.parts) {
+    for (const view of part.unwrapping.views) candidates.push(view.words);
+    candidates.push(...part.unwrapping.denyCandidates);
+  }
+  if (includeFallback) {
+    for (const words of analysis.fallbackCommands) {
+      const unwrapping = unwrapCommand(words);
+      for (const view of unwrapping.views) candidates.push(view.words);
+    }
+  }
+  for (const words of candidates) {
+    for (const variant of denyVariants(words)) {
+      const rule = rules.find((r) => ruleMatchesWords(r, variant));
+      if (rule) return { rule, words: words.map((w) => w.value).join(" ") };
+    }
+  }
+  return undefined;
+}
+
+function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
+  for (const redirect of analysis.structure.redirects) {
+    if (!redirect.target || !isOutputRedirect(redirect.operator, redirect.target.value)) continue;
+    const absolute = resolveWordPath(redirect.target, redirect.cwd);
+    if (absolute && isProtectedPath(absolute)) return absolute;
+  }
+  for (const part of analysis.parts) {
+    for (const view of part.unwrapping.views) {
+      for (const target of writeTargetsOf(view.words)) {
+        const absolute = resolveWordPath(target, part.command.cwd);
+        if (absolute && isProtectedPath(absolute)) return absolute;
+      }
+    }
+  }
+  return undefined;
+}
+
+type PartVerdict = { allowed: true; rule?: BashRule } | { allowed: false; reason: string };
+
+function judgePart(part: CommandPart, allowRules: BashRule[], context: ToolPermissionContext): PartVerdict {
+  const { command } = part;
+  const unsafeAssignment = command.assignments.find((a) => (command.kind === "assignment" ? isDangerousEnvVar(a.name) : !isSafeEnvVar(a.name)));
+  if (unsafeAssignment) return { allowed: false, reason: `it sets ${unsafeAssignment.name}, which can change what runs` };
+  if (command.kind === "assignment") return { allowed: true };
+  if (part.unwrapping.opaque) return { allowed: false, reason: part.unwrapping.opaque };
+  const ruleProof = ruleProofObjection(part);
+  for (const view of part.unwrapping.views) {
+    if (!view.transparent || ruleProof) break;
+    const rule = allowRules.find((r) => ruleMatchesWords(r, view.words));
+    if (rule) return { allowed: true, rule };
+  }
+  if (ruleProof) return { allowed: false, reason: ruleProof };
+  const deepest = [...part.unwrapping.views].reverse().find((v) => v.transparent);
+  const verdict = classifyReadOnly(deepest?.words ?? command.words);
+  if (!verdict.readOnly) return { allowed: false, reason: verdict.reason };
+  if (command.cwd === undefined || !isReadableWithoutPrompt({ value: command.cwd, literal: true, glob: false, quoted: false, source: "" }, "/", context)) {
+    return { allowed: false, reason: "it runs in a directory outside the working directories" };
+  }
+  const outside = verdict.paths.find((p) => !isReadableWithoutPrompt(p, command.cwd, context));
+  if (outside) return { allowed: false, reason: `it reads ${outside.value}, outside the working directories` };
+  for (const redirect of command.redirects) {
+    if (!redirect.target || redirect.operator !== "<") continue;
+    if (!isReadableWithoutPrompt(redirect.target, command.cwd, context)) {
+      return { allowed: false, reason: `it reads ${redirect.target.value}, outside the working directories` };
+    }
+  }
+  return { allowed: true };
+}
+
+/**
+ * Objections no allow rule lifts: a rule like `Bash(sed -n:*)` approves printing lines, not the
+ * `w` command that writes any file or the `e` command that runs one.
+ */
+function ruleProofObjection(part: CommandPart): string | undefined {
+  for (const view of part.unwrapping.views) {
+    if (view.words[0]?.value !== "sed") continue;
+    for (const script of sedScriptsFromOptions(view.words)) {
+      const problem = unsafeSedCommand(script);
+      if (problem && /writes|runs/.test(problem)) return problem;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,99 @@
+// Where a command reads and writes. Reads must stay inside the working directories for a
+// command to pass without a prompt; writes into protected places (repository internals, agent
+// and editor settings, shell start-up files) are a safety finding that even bypass mode asks about.
+import * as path from "node:path";
+import { isInsideWorkingDirectories } from "../permissions/filesystem.js";
+import type { ToolPermissionContext } from "../tool/permission-types.js";
+import { parseArgs } from "./options.js";
+import { resolveShellPath } from "./split.js";
+import { commandBaseName } from "./wrappers.js";
+import type { Field } from "./word-tokens.js";
+
+const PROTECTED_DIRECTORIES = new Set([".git", ".warden", ".claude", ".vscode", ".idea", ".ssh", ".gnupg", ".husky"]);
+const PROTECTED_FILES = new Set([
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
+  ".zlogout", ".inputrc", ".gitconfig", ".gitmodules", ".gitattributes", ".npmrc", ".yarnrc", ".mcp.json", ".envrc",
+  "authorized_keys", "crontab",
+]);
+
+const DEVICE_SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
+
+/** Resolves a recovered word to an absolute path, or undefined when it is not knowable from the text. */
+export function resolveWordPath(word: Field, cwd: string | undefined): string | undefined {
+  if (!word.literal) return undefined;
+  let value = word.value;
+  if (word.glob) {
+    // Only the directory part before the first wildcard decides where a glob can land.
+    const wildcard = value.search(/[*?[]/);
+    value = value.slice(0, wildcard);
+    value = value.endsWith("/") || value === "" ? value || "." : path.dirname(value);
+  }
+  if (path.isAbsolute(value) || value === "~" || value.startsWith("~/")) return resolveShellPath(value, "/");
+  if (value.startsWith("~")) return undefined;
+  if (cwd === undefined) return undefined;
+  return resolveShellPath(value, cwd);
+}
+
+export function isProtectedPath(absolute: string): boolean {
+  const segments = absolute.split(path.sep).filter(Boolean);
+  if (segments.some((s) => PROTECTED_DIRECTORIES.has(s))) return true;
+  const base = segments[segments.length - 1] ?? "";
+  return PROTECTED_FILES.has(base) || /^\.(bash|zsh)rc\./.test(base) || absolute.startsWith("/etc/");
+}
+
+export function isReadableWithoutPrompt(word: Field, cwd: string | undefined, context: ToolPermissionContext): boolean {
+  if (word.literal && (word.value === "-" || DEVICE_SINKS.has(word.value) || word.value === "/dev/stdin")) return true;
+  const absolute = resolveWordPath(word, cwd);
+  return absolute !== undefined && isInsideWorkingDirectories(absolute, context);
+}
+
+export function isDeviceSink(value: string): boolean {
+  return DEVICE_SINKS.has(value);
+}
+
+const WRITE_ALL_OPERANDS = new Set(["rm", "rmdir", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "shred", "unlink", "tee", "chattr", "setfacl"]);
+
+/** The files a command writes, as far as its words say (for the protected-path check). */
+export function writeTargetsOf(words: Field[]): Field[] {
+  const name = commandBaseName(words[0]?.value ?? "");
+  const parsed = () => parseArgs(words, 1, { shortWithValue: "tSombgu", longWithValue: ["target-directory", "suffix", "mode", "owner", "group", "backup"] });
+  if (WRITE_ALL_OPERANDS.has(name)) return parseArgs(words, 1, {}).operands;
+  switch (name) {
+    case "cp":
+    case "mv":
+    case "install":
+    case "ln":
+    case "rsync": {
+      const args = parsed();
+      const target = args.options.find((o) => o.flag === "-t" || o.flag.startsWith("--target"));
+      if (target && typeof target.value === "object") return [target.value];
+      const last = args.operands[args.operands.length - 1];
+      return last ? [last] : [];
+    }
+    case "sed":
+      return words.slice(1).some((w) => /^-[^-]*i|^--in-place/.test(w.value)) ? parseArgs(words, 1, { shortWithValue: "ef" }).operands.slice(1) : [];
+    case "dd":
+      return words.filter((w) => w.value.startsWith("of=")).map((w) => ({ ...w, value: w.value.slice(3) }));
+    case "sort":
+    case "tree":
+    case "curl":
+    case "wget":
+    case "git":
+      return outputOptionValues(words);
+    default:
+      return [];
+  }
+}
+
+function outputOptionValues(words: Field[]): Field[] {
+  const targets: Field[] = [];
+  for (let i = 1; i < words.length; i += 1) {
+    const word = words[i] as Field;
+    const text = word.value;
+    const long = /^--(output|output-document|out)=(.*)$/.exec(text);
+    if (long) targets.push({ ...word, value: long[2] ?? "" });
+    else if ((text === "-o" || text === "-O" || text === "--output" || text === "--output-document") && words[i + 1]) targets.push(words[i + 1] as Field);
+    else if (/^-o./.test(text)) targets.push({ ...word, value: text.slice(2) });
+  }
+  return targets;
+}

@@ -1,0 +1,48 @@
+import type { Node } from "web-tree-sitter";
+import type { CommandPart } from "../command-parts.js";
+import type { QuoteContext } from "../quote-scan.js";
+import type { ScriptStructure } from "../split.js";
+
+/**
+ * One security check's objection. `id` is the check's number in the reference's list of 23
+ * (0 for the shell-quote single-quote pre-check, which has no number there).
+ */
+export interface Finding {
+  id: number;
+  validator: string;
+  message: string;
+  /**
+   * Deferred findings (newlines, ordinary output redirection) do not show a parser differential;
+   * they only mean "a human should look", so a mode may still waive them.
+   */
+  deferred?: boolean;
+}
+
+export interface ValidationInput {
+  /** The command exactly as given. */
+  raw: string;
+  /** The text after joining line continuations, which is what was parsed. */
+  script: string;
+  contexts: QuoteContext[];
+  root: Node;
+  structure: ScriptStructure;
+  parts: CommandPart[];
+  /** Every named node of the tree, grouped by type. */
+  nodes: Map<string, Node[]>;
+}
+
+export type ValidatorOutcome = Finding | "allow" | undefined;
+
+export interface Validator {
+  id: number;
+  name: string;
+  check(input: ValidationInput): ValidatorOutcome;
+}
+
+export function finding(id: number, validator: string, message: string, deferred = false): Finding {
+  return deferred ? { id, validator, message, deferred } : { id, validator, message };
+}
+
+export function nodesOf(input: ValidationInput, ...types: string[]): Node[] {
+  return types.flatMap((type) => input.nodes.get(type) ?? []);
+}
