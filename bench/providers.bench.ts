@@ -2,7 +2,7 @@
 // cost, through our adapters (node:http fetch, lazy SDK) beside the same SDK on the global fetch;
 // and what the adapters cost per streamed SSE event. All against the scripted server on 127.0.0.1.
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,8 @@ import type { BenchRow } from "./run.js";
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 const RUNS = 5;
 
+// Our providers bundled the way scripts/build.mjs ships them: each SDK inside the lazy chunk of
+// its adapter, other dependencies external.
 const OURS = `
 import { resolveProvider } from ${JSON.stringify(join(root, "src/providers/resolve.ts"))};
 const { provider, model } = await resolveProvider(process.argv[2], { cwd: process.cwd(), retry: { maxRetries: 0 } });
@@ -40,22 +42,23 @@ if (which === "anthropic") {
 process.stdout.write(JSON.stringify({ maxRssKB: process.resourceUsage().maxRSS }));
 `;
 
-async function bundle(dir: string, name: string, source: string): Promise<string> {
-  const entry = join(dir, `${name}.ts`);
-  await writeFile(entry, source);
-  const outdir = join(dir, `${name}-out`);
-  await build({
-    entryPoints: [entry],
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    logLevel: "silent",
-  });
-  return join(outdir, `${name}.js`);
+async function writeScript(dir: string, name: string, source: string): Promise<string> {
+  const file = join(dir, `${name}.mjs`);
+  await writeFile(file, source);
+  return file;
+}
+
+const SDKS = new Set(["@anthropic-ai/sdk", "openai"]);
+
+async function bundleOurs(dir: string): Promise<string> {
+  const entry = await writeScript(dir, "ours-entry", OURS);
+  const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const external = Object.keys(pkg.dependencies)
+    .filter((name) => !SDKS.has(name))
+    .flatMap((name) => [name, `${name}/*`]);
+  const outdir = join(dir, "ours");
+  await build({ entryPoints: { ours: entry }, outdir, bundle: true, splitting: true, format: "esm", platform: "node", target: "node20", external, logLevel: "silent" });
+  return join(outdir, "ours.js");
 }
 
 interface ChildRun {
@@ -108,18 +111,18 @@ async function floorMs(): Promise<number> {
 async function perEventMicros(server: ScriptedModelServer, provider: Provider, protocol: "anthropic" | "openai"): Promise<number> {
   const textPieces = 2000;
   const argumentPieces = 1000;
-  const build = () => reply().text("x".repeat(textPieces * 4), { chunks: textPieces }).tool("Read", { file_path: "y".repeat(argumentPieces * 4) }, { chunks: argumentPieces }).burst();
+  const turn = () => reply().text("x".repeat(textPieces * 4), { chunks: textPieces }).tool("Read", { file_path: "y".repeat(argumentPieces * 4) }, { chunks: argumentPieces }).burst();
   const events = textPieces + argumentPieces + (protocol === "anthropic" ? 8 : 5);
   const request = { model: "bench-model", system: "s", messages: [], tools: [], maxTokens: 64, signal: new AbortController().signal };
   for (let i = 0; i < 3; i++) {
-    server.enqueue(build());
+    server.enqueue(turn());
     for await (const _event of provider.stream(request)) {
       // warm-up: loads the SDK, opens the connection, lets the JIT settle
     }
   }
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    server.enqueue(build());
+    server.enqueue(turn());
     const startedAt = performance.now();
     for await (const _event of provider.stream(request)) {
       // drain
@@ -130,14 +133,14 @@ async function perEventMicros(server: ScriptedModelServer, provider: Provider, p
 }
 
 export default async function providersBench(): Promise<BenchRow[]> {
-  // Inside the package, so the bundles' bare imports resolve to our node_modules (ESM ignores NODE_PATH).
+  // Inside the package, so the scripts' bare imports resolve to our node_modules (ESM ignores NODE_PATH).
   const cacheDir = join(root, "node_modules", ".cache");
   await mkdir(cacheDir, { recursive: true });
   const dir = await mkdtemp(join(cacheDir, "warden-bench-providers-"));
   const server = await startScriptedModelServer();
   try {
-    const ours = await bundle(dir, "ours", OURS);
-    const sdk = await bundle(dir, "sdk", SDK_GLOBAL_FETCH);
+    const ours = await bundleOurs(dir);
+    const sdk = await writeScript(dir, "sdk", SDK_GLOBAL_FETCH);
     const rows: BenchRow[] = [{ name: "node -e 0 wall (floor)", value: await floorMs(), unit: "ms" }];
     for (const spec of ["anthropic:bench-model", "openai:bench-model"]) {
       const name = spec.split(":")[0]!;

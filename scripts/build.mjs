@@ -8,7 +8,9 @@ import { execFileSync } from "node:child_process";
 // Small pure-JS dependencies every session loads are bundled in: zod alone is ~100 ES modules, and
 // resolving and loading them one by one was most of the start-up time. Everything else stays
 // external (SDKs and MCP are loaded lazily; ripgrep, sharp and tree-sitter find files beside them).
-const BUNDLED = new Set(["zod", "picomatch", "diff", "shell-quote", "ignore", "tinyglobby"]);
+// The provider SDKs are bundled too, into the chunks only their adapter's dynamic import() reaches:
+// one file loads in about half the time of the SDK's hundreds of modules, and ~10 MB lighter.
+const BUNDLED = new Set(["zod", "picomatch", "diff", "shell-quote", "ignore", "tinyglobby", "@anthropic-ai/sdk", "openai"]);
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
 const external = Object.keys(pkg.dependencies ?? {})
   .filter((name) => !BUNDLED.has(name))

@@ -6,6 +6,7 @@ export * from "./orchestration/index.js";
 export * from "./results/index.js";
 export * from "./loop/index.js";
 export { createReplayProvider } from "./providers/replay.js";
+export * from "./providers/index.js";
 export * from "./session/transcript.js";
 export * from "./session/transcript-reader.js";
 export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
@@ -25,3 +26,7 @@ export {
   type UndoAction,
   type UndoReport,
 } from "./session/file-history.js";
+// MCP: client manager, MCP tools, config loading, and serving a pool over MCP; ToolSearch.
+export * from "./mcp/index.js";
+export { ToolSearchTool } from "./tools/tool-search/tool.js";
+export { searchTools, SEARCH_WEIGHTS } from "./tools/tool-search/scoring.js";
