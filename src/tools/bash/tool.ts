@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import * as bashPermission from "../../shell/bash-permission.js";
-import { interpretCommandResult } from "../../shell/exit-semantics.js";
+import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-semantics.js";
 import { sandboxFailureNote } from "../../shell/sandbox/annotate.js";
 import { probeBubblewrap, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
 import { resolveSandboxSettings, type SandboxSettings } from "../../shell/sandbox/config.js";
@@ -183,7 +183,8 @@ async function runInForeground(
   setShellCwd(context, next.cwd);
   if (next.note) notes.push(next.note);
 
-  const outcome = run.exitCode === null ? { isError: true } : interpretCommandResult(input.command, run.exitCode);
+  // No exit code means a signal ended the shell: always a failure, whatever the command.
+  const outcome: CommandOutcome = run.exitCode === null ? { isError: true } : interpretCommandResult(input.command, run.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
   const lockNote = isError ? gitIndexLockNote(run.output.text) : undefined;
   if (lockNote) notes.push(lockNote);
@@ -197,7 +198,7 @@ async function runInForeground(
     exitCode: run.exitCode,
     signal: run.signal,
     isError,
-    meaning: outcome.isError ? undefined : "meaning" in outcome ? outcome.meaning : undefined,
+    meaning: outcome.meaning,
     timedOut: run.timedOut,
     timeoutMs,
     interrupted: run.interrupted,

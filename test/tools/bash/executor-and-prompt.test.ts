@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResultBlock, ToolUseBlock } from "../../../src/messages/types.js";
 import { runTools } from "../../../src/orchestration/run-tools.js";
+import { checkBashCommandPermission } from "../../../src/shell/bash-permission.js";
 import { emptyPermissionContext } from "../../../src/tool/permission-types.js";
 import { toolInputJSONSchema } from "../../../src/tool/schema.js";
 import { BashTool } from "../../../src/tools/bash/tool.js";
@@ -82,11 +83,14 @@ describe("Bash tool definition", () => {
     expect(BashTool.isConcurrencySafe({ command: "rm -rf build" })).toBe(false);
   });
 
-  it("checks permission against the shell's current directory", async () => {
+  it("checks permission against the shell's current directory, not the session's", async () => {
     await session.run("Bash", { command: "mkdir -p inner && cd inner" });
-    const result = await BashTool.checkPermissions({ command: "ls" }, session.context);
-    expect(result.behavior).not.toBe("allow");
-    expect(session.context.getAppState().bashCwd).toBe(join(session.project, "inner"));
+    const inner = join(session.project, "inner");
+    expect(session.context.getAppState().bashCwd).toBe(inner);
+    const permissionContext = session.context.getAppState().toolPermissionContext;
+    const command = "ls ..";
+    const result = await BashTool.checkPermissions({ command }, session.context);
+    expect(result).toEqual(await checkBashCommandPermission({ command, cwd: inner, permissionContext }));
   });
 
   it("teaches dedicated tools, quoting, && chains, no interactive commands and background servers", async () => {
