@@ -180,13 +180,17 @@ describe("streaming", () => {
   });
 
   it("getCompletedResults hands out the finished prefix without waiting", async () => {
-    const { context } = await setup();
+    const { context, log } = await setup();
     const executor = new StreamingToolExecutor({ context, canUseTool: allowAll });
     executor.addTool(call("Safe", { ms: 1 }, "fast"));
-    executor.addTool(call("Safe", { ms: 300 }, "slow"));
-    await new Promise((r) => setTimeout(r, 30));
+    executor.addTool(call("Safe", { ms: 5_000 }, "slow"));
+    while (log.records.get("fast")?.end === undefined) await new Promise((r) => setTimeout(r, 2));
+    await new Promise((r) => setTimeout(r, 2));
     const ready: ToolExecutionUpdate[] = [...executor.getCompletedResults()];
     expect(ready.map((u) => u.toolUseId)).toEqual(["fast"]);
+    // Nothing more is ready while "slow" runs.
+    expect([...executor.getCompletedResults()]).toEqual([]);
+    executor.abort("user_cancel");
     const rest = await collect(executor.getRemainingResults());
     expect(rest.map((u) => u.toolUseId)).toEqual(["slow"]);
   });

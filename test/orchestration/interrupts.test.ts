@@ -69,10 +69,11 @@ describe("a new user message while tools run", () => {
 
   it("must queue instead when a running call is 'block'", async () => {
     const { executor } = await executorWith();
-    executor.addTool(call("CancelSafe", { ms: 50 }, "c"));
-    executor.addTool(call("BlockSafe", { ms: 50 }, "b"));
+    executor.addTool(call("CancelSafe", { ms: 5_000 }, "c"));
+    executor.addTool(call("BlockSafe", { ms: 5_000 }, "b"));
     await tick();
     expect(executor.hasInterruptibleToolInProgress).toBe(false);
+    executor.abort("user_cancel");
     await collect(executor.getRemainingResults());
   });
 
@@ -89,7 +90,9 @@ describe("a new user message while tools run", () => {
     executor.addTool(call("CancelSafe", { ms: 5_000 }, "c"));
     executor.addTool(call("BlockSafe", { ms: 40 }, "b"));
     executor.addTool(call("Unsafe", { ms: 1 }, "queued"));
-    await tick();
+    await tick(1);
+    // The point of the test: 'b' is still running when the interrupt arrives.
+    expect(log.get("b").end).toBeUndefined();
     queryController.abort("interrupt");
     const results = resultsOf(await collect(executor.getRemainingResults()));
     expect(results.map((r) => r.tool_use_id)).toEqual(["c", "b", "queued"]);

@@ -168,11 +168,12 @@ describe("interrupting a running prompt", () => {
   it("a new message while only 'cancel' tools run stops them and starts the next query with it", async () => {
     let outcome: InterruptOutcome | undefined;
     let session!: SessionEngine;
+    // Sent from inside the first call, so it is certainly running (and 'cancel') at that moment.
     let sent = false;
     const sendOnce = () => {
       if (sent) return;
       sent = true;
-      setTimeout(() => (outcome = session.sendWhileRunning("stop, do this instead")), 20);
+      outcome = session.sendWhileRunning("stop, do this instead");
     };
     const cancelTool = stampTool("Slow", "cancel", sendOnce, 60_000);
     session = sessionWith([cancelTool]);
@@ -195,7 +196,8 @@ describe("interrupting a running prompt", () => {
   it("a new message while a 'block' tool runs waits, and joins the next request of the same query", async () => {
     let outcome: InterruptOutcome | undefined;
     let session!: SessionEngine;
-    const blockTool = stampTool("Steady", "block", () => setTimeout(() => (outcome = session.sendWhileRunning("also check the tests")), 5), 60);
+    // Sent from inside the call, so the 'block' call is certainly running at that moment.
+    const blockTool = stampTool("Steady", "block", () => (outcome = session.sendWhileRunning("also check the tests")), 60);
     session = sessionWith([blockTool]);
     server.enqueue(reply().tool("Steady", {}, { id: "toolu_k1" }), reply().text("checked"));
     const events = await run(session, "start");
