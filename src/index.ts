@@ -30,7 +30,3 @@ export {
 export * from "./mcp/index.js";
 export { ToolSearchTool } from "./tools/tool-search/tool.js";
 export { searchTools, SEARCH_WEIGHTS } from "./tools/tool-search/scoring.js";
-// MCP: client manager, MCP tools, config loading, and serving a pool over MCP; ToolSearch.
-export * from "./mcp/index.js";
-export { ToolSearchTool } from "./tools/tool-search/tool.js";
-export { searchTools, SEARCH_WEIGHTS } from "./tools/tool-search/scoring.js";
