@@ -12,6 +12,22 @@ import { execFileSync } from "node:child_process";
 // one file loads in about half the time of the SDK's hundreds of modules, and ~10 MB lighter.
 const BUNDLED = new Set(["zod", "picomatch", "diff", "shell-quote", "ignore", "tinyglobby", "@anthropic-ai/sdk", "openai"]);
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+
+// Zod's namespace object re-exports every error-message locale (~360 KB of the ~750 KB zod bundle,
+// all parsed at start-up). Warden only uses the English one, which zod installs by default, so
+// `locales` is narrowed to `en` and the rest never reach the bundle.
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: "zod-locales-en", namespace: "zod-locales" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, () => ({
+      contents: 'export { default as en } from "zod/v4/locales/en.js";',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 const external = Object.keys(pkg.dependencies ?? {})
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
@@ -29,6 +45,7 @@ await build({
   external,
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
+  plugins: [zodEnglishOnly],
   logLevel: "warning",
 });
 if (withTypes) {
