@@ -21,6 +21,12 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Ceiling on a server's retry-after, so one header cannot stall a session for an hour. Default 60 s. */
   maxRetryAfterMs?: number;
+  /**
+   * A stream that sends nothing for this long is treated as broken and retried (a stalled
+   * connection would otherwise hang the session). Time the consumer spends on an event does not
+   * count. Default 5 minutes; 0 turns the watchdog off.
+   */
+  idleTimeoutMs?: number;
   /** Told before each wait, e.g. to show "overloaded, retrying in 2 s". */
   onRetry?: (info: RetryInfo) => void;
 }
@@ -46,6 +52,7 @@ export function withRetry(provider: Provider, options: RetryOptions = {}): Provi
     baseDelayMs: wholeNumber(options.baseDelayMs, "baseDelayMs") ?? 500,
     maxDelayMs: wholeNumber(options.maxDelayMs, "maxDelayMs") ?? 32_000,
     maxRetryAfterMs: wholeNumber(options.maxRetryAfterMs, "maxRetryAfterMs") ?? 60_000,
+    idleTimeoutMs: wholeNumber(options.idleTimeoutMs, "idleTimeoutMs") ?? 300_000,
     onRetry: options.onRetry,
   };
   return { name: provider.name, stream: (request) => retrying(provider, request, policy) };
@@ -59,25 +66,61 @@ async function* retrying(provider: Provider, request: ModelRequest, policy: Poli
   const failures: string[] = [];
   for (let retry = 0; ; retry++) {
     let yieldedAny = false;
+    let stalled = false;
+    let finished = false;
+    // Each attempt gets its own signal, so a stalled stream can be cut without aborting the caller.
+    const attempt = new AbortController();
+    const forwardAbort = () => attempt.abort(signal.reason);
+    signal.addEventListener("abort", forwardAbort, { once: true });
+    const events = provider.stream({ ...request, signal: attempt.signal })[Symbol.asyncIterator]();
     try {
-      for await (const event of provider.stream(request)) {
+      for (;;) {
+        // The watchdog runs only while we wait on the model, never while the consumer holds an event.
+        const watchdog =
+          policy.idleTimeoutMs > 0
+            ? setTimeout(() => {
+                stalled = true;
+                attempt.abort();
+              }, policy.idleTimeoutMs)
+            : undefined;
+        let next: IteratorResult<ProviderEvent>;
+        try {
+          next = await events.next();
+        } finally {
+          clearTimeout(watchdog);
+        }
+        if (next.done) break;
         yieldedAny = true;
-        yield event;
+        yield next.value;
       }
+      finished = true;
       return;
     } catch (thrown) {
-      if (signal.aborted || isAbortError(thrown)) throw abortedError();
-      if (!(thrown instanceof ProviderError)) throw thrown;
-      if (thrown.kind === "aborted") throw thrown;
-      if (!thrown.retryable) throw thrown;
-      failures.push(shortDescription(thrown));
-      if (retry >= policy.maxRetries) throw gaveUp(thrown, failures, Date.now() - startedAt);
+      finished = true;
+      if (signal.aborted) throw abortedError();
+      const failure = stalled
+        ? new ProviderError(
+            `${provider.name}: no data from the model for ${Math.round(policy.idleTimeoutMs / 1000)} s; the stream was treated as broken.`,
+            undefined,
+            true,
+            "stream_cut",
+          )
+        : thrown;
+      if (isAbortError(failure)) throw abortedError();
+      if (!(failure instanceof ProviderError)) throw failure;
+      if (failure.kind === "aborted" || !failure.retryable) throw failure;
+      failures.push(shortDescription(failure));
+      if (retry >= policy.maxRetries) throw gaveUp(failure, failures, Date.now() - startedAt);
 
       // The consumer holds part of a turn that will now be sent again from its first byte.
       if (yieldedAny) yield { type: "reset" };
-      const delayMs = delayFor(retry + 1, thrown, policy);
-      policy.onRetry?.({ retry: retry + 1, maxRetries: policy.maxRetries, delayMs, error: thrown });
+      const delayMs = delayFor(retry + 1, failure, policy);
+      policy.onRetry?.({ retry: retry + 1, maxRetries: policy.maxRetries, delayMs, error: failure });
       await sleep(delayMs, signal);
+    } finally {
+      signal.removeEventListener("abort", forwardAbort);
+      // The consumer stopped early (break/return): close the attempt so the SDK drops the request.
+      if (!finished) await events.return?.();
     }
   }
 }

@@ -154,6 +154,40 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     expect(server.pendingSteps()).toBe(1);
   });
 
+  it("cuts a stream that stalls mid-turn with the idle watchdog, resets and retries", async () => {
+    server.enqueue(reply().text("stalls after this", { chunks: 3 }).hangAfter(4), reply().text("fresh turn"));
+    const retries: RetryInfo[] = [];
+    const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 300, onRetry: (r) => retries.push(r) });
+    const { events, error } = await drain(provider.stream(requestOf()));
+    expect(error).toBeUndefined();
+    expect(events.some((e) => e.type === "reset")).toBe(true);
+    expect(finalBlocks(events)).toEqual([{ type: "text", text: "fresh turn" }]);
+    expect(retries[0]?.error).toMatchObject({ kind: "stream_cut" });
+    expect(retries[0]?.error.message).toMatch(/no data from the model/);
+  });
+
+  it("retries a request whose response never starts, once the idle watchdog fires", async () => {
+    server.enqueue(hang(), reply().text("answered"));
+    const { events, error } = await drain(withRetry(make(server), { ...FAST, idleTimeoutMs: 300 }).stream(requestOf()));
+    expect(error).toBeUndefined();
+    expect(events.some((e) => e.type === "reset")).toBe(false);
+    expect(finalBlocks(events)).toEqual([{ type: "text", text: "answered" }]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("does not count the consumer's own time against the idle watchdog", async () => {
+    server.enqueue(reply().text("slow consumer", { chunks: 2 }).burst());
+    const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 1000 });
+    const seen: string[] = [];
+    for await (const event of provider.stream(requestOf())) {
+      seen.push(event.type);
+      if (event.type === "text_delta") await new Promise((resolve) => setTimeout(resolve, 1300));
+    }
+    expect(seen).not.toContain("reset");
+    expect(seen.at(-1)).toBe("stop");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("retries when the server cannot be reached, then reports a network error", async () => {
     const url = server.url;
     await server.close();
