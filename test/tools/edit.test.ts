@@ -256,3 +256,21 @@ describe("Edit: declared traits", () => {
     expect(EditTool.getPath!(input)).toBe("/p/a.txt");
   });
 });
+
+describe("Edit: byte-exact splicing", () => {
+  it("changes only the replaced bytes of a UTF-8 file, multi-byte text before and after included", async () => {
+    const file = path.join(project.dir, "utf8.txt");
+    const before = "añb €uro 😀 emoji\nmiddle TARGET here\nafter ü ß 日本\n";
+    await readAndGet(file, before);
+    await callText(EditTool, { file_path: file, old_string: "TARGET", new_string: "zielß" }, project.context);
+    expect(await readFile(file, "utf8")).toBe(before.replace("TARGET", "zielß"));
+  });
+
+  it("leaves invalid UTF-8 elsewhere in the file for the general path to handle", async () => {
+    const file = path.join(project.dir, "latin1.txt");
+    const bytes = Buffer.concat([Buffer.from("caf"), Buffer.from([0xe9]), Buffer.from("\nkey=old\n")]);
+    await readAndGet(file, bytes);
+    await callText(EditTool, { file_path: file, old_string: "key=old", new_string: "key=new" }, project.context);
+    expect((await readFile(file, "utf8")).endsWith("\nkey=new\n")).toBe(true);
+  });
+});

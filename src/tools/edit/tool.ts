@@ -2,6 +2,7 @@
 // codes, each telling the model what to do next; the replacement itself is computed again on the
 // fresh content inside the shared critical section, so what is written is always based on what is
 // on disk at that instant.
+import { isUtf8 } from "node:buffer";
 import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
@@ -13,8 +14,8 @@ import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "..
 import { filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath } from "../file-shared/paths.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
-import { MAX_EDIT_FILE_SIZE, formatBytes } from "../file-shared/text-file.js";
-import { applyEdit, findEditMatch } from "./match.js";
+import { MAX_EDIT_FILE_SIZE, type TextFileSnapshot, formatBytes } from "../file-shared/text-file.js";
+import { type AppliedEdit, applyEdit, findEditMatch } from "./match.js";
 import { EDIT_DESCRIPTION, EDIT_TOOL_NAME, editPrompt } from "./prompt.js";
 
 const inputSchema = z.strictObject({
@@ -55,6 +56,21 @@ function notFoundMessage(filePath: string, oldString: string): string {
 
 function multipleMatchesMessage(count: number, oldString: string): string {
   return `Found ${count} matches of the string to replace, but replace_all is false. To replace all ${count}, set replace_all to true. To replace only one, give more surrounding context in old_string so it matches exactly one place.\nString: ${oldString}`;
+}
+
+/**
+ * For a single replacement in a plain UTF-8 file (no BOM, no CR, so the text is the bytes
+ * decoded one to one), the new bytes are the old ones with one slice swapped: re-encoding a
+ * 50 MB file would cost more than the rest of the edit.
+ */
+function splicedBytes(current: TextFileSnapshot, applied: AppliedEdit, replaceAll: boolean): Buffer | undefined {
+  // Only valid UTF-8 decodes one to one; otherwise positions in the text are not byte positions.
+  if (replaceAll || current.encoding !== "utf8" || current.bytes.includes(13) || !isUtf8(current.bytes)) return undefined;
+  const byteStart = Buffer.byteLength(current.content.slice(0, applied.start));
+  const byteEnd = byteStart + Buffer.byteLength(current.content.slice(applied.start, applied.oldEnd));
+  const delta = applied.content.length - current.content.length;
+  const inserted = applied.content.slice(applied.start, applied.oldEnd + delta);
+  return Buffer.concat([current.bytes.subarray(0, byteStart), Buffer.from(inserted, "utf8"), current.bytes.subarray(byteEnd)]);
 }
 
 function fail(errorCode: number, message: string): ValidationResult {
@@ -152,7 +168,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
       const applied = applyEdit(current.content, match, input.replace_all);
       replacements = input.replace_all ? match.count : 1;
       range = { start: applied.start, oldEnd: applied.oldEnd };
-      return { content: applied.content, encoding: current.encoding };
+      return { content: applied.content, encoding: current.encoding, bytes: splicedBytes(current, applied, input.replace_all) };
     });
     const oldContent = change.before?.content ?? "";
     const diff = diffAroundRange(oldContent, change.content, range);

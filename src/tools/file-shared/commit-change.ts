@@ -13,6 +13,8 @@ import { type TextFileSnapshot, readTextFileSync, writeTextFileSync } from "./te
 export interface PlannedContent {
   content: string;
   encoding: TextEncoding;
+  /** The exact bytes of content in encoding, when the planner could build them cheaply. */
+  bytes?: Buffer;
 }
 
 export interface CommittedChange {
@@ -52,7 +54,7 @@ export function commitFileChangeSync(
     if (problem?.kind === "modified") throw new StaleFileError(modifiedMessage(filePath));
   }
   const planned = plan(before);
-  const written = writeTextFileSync(filePath, planned.content, planned.encoding);
+  const written = writeTextFileSync(filePath, planned.content, planned.encoding, planned.bytes);
   recordFileChangeSync(context.options.sessionDir, {
     tool: toolName,
     path: filePath,

@@ -33,9 +33,17 @@ export function readTextFileSync(filePath: string): TextFileSnapshot {
   return { bytes, content: normalizeLineEndings(decodeText(bytes, encoding)), encoding, mtimeMs: stats.mtimeMs };
 }
 
-/** Writes text in the given encoding, atomically; returns the new mtime. */
-export function writeTextFileSync(filePath: string, content: string, encoding: TextEncoding): { bytes: Buffer; mtimeMs: number } {
-  const bytes = encodeText(content, encoding);
+/**
+ * Writes text in the given encoding, atomically; returns the new mtime. `preEncoded` (the exact
+ * bytes of `content` in `encoding`) lets a caller that spliced the old bytes skip re-encoding.
+ */
+export function writeTextFileSync(
+  filePath: string,
+  content: string,
+  encoding: TextEncoding,
+  preEncoded?: Buffer,
+): { bytes: Buffer; mtimeMs: number } {
+  const bytes = preEncoded ?? encodeText(content, encoding);
   if (bytes.length > MAX_EDIT_FILE_SIZE) throw new FileTooLargeError(filePath, bytes.length);
   writeFileAtomicSync(filePath, bytes);
   return { bytes, mtimeMs: statSync(filePath).mtimeMs };
