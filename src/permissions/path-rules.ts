@@ -4,29 +4,18 @@
 //   `/x`, `./x`, `a/b`  the rule's root (the project of the settings file it came from)
 //   `x` (no slash)      any depth under the rule's root, as in .gitignore
 // A pattern that names a folder covers everything inside it.
+//
+// Every file-tool call consults these, so patterns are compiled once per rule list into regular
+// expressions, and the path relative to each distinct base is computed once per check.
 import { isAbsolute, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import { userHome } from "../config/paths.js";
 import type { PermissionRule } from "../tool/permission-types.js";
 
-interface CompiledPathPattern {
+interface CompiledPathRule {
+  rule: PermissionRule;
   base: string;
-  test: (relativePath: string) => boolean;
-}
-
-const compiled = new Map<string, CompiledPathPattern>();
-
-export function compilePathPattern(pattern: string, root: string): CompiledPathPattern {
-  const key = `${root}\0${pattern}`;
-  const cached = compiled.get(key);
-  if (cached) return cached;
-  const { base, glob } = anchor(pattern, root);
-  const body = glob.replace(/\/+$/, "");
-  const globs = body === "" ? ["**"] : body.endsWith("/**") ? [body] : [body, `${body}/**`];
-  const matcher = picomatch(globs, { dot: true });
-  const entry: CompiledPathPattern = { base, test: (p) => matcher(p) };
-  compiled.set(key, entry);
-  return entry;
+  regex: RegExp;
 }
 
 function anchor(pattern: string, root: string): { base: string; glob: string } {
@@ -39,27 +28,79 @@ function anchor(pattern: string, root: string): { base: string; glob: string } {
   return { base: root, glob: inner.includes("/") ? pattern : `**/${pattern}` };
 }
 
-/** True when the absolute path lies under the pattern's base and matches it. */
-export function pathMatchesPattern(absolutePath: string, pattern: string, root: string): boolean {
-  const { base, test } = compilePathPattern(pattern, root);
-  const rel = relative(base, absolutePath);
-  if (rel === "") return test("");
-  if (rel.startsWith("..") || isAbsolute(rel)) return false;
-  return test(sep === "/" ? rel : rel.split(sep).join("/"));
+const regexCache = new Map<string, RegExp>();
+
+/** The pattern itself, or anything inside what it names. */
+function globRegex(glob: string): RegExp {
+  let regex = regexCache.get(glob);
+  if (regex) return regex;
+  const body = glob.replace(/\/+$/, "");
+  const globs = body === "" ? ["**"] : body.endsWith("/**") ? [body] : [body, `${body}/**`];
+  regex = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true }).source})`).join("|"));
+  regexCache.set(glob, regex);
+  return regex;
 }
 
-/** The first content rule of these tools whose path pattern matches any of the paths. */
+export function compilePathPattern(pattern: string, root: string): { base: string; regex: RegExp } {
+  const { base, glob } = anchor(pattern, root);
+  return { base, regex: globRegex(glob) };
+}
+
+/** Relative path from base in `/` form, or undefined when the path is not under base. */
+function under(base: string, absolutePath: string): string | undefined {
+  const rel = relative(base, absolutePath);
+  if (rel === "") return "";
+  if (rel.startsWith("..") || isAbsolute(rel)) return undefined;
+  return sep === "/" ? rel : rel.split(sep).join("/");
+}
+
+/** True when the absolute path lies under the pattern's base and matches it. */
+export function pathMatchesPattern(absolutePath: string, pattern: string, root: string): boolean {
+  const { base, regex } = compilePathPattern(pattern, root);
+  const rel = under(base, absolutePath);
+  return rel !== undefined && regex.test(rel);
+}
+
+/** Compiled content rules of a rule list, per set of tool names, in the list's order. */
+const compiledLists = new WeakMap<readonly PermissionRule[], Map<string, CompiledPathRule[]>>();
+
+function compiledRules(rules: readonly PermissionRule[], toolNames: readonly string[], fallbackRoot: string): CompiledPathRule[] {
+  let byTools = compiledLists.get(rules);
+  if (!byTools) {
+    byTools = new Map();
+    compiledLists.set(rules, byTools);
+  }
+  const key = `${fallbackRoot}\0${toolNames.join("\0")}`;
+  let list = byTools.get(key);
+  if (!list) {
+    list = [];
+    for (const rule of rules) {
+      const content = rule.value.ruleContent;
+      if (content === undefined || !toolNames.includes(rule.value.toolName)) continue;
+      list.push({ rule, ...compilePathPattern(content, rule.root ?? fallbackRoot) });
+    }
+    byTools.set(key, list);
+  }
+  return list;
+}
+
+/** The first content rule of these tools (highest precedence first) whose pattern matches any of the paths. */
 export function findMatchingPathRule(
   rules: readonly PermissionRule[],
   toolNames: readonly string[],
   paths: readonly string[],
   fallbackRoot: string,
 ): PermissionRule | undefined {
-  for (const rule of rules) {
-    const content = rule.value.ruleContent;
-    if (content === undefined || !toolNames.includes(rule.value.toolName)) continue;
-    const root = rule.root ?? fallbackRoot;
-    if (paths.some((p) => pathMatchesPattern(p, content, root))) return rule;
+  const compiled = compiledRules(rules, toolNames, fallbackRoot);
+  if (compiled.length === 0) return undefined;
+  const relatives = new Map<string, Array<string | undefined>>();
+  for (const entry of compiled) {
+    let rels = relatives.get(entry.base);
+    if (!rels) {
+      rels = paths.map((p) => under(entry.base, p));
+      relatives.set(entry.base, rels);
+    }
+    for (const rel of rels) if (rel !== undefined && entry.regex.test(rel)) return entry.rule;
   }
   return undefined;
 }
