@@ -60,7 +60,7 @@ describe("MCP client over stdio", () => {
   it("offers each server tool as mcp__server__tool with its schema passed through unchanged", async () => {
     const m = manager([["demo", stdioServerConfig("demo-server.ts")]]);
     await m.connectAll();
-    expect(m.statuses()[0]).toMatchObject({ name: "demo", state: "connected", transport: "stdio", toolCount: 11 });
+    expect(m.statuses()[0]).toMatchObject({ name: "demo", state: "connected", transport: "stdio", toolCount: 12 });
     const tools = m.tools();
     expect(tools.map((t) => t.name)).toContain("mcp__demo__search_issues");
     const search = findToolByName(tools, "mcp__demo__search_issues") as AnyTool;
@@ -187,7 +187,7 @@ describe("MCP client over stdio", () => {
     const tools = await changed;
     expect(tools.map((t) => t.name)).toContain("mcp__demo__extra");
     expect(textOf(await call(tools, "mcp__demo__extra"))).toBe("extra works");
-    expect(m.statuses()[0]?.toolCount).toBe(12);
+    expect(m.statuses()[0]?.toolCount).toBe(13);
   });
 
   it("lists and reads resources: text, image, binary saved to the session folder", async () => {
@@ -241,7 +241,7 @@ describe("MCP client over HTTP", () => {
       ["remote", { type: "http", url: "http://127.0.0.1:${DEMO_PORT}/mcp", headers: { "x-demo-token": "${DEMO_TOKEN}" } }, env],
     ]);
     await m.connectAll();
-    expect(m.statuses()[0]).toMatchObject({ state: "connected", transport: "http", toolCount: 11 });
+    expect(m.statuses()[0]).toMatchObject({ state: "connected", transport: "http", toolCount: 12 });
     const tools = m.tools();
     expect(toolInputJSONSchema(findToolByName(tools, "mcp__remote__search_issues") as AnyTool)).toEqual(SEARCH_ISSUES_SCHEMA);
     expect(textOf(await call(tools, "mcp__remote__echo", { text: "over http" }))).toBe("over http");

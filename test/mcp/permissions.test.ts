@@ -73,7 +73,7 @@ describe("warden mcp list", () => {
       timeout: 60_000,
     });
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^demo\s+stdio\s+connected\s+11 tools/m);
+    expect(run.stdout).toMatch(/^demo\s+stdio\s+connected\s+12 tools/m);
     expect(run.stdout).toMatch(/^gone\s+stdio\s+failed\s+-/m);
     expect(run.stdout).toMatch(/ENOENT/);
   });

@@ -190,3 +190,38 @@ describe("no orphans", () => {
     expect(isAlive(serverPid)).toBe(false);
   }, 60_000);
 });
+
+describe("large MCP results", () => {
+  it("go through the normal persistence path: saved to the session folder, a preview to the model", async () => {
+    const script = join(dir, "big.jsonl");
+    const turns = [
+      { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__demo__big", input: { chars: 150_000 } }] },
+      { content: [{ type: "text", text: "done" }] },
+    ];
+    await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    const run = await runCli(
+      [
+        "-p",
+        "big",
+        "--model",
+        `replay:${script}`,
+        "--output-format",
+        "stream-json",
+        "--mcp-config",
+        mcpConfig({ demo: stdioServerConfig("demo-server.ts") }),
+        "--allowedTools",
+        "mcp__demo",
+      ],
+      { home: join(dir, "home-big") },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const [big] = toolResults(jsonLines(run.stdout) as Line[]);
+    const text = resultText(big?.content);
+    expect(text.length).toBeLessThan(20_000);
+    expect(text).toContain("<persisted-output>");
+    const path = /(\/\S+tool-results\/\S+)/.exec(text)?.[1]?.replace(/[).,]+$/, "");
+    expect(path).toBeTruthy();
+    const { readFile } = await import("node:fs/promises");
+    expect((await readFile(path as string, "utf8")).length).toBe(150_000);
+  }, 60_000);
+});
