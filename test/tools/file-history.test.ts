@@ -111,3 +111,31 @@ describe("warden undo", () => {
     expect("stderr" in again && again.stderr).toMatch(/no file changes left to undo/);
   });
 });
+
+describe("end to end: a headless session edits, warden undo restores", () => {
+  it("undoes the Edit a replayed model made through the real CLI", async () => {
+    const home = path.join(path.dirname(project.dir), "warden-home-e2e");
+    const file = path.join(project.dir, "app.py");
+    await writeFile(file, "print('before')\n");
+    const script = path.join(path.dirname(project.dir), "edit.jsonl");
+    const turns = [
+      { content: [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "{{cwd}}/app.py" } }] },
+      { content: [{ type: "tool_use", id: "t2", name: "Edit", input: { file_path: "{{cwd}}/app.py", old_string: "before", new_string: "after" } }] },
+      { content: [{ type: "text", text: "Done." }] },
+    ];
+    await writeFile(script, turns.map((t) => JSON.stringify(t)).join("\n"));
+    const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+    const tsx = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+    const env = { ...process.env, WARDEN_HOME: home };
+    await run(process.execPath, ["--import", tsx, main, "-p", "change it", "--model", `replay:${script}`, "--permission-mode", "acceptEdits"], {
+      cwd: project.dir,
+      env,
+    });
+    expect(await readFile(file, "utf8")).toBe("print('after')\n");
+    const listed = await run(process.execPath, ["--import", tsx, main, "undo", "--list"], { cwd: project.dir, env });
+    expect(listed.stdout).toMatch(/1\. .* Edit .*app\.py/);
+    const undone = await run(process.execPath, ["--import", tsx, main, "undo"], { cwd: project.dir, env });
+    expect(undone.stdout).toContain(`restored: ${file}`);
+    expect(await readFile(file, "utf8")).toBe("print('before')\n");
+  });
+});

@@ -173,6 +173,17 @@ describe("Read: images, PDFs, notebooks", () => {
     expect([meta.width, meta.height]).toEqual([20, 10]);
   });
 
+  it.each([
+    ["gif", "image/gif"],
+    ["webp", "image/webp"],
+  ] as const)("returns a %s as an image block of its own type", async (format, mediaType) => {
+    const file = path.join(project.dir, `pic.${format}`);
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: "#00ff00" } }).toFormat(format).toFile(file);
+    const result = await callTool(ReadTool, { file_path: file }, project.context);
+    const blocks = result.content as Array<{ type: string; source?: { media_type: string } }>;
+    expect(blocks.find((b) => b.type === "image")?.source?.media_type).toBe(mediaType);
+  });
+
   it("scales a large image down to fit the budget", async () => {
     const file = path.join(project.dir, "wide.jpg");
     await sharp({ create: { width: 4000, height: 1000, channels: 3, background: "#3366aa" } }).jpeg().toFile(file);

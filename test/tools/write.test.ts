@@ -73,6 +73,19 @@ describe("Write", () => {
     expect((await stat(file)).mode & 0o777).toBe(0o750);
   });
 
+  it("writes through a symlink to its target, keeping the link", async () => {
+    const { lstat, readlink, symlink } = await import("node:fs/promises");
+    const target = path.join(project.dir, "real.txt");
+    const link = path.join(project.dir, "link.txt");
+    await writeFile(target, "old\n");
+    await symlink(target, link);
+    await callText(ReadTool, { file_path: link }, project.context);
+    await callText(WriteTool, { file_path: link, content: "new\n" }, project.context);
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readlink(link)).toBe(target);
+    expect(await readFile(target, "utf8")).toBe("new\n");
+  });
+
   it("is a writing, serial tool", () => {
     expect(WriteTool.isReadOnly({ file_path: "/a", content: "" })).toBe(false);
     expect(WriteTool.isConcurrencySafe({ file_path: "/a", content: "" })).toBe(false);
