@@ -3,6 +3,8 @@ export * from "./messages/index.js";
 export * from "./tool/index.js";
 export * from "./providers/types.js";
 export * from "./orchestration/index.js";
+export * from "./permissions/index.js";
+export * from "./hooks/index.js";
 export * from "./results/index.js";
 export * from "./loop/index.js";
 export { createReplayProvider } from "./providers/replay.js";
