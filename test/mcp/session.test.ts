@@ -225,3 +225,41 @@ describe("large MCP results", () => {
     expect((await readFile(path as string, "utf8")).length).toBe(150_000);
   }, 60_000);
 });
+
+describe("tools/list_changed in a session", () => {
+  it("adds the server's new tool to the pool mid-prompt: found with ToolSearch, then called", async () => {
+    const script = join(dir, "list-changed.jsonl");
+    const turns = [
+      { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__demo__enable_extra", input: {} }] },
+      // Leaves time for the notification and the refreshed list to arrive.
+      { content: [{ type: "tool_use", id: "toolu_2", name: "mcp__demo__sleep", input: { ms: 500 } }] },
+      { content: [{ type: "tool_use", id: "toolu_3", name: "ToolSearch", input: { query: "select:mcp__demo__extra" } }] },
+      { content: [{ type: "tool_use", id: "toolu_4", name: "mcp__demo__extra", input: {} }] },
+      { content: [{ type: "text", text: "done" }] },
+    ];
+    await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    const run = await runCli(
+      [
+        "-p",
+        "enable and use the extra tool",
+        "--model",
+        `replay:${script}`,
+        "--output-format",
+        "stream-json",
+        "--mcp-config",
+        mcpConfig({ demo: stdioServerConfig("demo-server.ts") }),
+        "--allowedTools",
+        "mcp__demo",
+      ],
+      { home: join(dir, "home-list-changed") },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const lines = jsonLines(run.stdout) as Line[];
+    const init = lines.find((l) => l.type === "system");
+    expect(init?.tools).not.toContain("mcp__demo__extra");
+    const results = toolResults(lines);
+    expect(resultText(results[2]?.content)).toMatch(/Loaded 1 tool\(s\): mcp__demo__extra/);
+    expect(results[3]?.is_error).toBeFalsy();
+    expect(resultText(results[3]?.content)).toBe("extra works");
+  }, 60_000);
+});
