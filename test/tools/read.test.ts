@@ -43,6 +43,12 @@ describe("Read: text", () => {
     expect(text.split("\n").slice(0, 3)).toEqual(["    10\tline 10", "    11\tline 11", "    12\tline 12"]);
   });
 
+  it("treats offset 0 as the first line", async () => {
+    const file = path.join(project.dir, "a.txt");
+    await writeFile(file, "first\nsecond\n");
+    expect(await callText(ReadTool, { file_path: file, offset: 0, limit: 1 }, project.context)).toBe("     1\tfirst\n\n(Showing lines 1-1; the file continues. Use offset: 2 to read on.)");
+  });
+
   it("cuts long lines", async () => {
     const file = path.join(project.dir, "wide.txt");
     await writeFile(file, `${"x".repeat(5000)}\nshort`);

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ripgrepPath } from "../../src/tools/file-shared/ripgrep.js";
+import { ripgrepPath, runRipgrep } from "../../src/tools/file-shared/ripgrep.js";
 import { buildRipgrepArgs } from "../../src/tools/grep/args.js";
 import { GlobTool } from "../../src/tools/glob/tool.js";
 import { GrepTool } from "../../src/tools/grep/tool.js";
@@ -119,6 +119,17 @@ describe("Grep", () => {
       else process.env.WARDEN_RG_PATH = saved;
     }
     expect(await ripgrepPath()).toMatch(/rg$/);
+  });
+
+  it("passes the abort signal to ripgrep: an aborted call ends as interrupted", async () => {
+    const controller = new AbortController();
+    const context = { ...project.context, abortController: controller };
+    const pending = callTool(GrepTool, { pattern: "TODO" }, context);
+    controller.abort();
+    const result = await pending;
+    expect(result.is_error).toBe(true);
+    expect(String(result.content)).toMatch(/Interrupted/);
+    await expect(runRipgrep(["TODO", "."], { cwd: project.dir, signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
   });
 
   it("is read-only and concurrency-safe with a 20,000-character result limit", () => {

@@ -23,10 +23,11 @@ import { readLineWindow } from "./text-window.js";
 
 const inputSchema = z.strictObject({
   file_path: z.string().describe("The absolute path of the file to read"),
+  // 0 is accepted as "from the start": models often count from 0, and refusing helps nobody.
   offset: z
     .number()
     .int()
-    .min(1)
+    .min(0)
     .optional()
     .describe("The 1-based line number to start reading from. Only give it for files too large to read at once"),
   limit: z.number().int().min(1).optional().describe("The number of lines to read. Only give it for files too large to read at once"),
@@ -165,7 +166,7 @@ async function readNotebook(filePath: string, context: ToolUseContext): Promise<
 
 async function readText(filePath: string, input: ReadInput, context: ToolUseContext, signal: AbortSignal): Promise<ReadOutput> {
   const stats = await stat(filePath);
-  const offset = input.offset ?? 1;
+  const offset = Math.max(1, input.offset ?? 1);
   const limit = input.limit;
 
   // Same window of an unchanged file: the model already has it. Only records made by Read carry
