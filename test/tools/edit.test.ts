@@ -100,6 +100,17 @@ describe("Edit: error codes", () => {
     expect(listFileChanges(project.sessionDir)).toHaveLength(0);
   });
 
+  it("7: a file put back with an older mtime still counts as modified", async () => {
+    const file = path.join(project.dir, "a.txt");
+    await readAndGet(file, "what the model read\n");
+    await writeFile(file, "restored from an old backup\n");
+    const past = new Date(Date.UTC(2001, 0, 1));
+    await utimes(file, past, past);
+    expect(await validationCode(EditTool, { file_path: file, old_string: "restored", new_string: "x" }, project.context)).toBe(
+      EditErrorCode.modifiedSinceRead,
+    );
+  });
+
   it("7: a change landing after validation is caught inside the critical section", async () => {
     const file = path.join(project.dir, "a.txt");
     await readAndGet(file, "original\n");

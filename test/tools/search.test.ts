@@ -174,6 +174,16 @@ describe("Glob", () => {
     );
   });
 
+  it("asks for read permission where the pattern actually walks", async () => {
+    const inside = await GlobTool.checkPermissions({ pattern: "src/**/*.ts" }, project.context);
+    expect(inside.behavior).toBe("allow");
+    const escaping = await GlobTool.checkPermissions({ pattern: "../../*" }, project.context);
+    expect(escaping.behavior).not.toBe("allow");
+    const absolute = await GlobTool.checkPermissions({ pattern: "/etc/*.conf" }, project.context);
+    expect(absolute.behavior).not.toBe("allow");
+    expect(GlobTool.getPath!({ pattern: "/etc/*.conf" })).toBe("/etc");
+  });
+
   it("is read-only and concurrency-safe", () => {
     expect(GlobTool.isReadOnly({ pattern: "*" })).toBe(true);
     expect(GlobTool.isConcurrencySafe({ pattern: "*" })).toBe(true);

@@ -8,7 +8,7 @@ export type FreshnessProblem = { kind: "not-read" } | { kind: "modified" };
 
 /**
  * Checks the current state of a file against what the model last read. mtime decides first;
- * when the mtime moved but the model had read the whole file and the content is byte-for-byte
+ * when the mtime differs but the model had read the whole file and the content is byte-for-byte
  * what it saw, the file counts as unchanged (sync tools, antivirus and `touch` move mtimes
  * without changing content, and refusing then would only make the model read again).
  */
@@ -18,7 +18,9 @@ export function checkFreshness(
   currentContent: () => string,
 ): FreshnessProblem | undefined {
   if (!record || record.isPartialView) return { kind: "not-read" };
-  if (currentMtimeMs <= record.timestamp) return undefined;
+  // Any difference counts, not only a newer mtime: a file put back from an archive or a backup
+  // can carry an older mtime than the version the model read.
+  if (currentMtimeMs === record.timestamp) return undefined;
   const fullRead = record.offset === undefined || (record.offset === 1 && record.limit === undefined);
   if (fullRead && currentContent() === record.content) return undefined;
   return { kind: "modified" };

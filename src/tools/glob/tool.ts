@@ -46,6 +46,17 @@ export function planGlob(pattern: string, searchDir: string): { root: string; pa
   return { root, pattern: scan.glob };
 }
 
+/** The folder a call walks (undefined when its path is invalid). */
+export function globWalkRoot(input: GlobInput, cwd: string): string | undefined {
+  let searchDir = cwd;
+  if (input.path) {
+    const resolved = resolveToolPath(input.path, "path");
+    if (!resolved.ok) return undefined;
+    searchDir = resolved.path;
+  }
+  return path.resolve(planGlob(input.pattern, searchDir).root);
+}
+
 export async function globFiles(
   pattern: string,
   searchDir: string,
@@ -78,13 +89,17 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   interruptBehavior: () => "cancel",
   userFacingName: () => "Search",
   getPath: (input) => {
-    if (!input.path) return undefined;
-    const resolved = resolveToolPath(input.path, "path");
-    return resolved.ok ? resolved.path : undefined;
+    if (!input.path && !path.isAbsolute(input.pattern)) return undefined;
+    return globWalkRoot(input, "/");
   },
   toAutoClassifierInput: (input) => `${input.pattern}${input.path ? ` in ${input.path}` : ""}`,
-  checkPermissions: async (input, context) =>
-    filePermission<GlobInput>("read", GLOB_TOOL_NAME, input.path ?? context.options.cwd, context, "path"),
+  // The folder actually walked is what needs read permission: "../../etc/*" or "/etc/**" walk
+  // outside the path given (or the cwd), and must be judged there.
+  checkPermissions: async (input, context) => {
+    const root = globWalkRoot(input, context.options.cwd);
+    if (root === undefined) return filePermission<GlobInput>("read", GLOB_TOOL_NAME, input.path ?? "", context, "path");
+    return filePermission<GlobInput>("read", GLOB_TOOL_NAME, root, context, "path");
+  },
 
   async validateInput(input, context) {
     if (input.path === undefined) return { result: true };
