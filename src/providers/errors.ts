@@ -13,7 +13,8 @@ const RETRYABLE_ERROR_TYPES = new Set(["overloaded_error", "api_error", "rate_li
 // Wordings the APIs use for a request larger than the model's context window: Anthropic
 // ("prompt is too long: 201000 tokens > 200000 maximum"), OpenAI and most compatible servers
 // ("maximum context length", code context_length_exceeded), llama.cpp / vLLM variants.
-const PROMPT_TOO_LONG = /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|exceeds? the (?:model's )?context|context window|too many (?:input )?tokens/i;
+const PROMPT_TOO_LONG =
+  /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|exceeds? the (?:[\w']+ )?context|exceed_context_size|context window|too many (?:input )?tokens/i;
 
 export function isPromptTooLongMessage(message: string): boolean {
   return PROMPT_TOO_LONG.test(message);

@@ -82,6 +82,13 @@ describe.each(ADAPTERS)("$protocol adapter", ({ protocol, make }) => {
     expect(blocks[1]).toEqual({ type: "text", text: "Done." });
   });
 
+  it("reports tool_use when the turn has tool calls, even if the server says the turn simply stopped", async () => {
+    // Ollama and other compatible servers answer tool calls with finish_reason "stop".
+    server.enqueue(reply().tool("Read", { file_path: "/a" }, { id: "c1" }).stop("end_turn"));
+    const { events } = await drain(make(server).stream(requestOf()));
+    expect(events.at(-1)).toEqual({ type: "stop", stopReason: protocol === "openai" ? "tool_use" : "end_turn" });
+  });
+
   it("maps a length stop to max_tokens", async () => {
     server.enqueue(reply().text("cut short").stop("max_tokens"));
     const { events } = await drain(make(server).stream(requestOf()));

@@ -86,6 +86,13 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     expect(server.requests).toHaveLength(1);
   });
 
+  it("does not retry a 503 the server marks x-should-retry: false", async () => {
+    server.enqueue(httpError(503, { headers: { "x-should-retry": "false" } }), reply().text("must not be reached"));
+    const { error } = await drain(withRetry(make(server), FAST).stream(requestOf()));
+    expect(error).toMatchObject({ status: 503, retryable: false });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("turns a prompt-too-long 400 into kind prompt_too_long, not retried", async () => {
     const message =
       protocol === "anthropic"
