@@ -45,6 +45,8 @@ export async function runPreToolUseHooks(
   const hooks = context.getAppState().hooks;
   if (!hooks?.has("PreToolUse")) return { kind: "continue", input, context };
   const result = await hooks.preToolUse(tool.name, input, toolUseId, context.abortController.signal);
+  // Cancelled while the hook ran: the caller reports an interruption, not the killed hook.
+  if (context.abortController.signal.aborted) throw new Error("interrupted while PreToolUse hooks ran");
   if (result.behavior === "deny") return { kind: "refuse", message: result.message };
   let nextInput = input;
   if (result.updatedInput) {

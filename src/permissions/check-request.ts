@@ -1,6 +1,7 @@
 // Deciding a tool call without running anything: what `warden permissions check` prints, and
 // what tests and benchmarks run whole corpora through.
 import { resolve } from "node:path";
+import type { AppState } from "../tool/app-state.js";
 import { createToolUseContext } from "../tool/context.js";
 import type { PermissionBehavior, PermissionDecision, ToolPermissionContext } from "../tool/permission-types.js";
 import { findToolByName } from "../tool/pool.js";
@@ -57,7 +58,13 @@ export interface PermissionChecker {
  * A checker bound to a tool pool and a base context (settings and flags, loaded once). Each
  * request's own rules join as session rules and its mode replaces the base mode.
  */
-export function createPermissionChecker(tools: readonly AnyTool[], base: ToolPermissionContext, cwd: string): PermissionChecker {
+export function createPermissionChecker(
+  tools: readonly AnyTool[],
+  base: ToolPermissionContext,
+  cwd: string,
+  /** Other session state tools consult in their checks (e.g. the sandbox settings). Hooks never run here. */
+  appState: Partial<AppState> = {},
+): PermissionChecker {
   const root = resolve(cwd);
   const context = createToolUseContext({
     options: {
@@ -68,7 +75,7 @@ export function createPermissionChecker(tools: readonly AnyTool[], base: ToolPer
       sessionDir: root,
       isNonInteractive: true,
     },
-    appState: { toolPermissionContext: base },
+    appState: { ...appState, hooks: undefined, toolPermissionContext: base },
   });
   return {
     async check(request) {

@@ -2,9 +2,9 @@
 // call as one JSON line; with --jsonl it reads one request per line from stdin and prints one
 // decision line per request, in order. It never runs a tool.
 import { createInterface } from "node:readline";
-import { formatSettingsIssue, loadSettings } from "../../config/settings.js";
 import { type CheckRequest, createPermissionChecker } from "../../permissions/check-request.js";
-import { buildPermissionContext, type PermissionCliOptions } from "../../permissions/context-builder.js";
+import type { PermissionCliOptions } from "../../permissions/context-builder.js";
+import { loadSessionPermissions } from "../../permissions/session-setup.js";
 
 const USAGE = `Usage: warden permissions check TOOL 'JSON_INPUT' [options]
        warden permissions check --jsonl [options] < requests.jsonl
@@ -113,13 +113,10 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   // Settings and flags are read once; each request only adds its own rules and mode.
-  const settings = loadSettings({ cwd: args.cwd, extraSettings: args.settings });
-  const built = buildPermissionContext({ cwd: args.cwd, settings, cli: args.cli });
-  for (const issue of [...settings.warnings, ...built.warnings]) {
-    process.stderr.write(`warden: warning: ${formatSettingsIssue(issue)}\n`);
-  }
+  const setup = loadSessionPermissions({ cwd: args.cwd, cli: args.cli, extraSettings: args.settings });
+  for (const warning of setup.warnings) process.stderr.write(`warden: warning: ${warning}\n`);
   const { builtInTools } = await import("../../tools/registry.js");
-  const checker = createPermissionChecker(builtInTools(), built.context, args.cwd);
+  const checker = createPermissionChecker(builtInTools(), setup.permissionContext, args.cwd, setup.appState);
 
   if (!args.jsonl) {
     const [tool, json] = args.positionals as [string, string];
