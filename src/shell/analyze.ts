@@ -100,15 +100,42 @@ function addPart(parser: Parser, command: SimpleCommand, origin: PartOrigin, dep
   }
 }
 
+/** Node types the validators look at; only these are materialised (node objects are costly). */
+const VALIDATED_TYPES = new Set([
+  "ansi_c_string",
+  "translated_string",
+  "raw_string",
+  "string",
+  "comment",
+  "command_substitution",
+  "process_substitution",
+  "expansion",
+]);
+
 function collectNodes(root: Node): Map<string, Node[]> {
   const nodes = new Map<string, Node[]>();
-  const stack: Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    const list = nodes.get(node.type);
-    if (list) list.push(node);
-    else nodes.set(node.type, [node]);
-    for (const child of node.namedChildren) if (child) stack.push(child);
+  const cursor = root.walk();
+  try {
+    let descending = true;
+    while (true) {
+      if (descending) {
+        const type = cursor.nodeType;
+        if (VALIDATED_TYPES.has(type)) {
+          const list = nodes.get(type);
+          if (list) list.push(cursor.currentNode);
+          else nodes.set(type, [cursor.currentNode]);
+        }
+        if (cursor.gotoFirstChild()) continue;
+      }
+      if (cursor.gotoNextSibling()) {
+        descending = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) break;
+      descending = false;
+    }
+  } finally {
+    cursor.delete();
   }
   return nodes;
 }

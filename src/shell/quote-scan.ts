@@ -2,7 +2,7 @@
 // grammar treats differently from bash (line continuations, carriage returns, backslashes just
 // before a closing quote). It tracks only what bash's lexer tracks before parsing.
 
-export const enum QuoteContext {
+export enum QuoteContext {
   Unquoted = 0,
   Single = 1,
   Double = 2,

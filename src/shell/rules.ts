@@ -84,7 +84,7 @@ export function ruleMatchesWords(rule: BashRule, words: Field[]): boolean {
  */
 export function denyVariants(words: Field[]): Field[][] {
   const head = words[0];
-  if (!head || !head.literal) return [words];
+  if (!head?.literal) return [words];
   const variants: Field[][] = [words];
   let name = head.value;
   if (name.startsWith("=") && name.length > 1) name = name.slice(1);

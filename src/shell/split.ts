@@ -155,6 +155,7 @@ class Walker {
 
   /** Substitutions inside a command's words run before it, each in its own subshell. */
   private visitNestedSubstitutions(node: Node, state: WalkState): void {
+    if (!node.hasError && !/\$\(|`|[<>]\(/.test(node.text)) return;
     for (const child of node.children) {
       if (!child) continue;
       if (SUBSTITUTIONS.has(child.type)) this.visit(child, { ...state, origin: "substitution" });

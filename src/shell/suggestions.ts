@@ -17,10 +17,10 @@ export function suggestedPrefixOf(part: CommandPart): string | undefined {
   if (part.command.assignments.some((a) => !isSafeEnvVar(a.name))) return undefined;
   const words = part.command.words;
   const first = words[0];
-  if (!first || !first.literal || first.glob || first.value.includes("/") || NEVER_PREFIX.has(first.value)) return undefined;
+  if (!first?.literal || first.glob || first.value.includes("/") || NEVER_PREFIX.has(first.value)) return undefined;
   if (!/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first.value)) return undefined;
   const second = words[1];
-  const subcommand = second && second.literal && !second.glob && /^[a-z][a-z0-9_-]*$/.test(second.value) ? second.value : undefined;
+  const subcommand = second?.literal && !second.glob && /^[a-z][a-z0-9_-]*$/.test(second.value) ? second.value : undefined;
   return subcommand ? `${first.value} ${subcommand}` : first.value;
 }
 

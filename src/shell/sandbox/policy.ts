@@ -2,12 +2,13 @@
 // succeeds; files that would run code or change permissions later, outside the sandbox (git hooks
 // and config, settings files, shell start-up files), stay read-only even inside them, so a command
 // cannot plant something that escapes the sandbox the next time git or Warden runs. Paths that
-// Read deny rules name are hidden (see read-deny.ts).
+// Read deny rules name are hidden (read-deny.ts), and so are host service sockets (host-sockets.ts).
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome } from "../../config/paths.js";
 import type { SandboxPolicy } from "./bubblewrap.js";
 import type { ResolvedSandboxSettings } from "./config.js";
+import { hostSocketsToHide } from "./host-sockets.js";
 import { readDeniedPaths } from "./read-deny.js";
 import type { PermissionRule } from "../../tool/permission-types.js";
 
@@ -41,6 +42,8 @@ export interface SandboxPolicyInput {
   settings: ResolvedSandboxSettings;
   /** The session's deny rules; those for Read that name one path are hidden in the sandbox. */
   denyRules?: readonly PermissionRule[];
+  /** The commands' environment, for the sockets it names (ssh agent, session bus). */
+  env?: NodeJS.ProcessEnv;
 }
 
 function canonical(path: string): string {
@@ -69,7 +72,10 @@ export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
   return {
     writableDirectories: writable,
     readOnlyPaths: readOnly,
-    hiddenPaths: readDeniedPaths(input.denyRules ?? [], input.workingDirectories[0] ?? input.cwd),
+    hiddenPaths: [
+      ...readDeniedPaths(input.denyRules ?? [], input.workingDirectories[0] ?? input.cwd),
+      ...hostSocketsToHide(input.env ?? process.env, [canonical(input.tempDir)]),
+    ],
     allowNetwork: input.settings.allowNetwork,
     cwd: canonical(input.cwd),
     tempDir: canonical(input.tempDir),

@@ -1,7 +1,7 @@
 // Early validators: the only ones that may end the checks with "nothing to object to", and only
 // for shapes that are provably safe. They run after the phase-0 byte checks.
 import type { Node } from "web-tree-sitter";
-import { type ValidationInput, type Validator, finding, nodesOf } from "./types.js";
+import { type Validator, finding, nodesOf } from "./types.js";
 
 /** No id: an empty or blank command runs nothing. */
 export const emptyCommand: Validator = {

@@ -3,7 +3,7 @@
 import { QuoteContext } from "../quote-scan.js";
 import { commandBaseName } from "../wrappers.js";
 import { isSafeHeredocSubstitution } from "./early.js";
-import { type ValidationInput, type Validator, finding, nodesOf } from "./types.js";
+import { type Validator, finding, nodesOf } from "./types.js";
 
 /**
  * IDs 2 and 3: jq. `system`-style escapes (ID 2) and code or data loaded from files the prompt
