@@ -14,6 +14,9 @@ export interface ResolveOptions {
   cwd: string;
   /** Passed to withRetry for network providers (tests use small delays). */
   retry?: RetryOptions;
+  /** Key and base URL from settings; each falls back to the provider's environment variables. */
+  anthropic?: { apiKey?: string; baseURL?: string };
+  openai?: { apiKey?: string; baseURL?: string };
 }
 
 /** OpenAI-compatible servers reachable by a short prefix. */
@@ -69,11 +72,11 @@ export async function resolveProvider(spec: string, opts: ResolveOptions): Promi
   }
   if (providerName === "anthropic") {
     const { createAnthropicProvider } = await import("./anthropic.js");
-    return { provider: withRetry(createAnthropicProvider(), opts.retry), model, providerName };
+    return { provider: withRetry(createAnthropicProvider(opts.anthropic), opts.retry), model, providerName };
   }
   if (providerName === "openai") {
     const { createOpenAIProvider } = await import("./openai.js");
-    return { provider: withRetry(createOpenAIProvider(), opts.retry), model, providerName };
+    return { provider: withRetry(createOpenAIProvider(opts.openai), opts.retry), model, providerName };
   }
   const preset = COMPATIBLE_PRESETS[providerName];
   if (preset) {

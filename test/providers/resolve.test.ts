@@ -74,6 +74,16 @@ describe("resolveProvider", () => {
     expect((error as Error).message).toMatch(/no API key. Set ANTHROPIC_API_KEY/);
   });
 
+  it("settings passed in win over the environment", async () => {
+    process.env.OPENAI_API_KEY = "env-key";
+    process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
+    const resolved = await resolveProvider("openai:m", { cwd: dir, openai: { apiKey: "settings-key", baseURL: server.openaiBaseURL } });
+    server.enqueue(reply().text("hi"));
+    const { error } = await drain(resolved.provider.stream(requestOf({ model: resolved.model })));
+    expect(error).toBeUndefined();
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer settings-key");
+  });
+
   it("ollama:MODEL keeps the tag after a second colon, uses OLLAMA_HOST and never sends OPENAI_API_KEY", async () => {
     process.env.OLLAMA_HOST = server.url.replace("http://", "");
     process.env.OPENAI_API_KEY = "secret-openai-key";
