@@ -134,6 +134,8 @@ export function readSettingsFile(location: SettingsFileLocation, mustExist = fal
       return { warnings: [], errors: [{ file: location.path, message: reason }] };
     }
   }
+  // Editors on Windows like to start UTF-8 files with a byte-order mark, which JSON.parse rejects.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === "") return { file: { ...location, settings: {}, text }, warnings: [], errors: [] };
 
   let raw: unknown;

@@ -214,6 +214,11 @@ describe("broken settings", () => {
     expect(built.context.rules.deny.map((r) => formatRule(r.value))).toEqual(["Bash(rm:*)", "WebFetch"]);
   });
 
+  it("reads a file that starts with a byte-order mark", () => {
+    writeJson(join(project, ".warden", "settings.json"), `\uFEFF${JSON.stringify({ permissions: { deny: ["Bash"] } })}`);
+    expect(contextFor(project).rules.deny.map((r) => formatRule(r.value))).toEqual(["Bash"]);
+  });
+
   it("refuses an unknown --permission-mode", () => {
     expect(() => contextFor(project, { permissionMode: "yolo" })).toThrow(/unknown --permission-mode "yolo"/);
   });
