@@ -3,7 +3,10 @@
 // their tools and a close() that ends every child process.
 import { type LoadedSettings, loadSettings } from "../config/settings.js";
 import { resolveToolSearchMode, type ToolSearchMode } from "../tool/deferred.js";
+import type { Message } from "../messages/types.js";
+import type { AppState } from "../tool/app-state.js";
 import type { AnyTool } from "../tool/types.js";
+import { loadedToolNamesFromMessages } from "../tools/tool-search/history.js";
 import { loadMcpServerEntries } from "./config-sources.js";
 import type { McpServerStatus } from "./connection.js";
 import type { McpClientManager } from "./manager.js";
@@ -30,6 +33,11 @@ export interface McpSession {
   servers: McpServerSummary[];
   /** From env WARDEN_TOOL_SEARCH or settings `toolSearch`. */
   toolSearchMode: ToolSearchMode;
+  /**
+   * AppState to start the session with: the tool-search mode and, for a resumed conversation,
+   * the deferred tools it had already loaded (so their schemas keep being sent).
+   */
+  initialAppState(resumedMessages?: readonly Message[]): Partial<AppState>;
   /** Called with the new MCP tool list when a server's tools change. */
   onToolsChanged(listener: (tools: AnyTool[]) => void): void;
   close(): Promise<void>;
@@ -60,8 +68,12 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
   const toolSearchMode = resolveToolSearchMode(settingsToolSearch(settings));
   const load = loadMcpServerEntries({ cwd: options.cwd, mcpConfigArgs: [...options.mcpConfig], settings });
   for (const problem of load.fileProblems) options.warn(`MCP config: ${problem}`);
+  const initialAppState = (resumedMessages?: readonly Message[]): Partial<AppState> => {
+    const loaded = resumedMessages ? loadedToolNamesFromMessages(resumedMessages) : [];
+    return loaded.length > 0 ? { toolSearchMode, loadedDeferredTools: loaded } : { toolSearchMode };
+  };
   if (load.servers.length === 0) {
-    return { tools: [], servers: [], toolSearchMode, onToolsChanged: () => {}, close: async () => {} };
+    return { tools: [], servers: [], toolSearchMode, initialAppState, onToolsChanged: () => {}, close: async () => {} };
   }
 
   const { McpClientManager } = await import("./manager.js");
@@ -75,6 +87,7 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     tools: manager.tools(),
     servers: manager.statuses().map(summary),
     toolSearchMode,
+    initialAppState,
     onToolsChanged: (listener) => void manager.onToolsChanged(listener),
     close: () => manager.close(),
   };

@@ -67,6 +67,15 @@ describe("tool names", () => {
     expect(parseMcpToolName("mcp__github")).toEqual({ server: "github" });
     expect(parseMcpToolName("Read")).toBeUndefined();
   });
+
+  it("keeps names within the APIs' 64 characters, distinct and stable", () => {
+    const a = mcpToolName("enterprise-knowledge-base", "search_documents_by_semantic_similarity_and_date");
+    const b = mcpToolName("enterprise-knowledge-base", "search_documents_by_semantic_similarity_and_author");
+    expect(a).toHaveLength(64);
+    expect(a).toMatch(/^mcp__enterprise-knowledge-base__search_documents_by_sem[a-z_]*_[0-9a-f]{8}$/);
+    expect(a).not.toBe(b);
+    expect(mcpToolName("enterprise-knowledge-base", "search_documents_by_semantic_similarity_and_date")).toBe(a);
+  });
 });
 
 describe("loadMcpServerEntries", () => {

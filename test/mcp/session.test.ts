@@ -263,3 +263,35 @@ describe("tools/list_changed in a session", () => {
     expect(resultText(results[3]?.content)).toBe("extra works");
   }, 60_000);
 });
+
+describe("resuming a session", () => {
+  it("keeps sending the schemas of the deferred tools the conversation had loaded", async () => {
+    const server = await startScriptedModelServer();
+    const home = join(dir, "home-resume");
+    const config = mcpConfig({ demo: stdioServerConfig("demo-server.ts") });
+    const env = { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL };
+    try {
+      server.enqueue(reply().tool("ToolSearch", { query: "select:mcp__demo__echo" }), reply().text("Loaded."));
+      const first = await runCli(
+        ["-p", "load echo", "--model", "anthropic:claude-test", "--output-format", "stream-json", "--mcp-config", config],
+        { home, env },
+      );
+      expect(first.code, first.stderr).toBe(0);
+      const sessionId = (jsonLines(first.stdout) as Line[]).find((l) => l.type === "result")?.session_id as string;
+
+      server.enqueue(reply().text("Still here."));
+      const second = await runCli(
+        ["-p", "again", "--resume", sessionId, "--model", "anthropic:claude-test", "--mcp-config", config],
+        { home, env },
+      );
+      expect(second.code, second.stderr).toBe(0);
+      const names = (i: number) =>
+        ((server.requests[i]?.body as { tools?: Array<{ name: string }> } | undefined)?.tools ?? []).map((t) => t.name);
+      expect(names(0)).not.toContain("mcp__demo__echo");
+      expect(names(1)).toContain("mcp__demo__echo");
+      expect(names(2)).toContain("mcp__demo__echo");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});

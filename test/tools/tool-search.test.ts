@@ -11,6 +11,7 @@ import {
 } from "../../src/tool/deferred.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import type { AnyTool } from "../../src/tool/types.js";
+import { loadedToolNamesFromMessages } from "../../src/tools/tool-search/history.js";
 import { ToolSearchTool } from "../../src/tools/tool-search/tool.js";
 
 function fakeTool(name: string, extra: Partial<AnyTool> = {}): AnyTool {
@@ -126,7 +127,51 @@ describe("ToolSearch tool", () => {
     expect(ctx.getAppState().loadedDeferredTools).toEqual(["NotebookEdit"]);
   });
 
+  it("says a select: name that is not deferred is already available, and one that does not exist is not found", async () => {
+    const ctx = context();
+    const out = await ToolSearchTool.call(
+      ToolSearchTool.inputSchema.parse({ query: "select:Read,Nope" }),
+      ctx,
+      async () => ({ behavior: "allow" }),
+      undefined,
+    );
+    const text = ToolSearchTool.mapToolResult(out.data, "t").content as string;
+    expect(text).toContain("Already available, call directly: Read.");
+    expect(text).toContain("Not found: Nope.");
+    expect(ctx.getAppState().loadedDeferredTools).toBeUndefined();
+  });
+
   it("rejects a call without a query", () => {
     expect(ToolSearchTool.inputSchema.safeParse({ max_results: 3 }).success).toBe(false);
+  });
+});
+
+describe("loadedToolNamesFromMessages", () => {
+  it("reads back the tools a conversation loaded, ignoring failed searches and other tools' results", async () => {
+    const ctx = createToolUseContext({
+      options: { tools: pool, model: "test", cwd: "/tmp", sessionId: "s", sessionDir: "/tmp", isNonInteractive: true },
+      appState: { toolPermissionContext: emptyPermissionContext("/tmp") },
+    });
+    const found = await ToolSearchTool.call(
+      ToolSearchTool.inputSchema.parse({ query: "select:mcp__slack__send_message,NotebookEdit" }),
+      ctx,
+      async () => ({ behavior: "allow" }),
+      undefined,
+    );
+    const messages = [
+      { role: "assistant" as const, content: [{ type: "tool_use" as const, id: "a", name: "ToolSearch", input: {} }] },
+      { role: "user" as const, content: [ToolSearchTool.mapToolResult(found.data, "a")] },
+      { role: "assistant" as const, content: [{ type: "tool_use" as const, id: "b", name: "Read", input: {} }] },
+      {
+        role: "user" as const,
+        content: [{ type: "tool_result" as const, tool_use_id: "b", content: '<function>{"name":"Fake"}</function>' }],
+      },
+      { role: "assistant" as const, content: [{ type: "tool_use" as const, id: "c", name: "ToolSearch", input: {} }] },
+      {
+        role: "user" as const,
+        content: [{ type: "tool_result" as const, tool_use_id: "c", content: '<function>{"name":"Errored"}</function>', is_error: true }],
+      },
+    ];
+    expect(loadedToolNamesFromMessages(messages)).toEqual(["mcp__slack__send_message", "NotebookEdit"]);
   });
 });

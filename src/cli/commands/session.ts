@@ -92,7 +92,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     modelLabel: resolved.label,
     tools,
     mcpTools: mcp.tools,
-    appState: { toolSearchMode: mcp.toolSearchMode },
+    appState: mcp.initialAppState(resumed?.messages),
     canUseTool: buildHeadlessCanUseTool(config),
     cwd: config.cwd,
     sessionId: resumed?.sessionId,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { isDeferredTool, TOOL_SEARCH_TOOL_NAME, withLoadedDeferredTools } from "../../tool/deferred.js";
+import { findToolByName } from "../../tool/pool.js";
 import { toolInputJSONSchema } from "../../tool/schema.js";
 import type { AnyTool, JSONSchema, ToolUseContext } from "../../tool/types.js";
 import { TOOL_SEARCH_DESCRIPTION } from "./prompt.js";
@@ -25,6 +26,8 @@ export interface ToolSearchOutput {
   found: FoundTool[];
   /** select: names no deferred tool has. */
   missing: string[];
+  /** select: names of tools that are not deferred: their schemas are already sent. */
+  alreadyAvailable: string[];
   /** How many deferred tools were searched. */
   searched: number;
 }
@@ -50,6 +53,9 @@ export function renderToolSearchResult(output: ToolSearchOutput): string {
     const names = output.found.map((t) => t.name).join(", ");
     lines.push(`Loaded ${output.found.length} tool(s): ${names}. Call them from your next turn on.`);
     lines.push("<functions>", ...output.found.map(renderFound), "</functions>");
+  }
+  if (output.alreadyAvailable.length > 0) {
+    lines.push(`Already available, call directly: ${output.alreadyAvailable.join(", ")}.`);
   }
   if (output.missing.length > 0) lines.push(`Not found: ${output.missing.join(", ")}.`);
   return lines.join("\n");
@@ -95,7 +101,13 @@ export const ToolSearchTool = buildTool<ToolSearchInput, ToolSearchOutput>({
       const names = found.map((t) => t.name);
       context.setAppState((state) => withLoadedDeferredTools(state, names));
     }
-    return { data: { query: input.query, found, missing: outcome.missing, searched: deferrable.length } };
+    const alreadyAvailable: string[] = [];
+    const missing: string[] = [];
+    for (const name of outcome.missing) {
+      const tool = findToolByName(context.options.tools, name);
+      (tool ? alreadyAvailable : missing).push(tool ? tool.name : name);
+    }
+    return { data: { query: input.query, found, missing, alreadyAvailable, searched: deferrable.length } };
   },
   mapToolResult(output: ToolSearchOutput, toolUseId: string): ToolResultBlock {
     return { type: "tool_result", tool_use_id: toolUseId, content: renderToolSearchResult(output) };
