@@ -65,6 +65,8 @@ async function* retrying(provider: Provider, request: ModelRequest, policy: Poli
   const startedAt = Date.now();
   const failures: string[] = [];
   for (let retry = 0; ; retry++) {
+    // An abort event that fired before we listened would never reach the attempt's signal.
+    if (signal.aborted) throw abortedError();
     let yieldedAny = false;
     let stalled = false;
     let finished = false;

@@ -149,6 +149,33 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     expect(server.requests).toHaveLength(1);
   });
 
+  it("sends nothing for a request that is already aborted", async () => {
+    server.enqueue(reply().text("must not be reached"));
+    const controller = new AbortController();
+    controller.abort();
+    const { error } = await drain(withRetry(make(server), FAST).stream(requestOf({ signal: controller.signal })));
+    expect(error).toMatchObject({ kind: "aborted" });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("stops at once when aborted mid-stream, without a retry", async () => {
+    server.enqueue(reply().text("streaming then stuck", { chunks: 4 }).hangAfter(4), reply().text("must not be reached"));
+    const controller = new AbortController();
+    const seen: string[] = [];
+    let caught: unknown;
+    try {
+      for await (const event of withRetry(make(server), FAST).stream(requestOf({ signal: controller.signal }))) {
+        seen.push(event.type);
+        if (event.type === "text_delta") controller.abort();
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(seen).toEqual(["text_delta"]);
+    expect(caught).toMatchObject({ kind: "aborted" });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("does not retry an abort while the request hangs", async () => {
     server.enqueue(hang(), reply().text("must not be reached"));
     const controller = new AbortController();
