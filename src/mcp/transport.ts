@@ -41,12 +41,14 @@ export async function createTransport(config: McpServerConfig, cwd: string): Pro
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
+  // The providers' fetch over node:http: the global fetch would load undici (~40 MB) for MCP alone.
+  const { httpFetch } = await import("../providers/http-fetch.js");
   if (config.type === "sse") {
     const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
-    return { transport: new SSEClientTransport(url, { requestInit }), pid: () => null, stderr };
+    return { transport: new SSEClientTransport(url, { requestInit, fetch: httpFetch }), pid: () => null, stderr };
   }
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  return { transport: new StreamableHTTPClientTransport(url, { requestInit }), pid: () => null, stderr };
+  return { transport: new StreamableHTTPClientTransport(url, { requestInit, fetch: httpFetch }), pid: () => null, stderr };
 }
 
 function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
