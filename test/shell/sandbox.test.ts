@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bubblewrapArgs, probeBubblewrap } from "../../src/shell/sandbox/bubblewrap.js";
 import { parseSandboxSettings, resolveSandboxSettings } from "../../src/shell/sandbox/config.js";
+import { socketsNamedByEnvironment } from "../../src/shell/sandbox/host-sockets.js";
 import { literalRulePath } from "../../src/shell/sandbox/read-deny.js";
 import { emptyPermissionContext, type PermissionRule } from "../../src/tool/permission-types.js";
 import { BashTool } from "../../src/tools/bash/tool.js";
@@ -133,6 +134,38 @@ describe("sandbox: read deny rules", () => {
     expect(literalRulePath(".env", "/p")).toBeUndefined();
     expect(literalRulePath("./src/**/*.key", "/p")).toBeUndefined();
     expect(literalRulePath("./../outside", "/p")).toBeUndefined();
+  });
+});
+
+describe("sandbox: host sockets", () => {
+  it("hides unix sockets of host services, which a read-only mount and no network would not stop", async () => {
+    const socketPath = join(outside, "agent.sock");
+    const socketServer = createServer((_req, res) => res.end("socket reached"));
+    await new Promise<void>((resolve) => socketServer.listen(socketPath, resolve));
+    try {
+      const command = `curl -sS --max-time 5 --unix-socket '${socketPath}' http://localhost/`;
+      const boxed = sandboxed();
+      const blocked = await boxed.run("Bash", { command });
+      expect(blocked.is_error).toBe(true);
+      expect(text(blocked)).not.toContain("socket reached");
+
+      const plain = createSession();
+      sessions.push(plain);
+      expect(text(await plain.run("Bash", { command }))).toBe("socket reached");
+    } finally {
+      await new Promise((resolve) => socketServer.close(resolve));
+    }
+  });
+
+  it("finds the sockets the environment names", () => {
+    expect(
+      socketsNamedByEnvironment({
+        SSH_AUTH_SOCK: "/tmp/ssh-x/agent.1",
+        DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/1000/bus,guid=abc",
+        DOCKER_HOST: "unix:///home/u/.docker/run/docker.sock",
+      }),
+    ).toEqual(["/tmp/ssh-x/agent.1", "/run/user/1000/bus", "/home/u/.docker/run/docker.sock"]);
+    expect(socketsNamedByEnvironment({ DOCKER_HOST: "tcp://10.0.0.1:2375" })).toEqual([]);
   });
 });
 

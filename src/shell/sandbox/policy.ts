@@ -9,7 +9,7 @@ import { userHome } from "../../config/paths.js";
 import type { SandboxPolicy } from "./bubblewrap.js";
 import type { ResolvedSandboxSettings } from "./config.js";
 import { hostSocketsToHide } from "./host-sockets.js";
-import { readDeniedPaths } from "./read-deny.js";
+import { type HiddenPath, readDeniedPaths } from "./read-deny.js";
 import type { PermissionRule } from "../../tool/permission-types.js";
 
 const PROTECTED_IN_EACH_FOLDER = [
@@ -72,14 +72,21 @@ export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
   return {
     writableDirectories: writable,
     readOnlyPaths: readOnly,
-    hiddenPaths: [
-      ...readDeniedPaths(input.denyRules ?? [], input.workingDirectories[0] ?? input.cwd),
-      ...hostSocketsToHide(input.env ?? process.env, [canonical(input.tempDir)]),
-    ],
+    hiddenPaths: hiddenPathsFor(input),
     allowNetwork: input.settings.allowNetwork,
     cwd: canonical(input.cwd),
     tempDir: canonical(input.tempDir),
   };
+}
+
+function hiddenPathsFor(input: SandboxPolicyInput): HiddenPath[] {
+  const denied = readDeniedPaths(input.denyRules ?? [], input.workingDirectories[0] ?? input.cwd);
+  const hiddenDirs = denied.filter((hidden) => hidden.kind === "directory").map((hidden) => `${hidden.path}/`);
+  // A socket inside a folder that is already hidden no longer exists in the sandbox to mount over.
+  const sockets = hostSocketsToHide(input.env ?? process.env, [canonical(input.tempDir)]).filter(
+    (socket) => !hiddenDirs.some((dir) => socket.path.startsWith(dir)),
+  );
+  return [...denied, ...sockets];
 }
 
 function unique(items: string[]): string[] {

@@ -120,6 +120,7 @@ async function chooseSandbox(input: BashInput, context: ToolUseContext, cwd: str
     tempDir: sessionTempDir(context),
     settings,
     denyRules: state.toolPermissionContext.rules.deny,
+    env: shellSnapshot(context).env,
   });
   return { sandbox: { bwrapPath: availability.bwrapPath, policy } };
 }
