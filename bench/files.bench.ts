@@ -77,13 +77,20 @@ async function compareRuns(runs: number, a: () => Promise<unknown>, b: () => Pro
   await b();
   const ta: number[] = [];
   const tb: number[] = [];
+  const timed = async (fn: () => Promise<unknown>, into: number[]) => {
+    const start = performance.now();
+    await fn();
+    into.push(performance.now() - start);
+  };
+  // Alternate which goes first, so neither always runs on a cache the other just warmed.
   for (let i = 0; i < runs; i++) {
-    let start = performance.now();
-    await a();
-    ta.push(performance.now() - start);
-    start = performance.now();
-    await b();
-    tb.push(performance.now() - start);
+    if (i % 2 === 0) {
+      await timed(a, ta);
+      await timed(b, tb);
+    } else {
+      await timed(b, tb);
+      await timed(a, ta);
+    }
   }
   return { a: median(ta), b: median(tb), bestRatio: Math.min(...ta) / Math.min(...tb) };
 }
@@ -146,7 +153,7 @@ export default async function filesBench(): Promise<BenchRow[]> {
 
     // Grep files_with_matches: tool vs rg -l on the same tree.
     const files = await compareRuns(
-      9,
+      11,
       () => call(GrepTool, { pattern: NEEDLE }, treeContext),
       () => rgDirect(["-l", NEEDLE], TREE),
     );
@@ -157,7 +164,7 @@ export default async function filesBench(): Promise<BenchRow[]> {
 
     // Grep content: default head_limit 250 against rg -n printing every match.
     const content = await compareRuns(
-      9,
+      11,
       () => call(GrepTool, { pattern: NEEDLE, output_mode: "content", head_limit: 0 }, treeContext),
       () => rgDirect(["-n", NEEDLE], TREE),
     );
