@@ -54,6 +54,16 @@ describe("sandbox: file system", () => {
     expect(text(result)).toContain(`writes are allowed only inside ${session.project}`);
   });
 
+  it("drops every capability, so even as root a command cannot remount its way out", async () => {
+    const session = sandboxed();
+    const target = join(outside, "remounted.txt");
+    const result = await session.run("Bash", {
+      command: `grep CapEff /proc/self/status; mount -o remount,bind,rw / 2>/dev/null; touch '${target}'`,
+    });
+    expect(text(result)).toContain("CapEff:\t0000000000000000");
+    expect(existsSync(target)).toBe(false);
+  });
+
   it("the same write succeeds without the sandbox", async () => {
     const session = createSession();
     sessions.push(session);

@@ -58,7 +58,7 @@ export function probeBubblewrap(env: NodeJS.ProcessEnv = process.env): Promise<S
 
 function runProbe(bwrapPath: string): Promise<SandboxAvailability> {
   return new Promise((resolve) => {
-    const args = ["--die-with-parent", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev"];
+    const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev"];
     const child = spawn(bwrapPath, [...args, "--proc", "/proc", "--", "true"], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
@@ -81,7 +81,9 @@ function runProbe(bwrapPath: string): Promise<SandboxAvailability> {
 export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   // --unshare-pid: killing bwrap's init takes every process of the sandbox with it.
   // --die-with-parent: a crashed Warden does not leave sandboxed commands running.
-  const args = ["--die-with-parent", "--unshare-pid"];
+  // --cap-drop ALL: run as root, bwrap would otherwise keep every capability, and with
+  // CAP_SYS_ADMIN a command can simply remount the root read-write.
+  const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"];
   if (!policy.allowNetwork) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   // Later mounts cover earlier ones: writable folders over the read-only root, then the protected

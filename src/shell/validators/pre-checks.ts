@@ -40,7 +40,9 @@ export const shellQuoteSingleQuoteBug: Validator = {
         continue;
       }
       inside = false;
-      if (script[i - 1] === "\\") {
+      // `'it'\''s'`: the idiom for a quote inside single quotes is exactly where such a
+      // tokenizer goes wrong, so it is refused along with a backslash before the closing quote.
+      if (script[i - 1] === "\\" || script.startsWith("\\''", i + 1)) {
         return finding(0, "validateSingleQuoteBackslash", "A single-quoted string ends in a backslash, which some parsers read as an escaped quote.");
       }
     }
