@@ -1,9 +1,18 @@
 import { fstatSync } from "node:fs";
+import { isatty } from "node:tty";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Whether stdin is a terminal, asked of the descriptor: touching `process.stdin` builds a stream
+ * object (a few ms of start-up) that a session with its prompt on the command line never needs.
+ */
+export function stdinIsTerminal(): boolean {
+  return isatty(0);
 }
 
 /** True when stdin is a shell pipe or a redirected file: input that is sure to end. */
@@ -24,10 +33,10 @@ function stdinIsPipeOrFile(): boolean {
  */
 export async function readPrompt(argumentPrompt: string | undefined): Promise<string | undefined> {
   if (argumentPrompt !== undefined) {
-    if (process.stdin.isTTY || !stdinIsPipeOrFile()) return argumentPrompt;
+    if (stdinIsTerminal() || !stdinIsPipeOrFile()) return argumentPrompt;
     const piped = await readStdin();
     return piped.trim() ? `${argumentPrompt}\n\n${piped}` : argumentPrompt;
   }
-  if (process.stdin.isTTY) return undefined;
+  if (stdinIsTerminal()) return undefined;
   return readStdin();
 }
