@@ -4,11 +4,14 @@
 import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import { runSessionStartHooks, submitWithHooks } from "../hooks/session-hooks.js";
 import { createHeadlessAskHandler } from "../permissions/ask-handlers.js";
+import type { AutoModeClassifier } from "../permissions/auto-mode.js";
 import { type PermissionDecisionRecord, createCanUseTool } from "../permissions/can-use-tool.js";
+import { createLazyClassifier, createModelClassifier } from "../permissions/model-classifier.js";
 import { type SessionPermissions, loadSessionPermissions } from "../permissions/session-setup.js";
 import type { AppState } from "../tool/app-state.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
 import type { CanUseTool } from "../tool/types.js";
+import { defaultModelSpec, resolveModel } from "./model-choice.js";
 import type { SessionConfig } from "./session-config.js";
 
 const warn = (message: string) => void process.stderr.write(`warden: warning: ${message}\n`);
@@ -46,6 +49,21 @@ export function buildHeadlessCanUseTool(config: SessionConfig): CanUseTool {
     askHandler: createHeadlessAskHandler(),
     recordDecision: (record) => recorders.get(config)?.(record),
     onWarning: warn,
+    classifier: autoModeClassifier(config),
+  });
+}
+
+/**
+ * The auto-mode classifier's model: WARDEN_CLASSIFIER_MODEL, else the session's own model. A
+ * replayed session's model is a script, so it has no classifier unless one is named explicitly.
+ */
+function autoModeClassifier(config: SessionConfig): AutoModeClassifier | undefined {
+  const fallback = defaultModelSpec();
+  const spec = process.env.WARDEN_CLASSIFIER_MODEL || config.model || ("spec" in fallback ? fallback.spec : undefined);
+  if (!spec || (spec.startsWith("replay:") && !process.env.WARDEN_CLASSIFIER_MODEL)) return undefined;
+  return createLazyClassifier(`model:${spec}`, async () => {
+    const { provider, model } = await resolveModel(spec, config.cwd);
+    return createModelClassifier({ provider, model });
   });
 }
 

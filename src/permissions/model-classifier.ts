@@ -53,3 +53,22 @@ export function parseVerdict(text: string): ClassifierVerdict {
   if (answer === "yes") return { block: true, reason: reason || "the classifier judged it risky" };
   return { block: true, reason: "the classifier gave no clear answer" };
 }
+
+/**
+ * A classifier whose model is set up on first use, so a session that never reaches an auto-mode
+ * ask never loads a provider for it. A failed set-up is retried on the next ask (each failure makes
+ * that ask fall back to a person).
+ */
+export function createLazyClassifier(name: string, load: () => Promise<AutoModeClassifier>): AutoModeClassifier {
+  let loading: Promise<AutoModeClassifier> | undefined;
+  return {
+    name,
+    async classify(request, signal) {
+      loading ??= load().catch((error: unknown) => {
+        loading = undefined;
+        throw error;
+      });
+      return (await loading).classify(request, signal);
+    },
+  };
+}
