@@ -7,7 +7,7 @@ import type { AnyTool } from "../../tool/types.js";
 import { buildHeadlessCanUseTool, buildPermissionContext, runPromptWithPermissions } from "../headless-permissions.js";
 import { HeadlessReporter } from "../headless-output.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
-import { readPrompt } from "../prompt-input.js";
+import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
 import { type SessionConfig, UsageError, parseSessionArgs, usageText } from "../session-config.js";
 import { traceFirstRequest } from "../timing.js";
 import { wardenVersion } from "../version.js";
@@ -55,7 +55,7 @@ export async function run(argv: string[]): Promise<number> {
 
 async function runHeadless(config: SessionConfig, startedAt: number): Promise<number> {
   if (!isDirectory(config.cwd)) throw new CliError(`--cwd ${config.cwd} is not a directory`, 2);
-  if (!config.print && process.stdin.isTTY) return interactiveNotBuilt();
+  if (!config.print && stdinIsTerminal()) return interactiveNotBuilt();
   const prompt = await readPrompt(config.prompt);
   if (prompt === undefined || prompt.trim() === "") {
     if (!config.print) return interactiveNotBuilt();
