@@ -132,6 +132,29 @@ describe("Grep", () => {
     await expect(runRipgrep(["TODO", "."], { cwd: project.dir, signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
   });
 
+  it("never shows files that Read may not read (deny rules), in any mode", async () => {
+    project.context.getAppState().toolPermissionContext.rules.deny.push({
+      source: "session",
+      behavior: "deny",
+      value: { toolName: "Read", ruleContent: "./src/util/**" },
+    });
+    const files = await callText(GrepTool, { pattern: "TODO", "-i": true }, project.context);
+    expect(files).toBe("Found 2 files\nsrc/app.ts\n.config/settings.json");
+    const content = await callText(GrepTool, { pattern: "todo", "-i": true, output_mode: "content", "-C": 1 }, project.context);
+    expect(content).not.toContain("src/util");
+    expect(content).toContain("src/app.ts:2:");
+    const counts = await callText(GrepTool, { pattern: "TODO", output_mode: "count" }, project.context);
+    expect(counts).not.toContain("numbers.js");
+    expect(await callText(GlobTool, { pattern: "src/**/*" }, project.context)).toBe("src/app.ts");
+  });
+
+  it("parses paths that contain ':' and '-'", async () => {
+    await writeFile(path.join(project.dir, "odd:name-1.txt"), "alpha\nneedle-9: here\nomega\n");
+    const text = await callText(GrepTool, { pattern: "needle", output_mode: "content", "-A": 1 }, project.context);
+    expect(text).toBe("odd:name-1.txt:2:needle-9: here\nodd:name-1.txt-3-omega");
+    expect(await callText(GrepTool, { pattern: "needle", output_mode: "count" }, project.context)).toMatch(/^odd:name-1\.txt:1\n/);
+  });
+
   it("is read-only and concurrency-safe with a 20,000-character result limit", () => {
     expect(GrepTool.isReadOnly({ pattern: "x" })).toBe(true);
     expect(GrepTool.isConcurrencySafe({ pattern: "x" })).toBe(true);

@@ -11,6 +11,7 @@ import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { displayPath, resolveToolPath } from "../file-shared/paths.js";
 import { VCS_DIRECTORY_GLOB, runRipgrep } from "../file-shared/ripgrep.js";
+import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { GLOB_DESCRIPTION, GLOB_TOOL_NAME, globPrompt } from "./prompt.js";
 
@@ -129,7 +130,8 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
       searchDir = resolved.path;
     }
     const { files } = await globFiles(input.pattern, searchDir, context.abortController.signal);
-    const sorted = await sortByMtimeNewestFirst(files, cwd);
+    const mayShow = readDenyFilter(GLOB_TOOL_NAME, context);
+    const sorted = await sortByMtimeNewestFirst(mayShow ? files.filter(mayShow) : files, cwd);
     const shown = sorted.slice(0, GLOB_RESULT_LIMIT).map((f) => displayPath(f, cwd));
     return {
       data: {

@@ -34,7 +34,19 @@ export function splitGlobs(glob: string): string[] {
 }
 
 export function buildRipgrepArgs(input: GrepArgsInput): string[] {
-  const args = ["--hidden", "--glob", VCS_DIRECTORY_GLOB, "--max-columns", String(MAX_COLUMNS), "--color", "never", "--no-heading", "-H"];
+  // --null ends every printed path with a NUL byte, so paths holding ":" or "-" parse unambiguously.
+  const args = [
+    "--hidden",
+    "--glob",
+    VCS_DIRECTORY_GLOB,
+    "--max-columns",
+    String(MAX_COLUMNS),
+    "--color",
+    "never",
+    "--no-heading",
+    "-H",
+    "--null",
+  ];
   if (input.multiline) args.push("-U", "--multiline-dotall");
   if (input.caseInsensitive) args.push("-i");
   if (input.outputMode === "files_with_matches") args.push("-l");

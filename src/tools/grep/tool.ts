@@ -1,5 +1,6 @@
 // Grep: content search on ripgrep, with the reference's three output modes and pagination.
 import { stat } from "node:fs/promises";
+import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { filePermission } from "../file-shared/path-permission.js";
@@ -7,7 +8,9 @@ import { displayPath, resolveToolPath } from "../file-shared/paths.js";
 import { runRipgrep } from "../file-shared/ripgrep.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
+import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { type GrepOutputMode, buildRipgrepArgs } from "./args.js";
+import { type GrepRecord, parseContent, parseCounts, parseFileList } from "./parse-output.js";
 import { GREP_DESCRIPTION, GREP_TOOL_NAME, grepPrompt } from "./prompt.js";
 
 export const DEFAULT_HEAD_LIMIT = 250;
@@ -114,8 +117,16 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
     // there is more) has arrived: a broad pattern over a big tree stays cheap.
     const maxLines = mode === "content" && limit > 0 ? offset + limit + 1 : undefined;
     const run = await runRipgrep(args, { cwd, signal: context.abortController.signal, maxLines });
-    let results = run.lines.filter((line) => line !== "");
-    if (rgPath === ".") results = results.map((line) => (line.startsWith("./") ? line.slice(2) : line));
+    const stripDotSlash = rgPath === ".";
+    let records =
+      mode === "files_with_matches"
+        ? parseFileList(run.lines, stripDotSlash)
+        : mode === "count"
+          ? parseCounts(run.lines, stripDotSlash)
+          : parseContent(run.lines, stripDotSlash, input["-n"] !== false);
+    const mayShow = readDenyFilter(GREP_TOOL_NAME, context);
+    if (mayShow) records = dropDenied(records, (p) => mayShow(path.resolve(cwd, p)));
+    let results = records.map((r) => r.display);
     if (mode === "files_with_matches") {
       results = await sortByMtimeNewestFirst(results, cwd);
     }
@@ -137,6 +148,26 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
     return { type: "tool_result", tool_use_id: toolUseId, content: renderGrepOutput(output) };
   },
 });
+
+/** Drops records of denied files, and the group separators their removal leaves dangling. */
+function dropDenied(records: GrepRecord[], mayShow: (path: string) => boolean): GrepRecord[] {
+  const verdicts = new Map<string, boolean>();
+  const kept: GrepRecord[] = [];
+  for (const record of records) {
+    if (record.path === undefined) {
+      if (kept.length > 0 && kept[kept.length - 1]!.path !== undefined) kept.push(record);
+      continue;
+    }
+    let allowed = verdicts.get(record.path);
+    if (allowed === undefined) {
+      allowed = mayShow(record.path);
+      verdicts.set(record.path, allowed);
+    }
+    if (allowed) kept.push(record);
+  }
+  if (kept.length > 0 && kept[kept.length - 1]!.path === undefined) kept.pop();
+  return kept;
+}
 
 function paginationNote(output: GrepOutput): string {
   if (!output.truncated && output.offset === 0) return "";
