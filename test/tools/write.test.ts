@@ -25,6 +25,19 @@ describe("Write", () => {
     expect(listFileChanges(project.sessionDir)).toMatchObject([{ tool: "Write", path: file, before: null }]);
   });
 
+  it("refuses a path the permission rules deny (code 1)", async () => {
+    const file = path.join(project.dir, "locked", "out.txt");
+    project.context.getAppState().toolPermissionContext.rules.deny.push({
+      source: "session",
+      behavior: "deny",
+      value: { toolName: "Edit", ruleContent: "./locked/**" },
+    });
+    expect(await validationCode(WriteTool, { file_path: file, content: "x" }, project.context)).toBe(1);
+    const result = await callTool(WriteTool, { file_path: file, content: "x" }, project.context);
+    expect(result.is_error).toBe(true);
+    expect(await readFile(file, "utf8").catch(() => "absent")).toBe("absent");
+  });
+
   it("refuses an existing file that was not read (code 2), leaving it untouched", async () => {
     const file = path.join(project.dir, "a.txt");
     await writeFile(file, "precious\n");

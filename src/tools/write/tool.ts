@@ -48,6 +48,13 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     if (isBlockedDevicePath(filePath)) {
       return { result: false, message: `Cannot write ${filePath}: it is a device, not a file.`, errorCode: 1 };
     }
+    if (filePermission<WriteInput>("write", WRITE_TOOL_NAME, filePath, context).behavior === "deny") {
+      return {
+        result: false,
+        message: `File is in a location your permission settings deny: ${filePath}. Do not try to write it another way; tell the user if it must change.`,
+        errorCode: 1,
+      };
+    }
     if (Buffer.byteLength(input.content) > MAX_EDIT_FILE_SIZE) {
       return { result: false, message: `content is over the ${formatBytes(MAX_EDIT_FILE_SIZE)} limit for one write.`, errorCode: 4 };
     }
