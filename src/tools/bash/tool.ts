@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import * as bashPermission from "../../shell/bash-permission.js";
+import { checkBashCommandPermission, isReadOnlyCommand } from "../../shell/bash-permission.js";
 import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-semantics.js";
 import { sandboxFailureNote } from "../../shell/sandbox/annotate.js";
 import { probeBubblewrap, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
@@ -62,18 +62,14 @@ const inputSchema = z.strictObject({
 
 export type BashInput = z.infer<typeof inputSchema>;
 
-type ReadOnlyClassifier = (command: string) => unknown;
-
 /**
- * The shell-analysis module decides what is read-only; until it exports isReadOnlyCommand every
- * command counts as writing (fail closed). Anything but a plain `true` (a promise, an error)
- * also counts as writing.
+ * Scheduling and plan mode ask this without a context, so the session's start directory stands in
+ * for the shell's current one. Before the bash grammar has loaded (the first permission check
+ * loads it) every command counts as writing: fail closed, at worst serial.
  */
-function isReadOnlyCommand(command: string): boolean {
-  const classify = (bashPermission as unknown as { isReadOnlyCommand?: ReadOnlyClassifier }).isReadOnlyCommand;
-  if (typeof classify !== "function") return false;
+function isReadOnly(input: BashInput): boolean {
   try {
-    return classify(command) === true;
+    return isReadOnlyCommand(input.command);
   } catch {
     return false;
   }
@@ -232,8 +228,8 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   },
 
   userFacingName: () => BASH_TOOL_NAME,
-  isReadOnly: (input) => isReadOnlyCommand(input.command),
-  isConcurrencySafe: (input) => isReadOnlyCommand(input.command),
+  isReadOnly,
+  isConcurrencySafe: isReadOnly,
   isOpenWorld: () => true,
   toAutoClassifierInput: (input) => input.command,
 
@@ -268,7 +264,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
 
   async checkPermissions(input, context) {
     const { cwd } = currentShellCwd(context);
-    const result = await bashPermission.checkBashCommandPermission({
+    const result = await checkBashCommandPermission({
       command: input.command,
       cwd,
       permissionContext: context.getAppState().toolPermissionContext,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResultBlock, ToolUseBlock } from "../../../src/messages/types.js";
 import { runTools } from "../../../src/orchestration/run-tools.js";
-import { checkBashCommandPermission } from "../../../src/shell/bash-permission.js";
+import { checkBashCommandPermission, preloadBashAnalysis } from "../../../src/shell/bash-permission.js";
 import { emptyPermissionContext } from "../../../src/tool/permission-types.js";
 import { toolInputJSONSchema } from "../../../src/tool/schema.js";
 import { BashTool } from "../../../src/tools/bash/tool.js";
@@ -78,9 +78,12 @@ describe("Bash tool definition", () => {
     expect(schema.required).toEqual(["command"]);
   });
 
-  it("treats every command as writing until the shell analysis can prove otherwise", () => {
+  it("is read-only and concurrency-safe only for commands the shell analysis proves read-only", async () => {
+    await preloadBashAnalysis();
+    expect(BashTool.isReadOnly({ command: "ls -la && git status" })).toBe(true);
+    expect(BashTool.isConcurrencySafe({ command: "ls -la && git status" })).toBe(true);
     expect(BashTool.isReadOnly({ command: "rm -rf build" })).toBe(false);
-    expect(BashTool.isConcurrencySafe({ command: "rm -rf build" })).toBe(false);
+    expect(BashTool.isConcurrencySafe({ command: "ls; touch x" })).toBe(false);
   });
 
   it("checks permission against the shell's current directory, not the session's", async () => {
