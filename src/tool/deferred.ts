@@ -153,7 +153,7 @@ export function renderDeferredToolsList(deferred: readonly AnyTool[]): string {
   }
   const lines = [
     "<deferred-tools>",
-    `Tools you can use only after loading them: call ${TOOL_SEARCH_TOOL_NAME} with "select:<full name>" or keywords; a loaded tool can be called from your next turn on.`,
+    `Load these with ${TOOL_SEARCH_TOOL_NAME} before calling them (full name = prefix + name):`,
   ];
   if (builtIn.length) lines.push(builtIn.join(", "));
   for (const [prefix, names] of byServer) lines.push(`${prefix}: ${names.join(", ")}`);

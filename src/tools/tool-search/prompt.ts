@@ -1,11 +1,4 @@
 // The model-facing text of ToolSearch. Short on purpose: it is sent on every request whenever any
 // tool is deferred, so each sentence here is paid for many times over.
 
-export const TOOL_SEARCH_DESCRIPTION = `Loads deferred tools (listed by name in <deferred-tools>) so you can call them. Their schemas are not available until loaded; calling an unloaded tool fails.
-
-Query forms:
-- "select:Name1,Name2": load these exact tools (preferred when you know the names).
-- "mcp__server": every tool of that MCP server.
-- Keywords, e.g. "github issue": best matches by name, search hint and description; prefix a word with + to require it ("+slack send").
-
-The result shows each tool's description and parameters. Loaded tools stay available for the rest of the session, callable from your next turn on.`;
+export const TOOL_SEARCH_DESCRIPTION = `Loads deferred tools (named in <deferred-tools>) so you can call them; calling one before it is loaded fails. Query forms: "select:A,B" loads those exact tools (best when you know the names); "mcp__server" loads all tools of that server; keywords ("github issue"; "+slack send" requires "slack") load the best matches. Loaded tools stay callable from your next turn on.`;

@@ -9,8 +9,8 @@ import { TOOL_SEARCH_DESCRIPTION } from "./prompt.js";
 import { type SearchableTool, searchTools } from "./scoring.js";
 
 const inputSchema = z.strictObject({
-  query: z.string().min(1).describe('"select:Name1,Name2", an "mcp__server" prefix, or keywords (+word = required)'),
-  max_results: z.number().int().min(1).max(50).default(5).describe("Most keyword matches to return (default 5)"),
+  query: z.string().min(1).describe('"select:A,B", "mcp__server" or keywords'),
+  max_results: z.number().int().min(1).max(50).default(5).describe("Keyword matches to return"),
 });
 
 type ToolSearchInput = z.infer<typeof inputSchema>;
