@@ -69,6 +69,7 @@ async function* streamTurn(
 ): AsyncGenerator<QueryEvent, StreamOutcome> {
   const turn: StreamedTurn = { blocks: [] };
   let iterator: AsyncIterator<ProviderEvent> | undefined;
+  let streamEnded = false;
   // One listener per request: racing every next() against it makes abort take effect at once even
   // when a provider does not watch its signal.
   let onAbort: () => void = () => {};
@@ -85,7 +86,10 @@ async function* streamTurn(
       pending.catch(() => {});
       const next = await Promise.race([pending, aborted]);
       if (next === "aborted") return { kind: "aborted", turn };
-      if (next.done) return { kind: "done", turn };
+      if (next.done) {
+        streamEnded = true;
+        return { kind: "done", turn };
+      }
       const event = next.value;
       switch (event.type) {
         case "text_delta":
@@ -105,26 +109,25 @@ async function* streamTurn(
         case "stop":
           turn.stopReason = event.stopReason;
           break;
-        default:
-          // `reset`: the provider restarted the stream after a cut; what came before is void.
-          if ((event as { type: string }).type === "reset") {
-            turn.blocks = [];
-            turn.usage = undefined;
-            turn.stopReason = undefined;
-            toolTurn?.onReset();
-            yield { type: "stream_reset" };
-          }
+        case "reset":
+          // The provider restarted the stream after a cut; what came before is void.
+          turn.blocks = [];
+          turn.usage = undefined;
+          turn.stopReason = undefined;
+          toolTurn?.onReset();
+          yield { type: "stream_reset" };
+          break;
       }
     }
   } catch (error) {
+    streamEnded = true;
     if (signal.aborted) return { kind: "aborted", turn };
     return { kind: "error", turn, error };
   } finally {
     signal.removeEventListener("abort", onAbort);
-    if (signal.aborted && iterator?.return) {
-      // Not awaited: a provider stuck in a network read must not hold the loop.
-      iterator.return(undefined).catch(() => {});
-    }
+    // Aborted, or our consumer stopped early: close the provider's stream so its connection is
+    // released. Not awaited: a provider stuck in a network read must not hold the loop.
+    if (!streamEnded && iterator?.return) iterator.return(undefined).catch(() => {});
   }
 }
 

@@ -132,6 +132,8 @@ export class SessionEngine {
     if (this.running) throw new Error("a prompt is already running in this session; wait for it or abort it");
     let abortController = new AbortController();
     this.running = abortController;
+    let loop: AsyncGenerator<QueryEvent, TerminalEvent> | undefined;
+    let loopEnded = false;
     try {
       // Messages left queued by an ESC-ended prompt came first, so they go first.
       for (const queued of drainQueuedUserMessages(this.store)) this.append(queued);
@@ -140,7 +142,8 @@ export class SessionEngine {
       this.append(userMessage);
       while (true) {
         const context = this.createContext(abortController);
-        const loop = query({
+        loopEnded = false;
+        loop = query({
           messages: this.messages,
           provider: this.options.provider,
           model: this.options.model,
@@ -154,14 +157,12 @@ export class SessionEngine {
         while (true) {
           const step = await loop.next();
           if (step.done) {
+            loopEnded = true;
             terminal = step.value;
             break;
           }
-          const event = step.value;
-          if (event.type === "assistant" || event.type === "user") this.append(event.message);
-          else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
-          else if (event.type === "terminal") this.finishQuery(event);
-          yield event;
+          this.record(step.value);
+          yield step.value;
         }
         // A message sent while this ran and not yet drained (it stopped the prompt, or arrived
         // after the last request) starts the next query in the same run. ESC keeps it queued.
@@ -171,8 +172,20 @@ export class SessionEngine {
         this.running = abortController;
       }
     } finally {
+      if (loop && !loopEnded) {
+        // The consumer stopped listening mid-prompt (break, return): stop the work, and let the
+        // loop finish so every tool call is still paired and the conversation stays valid.
+        abortController.abort("consumer_stopped");
+        for (let step = await loop.next(); !step.done; step = await loop.next()) this.record(step.value);
+      }
       this.running = undefined;
     }
+  }
+
+  private record(event: QueryEvent): void {
+    if (event.type === "assistant" || event.type === "user") this.append(event.message);
+    else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
+    else if (event.type === "terminal") this.finishQuery(event);
   }
 
   /** Stops the running prompt: the model stream and tool calls are cancelled, every call still gets a result. */
