@@ -14,6 +14,9 @@ import { suggestionsFor } from "./suggestions.js";
 import type { Field } from "./word-tokens.js";
 import { unwrapCommand } from "./wrappers.js";
 
+/** `$API_KEY`, `${GITHUB_TOKEN}`...: printing them hands a secret to the model. */
+const SECRET_VARIABLE = /\$\{?[A-Za-z0-9_]*(KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)[A-Za-z0-9_]*/i;
+
 /** Above this many simple commands nobody can review the list; the command asks. */
 export const MAX_SUBCOMMANDS_FOR_ALLOW = 100;
 
@@ -52,6 +55,10 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   const blocked: CommandPart[] = [];
   let reason = "";
   let usedRule: BashRule | undefined;
+  if (SECRET_VARIABLE.test(analysis.script)) {
+    reason = "it expands a variable that looks like a secret";
+    blocked.push(...analysis.parts);
+  }
   if (analysis.structure.functionNames.size > 0) {
     reason = "the command defines shell functions";
     blocked.push(...analysis.parts);

@@ -185,6 +185,14 @@ function watchStep(words: Field[], at: number): Step {
   return { kind: "script", script: { value, literal: parts.every((w) => w.literal), glob: false, quoted: true, source: value } };
 }
 
+/** `trap 'cmd' EXIT` runs its first operand later, as a script. */
+function trapStep(words: Field[], at: number): Step {
+  const parsed = parseArgs(words, at + 1, { stopAtOperand: true });
+  const script = words[parsed.firstOperandIndex];
+  if (!script || parsed.options.some((o) => o.flag === "-p" || o.flag === "-l")) return { kind: "none" };
+  return { kind: "script", script };
+}
+
 const WRAPPERS: Record<string, (words: Field[], at: number) => Step> = {
   timeout: (w, at) =>
     afterOptions(w, at, { shortWithValue: "sk", longWithValue: ["signal", "kill-after"] }, true, 1),
@@ -217,6 +225,7 @@ const WRAPPERS: Record<string, (words: Field[], at: number) => Step> = {
   su: suStep,
   eval: evalStep,
   watch: watchStep,
+  trap: trapStep,
 };
 
 /** A command name as bash looks it up: the basename of a path (`/usr/bin/../bin/rm` → `rm`). */
@@ -236,6 +245,7 @@ export function unwrapCommand(words: Field[]): Unwrapping {
     if (!head.literal) break;
     const name = commandBaseName(head.value);
     collectFindExec(name, current, result);
+    collectGitShellAliases(name, current, result);
     if (SHELLS.has(name)) {
       const step = shellStep(current, 0);
       applyScriptStep(step, result);
@@ -277,5 +287,18 @@ function collectFindExec(name: string, words: Field[], result: Unwrapping): void
     while (end < words.length && words[end]?.value !== ";" && words[end]?.value !== "+") end += 1;
     if (end > start) result.nestedCommands.push(words.slice(start, end));
     i = end;
+  }
+}
+
+/** `git -c alias.x='!cmd' x` runs cmd through a shell. */
+function collectGitShellAliases(name: string, words: Field[], result: Unwrapping): void {
+  if (name !== "git") return;
+  for (let i = 1; i < words.length - 1; i += 1) {
+    if (words[i]?.value !== "-c") continue;
+    const setting = words[i + 1] as Field;
+    const match = /^alias\.[^=]+=!(.*)$/s.exec(setting.value);
+    if (!match) continue;
+    if (setting.literal) result.nestedScripts.push(match[1] ?? "");
+    else result.opaque = "a git alias runs a shell command known only at run time";
   }
 }

@@ -46,6 +46,11 @@ export function classifyReadOnly(words: Field[], depth = 0): ReadOnlyVerdict {
       return target[0] ? readOnly([target[0]]) : notReadOnly(`${name} to the home directory`);
     }
   }
+  // BSD-style `ps e`/`ps auxe` print every process's environment (secrets).
+  if (name === "ps") {
+    const parsed = parseArgs(words, 1, { shortWithValue: "oOpuUgGtCq", longWithValue: ["sort", "format", "pid", "ppid", "user", "group", "cols", "columns", "rows", "width"] });
+    if (parsed.operands.some((w) => /^[a-zA-Z]*e/.test(w.value) && !/^\d/.test(w.value))) return notReadOnly("ps with the e flag prints process environments");
+  }
   const report = checkToolReport(name, words);
   if (report) return report;
   const spec = SIMPLE_READ_ONLY[name];

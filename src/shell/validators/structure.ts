@@ -69,6 +69,9 @@ export const newlines: Validator = {
     for (let i = 0; i < script.length; i += 1) {
       if (script[i] !== "\n" || contexts[i] !== QuoteContext.Unquoted) continue;
       if (script.slice(i + 1).trim() === "") break;
+      // The newline that opens a heredoc body belongs to that command.
+      const next = contexts[i + 1];
+      if (next === QuoteContext.HeredocLiteral || next === QuoteContext.HeredocExpanding) continue;
       return finding(7, "validateNewlines", "The command spans several lines, each a separate command.", true);
     }
     return undefined;
@@ -136,9 +139,12 @@ export const dangerousPatterns: Validator = {
     }
     for (const part of input.parts) {
       const words = part.command.words;
-      if (!NAME_EVALUATORS.has(words[0]?.value ?? "")) continue;
-      if (words.slice(1).some((w) => /\[.*(\$\(|`|\$\{)/.test(w.value) || /\[.*(\$\(|`)/.test(w.source))) {
-        return finding(8, "validateDangerousPatterns", `${words[0]?.value} evaluates an array subscript that runs a command.`);
+      const evaluator = NAME_EVALUATORS.has(words[0]?.value ?? "");
+      const values = [...words.slice(1), ...part.command.assignments.map((a) => a.value)];
+      // Arithmetic evaluates variable values recursively: `x='a[$(id)]'; echo $((x))` runs id,
+      // so a subscript holding a substitution is refused wherever it is written.
+      if (values.some((w) => /\[[^\]]*(\$\(|`)/.test(w.value) || (evaluator && /\[.*(\$\(|`|\$\{)/.test(w.source)))) {
+        return finding(8, "validateDangerousPatterns", "An array subscript holds a command substitution that arithmetic or a builtin would run.");
       }
     }
     return undefined;
