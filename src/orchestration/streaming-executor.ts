@@ -28,6 +28,8 @@ const SIBLING_CANCELLING_TOOLS = new Set(["Bash"]);
 type CallStatus = "queued" | "executing" | "completed" | "yielded";
 
 interface TrackedCall {
+  /** Position in the response: results and contextModifiers follow it. */
+  order: number;
   block: ToolUseBlock;
   tool: AnyTool | undefined;
   assistantMessage: AssistantMessage | undefined;
@@ -80,6 +82,7 @@ export class StreamingToolExecutor {
   addTool(block: ToolUseBlock, assistantMessage?: AssistantMessage): void {
     const tool = findToolByName(this.context.options.tools, block.name);
     this.calls.push({
+      order: this.calls.length,
       block,
       tool,
       assistantMessage,
@@ -222,7 +225,7 @@ export class StreamingToolExecutor {
     }
     if (outcome.contextModifier) {
       if (call.isConcurrencySafe) {
-        this.pendingModifiers.push({ order: this.calls.indexOf(call), modify: outcome.contextModifier });
+        this.pendingModifiers.push({ order: call.order, modify: outcome.contextModifier });
       } else {
         this.context = outcome.contextModifier(this.context);
       }
