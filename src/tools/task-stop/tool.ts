@@ -16,6 +16,14 @@ const inputSchema = z
 
 type TaskStopInput = z.infer<typeof inputSchema>;
 
+/** What the model sees: task_id alone, required. shell_id stays accepted but is not advertised. */
+const MODEL_SCHEMA = {
+  type: "object",
+  properties: { task_id: { type: "string", minLength: 1, description: "The id of the background task to stop" } },
+  required: ["task_id"],
+  additionalProperties: false,
+};
+
 export interface TaskStopResult {
   task_id: string;
   command: string;
@@ -34,6 +42,7 @@ export const TaskStopTool = buildTool<TaskStopInput, TaskStopResult>({
   searchHint: "stop kill background task shell server",
   maxResultSizeChars: 10_000,
   inputSchema,
+  inputJSONSchema: MODEL_SCHEMA,
   prompt: async () => TASK_STOP_PROMPT,
   description: async () => "Stop a background task",
   // Ends only what this session itself started in the background.

@@ -64,6 +64,7 @@ describe("Bash tool definition", () => {
     expect(names.indexOf("Bash")).toBe(names.indexOf("Edit") + 1);
     const stop = builtInTools().find((tool) => tool.name === "TaskStop");
     expect(stop?.aliases).toContain("KillShell");
+    expect(stop && toolInputJSONSchema(stop).required).toEqual(["task_id"]);
   });
 
   it("offers the model command, timeout, description, run_in_background and dangerouslyDisableSandbox", () => {
