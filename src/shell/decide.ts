@@ -175,7 +175,7 @@ function judgePart(part: CommandPart, allowRules: BashRule[], context: ToolPermi
  */
 function ruleProofObjection(part: CommandPart): string | undefined {
   for (const view of part.unwrapping.views) {
-    if (view.words[0]?.value !== "sed") continue;
+    if (view.words[0]?.value !== "sed" || view.words.some((w) => w.value === "--sandbox")) continue;
     for (const script of sedScriptsFromOptions(view.words)) {
       const problem = unsafeSedCommand(script);
       if (problem && /writes|runs/.test(problem)) return problem;
