@@ -1,0 +1,129 @@
+// The shape of checkBashCommandPermission's answers, as the permission engine consumes them,
+// and the helpers the Bash tool uses (isReadOnlyCommand, splitBashCommand, suggestedBashPrefix).
+import { describe, expect, it } from "vitest";
+import { isReadOnlyCommand, preloadBashAnalysis, splitBashCommand, suggestedBashPrefix } from "../../src/shell/bash-permission.js";
+import { suggestedPrefixOfText } from "../../src/shell/suggestions.js";
+import { decide, project } from "./helpers.js";
+
+describe("deny", () => {
+  it("names the rule, and wins over allow rules and findings", async () => {
+    const result = await decide("ls && $'rm' -rf x", { allow: ["Bash(ls:*)", "Bash(rm:*)"], deny: ["Bash(rm:*)"] });
+    expect(result.behavior).toBe("deny");
+    if (result.behavior !== "deny") return;
+    expect(result.decisionReason).toMatchObject({ type: "rule", rule: { behavior: "deny", value: { toolName: "Bash", ruleContent: "rm:*" } } });
+    expect(result.message).toContain("Bash(rm:*)");
+  });
+
+  it("matches prefixes on whole words only", async () => {
+    expect((await decide("npm run test-evil", { deny: ["Bash(npm run test:*)"] })).behavior).not.toBe("deny");
+    expect((await decide("npm run test -- --ci", { deny: ["Bash(npm run test:*)"] })).behavior).toBe("deny");
+    expect((await decide("npm run test", { deny: ["Bash(npm run test)"] })).behavior).toBe("deny");
+    expect((await decide("npm run test x", { deny: ["Bash(npm run test)"] })).behavior).not.toBe("deny");
+  });
+
+  it("denies a part found on a line the grammar could not finish", async () => {
+    expect((await decide("rm -rf x\necho 'unterminated", { deny: ["Bash(rm:*)"] })).behavior).toBe("deny");
+  });
+
+  it("finds a denied command after a hundred harmless ones", async () => {
+    const command = `${Array.from({ length: 120 }, () => "true").join("; ")}; rm -rf x`;
+    expect((await decide(command, { deny: ["Bash(rm:*)"] })).behavior).toBe("deny");
+  });
+});
+
+describe("content ask rules", () => {
+  it("ask with the rule as reason, so bypass mode cannot skip it", async () => {
+    const result = await decide("git status && git push origin main", { allow: ["Bash(git push:*)"], ask: ["Bash(git push:*)"] });
+    expect(result.behavior).toBe("ask");
+    expect(result.decisionReason).toMatchObject({ type: "rule", rule: { behavior: "ask", value: { ruleContent: "git push:*" } } });
+  });
+});
+
+describe("allow", () => {
+  it("says read-only when no rule was needed", async () => {
+    const result = await decide("git log --oneline | head -5");
+    expect(result).toEqual({ behavior: "allow", decisionReason: { type: "other", reason: "every part of the command is read-only" } });
+  });
+
+  it("names the allow rule when one was needed, through safe wrappers and env prefixes", async () => {
+    const result = await decide("NODE_ENV=test timeout 60 npm test -- --ci && git status", { allow: ["Bash(npm test:*)"] });
+    expect(result.behavior).toBe("allow");
+    expect(result.decisionReason).toMatchObject({ type: "rule", rule: { value: { ruleContent: "npm test:*" } } });
+  });
+
+  it("does not let an allow rule through sudo, xargs or a shell", async () => {
+    for (const command of ["sudo npm test", "ls | xargs npm test", "sh -c 'npm test'"]) {
+      expect((await decide(command, { allow: ["Bash(npm test:*)"] })).behavior, command).not.toBe("allow");
+    }
+  });
+
+  it("does not let a sed allow rule cover sed's write and execute commands", async () => {
+    expect((await decide("sed -n '1p;w out' a.txt", { allow: ["Bash(sed -n:*)"] })).behavior).not.toBe("allow");
+    expect((await decide("sed -n '1p' a.txt", { allow: ["Bash(sed -n:*)"] })).behavior).toBe("allow");
+  });
+});
+
+describe("safety findings", () => {
+  it("ask with a safetyCheck reason naming the check", async () => {
+    const result = await decide("ls src#1", { allow: ["Bash(ls:*)"] });
+    expect(result.behavior).toBe("ask");
+    expect(result.decisionReason).toMatchObject({ type: "safetyCheck" });
+    if (result.decisionReason?.type === "safetyCheck") expect(result.decisionReason.reason).toContain("check 19");
+  });
+
+  it("ask for writes to protected paths even with an allow rule", async () => {
+    for (const command of ["echo x > .git/hooks/pre-commit", "npm run build > ~/.bashrc", "cp x .claude/settings.json", "cd .warden && tee settings.json < x", "sed -i s/a/b/ .vscode/settings.json", "dd if=x of=.git/config"]) {
+      const result = await decide(command, { allow: ["Bash(echo:*)", "Bash(npm run:*)", "Bash(cp:*)", "Bash(tee:*)", "Bash(sed:*)", "Bash(dd:*)"] });
+      expect(result.behavior, command).toBe("ask");
+      expect(result.decisionReason?.type, command).toBe("safetyCheck");
+    }
+  });
+});
+
+describe("passthrough", () => {
+  it("leaves ordinary changes to the engine, with a two-word prefix suggestion", async () => {
+    const result = await decide("npm run build");
+    expect(result.behavior).toBe("passthrough");
+    if (result.behavior !== "passthrough") return;
+    expect(result.suggestions).toEqual([{ type: "addRules", behavior: "allow", rules: [{ toolName: "Bash", ruleContent: "npm run:*" }], destination: "localSettings" }]);
+  });
+
+  it("suggests a rule for each part that needs one, never a shell, sudo, env, xargs or eval prefix", async () => {
+    const both = await decide("git add -A && git commit -m x");
+    expect(both.behavior === "passthrough" && both.suggestions?.[0]?.type === "addRules" ? both.suggestions[0].rules : []).toEqual([
+      { toolName: "Bash", ruleContent: "git add:*" },
+      { toolName: "Bash", ruleContent: "git commit:*" },
+    ]);
+    for (const command of ["sudo make install", "env make", "ls | xargs touch", "eval make", "bash build.sh", "sh -c make"]) {
+      const result = await decide(command);
+      expect(result.behavior === "passthrough" ? result.suggestions : undefined, command).toBeUndefined();
+    }
+  });
+
+  it("ask for a newline-separated second command even when each line is allowed", async () => {
+    expect((await decide("git status\ngit status", { allow: ["Bash(git status:*)"] })).behavior).toBe("passthrough");
+  });
+});
+
+describe("helpers for the Bash tool", () => {
+  it("isReadOnlyCommand answers synchronously once the grammar is loaded", async () => {
+    await preloadBashAnalysis();
+    expect(isReadOnlyCommand("git status && ls -la", project)).toBe(true);
+    expect(isReadOnlyCommand("ls > out.txt", project)).toBe(false);
+    expect(isReadOnlyCommand("rm -rf x", project)).toBe(false);
+    expect(isReadOnlyCommand("echo $(rm x)", project)).toBe(false);
+  });
+
+  it("splitBashCommand lists the simple commands in run order", async () => {
+    expect(await splitBashCommand("cd src && (ls; cat a) | wc -l || echo none", project)).toEqual(["cd src", "ls", "cat a", "wc -l", "echo none"]);
+  });
+
+  it("suggests prefixes from the first line and before a heredoc", async () => {
+    expect(await suggestedBashPrefix("git commit -m x", project)).toBe("git commit");
+    expect(await suggestedBashPrefix("sudo rm x", project)).toBeUndefined();
+    expect(suggestedPrefixOfText("npm run build\nrm -rf x")).toBe("npm run");
+    expect(suggestedPrefixOfText("cat > notes.txt <<'EOF'\nx\nEOF")).toBe("cat");
+    expect(suggestedPrefixOfText("NODE_ENV=test npm test")).toBe("npm test");
+    expect(suggestedPrefixOfText("xargs rm")).toBeUndefined();
+  });
+});
