@@ -42,7 +42,6 @@ const inputSchema = z.strictObject({
   command: z.string().describe("The command to execute"),
   timeout: z
     .number()
-    .int()
     .positive()
     .optional()
     .describe(`Optional timeout in milliseconds (max ${maxTimeoutMs()}; default ${defaultTimeoutMs()})`),
