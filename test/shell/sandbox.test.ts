@@ -81,6 +81,12 @@ describe("sandbox: file system", () => {
     expect(text(result).startsWith(join(session.sessionDir, "tmp"))).toBe(true);
   });
 
+  it("carries a cd over between sandboxed commands", async () => {
+    const session = sandboxed();
+    await session.run("Bash", { command: "mkdir -p deep/er && cd deep/er" });
+    expect(text(await session.run("Bash", { command: "pwd" }))).toBe(join(session.project, "deep", "er"));
+  });
+
   it("keeps .git/hooks, .git/config and settings files read-only while git itself still works", async () => {
     const session = sandboxed();
     execFileSync("git", ["init", "-q"], { cwd: session.project });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { interpretCommandResult, lastCommandName } from "../../../src/shell/exit-semantics.js";
+import { chooseShell } from "../../../src/tools/bash/shell-session.js";
 import { detectBlockedSleep } from "../../../src/tools/bash/sleep-guard.js";
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, defaultTimeoutMs, maxTimeoutMs } from "../../../src/tools/bash/timeouts.js";
 
@@ -68,5 +69,14 @@ describe("timeouts", () => {
     expect(defaultTimeoutMs({ BASH_DEFAULT_TIMEOUT_MS: "soon" })).toBe(DEFAULT_TIMEOUT_MS);
     expect(defaultTimeoutMs({ BASH_DEFAULT_TIMEOUT_MS: "-5" })).toBe(DEFAULT_TIMEOUT_MS);
     expect(maxTimeoutMs({ BASH_MAX_TIMEOUT_MS: "1.5" })).toBe(MAX_TIMEOUT_MS);
+  });
+});
+
+describe("shell choice", () => {
+  it("uses the user's shell when it is bash or zsh and exists, else bash", () => {
+    expect(chooseShell({ SHELL: "/bin/bash" })).toBe("/bin/bash");
+    expect(chooseShell({ SHELL: "/usr/bin/fish" })).toMatch(/bash$/);
+    expect(chooseShell({ SHELL: "/nonexistent/zsh" })).toMatch(/bash$/);
+    expect(chooseShell({})).toMatch(/bash$/);
   });
 });
