@@ -3,14 +3,17 @@
 // read-only tool; `node -e 0` is measured in the same run as the floor, because on a shared machine
 // absolute start-up figures move with the load.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BenchRow } from "./run.js";
 
 const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const cli = join(root, "dist/cli.js");
+// The built dist/ is copied first and the copy is measured: other work may rebuild dist/ while the
+// benchmark runs. The copy sits under node_modules/ so that the external packages still resolve.
+const snapshotDir = join(root, "node_modules/.cache/warden-loop-bench");
+const cli = join(snapshotDir, "dist/cli.js");
 const toolsModule = join(root, "bench/fixtures/bench-tools.mjs");
 const TURNS = 50;
 const CALLS_PER_TURN = 2;
@@ -90,7 +93,7 @@ function cpuNowMs(): number {
  * machine mostly measures how long we waited for a core.
  */
 async function inProcessPerCallMs(script: string, cwd: string): Promise<{ perCallMs: number; sessionMs: number }> {
-  const lib = (await import(pathToFileURL(join(root, "dist/index.js")).href)) as typeof import("../src/index.js");
+  const lib = (await import(pathToFileURL(join(snapshotDir, "dist/index.js")).href)) as typeof import("../src/index.js");
   const { tools } = (await import(pathToFileURL(toolsModule).href)) as { tools: import("../src/tool/types.js").AnyTool[] };
   const runOnce = async () => {
     const session = lib.createSession({
@@ -117,10 +120,12 @@ async function inProcessPerCallMs(script: string, cwd: string): Promise<{ perCal
 }
 
 export default async function loopBench(): Promise<BenchRow[]> {
-  if (!existsSync(cli)) {
+  if (!existsSync(join(root, "dist/cli.js"))) {
     const build = spawnSync(process.execPath, ["scripts/build.mjs", "--no-types"], { cwd: root, stdio: "inherit" });
     if (build.status !== 0) throw new Error("build failed");
   }
+  rmSync(snapshotDir, { recursive: true, force: true });
+  cpSync(join(root, "dist"), join(snapshotDir, "dist"), { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), "warden-loop-bench-"));
   const home = join(dir, "home");
   const { one, fifty } = writeScripts(dir);
