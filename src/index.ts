@@ -4,6 +4,7 @@ export * from "./tool/index.js";
 export * from "./providers/types.js";
 export * from "./orchestration/index.js";
 export * from "./permissions/index.js";
+export * from "./shell/index.js";
 export * from "./hooks/index.js";
 export * from "./results/index.js";
 export * from "./loop/index.js";

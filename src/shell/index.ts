@@ -1,0 +1,13 @@
+// Shell-safety analysis for library users: the Bash permission check, read-only classification,
+// command splitting and rule suggestions. The bash grammar loads lazily on first use.
+export {
+  type BashPermissionRequest,
+  checkBashCommandPermission,
+  isReadOnlyCommand,
+  preloadBashAnalysis,
+  splitBashCommand,
+  suggestedBashPrefix,
+} from "./bash-permission.js";
+export { analyzeCommand, type ScriptAnalysis } from "./analyze.js";
+export { decideBashPermission } from "./decide.js";
+export type { Finding } from "./validators/types.js";
