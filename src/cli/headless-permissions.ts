@@ -89,7 +89,8 @@ export async function* runPromptWithPermissions(
 ): AsyncGenerator<QueryEvent, TerminalEvent | undefined> {
   const setup = sessionPermissions(config);
   session.setAppState((prev) => ({ ...prev, ...setup.appState }));
-  recorders.set(config, (record) => session.recordEntry({ ...record }));
+  // The call's input is already in the transcript with its tool_use; the id links the two.
+  recorders.set(config, (record) => session.recordEntry({ ...record, input: undefined }));
   setup.hooks?.bindSession({
     sessionId: session.sessionId,
     transcriptPath: session.transcriptPath,
