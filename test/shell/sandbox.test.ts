@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,6 +10,7 @@ import { parseSandboxSettings, resolveSandboxSettings } from "../../src/shell/sa
 import { socketsNamedByEnvironment } from "../../src/shell/sandbox/host-sockets.js";
 import { literalRulePath } from "../../src/shell/sandbox/read-deny.js";
 import { emptyPermissionContext, type PermissionRule } from "../../src/tool/permission-types.js";
+import { isProcessAlive } from "../../src/tools/bash/process-group.js";
 import { BashTool } from "../../src/tools/bash/tool.js";
 import { createSession, type Session, text } from "../tools/bash/harness.js";
 
@@ -229,6 +230,44 @@ describe("sandbox: network", () => {
     const done = await session.run("TaskOutput", { task_id: id });
     expect(text(done)).toContain("<status>failed</status>");
     expect(existsSync(target)).toBe(false);
+  });
+});
+
+/** Host pids of live `sleep <seconds>` processes (inside the sandbox they have other pids). */
+function sleepersFor(seconds: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (argv[0]?.endsWith("sleep") && argv[1] === seconds && isProcessAlive(Number(entry))) pids.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return pids;
+}
+
+describe("sandbox: stopping", () => {
+  it("TaskStop ends a sandboxed background task and everything inside the sandbox", async () => {
+    const session = sandboxed();
+    const marker = `${300 + Math.floor(Math.random() * 1000)}.4321`;
+    const started = await session.run("Bash", { command: `sleep ${marker} & sleep ${marker}; wait`, run_in_background: true });
+    const id = /task id (\w+)/.exec(text(started))?.[1] ?? "missing";
+    for (let i = 0; i < 200 && sleepersFor(marker).length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(sleepersFor(marker)).toHaveLength(2);
+    await session.run("TaskStop", { task_id: id });
+    expect(sleepersFor(marker)).toEqual([]);
+  });
+
+  it("a timeout ends a sandboxed foreground command and everything inside the sandbox", async () => {
+    const session = sandboxed();
+    const marker = `${300 + Math.floor(Math.random() * 1000)}.8765`;
+    const result = await session.run("Bash", { command: `sleep ${marker} & sleep ${marker}; wait`, timeout: 1000 });
+    expect(text(result)).toContain("timed out");
+    expect(sleepersFor(marker)).toEqual([]);
   });
 });
 
