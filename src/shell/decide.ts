@@ -159,7 +159,7 @@ function judgePart(part: CommandPart, allowRules: BashRule[], context: ToolPermi
     return { allowed: false, reason: "it runs in a directory outside the working directories" };
   }
   const outside = verdict.paths.find((p) => !isReadableWithoutPrompt(p, command.cwd, context));
-  if (outside) return { allowed: false, reason: `it reads ${outside.value}, outside the working directories` };
+  if (outside) return { allowed: false, reason: `it reads ${outside.literal ? outside.value : outside.source}, outside the working directories` };
   for (const redirect of command.redirects) {
     if (!redirect.target || redirect.operator !== "<") continue;
     if (!isReadableWithoutPrompt(redirect.target, command.cwd, context)) {

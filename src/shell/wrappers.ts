@@ -40,27 +40,35 @@ function afterOptions(words: Field[], at: number, spec: OptionSpec, transparent:
 }
 
 function shellStep(words: Field[], at: number): Step {
+  let runsString = false;
+  let readsStdin = false;
   for (let i = at + 1; i < words.length; i += 1) {
     const word = words[i] as Field;
-    if (!word.literal) return { kind: "opaque", reason: "a shell is given a script known only at run time" };
+    if (!word.literal) return { kind: "opaque", reason: "a shell is given an argument known only at run time" };
     const text = word.value;
+    if (text === "--" || text === "-") {
+      const operand = words[i + 1];
+      return shellOperand(operand, runsString, readsStdin);
+    }
     if (text === "-o" || text === "+o" || text === "-O" || text === "+O" || text === "--rcfile" || text === "--init-file") {
       i += 1;
       continue;
     }
     if (/^[-+][a-zA-Z]+$/.test(text)) {
-      if (text.startsWith("-") && text.includes("c")) {
-        const script = words[i + 1];
-        if (!script) return { kind: "opaque", reason: "sh -c without a script" };
-        return { kind: "script", script };
-      }
-      if (text.startsWith("-") && text.includes("s")) return { kind: "opaque", reason: "the shell runs whatever arrives on stdin" };
+      if (text.startsWith("-") && text.includes("c")) runsString = true;
+      if (text.startsWith("-") && text.includes("s")) readsStdin = true;
       continue;
     }
     if (text.startsWith("--")) continue;
-    return { kind: "opaque", reason: `the shell runs the script file ${text}` };
+    return shellOperand(word, runsString, readsStdin);
   }
-  return { kind: "opaque", reason: "the shell runs whatever arrives on stdin" };
+  return runsString ? { kind: "opaque", reason: "sh -c without a script" } : { kind: "opaque", reason: "the shell runs whatever arrives on stdin" };
+}
+
+function shellOperand(operand: Field | undefined, runsString: boolean, readsStdin: boolean): Step {
+  if (runsString) return operand ? { kind: "script", script: operand } : { kind: "opaque", reason: "sh -c without a script" };
+  if (readsStdin || !operand) return { kind: "opaque", reason: "the shell runs whatever arrives on stdin" };
+  return { kind: "opaque", reason: `the shell runs the script file ${operand.value}` };
 }
 
 function envStep(words: Field[], at: number): Step {

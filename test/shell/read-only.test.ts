@@ -140,6 +140,11 @@ describe("path constraints", () => {
     await expectAllowed(["cat ./a/../b", "cat /dev/null"]);
   });
 
+  it("checks files named by options as well as operands", async () => {
+    await expectAsked(["grep -f /etc/shadow x", "rg --ignore-file /etc/x y", "find . -newer /etc/shadow", "diff --to-file=/etc/passwd a", "wc --files0-from=/etc/list", "du -X /etc/x ."]);
+    await expectAllowed(["grep -f patterns.txt src", "find . -newer package.json"]);
+  });
+
   it("follows cd: a later relative path lands where cd went", async () => {
     await expectAsked(["cd / && cat etc/passwd", "cd ~ && ls", "cd .. && ls", "pushd /tmp && ls", "cd $X && ls"]);
     await expectAllowed(["cd src && cat a.ts"]);

@@ -115,7 +115,7 @@ describe("wrappers", () => {
 
 describe("nested scripts and inner commands", () => {
   it("re-parses literal sh -c, bash -lc, eval, script -c and su -c strings", async () => {
-    for (const command of [`sh -c 'rm -rf x'`, `bash -lc "cd /; rm -rf x"`, `bash -o pipefail -c 'rm x'`, `eval 'rm -rf x'`, `eval rm -rf x`, `script -qc 'rm x' /dev/null`, `su -c 'rm x'`, `sh -c "sh -c 'rm x'"`]) {
+    for (const command of [`sh -c 'rm -rf x'`, `bash -lc "cd /; rm -rf x"`, `bash -o pipefail -c 'rm x'`, `bash -c -- 'rm x'`, `sh -ec 'rm x'`, `eval 'rm -rf x'`, `eval rm -rf x`, `script -qc 'rm x' /dev/null`, `su -c 'rm x'`, `sh -c "sh -c 'rm x'"`]) {
       expect(await outcome(command, DENY_RM), command).toBe("deny");
     }
   });

@@ -59,6 +59,8 @@ export function checkJqReadOnly(words: Field[]): ReadOnlyVerdict {
 }
 
 const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
+/** find tests whose value names a file it reads (its time stamps or identity). */
+const FIND_PATH_VALUES = new Set(["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from", "-newermt"]);
 const FIND_WITH_VALUE = new Set([
   "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype", "-size",
   "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer", "-cnewer", "-user", "-group", "-uid",
@@ -76,6 +78,7 @@ export function checkFindReadOnly(words: Field[]): ReadOnlyVerdict {
     if (FIND_ACTIONS.has(text)) return notReadOnly(`find ${text} runs a command, deletes or writes files`);
     if (text.startsWith("-") || text === "(" || text === "!" || text === ")") {
       inExpression = true;
+      if (FIND_PATH_VALUES.has(text) && text !== "-newermt" && words[i + 1]) roots.push(words[i + 1] as Field);
       if (FIND_WITH_VALUE.has(text)) i += 1;
       continue;
     }

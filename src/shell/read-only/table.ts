@@ -16,6 +16,8 @@ export interface SimpleReadOnlySpec {
   patternFlags?: readonly string[];
   /** Most operands a read-only call may have (uniq IN OUT writes OUT). */
   maxOperands?: number;
+  /** Options whose value is a file the command reads: checked like operands. */
+  pathOptions?: readonly string[];
 }
 
 const PATHS: SimpleReadOnlySpec = { operands: "paths" };
@@ -27,6 +29,7 @@ const GREP: SimpleReadOnlySpec = {
   shortWithValue: "efmABCdD",
   longWithValue: ["regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "label", "include", "exclude", "exclude-from", "exclude-dir", "binary-files", "color", "colour"],
   patternFlags: ["-e", "-f", "--regexp", "--file"],
+  pathOptions: ["-f", "--file", "--exclude-from"],
 };
 
 export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
@@ -34,13 +37,13 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   tac: PATHS,
   head: { operands: "paths", shortWithValue: "nc", longWithValue: ["lines", "bytes"] },
   tail: { operands: "paths", shortWithValue: "ncs", longWithValue: ["lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"] },
-  wc: PATHS,
+  wc: { operands: "paths", longWithValue: ["files0-from"], pathOptions: ["--files0-from"] },
   stat: { operands: "paths", shortWithValue: "cf", longWithValue: ["format", "printf"] },
-  file: { operands: "paths", unsafeShort: "C", unsafeLong: ["compile"], shortWithValue: "mFfeP", longWithValue: ["magic-file", "separator", "files-from", "exclude", "parameter"] },
+  file: { operands: "paths", unsafeShort: "C", unsafeLong: ["compile"], shortWithValue: "mFfeP", longWithValue: ["magic-file", "separator", "files-from", "exclude", "parameter"], pathOptions: ["-m", "-f", "--magic-file", "--files-from"] },
   strings: { operands: "paths", shortWithValue: "nteT", longWithValue: ["bytes", "radix", "encoding", "target"] },
   ls: { operands: "paths", shortWithValue: "ITw", longWithValue: ["ignore", "hide", "tabsize", "width", "format", "sort", "time", "time-style", "color", "block-size", "quoting-style", "indicator-style"] },
   tree: { operands: "paths", unsafeShort: "oR", unsafeLong: ["output"], shortWithValue: "LIPH", longWithValue: ["filelimit", "timefmt", "sort", "charset", "fromfile"] },
-  du: { operands: "paths", shortWithValue: "dBt", longWithValue: ["max-depth", "block-size", "threshold", "exclude", "files0-from", "time", "time-style"] },
+  du: { operands: "paths", shortWithValue: "dBtX", longWithValue: ["max-depth", "block-size", "threshold", "exclude", "exclude-from", "files0-from", "time", "time-style"], pathOptions: ["-X", "--exclude-from", "--files0-from"] },
   df: { operands: "paths", shortWithValue: "BtxF", longWithValue: ["block-size", "type", "exclude-type", "output"] },
   realpath: { operands: "paths", longWithValue: ["relative-to", "relative-base"] },
   readlink: PATHS,
@@ -55,7 +58,7 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   b2sum: PATHS,
   cksum: PATHS,
   cmp: { operands: "paths", shortWithValue: "in", longWithValue: ["ignore-initial", "bytes"] },
-  diff: { operands: "paths", shortWithValue: "CUIxSFWL", longWithValue: ["context", "unified", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "show-function-line", "label", "width", "line-format", "from-file", "to-file", "palette", "color"] },
+  diff: { operands: "paths", shortWithValue: "CUIxSFWL", longWithValue: ["context", "unified", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "show-function-line", "label", "width", "line-format", "from-file", "to-file", "palette", "color"], pathOptions: ["-X", "--exclude-from", "--from-file", "--to-file"] },
   comm: PATHS,
   cut: { operands: "paths", shortWithValue: "bcdf", longWithValue: ["bytes", "characters", "delimiter", "fields", "output-delimiter"] },
   sort: {
@@ -64,6 +67,7 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
     unsafeLong: ["output", "compress-program", "random-source"],
     shortWithValue: "kStTo",
     longWithValue: ["key", "buffer-size", "field-separator", "temporary-directory", "output", "compress-program", "files0-from", "parallel", "batch-size", "sort", "random-source"],
+    pathOptions: ["--files0-from"],
   },
   uniq: { operands: "paths", shortWithValue: "fsw", longWithValue: ["skip-fields", "skip-chars", "check-chars", "group", "all-repeated"], maxOperands: 1 },
   tr: NONE,
@@ -88,6 +92,7 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
     shortWithValue: "efgtTmABCMjrEd",
     longWithValue: ["regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-count", "after-context", "before-context", "context", "max-columns", "threads", "replace", "encoding", "max-depth", "pre", "pre-glob", "sort", "sortr", "colors", "color", "path-separator", "max-filesize", "ignore-file", "context-separator", "field-match-separator", "field-context-separator", "dfa-size-limit", "regex-size-limit", "engine"],
     patternFlags: ["-e", "-f", "--regexp", "--file", "--files", "--type-list"],
+    pathOptions: ["-f", "--file", "--ignore-file"],
   },
   ag: { operands: "pattern-then-paths", unsafeLong: ["pager"], shortWithValue: "ABCGgmp", longWithValue: ["after", "before", "context", "file-search-regex", "ignore", "max-count", "path-to-ignore", "pager", "depth"] },
   ack: { operands: "pattern-then-paths", unsafeLong: ["pager", "output"], shortWithValue: "ABCm", longWithValue: ["after-context", "before-context", "context", "max-count", "type", "output", "pager"] },
@@ -155,10 +160,18 @@ export function checkSimpleReadOnly(name: string, spec: SimpleReadOnlySpec, word
   if (spec.maxOperands !== undefined && operands.length > spec.maxOperands) {
     return notReadOnly(`${name} with ${operands.length} operands writes its last one`);
   }
-  if (spec.operands === "none" || spec.operands === "no-operands") return readOnly();
+  const optionPaths: Field[] = [];
+  for (const option of parsed.options) {
+    const named = spec.pathOptions?.some((flag) => flag === option.flag || (flag.startsWith("--") && option.flag.startsWith("--") && matchesLong(option.flag, flag.slice(2), 3)));
+    if (!named) continue;
+    const value = option.value;
+    if (value === undefined) return notReadOnly(`${name} ${option.flag} without its file`);
+    optionPaths.push(typeof value === "string" ? { value, literal: true, glob: false, quoted: false, source: value } : value);
+  }
+  if (spec.operands === "none" || spec.operands === "no-operands") return readOnly(optionPaths);
   if (spec.operands === "pattern-then-paths") {
     const patternGiven = parsed.options.some((o) => spec.patternFlags?.some((flag) => flag === o.flag || (flag.startsWith("--") && matchesLong(o.flag, flag.slice(2), 4))));
-    return readOnly(patternGiven ? operands : operands.slice(1));
+    return readOnly([...optionPaths, ...(patternGiven ? operands : operands.slice(1))]);
   }
-  return readOnly(operands);
+  return readOnly([...optionPaths, ...operands]);
 }
