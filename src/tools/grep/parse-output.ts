@@ -12,9 +12,8 @@ function tidy(path: string, stripDotSlash: boolean): string {
 }
 
 export function parseFileList(lines: string[], stripDotSlash: boolean): GrepRecord[] {
-  // With -l, --null replaces the newline after each path: the names arrive NUL-separated.
+  // One path per line (-l runs without --null, see args.ts).
   return lines
-    .flatMap((line) => line.split("\0"))
     .filter((p) => p !== "")
     .map((p) => {
       const path = tidy(p, stripDotSlash);
