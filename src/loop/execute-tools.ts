@@ -35,6 +35,7 @@ export class StreamingToolTurn {
   // Made on the first call: a turn without tools must not leave a listener on the query's signal.
   private current: StreamingToolExecutor | undefined;
   private readonly added = new Set<ToolUseBlock>();
+  private readonly addedById = new Map<string, ToolUseBlock>();
 
   constructor(
     private readonly context: ToolUseContext,
@@ -50,6 +51,7 @@ export class StreamingToolTurn {
   onBlock(block: AssistantContentBlock, blocksSoFar: readonly AssistantContentBlock[], model: string): void {
     if (block.type !== "tool_use") return;
     this.added.add(block);
+    this.addedById.set(block.id, block);
     this.executor.addTool(block, { role: "assistant", content: [...blocksSoFar], model });
   }
 
@@ -58,6 +60,16 @@ export class StreamingToolTurn {
     this.current?.discard();
     this.current = undefined;
     this.added.clear();
+    this.addedById.clear();
+  }
+
+  /** Progress of calls started mid-stream, taken out now so it is shown while the model still writes. */
+  *progressEvents(): Generator<{ toolUse: ToolUseBlock; progress: unknown }> {
+    if (!this.current) return;
+    for (const update of this.current.takeProgress()) {
+      const toolUse = this.addedById.get(update.toolUseId);
+      if (toolUse && update.type === "progress") yield { toolUse, progress: update.progress };
+    }
   }
 
   /** Stops this turn's calls (not the query): e.g. the model request failed mid-stream. */

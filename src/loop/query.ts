@@ -118,6 +118,10 @@ async function* streamTurn(
           yield { type: "stream_reset" };
           break;
       }
+      // Progress of calls started mid-stream is shown now, not when the response ends.
+      for (const p of toolTurn?.progressEvents() ?? []) {
+        yield { type: "tool_progress", toolUseId: p.toolUse.id, toolName: p.toolUse.name, progress: p.progress };
+      }
     }
   } catch (error) {
     streamEnded = true;

@@ -120,6 +120,12 @@ export class StreamingToolExecutor {
     return this.context;
   }
 
+  /** Progress reported so far, taken out now; results stay for getCompletedResults. */
+  *takeProgress(): Generator<ToolExecutionUpdate> {
+    if (this.discarded) return;
+    while (this.progressQueue.length > 0) yield this.progressQueue.shift()!;
+  }
+
   /** Everything ready now, without waiting: all progress, then results up to the first unfinished call. */
   *getCompletedResults(): Generator<ToolExecutionUpdate> {
     if (this.discarded) return;

@@ -124,6 +124,31 @@ describe("the loop runs tools through the streaming executor", () => {
   });
 });
 
+describe("progress while the model streams", () => {
+  it("shows a mid-stream call's progress before the response is complete", async () => {
+    const reporter = buildTool({
+      name: "Reporter",
+      inputSchema: z.object({}),
+      prompt: async () => "Reports progress.",
+      isConcurrencySafe: () => true,
+      call: async (_args: Record<string, never>, _context: ToolUseContext, _can: unknown, _parent: unknown, onProgress?: (p: string) => void) => {
+        onProgress?.("started scanning");
+        return { data: "scanned" };
+      },
+    });
+    const session = sessionWith([reporter as AnyTool]);
+    server.enqueue(reply().tool("Reporter", {}, { id: "toolu_p1" }).text("more text after the call", { chunks: 6 }).delay(15), reply().text("done"));
+    const events = await run(session, "go");
+    const progressAt = events.findIndex((e) => e.type === "tool_progress");
+    const assistantAt = events.findIndex((e) => e.type === "assistant");
+    expect(progressAt).toBeGreaterThanOrEqual(0);
+    expect(events[progressAt]).toMatchObject({ toolUseId: "toolu_p1", toolName: "Reporter", progress: "started scanning" });
+    // Shown while text deltas were still arriving, not after the response ended.
+    expect(progressAt).toBeLessThan(assistantAt);
+    expect(events.slice(progressAt, assistantAt).some((e) => e.type === "text_delta")).toBe(true);
+  });
+});
+
 describe("result budgets over real requests", () => {
   it("persists over the per-tool limit and the per-message budget, and later turns resend the same bytes", async () => {
     const session = sessionWith([bigTool as AnyTool]);
