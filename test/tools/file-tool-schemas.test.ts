@@ -25,4 +25,12 @@ describe("file tool schemas", () => {
     expect(await ReadTool.prompt(options)).toMatch(/absolute path/);
     expect(await EditTool.prompt(options)).toMatch(/must Read the file/);
   });
+
+  it("describe each call by what it touches", async () => {
+    expect(await ReadTool.description({ file_path: "/p/a.ts" })).toBe("Read /p/a.ts");
+    expect(await EditTool.description({ file_path: "/p/a.ts" })).toBe("Edit /p/a.ts");
+    expect(await GrepTool.description({ pattern: "TODO", path: "/p" })).toBe("Search for TODO in /p");
+    expect(await GlobTool.description({ pattern: "**/*.ts" })).toBe("Find files matching **/*.ts");
+    expect(await WriteTool.description(undefined)).toMatch(/Write a whole file/);
+  });
 });

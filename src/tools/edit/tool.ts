@@ -81,7 +81,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   name: EDIT_TOOL_NAME,
   searchHint: "modify change replace text in file",
   inputSchema,
-  description: async () => EDIT_DESCRIPTION,
+  description: async (input) => (input?.file_path ? `Edit ${input.file_path}` : EDIT_DESCRIPTION),
   prompt: async () => editPrompt(),
   userFacingName: () => "Edit",
   getPath: (input) => {

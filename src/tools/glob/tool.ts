@@ -83,7 +83,7 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   searchHint: "find files by name pattern wildcard list",
   maxResultSizeChars: 100_000,
   inputSchema,
-  description: async () => GLOB_DESCRIPTION,
+  description: async (input) => (input?.pattern ? `Find files matching ${input.pattern}` : GLOB_DESCRIPTION),
   prompt: async () => globPrompt(),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -60,7 +60,7 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
   searchHint: "search file contents regex ripgrep find text",
   maxResultSizeChars: 20_000,
   inputSchema,
-  description: async () => GREP_DESCRIPTION,
+  description: async (input) => (input?.pattern ? `Search for ${input.pattern}${input.path ? ` in ${input.path}` : ""}` : GREP_DESCRIPTION),
   prompt: async () => grepPrompt(),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -102,7 +102,7 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
   searchHint: "jupyter notebook ipynb cell edit insert delete",
   shouldDefer: true,
   inputSchema,
-  description: async () => NOTEBOOK_EDIT_DESCRIPTION,
+  description: async (input) => (input?.notebook_path ? `${input.edit_mode ?? "replace"} a cell of ${input.notebook_path}` : NOTEBOOK_EDIT_DESCRIPTION),
   prompt: async () => notebookEditPrompt(),
   userFacingName: () => "Edit Notebook",
   getPath: (input) => {

@@ -50,7 +50,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   // Read bounds itself; persisting its result would only lead to reading the persisted copy.
   maxResultSizeChars: Number.POSITIVE_INFINITY,
   inputSchema,
-  description: async () => READ_DESCRIPTION,
+  description: async (input) => (input?.file_path ? `Read ${input.file_path}` : READ_DESCRIPTION),
   prompt: async () => readPrompt(),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

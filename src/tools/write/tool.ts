@@ -31,7 +31,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   name: WRITE_TOOL_NAME,
   searchHint: "create new file write overwrite whole content",
   inputSchema,
-  description: async () => WRITE_DESCRIPTION,
+  description: async (input) => (input?.file_path ? `Write ${input.file_path}` : WRITE_DESCRIPTION),
   prompt: async () => writePrompt(),
   userFacingName: () => "Write",
   getPath: (input) => {
