@@ -145,28 +145,32 @@ function judgePart(part: CommandPart, allowRules: BashRule[], context: ToolPermi
   if (unsafeAssignment) return { allowed: false, reason: `it sets ${unsafeAssignment.name}, which can change what runs` };
   if (command.kind === "assignment") return { allowed: true };
   if (part.unwrapping.opaque) return { allowed: false, reason: part.unwrapping.opaque };
-  const ruleProof = ruleProofObjection(part);
-  for (const view of part.unwrapping.views) {
-    if (!view.transparent || ruleProof) break;
-    const rule = allowRules.find((r) => ruleMatchesWords(r, view.words));
-    if (rule) return { allowed: true, rule };
+  // A `cd` elsewhere first means even an approved command would run against other files.
+  if (command.cwd === undefined || !isReadableWithoutPrompt(literalWord(command.cwd), "/", context)) {
+    return { allowed: false, reason: "it runs in a directory outside the working directories" };
   }
+  const ruleProof = ruleProofObjection(part);
   if (ruleProof) return { allowed: false, reason: ruleProof };
   const deepest = [...part.unwrapping.views].reverse().find((v) => v.transparent);
   const verdict = classifyReadOnly(deepest?.words ?? command.words);
-  if (!verdict.readOnly) return { allowed: false, reason: verdict.reason };
-  if (command.cwd === undefined || !isReadableWithoutPrompt({ value: command.cwd, literal: true, glob: false, quoted: false, source: "" }, "/", context)) {
-    return { allowed: false, reason: "it runs in a directory outside the working directories" };
+  if (verdict.readOnly) {
+    // Path constraints hold whether or not a rule names the command.
+    const outside = verdict.paths.find((p) => !isReadableWithoutPrompt(p, command.cwd, context));
+    if (outside) return { allowed: false, reason: `it reads ${outside.literal ? outside.value : outside.source}, outside the working directories` };
+    const input = command.redirects.find((r) => r.target && r.operator === "<" && !isReadableWithoutPrompt(r.target, command.cwd, context));
+    if (input?.target) return { allowed: false, reason: `it reads ${input.target.value}, outside the working directories` };
+    return { allowed: true };
   }
-  const outside = verdict.paths.find((p) => !isReadableWithoutPrompt(p, command.cwd, context));
-  if (outside) return { allowed: false, reason: `it reads ${outside.literal ? outside.value : outside.source}, outside the working directories` };
-  for (const redirect of command.redirects) {
-    if (!redirect.target || redirect.operator !== "<") continue;
-    if (!isReadableWithoutPrompt(redirect.target, command.cwd, context)) {
-      return { allowed: false, reason: `it reads ${redirect.target.value}, outside the working directories` };
-    }
+  for (const view of part.unwrapping.views) {
+    if (!view.transparent) break;
+    const rule = allowRules.find((r) => ruleMatchesWords(r, view.words));
+    if (rule) return { allowed: true, rule };
   }
-  return { allowed: true };
+  return { allowed: false, reason: verdict.reason };
+}
+
+function literalWord(value: string): Field {
+  return { value, literal: true, glob: false, quoted: false, source: value };
 }
 
 /**

@@ -57,6 +57,14 @@ describe("allow", () => {
     }
   });
 
+  it("keeps path constraints under allow rules: outside paths and commands run after cd elsewhere ask", async () => {
+    const rules = { allow: ["Bash(cd:*)", "Bash(cat:*)", "Bash(npm test:*)"] };
+    expect((await decide("cat /etc/hosts", rules)).behavior).not.toBe("allow");
+    expect((await decide("cd ~/.ssh && cat id_rsa", rules)).behavior).not.toBe("allow");
+    expect((await decide("cd /tmp && npm test", rules)).behavior).not.toBe("allow");
+    expect((await decide("cd src && npm test", rules)).behavior).toBe("allow");
+  });
+
   it("does not let a sed allow rule cover sed's write and execute commands", async () => {
     expect((await decide("sed -n '1p;w out' a.txt", { allow: ["Bash(sed -n:*)"] })).behavior).not.toBe("allow");
     expect((await decide("sed -n '1p' a.txt", { allow: ["Bash(sed -n:*)"] })).behavior).toBe("allow");
