@@ -175,6 +175,13 @@ describe("Edit: changes", () => {
     expect(second.is_error).toBeFalsy();
   });
 
+  it("a Read after an Edit shows the new content, not the unchanged stub", async () => {
+    const file = path.join(project.dir, "a.txt");
+    await readAndGet(file, "one\n");
+    await callText(EditTool, { file_path: file, old_string: "one", new_string: "two" }, project.context);
+    expect(await callText(ReadTool, { file_path: file }, project.context)).toBe("     1\ttwo");
+  });
+
   it("replace_all changes every occurrence", async () => {
     const file = path.join(project.dir, "a.txt");
     await readAndGet(file, "foo bar foo\nbaz foo\n");
