@@ -4,6 +4,7 @@ import type { AnyTool, ToolUseContext } from "../tool/types.js";
 import { persistResultBlock } from "./limit-result.js";
 import { MAX_TOOL_RESULTS_PER_MESSAGE_CHARS, effectiveResultLimit, persistableText, resultContentSize } from "./limits.js";
 import { isPersistedOutput } from "./persisted-output.js";
+import { appendReplacementJournal, readReplacementJournal } from "./replacement-journal.js";
 import { type ToolResultReplacementState, toolResultReplacementStateOf } from "./replacement-state.js";
 
 export interface ToolResultBudgetOptions {
@@ -13,6 +14,8 @@ export interface ToolResultBudgetOptions {
   sessionDir: string;
   /** Characters of tool results one user message may carry; defaults to 200,000. */
   maxCharsPerMessage?: number;
+  /** Also record each replacement in the session's journal (so a resumed session keeps it). */
+  journal?: boolean;
 }
 
 interface Candidate {
@@ -46,7 +49,7 @@ async function budgetOneMessage(
   message: UserMessage,
   limit: number,
   toolNameById: Map<string, string>,
-  { state, tools, sessionDir }: ToolResultBudgetOptions,
+  { state, tools, sessionDir, journal }: ToolResultBudgetOptions,
 ): Promise<UserMessage> {
   const content: UserContentBlock[] = [...message.content];
   const fresh: Candidate[] = [];
@@ -78,6 +81,10 @@ async function budgetOneMessage(
       if (replacement === candidate.block || typeof replacement.content !== "string") continue;
       const replacementText = replacement.content;
       state.replaced.set(candidate.block.tool_use_id, replacementText);
+      if (journal) {
+        // Losing the journal line only costs a re-decision after a resume; never fail the request.
+        await appendReplacementJournal(sessionDir, candidate.block.tool_use_id, replacementText).catch(() => {});
+      }
       content[candidate.index] = replacement;
       changed = true;
       total += replacementText.length - candidate.size;
@@ -106,11 +113,18 @@ function toolNamesByUseId(messages: readonly Message[]): Map<string, string> {
   return names;
 }
 
-/** The budget as a session applies it: its pool, its results folder, its frozen decisions. */
-export function budgetRequestMessages(messages: readonly Message[], context: ToolUseContext): Promise<Message[]> {
-  return applyToolResultBudget(messages, {
-    state: toolResultReplacementStateOf(context),
-    tools: context.options.tools,
-    sessionDir: context.options.sessionDir,
-  });
+/**
+ * The budget as a session applies it: its pool, its results folder, its frozen decisions, which
+ * are also journaled on disk and read back the first time (a resumed session keeps them).
+ */
+export async function budgetRequestMessages(messages: readonly Message[], context: ToolUseContext): Promise<Message[]> {
+  const state = toolResultReplacementStateOf(context);
+  const sessionDir = context.options.sessionDir;
+  if (!state.journalRead) {
+    state.journalRead = true;
+    for (const [id, content] of await readReplacementJournal(sessionDir)) {
+      if (!state.replaced.has(id)) state.replaced.set(id, content);
+    }
+  }
+  return applyToolResultBudget(messages, { state, tools: context.options.tools, sessionDir, journal: true });
 }

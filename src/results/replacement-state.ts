@@ -11,6 +11,8 @@ export interface ToolResultReplacementState {
   kept: Set<string>;
   /** tool_use id → the exact content sent in place of the full result. */
   replaced: Map<string, string>;
+  /** Set once the session's on-disk journal of replacements has been read into `replaced`. */
+  journalRead?: boolean;
 }
 
 declare module "../tool/app-state.js" {

@@ -1,8 +1,9 @@
-import { readFile, rm } from "node:fs/promises";
+import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, Message, UserMessage } from "../../src/messages/types.js";
-import { applyToolResultBudget } from "../../src/results/budget.js";
+import { applyToolResultBudget, budgetRequestMessages } from "../../src/results/budget.js";
+import { replacementJournalPath } from "../../src/results/replacement-journal.js";
 import { createToolResultReplacementState, toolResultReplacementStateOf } from "../../src/results/replacement-state.js";
 import { CallLog, makeContext, standardTools, tempSessionDir, textOfResult } from "../orchestration/fixtures.js";
 
@@ -112,5 +113,26 @@ describe("frozen decisions", () => {
     const state = toolResultReplacementStateOf(context);
     expect(toolResultReplacementStateOf(context)).toBe(state);
     expect(context.getAppState().toolResultReplacements).toBe(state);
+  });
+});
+
+describe("decisions survive a resume", () => {
+  it("a resumed session re-sends a replacement byte for byte, even after its saved file changed", async () => {
+    const sessionDir = await tempSessionDir();
+    const history = turn("g", [49_000, 48_000, 47_000, 46_000, 45_000].map((size) => ({ tool: "Safe", size })));
+    const before = await budgetRequestMessages(history, makeContext(tools, sessionDir));
+    const savedPath = join(sessionDir, "tool-results", "g0.txt");
+    expect(resultTexts(before).g0).toContain(savedPath);
+    // Something overwrote the saved file, and a torn line was left in the journal by a crash.
+    await writeFile(savedPath, "overwritten meanwhile");
+    await appendFile(replacementJournalPath(sessionDir), '{"toolUseId":"g1","cont');
+
+    // New process, new AppState, same session folder.
+    const after = await budgetRequestMessages(history, makeContext(tools, sessionDir));
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+    // Without the journal the decision would be taken again, under another file name.
+    const redecided = await applyToolResultBudget(history, { state: createToolResultReplacementState(), tools, sessionDir });
+    expect(JSON.stringify(redecided)).not.toBe(JSON.stringify(before));
+    expect(resultTexts(redecided).g0).toContain(join(sessionDir, "tool-results", "g0-2.txt"));
   });
 });
