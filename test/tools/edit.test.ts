@@ -292,3 +292,28 @@ describe("Edit: byte-exact splicing", () => {
     expect((await readFile(file, "utf8")).endsWith("\nkey=new\n")).toBe(true);
   });
 });
+
+describe("Edit: concurrent calls on one file", () => {
+  it("two edits racing on the same file both land: each is applied to the content on disk at its write", async () => {
+    const file = path.join(project.dir, "race.txt");
+    await readAndGet(file, "alpha\nbeta\ngamma\n");
+    const [first, second] = await Promise.all([
+      callTool(EditTool, { file_path: file, old_string: "alpha", new_string: "ALPHA" }, project.context),
+      callTool(EditTool, { file_path: file, old_string: "gamma", new_string: "GAMMA" }, project.context),
+    ]);
+    expect(first.is_error).toBeFalsy();
+    expect(second.is_error).toBeFalsy();
+    expect(await readFile(file, "utf8")).toBe("ALPHA\nbeta\nGAMMA\n");
+    expect(listFileChanges(project.sessionDir)).toHaveLength(2);
+  });
+});
+
+describe("Edit: shortened tags", () => {
+  it("expands shortened tags the model quotes back", async () => {
+    const file = path.join(project.dir, "prompt.txt");
+    await readAndGet(file, "<function_results>old</function_results>\n");
+    await callText(EditTool, { file_path: file, old_string: "<fnr>old</fnr>", new_string: "<fnr>new</fnr>" }, project.context);
+    expect(await readFile(file, "utf8")).toBe("<function_results>new</function_results>\n");
+  });
+});
+
