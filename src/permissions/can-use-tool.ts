@@ -6,6 +6,7 @@ import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/typ
 import "../hooks/tool-hooks.js";
 import type { AskHandler } from "./ask-handlers.js";
 import { type AutoModeClassifier, settleAskInAutoMode } from "./auto-mode.js";
+import { autoModePermissionContext } from "./auto-mode-rules.js";
 import { DenialTracker } from "./denial-tracking.js";
 import { describeReason } from "./describe.js";
 import { checkRuleBasedPermissions, hasPermissionsToUseTool, withPermissionContext } from "./pipeline.js";
@@ -53,6 +54,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
   ): Promise<PermissionDecision> => {
     let permissionContext = options.getPermissionContext?.(context) ?? context.getAppState().toolPermissionContext;
     if (options.mode) permissionContext = { ...permissionContext, mode: options.mode };
+    if (permissionContext.mode === "auto") permissionContext = autoModePermissionContext(permissionContext);
 
     const finish = (decision: PermissionDecision, decidedBy: PermissionDecisionRecord["decidedBy"]) => {
       const settled: PermissionDecision =

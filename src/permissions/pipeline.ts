@@ -20,6 +20,7 @@ import type {
   ToolPermissionContext,
 } from "../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
+import { autoModePermissionContext } from "./auto-mode-rules.js";
 import { describeReason, describeRule } from "./describe.js";
 import { findWholeToolRule } from "./rule-match.js";
 
@@ -154,8 +155,9 @@ export async function hasPermissionsToUseTool(
   context: ToolUseContext,
   permissionContext: ToolPermissionContext,
 ): Promise<PermissionDecision> {
-  const decision = await decideByRules(tool, input, context, permissionContext);
   const mode = permissionContext.mode;
+  const rulesContext = mode === "auto" ? autoModePermissionContext(permissionContext) : permissionContext;
+  const decision = await decideByRules(tool, input, context, rulesContext);
   if (mode === "plan" && decision.behavior === "allow" && !isReadOnlyCall(tool, input)) {
     // Plan mode explores; anything that changes the world waits for the user's go-ahead.
     return {

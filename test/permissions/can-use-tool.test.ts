@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/settings.js";
 import { type AskHandler, type AskRequest, createHeadlessAskHandler } from "../../src/permissions/ask-handlers.js";
 import type { AutoModeClassifier } from "../../src/permissions/auto-mode.js";
+import { isDangerousAllowRule } from "../../src/permissions/auto-mode-rules.js";
 import { type PermissionDecisionRecord, createCanUseTool } from "../../src/permissions/can-use-tool.js";
 import { buildPermissionContext } from "../../src/permissions/context-builder.js";
 import { createModelClassifier, parseVerdict } from "../../src/permissions/model-classifier.js";
@@ -25,6 +26,10 @@ function permissionContext(cwd: string, mode: PermissionMode = "default", rules:
     rules: rulesFromStrings(rules, "session", cwd, "test").rules,
     isBypassPermissionsModeAvailable: mode === "bypassPermissions",
   };
+}
+
+function parseRules(allow: string[]) {
+  return rulesFromStrings({ allow }, "session", "/", "test").rules.allow;
 }
 
 function recordingHandler(answer: Awaited<ReturnType<AskHandler>>): AskHandler & { asked: AskRequest[] } {
@@ -210,6 +215,24 @@ describe("auto mode", () => {
     await call(canUseTool, WriteTool, context, { file_path: join(cwd, ".git", "hooks", "pre-commit"), content: "x" });
     expect(classifier.seen).toEqual(["Deploy staging", "Deploy prod"]);
     expect(handler.asked.map((a) => a.ask.decisionReason?.type)).toEqual(["safetyCheck"]);
+  });
+
+  it("sets aside allow rules that would approve arbitrary code, so the classifier sees those calls", async () => {
+    const cwd = tempDir();
+    const classifier = scriptedClassifier([true]);
+    const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler(), classifier });
+    const rules = { allow: ["Bash", "Bash(python:*)", "Bash(npm test:*)"] };
+    const manual = toolContext(cwd, permissionContext(cwd, "default", rules));
+    expect((await call(canUseTool, scriptedTool("Bash", passthrough), manual, { value: "python -c ..." })).behavior).toBe("allow");
+    const auto = toolContext(cwd, permissionContext(cwd, "auto", rules));
+    expect(await call(canUseTool, scriptedTool("Bash", passthrough), auto, { value: "python -c ..." })).toMatchObject({
+      behavior: "deny",
+      decisionReason: { type: "classifier" },
+    });
+    expect(classifier.seen).toEqual(["Bash python -c ..."]);
+    const kept = parseRules(rules.allow).filter((rule) => !isDangerousAllowRule(rule));
+    expect(kept.map((r) => r.value.ruleContent)).toEqual(["npm test:*"]);
+    expect(isDangerousAllowRule(parseRules(["Bash(/usr/bin/env:*)"])[0]!)).toBe(true);
   });
 
   it("falls back to asking when the classifier fails", async () => {
