@@ -13,7 +13,17 @@ export interface BashPermissionRequest {
   permissionContext: ToolPermissionContext;
 }
 
+/**
+ * Longer commands are not analysed: some checks grow faster than linearly with the text, and a
+ * command this size is not something a person can review in a prompt either.
+ */
+export const MAX_ANALYSED_COMMAND_LENGTH = 20_000;
+
 export async function checkBashCommandPermission(request: BashPermissionRequest): Promise<PermissionResult> {
+  if (request.command.length > MAX_ANALYSED_COMMAND_LENGTH) {
+    const reason = `the command is ${request.command.length} characters long, more than the ${MAX_ANALYSED_COMMAND_LENGTH} that are analysed`;
+    return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
+  }
   try {
     const analysis = await analyzeCommand(request.command, request.cwd);
     return decideBashPermission(analysis, request.permissionContext);
@@ -34,7 +44,7 @@ export function preloadBashAnalysis(): Promise<void> {
  */
 export function isReadOnlyCommand(command: string, cwd: string = process.cwd()): boolean {
   const parser = loadedShellParser();
-  if (!parser) return false;
+  if (!parser || command.length > MAX_ANALYSED_COMMAND_LENGTH) return false;
   try {
     const analysis = analyzeCommandWith(parser, command, cwd);
     const context: ToolPermissionContext = {

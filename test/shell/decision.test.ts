@@ -31,6 +31,16 @@ describe("deny", () => {
   });
 });
 
+describe("limits", () => {
+  it("asks without analysing a command too long to review, and survives deep nesting", async () => {
+    const long = await decide(`echo ${"a".repeat(30_000)}`);
+    expect(long.behavior).toBe("ask");
+    expect(long.decisionReason?.type).toBe("safetyCheck");
+    const deep = await decide(`${"(".repeat(3000)}ls${")".repeat(3000)}`);
+    expect(deep.behavior).not.toBe("allow");
+  });
+});
+
 describe("content ask rules", () => {
   it("ask with the rule as reason, so bypass mode cannot skip it", async () => {
     const result = await decide("git status && git push origin main", { allow: ["Bash(git push:*)"], ask: ["Bash(git push:*)"] });
