@@ -20,6 +20,8 @@ export interface RunHookCommandOptions {
 }
 
 const MAX_CAPTURE_BYTES = 1024 * 1024;
+/** How long output may keep arriving after the hook process itself has exited. */
+const EXIT_GRACE_MS = 300;
 
 export function runHookCommand(command: string, input: unknown, options: RunHookCommandOptions): Promise<HookCommandResult> {
   return new Promise((resolvePromise) => {
@@ -67,5 +69,15 @@ export function runHookCommand(command: string, input: unknown, options: RunHook
     child.stdin.end(`${JSON.stringify(input)}\n`);
     child.on("error", (error) => finish({ exitCode: null, signal: null, spawnError: error.message }));
     child.on("close", (code, signal) => finish({ exitCode: code, signal }));
+    // A hook that starts something in the background (`notify-send ... &`) has answered when it
+    // exits, although the background process still holds its output open: stop waiting shortly after.
+    child.on("exit", (code, signal) => {
+      setTimeout(() => {
+        if (settled) return;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish({ exitCode: code, signal });
+      }, EXIT_GRACE_MS).unref();
+    });
   });
 }

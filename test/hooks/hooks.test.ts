@@ -205,6 +205,16 @@ describe("PreToolUse", () => {
     expect(alive()).toBe(false);
   });
 
+  it("a hook that leaves a background process behind has answered when it exits", async () => {
+    const dir = tempDir();
+    const json = JSON.stringify({ hookSpecificOutput: { permissionDecision: "allow" } });
+    const { run, tool } = setup(pre(hookScript(dir, "bg.sh", `sleep 20 &\necho '${json}'`), undefined, 10));
+    // Waiting for the background sleep (20 s) would hit the 10 s timeout and refuse the call.
+    const outcome = await run();
+    expect(outcome.result.is_error).toBeFalsy();
+    expect(tool.calls).toHaveLength(1);
+  });
+
   it("a hook that crashes or prints broken JSON fails closed", async () => {
     const dir = tempDir();
     const crashed = setup(pre(hookScript(dir, "crash.sh", 'echo "segfault-ish" >&2; exit 1')), { allow: ["Note"] });
