@@ -71,9 +71,9 @@ describe("Write", () => {
     expect(bytes.subarray(2).toString("utf16le")).toBe("one\nthree\n");
   });
 
-  it("writes content as given, LF line endings included, and leaves no temp file", async () => {
+  it("writes line endings as LF and leaves no temp file", async () => {
     const file = path.join(project.dir, "a.txt");
-    await callText(WriteTool, { file_path: file, content: "x\ny\n" }, project.context);
+    await callText(WriteTool, { file_path: file, content: "x\r\ny\n" }, project.context);
     expect(await readFile(file, "utf8")).toBe("x\ny\n");
     expect((await readdir(project.dir)).filter((f) => f.includes(".tmp"))).toEqual([]);
   });

@@ -10,7 +10,7 @@ Usage:
 - Use Write only to create a new file or to rewrite a file completely. To change part of an existing file use Edit: it sends only the change and cannot drop the rest of the file by accident.
 - An existing file must have been read with the Read tool in this conversation, and must not have changed since; otherwise the write is refused. Read it, then write.
 - Missing parent folders are created.
-- The file keeps its encoding (UTF-8, or UTF-16 with a byte-order mark). Write content with LF line endings.
+- The file keeps its encoding (UTF-8, or UTF-16 with a byte-order mark). Line endings are written as LF.
 - Never create documentation files (*.md, README) unless the user asks for them.
 - Every change is recorded and can be undone with \`warden undo\`.`;
 }

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { commitFileChangeSync } from "../file-shared/commit-change.js";
 import { diffWhole } from "../file-shared/diff-snippet.js";
+import { normalizeLineEndings } from "../file-shared/encoding.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath } from "../file-shared/paths.js";
@@ -78,13 +79,16 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     const filePath = resolved.path;
     // Outside the critical section: creating folders may await.
     await mkdir(path.dirname(filePath), { recursive: true });
+    // Line endings are always written as LF, as Edit writes them: carrying CRLF through tools is
+    // how files end up with mixed endings across platforms.
+    const content = normalizeLineEndings(input.content);
     const change = commitFileChangeSync(WRITE_TOOL_NAME, filePath, context, (current) => ({
-      content: input.content,
+      content,
       encoding: current?.encoding ?? "utf8",
     }));
-    const lines = input.content === "" ? 0 : input.content.split("\n").length;
+    const lines = content === "" ? 0 : content.split("\n").length;
     if (!change.before) return { data: { type: "create", filePath, lines } };
-    return { data: { type: "update", filePath, lines, diff: diffWhole(change.before.content, input.content) } };
+    return { data: { type: "update", filePath, lines, diff: diffWhole(change.before.content, content) } };
   },
 
   mapToolResult(output, toolUseId) {
