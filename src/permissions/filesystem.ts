@@ -1,7 +1,7 @@
 // Path checks that file tools call from their own checkPermissions (Read, Write, Edit, Glob, Grep,
 // NotebookEdit). Every check looks at the path as spelled and at where it really leads (symlinks,
 // `..`), and both must pass: a link inside the project pointing outside is outside.
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { wardenHome } from "../config/paths.js";
 import type {
   PermissionResult,
@@ -21,7 +21,7 @@ const WRITE_RULE_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 function isWithin(dir: string, target: string): boolean {
   const rel = relative(dir, target);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== ".." && !/^[A-Za-z]:/.test(rel));
+  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
 function insideAny(target: string, context: ToolPermissionContext): boolean {
