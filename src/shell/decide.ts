@@ -85,13 +85,24 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     };
   }
   const why = reason || deferred.map((f) => f.message).join(" ");
-  const suggestions = suggestionsFor(blocked.length > 0 ? blocked : analysis.parts.filter((p) => p.origin === "top"));
+  // A multi-line command is offered a rule for its first line only, as a heredoc is for the
+  // command that opens it: later lines are what a person is least likely to have read.
+  const firstLineEnd = firstUnquotedNewline(analysis);
+  const offered = (blocked.length > 0 ? blocked : analysis.parts).filter((p) => p.depth === 0 && p.command.startIndex < firstLineEnd);
+  const suggestions = suggestionsFor(offered);
   return {
     behavior: "passthrough",
     message: `This command needs approval: ${why}`,
     decisionReason: { type: "other", reason: why },
     ...(suggestions.length > 0 ? { suggestions } : {}),
   };
+}
+
+function firstUnquotedNewline(analysis: ScriptAnalysis): number {
+  const finding = analysis.validation.findings.find((f) => f.id === 7 && f.deferred);
+  if (!finding) return Number.POSITIVE_INFINITY;
+  const index = analysis.script.search(/\n/);
+  return index === -1 ? Number.POSITIVE_INFINITY : index;
 }
 
 function safetyAsk(reason: string): PermissionResult {

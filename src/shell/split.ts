@@ -35,6 +35,8 @@ export interface SimpleCommand {
   /** Inside a tree region the grammar could not parse. */
   inError: boolean;
   source: string;
+  /** Offset of the command in the parsed script (UTF-16 units), for "which line" questions. */
+  startIndex: number;
 }
 
 export interface Heredoc {
@@ -340,6 +342,7 @@ class Walker {
       origin: state.origin,
       inError: state.inError || entry.node.hasError,
       source: entry.node.text,
+      startIndex: entry.node.startIndex,
     });
     state.cwd = nextDirectory(entry.words, state.cwd);
   }

@@ -1,6 +1,7 @@
 // Peels the commands that only run another command (`timeout 5 rm`, `sudo rm`, `xargs rm`,
 // `sh -c 'rm'`) so rules meet the command bash really runs. Each layer is kept as a view: deny
 // rules are checked against every view, allow rules only through transparent wrappers.
+import { isSafeEnvVar } from "./env-vars.js";
 import { type OptionSpec, parseArgs } from "./options.js";
 import type { Field } from "./word-tokens.js";
 
@@ -91,8 +92,8 @@ function envStep(words: Field[], at: number): Step {
       transparent = false;
       i += 1;
     } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
-      // Assignments through env are checked like shell prefixes by the caller; they are never safe here.
-      transparent = false;
+      // `env NODE_ENV=test cmd` is as harmless as the prefix form; anything else changes what runs.
+      if (!isSafeEnvVar(text.slice(0, text.indexOf("=")))) transparent = false;
       i += 1;
     } else if (text === "--") {
       i += 1;

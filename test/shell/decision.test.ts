@@ -58,6 +58,8 @@ describe("allow", () => {
   it("names the allow rule when one was needed, through safe wrappers and env prefixes", async () => {
     const result = await decide("NODE_ENV=test timeout 60 npm test -- --ci && git status", { allow: ["Bash(npm test:*)"] });
     expect(result.behavior).toBe("allow");
+    expect((await decide("env CI=1 npm test", { allow: ["Bash(npm test:*)"] })).behavior).toBe("allow");
+    expect((await decide("env NODE_OPTIONS=--require=x npm test", { allow: ["Bash(npm test:*)"] })).behavior).not.toBe("allow");
     expect(result.decisionReason).toMatchObject({ type: "rule", rule: { value: { ruleContent: "npm test:*" } } });
   });
 
@@ -116,6 +118,13 @@ describe("passthrough", () => {
       const result = await decide(command);
       expect(result.behavior === "passthrough" ? result.suggestions : undefined, command).toBeUndefined();
     }
+  });
+
+  it("offers a rule for the first line of a multi-line command only", async () => {
+    const result = await decide("npm run build\nnpm publish");
+    expect(result.behavior === "passthrough" && result.suggestions?.[0]?.type === "addRules" ? result.suggestions[0].rules : []).toEqual([
+      { toolName: "Bash", ruleContent: "npm run:*" },
+    ]);
   });
 
   it("ask for a newline-separated second command even when each line is allowed", async () => {

@@ -20,7 +20,12 @@ export interface SandboxPolicy {
   cwd: string;
   /** The sandbox's temp folder (TMPDIR inside); must be one of the writable folders. */
   tempDir: string;
+  /** A seccomp program (see seccomp.ts), handed to bwrap on file descriptor SECCOMP_FD. */
+  seccompFilter?: Buffer;
 }
+
+/** The descriptor the launcher passes the seccomp program on (the first after stdio). */
+export const SECCOMP_FD = 3;
 
 const probes = new Map<string, Promise<SandboxAvailability>>();
 
@@ -96,6 +101,7 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   }
   // The temp folder last, so no protected path that contains it can make it read-only.
   args.push("--bind", policy.tempDir, policy.tempDir);
+  if (policy.seccompFilter) args.push("--seccomp", String(SECCOMP_FD));
   args.push("--setenv", "TMPDIR", policy.tempDir, "--chdir", policy.cwd);
   return args;
 }

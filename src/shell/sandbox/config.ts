@@ -10,6 +10,11 @@ export interface SandboxSettings {
   /** Folders the sandbox may write besides the working directories and the session's temp folder. */
   additionalWritableDirectories?: string[];
   /**
+   * Let sandboxed commands create Unix-domain sockets (and so reach host services such as the
+   * Docker daemon or the ssh agent). Off by default.
+   */
+  allowUnixSockets?: boolean;
+  /**
    * Whether the model may ask for a run outside the sandbox (dangerouslyDisableSandbox). Default
    * true: such a run then goes through the ordinary permission rules. False: it is refused.
    */
@@ -27,14 +32,16 @@ export interface ResolvedSandboxSettings {
   enabled: boolean;
   allowNetwork: boolean;
   additionalWritableDirectories: string[];
+  allowUnixSockets: boolean;
   allowUnsandboxedCommands: boolean;
 }
 
 /**
  * Reads a raw `sandbox` settings value. Fields of the wrong type are dropped rather than guessed
  * at. Claude Code's shape is understood too: `network.allowedDomains` containing "*" allows the
- * network (we cannot filter by domain, so any narrower list keeps it off), and
- * `filesystem.allowWrite` adds writable folders.
+ * network (we cannot filter by domain, so any narrower list keeps it off),
+ * `network.allowAllUnixSockets` allows Unix sockets, and `filesystem.allowWrite` adds writable
+ * folders.
  */
 export function parseSandboxSettings(raw: unknown): SandboxSettings {
   if (!isRecord(raw)) return {};
@@ -44,6 +51,8 @@ export function parseSandboxSettings(raw: unknown): SandboxSettings {
   if (isRecord(raw.network) && Array.isArray(raw.network.allowedDomains)) {
     if (raw.network.allowedDomains.includes("*")) settings.allowNetwork = true;
   }
+  if (typeof raw.allowUnixSockets === "boolean") settings.allowUnixSockets = raw.allowUnixSockets;
+  if (isRecord(raw.network) && raw.network.allowAllUnixSockets === true) settings.allowUnixSockets = true;
   const writable = [
     ...stringArray(raw.additionalWritableDirectories),
     ...(isRecord(raw.filesystem) ? stringArray(raw.filesystem.allowWrite) : []),
@@ -64,6 +73,7 @@ export function resolveSandboxSettings(
     enabled: settings.enabled === true || env.WARDEN_SANDBOX === "1",
     allowNetwork: settings.allowNetwork === true,
     additionalWritableDirectories: settings.additionalWritableDirectories ?? [],
+    allowUnixSockets: settings.allowUnixSockets === true,
     allowUnsandboxedCommands: settings.allowUnsandboxedCommands !== false,
   };
 }

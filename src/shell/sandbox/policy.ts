@@ -2,7 +2,9 @@
 // succeeds; files that would run code or change permissions later, outside the sandbox (git hooks
 // and config, settings files, shell start-up files), stay read-only even inside them, so a command
 // cannot plant something that escapes the sandbox the next time git or Warden runs. Paths that
-// Read deny rules name are hidden (read-deny.ts), and so are host service sockets (host-sockets.ts).
+// Read deny rules name are hidden (read-deny.ts). Unix sockets are refused by a seccomp filter
+// (seccomp.ts); where none is available for the architecture, known socket files are hidden
+// instead (host-sockets.ts).
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome } from "../../config/paths.js";
@@ -10,6 +12,7 @@ import type { SandboxPolicy } from "./bubblewrap.js";
 import type { ResolvedSandboxSettings } from "./config.js";
 import { hostSocketsToHide } from "./host-sockets.js";
 import { type HiddenPath, readDeniedPaths } from "./read-deny.js";
+import { unixSocketFilter } from "./seccomp.js";
 import type { PermissionRule } from "../../tool/permission-types.js";
 
 const PROTECTED_IN_EACH_FOLDER = [
@@ -55,6 +58,7 @@ function canonical(path: string): string {
 }
 
 export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
+  const seccompFilter = input.settings.allowUnixSockets ? undefined : unixSocketFilter();
   const writable = unique([
     ...input.workingDirectories.map(canonical),
     ...input.settings.additionalWritableDirectories.map(canonical),
@@ -72,15 +76,18 @@ export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
   return {
     writableDirectories: writable,
     readOnlyPaths: readOnly,
-    hiddenPaths: hiddenPathsFor(input),
+    hiddenPaths: hiddenPathsFor(input, seccompFilter !== undefined),
+    seccompFilter,
     allowNetwork: input.settings.allowNetwork,
     cwd: canonical(input.cwd),
     tempDir: canonical(input.tempDir),
   };
 }
 
-function hiddenPathsFor(input: SandboxPolicyInput): HiddenPath[] {
+function hiddenPathsFor(input: SandboxPolicyInput, socketsBlocked: boolean): HiddenPath[] {
   const denied = readDeniedPaths(input.denyRules ?? [], input.workingDirectories[0] ?? input.cwd);
+  // With socket() refused by seccomp, or sockets allowed on purpose, there is nothing to hide.
+  if (socketsBlocked || input.settings.allowUnixSockets) return denied;
   const hiddenDirs = denied.filter((hidden) => hidden.kind === "directory").map((hidden) => `${hidden.path}/`);
   // A socket inside a folder that is already hidden no longer exists in the sandbox to mount over.
   const sockets = hostSocketsToHide(input.env ?? process.env, [canonical(input.tempDir)]).filter(
