@@ -49,6 +49,11 @@ function signalIfAlive(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** JSON-RPC errors are answers from a live server (bad params, tool failure); anything else is transport trouble. */
+function isJsonRpcErrorCode(code: unknown): boolean {
+  return typeof code === "number" && code < 0;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -263,7 +268,20 @@ export class McpServerConnection {
         `MCP server "${this.name}" closed the connection during ${what} (it may have crashed; it will be restarted on the next use)${stderr ? `. Its stderr ended with: ${stderr.slice(-400)}` : ""}`,
       );
     }
+    if (this.isRemote() && !isJsonRpcErrorCode(code) && this.stateValue === "connected") {
+      // An HTTP server that went away (refused, reset, its session gone after a restart) does
+      // not close our side: mark it so the next use connects afresh.
+      this.stateValue = "disconnected";
+      this.errorValue = messageOf(error);
+      return new Error(
+        `MCP server "${this.name}" could not be reached during ${what} (${messageOf(error)}); it will be reconnected on the next use`,
+      );
+    }
     return new Error(`MCP ${what} on server "${this.name}" failed: ${messageOf(error)}`);
+  }
+
+  private isRemote(): boolean {
+    return this.entry.config?.type === "http" || this.entry.config?.type === "sse";
   }
 
   private async dropTransport(): Promise<void> {

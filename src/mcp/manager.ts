@@ -62,7 +62,8 @@ export class McpClientManager implements McpResourceSource {
   tools(): AnyTool[] {
     const tools: AnyTool[] = [];
     for (const connection of this.connections) {
-      if (!connection.isConnected()) continue;
+      // A server that went away keeps its tools: the next call reconnects it.
+      if (!connection.isConnected() && connection.state !== "disconnected") continue;
       let cached = this.toolsByServer.get(connection.name);
       if (!cached || cached.defs !== connection.tools) {
         cached = { defs: connection.tools, tools: connection.tools.map((def) => createMcpTool(connection, def)) };

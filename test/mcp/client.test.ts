@@ -255,6 +255,27 @@ describe("MCP client over HTTP", () => {
     expect(textOf(await call(m.tools(), "mcp__legacy__echo", { text: "over sse" }))).toBe("over sse");
   });
 
+  it("reconnects to an HTTP server that went away and came back", async () => {
+    const own = await startHttpFixture("--http");
+    let restarted: HttpFixture | undefined;
+    try {
+      const m = manager([["flaky", { type: "http", url: `http://127.0.0.1:${own.port}/mcp` }]]);
+      await m.connectAll();
+      expect(textOf(await call(m.tools(), "mcp__flaky__echo", { text: "one" }))).toBe("one");
+      await own.stop();
+      const down = await call(m.tools(), "mcp__flaky__echo", { text: "two" });
+      expect(down.is_error).toBe(true);
+      expect(textOf(down)).toMatch(/could not be reached.*reconnected on the next use/);
+      expect(m.statuses()[0]?.state).toBe("disconnected");
+      restarted = await startHttpFixture("--http", own.port);
+      expect(textOf(await call(m.tools(), "mcp__flaky__echo", { text: "three" }))).toBe("three");
+      expect(m.statuses()[0]?.state).toBe("connected");
+    } finally {
+      await own.stop();
+      await restarted?.stop();
+    }
+  });
+
   it("reports an HTTP server that is not there", async () => {
     const m = manager([["gone", { type: "http", url: "http://127.0.0.1:1/mcp" }]], { connectTimeoutMs: 3000 });
     await m.connectAll();

@@ -31,8 +31,8 @@ export interface HttpFixture {
 }
 
 /** Runs the demo server over streamable HTTP (`--http`) or SSE (`--sse`) and waits for its port. */
-export async function startHttpFixture(flag: "--http" | "--sse"): Promise<HttpFixture> {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, fixturePath("demo-server.ts"), flag], {
+export async function startHttpFixture(flag: "--http" | "--sse", fixedPort = 0): Promise<HttpFixture> {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, fixturePath("demo-server.ts"), flag, String(fixedPort)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<number>((resolvePort, reject) => {
@@ -48,7 +48,7 @@ export async function startHttpFixture(flag: "--http" | "--sse"): Promise<HttpFi
     port,
     child,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
       await exited;
