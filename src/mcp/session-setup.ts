@@ -2,7 +2,7 @@
 // server in parallel (each bounded by MCP_TIMEOUT), report the ones that failed, and hand back
 // their tools and a close() that ends every child process.
 import { type LoadedSettings, loadSettings } from "../config/settings.js";
-import { resolveToolSearchMode, type ToolSearchMode } from "../tool/deferred.js";
+import { isToolSearchMode, resolveToolSearchMode, type ToolSearchMode } from "../tool/deferred.js";
 import type { Message } from "../messages/types.js";
 import type { AppState } from "../tool/app-state.js";
 import type { AnyTool } from "../tool/types.js";
@@ -65,7 +65,11 @@ function settingsToolSearch(settings: LoadedSettings | undefined): unknown {
 
 export async function connectMcpForSession(options: McpSessionOptions): Promise<McpSession> {
   const settings = readSettings(options);
-  const toolSearchMode = resolveToolSearchMode(settingsToolSearch(settings));
+  const configuredMode = settingsToolSearch(settings);
+  if (configuredMode !== undefined && !isToolSearchMode(configuredMode)) {
+    options.warn(`settings toolSearch must be "defer", "never" or "auto", not ${JSON.stringify(configuredMode)}; using the default`);
+  }
+  const toolSearchMode = resolveToolSearchMode(configuredMode);
   const load = loadMcpServerEntries({ cwd: options.cwd, mcpConfigArgs: [...options.mcpConfig], settings });
   for (const problem of load.fileProblems) options.warn(`MCP config: ${problem}`);
   const initialAppState = (resumedMessages?: readonly Message[]): Partial<AppState> => {

@@ -150,3 +150,51 @@ describe("loadMcpServerEntries", () => {
     expect(result.servers.map((s) => s.name)).toEqual(["ok"]);
   });
 });
+
+describe("MCP_TIMEOUT and MCP_TOOL_TIMEOUT", () => {
+  it("read positive milliseconds and fall back to the defaults otherwise", async () => {
+    const { mcpConnectTimeoutMs, mcpToolTimeoutMs, DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS } = await import(
+      "../../src/mcp/timeouts.js"
+    );
+    expect(mcpConnectTimeoutMs({ MCP_TIMEOUT: "1500" })).toBe(1500);
+    expect(mcpToolTimeoutMs({ MCP_TOOL_TIMEOUT: "90000" })).toBe(90000);
+    for (const bad of ["", "abc", "-5", "0"]) {
+      expect(mcpConnectTimeoutMs({ MCP_TIMEOUT: bad })).toBe(DEFAULT_MCP_CONNECT_TIMEOUT_MS);
+      expect(mcpToolTimeoutMs({ MCP_TOOL_TIMEOUT: bad })).toBe(DEFAULT_MCP_TOOL_TIMEOUT_MS);
+    }
+  });
+});
+
+describe("connectMcpForSession", () => {
+  let dir: string;
+  const saved = { HOME: process.env.HOME, WARDEN_HOME: process.env.WARDEN_HOME, WARDEN_MANAGED_SETTINGS: process.env.WARDEN_MANAGED_SETTINGS, WARDEN_TOOL_SEARCH: process.env.WARDEN_TOOL_SEARCH };
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "warden-mcp-setup-"));
+    await mkdir(join(dir, ".warden"), { recursive: true });
+    process.env.HOME = dir;
+    process.env.WARDEN_HOME = join(dir, "home");
+    process.env.WARDEN_MANAGED_SETTINGS = join(dir, "none.json");
+    delete process.env.WARDEN_TOOL_SEARCH;
+  });
+  afterEach(async () => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("takes the tool-search mode from settings, warns about a bad one, and costs nothing without servers", async () => {
+    const { connectMcpForSession } = await import("../../src/mcp/session-setup.js");
+    const warnings: string[] = [];
+    await writeFile(join(dir, ".warden", "settings.json"), JSON.stringify({ toolSearch: "auto" }));
+    const auto = await connectMcpForSession({ cwd: dir, mcpConfig: [], warn: (m) => warnings.push(m) });
+    expect(auto.toolSearchMode).toBe("auto");
+    expect(auto.tools).toEqual([]);
+    expect(auto.initialAppState()).toEqual({ toolSearchMode: "auto" });
+    await writeFile(join(dir, ".warden", "settings.json"), JSON.stringify({ toolSearch: "sometimes" }));
+    const bad = await connectMcpForSession({ cwd: dir, mcpConfig: [], warn: (m) => warnings.push(m) });
+    expect(bad.toolSearchMode).toBe("defer");
+    expect(warnings.join("\n")).toMatch(/toolSearch must be "defer", "never" or "auto", not "sometimes"/);
+  });
+});
