@@ -80,6 +80,12 @@ export function applyPermissionUpdates(
 export function persistPermissionUpdate(update: PermissionUpdate, cwd: string): string | undefined {
   const path = settingsPathFor(update.destination, cwd);
   if (path === undefined) return undefined;
+  // Two sessions answering at once must not each write back what they read and lose the other's rule.
+  withFileLock(`${path}.lock`, () => writeUpdate(path, update));
+  return path;
+}
+
+function writeUpdate(path: string, update: PermissionUpdate): void {
   const settings = readSettingsObject(path);
   const permissions = objectField(settings, "permissions", path);
   switch (update.type) {
@@ -97,7 +103,37 @@ export function persistPermissionUpdate(update: PermissionUpdate, cwd: string): 
       break;
   }
   writeFileAtomic(path, `${JSON.stringify(settings, null, 2)}\n`);
-  return path;
+}
+
+const LOCK_WAIT_MS = 5_000;
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 30_000;
+
+/** Runs fn while holding an exclusive lock file (created with O_EXCL), waiting for it if need be. */
+export function withFileLock<T>(lockPath: string, fn: () => T): T {
+  mkdirSync(dirname(lockPath), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(lockPath, "wx"));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      try {
+        if (Date.now() - statSync(lockPath).mtimeMs > STALE_LOCK_MS) rmSync(lockPath, { force: true });
+      } catch {
+        // Released between our attempts.
+      }
+      if (Date.now() > deadline) throw new Error(`${lockPath} is held by another process; the answer was not saved`);
+      // A short synchronous pause: the holder only reads and renames one small file.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lockPath, { force: true });
+  }
 }
 
 function withRules(

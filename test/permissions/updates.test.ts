@@ -1,7 +1,9 @@
 // "Don't ask again" written to settings files: atomic, deduplicated, other content kept, broken
 // files left alone, and live in the context at once.
-import { readFileSync, readdirSync, statSync, writeFileSync, chmodSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/settings.js";
 import { buildPermissionContext } from "../../src/permissions/context-builder.js";
@@ -10,6 +12,7 @@ import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { isolateEnvironment, tempDir, writeJson } from "./helpers.js";
 
 const env = isolateEnvironment();
+const root = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("persisting permission updates", () => {
   it("adds rules to the chosen file, once, keeping what the file already held", () => {
@@ -42,6 +45,33 @@ describe("persisting permission updates", () => {
     expect(JSON.parse(readFileSync(path!, "utf8")).permissions.additionalDirectories).toEqual([extra]);
     expect(buildPermissionContext({ cwd, settings: loadSettings({ cwd }) }).context.workingDirectories).toContain(extra);
     writeFileSync(path!, "{}");
+  });
+
+  it("loses no answer when several processes save to the same file at once", async () => {
+    const cwd = tempDir();
+    const writer = join(tempDir(), "writer.ts");
+    const updates = join(root, "src/permissions/updates.ts");
+    writeFileSync(
+      writer,
+      `import { persistPermissionUpdate } from ${JSON.stringify(updates)};
+const [cwd, who] = process.argv.slice(2);
+for (let i = 0; i < 15; i++) {
+  persistPermissionUpdate({ type: "addRules", behavior: "allow", rules: [{ toolName: "Bash", ruleContent: \`w\${who}-\${i}:*\` }], destination: "localSettings" }, cwd);
+}
+`,
+    );
+    const writers = [1, 2, 3, 4].map(
+      (who) =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, ["--import", "tsx", writer, cwd, String(who)], { cwd: root, stdio: "inherit" });
+          child.on("close", resolve);
+        }),
+    );
+    expect(await Promise.all(writers)).toEqual([0, 0, 0, 0]);
+    const saved = JSON.parse(readFileSync(join(cwd, ".warden", "settings.local.json"), "utf8")).permissions.allow as string[];
+    expect(saved).toHaveLength(60);
+    expect(new Set(saved).size).toBe(60);
+    expect(readdirSync(join(cwd, ".warden")).sort()).toEqual(["settings.local.json"]);
   });
 
   it("leaves a file that is not valid JSON untouched and says so", () => {
