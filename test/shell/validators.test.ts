@@ -1,5 +1,6 @@
 // One test per security validator (ids from the reference's list of 23, 0 for the shell-quote
 // pre-check): a command it must stop, and a close neighbour it must let through.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash commands, where ${...} is bash syntax.
 import { describe, expect, it } from "vitest";
 import { analyzeCommand } from "../../src/shell/analyze.js";
 import { EARLY_VALIDATORS, MAIN_VALIDATORS, PRE_CHECKS } from "../../src/shell/validators/index.js";

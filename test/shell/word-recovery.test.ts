@@ -1,5 +1,6 @@
 // Each recovery technique: the words bash would really run are rebuilt from the text, so deny
 // rules hold against every spelling, and names known only at run time ask instead.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash commands, where ${...} is bash syntax.
 import { describe, expect, it } from "vitest";
 import { innermostCommands, outcome, recoveredCommands } from "./helpers.js";
 
