@@ -6,6 +6,10 @@ import { applyToolResultLimit } from "../../src/results/limit-result.js";
 import { SYSTEM_MAX_RESULT_SIZE_CHARS, effectiveResultLimit } from "../../src/results/limits.js";
 import { persistToolResult } from "../../src/results/persist.js";
 import { generatePreview } from "../../src/results/preview.js";
+import type { AnyTool } from "../../src/tool/types.js";
+import { BashTool } from "../../src/tools/bash/tool.js";
+import { GrepTool } from "../../src/tools/grep/tool.js";
+import { builtInTools } from "../../src/tools/registry.js";
 import { CallLog, allowAll, call, collect, makeContext, resultsOf, standardTools, tempSessionDir, textOfResult } from "../orchestration/fixtures.js";
 
 /** Distinct lines so a preview or a file can be checked against the exact start of the output. */
@@ -151,5 +155,41 @@ describe("generatePreview", () => {
 
   it("returns short text whole", () => {
     expect(generatePreview("short")).toEqual({ preview: "short", hasMore: false });
+  });
+});
+
+describe("the real tools' limits", () => {
+  it("are what the system expects once capped", () => {
+    const limits = Object.fromEntries(builtInTools().map((t) => [t.name, effectiveResultLimit(t)]));
+    expect(limits).toMatchObject({ Read: Number.POSITIVE_INFINITY, Bash: 30_000, Grep: 20_000, Glob: 50_000 });
+    for (const limit of Object.values(limits)) expect(limit === Number.POSITIVE_INFINITY || limit <= 50_000).toBe(true);
+  });
+
+  async function runReal(tool: AnyTool, input: Record<string, unknown>, sessionDir: string) {
+    const context = makeContext([tool], sessionDir);
+    const [result] = resultsOf(await collect(runTools([call(tool.name, input, `real_${tool.name}`)], undefined, context, allowAll)));
+    return result!;
+  }
+
+  it("Bash: 25,000 characters stay, 40,000 are saved (its own limit, under the system cap)", async () => {
+    const sessionDir = await tempSessionDir();
+    const small = await runReal(BashTool as AnyTool, { command: "head -c 25000 /dev/zero | tr '\\0' a", description: "print" }, sessionDir);
+    expect(textOfResult(small)).toMatch(/^a{25000}/);
+    const large = await runReal(BashTool as AnyTool, { command: "head -c 40000 /dev/zero | tr '\\0' b", description: "print" }, sessionDir);
+    const text = textOfResult(large);
+    expect(text.startsWith("<persisted-output>")).toBe(true);
+    const path = /Full output saved to: (.*)/.exec(text)![1]!;
+    expect(await readFile(path, "utf8")).toContain("b".repeat(40_000));
+  });
+
+  it("Grep: a result past 20,000 characters is saved", async () => {
+    const sessionDir = await tempSessionDir();
+    const file = join(sessionDir, "data.txt");
+    await writeFile(file, Array.from({ length: 400 }, (_, i) => `match line ${i} ${"z".repeat(100)}`).join("\n"));
+    const result = await runReal(GrepTool as AnyTool, { pattern: "match line", path: file, output_mode: "content" }, sessionDir);
+    const text = textOfResult(result);
+    expect(text.startsWith("<persisted-output>")).toBe(true);
+    const path = /Full output saved to: (.*)/.exec(text)![1]!;
+    expect((await readFile(path, "utf8")).length).toBeGreaterThan(20_000);
   });
 });
