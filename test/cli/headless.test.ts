@@ -195,4 +195,23 @@ describe("warden -p (headless)", () => {
     const result = jsonLines(run.stdout).at(-1);
     expect(result).toMatchObject({ type: "result", subtype: "error_during_execution", terminal_reason: "aborted_streaming" });
   });
+
+  it("stops quietly with exit 141 when its output pipe is closed", async () => {
+    const { home, cwd, script } = setup([
+      { content: [toolUse("t1", "Echo", { text: "a" })], delay_ms: 300 },
+      { content: [text("never read")], delay_ms: 5_000 },
+    ]);
+    let closed = false;
+    const run = await runCli(["-p", "x", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], {
+      home,
+      onStdout: (chunk, child) => {
+        if (!closed && chunk.includes('"subtype":"init"')) {
+          closed = true;
+          child.stdout?.destroy();
+        }
+      },
+    });
+    expect(run.code).toBe(141);
+    expect(run.stderr).not.toContain("EPIPE");
+  });
 });
