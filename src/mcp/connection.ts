@@ -90,6 +90,11 @@ export class McpServerConnection {
     return this.toolDefs;
   }
 
+  /** What the server asks its clients to tell the model (initialize's `instructions`), when connected. */
+  get instructions(): string | undefined {
+    return this.stateValue === "connected" ? this.client?.getInstructions()?.trim() || undefined : undefined;
+  }
+
   get supportsResources(): boolean {
     return this.stateValue === "connected" && this.client?.getServerCapabilities()?.resources !== undefined;
   }

@@ -86,6 +86,16 @@ export class McpClientManager implements McpResourceSource {
     for (const listener of this.listeners) listener(tools);
   }
 
+  /** Servers' instructions for the model, by server, in configuration order. */
+  instructions(): Array<{ server: string; text: string }> {
+    const found: Array<{ server: string; text: string }> = [];
+    for (const connection of this.connections) {
+      const text = connection.instructions;
+      if (text) found.push({ server: connection.name, text });
+    }
+    return found;
+  }
+
   resourceServers(): string[] {
     return this.connections.filter((c) => c.supportsResources).map((c) => c.name);
   }

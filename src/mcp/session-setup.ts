@@ -38,9 +38,24 @@ export interface McpSession {
    * the deferred tools it had already loaded (so their schemas keep being sent).
    */
   initialAppState(resumedMessages?: readonly Message[]): Partial<AppState>;
+  /** The connected servers' instructions, as a system-prompt section ("" when none sent any). */
+  systemPromptSection: string;
   /** Called with the new MCP tool list when a server's tools change. */
   onToolsChanged(listener: (tools: AnyTool[]) => void): void;
   close(): Promise<void>;
+}
+
+/** Claude Code's cap for one server's instructions: a server must not crowd out the rest of the prompt. */
+export const MAX_SERVER_INSTRUCTIONS_CHARS = 2048;
+
+/** Servers' instructions for the model, each under its server's name, capped in length. */
+export function instructionsSection(instructions: ReadonlyArray<{ server: string; text: string }>): string {
+  if (instructions.length === 0) return "";
+  const parts = instructions.map(({ server, text }) => {
+    const capped = text.length > MAX_SERVER_INSTRUCTIONS_CHARS ? `${text.slice(0, MAX_SERVER_INSTRUCTIONS_CHARS)}… [cut]` : text;
+    return `## ${server}\n${capped}`;
+  });
+  return `# MCP server instructions\nThe connected MCP servers describe how to use their tools:\n\n${parts.join("\n\n")}`;
 }
 
 function summary(status: McpServerStatus): McpServerSummary {
@@ -77,7 +92,15 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     return loaded.length > 0 ? { toolSearchMode, loadedDeferredTools: loaded } : { toolSearchMode };
   };
   if (load.servers.length === 0) {
-    return { tools: [], servers: [], toolSearchMode, initialAppState, onToolsChanged: () => {}, close: async () => {} };
+    return {
+      tools: [],
+      servers: [],
+      toolSearchMode,
+      initialAppState,
+      systemPromptSection: "",
+      onToolsChanged: () => {},
+      close: async () => {},
+    };
   }
 
   const { McpClientManager } = await import("./manager.js");
@@ -92,6 +115,7 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     servers: manager.statuses().map(summary),
     toolSearchMode,
     initialAppState,
+    systemPromptSection: instructionsSection(manager.instructions()),
     onToolsChanged: (listener) => void manager.onToolsChanged(listener),
     close: () => manager.close(),
   };

@@ -113,6 +113,8 @@ describe("what the model is sent", () => {
       expect(names(0)).not.toContain("mcp__demo__search_issues");
       expect(system).toContain("<deferred-tools>");
       expect(system).toMatch(/mcp__demo__: [^"]*search_issues \(bug tracker tickets\)/);
+      expect(system).toContain("# MCP server instructions");
+      expect(system).toContain("Search with search_issues before you create an issue.");
 
       // After ToolSearch: the schema is sent, byte for byte what the server declared, and stays.
       const { SEARCH_ISSUES_SCHEMA } = await import("../fixtures/mcp-servers/demo-server.js");
