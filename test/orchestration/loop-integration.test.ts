@@ -247,6 +247,24 @@ describe("interrupting a running prompt", () => {
     expect(JSON.stringify(session.messages.at(-1))).toMatch(/Request interrupted by user/);
   });
 
+  it("a message sent while the model writes its final answer starts the next query in the same run", async () => {
+    const session = sessionWith([]);
+    server.enqueue(reply().text("here is the answer", { chunks: 5 }).delay(10), reply().text("and the follow-up"));
+    const events: QueryEvent[] = [];
+    let outcome: InterruptOutcome | undefined;
+    for await (const event of session.submitMessage("question")) {
+      events.push(event);
+      if (event.type === "text_delta" && outcome === undefined) outcome = session.sendWhileRunning("one more thing");
+    }
+    // No tool was running: nothing was aborted, the message waited for the answer to finish.
+    expect(outcome).toBe("queued");
+    expect(events.filter((e) => e.type === "terminal").map((e) => e.type === "terminal" && e.reason)).toEqual(["completed", "completed"]);
+    expect(requestsOfTest()).toHaveLength(2);
+    const last = JSON.stringify(lastBody().messages.at(-1));
+    expect(last).toContain("one more thing");
+    expect(JSON.stringify(lastBody().messages.at(-2))).toContain("here is the answer");
+  });
+
   it("refuses a message sent when nothing runs, clearly", () => {
     const session = sessionWith([]);
     expect(() => session.sendWhileRunning("hello")).toThrow(/no prompt is running/);
