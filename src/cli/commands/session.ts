@@ -12,7 +12,11 @@ import { type SessionConfig, UsageError, parseSessionArgs, usageText } from "../
 import { traceFirstRequest } from "../timing.js";
 import { wardenVersion } from "../version.js";
 
-const out = (text: string) => void process.stdout.write(text);
+// Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
+let outputClosed = false;
+const out = (text: string) => {
+  if (!outputClosed) process.stdout.write(text);
+};
 const err = (text: string) => void process.stderr.write(text);
 
 class CliError extends Error {
@@ -112,6 +116,14 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     session.abort("user");
   };
   process.on("SIGINT", onSigint);
+  // A closed stdout (EPIPE) would otherwise crash the process with an unhandled error event; the
+  // session stops instead, since nobody reads its output any more. The listener stays to the end:
+  // a write may fail after the session is over.
+  const onOutputError = () => {
+    outputClosed = true;
+    session.abort("output_closed");
+  };
+  process.stdout.on("error", onOutputError);
   const reporter = new HeadlessReporter(config.outputFormat, out, err, session.sessionId, config.verbose);
   reporter.init({
     cwd: config.cwd,
@@ -136,6 +148,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   if (!terminal) throw new CliError("the session ended without a result", 1);
   const result = reporter.finish(terminal, performance.now() - startedAt, session.permissionDenials);
   if (interrupted) return 130;
+  if (outputClosed) return 141; // 128 + SIGPIPE, as a tool killed by the broken pipe would exit
   return result.is_error ? 1 : 0;
 }
 
