@@ -12,18 +12,20 @@ const MAX_LINK_HOPS = 40;
  */
 export function resolveRealPath(path: string, hops = 0): string {
   const absolute = resolve(path);
-  try {
-    return realpathSync.native(absolute);
-  } catch {
-    // Not there in full; resolve the part that is.
-  }
-  if (hops < MAX_LINK_HOPS) {
+  // lstat without throwing first: a new file is the common case, and exceptions are costly.
+  const stats = lstatSync(absolute, { throwIfNoEntry: false });
+  if (stats !== undefined) {
     try {
-      if (lstatSync(absolute).isSymbolicLink()) {
-        return resolveRealPath(resolve(dirname(absolute), readlinkSync(absolute)), hops + 1);
-      }
+      return realpathSync.native(absolute);
     } catch {
-      // Nothing at this path: fall through to its parent.
+      // A dangling link (or a loop): follow it by hand below.
+    }
+    if (stats.isSymbolicLink() && hops < MAX_LINK_HOPS) {
+      try {
+        return resolveRealPath(resolve(dirname(absolute), readlinkSync(absolute)), hops + 1);
+      } catch {
+        // Unreadable link: fall through to its parent.
+      }
     }
   }
   const parent = dirname(absolute);
