@@ -52,8 +52,6 @@ export interface ScriptStructure {
   heredocs: Heredoc[];
   functionNames: Set<string>;
   hasError: boolean;
-  /** Number of separate pipelines/lists at the top level (newline- or `;`-separated). */
-  statementCount: number;
 }
 
 interface WalkState {
@@ -89,7 +87,6 @@ export function splitScript(tree: Tree, cwd: string, context: WordContext): Scri
     heredocs: [],
     functionNames: new Set(),
     hasError: tree.rootNode.hasError,
-    statementCount: tree.rootNode.namedChildren.filter((c) => c && c.type !== "comment").length,
   };
   const walker = new Walker(structure, context);
   walker.visit(tree.rootNode, { cwd, origin: "top", inError: false });
@@ -157,11 +154,12 @@ class Walker {
 
   /** Substitutions inside a command's words run before it, each in its own subshell. */
   private visitNestedSubstitutions(node: Node, state: WalkState): void {
-    if (!node.hasError && !/\$\(|`|[<>]\(/.test(node.text)) return;
+    if (!/\$\(|`|[<>]\(/.test(node.text) && !(this.out.hasError && node.hasError)) return;
     for (const child of node.children) {
       if (!child) continue;
-      if (SUBSTITUTIONS.has(child.type)) this.visit(child, { ...state, origin: "substitution" });
-      else if (child.type === "ERROR") this.visit(child, state);
+      const type = child.type;
+      if (SUBSTITUTIONS.has(type)) this.visit(child, { ...state, origin: "substitution" });
+      else if (type === "ERROR") this.visit(child, state);
       else this.visitNestedSubstitutions(child, state);
     }
   }
@@ -174,25 +172,27 @@ class Walker {
     let previous: Node | undefined;
     for (const child of node.children) {
       if (!child) continue;
-      if (child.type === "variable_assignment") {
+      const type = child.type;
+      if (type === "variable_assignment") {
         const assignment = this.assignmentOf(child);
         if (assignment) assignments.push(assignment);
         previous = undefined;
         continue;
       }
-      if (child.type === "file_redirect" || child.type === "herestring_redirect") {
+      if (type === "file_redirect" || type === "herestring_redirect") {
         redirects.push(...this.redirectsOf(child, state));
         previous = undefined;
         continue;
       }
-      if (child.type === "heredoc_redirect") {
+      if (type === "heredoc_redirect") {
         this.visitHeredoc(child, state);
         previous = undefined;
         continue;
       }
-      const parts = child.type === "command_name" ? this.named(child) : [child];
+      const parts = type === "command_name" ? this.named(child) : [child];
       for (const part of parts) {
-        if (!WORDISH.has(part.type) && part.type !== "$") continue;
+        const partType = part === child ? type : part.type;
+        if (!WORDISH.has(partType) && partType !== "$") continue;
         // Adjacent nodes with no blank between them are one word to bash.
         const group = previous && previous.endIndex === part.startIndex ? wordGroups[wordGroups.length - 1] : undefined;
         if (group) group.push(part);
@@ -310,9 +310,11 @@ class Walker {
     const targetNodes: Node[] = [];
     for (const child of node.children) {
       if (!child) continue;
-      if (child.type === "file_descriptor") fd = child.text;
-      else if (!child.isNamed && operator === "") operator = child.type;
-      else if (child.isNamed && (targetNodes.length === 0 || targetNodes[targetNodes.length - 1]?.endIndex === child.startIndex)) {
+      const type = child.type;
+      const named = child.isNamed;
+      if (type === "file_descriptor") fd = child.text;
+      else if (!named && operator === "") operator = type;
+      else if (named && (targetNodes.length === 0 || targetNodes[targetNodes.length - 1]?.endIndex === child.startIndex)) {
         targetNodes.push(child);
       }
     }
@@ -340,7 +342,7 @@ class Walker {
       redirects: entry.redirects,
       cwd: state.cwd,
       origin: state.origin,
-      inError: state.inError || entry.node.hasError,
+      inError: state.inError || (this.out.hasError && entry.node.hasError),
       source: entry.node.text,
       startIndex: entry.node.startIndex,
     });

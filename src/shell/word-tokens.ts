@@ -50,13 +50,18 @@ export function tokensOfNodes(nodes: Node[], context: WordContext): WordToken[] 
   const tokens: WordToken[] = [];
   for (let k = 0; k < nodes.length; k += 1) {
     const node = nodes[k] as Node;
-    const next = nodes[k + 1];
-    // The grammar reads `$"..."` as a lone `$` and a string; bash reads one locale string whose
-    // text (without translation catalogues) is the double-quoted string's.
-    if (node.type === "$" && next?.type === "string" && next.startIndex === node.endIndex) continue;
+    if (nodes.length > 1 && isLoneDollarBeforeString(node, nodes[k + 1])) continue;
     appendNode(node, context, tokens);
   }
   return tokens;
+}
+
+/**
+ * The grammar can read `$"..."` as a lone `$` and a string; bash reads one locale string whose
+ * text (without translation catalogues) is the double-quoted string's.
+ */
+function isLoneDollarBeforeString(node: Node, next: Node | undefined): boolean {
+  return next !== undefined && next.startIndex === node.endIndex && node.endIndex - node.startIndex === 1 && node.type === "$" && next.type === "string";
 }
 
 function appendNode(node: Node, context: WordContext, tokens: WordToken[]): void {
@@ -106,8 +111,7 @@ function appendChildrenWithGaps(node: Node, context: WordContext, tokens: WordTo
   for (let k = 0; k < children.length; k += 1) {
     const child = children[k] as Node;
     if (child.startIndex > cursor) appendUnquotedText(source.slice(cursor - node.startIndex, child.startIndex - node.startIndex), tokens);
-    const next = children[k + 1];
-    if (child.type === "$" && next?.type === "string" && next.startIndex === child.endIndex) {
+    if (isLoneDollarBeforeString(child, children[k + 1])) {
       cursor = child.endIndex;
       continue;
     }
@@ -122,8 +126,8 @@ function appendDoubleQuoted(node: Node, tokens: WordToken[]): void {
   const start = node.startIndex;
   let cursor = start + 1;
   const end = node.endIndex - (source.endsWith('"') && source.length > 1 ? 1 : 0);
-  for (const child of node.children) {
-    if (!child || child.startIndex < cursor || child.type === '"') continue;
+  for (const child of node.namedChildren) {
+    if (!child || child.startIndex < cursor) continue;
     if (child.startIndex > cursor) appendDoubleQuotedText(source.slice(cursor - start, child.startIndex - start), tokens);
     if (child.type === "string_content") appendDoubleQuotedText(child.text, tokens);
     else tokens.push({ kind: "dynamic", source: child.text });
