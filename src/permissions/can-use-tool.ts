@@ -98,13 +98,15 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
         message: `A PreToolUse hook asks for approval of ${tool.name}${hook.reason ? `: ${hook.reason}` : ""}.`,
         decisionReason: { type: "hook", hookName: hook.hooks.join(", "), reason: hook.reason },
       };
-      if (permissionContext.mode === "dontAsk") {
-        return finish({ behavior: "deny", message: `${decision.message} The permission mode is dontAsk.`, decisionReason: { type: "mode", mode: "dontAsk" } }, "engine");
-      }
     } else {
       decision = await hasPermissionsToUseTool(tool, input, context, permissionContext);
     }
     if (decision.behavior !== "ask") return finish(decision, "engine");
+    if (permissionContext.mode === "dontAsk") {
+      // Hook answers reach here without the pipeline's last word: dontAsk still means nobody is asked.
+      const message = `${decision.message} It was not allowed: the permission mode is dontAsk.`;
+      return finish({ behavior: "deny", message, decisionReason: { type: "mode", mode: "dontAsk" } }, "engine");
+    }
 
     let note: string | undefined;
     if (permissionContext.mode === "auto") {
