@@ -157,6 +157,19 @@ describe("hook decisions", () => {
     expect(handler.asked.map((a) => a.ask.decisionReason?.type)).toEqual(["safetyCheck"]);
   });
 
+  it("dontAsk: a hook's ask, or a safety ask after a hook's allow, is denied without asking", async () => {
+    const cwd = tempDir();
+    const handler = recordingHandler({ behavior: "allow" });
+    const canUseTool = createCanUseTool({ askHandler: handler });
+    const context = toolContext(cwd, permissionContext(cwd, "dontAsk"));
+    const asked = await call(canUseTool, scriptedTool("T", passthrough), { ...context, preToolUseDecision: { behavior: "ask", hooks: ["h"] } });
+    expect(asked).toMatchObject({ behavior: "deny", decisionReason: { type: "mode", mode: "dontAsk" } });
+    const safety: PermissionResult = { behavior: "ask", message: "protected", decisionReason: { type: "safetyCheck", reason: ".git" } };
+    const allowed = await call(canUseTool, scriptedTool("T", safety), { ...context, preToolUseDecision: { behavior: "allow", hooks: ["h"] } });
+    expect(allowed).toMatchObject({ behavior: "deny", decisionReason: { type: "mode", mode: "dontAsk" } });
+    expect(handler.asked).toHaveLength(0);
+  });
+
   it("a hook's ask goes to the handler even when a rule allows the tool", async () => {
     const cwd = tempDir();
     const handler = recordingHandler({ behavior: "allow" });
