@@ -214,4 +214,17 @@ describe("warden -p (headless)", () => {
     expect(run.code).toBe(141);
     expect(run.stderr).not.toContain("EPIPE");
   });
+
+  it("reads a relative replay path from where the command runs, while {{cwd}} is --cwd", async () => {
+    const { home, cwd: scriptDir } = setup([]);
+    writeScript(scriptDir, [{ content: [toolUse("t1", "Echo", { text: "in {{cwd}}" })] }, { content: [text("ok")] }], "relative.jsonl");
+    const project = tempDir("warden-cli-other-");
+    const run = await runCli(["-p", "x", "--model", "replay:relative.jsonl", "--output-format", "stream-json", "--cwd", project], {
+      home,
+      processCwd: scriptDir,
+    });
+    expect(run.code).toBe(0);
+    const toolResult = jsonLines(run.stdout)[2]?.message as { content: Array<{ content: string }> };
+    expect(toolResult.content[0]?.content).toBe(`echo: in ${project}`);
+  });
 });

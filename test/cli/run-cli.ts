@@ -1,7 +1,7 @@
 // Runs the real CLI (src/cli/main.ts under tsx) as a child process with a private data folder.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const testToolsModule = join(root, "test/cli/fixtures/test-tools.ts");
@@ -15,6 +15,8 @@ export interface CliRun {
 
 export interface CliOptions {
   home: string;
+  /** The child's working directory (default: the repository root). */
+  processCwd?: string;
   /** Text for stdin; when absent stdin is /dev/null. */
   input?: string;
   env?: Record<string, string>;
@@ -28,8 +30,10 @@ export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
     if (v !== undefined && k !== "ANTHROPIC_API_KEY" && k !== "OPENAI_API_KEY") env[k] = v;
   }
   Object.assign(env, { WARDEN_HOME: options.home, HOME: options.home, WARDEN_EXTRA_TOOLS: testToolsModule }, options.env);
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src/cli/main.ts"), ...args], {
-    cwd: root,
+  // tsx by absolute URL: `--import tsx` would be resolved from the child's working directory.
+  const tsx = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
+  const child = spawn(process.execPath, ["--import", tsx, join(root, "src/cli/main.ts"), ...args], {
+    cwd: options.processCwd ?? root,
     env,
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
