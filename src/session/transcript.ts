@@ -97,7 +97,8 @@ export class TranscriptWriter {
   /** Opens lazily: a session that never records anything leaves no file behind. */
   private open(): number {
     if (this.fd !== undefined) return this.fd;
-    mkdirSync(dirname(this.path), { recursive: true });
+    // Transcripts hold whatever the session read: private to the user, like the files in them.
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const isNew = !existsSync(this.path);
     this.fd = openSync(this.path, "a", 0o600);
     const timestamp = new Date().toISOString();
