@@ -4,6 +4,7 @@
 import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
 import type { ScriptAnalysis } from "./analyze.js";
 import type { CommandPart } from "./command-parts.js";
+import type { SimpleCommand } from "./split.js";
 import { isDangerousEnvVar, isSafeEnvVar } from "./env-vars.js";
 import { isProtectedPath, isReadableWithoutPrompt, resolveWordPath, writeTargetsOf } from "./paths.js";
 import { classifyReadOnly } from "./read-only/index.js";
@@ -164,6 +165,9 @@ function judgePart(part: CommandPart, allowRules: BashRule[], context: ToolPermi
   if (ruleProof) return { allowed: false, reason: ruleProof };
   const deepest = [...part.unwrapping.views].reverse().find((v) => v.transparent);
   const verdict = classifyReadOnly(deepest?.words ?? command.words);
+  if (verdict.readOnly && deepest?.words[0]?.value === "xargs" && !producesProjectPaths(command.stdinFrom)) {
+    return { allowed: false, reason: "xargs reads its arguments from input that may name any file" };
+  }
   if (verdict.readOnly) {
     // Path constraints hold whether or not a rule names the command.
     const outside = verdict.paths.find((p) => !isReadableWithoutPrompt(p, command.cwd, context));
@@ -178,6 +182,21 @@ function judgePart(part: CommandPart, allowRules: BashRule[], context: ToolPermi
     if (rule) return { allowed: true, rule };
   }
   return { allowed: false, reason: verdict.reason };
+}
+
+/**
+ * Commands whose output is file names under the directory they search, so a read-only command
+ * fed those names by xargs stays inside the checked paths (`echo ~/.ssh/id_rsa | xargs cat`
+ * would not).
+ */
+function producesProjectPaths(producer: SimpleCommand | undefined): boolean {
+  const words = producer?.words.map((w) => w.value) ?? [];
+  const [name, sub] = words;
+  if (name === "find" || name === "fd" || name === "ls") return true;
+  if (name === "git") return sub === "ls-files" || sub === "grep" || (sub === "diff" && words.some((w) => w === "--name-only" || w === "--name-status"));
+  if (name === "rg") return words.some((w) => w === "--files" || w === "-l" || w === "--files-with-matches");
+  if (name === "grep") return words.some((w) => /^-[a-zA-Z]*[lL]/.test(w) || w === "--files-with-matches");
+  return false;
 }
 
 function literalWord(value: string): Field {

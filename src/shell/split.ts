@@ -37,6 +37,8 @@ export interface SimpleCommand {
   source: string;
   /** Offset of the command in the parsed script (UTF-16 units), for "which line" questions. */
   startIndex: number;
+  /** The pipeline stage whose output this command reads, when it reads one. */
+  stdinFrom?: SimpleCommand;
 }
 
 export interface Heredoc {
@@ -120,9 +122,17 @@ class Walker {
       case "redirected_statement":
         this.visitRedirected(node, state);
         return;
-      case "pipeline":
-        for (const child of this.named(node)) this.visit(child, { ...state });
+      case "pipeline": {
+        let previousStageEnd: SimpleCommand | undefined;
+        for (const child of this.named(node)) {
+          const before = this.out.commands.length;
+          this.visit(child, { ...state });
+          const stage = this.out.commands.slice(before).filter((c) => c.origin === state.origin);
+          if (stage[0] && previousStageEnd) stage[0].stdinFrom = previousStageEnd;
+          previousStageEnd = stage[stage.length - 1] ?? previousStageEnd;
+        }
         return;
+      }
       case "subshell":
       case "command_substitution":
       case "process_substitution":

@@ -111,6 +111,11 @@ describe("flag-level allowlists", () => {
     await expectAsked(["ls | xargs rm", "ls | xargs sort", "ls | xargs -a list cat", "ls | xargs sh -c 'cat $0'"]);
   });
 
+  it("xargs only from producers of file names under the searched directory", async () => {
+    await expectAllowed(["git ls-files | xargs wc -l", "rg -l TODO | xargs head -1", "grep -rl x src | xargs wc -c"]);
+    await expectAsked(["echo ~/.ssh/id_rsa | xargs cat", "xargs cat < list.txt", "cat list.txt | xargs grep secret"]);
+  });
+
   it("date and hostname without setting the clock or name", async () => {
     await expectAllowed(["date -u +%s", "hostname"]);
     await expectAsked(["date -s '2001-01-01'", "date 010100002001", "hostname evil"]);

@@ -1,5 +1,6 @@
 // Main validators about what the command does: substitutions, variables in command position,
 // redirections, zsh modules, jq's escape hatches, and parses that failed.
+import { isDeviceSink } from "../paths.js";
 import { QuoteContext } from "../quote-scan.js";
 import { commandBaseName } from "../wrappers.js";
 import { isSafeHeredocSubstitution } from "./early.js";
@@ -170,7 +171,7 @@ export const redirections: Validator = {
         const id = redirect.operator.includes("<") ? 9 : 10;
         return finding(id, "validateRedirections", `The command redirects to a network socket (${target}).`);
       }
-      if (isOutputRedirect(redirect.operator, target) && target !== "/dev/null" && !deferred) {
+      if (isOutputRedirect(redirect.operator, target) && !isDeviceSink(target) && !deferred) {
         deferred = finding(10, "validateRedirections", `The command writes to ${target} through a redirection.`, true);
       }
     }
