@@ -9,6 +9,7 @@ import { bubblewrapArgs, probeBubblewrap } from "../../src/shell/sandbox/bubblew
 import { parseSandboxSettings, resolveSandboxSettings } from "../../src/shell/sandbox/config.js";
 import { socketsNamedByEnvironment } from "../../src/shell/sandbox/host-sockets.js";
 import { literalRulePath } from "../../src/shell/sandbox/read-deny.js";
+import { unixSocketFilter } from "../../src/shell/sandbox/seccomp.js";
 import { emptyPermissionContext, type PermissionRule } from "../../src/tool/permission-types.js";
 import { isProcessAlive } from "../../src/tools/bash/process-group.js";
 import { BashTool } from "../../src/tools/bash/tool.js";
@@ -155,7 +156,7 @@ describe("sandbox: read deny rules", () => {
 });
 
 describe("sandbox: host sockets", () => {
-  it("hides unix sockets of host services, which a read-only mount and no network would not stop", async () => {
+  it("refuses Unix sockets, which a read-only mount and no network would not stop, unless allowed", async () => {
     const socketPath = join(outside, "agent.sock");
     const socketServer = createServer((_req, res) => res.end("socket reached"));
     await new Promise<void>((resolve) => socketServer.listen(socketPath, resolve));
@@ -166,12 +167,29 @@ describe("sandbox: host sockets", () => {
       expect(blocked.is_error).toBe(true);
       expect(text(blocked)).not.toContain("socket reached");
 
+      const allowed = sandboxed({ allowUnixSockets: true });
+      expect(text(await allowed.run("Bash", { command }))).toBe("socket reached");
+
       const plain = createSession();
       sessions.push(plain);
       expect(text(await plain.run("Bash", { command }))).toBe("socket reached");
     } finally {
       await new Promise((resolve) => socketServer.close(resolve));
     }
+  });
+
+  it("still lets programs use anonymous socket pairs and the loopback network", async () => {
+    const session = sandboxed();
+    const result = await session.run("Bash", {
+      command: `python3 -c 'import socket; a, b = socket.socketpair(); a.send(b"pair"); print(b.recv(4).decode()); socket.socket(socket.AF_INET).close(); print("inet")'`,
+    });
+    expect(text(result)).toBe("pair\ninet");
+  });
+
+  it("hides known socket files where no seccomp filter exists for the machine", () => {
+    expect(unixSocketFilter("ia32")).toBeUndefined();
+    expect(unixSocketFilter("x64")?.length).toBe(11 * 8);
+    expect(unixSocketFilter("arm64")?.length).toBe(11 * 8);
   });
 
   it("finds the sockets the environment names", () => {

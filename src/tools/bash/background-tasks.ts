@@ -7,7 +7,7 @@ import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { interpretCommandResult } from "../../shell/exit-semantics.js";
 import type { ToolUseContext } from "../../tool/types.js";
-import { killProcessGroup, signalProcessGroup } from "./process-group.js";
+import { forgetGroupOnExit, killGroupOnExit, killProcessGroup, signalProcessGroup } from "./process-group.js";
 
 export type TaskStatus = "running" | "completed" | "failed" | "killed";
 
@@ -57,18 +57,6 @@ declare module "../../tool/app-state.js" {
   }
 }
 
-/** Process groups of tasks still running, killed if Warden exits first (no orphans). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const pgid of liveGroups) signalProcessGroup(pgid, "SIGKILL");
-  });
-}
-
 function outputLimitFromEnv(): number {
   const value = Number(process.env.WARDEN_TASK_OUTPUT_LIMIT_BYTES);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_TASK_OUTPUT_LIMIT_BYTES;
@@ -105,8 +93,7 @@ export class BackgroundTaskRegistry {
       status: "running",
       sandboxed: options.sandboxed,
     };
-    installExitHook();
-    liveGroups.add(pid);
+    killGroupOnExit(pid);
     child.unref();
 
     const limit = options.outputLimitBytes ?? outputLimitFromEnv();
@@ -124,7 +111,7 @@ export class BackgroundTaskRegistry {
       const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
         clearInterval(watcher);
         closeSync(watchFd);
-        liveGroups.delete(pid);
+        forgetGroupOnExit(pid);
         task.exitCode = exitCode;
         task.signal = signal;
         task.endedAt = Date.now();

@@ -1,7 +1,8 @@
 // Starts one command: a fresh shell (optionally inside the sandbox) that enters the current
 // directory, runs the command, and on exit writes `pwd -P` to a file so a `cd` can carry over.
 import { type ChildProcess, spawn } from "node:child_process";
-import { bubblewrapArgs, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
+import type { Writable } from "node:stream";
+import { bubblewrapArgs, SECCOMP_FD, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
 import type { ShellSnapshot } from "./shell-session.js";
 
 /** Single-quotes a string for a POSIX shell. */
@@ -43,10 +44,15 @@ export function launchShell(options: LaunchOptions): ChildProcess {
   const [file, args] = options.sandbox
     ? [options.sandbox.bwrapPath, [...bubblewrapArgs(options.sandbox.policy), "--", options.snapshot.shellPath, ...shellArgs]]
     : [options.snapshot.shellPath, shellArgs];
-  return spawn(file, args, {
-    cwd: options.cwd,
-    env: options.snapshot.env,
-    detached: true,
-    stdio: ["ignore", options.output, options.output],
-  });
+  const filter = options.sandbox?.policy.seccompFilter;
+  const stdio: Array<"ignore" | "pipe" | number> = ["ignore", options.output, options.output];
+  // bwrap reads the seccomp program from a descriptor until EOF, before it starts the command.
+  if (filter) stdio[SECCOMP_FD] = "pipe";
+  const child = spawn(file, args, { cwd: options.cwd, env: options.snapshot.env, detached: true, stdio });
+  const filterPipe = filter ? (child.stdio[SECCOMP_FD] as Writable | null) : null;
+  // If bwrap dies before reading, the write fails with EPIPE; the command's own failure reports
+  // that, and an unhandled stream error must not take Warden down with it.
+  filterPipe?.on("error", () => {});
+  filterPipe?.end(filter);
+  return child;
 }

@@ -73,6 +73,20 @@ function readdirProc(): string[] {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Waits up to `ms` for the group to empty; true if members are still running then. Members can
+ * linger for a moment after the leader (a sandbox's init process tearing down), which is not a
+ * process left behind.
+ */
+export async function groupOutlives(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (isProcessGroupAlive(pgid)) {
+    if (Date.now() >= deadline) return true;
+    await sleep(10);
+  }
+  return false;
+}
+
+/**
  * SIGTERM to the group, then SIGKILL to whatever is still running after the grace period.
  * Resolves once the group is gone (or after the SIGKILL has had a moment to land).
  */
@@ -85,4 +99,23 @@ export async function killProcessGroup(pgid: number, graceMs = KILL_GRACE_MS): P
   }
   signalProcessGroup(pgid, "SIGKILL");
   for (let i = 0; i < 40 && isProcessGroupAlive(pgid); i++) await sleep(25);
+}
+
+/** Groups to kill if Warden exits while they run: no process of ours outlives the session. */
+const groupsToKillOnExit = new Set<number>();
+let exitHookInstalled = false;
+
+export function killGroupOnExit(pgid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // Only synchronous work is possible in an exit handler; SIGKILL needs no waiting.
+    process.once("exit", () => {
+      for (const group of groupsToKillOnExit) signalProcessGroup(group, "SIGKILL");
+    });
+  }
+  groupsToKillOnExit.add(pgid);
+}
+
+export function forgetGroupOnExit(pgid: number): void {
+  groupsToKillOnExit.delete(pgid);
 }

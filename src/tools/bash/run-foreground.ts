@@ -3,7 +3,7 @@
 // so nothing the command started outlives the call.
 import type { ChildProcess } from "node:child_process";
 import type { CapturedOutput, OutputCapture } from "./output-capture.js";
-import { killProcessGroup } from "./process-group.js";
+import { groupOutlives, killGroupOnExit, killProcessGroup } from "./process-group.js";
 
 /** A command that has run this long starts reporting progress. */
 export const PROGRESS_THRESHOLD_MS = 2_000;
@@ -14,6 +14,8 @@ const PROGRESS_INTERVAL_MS = 1_000;
  * waiting for it after this.
  */
 const PIPE_DRAIN_MS = 250;
+/** How long group members may outlive the shell before they count as left behind. */
+const LINGER_MS = 300;
 
 export interface BashProgress {
   type: "bash_progress";
@@ -27,6 +29,8 @@ export interface BashProgress {
 
 export interface ForegroundResult {
   exitCode: number | null;
+  /** Processes the command started in the background (`server &`) that outlived it. */
+  leftoverProcesses: boolean;
   signal: NodeJS.Signals | null;
   output: CapturedOutput;
   timedOut: boolean;
@@ -98,8 +102,13 @@ export function runForeground(options: ForegroundOptions): Promise<ForegroundRes
       cleanup();
       await drainPipes(child);
       if (killing) await killing;
+      // A `cmd &` the model left behind keeps running (it may be a server it wants), but it must
+      // not outlive Warden: it is killed with the session like a background task.
+      const leftoverProcesses = child.pid !== undefined && !killing && (await groupOutlives(child.pid, LINGER_MS));
+      if (leftoverProcesses && child.pid !== undefined) killGroupOnExit(child.pid);
       resolve({
         exitCode,
+        leftoverProcesses,
         signal: exitSignal,
         output: capture.finish(),
         timedOut,

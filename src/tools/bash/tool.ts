@@ -182,6 +182,11 @@ async function runInForeground(
   // No exit code means a signal ended the shell: always a failure, whatever the command.
   const outcome: CommandOutcome = run.exitCode === null ? { isError: true } : interpretCommandResult(input.command, run.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
+  if (run.leftoverProcesses) {
+    notes.push(
+      "The command left processes running in the background; they keep running until the session ends. Start long-running processes with run_in_background: true instead, so you can read their output and stop them.",
+    );
+  }
   const lockNote = isError ? gitIndexLockNote(run.output.text) : undefined;
   if (lockNote) notes.push(lockNote);
   if (choice.sandbox && isError) {
