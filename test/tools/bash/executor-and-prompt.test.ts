@@ -111,5 +111,6 @@ describe("Bash tool definition", () => {
     });
     expect(sandboxed).toContain("Sandbox: commands run in a sandbox");
     expect(sandboxed).toContain("no network access");
+    expect(sandboxed).toContain("Unix sockets cannot be opened");
   });
 });
