@@ -3,6 +3,8 @@
 // and editor settings, shell start-up files) are a safety finding that even bypass mode asks about.
 import * as path from "node:path";
 import { isInsideWorkingDirectories } from "../permissions/filesystem.js";
+import { pathsToCheck } from "../permissions/real-path.js";
+import { protectedPathReason } from "../permissions/safety.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
 import { parseArgs } from "./options.js";
 import { resolveShellPath } from "./split.js";
@@ -34,7 +36,16 @@ export function resolveWordPath(word: Field, cwd: string | undefined): string | 
   return resolveShellPath(value, cwd);
 }
 
+/**
+ * The engine's protected paths (shared with the file tools) plus a few more a shell can reach:
+ * SSH and GnuPG keys, git hooks managers, system configuration. Symlinks are followed, so a
+ * link inside the project cannot hide a protected target.
+ */
 export function isProtectedPath(absolute: string): boolean {
+  return pathsToCheck(absolute).some((p) => protectedPathReason(p) !== undefined || isProtectedSpelling(p));
+}
+
+function isProtectedSpelling(absolute: string): boolean {
   const segments = absolute.split(path.sep).filter(Boolean);
   if (segments.some((s) => PROTECTED_DIRECTORIES.has(s))) return true;
   const base = segments[segments.length - 1] ?? "";

@@ -1,9 +1,12 @@
 // The shape of checkBashCommandPermission's answers, as the permission engine consumes them,
 // and the helpers the Bash tool uses (isReadOnlyCommand, splitBashCommand, suggestedBashPrefix).
 import { describe, expect, it } from "vitest";
-import { isReadOnlyCommand, preloadBashAnalysis, splitBashCommand, suggestedBashPrefix } from "../../src/shell/bash-permission.js";
+import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkBashCommandPermission, isReadOnlyCommand, preloadBashAnalysis, splitBashCommand, suggestedBashPrefix } from "../../src/shell/bash-permission.js";
 import { suggestedPrefixOfText } from "../../src/shell/suggestions.js";
-import { decide, project } from "./helpers.js";
+import { contextWith, decide, project } from "./helpers.js";
 
 describe("deny", () => {
   it("names the rule, and wins over allow rules and findings", async () => {
@@ -97,6 +100,22 @@ describe("safety findings", () => {
       expect(result.behavior, command).toBe("ask");
       expect(result.decisionReason?.type, command).toBe("safetyCheck");
     }
+  });
+});
+
+describe("symlinks", () => {
+  it("follow links: a link inside the project to a protected or outside place counts as that place", async () => {
+    const root = mkdtempSync(join(tmpdir(), "warden-shell-links-"));
+    mkdirSync(join(root, ".git", "hooks"), { recursive: true });
+    symlinkSync(join(root, ".git", "hooks"), join(root, "hooks"));
+    symlinkSync("/etc", join(root, "etc-link"));
+    const check = (command: string) =>
+      checkBashCommandPermission({ command, cwd: root, permissionContext: { ...contextWith(), workingDirectories: [root] } });
+    const write = await check("echo x > hooks/pre-commit");
+    expect(write.behavior).toBe("ask");
+    expect(write.decisionReason?.type).toBe("safetyCheck");
+    expect((await check("cat etc-link/hostname")).behavior).toBe("passthrough");
+    expect((await check("cat hooks/pre-commit.sample")).behavior).toBe("allow");
   });
 });
 

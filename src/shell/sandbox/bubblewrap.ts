@@ -90,7 +90,9 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   // CAP_SYS_ADMIN a command can simply remount the root read-write.
   const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"];
   if (!policy.allowNetwork) args.push("--unshare-net");
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  // A private, writable /dev/shm: POSIX shared memory (Python's multiprocessing locks) needs one,
+  // and the host's must not be shared.
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc");
   // Later mounts cover earlier ones: writable folders over the read-only root, then the protected
   // paths inside them read-only again.
   for (const dir of policy.writableDirectories) args.push("--bind-try", dir, dir);
