@@ -8,7 +8,7 @@ import type {
   Resource,
   Tool as McpToolDefinition,
 } from "@modelcontextprotocol/sdk/types.js";
-import { trackChild, untrackChild } from "./child-registry.js";
+import { untrackChild } from "./child-registry.js";
 import type { McpConfigScope, McpServerConfig, McpServerEntry } from "./config.js";
 import { type CreatedTransport, createTransport } from "./transport.js";
 
@@ -148,8 +148,6 @@ export class McpServerConnection {
         );
       });
       await Promise.race([client.connect(created.transport, { timeout: timeoutMs }), timedOut]);
-      const pid = created.pid();
-      if (pid !== null) trackChild(pid);
       this.toolDefs = await Promise.race([this.fetchTools(client, timeoutMs), timedOut]);
       if (this.closing) return;
       this.stateValue = "connected";

@@ -1,6 +1,7 @@
 // Builds the SDK transport for one server config. The SDK modules are imported here, on first
 // use, so a session without MCP servers never loads them.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { trackChild } from "./child-registry.js";
 import type { McpServerConfig } from "./config.js";
 
 /** The last part of a stdio server's stderr, kept to explain a crash or a failed start. */
@@ -26,7 +27,15 @@ export async function createTransport(config: McpServerConfig, cwd: string): Pro
   const stderr = new StderrTail();
   if (config.type === "stdio") {
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-    const transport = new StdioClientTransport({
+    // Tracked from the moment it exists, so a Warden killed while a server is still starting
+    // does not leave that server behind.
+    class TrackedStdioTransport extends StdioClientTransport {
+      override async start(): Promise<void> {
+        await super.start();
+        if (this.pid !== null) trackChild(this.pid);
+      }
+    }
+    const transport = new TrackedStdioTransport({
       command: config.command,
       args: config.args,
       // Servers expect the user's environment (PATH, tokens exported in the shell), as in Claude Code.
