@@ -11,6 +11,7 @@ import {
   type ToolPermissionContext,
 } from "../tool/permission-types.js";
 import { emptyRules, mergeRules, rulesFromSettingsFile, rulesFromStrings } from "./rule-sources.js";
+import { findShadowedRules } from "./shadowed-rules.js";
 
 export interface PermissionCliOptions {
   /** `--allowedTools` values; each may hold several rules separated by commas or spaces. */
@@ -95,10 +96,12 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     workingDirectories.push(absolute);
   }
 
+  const rules = ruleSets.length ? mergeRules(...ruleSets) : emptyRules();
+  warnings.push(...findShadowedRules(rules));
   const context: ToolPermissionContext = {
     mode,
     workingDirectories: [...new Set(workingDirectories)],
-    rules: ruleSets.length ? mergeRules(...ruleSets) : emptyRules(),
+    rules,
     isBypassPermissionsModeAvailable: bypassRequested && !bypassDisabledBy,
     managedRulesOnly: managedOnly || undefined,
   };

@@ -219,6 +219,17 @@ describe("broken settings", () => {
     expect(contextFor(project).rules.deny.map((r) => formatRule(r.value))).toEqual(["Bash"]);
   });
 
+  it("warns about rules that can never apply, naming both rules", () => {
+    const path = writeJson(join(project, ".warden", "settings.json"), {
+      permissions: { allow: ["Bash(ls:*)", "Read", "WebFetch(domain:example.com)"], ask: ["WebFetch"], deny: ["Bash"] },
+    });
+    const built = buildPermissionContext({ cwd: project, settings: loadSettings({ cwd: project }) });
+    expect(built.warnings).toEqual([
+      { file: path, line: 4, message: expect.stringMatching(/Bash\(ls:\*\) .* never applies: Bash .*denies the whole tool/) },
+      { file: path, line: 6, message: expect.stringMatching(/WebFetch\(domain:example.com\) .* never applies: WebFetch .*asks/) },
+    ]);
+  });
+
   it("refuses an unknown --permission-mode", () => {
     expect(() => contextFor(project, { permissionMode: "yolo" })).toThrow(/unknown --permission-mode "yolo"/);
   });
