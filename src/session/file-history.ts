@@ -61,32 +61,47 @@ export function contentHash(bytes: Uint8Array): string {
 }
 
 /**
- * Records one change. Synchronous so that the writing tools can call it inside their critical
- * section, right after the write, with the exact bytes that were replaced.
+ * Step one of recording a change, before the file is touched: keeps the content about to be
+ * replaced (null: the file does not exist yet) and returns its hash. If this fails, the write must
+ * not happen, so a change is never made that could not be undone. Synchronous: it runs inside
+ * the writing tools' critical section.
  */
-export function recordFileChangeSync(
-  sessionDir: string,
-  change: { tool: string; path: string; beforeBytes: Uint8Array | null; afterBytes: Uint8Array },
-): FileChangeEntry {
+export function backupBeforeChangeSync(sessionDir: string, beforeBytes: Uint8Array | null): string | null {
+  if (!beforeBytes) return null;
   const backupsDir = path.join(fileHistoryDir(sessionDir), "backups");
   mkdirSync(backupsDir, { recursive: true });
-  let before: string | null = null;
-  if (change.beforeBytes) {
-    before = contentHash(change.beforeBytes);
-    const backup = backupPath(sessionDir, before);
-    if (!existsSync(backup)) writeFileAtomicSync(backup, change.beforeBytes);
-  }
+  const before = contentHash(beforeBytes);
+  const backup = backupPath(sessionDir, before);
+  if (!existsSync(backup)) writeFileAtomicSync(backup, beforeBytes);
+  return before;
+}
+
+/** Step two, right after the write: appends the change to the session's ordered log. */
+export function logFileChangeSync(
+  sessionDir: string,
+  change: { tool: string; path: string; before: string | null; afterBytes: Uint8Array },
+): FileChangeEntry {
+  mkdirSync(fileHistoryDir(sessionDir), { recursive: true });
   const entry: FileChangeEntry = {
     type: "change",
     id: randomUUID(),
     time: new Date().toISOString(),
     tool: change.tool,
     path: change.path,
-    before,
+    before: change.before,
     after: contentHash(change.afterBytes),
   };
   appendFileSync(logPath(sessionDir), `${JSON.stringify(entry)}\n`);
   return entry;
+}
+
+/** Both steps at once, for a change already made by other means. */
+export function recordFileChangeSync(
+  sessionDir: string,
+  change: { tool: string; path: string; beforeBytes: Uint8Array | null; afterBytes: Uint8Array },
+): FileChangeEntry {
+  const before = backupBeforeChangeSync(sessionDir, change.beforeBytes);
+  return logFileChangeSync(sessionDir, { tool: change.tool, path: change.path, before, afterBytes: change.afterBytes });
 }
 
 function readLog(sessionDir: string): HistoryLine[] {

@@ -139,3 +139,28 @@ describe("end to end: a headless session edits, warden undo restores", () => {
     expect(await readFile(file, "utf8")).toBe("print('before')\n");
   });
 });
+
+describe("file history failures", () => {
+  it("does not touch a file whose previous content cannot be backed up", async () => {
+    const blocker = path.join(path.dirname(project.dir), "not-a-folder");
+    await writeFile(blocker, "a file where the session folder should be\n");
+    const context = { ...project.context, options: { ...project.context.options, sessionDir: blocker } };
+    const file = path.join(project.dir, "a.txt");
+    await writeFile(file, "keep me\n");
+    await callText(ReadTool, { file_path: file }, context);
+    const text = await callText(EditTool, { file_path: file, old_string: "keep", new_string: "lose" }, context);
+    expect(text).toMatch(/^Error:/);
+    expect(await readFile(file, "utf8")).toBe("keep me\n");
+  });
+
+  it("reports success with a warning when a new file was written but the log could not be kept", async () => {
+    const blocker = path.join(path.dirname(project.dir), "not-a-folder");
+    await writeFile(blocker, "");
+    const context = { ...project.context, options: { ...project.context.options, sessionDir: blocker } };
+    const file = path.join(project.dir, "new.txt");
+    const text = await callText(WriteTool, { file_path: file, content: "hello\n" }, context);
+    expect(text).toMatch(/^File created successfully/);
+    expect(text).toMatch(/could not be recorded for undo/);
+    expect(await readFile(file, "utf8")).toBe("hello\n");
+  });
+});

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ValidationResult } from "../../tool/types.js";
-import { commitFileChangeSync } from "../file-shared/commit-change.js";
+import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-change.js";
 import { diffAroundRange } from "../file-shared/diff-snippet.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
@@ -32,6 +32,8 @@ export interface EditOutput {
   created: boolean;
   replacements: number;
   diff: string;
+  /** The change is on disk but could not be recorded for undo. */
+  historyWarning?: string;
 }
 
 /** The error codes of Edit's validation, as the reference numbers them. */
@@ -172,13 +174,14 @@ export const EditTool = buildTool<EditInput, EditOutput>({
     });
     const oldContent = change.before?.content ?? "";
     const diff = diffAroundRange(oldContent, change.content, range);
-    return { data: { filePath, created: !change.before, replacements, diff } };
+    return { data: { filePath, created: !change.before, replacements, diff, historyWarning: change.historyWarning } };
   },
 
   mapToolResult(output, toolUseId) {
     const head = output.created
       ? `File created successfully at: ${output.filePath}`
       : `The file ${output.filePath} has been updated${output.replacements > 1 ? ` (${output.replacements} replacements)` : ""}.`;
-    return { type: "tool_result", tool_use_id: toolUseId, content: `${head} Changes:\n${output.diff}` };
+    const content = withHistoryWarning(`${head} Changes:\n${output.diff}`, output.historyWarning);
+    return { type: "tool_result", tool_use_id: toolUseId, content };
   },
 });

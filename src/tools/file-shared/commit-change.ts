@@ -4,7 +4,7 @@
 // concurrent agent, a hook) change the file in the gap, and the write would silently destroy that
 // change (time-of-check to time-of-use). The section is milliseconds of blocking I/O; that is
 // the price of never losing an edit.
-import { recordFileChangeSync } from "../../session/file-history.js";
+import { backupBeforeChangeSync, logFileChangeSync } from "../../session/file-history.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import type { TextEncoding } from "./encoding.js";
 import { checkFreshness, modifiedMessage, notReadMessage, recordWrite } from "./freshness.js";
@@ -22,6 +22,8 @@ export interface CommittedChange {
   before: TextFileSnapshot | undefined;
   content: string;
   mtimeMs: number;
+  /** Set when the change is on disk but missing from the file history (undo will not see it). */
+  historyWarning?: string;
 }
 
 export class StaleFileError extends Error {}
@@ -54,13 +56,22 @@ export function commitFileChangeSync(
     if (problem?.kind === "modified") throw new StaleFileError(modifiedMessage(filePath));
   }
   const planned = plan(before);
+  // The backup comes first: if it cannot be kept, the file is not touched.
+  const sessionDir = context.options.sessionDir;
+  const beforeHash = backupBeforeChangeSync(sessionDir, before ? before.bytes : null);
   const written = writeTextFileSync(filePath, planned.content, planned.encoding, planned.bytes);
-  recordFileChangeSync(context.options.sessionDir, {
-    tool: toolName,
-    path: filePath,
-    beforeBytes: before ? before.bytes : null,
-    afterBytes: written.bytes,
-  });
   recordWrite(context.readFileState, filePath, planned.content, written.mtimeMs);
-  return { before, content: planned.content, mtimeMs: written.mtimeMs };
+  let historyWarning: string | undefined;
+  try {
+    logFileChangeSync(sessionDir, { tool: toolName, path: filePath, before: beforeHash, afterBytes: written.bytes });
+  } catch (error) {
+    // The file has changed; reporting failure now would make the model redo a done change.
+    historyWarning = `The change was made, but could not be recorded for undo: ${(error as Error).message}`;
+  }
+  return { before, content: planned.content, mtimeMs: written.mtimeMs, historyWarning };
+}
+
+/** Appends the history warning, if any, to a writing tool's result text. */
+export function withHistoryWarning(text: string, warning: string | undefined): string {
+  return warning ? `${text}\n\nWarning: ${warning}` : text;
 }

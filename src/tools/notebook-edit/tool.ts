@@ -5,7 +5,7 @@ import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import { commitFileChangeSync } from "../file-shared/commit-change.js";
+import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-change.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import {
   type Notebook,
@@ -35,6 +35,8 @@ export interface NotebookEditOutput {
   editMode: "replace" | "insert" | "delete";
   cellId: string;
   cellType?: string;
+  /** The change is on disk but could not be recorded for undo. */
+  historyWarning?: string;
 }
 
 export const NotebookEditErrorCode = {
@@ -163,14 +165,16 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
     if (!resolved.ok) throw new Error(resolved.message);
     const filePath = resolved.path;
     let touched: { cellId: string; cellType?: string } = { cellId: "" };
-    commitFileChangeSync(NOTEBOOK_EDIT_TOOL_NAME, filePath, context, (current) => {
+    const change = commitFileChangeSync(NOTEBOOK_EDIT_TOOL_NAME, filePath, context, (current) => {
       if (!current) throw new Error(`Notebook does not exist: ${filePath}.`);
       const notebook = parseNotebook(current.content, filePath);
       touched = applyNotebookEdit(notebook, input);
       // Jupyter writes one-space indented JSON with a final newline; matching it keeps diffs small.
       return { content: `${JSON.stringify(notebook, null, 1)}\n`, encoding: current.encoding };
     });
-    return { data: { notebookPath: filePath, editMode: input.edit_mode ?? "replace", ...touched } };
+    return {
+      data: { notebookPath: filePath, editMode: input.edit_mode ?? "replace", ...touched, historyWarning: change.historyWarning },
+    };
   },
 
   mapToolResult(output, toolUseId) {
@@ -179,7 +183,7 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
     return {
       type: "tool_result",
       tool_use_id: toolUseId,
-      content: `${verb}${type} cell ${output.cellId} in ${output.notebookPath}.`,
+      content: withHistoryWarning(`${verb}${type} cell ${output.cellId} in ${output.notebookPath}.`, output.historyWarning),
     };
   },
 });

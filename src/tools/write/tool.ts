@@ -5,7 +5,7 @@ import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import { commitFileChangeSync } from "../file-shared/commit-change.js";
+import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-change.js";
 import { diffWhole } from "../file-shared/diff-snippet.js";
 import { normalizeLineEndings } from "../file-shared/encoding.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
@@ -26,6 +26,8 @@ export interface WriteOutput {
   filePath: string;
   diff?: string;
   lines: number;
+  /** The change is on disk but could not be recorded for undo. */
+  historyWarning?: string;
 }
 
 export const WriteTool = buildTool<WriteInput, WriteOutput>({
@@ -87,8 +89,9 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       encoding: current?.encoding ?? "utf8",
     }));
     const lines = content === "" ? 0 : content.split("\n").length;
-    if (!change.before) return { data: { type: "create", filePath, lines } };
-    return { data: { type: "update", filePath, lines, diff: diffWhole(change.before.content, content) } };
+    const historyWarning = change.historyWarning;
+    if (!change.before) return { data: { type: "create", filePath, lines, historyWarning } };
+    return { data: { type: "update", filePath, lines, diff: diffWhole(change.before.content, content), historyWarning } };
   },
 
   mapToolResult(output, toolUseId) {
@@ -96,6 +99,6 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       output.type === "create"
         ? `File created successfully at: ${output.filePath} (${output.lines} lines)`
         : `The file ${output.filePath} has been overwritten (${output.lines} lines). Changes:\n${output.diff || "(no changes)"}`;
-    return { type: "tool_result", tool_use_id: toolUseId, content };
+    return { type: "tool_result", tool_use_id: toolUseId, content: withHistoryWarning(content, output.historyWarning) };
   },
 });
