@@ -19,7 +19,10 @@ export function commandScript(command: string, cwd: string, cwdFile?: string): s
   const lines = ["exec 2>&1", `cd -- ${shellQuote(cwd)} || exit 1`];
   if (cwdFile) lines.push(`trap ${shellQuote(`pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null`)} EXIT`);
   lines.push(`eval ${shellQuote(command)}`);
-  return lines.join("\n");
+  // One line: bash numbers the lines of an eval'd string from the eval's own line, so error
+  // messages say "line N+1" for the command's line N instead of drifting further with each
+  // wrapper line.
+  return lines.join("; ");
 }
 
 export interface LaunchOptions {
