@@ -54,24 +54,40 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   if (protectedWrite) return safetyAsk(`The command writes to a protected path: ${protectedWrite}`);
 
   const blocked: CommandPart[] = [];
+  const blockedSet = new Set<CommandPart>();
   let reason = "";
   let usedRule: BashRule | undefined;
   if (SECRET_VARIABLE.test(analysis.script)) {
     reason = "it expands a variable that looks like a secret";
     blocked.push(...analysis.parts);
+    for (const part of analysis.parts) blockedSet.add(part);
   }
   if (analysis.structure.functionNames.size > 0) {
-    reason = "the command defines shell functions";
-    blocked.push(...analysis.parts);
+    reason ||= "the command defines shell functions";
+    for (const part of analysis.parts) {
+      if (!blockedSet.has(part)) blocked.push(part);
+      blockedSet.add(part);
+    }
   }
+  // Each directory is checked once per decision: the check follows symlinks on disk.
+  const cwdChecks = new Map<string, boolean>();
+  const cwdInside = (cwd: string): boolean => {
+    let inside = cwdChecks.get(cwd);
+    if (inside === undefined) {
+      inside = isReadableWithoutPrompt(literalWord(cwd), "/", context);
+      cwdChecks.set(cwd, inside);
+    }
+    return inside;
+  };
   for (const part of analysis.parts) {
-    if (blocked.includes(part)) continue;
-    const verdict = judgePart(part, allowRules, context);
+    if (blockedSet.has(part)) continue;
+    const verdict = judgePart(part, allowRules, context, cwdInside);
     if (verdict.allowed) {
       usedRule ??= verdict.rule;
       continue;
     }
     blocked.push(part);
+    blockedSet.add(part);
     reason ||= verdict.reason;
   }
   if (analysis.parts.length > MAX_SUBCOMMANDS_FOR_ALLOW) {
@@ -151,14 +167,19 @@ function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
 
 type PartVerdict = { allowed: true; rule?: BashRule } | { allowed: false; reason: string };
 
-function judgePart(part: CommandPart, allowRules: BashRule[], context: ToolPermissionContext): PartVerdict {
+function judgePart(
+  part: CommandPart,
+  allowRules: BashRule[],
+  context: ToolPermissionContext,
+  cwdInside: (cwd: string) => boolean,
+): PartVerdict {
   const { command } = part;
   const unsafeAssignment = command.assignments.find((a) => (command.kind === "assignment" ? isDangerousEnvVar(a.name) : !isSafeEnvVar(a.name)));
   if (unsafeAssignment) return { allowed: false, reason: `it sets ${unsafeAssignment.name}, which can change what runs` };
   if (command.kind === "assignment") return { allowed: true };
   if (part.unwrapping.opaque) return { allowed: false, reason: part.unwrapping.opaque };
   // A `cd` elsewhere first means even an approved command would run against other files.
-  if (command.cwd === undefined || !isReadableWithoutPrompt(literalWord(command.cwd), "/", context)) {
+  if (command.cwd === undefined || !cwdInside(command.cwd)) {
     return { allowed: false, reason: "it runs in a directory outside the working directories" };
   }
   const ruleProof = ruleProofObjection(part);
