@@ -3,6 +3,7 @@
 import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import type { AppState } from "../tool/app-state.js";
 import type { HookRunner } from "./hook-runner.js";
+import { queueReminders } from "./queue-reminders.js";
 
 /** What the hooks need of a session: the SessionEngine fits. */
 export interface HookableSession {
@@ -21,11 +22,6 @@ export class PromptBlockedError extends Error {
 /** A Stop hook can keep a session going; past this many rounds it is ignored, to end loops. */
 export const MAX_STOP_HOOK_CONTINUATIONS = 8;
 
-function remind(session: HookableSession, texts: readonly string[]): void {
-  if (texts.length === 0) return;
-  session.setAppState((prev) => ({ ...prev, pendingReminders: [...(prev.pendingReminders ?? []), ...texts] }));
-}
-
 export async function runSessionStartHooks(
   session: HookableSession,
   hooks: HookRunner | undefined,
@@ -35,7 +31,7 @@ export async function runSessionStartHooks(
   if (!hooks?.has("SessionStart")) return;
   const result = await hooks.sessionStart(source);
   for (const error of result.errors) onWarning(error);
-  remind(session, result.additionalContext.map((text) => `SessionStart hook context: ${text}`));
+  queueReminders(session, result.additionalContext.map((text) => `SessionStart hook context: ${text}`));
 }
 
 /**
@@ -52,7 +48,7 @@ export async function* submitWithHooks(
     const result = await hooks.userPromptSubmit(prompt);
     for (const error of result.errors) onWarning(error);
     if (result.blocked !== undefined) throw new PromptBlockedError(result.blocked);
-    remind(session, result.additionalContext.map((text) => `UserPromptSubmit hook context: ${text}`));
+    queueReminders(session, result.additionalContext.map((text) => `UserPromptSubmit hook context: ${text}`));
   }
   let next: string | undefined = prompt;
   let terminal: TerminalEvent | undefined;

@@ -6,6 +6,7 @@ import type { ToolResultBlock } from "../messages/types.js";
 import { formatZodError } from "../tool/schema.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
 import type { HookRunner } from "./hook-runner.js";
+import { queueReminders } from "./queue-reminders.js";
 
 export interface PreToolUseHookDecision {
   behavior: "allow" | "ask";
@@ -30,11 +31,6 @@ declare module "../tool/types.js" {
 export type PreToolUseStep =
   | { kind: "refuse"; message: string }
   | { kind: "continue"; input: ToolInput; context: ToolUseContext };
-
-function queueReminders(context: ToolUseContext, texts: readonly string[]): void {
-  if (texts.length === 0) return;
-  context.setAppState((prev) => ({ ...prev, pendingReminders: [...(prev.pendingReminders ?? []), ...texts] }));
-}
 
 export async function runPreToolUseHooks(
   tool: AnyTool,
