@@ -1,7 +1,9 @@
 // Transcripts: every session is appended, entry by entry, to a JSONL file under the user's data
-// folder (config/paths.ts transcriptPath). Writes are synchronous appends on an open descriptor:
-// an entry is on disk before the loop moves on, so a killed process loses at most the line it was
-// writing, and the reader skips such a torn last line.
+// folder (config/paths.ts transcriptPath). Entries recorded in the same turn of the event loop are
+// written together, in one synchronous append, at the end of that turn (one system call instead
+// of one per entry: it was a quarter of the loop's cost per tool call), and at once on close and
+// on process exit. A killed process loses at most the entries of its last event-loop turn, and
+// the reader skips a torn last line.
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Message, Usage } from "../messages/types.js";
@@ -68,8 +70,22 @@ export interface TranscriptHeader {
   model: string;
 }
 
+/** Writers with entries that may still be pending, flushed if the process exits first. */
+const liveWriters = new Set<TranscriptWriter>();
+let exitHookInstalled = false;
+
+function flushAllOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const writer of liveWriters) writer.flush();
+  });
+}
+
 export class TranscriptWriter {
   private fd: number | undefined;
+  private pending: string[] = [];
+  private flushScheduled = false;
 
   constructor(
     readonly path: string,
@@ -85,13 +101,33 @@ export class TranscriptWriter {
     this.append(entry.timestamp ? entry : { ...entry, timestamp: new Date().toISOString() });
   }
 
+  /** Writes what is pending now. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const text = this.pending.join("");
+    this.pending = [];
+    writeSync(this.open(), text);
+    liveWriters.delete(this);
+  }
+
   close(): void {
+    this.flush();
+    liveWriters.delete(this);
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
 
   private append(entry: TranscriptEntry | ExtraTranscriptEntry): void {
-    writeSync(this.open(), `${JSON.stringify(entry)}\n`);
+    // Serialised now: the entry is recorded as it is at this moment, whatever happens to it later.
+    this.pending.push(`${JSON.stringify(entry)}\n`);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    liveWriters.add(this);
+    flushAllOnExit();
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    }).unref();
   }
 
   /** Opens lazily: a session that never records anything leaves no file behind. */

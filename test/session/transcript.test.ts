@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { appendFileSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -110,5 +111,26 @@ describe("transcripts", () => {
     expect(sent[4]?.content).toEqual([{ type: "text", text: "second" }]);
     second.session.close();
     expect(loadSession(cwd, loaded.sessionId).messages).toHaveLength(6);
+  });
+
+  it("writes an entry by the end of the event-loop turn, and still when the process exits at once", async () => {
+    const dir = tempDir();
+    const path = join(dir, "s.jsonl");
+    const writer = new TranscriptWriter(path, { sessionId: "s", cwd: dir, model: "m" });
+    writer.recordMessage({ role: "user", content: [{ type: "text", text: "soon on disk" }] });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readFileSync(path, "utf8")).toContain("soon on disk");
+    writer.close();
+
+    const exiting = join(dir, "exit.jsonl");
+    const moduleUrl = new URL("../../src/session/transcript.ts", import.meta.url).href;
+    const tsx = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+    const script = `import { TranscriptWriter } from ${JSON.stringify(moduleUrl)};
+      const w = new TranscriptWriter(${JSON.stringify(exiting)}, { sessionId: "x", cwd: "/", model: "m" });
+      w.recordMessage({ role: "user", content: [{ type: "text", text: "last words" }] });
+      process.exit(3);`;
+    const child = spawnSync(process.execPath, ["--import", tsx, "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(child.status).toBe(3);
+    expect(readFileSync(exiting, "utf8")).toContain("last words");
   });
 });
