@@ -78,3 +78,21 @@ describe("warden mcp list", () => {
     expect(run.stdout).toMatch(/ENOENT/);
   });
 });
+
+describe("warden mcp usage errors", () => {
+  it.each([
+    [["mcp"], /Usage:/],
+    [["mcp", "frob"], /unknown subcommand "frob"/],
+    [["mcp", "serve", "--port", "abc"], /--port must be 0-65535, not abc/],
+    [["mcp", "list", "--bogus"], /Unknown option '--bogus'/],
+  ])("%j exits 2 with a clear message", (args, message) => {
+    const run = spawnSync(process.execPath, ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), ...args], {
+      encoding: "utf8",
+      cwd: home,
+      env: { ...process.env, HOME: home, WARDEN_HOME: join(home, ".warden") },
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+});

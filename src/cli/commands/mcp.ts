@@ -20,6 +20,14 @@ serve speaks MCP over stdio, or over streamable HTTP at http://127.0.0.1:<n>/mcp
 Calls that would need approval are denied with the reason (nobody can be asked).
 `;
 
+/** Bad command-line input: exit code 2, as for the session command. */
+class UsageError extends Error {}
+
+function isUsageError(error: unknown): boolean {
+  // node:util parseArgs reports unknown options and missing values as TypeErrors with an ERR_PARSE_ARGS code.
+  return error instanceof UsageError || (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS"));
+}
+
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   try {
@@ -27,11 +35,15 @@ export async function run(argv: string[]): Promise<number> {
     if (sub === "serve") return await serve(rest);
   } catch (error) {
     err(`warden mcp: ${error instanceof Error ? error.message : String(error)}\n`);
-    return error instanceof TypeError && "code" in error ? 2 : 1;
+    return isUsageError(error) ? 2 : 1;
   }
-  if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
+  if (sub === "help" || sub === "--help" || sub === "-h") {
     out(USAGE);
-    return sub === undefined ? 2 : 0;
+    return 0;
+  }
+  if (sub === undefined) {
+    err(USAGE);
+    return 2;
   }
   err(`warden mcp: unknown subcommand ${JSON.stringify(sub)}\n\n${USAGE}`);
   return 2;
@@ -125,7 +137,7 @@ async function serve(argv: string[]): Promise<number> {
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, not ${values.port}`);
   }
   const cwd = resolve(values.cwd ?? ".");
   const [{ loadSessionPermissions }, { createCanUseTool }, { createHeadlessAskHandler }, { builtInTools }, { assembleToolPool }] =
