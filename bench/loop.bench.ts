@@ -114,7 +114,7 @@ async function inProcessPerCallMs(script: string, cwd: string): Promise<{ perCal
   };
   await runOnce();
   const times: number[] = [];
-  for (let i = 0; i < 5; i++) times.push(await runOnce());
+  for (let i = 0; i < 15; i++) times.push(await runOnce());
   const sessionMs = median(times);
   return { sessionMs, perCallMs: sessionMs / (TURNS * CALLS_PER_TURN) };
 }
