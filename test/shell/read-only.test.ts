@@ -69,7 +69,7 @@ describe("flag-level allowlists", () => {
   });
 
   it("rg and grep without preprocessors", async () => {
-    await expectAsked(["rg --pre=cat x", "rg --pr cat x", "rg --pre cat x"]);
+    await expectAsked(["rg --pre=cat x", "rg --pr cat x", "rg --pre cat x", "rg --hostname-bin=sh x", "sort --o=out a.txt"]);
   });
 
   it("git read-only subcommands with read-only arguments", async () => {

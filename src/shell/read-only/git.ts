@@ -84,7 +84,7 @@ export function checkGitReadOnly(words: Field[]): ReadOnlyVerdict {
   const args = words.slice(invocation.subcommandIndex + 1);
   for (const arg of args) {
     if (!arg.value.startsWith("--")) continue;
-    if (UNSAFE_LONG.some((long) => matchesLong(arg.value, long, 2))) return notReadOnly(`git ${sub.value} ${arg.value} writes or runs something`);
+    if (UNSAFE_LONG.some((long) => matchesLong(arg.value, long, 1))) return notReadOnly(`git ${sub.value} ${arg.value} writes or runs something`);
   }
   if (args.some(couldExpandToFlag)) return notReadOnly("an unquoted glob or variable could become a git flag");
   const paths = [...invocation.directories, ...pathLikeOperands(args)];

@@ -88,7 +88,7 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   fgrep: GREP,
   rg: {
     operands: "pattern-then-paths",
-    unsafeLong: ["pre"],
+    unsafeLong: ["pre", "hostname-bin"],
     shortWithValue: "efgtTmABCMjrEd",
     longWithValue: ["regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-count", "after-context", "before-context", "context", "max-columns", "threads", "replace", "encoding", "max-depth", "pre", "pre-glob", "sort", "sortr", "colors", "color", "path-separator", "max-filesize", "ignore-file", "context-separator", "field-match-separator", "field-context-separator", "dfa-size-limit", "regex-size-limit", "engine"],
     patternFlags: ["-e", "-f", "--regexp", "--file", "--files", "--type-list"],
@@ -147,7 +147,8 @@ export function checkSimpleReadOnly(name: string, spec: SimpleReadOnlySpec, word
     if (!isLong && spec.unsafeShort?.includes(option.flag.slice(1))) {
       return notReadOnly(`${name} ${option.flag} writes or runs something`);
     }
-    if (isLong && spec.unsafeLong?.some((long) => matchesLong(option.flag, long, 2))) {
+    // getopt_long takes any unambiguous prefix, down to one letter (`sort --o=f` is --output).
+    if (isLong && spec.unsafeLong?.some((long) => matchesLong(option.flag, long, 1))) {
       return notReadOnly(`${name} ${option.flag} writes or runs something`);
     }
   }
