@@ -45,6 +45,8 @@ interface OptionSpec {
   key: keyof SessionConfig | "maxTurnsRaw";
   help: string;
   arg?: string;
+  /** A list whose values may hold several items (`Read,Glob` or `"Read Glob"`). */
+  splitsValues?: boolean;
 }
 
 const OPTIONS: OptionSpec[] = [
@@ -57,8 +59,8 @@ const OPTIONS: OptionSpec[] = [
   { names: ["-r", "--resume"], kind: "string", key: "resume", arg: "<session-id>", help: "Continue the given session of this directory" },
   { names: ["-c", "--continue"], kind: "boolean", key: "continueLatest", help: "Continue the latest session of this directory" },
   { names: ["--cwd"], kind: "string", key: "cwd", arg: "<dir>", help: "Working directory (default: the current one)" },
-  { names: ["--allowedTools", "--allowed-tools"], kind: "list", key: "allowedTools", arg: "<rules...>", help: "Permission rules to allow, e.g. Read \"Bash(git diff:*)\"" },
-  { names: ["--disallowedTools", "--disallowed-tools"], kind: "list", key: "disallowedTools", arg: "<rules...>", help: "Permission rules to deny" },
+  { names: ["--allowedTools", "--allowed-tools"], kind: "list", key: "allowedTools", arg: "<rules...>", splitsValues: true, help: "Permission rules to allow, e.g. Read \"Bash(git diff:*)\"" },
+  { names: ["--disallowedTools", "--disallowed-tools"], kind: "list", key: "disallowedTools", arg: "<rules...>", splitsValues: true, help: "Permission rules to deny" },
   { names: ["--permission-mode"], kind: "string", key: "permissionMode", arg: "<mode>", help: PERMISSION_MODES.join(", ") },
   { names: ["--add-dir"], kind: "list", key: "addDirs", arg: "<dirs...>", help: "More directories the tools may work in" },
   { names: ["--dangerously-skip-permissions"], kind: "boolean", key: "dangerouslySkipPermissions", help: "Run every tool without asking (bypass mode)" },
@@ -132,8 +134,9 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
     } else {
       const list = raw[spec.key] as string[];
       const before = list.length;
-      // An --mcp-config value is a file or inline JSON: its commas and spaces are not separators.
-      const items = spec.key === "mcpConfig" ? (value: string) => [value] : splitList;
+      // Only rule lists split on commas and spaces; an --mcp-config value (a file or inline JSON)
+      // and an --add-dir path are kept whole.
+      const items = spec.splitsValues ? splitList : (value: string) => [value];
       if (inline !== undefined) list.push(...items(inline));
       else while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) list.push(...items(argv[++i] as string));
       if (list.length === before) throw new UsageError(`${name} needs at least one value ${spec.arg ?? ""}`.trim());

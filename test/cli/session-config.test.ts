@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { UsageError, parseSessionArgs } from "../../src/cli/session-config.js";
+
+const parse = (...argv: string[]) => parseSessionArgs(argv, "/base");
+
+describe("session command line", () => {
+  it("takes the prompt from the words that are not options", () => {
+    const config = parse("-p", "explain", "this", "--max-turns", "3", "--output-format=json");
+    expect(config).toMatchObject({ print: true, prompt: "explain this", maxTurns: 3, outputFormat: "json", cwd: "/base" });
+    expect(parse("-p", "--", "--not-an-option").prompt).toBe("--not-an-option");
+  });
+
+  it("reads rule lists as Claude Code does: following words, commas, and spaces outside parentheses", () => {
+    const config = parse("--allowedTools", "Read,Glob", "Bash(git diff:*, git log:*)", "-p", "go");
+    expect(config.allowedTools).toEqual(["Read", "Glob", "Bash(git diff:*, git log:*)"]);
+    expect(config.prompt).toBe("go");
+    expect(parse("--disallowed-tools=WebFetch Bash").disallowedTools).toEqual(["WebFetch", "Bash"]);
+  });
+
+  it("keeps --add-dir paths and --mcp-config JSON whole", () => {
+    const json = '{"mcpServers": {"a": {"command": "x", "args": ["1", "2"]}}}';
+    const config = parse("--add-dir", "my dir,v2", "../other", "--mcp-config", json, "-p", "go");
+    expect(config.addDirs).toEqual(["/base/my dir,v2", "/other"]);
+    expect(config.mcpConfig).toEqual([json]);
+  });
+
+  it("passes the permission flags on", () => {
+    const config = parse("--permission-mode", "acceptEdits", "--dangerously-skip-permissions", "--settings", "s.json");
+    expect(config).toMatchObject({ permissionMode: "acceptEdits", dangerouslySkipPermissions: true, settings: "s.json" });
+  });
+
+  it.each([
+    [["--frobnicate"], "unknown option --frobnicate"],
+    [["--model"], "--model needs a value"],
+    [["--output-format", "xml"], "--output-format must be text, json or stream-json"],
+    [["--max-turns", "2.5"], "--max-turns must be a whole number >= 1"],
+    [["--permission-mode", "yolo"], "--permission-mode must be one of"],
+    [["--resume", "abc", "--continue"], "use either --resume or --continue"],
+    [["--allowedTools"], "--allowedTools needs at least one value"],
+    [["--verbose=yes"], "--verbose takes no value"],
+  ])("rejects %j with a clear message", (argv, message) => {
+    expect(() => parse(...argv)).toThrow(UsageError);
+    expect(() => parse(...argv)).toThrow(message);
+  });
+});
