@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import { resolveProvider } from "../providers/resolve.js";
 import type { Provider } from "../providers/types.js";
 
 export const DEFAULT_ANTHROPIC_MODEL = "anthropic:claude-sonnet-4-5";
@@ -24,7 +25,6 @@ export interface ResolvedModel {
 
 /** Turns `--model` into a provider; each provider's code (and SDK) is loaded only when chosen. */
 export async function resolveModel(spec: string, cwd: string): Promise<ResolvedModel> {
-  const { resolveProvider } = await import("../providers/resolve.js");
   // A script path on the command line is relative to where the command runs (as the shell
   // completed it), not to --cwd; `{{cwd}}` inside the script still means the session's cwd.
   const replayFile = /^replay:(.+)$/.exec(spec)?.[1];

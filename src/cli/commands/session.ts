@@ -1,10 +1,16 @@
 // `warden -p "<prompt>"`: one headless session. Exit codes: 0 success, 1 the session ended in
 // error (turn limit, model failure, ...), 2 bad usage, 130 interrupted (Ctrl+C).
 import { statSync } from "node:fs";
+// Static on purpose: a headless run needs all of these before its first request, and each
+// dynamic import() is one more module file for the loader to fetch and link at start-up.
+import { createSession } from "../../loop/session.js";
+import { connectMcpForSession } from "../../mcp/session-setup.js";
+import { builtInTools } from "../../tools/registry.js";
 import type { TerminalEvent } from "../../loop/events.js";
 import type { Message } from "../../messages/types.js";
 import type { AnyTool } from "../../tool/types.js";
 import { buildHeadlessCanUseTool, buildPermissionContext, runPromptWithPermissions } from "../headless-permissions.js";
+import { loadExtraTools } from "../extra-tools.js";
 import { HeadlessReporter } from "../headless-output.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
@@ -73,14 +79,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   });
   const provider = traceFirstRequest(resolved.provider);
 
-  const [{ builtInTools }, { loadExtraTools }, { createSession }] = await Promise.all([
-    import("../../tools/registry.js"),
-    import("../extra-tools.js"),
-    import("../../loop/session.js"),
-  ]);
   const tools: AnyTool[] = [...builtInTools(), ...(await loadExtraTools())];
   // MCP servers connect in parallel (MCP_TIMEOUT each); a dead one is reported and the session goes on.
-  const { connectMcpForSession } = await import("../../mcp/session-setup.js");
   const mcp = await connectMcpForSession({
     cwd: config.cwd,
     mcpConfig: config.mcpConfig,
