@@ -68,8 +68,9 @@ export function parseServerConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): McpServerEntry {
   const entry = { name, scope, origin };
-  if (!/^[A-Za-z0-9_.-]+$/.test(name)) {
-    return { ...entry, problem: `server name "${name}" may only use letters, digits, "_", "-" and "."` };
+  // As in Claude Code: the name goes verbatim into tool names and rules (`mcp__<server>__...`).
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+    return { ...entry, problem: `server name "${name}" may only use letters, digits, "_" and "-"` };
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     return { ...entry, problem: "server config must be a JSON object" };

@@ -142,10 +142,11 @@ export function renderDeferredToolsList(deferred: readonly AnyTool[]): string {
   const byServer = new Map<string, string[]>();
   for (const tool of [...deferred].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const hint = tool.searchHint ? ` (${tool.searchHint})` : "";
-    if (tool.mcpInfo && tool.name === mcpPrefixedName(tool.mcpInfo.serverName, tool.mcpInfo.toolName)) {
-      const prefix = `mcp__${tool.mcpInfo.serverName}__`;
+    const prefix = tool.mcpInfo ? `mcp__${tool.mcpInfo.serverName}__` : undefined;
+    if (prefix && tool.name.startsWith(prefix) && tool.name.length > prefix.length) {
+      // The rest of the model-facing name, which may differ from the server's own tool name.
       const list = byServer.get(prefix) ?? [];
-      list.push(`${tool.mcpInfo.toolName}${hint}`);
+      list.push(`${tool.name.slice(prefix.length)}${hint}`);
       byServer.set(prefix, list);
     } else {
       builtIn.push(`${tool.name}${hint}`);
@@ -159,8 +160,4 @@ export function renderDeferredToolsList(deferred: readonly AnyTool[]): string {
   for (const [prefix, names] of byServer) lines.push(`${prefix}: ${names.join(", ")}`);
   lines.push("</deferred-tools>");
   return lines.join("\n");
-}
-
-function mcpPrefixedName(serverName: string, toolName: string): string {
-  return `mcp__${serverName}__${toolName}`;
 }

@@ -56,13 +56,15 @@ describe("parseServerConfig", () => {
 
   it("rejects server names that would corrupt tool names", () => {
     expect(parseServerConfig("a b", { command: "x" }, "cli", "x", env).problem).toMatch(/server name/);
+    // Rules name servers verbatim (`mcp__my.server` could never match a tool name), so no dots either.
+    expect(parseServerConfig("my.server", { command: "x" }, "cli", "x", env).problem).toMatch(/letters, digits, "_" and "-"/);
   });
 });
 
 describe("tool names", () => {
   it("builds and parses mcp__server__tool", () => {
     expect(mcpToolName("github", "create_issue")).toBe("mcp__github__create_issue");
-    expect(mcpToolName("my.server", "do thing")).toBe("mcp__my_server__do_thing");
+    expect(mcpToolName("my-server", "do thing.now")).toBe("mcp__my-server__do_thing_now");
     expect(parseMcpToolName("mcp__github__create_issue")).toEqual({ server: "github", tool: "create_issue" });
     expect(parseMcpToolName("mcp__github")).toEqual({ server: "github" });
     expect(parseMcpToolName("Read")).toBeUndefined();

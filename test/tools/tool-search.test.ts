@@ -91,6 +91,10 @@ describe("renderDeferredToolsList", () => {
     expect(text).toContain("mcp__slack__: send_message");
     expect(text).toContain("ToolSearch");
   });
+  it("groups by the model-facing name even when it differs from the server's tool name", () => {
+    const renamed = fakeTool("mcp__slack__post_message_v2", { mcpInfo: { serverName: "slack", toolName: "post.message/v2" } });
+    expect(renderDeferredToolsList([renamed])).toContain("mcp__slack__: post_message_v2");
+  });
   it("is empty when nothing is deferred", () => {
     expect(renderDeferredToolsList([])).toBe("");
   });
