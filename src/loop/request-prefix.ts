@@ -57,7 +57,8 @@ export class RequestPrefixCache {
     const split = splitDeferredTools(pool, loadedDeferredToolNames(appState), {
       mode: resolveToolSearchMode(appState.toolSearchMode),
     });
-    const key = `${split.loaded.map((t) => t.name).join("\n")}\u0000${split.deferred.map((t) => t.name).join("\n")}`;
+    // By tool object, not name: an MCP server may redefine a tool under the same name (list_changed).
+    const key = `${split.loaded.map((t) => this.idOf(t)).join(",")}\u0000${split.deferred.map((t) => this.idOf(t)).join(",")}`;
     if (this.lastPrefix && key === this.lastKey) {
       this.lastInputs = { ...inputs, pool: [...pool] };
       return this.lastPrefix;
@@ -70,6 +71,18 @@ export class RequestPrefixCache {
     this.lastPrefix = { system, tools };
     this.lastInputs = { ...inputs, pool: [...pool] };
     return this.lastPrefix;
+  }
+
+  private readonly ids = new WeakMap<AnyTool, number>();
+  private nextId = 0;
+
+  private idOf(tool: AnyTool): number {
+    let id = this.ids.get(tool);
+    if (id === undefined) {
+      id = ++this.nextId;
+      this.ids.set(tool, id);
+    }
+    return id;
   }
 
   private async schemaOf(tool: AnyTool, context: ToolUseContext): Promise<ToolSchema> {
