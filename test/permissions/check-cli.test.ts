@@ -108,6 +108,27 @@ describe("warden permissions check", () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ behavior: "allow" });
   });
 
+  it("lists the rules in force with their sources, files and lines", async () => {
+    const { home, cwd } = project();
+    const run = await warden(["list", "--cwd", cwd, "--disallowedTools", "Bash", "--json"], home);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      mode: "default",
+      workingDirectories: [cwd],
+      managedRulesOnly: false,
+      rules: {
+        deny: [
+          { rule: "Bash", source: "cliArg" },
+          { rule: "Read(./secret/**)", source: "projectSettings", file: join(cwd, ".warden", "settings.json"), line: 4 },
+        ],
+        ask: [],
+        allow: [{ rule: "Edit(./src/**)", source: "projectSettings", file: join(cwd, ".warden", "settings.json"), line: 7 }],
+      },
+    });
+    const text = await warden(["list", "--cwd", cwd], home);
+    expect(text.stdout).toContain("deny (1):\n  Read(./secret/**)  projectSettings");
+  });
+
   it("explains bad usage, bad input and unknown tools", async () => {
     const { home, cwd } = project();
     expect((await warden(["check", "Read"], home)).stderr).toContain("expected TOOL and 'JSON_INPUT'");

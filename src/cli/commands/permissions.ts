@@ -5,12 +5,15 @@ import { createInterface } from "node:readline";
 import { type CheckRequest, createPermissionChecker } from "../../permissions/check-request.js";
 import type { PermissionCliOptions } from "../../permissions/context-builder.js";
 import { loadSessionPermissions } from "../../permissions/session-setup.js";
+import { contextSummary, contextText } from "../permissions-list.js";
 
 const USAGE = `Usage: warden permissions check TOOL 'JSON_INPUT' [options]
        warden permissions check --jsonl [options] < requests.jsonl
+       warden permissions list [options] [--json]
 
-Prints {"behavior":"allow"|"ask"|"deny","reason":...,"rule":...,"source":...} per request.
-Nothing is ever run.
+check prints {"behavior":"allow"|"ask"|"deny","reason":...,"rule":...,"source":...} per request.
+Nothing is ever run. list prints the mode, working directories and every rule in force, with
+where it came from (highest precedence first).
 
 Options:
   --allowedTools <rules...>      rules to allow (as for a session)
@@ -20,6 +23,7 @@ Options:
   --add-dir <dirs...>            more working directories
   --cwd <dir>                    whose settings are in force (default: the current directory)
   --settings <file-or-json>      an extra settings file
+  --json                         (list) print one JSON object instead of text
   --jsonl                        read requests from stdin, one JSON object per line:
                                  {"tool":"Bash","input":{...},"rules":{"allow":[],"deny":[],"ask":[]},"mode":"default"}
 `;
@@ -29,13 +33,14 @@ interface CheckArgs {
   cwd: string;
   settings: string[];
   jsonl: boolean;
+  json: boolean;
   positionals: string[];
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): CheckArgs {
-  const args: CheckArgs = { cli: {}, cwd: process.cwd(), settings: [], jsonl: false, positionals: [] };
+  const args: CheckArgs = { cli: {}, cwd: process.cwd(), settings: [], jsonl: false, json: false, positionals: [] };
   const allowed: string[] = [];
   const disallowed: string[] = [];
   const addDirs: string[] = [];
@@ -79,6 +84,9 @@ function parseArgs(argv: readonly string[]): CheckArgs {
       case "--jsonl":
         args.jsonl = true;
         break;
+      case "--json":
+        args.json = true;
+        break;
       default:
         if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
         args.positionals.push(arg);
@@ -96,13 +104,20 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return subcommand === undefined ? 2 : 0;
   }
-  if (subcommand !== "check") {
+  if (subcommand !== "check" && subcommand !== "list") {
     process.stderr.write(`warden permissions: unknown subcommand "${subcommand}"\n\n${USAGE}`);
     return 2;
   }
   let args: CheckArgs;
   try {
     args = parseArgs(rest);
+    if (subcommand === "list") {
+      if (args.positionals.length > 0 || args.jsonl) throw new UsageError("list takes only options");
+      const setup = loadSessionPermissions({ cwd: args.cwd, cli: args.cli, extraSettings: args.settings });
+      for (const warning of setup.warnings) process.stderr.write(`warden: warning: ${warning}\n`);
+      process.stdout.write(args.json ? `${JSON.stringify(contextSummary(setup.permissionContext))}\n` : contextText(setup.permissionContext));
+      return 0;
+    }
     if (args.jsonl ? args.positionals.length > 0 : args.positionals.length !== 2) {
       throw new UsageError(args.jsonl ? "--jsonl takes no TOOL or JSON_INPUT" : "expected TOOL and 'JSON_INPUT'");
     }
