@@ -34,6 +34,7 @@ export interface ResultObject {
   terminal_reason: TerminalReason;
   /** What went wrong, for error results. */
   error?: string;
+  uuid: string;
 }
 
 export function subtypeOf(reason: TerminalReason): ResultSubtype {
@@ -123,6 +124,7 @@ export class HeadlessReporter {
       usage: terminal.usage,
       permission_denials: denials.map((d) => ({ tool_name: d.tool_name, tool_use_id: d.tool_use_id, tool_input: d.tool_input })),
       terminal_reason: terminal.reason,
+      uuid: crypto.randomUUID(),
     };
     if (subtype !== "success") {
       const why = REASON_TEXT[terminal.reason];
