@@ -1,3 +1,8 @@
+// The Bash tool. A call runs validateInput (empty command, timeout above the maximum, a leading
+// long sleep), then checkPermissions (the shell analysis at the shell's current directory, and
+// "ask" when the sandbox is on but cannot run), then call(): in the background as a task, or in
+// the foreground with timeout, abort and progress, followed by the post-processing the model
+// reads (exit-code meaning, cwd carried over or reset, sandbox and git-lock notes).
 import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";

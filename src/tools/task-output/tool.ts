@@ -1,3 +1,5 @@
+// TaskOutput (formerly BashOutput): the status and output of a background task, optionally after
+// waiting for it to end.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";

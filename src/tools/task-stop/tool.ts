@@ -1,3 +1,4 @@
+// TaskStop (formerly KillShell): ends a background task and every process it started.
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { backgroundTasks, type TaskStatus } from "../bash/background-tasks.js";
