@@ -79,6 +79,14 @@ function isReadOnly(input: BashInput): boolean {
   }
 }
 
+/**
+ * A `cd` is read-only but moves the shell for the calls after it, so such a call must not run
+ * beside them. Matched on the raw text: a false positive (`echo cd`) only costs concurrency.
+ */
+function mayChangeDirectory(command: string): boolean {
+  return /(^|[\s;&|(`{])(cd|pushd|popd)(?=$|[\s;&|)`}])/.test(command);
+}
+
 async function sandboxPermission(
   input: BashInput,
   context: ToolUseContext,
@@ -239,7 +247,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
 
   userFacingName: () => BASH_TOOL_NAME,
   isReadOnly,
-  isConcurrencySafe: isReadOnly,
+  isConcurrencySafe: (input) => isReadOnly(input) && !mayChangeDirectory(input.command),
   isOpenWorld: () => true,
   toAutoClassifierInput: (input) => input.command,
 

@@ -85,6 +85,10 @@ describe("Bash tool definition", () => {
     expect(BashTool.isConcurrencySafe({ command: "ls -la && git status" })).toBe(true);
     expect(BashTool.isReadOnly({ command: "rm -rf build" })).toBe(false);
     expect(BashTool.isConcurrencySafe({ command: "ls; touch x" })).toBe(false);
+    // A cd moves the shell for the next call, so it never runs beside other calls.
+    expect(BashTool.isReadOnly({ command: "cd src && ls" })).toBe(true);
+    expect(BashTool.isConcurrencySafe({ command: "cd src && ls" })).toBe(false);
+    expect(BashTool.isConcurrencySafe({ command: "pushd src" })).toBe(false);
   });
 
   it("checks permission against the shell's current directory, not the session's", async () => {
