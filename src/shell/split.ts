@@ -4,7 +4,7 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
-import { type Field, type WordContext, assignmentValueField, fieldsOfNodes } from "./word-tokens.js";
+import { type Field, type WordContext, type WordPiece, assignmentValueField, fieldsOfNodes } from "./word-tokens.js";
 
 export type CommandOrigin = "top" | "substitution" | "function" | "nested-shell";
 
@@ -90,7 +90,7 @@ export function splitScript(tree: Tree, cwd: string, context: WordContext): Scri
     functionNames: new Set(),
     hasError: tree.rootNode.hasError,
   };
-  const walker = new Walker(structure, context);
+  const walker = new Walker(structure, context, tree.rootNode.text);
   walker.visit(tree.rootNode, { cwd, origin: "top", inError: false });
   return structure;
 }
@@ -99,6 +99,7 @@ class Walker {
   constructor(
     private readonly out: ScriptStructure,
     private readonly context: WordContext,
+    private readonly script: string,
   ) {}
 
   visit(node: Node, state: WalkState): void {
@@ -177,26 +178,32 @@ class Walker {
   private visitCommand(node: Node, state: WalkState): void {
     this.visitNestedSubstitutions(node, state);
     const assignments: Assignment[] = [];
-    const wordGroups: Node[][] = [];
+    const wordGroups: WordPiece[][] = [];
     const redirects: Redirect[] = [];
     let previous: Node | undefined;
+    // The grammar can leave escaped characters outside every node (`b""\ {c,a}`, a trailing
+    // `x\ `): they belong to the word they touch, as bash reads them.
+    const textAfterPrevious = (until: number): { escapes: string; rest: string } => {
+      if (!previous) return { escapes: "", rest: " " };
+      const gap = this.script.slice(previous.endIndex, until);
+      const escapes = /^(?:\\[^\n])*/.exec(gap)?.[0] ?? "";
+      return { escapes, rest: gap.slice(escapes.length) };
+    };
+    const closeWord = (until: number) => {
+      const { escapes } = textAfterPrevious(until);
+      if (escapes !== "") wordGroups[wordGroups.length - 1]?.push(escapes);
+      previous = undefined;
+    };
     for (const child of node.children) {
       if (!child) continue;
       const type = child.type;
-      if (type === "variable_assignment") {
-        const assignment = this.assignmentOf(child);
-        if (assignment) assignments.push(assignment);
-        previous = undefined;
-        continue;
-      }
-      if (type === "file_redirect" || type === "herestring_redirect") {
-        redirects.push(...this.redirectsOf(child, state));
-        previous = undefined;
-        continue;
-      }
-      if (type === "heredoc_redirect") {
-        this.visitHeredoc(child, state);
-        previous = undefined;
+      if (type === "variable_assignment" || type === "file_redirect" || type === "herestring_redirect" || type === "heredoc_redirect") {
+        closeWord(child.startIndex);
+        if (type === "variable_assignment") {
+          const assignment = this.assignmentOf(child);
+          if (assignment) assignments.push(assignment);
+        } else if (type === "heredoc_redirect") this.visitHeredoc(child, state);
+        else redirects.push(...this.redirectsOf(child, state));
         continue;
       }
       const parts = type === "command_name" ? this.named(child) : [child];
@@ -204,12 +211,17 @@ class Walker {
         const partType = part === child ? type : part.type;
         if (!WORDISH.has(partType) && partType !== "$") continue;
         // Adjacent nodes with no blank between them are one word to bash.
-        const group = previous && previous.endIndex === part.startIndex ? wordGroups[wordGroups.length - 1] : undefined;
-        if (group) group.push(part);
+        const { escapes, rest } = textAfterPrevious(part.startIndex);
+        const group = previous ? wordGroups[wordGroups.length - 1] : undefined;
+        if (group && escapes !== "") group.push(escapes);
+        if (group && rest === "") group.push(part);
         else wordGroups.push([part]);
         previous = part;
       }
     }
+    // Escapes right after the command's last node (`... b\ `) may fall outside it.
+    const trailing = /^(?:\\[^\n])*/.exec(this.script.slice(node.endIndex))?.[0] ?? "";
+    closeWord(node.endIndex + trailing.length);
     const words = wordGroups.flatMap((group) => fieldsOfNodes(group, this.context));
     this.record({ kind: "command", assignments, words, redirects, node, state });
   }

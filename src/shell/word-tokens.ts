@@ -8,8 +8,8 @@ import { expandBraces } from "./brace-expansion.js";
 export type WordToken =
   | { kind: "char"; ch: string; quoted: boolean }
   | { kind: "dynamic"; source: string }
-  /** An unquoted default-$IFS expansion: bash splits the word here. */
-  | { kind: "split" };
+  /** An unquoted default-$IFS expansion: bash splits the word here. `bare` for `$IFS` (no braces). */
+  | { kind: "split"; bare?: boolean };
 
 /** One argument as bash will pass it. */
 export interface Field {
@@ -46,11 +46,19 @@ const PLAIN_TEXT_NODES = new Set([
 
 const DYNAMIC_NODES = new Set(["command_substitution", "process_substitution", "arithmetic_expansion"]);
 
-export function tokensOfNodes(nodes: Node[], context: WordContext): WordToken[] {
+/** A word's pieces: syntax nodes, or raw unquoted text the grammar left between them. */
+export type WordPiece = Node | string;
+
+export function tokensOfNodes(nodes: WordPiece[], context: WordContext): WordToken[] {
   const tokens: WordToken[] = [];
   for (let k = 0; k < nodes.length; k += 1) {
-    const node = nodes[k] as Node;
-    if (nodes.length > 1 && isLoneDollarBeforeString(node, nodes[k + 1])) continue;
+    const node = nodes[k] as WordPiece;
+    if (typeof node === "string") {
+      appendUnquotedText(node, tokens);
+      continue;
+    }
+    const next = nodes[k + 1];
+    if (typeof next !== "string" && isLoneDollarBeforeString(node, next)) continue;
     appendNode(node, context, tokens);
   }
   return tokens;
@@ -71,6 +79,10 @@ function appendNode(node: Node, context: WordContext, tokens: WordToken[]): void
     return;
   }
   switch (type) {
+    case "$":
+      // A bare or escaped dollar (`\$`, `echo $`) is text to bash.
+      appendUnquotedText(node.text, tokens);
+      return;
     case "raw_string":
       appendQuotedText(node.text.slice(1, -1), tokens);
       return;
@@ -88,7 +100,7 @@ function appendNode(node: Node, context: WordContext, tokens: WordToken[]): void
     }
     case "simple_expansion":
     case "expansion":
-      if (!context.ifsReassigned && isDefaultIfsExpansion(node.text)) tokens.push({ kind: "split" });
+      if (!context.ifsReassigned && isDefaultIfsExpansion(node.text)) tokens.push({ kind: "split", bare: type === "simple_expansion" });
       else tokens.push({ kind: "dynamic", source: node.text });
       return;
     case "concatenation":
@@ -122,6 +134,7 @@ function appendChildrenWithGaps(node: Node, context: WordContext, tokens: WordTo
 }
 
 function appendDoubleQuoted(node: Node, tokens: WordToken[]): void {
+  tokens.push(EMPTY_QUOTED);
   const source = node.text;
   const start = node.startIndex;
   let cursor = start + 1;
@@ -150,7 +163,11 @@ function appendUnquotedText(text: string, tokens: WordToken[]): void {
   }
 }
 
+/** A quoted string, even an empty one, makes a word: `''` is an empty argument to bash. */
+const EMPTY_QUOTED: WordToken = { kind: "char", ch: "", quoted: true };
+
 function appendQuotedText(text: string, tokens: WordToken[]): void {
+  tokens.push(EMPTY_QUOTED);
   for (const ch of text) tokens.push({ kind: "char", ch, quoted: true });
 }
 
@@ -173,7 +190,44 @@ function isDefaultIfsExpansion(text: string): boolean {
 }
 
 /** Turns one source word into the fields bash passes, after brace expansion and IFS splitting. */
-export function fieldsOfTokens(tokens: WordToken[], source: string): Field[] {
+/**
+ * After a quoted string the grammar can read `$NAME` as a lone `$` and a plain word (`''$HOME`),
+ * which would make a variable look like literal text. Bash always expands an unquoted `$` before
+ * a name, so those characters are turned back into the expansion here.
+ */
+function restoreSplitVariables(tokens: WordToken[], context: WordContext | undefined): WordToken[] {
+  const out: WordToken[] = [];
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i] as WordToken;
+    const next = tokens[i + 1];
+    const startsName = next?.kind === "char" && !next.quoted && /[A-Za-z_]/.test(next.ch);
+    if (token.kind !== "char" || token.quoted || token.ch !== "$" || !startsName) {
+      out.push(token);
+      continue;
+    }
+    let name = "";
+    let j = i + 1;
+    while (j < tokens.length) {
+      const candidate = tokens[j] as WordToken;
+      if (candidate.kind !== "char" || candidate.quoted || !/[A-Za-z0-9_]/.test(candidate.ch)) break;
+      name += candidate.ch;
+      j += 1;
+    }
+    const ifs = name === "IFS" && context !== undefined && !context.ifsReassigned;
+    out.push(ifs ? { kind: "split", bare: true } : { kind: "dynamic", source: `$${name}` });
+    i = j - 1;
+  }
+  return out;
+}
+
+export function fieldsOfTokens(raw: WordToken[], source: string, context?: WordContext): Field[] {
+  const input = restoreSplitVariables(raw, context);
+  // Bash expands braces before variables: in `$IFS{a,b}` the name becomes IFSa and IFSb, so a
+  // bare $IFS right before a brace is not a separator but a variable known only at run time.
+  const tokens = input.map((token, i): WordToken => {
+    const next = input[i + 1];
+    return token.kind === "split" && token.bare && next?.kind === "char" && !next.quoted && next.ch === "{" ? { kind: "dynamic", source: "$IFS" } : token;
+  });
   const braces = expandBraces(tokens);
   if (braces.kind === "tooLarge") {
     return [{ value: DYNAMIC_MARK, literal: false, glob: true, quoted: false, source }];
@@ -213,15 +267,17 @@ function fieldOf(tokens: WordToken[], source: string): Field {
   return { value, literal, glob, quoted, source };
 }
 
-export function fieldsOfNodes(nodes: Node[], context: WordContext): Field[] {
+export function fieldsOfNodes(nodes: WordPiece[], context: WordContext): Field[] {
   if (nodes.length === 0) return [];
-  const source = nodes.map((n) => n.text).join("");
-  return fieldsOfTokens(tokensOfNodes(nodes, context), source);
+  const source = nodes.map((n) => (typeof n === "string" ? n : n.text)).join("");
+  return fieldsOfTokens(tokensOfNodes(nodes, context), source, context);
 }
 
 /** An assignment value: no brace expansion and no field splitting, as bash does for `X=...`. */
 export function assignmentValueField(nodes: Node[], context: WordContext): Field {
   const source = nodes.map((n) => n.text).join("");
-  const tokens = tokensOfNodes(nodes, context).map((t): WordToken => (t.kind === "split" ? { kind: "dynamic", source: "$IFS" } : t));
+  const tokens = restoreSplitVariables(tokensOfNodes(nodes, context), context).map((t): WordToken =>
+    t.kind === "split" ? { kind: "dynamic", source: "$IFS" } : t,
+  );
   return fieldOf(tokens, source);
 }
