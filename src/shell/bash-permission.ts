@@ -6,6 +6,8 @@ import { decideBashPermission } from "./decide.js";
 import { loadShellParser, loadedShellParser } from "./parser.js";
 import { suggestedPrefixOf, suggestedPrefixOfText } from "./suggestions.js";
 
+export { suggestedPrefixOfText } from "./suggestions.js";
+
 export interface BashPermissionRequest {
   command: string;
   /** The shell's current directory (it may differ from the session's start directory after `cd`). */

@@ -7,6 +7,7 @@ export {
   preloadBashAnalysis,
   splitBashCommand,
   suggestedBashPrefix,
+  suggestedPrefixOfText,
 } from "./bash-permission.js";
 export { analyzeCommand, type ScriptAnalysis } from "./analyze.js";
 export { decideBashPermission } from "./decide.js";
