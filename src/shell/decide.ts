@@ -174,8 +174,12 @@ function judgePart(
   cwdInside: (cwd: string) => boolean,
 ): PartVerdict {
   const { command } = part;
+  // A rule written with the assignments (`Bash(NODE_OPTIONS=--x npm test)`) is the user's
+  // explicit consent to exactly those; otherwise only the safe list may be stripped.
+  const spelledWithAssignments = command.assignments.length > 0 && command.kind === "command" ? withAssignments(part) : undefined;
+  const ruleWithAssignments = spelledWithAssignments ? allowRules.find((r) => ruleMatchesWords(r, spelledWithAssignments)) : undefined;
   const unsafeAssignment = command.assignments.find((a) => (command.kind === "assignment" ? isDangerousEnvVar(a.name) : !isSafeEnvVar(a.name)));
-  if (unsafeAssignment) return { allowed: false, reason: `it sets ${unsafeAssignment.name}, which can change what runs` };
+  if (unsafeAssignment && !ruleWithAssignments) return { allowed: false, reason: `it sets ${unsafeAssignment.name}, which can change what runs` };
   if (command.kind === "assignment") return { allowed: true };
   if (part.unwrapping.opaque) return { allowed: false, reason: part.unwrapping.opaque };
   // A `cd` elsewhere first means even an approved command would run against other files.
@@ -197,6 +201,7 @@ function judgePart(
     if (input?.target) return { allowed: false, reason: `it reads ${input.target.value}, outside the working directories` };
     return { allowed: true };
   }
+  if (ruleWithAssignments) return { allowed: true, rule: ruleWithAssignments };
   for (const view of part.unwrapping.views) {
     if (!view.transparent) break;
     const rule = allowRules.find((r) => ruleMatchesWords(r, view.words));
@@ -218,6 +223,17 @@ function producesProjectPaths(producer: SimpleCommand | undefined): boolean {
   if (name === "rg") return words.some((w) => w === "--files" || w === "-l" || w === "--files-with-matches");
   if (name === "grep") return words.some((w) => /^-[a-zA-Z]*[lL]/.test(w) || w === "--files-with-matches");
   return false;
+}
+
+function withAssignments(part: CommandPart): Field[] {
+  const prefix = part.command.assignments.map((a): Field => ({
+    value: `${a.name}=${a.value.value}`,
+    literal: a.value.literal,
+    glob: false,
+    quoted: a.value.quoted,
+    source: a.source,
+  }));
+  return [...prefix, ...part.command.words];
 }
 
 function literalWord(value: string): Field {

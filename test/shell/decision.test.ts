@@ -63,6 +63,8 @@ describe("allow", () => {
     expect(result.behavior).toBe("allow");
     expect((await decide("env CI=1 npm test", { allow: ["Bash(npm test:*)"] })).behavior).toBe("allow");
     expect((await decide("env NODE_OPTIONS=--require=x npm test", { allow: ["Bash(npm test:*)"] })).behavior).not.toBe("allow");
+    expect((await decide("NODE_OPTIONS=--inspect npm test", { allow: ["Bash(npm test:*)"] })).behavior).not.toBe("allow");
+    expect((await decide("NODE_OPTIONS=--inspect npm test", { allow: ["Bash(NODE_OPTIONS=--inspect npm test:*)"] })).behavior).toBe("allow");
     expect(result.decisionReason).toMatchObject({ type: "rule", rule: { value: { ruleContent: "npm test:*" } } });
   });
 
