@@ -3,6 +3,7 @@
 // every part is read-only or covered by an allow rule and nothing was found; passthrough else.
 import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
 import type { ScriptAnalysis } from "./analyze.js";
+import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
 import type { CommandPart } from "./command-parts.js";
 import type { SimpleCommand } from "./split.js";
 import { isDangerousEnvVar, isSafeEnvVar } from "./env-vars.js";
@@ -57,6 +58,7 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   const blockedSet = new Set<CommandPart>();
   let reason = "";
   let usedRule: BashRule | undefined;
+  let usedMode = false;
   if (SECRET_VARIABLE.test(analysis.script)) {
     reason = "it expands a variable that looks like a secret";
     blocked.push(...analysis.parts);
@@ -84,6 +86,7 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     const verdict = judgePart(part, allowRules, context, cwdInside);
     if (verdict.allowed) {
       usedRule ??= verdict.rule;
+      if (verdict.byMode) usedMode = true;
       continue;
     }
     blocked.push(part);
@@ -94,11 +97,18 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     reason ||= `the command has ${analysis.parts.length} subcommands`;
     if (blocked.length === 0) blocked.push(...analysis.parts.slice(0, 1));
   }
-  const deferred = analysis.validation.findings.filter((f) => f.deferred);
+  // In acceptEdits mode a redirection into the working directories is an accepted edit.
+  const editsAccepted = context.mode === "acceptEdits" && redirectsWriteInside(analysis.structure.redirects, context);
+  const deferred = analysis.validation.findings.filter((f) => f.deferred && !(editsAccepted && f.id === 10));
+  if (editsAccepted && deferred.length < analysis.validation.findings.filter((f) => f.deferred).length) usedMode = true;
   if (blocked.length === 0 && deferred.length === 0) {
     return {
       behavior: "allow",
-      decisionReason: usedRule ? { type: "rule", rule: usedRule.rule } : { type: "other", reason: "every part of the command is read-only" },
+      decisionReason: usedRule
+        ? { type: "rule", rule: usedRule.rule }
+        : usedMode
+          ? { type: "mode", mode: "acceptEdits" }
+          : { type: "other", reason: "every part of the command is read-only" },
     };
   }
   const why = reason || deferred.map((f) => f.message).join(" ");
@@ -165,7 +175,7 @@ function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
   return undefined;
 }
 
-type PartVerdict = { allowed: true; rule?: BashRule } | { allowed: false; reason: string };
+type PartVerdict = { allowed: true; rule?: BashRule; byMode?: boolean } | { allowed: false; reason: string };
 
 function judgePart(
   part: CommandPart,
@@ -206,6 +216,9 @@ function judgePart(
     if (!view.transparent) break;
     const rule = allowRules.find((r) => ruleMatchesWords(r, view.words));
     if (rule) return { allowed: true, rule };
+  }
+  if (context.mode === "acceptEdits" && deepest && isFileEditInside(deepest.words, command.cwd, context)) {
+    return { allowed: true, byMode: true };
   }
   return { allowed: false, reason: verdict.reason };
 }
