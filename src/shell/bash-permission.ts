@@ -46,7 +46,12 @@ export function preloadBashAnalysis(): Promise<void> {
  */
 export function isReadOnlyCommand(command: string, cwd: string = process.cwd()): boolean {
   const parser = loadedShellParser();
-  if (!parser || command.length > MAX_ANALYSED_COMMAND_LENGTH) return false;
+  if (!parser) {
+    // Start loading so later calls can answer; this one fails closed.
+    loadShellParser().catch(() => undefined);
+    return false;
+  }
+  if (command.length > MAX_ANALYSED_COMMAND_LENGTH) return false;
   try {
     const analysis = analyzeCommandWith(parser, command, cwd);
     const context: ToolPermissionContext = {
