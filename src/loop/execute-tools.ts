@@ -18,7 +18,8 @@ import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 
 export type ToolExecutionEvent =
   | { type: "progress"; toolUse: ToolUseBlock; progress: unknown }
-  | { type: "result"; toolUse: ToolUseBlock; outcome: ToolRunOutcome };
+  /** `alreadyShown`: handed out by finishedResults() while the model streamed; count it, do not show it again. */
+  | { type: "result"; toolUse: ToolUseBlock; outcome: ToolRunOutcome; alreadyShown?: boolean };
 
 export type ExecuteToolCalls = (
   toolUses: readonly ToolUseBlock[],
@@ -36,6 +37,8 @@ export class StreamingToolTurn {
   private current: StreamingToolExecutor | undefined;
   private readonly added = new Set<ToolUseBlock>();
   private readonly addedById = new Map<string, ToolUseBlock>();
+  /** Results handed out while the model was still streaming, in call order. */
+  private readonly shownEarly: Array<{ toolUse: ToolUseBlock; outcome: ToolRunOutcome }> = [];
 
   constructor(
     private readonly context: ToolUseContext,
@@ -61,6 +64,7 @@ export class StreamingToolTurn {
     this.current = undefined;
     this.added.clear();
     this.addedById.clear();
+    this.shownEarly.length = 0;
   }
 
   /** Progress of calls started mid-stream, taken out now so it is shown while the model still writes. */
@@ -69,6 +73,20 @@ export class StreamingToolTurn {
     for (const update of this.current.takeProgress()) {
       const toolUse = this.addedById.get(update.toolUseId);
       if (toolUse && update.type === "progress") yield { toolUse, progress: update.progress };
+    }
+  }
+
+  /**
+   * Results of calls that finished while the model streams, in call order (a finished call waits
+   * behind an unfinished earlier one), so they are shown at once; results() still counts them.
+   */
+  *finishedResults(): Generator<{ toolUse: ToolUseBlock; outcome: ToolRunOutcome }> {
+    if (!this.current) return;
+    for (const update of this.current.takeFinishedResults()) {
+      const toolUse = this.addedById.get(update.toolUseId);
+      if (!toolUse || update.type !== "result") continue;
+      this.shownEarly.push({ toolUse, outcome: update.outcome });
+      yield { toolUse, outcome: update.outcome };
     }
   }
 
@@ -89,6 +107,7 @@ export class StreamingToolTurn {
       }
     }
     if (toolUses.length === 0) return this.context;
+    for (const early of this.shownEarly) yield { type: "result", ...early, alreadyShown: true };
     const byId = new Map(toolUses.map((t) => [t.id, t]));
     for await (const update of this.executor.getRemainingResults()) {
       const toolUse = byId.get(update.toolUseId);

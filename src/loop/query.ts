@@ -118,9 +118,14 @@ async function* streamTurn(
           yield { type: "stream_reset" };
           break;
       }
-      // Progress of calls started mid-stream is shown now, not when the response ends.
+      // Progress and results of calls started mid-stream are shown now, not when the response ends.
       for (const p of toolTurn?.progressEvents() ?? []) {
         yield { type: "tool_progress", toolUseId: p.toolUse.id, toolName: p.toolUse.name, progress: p.progress };
+      }
+      for (const { toolUse, outcome } of toolTurn?.finishedResults() ?? []) {
+        yield outcome.denial
+          ? { type: "tool_result", toolUse, result: outcome.result, denial: outcome.denial }
+          : { type: "tool_result", toolUse, result: outcome.result };
       }
     }
   } catch (error) {
@@ -279,6 +284,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
         const { result, denial, newMessages } = event.outcome;
         results.push(result);
         if (newMessages) extraMessages.push(...newMessages);
+        if (event.alreadyShown) continue;
         yield denial
           ? { type: "tool_result", toolUse: event.toolUse, result, denial }
           : { type: "tool_result", toolUse: event.toolUse, result };

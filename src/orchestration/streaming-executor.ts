@@ -128,8 +128,13 @@ export class StreamingToolExecutor {
 
   /** Everything ready now, without waiting: all progress, then results up to the first unfinished call. */
   *getCompletedResults(): Generator<ToolExecutionUpdate> {
+    yield* this.takeProgress();
+    yield* this.takeFinishedResults();
+  }
+
+  /** Results ready now, in call order, up to the first unfinished call (progress stays queued). */
+  *takeFinishedResults(): Generator<ToolExecutionUpdate> {
     if (this.discarded) return;
-    while (this.progressQueue.length > 0) yield this.progressQueue.shift()!;
     for (const call of this.calls) {
       if (call.status === "yielded") continue;
       // Head-of-line: a later call that finished first waits until the earlier ones are out.

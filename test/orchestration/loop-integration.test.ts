@@ -149,6 +149,22 @@ describe("progress while the model streams", () => {
   });
 });
 
+describe("results while the model streams", () => {
+  it("shows a finished call's result before the response is complete, once, and still sends it", async () => {
+    const session = sessionWith([bigTool as AnyTool]);
+    server.enqueue(
+      reply().tool("Big", { size: 20 }, { id: "toolu_f1" }).text("still writing after the call", { chunks: 6 }).delay(15),
+      reply().text("done"),
+    );
+    const events = await run(session, "go");
+    const shown = events.filter((e) => e.type === "tool_result");
+    expect(shown).toHaveLength(1);
+    expect(events.indexOf(shown[0]!)).toBeLessThan(events.findIndex((e) => e.type === "assistant"));
+    expectEveryToolUsePaired(session.messages);
+    expect(JSON.stringify(lastBody().messages.at(-1))).toContain("toolu_f1");
+  });
+});
+
 describe("result budgets over real requests", () => {
   it("persists over the per-tool limit and the per-message budget, and later turns resend the same bytes", async () => {
     const session = sessionWith([bigTool as AnyTool]);
