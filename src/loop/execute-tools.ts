@@ -30,7 +30,8 @@ export type ExecuteToolCalls = (
 
 /**
  * The tool calls of one model response, started while the response is still streaming: the loop
- * hands over each complete block as it arrives, then collects every result once the stream ends.
+ * hands over each complete block as it arrives, shows progress and finished results between
+ * stream events, and collects every result through results() once the stream ends.
  */
 export class StreamingToolTurn {
   // Made on the first call: a turn without tools must not leave a listener on the query's signal.
