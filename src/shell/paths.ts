@@ -91,9 +91,30 @@ export function writeTargetsOf(words: Field[]): Field[] {
     case "wget":
     case "git":
       return outputOptionValues(words);
+    case "tar":
+    case "unzip":
+    case "patch":
+      return extractionTargets(name, words);
     default:
       return [];
   }
+}
+
+/** Where archives and patches unpack: tar -C/--directory, unzip -d, patch's file operand. */
+function extractionTargets(name: string, words: Field[]): Field[] {
+  const targets: Field[] = [];
+  for (let i = 1; i < words.length; i += 1) {
+    const text = words[i]?.value ?? "";
+    const next = words[i + 1];
+    if (name === "tar" && (text === "-C" || text === "--directory") && next) targets.push(next);
+    else if (name === "tar" && text.startsWith("--directory=")) targets.push({ ...(words[i] as Field), value: text.slice(12) });
+    else if (name === "unzip" && text === "-d" && next) targets.push(next);
+    else if (name === "patch" && (text === "-o" || text === "--output") && next) targets.push(next);
+    else if (name === "patch" && !text.startsWith("-")) targets.push(words[i] as Field);
+  }
+  // With no -C/-d an archive unpacks into the current directory, which the caller checks.
+  if (targets.length === 0 && name !== "patch") targets.push({ value: ".", literal: true, glob: false, quoted: false, source: "." });
+  return targets;
 }
 
 function outputOptionValues(words: Field[]): Field[] {

@@ -97,7 +97,7 @@ describe("safety findings", () => {
   });
 
   it("ask for writes to protected paths even with an allow rule", async () => {
-    for (const command of ["echo x > .git/hooks/pre-commit", "npm run build > ~/.bashrc", "cp x .claude/settings.json", "cd .warden && tee settings.json < x", "sed -i s/a/b/ .vscode/settings.json", "dd if=x of=.git/config"]) {
+    for (const command of ["echo x > .git/hooks/pre-commit", "npm run build > ~/.bashrc", "cp x .claude/settings.json", "cd .warden && tee settings.json < x", "sed -i s/a/b/ .vscode/settings.json", "dd if=x of=.git/config", "tar -xf x.tar -C .git", "unzip x.zip -d .claude", "cd .git && tar -xf ../x.tar", "patch .git/config < x.diff"]) {
       const result = await decide(command, { allow: ["Bash(echo:*)", "Bash(npm run:*)", "Bash(cp:*)", "Bash(tee:*)", "Bash(sed:*)", "Bash(dd:*)"] });
       expect(result.behavior, command).toBe("ask");
       expect(result.decisionReason?.type, command).toBe("safetyCheck");
