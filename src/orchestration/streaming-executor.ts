@@ -166,6 +166,9 @@ export class StreamingToolExecutor {
    * user sends a message (it has no handle on this executor). Written only when it changes.
    */
   private publishInterruptible(): void {
+    // A subagent's calls run inside the parent's Agent call, whose own behaviour already counts;
+    // letting the child write the session-wide flag would overwrite the parent's answer.
+    if (this.context.agentId !== undefined) return;
     const value = this.hasInterruptibleToolInProgress;
     if (value === this.publishedInterruptible) return;
     this.publishedInterruptible = value;

@@ -169,6 +169,15 @@ describe("the session-visible flag and queue", () => {
     expect(context.getAppState().hasInterruptibleToolInProgress).toBe(false);
   });
 
+  it("leaves the flag to the main thread: a subagent's executor does not write it", async () => {
+    const context = { ...makeContext(standardTools(new CallLog()), await tempSessionDir()), agentId: "sub-1" };
+    const child = new StreamingToolExecutor({ context, canUseTool: allowAll });
+    child.addTool(call("CancelSafe", { ms: 20 }, "sub-c"));
+    expect(child.hasInterruptibleToolInProgress).toBe(true);
+    expect(context.getAppState().hasInterruptibleToolInProgress).toBeUndefined();
+    await collect(child.getRemainingResults());
+  });
+
   it("submitWhileRunning aborts with 'interrupt' only when the flag allows, and always queues", () => {
     const controller = new AbortController();
     const context = makeContext([], "/tmp", controller);
