@@ -373,14 +373,19 @@ class Walker {
 }
 
 /** Where the shell stands after this command: `cd`/`pushd` move it; `popd` makes it unknown. */
-function nextDirectory(words: Field[], cwd: string | undefined): string | undefined {
+function nextDirectory(allWords: Field[], cwd: string | undefined): string | undefined {
+  // `builtin cd` and `command cd` are still cd.
+  let start = 0;
+  while (allWords[start]?.value === "builtin" || allWords[start]?.value === "command") start += 1;
+  const words = start > 0 ? allWords.slice(start) : allWords;
   const name = words[0]?.value;
   if (name !== "cd" && name !== "pushd" && name !== "popd") return cwd;
   if (name === "popd") return undefined;
   const operands = words.slice(1).filter((w) => !(w.value.startsWith("-") && w.value.length > 1));
   const target = operands[0];
   if (!target) return name === "cd" ? os.homedir() : undefined;
-  if (!target.literal || target.glob || target.value === "-") return undefined;
+  // `cd -`, `pushd +1`: the directory comes from shell state, not from the text.
+  if (!target.literal || target.glob || /^[-+]\d*$/.test(target.value)) return undefined;
   if (cwd === undefined && !path.isAbsolute(target.value) && !target.value.startsWith("~")) return undefined;
   return resolveShellPath(target.value, cwd ?? "/");
 }
