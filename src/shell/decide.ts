@@ -194,7 +194,7 @@ function judgePart(
   if (part.unwrapping.opaque) return { allowed: false, reason: part.unwrapping.opaque };
   // A `cd` elsewhere first means even an approved command would run against other files.
   if (command.cwd === undefined || !cwdInside(command.cwd)) {
-    return { allowed: false, reason: "it runs in a directory outside the working directories" };
+    return { allowed: false, reason: command.cwd === undefined ? "it runs after a cd whose target is known only at run time" : `it runs in ${command.cwd}, outside the working directories` };
   }
   const ruleProof = ruleProofObjection(part);
   if (ruleProof) return { allowed: false, reason: ruleProof };
