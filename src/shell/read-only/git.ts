@@ -94,7 +94,18 @@ export function checkGitReadOnly(words: Field[]): ReadOnlyVerdict {
 
 /** git arguments are revisions or paths; those that can leave the working tree are checked. */
 function pathLikeOperands(args: Field[]): Field[] {
-  return args.filter((a) => !a.value.startsWith("-") && /^(\/|~)|(^|\/)\.\.(\/|$)/.test(a.value));
+  const leavesTree = (value: string) => /^(\/|~)|(^|\/)\.\.(\/|$)/.test(value);
+  const paths: Field[] = [];
+  for (const arg of args) {
+    if (!arg.value.startsWith("-")) {
+      if (leavesTree(arg.value)) paths.push(arg);
+      continue;
+    }
+    // `--contents=/etc/shadow`, `--output-directory=..`: option values can name files too.
+    const eq = arg.value.indexOf("=");
+    if (arg.value.startsWith("--") && eq !== -1 && leavesTree(arg.value.slice(eq + 1))) paths.push({ ...arg, value: arg.value.slice(eq + 1) });
+  }
+  return paths;
 }
 
 function checkSubcommand(sub: string, args: Field[]): ReadOnlyVerdict {
