@@ -17,7 +17,7 @@ import type { Field } from "./word-tokens.js";
 import { unwrapCommand } from "./wrappers.js";
 
 /** `$API_KEY`, `${GITHUB_TOKEN}`...: printing them hands a secret to the model. */
-const SECRET_VARIABLE = /\$\{?[A-Za-z0-9_]*(KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)[A-Za-z0-9_]*/i;
+const SECRET_VARIABLE = /\$\{?[A-Za-z0-9_]*(KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH(?!OR)|PRIVATE|COOKIE|SESSION)[A-Za-z0-9_]*/i;
 
 /** Above this many simple commands nobody can review the list; the command asks. */
 export const MAX_SUBCOMMANDS_FOR_ALLOW = 100;
