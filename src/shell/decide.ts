@@ -40,10 +40,12 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   }
   const asked = firstMatch(askRules, analysis, false);
   if (asked) {
+    const suggestions = suggestionsFor(firstLineParts(analysis, analysis.parts));
     return {
       behavior: "ask",
       message: `The rule Bash(${asked.rule.rule.value.ruleContent}) asks before running \`${asked.words}\`.`,
       decisionReason: { type: "rule", rule: asked.rule.rule },
+      ...(suggestions.length > 0 ? { suggestions } : {}),
     };
   }
   if (analysis.script.trim() === "") return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
@@ -114,15 +116,18 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   const why = reason || deferred.map((f) => f.message).join(" ");
   // A multi-line command is offered a rule for its first line only, as a heredoc is for the
   // command that opens it: later lines are what a person is least likely to have read.
-  const firstLineEnd = firstUnquotedNewline(analysis);
-  const offered = (blocked.length > 0 ? blocked : analysis.parts).filter((p) => p.depth === 0 && p.command.startIndex < firstLineEnd);
-  const suggestions = suggestionsFor(offered);
+  const suggestions = suggestionsFor(firstLineParts(analysis, blocked.length > 0 ? blocked : analysis.parts));
   return {
     behavior: "passthrough",
     message: `This command needs approval: ${why}`,
     decisionReason: { type: "other", reason: why },
     ...(suggestions.length > 0 ? { suggestions } : {}),
   };
+}
+
+function firstLineParts(analysis: ScriptAnalysis, parts: CommandPart[]): CommandPart[] {
+  const firstLineEnd = firstUnquotedNewline(analysis);
+  return parts.filter((p) => p.depth === 0 && p.command.startIndex < firstLineEnd);
 }
 
 function firstUnquotedNewline(analysis: ScriptAnalysis): number {

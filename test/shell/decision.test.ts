@@ -49,6 +49,7 @@ describe("content ask rules", () => {
     const result = await decide("git status && git push origin main", { allow: ["Bash(git push:*)"], ask: ["Bash(git push:*)"] });
     expect(result.behavior).toBe("ask");
     expect(result.decisionReason).toMatchObject({ type: "rule", rule: { behavior: "ask", value: { ruleContent: "git push:*" } } });
+    expect(result.behavior === "ask" ? result.suggestions?.[0] : undefined).toMatchObject({ type: "addRules", rules: [{ ruleContent: "git status:*" }, { ruleContent: "git push:*" }] });
   });
 });
 
