@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import { resolveProvider } from "../providers/resolve.js";
 import type { Provider } from "../providers/types.js";
 
-export const DEFAULT_ANTHROPIC_MODEL = "anthropic:claude-sonnet-4-5";
+export const DEFAULT_ANTHROPIC_MODEL = "anthropic:claude-sonnet-4-6";
 export const DEFAULT_OPENAI_MODEL = "openai:gpt-4.1";
 
 /** The `provider:model` to use when --model is not given, or an explanation of why there is none. */
@@ -11,7 +11,7 @@ export function defaultModelSpec(env: NodeJS.ProcessEnv = process.env): { spec: 
   if (env.OPENAI_API_KEY) return { spec: DEFAULT_OPENAI_MODEL };
   return {
     error:
-      "no model chosen: pass --model provider:model (e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, ollama:llama3.1, replay:FILE), or set ANTHROPIC_API_KEY or OPENAI_API_KEY",
+      "no model chosen: pass --model provider:model (e.g. anthropic:claude-sonnet-4-6, openai:gpt-4.1, ollama:llama3.1, replay:FILE), or set ANTHROPIC_API_KEY or OPENAI_API_KEY",
   };
 }
 

@@ -52,7 +52,7 @@ interface OptionSpec {
 const OPTIONS: OptionSpec[] = [
   { names: ["-p", "--print"], kind: "boolean", key: "print", help: "Answer one prompt and exit (headless)" },
   { names: ["--output-format"], kind: "string", key: "outputFormat", arg: "<format>", help: "text (default), json or stream-json" },
-  { names: ["--model"], kind: "string", key: "model", arg: "<provider:model>", help: "e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, replay:FILE" },
+  { names: ["--model"], kind: "string", key: "model", arg: "<provider:model>", help: "e.g. anthropic:claude-sonnet-4-6, openai:gpt-4.1, replay:FILE" },
   { names: ["--max-turns"], kind: "string", key: "maxTurnsRaw", arg: "<n>", help: "Stop after n model requests" },
   { names: ["--verbose"], kind: "boolean", key: "verbose", help: "Report tool calls on stderr" },
   { names: ["--append-system-prompt"], kind: "string", key: "appendSystemPrompt", arg: "<text>", help: "Add text to the end of the system prompt" },

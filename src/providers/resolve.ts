@@ -47,7 +47,7 @@ const COMPATIBLE_PRESETS: Record<string, CompatiblePreset> = {
 export function modelSpecForms(): string {
   const presets = Object.entries(COMPATIBLE_PRESETS).map(([name, preset]) => `  ${name}:MODEL    ${preset.note}`);
   return [
-    "  anthropic:MODEL   Anthropic Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), e.g. anthropic:claude-sonnet-4-5",
+    "  anthropic:MODEL   Anthropic Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), e.g. anthropic:claude-sonnet-4-6",
     "  openai:MODEL      OpenAI Chat Completions or any compatible server (OPENAI_API_KEY, OPENAI_BASE_URL), e.g. openai:gpt-4.1",
     ...presets,
     "  replay:FILE       a scripted model from a JSONL file, one line per turn",
