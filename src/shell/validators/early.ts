@@ -86,7 +86,8 @@ export const gitCommit: Validator = {
     }
     if (top.length !== 1 || input.parts.length !== 1) return undefined;
     if (/[\n\r;&|<>\\$`]|[^\x20-\x7e]/.test(input.script)) return undefined;
-    if (!first.every((w) => w.literal && !w.glob)) return undefined;
+    // Braces and globs expand into more words than are written; those go through every check.
+    if (/[{}]/.test(input.script.replace(/'[^']*'|"[^"]*"/g, "")) || !first.every((w) => w.literal && !w.glob)) return undefined;
     return "allow";
   },
 };
