@@ -2,7 +2,7 @@
 // isReadOnly/isConcurrencySafe, the split into simple commands, the suggested rule prefix).
 import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
 import { analyzeCommand, analyzeCommandWith } from "./analyze.js";
-import { decideBashPermission } from "./decide.js";
+import { decideBashPermission, denyWithoutAnalysis } from "./decide.js";
 import { loadShellParser, loadedShellParser } from "./parser.js";
 import { suggestedPrefixOf, suggestedPrefixOfText } from "./suggestions.js";
 
@@ -23,6 +23,8 @@ export const MAX_ANALYSED_COMMAND_LENGTH = 20_000;
 
 export async function checkBashCommandPermission(request: BashPermissionRequest): Promise<PermissionResult> {
   if (request.command.length > MAX_ANALYSED_COMMAND_LENGTH) {
+    const denied = denyWithoutAnalysis(request.command, request.permissionContext);
+    if (denied) return denied;
     const reason = `the command is ${request.command.length} characters long, more than the ${MAX_ANALYSED_COMMAND_LENGTH} that are analysed`;
     return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
   }
@@ -30,6 +32,9 @@ export async function checkBashCommandPermission(request: BashPermissionRequest)
     const analysis = await analyzeCommand(request.command, request.cwd);
     return decideBashPermission(analysis, request.permissionContext);
   } catch (error) {
+    // Whatever broke the analysis (nesting deep enough to exhaust the stack...), deny rules hold.
+    const denied = denyWithoutAnalysis(request.command, request.permissionContext);
+    if (denied) return denied;
     const reason = `the command could not be analysed (${error instanceof Error ? error.message : String(error)})`;
     return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
   }

@@ -4,6 +4,7 @@
 import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
 import type { ScriptAnalysis } from "./analyze.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
+import { fallbackSimpleCommands } from "./fallback-lexer.js";
 import type { CommandPart } from "./command-parts.js";
 import type { SimpleCommand } from "./split.js";
 import { isDangerousEnvVar, isSafeEnvVar } from "./env-vars.js";
@@ -31,13 +32,7 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   // Deny first: a deny can only make the answer stricter, so it is checked on every recoverable
   // part before any finding turns the command into a question.
   const denied = firstMatch(denyRules, analysis, true);
-  if (denied) {
-    return {
-      behavior: "deny",
-      message: `Permission to run this command was denied by the rule Bash(${denied.rule.rule.value.ruleContent}) (it matches \`${denied.words}\`).`,
-      decisionReason: { type: "rule", rule: denied.rule.rule },
-    };
-  }
+  if (denied) return denialOf(denied);
   const asked = firstMatch(askRules, analysis, false);
   if (asked) {
     const suggestions = suggestionsFor(firstLineParts(analysis, analysis.parts));
@@ -141,6 +136,41 @@ function safetyAsk(reason: string): PermissionResult {
   return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
 }
 
+/**
+ * Deny rules for a command too long to analyse: the quote-aware splitter still recovers its
+ * simple commands, so padding a command cannot turn a deny into a question.
+ */
+export function denyWithoutAnalysis(command: string, context: ToolPermissionContext): PermissionResult | undefined {
+  const denyRules = bashRulesOf(context).filter((r) => r.behavior === "deny");
+  if (denyRules.length === 0) return undefined;
+  const candidates: Field[][] = [];
+  for (const words of fallbackSimpleCommands(command)) {
+    const unwrapping = unwrapCommand(words);
+    for (const view of unwrapping.views) candidates.push(view.words);
+    candidates.push(...unwrapping.denyCandidates);
+  }
+  const denied = matchCandidates(denyRules, candidates);
+  return denied ? denialOf(denied) : undefined;
+}
+
+function denialOf(denied: { rule: BashRule; words: string }): PermissionResult {
+  return {
+    behavior: "deny",
+    message: `Permission to run this command was denied by the rule Bash(${denied.rule.rule.value.ruleContent}) (it matches \`${denied.words}\`).`,
+    decisionReason: { type: "rule", rule: denied.rule.rule },
+  };
+}
+
+function matchCandidates(rules: BashRule[], candidates: Field[][]): { rule: BashRule; words: string } | undefined {
+  for (const words of candidates) {
+    for (const variant of denyVariants(words)) {
+      const rule = rules.find((r) => ruleMatchesWords(r, variant));
+      if (rule) return { rule, words: words.map((w) => w.value).join(" ") };
+    }
+  }
+  return undefined;
+}
+
 function firstMatch(rules: BashRule[], analysis: ScriptAnalysis, includeFallback: boolean): { rule: BashRule; words: string } | undefined {
   if (rules.length === 0) return undefined;
   const candidates: Field[][] = [];
@@ -154,13 +184,7 @@ function firstMatch(rules: BashRule[], analysis: ScriptAnalysis, includeFallback
       for (const view of unwrapping.views) candidates.push(view.words);
     }
   }
-  for (const words of candidates) {
-    for (const variant of denyVariants(words)) {
-      const rule = rules.find((r) => ruleMatchesWords(r, variant));
-      if (rule) return { rule, words: words.map((w) => w.value).join(" ") };
-    }
-  }
-  return undefined;
+  return matchCandidates(rules, candidates);
 }
 
 function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {

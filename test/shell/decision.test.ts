@@ -35,12 +35,16 @@ describe("deny", () => {
 });
 
 describe("limits", () => {
-  it("asks without analysing a command too long to review, and survives deep nesting", async () => {
+  it("asks without analysing a command too long to review (deny rules still hold), and survives deep nesting", async () => {
     const long = await decide(`echo ${"a".repeat(30_000)}`);
     expect(long.behavior).toBe("ask");
     expect(long.decisionReason?.type).toBe("safetyCheck");
+    const padded = await decide(`echo ${"a".repeat(30_000)}; timeout 5 rm -rf x`, { deny: ["Bash(rm:*)"] });
+    expect(padded.behavior).toBe("deny");
     const deep = await decide(`${"(".repeat(3000)}ls${")".repeat(3000)}`);
     expect(deep.behavior).not.toBe("allow");
+    const deepDenied = await decide(`${"(".repeat(3000)}rm -rf x${")".repeat(3000)}`, { deny: ["Bash(rm:*)"] });
+    expect(deepDenied.behavior).toBe("deny");
   });
 });
 
