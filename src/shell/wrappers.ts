@@ -237,6 +237,33 @@ const WRAPPERS: Record<string, (words: Field[], at: number) => Step> = {
   trap: trapStep,
 };
 
+/**
+ * Less common programs that run the command after their options (tracers, namespaces, sandboxes,
+ * proxies, job runners). Their options are not modelled one by one: the first operand is taken as
+ * the command, and for deny rules every later word is tried as a command start as well.
+ */
+const LOOSE_WRAPPERS: Record<string, number> = {
+  parallel: 0,
+  strace: 0,
+  ltrace: 0,
+  valgrind: 0,
+  chroot: 1,
+  runuser: 0,
+  unshare: 0,
+  nsenter: 0,
+  "systemd-run": 0,
+  firejail: 0,
+  proxychains: 0,
+  proxychains4: 0,
+  torsocks: 0,
+  faketime: 1,
+  "xvfb-run": 0,
+  "dbus-launch": 0,
+  catchsegv: 0,
+  cpulimit: 0,
+  sem: 0,
+};
+
 /** A command name as bash looks it up: the basename of a path (`/usr/bin/../bin/rm` → `rm`). */
 export function commandBaseName(name: string): string {
   const slash = name.lastIndexOf("/");
@@ -259,6 +286,16 @@ export function unwrapCommand(words: Field[]): Unwrapping {
       const step = shellStep(current, 0);
       applyScriptStep(step, result);
       break;
+    }
+    const loose = LOOSE_WRAPPERS[name];
+    if (loose !== undefined) {
+      for (let k = 1; k < current.length; k += 1) result.denyCandidates.push(current.slice(k));
+      const step = afterOptions(current, 0, {}, false, loose);
+      if (step.kind !== "inner") break;
+      wrappers = [...wrappers, name];
+      transparent = false;
+      current = current.slice(step.index);
+      continue;
     }
     const handler = WRAPPERS[name];
     if (!handler) break;

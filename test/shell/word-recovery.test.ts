@@ -104,6 +104,12 @@ describe("wrappers", () => {
     }
   });
 
+  it("tries every later word of a loosely modelled wrapper against deny rules", async () => {
+    for (const command of ["parallel -j4 rm ::: a b", "strace -f -o log rm x", "unshare -r rm x", "chroot /srv rm x", "firejail --net=none rm x", "systemd-run --user rm x"]) {
+      expect(await outcome(command, DENY_RM), command).toBe("deny");
+    }
+  });
+
   it("reads xargs options that take the next word", async () => {
     expect(await innermostCommands("xargs -E grep rm -rf")).toEqual([["rm", "-rf"]]);
     expect(await innermostCommands("xargs -I {} -a list rm {}")).toEqual([["rm", "{}"]]);
