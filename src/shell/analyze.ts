@@ -79,7 +79,11 @@ function addPart(parser: Parser, command: SimpleCommand, origin: PartOrigin, dep
     const inner: SimpleCommand = { ...command, kind: "command", assignments: [], words, redirects: [] };
     addPart(parser, inner, "find-exec", depth, out);
   }
-  for (const nested of unwrapping.nestedScripts) {
+  // A shell reading its script from stdin: a heredoc, a here-string or a literal echo/printf
+  // before the pipe says what it runs, so deny rules can see it (the command still asks).
+  const stdinScript = unwrapping.runsStdin ? (command.stdinText ?? literalOutputOf(command.stdinFrom)) : undefined;
+  const scripts = stdinScript === undefined ? unwrapping.nestedScripts : [...unwrapping.nestedScripts, stdinScript];
+  for (const nested of scripts) {
     if (depth + 1 > MAX_NESTING) {
       out.incomplete = true;
       out.fallback.push(...fallbackSimpleCommands(nested));
@@ -111,6 +115,18 @@ const VALIDATED_TYPES = new Set([
   "process_substitution",
   "expansion",
 ]);
+
+/** What `echo ...` or `printf 'text'` with only literal words writes, when that is plain. */
+function literalOutputOf(producer: SimpleCommand | undefined): string | undefined {
+  const words = producer?.words;
+  // `cat <<EOF | sh`: cat passes its heredoc through.
+  if (producer?.stdinText !== undefined && words?.length === 1 && words[0]?.value === "cat") return producer.stdinText;
+  if (!words || words.length < 2 || !words.every((w) => w.literal)) return undefined;
+  const name = words[0]?.value;
+  if (name === "echo") return `${words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.value))).map((w) => w.value).join(" ")}\n`;
+  if (name === "printf" && words.length === 2 && !(words[1]?.value ?? "").includes("%")) return (words[1]?.value ?? "").replace(/\\n/g, "\n");
+  return undefined;
+}
 
 function collectNodes(root: Node): Map<string, Node[]> {
   const nodes = new Map<string, Node[]>();

@@ -39,6 +39,8 @@ export interface SimpleCommand {
   startIndex: number;
   /** The pipeline stage whose output this command reads, when it reads one. */
   stdinFrom?: SimpleCommand;
+  /** What a heredoc or here-string hands it on standard input, as written. */
+  stdinText?: string;
 }
 
 export interface Heredoc {
@@ -180,6 +182,7 @@ class Walker {
     const assignments: Assignment[] = [];
     const wordGroups: WordPiece[][] = [];
     const redirects: Redirect[] = [];
+    let stdinText: string | undefined;
     let previous: Node | undefined;
     // The grammar can leave escaped characters outside every node (`b""\ {c,a}`, a trailing
     // `x\ `): they belong to the word they touch, as bash reads them.
@@ -202,8 +205,13 @@ class Walker {
         if (type === "variable_assignment") {
           const assignment = this.assignmentOf(child);
           if (assignment) assignments.push(assignment);
-        } else if (type === "heredoc_redirect") this.visitHeredoc(child, state);
-        else redirects.push(...this.redirectsOf(child, state));
+        } else if (type === "heredoc_redirect") stdinText = this.visitHeredoc(child, state);
+        else {
+          const added = this.redirectsOf(child, state);
+          redirects.push(...added);
+          const hereString = added.find((r) => r.operator === "<<<")?.target;
+          if (hereString?.literal) stdinText = `${hereString.value}\n`;
+        }
         continue;
       }
       const parts = type === "command_name" ? this.named(child) : [child];
@@ -224,6 +232,8 @@ class Walker {
     closeWord(node.endIndex + trailing.length);
     const words = wordGroups.flatMap((group) => fieldsOfNodes(group, this.context));
     this.record({ kind: "command", assignments, words, redirects, node, state });
+    const recorded = this.out.commands[this.out.commands.length - 1];
+    if (recorded && stdinText !== undefined) recorded.stdinText = stdinText;
   }
 
   private visitDeclaration(node: Node, state: WalkState): void {
@@ -271,15 +281,21 @@ class Walker {
   private visitRedirected(node: Node, state: WalkState): void {
     const redirectNodes: Node[] = [];
     const body: Node[] = [];
+    const heredocNodes: Node[] = [];
+    let heredocBody: string | undefined;
     for (const child of node.children) {
       if (!child) continue;
       if (child.type === "file_redirect" || child.type === "herestring_redirect") redirectNodes.push(child);
-      else if (child.type === "heredoc_redirect") this.visitHeredoc(child, state);
+      else if (child.type === "heredoc_redirect") heredocNodes.push(child);
       else body.push(child);
     }
     const startCwd = state.cwd;
     const before = this.out.commands.length;
     for (const child of body) this.visit(child, state);
+    // The grammar puts `| sh` of `cat <<EOF | sh` inside the heredoc: it runs after the body's
+    // command and reads its output.
+    const bodyEnd = this.out.commands[this.out.commands.length - 1];
+    for (const heredoc of heredocNodes) heredocBody = this.visitHeredoc(heredoc, state, this.out.commands.length > before ? bodyEnd : undefined);
     // The grammar hangs `a && b > f` and `a | b > f` on the whole list or pipeline; bash gives
     // the redirection to the last command, which also decides the directory it resolves in.
     const trailing = body.length === 1 && ["command", "list", "pipeline"].includes(body[0]?.type ?? "");
@@ -290,22 +306,33 @@ class Walker {
       const redirects = this.redirectsOf(child, redirectState);
       owner?.redirects.push(...redirects);
       this.out.redirects.push(...redirects);
+      const hereString = redirects.find((r) => r.operator === "<<<")?.target;
+      if (owner && hereString?.literal) owner.stdinText = `${hereString.value}\n`;
     }
+    // A heredoc feeds the first command of the statement (`cat <<EOF | sh` feeds cat).
+    const first = this.out.commands[before];
+    if (heredocBody !== undefined && first && !first.stdinText) first.stdinText = heredocBody;
   }
 
-  private visitHeredoc(node: Node, state: WalkState): void {
+  private visitHeredoc(node: Node, state: WalkState, pipedFrom?: SimpleCommand): string {
     const start = node.children.find((c) => c?.type === "heredoc_start");
     const bodyNode = node.children.find((c) => c?.type === "heredoc_body");
     const literal = start ? /['"\\]/.test(start.text) : false;
-    this.out.heredocs.push({ literal, body: bodyNode?.text ?? "" });
+    const body = bodyNode?.text ?? "";
+    this.out.heredocs.push({ literal, body });
     for (const child of node.children) {
       if (!child || child.type === "heredoc_start" || child.type === "heredoc_end") continue;
       if (child.type === "heredoc_body") {
         if (!literal) this.visitNestedSubstitutions(child, state);
         continue;
       }
-      if (child.isNamed) this.visit(child, state);
+      if (!child.isNamed) continue;
+      const before = this.out.commands.length;
+      this.visit(child, child.type === "pipeline" ? { ...state } : state);
+      const first = this.out.commands[before];
+      if (child.type === "pipeline" && first && pipedFrom) first.stdinFrom = pipedFrom;
     }
+    return body;
   }
 
   private visitFunction(node: Node, state: WalkState): void {

@@ -23,6 +23,8 @@ export interface Unwrapping {
   opaque: string | undefined;
   /** Extra command starts to test deny rules against when a wrapper's options were not understood. */
   denyCandidates: Field[][];
+  /** A shell that runs whatever arrives on its standard input (`sh`, `bash -s`). */
+  runsStdin: boolean;
 }
 
 type Step =
@@ -30,6 +32,8 @@ type Step =
   | { kind: "script"; script: Field; rest?: number }
   | { kind: "opaque"; reason: string }
   | { kind: "none" };
+
+const STDIN_REASON = "the shell runs whatever arrives on stdin";
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox-sh"]);
 
@@ -63,12 +67,12 @@ function shellStep(words: Field[], at: number): Step {
     if (text.startsWith("--")) continue;
     return shellOperand(word, runsString, readsStdin);
   }
-  return runsString ? { kind: "opaque", reason: "sh -c without a script" } : { kind: "opaque", reason: "the shell runs whatever arrives on stdin" };
+  return runsString ? { kind: "opaque", reason: "sh -c without a script" } : { kind: "opaque", reason: STDIN_REASON };
 }
 
 function shellOperand(operand: Field | undefined, runsString: boolean, readsStdin: boolean): Step {
   if (runsString) return operand ? { kind: "script", script: operand } : { kind: "opaque", reason: "sh -c without a script" };
-  if (readsStdin || !operand) return { kind: "opaque", reason: "the shell runs whatever arrives on stdin" };
+  if (readsStdin || !operand) return { kind: "opaque", reason: STDIN_REASON };
   return { kind: "opaque", reason: `the shell runs the script file ${operand.value}` };
 }
 
@@ -271,7 +275,7 @@ export function commandBaseName(name: string): string {
 }
 
 export function unwrapCommand(words: Field[]): Unwrapping {
-  const result: Unwrapping = { views: [], nestedScripts: [], nestedCommands: [], opaque: undefined, denyCandidates: [] };
+  const result: Unwrapping = { views: [], nestedScripts: [], nestedCommands: [], opaque: undefined, denyCandidates: [], runsStdin: false };
   let current = words;
   let wrappers: string[] = [];
   let transparent = true;
@@ -316,6 +320,7 @@ export function unwrapCommand(words: Field[]): Unwrapping {
 }
 
 function applyScriptStep(step: Step, result: Unwrapping): void {
+  if (step.kind === "opaque" && step.reason === STDIN_REASON) result.runsStdin = true;
   if (step.kind === "script") {
     if (step.script.literal) result.nestedScripts.push(step.script.value);
     else result.opaque = "a shell is given a script known only at run time";

@@ -127,6 +127,13 @@ describe("nested scripts and inner commands", () => {
     }
   });
 
+  it("reads the script a shell takes on stdin from a heredoc, a here-string or a literal echo/printf", async () => {
+    for (const command of ["sh <<EOF\nrm -rf x\nEOF", "bash -s <<'X'\nls; rm y\nX", "sh <<< 'rm -rf x'", "echo 'rm -rf x' | sh", "printf 'rm -rf x\\n' | bash", "cat <<EOF | sh\nrm x\nEOF"]) {
+      expect(await outcome(command, DENY_RM), command).toBe("deny");
+    }
+    expect(await outcome("echo ls | sh", DENY_RM)).toBe("ask");
+  });
+
   it("asks when the script a shell runs is not in the text", async () => {
     expect(await outcome(`sh -c "$X"`, DENY_RM)).toBe("ask");
     expect(await outcome("bash ./install.sh", DENY_RM)).toBe("ask");
