@@ -8,7 +8,7 @@ import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import type { AnyTool } from "../../src/tool/types.js";
 
 const host: McpToolHost = { name: "demo", callTool: async () => ({ content: [] }) };
-const version = (properties: Record<string, unknown>): AnyTool =>
+const version = (properties: Record<string, object>): AnyTool =>
   createMcpTool(host, { name: "lookup", description: "Look it up.", inputSchema: { type: "object", properties }, _meta: { "anthropic/alwaysLoad": true } });
 
 describe("request prefix and changing MCP tools", () => {

@@ -16,6 +16,7 @@ import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
 import { type SessionConfig, UsageError, parseSessionArgs, usageText } from "../session-config.js";
 import { traceFirstRequest } from "../timing.js";
+import { warmUpAfterFirstRequest } from "../warm-up.js";
 import { wardenVersion } from "../version.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
@@ -77,9 +78,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
     throw new CliError(error instanceof Error ? error.message : String(error), 1);
   });
-  const provider = traceFirstRequest(resolved.provider);
-
   const tools: AnyTool[] = [...builtInTools(), ...(await loadExtraTools())];
+  const provider = warmUpAfterFirstRequest(traceFirstRequest(resolved.provider), tools);
   // MCP servers connect in parallel (MCP_TIMEOUT each); a dead one is reported and the session goes on.
   const mcp = await connectMcpForSession({
     cwd: config.cwd,

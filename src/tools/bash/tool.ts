@@ -7,11 +7,11 @@ import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { checkBashCommandPermission, isReadOnlyCommand } from "../../shell/bash-permission.js";
 import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-semantics.js";
 import { sandboxFailureNote } from "../../shell/sandbox/annotate.js";
 import { probeBubblewrap, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
 import { resolveSandboxSettings, type SandboxSettings } from "../../shell/sandbox/config.js";
+import { checkBashCommandPermissionLazily, isReadOnlyCommandIfLoaded } from "../../shell/lazy-analysis.js";
 import { sandboxPolicyFor } from "../../shell/sandbox/policy.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
@@ -73,7 +73,7 @@ export type BashInput = z.infer<typeof inputSchema>;
  */
 function isReadOnly(input: BashInput): boolean {
   try {
-    return isReadOnlyCommand(input.command);
+    return isReadOnlyCommandIfLoaded(input.command);
   } catch {
     return false;
   }
@@ -282,7 +282,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
 
   async checkPermissions(input, context) {
     const { cwd } = currentShellCwd(context);
-    const result = await checkBashCommandPermission({
+    const result = await checkBashCommandPermissionLazily({
       command: input.command,
       cwd,
       permissionContext: context.getAppState().toolPermissionContext,

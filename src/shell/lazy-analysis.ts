@@ -1,0 +1,38 @@
+// The Bash tool's door to the shell analysis, which is large (the validators, the read-only
+// tables) and needs the tree-sitter grammar. Loading it statically put ~20 ms of compile time on
+// every session's start-up, Bash used or not; through this door it loads with the grammar, either
+// on the first Bash call or when a session asks for it early (after its first model request).
+import type { PermissionResult } from "../tool/permission-types.js";
+import type { BashPermissionRequest } from "./bash-permission.js";
+
+type Analysis = typeof import("./bash-permission.js");
+
+let loaded: Analysis | undefined;
+let loading: Promise<Analysis> | undefined;
+
+/** Loads the analysis and the grammar once; later calls share the same promise. */
+export function loadBashAnalysis(): Promise<Analysis> {
+  loading ??= import("./bash-permission.js").then(async (analysis) => {
+    await analysis.preloadBashAnalysis();
+    loaded = analysis;
+    return analysis;
+  });
+  return loading;
+}
+
+export async function checkBashCommandPermissionLazily(request: BashPermissionRequest): Promise<PermissionResult> {
+  const analysis = await loadBashAnalysis();
+  return analysis.checkBashCommandPermission(request);
+}
+
+/**
+ * Synchronous, for isReadOnly/isConcurrencySafe: until the analysis is loaded the answer is
+ * false (fail closed: the call is treated as writing and runs alone) and loading starts.
+ */
+export function isReadOnlyCommandIfLoaded(command: string, cwd?: string): boolean {
+  if (!loaded) {
+    loadBashAnalysis().catch(() => undefined);
+    return false;
+  }
+  return loaded.isReadOnlyCommand(command, cwd);
+}
