@@ -20,7 +20,7 @@ export { EditTool } from "./tools/edit/tool.js";
 export { GlobTool } from "./tools/glob/tool.js";
 export { GrepTool } from "./tools/grep/tool.js";
 export { NotebookEditTool } from "./tools/notebook-edit/tool.js";
-export { writeFileAtomicSync } from "./tools/file-shared/atomic-write.js";
+export { writeFileAtomicSync } from "./fs/atomic-write.js";
 export {
   listFileChanges,
   undoLastChanges,

@@ -2,6 +2,7 @@
 // parser library: it costs nothing at start-up, and list flags behave as in Claude Code
 // (`--allowedTools Read "Bash(git:*)"` takes every following word that is not a flag).
 import { resolve } from "node:path";
+import { splitRuleList } from "../permissions/rule-string.js";
 import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -87,24 +88,6 @@ export function usageText(): string {
   ].join("\n");
 }
 
-/** Splits `Read,Glob` into names but keeps commas inside `Bash(a, b)` rule content. */
-function splitList(value: string): string[] {
-  const items: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const ch of value) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth = Math.max(0, depth - 1);
-    if ((ch === "," || ch === " ") && depth === 0) {
-      if (current.trim()) items.push(current.trim());
-      current = "";
-      continue;
-    }
-    current += ch;
-  }
-  if (current.trim()) items.push(current.trim());
-  return items;
-}
 
 export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd()): SessionConfig {
   const raw: Record<string, unknown> = { allowedTools: [], disallowedTools: [], addDirs: [], mcpConfig: [] };
@@ -136,7 +119,7 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
       const before = list.length;
       // Only rule lists split on commas and spaces; an --mcp-config value (a file or inline JSON)
       // and an --add-dir path are kept whole.
-      const items = spec.splitsValues ? splitList : (value: string) => [value];
+      const items = spec.splitsValues ? splitRuleList : (value: string) => [value];
       if (inline !== undefined) list.push(...items(inline));
       else while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) list.push(...items(argv[++i] as string));
       if (list.length === before) throw new UsageError(`${name} needs at least one value ${spec.arg ?? ""}`.trim());

@@ -1,7 +1,8 @@
 // "Yes, and don't ask again for X": a PermissionUpdate applied to the live permission context at
 // once, and written to the chosen settings file so later sessions keep it. Writes are atomic (a
 // temp file in the same folder, fsync, rename) and rules are deduplicated by their normal form.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { writeFileAtomicSync } from "../fs/atomic-write.js";
 import { dirname, resolve } from "node:path";
 import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../config/settings.js";
 import { userHome } from "../config/paths.js";
@@ -195,27 +196,8 @@ function stringList(value: unknown, name: string, path: string): string[] {
   return [...(value as string[])];
 }
 
-/** Temp file beside the target, flushed to disk, then renamed over it: readers see old or new. */
+/** Settings files are replaced whole and atomically: a reader (another session) sees old or new. */
 export function writeFileAtomic(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  let mode = 0o644;
-  try {
-    mode = statSync(path).mode & 0o777;
-  } catch {
-    // A new file.
-  }
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    const fd = openSync(temp, "w", mode);
-    try {
-      writeSync(fd, content);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomicSync(path, Buffer.from(content, "utf8"));
 }

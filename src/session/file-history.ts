@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import * as path from "node:path";
-import { writeFileAtomicSync } from "../tools/file-shared/atomic-write.js";
+import { writeFileAtomicSync } from "../fs/atomic-write.js";
 
 export interface FileChangeEntry {
   type: "change";

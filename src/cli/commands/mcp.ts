@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sessionArtifactsDir } from "../../config/paths.js";
+import { splitRuleList } from "../../permissions/rule-string.js";
 import type { McpServerStatus } from "../../mcp/connection.js";
 import { wardenVersion } from "../version.js";
 
@@ -51,23 +52,7 @@ export async function run(argv: string[]): Promise<number> {
 
 /** `Read,Glob "Bash(git diff:*)"` → rules, keeping commas and spaces inside parentheses. */
 function splitRules(values: readonly string[]): string[] {
-  const rules: string[] = [];
-  for (const value of values) {
-    let depth = 0;
-    let current = "";
-    for (const ch of value) {
-      if (ch === "(") depth++;
-      if (ch === ")") depth = Math.max(0, depth - 1);
-      if ((ch === "," || ch === " ") && depth === 0) {
-        if (current.trim()) rules.push(current.trim());
-        current = "";
-      } else {
-        current += ch;
-      }
-    }
-    if (current.trim()) rules.push(current.trim());
-  }
-  return rules;
+  return values.flatMap((value) => splitRuleList(value));
 }
 
 function describeStatus(status: McpServerStatus): string {

@@ -2,7 +2,7 @@
 // here is synchronous: it runs inside the critical section between the staleness check and the
 // write (see freshness.ts).
 import { readFileSync, statSync } from "node:fs";
-import { writeFileAtomicSync } from "./atomic-write.js";
+import { writeFileAtomicSync } from "../../fs/atomic-write.js";
 import { type TextEncoding, decodeText, detectEncoding, encodeText, normalizeLineEndings } from "./encoding.js";
 
 /** Larger files are refused by the writing tools: they would not fit in memory twice. */
