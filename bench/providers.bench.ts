@@ -153,8 +153,6 @@ export default async function providersBench(): Promise<BenchRow[]> {
       rows.push(
         { name: `${name}: start → first request (ours, node:http fetch)`, value: median(oursRuns.map((r) => r.firstRequestMs)), unit: "ms" },
         { name: `${name}: start → first request (SDK, global fetch)`, value: median(sdkRuns.map((r) => r.firstRequestMs)), unit: "ms" },
-        { name: `${name}: peak RSS, one streamed turn (ours)`, value: median(oursRuns.map((r) => r.maxRssKB)) / 1024, unit: "MB" },
-        { name: `${name}: peak RSS, one streamed turn (SDK, global fetch)`, value: median(sdkRuns.map((r) => r.maxRssKB)) / 1024, unit: "MB" },
       );
     }
     const anthropic = createAnthropicProvider({ apiKey: "bench", baseURL: server.anthropicBaseURL });

@@ -5,6 +5,7 @@ import { analyzeCommand, analyzeCommandWith } from "./analyze.js";
 import { decideBashPermission, denyWithoutAnalysis } from "./decide.js";
 import { loadShellParser, loadedShellParser } from "./parser.js";
 import { suggestedPrefixOf, suggestedPrefixOfText } from "./suggestions.js";
+import { registerAnalysis } from "./analysis-registry.js";
 
 export { suggestedPrefixOfText } from "./suggestions.js";
 
@@ -87,3 +88,5 @@ export async function suggestedBashPrefix(command: string, cwd: string = process
     return suggestedPrefixOfText(command);
   }
 }
+
+registerAnalysis({ isReadOnlyCommand });

@@ -9,6 +9,7 @@ export {
   suggestedBashPrefix,
   suggestedPrefixOfText,
 } from "./bash-permission.js";
+export { loadBashAnalysis } from "./lazy-analysis.js";
 export { analyzeCommand, type ScriptAnalysis } from "./analyze.js";
 export { decideBashPermission } from "./decide.js";
 export type { Finding } from "./validators/types.js";

@@ -3,18 +3,17 @@
 // every session's start-up, Bash used or not; through this door it loads with the grammar, either
 // on the first Bash call or when a session asks for it early (after its first model request).
 import type { PermissionResult } from "../tool/permission-types.js";
+import { registeredAnalysis } from "./analysis-registry.js";
 import type { BashPermissionRequest } from "./bash-permission.js";
 
 type Analysis = typeof import("./bash-permission.js");
 
-let loaded: Analysis | undefined;
 let loading: Promise<Analysis> | undefined;
 
 /** Loads the analysis and the grammar once; later calls share the same promise. */
 export function loadBashAnalysis(): Promise<Analysis> {
   loading ??= import("./bash-permission.js").then(async (analysis) => {
     await analysis.preloadBashAnalysis();
-    loaded = analysis;
     return analysis;
   });
   return loading;
@@ -26,13 +25,15 @@ export async function checkBashCommandPermissionLazily(request: BashPermissionRe
 }
 
 /**
- * Synchronous, for isReadOnly/isConcurrencySafe: until the analysis is loaded the answer is
- * false (fail closed: the call is treated as writing and runs alone) and loading starts.
+ * Synchronous, for isReadOnly/isConcurrencySafe: until the analysis (and its grammar) is loaded
+ * the answer is false (fail closed: the call is treated as writing and runs alone) and loading
+ * starts. The analysis registers itself when its module is evaluated, however it was imported.
  */
 export function isReadOnlyCommandIfLoaded(command: string, cwd?: string): boolean {
-  if (!loaded) {
+  const analysis = registeredAnalysis();
+  if (!analysis) {
     loadBashAnalysis().catch(() => undefined);
     return false;
   }
-  return loaded.isReadOnlyCommand(command, cwd);
+  return analysis.isReadOnlyCommand(command, cwd);
 }
