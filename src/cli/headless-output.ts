@@ -3,7 +3,7 @@
 // json prints only the result object; text prints only the final answer.
 // Ids come from the global Web Crypto: importing node:crypto costs 5-20 ms of start-up.
 import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
-import { textOf, toolResultText } from "../messages/types.js";
+import { emptyUsage, textOf, toolResultText } from "../messages/types.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import type { OutputFormat } from "./session-config.js";
@@ -155,7 +155,9 @@ export class HeadlessReporter {
         model: message.model,
         content: message.content,
         stop_reason: message.stopReason ?? null,
-        usage: message.usage ?? null,
+        // Claude Code consumers read usage fields without a null check: a model that reported
+        // none is shown as zero tokens.
+        usage: message.usage ?? emptyUsage(),
       },
       parent_tool_use_id: null,
       session_id: this.sessionId,

@@ -64,6 +64,8 @@ describe("warden -p (headless)", () => {
     const run = await runCli(["-p", "write", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], { home });
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
+    // This script gives no usage: consumers still get a usage object, with zero tokens.
+    expect(lines[1]?.message).toMatchObject({ usage: { input_tokens: 0, output_tokens: 0 } });
     const refused = lines[2]?.message as { content: Array<{ content: string; is_error: boolean }> };
     expect(refused.content[0]?.is_error).toBe(true);
     expect(refused.content[0]?.content).toMatch(/Permission to use WriteNote was denied/);
