@@ -9,7 +9,6 @@ import { type PermissionDecisionRecord, createCanUseTool } from "../permissions/
 import { createLazyClassifier, createModelClassifier } from "../permissions/model-classifier.js";
 import { type SessionPermissions, loadSessionPermissions } from "../permissions/session-setup.js";
 import type { AppState } from "../tool/app-state.js";
-import type { ToolPermissionContext } from "../tool/permission-types.js";
 import type { CanUseTool } from "../tool/types.js";
 import { defaultModelSpec, resolveModel } from "./model-choice.js";
 import type { SessionConfig } from "./session-config.js";
@@ -38,10 +37,6 @@ export function sessionPermissions(config: SessionConfig): SessionPermissions {
     setups.set(config, setup);
   }
   return setup;
-}
-
-export function buildPermissionContext(config: SessionConfig): ToolPermissionContext {
-  return sessionPermissions(config).permissionContext;
 }
 
 export function buildHeadlessCanUseTool(config: SessionConfig): CanUseTool {

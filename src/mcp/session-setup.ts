@@ -17,6 +17,11 @@ export interface McpSessionOptions {
   mcpConfig: readonly string[];
   /** `--settings` value, when given. */
   settings?: string;
+  /**
+   * The session's settings when the caller has already read them (the CLI reads them once for
+   * the permission engine); then no settings file is read here again.
+   */
+  loadedSettings?: LoadedSettings;
   /** Where problems are reported (stderr in the CLI). */
   warn: (message: string) => void;
 }
@@ -63,6 +68,7 @@ function summary(status: McpServerStatus): McpServerSummary {
 }
 
 function readSettings(options: McpSessionOptions): LoadedSettings | undefined {
+  if (options.loadedSettings) return options.loadedSettings;
   try {
     return loadSettings({ cwd: options.cwd, extraSettings: options.settings ? [options.settings] : [] });
   } catch (error) {

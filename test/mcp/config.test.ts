@@ -199,4 +199,14 @@ describe("connectMcpForSession", () => {
     expect(bad.toolSearchMode).toBe("defer");
     expect(warnings.join("\n")).toMatch(/toolSearch must be "defer", "never" or "auto", not "sometimes"/);
   });
+
+  it("uses settings the caller already read instead of reading the files again", async () => {
+    const { connectMcpForSession } = await import("../../src/mcp/session-setup.js");
+    const { loadSettings } = await import("../../src/config/settings.js");
+    await writeFile(join(dir, ".warden", "settings.json"), JSON.stringify({ toolSearch: "never" }));
+    const loadedSettings = loadSettings({ cwd: dir });
+    await writeFile(join(dir, ".warden", "settings.json"), JSON.stringify({ toolSearch: "auto" }));
+    const session = await connectMcpForSession({ cwd: dir, mcpConfig: [], loadedSettings, warn: () => {} });
+    expect(session.toolSearchMode).toBe("never");
+  });
 });

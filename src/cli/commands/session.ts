@@ -9,7 +9,7 @@ import { builtInTools } from "../../tools/registry.js";
 import type { TerminalEvent } from "../../loop/events.js";
 import type { Message } from "../../messages/types.js";
 import type { AnyTool } from "../../tool/types.js";
-import { buildHeadlessCanUseTool, buildPermissionContext, runPromptWithPermissions } from "../headless-permissions.js";
+import { buildHeadlessCanUseTool, runPromptWithPermissions, sessionPermissions } from "../headless-permissions.js";
 import { loadExtraTools } from "../extra-tools.js";
 import { HeadlessReporter } from "../headless-output.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
@@ -80,16 +80,19 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   });
   const tools: AnyTool[] = [...builtInTools(), ...(await loadExtraTools())];
   const provider = warmUpAfterFirstRequest(traceFirstRequest(resolved.provider), tools);
+  // Settings are read once, here: broken ones stop the session before any MCP server is started,
+  // and the MCP set-up takes its servers and tool-search mode from the same read.
+  const permissions = sessionPermissions(config);
   // MCP servers connect in parallel (MCP_TIMEOUT each); a dead one is reported and the session goes on.
   const mcp = await connectMcpForSession({
     cwd: config.cwd,
     mcpConfig: config.mcpConfig,
-    settings: config.settings,
+    loadedSettings: permissions.settings,
     warn: (message) => err(`warden: ${message}\n`),
   });
   const mcpServers = mcp.servers;
 
-  const permissionContext = buildPermissionContext(config);
+  const permissionContext = permissions.permissionContext;
   const session = createSession({
     provider,
     model: resolved.model,
