@@ -206,6 +206,9 @@ describe("MCP client over stdio", () => {
     const unknown = await call(tools, "ReadMcpResource", { server: "nope", uri: "x" });
     expect(unknown.is_error).toBe(true);
     expect(textOf(unknown)).toMatch(/No connected MCP server "nope"/);
+    const unknownList = await call(tools, "ListMcpResources", { server: "nope" });
+    expect(unknownList.is_error).toBe(true);
+    expect(textOf(unknownList)).toMatch(/No connected MCP server "nope" offers resources\. Servers with resources: demo\./);
   });
 
   it("leaves no child process behind after close", async () => {

@@ -1,5 +1,6 @@
 // What the two MCP resource tools need from the MCP client layer. Defined here, on the tools'
 // side, so the tools do not depend on the client manager (src/mcp implements this interface).
+import type { ValidationResult } from "../../tool/types.js";
 
 export interface McpResourceInfo {
   server: string;
@@ -22,4 +23,15 @@ export interface McpResourceSource {
   resourceServers(): string[];
   listResources(server: string, signal?: AbortSignal): Promise<McpResourceInfo[]>;
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpResourceContents[]>;
+}
+
+/** Both resource tools refuse a server that offers no resources, naming the ones that do. */
+export function validateResourceServer(source: McpResourceSource, server: string): ValidationResult {
+  const known = source.resourceServers();
+  if (known.includes(server)) return { result: true };
+  return {
+    result: false,
+    errorCode: 1,
+    message: `No connected MCP server "${server}" offers resources. Servers with resources: ${known.length ? known.join(", ") : "none"}.`,
+  };
 }

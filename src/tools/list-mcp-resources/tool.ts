@@ -2,7 +2,7 @@ import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { AnyTool } from "../../tool/types.js";
 import { LIST_MCP_RESOURCES_PROMPT } from "./prompt.js";
-import type { McpResourceInfo, McpResourceSource } from "./resource-source.js";
+import { type McpResourceInfo, type McpResourceSource, validateResourceServer } from "./resource-source.js";
 
 export const LIST_MCP_RESOURCES_TOOL_NAME = "ListMcpResources";
 
@@ -30,15 +30,7 @@ export function createListMcpResourcesTool(source: McpResourceSource): AnyTool {
     description: async (input) => (input?.server ? `List resources of ${input.server}` : "List MCP resources"),
     prompt: async () => LIST_MCP_RESOURCES_PROMPT,
     async validateInput(input) {
-      if (input.server !== undefined && !source.resourceServers().includes(input.server)) {
-        const known = source.resourceServers();
-        return {
-          result: false,
-          errorCode: 1,
-          message: `No connected MCP server "${input.server}" offers resources. Servers with resources: ${known.length ? known.join(", ") : "none"}.`,
-        };
-      }
-      return { result: true };
+      return input.server === undefined ? { result: true } : validateResourceServer(source, input.server);
     },
     async call(input, context) {
       const servers = input.server !== undefined ? [input.server] : source.resourceServers();

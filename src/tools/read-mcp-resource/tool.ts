@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ImageBlock, TextBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { AnyTool } from "../../tool/types.js";
-import type { McpResourceContents, McpResourceSource } from "../list-mcp-resources/resource-source.js";
+import { type McpResourceContents, type McpResourceSource, validateResourceServer } from "../list-mcp-resources/resource-source.js";
 import { READ_MCP_RESOURCE_PROMPT } from "./prompt.js";
 
 export const READ_MCP_RESOURCE_TOOL_NAME = "ReadMcpResource";
@@ -61,15 +61,7 @@ export function createReadMcpResourceTool(source: McpResourceSource): AnyTool {
     prompt: async () => READ_MCP_RESOURCE_PROMPT,
     toAutoClassifierInput: (input) => `${input.server} ${input.uri}`,
     async validateInput(input) {
-      if (!source.resourceServers().includes(input.server)) {
-        const known = source.resourceServers();
-        return {
-          result: false,
-          errorCode: 1,
-          message: `No connected MCP server "${input.server}" offers resources. Servers with resources: ${known.length ? known.join(", ") : "none"}.`,
-        };
-      }
-      return { result: true };
+      return validateResourceServer(source, input.server);
     },
     async call(input, context) {
       const items = await source.readResource(input.server, input.uri, context.abortController.signal);
