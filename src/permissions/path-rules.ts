@@ -54,13 +54,6 @@ function under(base: string, absolutePath: string): string | undefined {
   return sep === "/" ? rel : rel.split(sep).join("/");
 }
 
-/** True when the absolute path lies under the pattern's base and matches it. */
-export function pathMatchesPattern(absolutePath: string, pattern: string, root: string): boolean {
-  const { base, regex } = compilePathPattern(pattern, root);
-  const rel = under(base, absolutePath);
-  return rel !== undefined && regex.test(rel);
-}
-
 /** Compiled content rules of a rule list, per set of tool names, in the list's order. */
 const compiledLists = new WeakMap<readonly PermissionRule[], Map<string, CompiledPathRule[]>>();
 

@@ -29,8 +29,3 @@ export function ruleNamesTool(ruleName: string, tool: AnyTool): boolean {
 export function findWholeToolRule(rules: readonly PermissionRule[], tool: AnyTool): PermissionRule | undefined {
   return rules.find((rule) => rule.value.ruleContent === undefined && ruleNamesTool(rule.value.toolName, tool));
 }
-
-/** Content rules written for this tool (or one of its former names). */
-export function contentRulesForTool(rules: readonly PermissionRule[], tool: AnyTool): PermissionRule[] {
-  return rules.filter((rule) => rule.value.ruleContent !== undefined && ruleNamesTool(rule.value.toolName, tool));
-}

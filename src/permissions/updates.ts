@@ -111,7 +111,7 @@ const LOCK_WAIT_MS = 5_000;
 const STALE_LOCK_MS = 30_000;
 
 /** Runs fn while holding an exclusive lock file (created with O_EXCL), waiting for it if need be. */
-export function withFileLock<T>(lockPath: string, fn: () => T): T {
+function withFileLock<T>(lockPath: string, fn: () => T): T {
   mkdirSync(dirname(lockPath), { recursive: true });
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
@@ -197,7 +197,7 @@ function stringList(value: unknown, name: string, path: string): string[] {
 }
 
 /** Settings files are replaced whole and atomically: a reader (another session) sees old or new. */
-export function writeFileAtomic(path: string, content: string): void {
+function writeFileAtomic(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomicSync(path, Buffer.from(content, "utf8"));
 }

@@ -95,15 +95,6 @@ export function logFileChangeSync(
   return entry;
 }
 
-/** Both steps at once, for a change already made by other means. */
-export function recordFileChangeSync(
-  sessionDir: string,
-  change: { tool: string; path: string; beforeBytes: Uint8Array | null; afterBytes: Uint8Array },
-): FileChangeEntry {
-  const before = backupBeforeChangeSync(sessionDir, change.beforeBytes);
-  return logFileChangeSync(sessionDir, { tool: change.tool, path: change.path, before, afterBytes: change.afterBytes });
-}
-
 function readLog(sessionDir: string): HistoryLine[] {
   let text: string;
   try {
