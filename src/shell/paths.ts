@@ -7,7 +7,7 @@ import { pathsToCheck } from "../permissions/real-path.js";
 import { protectedPathReason } from "../permissions/safety.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
 import { parseArgs } from "./options.js";
-import { resolveShellPath } from "./split.js";
+import { resolveShellPath } from "./directory-change.js";
 import { commandBaseName } from "./wrappers.js";
 import type { Field } from "./word-tokens.js";
 
