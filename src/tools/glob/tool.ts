@@ -96,11 +96,8 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   toAutoClassifierInput: (input) => `${input.pattern}${input.path ? ` in ${input.path}` : ""}`,
   // The folder actually walked is what needs read permission: "../../etc/*" or "/etc/**" walk
   // outside the path given (or the cwd), and must be judged there.
-  checkPermissions: async (input, context) => {
-    const root = globWalkRoot(input, context.options.cwd);
-    if (root === undefined) return filePermission<GlobInput>("read", GLOB_TOOL_NAME, input.path ?? "", context, "path");
-    return filePermission<GlobInput>("read", GLOB_TOOL_NAME, root, context, "path");
-  },
+  checkPermissions: async (input, context) =>
+    filePermission<GlobInput>("read", GLOB_TOOL_NAME, globWalkRoot(input, context.options.cwd) ?? input.path ?? "", context, "path"),
 
   async validateInput(input, context) {
     if (input.path === undefined) return { result: true };
