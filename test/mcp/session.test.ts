@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jsonLines, runCli } from "../cli/run-cli.js";
+import { type CliOptions, type CliRun, jsonLines, runCli } from "../cli/run-cli.js";
 import { reply, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { stdioServerConfig } from "./fixtures.js";
 
@@ -32,30 +32,37 @@ function resultText(content: unknown): string {
   return (content as Array<{ type: string; text?: string }>).map((b) => b.text ?? "").join("\n");
 }
 
+const demoServer = { demo: stdioServerConfig("demo-server.ts") };
+
+/**
+ * Plays a replay script (named `name`) through the real CLI in stream-json, with these MCP
+ * servers and every mcp__demo tool allowed; each run gets its own WARDEN_HOME.
+ */
+async function replayWithMcp(
+  name: string,
+  prompt: string,
+  turns: object[],
+  servers: Record<string, unknown> = demoServer,
+  options: Omit<CliOptions, "home"> = {},
+): Promise<CliRun> {
+  const script = join(dir, `${name}.jsonl`);
+  await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+  const args = ["-p", prompt, "--model", `replay:${script}`, "--output-format", "stream-json"];
+  args.push("--mcp-config", mcpConfig(servers), "--allowedTools", "mcp__demo");
+  return runCli(args, { ...options, home: join(dir, `home-${name}`) });
+}
+
 describe("a replayed session with MCP servers", () => {
   it("searches, finds and then calls an MCP tool; a dead server is reported and the session goes on", async () => {
-    const script = join(dir, "search-then-call.jsonl");
     const turns = [
       { content: [{ type: "tool_use", id: "toolu_1", name: "ToolSearch", input: { query: "echo" } }] },
       { content: [{ type: "tool_use", id: "toolu_2", name: "mcp__demo__echo", input: { text: "hello from mcp" } }] },
       { content: [{ type: "text", text: "The server said hello." }] },
     ];
-    await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
-    const run = await runCli(
-      [
-        "-p",
-        "say hello through the demo server",
-        "--model",
-        `replay:${script}`,
-        "--output-format",
-        "stream-json",
-        "--mcp-config",
-        mcpConfig({ demo: stdioServerConfig("demo-server.ts"), broken: stdioServerConfig("exit-at-start.ts") }),
-        "--allowedTools",
-        "mcp__demo",
-      ],
-      { home: join(dir, "home-replay") },
-    );
+    const run = await replayWithMcp("search-then-call", "say hello through the demo server", turns, {
+      ...demoServer,
+      broken: stdioServerConfig("exit-at-start.ts"),
+    });
     const lines = jsonLines(run.stdout) as Line[];
     const init = lines.find((l) => l.type === "system" && l.subtype === "init");
     expect(init?.mcp_servers).toEqual([
@@ -154,29 +161,18 @@ describe("what the model is sent", () => {
 describe("no orphans", () => {
   it("kills a server that outlives its stdin when the CLI is terminated mid-session", async () => {
     const { isAlive } = await import("./fixtures.js");
-    const script = join(dir, "pid-then-wait.jsonl");
     const turns = [
       { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__demo__pid", input: {} }] },
       { content: [{ type: "tool_use", id: "toolu_2", name: "mcp__demo__sleep", input: { ms: 60_000 } }] },
       { content: [{ type: "text", text: "never reached" }] },
     ];
-    await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
     let serverPid = 0;
-    const run = await runCli(
-      [
-        "-p",
-        "wait",
-        "--model",
-        `replay:${script}`,
-        "--output-format",
-        "stream-json",
-        "--mcp-config",
-        mcpConfig({ demo: stdioServerConfig("demo-server.ts", "--linger") }),
-        "--allowedTools",
-        "mcp__demo",
-      ],
+    const run = await replayWithMcp(
+      "pid-then-wait",
+      "wait",
+      turns,
+      { demo: stdioServerConfig("demo-server.ts", "--linger") },
       {
-        home: join(dir, "home-orphans"),
         onStdout: (chunk, child) => {
           const match = /"tool_use_id":"toolu_1","content":\[\{"type":"text","text":"(\d+)"/.exec(chunk);
           if (match && serverPid === 0) {
@@ -195,27 +191,11 @@ describe("no orphans", () => {
 
 describe("large MCP results", () => {
   it("go through the normal persistence path: saved to the session folder, a preview to the model", async () => {
-    const script = join(dir, "big.jsonl");
     const turns = [
       { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__demo__big", input: { chars: 150_000 } }] },
       { content: [{ type: "text", text: "done" }] },
     ];
-    await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
-    const run = await runCli(
-      [
-        "-p",
-        "big",
-        "--model",
-        `replay:${script}`,
-        "--output-format",
-        "stream-json",
-        "--mcp-config",
-        mcpConfig({ demo: stdioServerConfig("demo-server.ts") }),
-        "--allowedTools",
-        "mcp__demo",
-      ],
-      { home: join(dir, "home-big") },
-    );
+    const run = await replayWithMcp("big", "big", turns);
     expect(run.code, run.stderr).toBe(0);
     const [big] = toolResults(jsonLines(run.stdout) as Line[]);
     const text = resultText(big?.content);
@@ -230,7 +210,6 @@ describe("large MCP results", () => {
 
 describe("tools/list_changed in a session", () => {
   it("adds the server's new tool to the pool mid-prompt: found with ToolSearch, then called", async () => {
-    const script = join(dir, "list-changed.jsonl");
     const turns = [
       { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__demo__enable_extra", input: {} }] },
       // Leaves time for the notification and the refreshed list to arrive.
@@ -239,22 +218,7 @@ describe("tools/list_changed in a session", () => {
       { content: [{ type: "tool_use", id: "toolu_4", name: "mcp__demo__extra", input: {} }] },
       { content: [{ type: "text", text: "done" }] },
     ];
-    await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
-    const run = await runCli(
-      [
-        "-p",
-        "enable and use the extra tool",
-        "--model",
-        `replay:${script}`,
-        "--output-format",
-        "stream-json",
-        "--mcp-config",
-        mcpConfig({ demo: stdioServerConfig("demo-server.ts") }),
-        "--allowedTools",
-        "mcp__demo",
-      ],
-      { home: join(dir, "home-list-changed") },
-    );
+    const run = await replayWithMcp("list-changed", "enable and use the extra tool", turns);
     expect(run.code, run.stderr).toBe(0);
     const lines = jsonLines(run.stdout) as Line[];
     const init = lines.find((l) => l.type === "system");
@@ -270,7 +234,7 @@ describe("resuming a session", () => {
   it("keeps sending the schemas of the deferred tools the conversation had loaded", async () => {
     const server = await startScriptedModelServer();
     const home = join(dir, "home-resume");
-    const config = mcpConfig({ demo: stdioServerConfig("demo-server.ts") });
+    const config = mcpConfig(demoServer);
     const env = { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL };
     try {
       server.enqueue(reply().tool("ToolSearch", { query: "select:mcp__demo__echo" }), reply().text("Loaded."));
