@@ -11,17 +11,24 @@ export function shellQuote(text: string): string {
 }
 
 /**
- * The script the shell runs. The command goes through `eval` of a quoted string so a syntax error
- * in it is an ordinary failed command (exit 2), and the EXIT trap still records the directory when
- * the command calls `exit`. stderr joins stdout so the model reads both in the order they came.
+ * The script the shell runs. When the directory is recorded, the command goes through `eval` of a
+ * quoted string so a syntax error in it is an ordinary failed command (exit 2) after the EXIT
+ * trap is set, and the trap still records the directory when the command calls `exit`. Without a
+ * trap the command text follows inline: bash then execs the command's last program itself rather
+ * than forking it (eval would keep bash waiting), and a syntax error still fails with exit 2.
+ * stderr joins stdout so the model reads both in the order they came.
  */
 export function commandScript(command: string, cwd: string, cwdFile?: string): string {
   const lines = ["exec 2>&1", `cd -- ${shellQuote(cwd)} || exit 1`];
-  if (cwdFile) lines.push(`trap ${shellQuote(`pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null`)} EXIT`);
-  lines.push(`eval ${shellQuote(command)}`);
+  if (cwdFile) {
+    lines.push(`trap ${shellQuote(`pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null`)} EXIT`);
+    lines.push(`eval ${shellQuote(command)}`);
+  } else {
+    lines.push(command);
+  }
   // One line: bash numbers the lines of an eval'd string from the eval's own line, so error
   // messages say "line N+1" for the command's line N instead of drifting further with each
-  // wrapper line.
+  // wrapper line; inline, the command's first line is the script's first line too.
   return lines.join("; ");
 }
 

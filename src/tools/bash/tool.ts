@@ -22,6 +22,7 @@ import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
 import { type BashProgress, runForeground } from "./run-foreground.js";
+import { needsCwdCapture } from "./cwd-capture.js";
 import { resolveNewCwd } from "./cwd-policy.js";
 import { currentShellCwd, isDirectory, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
@@ -158,6 +159,18 @@ function startInBackground(input: BashInput, context: ToolUseContext, cwd: strin
   };
 }
 
+/** The directory the shell's EXIT trap wrote, and the file gone. */
+function takeReportedCwd(cwdFile: string): string | undefined {
+  let reported: string | undefined;
+  try {
+    reported = readFileSync(cwdFile, "utf8").trim() || undefined;
+  } catch {
+    // The command replaced the shell (exec) or was killed: the directory stays as it was.
+  }
+  rmSync(cwdFile, { force: true });
+  return reported;
+}
+
 async function runInForeground(
   input: BashInput,
   context: ToolUseContext,
@@ -165,13 +178,13 @@ async function runInForeground(
   choice: SandboxChoice,
   onProgress?: (progress: BashProgress) => void,
 ): Promise<BashOutput> {
-  const tempDir = sessionTempDir(context);
-  const cwdFile = join(tempDir, `cwd-${randomUUID()}`);
+  const snapshot = shellSnapshot(context);
+  const cwdFile = needsCwdCapture(input.command, snapshot) ? join(sessionTempDir(context), `cwd-${randomUUID()}`) : undefined;
   const timeoutMs = input.timeout ?? defaultTimeoutMs();
   const child = launchShell({
     command: input.command,
     cwd,
-    snapshot: shellSnapshot(context),
+    snapshot,
     cwdFile,
     output: "pipe",
     sandbox: choice.sandbox,
@@ -180,20 +193,16 @@ async function runInForeground(
   const run = await runForeground({ child, capture, timeoutMs, signal: context.abortController.signal, onProgress });
 
   const notes: string[] = choice.note ? [choice.note] : [];
-  let reportedCwd: string | undefined;
-  try {
-    reportedCwd = readFileSync(cwdFile, "utf8").trim() || undefined;
-  } catch {
-    // The command replaced the shell (exec) or was killed: the directory stays as it was.
-  }
-  rmSync(cwdFile, { force: true });
+  const reportedCwd = cwdFile ? takeReportedCwd(cwdFile) : undefined;
   const permissionContext = context.getAppState().toolPermissionContext;
   const next = resolveNewCwd({ reportedCwd, previousCwd: cwd, sessionCwd: context.options.cwd, permissionContext });
   setShellCwd(context, next.cwd);
   if (next.note) notes.push(next.note);
 
-  // No exit code means a signal ended the shell: always a failure, whatever the command.
-  const outcome: CommandOutcome = run.exitCode === null ? { isError: true } : interpretCommandResult(input.command, run.exitCode);
+  // No exit code means a signal ended the shell: always a failure, whatever the command. Exit 0
+  // means success for every command, so only other codes need the command's name looked up.
+  const outcome: CommandOutcome =
+    run.exitCode === null ? { isError: true } : run.exitCode === 0 ? { isError: false } : interpretCommandResult(input.command, run.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
   if (run.leftoverProcesses) {
     notes.push(
