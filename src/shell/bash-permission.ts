@@ -1,6 +1,6 @@
 // The Bash tool's own say on a command, and the helpers the tool needs (read-only check for
 // isReadOnly/isConcurrencySafe, the split into simple commands, the suggested rule prefix).
-import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
+import { emptyPermissionContext, type PermissionResult, type ToolPermissionContext } from "../tool/permission-types.js";
 import { analyzeCommand, analyzeCommandWith } from "./analyze.js";
 import { decideBashPermission, denyWithoutAnalysis } from "./decide.js";
 import { loadShellParser, loadedShellParser } from "./parser.js";
@@ -24,21 +24,23 @@ export const MAX_ANALYSED_COMMAND_LENGTH = 20_000;
 
 export async function checkBashCommandPermission(request: BashPermissionRequest): Promise<PermissionResult> {
   if (request.command.length > MAX_ANALYSED_COMMAND_LENGTH) {
-    const denied = denyWithoutAnalysis(request.command, request.permissionContext);
-    if (denied) return denied;
     const reason = `the command is ${request.command.length} characters long, more than the ${MAX_ANALYSED_COMMAND_LENGTH} that are analysed`;
-    return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
+    return withoutAnalysis(request, reason);
   }
   try {
     const analysis = await analyzeCommand(request.command, request.cwd);
     return decideBashPermission(analysis, request.permissionContext);
   } catch (error) {
     // Whatever broke the analysis (nesting deep enough to exhaust the stack...), deny rules hold.
-    const denied = denyWithoutAnalysis(request.command, request.permissionContext);
-    if (denied) return denied;
-    const reason = `the command could not be analysed (${error instanceof Error ? error.message : String(error)})`;
-    return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
+    return withoutAnalysis(request, `the command could not be analysed (${error instanceof Error ? error.message : String(error)})`);
   }
+}
+
+/** A command the analysis cannot vouch for: deny rules still hold, anything else is asked about. */
+function withoutAnalysis(request: BashPermissionRequest, reason: string): PermissionResult {
+  const denied = denyWithoutAnalysis(request.command, request.permissionContext);
+  if (denied) return denied;
+  return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
 }
 
 /** Loads the bash grammar ahead of time so the synchronous helpers below can answer. */
@@ -60,13 +62,8 @@ export function isReadOnlyCommand(command: string, cwd: string = process.cwd()):
   if (command.length > MAX_ANALYSED_COMMAND_LENGTH) return false;
   try {
     const analysis = analyzeCommandWith(parser, command, cwd);
-    const context: ToolPermissionContext = {
-      mode: "default",
-      workingDirectories: [cwd],
-      rules: { allow: [], deny: [], ask: [] },
-      isBypassPermissionsModeAvailable: false,
-    };
-    return decideBashPermission(analysis, context).behavior === "allow";
+    // No rules and the default mode: only the command's own safety can make it "allow".
+    return decideBashPermission(analysis, emptyPermissionContext(cwd)).behavior === "allow";
   } catch {
     return false;
   }
