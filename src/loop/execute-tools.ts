@@ -21,13 +21,6 @@ export type ToolExecutionEvent =
   /** `alreadyShown`: handed out by finishedResults() while the model streamed; count it, do not show it again. */
   | { type: "result"; toolUse: ToolUseBlock; outcome: ToolRunOutcome; alreadyShown?: boolean };
 
-export type ExecuteToolCalls = (
-  toolUses: readonly ToolUseBlock[],
-  context: ToolUseContext,
-  canUseTool: CanUseTool,
-  assistantMessage: AssistantMessage,
-) => AsyncGenerator<ToolExecutionEvent, ToolUseContext>;
-
 /**
  * The tool calls of one model response, started while the response is still streaming: the loop
  * hands over each complete block as it arrives, shows progress and finished results between
@@ -119,14 +112,4 @@ export class StreamingToolTurn {
     }
     return this.executor.getUpdatedContext();
   }
-}
-
-/** Runs calls known all at once (a response that was not streamed), with the same scheduling. */
-export async function* executeToolCalls(
-  toolUses: readonly ToolUseBlock[],
-  context: ToolUseContext,
-  canUseTool: CanUseTool,
-  assistantMessage: AssistantMessage,
-): AsyncGenerator<ToolExecutionEvent, ToolUseContext> {
-  return yield* new StreamingToolTurn(context, canUseTool).results(toolUses, assistantMessage);
 }
