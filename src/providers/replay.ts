@@ -12,6 +12,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
+import { sleepUnlessAborted } from "./abortable-sleep.js";
+import { abortedError } from "./errors.js";
 import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
 
 interface ReplayError {
@@ -150,25 +152,6 @@ export function loadReplayScript(file: string, cwd: string): ReplayTurn[] {
   return turns;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolveSleep, reject) => {
-    if (signal.aborted) return reject(abortedError());
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolveSleep();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortedError());
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function abortedError(): ProviderError {
-  return new ProviderError("The model request was aborted.", undefined, false, "aborted");
-}
-
 /**
  * A Provider that answers each request with the next turn of a script. The script is read and
  * checked when the provider is created, so a malformed file fails before the session starts.
@@ -187,7 +170,7 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
           `replay script ${path} ran out: the session asked for model turn ${index + 1} but the script has only ${turns.length}`,
         );
       }
-      if (turn.delay_ms) await sleep(turn.delay_ms, request.signal);
+      if (turn.delay_ms) await sleepUnlessAborted(turn.delay_ms, request.signal);
       if (request.signal.aborted) throw abortedError();
       if (turn.error) {
         const { message, status, kind = "http" } = turn.error;

@@ -1,6 +1,7 @@
 // One retry policy for every provider (the SDKs' own retries are off): exponential backoff with
 // jitter, the server's retry-after honoured, and a stream that breaks halfway retried from the
 // start behind a `reset` event, so a consumer never glues two attempts' text together.
+import { sleepUnlessAborted } from "./abortable-sleep.js";
 import { abortedError, isAbortError } from "./errors.js";
 import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
 
@@ -118,7 +119,7 @@ async function* retrying(provider: Provider, request: ModelRequest, policy: Poli
       if (yieldedAny) yield { type: "reset" };
       const delayMs = delayFor(retry + 1, failure, policy);
       policy.onRetry?.({ retry: retry + 1, maxRetries: policy.maxRetries, delayMs, error: failure });
-      await sleep(delayMs, signal);
+      await sleepUnlessAborted(delayMs, signal);
     } finally {
       signal.removeEventListener("abort", forwardAbort);
       // The consumer stopped early (break/return): close the attempt so the SDK drops the request.
@@ -153,17 +154,3 @@ function gaveUp(last: ProviderError, failures: string[], elapsedMs: number): Pro
   return new ProviderError(message, last.status, false, last.kind);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(abortedError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortedError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
