@@ -2,7 +2,7 @@
 // isReadOnly/isConcurrencySafe, the split into simple commands, the suggested rule prefix).
 import { emptyPermissionContext, type PermissionResult, type ToolPermissionContext } from "../tool/permission-types.js";
 import { analyzeCommand, analyzeCommandWith } from "./analyze.js";
-import { decideBashPermission, denyWithoutAnalysis } from "./decide.js";
+import { decideBashPermission, decideWithoutAnalysis } from "./decide.js";
 import { loadShellParser, loadedShellParser } from "./parser.js";
 import { suggestedPrefixOf, suggestedPrefixOfText } from "./suggestions.js";
 import { registerAnalysis } from "./analysis-registry.js";
@@ -25,22 +25,16 @@ export const MAX_ANALYSED_COMMAND_LENGTH = 20_000;
 export async function checkBashCommandPermission(request: BashPermissionRequest): Promise<PermissionResult> {
   if (request.command.length > MAX_ANALYSED_COMMAND_LENGTH) {
     const reason = `the command is ${request.command.length} characters long, more than the ${MAX_ANALYSED_COMMAND_LENGTH} that are analysed`;
-    return withoutAnalysis(request, reason);
+    return decideWithoutAnalysis(request.command, request.permissionContext, reason);
   }
   try {
     const analysis = await analyzeCommand(request.command, request.cwd);
     return decideBashPermission(analysis, request.permissionContext);
   } catch (error) {
     // Whatever broke the analysis (nesting deep enough to exhaust the stack...), deny rules hold.
-    return withoutAnalysis(request, `the command could not be analysed (${error instanceof Error ? error.message : String(error)})`);
+    const reason = `the command could not be analysed (${error instanceof Error ? error.message : String(error)})`;
+    return decideWithoutAnalysis(request.command, request.permissionContext, reason);
   }
-}
-
-/** A command the analysis cannot vouch for: deny rules still hold, anything else is asked about. */
-function withoutAnalysis(request: BashPermissionRequest, reason: string): PermissionResult {
-  const denied = denyWithoutAnalysis(request.command, request.permissionContext);
-  if (denied) return denied;
-  return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
 }
 
 /** Loads the bash grammar ahead of time so the synchronous helpers below can answer. */

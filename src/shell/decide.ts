@@ -136,11 +136,16 @@ function safetyAsk(reason: string): PermissionResult {
   return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
 }
 
+/** A command the analysis cannot vouch for (`reason` says why): deny rules still hold, anything else is asked about. */
+export function decideWithoutAnalysis(command: string, context: ToolPermissionContext, reason: string): PermissionResult {
+  return denyWithoutAnalysis(command, context) ?? safetyAsk(reason);
+}
+
 /**
  * Deny rules for a command too long to analyse: the quote-aware splitter still recovers its
  * simple commands, so padding a command cannot turn a deny into a question.
  */
-export function denyWithoutAnalysis(command: string, context: ToolPermissionContext): PermissionResult | undefined {
+function denyWithoutAnalysis(command: string, context: ToolPermissionContext): PermissionResult | undefined {
   const denyRules = bashRulesOf(context).filter((r) => r.behavior === "deny");
   if (denyRules.length === 0) return undefined;
   const candidates: Field[][] = [];
