@@ -12,7 +12,7 @@ import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-
 import { diffAroundRange } from "../file-shared/diff-snippet.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath } from "../file-shared/paths.js";
+import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { MAX_EDIT_FILE_SIZE, type TextFileSnapshot, formatBytes } from "../file-shared/text-file.js";
 import { type AppliedEdit, applyEdit, findEditMatch } from "./match.js";
@@ -86,10 +86,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   description: async (input) => (input?.file_path ? `Edit ${input.file_path}` : EDIT_DESCRIPTION),
   prompt: async () => editPrompt(),
   userFacingName: () => "Edit",
-  getPath: (input) => {
-    const resolved = resolveToolPath(input.file_path);
-    return resolved.ok ? resolved.path : undefined;
-  },
+  getPath: (input) => toolPathOrUndefined(input.file_path),
   toAutoClassifierInput: (input) => `${input.file_path}: ${input.new_string.slice(0, 200)}`,
   checkPermissions: async (input, context) => filePermission<EditInput>("write", EDIT_TOOL_NAME, input.file_path, context),
 

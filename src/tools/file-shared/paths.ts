@@ -23,6 +23,12 @@ export function resolveToolPath(input: string, fieldName = "file_path"): PathChe
   return { ok: true, path: path.resolve(expanded) };
 }
 
+/** The resolved path, or undefined when the input is not a usable path (a tool's getPath). */
+export function toolPathOrUndefined(input: string): string | undefined {
+  const resolved = resolveToolPath(input);
+  return resolved.ok ? resolved.path : undefined;
+}
+
 // Reading these blocks forever (/dev/zero, /dev/random), waits on a terminal (/dev/tty, stdin) or
 // consumes the agent's own standard streams.
 const BLOCKED_DEVICE_PATHS = new Set([

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { displayPath, resolveToolPath } from "../file-shared/paths.js";
+import { displayPath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
 import { runRipgrep } from "../file-shared/ripgrep.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
@@ -66,11 +66,7 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   userFacingName: () => "Search",
-  getPath: (input) => {
-    if (!input.path) return undefined;
-    const resolved = resolveToolPath(input.path, "path");
-    return resolved.ok ? resolved.path : undefined;
-  },
+  getPath: (input) => (input.path ? toolPathOrUndefined(input.path) : undefined),
   toAutoClassifierInput: (input) => `${input.pattern}${input.path ? ` in ${input.path}` : ""}`,
   checkPermissions: async (input, context) =>
     filePermission<GrepInput>("read", GREP_TOOL_NAME, input.path ?? context.options.cwd, context, "path"),

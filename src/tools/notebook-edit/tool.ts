@@ -16,7 +16,7 @@ import {
   parseNotebook,
 } from "../file-shared/notebook.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { resolveToolPath } from "../file-shared/paths.js";
+import { resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { NOTEBOOK_EDIT_DESCRIPTION, NOTEBOOK_EDIT_TOOL_NAME, notebookEditPrompt } from "./prompt.js";
 
@@ -107,10 +107,7 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
   description: async (input) => (input?.notebook_path ? `${input.edit_mode ?? "replace"} a cell of ${input.notebook_path}` : NOTEBOOK_EDIT_DESCRIPTION),
   prompt: async () => notebookEditPrompt(),
   userFacingName: () => "Edit Notebook",
-  getPath: (input) => {
-    const resolved = resolveToolPath(input.notebook_path, "notebook_path");
-    return resolved.ok ? resolved.path : undefined;
-  },
+  getPath: (input) => toolPathOrUndefined(input.notebook_path),
   toAutoClassifierInput: (input) => `${input.notebook_path} ${input.edit_mode ?? "replace"}: ${input.new_source.slice(0, 200)}`,
   checkPermissions: async (input, context) =>
     filePermission<NotebookEditInput>("write", NOTEBOOK_EDIT_TOOL_NAME, input.notebook_path, context, "notebook_path"),

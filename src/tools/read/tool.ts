@@ -10,7 +10,7 @@ import type { ToolUseContext } from "../../tool/types.js";
 import { detectEncoding, looksBinary, normalizeLineEndings } from "../file-shared/encoding.js";
 import { addLineNumbers } from "../file-shared/line-numbers.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath } from "../file-shared/paths.js";
+import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { formatBytes } from "../file-shared/text-file.js";
 import { BINARY_EXTENSIONS } from "./binary-extensions.js";
@@ -56,10 +56,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   userFacingName: () => "Read",
-  getPath: (input) => {
-    const resolved = resolveToolPath(input.file_path);
-    return resolved.ok ? resolved.path : undefined;
-  },
+  getPath: (input) => toolPathOrUndefined(input.file_path),
   toAutoClassifierInput: (input) => input.file_path,
 
   async validateInput(input, context) {

@@ -10,7 +10,7 @@ import { diffWhole } from "../file-shared/diff-snippet.js";
 import { normalizeLineEndings } from "../file-shared/encoding.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath } from "../file-shared/paths.js";
+import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
 import { MAX_EDIT_FILE_SIZE, formatBytes } from "../file-shared/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME, writePrompt } from "./prompt.js";
 
@@ -37,10 +37,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   description: async (input) => (input?.file_path ? `Write ${input.file_path}` : WRITE_DESCRIPTION),
   prompt: async () => writePrompt(),
   userFacingName: () => "Write",
-  getPath: (input) => {
-    const resolved = resolveToolPath(input.file_path);
-    return resolved.ok ? resolved.path : undefined;
-  },
+  getPath: (input) => toolPathOrUndefined(input.file_path),
   toAutoClassifierInput: (input) => `${input.file_path}: ${input.content.slice(0, 200)}`,
   checkPermissions: async (input, context) => filePermission<WriteInput>("write", WRITE_TOOL_NAME, input.file_path, context),
 
