@@ -18,6 +18,7 @@ import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
 import { launchShell } from "./launch.js";
+import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
@@ -74,7 +75,7 @@ export type BashInput = z.infer<typeof inputSchema>;
  */
 function isReadOnly(input: BashInput): boolean {
   try {
-    return isReadOnlyCommandIfLoaded(input.command);
+    return rememberedReadOnly(input.command) || rememberReadOnly(input.command, isReadOnlyCommandIfLoaded(input.command));
   } catch {
     return false;
   }
