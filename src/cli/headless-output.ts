@@ -1,7 +1,6 @@
 // What a headless session prints. stream-json is one JSON object per line, shaped like Claude
 // Code's so existing consumers can read it: system/init, assistant, user, then one result line.
 // json prints only the result object; text prints only the final answer.
-// Ids come from the global Web Crypto: importing node:crypto costs 5-20 ms of start-up.
 import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
 import { emptyUsage, textOf, toolResultText } from "../messages/types.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";

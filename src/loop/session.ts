@@ -91,7 +91,6 @@ export class SessionEngine {
   private running: AbortController | undefined;
 
   constructor(private readonly options: SessionEngineOptions) {
-    // The global Web Crypto, not node:crypto: importing node:crypto costs 5-20 ms of start-up.
     this.sessionId = options.sessionId ?? crypto.randomUUID();
     this.cwd = options.cwd;
     this.modelLabel = options.modelLabel ?? `${options.provider.name}:${options.model}`;
