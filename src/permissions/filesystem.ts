@@ -1,5 +1,6 @@
 // Path checks that file tools call from their own checkPermissions (Read, Write, Edit, Glob, Grep,
-// NotebookEdit). Every check looks at the path as spelled and at where it really leads (symlinks,
+// NotebookEdit); the shell analysis uses the same working-directory boundary for the paths a
+// command reads. Every check looks at the path as spelled and at where it really leads (symlinks,
 // `..`), and both must pass: a link inside the project pointing outside is outside.
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { wardenHome } from "../config/paths.js";
@@ -18,6 +19,9 @@ import { isUncPath, protectedPathReason } from "./safety.js";
 const READ_RULE_TOOLS = ["Read", "Glob", "Grep", "LS"];
 /** Rules named after any of these apply to writes: `Edit(...)` covers Write and NotebookEdit too. */
 const WRITE_RULE_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+/** Opening `//host/share/x` makes the system authenticate to that host, whatever the rules say. */
+const UNC_REASON = "UNC network path: opening it can leak credentials to another machine";
 
 function isWithin(dir: string, target: string): boolean {
   const rel = relative(dir, target);
@@ -69,7 +73,7 @@ export function checkReadPermission(
   context: ToolPermissionContext,
 ): PermissionResult {
   if (isUncPath(absolutePath)) {
-    return safetyAsk(toolName, absolutePath, "UNC network path: opening it can leak credentials to another machine");
+    return safetyAsk(toolName, absolutePath, UNC_REASON);
   }
   const path = absolute(absolutePath, context);
   const paths = pathsToCheck(path);
@@ -114,7 +118,7 @@ export function checkWritePermission(
   context: ToolPermissionContext,
 ): PermissionResult {
   if (isUncPath(absolutePath)) {
-    return safetyAsk(toolName, absolutePath, "UNC network path: opening it can leak credentials to another machine");
+    return safetyAsk(toolName, absolutePath, UNC_REASON);
   }
   const path = absolute(absolutePath, context);
   const paths = pathsToCheck(path);
