@@ -7,6 +7,7 @@ import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { interpretCommandResult } from "../../shell/exit-semantics.js";
 import type { ToolUseContext } from "../../tool/types.js";
+import { shellExitStatus } from "./signal-exit.js";
 import { forgetGroupOnExit, killGroupOnExit, killProcessGroup, signalProcessGroup } from "./process-group.js";
 
 export type TaskStatus = "running" | "completed" | "failed" | "killed";
@@ -112,11 +113,12 @@ export class BackgroundTaskRegistry {
         clearInterval(watcher);
         closeSync(watchFd);
         forgetGroupOnExit(pid);
-        task.exitCode = exitCode;
+        const stoppedByUs = entry.stoppedByRequest || task.outputLimitExceeded === true;
+        task.exitCode = shellExitStatus({ exitCode, signal, stoppedByUs }).exitCode;
         task.signal = signal;
         task.endedAt = Date.now();
         if (entry.stoppedByRequest) task.status = "killed";
-        else task.status = exitCode !== null && !interpretCommandResult(task.command, exitCode).isError ? "completed" : "failed";
+        else task.status = task.exitCode !== null && !interpretCommandResult(task.command, task.exitCode).isError ? "completed" : "failed";
         if (!entry.stoppedByRequest) {
           task.notice = completionNotice(task);
           options.notify(task.notice);

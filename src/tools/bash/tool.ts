@@ -21,6 +21,7 @@ import { launchShell } from "./launch.js";
 import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
+import { shellExitStatus } from "./signal-exit.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
 import { type BashProgress, runForeground } from "./run-foreground.js";
 import { needsCwdCapture } from "./cwd-capture.js";
@@ -200,10 +201,12 @@ async function runInForeground(
   setShellCwd(context, next.cwd);
   if (next.note) notes.push(next.note);
 
+  const status = shellExitStatus({ exitCode: run.exitCode, signal: run.signal, stoppedByUs: run.timedOut || run.interrupted });
+  if (status.note) notes.push(status.note);
   // No exit code means a signal ended the shell: always a failure, whatever the command. Exit 0
   // means success for every command, so only other codes need the command's name looked up.
   const outcome: CommandOutcome =
-    run.exitCode === null ? { isError: true } : run.exitCode === 0 ? { isError: false } : interpretCommandResult(input.command, run.exitCode);
+    status.exitCode === null ? { isError: true } : status.exitCode === 0 ? { isError: false } : interpretCommandResult(input.command, status.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
   if (run.leftoverProcesses) {
     notes.push(
@@ -219,7 +222,7 @@ async function runInForeground(
   return {
     command: input.command,
     output: run.output.text,
-    exitCode: run.exitCode,
+    exitCode: status.exitCode,
     signal: run.signal,
     isError,
     meaning: outcome.meaning,

@@ -52,6 +52,13 @@ describe("Bash: commands run without the recording", () => {
     expect(text(result)).toBe(`PPid:\t${process.pid}`);
   });
 
+  it("reports a program that dies of a signal with bash's exit code, 128 + the signal", async () => {
+    const result = await session.run("Bash", { command: "perl -e 'kill ABRT => 0'" });
+    expect(result.is_error).toBe(true);
+    expect(text(result)).toContain("Exit code 134");
+    expect(text(result)).toContain("signal SIGABRT");
+  });
+
   it("still fails a syntax error with exit 2", async () => {
     const result = await session.run("Bash", { command: "echo ok; if then" });
     expect(result.is_error).toBe(true);
