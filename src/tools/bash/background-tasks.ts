@@ -7,7 +7,6 @@ import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { interpretCommandResult } from "../../shell/exit-semantics.js";
 import type { ToolUseContext } from "../../tool/types.js";
-import { shellExitStatus } from "./signal-exit.js";
 import { forgetGroupOnExit, killGroupOnExit, killProcessGroup, signalProcessGroup } from "./process-group.js";
 
 export type TaskStatus = "running" | "completed" | "failed" | "killed";
@@ -113,12 +112,11 @@ export class BackgroundTaskRegistry {
         clearInterval(watcher);
         closeSync(watchFd);
         forgetGroupOnExit(pid);
-        const stoppedByUs = entry.stoppedByRequest || task.outputLimitExceeded === true;
-        task.exitCode = shellExitStatus({ exitCode, signal, stoppedByUs }).exitCode;
+        task.exitCode = exitCode;
         task.signal = signal;
         task.endedAt = Date.now();
         if (entry.stoppedByRequest) task.status = "killed";
-        else task.status = task.exitCode !== null && !interpretCommandResult(task.command, task.exitCode).isError ? "completed" : "failed";
+        else task.status = exitCode !== null && !interpretCommandResult(task.command, exitCode).isError ? "completed" : "failed";
         if (!entry.stoppedByRequest) {
           task.notice = completionNotice(task);
           options.notify(task.notice);

@@ -11,25 +11,35 @@ export function shellQuote(text: string): string {
 }
 
 /**
- * The script the shell runs. When the directory is recorded, the command goes through `eval` of a
- * quoted string so a syntax error in it is an ordinary failed command (exit 2) after the EXIT
- * trap is set, and the trap still records the directory when the command calls `exit`. Without a
- * trap the command text follows inline: bash then execs the command's last program itself rather
+ * The script the shell runs. By default the command goes through `eval` of a quoted string so a
+ * syntax error in it is an ordinary failed command (exit 2), and an EXIT trap (when the directory
+ * is recorded) still records it when the command calls `exit`. Inline (no recording) the command
+ * text follows the wrapper directly: bash then execs the command's last program itself rather
  * than forking it (eval would keep bash waiting), and a syntax error still fails with exit 2.
  * stderr joins stdout so the model reads both in the order they came.
  */
-export function commandScript(command: string, cwd: string, cwdFile?: string): string {
+export function commandScript(command: string, cwd: string, cwdFile?: string, inline = false): string {
+  if (inline && !cwdFile) return `${inlinePrefix(cwd)}${command}`;
   const lines = ["exec 2>&1", `cd -- ${shellQuote(cwd)} || exit 1`];
-  if (cwdFile) {
-    lines.push(`trap ${shellQuote(`pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null`)} EXIT`);
-    lines.push(`eval ${shellQuote(command)}`);
-  } else {
-    lines.push(command);
-  }
+  if (cwdFile) lines.push(`trap ${shellQuote(`pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null`)} EXIT`);
+  lines.push(`eval ${shellQuote(command)}`);
   // One line: bash numbers the lines of an eval'd string from the eval's own line, so error
   // messages say "line N+1" for the command's line N instead of drifting further with each
   // wrapper line; inline, the command's first line is the script's first line too.
   return lines.join("; ");
+}
+
+/**
+ * What precedes an inline command on its line. Bash quotes the whole line in a syntax error
+ * message; withoutInlinePrefix takes this wrapper back out so the model sees its own text only.
+ */
+export function inlinePrefix(cwd: string): string {
+  return `exec 2>&1; cd -- ${shellQuote(cwd)} || exit 1; `;
+}
+
+export function withoutInlinePrefix(output: string, cwd: string): string {
+  const prefix = inlinePrefix(cwd);
+  return output.includes(prefix) ? output.split(prefix).join("") : output;
 }
 
 export interface LaunchOptions {
@@ -38,6 +48,11 @@ export interface LaunchOptions {
   snapshot: ShellSnapshot;
   /** Receives `pwd -P` after the command (foreground runs only). */
   cwdFile?: string;
+  /**
+   * Without a cwdFile: put the command inline rather than in eval, so bash execs its last program
+   * (foreground runs, whose output the tool cleans of the wrapper with withoutInlinePrefix).
+   */
+  inline?: boolean;
   /** Where stdout and stderr go: pipes we read, or a file descriptor (background output file). */
   output: "pipe" | number;
   sandbox?: { bwrapPath: string; policy: SandboxPolicy };
@@ -49,7 +64,7 @@ export interface LaunchOptions {
  * instead of hanging. Detaching also drops the controlling terminal, so nothing can prompt on it.
  */
 export function launchShell(options: LaunchOptions): ChildProcess {
-  const script = commandScript(options.command, options.cwd, options.cwdFile);
+  const script = commandScript(options.command, options.cwd, options.cwdFile, options.inline);
   const shellArgs = ["-c", script];
   const [file, args] = options.sandbox
     ? [options.sandbox.bwrapPath, [...bubblewrapArgs(options.sandbox.policy), "--", options.snapshot.shellPath, ...shellArgs]]

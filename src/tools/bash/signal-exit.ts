@@ -1,4 +1,4 @@
-// A command that bash runs as the last thing it does replaces bash (exec), so when that command
+// A foreground command run inline replaces bash with its last program (exec), so when that one
 // dies of a signal (a crash, an outside kill) the process we watch dies of it too, where bash
 // waiting on it used to report 128 + the signal number. The model keeps seeing bash's convention.
 import { constants } from "node:os";

@@ -17,7 +17,7 @@ import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
-import { launchShell } from "./launch.js";
+import { launchShell, withoutInlinePrefix } from "./launch.js";
 import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
@@ -188,6 +188,7 @@ async function runInForeground(
     cwd,
     snapshot,
     cwdFile,
+    inline: true,
     output: "pipe",
     sandbox: choice.sandbox,
   });
@@ -201,27 +202,32 @@ async function runInForeground(
   setShellCwd(context, next.cwd);
   if (next.note) notes.push(next.note);
 
-  const status = shellExitStatus({ exitCode: run.exitCode, signal: run.signal, stoppedByUs: run.timedOut || run.interrupted });
+  // Inline, the command may have replaced the shell; with the cwd trap bash itself waited on it.
+  const status = cwdFile
+    ? { exitCode: run.exitCode }
+    : shellExitStatus({ exitCode: run.exitCode, signal: run.signal, stoppedByUs: run.timedOut || run.interrupted });
   if (status.note) notes.push(status.note);
   // No exit code means a signal ended the shell: always a failure, whatever the command. Exit 0
   // means success for every command, so only other codes need the command's name looked up.
   const outcome: CommandOutcome =
     status.exitCode === null ? { isError: true } : status.exitCode === 0 ? { isError: false } : interpretCommandResult(input.command, status.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
+  // Only a failed run (a syntax error) can show the inline wrapper; successful output is not scanned.
+  const outputText = isError && !cwdFile ? withoutInlinePrefix(run.output.text, cwd) : run.output.text;
   if (run.leftoverProcesses) {
     notes.push(
       "The command left processes running in the background; they keep running until the session ends. Start long-running processes with run_in_background: true instead, so you can read their output and stop them.",
     );
   }
-  const lockNote = isError ? gitIndexLockNote(run.output.text) : undefined;
+  const lockNote = isError ? gitIndexLockNote(outputText) : undefined;
   if (lockNote) notes.push(lockNote);
   if (choice.sandbox && isError) {
-    const note = sandboxFailureNote(run.output.text, choice.sandbox.policy, resolveSandboxSettings(context.getAppState()).allowUnsandboxedCommands);
+    const note = sandboxFailureNote(outputText, choice.sandbox.policy, resolveSandboxSettings(context.getAppState()).allowUnsandboxedCommands);
     if (note) notes.push(note);
   }
   return {
     command: input.command,
-    output: run.output.text,
+    output: outputText,
     exitCode: status.exitCode,
     signal: run.signal,
     isError,

@@ -64,5 +64,7 @@ describe("Bash: commands run without the recording", () => {
     expect(result.is_error).toBe(true);
     expect(text(result)).toMatch(/syntax error/);
     expect(text(result)).toContain("Exit code 2");
+    expect(text(result)).toContain("`echo ok; if then'");
+    expect(text(result)).not.toContain("exec 2>&1");
   });
 });

@@ -9,7 +9,7 @@ describe("Bash: exit status of a command that died of a signal", () => {
     });
   });
 
-  it("keeps a signal we sent ourselves (timeout, abort, TaskStop) as no exit code", () => {
+  it("keeps a signal we sent ourselves (timeout, abort) as no exit code", () => {
     expect(shellExitStatus({ exitCode: null, signal: "SIGTERM", stoppedByUs: true })).toEqual({ exitCode: null });
   });
 
