@@ -1,6 +1,5 @@
 // `warden -p "<prompt>"`: one headless session. Exit codes: 0 success, 1 the session ended in
 // error (turn limit, model failure, ...), 2 bad usage, 130 interrupted (Ctrl+C).
-import { statSync } from "node:fs";
 // Static on purpose: a headless run needs all of these before its first request, and each
 // dynamic import() is one more module file for the loader to fetch and link at start-up.
 import { createSession } from "../../loop/session.js";
@@ -18,6 +17,7 @@ import { type SessionConfig, UsageError, parseSessionArgs, usageText } from "../
 import { traceFirstRequest } from "../timing.js";
 import { warmUpAfterFirstRequest } from "../warm-up.js";
 import { wardenVersion } from "../version.js";
+import { isDirectory } from "../../fs/path-kind.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
 let outputClosed = false;
@@ -177,13 +177,5 @@ async function loadResumed(config: SessionConfig): Promise<{ sessionId: string; 
     return loaded;
   } catch (error) {
     throw new CliError(`cannot resume session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`, 1);
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

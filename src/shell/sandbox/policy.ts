@@ -5,8 +5,7 @@
 // Read deny rules name are hidden (read-deny.ts). Unix sockets are refused by a seccomp filter
 // (seccomp.ts); where none is available for the architecture, known socket files are hidden
 // instead (host-sockets.ts).
-import { realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { userHome } from "../../config/paths.js";
 import type { SandboxPolicy } from "./bubblewrap.js";
 import type { ResolvedSandboxSettings } from "./config.js";
@@ -14,6 +13,7 @@ import { hostSocketsToHide } from "./host-sockets.js";
 import { type HiddenPath, readDeniedPaths } from "./read-deny.js";
 import { unixSocketFilter } from "./seccomp.js";
 import type { PermissionRule } from "../../tool/permission-types.js";
+import { canonicalPath as canonical } from "../../fs/path-kind.js";
 
 const PROTECTED_IN_EACH_FOLDER = [
   ".git/hooks",
@@ -47,14 +47,6 @@ export interface SandboxPolicyInput {
   denyRules?: readonly PermissionRule[];
   /** The commands' environment, for the sockets it names (ssh agent, session bus). */
   env?: NodeJS.ProcessEnv;
-}
-
-function canonical(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
 }
 
 export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {

@@ -1,17 +1,9 @@
 // Where the shell stands after a command. A `cd` inside the working directories carries over; a
 // `cd` out of them does not (outside bypass mode): the next command would otherwise run, with its
 // relative paths, in a place the user never opened to the agent.
-import { realpathSync } from "node:fs";
-import { relative, resolve, isAbsolute } from "node:path";
+import { relative, isAbsolute } from "node:path";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
-
-function canonical(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
+import { canonicalPath as canonical } from "../../fs/path-kind.js";
 
 export function isInsideAny(path: string, directories: readonly string[]): boolean {
   const target = canonical(path);

@@ -2,9 +2,10 @@
 // command sees the same variables on the first call and the hundredth), and the working directory
 // that a `cd` carries from one call to the next. Shell state beyond the directory (variables set
 // with export, functions, aliases) does not carry over: each command is a fresh shell.
-import { accessSync, constants, mkdirSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolUseContext } from "../../tool/types.js";
+import { isDirectory, isExecutable } from "../../fs/path-kind.js";
 
 export interface ShellSnapshot {
   shellPath: string;
@@ -17,15 +18,6 @@ declare module "../../tool/app-state.js" {
     bashCwd?: string;
     /** Shell and environment captured on the session's first command. */
     bashShellSnapshot?: ShellSnapshot;
-  }
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -58,14 +50,6 @@ export function shellSnapshot(context: ToolUseContext): ShellSnapshot {
   const snapshot = { shellPath: chooseShell(process.env), env: captureEnvironment(process.env) };
   context.setAppState((state) => (state.bashShellSnapshot ? state : { ...state, bashShellSnapshot: snapshot }));
   return context.getAppState().bashShellSnapshot ?? snapshot;
-}
-
-export function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export interface ShellCwd {

@@ -26,7 +26,8 @@ import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text
 import { type BashProgress, runForeground } from "./run-foreground.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { resolveNewCwd } from "./cwd-policy.js";
-import { currentShellCwd, isDirectory, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
+import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
+import { isDirectory } from "../../fs/path-kind.js";
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
 import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
 

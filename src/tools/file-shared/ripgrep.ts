@@ -2,8 +2,8 @@
 // package (so `npm ci` is all a fresh machine needs); `rg` on PATH (e.g. Debian's ripgrep) is the
 // fallback. When neither exists the tools say how to install it instead of failing obscurely.
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
 import * as path from "node:path";
+import { isExecutable } from "../../fs/path-kind.js";
 
 let resolvedPath: Promise<string> | undefined;
 
@@ -12,15 +12,6 @@ export class RipgrepMissingError extends Error {
     super(
       "ripgrep (rg) is not available, so Grep and Glob cannot run. Install the project's dependencies (./scripts/setup.sh or npm ci, which brings @vscode/ripgrep), or install ripgrep (Debian/Ubuntu: apt-get install ripgrep).",
     );
-  }
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 
