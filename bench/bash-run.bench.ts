@@ -19,7 +19,14 @@ const allowAll: CanUseTool = async (_tool, input) => ({ behavior: "allow", updat
 
 function contextFor(project: string, sessionDir: string, sandboxSettings?: SandboxSettings): ToolUseContext {
   return createToolUseContext({
-    options: { tools: [BashTool], model: "bench:x", cwd: project, sessionId: "bench", sessionDir, isNonInteractive: true },
+    options: {
+      tools: [BashTool],
+      model: "bench:x",
+      cwd: project,
+      sessionId: "bench",
+      sessionDir,
+      isNonInteractive: true,
+    },
     appState: { toolPermissionContext: emptyPermissionContext(project), sandboxSettings },
   });
 }
@@ -27,8 +34,14 @@ function contextFor(project: string, sessionDir: string, sandboxSettings?: Sandb
 let callId = 0;
 async function bash(context: ToolUseContext, input: Record<string, unknown>): Promise<ToolResultBlock> {
   callId += 1;
-  const outcome = await runToolUse({ type: "tool_use", id: `b${callId}`, name: "Bash", input }, context, allowAll, undefined);
-  if (outcome.result.is_error) throw new Error(`bench command failed: ${JSON.stringify(outcome.result.content).slice(0, 300)}`);
+  const outcome = await runToolUse(
+    { type: "tool_use", id: `b${callId}`, name: "Bash", input },
+    context,
+    allowAll,
+    undefined,
+  );
+  if (outcome.result.is_error)
+    throw new Error(`bench command failed: ${JSON.stringify(outcome.result.content).slice(0, 300)}`);
   return outcome.result;
 }
 
@@ -58,7 +71,12 @@ export default async function bashRunBench(): Promise<BenchRow[]> {
     const plain = contextFor(project, sessionDir);
     const runs = 60;
     const times = await latencies(plain, "true", runs);
-    rows.push({ name: "Bash `true` round trip, median", value: percentile(times, 50), unit: "ms", note: `${runs} runs` });
+    rows.push({
+      name: "Bash `true` round trip, median",
+      value: percentile(times, 50),
+      unit: "ms",
+      note: `${runs} runs`,
+    });
     rows.push({ name: "Bash `true` round trip, p99", value: percentile(times, 99), unit: "ms" });
 
     const availability = await probeBubblewrap();
@@ -81,7 +99,14 @@ export default async function bashRunBench(): Promise<BenchRow[]> {
         await bash(plain, { command: `head -c ${bytes} /dev/zero | tr '\\0' 'x'` });
         rates.push(bytes / 1024 / 1024 / ((performance.now() - started) / 1000));
       }
-      rows.push({ name: label, value: percentile(rates.sort((a, b) => a - b), 50), unit: "MiB/s" });
+      rows.push({
+        name: label,
+        value: percentile(
+          rates.sort((a, b) => a - b),
+          50,
+        ),
+        unit: "MiB/s",
+      });
     }
 
     const backgroundTimes: number[] = [];
@@ -91,7 +116,11 @@ export default async function bashRunBench(): Promise<BenchRow[]> {
       backgroundTimes.push(performance.now() - t0);
     }
     backgroundTimes.sort((a, b) => a - b);
-    rows.push({ name: "background start (task id returned), median", value: percentile(backgroundTimes, 50), unit: "ms" });
+    rows.push({
+      name: "background start (task id returned), median",
+      value: percentile(backgroundTimes, 50),
+      unit: "ms",
+    });
     await plain.getAppState().backgroundTasks?.stopAll();
   } finally {
     await rm(root, { recursive: true, force: true });

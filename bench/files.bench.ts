@@ -34,7 +34,14 @@ const allowAll: CanUseTool = async (_tool, input) => ({ behavior: "allow", updat
 
 function contextFor(cwd: string, sessionDir: string): ToolUseContext {
   return createToolUseContext({
-    options: { tools: [ReadTool, EditTool, GrepTool, GlobTool], model: "bench:x", cwd, sessionId: "bench", sessionDir, isNonInteractive: true },
+    options: {
+      tools: [ReadTool, EditTool, GrepTool, GlobTool],
+      model: "bench:x",
+      cwd,
+      sessionId: "bench",
+      sessionDir,
+      isNonInteractive: true,
+    },
     appState: { toolPermissionContext: emptyPermissionContext(cwd) },
   });
 }
@@ -42,8 +49,14 @@ function contextFor(cwd: string, sessionDir: string): ToolUseContext {
 let callId = 0;
 async function call(tool: AnyTool, input: Record<string, unknown>, context: ToolUseContext): Promise<string> {
   callId++;
-  const outcome = await runToolUse({ type: "tool_use", id: `f${callId}`, name: tool.name, input }, context, allowAll, undefined);
-  const text = typeof outcome.result.content === "string" ? outcome.result.content : JSON.stringify(outcome.result.content);
+  const outcome = await runToolUse(
+    { type: "tool_use", id: `f${callId}`, name: tool.name, input },
+    context,
+    allowAll,
+    undefined,
+  );
+  const text =
+    typeof outcome.result.content === "string" ? outcome.result.content : JSON.stringify(outcome.result.content);
   if (outcome.result.is_error) throw new Error(`${tool.name} failed: ${text.slice(0, 300)}`);
   return text;
 }
@@ -157,10 +170,25 @@ export default async function filesBench(): Promise<BenchRow[]> {
       () => call(GrepTool, { pattern: NEEDLE }, treeContext),
       () => rgDirect(["-l", NEEDLE], TREE),
     );
-    rows.push({ name: "Grep files_with_matches, 50k files (tool, median)", value: files.a, unit: "ms", note: `tree generated in ${genMs.toFixed(0)} ms` });
+    rows.push({
+      name: "Grep files_with_matches, 50k files (tool, median)",
+      value: files.a,
+      unit: "ms",
+      note: `tree generated in ${genMs.toFixed(0)} ms`,
+    });
     rows.push({ name: "  rg -l directly, same tree (median)", value: files.b, unit: "ms" });
-    rows.push({ name: "  ratio tool / rg, medians (files_with_matches)", value: files.a / files.b, unit: "x", target: "<= 1.1" });
-    rows.push({ name: "  ratio tool / rg, best runs (files_with_matches)", value: files.bestRatio, unit: "x", target: "<= 1.1" });
+    rows.push({
+      name: "  ratio tool / rg, medians (files_with_matches)",
+      value: files.a / files.b,
+      unit: "x",
+      target: "<= 1.1",
+    });
+    rows.push({
+      name: "  ratio tool / rg, best runs (files_with_matches)",
+      value: files.bestRatio,
+      unit: "x",
+      target: "<= 1.1",
+    });
 
     // Grep content: default head_limit 250 against rg -n printing every match.
     const content = await compareRuns(
@@ -168,21 +196,44 @@ export default async function filesBench(): Promise<BenchRow[]> {
       () => call(GrepTool, { pattern: NEEDLE, output_mode: "content", head_limit: 0 }, treeContext),
       () => rgDirect(["-n", NEEDLE], TREE),
     );
-    const toolContent = await timeRuns(5, () => call(GrepTool, { pattern: NEEDLE, output_mode: "content" }, treeContext));
+    const toolContent = await timeRuns(5, () =>
+      call(GrepTool, { pattern: NEEDLE, output_mode: "content" }, treeContext),
+    );
     rows.push({ name: "Grep content, 50k files (tool, head_limit 250)", value: toolContent, unit: "ms" });
     rows.push({ name: "Grep content, 50k files (tool, head_limit 0: all 500, median)", value: content.a, unit: "ms" });
     rows.push({ name: "  rg -n directly, same tree (median)", value: content.b, unit: "ms" });
-    rows.push({ name: "  ratio tool / rg, medians (content, all results)", value: content.a / content.b, unit: "x", target: "<= 1.1" });
-    rows.push({ name: "  ratio tool / rg, best runs (content, all results)", value: content.bestRatio, unit: "x", target: "<= 1.1" });
+    rows.push({
+      name: "  ratio tool / rg, medians (content, all results)",
+      value: content.a / content.b,
+      unit: "x",
+      target: "<= 1.1",
+    });
+    rows.push({
+      name: "  ratio tool / rg, best runs (content, all results)",
+      value: content.bestRatio,
+      unit: "x",
+      target: "<= 1.1",
+    });
 
     // Glob: the tool (rg --files + picomatch, newest first) against tinyglobby + ignore.
-    const glob = await compareRuns(3, () => call(GlobTool, { pattern: "**/*.ts" }, treeContext), async () => {
-      const ig = ignore().add(await readFile(join(TREE, ".gitignore"), "utf8"));
-      const files = (await tinyglob("**/*.ts", { cwd: TREE, dot: true, ignore: ["**/.git/**"] })).filter((f) => !ig.ignores(f));
-      await Promise.all(files.map((f) => stat(join(TREE, f))));
-      return files.length;
+    const glob = await compareRuns(
+      3,
+      () => call(GlobTool, { pattern: "**/*.ts" }, treeContext),
+      async () => {
+        const ig = ignore().add(await readFile(join(TREE, ".gitignore"), "utf8"));
+        const files = (await tinyglob("**/*.ts", { cwd: TREE, dot: true, ignore: ["**/.git/**"] })).filter(
+          (f) => !ig.ignores(f),
+        );
+        await Promise.all(files.map((f) => stat(join(TREE, f))));
+        return files.length;
+      },
+    );
+    rows.push({
+      name: "Glob **/*.ts over 50k files (tool: rg --files)",
+      value: glob.a,
+      unit: "ms",
+      note: "16,700 matches, sorted by mtime",
     });
-    rows.push({ name: "Glob **/*.ts over 50k files (tool: rg --files)", value: glob.a, unit: "ms", note: "16,700 matches, sorted by mtime" });
     rows.push({ name: "  tinyglobby + ignore + stat, same query", value: glob.b, unit: "ms" });
 
     // Edit one line in a 50 MB file.
@@ -191,7 +242,9 @@ export default async function filesBench(): Promise<BenchRow[]> {
       const big = join(bigDir, "big.txt");
       const line = "0123456789 the quick brown fox jumps over the lazy dog 0123456789\n";
       const lineCount = Math.ceil((50 * 1024 * 1024) / line.length);
-      const lines = Array.from({ length: lineCount }, (_, i) => (i === Math.floor(lineCount / 2) ? "TARGET LINE 0\n" : line));
+      const lines = Array.from({ length: lineCount }, (_, i) =>
+        i === Math.floor(lineCount / 2) ? "TARGET LINE 0\n" : line,
+      );
       await writeFile(big, lines.join(""));
       const editContext = contextFor(bigDir, session);
       await call(ReadTool, { file_path: big, offset: 1, limit: 10 }, editContext);
@@ -222,7 +275,9 @@ export default async function filesBench(): Promise<BenchRow[]> {
     await call(ReadTool, { file_path: huge, offset, limit: 2000 }, readContext);
     const windowMs = performance.now() - readStart;
     const after = processBytesRead();
-    const windowRuns = await timeRuns(3, () => call(ReadTool, { file_path: huge, offset: ++offset, limit: 2000 }, readContext));
+    const windowRuns = await timeRuns(3, () =>
+      call(ReadTool, { file_path: huge, offset: ++offset, limit: 2000 }, readContext),
+    );
     const fullStart = performance.now();
     const fh = await open(huge, "r");
     const buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
@@ -231,9 +286,19 @@ export default async function filesBench(): Promise<BenchRow[]> {
     }
     await fh.close();
     const fullMs = performance.now() - fullStart;
-    rows.push({ name: "Read 2,000 lines at line 500,000 of a 1 GB file", value: windowRuns, unit: "ms", note: `first call ${windowMs.toFixed(0)} ms` });
+    rows.push({
+      name: "Read 2,000 lines at line 500,000 of a 1 GB file",
+      value: windowRuns,
+      unit: "ms",
+      note: `first call ${windowMs.toFixed(0)} ms`,
+    });
     if (before !== undefined && after !== undefined) {
-      rows.push({ name: "  bytes read by that Read (rchar)", value: (after - before) / 1024 / 1024, unit: "MB", target: "< 1024 (not the whole file)" });
+      rows.push({
+        name: "  bytes read by that Read (rchar)",
+        value: (after - before) / 1024 / 1024,
+        unit: "MB",
+        target: "< 1024 (not the whole file)",
+      });
     }
     rows.push({ name: "  reading the whole 1 GB file, for comparison", value: fullMs, unit: "ms" });
   } finally {

@@ -93,8 +93,12 @@ function cpuNowMs(): number {
  * machine mostly measures how long we waited for a core.
  */
 async function inProcessPerCallMs(script: string, cwd: string): Promise<{ perCallMs: number; sessionMs: number }> {
-  const lib = (await import(pathToFileURL(join(snapshotDir, "dist/index.js")).href)) as typeof import("../src/index.js");
-  const { tools } = (await import(pathToFileURL(toolsModule).href)) as { tools: import("../src/tool/types.js").AnyTool[] };
+  const lib = (await import(
+    pathToFileURL(join(snapshotDir, "dist/index.js")).href
+  )) as typeof import("../src/index.js");
+  const { tools } = (await import(pathToFileURL(toolsModule).href)) as {
+    tools: import("../src/tool/types.js").AnyTool[];
+  };
   const runOnce = async () => {
     const session = lib.createSession({
       provider: lib.createReplayProvider(script, { cwd }),
@@ -106,7 +110,8 @@ async function inProcessPerCallMs(script: string, cwd: string): Promise<{ perCal
     });
     const started = cpuNowMs();
     for await (const event of session.submitMessage("go")) {
-      if (event.type === "terminal" && event.reason !== "completed") throw new Error(`bench session ended: ${event.reason}`);
+      if (event.type === "terminal" && event.reason !== "completed")
+        throw new Error(`bench session ended: ${event.reason}`);
     }
     const elapsed = cpuNowMs() - started;
     session.close();
@@ -129,7 +134,12 @@ export default async function loopBench(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "warden-loop-bench-"));
   const home = join(dir, "home");
   const { one, fifty } = writeScripts(dir);
-  const env: NodeJS.ProcessEnv = { ...process.env, WARDEN_HOME: home, WARDEN_EXTRA_TOOLS: toolsModule, WARDEN_TRACE_TIMING: "1" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WARDEN_HOME: home,
+    WARDEN_EXTRA_TOOLS: toolsModule,
+    WARDEN_TRACE_TIMING: "1",
+  };
   delete env.ANTHROPIC_API_KEY;
   delete env.OPENAI_API_KEY;
 
@@ -142,7 +152,8 @@ export default async function loopBench(): Promise<BenchRow[]> {
   }
   const firsts = oneRuns.map(firstRequest);
   const fiftyRuns: ProcessRun[] = [];
-  for (let i = 0; i < 5; i++) fiftyRuns.push(await runProcess([cli, "-p", "go", "--model", `replay:${fifty}`], env, dir));
+  for (let i = 0; i < 5; i++)
+    fiftyRuns.push(await runProcess([cli, "-p", "go", "--model", `replay:${fifty}`], env, dir));
   for (const run of fiftyRuns) firstRequest(run);
   const inProcess = await inProcessPerCallMs(fifty, dir);
   const calls = TURNS * CALLS_PER_TURN;
@@ -153,14 +164,35 @@ export default async function loopBench(): Promise<BenchRow[]> {
     { name: "node -e 0: wall time (floor)", value: median(floorRuns.map((r) => r.wallMs)), unit: "ms" },
     { name: "node -e 0: CPU time, user+sys (floor)", value: median(floorRuns.map((r) => r.cpuMs)), unit: "ms" },
     { name: "node -e 0: peak RSS (floor)", value: median(floorRuns.map((r) => r.peakRssMb)), unit: "MB" },
-    { name: "one-turn session: process start -> first request", value: median(firsts.map((f) => f.wallMs)), unit: "ms", target: "<= 140" },
-    { name: "one-turn session: CPU time used before the first request", value: median(firsts.map((f) => f.cpuMs)), unit: "ms" },
+    {
+      name: "one-turn session: process start -> first request",
+      value: median(firsts.map((f) => f.wallMs)),
+      unit: "ms",
+      target: "<= 140",
+    },
+    {
+      name: "one-turn session: CPU time used before the first request",
+      value: median(firsts.map((f) => f.cpuMs)),
+      unit: "ms",
+    },
     { name: "one-turn session: wall time", value: median(oneRuns.map((r) => r.wallMs)), unit: "ms" },
     { name: "one-turn session: CPU time, user+sys", value: median(oneRuns.map((r) => r.cpuMs)), unit: "ms" },
     { name: "one-turn session: peak RSS", value: median(oneRuns.map((r) => r.peakRssMb)), unit: "MB", target: "<= 80" },
-    { name: `${TURNS} turns x ${CALLS_PER_TURN} calls: wall time`, value: median(fiftyRuns.map((r) => r.wallMs)), unit: "ms" },
-    { name: `${TURNS} turns x ${CALLS_PER_TURN} calls: CPU time, user+sys`, value: median(fiftyRuns.map((r) => r.cpuMs)), unit: "ms" },
-    { name: `${TURNS} turns x ${CALLS_PER_TURN} calls: peak RSS`, value: median(fiftyRuns.map((r) => r.peakRssMb)), unit: "MB" },
+    {
+      name: `${TURNS} turns x ${CALLS_PER_TURN} calls: wall time`,
+      value: median(fiftyRuns.map((r) => r.wallMs)),
+      unit: "ms",
+    },
+    {
+      name: `${TURNS} turns x ${CALLS_PER_TURN} calls: CPU time, user+sys`,
+      value: median(fiftyRuns.map((r) => r.cpuMs)),
+      unit: "ms",
+    },
+    {
+      name: `${TURNS} turns x ${CALLS_PER_TURN} calls: peak RSS`,
+      value: median(fiftyRuns.map((r) => r.peakRssMb)),
+      unit: "MB",
+    },
     {
       name: "loop overhead per tool call (in process)",
       value: inProcess.perCallMs,

@@ -4,12 +4,12 @@
 // deferred (every schema sent). Tokens are estimated as chars / 4.
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { RequestPrefixCache } from "../src/loop/request-prefix.js";
+import { buildSystemPrompt } from "../src/loop/system-prompt.js";
 import { parseServerConfig } from "../src/mcp/config.js";
 import { McpClientManager } from "../src/mcp/manager.js";
 import { userText } from "../src/messages/types.js";
 import { toAnthropicParams } from "../src/providers/anthropic-request.js";
-import { RequestPrefixCache } from "../src/loop/request-prefix.js";
-import { buildSystemPrompt } from "../src/loop/system-prompt.js";
 import { createToolUseContext } from "../src/tool/context.js";
 import type { ToolSearchMode } from "../src/tool/deferred.js";
 import { emptyPermissionContext } from "../src/tool/permission-types.js";
@@ -32,11 +32,26 @@ async function firstRequestBytes(
 ): Promise<{ bytes: number; tools: number; toolSearchBytes: number }> {
   const tools = assembleToolPool(builtIn, mcpTools, emptyPermissionContext(CWD).rules);
   const context = createToolUseContext({
-    options: { tools, model: "anthropic:claude-sonnet-4-5", cwd: CWD, sessionId: "bench", sessionDir: "/tmp/bench", isNonInteractive: true },
+    options: {
+      tools,
+      model: "anthropic:claude-sonnet-4-5",
+      cwd: CWD,
+      sessionId: "bench",
+      sessionDir: "/tmp/bench",
+      isNonInteractive: true,
+    },
     appState: { toolPermissionContext: emptyPermissionContext(CWD), toolSearchMode: mode },
   });
-  const environment = { cwd: CWD, platform: "linux", date: "2026-01-01", gitRoot: CWD, model: "anthropic:claude-sonnet-4-5" };
-  const prefix = await new RequestPrefixCache(async (split) => buildSystemPrompt({ environment, memory: [] }, split)).prefixFor(context);
+  const environment = {
+    cwd: CWD,
+    platform: "linux",
+    date: "2026-01-01",
+    gitRoot: CWD,
+    model: "anthropic:claude-sonnet-4-5",
+  };
+  const prefix = await new RequestPrefixCache(async (split) =>
+    buildSystemPrompt({ environment, memory: [] }, split),
+  ).prefixFor(context);
   const params = toAnthropicParams({
     model: "claude-sonnet-4-5",
     system: prefix.system,
@@ -58,7 +73,12 @@ const tokens = (bytes: number) => Math.round(bytes / 4);
 export default async function mcpBench(): Promise<BenchRow[]> {
   const builtIn = builtInTools();
   const entries = ["github", "slack", "linear"].map((server) =>
-    parseServerConfig(server, { command: process.execPath, args: ["--import", tsxLoader, manyTools, server] }, "cli", "bench"),
+    parseServerConfig(
+      server,
+      { command: process.execPath, args: ["--import", tsxLoader, manyTools, server] },
+      "cli",
+      "bench",
+    ),
   );
   const manager = new McpClientManager(entries, { cwd: root });
   const connectStart = performance.now();
@@ -66,7 +86,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
   const connectMs = performance.now() - connectStart;
   try {
     const mcpTools = manager.tools().filter((t) => t.mcpInfo);
-    if (mcpTools.length !== 60) throw new Error(`expected 60 MCP tools, got ${mcpTools.length}: ${JSON.stringify(manager.statuses())}`);
+    if (mcpTools.length !== 60)
+      throw new Error(`expected 60 MCP tools, got ${mcpTools.length}: ${JSON.stringify(manager.statuses())}`);
     // Core alone, in the default mode: built-ins that defer themselves are named, not sent.
     const core = await firstRequestBytes(builtIn, [], "defer");
     const deferred = await firstRequestBytes(builtIn, mcpTools, "defer");
@@ -79,8 +100,19 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     const searchMs = (performance.now() - searchStart) / rounds;
 
     return [
-      { name: "first request, built-in core tools", value: core.bytes, unit: "bytes", target: "<= 20480", note: `~${tokens(core.bytes)} tokens, ${core.tools} schemas` },
-      { name: "first request, + 60 MCP tools deferred", value: deferred.bytes, unit: "bytes", note: `~${tokens(deferred.bytes)} tokens, ${deferred.tools} schemas` },
+      {
+        name: "first request, built-in core tools",
+        value: core.bytes,
+        unit: "bytes",
+        target: "<= 20480",
+        note: `~${tokens(core.bytes)} tokens, ${core.tools} schemas`,
+      },
+      {
+        name: "first request, + 60 MCP tools deferred",
+        value: deferred.bytes,
+        unit: "bytes",
+        note: `~${tokens(deferred.bytes)} tokens, ${deferred.tools} schemas`,
+      },
       {
         name: "  added by 60 deferred MCP tools",
         value: deferred.bytes - core.bytes,
@@ -88,10 +120,30 @@ export default async function mcpBench(): Promise<BenchRow[]> {
         target: "<= 1536",
         note: `~${tokens(deferred.bytes - core.bytes)} tokens${core.toolSearchBytes > 0 ? " (ToolSearch already in core: a built-in defers)" : ""}`,
       },
-      { name: "ToolSearch's own schema", value: deferred.toolSearchBytes, unit: "bytes", note: "in the request whenever anything is deferred" },
-      { name: "first request, + 60 MCP tools not deferred", value: eager.bytes, unit: "bytes", note: `~${tokens(eager.bytes)} tokens, ${eager.tools} schemas` },
-      { name: "  added by 60 MCP tools not deferred", value: eager.bytes - core.bytes, unit: "bytes", note: `~${tokens(eager.bytes - core.bytes)} tokens` },
-      { name: "connect 3 stdio MCP servers in parallel", value: connectMs, unit: "ms", note: "tsx-run fixture servers, machine load included" },
+      {
+        name: "ToolSearch's own schema",
+        value: deferred.toolSearchBytes,
+        unit: "bytes",
+        note: "in the request whenever anything is deferred",
+      },
+      {
+        name: "first request, + 60 MCP tools not deferred",
+        value: eager.bytes,
+        unit: "bytes",
+        note: `~${tokens(eager.bytes)} tokens, ${eager.tools} schemas`,
+      },
+      {
+        name: "  added by 60 MCP tools not deferred",
+        value: eager.bytes - core.bytes,
+        unit: "bytes",
+        note: `~${tokens(eager.bytes - core.bytes)} tokens`,
+      },
+      {
+        name: "connect 3 stdio MCP servers in parallel",
+        value: connectMs,
+        unit: "ms",
+        note: "tsx-run fixture servers, machine load included",
+      },
       { name: "ToolSearch keyword query over 60 tools", value: searchMs, unit: "ms" },
     ];
   } finally {

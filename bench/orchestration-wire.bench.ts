@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
-import { type SessionEngine, createSession } from "../src/loop/session.js";
+import { createSession, type SessionEngine } from "../src/loop/session.js";
 import { createAnthropicProvider } from "../src/providers/anthropic.js";
 import { preloadBashAnalysis } from "../src/shell/bash-permission.js";
 import { buildTool } from "../src/tool/build-tool.js";
@@ -43,7 +43,10 @@ const minimalBash = buildTool({
 async function rawSpawnOverSecond(): Promise<number> {
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: 8 }, () => new Promise((resolve) => spawn("/bin/sh", ["-c", SHELL_COMMAND], { stdio: "ignore" }).on("close", resolve))),
+    Array.from(
+      { length: 8 },
+      () => new Promise((resolve) => spawn("/bin/sh", ["-c", SHELL_COMMAND], { stdio: "ignore" }).on("close", resolve)),
+    ),
   );
   return performance.now() - started - 1_000;
 }
@@ -93,13 +96,18 @@ export default async function orchestrationWireBench(): Promise<BenchRow[]> {
         transcript: false,
         loadMemory: false,
       });
-    const measure = async (session: SessionEngine, toolCalls: (r: ReturnType<typeof reply>) => void): Promise<number> => {
+    const measure = async (
+      session: SessionEngine,
+      toolCalls: (r: ReturnType<typeof reply>) => void,
+    ): Promise<number> => {
       const first = reply();
       toolCalls(first);
       server.enqueue(first, reply().text("ok"));
       for await (const event of session.submitMessage("go")) {
-        if (event.type === "terminal" && event.reason !== "completed") throw new Error(`run ended with ${event.reason}`);
-        if (event.type === "tool_result" && event.result.is_error) throw new Error(`tool failed: ${JSON.stringify(event.result.content)}`);
+        if (event.type === "terminal" && event.reason !== "completed")
+          throw new Error(`run ended with ${event.reason}`);
+        if (event.type === "tool_result" && event.result.is_error)
+          throw new Error(`tool failed: ${JSON.stringify(event.result.content)}`);
       }
       return proxy.gaps.at(-1)!;
     };
@@ -155,7 +163,12 @@ export default async function orchestrationWireBench(): Promise<BenchRow[]> {
             target: "<= 30",
             note: "median of 5; the difference to the row above is the Bash tool's own work per command",
           }
-        : { name: "8 one-second shell commands, real Bash tool", value: Number.NaN, unit: "ms", note: `not measured: Bash does not judge '${SHELL_COMMAND}' read-only, so it would run them one by one` },
+        : {
+            name: "8 one-second shell commands, real Bash tool",
+            value: Number.NaN,
+            unit: "ms",
+            note: `not measured: Bash does not judge '${SHELL_COMMAND}' read-only, so it would run them one by one`,
+          },
     );
     return rows;
   } finally {

@@ -53,7 +53,9 @@ const standInGrep = buildTool({
   isConcurrencySafe: () => true,
   call: async (args: { pattern: string; path: string }) => {
     const { rgPath } = await import("@vscode/ripgrep");
-    const { stdout } = await promisify(execFile)(rgPath, ["-c", args.pattern, args.path], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(rgPath, ["-c", args.pattern, args.path], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { data: stdout };
   },
 });
@@ -80,8 +82,18 @@ async function readsAndGreps(): Promise<BenchRow[]> {
     const tools = [read.tool, grep.tool];
     const blocks = (tag: string): ToolUseBlock[] => [
       // 1,000 lines of 80 characters: the real Read refuses whole reads above 256 KB.
-      ...files.map((file, i) => ({ type: "tool_use" as const, id: `r${tag}${i}`, name: "Read", input: { file_path: file, offset: 1 + i * 1000, limit: 1000 } })),
-      ...files.map((file, i) => ({ type: "tool_use" as const, id: `g${tag}${i}`, name: "Grep", input: { pattern: `compute\\(input\\) \\+ offset; // filler ${i}?`, path: file, output_mode: "count" } })),
+      ...files.map((file, i) => ({
+        type: "tool_use" as const,
+        id: `r${tag}${i}`,
+        name: "Read",
+        input: { file_path: file, offset: 1 + i * 1000, limit: 1000 },
+      })),
+      ...files.map((file, i) => ({
+        type: "tool_use" as const,
+        id: `g${tag}${i}`,
+        name: "Grep",
+        input: { pattern: `compute\\(input\\) \\+ offset; // filler ${i}?`, path: file, output_mode: "count" },
+      })),
     ];
     // Warm up both paths (module loading, rg in the page cache) before measuring.
     await drain(blocks("w"), contextFor(tools, dir), 1);
@@ -95,7 +107,10 @@ async function readsAndGreps(): Promise<BenchRow[]> {
     }
     serial /= runs;
     concurrent /= runs;
-    const note = read.real && grep.real ? "real Read (1,000-line windows: it refuses whole files over 256 KB) and Grep (rg per call)" : `stand-ins: Read ${read.real ? "real" : "readFile"}, Grep ${grep.real ? "real" : "rg -c"}`;
+    const note =
+      read.real && grep.real
+        ? "real Read (1,000-line windows: it refuses whole files over 256 KB) and Grep (rg per call)"
+        : `stand-ins: Read ${read.real ? "real" : "readFile"}, Grep ${grep.real ? "real" : "rg -c"}`;
     return [
       { name: "8 reads of 1 MB files + 8 greps: serial wall time", value: serial, unit: "ms", note },
       { name: "8 reads of 1 MB files + 8 greps: concurrent wall time", value: concurrent, unit: "ms", note },
@@ -119,7 +134,12 @@ async function overheadPerCall(): Promise<BenchRow[]> {
     const context = contextFor([trivial], dir);
     const calls = 1_000;
     const blocks = (tag: string): ToolUseBlock[] =>
-      Array.from({ length: calls }, (_, n) => ({ type: "tool_use" as const, id: `t${tag}${n}`, name: "Trivial", input: { n } }));
+      Array.from({ length: calls }, (_, n) => ({
+        type: "tool_use" as const,
+        id: `t${tag}${n}`,
+        name: "Trivial",
+        input: { n },
+      }));
     for (let warm = 0; warm < 3; warm++) await drain(blocks(`w${warm}`), context);
     // The tool's own cost, called directly (best of 5 too), so the figure below is what
     // orchestration adds.

@@ -32,19 +32,36 @@ function ruleLists(offset: number, count: number): { allow: string[]; deny: stri
   for (let i = offset; i < offset + count; i++) {
     const kind = i % 5;
     const rule =
-      kind === 0 ? `Read(./generated/part${i}/**)` : kind === 1 ? `Edit(./vendor/lib${i}/**)` : kind === 2 ? `Bash(tool${i} run:*)` : kind === 3 ? `Read(*.secret${i})` : `mcp__server${i}`;
+      kind === 0
+        ? `Read(./generated/part${i}/**)`
+        : kind === 1
+          ? `Edit(./vendor/lib${i}/**)`
+          : kind === 2
+            ? `Bash(tool${i} run:*)`
+            : kind === 3
+              ? `Read(*.secret${i})`
+              : `mcp__server${i}`;
     (i % 3 === 0 ? lists.deny : i % 3 === 1 ? lists.ask : lists.allow).push(rule);
   }
   return lists;
 }
 
-function setUp(): { project: string; context: ToolPermissionContext; cleanup: () => void; env: Record<string, string | undefined> } {
+function setUp(): {
+  project: string;
+  context: ToolPermissionContext;
+  cleanup: () => void;
+  env: Record<string, string | undefined>;
+} {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "warden-perm-bench-")));
   const home = join(base, "home");
   const project = join(base, "project");
   mkdirSync(join(project, "src"), { recursive: true });
   writeFileSync(join(project, "src", "app.ts"), "export {};\n");
-  const saved = { HOME: process.env.HOME, WARDEN_HOME: process.env.WARDEN_HOME, WARDEN_MANAGED_SETTINGS: process.env.WARDEN_MANAGED_SETTINGS };
+  const saved = {
+    HOME: process.env.HOME,
+    WARDEN_HOME: process.env.WARDEN_HOME,
+    WARDEN_MANAGED_SETTINGS: process.env.WARDEN_MANAGED_SETTINGS,
+  };
   process.env.HOME = home;
   process.env.WARDEN_HOME = join(home, ".warden");
   process.env.WARDEN_MANAGED_SETTINGS = join(base, "policy.json");
@@ -71,7 +88,12 @@ function setUp(): { project: string; context: ToolPermissionContext; cleanup: ()
     }
   };
   restore();
-  return { project, context: built.context, cleanup: () => rmSync(base, { recursive: true, force: true }), env: { HOME: home, WARDEN_HOME: join(home, ".warden"), WARDEN_MANAGED_SETTINGS: join(base, "policy.json") } };
+  return {
+    project,
+    context: built.context,
+    cleanup: () => rmSync(base, { recursive: true, force: true }),
+    env: { HOME: home, WARDEN_HOME: join(home, ".warden"), WARDEN_MANAGED_SETTINGS: join(base, "policy.json") },
+  };
 }
 
 async function measure(run: () => Promise<unknown>): Promise<{ median: number; p99: number; cpuMean: number }> {
@@ -86,7 +108,11 @@ async function measure(run: () => Promise<unknown>): Promise<{ median: number; p
   const cpu = process.cpuUsage(cpuBefore);
   samples.sort((a, b) => a - b);
   // CPU time is not stretched by other processes taking the core; wall-clock p99 is, on a busy machine.
-  return { median: percentile(samples, 50), p99: percentile(samples, 99), cpuMean: (cpu.user + cpu.system) / 1000 / ITERATIONS };
+  return {
+    median: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    cpuMean: (cpu.user + cpu.system) / 1000 / ITERATIONS,
+  };
 }
 
 function contextFor(project: string, permissionContext: ToolPermissionContext, tools: AnyTool[]): ToolUseContext {
@@ -96,12 +122,19 @@ function contextFor(project: string, permissionContext: ToolPermissionContext, t
   });
 }
 
-async function jsonlThroughput(project: string, env: Record<string, string | undefined>, requests: number): Promise<number | undefined> {
+async function jsonlThroughput(
+  project: string,
+  env: Record<string, string | undefined>,
+  requests: number,
+): Promise<number | undefined> {
   const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
   if (!existsSync(cli)) return undefined;
   const lines: string[] = [];
   for (let i = 0; i < requests; i++) {
-    const input = i % 2 === 0 ? { file_path: join(project, "src", `f${i}.ts`) } : { file_path: join(project, "src", `f${i}.ts`), content: "x" };
+    const input =
+      i % 2 === 0
+        ? { file_path: join(project, "src", `f${i}.ts`) }
+        : { file_path: join(project, "src", `f${i}.ts`), content: "x" };
     lines.push(JSON.stringify({ tool: i % 2 === 0 ? "Read" : "Write", input }));
   }
   const child = spawn(process.execPath, [cli, "permissions", "check", "--jsonl", "--cwd", project], {
@@ -144,7 +177,12 @@ export default async function permissionsBench(): Promise<BenchRow[]> {
       { name: "canUseTool (record + denial tracking): Read (p99)", value: full.p99, unit: "ms", target: "<= 0.5" },
     ];
     if (throughput !== undefined) {
-      rows.push({ name: "permissions check --jsonl, Read/Write requests", value: Math.round(throughput), unit: "decisions/s", note: "built CLI, settings read once" });
+      rows.push({
+        name: "permissions check --jsonl, Read/Write requests",
+        value: Math.round(throughput),
+        unit: "decisions/s",
+        note: "built CLI, settings read once",
+      });
     }
     return rows;
   } finally {

@@ -7,10 +7,10 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { reply, type ScriptedModelServer, startScriptedModelServer } from "../test/helpers/scripted-model-server.js";
 import { createAnthropicProvider } from "../src/providers/anthropic.js";
 import { createOpenAIProvider } from "../src/providers/openai.js";
 import type { Provider } from "../src/providers/types.js";
+import { reply, type ScriptedModelServer, startScriptedModelServer } from "../test/helpers/scripted-model-server.js";
 import type { BenchRow } from "./run.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
@@ -52,12 +52,24 @@ const SDKS = new Set(["@anthropic-ai/sdk", "openai"]);
 
 async function bundleOurs(dir: string): Promise<string> {
   const entry = await writeScript(dir, "ours-entry", OURS);
-  const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
   const external = Object.keys(pkg.dependencies)
     .filter((name) => !SDKS.has(name))
     .flatMap((name) => [name, `${name}/*`]);
   const outdir = join(dir, "ours");
-  await build({ entryPoints: { ours: entry }, outdir, bundle: true, splitting: true, format: "esm", platform: "node", target: "node20", external, logLevel: "silent" });
+  await build({
+    entryPoints: { ours: entry },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external,
+    logLevel: "silent",
+  });
   return join(outdir, "ours.js");
 }
 
@@ -88,7 +100,11 @@ async function runChild(server: ScriptedModelServer, script: string, spec: strin
   if (code !== 0) throw new Error(`bench child failed (${code}): ${stderr}`);
   const request = server.requests[before];
   if (!request) throw new Error("bench child sent no request");
-  return { firstRequestMs: request.monotonicMs - startedAt, wallMs, maxRssKB: (JSON.parse(stdout) as { maxRssKB: number }).maxRssKB };
+  return {
+    firstRequestMs: request.monotonicMs - startedAt,
+    wallMs,
+    maxRssKB: (JSON.parse(stdout) as { maxRssKB: number }).maxRssKB,
+  };
 }
 
 function median(values: number[]): number {
@@ -108,12 +124,27 @@ async function floorMs(): Promise<number> {
 }
 
 /** Streams one long reply in-process and divides the time by the number of SSE events it carried. */
-async function perEventMicros(server: ScriptedModelServer, provider: Provider, protocol: "anthropic" | "openai"): Promise<number> {
+async function perEventMicros(
+  server: ScriptedModelServer,
+  provider: Provider,
+  protocol: "anthropic" | "openai",
+): Promise<number> {
   const textPieces = 2000;
   const argumentPieces = 1000;
-  const turn = () => reply().text("x".repeat(textPieces * 4), { chunks: textPieces }).tool("Read", { file_path: "y".repeat(argumentPieces * 4) }, { chunks: argumentPieces }).burst();
+  const turn = () =>
+    reply()
+      .text("x".repeat(textPieces * 4), { chunks: textPieces })
+      .tool("Read", { file_path: "y".repeat(argumentPieces * 4) }, { chunks: argumentPieces })
+      .burst();
   const events = textPieces + argumentPieces + (protocol === "anthropic" ? 8 : 5);
-  const request = { model: "bench-model", system: "s", messages: [], tools: [], maxTokens: 64, signal: new AbortController().signal };
+  const request = {
+    model: "bench-model",
+    system: "s",
+    messages: [],
+    tools: [],
+    maxTokens: 64,
+    signal: new AbortController().signal,
+  };
   for (let i = 0; i < 3; i++) {
     server.enqueue(turn());
     for await (const _event of provider.stream(request)) {
@@ -151,15 +182,33 @@ export default async function providersBench(): Promise<BenchRow[]> {
         sdkRuns.push(await runChild(server, sdk, spec));
       }
       rows.push(
-        { name: `${name}: start → first request (ours, node:http fetch)`, value: median(oursRuns.map((r) => r.firstRequestMs)), unit: "ms" },
-        { name: `${name}: start → first request (SDK, global fetch)`, value: median(sdkRuns.map((r) => r.firstRequestMs)), unit: "ms" },
+        {
+          name: `${name}: start → first request (ours, node:http fetch)`,
+          value: median(oursRuns.map((r) => r.firstRequestMs)),
+          unit: "ms",
+        },
+        {
+          name: `${name}: start → first request (SDK, global fetch)`,
+          value: median(sdkRuns.map((r) => r.firstRequestMs)),
+          unit: "ms",
+        },
       );
     }
     const anthropic = createAnthropicProvider({ apiKey: "bench", baseURL: server.anthropicBaseURL });
     const openai = createOpenAIProvider({ apiKey: "bench", baseURL: server.openaiBaseURL });
     rows.push(
-      { name: "anthropic adapter: per streamed SSE event", value: await perEventMicros(server, anthropic, "anthropic"), unit: "µs", note: "3000-event turn sent in one write; SDK parsing included" },
-      { name: "openai adapter: per streamed SSE event", value: await perEventMicros(server, openai, "openai"), unit: "µs", note: "3000-event turn sent in one write; SDK parsing included" },
+      {
+        name: "anthropic adapter: per streamed SSE event",
+        value: await perEventMicros(server, anthropic, "anthropic"),
+        unit: "µs",
+        note: "3000-event turn sent in one write; SDK parsing included",
+      },
+      {
+        name: "openai adapter: per streamed SSE event",
+        value: await perEventMicros(server, openai, "openai"),
+        unit: "µs",
+        note: "3000-event turn sent in one write; SDK parsing included",
+      },
     );
     return rows;
   } finally {

@@ -17,14 +17,22 @@ const corpusDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "sha
 
 function toRule(text: string, behavior: "allow" | "deny"): PermissionRule {
   const content = /^Bash\((.*)\)$/s.exec(text)?.[1];
-  return { source: "session", behavior, value: content === undefined ? { toolName: text } : { toolName: "Bash", ruleContent: content } };
+  return {
+    source: "session",
+    behavior,
+    value: content === undefined ? { toolName: text } : { toolName: "Bash", ruleContent: content },
+  };
 }
 
 function contextFor(entry: CorpusEntry, cwd: string): ToolPermissionContext {
   return {
     mode: "default",
     workingDirectories: [cwd],
-    rules: { allow: entry.rules.allow.map((r) => toRule(r, "allow")), deny: entry.rules.deny.map((r) => toRule(r, "deny")), ask: [] },
+    rules: {
+      allow: entry.rules.allow.map((r) => toRule(r, "allow")),
+      deny: entry.rules.deny.map((r) => toRule(r, "deny")),
+      ask: [],
+    },
     isBypassPermissionsModeAvailable: false,
   };
 }
@@ -80,17 +88,50 @@ export default async function shellBench(): Promise<BenchRow[]> {
   wallSamples.sort((a, b) => a - b);
   // Each command's own typical time (median of its rounds), so a pause caused by the rest of the
   // machine or a background JIT compile does not count against one unlucky command.
-  const typical = perCommand.map((times) => percentile([...times].sort((a, b) => a - b), 50)).sort((a, b) => a - b);
+  const typical = perCommand
+    .map((times) =>
+      percentile(
+        [...times].sort((a, b) => a - b),
+        50,
+      ),
+    )
+    .sort((a, b) => a - b);
   cpuSamples.sort((a, b) => a - b);
   const load = loadavg()[0] ?? 0;
   return [
     { name: "shell: grammar load (once per process)", value: loadMs, unit: "ms" },
-    { name: `shell: decision CPU time, median (${entries.length} corpus cmds x ${rounds})`, value: percentile(cpuSamples, 50), unit: "ms" },
-    { name: "shell: decision CPU time, p99", value: percentile(cpuSamples, 99), unit: "ms", target: "<= 1", note: "process CPU: includes V8's GC and compiler threads" },
+    {
+      name: `shell: decision CPU time, median (${entries.length} corpus cmds x ${rounds})`,
+      value: percentile(cpuSamples, 50),
+      unit: "ms",
+    },
+    {
+      name: "shell: decision CPU time, p99",
+      value: percentile(cpuSamples, 99),
+      unit: "ms",
+      target: "<= 1",
+      note: "process CPU: includes V8's GC and compiler threads",
+    },
     { name: "shell: decision wall time, median", value: percentile(wallSamples, 50), unit: "ms" },
-    { name: "shell: decision wall time, p99", value: percentile(wallSamples, 99), unit: "ms", target: "<= 1", note: `load average ${load.toFixed(1)} on ${cpus().length} cores` },
-    { name: "shell: per-command typical time (median of rounds), p99", value: percentile(typical, 99), unit: "ms", target: "<= 1" },
+    {
+      name: "shell: decision wall time, p99",
+      value: percentile(wallSamples, 99),
+      unit: "ms",
+      target: "<= 1",
+      note: `load average ${load.toFixed(1)} on ${cpus().length} cores`,
+    },
+    {
+      name: "shell: per-command typical time (median of rounds), p99",
+      value: percentile(typical, 99),
+      unit: "ms",
+      target: "<= 1",
+    },
     { name: "shell: per-command typical time, slowest command", value: typical[typical.length - 1] ?? 0, unit: "ms" },
-    { name: "shell: throughput on one core (CPU time)", value: Math.round((rounds * requests.length * 1000) / cpuTotalMs), unit: "commands/s", target: ">= 5000" },
+    {
+      name: "shell: throughput on one core (CPU time)",
+      value: Math.round((rounds * requests.length * 1000) / cpuTotalMs),
+      unit: "commands/s",
+      target: ">= 5000",
+    },
   ];
 }

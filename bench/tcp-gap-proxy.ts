@@ -1,7 +1,7 @@
 // A transparent TCP proxy that timestamps traffic in each direction, so a benchmark can see, as
 // the model server would, how long an agent takes from the last byte of one response to the
 // first byte of its next request. Nothing inside the agent is instrumented.
-import { type AddressInfo, type Socket, connect, createServer } from "node:net";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 
 export interface GapProxy {

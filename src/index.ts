@@ -1,35 +1,36 @@
 // Warden's public API: build an agent on these tools, this permission engine and this loop.
+
+export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
+export { writeFileAtomicSync } from "./fs/atomic-write.js";
+export * from "./hooks/index.js";
+export * from "./loop/index.js";
+// MCP: client manager, MCP tools, config loading, and serving a pool over MCP; ToolSearch.
+export * from "./mcp/index.js";
 export * from "./messages/index.js";
-export * from "./tool/index.js";
-export * from "./providers/types.js";
 export * from "./orchestration/index.js";
 export * from "./permissions/index.js";
-export * from "./shell/index.js";
-export * from "./hooks/index.js";
-export * from "./results/index.js";
-export * from "./loop/index.js";
-export { createReplayProvider } from "./providers/replay.js";
 export * from "./providers/index.js";
+export { createReplayProvider } from "./providers/replay.js";
+export * from "./providers/types.js";
+export * from "./results/index.js";
+export {
+  type FileChangeEntry,
+  listFileChanges,
+  type UndoAction,
+  UndoRefusedError,
+  type UndoReport,
+  undoLastChanges,
+} from "./session/file-history.js";
 export * from "./session/transcript.js";
 export * from "./session/transcript-reader.js";
-export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
-// File tools, their file history and undo.
-export { ReadTool } from "./tools/read/tool.js";
-export { WriteTool } from "./tools/write/tool.js";
+export * from "./shell/index.js";
+export * from "./tool/index.js";
 export { EditTool } from "./tools/edit/tool.js";
 export { GlobTool } from "./tools/glob/tool.js";
 export { GrepTool } from "./tools/grep/tool.js";
 export { NotebookEditTool } from "./tools/notebook-edit/tool.js";
-export { writeFileAtomicSync } from "./fs/atomic-write.js";
-export {
-  listFileChanges,
-  undoLastChanges,
-  UndoRefusedError,
-  type FileChangeEntry,
-  type UndoAction,
-  type UndoReport,
-} from "./session/file-history.js";
-// MCP: client manager, MCP tools, config loading, and serving a pool over MCP; ToolSearch.
-export * from "./mcp/index.js";
+// File tools, their file history and undo.
+export { ReadTool } from "./tools/read/tool.js";
+export { SEARCH_WEIGHTS, searchTools } from "./tools/tool-search/scoring.js";
 export { ToolSearchTool } from "./tools/tool-search/tool.js";
-export { searchTools, SEARCH_WEIGHTS } from "./tools/tool-search/scoring.js";
+export { WriteTool } from "./tools/write/tool.js";

@@ -15,7 +15,10 @@ function looksLikeTool(value: unknown): value is AnyTool {
 export async function loadExtraTools(spec = process.env.WARDEN_EXTRA_TOOLS): Promise<AnyTool[]> {
   if (!spec?.trim()) return [];
   const tools: AnyTool[] = [];
-  for (const entry of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const path = isAbsolute(entry) ? entry : resolve(process.cwd(), entry);
     const mod = (await import(pathToFileURL(path).href)) as { tools?: unknown; default?: unknown };
     const list = mod.tools ?? mod.default;

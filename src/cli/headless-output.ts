@@ -1,9 +1,10 @@
 // What a headless session prints. stream-json is one JSON object per line, shaped like Claude
 // Code's so existing consumers can read it: system/init, assistant, user, then one result line.
 // json prints only the result object; text prints only the final answer.
+
+import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
 import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
 import { emptyUsage, textOf, toolResultText } from "../messages/types.js";
-import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import type { OutputFormat } from "./session-config.js";
 
@@ -97,7 +98,9 @@ export class HeadlessReporter {
         if (this.verbose && this.format !== "stream-json") {
           const status = event.result.is_error ? "error" : "ok";
           const text = toolResultText(event.result.content);
-          this.err(`[tool] ${event.toolUse.name} ${JSON.stringify(event.toolUse.input)} -> ${status} (${text.length} chars)\n`);
+          this.err(
+            `[tool] ${event.toolUse.name} ${JSON.stringify(event.toolUse.input)} -> ${status} (${text.length} chars)\n`,
+          );
         }
         return;
       case "terminal":
@@ -121,7 +124,11 @@ export class HeadlessReporter {
       result: this.lastAssistant ? textOf(this.lastAssistant) : "",
       session_id: this.sessionId,
       usage: terminal.usage,
-      permission_denials: denials.map((d) => ({ tool_name: d.tool_name, tool_use_id: d.tool_use_id, tool_input: d.tool_input })),
+      permission_denials: denials.map((d) => ({
+        tool_name: d.tool_name,
+        tool_use_id: d.tool_use_id,
+        tool_input: d.tool_input,
+      })),
       terminal_reason: terminal.reason,
       uuid: crypto.randomUUID(),
     };

@@ -1,13 +1,14 @@
 // The permission engine wired into the headless CLI: settings sources read once, rules and modes
 // from flags, asks denied with a reason the model can act on (nobody can answer a prompt here),
 // every decision recorded in the transcript, and the session hooks run around each prompt.
-import type { QueryEvent, TerminalEvent } from "../loop/events.js";
+
 import { runSessionStartHooks, submitWithHooks } from "../hooks/session-hooks.js";
+import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import { createHeadlessAskHandler } from "../permissions/ask-handlers.js";
 import type { AutoModeClassifier } from "../permissions/auto-mode.js";
-import { type PermissionDecisionRecord, createCanUseTool } from "../permissions/can-use-tool.js";
+import { createCanUseTool, type PermissionDecisionRecord } from "../permissions/can-use-tool.js";
 import { createLazyClassifier, createModelClassifier } from "../permissions/model-classifier.js";
-import { type SessionPermissions, loadSessionPermissions } from "../permissions/session-setup.js";
+import { loadSessionPermissions, type SessionPermissions } from "../permissions/session-setup.js";
 import type { AppState } from "../tool/app-state.js";
 import type { CanUseTool } from "../tool/types.js";
 import { defaultModelSpec, resolveModel } from "./model-choice.js";

@@ -52,21 +52,93 @@ interface OptionSpec {
 
 const OPTIONS: OptionSpec[] = [
   { names: ["-p", "--print"], kind: "boolean", key: "print", help: "Answer one prompt and exit (headless)" },
-  { names: ["--output-format"], kind: "string", key: "outputFormat", arg: "<format>", help: "text (default), json or stream-json" },
-  { names: ["--model"], kind: "string", key: "model", arg: "<provider:model>", help: "e.g. anthropic:claude-sonnet-4-6, openai:gpt-4.1, replay:FILE" },
+  {
+    names: ["--output-format"],
+    kind: "string",
+    key: "outputFormat",
+    arg: "<format>",
+    help: "text (default), json or stream-json",
+  },
+  {
+    names: ["--model"],
+    kind: "string",
+    key: "model",
+    arg: "<provider:model>",
+    help: "e.g. anthropic:claude-sonnet-4-6, openai:gpt-4.1, replay:FILE",
+  },
   { names: ["--max-turns"], kind: "string", key: "maxTurnsRaw", arg: "<n>", help: "Stop after n model requests" },
   { names: ["--verbose"], kind: "boolean", key: "verbose", help: "Report tool calls on stderr" },
-  { names: ["--append-system-prompt"], kind: "string", key: "appendSystemPrompt", arg: "<text>", help: "Add text to the end of the system prompt" },
-  { names: ["-r", "--resume"], kind: "string", key: "resume", arg: "<session-id>", help: "Continue the given session of this directory" },
-  { names: ["-c", "--continue"], kind: "boolean", key: "continueLatest", help: "Continue the latest session of this directory" },
+  {
+    names: ["--append-system-prompt"],
+    kind: "string",
+    key: "appendSystemPrompt",
+    arg: "<text>",
+    help: "Add text to the end of the system prompt",
+  },
+  {
+    names: ["-r", "--resume"],
+    kind: "string",
+    key: "resume",
+    arg: "<session-id>",
+    help: "Continue the given session of this directory",
+  },
+  {
+    names: ["-c", "--continue"],
+    kind: "boolean",
+    key: "continueLatest",
+    help: "Continue the latest session of this directory",
+  },
   { names: ["--cwd"], kind: "string", key: "cwd", arg: "<dir>", help: "Working directory (default: the current one)" },
-  { names: ["--allowedTools", "--allowed-tools"], kind: "list", key: "allowedTools", arg: "<rules...>", splitsValues: true, help: "Permission rules to allow, e.g. Read \"Bash(git diff:*)\"" },
-  { names: ["--disallowedTools", "--disallowed-tools"], kind: "list", key: "disallowedTools", arg: "<rules...>", splitsValues: true, help: "Permission rules to deny" },
-  { names: ["--permission-mode"], kind: "string", key: "permissionMode", arg: "<mode>", help: PERMISSION_MODES.join(", ") },
-  { names: ["--add-dir"], kind: "list", key: "addDirs", arg: "<dirs...>", help: "More directories the tools may work in" },
-  { names: ["--dangerously-skip-permissions"], kind: "boolean", key: "dangerouslySkipPermissions", help: "Run every tool without asking (bypass mode)" },
-  { names: ["--mcp-config"], kind: "list", key: "mcpConfig", arg: "<files-or-json...>", help: "MCP server configuration" },
-  { names: ["--settings"], kind: "string", key: "settings", arg: "<file-or-json>", help: "An extra settings file or inline JSON" },
+  {
+    names: ["--allowedTools", "--allowed-tools"],
+    kind: "list",
+    key: "allowedTools",
+    arg: "<rules...>",
+    splitsValues: true,
+    help: 'Permission rules to allow, e.g. Read "Bash(git diff:*)"',
+  },
+  {
+    names: ["--disallowedTools", "--disallowed-tools"],
+    kind: "list",
+    key: "disallowedTools",
+    arg: "<rules...>",
+    splitsValues: true,
+    help: "Permission rules to deny",
+  },
+  {
+    names: ["--permission-mode"],
+    kind: "string",
+    key: "permissionMode",
+    arg: "<mode>",
+    help: PERMISSION_MODES.join(", "),
+  },
+  {
+    names: ["--add-dir"],
+    kind: "list",
+    key: "addDirs",
+    arg: "<dirs...>",
+    help: "More directories the tools may work in",
+  },
+  {
+    names: ["--dangerously-skip-permissions"],
+    kind: "boolean",
+    key: "dangerouslySkipPermissions",
+    help: "Run every tool without asking (bypass mode)",
+  },
+  {
+    names: ["--mcp-config"],
+    kind: "list",
+    key: "mcpConfig",
+    arg: "<files-or-json...>",
+    help: "MCP server configuration",
+  },
+  {
+    names: ["--settings"],
+    kind: "string",
+    key: "settings",
+    arg: "<file-or-json>",
+    help: "An extra settings file or inline JSON",
+  },
   { names: ["-h", "--help"], kind: "boolean", key: "help", help: "Show this help" },
   { names: ["-v", "--version"], kind: "boolean", key: "version", help: "Show the version" },
 ];
@@ -87,7 +159,6 @@ export function usageText(): string {
     "",
   ].join("\n");
 }
-
 
 export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd()): SessionConfig {
   const raw: Record<string, unknown> = { allowedTools: [], disallowedTools: [], addDirs: [], mcpConfig: [] };
@@ -121,7 +192,9 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
       // and an --add-dir path are kept whole.
       const items = spec.splitsValues ? splitRuleList : (value: string) => [value];
       if (inline !== undefined) list.push(...items(inline));
-      else while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) list.push(...items(argv[++i] as string));
+      else
+        while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-"))
+          list.push(...items(argv[++i] as string));
       if (list.length === before) throw new UsageError(`${name} needs at least one value ${spec.arg ?? ""}`.trim());
     }
   }
@@ -142,9 +215,12 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
   }
   const mode = raw.permissionMode as string | undefined;
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}`);
+    throw new UsageError(
+      `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
+    );
   }
-  if (raw.resume !== undefined && raw.continueLatest) throw new UsageError("use either --resume or --continue, not both");
+  if (raw.resume !== undefined && raw.continueLatest)
+    throw new UsageError("use either --resume or --continue, not both");
   const config: SessionConfig = {
     print: raw.print === true,
     outputFormat,

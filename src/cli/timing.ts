@@ -17,7 +17,9 @@ export function traceFirstRequest(provider: Provider, env: NodeJS.ProcessEnv = p
         // time still shows what start-up itself costs.
         const cpu = process.cpuUsage();
         const cpuMs = (cpu.user + cpu.system) / 1000;
-        process.stderr.write(`warden-timing first_request_ms=${performance.now().toFixed(2)} cpu_ms=${cpuMs.toFixed(2)}\n`);
+        process.stderr.write(
+          `warden-timing first_request_ms=${performance.now().toFixed(2)} cpu_ms=${cpuMs.toFixed(2)}\n`,
+        );
       }
       return provider.stream(request);
     },

@@ -162,7 +162,11 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
   const errors: SettingsIssue[] = [];
   if (raw.permissions !== undefined) {
     if (typeof raw.permissions !== "object" || raw.permissions === null || Array.isArray(raw.permissions)) {
-      const issue = { file: location.path, line: keyLine(text, "permissions"), message: "permissions must be an object" };
+      const issue = {
+        file: location.path,
+        line: keyLine(text, "permissions"),
+        message: "permissions must be an object",
+      };
       return { warnings, errors: [issue] };
     }
     settings.permissions = { ...(raw.permissions as Record<string, unknown>) };

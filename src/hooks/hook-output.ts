@@ -30,9 +30,14 @@ export type HookOutcome =
   | { kind: "failed"; hook: string; message: string };
 
 export function interpretHookResult(hook: string, result: HookCommandResult, timeoutMs: number): HookOutcome {
-  if (result.spawnError) return { kind: "failed", hook, message: `hook "${hook}" could not start: ${result.spawnError}` };
+  if (result.spawnError)
+    return { kind: "failed", hook, message: `hook "${hook}" could not start: ${result.spawnError}` };
   if (result.timedOut) {
-    return { kind: "failed", hook, message: `hook "${hook}" did not finish within ${Math.round(timeoutMs / 1000)} s and was killed` };
+    return {
+      kind: "failed",
+      hook,
+      message: `hook "${hook}" did not finish within ${Math.round(timeoutMs / 1000)} s and was killed`,
+    };
   }
   if (result.signal) return { kind: "failed", hook, message: `hook "${hook}" was killed by ${result.signal}` };
   if (result.exitCode === 2) {

@@ -3,7 +3,12 @@
 // hook that fails (crash, hang, broken output) refuses the call: a guard that could not look has
 // not said yes.
 import type { LoadedSettings } from "../config/settings.js";
-import { HOOK_EVENTS, type HookEventName, type HookMatcherConfig, type HooksConfig } from "../config/settings-schema.js";
+import {
+  HOOK_EVENTS,
+  type HookEventName,
+  type HookMatcherConfig,
+  type HooksConfig,
+} from "../config/settings-schema.js";
 import type { ToolInput } from "../tool/types.js";
 import { type HookOutcome, interpretHookResult } from "./hook-output.js";
 import { runHookCommand } from "./run-command.js";
@@ -112,15 +117,26 @@ export class HookRunner {
     const env = { ...process.env, WARDEN_PROJECT_DIR: this.options.cwd, CLAUDE_PROJECT_DIR: this.options.cwd };
     return Promise.all(
       commands.map(async (hook) => {
-        const timeoutMs = hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+        const timeoutMs =
+          hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
         const result = await runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs, env, signal });
         return interpretHookResult(hook.command, result, timeoutMs);
       }),
     );
   }
 
-  async preToolUse(toolName: string, toolInput: ToolInput, toolUseId: string, signal?: AbortSignal): Promise<PreToolUseResult> {
-    const outcomes = await this.run("PreToolUse", toolName, { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId }, signal);
+  async preToolUse(
+    toolName: string,
+    toolInput: ToolInput,
+    toolUseId: string,
+    signal?: AbortSignal,
+  ): Promise<PreToolUseResult> {
+    const outcomes = await this.run(
+      "PreToolUse",
+      toolName,
+      { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId },
+      signal,
+    );
     const hooks = outcomes.map((o) => o.hook);
     const refusals: string[] = [];
     let behavior: "allow" | "ask" | "none" = "none";
@@ -139,7 +155,9 @@ export class HookRunner {
       const json = outcome.json;
       if (!json) continue;
       const specific = json.hookSpecificOutput;
-      const decision = specific?.permissionDecision ?? (json.decision === "block" ? "deny" : json.decision === "approve" ? "allow" : undefined);
+      const decision =
+        specific?.permissionDecision ??
+        (json.decision === "block" ? "deny" : json.decision === "approve" ? "allow" : undefined);
       const why = specific?.permissionDecisionReason ?? json.reason;
       if (json.continue === false) {
         refusals.push(`PreToolUse hook stopped the run: ${json.stopReason ?? why ?? "no reason given"}`);
@@ -182,7 +200,8 @@ export class HookRunner {
       if (outcome.kind === "failed") result.errors.push(outcome.message);
       else if (outcome.kind === "blocking") result.feedback.push(outcome.message);
       else if (outcome.json) {
-        if (outcome.json.decision === "block") result.feedback.push(outcome.json.reason ?? "a PostToolUse hook objected");
+        if (outcome.json.decision === "block")
+          result.feedback.push(outcome.json.reason ?? "a PostToolUse hook objected");
         const context = outcome.json.hookSpecificOutput?.additionalContext;
         if (context) result.additionalContext.push(context);
       }
@@ -226,7 +245,10 @@ export class HookRunner {
     return result;
   }
 
-  async sessionStart(source: "startup" | "resume" | "clear" | "compact", signal?: AbortSignal): Promise<SessionStartResult> {
+  async sessionStart(
+    source: "startup" | "resume" | "clear" | "compact",
+    signal?: AbortSignal,
+  ): Promise<SessionStartResult> {
     const outcomes = await this.run("SessionStart", undefined, { source }, signal);
     const result: SessionStartResult = { additionalContext: [], errors: [] };
     for (const outcome of outcomes) {

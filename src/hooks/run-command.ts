@@ -23,7 +23,11 @@ const MAX_CAPTURE_BYTES = 1024 * 1024;
 /** How long output may keep arriving after the hook process itself has exited. */
 const EXIT_GRACE_MS = 300;
 
-export function runHookCommand(command: string, input: unknown, options: RunHookCommandOptions): Promise<HookCommandResult> {
+export function runHookCommand(
+  command: string,
+  input: unknown,
+  options: RunHookCommandOptions,
+): Promise<HookCommandResult> {
   return new Promise((resolvePromise) => {
     let stdout = "";
     let stderr = "";

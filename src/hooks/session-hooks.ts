@@ -31,7 +31,10 @@ export async function runSessionStartHooks(
   if (!hooks?.has("SessionStart")) return;
   const result = await hooks.sessionStart(source);
   for (const error of result.errors) onWarning(error);
-  queueReminders(session, result.additionalContext.map((text) => `SessionStart hook context: ${text}`));
+  queueReminders(
+    session,
+    result.additionalContext.map((text) => `SessionStart hook context: ${text}`),
+  );
 }
 
 /**
@@ -48,7 +51,10 @@ export async function* submitWithHooks(
     const result = await hooks.userPromptSubmit(prompt);
     for (const error of result.errors) onWarning(error);
     if (result.blocked !== undefined) throw new PromptBlockedError(result.blocked);
-    queueReminders(session, result.additionalContext.map((text) => `UserPromptSubmit hook context: ${text}`));
+    queueReminders(
+      session,
+      result.additionalContext.map((text) => `UserPromptSubmit hook context: ${text}`),
+    );
   }
   let next: string | undefined = prompt;
   let terminal: TerminalEvent | undefined;

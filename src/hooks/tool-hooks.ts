@@ -49,11 +49,17 @@ export async function runPreToolUseHooks(
     // A rewritten input is checked like the model's own: a hook cannot smuggle in a malformed call.
     const parsed = tool.inputSchema.safeParse(result.updatedInput);
     if (!parsed.success) {
-      return { kind: "refuse", message: `A PreToolUse hook rewrote the input badly.\n${formatZodError(tool.name, parsed.error)}` };
+      return {
+        kind: "refuse",
+        message: `A PreToolUse hook rewrote the input badly.\n${formatZodError(tool.name, parsed.error)}`,
+      };
     }
     nextInput = parsed.data as ToolInput;
   }
-  queueReminders(context, result.additionalContext.map((text) => `PreToolUse hook context for ${tool.name}: ${text}`));
+  queueReminders(
+    context,
+    result.additionalContext.map((text) => `PreToolUse hook context for ${tool.name}: ${text}`),
+  );
   const decision =
     result.behavior === "none" ? undefined : { behavior: result.behavior, reason: result.reason, hooks: result.hooks };
   return { kind: "continue", input: nextInput, context: { ...context, preToolUseDecision: decision } };
@@ -70,7 +76,10 @@ export async function runPostToolUseHooks(
   const hooks = context.getAppState().hooks;
   if (!hooks?.has("PostToolUse")) return result;
   const post = await hooks.postToolUse(tool.name, input, output, result.tool_use_id, context.abortController.signal);
-  queueReminders(context, post.additionalContext.map((text) => `PostToolUse hook context for ${tool.name}: ${text}`));
+  queueReminders(
+    context,
+    post.additionalContext.map((text) => `PostToolUse hook context for ${tool.name}: ${text}`),
+  );
   const notes = [
     ...post.feedback.map((text) => `PostToolUse hook feedback: ${text}`),
     ...post.errors.map((text) => `PostToolUse hook error: ${text}`),

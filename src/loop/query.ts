@@ -5,23 +5,23 @@
 import {
   type AssistantContentBlock,
   type AssistantMessage,
+  addUsage,
+  emptyUsage,
   type Message,
   type StopReason,
   type ToolResultBlock,
   type ToolUseBlock,
+  toolUsesOf,
   type Usage,
   type UserMessage,
-  addUsage,
-  emptyUsage,
-  toolUsesOf,
   userText,
 } from "../messages/types.js";
+import { drainQueuedUserMessages, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import { errorResult } from "../orchestration/run-tool-use.js";
 import { type Provider, ProviderError, type ProviderEvent } from "../providers/types.js";
+import { budgetRequestMessages } from "../results/budget.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "./events.js";
-import { drainQueuedUserMessages, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
-import { budgetRequestMessages } from "../results/budget.js";
 import { StreamingToolTurn } from "./execute-tools.js";
 import { drainPendingReminders } from "./reminders.js";
 import { toRequestMessages } from "./request-messages.js";
@@ -152,7 +152,11 @@ function toolResultsMessage(results: ToolResultBlock[]): UserMessage {
 }
 
 /** The results of a turn cut short: real ones for calls that finished, synthetic for the rest. */
-async function settledResults(toolTurn: StreamingToolTurn, toolUses: readonly ToolUseBlock[], model: string): Promise<ToolResultBlock[]> {
+async function settledResults(
+  toolTurn: StreamingToolTurn,
+  toolUses: readonly ToolUseBlock[],
+  model: string,
+): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
   try {
     for await (const event of toolTurn.results(toolUses, { role: "assistant", content: [...toolUses], model })) {
@@ -165,7 +169,11 @@ async function settledResults(toolTurn: StreamingToolTurn, toolUses: readonly To
 }
 
 /** Error results for the tool calls that have none yet (a guard: the executor should pair them all). */
-function missingResults(toolUses: readonly ToolUseBlock[], results: readonly ToolResultBlock[], text: string): ToolResultBlock[] {
+function missingResults(
+  toolUses: readonly ToolUseBlock[],
+  results: readonly ToolResultBlock[],
+  text: string,
+): ToolResultBlock[] {
   const answered = new Set(results.map((r) => r.tool_use_id));
   return toolUses.filter((t) => !answered.has(t.id)).map((t) => errorResult(t.id, text));
 }
@@ -239,7 +247,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       }
       if (outcome.kind === "aborted") {
         // Calls that started while streaming keep their real result if they finished.
-        if (partialToolUses.length > 0) yield add(toolResultsMessage(await settledResults(toolTurn, partialToolUses, model)));
+        if (partialToolUses.length > 0)
+          yield add(toolResultsMessage(await settledResults(toolTurn, partialToolUses, model)));
         if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_BY_USER));
         return yield* finish(terminal("aborted_streaming"));
       }
@@ -278,7 +287,12 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
         }
         const event = step.value;
         if (event.type === "progress") {
-          yield { type: "tool_progress", toolUseId: event.toolUse.id, toolName: event.toolUse.name, progress: event.progress };
+          yield {
+            type: "tool_progress",
+            toolUseId: event.toolUse.id,
+            toolName: event.toolUse.name,
+            progress: event.progress,
+          };
           continue;
         }
         const { result, denial, newMessages } = event.outcome;

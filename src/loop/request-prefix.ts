@@ -42,7 +42,12 @@ export class RequestPrefixCache {
     // when the pool, the loaded deferred tools or the tool-search mode changed.
     // The pool is compared element by element, not by reference: the session updates a running
     // prompt's pool in place when MCP tools change.
-    const inputs = { pool, loaded: appState.loadedDeferredTools, mode: appState.toolSearchMode, env: process.env.WARDEN_TOOL_SEARCH };
+    const inputs = {
+      pool,
+      loaded: appState.loadedDeferredTools,
+      mode: appState.toolSearchMode,
+      env: process.env.WARDEN_TOOL_SEARCH,
+    };
     const last = this.lastInputs;
     if (
       this.lastPrefix &&

@@ -4,17 +4,17 @@
 import { loadMemoryFiles } from "../config/memory.js";
 import { sessionArtifactsDir, transcriptPath } from "../config/paths.js";
 import {
+  addUsage,
+  emptyUsage,
   type Message,
   type Usage,
   type UserContentBlock,
   type UserMessage,
-  addUsage,
-  emptyUsage,
 } from "../messages/types.js";
 import {
-  type InterruptOutcome,
   drainQueuedUserMessages,
   hasQueuedUserMessages,
+  type InterruptOutcome,
   submitWhileRunning,
   wasInterruptedByNewMessage,
 } from "../orchestration/interrupts.js";
@@ -23,7 +23,7 @@ import type { Provider } from "../providers/types.js";
 import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
 import type { AppState } from "../tool/app-state.js";
 import { createAppStateStore } from "../tool/context.js";
-import { type ToolPermissionContext, emptyPermissionContext } from "../tool/permission-types.js";
+import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import { assembleToolPool } from "../tool/pool.js";
 import { ReadFileState } from "../tool/read-file-state.js";
 import type { AnyTool, CanUseTool, ToolUseContext } from "../tool/types.js";
@@ -103,7 +103,11 @@ export class SessionEngine {
     this.transcript =
       options.transcript === false
         ? undefined
-        : new TranscriptWriter(this.transcriptPath, { sessionId: this.sessionId, cwd: this.cwd, model: this.modelLabel });
+        : new TranscriptWriter(this.transcriptPath, {
+            sessionId: this.sessionId,
+            cwd: this.cwd,
+            model: this.modelLabel,
+          });
   }
 
   get usage(): Usage {
@@ -274,8 +278,7 @@ export class SessionEngine {
       model: this.modelLabel,
       additionalDirectories: permissionContext.workingDirectories.filter((d) => d !== this.cwd),
     };
-    return async (split) =>
-      buildSystemPrompt({ environment, memory, append: this.options.appendSystemPrompt }, split);
+    return async (split) => buildSystemPrompt({ environment, memory, append: this.options.appendSystemPrompt }, split);
   }
 }
 

@@ -61,7 +61,8 @@ function environmentSection(env: SystemPromptEnvironment): string {
     `Today's date: ${env.date}`,
     `Model: ${env.model}`,
   ];
-  if (env.additionalDirectories?.length) lines.push(`Additional working directories: ${env.additionalDirectories.join(", ")}`);
+  if (env.additionalDirectories?.length)
+    lines.push(`Additional working directories: ${env.additionalDirectories.join(", ")}`);
   return `# Environment\n${lines.join("\n")}`;
 }
 

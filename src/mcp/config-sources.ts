@@ -76,7 +76,8 @@ function claudeUserFile(cwd: string, problems: string[]): RawServers[] {
     | undefined;
   if (!json || typeof json !== "object") return [];
   const found: RawServers[] = [];
-  if (json.mcpServers !== undefined) found.push({ scope: "user", origin: path, servers: serversFrom(json, path, problems) });
+  if (json.mcpServers !== undefined)
+    found.push({ scope: "user", origin: path, servers: serversFrom(json, path, problems) });
   const project = json.projects?.[cwd];
   if (project?.mcpServers !== undefined) {
     found.push({ scope: "local", origin: `${path} (project ${cwd})`, servers: serversFrom(project, path, problems) });
@@ -145,7 +146,11 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
     const claude = claudeUserFile(cwd, fileProblems);
     const mcpJsonPath = join(cwd, ".mcp.json");
     sources.push(...claude.filter((s) => s.scope === "user"), ...fromSettings("userSettings"));
-    sources.push({ scope: "mcpjson", origin: mcpJsonPath, servers: serversFrom(readJsonFile(mcpJsonPath, fileProblems, false), mcpJsonPath, fileProblems) });
+    sources.push({
+      scope: "mcpjson",
+      origin: mcpJsonPath,
+      servers: serversFrom(readJsonFile(mcpJsonPath, fileProblems, false), mcpJsonPath, fileProblems),
+    });
     sources.push(...fromSettings("projectSettings"));
     sources.push(...claude.filter((s) => s.scope === "local"), ...fromSettings("localSettings"));
   }
@@ -164,7 +169,10 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
       const entry = parseServerConfig(name, raw, source.scope, source.origin, env);
       const needsApproval = source.scope === "mcpjson" || source.scope === "project";
       const unapproved = needsApproval ? approvalProblem(name, approvals) : undefined;
-      byName.set(name, unapproved && !entry.problem ? { name, scope: entry.scope, origin: entry.origin, problem: unapproved } : entry);
+      byName.set(
+        name,
+        unapproved && !entry.problem ? { name, scope: entry.scope, origin: entry.origin, problem: unapproved } : entry,
+      );
     }
   }
   const servers = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

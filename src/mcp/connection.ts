@@ -4,9 +4,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type {
   CallToolResult,
+  Tool as McpToolDefinition,
   ReadResourceResult,
   Resource,
-  Tool as McpToolDefinition,
 } from "@modelcontextprotocol/sdk/types.js";
 import { untrackChild } from "./child-registry.js";
 import type { McpConfigScope, McpServerConfig, McpServerEntry } from "./config.js";
@@ -216,7 +216,11 @@ export class McpServerConnection {
     return this.client;
   }
 
-  async callTool(toolName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {},
+  ): Promise<CallToolResult> {
     const client = await this.liveClient();
     const timeoutMs = this.options.toolTimeoutMs;
     try {
@@ -238,7 +242,9 @@ export class McpServerConnection {
     let cursor: string | undefined;
     try {
       do {
-        const page = await client.listResources(cursor ? { cursor } : undefined, { timeout: this.options.toolTimeoutMs });
+        const page = await client.listResources(cursor ? { cursor } : undefined, {
+          timeout: this.options.toolTimeoutMs,
+        });
         all.push(...page.resources);
         cursor = page.nextCursor;
       } while (cursor);

@@ -29,7 +29,11 @@ export function expandEnvVars(text: string, env: NodeJS.ProcessEnv): Expansion {
 }
 
 /** Expands every string of a record's values; `missing` collects across all of them. */
-export function expandRecord(record: Record<string, string>, env: NodeJS.ProcessEnv, missing: string[]): Record<string, string> {
+export function expandRecord(
+  record: Record<string, string>,
+  env: NodeJS.ProcessEnv,
+  missing: string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, raw] of Object.entries(record)) {
     const expanded = expandEnvVars(raw, env);

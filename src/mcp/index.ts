@@ -1,6 +1,12 @@
 // MCP for library users: connect servers and add their tools to a pool, or serve a pool over MCP.
 // The SDK itself loads only when a server is connected or served.
-export { type McpConfigScope, type McpServerConfig, type McpServerEntry, normalizeNameForMcp, parseServerConfig } from "./config.js";
+export {
+  type McpConfigScope,
+  type McpServerConfig,
+  type McpServerEntry,
+  normalizeNameForMcp,
+  parseServerConfig,
+} from "./config.js";
 export { loadMcpServerEntries, type McpConfigLoad, type McpConfigSourcesOptions } from "./config-sources.js";
 export type { McpServerState, McpServerStatus } from "./connection.js";
 export { expandEnvVars } from "./env-expansion.js";

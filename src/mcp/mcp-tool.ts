@@ -6,8 +6,8 @@ import type { ToolResultBlock } from "../messages/types.js";
 import { buildTool } from "../tool/build-tool.js";
 import type { AnyTool, JSONSchema } from "../tool/types.js";
 import type { McpCallOptions } from "./connection.js";
-import { mapCallToolResult, type McpContent } from "./result-content.js";
 import { mcpToolName } from "./names.js";
+import { type McpContent, mapCallToolResult } from "./result-content.js";
 
 /** Claude Code's cap: some servers ship whole manuals as tool descriptions. */
 export const MAX_MCP_DESCRIPTION_CHARS = 2048;
@@ -70,7 +70,9 @@ export function createMcpTool(host: McpToolHost, def: McpToolDefinition): AnyToo
     async call(args, context, _canUseTool, _parent, onProgress) {
       const result = await host.callTool(def.name, args, {
         signal: context.abortController.signal,
-        onProgress: onProgress ? (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+        onProgress: onProgress
+          ? (p) => onProgress({ progress: p.progress, total: p.total, message: p.message })
+          : undefined,
       });
       return { data: { content: mapCallToolResult(result), isError: result.isError === true } };
     },

@@ -37,7 +37,9 @@ function mapItem(item: ContentItem): TextBlock | ImageBlock {
     case "audio":
       return text(`[audio (${item.mimeType}, ${approxBytes(item.data)} bytes) not shown]`);
     case "resource_link":
-      return text(`[resource link ${item.uri}${item.name ? ` "${item.name}"` : ""}${item.description ? `: ${item.description}` : ""}]`);
+      return text(
+        `[resource link ${item.uri}${item.name ? ` "${item.name}"` : ""}${item.description ? `: ${item.description}` : ""}]`,
+      );
     case "resource":
       return mapResourceContents(item.resource);
     default:

@@ -2,9 +2,9 @@
 // server in parallel (each bounded by MCP_TIMEOUT), report the ones that failed, and hand back
 // their tools and a close() that ends every child process.
 import { type LoadedSettings, loadSettings } from "../config/settings.js";
-import { isToolSearchMode, resolveToolSearchMode, type ToolSearchMode } from "../tool/deferred.js";
 import type { Message } from "../messages/types.js";
 import type { AppState } from "../tool/app-state.js";
+import { isToolSearchMode, resolveToolSearchMode, type ToolSearchMode } from "../tool/deferred.js";
 import type { AnyTool } from "../tool/types.js";
 import { loadedToolNamesFromMessages } from "../tools/tool-search/history.js";
 import { loadMcpServerEntries } from "./config-sources.js";
@@ -57,7 +57,8 @@ export const MAX_SERVER_INSTRUCTIONS_CHARS = 2048;
 export function instructionsSection(instructions: ReadonlyArray<{ server: string; text: string }>): string {
   if (instructions.length === 0) return "";
   const parts = instructions.map(({ server, text }) => {
-    const capped = text.length > MAX_SERVER_INSTRUCTIONS_CHARS ? `${text.slice(0, MAX_SERVER_INSTRUCTIONS_CHARS)}… [cut]` : text;
+    const capped =
+      text.length > MAX_SERVER_INSTRUCTIONS_CHARS ? `${text.slice(0, MAX_SERVER_INSTRUCTIONS_CHARS)}… [cut]` : text;
     return `## ${server}\n${capped}`;
   });
   return `# MCP server instructions\nThe connected MCP servers describe how to use their tools:\n\n${parts.join("\n\n")}`;
@@ -80,7 +81,8 @@ function readSettings(options: McpSessionOptions): LoadedSettings | undefined {
 
 function settingsToolSearch(settings: LoadedSettings | undefined): unknown {
   let value: unknown;
-  for (const file of settings?.files ?? []) if (file.settings.toolSearch !== undefined) value = file.settings.toolSearch;
+  for (const file of settings?.files ?? [])
+    if (file.settings.toolSearch !== undefined) value = file.settings.toolSearch;
   return value;
 }
 
@@ -88,7 +90,9 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
   const settings = readSettings(options);
   const configuredMode = settingsToolSearch(settings);
   if (configuredMode !== undefined && !isToolSearchMode(configuredMode)) {
-    options.warn(`settings toolSearch must be "defer", "never" or "auto", not ${JSON.stringify(configuredMode)}; using the default`);
+    options.warn(
+      `settings toolSearch must be "defer", "never" or "auto", not ${JSON.stringify(configuredMode)}; using the default`,
+    );
   }
   const toolSearchMode = resolveToolSearchMode(configuredMode);
   const load = loadMcpServerEntries({ cwd: options.cwd, mcpConfigArgs: [...options.mcpConfig], settings });
@@ -114,7 +118,9 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
   await manager.connectAll();
   for (const status of manager.statuses()) {
     if (status.state === "connected") continue;
-    options.warn(`MCP server "${status.name}" (${status.origin}) is ${status.state}: ${status.error ?? "no reason given"}`);
+    options.warn(
+      `MCP server "${status.name}" (${status.origin}) is ${status.state}: ${status.error ?? "no reason given"}`,
+    );
   }
   return {
     tools: manager.tools(),

@@ -57,7 +57,11 @@ export async function createTransport(config: McpServerConfig, cwd: string): Pro
     return { transport: new SSEClientTransport(url, { requestInit, fetch: httpFetch }), pid: () => null, stderr };
   }
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  return { transport: new StreamableHTTPClientTransport(url, { requestInit, fetch: httpFetch }), pid: () => null, stderr };
+  return {
+    transport: new StreamableHTTPClientTransport(url, { requestInit, fetch: httpFetch }),
+    pid: () => null,
+    stderr,
+  };
 }
 
 function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {

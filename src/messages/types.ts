@@ -44,13 +44,7 @@ export type AssistantContentBlock = TextBlock | ThinkingBlock | ToolUseBlock;
 export type UserContentBlock = TextBlock | ImageBlock | ToolResultBlock;
 export type ContentBlock = AssistantContentBlock | UserContentBlock;
 
-export type StopReason =
-  | "end_turn"
-  | "tool_use"
-  | "max_tokens"
-  | "stop_sequence"
-  | "refusal"
-  | "pause_turn";
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause_turn";
 
 export interface Usage {
   input_tokens: number;
@@ -91,7 +85,9 @@ export function addUsage(total: Usage, more: Usage | undefined): Usage {
 }
 
 export function userText(text: string, isMeta = false): UserMessage {
-  return isMeta ? { role: "user", content: [{ type: "text", text }], isMeta } : { role: "user", content: [{ type: "text", text }] };
+  return isMeta
+    ? { role: "user", content: [{ type: "text", text }], isMeta }
+    : { role: "user", content: [{ type: "text", text }] };
 }
 
 export function toolUsesOf(message: AssistantMessage): ToolUseBlock[] {

@@ -24,7 +24,11 @@ export type InterruptOutcome =
   | "queued";
 
 /** Queues `message` and aborts the running turn when (and only when) every running call allows it. */
-export function submitWhileRunning(store: Store, queryController: AbortController, message: UserMessage): InterruptOutcome {
+export function submitWhileRunning(
+  store: Store,
+  queryController: AbortController,
+  message: UserMessage,
+): InterruptOutcome {
   store.setAppState((prev) => ({ ...prev, queuedUserMessages: [...(prev.queuedUserMessages ?? []), message] }));
   if (store.getAppState().hasInterruptibleToolInProgress !== true) return "queued";
   queryController.abort("interrupt");

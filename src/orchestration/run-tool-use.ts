@@ -1,6 +1,6 @@
+import { runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js";
 import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
-import { runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js";
 import { findToolByName } from "../tool/pool.js";
 import { formatZodError } from "../tool/schema.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
@@ -48,7 +48,8 @@ export async function runToolUse(
   }
 
   if (block.invalidInput) {
-    const raw = block.invalidInput.raw.length > 2000 ? `${block.invalidInput.raw.slice(0, 2000)}…` : block.invalidInput.raw;
+    const raw =
+      block.invalidInput.raw.length > 2000 ? `${block.invalidInput.raw.slice(0, 2000)}…` : block.invalidInput.raw;
     const message = `Error: the arguments for ${tool.name} were not a valid JSON object (${block.invalidInput.error}). Arguments received: ${raw}\nSend the call again with a JSON object that matches the tool's input schema.`;
     return { tool, result: errorResult(block.id, message) };
   }
@@ -72,7 +73,11 @@ export async function runToolUse(
     const pre = await runPreToolUseHooks(tool, input, callContext, block.id);
     if (pre.kind === "refuse") {
       const reason = { type: "hook" as const, hookName: "PreToolUse", reason: pre.message };
-      return { tool, result: errorResult(block.id, pre.message), denial: { tool_name: tool.name, tool_use_id: block.id, tool_input: input, reason } };
+      return {
+        tool,
+        result: errorResult(block.id, pre.message),
+        denial: { tool_name: tool.name, tool_use_id: block.id, tool_input: input, reason },
+      };
     }
     input = pre.input;
     callContext = pre.context;
@@ -88,7 +93,13 @@ export async function runToolUse(
     if (decision.updatedInput) input = decision.updatedInput;
 
     const output = await tool.call(input, callContext, canUseTool, assistantMessage, onProgress);
-    const result = await runPostToolUseHooks(tool, input, output.data, tool.mapToolResult(output.data, block.id), callContext);
+    const result = await runPostToolUseHooks(
+      tool,
+      input,
+      output.data,
+      tool.mapToolResult(output.data, block.id),
+      callContext,
+    );
     return { tool, result, newMessages: output.newMessages, contextModifier: output.contextModifier };
   } catch (error) {
     if (context.abortController.signal.aborted) {

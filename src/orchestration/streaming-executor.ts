@@ -3,10 +3,15 @@ import type { AssistantMessage, ToolUseBlock } from "../messages/types.js";
 import { applyToolResultLimit } from "../results/limit-result.js";
 import { findToolByName } from "../tool/pool.js";
 import type { AnyTool, CanUseTool, InterruptBehavior, ToolUseContext } from "../tool/types.js";
-import { type ChildAbortController, type ToolAbortReason, createChildAbortController, toolAbortReasonOf } from "./abort-tree.js";
+import {
+  type ChildAbortController,
+  createChildAbortController,
+  type ToolAbortReason,
+  toolAbortReasonOf,
+} from "./abort-tree.js";
 import { maxToolUseConcurrency } from "./concurrency-limit.js";
 import { isCallConcurrencySafe } from "./partition.js";
-import { type ToolRunOutcome, runToolUse } from "./run-tool-use.js";
+import { runToolUse, type ToolRunOutcome } from "./run-tool-use.js";
 import { describeCall, syntheticResult } from "./synthetic-results.js";
 
 /** What the executor hands the loop: progress as it happens, results in call order. */

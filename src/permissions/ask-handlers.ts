@@ -42,7 +42,9 @@ export function howToAllow(request: AskRequest): string {
   }
   const addRules = request.ask.suggestions?.find((s) => s.type === "addRules" && s.behavior === "allow");
   const rules =
-    addRules && addRules.type === "addRules" ? addRules.rules.map(formatRule) : [formatRule({ toolName: request.tool.name })];
+    addRules && addRules.type === "addRules"
+      ? addRules.rules.map(formatRule)
+      : [formatRule({ toolName: request.tool.name })];
   return `To allow it, the user can pass --allowedTools "${rules.join(",")}" or add ${rules
     .map((r) => JSON.stringify(r))
     .join(", ")} to permissions.allow in .warden/settings.json.`;

@@ -4,8 +4,34 @@ import type { PermissionRule, ToolPermissionContext } from "../tool/permission-t
 
 /** Programs that run whatever code they are handed: an allow rule for one allows everything. */
 const CODE_RUNNERS = new Set([
-  "bash", "sh", "zsh", "fish", "dash", "ksh", "eval", "exec", "source", "env", "xargs", "sudo", "su", "doas",
-  "python", "python3", "node", "deno", "bun", "ruby", "perl", "php", "lua", "npx", "bunx", "pnpx", "uvx", "pipx",
+  "bash",
+  "sh",
+  "zsh",
+  "fish",
+  "dash",
+  "ksh",
+  "eval",
+  "exec",
+  "source",
+  "env",
+  "xargs",
+  "sudo",
+  "su",
+  "doas",
+  "python",
+  "python3",
+  "node",
+  "deno",
+  "bun",
+  "ruby",
+  "perl",
+  "php",
+  "lua",
+  "npx",
+  "bunx",
+  "pnpx",
+  "uvx",
+  "pipx",
 ]);
 
 /** `Bash`, `Bash(*...)`, `Bash(python:*)`, `Bash(node script.js)`: rules that approve arbitrary code. */
@@ -28,7 +54,8 @@ export function autoModePermissionContext(context: ToolPermissionContext): ToolP
   let stripped = autoContexts.get(context);
   if (!stripped) {
     const allow = context.rules.allow.filter((rule) => !isDangerousAllowRule(rule));
-    stripped = allow.length === context.rules.allow.length ? context : { ...context, rules: { ...context.rules, allow } };
+    stripped =
+      allow.length === context.rules.allow.length ? context : { ...context, rules: { ...context.rules, allow } };
     autoContexts.set(context, stripped);
   }
   return stripped;

@@ -83,7 +83,10 @@ export async function settleAskInAutoMode(args: AutoModeArgs): Promise<AutoModeO
   if (AUTO_MODE_SAFE_TOOLS.has(tool.name)) {
     return {
       kind: "decided",
-      decision: { behavior: "allow", decisionReason: { type: "classifier", classifier: "allowlist", reason: `${tool.name} only reads` } },
+      decision: {
+        behavior: "allow",
+        decisionReason: { type: "classifier", classifier: "allowlist", reason: `${tool.name} only reads` },
+      },
     };
   }
 
@@ -108,7 +111,11 @@ export async function settleAskInAutoMode(args: AutoModeArgs): Promise<AutoModeO
   if (verdict.block) {
     return {
       kind: "decided",
-      decision: { behavior: "deny", message: `Auto mode blocked ${tool.name}: ${verdict.reason}`, decisionReason: reason },
+      decision: {
+        behavior: "deny",
+        message: `Auto mode blocked ${tool.name}: ${verdict.reason}`,
+        decisionReason: reason,
+      },
     };
   }
   return { kind: "decided", decision: { behavior: "allow", decisionReason: reason } };

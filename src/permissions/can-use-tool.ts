@@ -1,7 +1,12 @@
 // The engine's entry point for the loop: a CanUseTool that runs the pipeline, lets auto mode or
 // the session's ask handler settle asks, applies "don't ask again" answers, tracks denials and
 // records every decision.
-import type { PermissionDecision, PermissionMode, PermissionUpdate, ToolPermissionContext } from "../tool/permission-types.js";
+import type {
+  PermissionDecision,
+  PermissionMode,
+  PermissionUpdate,
+  ToolPermissionContext,
+} from "../tool/permission-types.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
 import "../hooks/tool-hooks.js";
 import type { AskHandler } from "./ask-handlers.js";
@@ -59,10 +64,20 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
     const finish = (decision: PermissionDecision, decidedBy: PermissionDecisionRecord["decidedBy"]) => {
       const settled: PermissionDecision =
         decision.behavior === "ask"
-          ? { behavior: "deny", message: decision.message, decisionReason: decision.decisionReason ?? { type: "other", reason: "not approved" } }
+          ? {
+              behavior: "deny",
+              message: decision.message,
+              decisionReason: decision.decisionReason ?? { type: "other", reason: "not approved" },
+            }
           : decision;
       if (settled.behavior === "deny") {
-        tracker.recordDenial({ toolName: tool.name, toolUseId, input, message: settled.message, reason: settled.decisionReason });
+        tracker.recordDenial({
+          toolName: tool.name,
+          toolUseId,
+          input,
+          message: settled.message,
+          reason: settled.decisionReason,
+        });
       } else {
         tracker.recordAllow();
       }
@@ -124,7 +139,10 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
       if (outcome.kind === "abort") {
         // Headless and the classifier keeps refusing: stop the run rather than loop on denials.
         context.abortController.abort(new Error(outcome.message));
-        return finish({ behavior: "deny", message: outcome.message, decisionReason: { type: "other", reason: outcome.message } }, "autoMode");
+        return finish(
+          { behavior: "deny", message: outcome.message, decisionReason: { type: "other", reason: outcome.message } },
+          "autoMode",
+        );
       }
       note = outcome.note;
     }
@@ -140,7 +158,11 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
     });
     if (response.behavior === "deny") {
       return finish(
-        { behavior: "deny", message: response.message ?? decision.message, decisionReason: decision.decisionReason ?? { type: "other", reason: "refused when asked" } },
+        {
+          behavior: "deny",
+          message: response.message ?? decision.message,
+          decisionReason: decision.decisionReason ?? { type: "other", reason: "refused when asked" },
+        },
         "askHandler",
       );
     }
@@ -165,7 +187,9 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
       try {
         persist(update, cwd);
       } catch (error) {
-        options.onWarning?.(`could not save the permission answer: ${error instanceof Error ? error.message : String(error)}`);
+        options.onWarning?.(
+          `could not save the permission answer: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }

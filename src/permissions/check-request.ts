@@ -101,14 +101,16 @@ export function createPermissionChecker(
         permissionContext = {
           ...permissionContext,
           mode: request.mode,
-          isBypassPermissionsModeAvailable: permissionContext.isBypassPermissionsModeAvailable || request.mode === "bypassPermissions",
+          isBypassPermissionsModeAvailable:
+            permissionContext.isBypassPermissionsModeAvailable || request.mode === "bypassPermissions",
         };
       }
       if (request.rules && !permissionContext.managedRulesOnly) {
         const extra = rulesFromStrings(request.rules, "session", root, "request rules");
         if (extra.issues.length) return { ok: false, error: extra.issues.map((i) => i.message).join("; ") };
         const added = extra.rules.allow.length + extra.rules.deny.length + extra.rules.ask.length;
-        if (added > 0) permissionContext = { ...permissionContext, rules: mergeRules(permissionContext.rules, extra.rules) };
+        if (added > 0)
+          permissionContext = { ...permissionContext, rules: mergeRules(permissionContext.rules, extra.rules) };
       }
       const decision = await hasPermissionsToUseTool(tool, parsed.data as ToolInput, context, permissionContext);
       return { ok: true, line: toDecisionLine(decision) };

@@ -57,7 +57,11 @@ function under(base: string, absolutePath: string): string | undefined {
 /** Compiled content rules of a rule list, per set of tool names, in the list's order. */
 const compiledLists = new WeakMap<readonly PermissionRule[], Map<string, CompiledPathRule[]>>();
 
-function compiledRules(rules: readonly PermissionRule[], toolNames: readonly string[], fallbackRoot: string): CompiledPathRule[] {
+function compiledRules(
+  rules: readonly PermissionRule[],
+  toolNames: readonly string[],
+  fallbackRoot: string,
+): CompiledPathRule[] {
   let byTools = compiledLists.get(rules);
   if (!byTools) {
     byTools = new Map();

@@ -25,7 +25,10 @@ import { describeReason, describeRule } from "./describe.js";
 import { findWholeToolRule } from "./rule-match.js";
 
 /** A context whose AppState holds this permission context: what the tool's own check reads. */
-export function withPermissionContext(context: ToolUseContext, permissionContext: ToolPermissionContext): ToolUseContext {
+export function withPermissionContext(
+  context: ToolUseContext,
+  permissionContext: ToolPermissionContext,
+): ToolUseContext {
   if (context.getAppState().toolPermissionContext === permissionContext) return context;
   return { ...context, getAppState: () => ({ ...context.getAppState(), toolPermissionContext: permissionContext }) };
 }
@@ -74,7 +77,10 @@ export async function checkRuleBasedPermissions(
   return undefined;
 }
 
-function wholeToolRuleDecision(tool: AnyTool, permissionContext: ToolPermissionContext): PermissionDecision | undefined {
+function wholeToolRuleDecision(
+  tool: AnyTool,
+  permissionContext: ToolPermissionContext,
+): PermissionDecision | undefined {
   const deny = findWholeToolRule(permissionContext.rules.deny, tool);
   if (deny) {
     return {

@@ -1,8 +1,9 @@
 // Where a path really leads. A link inside the project that points outside is outside: checking
 // only the spelled path would let `ln -s ~/.ssh project/keys` (or a dangling link whose target a
 // write would create) slip past every boundary.
-import { basename, dirname, join, resolve } from "node:path";
+
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
 const MAX_LINK_HOPS = 40;
 

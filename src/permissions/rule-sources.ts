@@ -53,7 +53,14 @@ export function rulesFromSettingsFile(file: SettingsFile): ParsedRules {
         issues.push({ file: file.path, line, message: `malformed ${behavior} rule skipped: ${parsed.error}` });
         continue;
       }
-      rules[behavior].push({ source: file.source, behavior, value: parsed.value, file: file.path, line, root: file.root });
+      rules[behavior].push({
+        source: file.source,
+        behavior,
+        value: parsed.value,
+        file: file.path,
+        line,
+        root: file.root,
+      });
     }
   }
   return { rules, issues };

@@ -32,11 +32,14 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
   const built = buildPermissionContext({ cwd: options.cwd, settings, cli: options.cli });
   const hooksConfig = hooksFromSettings(settings);
   const hooks =
-    Object.keys(hooksConfig).length > 0 ? new HookRunner({ config: hooksConfig, cwd: options.cwd, sessionId: "" }) : undefined;
+    Object.keys(hooksConfig).length > 0
+      ? new HookRunner({ config: hooksConfig, cwd: options.cwd, sessionId: "" })
+      : undefined;
   // Higher-precedence files override lower ones field by field (the policy file comes last).
   const sandboxSettings: SandboxSettings = {};
   for (const file of settings.files) {
-    if (file.settings.sandbox !== undefined) Object.assign(sandboxSettings, parseSandboxSettings(file.settings.sandbox));
+    if (file.settings.sandbox !== undefined)
+      Object.assign(sandboxSettings, parseSandboxSettings(file.settings.sandbox));
   }
   const appState: Partial<AppState> = { sandboxSettings };
   if (hooks) appState.hooks = hooks;

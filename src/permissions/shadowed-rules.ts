@@ -10,18 +10,26 @@ function issue(rule: PermissionRule, message: string): SettingsIssue {
 }
 
 export function findShadowedRules(rules: RulesByBehavior): SettingsIssue[] {
-  const wholeDeny = new Map(rules.deny.filter((r) => r.value.ruleContent === undefined).map((r) => [r.value.toolName, r]));
-  const wholeAsk = new Map(rules.ask.filter((r) => r.value.ruleContent === undefined).map((r) => [r.value.toolName, r]));
+  const wholeDeny = new Map(
+    rules.deny.filter((r) => r.value.ruleContent === undefined).map((r) => [r.value.toolName, r]),
+  );
+  const wholeAsk = new Map(
+    rules.ask.filter((r) => r.value.ruleContent === undefined).map((r) => [r.value.toolName, r]),
+  );
   const issues: SettingsIssue[] = [];
   for (const rule of [...rules.allow, ...rules.ask]) {
     const denied = wholeDeny.get(rule.value.toolName);
     if (denied) {
-      issues.push(issue(rule, `${describeRule(rule)} never applies: ${describeRule(denied)} denies the whole tool first`));
+      issues.push(
+        issue(rule, `${describeRule(rule)} never applies: ${describeRule(denied)} denies the whole tool first`),
+      );
       continue;
     }
     const asked = wholeAsk.get(rule.value.toolName);
     if (asked && asked !== rule && rule.behavior === "allow") {
-      issues.push(issue(rule, `${describeRule(rule)} never applies: ${describeRule(asked)} asks about the whole tool first`));
+      issues.push(
+        issue(rule, `${describeRule(rule)} never applies: ${describeRule(asked)} asks about the whole tool first`),
+      );
     }
   }
   return issues;

@@ -2,10 +2,10 @@
 // once, and written to the chosen settings file so later sessions keep it. Writes are atomic (a
 // temp file in the same folder, fsync, rename) and rules are deduplicated by their normal form.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
-import { writeFileAtomicSync } from "../fs/atomic-write.js";
 import { dirname, resolve } from "node:path";
-import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../config/settings.js";
 import { userHome } from "../config/paths.js";
+import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../config/settings.js";
+import { writeFileAtomicSync } from "../fs/atomic-write.js";
 import type {
   PermissionBehavior,
   PermissionRule,
@@ -95,7 +95,10 @@ function writeUpdate(path: string, update: PermissionUpdate): void {
       break;
     case "addDirectories":
       permissions.additionalDirectories = [
-        ...new Set([...stringList(permissions.additionalDirectories, "additionalDirectories", path), ...update.directories]),
+        ...new Set([
+          ...stringList(permissions.additionalDirectories, "additionalDirectories", path),
+          ...update.directories,
+        ]),
       ];
       break;
     case "setMode":

@@ -35,7 +35,8 @@ export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreat
     });
   }
   // This SDK's types no longer list temperature; the API still takes it for the models that do.
-  if (request.temperature !== undefined) return { ...params, temperature: request.temperature } as Anthropic.MessageCreateParamsStreaming;
+  if (request.temperature !== undefined)
+    return { ...params, temperature: request.temperature } as Anthropic.MessageCreateParamsStreaming;
   return params;
 }
 
@@ -73,7 +74,11 @@ function toMessageParam(message: Message): Anthropic.MessageParam {
 function imageParam(block: ImageBlock): Anthropic.ImageBlockParam {
   return {
     type: "image",
-    source: { type: "base64", media_type: block.source.media_type as Anthropic.Base64ImageSource["media_type"], data: block.source.data },
+    source: {
+      type: "base64",
+      media_type: block.source.media_type as Anthropic.Base64ImageSource["media_type"],
+      data: block.source.data,
+    },
   };
 }
 

@@ -3,9 +3,9 @@
 // because withRetry decides (one policy for every provider, with the reset event on a cut).
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
+import { toAnthropicParams } from "./anthropic-request.js";
 import { abortedError, setupError, toProviderError } from "./errors.js";
 import { httpFetch } from "./http-fetch.js";
-import { toAnthropicParams } from "./anthropic-request.js";
 import { toolUseFromArguments } from "./tool-input.js";
 import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
 
@@ -52,7 +52,10 @@ async function createClient(options: AnthropicProviderOptions): Promise<Anthropi
   return new AnthropicClient({ ...credential, baseURL, maxRetries: 0, fetch: httpFetch });
 }
 
-async function* streamMessages(getClient: () => Promise<Anthropic>, request: ModelRequest): AsyncGenerator<ProviderEvent> {
+async function* streamMessages(
+  getClient: () => Promise<Anthropic>,
+  request: ModelRequest,
+): AsyncGenerator<ProviderEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortedError();
   let client: Anthropic;
@@ -105,7 +108,12 @@ const STOP_REASONS: Record<string, StopReason> = {
 class TurnAssembler {
   complete = false;
   private readonly open = new Map<number, OpenBlock>();
-  private usage: Usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  private usage: Usage = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
   private stopReason: string | null = null;
   private sawToolUse = false;
 
@@ -123,7 +131,8 @@ class TurnAssembler {
       }
       case "content_block_start": {
         const block = event.content_block;
-        const kind = block.type === "text" || block.type === "thinking" || block.type === "tool_use" ? block.type : "other";
+        const kind =
+          block.type === "text" || block.type === "thinking" || block.type === "tool_use" ? block.type : "other";
         const open: OpenBlock = { kind, text: "", signature: "", id: "", name: "" };
         if (block.type === "text") open.text = block.text;
         if (block.type === "thinking") {
@@ -185,7 +194,9 @@ class TurnAssembler {
   private finish(open: OpenBlock): AssistantContentBlock | undefined {
     if (open.kind === "text") return open.text ? { type: "text", text: open.text } : undefined;
     if (open.kind === "thinking") {
-      return open.signature ? { type: "thinking", thinking: open.text, signature: open.signature } : { type: "thinking", thinking: open.text };
+      return open.signature
+        ? { type: "thinking", thinking: open.text, signature: open.signature }
+        : { type: "thinking", thinking: open.text };
     }
     if (open.kind === "tool_use") {
       this.sawToolUse = true;

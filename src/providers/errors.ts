@@ -8,7 +8,13 @@ const RETRYABLE_STATUSES = new Set([408, 409, 429, 529]);
 // The request itself is wrong (bad input, bad key, no access, no such model): the same request
 // fails the same way again, whatever a header says.
 const NEVER_RETRYABLE_STATUSES = new Set([400, 401, 403, 404]);
-const RETRYABLE_ERROR_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "server_error", "timeout_error"]);
+const RETRYABLE_ERROR_TYPES = new Set([
+  "overloaded_error",
+  "api_error",
+  "rate_limit_error",
+  "server_error",
+  "timeout_error",
+]);
 
 // Wordings the APIs use for a request larger than the model's context window: Anthropic
 // ("prompt is too long: 201000 tokens > 200000 maximum"), OpenAI and most compatible servers
@@ -55,7 +61,8 @@ export function retryAfterMsFrom(headers: unknown, now = Date.now()): number | u
 function describeBody(body: unknown): { type?: string; message?: string } {
   if (typeof body !== "object" || body === null) return typeof body === "string" && body ? { message: body } : {};
   const record = body as Record<string, unknown>;
-  const inner = typeof record.error === "object" && record.error !== null ? (record.error as Record<string, unknown>) : record;
+  const inner =
+    typeof record.error === "object" && record.error !== null ? (record.error as Record<string, unknown>) : record;
   const type = typeof inner.type === "string" ? inner.type : typeof inner.code === "string" ? inner.code : undefined;
   const message = typeof inner.message === "string" ? inner.message : undefined;
   return { type, message };
@@ -76,20 +83,34 @@ export function abortedError(): ProviderError {
  * `duringStream` marks failures after the response head arrived: a transport error there is a
  * cut stream (retryable), not a failed connection.
  */
-export function toProviderError(error: unknown, label: string, signal: AbortSignal, duringStream = false): ProviderError {
+export function toProviderError(
+  error: unknown,
+  label: string,
+  signal: AbortSignal,
+  duringStream = false,
+): ProviderError {
   if (error instanceof ProviderError) return error;
   if (signal.aborted || isAbortError(error)) return abortedError();
 
   const shape = (typeof error === "object" && error !== null ? error : {}) as ApiErrorShape;
   const { type, message } = describeBody(shape.error);
   const detail = message ?? (typeof shape.message === "string" ? shape.message : String(error));
-  const errorType = type ?? (typeof shape.type === "string" ? shape.type : typeof shape.code === "string" ? shape.code : undefined);
+  const errorType =
+    type ?? (typeof shape.type === "string" ? shape.type : typeof shape.code === "string" ? shape.code : undefined);
   const typeNote = errorType ? ` (${errorType})` : "";
 
   if (typeof shape.status === "number") {
     const status = shape.status;
-    if ((status === 400 || status === 413) && (isPromptTooLongMessage(detail) || errorType === "context_length_exceeded")) {
-      return new ProviderError(`${label}: the prompt is too long for the model's context window: ${detail}`, status, false, "prompt_too_long");
+    if (
+      (status === 400 || status === 413) &&
+      (isPromptTooLongMessage(detail) || errorType === "context_length_exceeded")
+    ) {
+      return new ProviderError(
+        `${label}: the prompt is too long for the model's context window: ${detail}`,
+        status,
+        false,
+        "prompt_too_long",
+      );
     }
     const shouldRetryHeader = hasHeaderLookup(shape.headers) ? shape.headers.get("x-should-retry") : null;
     const retryable = NEVER_RETRYABLE_STATUSES.has(status)
@@ -107,15 +128,31 @@ export function toProviderError(error: unknown, label: string, signal: AbortSign
   // An error event inside a 200 stream (e.g. Anthropic's overloaded_error mid-response).
   if (errorType && shape.error !== undefined) {
     if (isPromptTooLongMessage(detail)) {
-      return new ProviderError(`${label}: the prompt is too long for the model's context window: ${detail}`, undefined, false, "prompt_too_long");
+      return new ProviderError(
+        `${label}: the prompt is too long for the model's context window: ${detail}`,
+        undefined,
+        false,
+        "prompt_too_long",
+      );
     }
-    return new ProviderError(`${label} stream error${typeNote}: ${detail}`, undefined, RETRYABLE_ERROR_TYPES.has(errorType), "http");
+    return new ProviderError(
+      `${label} stream error${typeNote}: ${detail}`,
+      undefined,
+      RETRYABLE_ERROR_TYPES.has(errorType),
+      "http",
+    );
   }
 
   const cause = (error as { cause?: unknown } | null)?.cause;
-  const causeText = cause instanceof Error && cause.message && !detail.includes(cause.message) ? ` (${cause.message})` : "";
+  const causeText =
+    cause instanceof Error && cause.message && !detail.includes(cause.message) ? ` (${cause.message})` : "";
   if (duringStream) {
-    return new ProviderError(`${label}: the response stream broke before its end: ${detail}${causeText}`, undefined, true, "stream_cut");
+    return new ProviderError(
+      `${label}: the response stream broke before its end: ${detail}${causeText}`,
+      undefined,
+      true,
+      "stream_cut",
+    );
   }
   if (isConnectionError(error)) {
     return new ProviderError(`${label}: could not reach the server: ${detail}${causeText}`, undefined, true, "network");
@@ -127,7 +164,12 @@ export function toProviderError(error: unknown, label: string, signal: AbortSign
 /** Connection failures as the SDKs report them (wrapping our fetch's TypeError), or a raw socket error. */
 function isConnectionError(error: unknown, depth = 0): boolean {
   if (typeof error !== "object" || error === null || depth > 3) return false;
-  const { name, code, message, cause } = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+  const { name, code, message, cause } = error as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
   // The OpenAI SDK leaves `name` as "Error" on its classes; the class name still says it.
   const className = (error as { constructor?: { name?: unknown } }).constructor?.name;
   const connectionNames = ["APIConnectionError", "APIConnectionTimeoutError"];

@@ -7,7 +7,16 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
 
-type FetchInput = string | URL | { url: string; method?: string; headers?: unknown; signal?: AbortSignal | null; arrayBuffer(): Promise<ArrayBuffer> };
+type FetchInput =
+  | string
+  | URL
+  | {
+      url: string;
+      method?: string;
+      headers?: unknown;
+      signal?: AbortSignal | null;
+      arrayBuffer(): Promise<ArrayBuffer>;
+    };
 
 const MAX_REDIRECTS = 20;
 // Statuses whose responses cannot carry a body; `new Response(body)` throws for them.
@@ -36,7 +45,8 @@ export async function httpFetch(input: FetchInput, init: RequestInit = {}): Prom
       return toResponse(response, prepared);
     }
     response.resume();
-    if (prepared.redirect === "error") throw new TypeError(`fetch failed: redirected to ${location} with redirect: "error"`);
+    if (prepared.redirect === "error")
+      throw new TypeError(`fetch failed: redirected to ${location} with redirect: "error"`);
     if (redirects >= MAX_REDIRECTS) throw new TypeError(`fetch failed: more than ${MAX_REDIRECTS} redirects`);
     followRedirect(prepared, response.statusCode ?? 0, new URL(location, prepared.url));
   }
@@ -168,7 +178,8 @@ function send(prepared: PreparedRequest, mayRetryStaleSocket: boolean): Promise<
 async function toResponse(message: IncomingMessage, prepared: PreparedRequest): Promise<Response> {
   const status = message.statusCode ?? 0;
   const headers: Array<[string, string]> = [];
-  for (let i = 0; i + 1 < message.rawHeaders.length; i += 2) headers.push([message.rawHeaders[i]!, message.rawHeaders[i + 1]!]);
+  for (let i = 0; i + 1 < message.rawHeaders.length; i += 2)
+    headers.push([message.rawHeaders[i]!, message.rawHeaders[i + 1]!]);
   const hasBody = prepared.method !== "HEAD" && !NULL_BODY_STATUSES.has(status);
   const body = hasBody ? await streamBody(message, prepared.signal) : null;
   if (!hasBody) message.resume();
@@ -178,7 +189,10 @@ async function toResponse(message: IncomingMessage, prepared: PreparedRequest): 
 }
 
 /** The body as a web stream, decompressed like fetch would, erroring on abort or a broken connection. */
-async function streamBody(message: IncomingMessage, signal: AbortSignal | undefined): Promise<ReadableStream<Uint8Array>> {
+async function streamBody(
+  message: IncomingMessage,
+  signal: AbortSignal | undefined,
+): Promise<ReadableStream<Uint8Array>> {
   const source = await decoded(message);
   let finished = false;
   return new ReadableStream<Uint8Array>({
@@ -205,10 +219,13 @@ async function streamBody(message: IncomingMessage, signal: AbortSignal | undefi
         signal?.removeEventListener("abort", onAbort);
         controller.close();
       });
-      source.on("error", (error: Error) => fail(new TypeError(`fetch failed: response body: ${error.message}`, { cause: error })));
+      source.on("error", (error: Error) =>
+        fail(new TypeError(`fetch failed: response body: ${error.message}`, { cause: error })),
+      );
       // A server that closes the connection mid-body: Node reports "aborted" on the message.
       message.on("close", () => {
-        if (!message.complete) fail(new TypeError("fetch failed: the connection closed before the response body ended"));
+        if (!message.complete)
+          fail(new TypeError("fetch failed: the connection closed before the response body ended"));
       });
     },
     pull() {
@@ -222,11 +239,17 @@ async function streamBody(message: IncomingMessage, signal: AbortSignal | undefi
 }
 
 async function decoded(message: IncomingMessage): Promise<Readable> {
-  const encoding = String(message.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(message.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   if (encoding !== "gzip" && encoding !== "x-gzip" && encoding !== "deflate" && encoding !== "br") return message;
   const zlib = await import("node:zlib");
   const decoder =
-    encoding === "br" ? zlib.createBrotliDecompress() : encoding === "deflate" ? zlib.createInflate() : zlib.createGunzip();
+    encoding === "br"
+      ? zlib.createBrotliDecompress()
+      : encoding === "deflate"
+        ? zlib.createInflate()
+        : zlib.createGunzip();
   message.on("error", (error) => decoder.destroy(error));
   message.pipe(decoder);
   return decoder;

@@ -14,7 +14,10 @@ export interface OpenAIParamsOptions {
   useMaxCompletionTokens: boolean;
 }
 
-export function toOpenAIParams(request: ModelRequest, options: OpenAIParamsOptions): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+export function toOpenAIParams(
+  request: ModelRequest,
+  options: OpenAIParamsOptions,
+): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
   const params: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
     model: request.model,
     messages: toChatMessages(request.system, request.messages),
@@ -25,7 +28,11 @@ export function toOpenAIParams(request: ModelRequest, options: OpenAIParamsOptio
   else params.max_tokens = request.maxTokens;
   if (request.tools.length > 0) {
     params.tools = request.tools.map((tool) => {
-      const fn: OpenAI.FunctionDefinition = { name: tool.name, description: tool.description, parameters: tool.input_schema };
+      const fn: OpenAI.FunctionDefinition = {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.input_schema,
+      };
       if (tool.strict) fn.strict = true;
       return { type: "function", function: fn };
     });
@@ -56,7 +63,11 @@ function assistantMessage(message: AssistantMessage): ChatMessage | undefined {
   const toolCalls: OpenAI.Chat.ChatCompletionMessageToolCall[] = [];
   for (const block of message.content) {
     if (block.type !== "tool_use") continue;
-    toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input) } });
+    toolCalls.push({
+      id: block.id,
+      type: "function",
+      function: { name: block.name, arguments: JSON.stringify(block.input) },
+    });
   }
   // Thinking is not sent back: Chat Completions has no field for it, and some servers (DeepSeek)
   // reject a request that echoes reasoning content.
@@ -74,7 +85,10 @@ function userMessages(message: UserMessage): ChatMessage[] {
       const { text, images } = splitToolResult(block);
       out.push({ role: "tool", tool_call_id: block.tool_use_id, content: text });
       if (images.length > 0) {
-        parts.push({ type: "text", text: `Image${images.length > 1 ? "s" : ""} returned by tool call ${block.tool_use_id}:` });
+        parts.push({
+          type: "text",
+          text: `Image${images.length > 1 ? "s" : ""} returned by tool call ${block.tool_use_id}:`,
+        });
         parts.push(...images.map(imagePart));
       }
     }
@@ -86,7 +100,9 @@ function userMessages(message: UserMessage): ChatMessage[] {
   if (parts.length > 0) {
     const onlyText = parts.every((p) => p.type === "text");
     // Plain string content where possible: some compatible servers accept nothing else.
-    const content = onlyText ? parts.map((p) => (p as OpenAI.Chat.ChatCompletionContentPartText).text).join("\n\n") : parts;
+    const content = onlyText
+      ? parts.map((p) => (p as OpenAI.Chat.ChatCompletionContentPartText).text).join("\n\n")
+      : parts;
     out.push({ role: "user", content });
   }
   return out;
@@ -103,7 +119,8 @@ function splitToolResult(block: ToolResultBlock): { text: string; images: ImageB
       if (part.type === "text") texts.push(part.text);
       else images.push(part);
     }
-    if (images.length > 0) texts.push(`[${images.length} image${images.length > 1 ? "s" : ""} attached in the next user message]`);
+    if (images.length > 0)
+      texts.push(`[${images.length} image${images.length > 1 ? "s" : ""} attached in the next user message]`);
     text = texts.join("\n");
   }
   // Chat Completions has no is_error flag; the words have to carry it.

@@ -45,15 +45,26 @@ async function createClient(options: OpenAIProviderOptions, label: string): Prom
   let apiKey = options.apiKey || process.env.OPENAI_API_KEY || undefined;
   if (!apiKey) {
     if (official) {
-      throw new ProviderError(`${label}: no API key. Set OPENAI_API_KEY, or set OPENAI_BASE_URL to a local server that needs none.`, undefined, false);
+      throw new ProviderError(
+        `${label}: no API key. Set OPENAI_API_KEY, or set OPENAI_BASE_URL to a local server that needs none.`,
+        undefined,
+        false,
+      );
     }
     apiKey = PLACEHOLDER_KEY;
   }
   const { default: OpenAIClient } = await import("openai");
-  return { client: new OpenAIClient({ apiKey, baseURL, maxRetries: 0, fetch: httpFetch }), useMaxCompletionTokens: official };
+  return {
+    client: new OpenAIClient({ apiKey, baseURL, maxRetries: 0, fetch: httpFetch }),
+    useMaxCompletionTokens: official,
+  };
 }
 
-async function* streamChat(getSetup: () => Promise<ClientSetup>, request: ModelRequest, label: string): AsyncGenerator<ProviderEvent> {
+async function* streamChat(
+  getSetup: () => Promise<ClientSetup>,
+  request: ModelRequest,
+  label: string,
+): AsyncGenerator<ProviderEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortedError();
   let setup: ClientSetup;
@@ -79,7 +90,12 @@ async function* streamChat(getSetup: () => Promise<ClientSetup>, request: ModelR
   // The SDK ends the iteration quietly when the request is aborted; the caller must hear of it.
   if (signal.aborted) throw abortedError();
   if (!turn.finished) {
-    throw new ProviderError(`${label}: the response stream ended before a finish_reason.`, undefined, true, "stream_cut");
+    throw new ProviderError(
+      `${label}: the response stream ended before a finish_reason.`,
+      undefined,
+      true,
+      "stream_cut",
+    );
   }
   yield* turn.end();
 }
@@ -144,7 +160,15 @@ class ChunkAssembler {
 
   /** After the stream: usage (it may follow the finish chunk), then the stop reason. */
   *end(): Generator<ProviderEvent> {
-    yield { type: "usage", usage: this.usage ?? { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } };
+    yield {
+      type: "usage",
+      usage: this.usage ?? {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
+    };
     yield { type: "stop", stopReason: this.stopReason() };
   }
 

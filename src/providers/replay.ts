@@ -70,13 +70,16 @@ function checkBlock(block: unknown, where: string): AssistantContentBlock {
       if (typeof block.thinking !== "string") throw scriptError(`${where}: a thinking block needs a string "thinking"`);
       return { type: "thinking", thinking: block.thinking };
     case "tool_use":
-      if (typeof block.id !== "string" || block.id === "") throw scriptError(`${where}: a tool_use block needs an "id"`);
+      if (typeof block.id !== "string" || block.id === "")
+        throw scriptError(`${where}: a tool_use block needs an "id"`);
       if (typeof block.name !== "string" || block.name === "")
         throw scriptError(`${where}: a tool_use block needs a "name"`);
       if (!isRecord(block.input)) throw scriptError(`${where}: tool_use "${block.id}" needs an object "input"`);
       return { type: "tool_use", id: block.id, name: block.name, input: block.input };
     default:
-      throw scriptError(`${where}: unknown content block type ${JSON.stringify(block.type)} (text, thinking, tool_use)`);
+      throw scriptError(
+        `${where}: unknown content block type ${JSON.stringify(block.type)} (text, thinking, tool_use)`,
+      );
   }
 }
 

@@ -40,8 +40,16 @@ const COMPATIBLE_PRESETS: Record<string, CompatiblePreset> = {
   lmstudio: { baseURL: () => "http://127.0.0.1:1234/v1", note: "LM Studio at http://127.0.0.1:1234/v1" },
   llamacpp: { baseURL: () => "http://127.0.0.1:8080/v1", note: "llama.cpp server at http://127.0.0.1:8080/v1" },
   vllm: { baseURL: () => "http://127.0.0.1:8000/v1", note: "vLLM at http://127.0.0.1:8000/v1" },
-  openrouter: { baseURL: () => "https://openrouter.ai/api/v1", keyEnv: "OPENROUTER_API_KEY", note: "OpenRouter (OPENROUTER_API_KEY)" },
-  deepseek: { baseURL: () => "https://api.deepseek.com/v1", keyEnv: "DEEPSEEK_API_KEY", note: "DeepSeek (DEEPSEEK_API_KEY)" },
+  openrouter: {
+    baseURL: () => "https://openrouter.ai/api/v1",
+    keyEnv: "OPENROUTER_API_KEY",
+    note: "OpenRouter (OPENROUTER_API_KEY)",
+  },
+  deepseek: {
+    baseURL: () => "https://api.deepseek.com/v1",
+    keyEnv: "DEEPSEEK_API_KEY",
+    note: "DeepSeek (DEEPSEEK_API_KEY)",
+  },
 };
 
 export function modelSpecForms(): string {
@@ -87,7 +95,11 @@ export async function resolveProvider(spec: string, opts: ResolveOptions): Promi
     }
     const { createOpenAIProvider } = await import("./openai.js");
     // An explicit key (a placeholder for local servers) so OPENAI_API_KEY never leaks to another host.
-    const provider = createOpenAIProvider({ baseURL: preset.baseURL(), apiKey: apiKey ?? providerName, name: providerName });
+    const provider = createOpenAIProvider({
+      baseURL: preset.baseURL(),
+      apiKey: apiKey ?? providerName,
+      name: providerName,
+    });
     return { provider: withRetry(provider, opts.retry), model, providerName };
   }
   throw specError(spec, `unknown provider "${providerName}"`);

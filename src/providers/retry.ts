@@ -153,4 +153,3 @@ function gaveUp(last: ProviderError, failures: string[], elapsedMs: number): Pro
   // Not retryable any more: every retry this error deserved has been spent.
   return new ProviderError(message, last.status, false, last.kind);
 }
-

@@ -18,7 +18,13 @@ export function toolUseFromArguments(id: string, name: string, argumentsText: st
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     const kind = Array.isArray(parsed) ? "an array" : parsed === null ? "null" : `a ${typeof parsed}`;
-    return { type: "tool_use", id, name, input: {}, invalidInput: { raw: argumentsText, error: `expected a JSON object, got ${kind}` } };
+    return {
+      type: "tool_use",
+      id,
+      name,
+      input: {},
+      invalidInput: { raw: argumentsText, error: `expected a JSON object, got ${kind}` },
+    };
   }
   return { type: "tool_use", id, name, input: parsed as Record<string, unknown> };
 }

@@ -2,7 +2,12 @@ import type { Message, ToolResultBlock, UserContentBlock, UserMessage } from "..
 import { findToolByName } from "../tool/pool.js";
 import type { AnyTool, ToolUseContext } from "../tool/types.js";
 import { persistResultBlock } from "./limit-result.js";
-import { MAX_TOOL_RESULTS_PER_MESSAGE_CHARS, effectiveResultLimit, persistableText, resultContentSize } from "./limits.js";
+import {
+  effectiveResultLimit,
+  MAX_TOOL_RESULTS_PER_MESSAGE_CHARS,
+  persistableText,
+  resultContentSize,
+} from "./limits.js";
 import { isPersistedOutput } from "./persisted-output.js";
 import { appendReplacementJournal, readReplacementJournal } from "./replacement-journal.js";
 import { type ToolResultReplacementState, toolResultReplacementStateOf } from "./replacement-state.js";
@@ -31,7 +36,10 @@ interface Candidate {
  * so the request prefix stays byte-stable across turns. History itself is not changed: messages
  * that need a replacement are copied.
  */
-export async function applyToolResultBudget(messages: readonly Message[], options: ToolResultBudgetOptions): Promise<Message[]> {
+export async function applyToolResultBudget(
+  messages: readonly Message[],
+  options: ToolResultBudgetOptions,
+): Promise<Message[]> {
   const limit = options.maxCharsPerMessage ?? MAX_TOOL_RESULTS_PER_MESSAGE_CHARS;
   const toolNameById = toolNamesByUseId(messages);
   const out: Message[] = [];

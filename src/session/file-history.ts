@@ -136,7 +136,8 @@ function currentHash(filePath: string): string | null {
  * error says which file moved on.
  */
 export function undoLastChanges(sessionDir: string, count: number): UndoReport {
-  if (!Number.isInteger(count) || count < 1) throw new UndoRefusedError(`The number of changes to undo must be a positive integer, got ${count}.`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new UndoRefusedError(`The number of changes to undo must be a positive integer, got ${count}.`);
   const changes = listFileChanges(sessionDir);
   const selected = changes.slice(-count).reverse();
   const expected = new Map<string, string | null>();
@@ -151,7 +152,9 @@ export function undoLastChanges(sessionDir: string, count: number): UndoReport {
       );
     }
     if (change.before && !existsSync(backupPath(sessionDir, change.before))) {
-      throw new UndoRefusedError(`Refusing to undo: the backup of ${change.path} from ${change.time} is missing. Nothing was undone.`);
+      throw new UndoRefusedError(
+        `Refusing to undo: the backup of ${change.path} from ${change.time} is missing. Nothing was undone.`,
+      );
     }
     expected.set(change.path, change.before);
   }

@@ -1,5 +1,5 @@
 // Reading transcripts back: `--resume <id>` and `--continue` (the latest session of this cwd).
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { projectDataDir, transcriptPath } from "../config/paths.js";
 import type { Message, ToolResultBlock, ToolUseBlock, UserMessage } from "../messages/types.js";
@@ -62,7 +62,9 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === "ENOENT" ? `no transcript at ${path}` : `cannot read transcript ${path}: ${String(error)}`);
+    throw new Error(
+      code === "ENOENT" ? `no transcript at ${path}` : `cannot read transcript ${path}: ${String(error)}`,
+    );
   }
   const lines = text.split("\n");
   while (lines.length > 0 && lines[lines.length - 1]?.trim() === "") lines.pop();
@@ -76,7 +78,10 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
     try {
       entry = JSON.parse(line);
     } catch {
-      const where = index === lines.length - 1 ? "the last line is incomplete (the process was probably killed while writing)" : `line ${index + 1} is not valid JSON`;
+      const where =
+        index === lines.length - 1
+          ? "the last line is incomplete (the process was probably killed while writing)"
+          : `line ${index + 1} is not valid JSON`;
       warnings.push(`transcript ${path}: ${where}; skipped it`);
       return;
     }

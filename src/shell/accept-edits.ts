@@ -27,9 +27,14 @@ export function isFileEditInside(words: Field[], cwd: string | undefined, contex
   const name = words[0]?.value ?? "";
   if (!words[0]?.literal || !FILE_EDIT_COMMANDS.has(name)) return false;
   if (name === "sed") return isInPlaceSedInside(words, cwd, context);
-  const parsed = parseArgs(words, 1, { shortWithValue: name === "mkdir" ? "m" : name === "cp" || name === "mv" ? "tS" : "", longWithValue: ["mode", "target-directory", "suffix", "reference"] });
+  const parsed = parseArgs(words, 1, {
+    shortWithValue: name === "mkdir" ? "m" : name === "cp" || name === "mv" ? "tS" : "",
+    longWithValue: ["mode", "target-directory", "suffix", "reference"],
+  });
   if (parsed.dynamic || parsed.operands.length === 0) return false;
-  const optionPaths = parsed.options.filter((o) => o.flag === "-t" || o.flag.startsWith("--target") || o.flag.startsWith("--ref")).map((o) => o.value);
+  const optionPaths = parsed.options
+    .filter((o) => o.flag === "-t" || o.flag.startsWith("--target") || o.flag.startsWith("--ref"))
+    .map((o) => o.value);
   if (optionPaths.some((v) => typeof v !== "object" || !pathInside(v, cwd, context))) return false;
   return parsed.operands.every((operand) => pathInside(operand, cwd, context));
 }
@@ -39,7 +44,9 @@ function isInPlaceSedInside(words: Field[], cwd: string | undefined, context: To
   if (parsed.dynamic) return false;
   const inPlace = words.slice(1).some((w) => /^-[^-]*i|^--in-place/.test(w.value));
   if (!inPlace || parsed.options.some((o) => o.flag === "-f" || o.flag.startsWith("--file"))) return false;
-  const scripts = parsed.options.filter((o) => o.flag === "-e" || o.flag.startsWith("--exp")).map((o) => (typeof o.value === "object" ? o.value.value : (o.value ?? "")));
+  const scripts = parsed.options
+    .filter((o) => o.flag === "-e" || o.flag.startsWith("--exp"))
+    .map((o) => (typeof o.value === "object" ? o.value.value : (o.value ?? "")));
   const files = scripts.length > 0 ? parsed.operands : parsed.operands.slice(1);
   if (scripts.length === 0 && parsed.operands[0]) scripts.push(parsed.operands[0].value);
   if (scripts.length === 0 || files.length === 0) return false;

@@ -7,7 +7,7 @@ import { fallbackSimpleCommands } from "./fallback-lexer.js";
 import { loadShellParser, parseWith } from "./parser.js";
 import { joinLineContinuations, scanQuoteContexts } from "./quote-scan.js";
 import { type ScriptStructure, type SimpleCommand, splitScript } from "./split.js";
-import { type ValidationOutcome, runValidators } from "./validators/index.js";
+import { runValidators, type ValidationOutcome } from "./validators/index.js";
 import type { Field } from "./word-tokens.js";
 import { unwrapCommand } from "./wrappers.js";
 
@@ -42,7 +42,15 @@ export function analyzeCommandWith(parser: Parser, command: string, cwd: string)
     addParts(parser, structure.commands, 0, collector);
     const nodes = collectNodes(tree.rootNode);
     const contexts = scanQuoteContexts(script);
-    const validation = runValidators({ raw: command, script, contexts, root: tree.rootNode, structure, parts: collector.parts, nodes });
+    const validation = runValidators({
+      raw: command,
+      script,
+      contexts,
+      root: tree.rootNode,
+      structure,
+      parts: collector.parts,
+      nodes,
+    });
     return {
       command,
       script,
@@ -72,7 +80,13 @@ function addParts(parser: Parser, commands: SimpleCommand[], depth: number, out:
   for (const command of commands) addPart(parser, command, originOf(command, depth), depth, out);
 }
 
-function addPart(parser: Parser, command: SimpleCommand, origin: PartOrigin, depth: number, out: NestedCollector): void {
+function addPart(
+  parser: Parser,
+  command: SimpleCommand,
+  origin: PartOrigin,
+  depth: number,
+  out: NestedCollector,
+): void {
   const unwrapping = unwrapCommand(command.words);
   out.parts.push({ command, unwrapping, origin, depth });
   for (const words of unwrapping.nestedCommands) {
@@ -96,7 +110,8 @@ function addPart(parser: Parser, command: SimpleCommand, origin: PartOrigin, dep
         out.incomplete = true;
         out.fallback.push(...fallbackSimpleCommands(nested));
       }
-      const commands = command.cwd === undefined ? structure.commands.map((c) => ({ ...c, cwd: undefined })) : structure.commands;
+      const commands =
+        command.cwd === undefined ? structure.commands.map((c) => ({ ...c, cwd: undefined })) : structure.commands;
       addParts(parser, commands, depth + 1, out);
     } finally {
       tree.delete();
@@ -123,8 +138,14 @@ function literalOutputOf(producer: SimpleCommand | undefined): string | undefine
   if (producer?.stdinText !== undefined && words?.length === 1 && words[0]?.value === "cat") return producer.stdinText;
   if (!words || words.length < 2 || !words.every((w) => w.literal)) return undefined;
   const name = words[0]?.value;
-  if (name === "echo") return `${words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.value))).map((w) => w.value).join(" ")}\n`;
-  if (name === "printf" && words.length === 2 && !(words[1]?.value ?? "").includes("%")) return (words[1]?.value ?? "").replace(/\\n/g, "\n");
+  if (name === "echo")
+    return `${words
+      .slice(1)
+      .filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.value)))
+      .map((w) => w.value)
+      .join(" ")}\n`;
+  if (name === "printf" && words.length === 2 && !(words[1]?.value ?? "").includes("%"))
+    return (words[1]?.value ?? "").replace(/\\n/g, "\n");
   return undefined;
 }
 

@@ -1,11 +1,11 @@
 // The Bash tool's own say on a command, and the helpers the tool needs (read-only check for
 // isReadOnly/isConcurrencySafe, the split into simple commands, the suggested rule prefix).
 import { emptyPermissionContext, type PermissionResult, type ToolPermissionContext } from "../tool/permission-types.js";
+import { registerAnalysis } from "./analysis-registry.js";
 import { analyzeCommand, analyzeCommandWith } from "./analyze.js";
 import { decideBashPermission, decideWithoutAnalysis } from "./decide.js";
-import { loadShellParser, loadedShellParser } from "./parser.js";
+import { loadedShellParser, loadShellParser } from "./parser.js";
 import { suggestedPrefixOf, suggestedPrefixOfText } from "./suggestions.js";
-import { registerAnalysis } from "./analysis-registry.js";
 
 export { suggestedPrefixOfText } from "./suggestions.js";
 

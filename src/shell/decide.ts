@@ -2,23 +2,24 @@
 // command bash would run; ask (bypass-proof) for content ask rules and safety findings; allow when
 // every part is read-only or covered by an allow rule and nothing was found; passthrough else.
 import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
-import type { ScriptAnalysis } from "./analyze.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
-import { fallbackSimpleCommands } from "./fallback-lexer.js";
+import type { ScriptAnalysis } from "./analyze.js";
 import type { CommandPart } from "./command-parts.js";
-import type { SimpleCommand } from "./split.js";
 import { isDangerousEnvVar, isSafeEnvVar } from "./env-vars.js";
+import { fallbackSimpleCommands } from "./fallback-lexer.js";
 import { isProtectedPath, isReadableWithoutPrompt, resolveWordPath, writeTargetsOf } from "./paths.js";
 import { classifyReadOnly } from "./read-only/index.js";
 import { sedScriptsFromOptions, unsafeSedCommand } from "./read-only/sed.js";
 import { type BashRule, bashRulesOf, denyVariants, ruleMatchesWords } from "./rules.js";
-import { isOutputRedirect } from "./validators/structure.js";
+import type { SimpleCommand } from "./split.js";
 import { suggestionsFor } from "./suggestions.js";
+import { isOutputRedirect } from "./validators/structure.js";
 import type { Field } from "./word-tokens.js";
 import { unwrapCommand } from "./wrappers.js";
 
 /** `$API_KEY`, `${GITHUB_TOKEN}`...: printing them hands a secret to the model. */
-const SECRET_VARIABLE = /\$\{?[A-Za-z0-9_]*(KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH(?!OR)|PRIVATE|COOKIE|SESSION)[A-Za-z0-9_]*/i;
+const SECRET_VARIABLE =
+  /\$\{?[A-Za-z0-9_]*(KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH(?!OR)|PRIVATE|COOKIE|SESSION)[A-Za-z0-9_]*/i;
 
 /** Above this many simple commands nobody can review the list; the command asks. */
 export const MAX_SUBCOMMANDS_FOR_ALLOW = 100;
@@ -43,7 +44,8 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
       ...(suggestions.length > 0 ? { suggestions } : {}),
     };
   }
-  if (analysis.script.trim() === "") return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
+  if (analysis.script.trim() === "")
+    return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
 
   const grave = analysis.validation.findings.find((f) => !f.deferred);
   if (grave) return safetyAsk(`${grave.message} (check ${grave.id}, ${grave.validator})`);
@@ -133,11 +135,19 @@ function firstUnquotedNewline(analysis: ScriptAnalysis): number {
 }
 
 function safetyAsk(reason: string): PermissionResult {
-  return { behavior: "ask", message: `This command needs a human to look at it: ${reason}`, decisionReason: { type: "safetyCheck", reason } };
+  return {
+    behavior: "ask",
+    message: `This command needs a human to look at it: ${reason}`,
+    decisionReason: { type: "safetyCheck", reason },
+  };
 }
 
 /** A command the analysis cannot vouch for (`reason` says why): deny rules still hold, anything else is asked about. */
-export function decideWithoutAnalysis(command: string, context: ToolPermissionContext, reason: string): PermissionResult {
+export function decideWithoutAnalysis(
+  command: string,
+  context: ToolPermissionContext,
+  reason: string,
+): PermissionResult {
   return denyWithoutAnalysis(command, context) ?? safetyAsk(reason);
 }
 
@@ -176,7 +186,11 @@ function matchCandidates(rules: BashRule[], candidates: Field[][]): { rule: Bash
   return undefined;
 }
 
-function firstMatch(rules: BashRule[], analysis: ScriptAnalysis, includeFallback: boolean): { rule: BashRule; words: string } | undefined {
+function firstMatch(
+  rules: BashRule[],
+  analysis: ScriptAnalysis,
+  includeFallback: boolean,
+): { rule: BashRule; words: string } | undefined {
   if (rules.length === 0) return undefined;
   const candidates: Field[][] = [];
   for (const part of analysis.parts) {
@@ -220,15 +234,27 @@ function judgePart(
   const { command } = part;
   // A rule written with the assignments (`Bash(NODE_OPTIONS=--x npm test)`) is the user's
   // explicit consent to exactly those; otherwise only the safe list may be stripped.
-  const spelledWithAssignments = command.assignments.length > 0 && command.kind === "command" ? withAssignments(part) : undefined;
-  const ruleWithAssignments = spelledWithAssignments ? allowRules.find((r) => ruleMatchesWords(r, spelledWithAssignments)) : undefined;
-  const unsafeAssignment = command.assignments.find((a) => (command.kind === "assignment" ? isDangerousEnvVar(a.name) : !isSafeEnvVar(a.name)));
-  if (unsafeAssignment && !ruleWithAssignments) return { allowed: false, reason: `it sets ${unsafeAssignment.name}, which can change what runs` };
+  const spelledWithAssignments =
+    command.assignments.length > 0 && command.kind === "command" ? withAssignments(part) : undefined;
+  const ruleWithAssignments = spelledWithAssignments
+    ? allowRules.find((r) => ruleMatchesWords(r, spelledWithAssignments))
+    : undefined;
+  const unsafeAssignment = command.assignments.find((a) =>
+    command.kind === "assignment" ? isDangerousEnvVar(a.name) : !isSafeEnvVar(a.name),
+  );
+  if (unsafeAssignment && !ruleWithAssignments)
+    return { allowed: false, reason: `it sets ${unsafeAssignment.name}, which can change what runs` };
   if (command.kind === "assignment") return { allowed: true };
   if (part.unwrapping.opaque) return { allowed: false, reason: part.unwrapping.opaque };
   // A `cd` elsewhere first means even an approved command would run against other files.
   if (command.cwd === undefined || !cwdInside(command.cwd)) {
-    return { allowed: false, reason: command.cwd === undefined ? "it runs after a cd whose target is known only at run time" : `it runs in ${command.cwd}, outside the working directories` };
+    return {
+      allowed: false,
+      reason:
+        command.cwd === undefined
+          ? "it runs after a cd whose target is known only at run time"
+          : `it runs in ${command.cwd}, outside the working directories`,
+    };
   }
   const ruleProof = ruleProofObjection(part);
   if (ruleProof) return { allowed: false, reason: ruleProof };
@@ -240,9 +266,16 @@ function judgePart(
   if (verdict.readOnly) {
     // Path constraints hold whether or not a rule names the command.
     const outside = verdict.paths.find((p) => !isReadableWithoutPrompt(p, command.cwd, context));
-    if (outside) return { allowed: false, reason: `it reads ${outside.literal ? outside.value : outside.source}, outside the working directories` };
-    const input = command.redirects.find((r) => r.target && r.operator === "<" && !isReadableWithoutPrompt(r.target, command.cwd, context));
-    if (input?.target) return { allowed: false, reason: `it reads ${input.target.value}, outside the working directories` };
+    if (outside)
+      return {
+        allowed: false,
+        reason: `it reads ${outside.literal ? outside.value : outside.source}, outside the working directories`,
+      };
+    const input = command.redirects.find(
+      (r) => r.target && r.operator === "<" && !isReadableWithoutPrompt(r.target, command.cwd, context),
+    );
+    if (input?.target)
+      return { allowed: false, reason: `it reads ${input.target.value}, outside the working directories` };
     return { allowed: true };
   }
   if (ruleWithAssignments) return { allowed: true, rule: ruleWithAssignments };
@@ -266,20 +299,27 @@ function producesProjectPaths(producer: SimpleCommand | undefined): boolean {
   const words = producer?.words.map((w) => w.value) ?? [];
   const [name, sub] = words;
   if (name === "find" || name === "fd" || name === "ls") return true;
-  if (name === "git") return sub === "ls-files" || sub === "grep" || (sub === "diff" && words.some((w) => w === "--name-only" || w === "--name-status"));
+  if (name === "git")
+    return (
+      sub === "ls-files" ||
+      sub === "grep" ||
+      (sub === "diff" && words.some((w) => w === "--name-only" || w === "--name-status"))
+    );
   if (name === "rg") return words.some((w) => w === "--files" || w === "-l" || w === "--files-with-matches");
   if (name === "grep") return words.some((w) => /^-[a-zA-Z]*[lL]/.test(w) || w === "--files-with-matches");
   return false;
 }
 
 function withAssignments(part: CommandPart): Field[] {
-  const prefix = part.command.assignments.map((a): Field => ({
-    value: `${a.name}=${a.value.value}`,
-    literal: a.value.literal,
-    glob: false,
-    quoted: a.value.quoted,
-    source: a.source,
-  }));
+  const prefix = part.command.assignments.map(
+    (a): Field => ({
+      value: `${a.name}=${a.value.value}`,
+      literal: a.value.literal,
+      glob: false,
+      quoted: a.value.quoted,
+      source: a.source,
+    }),
+  );
   return [...prefix, ...part.command.words];
 }
 

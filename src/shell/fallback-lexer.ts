@@ -2,8 +2,9 @@
 // Deny rules must still hold on what bash would run before or despite the error, so this small
 // quote-aware splitter recovers candidate simple commands from the raw text. It is used only to
 // find deny matches: it can make a decision stricter, never looser.
-import { type Field, type WordToken, fieldsOfTokens } from "./word-tokens.js";
+
 import { decodeAnsiC } from "./ansi-c.js";
+import { type Field, fieldsOfTokens, type WordToken } from "./word-tokens.js";
 
 const SEPARATORS = new Set([";", "&", "|", "\n", "(", ")", "`", "{", "}"]);
 

@@ -6,16 +6,33 @@ import { isInsideWorkingDirectories } from "../permissions/filesystem.js";
 import { pathsToCheck } from "../permissions/real-path.js";
 import { protectedPathReason } from "../permissions/safety.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
-import { parseArgs } from "./options.js";
 import { resolveShellPath } from "./directory-change.js";
-import { commandBaseName } from "./wrappers.js";
+import { parseArgs } from "./options.js";
 import type { Field } from "./word-tokens.js";
+import { commandBaseName } from "./wrappers.js";
 
 const PROTECTED_DIRECTORIES = new Set([".git", ".warden", ".claude", ".vscode", ".idea", ".ssh", ".gnupg", ".husky"]);
 const PROTECTED_FILES = new Set([
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
-  ".zlogout", ".inputrc", ".gitconfig", ".gitmodules", ".gitattributes", ".npmrc", ".yarnrc", ".mcp.json", ".envrc",
-  "authorized_keys", "crontab",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zprofile",
+  ".zshenv",
+  ".zlogin",
+  ".zlogout",
+  ".inputrc",
+  ".gitconfig",
+  ".gitmodules",
+  ".gitattributes",
+  ".npmrc",
+  ".yarnrc",
+  ".mcp.json",
+  ".envrc",
+  "authorized_keys",
+  "crontab",
 ]);
 
 const DEVICE_SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
@@ -62,12 +79,30 @@ export function isDeviceSink(value: string): boolean {
   return DEVICE_SINKS.has(value);
 }
 
-const WRITE_ALL_OPERANDS = new Set(["rm", "rmdir", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "shred", "unlink", "tee", "chattr", "setfacl"]);
+const WRITE_ALL_OPERANDS = new Set([
+  "rm",
+  "rmdir",
+  "touch",
+  "mkdir",
+  "chmod",
+  "chown",
+  "chgrp",
+  "truncate",
+  "shred",
+  "unlink",
+  "tee",
+  "chattr",
+  "setfacl",
+]);
 
 /** The files a command writes, as far as its words say (for the protected-path check). */
 export function writeTargetsOf(words: Field[]): Field[] {
   const name = commandBaseName(words[0]?.value ?? "");
-  const parsed = () => parseArgs(words, 1, { shortWithValue: "tSombgu", longWithValue: ["target-directory", "suffix", "mode", "owner", "group", "backup"] });
+  const parsed = () =>
+    parseArgs(words, 1, {
+      shortWithValue: "tSombgu",
+      longWithValue: ["target-directory", "suffix", "mode", "owner", "group", "backup"],
+    });
   if (WRITE_ALL_OPERANDS.has(name)) return parseArgs(words, 1, {}).operands;
   switch (name) {
     case "cp":
@@ -82,7 +117,9 @@ export function writeTargetsOf(words: Field[]): Field[] {
       return last ? [last] : [];
     }
     case "sed":
-      return words.slice(1).some((w) => /^-[^-]*i|^--in-place/.test(w.value)) ? parseArgs(words, 1, { shortWithValue: "ef" }).operands.slice(1) : [];
+      return words.slice(1).some((w) => /^-[^-]*i|^--in-place/.test(w.value))
+        ? parseArgs(words, 1, { shortWithValue: "ef" }).operands.slice(1)
+        : [];
     case "dd":
       return words.filter((w) => w.value.startsWith("of=")).map((w) => ({ ...w, value: w.value.slice(3) }));
     case "sort":
@@ -107,13 +144,15 @@ function extractionTargets(name: string, words: Field[]): Field[] {
     const text = words[i]?.value ?? "";
     const next = words[i + 1];
     if (name === "tar" && (text === "-C" || text === "--directory") && next) targets.push(next);
-    else if (name === "tar" && text.startsWith("--directory=")) targets.push({ ...(words[i] as Field), value: text.slice(12) });
+    else if (name === "tar" && text.startsWith("--directory="))
+      targets.push({ ...(words[i] as Field), value: text.slice(12) });
     else if (name === "unzip" && text === "-d" && next) targets.push(next);
     else if (name === "patch" && (text === "-o" || text === "--output") && next) targets.push(next);
     else if (name === "patch" && !text.startsWith("-")) targets.push(words[i] as Field);
   }
   // With no -C/-d an archive unpacks into the current directory, which the caller checks.
-  if (targets.length === 0 && name !== "patch") targets.push({ value: ".", literal: true, glob: false, quoted: false, source: "." });
+  if (targets.length === 0 && name !== "patch")
+    targets.push({ value: ".", literal: true, glob: false, quoted: false, source: "." });
   return targets;
 }
 
@@ -124,7 +163,8 @@ function outputOptionValues(words: Field[]): Field[] {
     const text = word.value;
     const long = /^--(output|output-document|out)=(.*)$/.exec(text);
     if (long) targets.push({ ...word, value: long[2] ?? "" });
-    else if ((text === "-o" || text === "-O" || text === "--output" || text === "--output-document") && words[i + 1]) targets.push(words[i + 1] as Field);
+    else if ((text === "-o" || text === "-O" || text === "--output" || text === "--output-document") && words[i + 1])
+      targets.push(words[i + 1] as Field);
     else if (/^-o./.test(text)) targets.push({ ...word, value: text.slice(2) });
   }
   return targets;

@@ -1,9 +1,9 @@
 // Bash content rules (`Bash(git commit:*)`, `Bash(npm test)`) matched on recovered words, never
 // on raw text: `git commit; rm -rf ~` is two commands and only the first is `git commit`.
 import type { PermissionBehavior, PermissionRule, ToolPermissionContext } from "../tool/permission-types.js";
-import { commandBaseName } from "./wrappers.js";
-import type { Field } from "./word-tokens.js";
 import { locateGitSubcommand } from "./read-only/git.js";
+import type { Field } from "./word-tokens.js";
+import { commandBaseName } from "./wrappers.js";
 
 export interface BashRule {
   rule: PermissionRule;
@@ -101,7 +101,8 @@ export function denyVariants(words: Field[]): Field[][] {
     while (i < renamed.length && (renamed[i]?.value ?? "").startsWith("-")) {
       i += 1;
       variants.push([renamed[0] as Field, ...renamed.slice(i)]);
-      if (!(renamed[i - 1]?.value ?? "").includes("=") && i < renamed.length) variants.push([renamed[0] as Field, ...renamed.slice(i + 1)]);
+      if (!(renamed[i - 1]?.value ?? "").includes("=") && i < renamed.length)
+        variants.push([renamed[0] as Field, ...renamed.slice(i + 1)]);
     }
   }
   return variants;

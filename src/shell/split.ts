@@ -3,7 +3,7 @@
 // ones; subshells, pipeline stages and substitutions keep theirs to themselves, as in bash).
 import type { Node, Tree } from "web-tree-sitter";
 import { nextDirectory } from "./directory-change.js";
-import { type Field, type WordContext, type WordPiece, assignmentValueField, fieldsOfNodes } from "./word-tokens.js";
+import { assignmentValueField, type Field, fieldsOfNodes, type WordContext, type WordPiece } from "./word-tokens.js";
 
 export type CommandOrigin = "top" | "substitution" | "function" | "nested-shell";
 
@@ -119,7 +119,10 @@ class Walker {
         this.visitBareAssignments([node], state);
         return;
       case "variable_assignments":
-        this.visitBareAssignments(this.named(node).filter((c) => c.type === "variable_assignment"), state);
+        this.visitBareAssignments(
+          this.named(node).filter((c) => c.type === "variable_assignment"),
+          state,
+        );
         return;
       case "redirected_statement":
         this.visitRedirected(node, state);
@@ -199,7 +202,12 @@ class Walker {
     for (const child of node.children) {
       if (!child) continue;
       const type = child.type;
-      if (type === "variable_assignment" || type === "file_redirect" || type === "herestring_redirect" || type === "heredoc_redirect") {
+      if (
+        type === "variable_assignment" ||
+        type === "file_redirect" ||
+        type === "herestring_redirect" ||
+        type === "heredoc_redirect"
+      ) {
         closeWord(child.startIndex);
         if (type === "variable_assignment") {
           const assignment = this.assignmentOf(child);
@@ -294,11 +302,13 @@ class Walker {
     // The grammar puts `| sh` of `cat <<EOF | sh` inside the heredoc: it runs after the body's
     // command and reads its output.
     const bodyEnd = this.out.commands[this.out.commands.length - 1];
-    for (const heredoc of heredocNodes) heredocBody = this.visitHeredoc(heredoc, state, this.out.commands.length > before ? bodyEnd : undefined);
+    for (const heredoc of heredocNodes)
+      heredocBody = this.visitHeredoc(heredoc, state, this.out.commands.length > before ? bodyEnd : undefined);
     // The grammar hangs `a && b > f` and `a | b > f` on the whole list or pipeline; bash gives
     // the redirection to the last command, which also decides the directory it resolves in.
     const trailing = body.length === 1 && ["command", "list", "pipeline"].includes(body[0]?.type ?? "");
-    const owner = trailing && this.out.commands.length > before ? this.out.commands[this.out.commands.length - 1] : undefined;
+    const owner =
+      trailing && this.out.commands.length > before ? this.out.commands[this.out.commands.length - 1] : undefined;
     const redirectState = { ...state, cwd: owner ? owner.cwd : startCwd };
     for (const child of redirectNodes) {
       this.visitNestedSubstitutions(child, redirectState);
@@ -362,7 +372,10 @@ class Walker {
       const named = child.isNamed;
       if (type === "file_descriptor") fd = child.text;
       else if (!named && operator === "") operator = type;
-      else if (named && (targetNodes.length === 0 || targetNodes[targetNodes.length - 1]?.endIndex === child.startIndex)) {
+      else if (
+        named &&
+        (targetNodes.length === 0 || targetNodes[targetNodes.length - 1]?.endIndex === child.startIndex)
+      ) {
         targetNodes.push(child);
       }
     }

@@ -2,14 +2,56 @@
 // `npm run` or `git commit`. Never a prefix that would approve arbitrary code: shells, sudo, env,
 // xargs, eval and the like run whatever follows them.
 import type { PermissionUpdate } from "../tool/permission-types.js";
-import { isSafeEnvVar } from "./env-vars.js";
 import type { CommandPart } from "./command-parts.js";
+import { isSafeEnvVar } from "./env-vars.js";
 
 const NEVER_PREFIX = new Set([
-  "sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash", "sudo", "doas", "pkexec", "su", "env", "xargs",
-  "eval", "exec", "source", ".", "command", "builtin", "nohup", "time", "timeout", "nice", "ionice", "stdbuf", "script",
-  "watch", "flock", "busybox", "setsid", "unbuffer", "noglob", "python", "python3", "node", "perl", "ruby", "php",
-  "osascript", "ssh", "find", "awk", "gawk",
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "fish",
+  "csh",
+  "tcsh",
+  "mksh",
+  "ash",
+  "sudo",
+  "doas",
+  "pkexec",
+  "su",
+  "env",
+  "xargs",
+  "eval",
+  "exec",
+  "source",
+  ".",
+  "command",
+  "builtin",
+  "nohup",
+  "time",
+  "timeout",
+  "nice",
+  "ionice",
+  "stdbuf",
+  "script",
+  "watch",
+  "flock",
+  "busybox",
+  "setsid",
+  "unbuffer",
+  "noglob",
+  "python",
+  "python3",
+  "node",
+  "perl",
+  "ruby",
+  "php",
+  "osascript",
+  "ssh",
+  "find",
+  "awk",
+  "gawk",
 ]);
 
 /** The prefix to suggest for one part, from its words as written (safe env prefixes dropped). */
@@ -20,7 +62,8 @@ export function suggestedPrefixOf(part: CommandPart): string | undefined {
   if (!first?.literal || first.glob || first.value.includes("/") || NEVER_PREFIX.has(first.value)) return undefined;
   if (!/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first.value)) return undefined;
   const second = words[1];
-  const subcommand = second?.literal && !second.glob && /^[a-z][a-z0-9_-]*$/.test(second.value) ? second.value : undefined;
+  const subcommand =
+    second?.literal && !second.glob && /^[a-z][a-z0-9_-]*$/.test(second.value) ? second.value : undefined;
   return subcommand ? `${first.value} ${subcommand}` : first.value;
 }
 
@@ -49,7 +92,10 @@ export function suggestionsFor(parts: CommandPart[]): PermissionUpdate[] {
 export function suggestedPrefixOfText(command: string): string | undefined {
   const firstLine = command.split("\n")[0] ?? "";
   const beforeHeredoc = firstLine.split("<<")[0] ?? "";
-  const words = beforeHeredoc.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || !isSafeEnvVar(w.split("=")[0] ?? ""));
+  const words = beforeHeredoc
+    .trim()
+    .split(/\s+/)
+    .filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || !isSafeEnvVar(w.split("=")[0] ?? ""));
   const first = words[0];
   if (!first || NEVER_PREFIX.has(first) || !/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first)) return undefined;
   const second = words[1];

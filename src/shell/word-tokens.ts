@@ -69,7 +69,13 @@ export function tokensOfNodes(nodes: WordPiece[], context: WordContext): WordTok
  * text (without translation catalogues) is the double-quoted string's.
  */
 function isLoneDollarBeforeString(node: Node, next: Node | undefined): boolean {
-  return next !== undefined && next.startIndex === node.endIndex && node.endIndex - node.startIndex === 1 && node.type === "$" && next.type === "string";
+  return (
+    next !== undefined &&
+    next.startIndex === node.endIndex &&
+    node.endIndex - node.startIndex === 1 &&
+    node.type === "$" &&
+    next.type === "string"
+  );
 }
 
 function appendNode(node: Node, context: WordContext, tokens: WordToken[]): void {
@@ -100,7 +106,8 @@ function appendNode(node: Node, context: WordContext, tokens: WordToken[]): void
     }
     case "simple_expansion":
     case "expansion":
-      if (!context.ifsReassigned && isDefaultIfsExpansion(node.text)) tokens.push({ kind: "split", bare: type === "simple_expansion" });
+      if (!context.ifsReassigned && isDefaultIfsExpansion(node.text))
+        tokens.push({ kind: "split", bare: type === "simple_expansion" });
       else tokens.push({ kind: "dynamic", source: node.text });
       return;
     case "concatenation":
@@ -122,7 +129,8 @@ function appendChildrenWithGaps(node: Node, context: WordContext, tokens: WordTo
   const children = node.children.filter((c): c is Node => c !== null);
   for (let k = 0; k < children.length; k += 1) {
     const child = children[k] as Node;
-    if (child.startIndex > cursor) appendUnquotedText(source.slice(cursor - node.startIndex, child.startIndex - node.startIndex), tokens);
+    if (child.startIndex > cursor)
+      appendUnquotedText(source.slice(cursor - node.startIndex, child.startIndex - node.startIndex), tokens);
     if (isLoneDollarBeforeString(child, children[k + 1])) {
       cursor = child.endIndex;
       continue;
@@ -141,7 +149,8 @@ function appendDoubleQuoted(node: Node, tokens: WordToken[]): void {
   const end = node.endIndex - (source.endsWith('"') && source.length > 1 ? 1 : 0);
   for (const child of node.namedChildren) {
     if (!child || child.startIndex < cursor) continue;
-    if (child.startIndex > cursor) appendDoubleQuotedText(source.slice(cursor - start, child.startIndex - start), tokens);
+    if (child.startIndex > cursor)
+      appendDoubleQuotedText(source.slice(cursor - start, child.startIndex - start), tokens);
     if (child.type === "string_content") appendDoubleQuotedText(child.text, tokens);
     else tokens.push({ kind: "dynamic", source: child.text });
     cursor = child.endIndex;
@@ -175,7 +184,7 @@ function appendDoubleQuotedText(text: string, tokens: WordToken[]): void {
   for (let i = 0; i < text.length; i += 1) {
     const ch = text[i] as string;
     const next = text[i + 1];
-    if (ch === "\\" && next !== undefined && "$`\"\\\n".includes(next)) {
+    if (ch === "\\" && next !== undefined && '$`"\\\n'.includes(next)) {
       i += 1;
       if (next !== "\n") tokens.push({ kind: "char", ch: next, quoted: true });
       continue;
@@ -226,7 +235,9 @@ export function fieldsOfTokens(raw: WordToken[], source: string, context?: WordC
   // bare $IFS right before a brace is not a separator but a variable known only at run time.
   const tokens = input.map((token, i): WordToken => {
     const next = input[i + 1];
-    return token.kind === "split" && token.bare && next?.kind === "char" && !next.quoted && next.ch === "{" ? { kind: "dynamic", source: "$IFS" } : token;
+    return token.kind === "split" && token.bare && next?.kind === "char" && !next.quoted && next.ch === "{"
+      ? { kind: "dynamic", source: "$IFS" }
+      : token;
   });
   const braces = expandBraces(tokens);
   if (braces.kind === "tooLarge") {
@@ -276,8 +287,8 @@ export function fieldsOfNodes(nodes: WordPiece[], context: WordContext): Field[]
 /** An assignment value: no brace expansion and no field splitting, as bash does for `X=...`. */
 export function assignmentValueField(nodes: Node[], context: WordContext): Field {
   const source = nodes.map((n) => n.text).join("");
-  const tokens = restoreSplitVariables(tokensOfNodes(nodes, context), context).map((t): WordToken =>
-    t.kind === "split" ? { kind: "dynamic", source: "$IFS" } : t,
+  const tokens = restoreSplitVariables(tokensOfNodes(nodes, context), context).map(
+    (t): WordToken => (t.kind === "split" ? { kind: "dynamic", source: "$IFS" } : t),
   );
   return fieldOf(tokens, source);
 }

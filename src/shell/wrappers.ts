@@ -55,7 +55,14 @@ function shellStep(words: Field[], at: number): Step {
       const operand = words[i + 1];
       return shellOperand(operand, runsString, readsStdin);
     }
-    if (text === "-o" || text === "+o" || text === "-O" || text === "+O" || text === "--rcfile" || text === "--init-file") {
+    if (
+      text === "-o" ||
+      text === "+o" ||
+      text === "-O" ||
+      text === "+O" ||
+      text === "--rcfile" ||
+      text === "--init-file"
+    ) {
       i += 1;
       continue;
     }
@@ -71,7 +78,8 @@ function shellStep(words: Field[], at: number): Step {
 }
 
 function shellOperand(operand: Field | undefined, runsString: boolean, readsStdin: boolean): Step {
-  if (runsString) return operand ? { kind: "script", script: operand } : { kind: "opaque", reason: "sh -c without a script" };
+  if (runsString)
+    return operand ? { kind: "script", script: operand } : { kind: "opaque", reason: "sh -c without a script" };
   if (readsStdin || !operand) return { kind: "opaque", reason: STDIN_REASON };
   return { kind: "opaque", reason: `the shell runs the script file ${operand.value}` };
 }
@@ -82,17 +90,34 @@ function envStep(words: Field[], at: number): Step {
   while (i < words.length) {
     const word = words[i] as Field;
     const text = word.value;
-    if (text === "-i" || text === "-" || text === "--ignore-environment" || text === "-0" || text === "--null" || text === "-v") {
+    if (
+      text === "-i" ||
+      text === "-" ||
+      text === "--ignore-environment" ||
+      text === "-0" ||
+      text === "--null" ||
+      text === "-v"
+    ) {
       transparent = false;
       i += 1;
     } else if (text === "-u" || text === "-C" || text === "--unset" || text === "--chdir") {
       transparent = false;
       i += 2;
-    } else if (text === "-S" || text === "--split-string" || text.startsWith("--split-string=") || text.startsWith("-S")) {
+    } else if (
+      text === "-S" ||
+      text === "--split-string" ||
+      text.startsWith("--split-string=") ||
+      text.startsWith("-S")
+    ) {
       const script = text === "-S" || text === "--split-string" ? words[i + 1] : undefined;
       if (script) return { kind: "script", script };
       return { kind: "opaque", reason: "env -S splits a string into a command" };
-    } else if (text.startsWith("-u") || text.startsWith("--unset=") || text.startsWith("-C") || text.startsWith("--chdir=")) {
+    } else if (
+      text.startsWith("-u") ||
+      text.startsWith("--unset=") ||
+      text.startsWith("-C") ||
+      text.startsWith("--chdir=")
+    ) {
       transparent = false;
       i += 1;
     } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
@@ -119,7 +144,11 @@ function xargsStep(words: Field[], at: number): Step {
 }
 
 function timeStep(words: Field[], at: number): Step {
-  const parsed = parseArgs(words, at + 1, { shortWithValue: "of", longWithValue: ["output", "format"], stopAtOperand: true });
+  const parsed = parseArgs(words, at + 1, {
+    shortWithValue: "of",
+    longWithValue: ["output", "format"],
+    stopAtOperand: true,
+  });
   if (parsed.firstOperandIndex >= words.length) return { kind: "none" };
   const writes = parsed.options.some((o) => o.flag === "-o" || o.flag.startsWith("--o"));
   return { kind: "inner", index: parsed.firstOperandIndex, transparent: !writes };
@@ -159,7 +188,18 @@ function scriptStep(words: Field[], at: number): Step {
 function sudoStep(words: Field[], at: number): Step {
   const parsed = parseArgs(words, at + 1, {
     shortWithValue: "ugpCDrtUTh",
-    longWithValue: ["user", "group", "prompt", "close-from", "chdir", "role", "type", "other-user", "command-timeout", "host"],
+    longWithValue: [
+      "user",
+      "group",
+      "prompt",
+      "close-from",
+      "chdir",
+      "role",
+      "type",
+      "other-user",
+      "command-timeout",
+      "host",
+    ],
     stopAtOperand: true,
   });
   let index = parsed.firstOperandIndex;
@@ -173,7 +213,9 @@ function suStep(words: Field[], at: number): Step {
     shortWithValue: "cgGsw",
     longWithValue: ["command", "group", "supp-group", "shell", "whitelist-environment", "session-command"],
   });
-  const command = parsed.options.find((o) => o.flag === "-c" || o.flag.startsWith("--comm") || o.flag.startsWith("--sess"));
+  const command = parsed.options.find(
+    (o) => o.flag === "-c" || o.flag.startsWith("--comm") || o.flag.startsWith("--sess"),
+  );
   if (command && typeof command.value === "object") return { kind: "script", script: command.value };
   return { kind: "opaque", reason: "su starts a shell" };
 }
@@ -195,7 +237,10 @@ function watchStep(words: Field[], at: number): Step {
   const parts = words.slice(parsed.firstOperandIndex);
   if (parts.length === 0) return { kind: "none" };
   const value = parts.map((w) => w.value).join(" ");
-  return { kind: "script", script: { value, literal: parts.every((w) => w.literal), glob: false, quoted: true, source: value } };
+  return {
+    kind: "script",
+    script: { value, literal: parts.every((w) => w.literal), glob: false, quoted: true, source: value },
+  };
 }
 
 /** `trap 'cmd' EXIT` runs its first operand later, as a script. */
@@ -207,8 +252,7 @@ function trapStep(words: Field[], at: number): Step {
 }
 
 const WRAPPERS: Record<string, (words: Field[], at: number) => Step> = {
-  timeout: (w, at) =>
-    afterOptions(w, at, { shortWithValue: "sk", longWithValue: ["signal", "kill-after"] }, true, 1),
+  timeout: (w, at) => afterOptions(w, at, { shortWithValue: "sk", longWithValue: ["signal", "kill-after"] }, true, 1),
   nice: (w, at) => {
     const next = w[at + 1]?.value ?? "";
     if (/^-\d+$/.test(next)) return afterOptions(w, at + 1, {}, true);
@@ -275,7 +319,14 @@ export function commandBaseName(name: string): string {
 }
 
 export function unwrapCommand(words: Field[]): Unwrapping {
-  const result: Unwrapping = { views: [], nestedScripts: [], nestedCommands: [], opaque: undefined, denyCandidates: [], runsStdin: false };
+  const result: Unwrapping = {
+    views: [],
+    nestedScripts: [],
+    nestedCommands: [],
+    opaque: undefined,
+    denyCandidates: [],
+    runsStdin: false,
+  };
   let current = words;
   let wrappers: string[] = [];
   let transparent = true;

@@ -51,10 +51,7 @@ export function isToolSearchMode(value: unknown): value is ToolSearchMode {
  * The mode in force: env WARDEN_TOOL_SEARCH, then the settings value, then defer. An unknown value
  * in either place is ignored rather than guessed at (defer is the safe, cheap default).
  */
-export function resolveToolSearchMode(
-  settingsValue?: unknown,
-  env: NodeJS.ProcessEnv = process.env,
-): ToolSearchMode {
+export function resolveToolSearchMode(settingsValue?: unknown, env: NodeJS.ProcessEnv = process.env): ToolSearchMode {
   const fromEnv = env.WARDEN_TOOL_SEARCH?.trim().toLowerCase();
   if (isToolSearchMode(fromEnv)) return fromEnv;
   if (isToolSearchMode(settingsValue)) return settingsValue;
@@ -124,7 +121,10 @@ export function loadedDeferredToolNames(state: { loadedDeferredTools?: string[] 
 }
 
 /** Adds names to the loaded list, keeping first-found order and no duplicates. */
-export function withLoadedDeferredTools<S extends { loadedDeferredTools?: string[] }>(state: S, names: readonly string[]): S {
+export function withLoadedDeferredTools<S extends { loadedDeferredTools?: string[] }>(
+  state: S,
+  names: readonly string[],
+): S {
   const current = state.loadedDeferredTools ?? [];
   const added = names.filter((n) => !current.includes(n));
   if (added.length === 0) return state;

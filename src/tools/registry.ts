@@ -7,11 +7,22 @@ import { GlobTool } from "./glob/tool.js";
 import { GrepTool } from "./grep/tool.js";
 import { NotebookEditTool } from "./notebook-edit/tool.js";
 import { ReadTool } from "./read/tool.js";
-import { WriteTool } from "./write/tool.js";
 import { TaskOutputTool } from "./task-output/tool.js";
 import { TaskStopTool } from "./task-stop/tool.js";
 import { ToolSearchTool } from "./tool-search/tool.js";
+import { WriteTool } from "./write/tool.js";
 
 export function builtInTools(): AnyTool[] {
-  return [ReadTool, WriteTool, EditTool, BashTool, GlobTool, GrepTool, NotebookEditTool, TaskOutputTool, TaskStopTool, ToolSearchTool];
+  return [
+    ReadTool,
+    WriteTool,
+    EditTool,
+    BashTool,
+    GlobTool,
+    GrepTool,
+    NotebookEditTool,
+    TaskOutputTool,
+    TaskStopTool,
+    ToolSearchTool,
+  ];
 }

@@ -17,14 +17,20 @@ function setup(turns: object[]) {
 }
 
 const echoThenDone = [
-  { content: [text("Echoing."), toolUse("toolu_1", "Echo", { text: "hello from {{cwd}}" })], usage: { input_tokens: 100, output_tokens: 10 } },
+  {
+    content: [text("Echoing."), toolUse("toolu_1", "Echo", { text: "hello from {{cwd}}" })],
+    usage: { input_tokens: 100, output_tokens: 10 },
+  },
   { content: [text("The tool said hello.")], usage: { input_tokens: 150, output_tokens: 6 } },
 ];
 
 describe("warden -p (headless)", () => {
   it("runs a replayed session that calls a tool and finishes, in stream-json", async () => {
     const { home, cwd, script } = setup(echoThenDone);
-    const run = await runCli(["-p", "say hello", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], { home });
+    const run = await runCli(
+      ["-p", "say hello", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd],
+      { home },
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
@@ -36,12 +42,23 @@ describe("warden -p (headless)", () => {
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(call).toMatchObject({
       session_id: sessionId,
-      message: { role: "assistant", content: [{ type: "text", text: "Echoing." }, { type: "tool_use", id: "toolu_1", name: "Echo", input: { text: `hello from ${cwd}` } }] },
+      message: {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Echoing." },
+          { type: "tool_use", id: "toolu_1", name: "Echo", input: { text: `hello from ${cwd}` } },
+        ],
+      },
     });
     expect(toolResult).toMatchObject({
-      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: `echo: hello from ${cwd}` }] },
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "toolu_1", content: `echo: hello from ${cwd}` }],
+      },
     });
-    expect(answer).toMatchObject({ message: { content: [{ type: "text", text: "The tool said hello." }], stop_reason: "end_turn" } });
+    expect(answer).toMatchObject({
+      message: { content: [{ type: "text", text: "The tool said hello." }], stop_reason: "end_turn" },
+    });
     expect(result).toMatchObject({
       subtype: "success",
       is_error: false,
@@ -61,7 +78,10 @@ describe("warden -p (headless)", () => {
       { content: [toolUse("toolu_w", "WriteNote", { path: "{{cwd}}/note.txt", text: "x" })] },
       { content: [text("I could not write it.")] },
     ]);
-    const run = await runCli(["-p", "write", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], { home });
+    const run = await runCli(
+      ["-p", "write", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd],
+      { home },
+    );
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
     // This script gives no usage: consumers still get a usage object, with zero tokens.
@@ -77,21 +97,29 @@ describe("warden -p (headless)", () => {
 
   it("prints only the result object with --output-format json, and only the answer with text", async () => {
     const first = setup(echoThenDone);
-    const json = await runCli(["-p", "hi", "--model", `replay:${first.script}`, "--output-format", "json", "--cwd", first.cwd], { home: first.home });
+    const json = await runCli(
+      ["-p", "hi", "--model", `replay:${first.script}`, "--output-format", "json", "--cwd", first.cwd],
+      { home: first.home },
+    );
     expect(json.code).toBe(0);
     const lines = jsonLines(json.stdout);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ type: "result", subtype: "success", result: "The tool said hello." });
 
     const second = setup(echoThenDone);
-    const plain = await runCli(["-p", "hi", "--model", `replay:${second.script}`, "--cwd", second.cwd], { home: second.home });
+    const plain = await runCli(["-p", "hi", "--model", `replay:${second.script}`, "--cwd", second.cwd], {
+      home: second.home,
+    });
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe("The tool said hello.\n");
   });
 
   it("reads the prompt from stdin", async () => {
     const { home, cwd, script } = setup([{ content: [text("got it")] }]);
-    const run = await runCli(["-p", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], { home, input: "question on stdin\n" });
+    const run = await runCli(["-p", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], {
+      home,
+      input: "question on stdin\n",
+    });
     expect(run.code).toBe(0);
     const init = jsonLines(run.stdout)[0];
     const transcript = readFileSync(transcriptIn(home, cwd, init?.session_id as string), "utf8");
@@ -101,14 +129,24 @@ describe("warden -p (headless)", () => {
   it("stops at --max-turns with error_max_turns and exit code 1", async () => {
     const loop = [1, 2, 3].map((i) => ({ content: [toolUse(`t${i}`, "Echo", { text: String(i) })] }));
     const { home, cwd, script } = setup(loop);
-    const run = await runCli(["-p", "loop", "--model", `replay:${script}`, "--output-format", "json", "--max-turns", "2", "--cwd", cwd], { home });
+    const run = await runCli(
+      ["-p", "loop", "--model", `replay:${script}`, "--output-format", "json", "--max-turns", "2", "--cwd", cwd],
+      { home },
+    );
     expect(run.code).toBe(1);
-    expect(jsonLines(run.stdout)[0]).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 2, terminal_reason: "max_turns" });
+    expect(jsonLines(run.stdout)[0]).toMatchObject({
+      subtype: "error_max_turns",
+      is_error: true,
+      num_turns: 2,
+      terminal_reason: "max_turns",
+    });
   });
 
   it("ends with error_during_execution when the replay script runs out", async () => {
     const { home, cwd, script } = setup([{ content: [toolUse("t1", "Echo", { text: "a" })] }]);
-    const run = await runCli(["-p", "x", "--model", `replay:${script}`, "--output-format", "json", "--cwd", cwd], { home });
+    const run = await runCli(["-p", "x", "--model", `replay:${script}`, "--output-format", "json", "--cwd", cwd], {
+      home,
+    });
     expect(run.code).toBe(1);
     const [result] = jsonLines(run.stdout);
     expect(result).toMatchObject({ subtype: "error_during_execution", is_error: true, terminal_reason: "model_error" });
@@ -127,14 +165,34 @@ describe("warden -p (headless)", () => {
 
   it("resumes a session by id and continues the latest one", async () => {
     const { home, cwd, script } = setup([{ content: [text("first answer")] }]);
-    const first = await runCli(["-p", "first question", "--model", `replay:${script}`, "--output-format", "json", "--cwd", cwd], { home });
+    const first = await runCli(
+      ["-p", "first question", "--model", `replay:${script}`, "--output-format", "json", "--cwd", cwd],
+      { home },
+    );
     const sessionId = jsonLines(first.stdout)[0]?.session_id as string;
     const second = writeScript(cwd, [{ content: [text("second answer")] }], "second.jsonl");
-    const resumed = await runCli(["-p", "second question", "--resume", sessionId, "--model", `replay:${second}`, "--output-format", "json", "--cwd", cwd], { home });
+    const resumed = await runCli(
+      [
+        "-p",
+        "second question",
+        "--resume",
+        sessionId,
+        "--model",
+        `replay:${second}`,
+        "--output-format",
+        "json",
+        "--cwd",
+        cwd,
+      ],
+      { home },
+    );
     expect(resumed.code).toBe(0);
     expect(jsonLines(resumed.stdout)[0]).toMatchObject({ session_id: sessionId, result: "second answer" });
     const third = writeScript(cwd, [{ content: [text("third answer")] }], "third.jsonl");
-    const continued = await runCli(["-p", "third question", "--continue", "--model", `replay:${third}`, "--output-format", "json", "--cwd", cwd], { home });
+    const continued = await runCli(
+      ["-p", "third question", "--continue", "--model", `replay:${third}`, "--output-format", "json", "--cwd", cwd],
+      { home },
+    );
     expect(jsonLines(continued.stdout)[0]).toMatchObject({ session_id: sessionId, result: "third answer" });
     const file = transcriptIn(home, cwd, sessionId);
     const messages = readFileSync(file, "utf8")
@@ -143,7 +201,14 @@ describe("warden -p (headless)", () => {
       .map((l) => JSON.parse(l))
       .filter((e) => e.type === "message")
       .map((e) => e.message.content[0].text);
-    expect(messages).toEqual(["first question", "first answer", "second question", "second answer", "third question", "third answer"]);
+    expect(messages).toEqual([
+      "first question",
+      "first answer",
+      "second question",
+      "second answer",
+      "third question",
+      "third answer",
+    ]);
   });
 
   it("says clearly when there is nothing to continue or the session id is unknown", async () => {
@@ -151,7 +216,9 @@ describe("warden -p (headless)", () => {
     const none = await runCli(["-p", "x", "--continue", "--model", `replay:${script}`, "--cwd", cwd], { home });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(`no earlier session in ${cwd} to continue`);
-    const unknown = await runCli(["-p", "x", "--resume", "no-such-id", "--model", `replay:${script}`, "--cwd", cwd], { home });
+    const unknown = await runCli(["-p", "x", "--resume", "no-such-id", "--model", `replay:${script}`, "--cwd", cwd], {
+      home,
+    });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/cannot resume session no-such-id: no transcript at/);
   });
@@ -184,18 +251,25 @@ describe("warden -p (headless)", () => {
   it("stops on Ctrl+C while the model is answering, still printing a result, exit 130", async () => {
     const { home, cwd, script } = setup([{ content: [text("too late")], delay_ms: 60_000 }]);
     let sent = false;
-    const run = await runCli(["-p", "x", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], {
-      home,
-      onStdout: (chunk, child) => {
-        if (!sent && chunk.includes('"subtype":"init"')) {
-          sent = true;
-          child.kill("SIGINT");
-        }
+    const run = await runCli(
+      ["-p", "x", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd],
+      {
+        home,
+        onStdout: (chunk, child) => {
+          if (!sent && chunk.includes('"subtype":"init"')) {
+            sent = true;
+            child.kill("SIGINT");
+          }
+        },
       },
-    });
+    );
     expect(run.code).toBe(130);
     const result = jsonLines(run.stdout).at(-1);
-    expect(result).toMatchObject({ type: "result", subtype: "error_during_execution", terminal_reason: "aborted_streaming" });
+    expect(result).toMatchObject({
+      type: "result",
+      subtype: "error_during_execution",
+      terminal_reason: "aborted_streaming",
+    });
   });
 
   it("stops quietly with exit 141 when its output pipe is closed", async () => {
@@ -204,27 +278,37 @@ describe("warden -p (headless)", () => {
       { content: [text("never read")], delay_ms: 5_000 },
     ]);
     let closed = false;
-    const run = await runCli(["-p", "x", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], {
-      home,
-      onStdout: (chunk, child) => {
-        if (!closed && chunk.includes('"subtype":"init"')) {
-          closed = true;
-          child.stdout?.destroy();
-        }
+    const run = await runCli(
+      ["-p", "x", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd],
+      {
+        home,
+        onStdout: (chunk, child) => {
+          if (!closed && chunk.includes('"subtype":"init"')) {
+            closed = true;
+            child.stdout?.destroy();
+          }
+        },
       },
-    });
+    );
     expect(run.code).toBe(141);
     expect(run.stderr).not.toContain("EPIPE");
   });
 
   it("reads a relative replay path from where the command runs, while {{cwd}} is --cwd", async () => {
     const { home, cwd: scriptDir } = setup([]);
-    writeScript(scriptDir, [{ content: [toolUse("t1", "Echo", { text: "in {{cwd}}" })] }, { content: [text("ok")] }], "relative.jsonl");
+    writeScript(
+      scriptDir,
+      [{ content: [toolUse("t1", "Echo", { text: "in {{cwd}}" })] }, { content: [text("ok")] }],
+      "relative.jsonl",
+    );
     const project = tempDir("warden-cli-other-");
-    const run = await runCli(["-p", "x", "--model", "replay:relative.jsonl", "--output-format", "stream-json", "--cwd", project], {
-      home,
-      processCwd: scriptDir,
-    });
+    const run = await runCli(
+      ["-p", "x", "--model", "replay:relative.jsonl", "--output-format", "stream-json", "--cwd", project],
+      {
+        home,
+        processCwd: scriptDir,
+      },
+    );
     expect(run.code).toBe(0);
     const toolResult = jsonLines(run.stdout)[2]?.message as { content: Array<{ content: string }> };
     expect(toolResult.content[0]?.content).toBe(`echo: in ${project}`);

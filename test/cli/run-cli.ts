@@ -29,7 +29,11 @@ export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && k !== "ANTHROPIC_API_KEY" && k !== "OPENAI_API_KEY") env[k] = v;
   }
-  Object.assign(env, { WARDEN_HOME: options.home, HOME: options.home, WARDEN_EXTRA_TOOLS: testToolsModule }, options.env);
+  Object.assign(
+    env,
+    { WARDEN_HOME: options.home, HOME: options.home, WARDEN_EXTRA_TOOLS: testToolsModule },
+    options.env,
+  );
   // tsx by absolute URL: `--import tsx` would be resolved from the child's working directory.
   const tsx = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
   const child = spawn(process.execPath, ["--import", tsx, join(root, "src/cli/main.ts"), ...args], {

@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { UsageError, parseSessionArgs } from "../../src/cli/session-config.js";
+import { parseSessionArgs, UsageError } from "../../src/cli/session-config.js";
 
 const parse = (...argv: string[]) => parseSessionArgs(argv, "/base");
 
 describe("session command line", () => {
   it("takes the prompt from the words that are not options", () => {
     const config = parse("-p", "explain", "this", "--max-turns", "3", "--output-format=json");
-    expect(config).toMatchObject({ print: true, prompt: "explain this", maxTurns: 3, outputFormat: "json", cwd: "/base" });
+    expect(config).toMatchObject({
+      print: true,
+      prompt: "explain this",
+      maxTurns: 3,
+      outputFormat: "json",
+      cwd: "/base",
+    });
     expect(parse("-p", "--", "--not-an-option").prompt).toBe("--not-an-option");
   });
 
@@ -26,7 +32,11 @@ describe("session command line", () => {
 
   it("passes the permission flags on", () => {
     const config = parse("--permission-mode", "acceptEdits", "--dangerously-skip-permissions", "--settings", "s.json");
-    expect(config).toMatchObject({ permissionMode: "acceptEdits", dangerouslySkipPermissions: true, settings: "s.json" });
+    expect(config).toMatchObject({
+      permissionMode: "acceptEdits",
+      dangerouslySkipPermissions: true,
+      settings: "s.json",
+    });
   });
 
   it.each([

@@ -44,8 +44,8 @@ import {
   splitIntoPieces,
 } from "./scripted-model-wire.js";
 
-export { splitIntoPieces } from "./scripted-model-wire.js";
 export type { ScriptedStopReason } from "./scripted-model-wire.js";
+export { splitIntoPieces } from "./scripted-model-wire.js";
 
 export type WireProtocol = "anthropic" | "openai";
 
@@ -78,7 +78,14 @@ interface Delivery {
 
 export type ScriptStep =
   | { kind: "reply"; spec: ReplySpec; delivery: Delivery }
-  | { kind: "error"; status: number; body: string | unknown | undefined; message: string; type?: string; headers: Record<string, string> }
+  | {
+      kind: "error";
+      status: number;
+      body: string | unknown | undefined;
+      message: string;
+      type?: string;
+      headers: Record<string, string>;
+    }
   | { kind: "hang" };
 
 /** Anything `enqueue` accepts: a builder or a ready step. */
@@ -105,7 +112,11 @@ export class ReplyBuilder implements ScriptStepSource {
 
   /** A thinking block (OpenAI: `reasoning_content` deltas). */
   thinking(thinking: string, options: { chunks?: number; signature?: string } = {}): this {
-    this.blocks.push({ type: "thinking", pieces: splitIntoPieces(thinking, options.chunks ?? 1), signature: options.signature ?? "sig-scripted" });
+    this.blocks.push({
+      type: "thinking",
+      pieces: splitIntoPieces(thinking, options.chunks ?? 1),
+      signature: options.signature ?? "sig-scripted",
+    });
     return this;
   }
 
@@ -293,7 +304,16 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     }
     const path = req.url ?? "/";
     const protocol = protocolOf(path);
-    const record: RecordedRequest = { seq: requests.length + 1, protocol, method: req.method ?? "GET", path, headers: req.headers, body, receivedAt, monotonicMs };
+    const record: RecordedRequest = {
+      seq: requests.length + 1,
+      protocol,
+      method: req.method ?? "GET",
+      path,
+      headers: req.headers,
+      body,
+      receivedAt,
+      monotonicMs,
+    };
     requests.push(record);
     for (const wake of waiters.splice(0)) wake();
 
@@ -304,12 +324,21 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     }
     const step = queue.shift();
     if (!step) {
-      sendJson(res, 400, errorBody(wireProtocol, 400, `scripted model server: no reply queued for request #${record.seq} (${req.method} ${path})`));
+      sendJson(
+        res,
+        400,
+        errorBody(
+          wireProtocol,
+          400,
+          `scripted model server: no reply queued for request #${record.seq} (${req.method} ${path})`,
+        ),
+      );
       return;
     }
     if (step.kind === "hang") return;
     if (step.kind === "error") {
-      const payload = step.body === undefined ? errorBody(wireProtocol, step.status, step.message, step.type) : step.body;
+      const payload =
+        step.body === undefined ? errorBody(wireProtocol, step.status, step.message, step.type) : step.body;
       const isText = typeof payload === "string";
       res.writeHead(step.status, { "content-type": isText ? "text/plain" : "application/json", ...step.headers });
       res.end(isText ? payload : JSON.stringify(payload));
@@ -317,8 +346,14 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     }
 
     responseCounter += 1;
-    const model = typeof body === "object" && body !== null && "model" in body ? String((body as { model: unknown }).model) : "scripted-model";
-    const streamOptions = typeof body === "object" && body !== null ? (body as { stream_options?: { include_usage?: boolean } }).stream_options : undefined;
+    const model =
+      typeof body === "object" && body !== null && "model" in body
+        ? String((body as { model: unknown }).model)
+        : "scripted-model";
+    const streamOptions =
+      typeof body === "object" && body !== null
+        ? (body as { stream_options?: { include_usage?: boolean } }).stream_options
+        : undefined;
     const events =
       protocol === "anthropic"
         ? anthropicEvents(step.spec, model, `msg_scripted_${responseCounter}`)

@@ -76,19 +76,37 @@ export function anthropicEvents(spec: ReplySpec, model: string, messageId: strin
   events.push(sse("ping", { type: "ping" }));
   spec.blocks.forEach((block, index) => {
     if (block.type === "text") {
-      events.push(sse("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }));
+      events.push(
+        sse("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }),
+      );
       for (const text of block.pieces) {
-        events.push(sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text } }));
+        events.push(
+          sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text } }),
+        );
       }
     } else if (block.type === "thinking") {
       events.push(
-        sse("content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } }),
+        sse("content_block_start", {
+          type: "content_block_start",
+          index,
+          content_block: { type: "thinking", thinking: "", signature: "" },
+        }),
       );
       for (const thinking of block.pieces) {
-        events.push(sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking } }));
+        events.push(
+          sse("content_block_delta", {
+            type: "content_block_delta",
+            index,
+            delta: { type: "thinking_delta", thinking },
+          }),
+        );
       }
       events.push(
-        sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature: block.signature } }),
+        sse("content_block_delta", {
+          type: "content_block_delta",
+          index,
+          delta: { type: "signature_delta", signature: block.signature },
+        }),
       );
     } else {
       events.push(
@@ -99,13 +117,21 @@ export function anthropicEvents(spec: ReplySpec, model: string, messageId: strin
         }),
       );
       for (const partial_json of block.argumentPieces) {
-        events.push(sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } }));
+        events.push(
+          sse("content_block_delta", {
+            type: "content_block_delta",
+            index,
+            delta: { type: "input_json_delta", partial_json },
+          }),
+        );
       }
     }
     events.push(sse("content_block_stop", { type: "content_block_stop", index }));
   });
   if (spec.streamError) {
-    events.push(sse("error", { type: "error", error: { type: spec.streamError.type, message: spec.streamError.message } }));
+    events.push(
+      sse("error", { type: "error", error: { type: spec.streamError.type, message: spec.streamError.message } }),
+    );
     return events;
   }
   events.push(
@@ -144,7 +170,8 @@ export function openaiEvents(spec: ReplySpec, model: string, completionId: strin
   const toolCalls = spec.blocks.filter((b): b is Extract<ScriptedBlock, { type: "tool_use" }> => b.type === "tool_use");
   for (const block of spec.blocks) {
     if (block.type === "text") for (const content of block.pieces) events.push(chunk({ content }));
-    if (block.type === "thinking") for (const reasoning_content of block.pieces) events.push(chunk({ reasoning_content }));
+    if (block.type === "thinking")
+      for (const reasoning_content of block.pieces) events.push(chunk({ reasoning_content }));
   }
 
   const toolCallChunks = toolCalls.map((call, index) => [

@@ -13,8 +13,8 @@ import { createSession } from "../../src/loop/session.js";
 import { runToolUse } from "../../src/orchestration/run-tool-use.js";
 import { type AskRequest, createHeadlessAskHandler } from "../../src/permissions/ask-handlers.js";
 import { createCanUseTool } from "../../src/permissions/can-use-tool.js";
-import { loadSessionPermissions } from "../../src/permissions/session-setup.js";
 import { rulesFromStrings } from "../../src/permissions/rule-sources.js";
+import { loadSessionPermissions } from "../../src/permissions/session-setup.js";
 import { createReplayProvider } from "../../src/providers/replay.js";
 import { buildTool } from "../../src/tool/build-tool.js";
 import { createToolUseContext } from "../../src/tool/context.js";
@@ -67,7 +67,14 @@ function setup(config: HooksConfig, rules: { allow?: string[]; deny?: string[] }
   const hooks = new HookRunner({ config, cwd, sessionId: "s-1" });
   const tool = noteTool();
   const context = createToolUseContext({
-    options: { tools: [tool as AnyTool], model: "test", cwd, sessionId: "s-1", sessionDir: cwd, isNonInteractive: true },
+    options: {
+      tools: [tool as AnyTool],
+      model: "test",
+      cwd,
+      sessionId: "s-1",
+      sessionDir: cwd,
+      isNonInteractive: true,
+    },
     appState: { toolPermissionContext: permissionContext, hooks },
   });
   const asked: AskRequest[] = [];
@@ -79,7 +86,12 @@ function setup(config: HooksConfig, rules: { allow?: string[]; deny?: string[] }
     },
   });
   const run = (input: object = { text: "hi" }) =>
-    runToolUse({ type: "tool_use", id: "toolu_1", name: tool.name, input: input as Record<string, unknown> }, context, canUseTool, undefined);
+    runToolUse(
+      { type: "tool_use", id: "toolu_1", name: tool.name, input: input as Record<string, unknown> },
+      context,
+      canUseTool,
+      undefined,
+    );
   return { cwd, tool, context, run, asked };
 }
 
@@ -114,7 +126,13 @@ describe("PreToolUse", () => {
 
   it("JSON deny refuses, with the hook's reason", async () => {
     const dir = tempDir();
-    const json = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "policy says no" } });
+    const json = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "policy says no",
+      },
+    });
     const { run, tool } = setup(pre(hookScript(dir, "deny.sh", `echo '${json}'`)), { allow: ["Note"] });
     const outcome = await run();
     expect(outcome.result.content).toContain("policy says no");
@@ -123,7 +141,9 @@ describe("PreToolUse", () => {
 
   it("JSON allow skips the prompt (nobody could answer it here)", async () => {
     const dir = tempDir();
-    const json = JSON.stringify({ hookSpecificOutput: { permissionDecision: "allow", permissionDecisionReason: "vetted" } });
+    const json = JSON.stringify({
+      hookSpecificOutput: { permissionDecision: "allow", permissionDecisionReason: "vetted" },
+    });
     const { run, tool, asked } = setup(pre(hookScript(dir, "allow.sh", `echo '${json}'`)));
     const outcome = await run();
     expect(outcome.result.is_error).toBeFalsy();
@@ -142,7 +162,9 @@ describe("PreToolUse", () => {
 
   it("JSON ask sends the call to the ask handler even when a rule allows it", async () => {
     const dir = tempDir();
-    const json = JSON.stringify({ hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: "double-check" } });
+    const json = JSON.stringify({
+      hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: "double-check" },
+    });
     const { run, tool, asked } = setup(pre(hookScript(dir, "ask.sh", `echo '${json}'`)), { allow: ["Note"] });
     await run();
     expect(asked[0]?.ask.message).toContain("double-check");
@@ -151,7 +173,9 @@ describe("PreToolUse", () => {
 
   it("rewrites the input; a rewrite that breaks the schema is refused", async () => {
     const dir = tempDir();
-    const good = JSON.stringify({ hookSpecificOutput: { permissionDecision: "allow", updatedInput: { text: "REDACTED" } } });
+    const good = JSON.stringify({
+      hookSpecificOutput: { permissionDecision: "allow", updatedInput: { text: "REDACTED" } },
+    });
     const first = setup(pre(hookScript(dir, "rewrite.sh", `echo '${good}'`)));
     await first.run({ text: "secret token" });
     expect(first.tool.calls).toEqual([{ text: "REDACTED" }]);
@@ -168,7 +192,9 @@ describe("PreToolUse", () => {
     const json = JSON.stringify({ hookSpecificOutput: { additionalContext: "the notes folder is read by the CI" } });
     const { run, context } = setup(pre(hookScript(dir, "ctx.sh", `echo '${json}'`)), { allow: ["Note"] });
     await run();
-    expect(context.getAppState().pendingReminders).toEqual([expect.stringContaining("the notes folder is read by the CI")]);
+    expect(context.getAppState().pendingReminders).toEqual([
+      expect.stringContaining("the notes folder is read by the CI"),
+    ]);
   });
 
   it("runs only hooks whose matcher names the tool", async () => {
@@ -250,7 +276,10 @@ describe("PostToolUse", () => {
 
   it("reports a crashing hook without losing the result", async () => {
     const dir = tempDir();
-    const { run } = setup({ PostToolUse: [{ hooks: [command(hookScript(dir, "crash.sh", "exit 3"))] }] }, { allow: ["Note"] });
+    const { run } = setup(
+      { PostToolUse: [{ hooks: [command(hookScript(dir, "crash.sh", "exit 3"))] }] },
+      { allow: ["Note"] },
+    );
     const outcome = await run();
     expect(outcome.result.content).toMatch(/^noted: hi\n\nPostToolUse hook error: .*exit code 3/);
   });
@@ -280,12 +309,18 @@ describe("session hooks", () => {
   it("UserPromptSubmit: exit 2 blocks the prompt before the model sees it", async () => {
     const cwd = tempDir();
     const hooks = new HookRunner({
-      config: { UserPromptSubmit: [{ hooks: [command(hookScript(cwd, "gate.sh", 'echo "no secrets in prompts" >&2; exit 2'))] }] },
+      config: {
+        UserPromptSubmit: [
+          { hooks: [command(hookScript(cwd, "gate.sh", 'echo "no secrets in prompts" >&2; exit 2'))] },
+        ],
+      },
       cwd,
       sessionId: "s",
     });
     const session = replaySession(cwd, ["never"], hooks);
-    await expect(drain(submitWithHooks(session, "my password is hunter2", hooks, () => {}))).rejects.toThrow(PromptBlockedError);
+    await expect(drain(submitWithHooks(session, "my password is hunter2", hooks, () => {}))).rejects.toThrow(
+      PromptBlockedError,
+    );
     expect(session.messages).toEqual([]);
   });
 
@@ -312,7 +347,10 @@ describe("session hooks", () => {
     await drain(submitWithHooks(session, "fix it", hooks, () => {}));
     const userTexts = session.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
     expect(userTexts[1]).toContain("the tests were not run");
-    expect(session.messages.at(-1)).toMatchObject({ role: "assistant", content: [{ text: "ran the tests, now done" }] });
+    expect(session.messages.at(-1)).toMatchObject({
+      role: "assistant",
+      content: [{ text: "ran the tests, now done" }],
+    });
   });
 
   it("SessionStart: output becomes context for the first request", async () => {
@@ -330,7 +368,10 @@ describe("session hooks", () => {
   it("hooks come from every settings file", () => {
     const cwd = tempDir();
     const a = hookScript(cwd, "a.sh", "exit 0");
-    writeFileSync(join(process.env.WARDEN_HOME!, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [command(a)] }] } }));
+    writeFileSync(
+      join(process.env.WARDEN_HOME!, "settings.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [command(a)] }] } }),
+    );
     const setupResult = loadSessionPermissions({
       cwd,
       extraSettings: [JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(a)] }] } })],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createSession } from "../../src/loop/session.js";
 import type { Provider, ProviderEvent } from "../../src/providers/types.js";
 import type { AnyTool } from "../../src/tool/types.js";
-import { EchoTool, allowAll, tempDir } from "./helpers.js";
+import { allowAll, EchoTool, tempDir } from "./helpers.js";
 
 describe("a consumer that stops listening mid-prompt", () => {
   it("closes the model stream, pairs the tool calls and frees the session", async () => {
@@ -27,13 +27,25 @@ describe("a consumer that stops listening mid-prompt", () => {
         }
       },
     };
-    const session = createSession({ provider, model: "m", tools: [EchoTool as AnyTool], canUseTool: allowAll, cwd: tempDir(), transcript: false, loadMemory: false });
+    const session = createSession({
+      provider,
+      model: "m",
+      tools: [EchoTool as AnyTool],
+      canUseTool: allowAll,
+      cwd: tempDir(),
+      transcript: false,
+      loadMemory: false,
+    });
     for await (const event of session.submitMessage("first")) {
       if (event.type === "text_delta") break;
     }
     expect(session.isRunning).toBe(false);
-    const uses = session.messages.flatMap((m) => (m.role === "assistant" ? m.content.filter((b) => b.type === "tool_use") : []));
-    const results = session.messages.flatMap((m) => (m.role === "user" ? m.content.filter((b) => b.type === "tool_result") : []));
+    const uses = session.messages.flatMap((m) =>
+      m.role === "assistant" ? m.content.filter((b) => b.type === "tool_use") : [],
+    );
+    const results = session.messages.flatMap((m) =>
+      m.role === "user" ? m.content.filter((b) => b.type === "tool_result") : [],
+    );
     expect(uses).toHaveLength(1);
     expect(results).toHaveLength(1);
     expect(streamClosed).toBe(true);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import type { QueryEvent, TerminalEvent } from "../../src/loop/events.js";
-import { type SessionEngineOptions, createSession, type SessionEngine } from "../../src/loop/session.js";
+import { createSession, type SessionEngine, type SessionEngineOptions } from "../../src/loop/session.js";
 import { createReplayProvider } from "../../src/providers/replay.js";
 import type { ModelRequest, Provider } from "../../src/providers/types.js";
 import { buildTool } from "../../src/tool/build-tool.js";
@@ -83,7 +83,9 @@ export function sessionFor(
   return { session, requests };
 }
 
-export async function collect(events: AsyncGenerator<QueryEvent, TerminalEvent>): Promise<{ events: QueryEvent[]; terminal: TerminalEvent }> {
+export async function collect(
+  events: AsyncGenerator<QueryEvent, TerminalEvent>,
+): Promise<{ events: QueryEvent[]; terminal: TerminalEvent }> {
   const all: QueryEvent[] = [];
   while (true) {
     const step = await events.next();

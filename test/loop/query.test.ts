@@ -11,10 +11,12 @@ import type { Message, ToolResultBlock, UserMessage } from "../../src/messages/t
 import type { Provider, ProviderEvent } from "../../src/providers/types.js";
 import { buildTool } from "../../src/tool/build-tool.js";
 import type { AnyTool } from "../../src/tool/types.js";
-import { EchoTool, collect, sessionFor, tempDir, text, toolUse } from "./helpers.js";
+import { collect, EchoTool, sessionFor, tempDir, text, toolUse } from "./helpers.js";
 
 function resultsIn(messages: readonly Message[]): ToolResultBlock[] {
-  return messages.flatMap((m) => (m.role === "user" ? m.content.filter((b): b is ToolResultBlock => b.type === "tool_result") : []));
+  return messages.flatMap((m) =>
+    m.role === "user" ? m.content.filter((b): b is ToolResultBlock => b.type === "tool_result") : [],
+  );
 }
 
 /** Every tool_use of the conversation has exactly one tool_result. */
@@ -58,7 +60,10 @@ describe("query loop", () => {
   it("runs a tool call, feeds its result back and completes when a turn has no tool call", async () => {
     const cwd = tempDir();
     const { session, requests } = sessionFor(cwd, [
-      { content: [text("checking"), toolUse("t1", "Echo", { text: "hi" })], usage: { input_tokens: 10, output_tokens: 3 } },
+      {
+        content: [text("checking"), toolUse("t1", "Echo", { text: "hi" })],
+        usage: { input_tokens: 10, output_tokens: 3 },
+      },
       { content: [text("all done")], usage: { input_tokens: 20, output_tokens: 2 } },
     ]);
     const { events, terminal } = await collect(session.submitMessage("say hi"));
@@ -87,7 +92,9 @@ describe("query loop", () => {
   it("stops with max_turns after the limit, with every tool call of the last turn answered", async () => {
     const cwd = tempDir();
     const loopTurn = (i: number) => ({ content: [toolUse(`t${i}`, "Echo", { text: String(i) })] });
-    const { session, requests } = sessionFor(cwd, [loopTurn(1), loopTurn(2), loopTurn(3), loopTurn(4)], { maxTurns: 2 });
+    const { session, requests } = sessionFor(cwd, [loopTurn(1), loopTurn(2), loopTurn(3), loopTurn(4)], {
+      maxTurns: 2,
+    });
     const { terminal } = await collect(session.submitMessage("loop"));
     expect(terminal.reason).toBe("max_turns");
     expect(terminal.turnCount).toBe(2);
@@ -108,7 +115,10 @@ describe("query loop", () => {
 
   it("turns input that fails the schema into an error result naming the field", async () => {
     const cwd = tempDir();
-    const { session } = sessionFor(cwd, [{ content: [toolUse("t1", "Echo", { text: 42 })] }, { content: [text("ok")] }]);
+    const { session } = sessionFor(cwd, [
+      { content: [toolUse("t1", "Echo", { text: 42 })] },
+      { content: [text("ok")] },
+    ]);
     await collect(session.submitMessage("x"));
     const [result] = resultsIn(session.messages);
     expect(result?.is_error).toBe(true);
@@ -163,7 +173,9 @@ describe("query loop", () => {
 
   it("ends with prompt_too_long when the provider says the prompt is too long", async () => {
     const cwd = tempDir();
-    const { session } = sessionFor(cwd, [{ error: { message: "prompt is too long: 210000 tokens", status: 400, kind: "prompt_too_long" } }]);
+    const { session } = sessionFor(cwd, [
+      { error: { message: "prompt is too long: 210000 tokens", status: 400, kind: "prompt_too_long" } },
+    ]);
     const { terminal } = await collect(session.submitMessage("x"));
     expect(terminal.reason).toBe("prompt_too_long");
     expect(terminal.error).toContain("210000 tokens");
@@ -190,7 +202,15 @@ describe("query loop", () => {
         await new Promise(() => {});
       },
     };
-    const session = createSession({ provider: stuck, model: "m", tools: [EchoTool as AnyTool], canUseTool: async () => ({ behavior: "allow" }), cwd, transcript: false, loadMemory: false });
+    const session = createSession({
+      provider: stuck,
+      model: "m",
+      tools: [EchoTool as AnyTool],
+      canUseTool: async () => ({ behavior: "allow" }),
+      cwd,
+      transcript: false,
+      loadMemory: false,
+    });
     const run = collect(session.submitMessage("x"));
     setTimeout(() => session.abort(), 20);
     const { terminal } = await run;
@@ -207,7 +227,10 @@ describe("query loop", () => {
     const tool = waitingTool(() => abortNow());
     const { session } = sessionFor(
       cwd,
-      [{ content: [toolUse("t1", "Wait", { ms: 60_000 }), toolUse("t2", "Wait", { ms: 1 })] }, { content: [text("never")] }],
+      [
+        { content: [toolUse("t1", "Wait", { ms: 60_000 }), toolUse("t2", "Wait", { ms: 1 })] },
+        { content: [text("never")] },
+      ],
       { tools: [tool] },
     );
     // Tools start while the model streams; abort once the (instant) replay stream has ended.
@@ -221,7 +244,10 @@ describe("query loop", () => {
       ["t1", true],
       ["t2", true],
     ]);
-    expect(session.messages.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: INTERRUPTED_DURING_TOOLS }] });
+    expect(session.messages.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "text", text: INTERRUPTED_DURING_TOOLS }],
+    });
   });
 
   it("aborts during a tool that ignores the signal without waiting for it", async () => {
@@ -237,7 +263,10 @@ describe("query loop", () => {
 
   it("drains pending reminders into one meta user message before the next request", async () => {
     const cwd = tempDir();
-    const { session, requests } = sessionFor(cwd, [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("ok")] }]);
+    const { session, requests } = sessionFor(cwd, [
+      { content: [toolUse("t1", "Echo", { text: "a" })] },
+      { content: [text("ok")] },
+    ]);
     session.setAppState((s) => ({ ...s, pendingReminders: ["background job 1 finished", "file changed"] }));
     await collect(session.submitMessage("x"));
     const reminders = session.messages.filter((m) => m.role === "user" && m.isMeta);
@@ -264,7 +293,10 @@ describe("query loop", () => {
     expect(new Set(heads).size).toBe(1);
     expect(requests[0]?.tools.map((t) => t.name)).toEqual(["Echo", "Throw"]);
     expect(requests[0]?.tools[0]?.description).toBe("Returns the text it is given.");
-    expect(requests[0]?.tools[0]?.input_schema).toMatchObject({ type: "object", properties: { text: { type: "string" } } });
+    expect(requests[0]?.tools[0]?.input_schema).toMatchObject({
+      type: "object",
+      properties: { text: { type: "string" } },
+    });
     // And the conversation prefix of request 2 is repeated unchanged at the start of request 3.
     const second = JSON.stringify(requests[1]?.messages);
     expect(JSON.stringify(requests[2]?.messages).startsWith(second.slice(0, -1))).toBe(true);
@@ -283,17 +315,36 @@ describe("query loop", () => {
         yield { type: "stop", stopReason: "end_turn" };
       },
     };
-    const session = createSession({ provider: flaky, model: "m", tools: [], canUseTool: async () => ({ behavior: "allow" }), cwd, transcript: false, loadMemory: false });
+    const session = createSession({
+      provider: flaky,
+      model: "m",
+      tools: [],
+      canUseTool: async () => ({ behavior: "allow" }),
+      cwd,
+      transcript: false,
+      loadMemory: false,
+    });
     const { events } = await collect(session.submitMessage("x"));
     expect(events.some((e) => e.type === "stream_reset")).toBe(true);
-    expect(session.messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "whole answer" }] });
+    expect(session.messages.at(-1)).toMatchObject({
+      role: "assistant",
+      content: [{ type: "text", text: "whole answer" }],
+    });
   });
 
   it("records refused calls as permission denials and tells the model why", async () => {
     const cwd = tempDir();
-    const { session } = sessionFor(cwd, [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("ok")] }], {
-      canUseTool: async () => ({ behavior: "deny", message: "Echo is not allowed here", decisionReason: { type: "other", reason: "test" } }),
-    });
+    const { session } = sessionFor(
+      cwd,
+      [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("ok")] }],
+      {
+        canUseTool: async () => ({
+          behavior: "deny",
+          message: "Echo is not allowed here",
+          decisionReason: { type: "other", reason: "test" },
+        }),
+      },
+    );
     await collect(session.submitMessage("x"));
     expect(session.permissionDenials).toEqual([
       { tool_name: "Echo", tool_use_id: "t1", tool_input: { text: "a" }, reason: { type: "other", reason: "test" } },

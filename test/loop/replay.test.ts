@@ -9,7 +9,10 @@ function request(signal = new AbortController().signal) {
   return { model: "m", system: "", messages: [], tools: [], maxTokens: 100, signal };
 }
 
-async function events(provider: ReturnType<typeof createReplayProvider>, signal?: AbortSignal): Promise<ProviderEvent[]> {
+async function events(
+  provider: ReturnType<typeof createReplayProvider>,
+  signal?: AbortSignal,
+): Promise<ProviderEvent[]> {
   const out: ProviderEvent[] = [];
   for await (const e of provider.stream(request(signal))) out.push(e);
   return out;
@@ -42,7 +45,10 @@ describe("replay provider", () => {
     expect(await events(provider)).toEqual([
       { type: "text_delta", text: `look at ${dir}/a.txt` },
       { type: "block", block: { type: "text", text: `look at ${dir}/a.txt` } },
-      { type: "block", block: { type: "tool_use", id: "toolu_1", name: "Read", input: { file_path: `${dir}/a.txt`, nested: [dir] } } },
+      {
+        type: "block",
+        block: { type: "tool_use", id: "toolu_1", name: "Read", input: { file_path: `${dir}/a.txt`, nested: [dir] } },
+      },
       { type: "usage", usage: { input_tokens: 7, output_tokens: 3 } },
       { type: "stop", stopReason: "tool_use" },
     ]);

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_MEMORY_FILE_CHARS, loadMemoryFiles } from "../../src/config/memory.js";
+import { loadMemoryFiles, MAX_MEMORY_FILE_CHARS } from "../../src/config/memory.js";
 import { buildSystemPrompt, findGitRoot } from "../../src/loop/system-prompt.js";
 import type { AnyTool } from "../../src/tool/types.js";
-import { EchoTool, collect, sessionFor, tempDir, text } from "./helpers.js";
+import { collect, EchoTool, sessionFor, tempDir, text } from "./helpers.js";
 
 const saved = { home: process.env.HOME, warden: process.env.WARDEN_HOME };
 let home: string;
@@ -94,7 +94,10 @@ describe("system prompt", () => {
   it("is what a session sends, with the project's AGENTS.md in it", async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "AGENTS.md"), "Always run the linter.");
-    const { session, requests } = sessionFor(cwd, [{ content: [text("ok")] }], { loadMemory: true, appendSystemPrompt: "Be brief." });
+    const { session, requests } = sessionFor(cwd, [{ content: [text("ok")] }], {
+      loadMemory: true,
+      appendSystemPrompt: "Be brief.",
+    });
     await collect(session.submitMessage("x"));
     expect(requests[0]?.system).toContain(`Working directory: ${cwd}`);
     expect(requests[0]?.system).toContain("Always run the linter.");

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ToolResultBlock } from "../../src/messages/types.js";
 import { McpClientManager } from "../../src/mcp/manager.js";
+import type { ToolResultBlock } from "../../src/messages/types.js";
 import { runToolUse } from "../../src/orchestration/run-tool-use.js";
 import { createToolUseContext } from "../../src/tool/context.js";
 import { isDeferredTool } from "../../src/tool/deferred.js";
@@ -13,7 +13,15 @@ import { findToolByName } from "../../src/tool/pool.js";
 import { toolInputJSONSchema } from "../../src/tool/schema.js";
 import type { AnyTool, CanUseTool } from "../../src/tool/types.js";
 import { SEARCH_ISSUES_SCHEMA } from "../fixtures/mcp-servers/demo-server.js";
-import { childPids, entry, type HttpFixture, isAlive, REPO_ROOT, startHttpFixture, stdioServerConfig } from "./fixtures.js";
+import {
+  childPids,
+  entry,
+  type HttpFixture,
+  isAlive,
+  REPO_ROOT,
+  startHttpFixture,
+  stdioServerConfig,
+} from "./fixtures.js";
 
 const allow: CanUseTool = async (_tool, input) => ({ behavior: "allow", updatedInput: input });
 let sessionDir: string;
@@ -44,10 +52,17 @@ function textOf(result: ToolResultBlock): string {
 }
 
 const managers: McpClientManager[] = [];
-function manager(entries: Parameters<typeof entry>[], options: { connectTimeoutMs?: number; toolTimeoutMs?: number } = {}) {
+function manager(
+  entries: Parameters<typeof entry>[],
+  options: { connectTimeoutMs?: number; toolTimeoutMs?: number } = {},
+) {
   const m = new McpClientManager(
     entries.map((args) => entry(...args)),
-    { cwd: REPO_ROOT, connectTimeoutMs: options.connectTimeoutMs ?? 15_000, toolTimeoutMs: options.toolTimeoutMs ?? 15_000 },
+    {
+      cwd: REPO_ROOT,
+      connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
+      toolTimeoutMs: options.toolTimeoutMs ?? 15_000,
+    },
   );
   managers.push(m);
   return m;
@@ -80,13 +95,18 @@ describe("MCP client over stdio", () => {
     const echo = findToolByName(tools, "mcp__demo__echo") as AnyTool;
     const destroy = findToolByName(tools, "mcp__demo__delete_everything") as AnyTool;
     const whoami = findToolByName(tools, "mcp__demo__whoami") as AnyTool;
-    expect([echo.isReadOnly({}), echo.isConcurrencySafe({}), echo.isDestructive({}), echo.isOpenWorld({})]).toEqual([true, true, false, false]);
-    expect([destroy.isReadOnly({}), destroy.isConcurrencySafe({}), destroy.isDestructive({}), destroy.isOpenWorld({})]).toEqual([
-      false,
-      false,
+    expect([echo.isReadOnly({}), echo.isConcurrencySafe({}), echo.isDestructive({}), echo.isOpenWorld({})]).toEqual([
       true,
       true,
+      false,
+      false,
     ]);
+    expect([
+      destroy.isReadOnly({}),
+      destroy.isConcurrencySafe({}),
+      destroy.isDestructive({}),
+      destroy.isOpenWorld({}),
+    ]).toEqual([false, false, true, true]);
     expect(isDeferredTool(echo)).toBe(true);
     expect(isDeferredTool(whoami)).toBe(false);
     const decision = await echo.checkPermissions({}, {} as never);
@@ -196,7 +216,9 @@ describe("MCP client over stdio", () => {
     const tools = m.tools();
     const listed = textOf(await call(tools, "ListMcpResources", {}));
     expect(listed).toContain('"uri":"demo://readme"');
-    expect(textOf(await call(tools, "ReadMcpResource", { server: "demo", uri: "demo://readme" }))).toBe("Hello from the demo server.");
+    expect(textOf(await call(tools, "ReadMcpResource", { server: "demo", uri: "demo://readme" }))).toBe(
+      "Hello from the demo server.",
+    );
     const pixel = await call(tools, "ReadMcpResource", { server: "demo", uri: "demo://pixel" });
     expect(Array.isArray(pixel.content) && pixel.content[0]?.type).toBe("image");
     const blob = textOf(await call(tools, "ReadMcpResource", { server: "demo", uri: "demo://blob" }));
@@ -208,7 +230,9 @@ describe("MCP client over stdio", () => {
     expect(textOf(unknown)).toMatch(/No connected MCP server "nope"/);
     const unknownList = await call(tools, "ListMcpResources", { server: "nope" });
     expect(unknownList.is_error).toBe(true);
-    expect(textOf(unknownList)).toMatch(/No connected MCP server "nope" offers resources\. Servers with resources: demo\./);
+    expect(textOf(unknownList)).toMatch(
+      /No connected MCP server "nope" offers resources\. Servers with resources: demo\./,
+    );
   });
 
   it("leaves no child process behind after close", async () => {
@@ -218,9 +242,15 @@ describe("MCP client over stdio", () => {
       ["two", stdioServerConfig("demo-server.ts")],
     ]);
     await m.connectAll();
-    const pids = await Promise.all(["one", "two"].map(async (s) => Number(textOf(await call(m.tools(), `mcp__${s}__pid`)))));
+    const pids = await Promise.all(
+      ["one", "two"].map(async (s) => Number(textOf(await call(m.tools(), `mcp__${s}__pid`)))),
+    );
     expect(pids.every(isAlive)).toBe(true);
-    expect(childPids().filter((pid) => !before.has(pid)).sort()).toEqual([...pids].sort());
+    expect(
+      childPids()
+        .filter((pid) => !before.has(pid))
+        .sort(),
+    ).toEqual([...pids].sort());
     await m.close();
     expect(pids.some(isAlive)).toBe(false);
     expect(childPids().filter((pid) => !before.has(pid))).toEqual([]);
@@ -241,12 +271,18 @@ describe("MCP client over HTTP", () => {
   it("calls tools over streamable HTTP with ${VAR}-expanded headers", async () => {
     const env = { ...process.env, DEMO_PORT: String(http.port), DEMO_TOKEN: "s3cret" };
     const m = manager([
-      ["remote", { type: "http", url: "http://127.0.0.1:${DEMO_PORT}/mcp", headers: { "x-demo-token": "${DEMO_TOKEN}" } }, env],
+      [
+        "remote",
+        { type: "http", url: "http://127.0.0.1:${DEMO_PORT}/mcp", headers: { "x-demo-token": "${DEMO_TOKEN}" } },
+        env,
+      ],
     ]);
     await m.connectAll();
     expect(m.statuses()[0]).toMatchObject({ state: "connected", transport: "http", toolCount: 12 });
     const tools = m.tools();
-    expect(toolInputJSONSchema(findToolByName(tools, "mcp__remote__search_issues") as AnyTool)).toEqual(SEARCH_ISSUES_SCHEMA);
+    expect(toolInputJSONSchema(findToolByName(tools, "mcp__remote__search_issues") as AnyTool)).toEqual(
+      SEARCH_ISSUES_SCHEMA,
+    );
     expect(textOf(await call(tools, "mcp__remote__echo", { text: "over http" }))).toBe("over http");
     expect(textOf(await call(tools, "mcp__remote__whoami"))).toBe("demo-user (token s3cret)");
   });

@@ -27,8 +27,19 @@ describe("expandEnvVars", () => {
 describe("parseServerConfig", () => {
   const env = { BIN: "/usr/bin/node", PORT: "8123", TOKEN: "t0k" };
   it("expands command, args, env, url and headers", () => {
-    const stdio = parseServerConfig("s", { command: "${BIN}", args: ["--port=${PORT}"], env: { KEY: "${TOKEN}" } }, "cli", "x", env);
-    expect(stdio.config).toEqual({ type: "stdio", command: "/usr/bin/node", args: ["--port=8123"], env: { KEY: "t0k" } });
+    const stdio = parseServerConfig(
+      "s",
+      { command: "${BIN}", args: ["--port=${PORT}"], env: { KEY: "${TOKEN}" } },
+      "cli",
+      "x",
+      env,
+    );
+    expect(stdio.config).toEqual({
+      type: "stdio",
+      command: "/usr/bin/node",
+      args: ["--port=8123"],
+      env: { KEY: "t0k" },
+    });
     const http = parseServerConfig(
       "h",
       { type: "http", url: "http://127.0.0.1:${PORT}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
@@ -36,8 +47,14 @@ describe("parseServerConfig", () => {
       "x",
       env,
     );
-    expect(http.config).toEqual({ type: "http", url: "http://127.0.0.1:8123/mcp", headers: { Authorization: "Bearer t0k" } });
-    expect(parseServerConfig("e", { type: "sse", url: "https://example.com/sse" }, "cli", "x", env).config?.type).toBe("sse");
+    expect(http.config).toEqual({
+      type: "http",
+      url: "http://127.0.0.1:8123/mcp",
+      headers: { Authorization: "Bearer t0k" },
+    });
+    expect(parseServerConfig("e", { type: "sse", url: "https://example.com/sse" }, "cli", "x", env).config?.type).toBe(
+      "sse",
+    );
   });
 
   it.each([
@@ -57,7 +74,9 @@ describe("parseServerConfig", () => {
   it("rejects server names that would corrupt tool names", () => {
     expect(parseServerConfig("a b", { command: "x" }, "cli", "x", env).problem).toMatch(/server name/);
     // Rules name servers verbatim (`mcp__my.server` could never match a tool name), so no dots either.
-    expect(parseServerConfig("my.server", { command: "x" }, "cli", "x", env).problem).toMatch(/letters, digits, "_" and "-"/);
+    expect(parseServerConfig("my.server", { command: "x" }, "cli", "x", env).problem).toMatch(
+      /letters, digits, "_" and "-"/,
+    );
   });
 });
 
@@ -83,7 +102,11 @@ describe("tool names", () => {
 describe("loadMcpServerEntries", () => {
   let dir: string;
   let home: string;
-  const saved = { HOME: process.env.HOME, WARDEN_HOME: process.env.WARDEN_HOME, WARDEN_MANAGED_SETTINGS: process.env.WARDEN_MANAGED_SETTINGS };
+  const saved = {
+    HOME: process.env.HOME,
+    WARDEN_HOME: process.env.WARDEN_HOME,
+    WARDEN_MANAGED_SETTINGS: process.env.WARDEN_MANAGED_SETTINGS,
+  };
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "warden-mcp-config-"));
@@ -104,12 +127,21 @@ describe("loadMcpServerEntries", () => {
 
   const project = () => join(dir, "project");
   const load = (mcpConfigArgs: string[] = [], strict = false) =>
-    loadMcpServerEntries({ cwd: project(), mcpConfigArgs, strict, settings: loadSettings({ cwd: project() }), env: {} });
+    loadMcpServerEntries({
+      cwd: project(),
+      mcpConfigArgs,
+      strict,
+      settings: loadSettings({ cwd: project() }),
+      env: {},
+    });
 
   it("needs approval for .mcp.json servers, given in local settings", async () => {
     await writeFile(join(project(), ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "repo-server" } } }));
     expect(load().servers[0]?.problem).toMatch(/not approved.*enabledMcpjsonServers/);
-    await writeFile(join(project(), ".warden", "settings.local.json"), JSON.stringify({ enabledMcpjsonServers: ["repo"] }));
+    await writeFile(
+      join(project(), ".warden", "settings.local.json"),
+      JSON.stringify({ enabledMcpjsonServers: ["repo"] }),
+    );
     expect(load().servers[0]).toMatchObject({ name: "repo", scope: "mcpjson", config: { command: "repo-server" } });
   });
 
@@ -120,11 +152,16 @@ describe("loadMcpServerEntries", () => {
   });
 
   it("lets later sources replace earlier ones by name, --mcp-config last", async () => {
-    await writeFile(join(home, ".warden", "settings.json"), JSON.stringify({ mcpServers: { a: { command: "from-user" }, b: { command: "user-b" } } }));
+    await writeFile(
+      join(home, ".warden", "settings.json"),
+      JSON.stringify({ mcpServers: { a: { command: "from-user" }, b: { command: "user-b" } } }),
+    );
     const file = join(dir, "extra.json");
     await writeFile(file, JSON.stringify({ mcpServers: { a: { command: "from-file" } } }));
     const { servers } = load([file, '{"mcpServers":{"c":{"type":"http","url":"http://127.0.0.1:1/mcp"}}}']);
-    expect(servers.map((s) => [s.name, s.scope, s.config?.type === "stdio" ? s.config.command : s.config?.type])).toEqual([
+    expect(
+      servers.map((s) => [s.name, s.scope, s.config?.type === "stdio" ? s.config.command : s.config?.type]),
+    ).toEqual([
       ["a", "cli", "from-file"],
       ["b", "user", "user-b"],
       ["c", "cli", "http"],
@@ -135,7 +172,10 @@ describe("loadMcpServerEntries", () => {
   it("reads Claude Code's ~/.claude.json user and per-project servers", async () => {
     await writeFile(
       join(home, ".claude.json"),
-      JSON.stringify({ mcpServers: { u: { command: "u" } }, projects: { [project()]: { mcpServers: { l: { command: "l" } } } } }),
+      JSON.stringify({
+        mcpServers: { u: { command: "u" } },
+        projects: { [project()]: { mcpServers: { l: { command: "l" } } } },
+      }),
     );
     expect(load().servers.map((s) => [s.name, s.scope])).toEqual([
       ["l", "local"],
@@ -155,9 +195,8 @@ describe("loadMcpServerEntries", () => {
 
 describe("MCP_TIMEOUT and MCP_TOOL_TIMEOUT", () => {
   it("read positive milliseconds and fall back to the defaults otherwise", async () => {
-    const { mcpConnectTimeoutMs, mcpToolTimeoutMs, DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS } = await import(
-      "../../src/mcp/timeouts.js"
-    );
+    const { mcpConnectTimeoutMs, mcpToolTimeoutMs, DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS } =
+      await import("../../src/mcp/timeouts.js");
     expect(mcpConnectTimeoutMs({ MCP_TIMEOUT: "1500" })).toBe(1500);
     expect(mcpToolTimeoutMs({ MCP_TOOL_TIMEOUT: "90000" })).toBe(90000);
     for (const bad of ["", "abc", "-5", "0"]) {
@@ -169,7 +208,12 @@ describe("MCP_TIMEOUT and MCP_TOOL_TIMEOUT", () => {
 
 describe("connectMcpForSession", () => {
   let dir: string;
-  const saved = { HOME: process.env.HOME, WARDEN_HOME: process.env.WARDEN_HOME, WARDEN_MANAGED_SETTINGS: process.env.WARDEN_MANAGED_SETTINGS, WARDEN_TOOL_SEARCH: process.env.WARDEN_TOOL_SEARCH };
+  const saved = {
+    HOME: process.env.HOME,
+    WARDEN_HOME: process.env.WARDEN_HOME,
+    WARDEN_MANAGED_SETTINGS: process.env.WARDEN_MANAGED_SETTINGS,
+    WARDEN_TOOL_SEARCH: process.env.WARDEN_TOOL_SEARCH,
+  };
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "warden-mcp-setup-"));
     await mkdir(join(dir, ".warden"), { recursive: true });

@@ -32,9 +32,13 @@ export interface HttpFixture {
 
 /** Runs the demo server over streamable HTTP (`--http`) or SSE (`--sse`) and waits for its port. */
 export async function startHttpFixture(flag: "--http" | "--sse", fixedPort = 0): Promise<HttpFixture> {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, fixturePath("demo-server.ts"), flag, String(fixedPort)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", TSX_LOADER, fixturePath("demo-server.ts"), flag, String(fixedPort)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const port = await new Promise<number>((resolvePort, reject) => {
     let seen = "";
     child.stdout?.on("data", (chunk: Buffer) => {

@@ -38,18 +38,57 @@ async function decide(toolName: string, allowedTools: string[], disallowedTools:
     appState: { toolPermissionContext: permissionContext },
   });
   const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler(), persistUpdate: () => {} });
-  const outcome = await runToolUse({ type: "tool_use", id: "toolu_p", name: toolName, input: {} }, context, canUseTool, undefined);
-  return { inPool: tools.some((t) => t.name === toolName), result: outcome.result, denied: outcome.denial !== undefined };
+  const outcome = await runToolUse(
+    { type: "tool_use", id: "toolu_p", name: toolName, input: {} },
+    context,
+    canUseTool,
+    undefined,
+  );
+  return {
+    inPool: tools.some((t) => t.name === toolName),
+    result: outcome.result,
+    denied: outcome.denial !== undefined,
+  };
 }
 
 describe("rules decide for MCP tools", () => {
   it.each([
     ["no rule: asks, and headless denies", "mcp__demo__delete_everything", [], [], { inPool: true, denied: true }],
-    ["a server rule allows every tool of the server", "mcp__demo__delete_everything", ["mcp__demo"], [], { inPool: true, denied: false }],
-    ["a tool rule allows that tool", "mcp__demo__delete_everything", ["mcp__demo__delete_everything"], [], { inPool: true, denied: false }],
-    ["a tool rule does not allow its siblings", "mcp__demo__whoami", ["mcp__demo__delete_everything"], [], { inPool: true, denied: true }],
-    ["a tool deny beats a server allow", "mcp__demo__delete_everything", ["mcp__demo"], ["mcp__demo__delete_everything"], { inPool: false, denied: true }],
-    ["a server deny removes its tools from the pool", "mcp__demo__whoami", [], ["mcp__demo"], { inPool: false, denied: false }],
+    [
+      "a server rule allows every tool of the server",
+      "mcp__demo__delete_everything",
+      ["mcp__demo"],
+      [],
+      { inPool: true, denied: false },
+    ],
+    [
+      "a tool rule allows that tool",
+      "mcp__demo__delete_everything",
+      ["mcp__demo__delete_everything"],
+      [],
+      { inPool: true, denied: false },
+    ],
+    [
+      "a tool rule does not allow its siblings",
+      "mcp__demo__whoami",
+      ["mcp__demo__delete_everything"],
+      [],
+      { inPool: true, denied: true },
+    ],
+    [
+      "a tool deny beats a server allow",
+      "mcp__demo__delete_everything",
+      ["mcp__demo"],
+      ["mcp__demo__delete_everything"],
+      { inPool: false, denied: true },
+    ],
+    [
+      "a server deny removes its tools from the pool",
+      "mcp__demo__whoami",
+      [],
+      ["mcp__demo"],
+      { inPool: false, denied: false },
+    ],
   ])("%s", async (_label, tool, allow, deny, expected) => {
     const outcome = await decide(tool, allow, deny);
     expect(outcome.inPool).toBe(expected.inPool);
@@ -65,13 +104,24 @@ describe("rules decide for MCP tools", () => {
 
 describe("warden mcp list", () => {
   it("shows each server with its state, transport and tool count", () => {
-    const config = JSON.stringify({ mcpServers: { demo: stdioServerConfig("demo-server.ts"), gone: { command: "/nonexistent/server" } } });
-    const run = spawnSync(process.execPath, ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "list", "--mcp-config", config], {
-      encoding: "utf8",
-      cwd: home,
-      env: { ...process.env, HOME: home, WARDEN_HOME: join(home, ".warden"), WARDEN_MANAGED_SETTINGS: join(home, "none.json") },
-      timeout: 60_000,
+    const config = JSON.stringify({
+      mcpServers: { demo: stdioServerConfig("demo-server.ts"), gone: { command: "/nonexistent/server" } },
     });
+    const run = spawnSync(
+      process.execPath,
+      ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "list", "--mcp-config", config],
+      {
+        encoding: "utf8",
+        cwd: home,
+        env: {
+          ...process.env,
+          HOME: home,
+          WARDEN_HOME: join(home, ".warden"),
+          WARDEN_MANAGED_SETTINGS: join(home, "none.json"),
+        },
+        timeout: 60_000,
+      },
+    );
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^demo\s+stdio\s+connected\s+12 tools/m);
     expect(run.stdout).toMatch(/^gone\s+stdio\s+failed\s+-/m);

@@ -9,7 +9,12 @@ import type { AnyTool } from "../../src/tool/types.js";
 
 const host: McpToolHost = { name: "demo", callTool: async () => ({ content: [] }) };
 const version = (properties: Record<string, object>): AnyTool =>
-  createMcpTool(host, { name: "lookup", description: "Look it up.", inputSchema: { type: "object", properties }, _meta: { "anthropic/alwaysLoad": true } });
+  createMcpTool(host, {
+    name: "lookup",
+    description: "Look it up.",
+    inputSchema: { type: "object", properties },
+    _meta: { "anthropic/alwaysLoad": true },
+  });
 
 describe("request prefix and changing MCP tools", () => {
   it("sends the redefined schema of a same-named tool", async () => {
@@ -23,6 +28,9 @@ describe("request prefix and changing MCP tools", () => {
     expect(first.tools[0]?.input_schema).toEqual({ type: "object", properties: { id: { type: "string" } } });
     pool.splice(0, 1, version({ id: { type: "string" }, verbose: { type: "boolean" } }));
     const second = await cache.prefixFor(context);
-    expect(second.tools[0]?.input_schema).toEqual({ type: "object", properties: { id: { type: "string" }, verbose: { type: "boolean" } } });
+    expect(second.tools[0]?.input_schema).toEqual({
+      type: "object",
+      properties: { id: { type: "string" }, verbose: { type: "boolean" } },
+    });
   });
 });

@@ -1,8 +1,8 @@
 // `warden mcp serve` driven by the SDK's own client, as any MCP client would: over stdio and over
 // streamable HTTP, with the permission engine deciding each call.
 import { spawn } from "node:child_process";
-import { request } from "node:http";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,8 +18,20 @@ import { isAlive, REPO_ROOT, TSX_LOADER } from "./fixtures.js";
 
 let dir: string;
 let project: string;
-const cliArgs = (...args: string[]) => ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "serve", ...args];
-const env = () => ({ ...(process.env as Record<string, string>), HOME: join(dir, "home"), WARDEN_HOME: join(dir, "home", ".warden"), WARDEN_MANAGED_SETTINGS: join(dir, "none.json") });
+const cliArgs = (...args: string[]) => [
+  "--import",
+  TSX_LOADER,
+  join(REPO_ROOT, "src/cli/main.ts"),
+  "mcp",
+  "serve",
+  ...args,
+];
+const env = () => ({
+  ...(process.env as Record<string, string>),
+  HOME: join(dir, "home"),
+  WARDEN_HOME: join(dir, "home", ".warden"),
+  WARDEN_MANAGED_SETTINGS: join(dir, "none.json"),
+});
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "warden-mcp-serve-"));
@@ -32,7 +44,12 @@ afterAll(async () => {
 });
 
 async function stdioClient(...args: string[]): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs("--cwd", project, ...args), env: env(), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: cliArgs("--cwd", project, ...args),
+    env: env(),
+    stderr: "pipe",
+  });
   const client = new Client({ name: "test-client", version: "1.0.0" });
   await client.connect(transport);
   return { client, transport };
@@ -68,7 +85,10 @@ describe("warden mcp serve over stdio", () => {
       expect(read.isError).toBeFalsy();
       expect(text(read)).toContain("beta");
 
-      const write = await client.callTool({ name: "Write", arguments: { file_path: join(project, "new.txt"), content: "x" } });
+      const write = await client.callTool({
+        name: "Write",
+        arguments: { file_path: join(project, "new.txt"), content: "x" },
+      });
       expect(write.isError).toBe(true);
       expect(text(write)).toMatch(/not allowed|denied/i);
       expect(text(write)).toMatch(/--allowedTools/);
@@ -96,7 +116,10 @@ describe("warden mcp serve over stdio", () => {
   it("lets --allowedTools decide: an allowed Write runs", async () => {
     const { client } = await stdioClient("--allowedTools", "Write");
     try {
-      const write = await client.callTool({ name: "Write", arguments: { file_path: join(project, "allowed.txt"), content: "made over MCP\n" } });
+      const write = await client.callTool({
+        name: "Write",
+        arguments: { file_path: join(project, "allowed.txt"), content: "made over MCP\n" },
+      });
       expect(write.isError, text(write)).toBeFalsy();
       expect(await readFile(join(project, "allowed.txt"), "utf8")).toBe("made over MCP\n");
     } finally {
@@ -116,7 +139,10 @@ describe("warden mcp serve over stdio", () => {
 
 describe("warden mcp serve over streamable HTTP", () => {
   it("serves on 127.0.0.1, answers an SDK client, and refuses a foreign Host header", async () => {
-    const child = spawn(process.execPath, cliArgs("--cwd", project, "--port", "0"), { env: env(), stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, cliArgs("--cwd", project, "--port", "0"), {
+      env: env(),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let seen = "";
@@ -137,11 +163,28 @@ describe("warden mcp serve over streamable HTTP", () => {
       const port = new URL(url).port;
       const rebinding = await new Promise<number>((resolve, reject) => {
         const req = request(
-          { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { host: "evil.example:80", "content-type": "application/json", accept: "application/json, text/event-stream" } },
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/mcp",
+            method: "POST",
+            headers: {
+              host: "evil.example:80",
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+            },
+          },
           (res) => resolve(res.statusCode ?? 0),
         );
         req.on("error", reject);
-        req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }));
+        req.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+          }),
+        );
       });
       expect(rebinding).toBe(403);
     } finally {

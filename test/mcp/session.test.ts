@@ -75,7 +75,9 @@ describe("a replayed session with MCP servers", () => {
 
     const [search, echo] = toolResults(lines);
     expect(resultText(search?.content)).toMatch(/Loaded 1 tool\(s\): mcp__demo__echo/);
-    expect(resultText(search?.content)).toContain('"parameters":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}');
+    expect(resultText(search?.content)).toContain(
+      '"parameters":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}',
+    );
     expect(echo?.is_error).toBeFalsy();
     expect(resultText(echo?.content)).toBe("hello from mcp");
     const result = lines.find((l) => l.type === "result");
@@ -106,10 +108,15 @@ describe("what the model is sent", () => {
           "--allowedTools",
           "mcp__demo__search_issues",
         ],
-        { home: join(dir, "home-wire"), env: { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL } },
+        {
+          home: join(dir, "home-wire"),
+          env: { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL },
+        },
       );
       expect(run.code, run.stderr).toBe(0);
-      const bodies = server.requests.map((r) => r.body as { system: unknown; tools: Array<{ name: string; input_schema: unknown }> });
+      const bodies = server.requests.map(
+        (r) => r.body as { system: unknown; tools: Array<{ name: string; input_schema: unknown }> },
+      );
       expect(bodies).toHaveLength(3);
       const names = (i: number) => bodies[i]?.tools.map((t) => t.name) ?? [];
       const system = JSON.stringify(bodies[0]?.system);
@@ -141,7 +148,14 @@ describe("what the model is sent", () => {
     try {
       server.enqueue(reply().text("ok"));
       const run = await runCli(
-        ["-p", "hi", "--model", "anthropic:claude-test", "--mcp-config", mcpConfig({ demo: stdioServerConfig("demo-server.ts") })],
+        [
+          "-p",
+          "hi",
+          "--model",
+          "anthropic:claude-test",
+          "--mcp-config",
+          mcpConfig({ demo: stdioServerConfig("demo-server.ts") }),
+        ],
         {
           home: join(dir, "home-never"),
           env: { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL, WARDEN_TOOL_SEARCH: "never" },
@@ -214,7 +228,9 @@ describe("tools/list_changed in a session", () => {
       { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__demo__enable_extra", input: {} }] },
       // Leaves time for the notification and the refreshed list to arrive.
       { content: [{ type: "tool_use", id: "toolu_2", name: "mcp__demo__sleep", input: { ms: 500 } }] },
-      { content: [{ type: "tool_use", id: "toolu_3", name: "ToolSearch", input: { query: "select:mcp__demo__extra" } }] },
+      {
+        content: [{ type: "tool_use", id: "toolu_3", name: "ToolSearch", input: { query: "select:mcp__demo__extra" } }],
+      },
       { content: [{ type: "tool_use", id: "toolu_4", name: "mcp__demo__extra", input: {} }] },
       { content: [{ type: "text", text: "done" }] },
     ];
@@ -239,7 +255,16 @@ describe("resuming a session", () => {
     try {
       server.enqueue(reply().tool("ToolSearch", { query: "select:mcp__demo__echo" }), reply().text("Loaded."));
       const first = await runCli(
-        ["-p", "load echo", "--model", "anthropic:claude-test", "--output-format", "stream-json", "--mcp-config", config],
+        [
+          "-p",
+          "load echo",
+          "--model",
+          "anthropic:claude-test",
+          "--output-format",
+          "stream-json",
+          "--mcp-config",
+          config,
+        ],
         { home, env },
       );
       expect(first.code, first.stderr).toBe(0);

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { runTools } from "../../src/orchestration/run-tools.js";
 import { StreamingToolExecutor, type ToolExecutionUpdate } from "../../src/orchestration/streaming-executor.js";
 import { buildTool } from "../../src/tool/build-tool.js";
-import { BashTool } from "../../src/tools/bash/tool.js";
 import type { AnyTool, ToolUseContext } from "../../src/tool/types.js";
+import { BashTool } from "../../src/tools/bash/tool.js";
 import {
-  CallLog,
   allowAll,
+  CallLog,
   call,
   collect,
   makeContext,
@@ -60,7 +60,9 @@ describe("concurrent execution", () => {
       },
     });
     const { context } = await setup([reporter]);
-    const updates = await collect(runTools([call("Safe", { ms: 40 }, "slow"), call("Reporter", {}, "rep")], undefined, context, allowAll));
+    const updates = await collect(
+      runTools([call("Safe", { ms: 40 }, "slow"), call("Reporter", {}, "rep")], undefined, context, allowAll),
+    );
     const kinds = updates.map((u) => `${u.type}:${u.toolUseId}`);
     expect(kinds).toEqual(["progress:rep", "result:slow", "result:rep"]);
   });
@@ -78,7 +80,10 @@ describe("concurrent execution", () => {
           await new Promise((r) => setTimeout(r, args.ms));
           return {
             data: args.tag,
-            contextModifier: (c: ToolUseContext) => ({ ...c, options: { ...c.options, model: `${c.options.model}>${args.tag}` } }),
+            contextModifier: (c: ToolUseContext) => ({
+              ...c,
+              options: { ...c.options, model: `${c.options.model}>${args.tag}` },
+            }),
           };
         },
       });
@@ -121,7 +126,9 @@ describe("sibling errors", () => {
     expect(results[1]!.is_error).toBe(true);
     expect(textOfResult(results[1]!)).toContain("failed on purpose");
     expect(results[2]!.is_error).toBe(true);
-    expect(textOfResult(results[2]!)).toMatch(/^Cancelled: parallel tool call Bash\(.*\) errored, so this call was stopped/);
+    expect(textOfResult(results[2]!)).toMatch(
+      /^Cancelled: parallel tool call Bash\(.*\) errored, so this call was stopped/,
+    );
     expect(log.get("running-sibling").aborted).toBe(true);
     expect(textOfResult(results[3]!)).toMatch(/errored, so this call was not run/);
     expect(log.has("queued-sibling")).toBe(false);
@@ -129,7 +136,11 @@ describe("sibling errors", () => {
 
   it("a failing Read call does not touch its siblings", async () => {
     const { log, context } = await setup();
-    const blocks = [call("Read", { ms: 5, fail: true }, "read-fails"), call("Safe", { ms: 30 }, "sib1"), call("Unsafe", { ms: 1 }, "sib2")];
+    const blocks = [
+      call("Read", { ms: 5, fail: true }, "read-fails"),
+      call("Safe", { ms: 30 }, "sib1"),
+      call("Unsafe", { ms: 1 }, "sib2"),
+    ];
     const results = resultsOf(await collect(runTools(blocks, undefined, context, allowAll)));
     expect(results[0]!.is_error).toBe(true);
     expect(results[1]).toMatchObject({ content: "done sib1" });
@@ -158,7 +169,10 @@ describe("sibling errors with the real Bash tool", () => {
     const log = new CallLog();
     const tools = [...standardTools(log).filter((t) => t.name !== "Bash"), BashTool as AnyTool];
     const context = makeContext(tools, await tempSessionDir());
-    const blocks = [call("Bash", { command: "echo fine", description: "succeed" }, "ok-bash"), call("Safe", { ms: 1 }, "after-ok")];
+    const blocks = [
+      call("Bash", { command: "echo fine", description: "succeed" }, "ok-bash"),
+      call("Safe", { ms: 1 }, "after-ok"),
+    ];
     const results = resultsOf(await collect(runTools(blocks, undefined, context, allowAll)));
     expect(results[0]!.is_error).toBeUndefined();
     expect(results[1]).toMatchObject({ content: "done after-ok" });

@@ -116,7 +116,11 @@ export async function tempSessionDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), "warden-orch-"));
 }
 
-export function makeContext(tools: AnyTool[], sessionDir: string, abortController = new AbortController()): ToolUseContext {
+export function makeContext(
+  tools: AnyTool[],
+  sessionDir: string,
+  abortController = new AbortController(),
+): ToolUseContext {
   return createToolUseContext({
     options: { tools, model: "replay:test", cwd: sessionDir, sessionId: "s", sessionDir, isNonInteractive: true },
     appState: { toolPermissionContext: emptyPermissionContext(sessionDir) },

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { drainQueuedUserMessages, submitWhileRunning } from "../../src/orchestration/interrupts.js";
 import { StreamingToolExecutor } from "../../src/orchestration/streaming-executor.js";
-import { CallLog, allowAll, call, collect, makeContext, resultsOf, standardTools, tempSessionDir, textOfResult } from "./fixtures.js";
+import {
+  allowAll,
+  CallLog,
+  call,
+  collect,
+  makeContext,
+  resultsOf,
+  standardTools,
+  tempSessionDir,
+  textOfResult,
+} from "./fixtures.js";
 
 async function executorWith(queryController = new AbortController()) {
   const log = new CallLog();

@@ -8,13 +8,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { z } from "zod";
 import type { QueryEvent } from "../../src/loop/events.js";
 import { INTERRUPTED_BY_USER, INTERRUPTED_DURING_TOOLS } from "../../src/loop/query.js";
-import { type SessionEngine, createSession } from "../../src/loop/session.js";
+import { createSession, type SessionEngine } from "../../src/loop/session.js";
 import type { Message, ToolResultBlock } from "../../src/messages/types.js";
 import type { InterruptOutcome } from "../../src/orchestration/interrupts.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { buildTool } from "../../src/tool/build-tool.js";
 import type { AnyTool, InterruptBehavior, ToolUseContext } from "../../src/tool/types.js";
-import { type ScriptedModelServer, reply, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { allowAll, tempSessionDir } from "./fixtures.js";
 
 let server: ScriptedModelServer;
@@ -64,14 +64,20 @@ const bigTool = buildTool({
   prompt: async () => "Returns a large output.",
   isConcurrencySafe: () => true,
   call: async (args: { size: number; overwrite?: string }, context: ToolUseContext) => {
-    if (args.overwrite) await writeFile(join(context.options.sessionDir, "tool-results", args.overwrite), "changed by a later command");
+    if (args.overwrite)
+      await writeFile(join(context.options.sessionDir, "tool-results", args.overwrite), "changed by a later command");
     let text = `${context.toolUseId}\n`;
     for (let line = 0; text.length < args.size; line++) text += `row ${line} ${"y".repeat(60)}\n`;
     return { data: text.slice(0, args.size) };
   },
 });
 
-function stampTool(name: string, interrupt: InterruptBehavior, onStart: (startedAt: number) => void, ms: number): AnyTool {
+function stampTool(
+  name: string,
+  interrupt: InterruptBehavior,
+  onStart: (startedAt: number) => void,
+  ms: number,
+): AnyTool {
   return buildTool({
     name,
     inputSchema: z.object({}),
@@ -107,7 +113,11 @@ const withoutCacheMarkers = (value: unknown): unknown =>
 
 function toolResultsIn(body: AnthropicBody): Array<{ tool_use_id: string; content: string }> {
   return body.messages.flatMap((m) =>
-    Array.isArray(m.content) ? (m.content as Array<{ type: string; tool_use_id: string; content: string }>).filter((b) => b.type === "tool_result") : [],
+    Array.isArray(m.content)
+      ? (m.content as Array<{ type: string; tool_use_id: string; content: string }>).filter(
+          (b) => b.type === "tool_result",
+        )
+      : [],
   );
 }
 
@@ -115,7 +125,10 @@ describe("the loop runs tools through the streaming executor", () => {
   it("starts a tool while the model is still streaming the rest of its response", async () => {
     let toolStartedAt = Number.NaN;
     const session = sessionWith([stampTool("Stamp", "cancel", (t) => (toolStartedAt = t), 1)]);
-    server.enqueue(reply().tool("Stamp", {}, { id: "toolu_s1" }).text("still writing after the call", { chunks: 6 }).delay(15), reply().text("done"));
+    server.enqueue(
+      reply().tool("Stamp", {}, { id: "toolu_s1" }).text("still writing after the call", { chunks: 6 }).delay(15),
+      reply().text("done"),
+    );
     const events = await run(session, "go");
     const assistantAt = events.find((e) => e.type === "assistant")!.at;
     // The tool began before the loop had the whole response.
@@ -131,18 +144,31 @@ describe("progress while the model streams", () => {
       inputSchema: z.object({}),
       prompt: async () => "Reports progress.",
       isConcurrencySafe: () => true,
-      call: async (_args: Record<string, never>, _context: ToolUseContext, _can: unknown, _parent: unknown, onProgress?: (p: string) => void) => {
+      call: async (
+        _args: Record<string, never>,
+        _context: ToolUseContext,
+        _can: unknown,
+        _parent: unknown,
+        onProgress?: (p: string) => void,
+      ) => {
         onProgress?.("started scanning");
         return { data: "scanned" };
       },
     });
     const session = sessionWith([reporter as AnyTool]);
-    server.enqueue(reply().tool("Reporter", {}, { id: "toolu_p1" }).text("more text after the call", { chunks: 6 }).delay(15), reply().text("done"));
+    server.enqueue(
+      reply().tool("Reporter", {}, { id: "toolu_p1" }).text("more text after the call", { chunks: 6 }).delay(15),
+      reply().text("done"),
+    );
     const events = await run(session, "go");
     const progressAt = events.findIndex((e) => e.type === "tool_progress");
     const assistantAt = events.findIndex((e) => e.type === "assistant");
     expect(progressAt).toBeGreaterThanOrEqual(0);
-    expect(events[progressAt]).toMatchObject({ toolUseId: "toolu_p1", toolName: "Reporter", progress: "started scanning" });
+    expect(events[progressAt]).toMatchObject({
+      toolUseId: "toolu_p1",
+      toolName: "Reporter",
+      progress: "started scanning",
+    });
     // Shown while text deltas were still arriving, not after the response ended.
     expect(progressAt).toBeLessThan(assistantAt);
     expect(events.slice(progressAt, assistantAt).some((e) => e.type === "text_delta")).toBe(true);
@@ -153,7 +179,10 @@ describe("results while the model streams", () => {
   it("shows a finished call's result before the response is complete, once, and still sends it", async () => {
     const session = sessionWith([bigTool as AnyTool]);
     server.enqueue(
-      reply().tool("Big", { size: 20 }, { id: "toolu_f1" }).text("still writing after the call", { chunks: 6 }).delay(15),
+      reply()
+        .tool("Big", { size: 20 }, { id: "toolu_f1" })
+        .text("still writing after the call", { chunks: 6 })
+        .delay(15),
       reply().text("done"),
     );
     const events = await run(session, "go");
@@ -170,7 +199,8 @@ describe("result budgets over real requests", () => {
     const session = sessionWith([bigTool as AnyTool]);
     const turn1 = reply();
     // Five results of 45,000-49,000 (each under the 50,000 cap) make 235,000: over the message budget.
-    for (const [i, size] of [45_000, 49_000, 47_000, 46_000, 48_000].entries()) turn1.tool("Big", { size }, { id: `toolu_b${i}` });
+    for (const [i, size] of [45_000, 49_000, 47_000, 46_000, 48_000].entries())
+      turn1.tool("Big", { size }, { id: `toolu_b${i}` });
     turn1.tool("Big", { size: 60_000 }, { id: "toolu_over" }); // over its own limit alone
     server.enqueue(
       turn1,
@@ -218,13 +248,21 @@ describe("interrupting a running prompt", () => {
     };
     const cancelTool = stampTool("Slow", "cancel", sendOnce, 60_000);
     session = sessionWith([cancelTool]);
-    server.enqueue(reply().tool("Slow", {}, { id: "toolu_c1" }).tool("Slow", {}, { id: "toolu_c2" }), reply().text("switching"));
+    server.enqueue(
+      reply().tool("Slow", {}, { id: "toolu_c1" }).tool("Slow", {}, { id: "toolu_c2" }),
+      reply().text("switching"),
+    );
     const events = await run(session, "start");
     expect(outcome).toBe("interrupted");
     const terminals = events.filter((e) => e.type === "terminal");
-    expect(terminals.map((t) => t.type === "terminal" && t.reason)).toEqual([expect.stringMatching(/^aborted_/), "completed"]);
+    expect(terminals.map((t) => t.type === "terminal" && t.reason)).toEqual([
+      expect.stringMatching(/^aborted_/),
+      "completed",
+    ]);
     expectEveryToolUsePaired(session.messages);
-    const results = session.messages.flatMap((m) => m.content.filter((b): b is ToolResultBlock => b.type === "tool_result"));
+    const results = session.messages.flatMap((m) =>
+      m.content.filter((b): b is ToolResultBlock => b.type === "tool_result"),
+    );
     expect(results.every((r) => r.is_error === true)).toBe(true);
     // No interruption note: the queued message follows instead, in the next request.
     const texts = JSON.stringify(session.messages);
@@ -238,7 +276,12 @@ describe("interrupting a running prompt", () => {
     let outcome: InterruptOutcome | undefined;
     let session!: SessionEngine;
     // Sent from inside the call, so the 'block' call is certainly running at that moment.
-    const blockTool = stampTool("Steady", "block", () => (outcome = session.sendWhileRunning("also check the tests")), 60);
+    const blockTool = stampTool(
+      "Steady",
+      "block",
+      () => (outcome = session.sendWhileRunning("also check the tests")),
+      60,
+    );
     session = sessionWith([blockTool]);
     server.enqueue(reply().tool("Steady", {}, { id: "toolu_k1" }), reply().text("checked"));
     const events = await run(session, "start");
@@ -274,7 +317,10 @@ describe("interrupting a running prompt", () => {
     }
     // No tool was running: nothing was aborted, the message waited for the answer to finish.
     expect(outcome).toBe("queued");
-    expect(events.filter((e) => e.type === "terminal").map((e) => e.type === "terminal" && e.reason)).toEqual(["completed", "completed"]);
+    expect(events.filter((e) => e.type === "terminal").map((e) => e.type === "terminal" && e.reason)).toEqual([
+      "completed",
+      "completed",
+    ]);
     expect(requestsOfTest()).toHaveLength(2);
     const last = JSON.stringify(lastBody().messages.at(-1));
     expect(last).toContain("one more thing");

@@ -1,18 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { maxToolUseConcurrency } from "../../src/orchestration/concurrency-limit.js";
 import { isCallConcurrencySafe, partitionToolCalls } from "../../src/orchestration/partition.js";
 import { runTools } from "../../src/orchestration/run-tools.js";
 import { buildTool } from "../../src/tool/build-tool.js";
-import { z } from "zod";
-import { CallLog, allowAll, call, collect, makeContext, resultsOf, standardTools, tempSessionDir } from "./fixtures.js";
+import { allowAll, CallLog, call, collect, makeContext, resultsOf, standardTools, tempSessionDir } from "./fixtures.js";
 
 /** Every sequence of `length` calls over S (safe) and U (unsafe). */
 function allMixes(length: number): string[] {
   const mixes: string[] = [];
   for (let bits = 0; bits < 2 ** length; bits++) {
-    mixes.push(
-      Array.from({ length }, (_, i) => ((bits >> i) & 1 ? "U" : "S")).join(""),
-    );
+    mixes.push(Array.from({ length }, (_, i) => ((bits >> i) & 1 ? "U" : "S")).join(""));
   }
   return mixes;
 }

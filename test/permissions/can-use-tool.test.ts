@@ -6,7 +6,7 @@ import { loadSettings } from "../../src/config/settings.js";
 import { type AskHandler, type AskRequest, createHeadlessAskHandler } from "../../src/permissions/ask-handlers.js";
 import type { AutoModeClassifier } from "../../src/permissions/auto-mode.js";
 import { isDangerousAllowRule } from "../../src/permissions/auto-mode-rules.js";
-import { type PermissionDecisionRecord, createCanUseTool } from "../../src/permissions/can-use-tool.js";
+import { createCanUseTool, type PermissionDecisionRecord } from "../../src/permissions/can-use-tool.js";
 import { buildPermissionContext } from "../../src/permissions/context-builder.js";
 import { createModelClassifier, parseVerdict } from "../../src/permissions/model-classifier.js";
 import { rulesFromStrings } from "../../src/permissions/rule-sources.js";
@@ -19,7 +19,11 @@ import { isolateEnvironment, scriptedTool, tempDir, toolContext } from "./helper
 isolateEnvironment();
 const passthrough: PermissionResult = { behavior: "passthrough", message: "T needs permission." };
 
-function permissionContext(cwd: string, mode: PermissionMode = "default", rules: { allow?: string[]; deny?: string[]; ask?: string[] } = {}): ToolPermissionContext {
+function permissionContext(
+  cwd: string,
+  mode: PermissionMode = "default",
+  rules: { allow?: string[]; deny?: string[]; ask?: string[] } = {},
+): ToolPermissionContext {
   return {
     mode,
     workingDirectories: [cwd],
@@ -41,7 +45,12 @@ function recordingHandler(answer: Awaited<ReturnType<AskHandler>>): AskHandler &
   return Object.assign(handler, { asked });
 }
 
-async function call(canUseTool: ReturnType<typeof createCanUseTool>, tool: AnyTool, context: ToolUseContext, input = {}) {
+async function call(
+  canUseTool: ReturnType<typeof createCanUseTool>,
+  tool: AnyTool,
+  context: ToolUseContext,
+  input = {},
+) {
   return canUseTool(tool, input, context, undefined, `toolu_${Math.random().toString(36).slice(2)}`);
 }
 
@@ -62,8 +71,14 @@ describe("asking", () => {
     const cwd = tempDir();
     const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler() });
     const context = toolContext(cwd, permissionContext(cwd, "bypassPermissions"));
-    const decision = await call(canUseTool, WriteTool, context, { file_path: join(cwd, ".git", "config"), content: "x" });
-    expect(decision).toMatchObject({ behavior: "deny", message: expect.stringContaining("no rule or mode can pre-approve") });
+    const decision = await call(canUseTool, WriteTool, context, {
+      file_path: join(cwd, ".git", "config"),
+      content: "x",
+    });
+    expect(decision).toMatchObject({
+      behavior: "deny",
+      message: expect.stringContaining("no rule or mode can pre-approve"),
+    });
   });
 
   it("a library callback settles the ask, and sees the reason and suggestions", async () => {
@@ -81,7 +96,11 @@ describe("asking", () => {
     const cwd = tempDir();
     const handler = recordingHandler({ behavior: "allow" });
     const canUseTool = createCanUseTool({ askHandler: handler });
-    const decision = await call(canUseTool, scriptedTool("T", passthrough), toolContext(cwd, permissionContext(cwd, "dontAsk")));
+    const decision = await call(
+      canUseTool,
+      scriptedTool("T", passthrough),
+      toolContext(cwd, permissionContext(cwd, "dontAsk")),
+    );
     expect(decision).toMatchObject({ behavior: "deny", decisionReason: { type: "mode", mode: "dontAsk" } });
     expect(handler.asked).toHaveLength(0);
   });
@@ -89,7 +108,10 @@ describe("asking", () => {
   it("records every decision and tracks denials", async () => {
     const cwd = tempDir();
     const records: PermissionDecisionRecord[] = [];
-    const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler(), recordDecision: (r) => records.push(r) });
+    const canUseTool = createCanUseTool({
+      askHandler: createHeadlessAskHandler(),
+      recordDecision: (r) => records.push(r),
+    });
     const context = toolContext(cwd, permissionContext(cwd, "default", { allow: ["Ok"] }));
     await call(canUseTool, scriptedTool("Ok", passthrough), context, { value: "1" });
     await call(canUseTool, scriptedTool("No", passthrough), context, { value: "2" });
@@ -107,7 +129,14 @@ describe("don't ask again", () => {
     const cwd = tempDir();
     const handler = recordingHandler({
       behavior: "allow",
-      updates: [{ type: "addRules", behavior: "allow", rules: [{ toolName: "T", ruleContent: "npm run:*" }, { toolName: "T" }], destination: "localSettings" }],
+      updates: [
+        {
+          type: "addRules",
+          behavior: "allow",
+          rules: [{ toolName: "T", ruleContent: "npm run:*" }, { toolName: "T" }],
+          destination: "localSettings",
+        },
+      ],
     });
     const canUseTool = createCanUseTool({ askHandler: handler });
     const context = toolContext(cwd, permissionContext(cwd));
@@ -115,11 +144,18 @@ describe("don't ask again", () => {
     expect((await call(canUseTool, tool, context)).behavior).toBe("allow");
     expect((await call(canUseTool, tool, context)).behavior).toBe("allow");
     expect(handler.asked).toHaveLength(1);
-    expect(context.getAppState().toolPermissionContext.rules.allow.map((r) => r.source)).toEqual(["localSettings", "localSettings"]);
+    expect(context.getAppState().toolPermissionContext.rules.allow.map((r) => r.source)).toEqual([
+      "localSettings",
+      "localSettings",
+    ]);
 
     const reloaded = buildPermissionContext({ cwd, settings: loadSettings({ cwd }) }).context;
     expect(reloaded.rules.allow).toMatchObject([
-      { source: "localSettings", value: { toolName: "T", ruleContent: "npm run:*" }, file: join(cwd, ".warden", "settings.local.json") },
+      {
+        source: "localSettings",
+        value: { toolName: "T", ruleContent: "npm run:*" },
+        file: join(cwd, ".warden", "settings.local.json"),
+      },
       { source: "localSettings", value: { toolName: "T" } },
     ]);
   });
@@ -127,7 +163,10 @@ describe("don't ask again", () => {
   it("keeps session answers in memory only", async () => {
     const cwd = tempDir();
     const canUseTool = createCanUseTool({
-      askHandler: async () => ({ behavior: "allow", updates: [{ type: "addRules", behavior: "allow", rules: [{ toolName: "T" }], destination: "session" }] }),
+      askHandler: async () => ({
+        behavior: "allow",
+        updates: [{ type: "addRules", behavior: "allow", rules: [{ toolName: "T" }], destination: "session" }],
+      }),
     });
     const context = toolContext(cwd, permissionContext(cwd));
     await call(canUseTool, scriptedTool("T", passthrough), context);
@@ -142,7 +181,10 @@ describe("hook decisions", () => {
     const handler = recordingHandler({ behavior: "deny", message: "no" });
     const canUseTool = createCanUseTool({ askHandler: handler });
     const hook = { behavior: "allow" as const, reason: "trusted", hooks: ["check.sh"] };
-    const allowed = await call(canUseTool, scriptedTool("T", passthrough), { ...toolContext(cwd, permissionContext(cwd)), preToolUseDecision: hook });
+    const allowed = await call(canUseTool, scriptedTool("T", passthrough), {
+      ...toolContext(cwd, permissionContext(cwd)),
+      preToolUseDecision: hook,
+    });
     expect(allowed).toMatchObject({ behavior: "allow", decisionReason: { type: "hook", hookName: "check.sh" } });
 
     const denied = await call(canUseTool, scriptedTool("T", passthrough), {
@@ -151,8 +193,15 @@ describe("hook decisions", () => {
     });
     expect(denied).toMatchObject({ behavior: "deny", decisionReason: { type: "rule" } });
 
-    const safety: PermissionResult = { behavior: "ask", message: "protected", decisionReason: { type: "safetyCheck", reason: ".git" } };
-    const asked = await call(canUseTool, scriptedTool("T", safety), { ...toolContext(cwd, permissionContext(cwd)), preToolUseDecision: hook });
+    const safety: PermissionResult = {
+      behavior: "ask",
+      message: "protected",
+      decisionReason: { type: "safetyCheck", reason: ".git" },
+    };
+    const asked = await call(canUseTool, scriptedTool("T", safety), {
+      ...toolContext(cwd, permissionContext(cwd)),
+      preToolUseDecision: hook,
+    });
     expect(asked.behavior).toBe("deny");
     expect(handler.asked.map((a) => a.ask.decisionReason?.type)).toEqual(["safetyCheck"]);
   });
@@ -162,10 +211,20 @@ describe("hook decisions", () => {
     const handler = recordingHandler({ behavior: "allow" });
     const canUseTool = createCanUseTool({ askHandler: handler });
     const context = toolContext(cwd, permissionContext(cwd, "dontAsk"));
-    const asked = await call(canUseTool, scriptedTool("T", passthrough), { ...context, preToolUseDecision: { behavior: "ask", hooks: ["h"] } });
+    const asked = await call(canUseTool, scriptedTool("T", passthrough), {
+      ...context,
+      preToolUseDecision: { behavior: "ask", hooks: ["h"] },
+    });
     expect(asked).toMatchObject({ behavior: "deny", decisionReason: { type: "mode", mode: "dontAsk" } });
-    const safety: PermissionResult = { behavior: "ask", message: "protected", decisionReason: { type: "safetyCheck", reason: ".git" } };
-    const allowed = await call(canUseTool, scriptedTool("T", safety), { ...context, preToolUseDecision: { behavior: "allow", hooks: ["h"] } });
+    const safety: PermissionResult = {
+      behavior: "ask",
+      message: "protected",
+      decisionReason: { type: "safetyCheck", reason: ".git" },
+    };
+    const allowed = await call(canUseTool, scriptedTool("T", safety), {
+      ...context,
+      preToolUseDecision: { behavior: "allow", hooks: ["h"] },
+    });
     expect(allowed).toMatchObject({ behavior: "deny", decisionReason: { type: "mode", mode: "dontAsk" } });
     expect(handler.asked).toHaveLength(0);
   });
@@ -220,7 +279,9 @@ describe("auto mode", () => {
     const handler = recordingHandler({ behavior: "deny" });
     const canUseTool = createCanUseTool({ askHandler: handler, classifier });
     const context = toolContext(cwd, permissionContext(cwd, "auto"));
-    expect((await call(canUseTool, scriptedTool("Deploy", passthrough), context, { value: "staging" })).behavior).toBe("allow");
+    expect((await call(canUseTool, scriptedTool("Deploy", passthrough), context, { value: "staging" })).behavior).toBe(
+      "allow",
+    );
     expect(await call(canUseTool, scriptedTool("Deploy", passthrough), context, { value: "prod" })).toMatchObject({
       behavior: "deny",
       decisionReason: { type: "classifier", classifier: "scripted", reason: "looks risky" },
@@ -236,7 +297,9 @@ describe("auto mode", () => {
     const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler(), classifier });
     const rules = { allow: ["Bash", "Bash(python:*)", "Bash(npm test:*)"] };
     const manual = toolContext(cwd, permissionContext(cwd, "default", rules));
-    expect((await call(canUseTool, scriptedTool("Bash", passthrough), manual, { value: "python -c ..." })).behavior).toBe("allow");
+    expect(
+      (await call(canUseTool, scriptedTool("Bash", passthrough), manual, { value: "python -c ..." })).behavior,
+    ).toBe("allow");
     const auto = toolContext(cwd, permissionContext(cwd, "auto", rules));
     expect(await call(canUseTool, scriptedTool("Bash", passthrough), auto, { value: "python -c ..." })).toMatchObject({
       behavior: "deny",
@@ -251,8 +314,15 @@ describe("auto mode", () => {
   it("falls back to asking when the classifier fails", async () => {
     const cwd = tempDir();
     const handler = recordingHandler({ behavior: "allow" });
-    const canUseTool = createCanUseTool({ askHandler: handler, classifier: scriptedClassifier([new Error("model down")]) });
-    const decision = await call(canUseTool, scriptedTool("Deploy", passthrough), toolContext(cwd, permissionContext(cwd, "auto")));
+    const canUseTool = createCanUseTool({
+      askHandler: handler,
+      classifier: scriptedClassifier([new Error("model down")]),
+    });
+    const decision = await call(
+      canUseTool,
+      scriptedTool("Deploy", passthrough),
+      toolContext(cwd, permissionContext(cwd, "auto")),
+    );
     expect(decision.behavior).toBe("allow");
     expect(handler.asked[0]?.note).toContain("model down");
   });
@@ -262,8 +332,12 @@ describe("auto mode", () => {
     const classifier = scriptedClassifier([true, true, true, false]);
     const handler = recordingHandler({ behavior: "allow" });
     const canUseTool = createCanUseTool({ askHandler: handler, classifier });
-    const context = { ...toolContext(cwd, permissionContext(cwd, "auto")), options: { ...toolContext(cwd, permissionContext(cwd)).options, isNonInteractive: false } };
-    for (let i = 0; i < 3; i++) expect((await call(canUseTool, scriptedTool("Deploy", passthrough), context)).behavior).toBe("deny");
+    const context = {
+      ...toolContext(cwd, permissionContext(cwd, "auto")),
+      options: { ...toolContext(cwd, permissionContext(cwd)).options, isNonInteractive: false },
+    };
+    for (let i = 0; i < 3; i++)
+      expect((await call(canUseTool, scriptedTool("Deploy", passthrough), context)).behavior).toBe("deny");
     expect(handler.asked).toHaveLength(0);
     expect((await call(canUseTool, scriptedTool("Deploy", passthrough), context)).behavior).toBe("allow");
     expect(classifier.seen).toHaveLength(3);
@@ -276,7 +350,10 @@ describe("auto mode", () => {
     const classifier = scriptedClassifier(verdicts);
     const handler = recordingHandler({ behavior: "deny" });
     const canUseTool = createCanUseTool({ askHandler: handler, classifier });
-    const context = { ...toolContext(cwd, permissionContext(cwd, "auto")), options: { ...toolContext(cwd, permissionContext(cwd)).options, isNonInteractive: false } };
+    const context = {
+      ...toolContext(cwd, permissionContext(cwd, "auto")),
+      options: { ...toolContext(cwd, permissionContext(cwd)).options, isNonInteractive: false },
+    };
     for (let i = 0; i < 39; i++) await call(canUseTool, scriptedTool("Deploy", passthrough), context);
     expect(canUseTool.denials.classifierDenials.total).toBe(20);
     expect(classifier.seen.length).toBe(39);
@@ -287,7 +364,10 @@ describe("auto mode", () => {
 
   it("headless: a tripped breaker aborts the run instead of looping on refusals", async () => {
     const cwd = tempDir();
-    const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler(), classifier: scriptedClassifier([true, true, true]) });
+    const canUseTool = createCanUseTool({
+      askHandler: createHeadlessAskHandler(),
+      classifier: scriptedClassifier([true, true, true]),
+    });
     const context = toolContext(cwd, permissionContext(cwd, "auto"));
     for (let i = 0; i < 3; i++) await call(canUseTool, scriptedTool("Deploy", passthrough), context);
     expect(context.abortController.signal.aborted).toBe(false);
@@ -314,7 +394,10 @@ describe("the model classifier", () => {
   it("sends only the call and reads the verdict", async () => {
     const provider = providerSaying("<block>no</block><reason>A test run.</reason>");
     const classifier = createModelClassifier({ provider, model: "small" });
-    const verdict = await classifier.classify({ toolName: "Bash", action: "npm test", input: {} }, new AbortController().signal);
+    const verdict = await classifier.classify(
+      { toolName: "Bash", action: "npm test", input: {} },
+      new AbortController().signal,
+    );
     expect(verdict).toEqual({ block: false, reason: "A test run." });
     expect(provider.requests[0]).toContain("npm test");
   });
@@ -325,4 +408,3 @@ describe("the model classifier", () => {
     expect(parseVerdict("<block> NO </block>").block).toBe(false);
   });
 });
-

@@ -18,7 +18,12 @@ interface Run {
 function warden(args: string[], home: string, input?: string): Promise<Run> {
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "src/cli/main.ts"), "permissions", ...args], {
     cwd: root,
-    env: { ...process.env, HOME: home, WARDEN_HOME: join(home, ".warden"), WARDEN_MANAGED_SETTINGS: join(home, "policy.json") },
+    env: {
+      ...process.env,
+      HOME: home,
+      WARDEN_HOME: join(home, ".warden"),
+      WARDEN_MANAGED_SETTINGS: join(home, "policy.json"),
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
@@ -41,7 +46,10 @@ function project() {
 describe("warden permissions check", () => {
   it("prints one decision line naming the rule and its source, with --cwd's settings in force", async () => {
     const { home, cwd } = project();
-    const run = await warden(["check", "Read", JSON.stringify({ file_path: join(cwd, "secret", "k") }), "--cwd", cwd], home);
+    const run = await warden(
+      ["check", "Read", JSON.stringify({ file_path: join(cwd, "secret", "k") }), "--cwd", cwd],
+      home,
+    );
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -60,7 +68,10 @@ describe("warden permissions check", () => {
     expect(JSON.parse(ask.stdout)).toMatchObject({ behavior: "ask" });
     const allowed = await warden(["check", "Write", write, "--cwd", cwd, "--permission-mode", "acceptEdits"], home);
     expect(JSON.parse(allowed.stdout)).toMatchObject({ behavior: "allow", source: "mode" });
-    const denied = await warden(["check", "Write", write, "--cwd", cwd, "--allowedTools", "Write", "--disallowedTools", "Edit(./docs/**)"], home);
+    const denied = await warden(
+      ["check", "Write", write, "--cwd", cwd, "--allowedTools", "Write", "--disallowedTools", "Edit(./docs/**)"],
+      home,
+    );
     expect(JSON.parse(denied.stdout)).toMatchObject({ behavior: "deny", rule: "Edit(./docs/**)", source: "cliArg" });
   });
 
@@ -78,8 +89,20 @@ describe("warden permissions check", () => {
     ];
     const input = `${requests.map((r) => JSON.stringify(r)).join("\n")}\nnot json\n`;
     const run = await warden(["check", "--jsonl", "--cwd", cwd], home, input);
-    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.behavior ?? "error")).toEqual(["allow", "deny", "deny", "ask", "deny", "error", "allow", "error"]);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.behavior ?? "error")).toEqual([
+      "allow",
+      "deny",
+      "deny",
+      "ask",
+      "deny",
+      "error",
+      "allow",
+      "error",
+    ]);
     expect(lines[1]).toMatchObject({ rule: "Write", source: "session" });
     expect(lines[3]).toMatchObject({ source: "safetyCheck" });
     expect(lines[4]).toMatchObject({ rule: "Bash(touch:*)" });
@@ -119,10 +142,17 @@ describe("warden permissions check", () => {
       rules: {
         deny: [
           { rule: "Bash", source: "cliArg" },
-          { rule: "Read(./secret/**)", source: "projectSettings", file: join(cwd, ".warden", "settings.json"), line: 4 },
+          {
+            rule: "Read(./secret/**)",
+            source: "projectSettings",
+            file: join(cwd, ".warden", "settings.json"),
+            line: 4,
+          },
         ],
         ask: [],
-        allow: [{ rule: "Edit(./src/**)", source: "projectSettings", file: join(cwd, ".warden", "settings.json"), line: 7 }],
+        allow: [
+          { rule: "Edit(./src/**)", source: "projectSettings", file: join(cwd, ".warden", "settings.json"), line: 7 },
+        ],
       },
     });
     const text = await warden(["list", "--cwd", cwd], home);

@@ -3,6 +3,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { PermissionCliOptions } from "../../src/permissions/context-builder.js";
 import { checkReadPermission, checkWritePermission } from "../../src/permissions/filesystem.js";
 import { hasPermissionsToUseTool } from "../../src/permissions/pipeline.js";
 import type { PermissionDecision, ToolPermissionContext } from "../../src/tool/permission-types.js";
@@ -10,7 +11,6 @@ import type { AnyTool, ToolInput } from "../../src/tool/types.js";
 import { EditTool } from "../../src/tools/edit/tool.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
-import type { PermissionCliOptions } from "../../src/permissions/context-builder.js";
 import { contextFor, isolateEnvironment, tempDir, toolContext, writeJson } from "./helpers.js";
 
 const env = isolateEnvironment();
@@ -58,7 +58,10 @@ describe("path rules", () => {
   it("anchors ./ patterns at the settings file's project", async () => {
     const decision = await decide(ReadTool, read(join(project, "secret", "key.pem")));
     expect(decision.behavior).toBe("deny");
-    expect(decision.decisionReason).toMatchObject({ type: "rule", rule: { source: "projectSettings", value: { ruleContent: "./secret/**" } } });
+    expect(decision.decisionReason).toMatchObject({
+      type: "rule",
+      rule: { source: "projectSettings", value: { ruleContent: "./secret/**" } },
+    });
   });
 
   it("matches a slash-less pattern at any depth, as .gitignore does", async () => {
@@ -74,7 +77,10 @@ describe("path rules", () => {
     writeJson(join(env.home, ".warden", "settings.json"), { permissions: { allow: ["Read(~/notes/**)"] } });
     try {
       const decision = await decide(ReadTool, read(join(env.home, "notes", "todo.md")));
-      expect(decision).toMatchObject({ behavior: "allow", decisionReason: { type: "rule", rule: { source: "userSettings" } } });
+      expect(decision).toMatchObject({
+        behavior: "allow",
+        decisionReason: { type: "rule", rule: { source: "userSettings" } },
+      });
       expect((await decide(ReadTool, read(join(env.home, "other", "todo.md")))).behavior).toBe("ask");
     } finally {
       writeJson(join(env.home, ".warden", "settings.json"), {});
@@ -108,7 +114,11 @@ describe("path rules", () => {
 
 describe("safety checks no mode or allow rule passes", () => {
   it("asks for .git/config even in bypass mode", async () => {
-    const decision = await decide(EditTool, { file_path: join(project, ".git", "config"), old_string: "[core]", new_string: "[x]" }, bypass);
+    const decision = await decide(
+      EditTool,
+      { file_path: join(project, ".git", "config"), old_string: "[core]", new_string: "[x]" },
+      bypass,
+    );
     expect(decision.behavior).toBe("ask");
     expect(decision.decisionReason).toMatchObject({ type: "safetyCheck" });
   });
@@ -121,7 +131,10 @@ describe("safety checks no mode or allow rule passes", () => {
 
   it("asks for .warden/, .claude/ and .vscode/ writes under allow rules and acceptEdits", async () => {
     for (const dir of [".warden", ".claude", ".vscode"]) {
-      const decision = await decide(WriteTool, write(join(project, dir, "settings.json")), { permissionMode: "acceptEdits", allowedTools: ["Edit"] });
+      const decision = await decide(WriteTool, write(join(project, dir, "settings.json")), {
+        permissionMode: "acceptEdits",
+        allowedTools: ["Edit"],
+      });
       expect(decision.behavior, dir).toBe("ask");
     }
   });
@@ -139,7 +152,10 @@ describe("safety checks no mode or allow rule passes", () => {
     const viaLink = join(project, "link-to-outside", "target.txt");
     expect((await decide(ReadTool, read(viaLink))).behavior).toBe("ask");
     const written = await decide(WriteTool, write(viaLink), { ...bypass, permissionMode: "acceptEdits" });
-    expect(written).toMatchObject({ behavior: "ask", decisionReason: { type: "safetyCheck", reason: expect.stringContaining(outside) } });
+    expect(written).toMatchObject({
+      behavior: "ask",
+      decisionReason: { type: "safetyCheck", reason: expect.stringContaining(outside) },
+    });
   });
 
   it("follows a dangling link to where a write would land", async () => {
@@ -148,7 +164,9 @@ describe("safety checks no mode or allow rule passes", () => {
   });
 
   it("resolves .. before deciding", async () => {
-    const decision = await decide(WriteTool, write(`${project}/src/../../escaped.txt`), { permissionMode: "acceptEdits" });
+    const decision = await decide(WriteTool, write(`${project}/src/../../escaped.txt`), {
+      permissionMode: "acceptEdits",
+    });
     expect(decision).toMatchObject({ behavior: "ask", decisionReason: { type: "safetyCheck" } });
   });
 

@@ -47,7 +47,11 @@ export function contextFor(cwd: string, cli: PermissionCliOptions = {}): ToolPer
   return buildPermissionContext({ cwd, settings: loadSettings({ cwd }), cli }).context;
 }
 
-export function toolContext(cwd: string, permissionContext: ToolPermissionContext, tools: AnyTool[] = []): ToolUseContext {
+export function toolContext(
+  cwd: string,
+  permissionContext: ToolPermissionContext,
+  tools: AnyTool[] = [],
+): ToolUseContext {
   return createToolUseContext({
     options: { tools, model: "test", cwd, sessionId: "test-session", sessionDir: cwd, isNonInteractive: true },
     appState: { toolPermissionContext: permissionContext },

@@ -2,10 +2,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SettingsError, loadSettings, settingsMcpServers } from "../../src/config/settings.js";
-import { PermissionConfigError, buildPermissionContext } from "../../src/permissions/context-builder.js";
-import { formatRule, normalizeRule, parseRule, splitRuleList } from "../../src/permissions/rule-string.js";
+import { loadSettings, SettingsError, settingsMcpServers } from "../../src/config/settings.js";
+import { buildPermissionContext, PermissionConfigError } from "../../src/permissions/context-builder.js";
 import { hasPermissionsToUseTool } from "../../src/permissions/pipeline.js";
+import { formatRule, normalizeRule, parseRule, splitRuleList } from "../../src/permissions/rule-string.js";
 import { contextFor, isolateEnvironment, scriptedTool, tempDir, toolContext, writeJson } from "./helpers.js";
 
 const env = isolateEnvironment();
@@ -50,7 +50,11 @@ describe("rule strings", () => {
   });
 
   it("splits CLI lists on commas and spaces outside parentheses", () => {
-    expect(splitRuleList("Bash(git commit:*),Read Edit(./a b/**)")).toEqual(["Bash(git commit:*)", "Read", "Edit(./a b/**)"]);
+    expect(splitRuleList("Bash(git commit:*),Read Edit(./a b/**)")).toEqual([
+      "Bash(git commit:*)",
+      "Read",
+      "Edit(./a b/**)",
+    ]);
   });
 });
 
@@ -71,13 +75,18 @@ describe("settings sources", () => {
   });
 
   const write = {
-    userSettings: (rule: string, b: string) => writeJson(join(env.home, ".warden", "settings.json"), { permissions: { [b]: [rule] } }),
-    projectSettings: (rule: string, b: string) => writeJson(join(project, ".warden", "settings.json"), { permissions: { [b]: [rule] } }),
-    localSettings: (rule: string, b: string) => writeJson(join(project, ".claude", "settings.local.json"), { permissions: { [b]: [rule] } }),
+    userSettings: (rule: string, b: string) =>
+      writeJson(join(env.home, ".warden", "settings.json"), { permissions: { [b]: [rule] } }),
+    projectSettings: (rule: string, b: string) =>
+      writeJson(join(project, ".warden", "settings.json"), { permissions: { [b]: [rule] } }),
+    localSettings: (rule: string, b: string) =>
+      writeJson(join(project, ".claude", "settings.local.json"), { permissions: { [b]: [rule] } }),
     policySettings: (rule: string, b: string) => writeJson(env.policyFile, { permissions: { [b]: [rule] } }),
   };
   const fileSources = Object.keys(write) as Array<keyof typeof write>;
-  const pairs = fileSources.flatMap((deny) => [...fileSources, "cliArg" as const].filter((allow) => allow !== deny).map((allow) => [deny, allow] as const));
+  const pairs = fileSources.flatMap((deny) =>
+    [...fileSources, "cliArg" as const].filter((allow) => allow !== deny).map((allow) => [deny, allow] as const),
+  );
 
   it.each(pairs)("a deny rule from %s beats an allow rule from %s", async (denySource, allowSource) => {
     write[denySource]("Danger", "deny");
@@ -88,7 +97,10 @@ describe("settings sources", () => {
     });
     const tool = scriptedTool("Danger", { behavior: "allow" });
     const decision = await hasPermissionsToUseTool(tool, {}, toolContext(project, context), context);
-    expect(decision).toMatchObject({ behavior: "deny", decisionReason: { type: "rule", rule: { source: denySource } } });
+    expect(decision).toMatchObject({
+      behavior: "deny",
+      decisionReason: { type: "rule", rule: { source: denySource } },
+    });
   });
 
   it("a CLI deny beats an allow rule from every file", async () => {
@@ -144,7 +156,9 @@ describe("settings sources", () => {
   });
 
   it("gives the MCP layer the mcpServers of every file, higher precedence winning", () => {
-    writeJson(join(env.home, ".warden", "settings.json"), { mcpServers: { a: { command: "user-a" }, b: { command: "user-b" } } });
+    writeJson(join(env.home, ".warden", "settings.json"), {
+      mcpServers: { a: { command: "user-a" }, b: { command: "user-b" } },
+    });
     writeJson(join(project, ".warden", "settings.json"), { mcpServers: { a: { command: "project-a" } } });
     const servers = settingsMcpServers(loadSettings({ cwd: project }));
     expect(servers.a).toMatchObject({ config: { command: "project-a" }, source: "projectSettings" });
@@ -180,7 +194,9 @@ describe("broken settings", () => {
   });
 
   it("refuses to start when hooks are malformed (a guard that cannot load is no guard)", () => {
-    writeJson(join(project, ".warden", "settings.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command" }] }] } });
+    writeJson(join(project, ".warden", "settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command" }] }] },
+    });
     expect(refusal().message).toContain("hooks.PreToolUse.0.hooks.0.command");
   });
 
@@ -193,7 +209,9 @@ describe("broken settings", () => {
   });
 
   it("drops a broken field that can only widen access, with a warning, and keeps the rest", () => {
-    writeJson(join(project, ".warden", "settings.json"), { permissions: { allow: "Bash", deny: ["Read"], defaultMode: "yolo" } });
+    writeJson(join(project, ".warden", "settings.json"), {
+      permissions: { allow: "Bash", deny: ["Read"], defaultMode: "yolo" },
+    });
     const loaded = loadSettings({ cwd: project });
     expect(loaded.warnings.map((w) => w.message)).toEqual([
       expect.stringContaining("permissions.allow"),
@@ -210,12 +228,17 @@ describe("broken settings", () => {
       permissions: { deny: ["Bash(rm:*)", "Bash(curl", "WebFetch"] },
     });
     const built = buildPermissionContext({ cwd: project, settings: loadSettings({ cwd: project }) });
-    expect(built.warnings).toEqual([{ file: path, line: 5, message: expect.stringContaining("malformed deny rule skipped") }]);
+    expect(built.warnings).toEqual([
+      { file: path, line: 5, message: expect.stringContaining("malformed deny rule skipped") },
+    ]);
     expect(built.context.rules.deny.map((r) => formatRule(r.value))).toEqual(["Bash(rm:*)", "WebFetch"]);
   });
 
   it("reads a file that starts with a byte-order mark", () => {
-    writeJson(join(project, ".warden", "settings.json"), `\uFEFF${JSON.stringify({ permissions: { deny: ["Bash"] } })}`);
+    writeJson(
+      join(project, ".warden", "settings.json"),
+      `\uFEFF${JSON.stringify({ permissions: { deny: ["Bash"] } })}`,
+    );
     expect(contextFor(project).rules.deny.map((r) => formatRule(r.value))).toEqual(["Bash"]);
   });
 
@@ -225,8 +248,16 @@ describe("broken settings", () => {
     });
     const built = buildPermissionContext({ cwd: project, settings: loadSettings({ cwd: project }) });
     expect(built.warnings).toEqual([
-      { file: path, line: 4, message: expect.stringMatching(/Bash\(ls:\*\) .* never applies: Bash .*denies the whole tool/) },
-      { file: path, line: 6, message: expect.stringMatching(/WebFetch\(domain:example.com\) .* never applies: WebFetch .*asks/) },
+      {
+        file: path,
+        line: 4,
+        message: expect.stringMatching(/Bash\(ls:\*\) .* never applies: Bash .*denies the whole tool/),
+      },
+      {
+        file: path,
+        line: 6,
+        message: expect.stringMatching(/WebFetch\(domain:example.com\) .* never applies: WebFetch .*asks/),
+      },
     ]);
   });
 
@@ -235,6 +266,8 @@ describe("broken settings", () => {
   });
 
   it("reports an explicitly named --settings file that does not exist", () => {
-    expect(() => loadSettings({ cwd: project, extraSettings: ["missing.json"] })).toThrow(/missing\.json: file not found/);
+    expect(() => loadSettings({ cwd: project, extraSettings: ["missing.json"] })).toThrow(
+      /missing\.json: file not found/,
+    );
   });
 });

@@ -21,7 +21,9 @@ describe.each(ADAPTERS)("$protocol adapter", ({ protocol, make }) => {
     const deltas = events.filter((e) => e.type === "text_delta");
     expect(deltas.length).toBe(4);
     expect(textDeltas(events)).toBe("Hello from the model");
-    expect(events.filter((e) => e.type === "block")).toEqual([{ type: "block", block: { type: "text", text: "Hello from the model" } }]);
+    expect(events.filter((e) => e.type === "block")).toEqual([
+      { type: "block", block: { type: "text", text: "Hello from the model" } },
+    ]);
     expect(events.at(-1)).toEqual({ type: "stop", stopReason: "end_turn" });
     expect(events.at(-2)?.type).toBe("usage");
     expect(server.requests[0]?.protocol).toBe(protocol);
@@ -100,7 +102,13 @@ describe.each(ADAPTERS)("$protocol adapter", ({ protocol, make }) => {
     const { events, error } = await drain(make(server).stream(requestOf()));
     expect(error).toBeUndefined();
     const block = events.find((e) => e.type === "block")?.block;
-    expect(block).toMatchObject({ type: "tool_use", id: "call_bad", name: "Read", input: {}, invalidInput: { raw: '{"file_path": "/a' } });
+    expect(block).toMatchObject({
+      type: "tool_use",
+      id: "call_bad",
+      name: "Read",
+      input: {},
+      invalidInput: { raw: '{"file_path": "/a' },
+    });
     expect(block?.type === "tool_use" && block.invalidInput?.error).toMatch(/JSON/);
   });
 
@@ -113,12 +121,21 @@ describe.each(ADAPTERS)("$protocol adapter", ({ protocol, make }) => {
     expect(body.stream).toBe(true);
     expect(request?.headers.authorization ?? request?.headers["x-api-key"]).toMatch(/test-key/);
     if (protocol === "anthropic") {
-      expect(body.tools).toEqual([{ name: "Read", description: "Reads a file", input_schema: expect.objectContaining({ type: "object" }) }]);
+      expect(body.tools).toEqual([
+        { name: "Read", description: "Reads a file", input_schema: expect.objectContaining({ type: "object" }) },
+      ]);
       expect(body.system).toEqual([{ type: "text", text: "You are a test.", cache_control: { type: "ephemeral" } }]);
       expect(body.max_tokens).toBe(1024);
     } else {
       expect(body.tools).toEqual([
-        { type: "function", function: { name: "Read", description: "Reads a file", parameters: expect.objectContaining({ type: "object" }) } },
+        {
+          type: "function",
+          function: {
+            name: "Read",
+            description: "Reads a file",
+            parameters: expect.objectContaining({ type: "object" }),
+          },
+        },
       ]);
       expect(body.stream_options).toEqual({ include_usage: true });
       // A non-OpenAI host gets the widely supported max_tokens.

@@ -33,9 +33,12 @@ describe("isPromptTooLongMessage", () => {
     expect(isPromptTooLongMessage(message)).toBe(true);
   });
 
-  it.each(["tools.0.name: invalid characters", "max_tokens: must be positive", "Overloaded"])("does not mistake %s", (message) => {
-    expect(isPromptTooLongMessage(message)).toBe(false);
-  });
+  it.each(["tools.0.name: invalid characters", "max_tokens: must be positive", "Overloaded"])(
+    "does not mistake %s",
+    (message) => {
+      expect(isPromptTooLongMessage(message)).toBe(false);
+    },
+  );
 });
 
 describe("backoffDelayMs", () => {

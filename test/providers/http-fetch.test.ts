@@ -48,14 +48,23 @@ describe("httpFetch", () => {
     expect(response.ok).toBe(true);
     expect(response.headers.get("x-echo")).toBe("k-1");
     expect(response.url).toBe(`${url}/v1/messages`);
-    expect(await response.json()).toEqual({ method: "POST", body: '{"hello":"world"}', contentType: "application/json" });
+    expect(await response.json()).toEqual({
+      method: "POST",
+      body: '{"hello":"world"}',
+      contentType: "application/json",
+    });
   });
 
   it("accepts headers as a Headers object and as pairs", async () => {
     const url = await serve((req, res) => res.end(`${req.headers["a"]}|${req.headers["b"]}`));
     const fromHeaders = await httpFetch(url, { headers: new Headers({ a: "1", b: "2" }) });
     expect(await fromHeaders.text()).toBe("1|2");
-    const fromPairs = await httpFetch(url, { headers: [["a", "3"], ["b", "4"]] });
+    const fromPairs = await httpFetch(url, {
+      headers: [
+        ["a", "3"],
+        ["b", "4"],
+      ],
+    });
     expect(await fromPairs.text()).toBe("3|4");
   });
 
@@ -72,7 +81,8 @@ describe("httpFetch", () => {
     expect(new TextDecoder().decode(first.value)).toBe("first\n");
     sendRest();
     let rest = "";
-    for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
+    for (let part = await reader.read(); !part.done; part = await reader.read())
+      rest += new TextDecoder().decode(part.value);
     expect(rest).toBe("second\n");
   });
 
@@ -144,8 +154,12 @@ describe("httpFetch", () => {
       res.writeHead(307, { location: `${target}/elsewhere` });
       res.end();
     });
-    expect(await (await httpFetch(`${sameOrigin}/old`, { headers: { "x-api-key": "secret" } })).text()).toBe("key=secret path=/new");
-    expect(await (await httpFetch(crossOrigin, { headers: { "x-api-key": "secret" } })).text()).toBe("key=none path=/elsewhere");
+    expect(await (await httpFetch(`${sameOrigin}/old`, { headers: { "x-api-key": "secret" } })).text()).toBe(
+      "key=secret path=/new",
+    );
+    expect(await (await httpFetch(crossOrigin, { headers: { "x-api-key": "secret" } })).text()).toBe(
+      "key=none path=/elsewhere",
+    );
   });
 
   it("returns a null body for 204", async () => {

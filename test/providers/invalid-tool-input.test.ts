@@ -40,7 +40,14 @@ describe("malformed tool-call arguments", () => {
     if (block?.type !== "tool_use") throw new Error("expected a tool_use block");
 
     const context = createToolUseContext({
-      options: { tools: [tool], model: "openai:test", cwd: "/tmp", sessionId: "s", sessionDir: "/tmp", isNonInteractive: true },
+      options: {
+        tools: [tool],
+        model: "openai:test",
+        cwd: "/tmp",
+        sessionId: "s",
+        sessionDir: "/tmp",
+        isNonInteractive: true,
+      },
       appState: { toolPermissionContext: emptyPermissionContext("/tmp") },
     });
     const allow: CanUseTool = async () => ({ behavior: "allow" });

@@ -11,7 +11,11 @@ import { drain, requestOf } from "./support.js";
 const PNG = { type: "base64" as const, media_type: "image/png", data: "iVBORw0KGgo=" };
 
 /** Runs one turn, then sends the assistant message back with tool results; returns the 2nd request body. */
-async function roundTrip(server: ScriptedModelServer, provider: Provider, results: UserMessage): Promise<Record<string, unknown>> {
+async function roundTrip(
+  server: ScriptedModelServer,
+  provider: Provider,
+  results: UserMessage,
+): Promise<Record<string, unknown>> {
   server.enqueue(
     reply()
       .thinking("plan")
@@ -20,7 +24,15 @@ async function roundTrip(server: ScriptedModelServer, provider: Provider, result
       .tool("Read", { file_path: "/missing" }, { id: "call_2" }),
     reply().text("Both handled."),
   );
-  const first: Message[] = [{ role: "user", content: [{ type: "text", text: "look at these" }, { type: "image", source: PNG }] }];
+  const first: Message[] = [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "look at these" },
+        { type: "image", source: PNG },
+      ],
+    },
+  ];
   const turn = await drain(provider.stream(requestOf({ messages: first })));
   const assistant: AssistantMessage = {
     role: "assistant",
@@ -103,7 +115,11 @@ describe("message conversion", () => {
     await drain(provider.stream(requestOf({ messages, system: "" })));
     expect((server.requests[0]!.body as { messages: unknown }).messages).toEqual([
       { role: "user", content: "go" },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "Read", arguments: '{"file_path":"/x"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "Read", arguments: '{"file_path":"/x"}' } }],
+      },
       { role: "tool", tool_call_id: "c1", content: "x contents" },
     ]);
   });
@@ -159,7 +175,10 @@ describe("message conversion", () => {
           { type: "tool_use", id: "t1", name: "Read", input: {}, invalidInput: { raw: "{oops", error: "bad JSON" } },
         ],
       },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "Error: bad JSON", is_error: true }] },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "t1", content: "Error: bad JSON", is_error: true }],
+      },
     ];
     await drain(provider.stream(requestOf({ messages })));
     const sent = (server.requests[0]!.body as { messages: Array<{ content: unknown }> }).messages;

@@ -6,7 +6,15 @@ import { resolveProvider } from "../../src/providers/resolve.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { drain, requestOf } from "./support.js";
 
-const ENV_KEYS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OLLAMA_HOST", "OPENROUTER_API_KEY"];
+const ENV_KEYS = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "ANTHROPIC_BASE_URL",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "OLLAMA_HOST",
+  "OPENROUTER_API_KEY",
+];
 
 describe("resolveProvider", () => {
   let server: ScriptedModelServer;
@@ -28,7 +36,9 @@ describe("resolveProvider", () => {
   });
 
   it("refuses a spec without a prefix, listing the accepted forms", async () => {
-    await expect(resolveProvider("claude-test-model", { cwd: dir })).rejects.toThrow(/no provider prefix[\s\S]*anthropic:MODEL[\s\S]*openai:MODEL[\s\S]*replay:FILE/);
+    await expect(resolveProvider("claude-test-model", { cwd: dir })).rejects.toThrow(
+      /no provider prefix[\s\S]*anthropic:MODEL[\s\S]*openai:MODEL[\s\S]*replay:FILE/,
+    );
   });
 
   it("refuses an unknown provider and an empty model", async () => {
@@ -61,7 +71,10 @@ describe("resolveProvider", () => {
 
   it("openai:MODEL without a key for api.openai.com fails clearly, sends nothing and is not retried", async () => {
     let retries = 0;
-    const resolved = await resolveProvider("openai:gpt-4.1", { cwd: dir, retry: { maxRetries: 3, baseDelayMs: 1, onRetry: () => retries++ } });
+    const resolved = await resolveProvider("openai:gpt-4.1", {
+      cwd: dir,
+      retry: { maxRetries: 3, baseDelayMs: 1, onRetry: () => retries++ },
+    });
     const { error } = await drain(resolved.provider.stream(requestOf()));
     expect((error as Error).message).toMatch(/no API key. Set OPENAI_API_KEY/);
     expect(error).toMatchObject({ retryable: false });
@@ -77,7 +90,10 @@ describe("resolveProvider", () => {
   it("settings passed in win over the environment", async () => {
     process.env.OPENAI_API_KEY = "env-key";
     process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
-    const resolved = await resolveProvider("openai:m", { cwd: dir, openai: { apiKey: "settings-key", baseURL: server.openaiBaseURL } });
+    const resolved = await resolveProvider("openai:m", {
+      cwd: dir,
+      openai: { apiKey: "settings-key", baseURL: server.openaiBaseURL },
+    });
     server.enqueue(reply().text("hi"));
     const { error } = await drain(resolved.provider.stream(requestOf({ model: resolved.model })));
     expect(error).toBeUndefined();
@@ -99,14 +115,22 @@ describe("resolveProvider", () => {
   });
 
   it("a hosted compatible preset without its key is refused at once", async () => {
-    await expect(resolveProvider("openrouter:anthropic/claude-sonnet-4.5", { cwd: dir })).rejects.toThrow(/set OPENROUTER_API_KEY/);
+    await expect(resolveProvider("openrouter:anthropic/claude-sonnet-4.5", { cwd: dir })).rejects.toThrow(
+      /set OPENROUTER_API_KEY/,
+    );
   });
 
   it("replay:FILE loads the script relative to cwd", async () => {
-    await writeFile(join(dir, "script.jsonl"), `${JSON.stringify({ content: [{ type: "text", text: "replayed in {{cwd}}" }] })}\n`);
+    await writeFile(
+      join(dir, "script.jsonl"),
+      `${JSON.stringify({ content: [{ type: "text", text: "replayed in {{cwd}}" }] })}\n`,
+    );
     const resolved = await resolveProvider("replay:script.jsonl", { cwd: dir });
     expect(resolved).toMatchObject({ model: "script.jsonl", providerName: "replay" });
     const { events } = await drain(resolved.provider.stream(requestOf()));
-    expect(events.find((e) => e.type === "block")).toEqual({ type: "block", block: { type: "text", text: `replayed in ${dir}` } });
+    expect(events.find((e) => e.type === "block")).toEqual({
+      type: "block",
+      block: { type: "text", text: `replayed in ${dir}` },
+    });
   });
 });

@@ -2,7 +2,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RetryInfo, withRetry } from "../../src/providers/retry.js";
 import { ProviderError } from "../../src/providers/types.js";
-import { hang, httpError, reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import {
+  hang,
+  httpError,
+  reply,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+} from "../helpers/scripted-model-server.js";
 import { ADAPTERS, drain, finalBlocks, requestOf, textDeltas } from "./support.js";
 
 // Tiny delays keep the suite fast; the policy is the same at any scale.
@@ -28,7 +34,11 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
   });
 
   it("retries a 529 twice and then succeeds", async () => {
-    server.enqueue(httpError(529, { message: "Overloaded" }), httpError(529, { message: "Overloaded" }), reply().text("finally"));
+    server.enqueue(
+      httpError(529, { message: "Overloaded" }),
+      httpError(529, { message: "Overloaded" }),
+      reply().text("finally"),
+    );
     const { events, error } = await drain(withRetry(make(server), FAST).stream(requestOf()));
     expect(error).toBeUndefined();
     expect(finalBlocks(events)).toEqual([{ type: "text", text: "finally" }]);
@@ -45,7 +55,10 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
   });
 
   it("after a stream cut mid-turn, yields reset and then the whole retried turn", async () => {
-    server.enqueue(reply().text("first attempt text", { chunks: 4 }).cutAfter(4), reply().text("second attempt", { chunks: 2 }));
+    server.enqueue(
+      reply().text("first attempt text", { chunks: 4 }).cutAfter(4),
+      reply().text("second attempt", { chunks: 2 }),
+    );
     const { events, error } = await drain(withRetry(make(server), FAST).stream(requestOf()));
     expect(error).toBeUndefined();
     const resetAt = events.findIndex((e) => e.type === "reset");
@@ -60,7 +73,9 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
 
   it("retries an error event inside a 200 stream (overloaded) behind a reset", async () => {
     server.enqueue(
-      reply().text("partial").streamError(protocol === "anthropic" ? "overloaded_error" : "server_error", "Overloaded"),
+      reply()
+        .text("partial")
+        .streamError(protocol === "anthropic" ? "overloaded_error" : "server_error", "Overloaded"),
       reply().text("recovered"),
     );
     const { events, error } = await drain(withRetry(make(server), FAST).stream(requestOf()));
@@ -70,7 +85,10 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
   });
 
   it("does not retry a 400, and says what the server said", async () => {
-    server.enqueue(httpError(400, { message: "tools.0.name: invalid characters" }), reply().text("must not be reached"));
+    server.enqueue(
+      httpError(400, { message: "tools.0.name: invalid characters" }),
+      reply().text("must not be reached"),
+    );
     const { error } = await drain(withRetry(make(server), FAST).stream(requestOf()));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ status: 400, retryable: false, kind: "http" });
@@ -121,7 +139,9 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
   it("honours retry-after-ms from the server instead of its own backoff", async () => {
     server.enqueue(httpError(429, { retryAfterMs: 150 }), reply().text("ok"));
     const retries: RetryInfo[] = [];
-    const { error } = await drain(withRetry(make(server), { ...FAST, onRetry: (info) => retries.push(info) }).stream(requestOf()));
+    const { error } = await drain(
+      withRetry(make(server), { ...FAST, onRetry: (info) => retries.push(info) }).stream(requestOf()),
+    );
     expect(error).toBeUndefined();
     expect(retries.map((r) => r.delayMs)).toEqual([150]);
     const [first, second] = server.requests;
@@ -132,7 +152,13 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
   it("honours retry-after in seconds", async () => {
     server.enqueue(httpError(529, { retryAfter: 0 }), reply().text("ok"));
     const retries: RetryInfo[] = [];
-    await drain(withRetry(make(server), { baseDelayMs: 10_000, maxDelayMs: 10_000, onRetry: (info) => retries.push(info) }).stream(requestOf()));
+    await drain(
+      withRetry(make(server), {
+        baseDelayMs: 10_000,
+        maxDelayMs: 10_000,
+        onRetry: (info) => retries.push(info),
+      }).stream(requestOf()),
+    );
     // Without the header the first wait would have been at least 10 s.
     expect(retries.map((r) => r.delayMs)).toEqual([0]);
     expect(server.requests).toHaveLength(2);
@@ -141,7 +167,9 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
   it("stops at once when aborted during the backoff sleep", async () => {
     server.enqueue(httpError(529, { retryAfterMs: 60_000 }), reply().text("must not be reached"));
     const controller = new AbortController();
-    const pending = drain(withRetry(make(server), { maxRetryAfterMs: 60_000 }).stream(requestOf({ signal: controller.signal })));
+    const pending = drain(
+      withRetry(make(server), { maxRetryAfterMs: 60_000 }).stream(requestOf({ signal: controller.signal })),
+    );
     await server.waitForRequests(1);
     controller.abort();
     const { error } = await pending;
@@ -159,7 +187,10 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
   });
 
   it("stops at once when aborted mid-stream, without a retry", async () => {
-    server.enqueue(reply().text("streaming then stuck", { chunks: 4 }).hangAfter(4), reply().text("must not be reached"));
+    server.enqueue(
+      reply().text("streaming then stuck", { chunks: 4 }).hangAfter(4),
+      reply().text("must not be reached"),
+    );
     const controller = new AbortController();
     const seen: string[] = [];
     let caught: unknown;
@@ -230,7 +261,9 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
         ? (await import("../../src/providers/anthropic.js")).createAnthropicProvider({ apiKey: "k", baseURL: url })
         : (await import("../../src/providers/openai.js")).createOpenAIProvider({ apiKey: "k", baseURL: `${url}/v1` });
     const retries: RetryInfo[] = [];
-    const { error } = await drain(withRetry(provider, { ...FAST, maxRetries: 2, onRetry: (r) => retries.push(r) }).stream(requestOf()));
+    const { error } = await drain(
+      withRetry(provider, { ...FAST, maxRetries: 2, onRetry: (r) => retries.push(r) }).stream(requestOf()),
+    );
     expect(retries).toHaveLength(2);
     expect(error).toMatchObject({ kind: "network" });
     expect((error as Error).message).toMatch(/ECONNREFUSED/);

@@ -1,10 +1,19 @@
 // The scripted model server is a test helper others build on; these pin down its own promises.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { httpFetch } from "../../src/providers/http-fetch.js";
-import { httpError, reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import {
+  httpError,
+  reply,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+} from "../helpers/scripted-model-server.js";
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return httpFetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return httpFetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 describe("scripted model server", () => {
@@ -39,11 +48,18 @@ describe("scripted model server", () => {
   });
 
   it("sends scripted errors in each protocol's format, or a raw body, with retry headers", async () => {
-    server.enqueue(httpError(529, { retryAfter: 3 }), httpError(429, { retryAfterMs: 20 }), httpError(502, { body: "<html>bad gateway</html>" }));
+    server.enqueue(
+      httpError(529, { retryAfter: 3 }),
+      httpError(429, { retryAfterMs: 20 }),
+      httpError(502, { body: "<html>bad gateway</html>" }),
+    );
     const anthropic = await post(`${server.url}/v1/messages`, {});
     expect(anthropic.status).toBe(529);
     expect(anthropic.headers.get("retry-after")).toBe("3");
-    expect(await anthropic.json()).toEqual({ type: "error", error: { type: "overloaded_error", message: "scripted error 529" } });
+    expect(await anthropic.json()).toEqual({
+      type: "error",
+      error: { type: "overloaded_error", message: "scripted error 529" },
+    });
     const openai = await post(`${server.openaiBaseURL}/chat/completions`, {});
     expect(openai.headers.get("retry-after-ms")).toBe("20");
     expect(await openai.json()).toMatchObject({ error: { type: "rate_limit_error", message: "scripted error 429" } });
@@ -73,7 +89,9 @@ describe("scripted model server", () => {
 
   it("sends the OpenAI usage chunk only when the request asks for it, then [DONE]", async () => {
     server.enqueue(reply().text("x"), reply().text("y"));
-    const withUsage = await (await post(`${server.openaiBaseURL}/chat/completions`, { stream_options: { include_usage: true } })).text();
+    const withUsage = await (
+      await post(`${server.openaiBaseURL}/chat/completions`, { stream_options: { include_usage: true } })
+    ).text();
     const without = await (await post(`${server.openaiBaseURL}/chat/completions`, {})).text();
     expect(withUsage).toContain('"usage":{"prompt_tokens"');
     expect(without).not.toContain('"usage"');

@@ -12,7 +12,10 @@ export interface AdapterUnderTest {
 }
 
 export const ADAPTERS: AdapterUnderTest[] = [
-  { protocol: "anthropic", make: (server) => createAnthropicProvider({ apiKey: "test-key", baseURL: server.anthropicBaseURL }) },
+  {
+    protocol: "anthropic",
+    make: (server) => createAnthropicProvider({ apiKey: "test-key", baseURL: server.anthropicBaseURL }),
+  },
   { protocol: "openai", make: (server) => createOpenAIProvider({ apiKey: "test-key", baseURL: server.openaiBaseURL }) },
 ];
 

@@ -1,16 +1,26 @@
-import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runTools } from "../../src/orchestration/run-tools.js";
 import { applyToolResultLimit } from "../../src/results/limit-result.js";
-import { SYSTEM_MAX_RESULT_SIZE_CHARS, effectiveResultLimit } from "../../src/results/limits.js";
+import { effectiveResultLimit, SYSTEM_MAX_RESULT_SIZE_CHARS } from "../../src/results/limits.js";
 import { persistToolResult } from "../../src/results/persist.js";
 import { generatePreview } from "../../src/results/preview.js";
 import type { AnyTool } from "../../src/tool/types.js";
 import { BashTool } from "../../src/tools/bash/tool.js";
 import { GrepTool } from "../../src/tools/grep/tool.js";
 import { builtInTools } from "../../src/tools/registry.js";
-import { CallLog, allowAll, call, collect, makeContext, resultsOf, standardTools, tempSessionDir, textOfResult } from "../orchestration/fixtures.js";
+import {
+  allowAll,
+  CallLog,
+  call,
+  collect,
+  makeContext,
+  resultsOf,
+  standardTools,
+  tempSessionDir,
+  textOfResult,
+} from "../orchestration/fixtures.js";
 
 /** Distinct lines so a preview or a file can be checked against the exact start of the output. */
 function output(size: number): string {
@@ -23,7 +33,9 @@ async function runOne(toolName: string, size: number) {
   const sessionDir = await tempSessionDir();
   const context = makeContext(standardTools(new CallLog()), sessionDir);
   const id = `toolu_${toolName}_${size}`;
-  const [result] = resultsOf(await collect(runTools([call(toolName, { ms: 0, output: output(size) }, id)], undefined, context, allowAll)));
+  const [result] = resultsOf(
+    await collect(runTools([call(toolName, { ms: 0, output: output(size) }, id)], undefined, context, allowAll)),
+  );
   return { result: result!, sessionDir, id };
 }
 
@@ -167,15 +179,25 @@ describe("the real tools' limits", () => {
 
   async function runReal(tool: AnyTool, input: Record<string, unknown>, sessionDir: string) {
     const context = makeContext([tool], sessionDir);
-    const [result] = resultsOf(await collect(runTools([call(tool.name, input, `real_${tool.name}`)], undefined, context, allowAll)));
+    const [result] = resultsOf(
+      await collect(runTools([call(tool.name, input, `real_${tool.name}`)], undefined, context, allowAll)),
+    );
     return result!;
   }
 
   it("Bash: 25,000 characters stay, 40,000 are saved (its own limit, under the system cap)", async () => {
     const sessionDir = await tempSessionDir();
-    const small = await runReal(BashTool as AnyTool, { command: "head -c 25000 /dev/zero | tr '\\0' a", description: "print" }, sessionDir);
+    const small = await runReal(
+      BashTool as AnyTool,
+      { command: "head -c 25000 /dev/zero | tr '\\0' a", description: "print" },
+      sessionDir,
+    );
     expect(textOfResult(small)).toMatch(/^a{25000}/);
-    const large = await runReal(BashTool as AnyTool, { command: "head -c 40000 /dev/zero | tr '\\0' b", description: "print" }, sessionDir);
+    const large = await runReal(
+      BashTool as AnyTool,
+      { command: "head -c 40000 /dev/zero | tr '\\0' b", description: "print" },
+      sessionDir,
+    );
     const text = textOfResult(large);
     expect(text.startsWith("<persisted-output>")).toBe(true);
     const path = /Full output saved to: (.*)/.exec(text)![1]!;
@@ -186,7 +208,11 @@ describe("the real tools' limits", () => {
     const sessionDir = await tempSessionDir();
     const file = join(sessionDir, "data.txt");
     await writeFile(file, Array.from({ length: 400 }, (_, i) => `match line ${i} ${"z".repeat(100)}`).join("\n"));
-    const result = await runReal(GrepTool as AnyTool, { pattern: "match line", path: file, output_mode: "content" }, sessionDir);
+    const result = await runReal(
+      GrepTool as AnyTool,
+      { pattern: "match line", path: file, output_mode: "content" },
+      sessionDir,
+    );
     const text = textOfResult(result);
     expect(text.startsWith("<persisted-output>")).toBe(true);
     const path = /Full output saved to: (.*)/.exec(text)![1]!;

@@ -3,13 +3,13 @@ import { appendFileSync, readFileSync, utimesSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { transcriptPath } from "../../src/config/paths.js";
+import { TranscriptWriter } from "../../src/session/transcript.js";
 import {
-  RESUMED_TOOL_RESULT,
   latestSessionId,
   loadSession,
   loadTranscriptFile,
+  RESUMED_TOOL_RESULT,
 } from "../../src/session/transcript-reader.js";
-import { TranscriptWriter } from "../../src/session/transcript.js";
 import { collect, sessionFor, tempDir, text, toolUse } from "../loop/helpers.js";
 
 const savedHome = process.env.WARDEN_HOME;
@@ -23,16 +23,37 @@ afterEach(() => {
 describe("transcripts", () => {
   it("records every message of a session and loads them back", async () => {
     const cwd = tempDir();
-    const { session } = sessionFor(cwd, [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("done")] }], {
-      transcript: true,
-    });
+    const { session } = sessionFor(
+      cwd,
+      [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("done")] }],
+      {
+        transcript: true,
+      },
+    );
     await collect(session.submitMessage("hello"));
-    session.recordEntry({ type: "permission", tool_name: "Echo", tool_use_id: "t1", tool_input: { text: "a" }, behavior: "allow" });
+    session.recordEntry({
+      type: "permission",
+      tool_name: "Echo",
+      tool_use_id: "t1",
+      tool_input: { text: "a" },
+      behavior: "allow",
+    });
     session.close();
     const path = transcriptPath(cwd, session.sessionId);
-    const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: "session", sessionId: session.sessionId, cwd });
-    expect(lines.map((l) => l.type)).toEqual(["session", "message", "message", "message", "message", "result", "permission"]);
+    expect(lines.map((l) => l.type)).toEqual([
+      "session",
+      "message",
+      "message",
+      "message",
+      "message",
+      "result",
+      "permission",
+    ]);
     const loaded = loadSession(cwd, session.sessionId);
     expect(loaded.messages).toEqual(session.messages);
     expect(loaded.warnings).toEqual([]);
@@ -60,7 +81,10 @@ describe("transcripts", () => {
     const path = join(dir, "s.jsonl");
     const writer = new TranscriptWriter(path, { sessionId: "s", cwd: dir, model: "m" });
     writer.recordMessage({ role: "user", content: [{ type: "text", text: "go" }] });
-    writer.recordMessage({ role: "assistant", content: [{ type: "tool_use", id: "t9", name: "Bash", input: { command: "sleep 100" } }] });
+    writer.recordMessage({
+      role: "assistant",
+      content: [{ type: "tool_use", id: "t9", name: "Bash", input: { command: "sleep 100" } }],
+    });
     writer.close();
     const { messages } = loadTranscriptFile(path);
     expect(messages.at(-1)).toEqual({
@@ -72,7 +96,11 @@ describe("transcripts", () => {
   it("finds the latest session of a directory and refuses ids that are paths", () => {
     const cwd = tempDir();
     expect(latestSessionId(cwd)).toBeUndefined();
-    for (const [id, time] of [["old", 1_000], ["new", 3_000], ["mid", 2_000]] as const) {
+    for (const [id, time] of [
+      ["old", 1_000],
+      ["new", 3_000],
+      ["mid", 2_000],
+    ] as const) {
       const writer = new TranscriptWriter(transcriptPath(cwd, id), { sessionId: id, cwd, model: "m" });
       writer.recordMessage({ role: "user", content: [{ type: "text", text: id }] });
       writer.close();
@@ -86,17 +114,27 @@ describe("transcripts", () => {
   it("marks a resumed file instead of writing a second header", () => {
     const dir = tempDir();
     const path = join(dir, "s.jsonl");
-    writeFileSync(path, `${JSON.stringify({ type: "session", version: 1, sessionId: "s", cwd: dir, model: "m", timestamp: "t" })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ type: "session", version: 1, sessionId: "s", cwd: dir, model: "m", timestamp: "t" })}\n`,
+    );
     const writer = new TranscriptWriter(path, { sessionId: "s", cwd: dir, model: "m" });
     writer.recordMessage({ role: "user", content: [{ type: "text", text: "again" }] });
     writer.close();
-    const types = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l).type);
+    const types = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).type);
     expect(types).toEqual(["session", "resume", "message"]);
   });
 
   it("resumes: the loaded conversation is sent again with the new prompt", async () => {
     const cwd = tempDir();
-    const first = sessionFor(cwd, [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("first done")] }], { transcript: true });
+    const first = sessionFor(
+      cwd,
+      [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("first done")] }],
+      { transcript: true },
+    );
     await collect(first.session.submitMessage("first"));
     first.session.close();
     const loaded = loadSession(cwd, first.session.sessionId);
@@ -129,7 +167,9 @@ describe("transcripts", () => {
       const w = new TranscriptWriter(${JSON.stringify(exiting)}, { sessionId: "x", cwd: "/", model: "m" });
       w.recordMessage({ role: "user", content: [{ type: "text", text: "last words" }] });
       process.exit(3);`;
-    const child = spawnSync(process.execPath, ["--import", tsx, "--input-type=module", "-e", script], { encoding: "utf8" });
+    const child = spawnSync(process.execPath, ["--import", tsx, "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
     expect(child.status).toBe(3);
     expect(readFileSync(exiting, "utf8")).toContain("last words");
   });

@@ -39,13 +39,19 @@ function piece(random: (n: number) => number): string {
     case 1:
       return `'${pick(random, `${PLAIN}${QUOTED_EXTRA}"\\$\``, random(5))}'`;
     case 2: {
-      const inner = Array.from({ length: random(4) }, () => ["\\\\", '\\"', "\\$", "\\`", pick(random, `${PLAIN}${QUOTED_EXTRA}'`, 1)][random(5)]).join("");
+      const inner = Array.from(
+        { length: random(4) },
+        () => ["\\\\", '\\"', "\\$", "\\`", pick(random, `${PLAIN}${QUOTED_EXTRA}'`, 1)][random(5)],
+      ).join("");
       return `"${inner}"`;
     }
     case 3:
       return `\\${pick(random, ` ;|&'"$abc{}()<>#*`, 1)}`;
     case 4: {
-      const inner = Array.from({ length: 1 + random(3) }, () => ["\\x41", "\\101", "\\u00e9", "\\t", "\\'", "\\\\", "q", "\\x2d"][random(8)]).join("");
+      const inner = Array.from(
+        { length: 1 + random(3) },
+        () => ["\\x41", "\\101", "\\u00e9", "\\t", "\\'", "\\\\", "q", "\\x2d"][random(8)],
+      ).join("");
       return `$'${inner}'`;
     }
     case 5:
@@ -75,7 +81,11 @@ describe.runIf(bashAvailable)("recovered words agree with bash", () => {
     for (let round = 0; round < 100; round += 1) {
       const words = Array.from({ length: 5 }, () => randomWord(random));
       const command = `printf '%s\\0' ${words.join(" ")}`;
-      const run = spawnSync("bash", ["--norc", "--noprofile", "-c", command], { cwd: dir, env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" }, encoding: "utf8" });
+      const run = spawnSync("bash", ["--norc", "--noprofile", "-c", command], {
+        cwd: dir,
+        env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
+        encoding: "utf8",
+      });
       expect(run.status, `${command}\n${run.stderr}`).toBe(0);
       const fromBash = run.stdout.split("\0").slice(0, -1);
       const analysis = await analyzeCommand(command, dir);
@@ -85,7 +95,8 @@ describe.runIf(bashAvailable)("recovered words agree with bash", () => {
         continue;
       }
       const recovered = fields.map((w) => w.value);
-      if (JSON.stringify(recovered) !== JSON.stringify(fromBash)) mismatches.push(`${command}\n  bash: ${JSON.stringify(fromBash)}\n  ours: ${JSON.stringify(recovered)}`);
+      if (JSON.stringify(recovered) !== JSON.stringify(fromBash))
+        mismatches.push(`${command}\n  bash: ${JSON.stringify(fromBash)}\n  ours: ${JSON.stringify(recovered)}`);
     }
     expect(mismatches).toEqual([]);
     expect(unknown).toBeLessThan(20);

@@ -17,9 +17,24 @@ function makeRandom(seed: number): (n: number) => number {
   };
 }
 
-const WORDS = ["a", "b#c", "'x;y'", '"p && q"', "\\;", "\\&", "\\|", "'#'", "e\\ f", "'it'\"'\"'s'", "{1,2}", "$'\\x41'", "\"a\\\"b\"", "z\\#"];
+const WORDS = [
+  "a",
+  "b#c",
+  "'x;y'",
+  '"p && q"',
+  "\\;",
+  "\\&",
+  "\\|",
+  "'#'",
+  "e\\ f",
+  "'it'\"'\"'s'",
+  "{1,2}",
+  "$'\\x41'",
+  '"a\\"b"',
+  "z\\#",
+];
 const SEPARATORS = [" ; ", " && ", "\n", ";", " ;\n"];
-const COMMENTS = ["", "", "", " # note", " # it's \"quoted\"", " #;printf '%s\\0' X"];
+const COMMENTS = ["", "", "", " # note", ' # it\'s "quoted"', " #;printf '%s\\0' X"];
 
 function script(random: (n: number) => number): { text: string; calls: number } {
   let calls = 0;
@@ -50,7 +65,11 @@ describe.runIf(bashAvailable)("simple commands agree with bash", () => {
     const mismatches: string[] = [];
     for (let round = 0; round < 150; round += 1) {
       const { text } = script(random);
-      const run = spawnSync("bash", ["--norc", "--noprofile", "-c", text], { cwd: dir, env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" }, encoding: "utf8" });
+      const run = spawnSync("bash", ["--norc", "--noprofile", "-c", text], {
+        cwd: dir,
+        env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
+        encoding: "utf8",
+      });
       // Group bash's output by the M<n> markers each call prints first.
       const fromBash: string[][] = [];
       for (const value of run.stdout.split("\0").slice(0, -1)) {
@@ -58,8 +77,14 @@ describe.runIf(bashAvailable)("simple commands agree with bash", () => {
         else fromBash[fromBash.length - 1]?.push(value);
       }
       const analysis = await analyzeCommand(text, dir);
-      const ours = analysis.parts.map((p) => p.command.words.map((w) => w.value)).filter((w) => w[0] === "printf").map((w) => w.slice(2));
-      if (JSON.stringify(ours) !== JSON.stringify(fromBash)) mismatches.push(`${JSON.stringify(text)}\n  bash: ${JSON.stringify(fromBash)}\n  ours: ${JSON.stringify(ours)}`);
+      const ours = analysis.parts
+        .map((p) => p.command.words.map((w) => w.value))
+        .filter((w) => w[0] === "printf")
+        .map((w) => w.slice(2));
+      if (JSON.stringify(ours) !== JSON.stringify(fromBash))
+        mismatches.push(
+          `${JSON.stringify(text)}\n  bash: ${JSON.stringify(fromBash)}\n  ours: ${JSON.stringify(ours)}`,
+        );
     }
     expect(mismatches).toEqual([]);
   });

@@ -41,7 +41,12 @@ function runCheck(lines: string[]): Promise<{ code: number | null; decisions: De
     ["--import", "tsx", join(root, "src/cli/main.ts"), "permissions", "check", "--jsonl", "--cwd", project],
     {
       cwd: root,
-      env: { ...process.env, HOME: home, WARDEN_HOME: join(home, ".warden"), WARDEN_MANAGED_SETTINGS: join(home, "policy.json") },
+      env: {
+        ...process.env,
+        HOME: home,
+        WARDEN_HOME: join(home, ".warden"),
+        WARDEN_MANAGED_SETTINGS: join(home, "policy.json"),
+      },
       stdio: ["pipe", "pipe", "pipe"],
     },
   );
@@ -100,10 +105,13 @@ describe.runIf(haveCorpus)("bash permission corpus through `warden permissions c
       if (held) row.held += 1;
       byCategory.set(entry.category, row);
       if (behavior === "allow") allowed.push(`${entry.id}: ${JSON.stringify(entry.command)}`);
-      if (entry.expect === "deny" && behavior !== "deny") notDenied.push(`${entry.id} -> ${behavior}: ${JSON.stringify(entry.command)}`);
+      if (entry.expect === "deny" && behavior !== "deny")
+        notDenied.push(`${entry.id} -> ${behavior}: ${JSON.stringify(entry.command)}`);
     });
     const held = attacks.length - new Set([...allowed, ...notDenied].map((s) => s.split(/[: ]/)[0])).size;
-    process.stdout.write(`\nattacks held: ${held}/${attacks.length} (${((100 * held) / attacks.length).toFixed(1)}%)\n`);
+    process.stdout.write(
+      `\nattacks held: ${held}/${attacks.length} (${((100 * held) / attacks.length).toFixed(1)}%)\n`,
+    );
     for (const [category, row] of [...byCategory].sort()) {
       process.stdout.write(`  ${category.padEnd(26)} ${row.held}/${row.total}\n`);
     }
@@ -120,12 +128,17 @@ describe.runIf(haveCorpus)("bash permission corpus through `warden permissions c
       row.total += 1;
       if (behavior === entry.expect) row.matched += 1;
       byCategory.set(entry.category, row);
-      if (entry.expect === "ask" && behavior !== "ask") askMisses.push(`${entry.id} -> ${behavior}: ${JSON.stringify(entry.command)}`);
+      if (entry.expect === "ask" && behavior !== "ask")
+        askMisses.push(`${entry.id} -> ${behavior}: ${JSON.stringify(entry.command)}`);
     });
     const matched = [...byCategory.values()].reduce((sum, row) => sum + row.matched, 0);
-    process.stdout.write(`\nbenign as expected: ${matched}/${benign.length} (${((100 * matched) / benign.length).toFixed(1)}%)\n`);
+    process.stdout.write(
+      `\nbenign as expected: ${matched}/${benign.length} (${((100 * matched) / benign.length).toFixed(1)}%)\n`,
+    );
     for (const [category, row] of [...byCategory].sort()) {
-      process.stdout.write(`  ${category.padEnd(26)} ${row.matched}/${row.total} (${((100 * row.matched) / row.total).toFixed(0)}%)\n`);
+      process.stdout.write(
+        `  ${category.padEnd(26)} ${row.matched}/${row.total} (${((100 * row.matched) / row.total).toFixed(0)}%)\n`,
+      );
     }
     expect(askMisses).toEqual([]);
   });

@@ -1,10 +1,17 @@
 // The shape of checkBashCommandPermission's answers, as the permission engine consumes them,
 // and the helpers the Bash tool uses (isReadOnlyCommand, splitBashCommand, suggestedBashPrefix).
-import { describe, expect, it } from "vitest";
+
 import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkBashCommandPermission, isReadOnlyCommand, preloadBashAnalysis, splitBashCommand, suggestedBashPrefix } from "../../src/shell/bash-permission.js";
+import { describe, expect, it } from "vitest";
+import {
+  checkBashCommandPermission,
+  isReadOnlyCommand,
+  preloadBashAnalysis,
+  splitBashCommand,
+  suggestedBashPrefix,
+} from "../../src/shell/bash-permission.js";
 import { suggestedPrefixOfText } from "../../src/shell/suggestions.js";
 import { contextWith, decide, project } from "./helpers.js";
 
@@ -13,7 +20,10 @@ describe("deny", () => {
     const result = await decide("ls && $'rm' -rf x", { allow: ["Bash(ls:*)", "Bash(rm:*)"], deny: ["Bash(rm:*)"] });
     expect(result.behavior).toBe("deny");
     if (result.behavior !== "deny") return;
-    expect(result.decisionReason).toMatchObject({ type: "rule", rule: { behavior: "deny", value: { toolName: "Bash", ruleContent: "rm:*" } } });
+    expect(result.decisionReason).toMatchObject({
+      type: "rule",
+      rule: { behavior: "deny", value: { toolName: "Bash", ruleContent: "rm:*" } },
+    });
     expect(result.message).toContain("Bash(rm:*)");
   });
 
@@ -50,26 +60,47 @@ describe("limits", () => {
 
 describe("content ask rules", () => {
   it("ask with the rule as reason, so bypass mode cannot skip it", async () => {
-    const result = await decide("git status && git push origin main", { allow: ["Bash(git push:*)"], ask: ["Bash(git push:*)"] });
+    const result = await decide("git status && git push origin main", {
+      allow: ["Bash(git push:*)"],
+      ask: ["Bash(git push:*)"],
+    });
     expect(result.behavior).toBe("ask");
-    expect(result.decisionReason).toMatchObject({ type: "rule", rule: { behavior: "ask", value: { ruleContent: "git push:*" } } });
-    expect(result.behavior === "ask" ? result.suggestions?.[0] : undefined).toMatchObject({ type: "addRules", rules: [{ ruleContent: "git status:*" }, { ruleContent: "git push:*" }] });
+    expect(result.decisionReason).toMatchObject({
+      type: "rule",
+      rule: { behavior: "ask", value: { ruleContent: "git push:*" } },
+    });
+    expect(result.behavior === "ask" ? result.suggestions?.[0] : undefined).toMatchObject({
+      type: "addRules",
+      rules: [{ ruleContent: "git status:*" }, { ruleContent: "git push:*" }],
+    });
   });
 });
 
 describe("allow", () => {
   it("says read-only when no rule was needed", async () => {
     const result = await decide("git log --oneline | head -5");
-    expect(result).toEqual({ behavior: "allow", decisionReason: { type: "other", reason: "every part of the command is read-only" } });
+    expect(result).toEqual({
+      behavior: "allow",
+      decisionReason: { type: "other", reason: "every part of the command is read-only" },
+    });
   });
 
   it("names the allow rule when one was needed, through safe wrappers and env prefixes", async () => {
-    const result = await decide("NODE_ENV=test timeout 60 npm test -- --ci && git status", { allow: ["Bash(npm test:*)"] });
+    const result = await decide("NODE_ENV=test timeout 60 npm test -- --ci && git status", {
+      allow: ["Bash(npm test:*)"],
+    });
     expect(result.behavior).toBe("allow");
     expect((await decide("env CI=1 npm test", { allow: ["Bash(npm test:*)"] })).behavior).toBe("allow");
-    expect((await decide("env NODE_OPTIONS=--require=x npm test", { allow: ["Bash(npm test:*)"] })).behavior).not.toBe("allow");
-    expect((await decide("NODE_OPTIONS=--inspect npm test", { allow: ["Bash(npm test:*)"] })).behavior).not.toBe("allow");
-    expect((await decide("NODE_OPTIONS=--inspect npm test", { allow: ["Bash(NODE_OPTIONS=--inspect npm test:*)"] })).behavior).toBe("allow");
+    expect((await decide("env NODE_OPTIONS=--require=x npm test", { allow: ["Bash(npm test:*)"] })).behavior).not.toBe(
+      "allow",
+    );
+    expect((await decide("NODE_OPTIONS=--inspect npm test", { allow: ["Bash(npm test:*)"] })).behavior).not.toBe(
+      "allow",
+    );
+    expect(
+      (await decide("NODE_OPTIONS=--inspect npm test", { allow: ["Bash(NODE_OPTIONS=--inspect npm test:*)"] }))
+        .behavior,
+    ).toBe("allow");
     expect(result.decisionReason).toMatchObject({ type: "rule", rule: { value: { ruleContent: "npm test:*" } } });
   });
 
@@ -102,8 +133,21 @@ describe("safety findings", () => {
   });
 
   it("ask for writes to protected paths even with an allow rule", async () => {
-    for (const command of ["echo x > .git/hooks/pre-commit", "npm run build > ~/.bashrc", "cp x .claude/settings.json", "cd .warden && tee settings.json < x", "sed -i s/a/b/ .vscode/settings.json", "dd if=x of=.git/config", "tar -xf x.tar -C .git", "unzip x.zip -d .claude", "cd .git && tar -xf ../x.tar", "patch .git/config < x.diff"]) {
-      const result = await decide(command, { allow: ["Bash(echo:*)", "Bash(npm run:*)", "Bash(cp:*)", "Bash(tee:*)", "Bash(sed:*)", "Bash(dd:*)"] });
+    for (const command of [
+      "echo x > .git/hooks/pre-commit",
+      "npm run build > ~/.bashrc",
+      "cp x .claude/settings.json",
+      "cd .warden && tee settings.json < x",
+      "sed -i s/a/b/ .vscode/settings.json",
+      "dd if=x of=.git/config",
+      "tar -xf x.tar -C .git",
+      "unzip x.zip -d .claude",
+      "cd .git && tar -xf ../x.tar",
+      "patch .git/config < x.diff",
+    ]) {
+      const result = await decide(command, {
+        allow: ["Bash(echo:*)", "Bash(npm run:*)", "Bash(cp:*)", "Bash(tee:*)", "Bash(sed:*)", "Bash(dd:*)"],
+      });
       expect(result.behavior, command).toBe("ask");
       expect(result.decisionReason?.type, command).toBe("safetyCheck");
     }
@@ -117,7 +161,11 @@ describe("symlinks", () => {
     symlinkSync(join(root, ".git", "hooks"), join(root, "hooks"));
     symlinkSync("/etc", join(root, "etc-link"));
     const check = (command: string) =>
-      checkBashCommandPermission({ command, cwd: root, permissionContext: { ...contextWith(), workingDirectories: [root] } });
+      checkBashCommandPermission({
+        command,
+        cwd: root,
+        permissionContext: { ...contextWith(), workingDirectories: [root] },
+      });
     const write = await check("echo x > hooks/pre-commit");
     expect(write.behavior).toBe("ask");
     expect(write.decisionReason?.type).toBe("safetyCheck");
@@ -131,16 +179,32 @@ describe("passthrough", () => {
     const result = await decide("npm run build");
     expect(result.behavior).toBe("passthrough");
     if (result.behavior !== "passthrough") return;
-    expect(result.suggestions).toEqual([{ type: "addRules", behavior: "allow", rules: [{ toolName: "Bash", ruleContent: "npm run:*" }], destination: "localSettings" }]);
+    expect(result.suggestions).toEqual([
+      {
+        type: "addRules",
+        behavior: "allow",
+        rules: [{ toolName: "Bash", ruleContent: "npm run:*" }],
+        destination: "localSettings",
+      },
+    ]);
   });
 
   it("suggests a rule for each part that needs one, never a shell, sudo, env, xargs or eval prefix", async () => {
     const both = await decide("git add -A && git commit -m x");
-    expect(both.behavior === "passthrough" && both.suggestions?.[0]?.type === "addRules" ? both.suggestions[0].rules : []).toEqual([
+    expect(
+      both.behavior === "passthrough" && both.suggestions?.[0]?.type === "addRules" ? both.suggestions[0].rules : [],
+    ).toEqual([
       { toolName: "Bash", ruleContent: "git add:*" },
       { toolName: "Bash", ruleContent: "git commit:*" },
     ]);
-    for (const command of ["sudo make install", "env make", "ls | xargs touch", "eval make", "bash build.sh", "sh -c make"]) {
+    for (const command of [
+      "sudo make install",
+      "env make",
+      "ls | xargs touch",
+      "eval make",
+      "bash build.sh",
+      "sh -c make",
+    ]) {
       const result = await decide(command);
       expect(result.behavior === "passthrough" ? result.suggestions : undefined, command).toBeUndefined();
     }
@@ -148,9 +212,11 @@ describe("passthrough", () => {
 
   it("offers a rule for the first line of a multi-line command only", async () => {
     const result = await decide("npm run build\nnpm publish");
-    expect(result.behavior === "passthrough" && result.suggestions?.[0]?.type === "addRules" ? result.suggestions[0].rules : []).toEqual([
-      { toolName: "Bash", ruleContent: "npm run:*" },
-    ]);
+    expect(
+      result.behavior === "passthrough" && result.suggestions?.[0]?.type === "addRules"
+        ? result.suggestions[0].rules
+        : [],
+    ).toEqual([{ toolName: "Bash", ruleContent: "npm run:*" }]);
   });
 
   it("ask for a newline-separated second command even when each line is allowed", async () => {
@@ -168,7 +234,13 @@ describe("helpers for the Bash tool", () => {
   });
 
   it("splitBashCommand lists the simple commands in run order", async () => {
-    expect(await splitBashCommand("cd src && (ls; cat a) | wc -l || echo none", project)).toEqual(["cd src", "ls", "cat a", "wc -l", "echo none"]);
+    expect(await splitBashCommand("cd src && (ls; cat a) | wc -l || echo none", project)).toEqual([
+      "cd src",
+      "ls",
+      "cat a",
+      "wc -l",
+      "echo none",
+    ]);
   });
 
   it("suggests prefixes from the first line and before a heredoc", async () => {

@@ -5,7 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyzeCommand } from "../../src/shell/analyze.js";
 import { checkBashCommandPermission } from "../../src/shell/bash-permission.js";
-import type { PermissionBehavior, PermissionResult, PermissionRule, ToolPermissionContext } from "../../src/tool/permission-types.js";
+import type {
+  PermissionBehavior,
+  PermissionResult,
+  PermissionRule,
+  ToolPermissionContext,
+} from "../../src/tool/permission-types.js";
 
 export const project = mkdtempSync(join(tmpdir(), "warden-shell-test-"));
 
@@ -17,7 +22,11 @@ export interface RuleSet {
 
 export function rule(text: string, behavior: PermissionBehavior): PermissionRule {
   const content = /^Bash\((.*)\)$/s.exec(text)?.[1];
-  return { source: "session", behavior, value: content === undefined ? { toolName: text } : { toolName: "Bash", ruleContent: content } };
+  return {
+    source: "session",
+    behavior,
+    value: content === undefined ? { toolName: text } : { toolName: "Bash", ruleContent: content },
+  };
 }
 
 export function contextWith(rules: RuleSet = {}, workingDirectories: string[] = [project]): ToolPermissionContext {

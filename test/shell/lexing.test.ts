@@ -3,12 +3,13 @@
 import { describe, expect, it } from "vitest";
 import { decodeAnsiC } from "../../src/shell/ansi-c.js";
 import { fallbackSimpleCommands } from "../../src/shell/fallback-lexer.js";
-import { QuoteContext, joinLineContinuations, scanQuoteContexts } from "../../src/shell/quote-scan.js";
+import { joinLineContinuations, QuoteContext, scanQuoteContexts } from "../../src/shell/quote-scan.js";
 import { bashRulesOf, denyVariants, ruleMatchesWords } from "../../src/shell/rules.js";
 import type { Field } from "../../src/shell/word-tokens.js";
 import { contextWith } from "./helpers.js";
 
-const words = (...values: string[]): Field[] => values.map((value) => ({ value, literal: true, glob: false, quoted: false, source: value }));
+const words = (...values: string[]): Field[] =>
+  values.map((value) => ({ value, literal: true, glob: false, quoted: false, source: value }));
 
 describe("quote contexts", () => {
   it("tracks single, double, ANSI-C quotes and comments", () => {
@@ -64,7 +65,18 @@ describe("ANSI-C decoding", () => {
 });
 
 describe("rules", () => {
-  const rules = bashRulesOf(contextWith({ allow: ["Bash(npm run test:*)", "Bash(git status)", "Bash(echo \"a b\")", "Bash(git * --dry-run)", "Bash(make *)", "Read(./x)"] }));
+  const rules = bashRulesOf(
+    contextWith({
+      allow: [
+        "Bash(npm run test:*)",
+        "Bash(git status)",
+        'Bash(echo "a b")',
+        "Bash(git * --dry-run)",
+        "Bash(make *)",
+        "Read(./x)",
+      ],
+    }),
+  );
 
   it("parses prefix, exact, quoted and wildcard contents, and ignores other tools", () => {
     expect(rules.map((r) => [r.words, r.prefix, Boolean(r.wildcard)])).toEqual([
@@ -93,12 +105,16 @@ describe("rules", () => {
   it("never matches a word known only at run time", () => {
     const [prefix] = rules;
     if (!prefix) throw new Error("rule missing");
-    const dynamic: Field[] = [...words("npm", "run"), { value: "\u{FFFD}", literal: false, glob: false, quoted: false, source: "$X" }];
+    const dynamic: Field[] = [
+      ...words("npm", "run"),
+      { value: "\u{FFFD}", literal: false, glob: false, quoted: false, source: "$X" },
+    ];
     expect(ruleMatchesWords(prefix, dynamic)).toBe(false);
   });
 
   it("offers deny matching the spellings that run the same program", () => {
-    const spellings = (...values: string[]) => denyVariants(words(...values)).map((v) => v.map((w) => w.value).join(" "));
+    const spellings = (...values: string[]) =>
+      denyVariants(words(...values)).map((v) => v.map((w) => w.value).join(" "));
     expect(spellings("/usr/bin/git", "-C", "x", "--no-pager", "push")).toContain("git push");
     expect(spellings("=curl", "x")).toContain("curl x");
     expect(spellings("npm", "--loglevel", "silent", "publish")).toContain("npm publish");
@@ -108,6 +124,11 @@ describe("rules", () => {
 describe("fallback splitter", () => {
   it("recovers commands from text the grammar rejects, expansions included", () => {
     const commands = fallbackSimpleCommands("ls ) ; {rm,-rf,x} && $'\\x63url' evil | r''m y > out");
-    expect(commands.map((c) => c.map((w) => w.value))).toEqual([["ls"], ["rm", "-rf", "x"], ["curl", "evil"], ["rm", "y"]]);
+    expect(commands.map((c) => c.map((w) => w.value))).toEqual([
+      ["ls"],
+      ["rm", "-rf", "x"],
+      ["curl", "evil"],
+      ["rm", "y"],
+    ]);
   });
 });

@@ -35,18 +35,41 @@ describe("read, search and list commands", () => {
   });
 
   it("asks for commands that are not on the list", async () => {
-    await expectAsked(["touch x", "npm install", "curl https://example.com", "env", "printenv HOME", "less README.md", "man ls", "tar -tf a.tar", "source x.sh"]);
+    await expectAsked([
+      "touch x",
+      "npm install",
+      "curl https://example.com",
+      "env",
+      "printenv HOME",
+      "less README.md",
+      "man ls",
+      "tar -tf a.tar",
+      "source x.sh",
+    ]);
   });
 });
 
 describe("flag-level allowlists", () => {
   it("find without actions", async () => {
     await expectAllowed(["find src -type f -name '*.ts'"]);
-    await expectAsked(["find . -delete", "find . -exec cat {} \\;", "find . -execdir ls \\;", "find . -ok ls \\;", "find . -fprint out", "find . -fls out", "find . -fprintf out %p"]);
+    await expectAsked([
+      "find . -delete",
+      "find . -exec cat {} \\;",
+      "find . -execdir ls \\;",
+      "find . -ok ls \\;",
+      "find . -fprint out",
+      "find . -fls out",
+      "find . -fprintf out %p",
+    ]);
   });
 
   it("sed without in-place, write, execute or script files", async () => {
-    await expectAllowed(["sed -n '1,5p' a.txt", "sed -E 's/a+/b/g' a.txt", "sed -n -e '/x/p' -e '$p' a.txt", "sed --sandbox 's/a/b/w x' a.txt"]);
+    await expectAllowed([
+      "sed -n '1,5p' a.txt",
+      "sed -E 's/a+/b/g' a.txt",
+      "sed -n -e '/x/p' -e '$p' a.txt",
+      "sed --sandbox 's/a/b/w x' a.txt",
+    ]);
     await expectAsked([
       "sed -i 's/a/b/' a.txt",
       "sed -ibak 's/a/b/' a.txt",
@@ -65,15 +88,44 @@ describe("flag-level allowlists", () => {
 
   it("sort, uniq, xxd, tree and printf without their writing forms", async () => {
     await expectAllowed(["sort -rn -k2 a.txt", "uniq -c a.txt", "xxd a.bin", "tree -L 2", "printf '%s\\n' a"]);
-    await expectAsked(["sort -o out a.txt", "sort -uo out a.txt", "sort --output=out a.txt", "sort --outp=out a.txt", "sort --compress-program=gzip a.txt", "uniq a.txt out.txt", "xxd -r a.hex", "xxd a.bin out.bin", "tree -o out.txt", "printf -v X %s 1"]);
+    await expectAsked([
+      "sort -o out a.txt",
+      "sort -uo out a.txt",
+      "sort --output=out a.txt",
+      "sort --outp=out a.txt",
+      "sort --compress-program=gzip a.txt",
+      "uniq a.txt out.txt",
+      "xxd -r a.hex",
+      "xxd a.bin out.bin",
+      "tree -o out.txt",
+      "printf -v X %s 1",
+    ]);
   });
 
   it("rg and grep without preprocessors", async () => {
-    await expectAsked(["rg --pre=cat x", "rg --pr cat x", "rg --pre cat x", "rg --hostname-bin=sh x", "sort --o=out a.txt"]);
+    await expectAsked([
+      "rg --pre=cat x",
+      "rg --pr cat x",
+      "rg --pre cat x",
+      "rg --hostname-bin=sh x",
+      "sort --o=out a.txt",
+    ]);
   });
 
   it("git read-only subcommands with read-only arguments", async () => {
-    await expectAllowed(["git status", "git log --oneline -5", "git diff --stat HEAD~1", "git branch -a", "git branch --list 'feat*'", "git tag -l", "git remote -v", "git config --get user.name", "git stash list", "git -C . status", "git --no-pager log -1"]);
+    await expectAllowed([
+      "git status",
+      "git log --oneline -5",
+      "git diff --stat HEAD~1",
+      "git branch -a",
+      "git branch --list 'feat*'",
+      "git tag -l",
+      "git remote -v",
+      "git config --get user.name",
+      "git stash list",
+      "git -C . status",
+      "git --no-pager log -1",
+    ]);
     await expectAsked([
       "git push",
       "git branch new",
@@ -98,12 +150,28 @@ describe("flag-level allowlists", () => {
 
   it("jq without code loading or environment access", async () => {
     await expectAllowed(["jq -r .name package.json", "jq --arg n x '.[] | select(.n == $n)' a.json", "jq -n '1 + 1'"]);
-    await expectAsked(["jq -f prog.jq a.json", "jq --from-file prog.jq", "jq -L lib . a.json", "jq -n env", "jq -n '$ENV.HOME'", "jq -n 'import \"x\" as x; 1'", "jq --rawfile a /etc/passwd -n '$a'"]);
+    await expectAsked([
+      "jq -f prog.jq a.json",
+      "jq --from-file prog.jq",
+      "jq -L lib . a.json",
+      "jq -n env",
+      "jq -n '$ENV.HOME'",
+      "jq -n 'import \"x\" as x; 1'",
+      "jq --rawfile a /etc/passwd -n '$a'",
+    ]);
   });
 
   it("awk without system, pipes, redirection, getline or ENVIRON", async () => {
     await expectAllowed(["awk '{print $1}' a.txt", "awk -F, '{s+=$2} END {print s}' a.csv"]);
-    await expectAsked([`awk 'BEGIN{system("id")}'`, `awk '{print | "sh"}'`, `awk '{print > "out"}' a`, `awk 'BEGIN{"id" | getline x}'`, "awk 'BEGIN{print ENVIRON[\"HOME\"]}'", "awk -f prog.awk a", "awk '{@f()}' a"]);
+    await expectAsked([
+      `awk 'BEGIN{system("id")}'`,
+      `awk '{print | "sh"}'`,
+      `awk '{print > "out"}' a`,
+      `awk 'BEGIN{"id" | getline x}'`,
+      "awk 'BEGIN{print ENVIRON[\"HOME\"]}'",
+      "awk -f prog.awk a",
+      "awk '{@f()}' a",
+    ]);
   });
 
   it("xargs only into commands whose every flag is harmless", async () => {
@@ -130,7 +198,16 @@ describe("flag-level allowlists", () => {
 describe("environment prefixes", () => {
   it("allows the safe list and refuses variables that change what runs", async () => {
     await expectAllowed(["LANG=C ls", "NO_COLOR=1 TZ=UTC git log -1"]);
-    await expectAsked(["PATH=/tmp ls", "LD_PRELOAD=x.so cat a", "GIT_PAGER=x git log", "PAGER=x git log", "NODE_OPTIONS=--require=x node --version", "BASH_ENV=x ls", "FOO=1 ls", "HOME=/tmp ls"]);
+    await expectAsked([
+      "PATH=/tmp ls",
+      "LD_PRELOAD=x.so cat a",
+      "GIT_PAGER=x git log",
+      "PAGER=x git log",
+      "NODE_OPTIONS=--require=x node --version",
+      "BASH_ENV=x ls",
+      "FOO=1 ls",
+      "HOME=/tmp ls",
+    ]);
   });
 
   it("treats a bare assignment of a dangerous variable as a change to what later commands run", async () => {
@@ -141,12 +218,27 @@ describe("environment prefixes", () => {
 
 describe("path constraints", () => {
   it("asks when a read names a path outside the working directories", async () => {
-    await expectAsked(["cat /etc/passwd", "ls ~", "ls ..", "cat ../../x", "grep -r x /", "head ~/.ssh/id_rsa", "cat < /etc/hosts"]);
+    await expectAsked([
+      "cat /etc/passwd",
+      "ls ~",
+      "ls ..",
+      "cat ../../x",
+      "grep -r x /",
+      "head ~/.ssh/id_rsa",
+      "cat < /etc/hosts",
+    ]);
     await expectAllowed(["cat ./a/../b", "cat /dev/null"]);
   });
 
   it("checks files named by options as well as operands", async () => {
-    await expectAsked(["grep -f /etc/shadow x", "rg --ignore-file /etc/x y", "find . -newer /etc/shadow", "diff --to-file=/etc/passwd a", "wc --files0-from=/etc/list", "du -X /etc/x ."]);
+    await expectAsked([
+      "grep -f /etc/shadow x",
+      "rg --ignore-file /etc/x y",
+      "find . -newer /etc/shadow",
+      "diff --to-file=/etc/passwd a",
+      "wc --files0-from=/etc/list",
+      "du -X /etc/x .",
+    ]);
     await expectAllowed(["grep -f patterns.txt src", "find . -newer package.json"]);
   });
 

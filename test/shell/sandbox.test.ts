@@ -103,12 +103,15 @@ describe("sandbox: file system", () => {
     expect(config.is_error).toBe(true);
     expect(readFileSync(join(session.project, ".git", "config"), "utf8")).not.toContain("hooksPath");
 
-    const settings = await session.run("Bash", { command: `echo '{"permissions":{"allow":["Bash"]}}' > .warden/settings.json` });
+    const settings = await session.run("Bash", {
+      command: `echo '{"permissions":{"allow":["Bash"]}}' > .warden/settings.json`,
+    });
     expect(settings.is_error).toBe(true);
     expect(readFileSync(join(session.project, ".warden", "settings.json"), "utf8")).toBe("{}");
 
     const commit = await session.run("Bash", {
-      command: "echo hi > a.txt && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -q -m first && git log --oneline | wc -l",
+      command:
+        "echo hi > a.txt && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -q -m first && git log --oneline | wc -l",
     });
     expect(commit.is_error).toBeUndefined();
     expect(text(commit)).toBe("1");
@@ -270,7 +273,10 @@ describe("sandbox: stopping", () => {
   it("TaskStop ends a sandboxed background task and everything inside the sandbox", async () => {
     const session = sandboxed();
     const marker = `${300 + Math.floor(Math.random() * 1000)}.4321`;
-    const started = await session.run("Bash", { command: `sleep ${marker} & sleep ${marker}; wait`, run_in_background: true });
+    const started = await session.run("Bash", {
+      command: `sleep ${marker} & sleep ${marker}; wait`,
+      run_in_background: true,
+    });
     const id = /task id (\w+)/.exec(text(started))?.[1] ?? "missing";
     for (let i = 0; i < 200 && sleepersFor(marker).length < 2; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -314,7 +320,10 @@ describe("sandbox: unavailable bubblewrap", () => {
     process.env.WARDEN_BWRAP_PATH = join(outside, "no-such-bwrap");
     try {
       const session = sandboxed();
-      const permission = await BashTool.checkPermissions({ command: "ls", dangerouslyDisableSandbox: true }, session.context);
+      const permission = await BashTool.checkPermissions(
+        { command: "ls", dangerouslyDisableSandbox: true },
+        session.context,
+      );
       // With the sandbox declined on purpose, the ordinary command check decides alone.
       expect(permission.decisionReason).not.toMatchObject({ type: "safetyCheck" });
     } finally {
@@ -333,7 +342,13 @@ describe("sandbox settings", () => {
 
   it("parses our shape and Claude Code's, dropping fields of the wrong type", () => {
     expect(parseSandboxSettings({ enabled: "yes", allowNetwork: 1 })).toEqual({});
-    expect(parseSandboxSettings({ enabled: true, network: { allowedDomains: ["*"] }, filesystem: { allowWrite: ["/x", 3] } })).toEqual({
+    expect(
+      parseSandboxSettings({
+        enabled: true,
+        network: { allowedDomains: ["*"] },
+        filesystem: { allowWrite: ["/x", 3] },
+      }),
+    ).toEqual({
       enabled: true,
       allowNetwork: true,
       additionalWritableDirectories: ["/x"],
@@ -354,8 +369,8 @@ describe("sandbox settings", () => {
     expect(args).toContain("--unshare-net");
     expect(at("--ro-bind", "/")).toBeLessThan(at("--bind-try", "/p"));
     expect(at("--bind-try", "/p")).toBeLessThan(at("--ro-bind-try", "/p/.git/hooks"));
-    expect(bubblewrapArgs({ writableDirectories: [], readOnlyPaths: [], allowNetwork: true, cwd: "/", tempDir: "/t" })).not.toContain(
-      "--unshare-net",
-    );
+    expect(
+      bubblewrapArgs({ writableDirectories: [], readOnlyPaths: [], allowNetwork: true, cwd: "/", tempDir: "/t" }),
+    ).not.toContain("--unshare-net");
   });
 });

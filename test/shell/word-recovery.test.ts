@@ -33,7 +33,7 @@ describe("ANSI-C and locale strings", () => {
     expect(await outcome(`$'\\x72'm -rf x`, DENY_RM)).toBe("deny");
   });
 
-  it("reads $\"...\" as a double-quoted string, substitutions included", async () => {
+  it('reads $"..." as a double-quoted string, substitutions included', async () => {
     expect(await recoveredCommands(`$"rm" -rf x`)).toEqual([["rm", "-rf", "x"]]);
     const words = await recoveredCommands(`echo $"$(id)"`);
     expect(words[words.length - 1]).toEqual(["echo", "<dynamic>"]);
@@ -99,13 +99,28 @@ describe("wrappers", () => {
   });
 
   it("peels privilege and batching wrappers for deny rules", async () => {
-    for (const command of ["sudo -u root rm x", "doas rm x", "busybox rm x", "ionice -c3 rm x", "flock /tmp/l rm x", "xargs -0 -n1 rm < list", "setsid rm x"]) {
+    for (const command of [
+      "sudo -u root rm x",
+      "doas rm x",
+      "busybox rm x",
+      "ionice -c3 rm x",
+      "flock /tmp/l rm x",
+      "xargs -0 -n1 rm < list",
+      "setsid rm x",
+    ]) {
       expect(await outcome(command, DENY_RM), command).toBe("deny");
     }
   });
 
   it("tries every later word of a loosely modelled wrapper against deny rules", async () => {
-    for (const command of ["parallel -j4 rm ::: a b", "strace -f -o log rm x", "unshare -r rm x", "chroot /srv rm x", "firejail --net=none rm x", "systemd-run --user rm x"]) {
+    for (const command of [
+      "parallel -j4 rm ::: a b",
+      "strace -f -o log rm x",
+      "unshare -r rm x",
+      "chroot /srv rm x",
+      "firejail --net=none rm x",
+      "systemd-run --user rm x",
+    ]) {
       expect(await outcome(command, DENY_RM), command).toBe("deny");
     }
   });
@@ -122,13 +137,31 @@ describe("wrappers", () => {
 
 describe("nested scripts and inner commands", () => {
   it("re-parses literal sh -c, bash -lc, eval, script -c and su -c strings", async () => {
-    for (const command of [`sh -c 'rm -rf x'`, `bash -lc "cd /; rm -rf x"`, `bash -o pipefail -c 'rm x'`, `bash -c -- 'rm x'`, `sh -ec 'rm x'`, `eval 'rm -rf x'`, `eval rm -rf x`, `script -qc 'rm x' /dev/null`, `su -c 'rm x'`, `sh -c "sh -c 'rm x'"`]) {
+    for (const command of [
+      `sh -c 'rm -rf x'`,
+      `bash -lc "cd /; rm -rf x"`,
+      `bash -o pipefail -c 'rm x'`,
+      `bash -c -- 'rm x'`,
+      `sh -ec 'rm x'`,
+      `eval 'rm -rf x'`,
+      `eval rm -rf x`,
+      `script -qc 'rm x' /dev/null`,
+      `su -c 'rm x'`,
+      `sh -c "sh -c 'rm x'"`,
+    ]) {
       expect(await outcome(command, DENY_RM), command).toBe("deny");
     }
   });
 
   it("reads the script a shell takes on stdin from a heredoc, a here-string or a literal echo/printf", async () => {
-    for (const command of ["sh <<EOF\nrm -rf x\nEOF", "bash -s <<'X'\nls; rm y\nX", "sh <<< 'rm -rf x'", "echo 'rm -rf x' | sh", "printf 'rm -rf x\\n' | bash", "cat <<EOF | sh\nrm x\nEOF"]) {
+    for (const command of [
+      "sh <<EOF\nrm -rf x\nEOF",
+      "bash -s <<'X'\nls; rm y\nX",
+      "sh <<< 'rm -rf x'",
+      "echo 'rm -rf x' | sh",
+      "printf 'rm -rf x\\n' | bash",
+      "cat <<EOF | sh\nrm x\nEOF",
+    ]) {
       expect(await outcome(command, DENY_RM), command).toBe("deny");
     }
     expect(await outcome("echo ls | sh", DENY_RM)).toBe("ask");
@@ -167,7 +200,9 @@ describe("nested scripts and inner commands", () => {
 describe("data is not a command", () => {
   it("does not deny a denied word used as an argument or message", async () => {
     expect(await outcome("grep -rn rm src", DENY_RM)).toBe("allow");
-    expect(await outcome(`git commit -m "rm unused"`, { allow: ["Bash(git commit:*)"], deny: ["Bash(rm:*)"] })).toBe("allow");
+    expect(await outcome(`git commit -m "rm unused"`, { allow: ["Bash(git commit:*)"], deny: ["Bash(rm:*)"] })).toBe(
+      "allow",
+    );
     expect(await outcome("echo rm -rf x", DENY_RM)).toBe("allow");
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildTool } from "../../src/tool/build-tool.js";
+import { createToolUseContext } from "../../src/tool/context.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { assembleToolPool } from "../../src/tool/pool.js";
 import { toolInputJSONSchema } from "../../src/tool/schema.js";
-import { createToolUseContext } from "../../src/tool/context.js";
 
 const minimal = buildTool({
   name: "Minimal",
@@ -16,7 +16,14 @@ const minimal = buildTool({
 describe("buildTool", () => {
   it("fills fail-closed defaults", async () => {
     const ctx = createToolUseContext({
-      options: { tools: [minimal], model: "replay:x", cwd: "/tmp", sessionId: "s", sessionDir: "/tmp", isNonInteractive: true },
+      options: {
+        tools: [minimal],
+        model: "replay:x",
+        cwd: "/tmp",
+        sessionId: "s",
+        sessionDir: "/tmp",
+        isNonInteractive: true,
+      },
       appState: { toolPermissionContext: emptyPermissionContext("/tmp") },
     });
     expect(minimal.isReadOnly({ value: "a", count: 1 })).toBe(false);

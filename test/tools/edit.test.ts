@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listFileChanges } from "../../src/session/file-history.js";
 import { EditErrorCode, EditTool } from "../../src/tools/edit/tool.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
-import { type TestProject, callText, callTool, makeProject, validationCode, validationMessage } from "./helpers.js";
+import { callText, callTool, makeProject, type TestProject, validationCode, validationMessage } from "./helpers.js";
 
 let project: TestProject;
 beforeEach(async () => {
@@ -29,7 +29,9 @@ describe("Edit: error codes", () => {
   it("1: old_string equal to new_string is a no-op", async () => {
     const file = path.join(project.dir, "a.txt");
     await readAndGet(file, "x\n");
-    expect(await validationCode(EditTool, { file_path: file, old_string: "x", new_string: "x" }, project.context)).toBe(EditErrorCode.noOp);
+    expect(await validationCode(EditTool, { file_path: file, old_string: "x", new_string: "x" }, project.context)).toBe(
+      EditErrorCode.noOp,
+    );
   });
 
   it("2: a path the permission rules deny", async () => {
@@ -56,9 +58,9 @@ describe("Edit: error codes", () => {
   it("3: empty old_string on a file that has content", async () => {
     const file = path.join(project.dir, "a.txt");
     await readAndGet(file, "content\n");
-    expect(await validationCode(EditTool, { file_path: file, old_string: "", new_string: "new" }, project.context)).toBe(
-      EditErrorCode.fileExists,
-    );
+    expect(
+      await validationCode(EditTool, { file_path: file, old_string: "", new_string: "new" }, project.context),
+    ).toBe(EditErrorCode.fileExists);
   });
 
   it("4: missing file, with suggestions", async () => {
@@ -71,10 +73,14 @@ describe("Edit: error codes", () => {
   it("5: a notebook must go through NotebookEdit", async () => {
     const file = path.join(project.dir, "nb.ipynb");
     await writeFile(file, JSON.stringify({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 }));
-    const message = await validationMessage(EditTool, { file_path: file, old_string: "cells", new_string: "x" }, project.context);
-    expect(await validationCode(EditTool, { file_path: file, old_string: "cells", new_string: "x" }, project.context)).toBe(
-      EditErrorCode.notebook,
+    const message = await validationMessage(
+      EditTool,
+      { file_path: file, old_string: "cells", new_string: "x" },
+      project.context,
     );
+    expect(
+      await validationCode(EditTool, { file_path: file, old_string: "cells", new_string: "x" }, project.context),
+    ).toBe(EditErrorCode.notebook);
     expect(message).toMatch(/NotebookEdit/);
   });
 
@@ -106,9 +112,9 @@ describe("Edit: error codes", () => {
     await writeFile(file, "restored from an old backup\n");
     const past = new Date(Date.UTC(2001, 0, 1));
     await utimes(file, past, past);
-    expect(await validationCode(EditTool, { file_path: file, old_string: "restored", new_string: "x" }, project.context)).toBe(
-      EditErrorCode.modifiedSinceRead,
-    );
+    expect(
+      await validationCode(EditTool, { file_path: file, old_string: "restored", new_string: "x" }, project.context),
+    ).toBe(EditErrorCode.modifiedSinceRead);
   });
 
   it("7: a change landing after validation is caught inside the critical section", async () => {
@@ -127,9 +133,9 @@ describe("Edit: error codes", () => {
   it("8: old_string not found", async () => {
     const file = path.join(project.dir, "a.txt");
     await readAndGet(file, "hello\n");
-    expect(await validationCode(EditTool, { file_path: file, old_string: "bye", new_string: "x" }, project.context)).toBe(
-      EditErrorCode.notFound,
-    );
+    expect(
+      await validationCode(EditTool, { file_path: file, old_string: "bye", new_string: "x" }, project.context),
+    ).toBe(EditErrorCode.notFound);
   });
 
   it("9: several matches without replace_all says how many", async () => {
@@ -150,9 +156,9 @@ describe("Edit: error codes", () => {
   });
 
   it("requires an absolute path", async () => {
-    expect(await validationMessage(EditTool, { file_path: "a.txt", old_string: "a", new_string: "b" }, project.context)).toMatch(
-      /absolute path/,
-    );
+    expect(
+      await validationMessage(EditTool, { file_path: "a.txt", old_string: "a", new_string: "b" }, project.context),
+    ).toMatch(/absolute path/);
   });
 });
 
@@ -161,7 +167,11 @@ describe("Edit: changes", () => {
     const file = path.join(project.dir, "a.ts");
     const body = Array.from({ length: 50 }, (_, i) => `const v${i} = ${i};`).join("\n");
     await readAndGet(file, `${body}\n`);
-    const text = await callText(EditTool, { file_path: file, old_string: "const v25 = 25;", new_string: "const v25 = 2500;" }, project.context);
+    const text = await callText(
+      EditTool,
+      { file_path: file, old_string: "const v25 = 25;", new_string: "const v25 = 2500;" },
+      project.context,
+    );
     expect(text).toContain("has been updated");
     expect(text).toContain("-const v25 = 25;");
     expect(text).toContain("+const v25 = 2500;");
@@ -171,7 +181,11 @@ describe("Edit: changes", () => {
     expect(listFileChanges(project.sessionDir).map((c) => [c.tool, c.path])).toEqual([["Edit", file]]);
     expect(project.context.readFileState.get(file)?.content).toContain("const v25 = 2500;");
     // A second edit needs no new Read: the tool knows what it wrote.
-    const second = await callTool(EditTool, { file_path: file, old_string: "const v0 = 0;", new_string: "const v0 = -1;" }, project.context);
+    const second = await callTool(
+      EditTool,
+      { file_path: file, old_string: "const v0 = 0;", new_string: "const v0 = -1;" },
+      project.context,
+    );
     expect(second.is_error).toBeFalsy();
   });
 
@@ -185,7 +199,11 @@ describe("Edit: changes", () => {
   it("replace_all changes every occurrence", async () => {
     const file = path.join(project.dir, "a.txt");
     await readAndGet(file, "foo bar foo\nbaz foo\n");
-    const text = await callText(EditTool, { file_path: file, old_string: "foo", new_string: "qux", replace_all: true }, project.context);
+    const text = await callText(
+      EditTool,
+      { file_path: file, old_string: "foo", new_string: "qux", replace_all: true },
+      project.context,
+    );
     expect(text).toContain("3 replacements");
     expect(await readFile(file, "utf8")).toBe("qux bar qux\nbaz qux\n");
   });
@@ -202,7 +220,11 @@ describe("Edit: changes", () => {
     await readAndGet(file, "She said \u201chello\u201d and didn\u2019t stay.\n");
     const text = await callText(
       EditTool,
-      { file_path: file, old_string: `She said "hello" and didn't stay.`, new_string: `She said "goodbye" and didn't wait.` },
+      {
+        file_path: file,
+        old_string: `She said "hello" and didn't stay.`,
+        new_string: `She said "goodbye" and didn't wait.`,
+      },
       project.context,
     );
     expect(text).toContain("has been updated");
@@ -220,7 +242,11 @@ describe("Edit: changes", () => {
   it("an empty old_string fills an existing empty file once it has been read", async () => {
     const file = path.join(project.dir, "empty.txt");
     await readAndGet(file, "");
-    const result = await callTool(EditTool, { file_path: file, old_string: "", new_string: "filled\n" }, project.context);
+    const result = await callTool(
+      EditTool,
+      { file_path: file, old_string: "", new_string: "filled\n" },
+      project.context,
+    );
     expect(result.is_error).toBeFalsy();
     expect(await readFile(file, "utf8")).toBe("filled\n");
   });
@@ -229,7 +255,11 @@ describe("Edit: changes", () => {
     const file = path.join(project.dir, "a.txt");
     await readAndGet(file, "same\n");
     await bumpMtime(file);
-    const result = await callTool(EditTool, { file_path: file, old_string: "same", new_string: "new" }, project.context);
+    const result = await callTool(
+      EditTool,
+      { file_path: file, old_string: "same", new_string: "new" },
+      project.context,
+    );
     expect(result.is_error).toBeFalsy();
     expect(await readFile(file, "utf8")).toBe("new\n");
   });
@@ -237,7 +267,11 @@ describe("Edit: changes", () => {
   it("round-trips a CRLF file: matches across CRLF lines and writes LF", async () => {
     const file = path.join(project.dir, "dos.txt");
     await readAndGet(file, "first\r\nsecond\r\nthird\r\n");
-    await callText(EditTool, { file_path: file, old_string: "first\nsecond", new_string: "first\n2nd" }, project.context);
+    await callText(
+      EditTool,
+      { file_path: file, old_string: "first\nsecond", new_string: "first\n2nd" },
+      project.context,
+    );
     expect(await readFile(file, "utf8")).toBe("first\n2nd\nthird\n");
     const again = await callText(ReadTool, { file_path: file }, project.context);
     expect(again).toBe("     1\tfirst\n     2\t2nd\n     3\tthird");
@@ -312,8 +346,11 @@ describe("Edit: shortened tags", () => {
   it("expands shortened tags the model quotes back", async () => {
     const file = path.join(project.dir, "prompt.txt");
     await readAndGet(file, "<function_results>old</function_results>\n");
-    await callText(EditTool, { file_path: file, old_string: "<fnr>old</fnr>", new_string: "<fnr>new</fnr>" }, project.context);
+    await callText(
+      EditTool,
+      { file_path: file, old_string: "<fnr>old</fnr>", new_string: "<fnr>new</fnr>" },
+      project.context,
+    );
     expect(await readFile(file, "utf8")).toBe("<function_results>new</function_results>\n");
   });
 });
-

@@ -8,7 +8,7 @@ import { listFileChanges, undoLastChanges } from "../../src/session/file-history
 import { EditTool } from "../../src/tools/edit/tool.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
-import { type TestProject, callText, makeProject } from "./helpers.js";
+import { callText, makeProject, type TestProject } from "./helpers.js";
 
 const run = promisify(execFile);
 let project: TestProject;
@@ -59,7 +59,9 @@ describe("file history and undo", () => {
     await callText(WriteTool, { file_path: a, content: "tool wrote a\n" }, project.context);
     await callText(WriteTool, { file_path: b, content: "tool wrote b\n" }, project.context);
     await writeFile(a, "the user changed a\n");
-    expect(() => undoLastChanges(project.sessionDir, 2)).toThrow(/a\.txt has changed since Write wrote it.*Nothing was undone/);
+    expect(() => undoLastChanges(project.sessionDir, 2)).toThrow(
+      /a\.txt has changed since Write wrote it.*Nothing was undone/,
+    );
     expect(await readFile(a, "utf8")).toBe("the user changed a\n");
     expect(await readFile(b, "utf8")).toBe("tool wrote b\n");
     expect(listFileChanges(project.sessionDir)).toHaveLength(2);
@@ -104,9 +106,10 @@ describe("warden undo", () => {
     expect(stdout).toContain("Undid 2 changes in session session-1.");
     expect(await readFile(file, "utf8")).toBe("print('old')\n");
 
-    const again = await run(process.execPath, ["--import", tsx, main, "undo", "--session", "session-1"], { cwd: project.dir, env }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
+    const again = await run(process.execPath, ["--import", tsx, main, "undo", "--session", "session-1"], {
+      cwd: project.dir,
+      env,
+    }).catch((error: { code: number; stderr: string }) => error);
     expect("code" in again && again.code).toBe(1);
     expect("stderr" in again && again.stderr).toMatch(/no file changes left to undo/);
   });
@@ -120,17 +123,30 @@ describe("end to end: a headless session edits, warden undo restores", () => {
     const script = path.join(path.dirname(project.dir), "edit.jsonl");
     const turns = [
       { content: [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "{{cwd}}/app.py" } }] },
-      { content: [{ type: "tool_use", id: "t2", name: "Edit", input: { file_path: "{{cwd}}/app.py", old_string: "before", new_string: "after" } }] },
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "t2",
+            name: "Edit",
+            input: { file_path: "{{cwd}}/app.py", old_string: "before", new_string: "after" },
+          },
+        ],
+      },
       { content: [{ type: "text", text: "Done." }] },
     ];
     await writeFile(script, turns.map((t) => JSON.stringify(t)).join("\n"));
     const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
     const tsx = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
     const env = { ...process.env, WARDEN_HOME: home };
-    await run(process.execPath, ["--import", tsx, main, "-p", "change it", "--model", `replay:${script}`, "--permission-mode", "acceptEdits"], {
-      cwd: project.dir,
-      env,
-    });
+    await run(
+      process.execPath,
+      ["--import", tsx, main, "-p", "change it", "--model", `replay:${script}`, "--permission-mode", "acceptEdits"],
+      {
+        cwd: project.dir,
+        env,
+      },
+    );
     expect(await readFile(file, "utf8")).toBe("print('after')\n");
     const listed = await run(process.execPath, ["--import", tsx, main, "undo", "--list"], { cwd: project.dir, env });
     expect(listed.stdout).toMatch(/1\. .* Edit .*app\.py/);

@@ -17,7 +17,16 @@ describe("file tool schemas", () => {
   });
 
   it("every prompt teaches absolute paths or the dedicated tools over the shell", async () => {
-    const options = { tools: [], permissionContext: { mode: "default" as const, workingDirectories: ["/"], rules: { allow: [], deny: [], ask: [] }, isBypassPermissionsModeAvailable: false }, cwd: "/" };
+    const options = {
+      tools: [],
+      permissionContext: {
+        mode: "default" as const,
+        workingDirectories: ["/"],
+        rules: { allow: [], deny: [], ask: [] },
+        isBypassPermissionsModeAvailable: false,
+      },
+      cwd: "/",
+    };
     expect(await EditTool.prompt(options)).toMatch(/use Write only for new files/i);
     expect(await WriteTool.prompt(options)).toMatch(/To change part of an existing file use Edit/);
     expect(await GrepTool.prompt(options)).toMatch(/Never run grep or rg through Bash/);

@@ -5,11 +5,11 @@
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { toolResultText } from "../../src/messages/types.js";
 import type { ToolResultBlock } from "../../src/messages/types.js";
+import { toolResultText } from "../../src/messages/types.js";
 import { runToolUse } from "../../src/orchestration/run-tool-use.js";
 import { createToolUseContext } from "../../src/tool/context.js";
-import { type PermissionRule, emptyPermissionContext } from "../../src/tool/permission-types.js";
+import { emptyPermissionContext, type PermissionRule } from "../../src/tool/permission-types.js";
 import type { AnyTool, CanUseTool, ToolUseContext } from "../../src/tool/types.js";
 import { builtInTools } from "../../src/tools/registry.js";
 
@@ -29,7 +29,14 @@ export async function makeProject(denyRules: PermissionRule[] = []): Promise<Tes
   const permissionContext = emptyPermissionContext(dir);
   permissionContext.rules.deny.push(...denyRules);
   const context = createToolUseContext({
-    options: { tools: builtInTools(), model: "replay:test", cwd: dir, sessionId: "test-session", sessionDir, isNonInteractive: true },
+    options: {
+      tools: builtInTools(),
+      model: "replay:test",
+      cwd: dir,
+      sessionId: "test-session",
+      sessionDir,
+      isNonInteractive: true,
+    },
     appState: { toolPermissionContext: permissionContext },
   });
   return { dir, sessionDir, context, cleanup: () => rm(root, { recursive: true, force: true }) };
@@ -44,24 +51,45 @@ export const allowUnlessDenied: CanUseTool = async (tool, input, context) => {
 
 let nextId = 0;
 
-export async function callTool(tool: AnyTool, input: Record<string, unknown>, context: ToolUseContext): Promise<ToolResultBlock> {
+export async function callTool(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  context: ToolUseContext,
+): Promise<ToolResultBlock> {
   nextId++;
-  const outcome = await runToolUse({ type: "tool_use", id: `toolu_${nextId}`, name: tool.name, input }, context, allowUnlessDenied, undefined);
+  const outcome = await runToolUse(
+    { type: "tool_use", id: `toolu_${nextId}`, name: tool.name, input },
+    context,
+    allowUnlessDenied,
+    undefined,
+  );
   return outcome.result;
 }
 
-export async function callText(tool: AnyTool, input: Record<string, unknown>, context: ToolUseContext): Promise<string> {
+export async function callText(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  context: ToolUseContext,
+): Promise<string> {
   return toolResultText((await callTool(tool, input, context)).content);
 }
 
 /** The error code validateInput gives for an input (after schema parsing), or "ok". */
-export async function validationCode(tool: AnyTool, input: Record<string, unknown>, context: ToolUseContext): Promise<number | "ok"> {
+export async function validationCode(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  context: ToolUseContext,
+): Promise<number | "ok"> {
   const parsed = tool.inputSchema.parse(input);
   const result = await tool.validateInput!(parsed, context);
   return result.result ? "ok" : result.errorCode;
 }
 
-export async function validationMessage(tool: AnyTool, input: Record<string, unknown>, context: ToolUseContext): Promise<string> {
+export async function validationMessage(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  context: ToolUseContext,
+): Promise<string> {
   const parsed = tool.inputSchema.parse(input);
   const result = await tool.validateInput!(parsed, context);
   return result.result ? "" : result.message;

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReadTool } from "../../src/tools/read/tool.js";
-import { type TestProject, callText, callTool, makeProject, validationCode, validationMessage } from "./helpers.js";
+import { callText, callTool, makeProject, type TestProject, validationCode, validationMessage } from "./helpers.js";
 import { makePdf } from "./pdf-fixture.js";
 
 let project: TestProject;
@@ -46,7 +46,9 @@ describe("Read: text", () => {
   it("treats offset 0 as the first line", async () => {
     const file = path.join(project.dir, "a.txt");
     await writeFile(file, "first\nsecond\n");
-    expect(await callText(ReadTool, { file_path: file, offset: 0, limit: 1 }, project.context)).toBe("     1\tfirst\n\n(Showing lines 1-1; the file continues. Use offset: 2 to read on.)");
+    expect(await callText(ReadTool, { file_path: file, offset: 0, limit: 1 }, project.context)).toBe(
+      "     1\tfirst\n\n(Showing lines 1-1; the file continues. Use offset: 2 to read on.)",
+    );
   });
 
   it("cuts long lines", async () => {
@@ -125,18 +127,28 @@ describe("Read: refusals", () => {
     }
   });
 
-  it.each(["/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/tty", "/dev/fd/0", "/proc/self/fd/0", "/proc/1/fd/2"])(
-    "refuses the device %s",
-    async (device) => {
-      const message = await validationMessage(ReadTool, { file_path: device }, project.context);
-      expect(message).toMatch(/device/);
-    },
-  );
+  it.each([
+    "/dev/zero",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/stdin",
+    "/dev/tty",
+    "/dev/fd/0",
+    "/proc/self/fd/0",
+    "/proc/1/fd/2",
+  ])("refuses the device %s", async (device) => {
+    const message = await validationMessage(ReadTool, { file_path: device }, project.context);
+    expect(message).toMatch(/device/);
+  });
 
   it("names similar files when the file is missing", async () => {
     await writeFile(path.join(project.dir, "config.ts"), "");
     await writeFile(path.join(project.dir, "confg.json"), "");
-    const message = await validationMessage(ReadTool, { file_path: path.join(project.dir, "config.js") }, project.context);
+    const message = await validationMessage(
+      ReadTool,
+      { file_path: path.join(project.dir, "config.js") },
+      project.context,
+    );
     expect(message).toMatch(/does not exist/);
     expect(message).toContain(path.join(project.dir, "config.ts"));
   });
@@ -154,7 +166,9 @@ describe("Read: refusals", () => {
 
   it("refuses a directory, pointing at Glob", async () => {
     await mkdir(path.join(project.dir, "sub"));
-    expect(await validationMessage(ReadTool, { file_path: path.join(project.dir, "sub") }, project.context)).toMatch(/directory.*Glob/);
+    expect(await validationMessage(ReadTool, { file_path: path.join(project.dir, "sub") }, project.context)).toMatch(
+      /directory.*Glob/,
+    );
   });
 
   it("reads a window of a huge sparse file without reading the whole file", async () => {
@@ -169,7 +183,9 @@ describe("Read: refusals", () => {
 describe("Read: images, PDFs, notebooks", () => {
   it("returns a PNG as an image block", async () => {
     const file = path.join(project.dir, "dot.png");
-    await sharp({ create: { width: 20, height: 10, channels: 3, background: "#ff0000" } }).png().toFile(file);
+    await sharp({ create: { width: 20, height: 10, channels: 3, background: "#ff0000" } })
+      .png()
+      .toFile(file);
     const result = await callTool(ReadTool, { file_path: file }, project.context);
     expect(Array.isArray(result.content)).toBe(true);
     const blocks = result.content as Array<{ type: string; source?: { media_type: string; data: string } }>;
@@ -184,7 +200,9 @@ describe("Read: images, PDFs, notebooks", () => {
     ["webp", "image/webp"],
   ] as const)("returns a %s as an image block of its own type", async (format, mediaType) => {
     const file = path.join(project.dir, `pic.${format}`);
-    await sharp({ create: { width: 8, height: 8, channels: 3, background: "#00ff00" } }).toFormat(format).toFile(file);
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: "#00ff00" } })
+      .toFormat(format)
+      .toFile(file);
     const result = await callTool(ReadTool, { file_path: file }, project.context);
     const blocks = result.content as Array<{ type: string; source?: { media_type: string } }>;
     expect(blocks.find((b) => b.type === "image")?.source?.media_type).toBe(mediaType);
@@ -192,7 +210,9 @@ describe("Read: images, PDFs, notebooks", () => {
 
   it("scales a large image down to fit the budget", async () => {
     const file = path.join(project.dir, "wide.jpg");
-    await sharp({ create: { width: 4000, height: 1000, channels: 3, background: "#3366aa" } }).jpeg().toFile(file);
+    await sharp({ create: { width: 4000, height: 1000, channels: 3, background: "#3366aa" } })
+      .jpeg()
+      .toFile(file);
     const result = await callTool(ReadTool, { file_path: file }, project.context);
     const blocks = result.content as Array<{ type: string; text?: string; source?: { data: string } }>;
     const meta = await sharp(Buffer.from(blocks.find((b) => b.type === "image")!.source!.data, "base64")).metadata();
@@ -220,7 +240,9 @@ describe("Read: images, PDFs, notebooks", () => {
     expect(result.is_error).toBe(true);
     expect(String(result.content)).toMatch(/12 pages.*pages/s);
     expect(await callText(ReadTool, { file_path: file, pages: "11-12" }, project.context)).toContain("Page 12");
-    expect(await validationMessage(ReadTool, { file_path: file, pages: "5-2" }, project.context)).toMatch(/not a valid range/);
+    expect(await validationMessage(ReadTool, { file_path: file, pages: "5-2" }, project.context)).toMatch(
+      /not a valid range/,
+    );
   });
 
   it("reads a notebook as cells with their outputs", async () => {

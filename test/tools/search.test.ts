@@ -3,10 +3,10 @@ import { mkdir, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ripgrepPath, runRipgrep } from "../../src/tools/file-shared/ripgrep.js";
-import { buildRipgrepArgs } from "../../src/tools/grep/args.js";
 import { GlobTool } from "../../src/tools/glob/tool.js";
+import { buildRipgrepArgs } from "../../src/tools/grep/args.js";
 import { GrepTool } from "../../src/tools/grep/tool.js";
-import { type TestProject, callText, callTool, makeProject, validationMessage } from "./helpers.js";
+import { callText, callTool, makeProject, type TestProject, validationMessage } from "./helpers.js";
 
 let project: TestProject;
 
@@ -29,7 +29,14 @@ async function fixtureTree(dir: string): Promise<void> {
   execFileSync("git", ["init", "-q"], { cwd: dir });
   await writeFile(path.join(dir, ".git", "TODO_IN_GIT"), "TODO inside .git\n");
   // Distinct mtimes, app.ts newest.
-  const order = ["docs/guide.md", "src/util/numbers.js", "src/util/strings.ts", ".config/settings.json", "multi.txt", "src/app.ts"];
+  const order = [
+    "docs/guide.md",
+    "src/util/numbers.js",
+    "src/util/strings.ts",
+    ".config/settings.json",
+    "multi.txt",
+    "src/app.ts",
+  ];
   for (const [i, rel] of order.entries()) {
     const t = new Date(Date.UTC(2024, 0, 1 + i));
     await utimes(path.join(dir, rel), t, t);
@@ -51,7 +58,11 @@ describe("Grep", () => {
   });
 
   it("content mode with line numbers, -i and context lines", async () => {
-    const text = await callText(GrepTool, { pattern: "todo", output_mode: "content", "-i": true, glob: "*.ts" }, project.context);
+    const text = await callText(
+      GrepTool,
+      { pattern: "todo", output_mode: "content", "-i": true, glob: "*.ts" },
+      project.context,
+    );
     const lines = text.split("\n").sort();
     expect(lines).toEqual(["src/app.ts:2:  console.log('TODO: start');", "src/util/strings.ts:2:// todo lowercase"]);
     const withContext = await callText(
@@ -59,26 +70,46 @@ describe("Grep", () => {
       { pattern: "console", output_mode: "content", "-B": 1, "-A": 1, path: path.join(project.dir, "src", "app.ts") },
       project.context,
     );
-    expect(withContext).toBe("src/app.ts-1-export function main() {\nsrc/app.ts:2:  console.log('TODO: start');\nsrc/app.ts-3-}");
-    const noNumbers = await callText(GrepTool, { pattern: "Guide", output_mode: "content", "-n": false }, project.context);
+    expect(withContext).toBe(
+      "src/app.ts-1-export function main() {\nsrc/app.ts:2:  console.log('TODO: start');\nsrc/app.ts-3-}",
+    );
+    const noNumbers = await callText(
+      GrepTool,
+      { pattern: "Guide", output_mode: "content", "-n": false },
+      project.context,
+    );
     expect(noNumbers).toBe("docs/guide.md:# Guide");
   });
 
   it("count mode with totals", async () => {
-    const text = await callText(GrepTool, { pattern: "e", output_mode: "count", path: path.join(project.dir, "docs") }, project.context);
+    const text = await callText(
+      GrepTool,
+      { pattern: "e", output_mode: "count", path: path.join(project.dir, "docs") },
+      project.context,
+    );
     expect(text).toBe("docs/guide.md:3\n\nFound 3 matching lines across 1 file.");
     const all = await callText(GrepTool, { pattern: "TODO", output_mode: "count" }, project.context);
-    expect(all.split("\n\n")[0]!.split("\n").sort()).toEqual([".config/settings.json:1", "src/app.ts:1", "src/util/numbers.js:1"]);
+    expect(all.split("\n\n")[0]!.split("\n").sort()).toEqual([
+      ".config/settings.json:1",
+      "src/app.ts:1",
+      "src/util/numbers.js:1",
+    ]);
   });
 
   it("type filter, and a pattern that starts with '-'", async () => {
-    expect(await callText(GrepTool, { pattern: "TODO", type: "js" }, project.context)).toBe("Found 1 file\nsrc/util/numbers.js");
-    expect(await callText(GrepTool, { pattern: "-flag", output_mode: "content" }, project.context)).toBe("docs/guide.md:3:-flag appears here");
+    expect(await callText(GrepTool, { pattern: "TODO", type: "js" }, project.context)).toBe(
+      "Found 1 file\nsrc/util/numbers.js",
+    );
+    expect(await callText(GrepTool, { pattern: "-flag", output_mode: "content" }, project.context)).toBe(
+      "docs/guide.md:3:-flag appears here",
+    );
   });
 
   it("multiline patterns need multiline: true", async () => {
     expect(await callText(GrepTool, { pattern: "Foo \\{.*field" }, project.context)).toBe("No files found");
-    expect(await callText(GrepTool, { pattern: "Foo \\{.*field", multiline: true }, project.context)).toBe("Found 1 file\nmulti.txt");
+    expect(await callText(GrepTool, { pattern: "Foo \\{.*field", multiline: true }, project.context)).toBe(
+      "Found 1 file\nmulti.txt",
+    );
   });
 
   it("head_limit and offset page through results, with a note", async () => {
@@ -91,20 +122,42 @@ describe("Grep", () => {
   });
 
   it("reports no matches and a missing path clearly", async () => {
-    expect(await callText(GrepTool, { pattern: "zzz_not_here", output_mode: "content" }, project.context)).toBe("No matches found");
-    expect(await validationMessage(GrepTool, { pattern: "x", path: path.join(project.dir, "nope") }, project.context)).toMatch(
-      /does not exist/,
+    expect(await callText(GrepTool, { pattern: "zzz_not_here", output_mode: "content" }, project.context)).toBe(
+      "No matches found",
     );
+    expect(
+      await validationMessage(GrepTool, { pattern: "x", path: path.join(project.dir, "nope") }, project.context),
+    ).toMatch(/does not exist/);
     expect(await validationMessage(GrepTool, { pattern: "x", path: "src" }, project.context)).toMatch(/absolute path/);
   });
 
   it("builds the ripgrep call the reference describes", () => {
-    const args = buildRipgrepArgs({ pattern: "-x", searchPath: ".", outputMode: "content", multiline: true, glob: "*.ts,*.tsx {a,b}.js" });
+    const args = buildRipgrepArgs({
+      pattern: "-x",
+      searchPath: ".",
+      outputMode: "content",
+      multiline: true,
+      glob: "*.ts,*.tsx {a,b}.js",
+    });
     expect(args).toEqual(
-      expect.arrayContaining(["--hidden", "--glob", "!{.git,.svn,.hg,.bzr,.jj,.sl}", "--max-columns", "500", "-U", "--multiline-dotall", "-n"]),
+      expect.arrayContaining([
+        "--hidden",
+        "--glob",
+        "!{.git,.svn,.hg,.bzr,.jj,.sl}",
+        "--max-columns",
+        "500",
+        "-U",
+        "--multiline-dotall",
+        "-n",
+      ]),
     );
     expect(args.slice(-4)).toEqual(["-e", "-x", "--", "."]);
-    expect(args.filter((_, i) => args[i - 1] === "--glob")).toEqual(["!{.git,.svn,.hg,.bzr,.jj,.sl}", "*.ts", "*.tsx", "{a,b}.js"]);
+    expect(args.filter((_, i) => args[i - 1] === "--glob")).toEqual([
+      "!{.git,.svn,.hg,.bzr,.jj,.sl}",
+      "*.ts",
+      "*.tsx",
+      "{a,b}.js",
+    ]);
   });
 
   it("fails with a clear message when ripgrep is missing", async () => {
@@ -129,7 +182,9 @@ describe("Grep", () => {
     const result = await pending;
     expect(result.is_error).toBe(true);
     expect(String(result.content)).toMatch(/Interrupted/);
-    await expect(runRipgrep(["TODO", "."], { cwd: project.dir, signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
+    await expect(runRipgrep(["TODO", "."], { cwd: project.dir, signal: AbortSignal.abort() })).rejects.toThrow(
+      /abort/i,
+    );
   });
 
   it("never shows files that Read may not read (deny rules), in any mode", async () => {
@@ -140,7 +195,11 @@ describe("Grep", () => {
     });
     const files = await callText(GrepTool, { pattern: "TODO", "-i": true }, project.context);
     expect(files).toBe("Found 2 files\nsrc/app.ts\n.config/settings.json");
-    const content = await callText(GrepTool, { pattern: "todo", "-i": true, output_mode: "content", "-C": 1 }, project.context);
+    const content = await callText(
+      GrepTool,
+      { pattern: "todo", "-i": true, output_mode: "content", "-C": 1 },
+      project.context,
+    );
     expect(content).not.toContain("src/util");
     expect(content).toContain("src/app.ts:2:");
     const counts = await callText(GrepTool, { pattern: "TODO", output_mode: "count" }, project.context);
@@ -152,7 +211,9 @@ describe("Grep", () => {
     await writeFile(path.join(project.dir, "odd:name-1.txt"), "alpha\nneedle-9: here\nomega\n");
     const text = await callText(GrepTool, { pattern: "needle", output_mode: "content", "-A": 1 }, project.context);
     expect(text).toBe("odd:name-1.txt:2:needle-9: here\nodd:name-1.txt-3-omega");
-    expect(await callText(GrepTool, { pattern: "needle", output_mode: "count" }, project.context)).toMatch(/^odd:name-1\.txt:1\n/);
+    expect(await callText(GrepTool, { pattern: "needle", output_mode: "count" }, project.context)).toMatch(
+      /^odd:name-1\.txt:1\n/,
+    );
   });
 
   it("is read-only and concurrency-safe with a 20,000-character result limit", () => {
@@ -173,10 +234,12 @@ describe("Glob", () => {
   });
 
   it("searches under path, and accepts an absolute pattern", async () => {
-    expect(await callText(GlobTool, { pattern: "*.ts", path: path.join(project.dir, "src", "util") }, project.context)).toBe(
-      "src/util/strings.ts",
+    expect(
+      await callText(GlobTool, { pattern: "*.ts", path: path.join(project.dir, "src", "util") }, project.context),
+    ).toBe("src/util/strings.ts");
+    expect(await callText(GlobTool, { pattern: path.join(project.dir, "docs", "*.md") }, project.context)).toBe(
+      "docs/guide.md",
     );
-    expect(await callText(GlobTool, { pattern: path.join(project.dir, "docs", "*.md") }, project.context)).toBe("docs/guide.md");
   });
 
   it("caps results at 100 with a note", async () => {
@@ -189,12 +252,12 @@ describe("Glob", () => {
 
   it("reports no files, and a missing or non-folder path", async () => {
     expect(await callText(GlobTool, { pattern: "**/*.rs" }, project.context)).toBe("No files found");
-    expect(await validationMessage(GlobTool, { pattern: "*", path: path.join(project.dir, "missing") }, project.context)).toMatch(
-      /does not exist/,
-    );
-    expect(await validationMessage(GlobTool, { pattern: "*", path: path.join(project.dir, "multi.txt") }, project.context)).toMatch(
-      /not a folder/,
-    );
+    expect(
+      await validationMessage(GlobTool, { pattern: "*", path: path.join(project.dir, "missing") }, project.context),
+    ).toMatch(/does not exist/);
+    expect(
+      await validationMessage(GlobTool, { pattern: "*", path: path.join(project.dir, "multi.txt") }, project.context),
+    ).toMatch(/not a folder/);
   });
 
   it("asks for read permission where the pattern actually walks", async () => {

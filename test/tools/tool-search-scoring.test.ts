@@ -14,9 +14,19 @@ const tools: SearchableTool[] = [
   { name: "mcp__github__create_pull_request", description: "Open a pull request.", isMcp: true },
   { name: "mcp__slack__send_message", description: "Post a message to a Slack channel.", isMcp: true },
   { name: "mcp__slack__list_channels", description: "List the channels of the workspace.", isMcp: true },
-  { name: "mcp__jira__createIssue", description: "Create a Jira ticket.", isMcp: true, searchHint: "bug tracker ticket" },
+  {
+    name: "mcp__jira__createIssue",
+    description: "Create a Jira ticket.",
+    isMcp: true,
+    searchHint: "bug tracker ticket",
+  },
   { name: "NotebookEdit", description: "Replace, insert or delete a cell of a Jupyter notebook.", isMcp: false },
-  { name: "WebFetch", description: "Fetch a URL and answer a question about its content.", isMcp: false, searchHint: "download web page http" },
+  {
+    name: "WebFetch",
+    description: "Fetch a URL and answer a question about its content.",
+    isMcp: false,
+    searchHint: "download web page http",
+  },
   { name: "WebSearch", description: "Search the web and return result links.", isMcp: false },
 ];
 
@@ -50,13 +60,48 @@ describe("parseQuery", () => {
 describe("scoring weights", () => {
   const score = (tool: SearchableTool, query: string) => rankTools([tool], [query], [])[0]?.score ?? 0;
   it.each([
-    ["exact MCP name part", { name: "mcp__s__send", description: "", isMcp: true }, "send", SEARCH_WEIGHTS.exactNamePartMcp],
-    ["exact built-in name part", { name: "WebFetch", description: "", isMcp: false }, "fetch", SEARCH_WEIGHTS.exactNamePart],
-    ["partial MCP name part", { name: "mcp__s__sending", description: "", isMcp: true }, "send", SEARCH_WEIGHTS.partialNamePartMcp],
-    ["partial built-in name part", { name: "WebFetching", description: "", isMcp: false }, "fetch", SEARCH_WEIGHTS.partialNamePart],
-    ["full-name fallback across parts", { name: "NotebookEdit", description: "", isMcp: false }, "notebookedit", SEARCH_WEIGHTS.fullNameFallback],
-    ["search hint word", { name: "X", description: "", isMcp: false, searchHint: "download page" }, "download", SEARCH_WEIGHTS.searchHint],
-    ["description word", { name: "X", description: "Reads a page.", isMcp: false }, "page", SEARCH_WEIGHTS.descriptionWord],
+    [
+      "exact MCP name part",
+      { name: "mcp__s__send", description: "", isMcp: true },
+      "send",
+      SEARCH_WEIGHTS.exactNamePartMcp,
+    ],
+    [
+      "exact built-in name part",
+      { name: "WebFetch", description: "", isMcp: false },
+      "fetch",
+      SEARCH_WEIGHTS.exactNamePart,
+    ],
+    [
+      "partial MCP name part",
+      { name: "mcp__s__sending", description: "", isMcp: true },
+      "send",
+      SEARCH_WEIGHTS.partialNamePartMcp,
+    ],
+    [
+      "partial built-in name part",
+      { name: "WebFetching", description: "", isMcp: false },
+      "fetch",
+      SEARCH_WEIGHTS.partialNamePart,
+    ],
+    [
+      "full-name fallback across parts",
+      { name: "NotebookEdit", description: "", isMcp: false },
+      "notebookedit",
+      SEARCH_WEIGHTS.fullNameFallback,
+    ],
+    [
+      "search hint word",
+      { name: "X", description: "", isMcp: false, searchHint: "download page" },
+      "download",
+      SEARCH_WEIGHTS.searchHint,
+    ],
+    [
+      "description word",
+      { name: "X", description: "Reads a page.", isMcp: false },
+      "page",
+      SEARCH_WEIGHTS.descriptionWord,
+    ],
     ["description substring is not a word", { name: "X", description: "Reads pages.", isMcp: false }, "page", 0],
   ] as Array<[string, SearchableTool, string, number]>)("%s", (_label, tool, term, expected) => {
     expect(score(tool, term)).toBe(expected);
@@ -67,7 +112,15 @@ describe("searchTools ranking table", () => {
   it.each([
     // exact MCP part "issue" (12) beats everything; list_issues only matches partially (6) + description (2).
     ["issue", ["mcp__github__create_issue", "mcp__jira__createIssue", "mcp__github__list_issues"]],
-    ["create issue", ["mcp__github__create_issue", "mcp__jira__createIssue", "mcp__github__create_pull_request", "mcp__github__list_issues"]],
+    [
+      "create issue",
+      [
+        "mcp__github__create_issue",
+        "mcp__jira__createIssue",
+        "mcp__github__create_pull_request",
+        "mcp__github__list_issues",
+      ],
+    ],
     ["+slack message", ["mcp__slack__send_message", "mcp__slack__list_channels"]],
     ["ticket", ["mcp__jira__createIssue"]],
     ["web", ["WebFetch", "WebSearch"]],

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { buildTool } from "../../src/tool/build-tool.js";
 import { createToolUseContext } from "../../src/tool/context.js";
 import {
@@ -32,7 +32,10 @@ const mcpSend = fakeTool("mcp__slack__send_message", {
   staticDescription: "Post a message to a Slack channel.",
   inputJSONSchema: { type: "object", properties: { channel: { type: "string" }, text: { type: "string" } } },
 });
-const mcpPinned = fakeTool("mcp__slack__whoami", { mcpInfo: { serverName: "slack", toolName: "whoami" }, alwaysLoad: true });
+const mcpPinned = fakeTool("mcp__slack__whoami", {
+  mcpInfo: { serverName: "slack", toolName: "whoami" },
+  alwaysLoad: true,
+});
 const pool = [read, ToolSearchTool, notebook, mcpSend, mcpPinned];
 
 describe("isDeferredTool", () => {
@@ -92,7 +95,9 @@ describe("renderDeferredToolsList", () => {
     expect(text).toContain("ToolSearch");
   });
   it("groups by the model-facing name even when it differs from the server's tool name", () => {
-    const renamed = fakeTool("mcp__slack__post_message_v2", { mcpInfo: { serverName: "slack", toolName: "post.message/v2" } });
+    const renamed = fakeTool("mcp__slack__post_message_v2", {
+      mcpInfo: { serverName: "slack", toolName: "post.message/v2" },
+    });
     expect(renderDeferredToolsList([renamed])).toContain("mcp__slack__: post_message_v2");
   });
   it("is empty when nothing is deferred", () => {
@@ -124,9 +129,19 @@ describe("ToolSearch tool", () => {
 
   it("searches built-in deferred tools by their prompt and hint, not core tools", async () => {
     const ctx = context();
-    const out = await ToolSearchTool.call(ToolSearchTool.inputSchema.parse({ query: "jupyter" }), ctx, async () => ({ behavior: "allow" }), undefined);
+    const out = await ToolSearchTool.call(
+      ToolSearchTool.inputSchema.parse({ query: "jupyter" }),
+      ctx,
+      async () => ({ behavior: "allow" }),
+      undefined,
+    );
     expect(out.data.found.map((t) => t.name)).toEqual(["NotebookEdit"]);
-    const none = await ToolSearchTool.call(ToolSearchTool.inputSchema.parse({ query: "Read" }), ctx, async () => ({ behavior: "allow" }), undefined);
+    const none = await ToolSearchTool.call(
+      ToolSearchTool.inputSchema.parse({ query: "Read" }),
+      ctx,
+      async () => ({ behavior: "allow" }),
+      undefined,
+    );
     expect(none.data.found).toEqual([]);
     expect(ToolSearchTool.mapToolResult(none.data, "t").content).toContain("No deferred tool matches");
     expect(ctx.getAppState().loadedDeferredTools).toEqual(["NotebookEdit"]);
@@ -174,7 +189,14 @@ describe("loadedToolNamesFromMessages", () => {
       { role: "assistant" as const, content: [{ type: "tool_use" as const, id: "c", name: "ToolSearch", input: {} }] },
       {
         role: "user" as const,
-        content: [{ type: "tool_result" as const, tool_use_id: "c", content: '<function>{"name":"Errored"}</function>', is_error: true }],
+        content: [
+          {
+            type: "tool_result" as const,
+            tool_use_id: "c",
+            content: '<function>{"name":"Errored"}</function>',
+            is_error: true,
+          },
+        ],
       },
     ];
     expect(loadedToolNamesFromMessages(messages)).toEqual(["mcp__slack__send_message", "NotebookEdit"]);

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import { readFile, readdir, stat, utimes, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listFileChanges } from "../../src/session/file-history.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
-import { type TestProject, callText, callTool, makeProject, validationCode } from "./helpers.js";
+import { callText, callTool, makeProject, type TestProject, validationCode } from "./helpers.js";
 
 let project: TestProject;
 beforeEach(async () => {
@@ -114,7 +114,9 @@ describe("atomic write under kill -9", () => {
     const runs = 25;
     let sawB = 0;
     for (let run = 0; run < runs; run++) {
-      const child = spawn(process.execPath, ["--import", "tsx", writer, file, String(size)], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(process.execPath, ["--import", "tsx", writer, file, String(size)], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       await new Promise<void>((resolve, reject) => {
         child.stdout.once("data", () => resolve());
         child.once("error", reject);

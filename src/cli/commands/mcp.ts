@@ -5,8 +5,8 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sessionArtifactsDir } from "../../config/paths.js";
-import { splitRuleList } from "../../permissions/rule-string.js";
 import type { McpServerStatus } from "../../mcp/connection.js";
+import { splitRuleList } from "../../permissions/rule-string.js";
 import { wardenVersion } from "../version.js";
 
 const out = (text: string) => void process.stdout.write(text);
@@ -26,7 +26,10 @@ class UsageError extends Error {}
 
 function isUsageError(error: unknown): boolean {
   // node:util parseArgs reports unknown options and missing values as TypeErrors with an ERR_PARSE_ARGS code.
-  return error instanceof UsageError || (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS"));
+  return (
+    error instanceof UsageError ||
+    (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS"))
+  );
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -122,17 +125,23 @@ async function serve(argv: string[]): Promise<number> {
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, not ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be 0-65535, not ${values.port}`);
   }
   const cwd = resolve(values.cwd ?? ".");
-  const [{ loadSessionPermissions }, { createCanUseTool }, { createHeadlessAskHandler }, { builtInTools }, { assembleToolPool }] =
-    await Promise.all([
-      import("../../permissions/session-setup.js"),
-      import("../../permissions/can-use-tool.js"),
-      import("../../permissions/ask-handlers.js"),
-      import("../../tools/registry.js"),
-      import("../../tool/pool.js"),
-    ]);
+  const [
+    { loadSessionPermissions },
+    { createCanUseTool },
+    { createHeadlessAskHandler },
+    { builtInTools },
+    { assembleToolPool },
+  ] = await Promise.all([
+    import("../../permissions/session-setup.js"),
+    import("../../permissions/can-use-tool.js"),
+    import("../../permissions/ask-handlers.js"),
+    import("../../tools/registry.js"),
+    import("../../tool/pool.js"),
+  ]);
   const permissions = loadSessionPermissions({
     cwd,
     cli: {

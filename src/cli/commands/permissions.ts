@@ -115,7 +115,11 @@ export async function run(argv: string[]): Promise<number> {
       if (args.positionals.length > 0 || args.jsonl) throw new UsageError("list takes only options");
       const setup = loadSessionPermissions({ cwd: args.cwd, cli: args.cli, extraSettings: args.settings });
       for (const warning of setup.warnings) process.stderr.write(`warden: warning: ${warning}\n`);
-      process.stdout.write(args.json ? `${JSON.stringify(contextSummary(setup.permissionContext))}\n` : contextText(setup.permissionContext));
+      process.stdout.write(
+        args.json
+          ? `${JSON.stringify(contextSummary(setup.permissionContext))}\n`
+          : contextText(setup.permissionContext),
+      );
       return 0;
     }
     if (args.jsonl ? args.positionals.length > 0 : args.positionals.length !== 2) {
@@ -168,7 +172,8 @@ export async function run(argv: string[]): Promise<number> {
     let request: CheckRequest;
     try {
       request = JSON.parse(text) as CheckRequest;
-      if (typeof request !== "object" || request === null || Array.isArray(request)) throw new Error("not a JSON object");
+      if (typeof request !== "object" || request === null || Array.isArray(request))
+        throw new Error("not a JSON object");
     } catch (error) {
       failures++;
       buffer += `${JSON.stringify({ error: `line ${lineNumber}: ${(error as Error).message}` })}\n`;

@@ -2,22 +2,23 @@
 // error (turn limit, model failure, ...), 2 bad usage, 130 interrupted (Ctrl+C).
 // Static on purpose: a headless run needs all of these before its first request, and each
 // dynamic import() is one more module file for the loader to fetch and link at start-up.
+
+import { isDirectory } from "../../fs/path-kind.js";
+import type { TerminalEvent } from "../../loop/events.js";
 import { createSession } from "../../loop/session.js";
 import { connectMcpForSession } from "../../mcp/session-setup.js";
-import { builtInTools } from "../../tools/registry.js";
-import type { TerminalEvent } from "../../loop/events.js";
 import type { Message } from "../../messages/types.js";
 import type { AnyTool } from "../../tool/types.js";
-import { buildHeadlessCanUseTool, runPromptWithPermissions, sessionPermissions } from "../headless-permissions.js";
+import { builtInTools } from "../../tools/registry.js";
 import { loadExtraTools } from "../extra-tools.js";
 import { HeadlessReporter } from "../headless-output.js";
+import { buildHeadlessCanUseTool, runPromptWithPermissions, sessionPermissions } from "../headless-permissions.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
-import { type SessionConfig, UsageError, parseSessionArgs, usageText } from "../session-config.js";
+import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
 import { traceFirstRequest } from "../timing.js";
-import { warmUpAfterFirstRequest } from "../warm-up.js";
 import { wardenVersion } from "../version.js";
-import { isDirectory } from "../../fs/path-kind.js";
+import { warmUpAfterFirstRequest } from "../warm-up.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
 let outputClosed = false;
@@ -166,7 +167,9 @@ function chooseDefaultModel(): string {
   return choice.spec;
 }
 
-async function loadResumed(config: SessionConfig): Promise<{ sessionId: string; messages: Message[]; model?: string } | undefined> {
+async function loadResumed(
+  config: SessionConfig,
+): Promise<{ sessionId: string; messages: Message[]; model?: string } | undefined> {
   if (config.resume === undefined && !config.continueLatest) return undefined;
   const { latestSessionId, loadSession } = await import("../../session/transcript-reader.js");
   const sessionId = config.resume ?? latestSessionId(config.cwd);
@@ -176,6 +179,9 @@ async function loadResumed(config: SessionConfig): Promise<{ sessionId: string; 
     for (const warning of loaded.warnings) err(`warden: warning: ${warning}\n`);
     return loaded;
   } catch (error) {
-    throw new CliError(`cannot resume session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`, 1);
+    throw new CliError(
+      `cannot resume session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`,
+      1,
+    );
   }
 }

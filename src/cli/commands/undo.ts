@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { projectDataDir, sessionArtifactsDir } from "../../config/paths.js";
-import { UndoRefusedError, fileHistoryDir, listFileChanges, undoLastChanges } from "../../session/file-history.js";
+import { fileHistoryDir, listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
 
 const USAGE = "usage: warden undo [N] [--session <id>]   (undo the last N file changes, default 1)";
 
@@ -82,7 +82,9 @@ export async function run(argv: string[]): Promise<number> {
     const changes = listFileChanges(sessionDir);
     if (changes.length === 0) process.stdout.write(`No file changes to undo in session ${sessionId}.\n`);
     changes.forEach((c, i) => {
-      process.stdout.write(`${changes.length - i}. ${c.time} ${c.tool} ${c.path}${c.before === null ? " (created)" : ""}\n`);
+      process.stdout.write(
+        `${changes.length - i}. ${c.time} ${c.tool} ${c.path}${c.before === null ? " (created)" : ""}\n`,
+      );
     });
     return 0;
   }
@@ -98,7 +100,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     const n = report.actions.length;
     process.stdout.write(`Undid ${n} change${n === 1 ? "" : "s"} in session ${sessionId}.\n`);
-    if (report.missing > 0) process.stdout.write(`(Only ${n} change${n === 1 ? " was" : "s were"} recorded; ${report.missing} fewer than asked.)\n`);
+    if (report.missing > 0)
+      process.stdout.write(
+        `(Only ${n} change${n === 1 ? " was" : "s were"} recorded; ${report.missing} fewer than asked.)\n`,
+      );
     return 0;
   } catch (error) {
     if (error instanceof UndoRefusedError) {

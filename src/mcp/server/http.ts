@@ -2,7 +2,7 @@
 // server (its own read-before-write memory). Host headers are checked so a web page cannot reach
 // the port through DNS rebinding.
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
+import { createServer, type Server as HttpServer, type IncomingMessage } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 

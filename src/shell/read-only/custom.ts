@@ -2,14 +2,18 @@
 // awk and jq programs, find expressions, date, and package tools that only report.
 import { matchesLong, parseArgs } from "../options.js";
 import type { Field } from "../word-tokens.js";
-import { type ReadOnlyVerdict, couldExpandToFlag, notReadOnly, readOnly } from "./verdict.js";
+import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 /** awk can run commands (system, pipes, getline from commands), write files (>), read secrets (ENVIRON). */
 export function checkAwkReadOnly(words: Field[]): ReadOnlyVerdict {
-  const parsed = parseArgs(words, 1, { shortWithValue: "FvfeiElW", longWithValue: ["field-separator", "assign", "file", "source", "include", "exec", "load"] });
+  const parsed = parseArgs(words, 1, {
+    shortWithValue: "FvfeiElW",
+    longWithValue: ["field-separator", "assign", "file", "source", "include", "exec", "load"],
+  });
   for (const option of parsed.options) {
     if (["-f", "-e", "-i", "-E", "-l"].includes(option.flag) || option.flag.startsWith("--")) {
-      if (option.flag !== "--field-separator" && option.flag !== "--assign") return notReadOnly(`awk ${option.flag} loads program text the check cannot see`);
+      if (option.flag !== "--field-separator" && option.flag !== "--assign")
+        return notReadOnly(`awk ${option.flag} loads program text the check cannot see`);
     }
   }
   const program = parsed.operands[0];
@@ -45,27 +49,83 @@ export function checkJqReadOnly(words: Field[]): ReadOnlyVerdict {
       i += 1;
       continue;
     }
-    if (/^-[^-]*[fL]/.test(text) || ["from-file", "library-path", "rawfile", "slurpfile", "seq"].some((l) => text.startsWith("--") && matchesLong(text, l, 3))) {
+    if (
+      /^-[^-]*[fL]/.test(text) ||
+      ["from-file", "library-path", "rawfile", "slurpfile", "seq"].some(
+        (l) => text.startsWith("--") && matchesLong(text, l, 3),
+      )
+    ) {
       if (!text.startsWith("--seq")) return notReadOnly(`jq ${text} loads code or files the check cannot see`);
     }
   }
   const filter = operands[0];
   if (!filter) return readOnly();
   if (!filter.literal) return notReadOnly("the jq filter is known only at run time");
-  if (/(^|[^A-Za-z0-9_$])(env|\$ENV|input_filename|\$__loc__|import|include|system|debug|stderr|input_line_number|halt_error)\b/.test(filter.value)) {
+  if (
+    /(^|[^A-Za-z0-9_$])(env|\$ENV|input_filename|\$__loc__|import|include|system|debug|stderr|input_line_number|halt_error)\b/.test(
+      filter.value,
+    )
+  ) {
     return notReadOnly("the jq filter reads the environment, loads modules or writes to stderr");
   }
   return readOnly(operands.slice(1));
 }
 
-const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
+const FIND_ACTIONS = new Set([
+  "-exec",
+  "-execdir",
+  "-ok",
+  "-okdir",
+  "-delete",
+  "-fprint",
+  "-fprint0",
+  "-fprintf",
+  "-fls",
+]);
 /** find tests whose value names a file it reads (its time stamps or identity). */
 const FIND_PATH_VALUES = new Set(["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from", "-newermt"]);
 const FIND_WITH_VALUE = new Set([
-  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype", "-size",
-  "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer", "-cnewer", "-user", "-group", "-uid",
-  "-gid", "-perm", "-maxdepth", "-mindepth", "-links", "-inum", "-samefile", "-lname", "-ilname", "-used", "-printf",
-  "-regextype", "-fstype", "-context", "-newermt", "-newerct", "-newerat", "-files0-from",
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-wholename",
+  "-iwholename",
+  "-regex",
+  "-iregex",
+  "-type",
+  "-xtype",
+  "-size",
+  "-mtime",
+  "-mmin",
+  "-atime",
+  "-amin",
+  "-ctime",
+  "-cmin",
+  "-newer",
+  "-anewer",
+  "-cnewer",
+  "-user",
+  "-group",
+  "-uid",
+  "-gid",
+  "-perm",
+  "-maxdepth",
+  "-mindepth",
+  "-links",
+  "-inum",
+  "-samefile",
+  "-lname",
+  "-ilname",
+  "-used",
+  "-printf",
+  "-regextype",
+  "-fstype",
+  "-context",
+  "-newermt",
+  "-newerct",
+  "-newerat",
+  "-files0-from",
 ]);
 
 export function checkFindReadOnly(words: Field[]): ReadOnlyVerdict {
@@ -91,17 +151,59 @@ export function checkFindReadOnly(words: Field[]): ReadOnlyVerdict {
 }
 
 export function checkDateReadOnly(words: Field[]): ReadOnlyVerdict {
-  const parsed = parseArgs(words, 1, { shortWithValue: "dfrsI", longWithValue: ["date", "file", "reference", "set", "iso-8601", "rfc-3339"] });
-  if (parsed.options.some((o) => o.flag === "-s" || (o.flag.startsWith("--") && matchesLong(o.flag, "set", 2)))) return notReadOnly("date -s sets the clock");
-  if (parsed.operands.some((o) => !o.value.startsWith("+"))) return notReadOnly("date with a time operand sets the clock");
+  const parsed = parseArgs(words, 1, {
+    shortWithValue: "dfrsI",
+    longWithValue: ["date", "file", "reference", "set", "iso-8601", "rfc-3339"],
+  });
+  if (parsed.options.some((o) => o.flag === "-s" || (o.flag.startsWith("--") && matchesLong(o.flag, "set", 2))))
+    return notReadOnly("date -s sets the clock");
+  if (parsed.operands.some((o) => !o.value.startsWith("+")))
+    return notReadOnly("date with a time operand sets the clock");
   return readOnly();
 }
 
 const VERSION_FLAGS = new Set(["--version", "-version", "-V", "-v", "version"]);
 const VERSION_ONLY = new Set([
-  "python", "python3", "node", "java", "javac", "go", "cargo", "rustc", "rustup", "docker", "deno", "bun", "ruby",
-  "perl", "gcc", "g++", "clang", "make", "cmake", "tsc", "yarn", "pnpm", "uv", "poetry", "terraform", "kubectl",
-  "gh", "npm", "npx", "php", "dotnet", "swift", "kotlin", "scala", "mvn", "gradle", "pip", "pip3", "bash", "zsh",
+  "python",
+  "python3",
+  "node",
+  "java",
+  "javac",
+  "go",
+  "cargo",
+  "rustc",
+  "rustup",
+  "docker",
+  "deno",
+  "bun",
+  "ruby",
+  "perl",
+  "gcc",
+  "g++",
+  "clang",
+  "make",
+  "cmake",
+  "tsc",
+  "yarn",
+  "pnpm",
+  "uv",
+  "poetry",
+  "terraform",
+  "kubectl",
+  "gh",
+  "npm",
+  "npx",
+  "php",
+  "dotnet",
+  "swift",
+  "kotlin",
+  "scala",
+  "mvn",
+  "gradle",
+  "pip",
+  "pip3",
+  "bash",
+  "zsh",
 ]);
 
 export function isVersionQuery(words: Field[]): boolean {
@@ -116,7 +218,21 @@ export function checkToolReport(name: string, words: Field[]): ReadOnlyVerdict |
   const sub = args[0];
   switch (name) {
     case "npm":
-      if (sub === "ls" || sub === "list" || sub === "ll" || sub === "la" || sub === "view" || sub === "info" || sub === "show" || sub === "outdated" || sub === "root" || sub === "prefix" || sub === "explain" || sub === "why") return readOnly();
+      if (
+        sub === "ls" ||
+        sub === "list" ||
+        sub === "ll" ||
+        sub === "la" ||
+        sub === "view" ||
+        sub === "info" ||
+        sub === "show" ||
+        sub === "outdated" ||
+        sub === "root" ||
+        sub === "prefix" ||
+        sub === "explain" ||
+        sub === "why"
+      )
+        return readOnly();
       if (sub === "config" && (args[1] === "get" || args[1] === "list" || args[1] === "ls")) return readOnly();
       if (sub === "version" && args.length === 1) return readOnly();
       return undefined;

@@ -2,15 +2,49 @@
 // running another program (pagers, external diff, upload-pack, filters, config overrides).
 import { matchesLong, parseArgs } from "../options.js";
 import type { Field } from "../word-tokens.js";
-import { type ReadOnlyVerdict, couldExpandToFlag, notReadOnly, readOnly } from "./verdict.js";
+import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 /** Global options before the subcommand, and whether each takes a value. */
-const GLOBAL_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"]);
+const GLOBAL_WITH_VALUE = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--exec-path",
+  "--super-prefix",
+  "--config-env",
+  "--list-cmds",
+  "--attr-source",
+]);
 /** Global options that run or redirect something: a config override can set a hook or pager. */
-const UNSAFE_GLOBALS = new Set(["-c", "--git-dir", "--work-tree", "--exec-path", "--config-env", "-p", "--paginate", "--super-prefix", "--namespace", "--attr-source"]);
+const UNSAFE_GLOBALS = new Set([
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--exec-path",
+  "--config-env",
+  "-p",
+  "--paginate",
+  "--super-prefix",
+  "--namespace",
+  "--attr-source",
+]);
 
 /** Long options that write a file or spawn a program, whatever the subcommand. */
-const UNSAFE_LONG = ["output", "ext-diff", "open-files-in-pager", "upload-pack", "receive-pack", "exec", "filters", "textconv", "paginate", "run", "edit"];
+const UNSAFE_LONG = [
+  "output",
+  "ext-diff",
+  "open-files-in-pager",
+  "upload-pack",
+  "receive-pack",
+  "exec",
+  "filters",
+  "textconv",
+  "paginate",
+  "run",
+  "edit",
+];
 
 const PLAIN_READERS = new Set([
   "status",
@@ -84,7 +118,8 @@ export function checkGitReadOnly(words: Field[]): ReadOnlyVerdict {
   const args = words.slice(invocation.subcommandIndex + 1);
   for (const arg of args) {
     if (!arg.value.startsWith("--")) continue;
-    if (UNSAFE_LONG.some((long) => matchesLong(arg.value, long, 1))) return notReadOnly(`git ${sub.value} ${arg.value} writes or runs something`);
+    if (UNSAFE_LONG.some((long) => matchesLong(arg.value, long, 1)))
+      return notReadOnly(`git ${sub.value} ${arg.value} writes or runs something`);
   }
   if (args.some(couldExpandToFlag)) return notReadOnly("an unquoted glob or variable could become a git flag");
   const paths = [...invocation.directories, ...pathLikeOperands(args)];
@@ -103,14 +138,16 @@ function pathLikeOperands(args: Field[]): Field[] {
     }
     // `--contents=/etc/shadow`, `--output-directory=..`: option values can name files too.
     const eq = arg.value.indexOf("=");
-    if (arg.value.startsWith("--") && eq !== -1 && leavesTree(arg.value.slice(eq + 1))) paths.push({ ...arg, value: arg.value.slice(eq + 1) });
+    if (arg.value.startsWith("--") && eq !== -1 && leavesTree(arg.value.slice(eq + 1)))
+      paths.push({ ...arg, value: arg.value.slice(eq + 1) });
   }
   return paths;
 }
 
 function checkSubcommand(sub: string, args: Field[]): ReadOnlyVerdict {
   if (PLAIN_READERS.has(sub)) {
-    if (sub === "grep" && args.some((a) => /^-[^-]*O/.test(a.value))) return notReadOnly("git grep -O opens a pager program");
+    if (sub === "grep" && args.some((a) => /^-[^-]*O/.test(a.value)))
+      return notReadOnly("git grep -O opens a pager program");
     if (sub === "ls-remote" && args.some((a) => a.value === "-u" || a.value.startsWith("-u"))) {
       return notReadOnly("git ls-remote -u runs a program");
     }
@@ -121,18 +158,67 @@ function checkSubcommand(sub: string, args: Field[]): ReadOnlyVerdict {
   const operands = parsed.operands.map((o) => o.value);
   switch (sub) {
     case "branch": {
-      const listing = ["-a", "-r", "-v", "-l", "--list", "--all", "--remotes", "--verbose", "--show-current", "--contains", "--no-contains", "--merged", "--no-merged", "--sort", "--format", "--points-at", "--color", "--no-color", "--column", "--no-column", "-i", "--ignore-case", "--abbrev", "--no-abbrev"];
+      const listing = [
+        "-a",
+        "-r",
+        "-v",
+        "-l",
+        "--list",
+        "--all",
+        "--remotes",
+        "--verbose",
+        "--show-current",
+        "--contains",
+        "--no-contains",
+        "--merged",
+        "--no-merged",
+        "--sort",
+        "--format",
+        "--points-at",
+        "--color",
+        "--no-color",
+        "--column",
+        "--no-column",
+        "-i",
+        "--ignore-case",
+        "--abbrev",
+        "--no-abbrev",
+      ];
       if (!flags.every((f) => listing.includes(f))) return notReadOnly("git branch with a changing flag");
       const isList = flags.some((f) => f === "-l" || f === "--list");
-      if (operands.length > 0 && !isList && !flags.some((f) => ["--contains", "--merged", "--no-merged", "--no-contains", "--points-at", "--sort", "--format"].includes(f))) {
+      if (
+        operands.length > 0 &&
+        !isList &&
+        !flags.some((f) =>
+          ["--contains", "--merged", "--no-merged", "--no-contains", "--points-at", "--sort", "--format"].includes(f),
+        )
+      ) {
         return notReadOnly("git branch <name> creates a branch");
       }
       return readOnly();
     }
     case "tag": {
-      const listing = ["-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--sort", "--format", "--points-at", "--color", "--column", "--no-column", "-i", "--ignore-case"];
-      if (!flags.every((f) => listing.includes(f) || /^-n\d+$/.test(f))) return notReadOnly("git tag with a changing flag");
-      if (operands.length > 0 && !flags.some((f) => f === "-l" || f === "--list")) return notReadOnly("git tag <name> creates a tag");
+      const listing = [
+        "-l",
+        "--list",
+        "-n",
+        "--contains",
+        "--no-contains",
+        "--merged",
+        "--no-merged",
+        "--sort",
+        "--format",
+        "--points-at",
+        "--color",
+        "--column",
+        "--no-column",
+        "-i",
+        "--ignore-case",
+      ];
+      if (!flags.every((f) => listing.includes(f) || /^-n\d+$/.test(f)))
+        return notReadOnly("git tag with a changing flag");
+      if (operands.length > 0 && !flags.some((f) => f === "-l" || f === "--list"))
+        return notReadOnly("git tag <name> creates a tag");
       return readOnly();
     }
     case "remote":
@@ -140,16 +226,46 @@ function checkSubcommand(sub: string, args: Field[]): ReadOnlyVerdict {
       if (operands[0] === "show" || operands[0] === "get-url") return readOnly();
       return notReadOnly("git remote with a changing subcommand");
     case "config": {
-      const reading = ["--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin", "--show-scope", "--null", "-z", "--name-only", "--global", "--local", "--system", "--includes", "--type", "--default", "get", "list"];
+      const reading = [
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--list",
+        "-l",
+        "--show-origin",
+        "--show-scope",
+        "--null",
+        "-z",
+        "--name-only",
+        "--global",
+        "--local",
+        "--system",
+        "--includes",
+        "--type",
+        "--default",
+        "get",
+        "list",
+      ];
       const action = operands[0];
       if (action === "get" || action === "list") return readOnly();
-      if (flags.some((f) => ["--get", "--get-all", "--get-regexp", "--list", "-l"].includes(f)) && flags.every((f) => reading.includes(f))) return readOnly();
+      if (
+        flags.some((f) => ["--get", "--get-all", "--get-regexp", "--list", "-l"].includes(f)) &&
+        flags.every((f) => reading.includes(f))
+      )
+        return readOnly();
       return notReadOnly("git config without --get/--list changes configuration");
     }
     case "reflog":
-      return operands[0] === undefined || operands[0] === "show" || operands[0] === "list" || !["expire", "delete", "drop", "exists"].includes(operands[0]) ? readOnly() : notReadOnly("git reflog expire/delete changes the reflog");
+      return operands[0] === undefined ||
+        operands[0] === "show" ||
+        operands[0] === "list" ||
+        !["expire", "delete", "drop", "exists"].includes(operands[0])
+        ? readOnly()
+        : notReadOnly("git reflog expire/delete changes the reflog");
     case "stash":
-      return operands[0] === "list" || operands[0] === "show" ? readOnly() : notReadOnly("git stash changes the working tree");
+      return operands[0] === "list" || operands[0] === "show"
+        ? readOnly()
+        : notReadOnly("git stash changes the working tree");
     case "worktree":
       return operands[0] === "list" ? readOnly() : notReadOnly("git worktree changes worktrees");
     case "notes":

@@ -2,13 +2,20 @@
 // commands with no effect beyond their output, with only read-only flags. Everything not
 // recognised here is not read-only, so it asks in default mode.
 import { parseArgs } from "../options.js";
-import { commandBaseName } from "../wrappers.js";
 import type { Field } from "../word-tokens.js";
-import { checkAwkReadOnly, checkDateReadOnly, checkFindReadOnly, checkJqReadOnly, checkToolReport, isVersionQuery } from "./custom.js";
+import { commandBaseName } from "../wrappers.js";
+import {
+  checkAwkReadOnly,
+  checkDateReadOnly,
+  checkFindReadOnly,
+  checkJqReadOnly,
+  checkToolReport,
+  isVersionQuery,
+} from "./custom.js";
 import { checkGitReadOnly } from "./git.js";
 import { checkSedReadOnly } from "./sed.js";
-import { SIMPLE_READ_ONLY, checkSimpleReadOnly } from "./table.js";
-import { type ReadOnlyVerdict, notReadOnly, readOnly } from "./verdict.js";
+import { checkSimpleReadOnly, SIMPLE_READ_ONLY } from "./table.js";
+import { notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 export type { ReadOnlyVerdict } from "./verdict.js";
 
@@ -38,7 +45,9 @@ export function classifyReadOnly(words: Field[], depth = 0): ReadOnlyVerdict {
     case "xargs":
       return checkXargsReadOnly(words, depth);
     case "command":
-      return words.length === 3 && (words[1]?.value === "-v" || words[1]?.value === "-V") ? readOnly() : notReadOnly("command runs another command");
+      return words.length === 3 && (words[1]?.value === "-v" || words[1]?.value === "-V")
+        ? readOnly()
+        : notReadOnly("command runs another command");
     case "cd":
     case "pushd": {
       const target = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
@@ -48,8 +57,12 @@ export function classifyReadOnly(words: Field[], depth = 0): ReadOnlyVerdict {
   }
   // BSD-style `ps e`/`ps auxe` print every process's environment (secrets).
   if (name === "ps") {
-    const parsed = parseArgs(words, 1, { shortWithValue: "oOpuUgGtCq", longWithValue: ["sort", "format", "pid", "ppid", "user", "group", "cols", "columns", "rows", "width"] });
-    if (parsed.operands.some((w) => /^[a-zA-Z]*e/.test(w.value) && !/^\d/.test(w.value))) return notReadOnly("ps with the e flag prints process environments");
+    const parsed = parseArgs(words, 1, {
+      shortWithValue: "oOpuUgGtCq",
+      longWithValue: ["sort", "format", "pid", "ppid", "user", "group", "cols", "columns", "rows", "width"],
+    });
+    if (parsed.operands.some((w) => /^[a-zA-Z]*e/.test(w.value) && !/^\d/.test(w.value)))
+      return notReadOnly("ps with the e flag prints process environments");
   }
   const report = checkToolReport(name, words);
   if (report) return report;
@@ -65,16 +78,27 @@ export function classifyReadOnly(words: Field[], depth = 0): ReadOnlyVerdict {
 function checkXargsReadOnly(words: Field[], depth: number): ReadOnlyVerdict {
   const parsed = parseArgs(words, 1, {
     shortWithValue: "adEILnPs",
-    longWithValue: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var", "replace", "eof"],
+    longWithValue: [
+      "arg-file",
+      "delimiter",
+      "max-args",
+      "max-procs",
+      "max-chars",
+      "process-slot-var",
+      "replace",
+      "eof",
+    ],
     stopAtOperand: true,
   });
-  if (parsed.options.some((o) => o.flag === "-a" || o.flag.startsWith("--arg"))) return notReadOnly("xargs -a reads arguments from a file");
+  if (parsed.options.some((o) => o.flag === "-a" || o.flag.startsWith("--arg")))
+    return notReadOnly("xargs -a reads arguments from a file");
   const inner = words.slice(parsed.firstOperandIndex);
   if (inner.length === 0) return readOnly();
   if (depth > 3) return notReadOnly("nested xargs");
   const innerName = inner[0]?.value ?? "";
   const spec = SIMPLE_READ_ONLY[innerName];
-  if (!spec || spec.unsafeShort || spec.unsafeLong) return notReadOnly(`xargs feeds arbitrary arguments to ${innerName}`);
+  if (!spec || spec.unsafeShort || spec.unsafeLong)
+    return notReadOnly(`xargs feeds arbitrary arguments to ${innerName}`);
   const verdict = classifyReadOnly(inner, depth + 1);
   return verdict.readOnly ? readOnly(verdict.paths) : verdict;
 }

@@ -2,7 +2,7 @@
 // `e` and the `e` flag of `s` run commands, `r`/`R` read arbitrary files, -f hides the script.
 import { matchesLong, optionValueText, parseArgs } from "../options.js";
 import type { Field } from "../word-tokens.js";
-import { type ReadOnlyVerdict, couldExpandToFlag, notReadOnly, readOnly } from "./verdict.js";
+import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 export function checkSedReadOnly(words: Field[]): ReadOnlyVerdict {
   for (const word of words.slice(1)) {
@@ -10,7 +10,8 @@ export function checkSedReadOnly(words: Field[]): ReadOnlyVerdict {
     if (/^-[^-]*i/.test(word.value) && !/^-[^-]*[ef]/.test(word.value.split("i")[0] ?? "")) {
       return notReadOnly("sed -i edits files in place");
     }
-    if (word.value.startsWith("--") && matchesLong(word.value, "in-place", 2)) return notReadOnly("sed --in-place edits files");
+    if (word.value.startsWith("--") && matchesLong(word.value, "in-place", 2))
+      return notReadOnly("sed --in-place edits files");
   }
   const parsed = parseArgs(words, 1, { shortWithValue: "efl", longWithValue: ["expression", "file", "line-length"] });
   if (parsed.options.some((o) => o.flag === "-f" || (o.flag.startsWith("--") && matchesLong(o.flag, "file", 2)))) {
@@ -22,7 +23,9 @@ export function checkSedReadOnly(words: Field[]): ReadOnlyVerdict {
     if (option.flag === "-e" || (option.flag.startsWith("--") && matchesLong(option.flag, "expression", 2))) {
       const value = option.value;
       if (value === undefined) return notReadOnly("sed -e without a script");
-      scripts.push(typeof value === "string" ? { value, literal: true, glob: false, quoted: true, source: value } : value);
+      scripts.push(
+        typeof value === "string" ? { value, literal: true, glob: false, quoted: true, source: value } : value,
+      );
     }
   }
   let operands = parsed.operands;

@@ -1,9 +1,9 @@
 // Commands that only read and print, with the flags that would make them do more. Each entry is
 // an allowlist of the command and a denylist of its writing or executing flags; anything not
 // listed here is not read-only.
-import { type OptionSpec, matchesLong, parseArgs } from "../options.js";
+import { matchesLong, type OptionSpec, parseArgs } from "../options.js";
 import type { Field } from "../word-tokens.js";
-import { type ReadOnlyVerdict, couldExpandToFlag, notReadOnly, readOnly } from "./verdict.js";
+import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 export interface SimpleReadOnlySpec {
   /** What the operands are: files read, a pattern then files, or nothing on disk. */
@@ -27,7 +27,24 @@ const NO_OPERANDS: SimpleReadOnlySpec = { operands: "no-operands" };
 const GREP: SimpleReadOnlySpec = {
   operands: "pattern-then-paths",
   shortWithValue: "efmABCdD",
-  longWithValue: ["regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "label", "include", "exclude", "exclude-from", "exclude-dir", "binary-files", "color", "colour"],
+  longWithValue: [
+    "regexp",
+    "file",
+    "max-count",
+    "after-context",
+    "before-context",
+    "context",
+    "directories",
+    "devices",
+    "label",
+    "include",
+    "exclude",
+    "exclude-from",
+    "exclude-dir",
+    "binary-files",
+    "color",
+    "colour",
+  ],
   patternFlags: ["-e", "-f", "--regexp", "--file"],
   pathOptions: ["-f", "--file", "--exclude-from"],
 };
@@ -36,14 +53,62 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   cat: PATHS,
   tac: PATHS,
   head: { operands: "paths", shortWithValue: "nc", longWithValue: ["lines", "bytes"] },
-  tail: { operands: "paths", shortWithValue: "ncs", longWithValue: ["lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"] },
+  tail: {
+    operands: "paths",
+    shortWithValue: "ncs",
+    longWithValue: ["lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"],
+  },
   wc: { operands: "paths", longWithValue: ["files0-from"], pathOptions: ["--files0-from"] },
   stat: { operands: "paths", shortWithValue: "c", longWithValue: ["format", "printf"] },
-  file: { operands: "paths", unsafeShort: "C", unsafeLong: ["compile"], shortWithValue: "mFfeP", longWithValue: ["magic-file", "separator", "files-from", "exclude", "parameter"], pathOptions: ["-m", "-f", "--magic-file", "--files-from"] },
+  file: {
+    operands: "paths",
+    unsafeShort: "C",
+    unsafeLong: ["compile"],
+    shortWithValue: "mFfeP",
+    longWithValue: ["magic-file", "separator", "files-from", "exclude", "parameter"],
+    pathOptions: ["-m", "-f", "--magic-file", "--files-from"],
+  },
   strings: { operands: "paths", shortWithValue: "nteT", longWithValue: ["bytes", "radix", "encoding", "target"] },
-  ls: { operands: "paths", shortWithValue: "ITw", longWithValue: ["ignore", "hide", "tabsize", "width", "format", "sort", "time", "time-style", "color", "block-size", "quoting-style", "indicator-style"] },
-  tree: { operands: "paths", unsafeShort: "oR", unsafeLong: ["output"], shortWithValue: "LIPH", longWithValue: ["filelimit", "timefmt", "sort", "charset", "fromfile"] },
-  du: { operands: "paths", shortWithValue: "dBtX", longWithValue: ["max-depth", "block-size", "threshold", "exclude", "exclude-from", "files0-from", "time", "time-style"], pathOptions: ["-X", "--exclude-from", "--files0-from"] },
+  ls: {
+    operands: "paths",
+    shortWithValue: "ITw",
+    longWithValue: [
+      "ignore",
+      "hide",
+      "tabsize",
+      "width",
+      "format",
+      "sort",
+      "time",
+      "time-style",
+      "color",
+      "block-size",
+      "quoting-style",
+      "indicator-style",
+    ],
+  },
+  tree: {
+    operands: "paths",
+    unsafeShort: "oR",
+    unsafeLong: ["output"],
+    shortWithValue: "LIPH",
+    longWithValue: ["filelimit", "timefmt", "sort", "charset", "fromfile"],
+  },
+  du: {
+    operands: "paths",
+    shortWithValue: "dBtX",
+    longWithValue: [
+      "max-depth",
+      "block-size",
+      "threshold",
+      "exclude",
+      "exclude-from",
+      "files0-from",
+      "time",
+      "time-style",
+    ],
+    pathOptions: ["-X", "--exclude-from", "--files0-from"],
+  },
   df: { operands: "paths", shortWithValue: "BtxF", longWithValue: ["block-size", "type", "exclude-type", "output"] },
   realpath: { operands: "paths", longWithValue: ["relative-to", "relative-base"] },
   readlink: PATHS,
@@ -58,18 +123,59 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   b2sum: PATHS,
   cksum: PATHS,
   cmp: { operands: "paths", shortWithValue: "in", longWithValue: ["ignore-initial", "bytes"] },
-  diff: { operands: "paths", shortWithValue: "CUIxXSFWL", longWithValue: ["context", "unified", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "show-function-line", "label", "width", "line-format", "from-file", "to-file", "palette", "color"], pathOptions: ["-X", "--exclude-from", "--from-file", "--to-file"] },
+  diff: {
+    operands: "paths",
+    shortWithValue: "CUIxXSFWL",
+    longWithValue: [
+      "context",
+      "unified",
+      "ignore-matching-lines",
+      "exclude",
+      "exclude-from",
+      "starting-file",
+      "show-function-line",
+      "label",
+      "width",
+      "line-format",
+      "from-file",
+      "to-file",
+      "palette",
+      "color",
+    ],
+    pathOptions: ["-X", "--exclude-from", "--from-file", "--to-file"],
+  },
   comm: PATHS,
-  cut: { operands: "paths", shortWithValue: "bcdf", longWithValue: ["bytes", "characters", "delimiter", "fields", "output-delimiter"] },
+  cut: {
+    operands: "paths",
+    shortWithValue: "bcdf",
+    longWithValue: ["bytes", "characters", "delimiter", "fields", "output-delimiter"],
+  },
   sort: {
     operands: "paths",
     unsafeShort: "o",
     unsafeLong: ["output", "compress-program", "random-source"],
     shortWithValue: "kStTo",
-    longWithValue: ["key", "buffer-size", "field-separator", "temporary-directory", "output", "compress-program", "files0-from", "parallel", "batch-size", "sort", "random-source"],
+    longWithValue: [
+      "key",
+      "buffer-size",
+      "field-separator",
+      "temporary-directory",
+      "output",
+      "compress-program",
+      "files0-from",
+      "parallel",
+      "batch-size",
+      "sort",
+      "random-source",
+    ],
     pathOptions: ["--files0-from"],
   },
-  uniq: { operands: "paths", shortWithValue: "fsw", longWithValue: ["skip-fields", "skip-chars", "check-chars", "group", "all-repeated"], maxOperands: 1 },
+  uniq: {
+    operands: "paths",
+    shortWithValue: "fsw",
+    longWithValue: ["skip-fields", "skip-chars", "check-chars", "group", "all-repeated"],
+    maxOperands: 1,
+  },
   tr: NONE,
   nl: { operands: "paths", shortWithValue: "bdfhilnsvw" },
   fold: { operands: "paths", shortWithValue: "w" },
@@ -90,13 +196,85 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
     operands: "pattern-then-paths",
     unsafeLong: ["pre", "hostname-bin"],
     shortWithValue: "efgtTmABCMjrEd",
-    longWithValue: ["regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-count", "after-context", "before-context", "context", "max-columns", "threads", "replace", "encoding", "max-depth", "pre", "pre-glob", "sort", "sortr", "colors", "color", "path-separator", "max-filesize", "ignore-file", "context-separator", "field-match-separator", "field-context-separator", "dfa-size-limit", "regex-size-limit", "engine"],
+    longWithValue: [
+      "regexp",
+      "file",
+      "glob",
+      "iglob",
+      "type",
+      "type-not",
+      "type-add",
+      "type-clear",
+      "max-count",
+      "after-context",
+      "before-context",
+      "context",
+      "max-columns",
+      "threads",
+      "replace",
+      "encoding",
+      "max-depth",
+      "pre",
+      "pre-glob",
+      "sort",
+      "sortr",
+      "colors",
+      "color",
+      "path-separator",
+      "max-filesize",
+      "ignore-file",
+      "context-separator",
+      "field-match-separator",
+      "field-context-separator",
+      "dfa-size-limit",
+      "regex-size-limit",
+      "engine",
+    ],
     patternFlags: ["-e", "-f", "--regexp", "--file", "--files", "--type-list"],
     pathOptions: ["-f", "--file", "--ignore-file"],
   },
-  ag: { operands: "pattern-then-paths", unsafeLong: ["pager"], shortWithValue: "ABCGgmp", longWithValue: ["after", "before", "context", "file-search-regex", "ignore", "max-count", "path-to-ignore", "pager", "depth"] },
-  ack: { operands: "pattern-then-paths", unsafeLong: ["pager", "output"], shortWithValue: "ABCm", longWithValue: ["after-context", "before-context", "context", "max-count", "type", "output", "pager"] },
-  fd: { operands: "pattern-then-paths", unsafeShort: "xX", unsafeLong: ["exec", "exec-batch"], shortWithValue: "deEtScjx", longWithValue: ["max-depth", "extension", "exclude", "type", "size", "changed-within", "changed-before", "threads", "exec", "exec-batch", "search-path", "base-directory"] },
+  ag: {
+    operands: "pattern-then-paths",
+    unsafeLong: ["pager"],
+    shortWithValue: "ABCGgmp",
+    longWithValue: [
+      "after",
+      "before",
+      "context",
+      "file-search-regex",
+      "ignore",
+      "max-count",
+      "path-to-ignore",
+      "pager",
+      "depth",
+    ],
+  },
+  ack: {
+    operands: "pattern-then-paths",
+    unsafeLong: ["pager", "output"],
+    shortWithValue: "ABCm",
+    longWithValue: ["after-context", "before-context", "context", "max-count", "type", "output", "pager"],
+  },
+  fd: {
+    operands: "pattern-then-paths",
+    unsafeShort: "xX",
+    unsafeLong: ["exec", "exec-batch"],
+    shortWithValue: "deEtScjx",
+    longWithValue: [
+      "max-depth",
+      "extension",
+      "exclude",
+      "type",
+      "size",
+      "changed-within",
+      "changed-before",
+      "threads",
+      "exec",
+      "exec-batch",
+      "search-path",
+      "base-directory",
+    ],
+  },
   which: NONE,
   whereis: NONE,
   locate: NONE,
@@ -120,9 +298,36 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   tty: NO_OPERANDS,
   locale: NONE,
   pwd: NO_OPERANDS,
-  ps: { operands: "none", shortWithValue: "oOpuUgGtCq", longWithValue: ["sort", "format", "pid", "ppid", "user", "group", "cols", "columns", "rows", "width"] },
-  pgrep: { operands: "none", shortWithValue: "dgGPsuUtF", longWithValue: ["delimiter", "pgroup", "group", "parent", "session", "euid", "uid", "terminal", "pidfile", "ns", "nslist", "signal"] },
-  ss: { operands: "none", unsafeShort: "KD", unsafeLong: ["kill", "diag"], shortWithValue: "fAF", longWithValue: ["family", "query", "filter"] },
+  ps: {
+    operands: "none",
+    shortWithValue: "oOpuUgGtCq",
+    longWithValue: ["sort", "format", "pid", "ppid", "user", "group", "cols", "columns", "rows", "width"],
+  },
+  pgrep: {
+    operands: "none",
+    shortWithValue: "dgGPsuUtF",
+    longWithValue: [
+      "delimiter",
+      "pgroup",
+      "group",
+      "parent",
+      "session",
+      "euid",
+      "uid",
+      "terminal",
+      "pidfile",
+      "ns",
+      "nslist",
+      "signal",
+    ],
+  },
+  ss: {
+    operands: "none",
+    unsafeShort: "KD",
+    unsafeLong: ["kill", "diag"],
+    shortWithValue: "fAF",
+    longWithValue: ["family", "query", "filter"],
+  },
   netstat: NONE,
   lsof: NONE,
   hostname: { operands: "no-operands", unsafeShort: "Fb", unsafeLong: ["file", "boot"] },
@@ -157,21 +362,32 @@ export function checkSimpleReadOnly(name: string, spec: SimpleReadOnlySpec, word
   if (hasUnsafeFlags && operands.some(couldExpandToFlag)) {
     return notReadOnly(`an unquoted glob or variable could become a flag of ${name}`);
   }
-  if (spec.operands === "no-operands" && operands.length > 0) return notReadOnly(`${name} with operands changes settings`);
+  if (spec.operands === "no-operands" && operands.length > 0)
+    return notReadOnly(`${name} with operands changes settings`);
   if (spec.maxOperands !== undefined && operands.length > spec.maxOperands) {
     return notReadOnly(`${name} with ${operands.length} operands writes its last one`);
   }
   const optionPaths: Field[] = [];
   for (const option of parsed.options) {
-    const named = spec.pathOptions?.some((flag) => flag === option.flag || (flag.startsWith("--") && option.flag.startsWith("--") && matchesLong(option.flag, flag.slice(2), 3)));
+    const named = spec.pathOptions?.some(
+      (flag) =>
+        flag === option.flag ||
+        (flag.startsWith("--") && option.flag.startsWith("--") && matchesLong(option.flag, flag.slice(2), 3)),
+    );
     if (!named) continue;
     const value = option.value;
     if (value === undefined) return notReadOnly(`${name} ${option.flag} without its file`);
-    optionPaths.push(typeof value === "string" ? { value, literal: true, glob: false, quoted: false, source: value } : value);
+    optionPaths.push(
+      typeof value === "string" ? { value, literal: true, glob: false, quoted: false, source: value } : value,
+    );
   }
   if (spec.operands === "none" || spec.operands === "no-operands") return readOnly(optionPaths);
   if (spec.operands === "pattern-then-paths") {
-    const patternGiven = parsed.options.some((o) => spec.patternFlags?.some((flag) => flag === o.flag || (flag.startsWith("--") && matchesLong(o.flag, flag.slice(2), 4))));
+    const patternGiven = parsed.options.some((o) =>
+      spec.patternFlags?.some(
+        (flag) => flag === o.flag || (flag.startsWith("--") && matchesLong(o.flag, flag.slice(2), 4)),
+      ),
+    );
     return readOnly([...optionPaths, ...(patternGiven ? operands : operands.slice(1))]);
   }
   return readOnly([...optionPaths, ...operands]);

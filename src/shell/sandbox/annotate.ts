@@ -20,10 +20,16 @@ const NETWORK_BLOCKED = [
 ];
 
 /** A note for the model when a failed sandboxed command's output shows the sandbox stopped it. */
-export function sandboxFailureNote(output: string, policy: SandboxPolicy, unsandboxedAllowed: boolean): string | undefined {
+export function sandboxFailureNote(
+  output: string,
+  policy: SandboxPolicy,
+  unsandboxedAllowed: boolean,
+): string | undefined {
   const reasons: string[] = [];
   if (WRITE_BLOCKED.some((pattern) => pattern.test(output))) {
-    reasons.push(`writes are allowed only inside ${policy.writableDirectories.join(", ")} (settings files, .git/hooks and .git/config stay read-only)`);
+    reasons.push(
+      `writes are allowed only inside ${policy.writableDirectories.join(", ")} (settings files, .git/hooks and .git/config stay read-only)`,
+    );
   }
   if (!policy.allowNetwork && NETWORK_BLOCKED.some((pattern) => pattern.test(output))) {
     reasons.push("the network is off (not even the host's 127.0.0.1 services are reachable)");

@@ -63,7 +63,19 @@ export function probeBubblewrap(env: NodeJS.ProcessEnv = process.env): Promise<S
 
 function runProbe(bwrapPath: string): Promise<SandboxAvailability> {
   return new Promise((resolve) => {
-    const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev"];
+    const args = [
+      "--die-with-parent",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-net",
+      "--cap-drop",
+      "ALL",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+    ];
     const child = spawn(bwrapPath, [...args, "--proc", "/proc", "--", "true"], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
@@ -77,7 +89,11 @@ function runProbe(bwrapPath: string): Promise<SandboxAvailability> {
     child.on("close", (code) => {
       clearTimeout(timer);
       if (code === 0) resolve({ available: true, bwrapPath });
-      else resolve({ available: false, reason: `bubblewrap cannot create a sandbox here: ${stderr.trim() || `exit ${code}`}` });
+      else
+        resolve({
+          available: false,
+          reason: `bubblewrap cannot create a sandbox here: ${stderr.trim() || `exit ${code}`}`,
+        });
     });
   });
 }
@@ -88,7 +104,15 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   // --die-with-parent: a crashed Warden does not leave sandboxed commands running.
   // --cap-drop ALL: run as root, bwrap would otherwise keep every capability, and with
   // CAP_SYS_ADMIN a command can simply remount the root read-write.
-  const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"];
+  const args = [
+    "--die-with-parent",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--cap-drop",
+    "ALL",
+  ];
   if (!policy.allowNetwork) args.push("--unshare-net");
   // A private, writable /dev/shm: POSIX shared memory (Python's multiprocessing locks) needs one,
   // and the host's must not be shared.

@@ -58,7 +58,8 @@ export function parseSandboxSettings(raw: unknown): SandboxSettings {
     ...(isRecord(raw.filesystem) ? stringArray(raw.filesystem.allowWrite) : []),
   ];
   if (writable.length) settings.additionalWritableDirectories = writable;
-  if (typeof raw.allowUnsandboxedCommands === "boolean") settings.allowUnsandboxedCommands = raw.allowUnsandboxedCommands;
+  if (typeof raw.allowUnsandboxedCommands === "boolean")
+    settings.allowUnsandboxedCommands = raw.allowUnsandboxedCommands;
   return settings;
 }
 

@@ -7,13 +7,13 @@
 // instead (host-sockets.ts).
 import { join } from "node:path";
 import { userHome } from "../../config/paths.js";
+import { canonicalPath as canonical } from "../../fs/path-kind.js";
+import type { PermissionRule } from "../../tool/permission-types.js";
 import type { SandboxPolicy } from "./bubblewrap.js";
 import type { ResolvedSandboxSettings } from "./config.js";
 import { hostSocketsToHide } from "./host-sockets.js";
 import { type HiddenPath, readDeniedPaths } from "./read-deny.js";
 import { unixSocketFilter } from "./seccomp.js";
-import type { PermissionRule } from "../../tool/permission-types.js";
-import { canonicalPath as canonical } from "../../fs/path-kind.js";
 
 const PROTECTED_IN_EACH_FOLDER = [
   ".git/hooks",

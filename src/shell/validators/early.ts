@@ -1,7 +1,7 @@
 // Early validators: the only ones that may end the checks with "nothing to object to", and only
 // for shapes that are provably safe. They run after the phase-0 byte checks.
 import type { Node } from "web-tree-sitter";
-import { type Validator, finding, nodesOf } from "./types.js";
+import { finding, nodesOf, type Validator } from "./types.js";
 
 /** No id: an empty or blank command runs nothing. */
 export const emptyCommand: Validator = {
@@ -21,7 +21,11 @@ export const incompleteCommands: Validator = {
     const text = input.script;
     const trimmed = text.trim();
     if (/^\t/.test(text) || /^-/.test(trimmed) || /^(&&|\|\||;|\||&|>|<)/.test(trimmed)) {
-      return finding(1, "validateIncompleteCommands", "The command starts with a tab, a dash or an operator: it looks like a fragment.");
+      return finding(
+        1,
+        "validateIncompleteCommands",
+        "The command starts with a tab, a dash or an operator: it looks like a fragment.",
+      );
     }
     if (/(&&|\|\||\|)\s*$/.test(trimmed) && !/\\(&&|\|\||\|)\s*$/.test(trimmed)) {
       return finding(1, "validateIncompleteCommands", "The command ends with an operator: it looks like a fragment.");
@@ -42,7 +46,9 @@ export function isSafeHeredocSubstitution(node: Node): boolean {
   if (parts.length !== 2 || command?.type !== "command" || heredoc?.type !== "heredoc_redirect") return false;
   if (command.text.trim() !== "cat") return false;
   const start = heredoc.namedChildren.find((c) => c?.type === "heredoc_start");
-  const extra = heredoc.namedChildren.filter((c) => c && !["heredoc_start", "heredoc_body", "heredoc_end"].includes(c.type));
+  const extra = heredoc.namedChildren.filter(
+    (c) => c && !["heredoc_start", "heredoc_body", "heredoc_end"].includes(c.type),
+  );
   return Boolean(start && /^(['"]).*\1$|^\\/.test(start.text)) && extra.length === 0;
 }
 
@@ -57,7 +63,9 @@ export const safeHeredocSubstitution: Validator = {
   check: (input) => {
     const substitutions = nodesOf(input, "command_substitution", "process_substitution");
     if (substitutions.length === 0 || !substitutions.every(isSafeHeredocSubstitution)) return undefined;
-    const outer = substitutions.filter((s) => !substitutions.some((o) => o !== s && o.startIndex <= s.startIndex && o.endIndex >= s.endIndex));
+    const outer = substitutions.filter(
+      (s) => !substitutions.some((o) => o !== s && o.startIndex <= s.startIndex && o.endIndex >= s.endIndex),
+    );
     let rest = input.script;
     for (const node of [...outer].sort((a, b) => b.startIndex - a.startIndex)) {
       rest = rest.slice(0, node.startIndex) + rest.slice(node.endIndex);
@@ -87,7 +95,8 @@ export const gitCommit: Validator = {
     if (top.length !== 1 || input.parts.length !== 1) return undefined;
     if (/[\n\r;&|<>\\$`]|[^\x20-\x7e]/.test(input.script)) return undefined;
     // Braces and globs expand into more words than are written; those go through every check.
-    if (/[{}]/.test(input.script.replace(/'[^']*'|"[^"]*"/g, "")) || !first.every((w) => w.literal && !w.glob)) return undefined;
+    if (/[{}]/.test(input.script.replace(/'[^']*'|"[^"]*"/g, "")) || !first.every((w) => w.literal && !w.glob))
+      return undefined;
     return "allow";
   },
 };

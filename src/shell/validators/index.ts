@@ -1,17 +1,44 @@
 // The security validator pipeline in the reference's order: phase-0 byte checks, early
 // validators (the only ones that may end the checks as safe), then the main validators, whose
 // deferred findings (newlines, plain output redirection) are reported only if nothing graver is.
-import { backslashEscapedOperators, backslashEscapedWhitespace, braceExpansion, carriageReturn, commentQuoteDesync, midWordHash, obfuscatedFlags, quotedNewline, shellMetacharacters, unicodeWhitespace } from "./quoting.js";
+
 import { emptyCommand, gitCommit, incompleteCommands, safeHeredocSubstitution } from "./early.js";
 import { controlCharacters, shellQuoteSingleQuoteBug } from "./pre-checks.js";
-import { dangerousPatterns, dangerousVariables, ifsInjection, jqCommand, malformedTokens, newlines, procEnvironAccess, redirections, zshDangerousCommands } from "./structure.js";
+import {
+  backslashEscapedOperators,
+  backslashEscapedWhitespace,
+  braceExpansion,
+  carriageReturn,
+  commentQuoteDesync,
+  midWordHash,
+  obfuscatedFlags,
+  quotedNewline,
+  shellMetacharacters,
+  unicodeWhitespace,
+} from "./quoting.js";
+import {
+  dangerousPatterns,
+  dangerousVariables,
+  ifsInjection,
+  jqCommand,
+  malformedTokens,
+  newlines,
+  procEnvironAccess,
+  redirections,
+  zshDangerousCommands,
+} from "./structure.js";
 import type { Finding, ValidationInput, Validator } from "./types.js";
 
 export type { Finding, ValidationInput } from "./types.js";
 
 export const PRE_CHECKS: readonly Validator[] = [controlCharacters, shellQuoteSingleQuoteBug];
 
-export const EARLY_VALIDATORS: readonly Validator[] = [emptyCommand, incompleteCommands, safeHeredocSubstitution, gitCommit];
+export const EARLY_VALIDATORS: readonly Validator[] = [
+  emptyCommand,
+  incompleteCommands,
+  safeHeredocSubstitution,
+  gitCommit,
+];
 
 export const MAIN_VALIDATORS: readonly Validator[] = [
   jqCommand,

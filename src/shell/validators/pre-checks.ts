@@ -1,6 +1,6 @@
 // Phase 0: byte-level rejections that run before anything trusts the parse.
 import { QuoteContext } from "../quote-scan.js";
-import { type ValidationInput, type Validator, finding } from "./types.js";
+import { finding, type ValidationInput, type Validator } from "./types.js";
 
 // C0 controls except tab/newline/CR, DEL, C1 controls, and bidi/zero-width format characters.
 const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\x80-\x9F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069]/;
@@ -14,7 +14,9 @@ export const controlCharacters: Validator = {
   id: 17,
   name: "validateControlCharacters",
   check: (input) =>
-    CONTROL.test(input.raw) ? finding(17, "validateControlCharacters", "The command contains control or invisible formatting characters.") : undefined,
+    CONTROL.test(input.raw)
+      ? finding(17, "validateControlCharacters", "The command contains control or invisible formatting characters.")
+      : undefined,
 };
 
 /**
@@ -43,7 +45,11 @@ export const shellQuoteSingleQuoteBug: Validator = {
       // `'it'\''s'`: the idiom for a quote inside single quotes is exactly where such a
       // tokenizer goes wrong, so it is refused along with a backslash before the closing quote.
       if (script[i - 1] === "\\" || script.startsWith("\\''", i + 1)) {
-        return finding(0, "validateSingleQuoteBackslash", "A single-quoted string ends in a backslash, which some parsers read as an escaped quote.");
+        return finding(
+          0,
+          "validateSingleQuoteBackslash",
+          "A single-quoted string ends in a backslash, which some parsers read as an escaped quote.",
+        );
       }
     }
     return undefined;

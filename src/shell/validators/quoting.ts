@@ -1,7 +1,7 @@
 // Main validators about quoting and lexing: each stops a spelling that bash reads one way and a
 // JavaScript tokenizer (or a person reading the prompt) reads another.
 import { QuoteContext } from "../quote-scan.js";
-import { type ValidationInput, type Validator, finding, nodesOf } from "./types.js";
+import { finding, nodesOf, type ValidationInput, type Validator } from "./types.js";
 
 /**
  * ID 4: obfuscated words. `$'\x72\x6d'`, `$"rm"`, `r''m`, `""-i` and runs of quotes all rebuild
@@ -13,16 +13,28 @@ export const obfuscatedFlags: Validator = {
   name: "validateObfuscatedFlags",
   check: (input) => {
     if (nodesOf(input, "ansi_c_string").length > 0) {
-      return finding(4, "validateObfuscatedFlags", "The command uses ANSI-C quoting ($'...'), which can spell hidden commands or flags.");
+      return finding(
+        4,
+        "validateObfuscatedFlags",
+        "The command uses ANSI-C quoting ($'...'), which can spell hidden commands or flags.",
+      );
     }
     if (nodesOf(input, "translated_string").length > 0) {
-      return finding(4, "validateObfuscatedFlags", 'The command uses locale quoting ($"..."), which can hide commands or substitutions.');
+      return finding(
+        4,
+        "validateObfuscatedFlags",
+        'The command uses locale quoting ($"..."), which can hide commands or substitutions.',
+      );
     }
     for (const node of nodesOf(input, "raw_string", "string")) {
       const empty = node.text === "''" || node.text === '""';
       const parent = node.parent;
       if (empty && parent?.type === "concatenation") {
-        return finding(4, "validateObfuscatedFlags", "An empty quote pair is glued to a word, which hides what the word really is.");
+        return finding(
+          4,
+          "validateObfuscatedFlags",
+          "An empty quote pair is glued to a word, which hides what the word really is.",
+        );
       }
       if (parent?.type === "concatenation" && parent.firstChild?.id === node.id && /^['"]-/.test(node.text)) {
         return finding(4, "validateObfuscatedFlags", "A flag is built from quoted pieces.");
@@ -74,7 +86,13 @@ export const carriageReturn: Validator = {
   id: 7,
   name: "validateCarriageReturn",
   check: (input) =>
-    input.raw.includes("\r") ? finding(7, "validateCarriageReturn", "The command contains a carriage return, which bash and JavaScript tokenizers split differently.") : undefined,
+    input.raw.includes("\r")
+      ? finding(
+          7,
+          "validateCarriageReturn",
+          "The command contains a carriage return, which bash and JavaScript tokenizers split differently.",
+        )
+      : undefined,
 };
 
 /**
@@ -112,9 +130,15 @@ export const backslashEscapedOperators: Validator = {
       const next = script[i + 1] as string;
       if (";|&<>".includes(next)) {
         const standaloneTerminator =
-          next === ";" && (i === 0 || /\s/.test(script[i - 1] as string)) && (i + 2 >= script.length || /[\s;]/.test(script[i + 2] as string));
+          next === ";" &&
+          (i === 0 || /\s/.test(script[i - 1] as string)) &&
+          (i + 2 >= script.length || /[\s;]/.test(script[i + 2] as string));
         if (!standaloneTerminator) {
-          return finding(21, "validateBackslashEscapedOperators", `A backslash escapes the operator ${next} outside quotes.`);
+          return finding(
+            21,
+            "validateBackslashEscapedOperators",
+            `A backslash escapes the operator ${next} outside quotes.`,
+          );
         }
       }
       i += 1;
@@ -130,7 +154,13 @@ export const unicodeWhitespace: Validator = {
   id: 18,
   name: "validateUnicodeWhitespace",
   check: (input) =>
-    UNICODE_BLANKS.test(input.raw) ? finding(18, "validateUnicodeWhitespace", "The command contains Unicode whitespace that bash does not treat as a blank.") : undefined,
+    UNICODE_BLANKS.test(input.raw)
+      ? finding(
+          18,
+          "validateUnicodeWhitespace",
+          "The command contains Unicode whitespace that bash does not treat as a blank.",
+        )
+      : undefined,
 };
 
 /**
@@ -173,7 +203,11 @@ export const braceExpansion: Validator = {
           if (depth === 0) break;
           depth -= 1;
         } else if (depth === 0 && (ch === "," || (ch === "." && script[j + 1] === "."))) {
-          return finding(16, "validateBraceExpansion", "The command uses brace expansion, which builds words that are not written out.");
+          return finding(
+            16,
+            "validateBraceExpansion",
+            "The command uses brace expansion, which builds words that are not written out.",
+          );
         }
       }
     }
@@ -191,7 +225,11 @@ export const commentQuoteDesync: Validator = {
   check: (input) => {
     for (const comment of nodesOf(input, "comment")) {
       if (/['"`]/.test(comment.text)) {
-        return finding(22, "validateCommentQuoteDesync", "A comment contains quote characters, which desynchronise quote tracking.");
+        return finding(
+          22,
+          "validateCommentQuoteDesync",
+          "A comment contains quote characters, which desynchronise quote tracking.",
+        );
       }
     }
     return undefined;
@@ -208,7 +246,11 @@ export const quotedNewline: Validator = {
   check: (input) => {
     for (const node of nodesOf(input, "string", "raw_string", "ansi_c_string")) {
       if (/\n[ \t]*#/.test(node.text)) {
-        return finding(23, "validateQuotedNewline", "A quoted string has a line that starts with #, which comment stripping would cut.");
+        return finding(
+          23,
+          "validateQuotedNewline",
+          "A quoted string has a line that starts with #, which comment stripping would cut.",
+        );
       }
     }
     return undefined;

@@ -4,7 +4,7 @@ import { isDeviceSink } from "../paths.js";
 import { QuoteContext } from "../quote-scan.js";
 import { commandBaseName } from "../wrappers.js";
 import { isSafeHeredocSubstitution } from "./early.js";
-import { type Validator, finding, nodesOf } from "./types.js";
+import { finding, nodesOf, type Validator } from "./types.js";
 
 /**
  * IDs 2 and 3: jq. `system`-style escapes (ID 2) and code or data loaded from files the prompt
@@ -18,8 +18,12 @@ export const jqCommand: Validator = {
       for (const view of part.unwrapping.views) {
         if (commandBaseName(view.words[0]?.value ?? "") !== "jq") continue;
         for (const word of view.words.slice(1)) {
-          if (/\bsystem\s*\(/.test(word.value)) return finding(2, "validateJqCommand", "The jq program calls system().");
-          if (/^-[^-]*[fL]|^--(from-file|library-path|rawfile|slurpfile)/.test(word.value) && !word.value.startsWith("--seq")) {
+          if (/\bsystem\s*\(/.test(word.value))
+            return finding(2, "validateJqCommand", "The jq program calls system().");
+          if (
+            /^-[^-]*[fL]|^--(from-file|library-path|rawfile|slurpfile)/.test(word.value) &&
+            !word.value.startsWith("--seq")
+          ) {
             return finding(3, "validateJqCommand", `jq ${word.value} loads code or data from a file.`);
           }
         }
@@ -40,11 +44,16 @@ export const dangerousVariables: Validator = {
     for (const part of input.parts) {
       for (const view of part.unwrapping.views) {
         const head = view.words[0];
-        if (head && !head.literal) return finding(6, "validateDangerousVariables", "The command to run comes from a variable or substitution.");
+        if (head && !head.literal)
+          return finding(6, "validateDangerousVariables", "The command to run comes from a variable or substitution.");
       }
       for (const redirect of part.command.redirects) {
         if (redirect.target && !redirect.target.literal) {
-          return finding(6, "validateDangerousVariables", "A redirection target comes from a variable or substitution.");
+          return finding(
+            6,
+            "validateDangerousVariables",
+            "A redirection target comes from a variable or substitution.",
+          );
         }
       }
     }
@@ -100,7 +109,24 @@ export const procEnvironAccess: Validator = {
 };
 
 /** Builtins that evaluate a word as a variable name, where `a[$(cmd)]` runs cmd. */
-const NAME_EVALUATORS = new Set(["test", "[", "[[", "let", "printf", "read", "declare", "typeset", "local", "export", "readonly", "unset", "mapfile", "readarray", "wait", "getopts"]);
+const NAME_EVALUATORS = new Set([
+  "test",
+  "[",
+  "[[",
+  "let",
+  "printf",
+  "read",
+  "declare",
+  "typeset",
+  "local",
+  "export",
+  "readonly",
+  "unset",
+  "mapfile",
+  "readarray",
+  "wait",
+  "getopts",
+]);
 
 /**
  * ID 8: code that runs inside words: `$(...)`, backticks, `<(...)`/`>(...)`, zsh `=(...)` and
@@ -131,7 +157,12 @@ export const dangerousPatterns: Validator = {
       const context = contexts[i];
       if (context !== QuoteContext.Unquoted && context !== QuoteContext.Double) continue;
       if (script[i] === "`") return finding(8, "validateDangerousPatterns", "The command uses backtick substitution.");
-      if (context === QuoteContext.Unquoted && script[i] === "=" && script[i + 1] === "(" && (i === 0 || /[\s;&|]/.test(script[i - 1] as string))) {
+      if (
+        context === QuoteContext.Unquoted &&
+        script[i] === "=" &&
+        script[i + 1] === "(" &&
+        (i === 0 || /[\s;&|]/.test(script[i - 1] as string))
+      ) {
         return finding(8, "validateDangerousPatterns", "zsh =(...) process substitution runs a command.");
       }
       if (context === QuoteContext.Unquoted && script[i] === "(" && /[*?\]]/.test(script[i - 1] ?? "")) {
@@ -145,7 +176,11 @@ export const dangerousPatterns: Validator = {
       // Arithmetic evaluates variable values recursively: `x='a[$(id)]'; echo $((x))` runs id,
       // so a subscript holding a substitution is refused wherever it is written.
       if (values.some((w) => /\[[^\]]*(\$\(|`)/.test(w.value) || (evaluator && /\[.*(\$\(|`|\$\{)/.test(w.source)))) {
-        return finding(8, "validateDangerousPatterns", "An array subscript holds a command substitution that arithmetic or a builtin would run.");
+        return finding(
+          8,
+          "validateDangerousPatterns",
+          "An array subscript holds a command substitution that arithmetic or a builtin would run.",
+        );
       }
     }
     return undefined;
@@ -181,13 +216,30 @@ export const redirections: Validator = {
 
 /** Output redirections that open a file (not `2>&1`-style descriptor copies). */
 export function isOutputRedirect(operator: string, target: string): boolean {
-  if (operator === ">&" || operator === "<&" || operator === ">&-" || operator === "<&-") return !/^(\d+|-)$/.test(target);
+  if (operator === ">&" || operator === "<&" || operator === ">&-" || operator === "<&-")
+    return !/^(\d+|-)$/.test(target);
   return operator.includes(">");
 }
 
 const ZSH_DANGEROUS = new Set([
-  "zmodload", "emulate", "sysopen", "sysread", "syswrite", "sysseek", "zpty", "ztcp", "zsocket", "zselect",
-  "zsystem", "zstat", "zcompile", "sched", "zparseopts", "zformat", "zregexparse", "mapfile",
+  "zmodload",
+  "emulate",
+  "sysopen",
+  "sysread",
+  "syswrite",
+  "sysseek",
+  "zpty",
+  "ztcp",
+  "zsocket",
+  "zselect",
+  "zsystem",
+  "zstat",
+  "zcompile",
+  "sched",
+  "zparseopts",
+  "zformat",
+  "zregexparse",
+  "mapfile",
 ]);
 
 /**
@@ -202,9 +254,14 @@ export const zshDangerousCommands: Validator = {
       for (const view of part.unwrapping.views) {
         const name = view.words[0]?.value ?? "";
         if (ZSH_DANGEROUS.has(name) || name.startsWith("zf_")) {
-          return finding(20, "validateZshDangerousCommands", `${name} is a zsh builtin that can act outside the rules.`);
+          return finding(
+            20,
+            "validateZshDangerousCommands",
+            `${name} is a zsh builtin that can act outside the rules.`,
+          );
         }
-        if (/^=[A-Za-z]/.test(name)) return finding(20, "validateZshDangerousCommands", `${name} is zsh's path lookup of a command.`);
+        if (/^=[A-Za-z]/.test(name))
+          return finding(20, "validateZshDangerousCommands", `${name} is zsh's path lookup of a command.`);
       }
     }
     if (/(^|[\s;&|{}])always\s*\{/.test(input.script)) {
@@ -224,6 +281,10 @@ export const malformedTokens: Validator = {
   name: "validateMalformedTokenInjection",
   check: (input) =>
     input.structure.hasError || input.root.hasError
-      ? finding(14, "validateMalformedTokenInjection", "The command does not parse cleanly (unbalanced quotes, brackets or operators).")
+      ? finding(
+          14,
+          "validateMalformedTokenInjection",
+          "The command does not parse cleanly (unbalanced quotes, brackets or operators).",
+        )
       : undefined,
 };

@@ -116,7 +116,9 @@ export class BackgroundTaskRegistry {
         task.signal = signal;
         task.endedAt = Date.now();
         if (entry.stoppedByRequest) task.status = "killed";
-        else task.status = exitCode !== null && !interpretCommandResult(task.command, exitCode).isError ? "completed" : "failed";
+        else
+          task.status =
+            exitCode !== null && !interpretCommandResult(task.command, exitCode).isError ? "completed" : "failed";
         if (!entry.stoppedByRequest) {
           task.notice = completionNotice(task);
           options.notify(task.notice);
@@ -168,7 +170,11 @@ export class BackgroundTaskRegistry {
 
   /** Ends every running task (session shutdown). */
   async stopAll(): Promise<void> {
-    await Promise.all(this.list().filter((task) => task.status === "running").map((task) => this.stop(task.id)));
+    await Promise.all(
+      this.list()
+        .filter((task) => task.status === "running")
+        .map((task) => this.stop(task.id)),
+    );
   }
 
   private newId(): string {
@@ -183,7 +189,8 @@ export function completionNotice(task: BackgroundTask): string {
   const label = task.description ? `"${task.description}" (${task.command})` : `"${task.command}"`;
   let how: string;
   if (task.outputLimitExceeded) how = "was killed because its output passed the size limit";
-  else if (task.exitCode === null || task.exitCode === undefined) how = `was ended by signal ${task.signal ?? "unknown"}`;
+  else if (task.exitCode === null || task.exitCode === undefined)
+    how = `was ended by signal ${task.signal ?? "unknown"}`;
   else {
     const meaning = interpretCommandResult(task.command, task.exitCode).meaning;
     how = `${task.status === "completed" ? "completed" : "failed"} with exit code ${task.exitCode}${meaning ? ` (${meaning})` : ""}`;

@@ -1,9 +1,9 @@
 // Where the shell stands after a command. A `cd` inside the working directories carries over; a
 // `cd` out of them does not (outside bypass mode): the next command would otherwise run, with its
 // relative paths, in a place the user never opened to the agent.
-import { relative, isAbsolute } from "node:path";
-import type { ToolPermissionContext } from "../../tool/permission-types.js";
+import { isAbsolute, relative } from "node:path";
 import { canonicalPath as canonical } from "../../fs/path-kind.js";
+import type { ToolPermissionContext } from "../../tool/permission-types.js";
 
 export function isInsideAny(path: string, directories: readonly string[]): boolean {
   const target = canonical(path);

@@ -2,7 +2,7 @@
 // directory, runs the command, and on exit writes `pwd -P` to a file so a `cd` can carry over.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
-import { bubblewrapArgs, SECCOMP_FD, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
+import { bubblewrapArgs, type SandboxPolicy, SECCOMP_FD } from "../../shell/sandbox/bubblewrap.js";
 import type { ShellSnapshot } from "./shell-session.js";
 
 /** Single-quotes a string for a POSIX shell. */
@@ -67,7 +67,10 @@ export function launchShell(options: LaunchOptions): ChildProcess {
   const script = commandScript(options.command, options.cwd, options.cwdFile, options.inline);
   const shellArgs = ["-c", script];
   const [file, args] = options.sandbox
-    ? [options.sandbox.bwrapPath, [...bubblewrapArgs(options.sandbox.policy), "--", options.snapshot.shellPath, ...shellArgs]]
+    ? [
+        options.sandbox.bwrapPath,
+        [...bubblewrapArgs(options.sandbox.policy), "--", options.snapshot.shellPath, ...shellArgs],
+      ]
     : [options.snapshot.shellPath, shellArgs];
   const filter = options.sandbox?.policy.seccompFilter;
   const stdio: Array<"ignore" | "pipe" | number> = ["ignore", options.output, options.output];

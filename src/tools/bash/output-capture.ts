@@ -1,9 +1,10 @@
 // Collects a command's output without letting a chatty command exhaust memory: output is kept in
 // memory up to a few MB, then everything goes to a file in the session folder and only the head
 // and tail stay in memory for the model's view.
+
+import { randomUUID } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { randomUUID } from "node:crypto";
 
 export const MEMORY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** Beyond this nothing more is kept, even on disk (a runaway `yes` must not fill the disk). */

@@ -1,6 +1,6 @@
 // Every command runs as the leader of its own process group, so one signal reaches everything it
 // started: a pipeline, a `cmd &`, a dev server's workers. Killing only the shell would orphan them.
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Time a group gets to exit on SIGTERM before SIGKILL. */
 export const KILL_GRACE_MS = 1_000;

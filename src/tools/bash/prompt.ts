@@ -42,11 +42,15 @@ Running commands:
   ];
 
   if (options.sandboxEnabled) {
-    sections.push(`Sandbox: commands run in a sandbox. They can read the whole file system but write only inside the working directories and the session's temp folder ($TMPDIR); settings files, .git/hooks and .git/config are read-only.${
-      options.sandboxAllowsNetwork ? "" : " There is no network access, not even to services on 127.0.0.1."
-    }${
-      options.sandboxAllowsUnixSockets ? "" : " Unix sockets cannot be opened, so daemons such as Docker or the ssh agent are out of reach."
-    } When a command fails because of the sandbox the result says so; only then, and only if the command truly needs it, run it again with dangerouslyDisableSandbox: true (the user will be asked).`);
+    sections.push(
+      `Sandbox: commands run in a sandbox. They can read the whole file system but write only inside the working directories and the session's temp folder ($TMPDIR); settings files, .git/hooks and .git/config are read-only.${
+        options.sandboxAllowsNetwork ? "" : " There is no network access, not even to services on 127.0.0.1."
+      }${
+        options.sandboxAllowsUnixSockets
+          ? ""
+          : " Unix sockets cannot be opened, so daemons such as Docker or the ssh agent are out of reach."
+      } When a command fails because of the sandbox the result says so; only then, and only if the command truly needs it, run it again with dangerouslyDisableSandbox: true (the user will be asked).`,
+    );
   }
 
   sections.push(`Git:

@@ -47,13 +47,17 @@ export function bashResultText(output: BashOutput): string {
   const body = output.output.replace(/\s+$/, "");
   parts.push(body.length ? body : "(no output)");
   if (output.timedOut) {
-    parts.push(`Command timed out after ${(output.timeoutMs ?? 0) / 1000} s; it and every process it started were stopped.`);
+    parts.push(
+      `Command timed out after ${(output.timeoutMs ?? 0) / 1000} s; it and every process it started were stopped.`,
+    );
   } else if (output.interrupted) {
     parts.push("Command was interrupted; it and every process it started were stopped.");
   } else if (output.meaning) {
     parts.push(`Exit code ${output.exitCode}: ${output.meaning} (not an error).`);
   } else if (output.isError) {
-    parts.push(output.exitCode === null ? `Command was killed by signal ${output.signal}.` : `Exit code ${output.exitCode}`);
+    parts.push(
+      output.exitCode === null ? `Command was killed by signal ${output.signal}.` : `Exit code ${output.exitCode}`,
+    );
   }
   parts.push(...output.notes);
   return parts.join("\n");

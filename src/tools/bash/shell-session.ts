@@ -4,8 +4,8 @@
 // with export, functions, aliases) does not carry over: each command is a fresh shell.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { ToolUseContext } from "../../tool/types.js";
 import { isDirectory, isExecutable } from "../../fs/path-kind.js";
+import type { ToolUseContext } from "../../tool/types.js";
 
 export interface ShellSnapshot {
   shellPath: string;

@@ -7,27 +7,27 @@ import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { isDirectory } from "../../fs/path-kind.js";
 import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-semantics.js";
+import { checkBashCommandPermissionLazily, isReadOnlyCommandIfLoaded } from "../../shell/lazy-analysis.js";
 import { sandboxFailureNote } from "../../shell/sandbox/annotate.js";
 import { probeBubblewrap, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
 import { resolveSandboxSettings, type SandboxSettings } from "../../shell/sandbox/config.js";
-import { checkBashCommandPermissionLazily, isReadOnlyCommandIfLoaded } from "../../shell/lazy-analysis.js";
 import { sandboxPolicyFor } from "../../shell/sandbox/policy.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
-import { launchShell, withoutInlinePrefix } from "./launch.js";
-import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
-import { OutputCapture } from "./output-capture.js";
-import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
-import { shellExitStatus } from "./signal-exit.js";
-import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
-import { type BashProgress, runForeground } from "./run-foreground.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { resolveNewCwd } from "./cwd-policy.js";
+import { launchShell, withoutInlinePrefix } from "./launch.js";
+import { OutputCapture } from "./output-capture.js";
+import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
+import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
+import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
+import { type BashProgress, runForeground } from "./run-foreground.js";
 import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
-import { isDirectory } from "../../fs/path-kind.js";
+import { shellExitStatus } from "./signal-exit.js";
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
 import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
 
@@ -77,7 +77,9 @@ export type BashInput = z.infer<typeof inputSchema>;
  */
 function isReadOnly(input: BashInput): boolean {
   try {
-    return rememberedReadOnly(input.command) || rememberReadOnly(input.command, isReadOnlyCommandIfLoaded(input.command));
+    return (
+      rememberedReadOnly(input.command) || rememberReadOnly(input.command, isReadOnlyCommandIfLoaded(input.command))
+    );
   } catch {
     return false;
   }
@@ -117,12 +119,15 @@ async function chooseSandbox(input: BashInput, context: ToolUseContext, cwd: str
   const state = context.getAppState();
   const settings = resolveSandboxSettings(state);
   if (!settings.enabled) return {};
-  if (input.dangerouslyDisableSandbox) return { note: "This command ran outside the sandbox (dangerouslyDisableSandbox)." };
+  if (input.dangerouslyDisableSandbox)
+    return { note: "This command ran outside the sandbox (dangerouslyDisableSandbox)." };
   const availability = await probeBubblewrap();
   if (!availability.available) {
     if (!state.sandboxUnavailableNoticeGiven) {
       context.setAppState((s) => ({ ...s, sandboxUnavailableNoticeGiven: true }));
-      return { note: `The sandbox is enabled but unavailable (${availability.reason}); commands run unsandboxed, each one only after the user agreed.` };
+      return {
+        note: `The sandbox is enabled but unavailable (${availability.reason}); commands run unsandboxed, each one only after the user agreed.`,
+      };
     }
     return {};
   }
@@ -182,7 +187,9 @@ async function runInForeground(
   onProgress?: (progress: BashProgress) => void,
 ): Promise<BashOutput> {
   const snapshot = shellSnapshot(context);
-  const cwdFile = needsCwdCapture(input.command, snapshot) ? join(sessionTempDir(context), `cwd-${randomUUID()}`) : undefined;
+  const cwdFile = needsCwdCapture(input.command, snapshot)
+    ? join(sessionTempDir(context), `cwd-${randomUUID()}`)
+    : undefined;
   const timeoutMs = input.timeout ?? defaultTimeoutMs();
   const child = launchShell({
     command: input.command,
@@ -211,7 +218,11 @@ async function runInForeground(
   // No exit code means a signal ended the shell: always a failure, whatever the command. Exit 0
   // means success for every command, so only other codes need the command's name looked up.
   const outcome: CommandOutcome =
-    status.exitCode === null ? { isError: true } : status.exitCode === 0 ? { isError: false } : interpretCommandResult(input.command, status.exitCode);
+    status.exitCode === null
+      ? { isError: true }
+      : status.exitCode === 0
+        ? { isError: false }
+        : interpretCommandResult(input.command, status.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
   // Only a failed run (a syntax error) can show the inline wrapper; successful output is not scanned.
   const outputText = isError && !cwdFile ? withoutInlinePrefix(run.output.text, cwd) : run.output.text;
@@ -223,7 +234,11 @@ async function runInForeground(
   const lockNote = isError ? gitIndexLockNote(outputText) : undefined;
   if (lockNote) notes.push(lockNote);
   if (choice.sandbox && isError) {
-    const note = sandboxFailureNote(outputText, choice.sandbox.policy, resolveSandboxSettings(context.getAppState()).allowUnsandboxedCommands);
+    const note = sandboxFailureNote(
+      outputText,
+      choice.sandbox.policy,
+      resolveSandboxSettings(context.getAppState()).allowUnsandboxedCommands,
+    );
     if (note) notes.push(note);
   }
   return {
@@ -273,7 +288,11 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
 
   async validateInput(input, context) {
     if (!input.command.trim()) {
-      return { result: false, message: "The command is empty: pass the shell command to run in `command`.", errorCode: 1 };
+      return {
+        result: false,
+        message: "The command is empty: pass the shell command to run in `command`.",
+        errorCode: 1,
+      };
     }
     const max = maxTimeoutMs();
     if (input.timeout !== undefined && input.timeout > max) {
@@ -292,7 +311,8 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       if (settings.enabled && !settings.allowUnsandboxedCommands) {
         return {
           result: false,
-          message: "Running outside the sandbox is disabled by the settings (sandbox.allowUnsandboxedCommands: false); run the command without dangerouslyDisableSandbox.",
+          message:
+            "Running outside the sandbox is disabled by the settings (sandbox.allowUnsandboxedCommands: false); run the command without dangerouslyDisableSandbox.",
           errorCode: 3,
         };
       }
@@ -313,7 +333,9 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   async call(input, context, _canUseTool, _parentMessage, onProgress) {
     const current = currentShellCwd(context);
     if (!isDirectory(current.cwd)) {
-      throw new Error(`the working directory ${current.cwd} does not exist (or is not a directory); the command was not run.`);
+      throw new Error(
+        `the working directory ${current.cwd} does not exist (or is not a directory); the command was not run.`,
+      );
     }
     if (current.resetNote) setShellCwd(context, current.cwd);
     const choice = await chooseSandbox(input, context, current.cwd);

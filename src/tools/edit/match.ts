@@ -69,7 +69,8 @@ export interface AppliedEdit {
  */
 export function applyEdit(content: string, match: EditMatch, replaceAll: boolean): AppliedEdit {
   let search = match.fileOld;
-  if (!replaceAll && match.fileNew === "" && !search.endsWith("\n") && content.includes(`${search}\n`)) search = `${search}\n`;
+  if (!replaceAll && match.fileNew === "" && !search.endsWith("\n") && content.includes(`${search}\n`))
+    search = `${search}\n`;
   const first = content.indexOf(search);
   if (!replaceAll) {
     return {

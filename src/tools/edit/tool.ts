@@ -14,7 +14,7 @@ import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "..
 import { filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
-import { MAX_EDIT_FILE_SIZE, type TextFileSnapshot, formatBytes } from "../file-shared/text-file.js";
+import { formatBytes, MAX_EDIT_FILE_SIZE, type TextFileSnapshot } from "../file-shared/text-file.js";
 import { type AppliedEdit, applyEdit, findEditMatch } from "./match.js";
 import { EDIT_DESCRIPTION, EDIT_TOOL_NAME, editPrompt } from "./prompt.js";
 
@@ -67,12 +67,17 @@ function multipleMatchesMessage(count: number, oldString: string): string {
  */
 function splicedBytes(current: TextFileSnapshot, applied: AppliedEdit, replaceAll: boolean): Buffer | undefined {
   // Only valid UTF-8 decodes one to one; otherwise positions in the text are not byte positions.
-  if (replaceAll || current.encoding !== "utf8" || current.bytes.includes(13) || !isUtf8(current.bytes)) return undefined;
+  if (replaceAll || current.encoding !== "utf8" || current.bytes.includes(13) || !isUtf8(current.bytes))
+    return undefined;
   const byteStart = Buffer.byteLength(current.content.slice(0, applied.start));
   const byteEnd = byteStart + Buffer.byteLength(current.content.slice(applied.start, applied.oldEnd));
   const delta = applied.content.length - current.content.length;
   const inserted = applied.content.slice(applied.start, applied.oldEnd + delta);
-  return Buffer.concat([current.bytes.subarray(0, byteStart), Buffer.from(inserted, "utf8"), current.bytes.subarray(byteEnd)]);
+  return Buffer.concat([
+    current.bytes.subarray(0, byteStart),
+    Buffer.from(inserted, "utf8"),
+    current.bytes.subarray(byteEnd),
+  ]);
 }
 
 function fail(errorCode: number, message: string): ValidationResult {
@@ -88,14 +93,18 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   userFacingName: () => "Edit",
   getPath: (input) => toolPathOrUndefined(input.file_path),
   toAutoClassifierInput: (input) => `${input.file_path}: ${input.new_string.slice(0, 200)}`,
-  checkPermissions: async (input, context) => filePermission<EditInput>("write", EDIT_TOOL_NAME, input.file_path, context),
+  checkPermissions: async (input, context) =>
+    filePermission<EditInput>("write", EDIT_TOOL_NAME, input.file_path, context),
 
   async validateInput(input, context) {
     const resolved = resolveToolPath(input.file_path);
     if (!resolved.ok) return fail(EditErrorCode.pathDenied, resolved.message);
     const filePath = resolved.path;
     if (input.old_string === input.new_string) {
-      return fail(EditErrorCode.noOp, "No changes to make: old_string and new_string are exactly the same. Give the new text in new_string.");
+      return fail(
+        EditErrorCode.noOp,
+        "No changes to make: old_string and new_string are exactly the same. Give the new text in new_string.",
+      );
     }
     const permission = filePermission<EditInput>("write", EDIT_TOOL_NAME, input.file_path, context);
     if (permission.behavior === "deny" || isBlockedDevicePath(filePath)) {
@@ -113,11 +122,17 @@ export const EditTool = buildTool<EditInput, EditOutput>({
     }
     if (!stats) {
       if (input.old_string === "") return { result: true }; // Creating a new file.
-      return fail(EditErrorCode.fileMissing, `File does not exist: ${filePath}. ${missingFileHint(filePath, context.options.cwd)}`);
+      return fail(
+        EditErrorCode.fileMissing,
+        `File does not exist: ${filePath}. ${missingFileHint(filePath, context.options.cwd)}`,
+      );
     }
     if (stats.isDirectory()) return fail(EditErrorCode.fileMissing, `${filePath} is a directory, not a file.`);
     if (stats.size > MAX_EDIT_FILE_SIZE) {
-      return fail(EditErrorCode.tooLarge, `${filePath} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_EDIT_FILE_SIZE)} limit for edits.`);
+      return fail(
+        EditErrorCode.tooLarge,
+        `${filePath} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_EDIT_FILE_SIZE)} limit for edits.`,
+      );
     }
     if (input.old_string === "" && stats.size > 0) {
       return fail(
@@ -126,7 +141,10 @@ export const EditTool = buildTool<EditInput, EditOutput>({
       );
     }
     if (path.extname(filePath).toLowerCase() === ".ipynb") {
-      return fail(EditErrorCode.notebook, `${filePath} is a Jupyter notebook. Use the NotebookEdit tool to change its cells.`);
+      return fail(
+        EditErrorCode.notebook,
+        `${filePath} is a Jupyter notebook. Use the NotebookEdit tool to change its cells.`,
+      );
     }
 
     const record = context.readFileState.get(filePath);
@@ -167,7 +185,11 @@ export const EditTool = buildTool<EditInput, EditOutput>({
       const applied = applyEdit(current.content, match, input.replace_all);
       replacements = input.replace_all ? match.count : 1;
       range = { start: applied.start, oldEnd: applied.oldEnd };
-      return { content: applied.content, encoding: current.encoding, bytes: splicedBytes(current, applied, input.replace_all) };
+      return {
+        content: applied.content,
+        encoding: current.encoding,
+        bytes: splicedBytes(current, applied, input.replace_all),
+      };
     });
     const oldContent = change.before?.content ?? "";
     const diff = diffAroundRange(oldContent, change.content, range);

@@ -8,7 +8,7 @@ import { backupBeforeChangeSync, logFileChangeSync } from "../../session/file-hi
 import type { ToolUseContext } from "../../tool/types.js";
 import type { TextEncoding } from "./encoding.js";
 import { checkFreshness, modifiedMessage, notReadMessage, recordWrite } from "./freshness.js";
-import { type TextFileSnapshot, readTextFileSync, writeTextFileSync } from "./text-file.js";
+import { readTextFileSync, type TextFileSnapshot, writeTextFileSync } from "./text-file.js";
 
 export interface PlannedContent {
   content: string;

@@ -10,7 +10,14 @@ export async function sortByMtimeNewestFirst(paths: string[], baseDir: string): 
   const mtimes = new Array<number>(paths.length);
   for (let i = 0; i < paths.length; i += STAT_BATCH) {
     const batch = paths.slice(i, i + STAT_BATCH);
-    const stats = await Promise.all(batch.map((p) => stat(path.resolve(baseDir, p)).then((s) => s.mtimeMs, () => 0)));
+    const stats = await Promise.all(
+      batch.map((p) =>
+        stat(path.resolve(baseDir, p)).then(
+          (s) => s.mtimeMs,
+          () => 0,
+        ),
+      ),
+    );
     for (let j = 0; j < stats.length; j++) mtimes[i + j] = stats[j]!;
   }
   const order = paths.map((_, i) => i);

@@ -10,7 +10,8 @@ export type PathCheck = { ok: true; path: string } | { ok: false; message: strin
 export function resolveToolPath(input: string, fieldName = "file_path"): PathCheck {
   const trimmed = input.trim();
   if (trimmed === "") return { ok: false, message: `${fieldName} is empty: give the absolute path of the file.` };
-  if (trimmed.includes("\0")) return { ok: false, message: `${fieldName} contains a NUL byte, which no file name can hold.` };
+  if (trimmed.includes("\0"))
+    return { ok: false, message: `${fieldName} contains a NUL byte, which no file name can hold.` };
   let expanded = trimmed;
   if (expanded === "~") expanded = process.env.HOME ?? homedir();
   else if (expanded.startsWith("~/")) expanded = path.join(process.env.HOME ?? homedir(), expanded.slice(2));

@@ -6,7 +6,10 @@ import { checkReadPermission } from "../../permissions/filesystem.js";
 import type { ToolUseContext } from "../../tool/types.js";
 
 /** A predicate "may this file appear in results", or undefined when every file may. */
-export function readDenyFilter(toolName: string, context: ToolUseContext): ((absolutePath: string) => boolean) | undefined {
+export function readDenyFilter(
+  toolName: string,
+  context: ToolUseContext,
+): ((absolutePath: string) => boolean) | undefined {
   const permissionContext = context.getAppState().toolPermissionContext;
   if (!permissionContext.rules.deny.some((rule) => rule.value.ruleContent !== undefined)) return undefined;
   return (absolutePath) => checkReadPermission(toolName, absolutePath, permissionContext).behavior !== "deny";

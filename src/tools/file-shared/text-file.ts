@@ -3,7 +3,7 @@
 // write (see freshness.ts).
 import { readFileSync, statSync } from "node:fs";
 import { writeFileAtomicSync } from "../../fs/atomic-write.js";
-import { type TextEncoding, decodeText, detectEncoding, encodeText, normalizeLineEndings } from "./encoding.js";
+import { decodeText, detectEncoding, encodeText, normalizeLineEndings, type TextEncoding } from "./encoding.js";
 
 /** Larger files are refused by the writing tools: they would not fit in memory twice. */
 export const MAX_EDIT_FILE_SIZE = 1024 * 1024 * 1024;

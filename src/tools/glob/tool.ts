@@ -10,8 +10,8 @@ import { buildTool } from "../../tool/build-tool.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { displayPath, resolveToolPath } from "../file-shared/paths.js";
-import { VCS_DIRECTORY_GLOB, runRipgrep } from "../file-shared/ripgrep.js";
 import { readDenyFilter } from "../file-shared/read-deny-filter.js";
+import { runRipgrep, VCS_DIRECTORY_GLOB } from "../file-shared/ripgrep.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { GLOB_DESCRIPTION, GLOB_TOOL_NAME, globPrompt } from "./prompt.js";
 
@@ -22,7 +22,9 @@ const inputSchema = z.strictObject({
   path: z
     .string()
     .optional()
-    .describe("Absolute folder to search in. Omit it to search the current working directory (do not pass 'undefined' or 'null')"),
+    .describe(
+      "Absolute folder to search in. Omit it to search the current working directory (do not pass 'undefined' or 'null')",
+    ),
 });
 
 export type GlobInput = z.infer<typeof inputSchema>;
@@ -97,7 +99,13 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   // The folder actually walked is what needs read permission: "../../etc/*" or "/etc/**" walk
   // outside the path given (or the cwd), and must be judged there.
   checkPermissions: async (input, context) =>
-    filePermission<GlobInput>("read", GLOB_TOOL_NAME, globWalkRoot(input, context.options.cwd) ?? input.path ?? "", context, "path"),
+    filePermission<GlobInput>(
+      "read",
+      GLOB_TOOL_NAME,
+      globWalkRoot(input, context.options.cwd) ?? input.path ?? "",
+      context,
+      "path",
+    ),
 
   async validateInput(input, context) {
     if (input.path === undefined) return { result: true };
@@ -105,7 +113,11 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
     try {
       if (!(await stat(resolved.path)).isDirectory()) {
-        return { result: false, message: `path is not a folder: ${resolved.path}. Give the folder to search in.`, errorCode: 2 };
+        return {
+          result: false,
+          message: `path is not a folder: ${resolved.path}. Give the folder to search in.`,
+          errorCode: 2,
+        };
       }
     } catch {
       return {

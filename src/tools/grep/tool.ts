@@ -3,13 +3,13 @@ import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { displayPath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { runRipgrep } from "../file-shared/ripgrep.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
-import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
-import { readDenyFilter } from "../file-shared/read-deny-filter.js";
-import { type GrepOutputMode, buildRipgrepArgs } from "./args.js";
+import { buildRipgrepArgs, type GrepOutputMode } from "./args.js";
 import { type GrepRecord, parseContent, parseCounts, parseFileList } from "./parse-output.js";
 import { GREP_DESCRIPTION, GREP_TOOL_NAME, grepPrompt } from "./prompt.js";
 
@@ -17,7 +17,10 @@ export const DEFAULT_HEAD_LIMIT = 250;
 
 const inputSchema = z.strictObject({
   pattern: z.string().min(1).describe("The regular expression to search for in file contents"),
-  path: z.string().optional().describe("Absolute file or folder to search in. Defaults to the current working directory"),
+  path: z
+    .string()
+    .optional()
+    .describe("Absolute file or folder to search in. Defaults to the current working directory"),
   glob: z.string().optional().describe('Glob to filter files (e.g. "*.js", "*.{ts,tsx}")'),
   output_mode: z
     .enum(["content", "files_with_matches", "count"])
@@ -29,8 +32,18 @@ const inputSchema = z.strictObject({
   "-n": z.boolean().optional().describe("Show line numbers (content mode, default true)"),
   "-i": z.boolean().optional().describe("Case-insensitive search"),
   type: z.string().optional().describe('ripgrep file type to search (e.g. "js", "py", "rust", "go")'),
-  head_limit: z.number().int().min(0).optional().describe("Return only the first N results (default 250; 0 = no limit)"),
-  offset: z.number().int().min(0).optional().describe("Skip the first N results before applying head_limit (default 0)"),
+  head_limit: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Return only the first N results (default 250; 0 = no limit)"),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Skip the first N results before applying head_limit (default 0)"),
   multiline: z.boolean().optional().describe("Let . match newlines and patterns span lines (default false)"),
 });
 
@@ -60,7 +73,8 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
   searchHint: "search file contents regex ripgrep find text",
   maxResultSizeChars: 20_000,
   inputSchema,
-  description: async (input) => (input?.pattern ? `Search for ${input.pattern}${input.path ? ` in ${input.path}` : ""}` : GREP_DESCRIPTION),
+  description: async (input) =>
+    input?.pattern ? `Search for ${input.pattern}${input.path ? ` in ${input.path}` : ""}` : GREP_DESCRIPTION,
   prompt: async () => grepPrompt(),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
@@ -170,25 +184,30 @@ function paginationNote(output: GrepOutput): string {
   const parts: string[] = [];
   if (output.appliedLimit !== undefined) parts.push(`limit: ${output.appliedLimit}`);
   if (output.offset > 0) parts.push(`offset: ${output.offset}`);
-  const more = output.truncated ? ` More results exist: use offset: ${output.offset + output.lines.length} to see the next page.` : "";
+  const more = output.truncated
+    ? ` More results exist: use offset: ${output.offset + output.lines.length} to see the next page.`
+    : "";
   return `\n\n[Showing results with pagination = ${parts.join(", ")}.${more}]`;
 }
 
 export function renderGrepOutput(output: GrepOutput): string {
   const note = paginationNote(output);
   if (output.mode === "files_with_matches") {
-    if (output.lines.length === 0) return output.offset > 0 ? `No files found at offset ${output.offset}.` : "No files found";
+    if (output.lines.length === 0)
+      return output.offset > 0 ? `No files found at offset ${output.offset}.` : "No files found";
     const count = output.total ?? output.lines.length;
     return `Found ${count} file${count === 1 ? "" : "s"}\n${output.lines.join("\n")}${note}`;
   }
   if (output.mode === "count") {
-    if (output.lines.length === 0) return output.offset > 0 ? `No matches at offset ${output.offset}.` : "No matches found";
+    if (output.lines.length === 0)
+      return output.offset > 0 ? `No matches at offset ${output.offset}.` : "No matches found";
     // rg -c counts matching lines per file (a line with two matches counts once).
     let matchingLines = 0;
     for (const line of output.lines) matchingLines += Number(line.slice(line.lastIndexOf(":") + 1)) || 0;
     const files = output.lines.length;
     return `${output.lines.join("\n")}\n\nFound ${matchingLines} matching line${matchingLines === 1 ? "" : "s"} across ${files} file${files === 1 ? "" : "s"}.${note}`;
   }
-  if (output.lines.length === 0) return output.offset > 0 ? `No matches at offset ${output.offset}.` : "No matches found";
+  if (output.lines.length === 0)
+    return output.offset > 0 ? `No matches at offset ${output.offset}.` : "No matches found";
   return `${output.lines.join("\n")}${note}`;
 }

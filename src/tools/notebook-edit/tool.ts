@@ -8,10 +8,10 @@ import { buildTool } from "../../tool/build-tool.js";
 import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-change.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import {
-  type Notebook,
-  type NotebookCell,
   cellLabel,
   findCellIndex,
+  type Notebook,
+  type NotebookCell,
   notebookUsesCellIds,
   parseNotebook,
 } from "../file-shared/notebook.js";
@@ -22,7 +22,10 @@ import { NOTEBOOK_EDIT_DESCRIPTION, NOTEBOOK_EDIT_TOOL_NAME, notebookEditPrompt 
 
 const inputSchema = z.strictObject({
   notebook_path: z.string().describe("The absolute path of the .ipynb file to edit"),
-  cell_id: z.string().optional().describe("The id of the cell to edit; for insert, the new cell goes after it (omit to insert at the start)"),
+  cell_id: z
+    .string()
+    .optional()
+    .describe("The id of the cell to edit; for insert, the new cell goes after it (omit to insert at the start)"),
   new_source: z.string().describe("The new source of the cell"),
   cell_type: z.enum(["code", "markdown"]).optional().describe("The cell's type; required for insert"),
   edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete"),
@@ -61,7 +64,7 @@ export function applyNotebookEdit(notebook: Notebook, input: NotebookEditInput):
   const index = input.cell_id === undefined ? -1 : findCellIndex(notebook, input.cell_id);
   if (input.cell_id !== undefined && index < 0) throw new Error(cellNotFoundMessage(notebook, input.cell_id));
   if (mode === "insert") {
-    if (!input.cell_type) throw new Error("cell_type is required to insert a cell: give \"code\" or \"markdown\".");
+    if (!input.cell_type) throw new Error('cell_type is required to insert a cell: give "code" or "markdown".');
     const cell: NotebookCell = { cell_type: input.cell_type, source: input.new_source, metadata: {} };
     if (notebookUsesCellIds(notebook)) cell.id = newCellId();
     if (input.cell_type === "code") {
@@ -104,11 +107,15 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
   searchHint: "jupyter notebook ipynb cell edit insert delete",
   shouldDefer: true,
   inputSchema,
-  description: async (input) => (input?.notebook_path ? `${input.edit_mode ?? "replace"} a cell of ${input.notebook_path}` : NOTEBOOK_EDIT_DESCRIPTION),
+  description: async (input) =>
+    input?.notebook_path
+      ? `${input.edit_mode ?? "replace"} a cell of ${input.notebook_path}`
+      : NOTEBOOK_EDIT_DESCRIPTION,
   prompt: async () => notebookEditPrompt(),
   userFacingName: () => "Edit Notebook",
   getPath: (input) => toolPathOrUndefined(input.notebook_path),
-  toAutoClassifierInput: (input) => `${input.notebook_path} ${input.edit_mode ?? "replace"}: ${input.new_source.slice(0, 200)}`,
+  toAutoClassifierInput: (input) =>
+    `${input.notebook_path} ${input.edit_mode ?? "replace"}: ${input.new_source.slice(0, 200)}`,
   checkPermissions: async (input, context) =>
     filePermission<NotebookEditInput>("write", NOTEBOOK_EDIT_TOOL_NAME, input.notebook_path, context, "notebook_path"),
 
@@ -135,13 +142,22 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
     }
     const mode = input.edit_mode ?? "replace";
     if (mode === "insert" && !input.cell_type) {
-      return { result: false, message: "cell_type is required to insert a cell: give \"code\" or \"markdown\".", errorCode: NotebookEditErrorCode.cellTypeRequired };
+      return {
+        result: false,
+        message: 'cell_type is required to insert a cell: give "code" or "markdown".',
+        errorCode: NotebookEditErrorCode.cellTypeRequired,
+      };
     }
     if (mode !== "insert" && input.cell_id === undefined) {
-      return { result: false, message: `cell_id is required to ${mode} a cell.`, errorCode: NotebookEditErrorCode.cellIdRequired };
+      return {
+        result: false,
+        message: `cell_id is required to ${mode} a cell.`,
+        errorCode: NotebookEditErrorCode.cellIdRequired,
+      };
     }
     const problem = checkFreshness(context.readFileState.get(filePath), mtimeMs, () => currentText(filePath));
-    if (problem?.kind === "not-read") return { result: false, message: notReadMessage(filePath), errorCode: NotebookEditErrorCode.notRead };
+    if (problem?.kind === "not-read")
+      return { result: false, message: notReadMessage(filePath), errorCode: NotebookEditErrorCode.notRead };
     if (problem?.kind === "modified") {
       return { result: false, message: modifiedMessage(filePath), errorCode: NotebookEditErrorCode.modifiedSinceRead };
     }
@@ -152,7 +168,11 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
       return { result: false, message: (error as Error).message, errorCode: NotebookEditErrorCode.invalidJson };
     }
     if (input.cell_id !== undefined && findCellIndex(notebook, input.cell_id) < 0) {
-      return { result: false, message: cellNotFoundMessage(notebook, input.cell_id), errorCode: NotebookEditErrorCode.cellNotFound };
+      return {
+        result: false,
+        message: cellNotFoundMessage(notebook, input.cell_id),
+        errorCode: NotebookEditErrorCode.cellNotFound,
+      };
     }
     return { result: true };
   },
@@ -170,7 +190,12 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
       return { content: `${JSON.stringify(notebook, null, 1)}\n`, encoding: current.encoding };
     });
     return {
-      data: { notebookPath: filePath, editMode: input.edit_mode ?? "replace", ...touched, historyWarning: change.historyWarning },
+      data: {
+        notebookPath: filePath,
+        editMode: input.edit_mode ?? "replace",
+        ...touched,
+        historyWarning: change.historyWarning,
+      },
     };
   },
 
@@ -180,7 +205,10 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
     return {
       type: "tool_result",
       tool_use_id: toolUseId,
-      content: withHistoryWarning(`${verb}${type} cell ${output.cellId} in ${output.notebookPath}.`, output.historyWarning),
+      content: withHistoryWarning(
+        `${verb}${type} cell ${output.cellId} in ${output.notebookPath}.`,
+        output.historyWarning,
+      ),
     };
   },
 });

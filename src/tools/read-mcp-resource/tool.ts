@@ -5,7 +5,11 @@ import { z } from "zod";
 import type { ImageBlock, TextBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { AnyTool } from "../../tool/types.js";
-import { type McpResourceContents, type McpResourceSource, validateResourceServer } from "../list-mcp-resources/resource-source.js";
+import {
+  type McpResourceContents,
+  type McpResourceSource,
+  validateResourceServer,
+} from "../list-mcp-resources/resource-source.js";
 import { READ_MCP_RESOURCE_PROMPT } from "./prompt.js";
 
 export const READ_MCP_RESOURCE_TOOL_NAME = "ReadMcpResource";
@@ -40,7 +44,10 @@ async function toBlocks(items: McpResourceContents[], sessionDir: string): Promi
       blocks.push({ type: "image", source: { type: "base64", media_type: item.mimeType, data: item.blob } });
     } else if (item.blob !== undefined) {
       const path = await saveBlob(item, sessionDir);
-      blocks.push({ type: "text", text: `[binary resource ${item.uri} (${item.mimeType ?? "unknown type"}) saved to ${path}]` });
+      blocks.push({
+        type: "text",
+        text: `[binary resource ${item.uri} (${item.mimeType ?? "unknown type"}) saved to ${path}]`,
+      });
     }
   }
   if (blocks.length === 0) blocks.push({ type: "text", text: "(the resource is empty)" });

@@ -33,17 +33,37 @@ export async function readImageForModel(filePath: string, mediaType: string): Pr
   const height = meta.height;
   const fits = (width ?? 0) <= MAX_EDGE && (height ?? 0) <= MAX_EDGE && original.length <= MAX_IMAGE_BYTES;
   if (fits) {
-    return { base64: original.toString("base64"), mediaType, originalWidth: width, originalHeight: height, width, height, originalBytes: original.length };
+    return {
+      base64: original.toString("base64"),
+      mediaType,
+      originalWidth: width,
+      originalHeight: height,
+      width,
+      height,
+      originalBytes: original.length,
+    };
   }
-  const resized = () => sharp(original, { animated: false }).rotate().resize(MAX_EDGE, MAX_EDGE, { fit: "inside", withoutEnlargement: true });
+  const resized = () =>
+    sharp(original, { animated: false })
+      .rotate()
+      .resize(MAX_EDGE, MAX_EDGE, { fit: "inside", withoutEnlargement: true });
   // Keep the format when the result fits; otherwise step down JPEG quality, and as a last resort
   // send a small thumbnail rather than nothing.
   const attempts: Array<() => Promise<{ data: Buffer; info: { width: number; height: number }; type: string }>> = [
     async () => ({ ...(await resized().png().toBuffer({ resolveWithObject: true })), type: "image/png" }),
-    async () => ({ ...(await resized().jpeg({ quality: 80 }).toBuffer({ resolveWithObject: true })), type: "image/jpeg" }),
-    async () => ({ ...(await resized().jpeg({ quality: 50 }).toBuffer({ resolveWithObject: true })), type: "image/jpeg" }),
     async () => ({
-      ...(await sharp(original, { animated: false }).resize(400, 400, { fit: "inside" }).jpeg({ quality: 20 }).toBuffer({ resolveWithObject: true })),
+      ...(await resized().jpeg({ quality: 80 }).toBuffer({ resolveWithObject: true })),
+      type: "image/jpeg",
+    }),
+    async () => ({
+      ...(await resized().jpeg({ quality: 50 }).toBuffer({ resolveWithObject: true })),
+      type: "image/jpeg",
+    }),
+    async () => ({
+      ...(await sharp(original, { animated: false })
+        .resize(400, 400, { fit: "inside" })
+        .jpeg({ quality: 20 })
+        .toBuffer({ resolveWithObject: true })),
       type: "image/jpeg",
     }),
   ];

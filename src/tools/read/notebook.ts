@@ -1,6 +1,6 @@
 // A notebook as the model reads it: each cell with its id, type and source, then its outputs as
 // text (images in outputs are named, not inlined, to keep the result small).
-import { type NotebookOutput, cellLabel, parseNotebook, sourceText } from "../file-shared/notebook.js";
+import { cellLabel, type NotebookOutput, parseNotebook, sourceText } from "../file-shared/notebook.js";
 
 const MAX_OUTPUT_CHARS_PER_CELL = 10_000;
 

@@ -13,7 +13,8 @@ export function parsePageRange(pages: string): PageRange | { error: string } {
   if (!match) return { error: `pages must look like "3", "1-5" or "10-", not "${pages}".` };
   const first = Number(match[1]);
   const last = match[2] === undefined ? first : match[2] === "" ? Number.POSITIVE_INFINITY : Number(match[2]);
-  if (first < 1 || last < first) return { error: `pages "${pages}" is not a valid range: pages count from 1 and the range must not run backwards.` };
+  if (first < 1 || last < first)
+    return { error: `pages "${pages}" is not a valid range: pages count from 1 and the range must not run backwards.` };
   return { first, last };
 }
 
@@ -42,9 +43,12 @@ export async function readPdfText(filePath: string, range: PageRange | undefined
     }
     const first = range?.first ?? 1;
     const last = Math.min(range?.last ?? totalPages, totalPages);
-    if (first > totalPages) throw new Error(`${filePath} has only ${totalPages} page(s); page ${first} does not exist.`);
+    if (first > totalPages)
+      throw new Error(`${filePath} has only ${totalPages} page(s); page ${first} does not exist.`);
     if (last - first + 1 > MAX_PDF_PAGES_PER_READ) {
-      throw new Error(`At most ${MAX_PDF_PAGES_PER_READ} pages can be read per call; ask for a smaller range than ${first}-${last}.`);
+      throw new Error(
+        `At most ${MAX_PDF_PAGES_PER_READ} pages can be read per call; ask for a smaller range than ${first}-${last}.`,
+      );
     }
     const pages: string[] = [];
     for (let n = first; n <= last; n++) {

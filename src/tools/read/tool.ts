@@ -15,7 +15,13 @@ import { missingFileHint } from "../file-shared/similar-files.js";
 import { formatBytes } from "../file-shared/text-file.js";
 import { BINARY_EXTENSIONS } from "./binary-extensions.js";
 import { IMAGE_MEDIA_TYPES, readImageForModel } from "./image.js";
-import { DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, MAX_OUTPUT_TOKENS, MAX_WHOLE_READ_BYTES, estimateTokens } from "./limits.js";
+import {
+  DEFAULT_LINE_LIMIT,
+  estimateTokens,
+  MAX_LINE_CHARS,
+  MAX_OUTPUT_TOKENS,
+  MAX_WHOLE_READ_BYTES,
+} from "./limits.js";
 import { renderNotebook } from "./notebook.js";
 import { parsePageRange, readPdfText } from "./pdf.js";
 import { READ_DESCRIPTION, READ_TOOL_NAME, readPrompt } from "./prompt.js";
@@ -30,14 +36,28 @@ const inputSchema = z.strictObject({
     .min(0)
     .optional()
     .describe("The 1-based line number to start reading from. Only give it for files too large to read at once"),
-  limit: z.number().int().min(1).optional().describe("The number of lines to read. Only give it for files too large to read at once"),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("The number of lines to read. Only give it for files too large to read at once"),
   pages: z.string().optional().describe('PDF page range, e.g. "1-5" or "3". Only for PDF files'),
 });
 
 export type ReadInput = z.infer<typeof inputSchema>;
 
 export type ReadOutput =
-  | { type: "text"; filePath: string; numbered: string; startLine: number; numLines: number; totalLines?: number; hasMore: boolean; truncatedLines: number }
+  | {
+      type: "text";
+      filePath: string;
+      numbered: string;
+      startLine: number;
+      numLines: number;
+      totalLines?: number;
+      hasMore: boolean;
+      truncatedLines: number;
+    }
   | { type: "empty"; filePath: string; totalLines: number; offset: number }
   | { type: "image"; filePath: string; base64: string; mediaType: string; note: string }
   | { type: "pdf"; filePath: string; text: string; totalPages: number; first: number; last: number }
@@ -72,7 +92,12 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     }
     const ext = path.extname(filePath).toLowerCase();
     if (input.pages !== undefined) {
-      if (ext !== ".pdf") return { result: false, message: "pages applies only to PDF files; use offset and limit for text.", errorCode: 7 };
+      if (ext !== ".pdf")
+        return {
+          result: false,
+          message: "pages applies only to PDF files; use offset and limit for text.",
+          errorCode: 7,
+        };
       const range = parsePageRange(input.pages);
       if ("error" in range) return { result: false, message: range.error, errorCode: 8 };
     }
@@ -87,10 +112,18 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
       };
     }
     if (stats.isDirectory()) {
-      return { result: false, message: `${filePath} is a directory, not a file. Use Glob to list its files.`, errorCode: 3 };
+      return {
+        result: false,
+        message: `${filePath} is a directory, not a file. Use Glob to list its files.`,
+        errorCode: 3,
+      };
     }
     if (!stats.isFile()) {
-      return { result: false, message: `${filePath} is not a regular file (a device, socket or pipe) and cannot be read.`, errorCode: 9 };
+      return {
+        result: false,
+        message: `${filePath} is not a regular file (a device, socket or pipe) and cannot be read.`,
+        errorCode: 9,
+      };
     }
     if (BINARY_EXTENSIONS.has(ext)) {
       return {
@@ -102,7 +135,8 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     return { result: true };
   },
 
-  checkPermissions: async (input, context) => filePermission<ReadInput>("read", READ_TOOL_NAME, input.file_path, context),
+  checkPermissions: async (input, context) =>
+    filePermission<ReadInput>("read", READ_TOOL_NAME, input.file_path, context),
 
   async call(input, context) {
     const resolved = resolveToolPath(input.file_path);
@@ -161,7 +195,12 @@ async function readNotebook(filePath: string, context: ToolUseContext): Promise<
   return { type: "notebook", filePath, rendered, cellCount };
 }
 
-async function readText(filePath: string, input: ReadInput, context: ToolUseContext, signal: AbortSignal): Promise<ReadOutput> {
+async function readText(
+  filePath: string,
+  input: ReadInput,
+  context: ToolUseContext,
+  signal: AbortSignal,
+): Promise<ReadOutput> {
   const stats = await stat(filePath);
   const offset = Math.max(1, input.offset ?? 1);
   const limit = input.limit;
@@ -195,7 +234,8 @@ async function readText(filePath: string, input: ReadInput, context: ToolUseCont
 
   if (window.lines.length === 0) {
     // An empty file has been read in full: record it so that it can be filled with Edit or Write.
-    if (window.totalLines === 0) context.readFileState.set(filePath, { content: "", timestamp: stats.mtimeMs, offset, limit });
+    if (window.totalLines === 0)
+      context.readFileState.set(filePath, { content: "", timestamp: stats.mtimeMs, offset, limit });
     return { type: "empty", filePath, totalLines: window.totalLines ?? 0, offset };
   }
   const numbered = addLineNumbers(window.lines, offset);
@@ -248,7 +288,9 @@ export function renderReadOutput(output: ReadOutput): ToolResultBlock["content"]
       const notes: string[] = [];
       const last = output.startLine + output.numLines - 1;
       if (output.hasMore) {
-        notes.push(`(Showing lines ${output.startLine}-${last}; the file continues. Use offset: ${last + 1} to read on.)`);
+        notes.push(
+          `(Showing lines ${output.startLine}-${last}; the file continues. Use offset: ${last + 1} to read on.)`,
+        );
       }
       if (output.truncatedLines > 0) notes.push(`(${output.truncatedLines} long line(s) were cut.)`);
       return notes.length ? `${output.numbered}\n\n${notes.join("\n")}` : output.numbered;

@@ -39,7 +39,10 @@ export interface TaskOutputResult {
 }
 
 /** The task's output file, or its last TASK_OUTPUT_READ_LIMIT_BYTES when it is larger. */
-export function readTaskOutput(path: string, limit = TASK_OUTPUT_READ_LIMIT_BYTES): { text: string; omittedBytes: number } {
+export function readTaskOutput(
+  path: string,
+  limit = TASK_OUTPUT_READ_LIMIT_BYTES,
+): { text: string; omittedBytes: number } {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
@@ -62,7 +65,9 @@ function render(result: TaskOutputResult): string {
   if (result.exit_code !== null) lines.push(`<exit_code>${result.exit_code}</exit_code>`);
   if (result.wait_timed_out) lines.push("<note>The task is still running; the wait timed out.</note>");
   if (result.omitted_bytes > 0) {
-    lines.push(`<note>Showing the last part of the output; the first ${result.omitted_bytes} bytes are in ${result.output_path}.</note>`);
+    lines.push(
+      `<note>Showing the last part of the output; the first ${result.omitted_bytes} bytes are in ${result.output_path}.</note>`,
+    );
   }
   const body = result.output.replace(/\s+$/, "");
   lines.push(body.length ? `<output>\n${body}\n</output>` : "<output>(no output yet)</output>");
@@ -71,7 +76,9 @@ function render(result: TaskOutputResult): string {
 
 function unknownTask(id: string, known: BackgroundTask[]): Error {
   const ids = known.map((task) => task.id);
-  return new Error(`No background task with id "${id}".${ids.length ? ` Known tasks: ${ids.join(", ")}.` : " No background tasks were started in this session."}`);
+  return new Error(
+    `No background task with id "${id}".${ids.length ? ` Known tasks: ${ids.join(", ")}.` : " No background tasks were started in this session."}`,
+  );
 }
 
 export const TaskOutputTool = buildTool<TaskOutputInput, TaskOutputResult>({

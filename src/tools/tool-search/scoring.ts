@@ -37,7 +37,10 @@ export function parseQuery(query: string): ParsedQuery {
     return { kind: "select", names };
   }
   if (/^mcp__\S+$/i.test(trimmed)) return { kind: "serverPrefix", prefix: trimmed.toLowerCase() };
-  const words = trimmed.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+  const words = trimmed
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
   const required: string[] = [];
   const terms: string[] = [];
   for (const word of words) {
@@ -156,7 +159,8 @@ export function searchTools(tools: readonly SearchableTool[], query: string, max
     const serverPrefix = parsed.prefix.endsWith("__") ? parsed.prefix : `${parsed.prefix}__`;
     const names = tools.map((t) => t.name).sort();
     const ofServer = names.filter((name) => name.toLowerCase().startsWith(serverPrefix));
-    const matches = ofServer.length > 0 ? ofServer : names.filter((name) => name.toLowerCase().startsWith(parsed.prefix));
+    const matches =
+      ofServer.length > 0 ? ofServer : names.filter((name) => name.toLowerCase().startsWith(parsed.prefix));
     return { matches, missing: [] };
   }
   const ranked = rankTools(tools, parsed.terms, parsed.required);

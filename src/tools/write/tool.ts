@@ -11,7 +11,7 @@ import { normalizeLineEndings } from "../file-shared/encoding.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
-import { MAX_EDIT_FILE_SIZE, formatBytes } from "../file-shared/text-file.js";
+import { formatBytes, MAX_EDIT_FILE_SIZE } from "../file-shared/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME, writePrompt } from "./prompt.js";
 
 const inputSchema = z.strictObject({
@@ -39,7 +39,8 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   userFacingName: () => "Write",
   getPath: (input) => toolPathOrUndefined(input.file_path),
   toAutoClassifierInput: (input) => `${input.file_path}: ${input.content.slice(0, 200)}`,
-  checkPermissions: async (input, context) => filePermission<WriteInput>("write", WRITE_TOOL_NAME, input.file_path, context),
+  checkPermissions: async (input, context) =>
+    filePermission<WriteInput>("write", WRITE_TOOL_NAME, input.file_path, context),
 
   async validateInput(input, context) {
     const resolved = resolveToolPath(input.file_path);
@@ -56,7 +57,11 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       };
     }
     if (Buffer.byteLength(input.content) > MAX_EDIT_FILE_SIZE) {
-      return { result: false, message: `content is over the ${formatBytes(MAX_EDIT_FILE_SIZE)} limit for one write.`, errorCode: 4 };
+      return {
+        result: false,
+        message: `content is over the ${formatBytes(MAX_EDIT_FILE_SIZE)} limit for one write.`,
+        errorCode: 4,
+      };
     }
     let stats: Awaited<ReturnType<typeof stat>>;
     try {
@@ -64,7 +69,8 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     } catch {
       return { result: true }; // A new file needs no prior read.
     }
-    if (stats.isDirectory()) return { result: false, message: `${filePath} is a directory; give the path of a file.`, errorCode: 1 };
+    if (stats.isDirectory())
+      return { result: false, message: `${filePath} is a directory; give the path of a file.`, errorCode: 1 };
     // An early, friendlier answer; the authoritative check is repeated inside the critical section.
     const problem = checkFreshness(context.readFileState.get(filePath), stats.mtimeMs, () => currentText(filePath));
     if (problem?.kind === "not-read") return { result: false, message: notReadMessage(filePath), errorCode: 2 };
@@ -88,7 +94,9 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     const lines = content === "" ? 0 : content.split("\n").length;
     const historyWarning = change.historyWarning;
     if (!change.before) return { data: { type: "create", filePath, lines, historyWarning } };
-    return { data: { type: "update", filePath, lines, diff: diffWhole(change.before.content, content), historyWarning } };
+    return {
+      data: { type: "update", filePath, lines, diff: diffWhole(change.before.content, content), historyWarning },
+    };
   },
 
   mapToolResult(output, toolUseId) {

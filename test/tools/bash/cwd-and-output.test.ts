@@ -63,7 +63,9 @@ describe("Bash: working directory", () => {
     process.env.WARDEN_LATE_VARIABLE = "late";
     try {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a JS template
-      const result = await session.run("Bash", { command: 'echo "${WARDEN_LATE_VARIABLE:-absent} $GIT_EDITOR $WARDEN"' });
+      const result = await session.run("Bash", {
+        command: 'echo "${WARDEN_LATE_VARIABLE:-absent} $GIT_EDITOR $WARDEN"',
+      });
       expect(text(result)).toBe("absent true 1");
     } finally {
       delete process.env.WARDEN_LATE_VARIABLE;
@@ -128,7 +130,9 @@ describe("Bash: output and exit codes", () => {
 
   it("reports progress with recent output while a command runs past 2 s", async () => {
     const progress: unknown[] = [];
-    const result = await session.run("Bash", { command: "echo first-line; sleep 3; echo last-line" }, (p) => progress.push(p));
+    const result = await session.run("Bash", { command: "echo first-line; sleep 3; echo last-line" }, (p) =>
+      progress.push(p),
+    );
     expect(text(result)).toBe("first-line\nlast-line");
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]).toMatchObject({ type: "bash_progress", output: "first-line", totalLines: 1 });
@@ -150,7 +154,9 @@ describe("Bash: output and exit codes", () => {
   });
 
   it("spills output past a few MB to a file instead of holding it in memory", async () => {
-    const result = await session.run("Bash", { command: "head -c 6000000 /dev/zero | tr '\\0' 'x'; echo; echo the-end" });
+    const result = await session.run("Bash", {
+      command: "head -c 6000000 /dev/zero | tr '\\0' 'x'; echo; echo the-end",
+    });
     const shown = text(result);
     expect(shown.length).toBeLessThan(200_000);
     // Booleans, not toContain: a failure must not print megabytes.

@@ -8,20 +8,47 @@ const bash = { shellPath: "/bin/bash", env: {} };
 
 describe("Bash: which commands need their final directory recorded", () => {
   it("skips the recording for commands whose text cannot move the shell", () => {
-    for (const command of ["sleep 1", "git status", "ls -la src", "npm test -- --run", "grep -rn 'a b' src | head -5", "./run.sh", "cat a.txt"]) {
+    for (const command of [
+      "sleep 1",
+      "git status",
+      "ls -la src",
+      "npm test -- --run",
+      "grep -rn 'a b' src | head -5",
+      "./run.sh",
+      "cat a.txt",
+    ]) {
       expect(needsCwdCapture(command, bash), command).toBe(false);
     }
   });
 
   it("records for cd, pushd, popd and for code the text does not show", () => {
-    for (const command of ["cd sub", "make && cd out", "pushd x", "popd", "eval x", "source env.sh", ". env.sh", "f() { cd x; }; f"]) {
+    for (const command of [
+      "cd sub",
+      "make && cd out",
+      "pushd x",
+      "popd",
+      "eval x",
+      "source env.sh",
+      ". env.sh",
+      "f() { cd x; }; f",
+    ]) {
       expect(needsCwdCapture(command, bash), command).toBe(true);
     }
   });
 
   it("records when quotes, backslashes, expansions, braces or globs could spell cd", () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a JS template
-    for (const command of ["c'd' sub", '"cd" sub', "\\cd sub", "$X sub", "`echo cd` sub", "{c,}d sub", "c? sub", "[c]d sub", "${X} sub"]) {
+    for (const command of [
+      "c'd' sub",
+      '"cd" sub',
+      "\\cd sub",
+      "$X sub",
+      "`echo cd` sub",
+      "{c,}d sub",
+      "c? sub",
+      "[c]d sub",
+      "${X} sub",
+    ]) {
       expect(needsCwdCapture(command, bash), command).toBe(true);
     }
   });

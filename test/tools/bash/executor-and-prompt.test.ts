@@ -27,7 +27,12 @@ async function runTurn(blocks: ToolUseBlock[]): Promise<ToolResultBlock[]> {
   return results;
 }
 
-const call = (id: string, input: Record<string, unknown>): ToolUseBlock => ({ type: "tool_use", id, name: "Bash", input });
+const call = (id: string, input: Record<string, unknown>): ToolUseBlock => ({
+  type: "tool_use",
+  id,
+  name: "Bash",
+  input,
+});
 
 describe("Bash through the tool executor", () => {
   it("persists output above 30,000 characters with a preview", async () => {
@@ -37,7 +42,10 @@ describe("Bash through the tool executor", () => {
   });
 
   it("a real failure cancels the Bash calls after it; grep finding nothing does not", async () => {
-    const ok = await runTurn([call("a1", { command: "grep nothing-here /dev/null" }), call("a2", { command: "echo still-runs" })]);
+    const ok = await runTurn([
+      call("a1", { command: "grep nothing-here /dev/null" }),
+      call("a2", { command: "echo still-runs" }),
+    ]);
     expect(ok.map((r) => r.is_error)).toEqual([undefined, undefined]);
     expect(text(ok[1]!)).toBe("still-runs");
 
@@ -103,7 +111,16 @@ describe("Bash tool definition", () => {
 
   it("teaches dedicated tools, quoting, && chains, no interactive commands and background servers", async () => {
     const prompt = await BashTool.prompt({ tools: [], permissionContext: emptyPermissionContext("/p"), cwd: "/p" });
-    for (const phrase of ["Read files with Read", "Grep", "Glob", "Edit", "quote paths", "&&", "Interactive programs", "run_in_background: true"]) {
+    for (const phrase of [
+      "Read files with Read",
+      "Grep",
+      "Glob",
+      "Edit",
+      "quote paths",
+      "&&",
+      "Interactive programs",
+      "run_in_background: true",
+    ]) {
       expect(prompt).toContain(phrase);
     }
     expect(prompt).not.toContain("Sandbox:");

@@ -49,9 +49,20 @@ export function createSession(appState: Partial<AppState> = {}): Session {
     },
     appState: { toolPermissionContext: emptyPermissionContext(project), ...appState },
   });
-  const runWith = async (ctx: ToolUseContext, name: string, input: Record<string, unknown>, onProgress?: (p: unknown) => void) => {
+  const runWith = async (
+    ctx: ToolUseContext,
+    name: string,
+    input: Record<string, unknown>,
+    onProgress?: (p: unknown) => void,
+  ) => {
     counter += 1;
-    const outcome = await runToolUse({ type: "tool_use", id: `toolu_${counter}`, name, input }, ctx, allowAll, undefined, onProgress);
+    const outcome = await runToolUse(
+      { type: "tool_use", id: `toolu_${counter}`, name, input },
+      ctx,
+      allowAll,
+      undefined,
+      onProgress,
+    );
     return outcome.result;
   };
   return {
@@ -68,5 +79,7 @@ export function createSession(appState: Partial<AppState> = {}): Session {
 }
 
 export function text(result: ToolResultBlock): string {
-  return typeof result.content === "string" ? result.content : result.content.map((b) => ("text" in b ? b.text : "")).join("\n");
+  return typeof result.content === "string"
+    ? result.content
+    : result.content.map((b) => ("text" in b ? b.text : "")).join("\n");
 }
