@@ -9,9 +9,12 @@ import {
   type HookMatcherConfig,
   type HooksConfig,
 } from "../config/settings-schema.js";
+import type { PostToolUseResult, PreToolUseResult, ToolCallHooks } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
 import { type HookOutcome, interpretHookResult } from "./hook-output.js";
 import { runHookCommand } from "./run-command.js";
+
+export type { PostToolUseResult, PreToolUseResult };
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
@@ -22,23 +25,6 @@ export interface HookRunnerOptions {
   transcriptPath?: string;
   getPermissionMode?: () => string;
   defaultTimeoutMs?: number;
-}
-
-export type PreToolUseResult =
-  | { behavior: "deny"; message: string; hooks: string[] }
-  | {
-      behavior: "allow" | "ask" | "none";
-      reason?: string;
-      updatedInput?: ToolInput;
-      additionalContext: string[];
-      hooks: string[];
-    };
-
-export interface PostToolUseResult {
-  /** Exit-2 stderr or `decision: "block"` reasons: feedback for the model about a call that already ran. */
-  feedback: string[];
-  additionalContext: string[];
-  errors: string[];
 }
 
 export interface UserPromptSubmitResult {
@@ -81,7 +67,7 @@ export function matcherAccepts(matcher: string | undefined, toolName: string): b
   }
 }
 
-export class HookRunner {
+export class HookRunner implements ToolCallHooks {
   constructor(private readonly options: HookRunnerOptions) {}
 
   /** Hooks are configured before the session exists; the session tells them who it is. */

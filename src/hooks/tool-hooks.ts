@@ -5,20 +5,12 @@
 import type { ToolResultBlock } from "../messages/types.js";
 import { formatZodError } from "../tool/schema.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
-import type { HookRunner } from "./hook-runner.js";
 import { queueReminders } from "./queue-reminders.js";
 
 export interface PreToolUseHookDecision {
   behavior: "allow" | "ask";
   reason?: string;
   hooks: string[];
-}
-
-declare module "../tool/app-state.js" {
-  interface AppState {
-    /** The session's configured hooks (from settings); absent = no hooks. */
-    hooks?: HookRunner;
-  }
 }
 
 declare module "../tool/types.js" {

@@ -2,8 +2,9 @@
 // rendered once per session and reused, so repeated requests send identical bytes (the prompt
 // cache keeps hitting) and the loop does not pay for prompt() and schema conversion every turn.
 import type { ToolSchema } from "../providers/types.js";
-import { loadedDeferredToolNames, resolveToolSearchMode, splitDeferredTools } from "../tool/deferred.js";
+import { loadedDeferredToolNames, splitDeferredTools } from "../tool/deferred.js";
 import { toolInputJSONSchema } from "../tool/schema.js";
+import { resolveToolSearchMode } from "../tool/tool-search-mode.js";
 import type { AnyTool, ToolUseContext } from "../tool/types.js";
 
 export interface RequestPrefix {

@@ -6,15 +6,6 @@
 import type { UserMessage } from "../messages/types.js";
 import type { ToolUseContext } from "../tool/types.js";
 
-declare module "../tool/app-state.js" {
-  interface AppState {
-    /** Kept by the streaming executor: calls run and every one of them is 'cancel'. */
-    hasInterruptibleToolInProgress?: boolean;
-    /** Messages the user sent while a prompt ran, waiting for the next model request. */
-    queuedUserMessages?: UserMessage[];
-  }
-}
-
 type Store = Pick<ToolUseContext, "getAppState" | "setAppState">;
 
 export type InterruptOutcome =

@@ -1,19 +1,74 @@
+// AppState: the session-wide mutable state a tool call reaches through
+// ToolUseContext.getAppState / setAppState. Every field is declared here, grouped by the part of
+// Warden that owns it, so a reader sees all of it in one place. A new tool or layer that needs to
+// keep state adds its field (and the type of that field, if it is new) in src/tool/, never by
+// declaration merging from its own folder.
+import type { UserMessage } from "../messages/types.js";
 import type { ToolPermissionContext } from "./permission-types.js";
+import type { BackgroundTaskRegistry, SandboxSettings, ShellSnapshot } from "./shell-state.js";
+import type { ToolCallHooks } from "./tool-call-hooks.js";
+import type { ToolSearchMode } from "./tool-search-mode.js";
 
 /**
- * Session-wide mutable state reached through ToolUseContext.getAppState/setAppState.
- * Modules that need more fields add them by declaration merging in their own folder:
- *
- *   declare module "../../tool/app-state.js" { interface AppState { todos?: Todo[] } }
- *
- * so no module has to edit this file to store its state.
+ * Every budget decision ever sent, per session (src/results/budget.ts). A result is decided the
+ * first time a request carries it and never again: kept results go out unchanged forever, replaced
+ * ones go out as the very same preview text. A decision that flipped on a later turn would change
+ * bytes in the middle of the conversation and throw away the provider's prompt cache from that
+ * point on.
  */
+export interface ToolResultReplacementState {
+  /** tool_use ids whose full result was sent. */
+  kept: Set<string>;
+  /** tool_use id → the exact content sent in place of the full result. */
+  replaced: Map<string, string>;
+  /** Set once the session's on-disk journal of replacements has been read into `replaced`. */
+  journalRead?: boolean;
+}
+
 export interface AppState {
+  // --- Permissions (src/permissions/) ---
   toolPermissionContext: ToolPermissionContext;
+  /** The session's configured hooks (from settings), run around each call; absent = no hooks. */
+  hooks?: ToolCallHooks;
+
+  // --- Messages for the model that did not come from a tool result (src/loop/) ---
   /**
    * Texts for the model that arrived outside a tool result (a background command finished, a
    * hook added context). The loop drains them into one <system-reminder> user message before its
    * next model request.
    */
   pendingReminders?: string[];
+  /** Messages the user sent while a prompt ran, waiting for the next model request. */
+  queuedUserMessages?: UserMessage[];
+  /**
+   * Kept by the streaming executor (src/orchestration/): calls run and every one of them is
+   * 'cancel', so a new user message may abort the turn. The session reads it when the user sends
+   * a message, having no handle on the executor.
+   */
+  hasInterruptibleToolInProgress?: boolean;
+
+  // --- Deferred tools (src/tool/deferred.ts, the ToolSearch tool) ---
+  /**
+   * Deferred tools the model has loaded with ToolSearch, in the order found. Their schemas are
+   * sent from the next request on and stay for the rest of the session.
+   */
+  loadedDeferredTools?: string[];
+  /** The session's tool-search mode when settings chose one (env WARDEN_TOOL_SEARCH wins). */
+  toolSearchMode?: ToolSearchMode;
+
+  // --- Result budget (src/results/) ---
+  /** The session's frozen per-message budget decisions (see src/results/budget.ts). */
+  toolResultReplacements?: ToolResultReplacementState;
+
+  // --- The shell: Bash and the task tools (src/tools/bash/, task-output/, task-stop/) ---
+  /** The Bash tool's current directory; a `cd` in one command carries over to the next. */
+  bashCwd?: string;
+  /** Shell and environment captured on the session's first command. */
+  bashShellSnapshot?: ShellSnapshot;
+  /** This session's background tasks (run_in_background), read by TaskOutput and TaskStop. */
+  backgroundTasks?: BackgroundTaskRegistry;
+  /** The merged `sandbox` settings of this session, as the settings loader parsed them. */
+  sandboxSettings?: SandboxSettings;
+  /** Set once the model has been told the sandbox cannot run here ("say so once"). */
+  sandboxUnavailableNoticeGiven?: boolean;
 }

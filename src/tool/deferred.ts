@@ -3,60 +3,14 @@
 // brings fifty tools the session never uses. Deferring them keeps the first request small, and the
 // token cost grows with the tools actually used instead of the tools that exist.
 import { toolInputJSONSchema } from "./schema.js";
-import type { AnyTool, ToolInput } from "./types.js";
-
-declare module "./app-state.js" {
-  interface AppState {
-    /**
-     * Deferred tools the model has loaded with ToolSearch, in the order found. Their schemas are
-     * sent from the next request on and stay for the rest of the session.
-     */
-    loadedDeferredTools?: string[];
-    /** The session's tool-search mode when settings chose one (env WARDEN_TOOL_SEARCH wins). */
-    toolSearchMode?: ToolSearchMode;
-  }
-}
-
-declare module "./types.js" {
-  interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Progress = unknown> {
-    /**
-     * The model-facing description when it is fixed text known without awaiting prompt() (MCP
-     * tools carry their server's). Lets auto mode size the schemas synchronously.
-     */
-    readonly staticDescription?: string;
-  }
-}
+import { resolveToolSearchMode, type ToolSearchMode } from "./tool-search-mode.js";
+import type { AnyTool } from "./types.js";
 
 export const TOOL_SEARCH_TOOL_NAME = "ToolSearch";
-
-/**
- * defer: deferrable tools are always deferred (Claude Code's behaviour with MCP tools).
- * never: every schema is sent up front and ToolSearch is not offered.
- * auto:  defer only when the deferrable schemas would take more than AUTO_DEFER_CONTEXT_SHARE of
- *        the model's context window.
- */
-export type ToolSearchMode = "defer" | "never" | "auto";
-
-export const TOOL_SEARCH_MODES: readonly ToolSearchMode[] = ["defer", "never", "auto"];
 
 /** auto mode's threshold: the reference's 10% of the context window. */
 export const AUTO_DEFER_CONTEXT_SHARE = 0.1;
 export const DEFAULT_CONTEXT_WINDOW_TOKENS = 200_000;
-
-export function isToolSearchMode(value: unknown): value is ToolSearchMode {
-  return typeof value === "string" && (TOOL_SEARCH_MODES as readonly string[]).includes(value);
-}
-
-/**
- * The mode in force: env WARDEN_TOOL_SEARCH, then the settings value, then defer. An unknown value
- * in either place is ignored rather than guessed at (defer is the safe, cheap default).
- */
-export function resolveToolSearchMode(settingsValue?: unknown, env: NodeJS.ProcessEnv = process.env): ToolSearchMode {
-  const fromEnv = env.WARDEN_TOOL_SEARCH?.trim().toLowerCase();
-  if (isToolSearchMode(fromEnv)) return fromEnv;
-  if (isToolSearchMode(settingsValue)) return settingsValue;
-  return "defer";
-}
 
 /**
  * Whether a tool may be deferred at all, in the reference's order: alwaysLoad wins over

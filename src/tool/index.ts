@@ -6,4 +6,7 @@ export * from "./permission-types.js";
 export * from "./pool.js";
 export * from "./read-file-state.js";
 export * from "./schema.js";
+export * from "./shell-state.js";
+export * from "./tool-call-hooks.js";
+export * from "./tool-search-mode.js";
 export * from "./types.js";

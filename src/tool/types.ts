@@ -3,6 +3,7 @@ import type { AssistantMessage, Message, ToolResultBlock } from "../messages/typ
 import type { AppState } from "./app-state.js";
 import type { PermissionDecision, PermissionResult, ToolPermissionContext } from "./permission-types.js";
 import type { ReadFileState } from "./read-file-state.js";
+import type { SandboxSettings } from "./shell-state.js";
 
 export type ToolInput = Record<string, unknown>;
 
@@ -20,8 +21,8 @@ export interface ToolResult<Output> {
 }
 
 /**
- * Session-level options every tool call can see. Other modules add fields by declaration merging
- * (as with AppState) instead of editing this file.
+ * Session-level options every tool call can see, fixed for the session. Every field is declared
+ * here (no declaration merging): a tool that needs another option adds it to this interface.
  */
 export interface ToolUseContextOptions {
   /** The tools of this session's pool (what the model may call). */
@@ -38,6 +39,11 @@ export interface ToolUseContextOptions {
   verbose?: boolean;
 }
 
+/**
+ * What one tool call can reach: the session's options, its own abort signal, the conversation, the
+ * session state (AppState, ./app-state.ts) and what the model has read. The executor gives each
+ * call its own copy (its own abortController and toolUseId).
+ */
 export interface ToolUseContext {
   options: ToolUseContextOptions;
   /** Aborting this cancels the call; tools must pass its signal to whatever they wait on. */
@@ -62,15 +68,24 @@ export type CanUseTool = (
   toolUseId: string,
 ) => Promise<PermissionDecision>;
 
+/** What a tool's prompt() may consult to write its model-facing text. */
 export interface ToolPromptOptions {
   tools: readonly AnyTool[];
   permissionContext: ToolPermissionContext;
   cwd: string;
+  /** The session's sandbox settings, so the Bash prompt can describe the sandbox. */
+  sandboxSettings?: SandboxSettings;
 }
 
 export type InterruptBehavior = "cancel" | "block";
 
+/**
+ * A tool as the loop, the executor and the permission engine see it. Every member is declared
+ * here, grouped by who asks for it; buildTool() (./build-tool.ts) fills fail-closed defaults for
+ * the traits a definition leaves out.
+ */
 export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Progress = unknown> {
+  // --- Identity, and how the tool is offered to the model ---
   readonly name: string;
   /** Former names still accepted from the model and in rules. */
   readonly aliases?: readonly string[];
@@ -86,12 +101,19 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
   readonly strict?: boolean;
   /** Set for tools that come from an MCP server. */
   readonly mcpInfo?: { serverName: string; toolName: string };
+  /**
+   * The model-facing description when it is fixed text known without awaiting prompt() (MCP
+   * tools carry their server's). Lets auto mode size the schemas synchronously (./deferred.ts).
+   */
+  readonly staticDescription?: string;
 
+  // --- Input ---
   /** Parses and validates the model's input. */
   readonly inputSchema: z.ZodType<Input>;
   /** When set, sent to the model instead of a schema derived from inputSchema (MCP tools). */
   readonly inputJSONSchema?: JSONSchema;
 
+  // --- Running ---
   call(
     args: Input,
     context: ToolUseContext,
@@ -100,11 +122,13 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
     onProgress?: (progress: Progress) => void,
   ): Promise<ToolResult<Output>>;
 
+  // --- Text for the model and the user ---
   /** One line describing what this particular call does (for prompts and transcripts). */
   description(input: Partial<Input> | undefined): Promise<string>;
   /** The model-facing text that teaches the tool's use. */
   prompt(options: ToolPromptOptions): Promise<string>;
 
+  // --- Traits: what the tool says about itself and about one input (scheduling, modes, UI) ---
   isEnabled(): boolean;
   isReadOnly(input: Input): boolean;
   isConcurrencySafe(input: Input): boolean;
@@ -117,10 +141,12 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
   /** The file a file tool acts on, for path rules and safety checks. */
   getPath?(input: Input): string | undefined;
 
+  // --- Checks before the call runs (src/orchestration/run-tool-use.ts) ---
   validateInput?(input: Input, context: ToolUseContext): Promise<ValidationResult>;
   /** The tool's own say on this input; rules and modes are the engine's job. */
   checkPermissions(input: Input, context: ToolUseContext): Promise<PermissionResult<Input>>;
 
+  // --- Presenting the call and its result ---
   userFacingName(input: Partial<Input> | undefined): string;
   /** Turns the call's output into what the model reads. */
   mapToolResult(output: Output, toolUseId: string): ToolResultBlock;

@@ -6,11 +6,11 @@ import {
   isDeferredTool,
   loadedDeferredToolNames,
   renderDeferredToolsList,
-  resolveToolSearchMode,
   splitDeferredTools,
 } from "../../src/tool/deferred.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { toolInputJSONSchema } from "../../src/tool/schema.js";
+import { resolveToolSearchMode } from "../../src/tool/tool-search-mode.js";
 import type { AnyTool } from "../../src/tool/types.js";
 import { loadedToolNamesFromMessages } from "../../src/tools/tool-search/history.js";
 import { ToolSearchTool } from "../../src/tools/tool-search/tool.js";

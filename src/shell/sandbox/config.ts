@@ -1,32 +1,10 @@
-// The sandbox's settings: a small typed shape the settings loader fills (from the `sandbox` key of
-// a settings file) and places in AppState. Off unless a setting or WARDEN_SANDBOX=1 turns it on.
+// The sandbox's settings: the settings loader parses the `sandbox` key of a settings file into
+// SandboxSettings (declared in the contract, src/tool/shell-state.ts, because AppState holds it)
+// and this resolves them into what a run uses. Off unless a setting or WARDEN_SANDBOX=1 turns it on.
 import type { AppState } from "../../tool/app-state.js";
+import type { SandboxSettings } from "../../tool/shell-state.js";
 
-export interface SandboxSettings {
-  /** Run Bash commands inside bubblewrap. */
-  enabled?: boolean;
-  /** Let sandboxed commands use the network. Off by default: the sandbox gets only its own loopback. */
-  allowNetwork?: boolean;
-  /** Folders the sandbox may write besides the working directories and the session's temp folder. */
-  additionalWritableDirectories?: string[];
-  /**
-   * Let sandboxed commands create Unix-domain sockets (and so reach host services such as the
-   * Docker daemon or the ssh agent). Off by default.
-   */
-  allowUnixSockets?: boolean;
-  /**
-   * Whether the model may ask for a run outside the sandbox (dangerouslyDisableSandbox). Default
-   * true: such a run then goes through the ordinary permission rules. False: it is refused.
-   */
-  allowUnsandboxedCommands?: boolean;
-}
-
-declare module "../../tool/app-state.js" {
-  interface AppState {
-    /** The merged `sandbox` settings of this session, as the settings loader parsed them. */
-    sandboxSettings?: SandboxSettings;
-  }
-}
+export type { SandboxSettings };
 
 export interface ResolvedSandboxSettings {
   enabled: boolean;

@@ -6,32 +6,13 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { interpretCommandResult } from "../../shell/exit-semantics.js";
+import type { BackgroundTask, BackgroundTaskRegistry, StartTaskOptions } from "../../tool/shell-state.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { forgetGroupOnExit, killGroupOnExit, killProcessGroup, signalProcessGroup } from "./process-group.js";
-
-export type TaskStatus = "running" | "completed" | "failed" | "killed";
 
 /** Beyond this the task is killed: a runaway logger must not fill the disk. */
 export const DEFAULT_TASK_OUTPUT_LIMIT_BYTES = 5 * 1024 ** 3;
 const OUTPUT_WATCH_INTERVAL_MS = 1_000;
-
-export interface BackgroundTask {
-  id: string;
-  command: string;
-  description?: string;
-  outputPath: string;
-  pid: number;
-  startedAt: number;
-  status: TaskStatus;
-  exitCode?: number | null;
-  signal?: NodeJS.Signals | null;
-  endedAt?: number;
-  sandboxed: boolean;
-  /** Set when the task was killed for writing more than the output limit. */
-  outputLimitExceeded?: boolean;
-  /** The completion notice queued for the model, if one was. */
-  notice?: string;
-}
 
 interface TaskEntry {
   task: BackgroundTask;
@@ -39,30 +20,13 @@ interface TaskEntry {
   stoppedByRequest: boolean;
 }
 
-export interface StartTaskOptions {
-  command: string;
-  description?: string;
-  sandboxed: boolean;
-  /** Starts the process with stdout and stderr on the given file descriptor. */
-  launch: (outputFd: number) => ChildProcess;
-  /** Receives the completion notification for the model. */
-  notify: (text: string) => void;
-  outputLimitBytes?: number;
-}
-
-declare module "../../tool/app-state.js" {
-  interface AppState {
-    /** This session's background tasks (run_in_background), read by TaskOutput and TaskStop. */
-    backgroundTasks?: BackgroundTaskRegistry;
-  }
-}
-
 function outputLimitFromEnv(): number {
   const value = Number(process.env.WARDEN_TASK_OUTPUT_LIMIT_BYTES);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_TASK_OUTPUT_LIMIT_BYTES;
 }
 
-export class BackgroundTaskRegistry {
+/** Background tasks as processes, each writing to its own file under the session folder. */
+export class ShellTaskRegistry implements BackgroundTaskRegistry {
   private readonly entries = new Map<string, TaskEntry>();
 
   constructor(private readonly outputDir: string) {}
@@ -205,7 +169,7 @@ export function completionNotice(task: BackgroundTask): string {
 export function backgroundTasks(context: ToolUseContext): BackgroundTaskRegistry {
   const existing = context.getAppState().backgroundTasks;
   if (existing) return existing;
-  const registry = new BackgroundTaskRegistry(join(context.options.sessionDir, "tasks"));
+  const registry = new ShellTaskRegistry(join(context.options.sessionDir, "tasks"));
   context.setAppState((state) => (state.backgroundTasks ? state : { ...state, backgroundTasks: registry }));
   return context.getAppState().backgroundTasks ?? registry;
 }

@@ -3,7 +3,7 @@
 // on our side). A command whose text cannot move the shell skips it: bash then replaces itself
 // with the command's last program instead of forking it, as a bare `sh -c` would.
 import { basename } from "node:path";
-import type { ShellSnapshot } from "./shell-session.js";
+import type { ShellSnapshot } from "../../tool/shell-state.js";
 
 /**
  * Characters that can make a word the text does not spell out: expansions ($, backticks), brace

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { bubblewrapArgs, type SandboxPolicy, SECCOMP_FD } from "../../shell/sandbox/bubblewrap.js";
-import type { ShellSnapshot } from "./shell-session.js";
+import type { ShellSnapshot } from "../../tool/shell-state.js";
 
 /** Single-quotes a string for a POSIX shell. */
 export function shellQuote(text: string): string {

@@ -5,21 +5,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { isDirectory, isExecutable } from "../../fs/path-kind.js";
+import type { ShellSnapshot } from "../../tool/shell-state.js";
 import type { ToolUseContext } from "../../tool/types.js";
-
-export interface ShellSnapshot {
-  shellPath: string;
-  env: Record<string, string>;
-}
-
-declare module "../../tool/app-state.js" {
-  interface AppState {
-    /** The Bash tool's current directory; a `cd` in one command carries over to the next. */
-    bashCwd?: string;
-    /** Shell and environment captured on the session's first command. */
-    bashShellSnapshot?: ShellSnapshot;
-  }
-}
 
 /** The user's shell when it is bash or zsh (both run our wrapper the same way), else bash. */
 export function chooseShell(env: NodeJS.ProcessEnv): string {

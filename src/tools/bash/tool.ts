@@ -12,7 +12,7 @@ import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-se
 import { checkBashCommandPermissionLazily, isReadOnlyCommandIfLoaded } from "../../shell/lazy-analysis.js";
 import { sandboxFailureNote } from "../../shell/sandbox/annotate.js";
 import { probeBubblewrap, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
-import { resolveSandboxSettings, type SandboxSettings } from "../../shell/sandbox/config.js";
+import { resolveSandboxSettings } from "../../shell/sandbox/config.js";
 import { sandboxPolicyFor } from "../../shell/sandbox/policy.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
@@ -32,20 +32,6 @@ import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
 import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
 
 export const BASH_MAX_RESULT_SIZE_CHARS = 30_000;
-
-declare module "../../tool/types.js" {
-  interface ToolPromptOptions {
-    /** The session's sandbox settings, so the Bash prompt can describe the sandbox. */
-    sandboxSettings?: SandboxSettings;
-  }
-}
-
-declare module "../../tool/app-state.js" {
-  interface AppState {
-    /** Set once the model has been told the sandbox cannot run here ("say so once"). */
-    sandboxUnavailableNoticeGiven?: boolean;
-  }
-}
 
 const inputSchema = z.strictObject({
   command: z.string().describe("The command to execute"),

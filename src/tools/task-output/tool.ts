@@ -3,7 +3,8 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import { type BackgroundTask, backgroundTasks, type TaskStatus, withdrawNotice } from "../bash/background-tasks.js";
+import type { BackgroundTask, TaskStatus } from "../../tool/shell-state.js";
+import { backgroundTasks, withdrawNotice } from "../bash/background-tasks.js";
 import { TASK_OUTPUT_PROMPT, TASK_OUTPUT_TOOL_NAME } from "./prompt.js";
 
 /** Most of a task's output read into a result; the rest stays in the file. */

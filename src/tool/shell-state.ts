@@ -1,0 +1,75 @@
+// What the shell tools keep in AppState, as types: the session's shell, its sandbox settings and
+// its background tasks. Declared in the contract so that AppState can name them without importing
+// a concrete tool; src/tools/bash/ and src/shell/sandbox/ hold the code that fills them.
+import type { ChildProcess } from "node:child_process";
+
+/** The shell and environment captured on the session's first command (src/tools/bash/shell-session.ts). */
+export interface ShellSnapshot {
+  shellPath: string;
+  env: Record<string, string>;
+}
+
+/** The `sandbox` key of the settings files, parsed by src/shell/sandbox/config.ts. */
+export interface SandboxSettings {
+  /** Run Bash commands inside bubblewrap. */
+  enabled?: boolean;
+  /** Let sandboxed commands use the network. Off by default: the sandbox gets only its own loopback. */
+  allowNetwork?: boolean;
+  /** Folders the sandbox may write besides the working directories and the session's temp folder. */
+  additionalWritableDirectories?: string[];
+  /**
+   * Let sandboxed commands create Unix-domain sockets (and so reach host services such as the
+   * Docker daemon or the ssh agent). Off by default.
+   */
+  allowUnixSockets?: boolean;
+  /**
+   * Whether the model may ask for a run outside the sandbox (dangerouslyDisableSandbox). Default
+   * true: such a run then goes through the ordinary permission rules. False: it is refused.
+   */
+  allowUnsandboxedCommands?: boolean;
+}
+
+export type TaskStatus = "running" | "completed" | "failed" | "killed";
+
+/** A command started with run_in_background, as TaskOutput and TaskStop report it. */
+export interface BackgroundTask {
+  id: string;
+  command: string;
+  description?: string;
+  outputPath: string;
+  pid: number;
+  startedAt: number;
+  status: TaskStatus;
+  exitCode?: number | null;
+  signal?: NodeJS.Signals | null;
+  endedAt?: number;
+  sandboxed: boolean;
+  /** Set when the task was killed for writing more than the output limit. */
+  outputLimitExceeded?: boolean;
+  /** The completion notice queued for the model, if one was. */
+  notice?: string;
+}
+
+export interface StartTaskOptions {
+  command: string;
+  description?: string;
+  sandboxed: boolean;
+  /** Starts the process with stdout and stderr on the given file descriptor. */
+  launch: (outputFd: number) => ChildProcess;
+  /** Receives the completion notification for the model. */
+  notify: (text: string) => void;
+  outputLimitBytes?: number;
+}
+
+/** A session's background tasks (implemented in src/tools/bash/background-tasks.ts). */
+export interface BackgroundTaskRegistry {
+  start(options: StartTaskOptions): BackgroundTask;
+  get(id: string): BackgroundTask | undefined;
+  list(): BackgroundTask[];
+  /** Waits until the task ends, the time is up or the signal aborts; returns the task as it is then. */
+  waitFor(id: string, timeoutMs: number, signal?: AbortSignal): Promise<BackgroundTask | undefined>;
+  /** Ends a running task (its whole process group) and waits until it is gone. */
+  stop(id: string): Promise<BackgroundTask | undefined>;
+  /** Ends every running task (session shutdown). */
+  stopAll(): Promise<void>;
+}
