@@ -27,9 +27,6 @@ export interface StreamingToolExecutorOptions {
   maxConcurrency?: number;
 }
 
-/** Tools whose failure cancels the calls beside them: shell steps usually depend on each other. */
-const SIBLING_CANCELLING_TOOLS = new Set(["Bash"]);
-
 type CallStatus = "queued" | "executing" | "completed" | "yielded";
 
 interface TrackedCall {
@@ -238,7 +235,7 @@ export class StreamingToolExecutor {
     call.abort?.detach();
     call.outcome = outcome;
     call.status = "completed";
-    if (outcome.result.is_error && call.tool && SIBLING_CANCELLING_TOOLS.has(call.tool.name)) {
+    if (outcome.result.is_error && call.tool?.cancelsSiblingsOnError === true) {
       this.erroredSibling = describeCall(call.block);
       this.abort("sibling_error");
     }

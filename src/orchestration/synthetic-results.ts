@@ -6,7 +6,7 @@ import { errorResult } from "./run-tool-use.js";
 export function syntheticMessage(reason: ToolAbortReason, started: boolean, erroredSibling?: string): string {
   switch (reason) {
     case "sibling_error":
-      return `Cancelled: parallel tool call ${erroredSibling ?? "Bash"} errored, so this call ${started ? "was stopped" : "was not run"}.`;
+      return `Cancelled: parallel tool call ${erroredSibling ?? "beside it"} errored, so this call ${started ? "was stopped" : "was not run"}.`;
     case "interrupt":
       return started
         ? "Interrupted by the user's new message: the tool call was cancelled before it finished."

@@ -10,6 +10,7 @@ type DefaultableKeys =
   | "isDestructive"
   | "isOpenWorld"
   | "interruptBehavior"
+  | "cancelsSiblingsOnError"
   | "requiresUserInteraction"
   | "checkPermissions"
   | "userFacingName"
@@ -49,6 +50,7 @@ export function buildTool<Input extends ToolInput, Output, Progress = never>(
     isDestructive: () => false,
     isOpenWorld: () => false,
     interruptBehavior: () => "block",
+    cancelsSiblingsOnError: false,
     requiresUserInteraction: () => false,
     checkPermissions: async (): Promise<PermissionResult<Input>> => ({
       behavior: "passthrough",

@@ -136,6 +136,12 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
   isOpenWorld(input: Input): boolean;
   /** What happens to a running call when the user sends a new message. */
   interruptBehavior(): InterruptBehavior;
+  /**
+   * When a call of this tool fails, the calls running or queued beside it in the same response
+   * are cancelled (Bash: shell steps usually depend on each other, so `make` failing makes the
+   * `make test` beside it pointless). Default false: one failed Read says nothing of the others.
+   */
+  readonly cancelsSiblingsOnError: boolean;
   /** A tool that must talk to a human asks even in bypass mode. */
   requiresUserInteraction(): boolean;
   /** The file a file tool acts on, for path rules and safety checks. */

@@ -12,6 +12,7 @@ import {
   collect,
   makeContext,
   resultsOf,
+  sleepTool,
   standardTools,
   tempSessionDir,
   textOfResult,
@@ -111,7 +112,7 @@ describe("concurrent execution", () => {
 });
 
 describe("sibling errors", () => {
-  it("a failing Bash call cancels its running and queued siblings", async () => {
+  it("a failing call of a sibling-cancelling tool (the Bash stand-in) cancels its running and queued siblings", async () => {
     const { log, context } = await setup();
     const blocks = [
       call("Safe", { ms: 5 }, "done-before"),
@@ -146,6 +147,41 @@ describe("sibling errors", () => {
     expect(results[1]).toMatchObject({ content: "done sib1" });
     expect(results[2]).toMatchObject({ content: "done sib2" });
     expect(log.get("sib1").aborted).toBe(false);
+  });
+
+  it("the tool's cancelsSiblingsOnError trait decides, not its name", async () => {
+    const log = new CallLog();
+    const tools = [
+      sleepTool(log, { name: "Bash", safe: true }),
+      sleepTool(log, { name: "Make", safe: true, cancelsSiblingsOnError: true }),
+      ...standardTools(log).filter((t) => t.name === "Safe"),
+    ];
+    const context = makeContext(tools, await tempSessionDir());
+    const quiet = resultsOf(
+      await collect(
+        runTools(
+          [call("Bash", { ms: 5, fail: true }, "b"), call("Safe", { ms: 30 }, "s1")],
+          undefined,
+          context,
+          allowAll,
+        ),
+      ),
+    );
+    expect(quiet[1]).toMatchObject({ content: "done s1" });
+    expect(log.get("s1").aborted).toBe(false);
+
+    const cancelling = resultsOf(
+      await collect(
+        runTools(
+          [call("Make", { ms: 5, fail: true }, "m"), call("Safe", { ms: 500 }, "s2")],
+          undefined,
+          context,
+          allowAll,
+        ),
+      ),
+    );
+    expect(textOfResult(cancelling[1]!)).toMatch(/^Cancelled: parallel tool call Make\(.*\) errored/);
+    expect(log.get("s2").aborted).toBe(true);
   });
 });
 

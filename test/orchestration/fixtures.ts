@@ -81,6 +81,7 @@ export interface SleepToolOptions {
   safe: boolean;
   interrupt?: InterruptBehavior;
   maxResultSizeChars?: number;
+  cancelsSiblingsOnError?: boolean;
 }
 
 export function sleepTool(log: CallLog, options: SleepToolOptions): AnyTool {
@@ -92,6 +93,7 @@ export function sleepTool(log: CallLog, options: SleepToolOptions): AnyTool {
     isConcurrencySafe: (input: SleepInput) => options.safe && !input.writes,
     isReadOnly: () => options.safe,
     interruptBehavior: () => options.interrupt ?? "block",
+    cancelsSiblingsOnError: options.cancelsSiblingsOnError ?? false,
     call: sleepCall(log),
   });
 }
@@ -104,7 +106,13 @@ export function standardTools(log: CallLog): AnyTool[] {
     sleepTool(log, { name: "CancelSafe", safe: true, interrupt: "cancel" }),
     sleepTool(log, { name: "BlockSafe", safe: true, interrupt: "block" }),
     sleepTool(log, { name: "CancelUnsafe", safe: false, interrupt: "cancel" }),
-    sleepTool(log, { name: "Bash", safe: true, interrupt: "cancel", maxResultSizeChars: 30_000 }),
+    sleepTool(log, {
+      name: "Bash",
+      safe: true,
+      interrupt: "cancel",
+      maxResultSizeChars: 30_000,
+      cancelsSiblingsOnError: true,
+    }),
     sleepTool(log, { name: "Read", safe: true, interrupt: "cancel", maxResultSizeChars: Number.POSITIVE_INFINITY }),
     sleepTool(log, { name: "Grep", safe: true, interrupt: "cancel", maxResultSizeChars: 20_000 }),
   ];

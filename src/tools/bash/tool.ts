@@ -270,6 +270,8 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   isReadOnly,
   isConcurrencySafe: (input) => isReadOnly(input) && !mayChangeDirectory(input.command),
   isOpenWorld: () => true,
+  // Shell steps usually depend on each other: one failing makes those beside it pointless.
+  cancelsSiblingsOnError: true,
   toAutoClassifierInput: (input) => input.command,
 
   async validateInput(input, context) {
