@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkBashCommandPermission, preloadBashAnalysis } from "../src/shell/bash-permission.js";
+import { checkBashCommandPermission, preloadBashAnalysis } from "../src/permissions/bash/check.js";
 import type { PermissionRule, ToolPermissionContext } from "../src/tool/permission-types.js";
 import type { BenchRow } from "./run.js";
 

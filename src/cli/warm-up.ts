@@ -1,5 +1,5 @@
+import { loadBashAnalysis } from "../permissions/bash/lazy-analysis.js";
 import type { Provider } from "../providers/types.js";
-import { loadBashAnalysis } from "../shell/lazy-analysis.js";
 import type { AnyTool } from "../tool/types.js";
 
 /**

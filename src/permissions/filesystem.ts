@@ -1,9 +1,10 @@
 // Path checks that file tools call from their own checkPermissions (Read, Write, Edit, Glob, Grep,
-// NotebookEdit); the shell analysis uses the same working-directory boundary for the paths a
+// NotebookEdit); the Bash check (bash/) uses the same working-directory boundary for the paths a
 // command reads. Every check looks at the path as spelled and at where it really leads (symlinks,
 // `..`), and both must pass: a link inside the project pointing outside is outside.
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { wardenHome } from "../config/paths.js";
+import { pathsToCheck, realDirectory } from "../fs/real-path.js";
 import type {
   PermissionResult,
   PermissionRule,
@@ -12,7 +13,6 @@ import type {
 } from "../tool/permission-types.js";
 import { describeRule } from "./describe.js";
 import { findMatchingPathRule } from "./path-rules.js";
-import { pathsToCheck, realDirectory } from "./real-path.js";
 import { isUncPath, protectedPathReason } from "./safety.js";
 
 /** Rules named after any of these apply to reads: `Read(./secrets/**)` also stops Grep there. */

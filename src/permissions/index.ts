@@ -17,6 +17,7 @@ export {
   denyAskHandler,
 } from "./ask-handlers.js";
 export { AUTO_MODE_SAFE_TOOLS, type AutoModeClassifier, type ClassifierVerdict } from "./auto-mode.js";
+export * from "./bash/index.js";
 export { type CreateCanUseToolOptions, createCanUseTool, type PermissionDecisionRecord } from "./can-use-tool.js";
 export { type CheckRequest, createPermissionChecker, type DecisionLine } from "./check-request.js";
 export {

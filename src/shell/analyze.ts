@@ -4,11 +4,11 @@
 import type { Node, Parser } from "web-tree-sitter";
 import type { CommandPart, PartOrigin } from "./command-parts.js";
 import { fallbackSimpleCommands } from "./fallback-lexer.js";
+import type { Field } from "./field.js";
 import { loadShellParser, parseWith } from "./parser.js";
 import { joinLineContinuations, scanQuoteContexts } from "./quote-scan.js";
 import { type ScriptStructure, type SimpleCommand, splitScript } from "./split.js";
 import { runValidators, type ValidationOutcome } from "./validators/index.js";
-import type { Field } from "./word-tokens.js";
 import { unwrapCommand } from "./wrappers.js";
 
 /** `sh -c "sh -c '...'"` nesting deeper than this is not followed; such commands ask. */
@@ -175,4 +175,10 @@ function collectNodes(root: Node): Map<string, Node[]> {
     cursor.delete();
   }
   return nodes;
+}
+
+/** The simple commands of a compound command, as source text, in the order bash runs them. */
+export async function splitBashCommand(command: string, cwd: string = process.cwd()): Promise<string[]> {
+  const analysis = await analyzeCommand(command, cwd);
+  return analysis.parts.filter((p) => p.depth === 0 && p.origin !== "find-exec").map((p) => p.command.source);
 }

@@ -1,6 +1,6 @@
 // Bash brace expansion over a word's characters, so `{rm,-rf,build}` is seen as the three words
 // bash will run. Only unquoted braces expand; quoted or escaped ones are literal, as in bash.
-import type { WordToken } from "./word-tokens.js";
+import type { WordToken } from "./field.js";
 
 /** Above this many results the expansion is reported as too large to enumerate. */
 export const MAX_BRACE_RESULTS = 256;

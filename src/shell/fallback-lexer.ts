@@ -4,7 +4,8 @@
 // find deny matches: it can make a decision stricter, never looser.
 
 import { decodeAnsiC } from "./ansi-c.js";
-import { type Field, fieldsOfTokens, type WordToken } from "./word-tokens.js";
+import type { Field, WordToken } from "./field.js";
+import { fieldsOfTokens } from "./word-tokens.js";
 
 const SEPARATORS = new Set([";", "&", "|", "\n", "(", ")", "`", "{", "}"]);
 

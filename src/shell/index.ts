@@ -1,16 +1,6 @@
-// Shell-safety analysis for library users: the Bash permission check, read-only classification,
-// command splitting and rule suggestions. The bash grammar loads lazily on first use.
+// Shell analysis for library users: parse a Bash command, split it into the simple commands bash
+// will run, and run the security validators. Pure analysis: what a command may do is decided by
+// the permission engine (src/permissions/bash/). The bash grammar loads lazily on first use.
 
-export { analyzeCommand, type ScriptAnalysis } from "./analyze.js";
-export {
-  type BashPermissionRequest,
-  checkBashCommandPermission,
-  isReadOnlyCommand,
-  preloadBashAnalysis,
-  splitBashCommand,
-  suggestedBashPrefix,
-  suggestedPrefixOfText,
-} from "./bash-permission.js";
-export { decideBashPermission } from "./decide.js";
-export { loadBashAnalysis } from "./lazy-analysis.js";
+export { analyzeCommand, type ScriptAnalysis, splitBashCommand } from "./analyze.js";
 export type { Finding } from "./validators/types.js";

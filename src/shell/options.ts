@@ -1,7 +1,7 @@
 // getopt-style option scanning over recovered words, shared by wrapper unwrapping and the
 // read-only flag checks. GNU tools accept unambiguous prefixes of long options (`--co` is
 // `--compress-program` to sort), so long options are compared by prefix where it matters.
-import type { Field } from "./word-tokens.js";
+import type { Field } from "./field.js";
 
 export interface OptionSpec {
   /** Short options that take a value (`-n 10` or `-n10`). */

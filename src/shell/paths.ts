@@ -1,39 +1,11 @@
-// Where a command reads and writes. Reads must stay inside the working directories for a
-// command to pass without a prompt; writes into protected places (repository internals, agent
-// and editor settings, shell start-up files) are a safety finding that even bypass mode asks about.
+// Where a command's words lead on disk: a recovered word resolved against the shell's directory,
+// and the files a command writes as far as its words say. What may be read or written there is
+// the permission engine's question (src/permissions/bash/paths.ts), not this one's.
 import * as path from "node:path";
-import { isInsideWorkingDirectories } from "../permissions/filesystem.js";
-import { pathsToCheck } from "../permissions/real-path.js";
-import { protectedPathReason } from "../permissions/safety.js";
-import type { ToolPermissionContext } from "../tool/permission-types.js";
 import { resolveShellPath } from "./directory-change.js";
+import type { Field } from "./field.js";
 import { parseArgs } from "./options.js";
-import type { Field } from "./word-tokens.js";
 import { commandBaseName } from "./wrappers.js";
-
-const PROTECTED_DIRECTORIES = new Set([".git", ".warden", ".claude", ".vscode", ".idea", ".ssh", ".gnupg", ".husky"]);
-const PROTECTED_FILES = new Set([
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zprofile",
-  ".zshenv",
-  ".zlogin",
-  ".zlogout",
-  ".inputrc",
-  ".gitconfig",
-  ".gitmodules",
-  ".gitattributes",
-  ".npmrc",
-  ".yarnrc",
-  ".mcp.json",
-  ".envrc",
-  "authorized_keys",
-  "crontab",
-]);
 
 const DEVICE_SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
 
@@ -51,28 +23,6 @@ export function resolveWordPath(word: Field, cwd: string | undefined): string | 
   if (value.startsWith("~")) return undefined;
   if (cwd === undefined) return undefined;
   return resolveShellPath(value, cwd);
-}
-
-/**
- * The engine's protected paths (shared with the file tools) plus a few more a shell can reach:
- * SSH and GnuPG keys, git hooks managers, system configuration. Symlinks are followed, so a
- * link inside the project cannot hide a protected target.
- */
-export function isProtectedPath(absolute: string): boolean {
-  return pathsToCheck(absolute).some((p) => protectedPathReason(p) !== undefined || isProtectedSpelling(p));
-}
-
-function isProtectedSpelling(absolute: string): boolean {
-  const segments = absolute.split(path.sep).filter(Boolean);
-  if (segments.some((s) => PROTECTED_DIRECTORIES.has(s))) return true;
-  const base = segments[segments.length - 1] ?? "";
-  return PROTECTED_FILES.has(base) || /^\.(bash|zsh)rc\./.test(base) || absolute.startsWith("/etc/");
-}
-
-export function isReadableWithoutPrompt(word: Field, cwd: string | undefined, context: ToolPermissionContext): boolean {
-  if (word.literal && (word.value === "-" || DEVICE_SINKS.has(word.value) || word.value === "/dev/stdin")) return true;
-  const absolute = resolveWordPath(word, cwd);
-  return absolute !== undefined && isInsideWorkingDirectories(absolute, context);
 }
 
 export function isDeviceSink(value: string): boolean {

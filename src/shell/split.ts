@@ -3,7 +3,8 @@
 // ones; subshells, pipeline stages and substitutions keep theirs to themselves, as in bash).
 import type { Node, Tree } from "web-tree-sitter";
 import { nextDirectory } from "./directory-change.js";
-import { assignmentValueField, type Field, fieldsOfNodes, type WordContext, type WordPiece } from "./word-tokens.js";
+import type { Field, WordContext } from "./field.js";
+import { assignmentValueField, fieldsOfNodes, type WordPiece } from "./word-tokens.js";
 
 export type CommandOrigin = "top" | "substitution" | "function" | "nested-shell";
 

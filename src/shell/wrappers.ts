@@ -2,8 +2,8 @@
 // `sh -c 'rm'`) so rules meet the command bash really runs. Each layer is kept as a view: deny
 // rules are checked against every view, allow rules only through transparent wrappers.
 import { isSafeEnvVar } from "./env-vars.js";
+import type { Field } from "./field.js";
 import { type OptionSpec, parseArgs } from "./options.js";
-import type { Field } from "./word-tokens.js";
 
 export interface CommandView {
   words: Field[];

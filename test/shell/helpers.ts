@@ -3,8 +3,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkBashCommandPermission } from "../../src/permissions/bash/check.js";
 import { analyzeCommand } from "../../src/shell/analyze.js";
-import { checkBashCommandPermission } from "../../src/shell/bash-permission.js";
 import type {
   PermissionBehavior,
   PermissionResult,

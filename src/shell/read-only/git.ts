@@ -1,7 +1,8 @@
 // git subcommands that only read, with the arguments that would turn them into writes or into
 // running another program (pagers, external diff, upload-pack, filters, config overrides).
+
+import type { Field } from "../field.js";
 import { matchesLong, parseArgs } from "../options.js";
-import type { Field } from "../word-tokens.js";
 import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 /** Global options before the subcommand, and whether each takes a value. */

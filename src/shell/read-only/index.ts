@@ -1,8 +1,9 @@
 // Read-only classification of one unwrapped command: search, read and list commands, and
 // commands with no effect beyond their output, with only read-only flags. Everything not
 // recognised here is not read-only, so it asks in default mode.
+
+import type { Field } from "../field.js";
 import { parseArgs } from "../options.js";
-import type { Field } from "../word-tokens.js";
 import { commandBaseName } from "../wrappers.js";
 import {
   checkAwkReadOnly,

@@ -1,8 +1,9 @@
 // Commands that only read and print, with the flags that would make them do more. Each entry is
 // an allowlist of the command and a denylist of its writing or executing flags; anything not
 // listed here is not read-only.
+
+import type { Field } from "../field.js";
 import { matchesLong, type OptionSpec, parseArgs } from "../options.js";
-import type { Field } from "../word-tokens.js";
 import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 export interface SimpleReadOnlySpec {

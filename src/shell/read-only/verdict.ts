@@ -1,4 +1,4 @@
-import type { Field } from "../word-tokens.js";
+import type { Field } from "../field.js";
 
 /** Whether one command (already unwrapped) has no effect beyond its output. */
 export type ReadOnlyVerdict =

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResultBlock, ToolUseBlock } from "../../../src/messages/types.js";
 import { runTools } from "../../../src/orchestration/run-tools.js";
-import { checkBashCommandPermission, preloadBashAnalysis } from "../../../src/shell/bash-permission.js";
+import { checkBashCommandPermission, preloadBashAnalysis } from "../../../src/permissions/bash/check.js";
 import { emptyPermissionContext } from "../../../src/tool/permission-types.js";
 import { toolInputJSONSchema } from "../../../src/tool/schema.js";
 import { BashTool } from "../../../src/tools/bash/tool.js";

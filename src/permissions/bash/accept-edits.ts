@@ -3,13 +3,14 @@
 // and output redirections, when every path they name is known from the text and lies inside the
 // working directories. Anything else still needs its own approval.
 import * as path from "node:path";
-import type { ToolPermissionContext } from "../tool/permission-types.js";
-import { parseArgs } from "./options.js";
-import { isProtectedPath, isReadableWithoutPrompt, resolveWordPath } from "./paths.js";
-import { unsafeSedCommand } from "./read-only/sed.js";
-import type { Redirect } from "./split.js";
-import { isOutputRedirect } from "./validators/structure.js";
-import type { Field } from "./word-tokens.js";
+import type { Field } from "../../shell/field.js";
+import { parseArgs } from "../../shell/options.js";
+import { resolveWordPath } from "../../shell/paths.js";
+import { unsafeSedCommand } from "../../shell/read-only/sed.js";
+import type { Redirect } from "../../shell/split.js";
+import { isOutputRedirect } from "../../shell/validators/structure.js";
+import type { ToolPermissionContext } from "../../tool/permission-types.js";
+import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 
 const FILE_EDIT_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"]);
 

@@ -1,10 +1,15 @@
 // The Bash tool's own say on a command, and the helpers the tool needs (read-only check for
-// isReadOnly/isConcurrencySafe, the split into simple commands, the suggested rule prefix).
-import { emptyPermissionContext, type PermissionResult, type ToolPermissionContext } from "../tool/permission-types.js";
+// isReadOnly/isConcurrencySafe, the suggested rule prefix).
+
+import { analyzeCommand, analyzeCommandWith } from "../../shell/analyze.js";
+import { loadedShellParser, loadShellParser } from "../../shell/parser.js";
+import {
+  emptyPermissionContext,
+  type PermissionResult,
+  type ToolPermissionContext,
+} from "../../tool/permission-types.js";
 import { registerAnalysis } from "./analysis-registry.js";
-import { analyzeCommand, analyzeCommandWith } from "./analyze.js";
 import { decideBashPermission, decideWithoutAnalysis } from "./decide.js";
-import { loadedShellParser, loadShellParser } from "./parser.js";
 import { suggestedPrefixOf, suggestedPrefixOfText } from "./suggestions.js";
 
 export { suggestedPrefixOfText } from "./suggestions.js";
@@ -61,12 +66,6 @@ export function isReadOnlyCommand(command: string, cwd: string = process.cwd()):
   } catch {
     return false;
   }
-}
-
-/** The simple commands of a compound command, as source text, in the order bash runs them. */
-export async function splitBashCommand(command: string, cwd: string = process.cwd()): Promise<string[]> {
-  const analysis = await analyzeCommand(command, cwd);
-  return analysis.parts.filter((p) => p.depth === 0 && p.origin !== "find-exec").map((p) => p.command.source);
 }
 
 /** The rule prefix to offer for a command (`npm run`, `git commit`), or undefined when none is safe. */

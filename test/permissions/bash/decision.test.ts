@@ -9,11 +9,11 @@ import {
   checkBashCommandPermission,
   isReadOnlyCommand,
   preloadBashAnalysis,
-  splitBashCommand,
   suggestedBashPrefix,
-} from "../../src/shell/bash-permission.js";
-import { suggestedPrefixOfText } from "../../src/shell/suggestions.js";
-import { contextWith, decide, project } from "./helpers.js";
+} from "../../../src/permissions/bash/check.js";
+import { suggestedPrefixOfText } from "../../../src/permissions/bash/suggestions.js";
+import { splitBashCommand } from "../../../src/shell/analyze.js";
+import { contextWith, decide, project } from "../../shell/helpers.js";
 
 describe("deny", () => {
   it("names the rule, and wins over allow rules and findings", async () => {

@@ -1,9 +1,10 @@
 // The rule offered with a prompt ("yes, and don't ask again for ..."): a two-word prefix such as
 // `npm run` or `git commit`. Never a prefix that would approve arbitrary code: shells, sudo, env,
 // xargs, eval and the like run whatever follows them.
-import type { PermissionUpdate } from "../tool/permission-types.js";
-import type { CommandPart } from "./command-parts.js";
-import { isSafeEnvVar } from "./env-vars.js";
+
+import type { CommandPart } from "../../shell/command-parts.js";
+import { isSafeEnvVar } from "../../shell/env-vars.js";
+import type { PermissionUpdate } from "../../tool/permission-types.js";
 
 const NEVER_PREFIX = new Set([
   "sh",

@@ -2,17 +2,17 @@
 // tables) and needs the tree-sitter grammar. Loading it statically put ~20 ms of compile time on
 // every session's start-up, Bash used or not; through this door it loads with the grammar, either
 // on the first Bash call or when a session asks for it early (after its first model request).
-import type { PermissionResult } from "../tool/permission-types.js";
+import type { PermissionResult } from "../../tool/permission-types.js";
 import { registeredAnalysis } from "./analysis-registry.js";
-import type { BashPermissionRequest } from "./bash-permission.js";
+import type { BashPermissionRequest } from "./check.js";
 
-type Analysis = typeof import("./bash-permission.js");
+type Analysis = typeof import("./check.js");
 
 let loading: Promise<Analysis> | undefined;
 
 /** Loads the analysis and the grammar once; later calls share the same promise. */
 export function loadBashAnalysis(): Promise<Analysis> {
-  loading ??= import("./bash-permission.js").then(async (analysis) => {
+  loading ??= import("./check.js").then(async (analysis) => {
     await analysis.preloadBashAnalysis();
     return analysis;
   });

@@ -1,9 +1,10 @@
 // Bash content rules (`Bash(git commit:*)`, `Bash(npm test)`) matched on recovered words, never
 // on raw text: `git commit; rm -rf ~` is two commands and only the first is `git commit`.
-import type { PermissionBehavior, PermissionRule, ToolPermissionContext } from "../tool/permission-types.js";
-import { locateGitSubcommand } from "./read-only/git.js";
-import type { Field } from "./word-tokens.js";
-import { commandBaseName } from "./wrappers.js";
+
+import type { Field } from "../../shell/field.js";
+import { locateGitSubcommand } from "../../shell/read-only/git.js";
+import { commandBaseName } from "../../shell/wrappers.js";
+import type { PermissionBehavior, PermissionRule, ToolPermissionContext } from "../../tool/permission-types.js";
 
 export interface BashRule {
   rule: PermissionRule;

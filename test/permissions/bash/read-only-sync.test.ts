@@ -2,8 +2,8 @@
 // grammar is loaded it fails closed and starts the load, after it answers from the analysis.
 // Its own file, so this process has not loaded the grammar yet.
 import { describe, expect, it } from "vitest";
-import { isReadOnlyCommand } from "../../src/shell/bash-permission.js";
-import { loadedShellParser, loadShellParser } from "../../src/shell/parser.js";
+import { isReadOnlyCommand } from "../../../src/permissions/bash/check.js";
+import { loadedShellParser, loadShellParser } from "../../../src/shell/parser.js";
 
 describe("isReadOnlyCommand before and after the grammar loads", () => {
   it("answers false first, then the real answer", async () => {

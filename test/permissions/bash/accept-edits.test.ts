@@ -1,9 +1,9 @@
 // acceptEdits mode: plain file edits and redirections inside the working directories pass;
 // anything reaching outside, into protected paths, or beyond file editing still asks.
 import { describe, expect, it } from "vitest";
-import { checkBashCommandPermission } from "../../src/shell/bash-permission.js";
-import type { PermissionResult } from "../../src/tool/permission-types.js";
-import { contextWith, project } from "./helpers.js";
+import { checkBashCommandPermission } from "../../../src/permissions/bash/check.js";
+import type { PermissionResult } from "../../../src/tool/permission-types.js";
+import { contextWith, project } from "../../shell/helpers.js";
 
 function decideInAcceptEdits(command: string): Promise<PermissionResult> {
   return checkBashCommandPermission({

@@ -1,21 +1,23 @@
 // Turns an analysis into the Bash tool's say on one command: deny when a deny rule meets any
 // command bash would run; ask (bypass-proof) for content ask rules and safety findings; allow when
 // every part is read-only or covered by an allow rule and nothing was found; passthrough else.
-import type { PermissionResult, ToolPermissionContext } from "../tool/permission-types.js";
+
+import type { ScriptAnalysis } from "../../shell/analyze.js";
+import type { CommandPart } from "../../shell/command-parts.js";
+import { isDangerousEnvVar, isSafeEnvVar } from "../../shell/env-vars.js";
+import { fallbackSimpleCommands } from "../../shell/fallback-lexer.js";
+import type { Field } from "../../shell/field.js";
+import { resolveWordPath, writeTargetsOf } from "../../shell/paths.js";
+import { classifyReadOnly } from "../../shell/read-only/index.js";
+import { sedScriptsFromOptions, unsafeSedCommand } from "../../shell/read-only/sed.js";
+import type { SimpleCommand } from "../../shell/split.js";
+import { isOutputRedirect } from "../../shell/validators/structure.js";
+import { unwrapCommand } from "../../shell/wrappers.js";
+import type { PermissionResult, ToolPermissionContext } from "../../tool/permission-types.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
-import type { ScriptAnalysis } from "./analyze.js";
-import type { CommandPart } from "./command-parts.js";
-import { isDangerousEnvVar, isSafeEnvVar } from "./env-vars.js";
-import { fallbackSimpleCommands } from "./fallback-lexer.js";
-import { isProtectedPath, isReadableWithoutPrompt, resolveWordPath, writeTargetsOf } from "./paths.js";
-import { classifyReadOnly } from "./read-only/index.js";
-import { sedScriptsFromOptions, unsafeSedCommand } from "./read-only/sed.js";
+import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { type BashRule, bashRulesOf, denyVariants, ruleMatchesWords } from "./rules.js";
-import type { SimpleCommand } from "./split.js";
 import { suggestionsFor } from "./suggestions.js";
-import { isOutputRedirect } from "./validators/structure.js";
-import type { Field } from "./word-tokens.js";
-import { unwrapCommand } from "./wrappers.js";
 
 /** `$API_KEY`, `${GITHUB_TOKEN}`...: printing them hands a secret to the model. */
 const SECRET_VARIABLE =
