@@ -2,15 +2,45 @@
 // `warden permissions check --jsonl`: nothing is executed, every line gets one decision.
 // Attacks: none may come out allow, every deny entry must be deny. Benign: per-category share
 // printed, and every benign `ask` entry must ask.
-import { spawn } from "node:child_process";
+// Without the corpus the suite skips on a developer's machine, but under CI (CI=true) it fails:
+// a CI run that silently skipped the corpus would report the attacks held without trying one.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const corpusDir = join(root, "..", "shared", "corpus", "bash");
+const corpusFiles = ["attacks.jsonl", "benign.jsonl"];
+
+/**
+ * `../shared/corpus/bash` beside the clone; in a git worktree (which lives elsewhere) beside the
+ * main checkout too, found through git's common directory (`<main>/.git`).
+ */
+function corpusCandidates(): string[] {
+  const candidates = [join(root, "..", "shared", "corpus", "bash")];
+  const git = spawnSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  const commonDir = git.status === 0 ? git.stdout.trim() : "";
+  if (commonDir) candidates.push(join(dirname(resolve(commonDir)), "..", "shared", "corpus", "bash"));
+  return [...new Set(candidates)];
+}
+
+const searched = corpusCandidates();
+const corpusDir = searched.find((dir) => corpusFiles.every((file) => existsSync(join(dir, file))));
+const haveCorpus = corpusDir !== undefined;
+
+describe("bash permission corpus", () => {
+  it.runIf(process.env.CI === "true")("is present: under CI a missing corpus fails instead of skipping", () => {
+    expect(
+      corpusDir,
+      `CI=true but no ${corpusFiles.join(" and ")} in ${searched.join(" or ")}: the corpus must be checked out as ../shared/corpus/bash beside the repository`,
+    ).toBeDefined();
+  });
+});
 
 interface CorpusEntry {
   id: string;
@@ -26,8 +56,8 @@ interface Decision {
   error?: string;
 }
 
-function readCorpus(name: string): CorpusEntry[] {
-  return readFileSync(join(corpusDir, name), "utf8")
+function readCorpus(dir: string, name: string): CorpusEntry[] {
+  return readFileSync(join(dir, name), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as CorpusEntry);
@@ -69,11 +99,9 @@ function runCheck(lines: string[]): Promise<{ code: number | null; decisions: De
   );
 }
 
-const haveCorpus = existsSync(join(corpusDir, "attacks.jsonl")) && existsSync(join(corpusDir, "benign.jsonl"));
-
 describe.runIf(haveCorpus)("bash permission corpus through `warden permissions check --jsonl`", () => {
-  const attacks = haveCorpus ? readCorpus("attacks.jsonl") : [];
-  const benign = haveCorpus ? readCorpus("benign.jsonl") : [];
+  const attacks = corpusDir ? readCorpus(corpusDir, "attacks.jsonl") : [];
+  const benign = corpusDir ? readCorpus(corpusDir, "benign.jsonl") : [];
   let attackDecisions: Decision[] = [];
   let benignDecisions: Decision[] = [];
 
