@@ -9,8 +9,9 @@ import {
   splitDeferredTools,
 } from "../../src/tool/deferred.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
-import { toolInputJSONSchema } from "../../src/tool/schema.js";
+
 import { resolveToolSearchMode } from "../../src/tool/tool-search-mode.js";
+
 import type { AnyTool } from "../../src/tool/types.js";
 import { loadedToolNamesFromMessages } from "../../src/tools/tool-search/history.js";
 import { ToolSearchTool } from "../../src/tools/tool-search/tool.js";
@@ -200,33 +201,5 @@ describe("loadedToolNamesFromMessages", () => {
       },
     ];
     expect(loadedToolNamesFromMessages(messages)).toEqual(["mcp__slack__send_message", "NotebookEdit"]);
-  });
-});
-
-describe("what the model sees of ToolSearch", () => {
-  it("keeps its schema stable (a change here changes every request's prefix)", () => {
-    expect(toolInputJSONSchema(ToolSearchTool)).toMatchInlineSnapshot(`
-      {
-        "additionalProperties": false,
-        "properties": {
-          "max_results": {
-            "default": 5,
-            "description": "Keyword matches to return",
-            "maximum": 50,
-            "minimum": 1,
-            "type": "integer",
-          },
-          "query": {
-            "description": ""select:A,B", "mcp__server" or keywords",
-            "minLength": 1,
-            "type": "string",
-          },
-        },
-        "required": [
-          "query",
-        ],
-        "type": "object",
-      }
-    `);
   });
 });

@@ -1,0 +1,260 @@
+// What the model sees, as golden snapshots: every tool the CLI can offer (name, prompt, input
+// schema, deferral) and the whole first request of a headless session as a model server receives
+// it. Any change to what the model reads (a prompt's wording, a schema field, the tool order, the
+// system prompt, the request envelope) fails here until the snapshot is updated
+// (`npx vitest run test/tools/model-facing.test.ts -u`) and the diff is reviewed like code.
+//
+// No tool can slip past: the tools come from the pool the real CLI builds (read from its
+// stream-json init line, with an MCP server that offers resources so the resource tools join),
+// and every tool exported from src/tools/*/tool.ts must be among them.
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { isDeferredTool } from "../../src/tool/deferred.js";
+import { emptyPermissionContext } from "../../src/tool/permission-types.js";
+import { toolInputJSONSchema } from "../../src/tool/schema.js";
+import type { AnyTool } from "../../src/tool/types.js";
+import type { McpResourceSource } from "../../src/tools/list-mcp-resources/resource-source.js";
+import { createListMcpResourcesTool } from "../../src/tools/list-mcp-resources/tool.js";
+import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
+import { builtInTools } from "../../src/tools/registry.js";
+import { type CliRun, jsonLines, runCli } from "../cli/run-cli.js";
+import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { stdioServerConfig } from "../mcp/fixtures.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+const noResources: McpResourceSource = {
+  resourceServers: () => [],
+  listResources: async () => [],
+  readResource: async () => [],
+};
+
+/**
+ * How to build the tools that src/tools/ exports as factories (they need a session's collaborator).
+ * A new factory must be added here, or the scan below fails: that is how it gets a snapshot.
+ */
+const TOOL_FACTORIES: Record<string, () => AnyTool> = {
+  createListMcpResourcesTool: () => createListMcpResourcesTool(noResources),
+  createReadMcpResourceTool: () => createReadMcpResourceTool(noResources),
+};
+
+/** Every tool this test knows how to build: the registry's, then the factories'. */
+function knownTools(): AnyTool[] {
+  return [...builtInTools(), ...Object.values(TOOL_FACTORIES).map((build) => build())];
+}
+
+/**
+ * Environment knobs that change what the model is told (Bash timeouts, the sandbox paragraph,
+ * tool deferral): blanked so a developer's shell cannot move the snapshot.
+ */
+const NEUTRAL_ENV = {
+  BASH_DEFAULT_TIMEOUT_MS: "",
+  BASH_MAX_TIMEOUT_MS: "",
+  WARDEN_SANDBOX: "",
+  WARDEN_TOOL_SEARCH: "",
+  WARDEN_EXTRA_TOOLS: "",
+};
+
+function looksLikeTool(value: unknown): value is AnyTool {
+  if (typeof value !== "object" || value === null) return false;
+  const tool = value as Partial<AnyTool>;
+  return typeof tool.name === "string" && typeof tool.call === "function" && typeof tool.prompt === "function";
+}
+
+let dir: string;
+let server: ScriptedModelServer;
+/** The CLI's pool with an MCP server connected (its own mcp__ tools left out). */
+let cliPoolNames: string[];
+/** The first request body of a headless session, per wire protocol. */
+let anthropicBody: Record<string, unknown>;
+let openaiBody: Record<string, unknown>;
+/** The session's working directory, which the system prompt names. */
+let sessionCwd: string;
+
+function expectSuccess(run: CliRun): void {
+  expect(run.code, `exit ${run.code}\n${run.stderr}`).toBe(0);
+}
+
+beforeAll(async () => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "warden-model-facing-")));
+  sessionCwd = join(dir, "project");
+  mkdirSync(sessionCwd);
+  server = await startScriptedModelServer();
+  const env = { ...NEUTRAL_ENV, WARDEN_MANAGED_SETTINGS: join(dir, "no-managed-settings.json") };
+
+  // The pool, with an MCP server that offers resources (so ListMcpResources / ReadMcpResource join).
+  const script = join(dir, "answer.jsonl");
+  writeFileSync(script, `${JSON.stringify({ content: [{ type: "text", text: "done" }] })}\n`);
+  const withMcp = runCli(
+    [
+      "-p",
+      "hi",
+      "--model",
+      `replay:${script}`,
+      "--output-format",
+      "stream-json",
+      "--cwd",
+      sessionCwd,
+      "--mcp-config",
+      JSON.stringify({ mcpServers: { demo: stdioServerConfig("demo-server.ts") } }),
+    ],
+    { home: join(dir, "home-mcp"), env },
+  );
+
+  // The first request as each wire protocol carries it: no MCP, no memory files, a folder outside git.
+  server.enqueue(reply().text("done"));
+  const anthropic = await runCli(["-p", "Summarise the project", "--model", "anthropic:claude-test"], {
+    home: join(dir, "home-anthropic"),
+    processCwd: sessionCwd,
+    env: { ...env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL },
+  });
+  expectSuccess(anthropic);
+  server.enqueue(reply().text("done"));
+  const openai = await runCli(["-p", "Summarise the project", "--model", "openai:gpt-test"], {
+    home: join(dir, "home-openai"),
+    processCwd: sessionCwd,
+    env: { ...env, OPENAI_API_KEY: "test", OPENAI_BASE_URL: server.openaiBaseURL },
+  });
+  expectSuccess(openai);
+  expect(server.requests).toHaveLength(2);
+  anthropicBody = server.requests[0]?.body as Record<string, unknown>;
+  openaiBody = server.requests[1]?.body as Record<string, unknown>;
+
+  const mcpRun = await withMcp;
+  expectSuccess(mcpRun);
+  const init = jsonLines(mcpRun.stdout).find((line) => line.type === "system" && line.subtype === "init");
+  const tools = (init?.tools ?? []) as string[];
+  expect(
+    tools.some((name) => name.startsWith("mcp__demo__")),
+    "the demo MCP server joined the pool",
+  ).toBe(true);
+  cliPoolNames = tools.filter((name) => !name.startsWith("mcp__"));
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** What the model is told about one tool, with the environment knobs that move it blanked. */
+async function toolAsTheModelSeesIt(tool: AnyTool, pool: readonly AnyTool[]) {
+  vi.stubEnv("BASH_DEFAULT_TIMEOUT_MS", "");
+  vi.stubEnv("BASH_MAX_TIMEOUT_MS", "");
+  vi.stubEnv("WARDEN_SANDBOX", "");
+  try {
+    return {
+      name: tool.name,
+      aliases: tool.aliases,
+      searchHint: tool.searchHint,
+      deferred: isDeferredTool(tool),
+      strict: tool.strict === true,
+      input_schema: toolInputJSONSchema(tool),
+      prompt: await tool.prompt({
+        tools: pool,
+        permissionContext: emptyPermissionContext("/project"),
+        cwd: "/project",
+      }),
+    };
+  } finally {
+    vi.unstubAllEnvs();
+  }
+}
+
+describe("every tool the CLI offers", () => {
+  it("is one this test knows, and every tool in src/tools/ is in the CLI's pool", async () => {
+    const known = knownTools().map((tool) => tool.name);
+    expect([...cliPoolNames].sort()).toEqual([...known].sort());
+
+    // A tool folder whose tool the CLI never offers, or a new factory, fails here.
+    const missing: string[] = [];
+    for (const folder of readdirSync(join(root, "src/tools"), { withFileTypes: true })) {
+      if (!folder.isDirectory()) continue;
+      const file = join(root, "src/tools", folder.name, "tool.ts");
+      const exports = await import(pathToFileURL(file).href).catch(() => undefined);
+      if (!exports) continue;
+      for (const [exportName, value] of Object.entries(exports as Record<string, unknown>)) {
+        if (looksLikeTool(value) && !known.includes(value.name)) missing.push(`${exportName} (${value.name})`);
+        if (typeof value === "function" && /^create\w*Tool$/.test(exportName) && !(exportName in TOOL_FACTORIES))
+          missing.push(`${exportName} in src/tools/${folder.name}/tool.ts: add it to TOOL_FACTORIES`);
+      }
+    }
+    expect(missing, "tools in src/tools/ that no snapshot covers").toEqual([]);
+  });
+
+  it("keeps its name, deferral, input schema and prompt (one snapshot per tool)", async () => {
+    const tools = knownTools();
+    expect(tools.map((tool) => tool.name)).toMatchSnapshot("pool order");
+    for (const tool of tools) expect(await toolAsTheModelSeesIt(tool, tools)).toMatchSnapshot(tool.name);
+  });
+});
+
+/** Replaces what moves from run to run and machine to machine in the system prompt. */
+function normalizeSystemPrompt(text: string): string {
+  return text
+    .replaceAll(sessionCwd, "<cwd>")
+    .replace(/^Today's date: \d{4}-\d{2}-\d{2}$/m, "Today's date: <date>")
+    .replace(new RegExp(`^Platform: ${process.platform}$`, "m"), "Platform: <platform>");
+}
+
+describe("the first request of a headless session", () => {
+  it("sends the system prompt, the tools and the envelope in the snapshot (Anthropic Messages)", async () => {
+    const body = structuredClone(anthropicBody) as {
+      system: Array<{ text: string }>;
+      tools: Array<{ name: string; description: unknown; input_schema: unknown }>;
+    };
+    for (const block of body.system) block.text = normalizeSystemPrompt(block.text);
+    // Each tool's words are in its own snapshot above: the request must carry exactly those, and
+    // this snapshot keeps what only the request shows (which tools, in which order, and the rest).
+    const pool = knownTools();
+    for (const sent of body.tools) {
+      const tool = pool.find((candidate) => candidate.name === sent.name);
+      expect(tool, `${sent.name} is sent but is no known tool`).toBeDefined();
+      if (!tool) continue;
+      const seen = await toolAsTheModelSeesIt(tool, pool);
+      expect({ description: sent.description, input_schema: sent.input_schema }).toEqual({
+        description: seen.prompt,
+        input_schema: seen.input_schema,
+      });
+      sent.description = `<${tool.name}'s prompt, as in its tool snapshot>`;
+      sent.input_schema = `<${tool.name}'s input_schema, as in its tool snapshot>`;
+    }
+    expect(body).toMatchSnapshot();
+  });
+
+  it("sends the same system prompt and tools over OpenAI Chat Completions", async () => {
+    const anthropic = anthropicBody as {
+      system: Array<{ text: string }>;
+      tools: Array<{ name: string; description: string; input_schema: unknown }>;
+    };
+    const body = structuredClone(openaiBody) as {
+      messages: Array<{ role: string; content: unknown }>;
+      tools: Array<{ type: string; function: { name: string; description: string; parameters: unknown } }>;
+    };
+    const system = body.messages[0];
+    expect(system?.role).toBe("system");
+    // The same words: only the model's label differs between the two sessions.
+    expect(system?.content).toBe(
+      anthropic.system
+        .map((block) => block.text)
+        .join("\n\n")
+        .replace("anthropic:claude-test", "openai:gpt-test"),
+    );
+    expect(body.tools.map((tool) => tool.function)).toEqual(
+      anthropic.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.input_schema,
+      })),
+    );
+    // What is left is OpenAI's own envelope: snapshot that, not the words twice.
+    if (system) system.content = "<the system prompt of the Anthropic request>";
+    for (const tool of body.tools) {
+      tool.function.description = `<${tool.function.name}'s description, as in the Anthropic request>`;
+      tool.function.parameters = `<${tool.function.name}'s input_schema, as in the Anthropic request>`;
+    }
+    expect(body).toMatchSnapshot();
+  });
+});
