@@ -1,0 +1,119 @@
+// The layer order of src/ (docs/architecture.md explains each layer), checked by
+// test/architecture/layers.test.ts and by hand with `npx depcruise src`.
+//
+// Every import counts: type-only imports (`import type`, checked before TypeScript erases them),
+// re-exports and dynamic `import()`. A layer may import itself and the layers listed for it, no
+// others; the table has no cycle, so neither can the folders. Inside a layer no two files may
+// import each other, even through others.
+
+/** What each folder of src/ may import besides itself. Keep in step with docs/architecture.md. */
+const MAY_IMPORT = {
+  // The foundations: plain data and file-system basics that know nothing of tools.
+  messages: [],
+  fs: [],
+  // The contract every tool is written against: Tool, ToolUseContext, AppState, permission types.
+  tool: ["messages"],
+  config: ["tool", "fs"],
+  // Talking to models: knows messages and the shape of a tool schema, never a tool or a rule.
+  providers: ["messages", "tool"],
+  // Pure analysis of shell text: parse, words, validators, read-only classes, sandbox policy.
+  shell: ["tool", "config", "fs"],
+  hooks: ["messages", "tool", "config"],
+  // The authority: rules, modes, the pipeline, the Bash decision; never the loop.
+  permissions: ["messages", "tool", "config", "fs", "shell", "hooks", "providers"],
+  results: ["messages", "tool", "config", "fs"],
+  session: ["messages", "tool", "config", "fs"],
+  // The concrete tools: the contract and the services they use, never the loop or the CLI.
+  tools: ["messages", "tool", "config", "fs", "shell", "permissions", "session", "results"],
+  orchestration: ["messages", "tool", "config", "hooks", "results", "permissions"],
+  loop: ["messages", "tool", "config", "fs", "providers", "hooks", "results", "session", "orchestration"],
+  // MCP: a source of tools for a session (client) and a front end serving ours (server).
+  mcp: ["messages", "tool", "config", "fs", "providers", "permissions", "tools", "orchestration"],
+  cli: ["*"],
+};
+
+/** src/index.ts, the library's public face, may re-export any layer. */
+const ROOT_FILES_MAY_IMPORT_ANYTHING = "^src/[^/]+\\.ts$";
+
+const layerRules = Object.entries(MAY_IMPORT)
+  .filter(([, allowed]) => !allowed.includes("*"))
+  .map(([layer, allowed]) => ({
+    name: `layer-${layer}`,
+    comment: `src/${layer}/ may import only ${[layer, ...allowed].map((l) => `src/${l}/`).join(", ")}`,
+    severity: "error",
+    from: { path: `^src/${layer}/` },
+    to: { path: "^src/", pathNot: `^src/(${[layer, ...allowed].join("|")})/` },
+  }));
+
+module.exports = {
+  forbidden: [
+    // The rules issue 10 names, spelled out so a violation says which one it broke. The table
+    // above implies each of them; these keep them even if the table is loosened by mistake.
+    {
+      name: "shell-permissions-not-loop",
+      comment: "shell analysis and the permission engine work without the agent loop",
+      severity: "error",
+      from: { path: "^src/(shell|permissions)/" },
+      to: { path: "^src/loop/" },
+    },
+    {
+      name: "hooks-not-loop",
+      comment: "hooks are run by the loop and the engine, never the other way round (not even a type)",
+      severity: "error",
+      from: { path: "^src/hooks/" },
+      to: { path: "^src/loop/" },
+    },
+    {
+      name: "tools-not-loop-or-cli",
+      comment: "a tool knows its contract (src/tool/), never who drives it",
+      severity: "error",
+      from: { path: "^src/tools/" },
+      to: { path: "^src/(loop|cli)/" },
+    },
+    {
+      name: "providers-not-tools-or-permissions",
+      comment: "a provider turns messages and schemas into wire requests; it never runs or judges a tool",
+      severity: "error",
+      from: { path: "^src/providers/" },
+      to: { path: "^src/(tools|permissions)/" },
+    },
+    {
+      name: "contract-not-concrete-tools",
+      comment: "the contract (src/tool/) is written for every tool; it names none",
+      severity: "error",
+      from: { path: "^src/tool/" },
+      to: { path: "^src/tools/" },
+    },
+    {
+      name: "no-cycles",
+      comment: "no module reaches itself through its imports (type-only ones included)",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "an import the checker cannot resolve would escape every rule above",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { couldNotResolve: true },
+    },
+    ...layerRules,
+    {
+      name: "layer-unknown",
+      comment: "a new folder of src/ needs its row in MAY_IMPORT (and in docs/architecture.md)",
+      severity: "error",
+      from: { path: "^src/", pathNot: [`^src/(${Object.keys(MAY_IMPORT).join("|")})/`, ROOT_FILES_MAY_IMPORT_ANYTHING] },
+      to: {},
+    },
+  ],
+  options: {
+    // `import type` and type-only re-exports are layer edges too.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "node_modules" },
+    // Resolve packages as Node's ESM loader does (their "exports" maps), so none looks unresolvable.
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "types", "node", "default"] },
+  },
+};

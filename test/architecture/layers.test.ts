@@ -1,0 +1,123 @@
+// The layer order of docs/architecture.md, enforced: dependency-cruiser checks every import of
+// src/ (type-only ones, re-exports and dynamic import() included) against .dependency-cruiser.cjs,
+// and this test also refuses two folders of src/ that import each other.
+// Run the same check by hand: `npx depcruise src` (add `--output-type err` for the short list).
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const depcruiseBin = join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
+const ruleFile = join(root, ".dependency-cruiser.cjs");
+
+interface CruiseDependency {
+  resolved: string;
+  dependencyTypes: string[];
+  dynamic: boolean;
+}
+
+interface CruiseOutput {
+  modules: Array<{ source: string; dependencies: CruiseDependency[] }>;
+  summary: {
+    violations: Array<{ from: string; to: string; rule: { name: string }; cycle?: Array<{ name: string }> }>;
+  };
+}
+
+/** Runs dependency-cruiser with the project's rule file over `src` of `cwd` (the repository by default). */
+function cruise(cwd = root): CruiseOutput {
+  const run = spawnSync(process.execPath, [depcruiseBin, "src", "--config", ruleFile, "--output-type", "json"], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (!run.stdout.trim()) throw new Error(`dependency-cruiser gave no output (exit ${run.status}):\n${run.stderr}`);
+  return JSON.parse(run.stdout) as CruiseOutput;
+}
+
+/** One line per broken rule: `rule: from → to` (a cycle lists its modules). */
+function describeViolations(output: CruiseOutput): string[] {
+  return output.summary.violations.map((v) => {
+    const path = v.cycle?.length ? [v.from, ...v.cycle.map((step) => step.name)] : [v.from, v.to];
+    return `${v.rule.name}: ${path.join(" → ")}`;
+  });
+}
+
+/** The top-level folder of src/ a module is in (src/index.ts and the like belong to none). */
+function layerOf(path: string): string | undefined {
+  return /^src\/([^/]+)\//.exec(path)?.[1];
+}
+
+/**
+ * Groups of top-level folders of src/ that reach each other through their imports (shell →
+ * permissions → shell), which no single file needs to close: each group as its folders, then one
+ * import for each step between them.
+ */
+function folderCycles(output: CruiseOutput): string[] {
+  const edges = new Map<string, Map<string, string>>();
+  for (const module of output.modules) {
+    const from = layerOf(module.source);
+    if (!from) continue;
+    for (const dependency of module.dependencies) {
+      const to = layerOf(dependency.resolved);
+      if (!to || to === from) continue;
+      const targets = edges.get(from) ?? new Map<string, string>();
+      if (!targets.has(to)) targets.set(to, `${module.source} → ${dependency.resolved}`);
+      edges.set(from, targets);
+    }
+  }
+  const reaches = (from: string): Set<string> => {
+    const seen = new Set<string>();
+    const stack = [from];
+    while (stack.length) {
+      for (const next of edges.get(stack.pop() as string)?.keys() ?? []) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          stack.push(next);
+        }
+      }
+    }
+    return seen;
+  };
+  const reachable = new Map([...edges.keys()].map((layer) => [layer, reaches(layer)]));
+  const groups = new Set<string>();
+  for (const [layer, reached] of reachable) {
+    if (!reached.has(layer)) continue;
+    const group = [...reached].filter((other) => reachable.get(other)?.has(layer)).sort();
+    const steps = group.flatMap((from) =>
+      [...(edges.get(from) ?? [])].filter(([to]) => group.includes(to)).map(([, example]) => example),
+    );
+    groups.add(`${group.join(" ⇄ ")} (${steps.join("; ")})`);
+  }
+  return [...groups].sort();
+}
+
+describe("the layer check", () => {
+  // A tree built to break each rule once shows the check can fail, and names what it found.
+  let broken: CruiseOutput;
+  let found: string[];
+  beforeAll(() => {
+    broken = cruise(join(root, "test/architecture/fixtures/broken-layers"));
+    found = describeViolations(broken);
+  });
+
+  it.each([
+    ["hooks-not-loop", "src/hooks/session-hooks.ts → src/loop/events.ts"], // a type-only import
+    ["tools-not-loop-or-cli", "src/tools/demo/tool.ts → src/loop/events.ts"],
+    ["tools-not-loop-or-cli", "src/tools/demo/tool.ts → src/cli/main.ts"],
+    ["contract-not-concrete-tools", "src/tool/types.ts → src/tools/demo/tool.ts"],
+    ["providers-not-tools-or-permissions", "src/providers/request.ts → src/permissions/rules.ts"], // a re-export
+    ["shell-permissions-not-loop", "src/shell/analyze.ts → src/loop/events.ts"], // a dynamic import()
+    ["no-cycles", "src/shell/brace-expansion.ts → src/shell/word-tokens.ts → src/shell/brace-expansion.ts"],
+    ["layer-orchestration", "src/orchestration/run.ts → src/loop/events.ts"],
+    ["layer-unknown", "src/extras/new-folder.ts → src/messages/types.ts"],
+  ])("reports %s: %s", (rule, path) => {
+    expect(found).toContain(`${rule}: ${path}`);
+  });
+
+  it("reports two folders that import each other", () => {
+    expect(folderCycles(broken)).toContain(
+      "loop ⇄ orchestration (src/loop/driver.ts → src/orchestration/run.ts; src/orchestration/run.ts → src/loop/events.ts)",
+    );
+  });
+});
