@@ -3,36 +3,43 @@
 // result limits) lives in src/orchestration/streaming-executor.ts.
 //
 // Contract the loop relies on (any replacement must keep it):
-// - Exactly one `result` event per tool_use in `toolUses`, yielded in the order of `toolUses`,
-//   whatever happens: unknown tool, bad input, refusal, throw, abort (synthetic error results).
-// - `progress` events may come at any time, outside that order.
+// - Exactly one `tool_result` event per tool_use, keyed by its tool_use id and emitted once: while
+//   the model still streams (readyEvents) or after it (remainingEvents), in call order either way.
+//   Every call gets one whatever happens: unknown tool, bad input, refusal, throw, abort
+//   (synthetic error results). resultsFor() hands the recorded results back for the user message.
+// - `tool_progress` events may come at any time, outside that order.
 // - Context modifiers of the calls are applied in call order (a concurrent batch's after the
-//   batch); the generator's return value is the context the loop uses from then on.
+//   batch); remainingEvents returns the context the loop uses from then on.
 // - When `context.abortController` aborts, running calls stop being waited for at once and the
 //   remaining calls get an interrupted result without running.
-import type { AssistantContentBlock, AssistantMessage, ToolUseBlock } from "../messages/types.js";
+import type {
+  AssistantContentBlock,
+  AssistantMessage,
+  Message,
+  ToolResultBlock,
+  ToolUseBlock,
+} from "../messages/types.js";
 import type { ToolAbortReason } from "../orchestration/abort-tree.js";
 import type { ToolRunOutcome } from "../orchestration/run-tool-use.js";
-import { StreamingToolExecutor } from "../orchestration/streaming-executor.js";
+import { StreamingToolExecutor, type ToolExecutionUpdate } from "../orchestration/streaming-executor.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
+import type { QueryEvent } from "./events.js";
 
-export type ToolExecutionEvent =
-  | { type: "progress"; toolUse: ToolUseBlock; progress: unknown }
-  /** `alreadyShown`: handed out by finishedResults() while the model streamed; count it, do not show it again. */
-  | { type: "result"; toolUse: ToolUseBlock; outcome: ToolRunOutcome; alreadyShown?: boolean };
+type ToolEvent = Extract<QueryEvent, { type: "tool_progress" | "tool_result" }>;
 
 /**
  * The tool calls of one model response, started while the response is still streaming: the loop
- * hands over each complete block as it arrives, shows progress and finished results between
- * stream events, and collects every result through results() once the stream ends.
+ * hands over each complete block as it arrives, emits progress and finished results between
+ * stream events, and the rest once the stream ends. Each result is emitted once and recorded by
+ * its tool_use id.
  */
 export class StreamingToolTurn {
   // Made on the first call: a turn without tools must not leave a listener on the query's signal.
   private current: StreamingToolExecutor | undefined;
-  private readonly added = new Set<ToolUseBlock>();
-  private readonly addedById = new Map<string, ToolUseBlock>();
-  /** Results handed out while the model was still streaming, in call order. */
-  private readonly shownEarly: Array<{ toolUse: ToolUseBlock; outcome: ToolRunOutcome }> = [];
+  /** The tool_use blocks handed to the executor, by id. */
+  private readonly added = new Map<string, ToolUseBlock>();
+  /** Each call's outcome, recorded when its result event is emitted. */
+  private readonly outcomes = new Map<string, ToolRunOutcome>();
 
   constructor(
     private readonly context: ToolUseContext,
@@ -44,12 +51,15 @@ export class StreamingToolTurn {
     return this.current;
   }
 
+  private add(block: ToolUseBlock, assistantMessage: AssistantMessage): void {
+    this.added.set(block.id, block);
+    this.executor.addTool(block, assistantMessage);
+  }
+
   /** A complete content block from the stream; tool_use blocks start at once if allowed. */
   onBlock(block: AssistantContentBlock, blocksSoFar: readonly AssistantContentBlock[], model: string): void {
     if (block.type !== "tool_use") return;
-    this.added.add(block);
-    this.addedById.set(block.id, block);
-    this.executor.addTool(block, { role: "assistant", content: [...blocksSoFar], model });
+    this.add(block, { role: "assistant", content: [...blocksSoFar], model });
   }
 
   /** The provider restarted its stream: what was started belongs to a response that no longer exists. */
@@ -57,30 +67,19 @@ export class StreamingToolTurn {
     this.current?.discard();
     this.current = undefined;
     this.added.clear();
-    this.addedById.clear();
-    this.shownEarly.length = 0;
-  }
-
-  /** Progress of calls started mid-stream, taken out now so it is shown while the model still writes. */
-  *progressEvents(): Generator<{ toolUse: ToolUseBlock; progress: unknown }> {
-    if (!this.current) return;
-    for (const update of this.current.takeProgress()) {
-      const toolUse = this.addedById.get(update.toolUseId);
-      if (toolUse && update.type === "progress") yield { toolUse, progress: update.progress };
-    }
+    this.outcomes.clear();
   }
 
   /**
-   * Results of calls that finished while the model streams, in call order (a finished call waits
-   * behind an unfinished earlier one), so they are shown at once; results() still counts them.
+   * What is ready now, without waiting, so it is shown while the model still writes: progress of
+   * running calls, then results of finished calls in call order (a finished call waits behind an
+   * unfinished earlier one).
    */
-  *finishedResults(): Generator<{ toolUse: ToolUseBlock; outcome: ToolRunOutcome }> {
+  *readyEvents(): Generator<ToolEvent> {
     if (!this.current) return;
-    for (const update of this.current.takeFinishedResults()) {
-      const toolUse = this.addedById.get(update.toolUseId);
-      if (!toolUse || update.type !== "result") continue;
-      this.shownEarly.push({ toolUse, outcome: update.outcome });
-      yield { toolUse, outcome: update.outcome };
+    for (const update of this.current.getCompletedResults()) {
+      const event = this.eventOf(update);
+      if (event) yield event;
     }
   }
 
@@ -89,27 +88,47 @@ export class StreamingToolTurn {
     this.current?.abort(reason);
   }
 
-  /** One result per tool_use, in order (starting any that were not handed over while streaming). */
-  async *results(
+  /**
+   * Every event still owed until each of `toolUses` has its result (starting any that were not
+   * handed over while streaming); returns the context after the calls' modifiers.
+   */
+  async *remainingEvents(
     toolUses: readonly ToolUseBlock[],
     assistantMessage: AssistantMessage,
-  ): AsyncGenerator<ToolExecutionEvent, ToolUseContext> {
-    for (const toolUse of toolUses) {
-      if (!this.added.has(toolUse)) {
-        this.added.add(toolUse);
-        this.executor.addTool(toolUse, assistantMessage);
-      }
-    }
+  ): AsyncGenerator<ToolEvent, ToolUseContext> {
+    for (const toolUse of toolUses) if (!this.added.has(toolUse.id)) this.add(toolUse, assistantMessage);
     if (toolUses.length === 0) return this.context;
-    for (const early of this.shownEarly) yield { type: "result", ...early, alreadyShown: true };
-    const byId = new Map(toolUses.map((t) => [t.id, t]));
     for await (const update of this.executor.getRemainingResults()) {
-      const toolUse = byId.get(update.toolUseId);
-      if (!toolUse) continue;
-      yield update.type === "progress"
-        ? { type: "progress", toolUse, progress: update.progress }
-        : { type: "result", toolUse, outcome: update.outcome };
+      const event = this.eventOf(update);
+      if (event) yield event;
     }
     return this.executor.getUpdatedContext();
+  }
+
+  /** The results recorded so far for `toolUses`, in their order, and the messages their tools added. */
+  resultsFor(toolUses: readonly ToolUseBlock[]): { results: ToolResultBlock[]; newMessages: Message[] } {
+    const results: ToolResultBlock[] = [];
+    const newMessages: Message[] = [];
+    for (const toolUse of toolUses) {
+      const outcome = this.outcomes.get(toolUse.id);
+      if (!outcome) continue;
+      results.push(outcome.result);
+      if (outcome.newMessages) newMessages.push(...outcome.newMessages);
+    }
+    return { results, newMessages };
+  }
+
+  /** The loop event for an executor update; a result is recorded by its tool_use id as it goes out. */
+  private eventOf(update: ToolExecutionUpdate): ToolEvent | undefined {
+    const toolUse = this.added.get(update.toolUseId);
+    if (!toolUse) return undefined;
+    if (update.type === "progress") {
+      return { type: "tool_progress", toolUseId: toolUse.id, toolName: toolUse.name, progress: update.progress };
+    }
+    const { outcome } = update;
+    this.outcomes.set(toolUse.id, outcome);
+    return outcome.denial
+      ? { type: "tool_result", toolUse, result: outcome.result, denial: outcome.denial }
+      : { type: "tool_result", toolUse, result: outcome.result };
   }
 }

@@ -119,14 +119,9 @@ async function* streamTurn(
           break;
       }
       // Progress and results of calls started mid-stream are shown now, not when the response ends.
-      for (const p of toolTurn?.progressEvents() ?? []) {
-        yield { type: "tool_progress", toolUseId: p.toolUse.id, toolName: p.toolUse.name, progress: p.progress };
-      }
-      for (const { toolUse, outcome } of toolTurn?.finishedResults() ?? []) {
-        yield outcome.denial
-          ? { type: "tool_result", toolUse, result: outcome.result, denial: outcome.denial }
-          : { type: "tool_result", toolUse, result: outcome.result };
-      }
+      // (A plain loop, not yield*: delegating to a sync generator from an async one costs
+      // microtask turns on every stream event even when nothing is ready.)
+      for (const event of toolTurn?.readyEvents() ?? []) yield event;
     }
   } catch (error) {
     streamEnded = true;
@@ -157,13 +152,17 @@ async function settledResults(
   toolUses: readonly ToolUseBlock[],
   model: string,
 ): Promise<ToolResultBlock[]> {
-  const results: ToolResultBlock[] = [];
+  let failure: { error: unknown } | undefined;
   try {
-    for await (const event of toolTurn.results(toolUses, { role: "assistant", content: [...toolUses], model })) {
-      if (event.type === "result") results.push(event.outcome.result);
-    }
+    // Drained, not shown: the turn was cut short; its results go into the conversation only.
+    const events = toolTurn.remainingEvents(toolUses, { role: "assistant", content: [...toolUses], model });
+    while (!(await events.next()).done);
   } catch (error) {
-    results.push(...missingResults(toolUses, results, `Error: tool execution failed: ${describeError(error)}`));
+    failure = { error };
+  }
+  const { results } = toolTurn.resultsFor(toolUses);
+  if (failure) {
+    results.push(...missingResults(toolUses, results, `Error: tool execution failed: ${describeError(failure.error)}`));
   }
   return [...results, ...missingResults(toolUses, results, INTERRUPTED_BY_USER)];
 }
@@ -275,41 +274,23 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       return yield* finish(terminal("completed"));
     }
 
-    const results: ToolResultBlock[] = [];
-    const extraMessages: Message[] = [];
-    const execution = toolTurn.results(toolUses, assistant);
+    let failure: { error: unknown } | undefined;
     try {
-      while (true) {
-        const step = await execution.next();
-        if (step.done) {
-          context = { ...step.value, messages };
-          break;
-        }
-        const event = step.value;
-        if (event.type === "progress") {
-          yield {
-            type: "tool_progress",
-            toolUseId: event.toolUse.id,
-            toolName: event.toolUse.name,
-            progress: event.progress,
-          };
-          continue;
-        }
-        const { result, denial, newMessages } = event.outcome;
-        results.push(result);
-        if (newMessages) extraMessages.push(...newMessages);
-        if (event.alreadyShown) continue;
-        yield denial
-          ? { type: "tool_result", toolUse: event.toolUse, result, denial }
-          : { type: "tool_result", toolUse: event.toolUse, result };
-      }
+      // Results shown while the model streamed were emitted then; these are the rest.
+      context = { ...(yield* toolTurn.remainingEvents(toolUses, assistant)), messages };
     } catch (error) {
       // The executor broke its contract; the calls it left without a result are paired below.
-      results.push(...missingResults(toolUses, results, `Error: tool execution failed: ${describeError(error)}`));
+      failure = { error };
+    }
+    const { results, newMessages } = toolTurn.resultsFor(toolUses);
+    if (failure) {
+      results.push(
+        ...missingResults(toolUses, results, `Error: tool execution failed: ${describeError(failure.error)}`),
+      );
     }
     results.push(...missingResults(toolUses, results, "Error: the tool call produced no result."));
     yield add(toolResultsMessage(results));
-    for (const extra of extraMessages) yield add(extra);
+    for (const extra of newMessages) yield add(extra);
 
     if (signal.aborted) {
       if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_DURING_TOOLS));

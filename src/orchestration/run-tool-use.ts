@@ -1,9 +1,8 @@
 import { runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js";
 import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
-import { findToolByName } from "../tool/pool.js";
-import { formatZodError } from "../tool/schema.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
+import { type ResolvedToolCall, resolveToolCall } from "./resolve-call.js";
 
 /** A call the permission layer refused, as reported in the headless result's permission_denials. */
 export interface PermissionDenialRecord {
@@ -30,35 +29,42 @@ export const INTERRUPTED_MESSAGE = "Interrupted by the user: the tool call was c
 /**
  * Runs one tool_use from start to finish and always produces exactly one tool_result: unknown
  * tool, bad input, refused permission and a throwing tool all become error results the model can
- * read and act on, never an exception that would leave the tool_use unpaired.
+ * read and act on, never an exception that would leave the tool_use unpaired. For a single call
+ * (the MCP server, tests); the executor resolves each call once and runs it with runResolvedToolCall.
  */
-export async function runToolUse(
+export function runToolUse(
   block: ToolUseBlock,
   context: ToolUseContext,
   canUseTool: CanUseTool,
   assistantMessage: AssistantMessage | undefined,
   onProgress?: (progress: unknown) => void,
 ): Promise<ToolRunOutcome> {
-  const tool = findToolByName(context.options.tools, block.name);
-  if (!tool) {
-    return { result: errorResult(block.id, `Error: No such tool available: ${block.name}`) };
-  }
+  return runResolvedToolCall(
+    resolveToolCall(block, context.options.tools),
+    context,
+    canUseTool,
+    assistantMessage,
+    onProgress,
+  );
+}
+
+/** runToolUse for a call whose tool was already found and input already parsed (resolveToolCall). */
+export async function runResolvedToolCall(
+  call: ResolvedToolCall,
+  context: ToolUseContext,
+  canUseTool: CanUseTool,
+  assistantMessage: AssistantMessage | undefined,
+  onProgress?: (progress: unknown) => void,
+): Promise<ToolRunOutcome> {
+  const { block } = call;
+  if (!call.tool) return { result: errorResult(block.id, call.problem) };
+  const tool = call.tool;
   if (context.abortController.signal.aborted) {
     return { tool, result: errorResult(block.id, INTERRUPTED_MESSAGE) };
   }
+  if (call.problem !== undefined) return { tool, result: errorResult(block.id, call.problem) };
 
-  if (block.invalidInput) {
-    const raw =
-      block.invalidInput.raw.length > 2000 ? `${block.invalidInput.raw.slice(0, 2000)}…` : block.invalidInput.raw;
-    const message = `Error: the arguments for ${tool.name} were not a valid JSON object (${block.invalidInput.error}). Arguments received: ${raw}\nSend the call again with a JSON object that matches the tool's input schema.`;
-    return { tool, result: errorResult(block.id, message) };
-  }
-
-  const parsed = tool.inputSchema.safeParse(block.input);
-  if (!parsed.success) {
-    return { tool, result: errorResult(block.id, formatZodError(tool.name, parsed.error)) };
-  }
-  let input = parsed.data as ToolInput;
+  let input = call.input;
   let callContext: ToolUseContext = { ...context, toolUseId: block.id };
 
   try {

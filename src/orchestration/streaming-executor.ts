@@ -1,7 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { AssistantMessage, ToolUseBlock } from "../messages/types.js";
 import { applyToolResultLimit } from "../results/limit-result.js";
-import { findToolByName } from "../tool/pool.js";
 import type { AnyTool, CanUseTool, InterruptBehavior, ToolUseContext } from "../tool/types.js";
 import {
   type ChildAbortController,
@@ -11,7 +10,8 @@ import {
 } from "./abort-tree.js";
 import { maxToolUseConcurrency } from "./concurrency-limit.js";
 import { isCallConcurrencySafe } from "./partition.js";
-import { runToolUse, type ToolRunOutcome } from "./run-tool-use.js";
+import { type ResolvedToolCall, resolveToolCall } from "./resolve-call.js";
+import { runResolvedToolCall, type ToolRunOutcome } from "./run-tool-use.js";
 import { describeCall, syntheticResult } from "./synthetic-results.js";
 
 /** What the executor hands the loop: progress as it happens, results in call order. */
@@ -32,8 +32,8 @@ type CallStatus = "queued" | "executing" | "completed" | "yielded";
 interface TrackedCall {
   /** Position in the response: results and contextModifiers follow it. */
   order: number;
-  block: ToolUseBlock;
-  tool: AnyTool | undefined;
+  /** The tool_use with its tool found and its input parsed, once, when it was added. */
+  resolved: ResolvedToolCall;
   assistantMessage: AssistantMessage | undefined;
   isConcurrencySafe: boolean;
   interruptBehavior: InterruptBehavior;
@@ -82,14 +82,13 @@ export class StreamingToolExecutor {
 
   /** Hands over one complete tool_use; it starts at once if the concurrency rule allows. */
   addTool(block: ToolUseBlock, assistantMessage?: AssistantMessage): void {
-    const tool = findToolByName(this.context.options.tools, block.name);
+    const resolved = resolveToolCall(block, this.context.options.tools);
     this.calls.push({
       order: this.calls.length,
-      block,
-      tool,
+      resolved,
       assistantMessage,
-      isConcurrencySafe: isCallConcurrencySafe(tool, block.input),
-      interruptBehavior: interruptBehaviorOf(tool),
+      isConcurrencySafe: isCallConcurrencySafe(resolved),
+      interruptBehavior: interruptBehaviorOf(resolved.tool),
       status: "queued",
     });
     this.advance();
@@ -142,7 +141,12 @@ export class StreamingToolExecutor {
       // Head-of-line: a later call that finished first waits until the earlier ones are out.
       if (call.status !== "completed") break;
       call.status = "yielded";
-      yield { type: "result", toolUseId: call.block.id, outcome: call.outcome!, syntheticReason: call.syntheticReason };
+      yield {
+        type: "result",
+        toolUseId: call.resolved.block.id,
+        outcome: call.outcome!,
+        syntheticReason: call.syntheticReason,
+      };
     }
   }
 
@@ -214,10 +218,10 @@ export class StreamingToolExecutor {
     const callContext: ToolUseContext = { ...this.context, abortController: abort.controller };
     const onProgress = (progress: unknown) => {
       if (call.status !== "executing") return;
-      this.progressQueue.push({ type: "progress", toolUseId: call.block.id, progress });
+      this.progressQueue.push({ type: "progress", toolUseId: call.resolved.block.id, progress });
       this.wake();
     };
-    runToolUse(call.block, callContext, this.canUseTool, call.assistantMessage, onProgress)
+    runResolvedToolCall(call.resolved, callContext, this.canUseTool, call.assistantMessage, onProgress)
       .then(async (outcome) => ({
         ...outcome,
         result: await applyToolResultLimit(outcome.result, outcome.tool, this.context.options.sessionDir),
@@ -225,7 +229,8 @@ export class StreamingToolExecutor {
       .then(
         (outcome) => this.finish(call, outcome),
         // runToolUse turns every failure into a result; this only guards against a bug there.
-        (error: unknown) => this.finish(call, { tool: call.tool, result: syntheticFailure(call.block, error) }),
+        (error: unknown) =>
+          this.finish(call, { tool: call.resolved.tool, result: syntheticFailure(call.resolved.block, error) }),
       );
   }
 
@@ -235,8 +240,8 @@ export class StreamingToolExecutor {
     call.abort?.detach();
     call.outcome = outcome;
     call.status = "completed";
-    if (outcome.result.is_error && call.tool?.cancelsSiblingsOnError === true) {
-      this.erroredSibling = describeCall(call.block);
+    if (outcome.result.is_error && call.resolved.tool?.cancelsSiblingsOnError === true) {
+      this.erroredSibling = describeCall(call.resolved.block);
       this.abort("sibling_error");
     }
     if (outcome.contextModifier) {
@@ -255,7 +260,10 @@ export class StreamingToolExecutor {
     call.abort?.detach();
     call.status = "completed";
     call.syntheticReason = reason;
-    call.outcome = { tool: call.tool, result: syntheticResult(call.block, reason, started, this.erroredSibling) };
+    call.outcome = {
+      tool: call.resolved.tool,
+      result: syntheticResult(call.resolved.block, reason, started, this.erroredSibling),
+    };
     // A call that was running frees its slot; queued calls are then settled (the tree is aborted).
     if (started) this.advance();
     this.wake();

@@ -111,6 +111,39 @@ describe("concurrent execution", () => {
   });
 });
 
+describe("one resolution per call", () => {
+  it("parses each call's input once, for both the concurrency judgement and the run", async () => {
+    let parses = 0;
+    const judged: unknown[] = [];
+    const ran: unknown[] = [];
+    const counted = buildTool({
+      name: "Counted",
+      inputSchema: z.object({ n: z.number() }).transform((input) => {
+        parses++;
+        return { ...input, parsedAs: parses };
+      }),
+      prompt: async () => "",
+      isConcurrencySafe: (input: { n: number; parsedAs: number }) => {
+        judged.push(input);
+        return true;
+      },
+      call: async (input: { n: number; parsedAs: number }) => {
+        ran.push(input);
+        return { data: `ran ${input.n}` };
+      },
+    }) as AnyTool;
+    const { context } = await setup([counted]);
+    const blocks = [call("Counted", { n: 1 }, "c1"), call("Counted", { n: 2 }, "c2")];
+    const results = resultsOf(await collect(runTools(blocks, undefined, context, allowAll)));
+    expect(results.map(textOfResult)).toEqual(["ran 1", "ran 2"]);
+    expect(parses).toBe(2);
+    // The tool judged and ran the very objects one parse produced.
+    expect(ran).toEqual(judged);
+    expect(ran[0]).toBe(judged[0]);
+    expect(ran[1]).toBe(judged[1]);
+  });
+});
+
 describe("sibling errors", () => {
   it("a failing call of a sibling-cancelling tool (the Bash stand-in) cancels its running and queued siblings", async () => {
     const { log, context } = await setup();

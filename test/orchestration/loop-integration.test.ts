@@ -192,6 +192,29 @@ describe("results while the model streams", () => {
     expectEveryToolUsePaired(session.messages);
     expect(JSON.stringify(lastBody().messages.at(-1))).toContain("toolu_f1");
   });
+
+  it("emits each result once by its tool_use id, whether it finished during the stream or after it", async () => {
+    const slow = stampTool("Slow", "block", () => {}, 300);
+    const session = sessionWith([bigTool as AnyTool, slow]);
+    server.enqueue(
+      reply()
+        .tool("Big", { size: 20 }, { id: "toolu_early" })
+        .tool("Slow", {}, { id: "toolu_late" })
+        .text("still writing after the calls", { chunks: 6 })
+        .delay(15),
+      reply().text("done"),
+    );
+    const events = await run(session, "go");
+    const shown = events.flatMap((e) => (e.type === "tool_result" ? [e] : []));
+    expect(shown.map((e) => e.toolUse.id)).toEqual(["toolu_early", "toolu_late"]);
+    expect(shown.map((e) => e.result.tool_use_id)).toEqual(["toolu_early", "toolu_late"]);
+    const assistantAt = events.findIndex((e) => e.type === "assistant");
+    expect(events.indexOf(shown[0]!)).toBeLessThan(assistantAt);
+    expect(events.indexOf(shown[1]!)).toBeGreaterThan(assistantAt);
+    // The user message carries both, in call order, exactly once.
+    expect(toolResultsIn(lastBody()).map((r) => r.tool_use_id)).toEqual(["toolu_early", "toolu_late"]);
+    expectEveryToolUsePaired(session.messages);
+  });
 });
 
 describe("result budgets over real requests", () => {

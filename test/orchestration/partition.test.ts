@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { maxToolUseConcurrency } from "../../src/orchestration/concurrency-limit.js";
 import { isCallConcurrencySafe, partitionToolCalls } from "../../src/orchestration/partition.js";
+import { resolveToolCall } from "../../src/orchestration/resolve-call.js";
 import { runTools } from "../../src/orchestration/run-tools.js";
 import { buildTool } from "../../src/tool/build-tool.js";
 import { allowAll, CallLog, call, collect, makeContext, resultsOf, standardTools, tempSessionDir } from "./fixtures.js";
@@ -54,10 +55,13 @@ describe("partitionToolCalls", () => {
       },
       call: async () => ({ data: "" }),
     });
-    expect(isCallConcurrencySafe(undefined, {})).toBe(false);
-    expect(isCallConcurrencySafe(tools[0], { ms: "not a number" })).toBe(false);
-    expect(isCallConcurrencySafe(throwing, {})).toBe(false);
-    expect(isCallConcurrencySafe(tools[0], {})).toBe(true);
+    const pool = [...tools, throwing];
+    const judge = (name: string, input: Record<string, unknown>) =>
+      isCallConcurrencySafe(resolveToolCall(call(name, input), pool));
+    expect(judge("NoSuchTool", {})).toBe(false);
+    expect(judge("Safe", { ms: "not a number" })).toBe(false);
+    expect(judge("Throws", {})).toBe(false);
+    expect(judge("Safe", {})).toBe(true);
   });
 });
 

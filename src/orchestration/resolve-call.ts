@@ -1,0 +1,32 @@
+// A tool_use as the model sent it, resolved once: its tool found in the pool and its input parsed
+// by the tool's own schema. The executor judges concurrency on the result and runToolUse runs it,
+// so neither looks the tool up or parses the input again.
+import type { ToolUseBlock } from "../messages/types.js";
+import { findToolByName } from "../tool/pool.js";
+import { formatZodError } from "../tool/schema.js";
+import type { AnyTool, ToolInput } from "../tool/types.js";
+
+export type ResolvedToolCall =
+  /** Ready to run: the tool and its parsed input. */
+  | { block: ToolUseBlock; tool: AnyTool; input: ToolInput; problem?: undefined }
+  /** Cannot run: `problem` is the error the model reads (arguments not JSON, schema failure). */
+  | { block: ToolUseBlock; tool: AnyTool; input?: undefined; problem: string }
+  /** No tool of that name in the pool. */
+  | { block: ToolUseBlock; tool: undefined; input?: undefined; problem: string };
+
+/** Longest part of unparsable arguments echoed back to the model. */
+const MAX_ECHOED_ARGUMENTS = 2000;
+
+export function resolveToolCall(block: ToolUseBlock, tools: readonly AnyTool[]): ResolvedToolCall {
+  const tool = findToolByName(tools, block.name);
+  if (!tool) return { block, tool: undefined, problem: `Error: No such tool available: ${block.name}` };
+  if (block.invalidInput) {
+    const { raw, error } = block.invalidInput;
+    const shown = raw.length > MAX_ECHOED_ARGUMENTS ? `${raw.slice(0, MAX_ECHOED_ARGUMENTS)}…` : raw;
+    const problem = `Error: the arguments for ${tool.name} were not a valid JSON object (${error}). Arguments received: ${shown}\nSend the call again with a JSON object that matches the tool's input schema.`;
+    return { block, tool, problem };
+  }
+  const parsed = tool.inputSchema.safeParse(block.input);
+  if (!parsed.success) return { block, tool, problem: formatZodError(tool.name, parsed.error) };
+  return { block, tool, input: parsed.data as ToolInput };
+}
