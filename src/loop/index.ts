@@ -6,3 +6,4 @@ export * from "./request-messages.js";
 export * from "./request-prefix.js";
 export * from "./session.js";
 export * from "./system-prompt.js";
+export * from "./user-message-queue.js";

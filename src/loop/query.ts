@@ -16,7 +16,7 @@ import {
   type UserMessage,
   userText,
 } from "../messages/types.js";
-import { drainQueuedUserMessages, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
+import { wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import { errorResult } from "../orchestration/run-tool-use.js";
 import { type Provider, ProviderError, type ProviderEvent } from "../providers/types.js";
 import { budgetRequestMessages } from "../results/budget.js";
@@ -26,6 +26,7 @@ import { StreamingToolTurn } from "./execute-tools.js";
 import { drainPendingReminders } from "./reminders.js";
 import { toRequestMessages } from "./request-messages.js";
 import type { RequestPrefixCache } from "./request-prefix.js";
+import { drainQueuedUserMessages } from "./user-message-queue.js";
 
 export const MAX_OUTPUT_TOKENS_RECOVERIES = 3;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;

@@ -11,13 +11,7 @@ import {
   type UserContentBlock,
   type UserMessage,
 } from "../messages/types.js";
-import {
-  drainQueuedUserMessages,
-  hasQueuedUserMessages,
-  type InterruptOutcome,
-  submitWhileRunning,
-  wasInterruptedByNewMessage,
-} from "../orchestration/interrupts.js";
+import { type InterruptOutcome, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import type { Provider } from "../providers/types.js";
 import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
@@ -31,6 +25,7 @@ import type { QueryEvent, TerminalEvent } from "./events.js";
 import { query } from "./query.js";
 import { RequestPrefixCache, type SystemPromptBuilder } from "./request-prefix.js";
 import { buildSystemPrompt, findGitRoot, todayISODate } from "./system-prompt.js";
+import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
 
 export interface SessionEngineOptions {
   provider: Provider;

@@ -1,12 +1,9 @@
 // All of a session's MCP servers: connected in parallel at start, their tools offered as
 // `mcp__server__tool`, the two resource tools when some server has resources, and every child
 // closed at the end. A server that fails costs only its own tools.
+
+import type { McpResourceContents, McpResourceInfo, McpResourceSource } from "../tool/mcp-resource-source.js";
 import type { AnyTool } from "../tool/types.js";
-import type {
-  McpResourceContents,
-  McpResourceInfo,
-  McpResourceSource,
-} from "../tools/list-mcp-resources/resource-source.js";
 import { createListMcpResourcesTool } from "../tools/list-mcp-resources/tool.js";
 import { createReadMcpResourceTool } from "../tools/read-mcp-resource/tool.js";
 import type { McpServerEntry } from "./config.js";

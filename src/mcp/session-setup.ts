@@ -4,9 +4,9 @@
 import { type LoadedSettings, loadSettings } from "../config/settings.js";
 import type { Message } from "../messages/types.js";
 import type { AppState } from "../tool/app-state.js";
+import { loadedToolNamesFromMessages } from "../tool/loaded-tools-record.js";
 import { isToolSearchMode, resolveToolSearchMode, type ToolSearchMode } from "../tool/tool-search-mode.js";
 import type { AnyTool } from "../tool/types.js";
-import { loadedToolNamesFromMessages } from "../tools/tool-search/history.js";
 import { loadMcpServerEntries } from "./config-sources.js";
 import type { McpServerStatus } from "./connection.js";
 import type { McpClientManager } from "./manager.js";

@@ -2,6 +2,8 @@ export * from "./app-state.js";
 export * from "./build-tool.js";
 export * from "./context.js";
 export * from "./deferred.js";
+export * from "./loaded-tools-record.js";
+export * from "./mcp-resource-source.js";
 export * from "./permission-types.js";
 export * from "./pool.js";
 export * from "./read-file-state.js";

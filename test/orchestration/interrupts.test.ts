@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drainQueuedUserMessages, submitWhileRunning } from "../../src/orchestration/interrupts.js";
+import { drainQueuedUserMessages, submitWhileRunning } from "../../src/loop/user-message-queue.js";
 import { StreamingToolExecutor } from "../../src/orchestration/streaming-executor.js";
 import {
   allowAll,

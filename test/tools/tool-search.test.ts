@@ -8,12 +8,12 @@ import {
   renderDeferredToolsList,
   splitDeferredTools,
 } from "../../src/tool/deferred.js";
+import { loadedToolNamesFromMessages } from "../../src/tool/loaded-tools-record.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 
 import { resolveToolSearchMode } from "../../src/tool/tool-search-mode.js";
 
 import type { AnyTool } from "../../src/tool/types.js";
-import { loadedToolNamesFromMessages } from "../../src/tools/tool-search/history.js";
 import { ToolSearchTool } from "../../src/tools/tool-search/tool.js";
 
 function fakeTool(name: string, extra: Partial<AnyTool> = {}): AnyTool {

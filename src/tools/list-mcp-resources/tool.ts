@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import {
+  type McpResourceInfo,
+  type McpResourceSource,
+  validateResourceServer,
+} from "../../tool/mcp-resource-source.js";
 import type { AnyTool } from "../../tool/types.js";
 import { LIST_MCP_RESOURCES_PROMPT } from "./prompt.js";
-import { type McpResourceInfo, type McpResourceSource, validateResourceServer } from "./resource-source.js";
 
 export const LIST_MCP_RESOURCES_TOOL_NAME = "ListMcpResources";
 

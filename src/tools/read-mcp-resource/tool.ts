@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { ImageBlock, TextBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
-import type { AnyTool } from "../../tool/types.js";
 import {
   type McpResourceContents,
   type McpResourceSource,
   validateResourceServer,
-} from "../list-mcp-resources/resource-source.js";
+} from "../../tool/mcp-resource-source.js";
+import type { AnyTool } from "../../tool/types.js";
 import { READ_MCP_RESOURCE_PROMPT } from "./prompt.js";
 
 export const READ_MCP_RESOURCE_TOOL_NAME = "ReadMcpResource";

@@ -2,9 +2,10 @@ import { z } from "zod";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { isDeferredTool, TOOL_SEARCH_TOOL_NAME, withLoadedDeferredTools } from "../../tool/deferred.js";
+import { type LoadedToolDescription, renderLoadedToolLine } from "../../tool/loaded-tools-record.js";
 import { findToolByName } from "../../tool/pool.js";
 import { toolInputJSONSchema } from "../../tool/schema.js";
-import type { AnyTool, JSONSchema, ToolUseContext } from "../../tool/types.js";
+import type { AnyTool, ToolUseContext } from "../../tool/types.js";
 import { TOOL_SEARCH_DESCRIPTION } from "./prompt.js";
 import { type SearchableTool, searchTools } from "./scoring.js";
 
@@ -15,11 +16,8 @@ const inputSchema = z.strictObject({
 
 type ToolSearchInput = z.infer<typeof inputSchema>;
 
-export interface FoundTool {
-  name: string;
-  description: string;
-  parameters: JSONSchema;
-}
+/** A tool ToolSearch loaded, as its result shows it to the model. */
+export type FoundTool = LoadedToolDescription;
 
 export interface ToolSearchOutput {
   query: string;
@@ -41,10 +39,6 @@ async function describeTool(tool: AnyTool, context: ToolUseContext): Promise<str
   });
 }
 
-function renderFound(tool: FoundTool): string {
-  return `<function>${JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters })}</function>`;
-}
-
 export function renderToolSearchResult(output: ToolSearchOutput): string {
   const lines: string[] = [];
   if (output.found.length === 0) {
@@ -52,7 +46,7 @@ export function renderToolSearchResult(output: ToolSearchOutput): string {
   } else {
     const names = output.found.map((t) => t.name).join(", ");
     lines.push(`Loaded ${output.found.length} tool(s): ${names}. Call them from your next turn on.`);
-    lines.push("<functions>", ...output.found.map(renderFound), "</functions>");
+    lines.push("<functions>", ...output.found.map(renderLoadedToolLine), "</functions>");
   }
   if (output.alreadyAvailable.length > 0) {
     lines.push(`Already available, call directly: ${output.alreadyAvailable.join(", ")}.`);

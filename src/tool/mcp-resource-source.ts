@@ -1,6 +1,8 @@
-// What the two MCP resource tools need from the MCP client layer. Defined here, on the tools'
-// side, so the tools do not depend on the client manager (src/mcp implements this interface).
-import type { ValidationResult } from "../../tool/types.js";
+// What the two MCP resource tools (ListMcpResources, ReadMcpResource) need from the MCP client
+// layer. Part of the contract so that neither side reaches into the other: the tools depend on
+// this interface, not on the client manager, and src/mcp/manager.ts implements it without
+// importing a tool's internals.
+import type { ValidationResult } from "./types.js";
 
 export interface McpResourceInfo {
   server: string;
