@@ -4,7 +4,7 @@
 import { formatSettingsIssue, type LoadedSettings, loadSettings } from "../config/settings.js";
 import { HookRunner, hooksFromSettings } from "../hooks/hook-runner.js";
 import "../hooks/tool-hooks.js";
-import { parseSandboxSettings, type SandboxSettings } from "../shell/sandbox/config.js";
+import { parseSandboxSettings, type SandboxSettings } from "../shell/sandbox/index.js";
 import type { AppState } from "../tool/app-state.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
 import { buildPermissionContext, type PermissionCliOptions } from "./context-builder.js";

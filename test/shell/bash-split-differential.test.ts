@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { analyzeCommand } from "../../src/shell/analyze.js";
+import { analyzeCommand } from "../../src/shell/analysis/index.js";
 
 function makeRandom(seed: number): (n: number) => number {
   let state = seed;

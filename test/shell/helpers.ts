@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkBashCommandPermission } from "../../src/permissions/bash/check.js";
-import { analyzeCommand } from "../../src/shell/analyze.js";
+import { analyzeCommand } from "../../src/shell/analysis/index.js";
 import type {
   PermissionBehavior,
   PermissionResult,

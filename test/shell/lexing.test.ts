@@ -1,9 +1,13 @@
 // The small lexing pieces under the analysis: quote contexts, line continuations, ANSI-C
 // decoding, brace expansion limits and the fallback splitter.
 import { describe, expect, it } from "vitest";
-import { decodeAnsiC } from "../../src/shell/ansi-c.js";
-import { fallbackSimpleCommands } from "../../src/shell/fallback-lexer.js";
-import { joinLineContinuations, QuoteContext, scanQuoteContexts } from "../../src/shell/quote-scan.js";
+import {
+  fallbackSimpleCommands,
+  joinLineContinuations,
+  QuoteContext,
+  scanQuoteContexts,
+} from "../../src/shell/parse/index.js";
+import { decodeAnsiC } from "../../src/shell/words/index.js";
 
 describe("quote contexts", () => {
   it("tracks single, double, ANSI-C quotes and comments", () => {

@@ -2,7 +2,7 @@
 // any writing or executing flag (in any spelling) makes them ask, and paths outside the working
 // directories ask.
 import { describe, expect, it } from "vitest";
-import { analyzeCommand } from "../../src/shell/analyze.js";
+import { analyzeCommand } from "../../src/shell/analysis/index.js";
 import { outcome, project } from "./helpers.js";
 
 async function expectAllowed(commands: string[]): Promise<void> {

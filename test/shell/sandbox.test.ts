@@ -5,11 +5,15 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { bubblewrapArgs, probeBubblewrap } from "../../src/shell/sandbox/bubblewrap.js";
-import { parseSandboxSettings, resolveSandboxSettings } from "../../src/shell/sandbox/config.js";
-import { socketsNamedByEnvironment } from "../../src/shell/sandbox/host-sockets.js";
-import { literalRulePath } from "../../src/shell/sandbox/read-deny.js";
-import { unixSocketFilter } from "../../src/shell/sandbox/seccomp.js";
+import {
+  bubblewrapArgs,
+  literalRulePath,
+  parseSandboxSettings,
+  probeBubblewrap,
+  resolveSandboxSettings,
+  socketsNamedByEnvironment,
+  unixSocketFilter,
+} from "../../src/shell/sandbox/index.js";
 import { emptyPermissionContext, type PermissionRule } from "../../src/tool/permission-types.js";
 import { isProcessAlive } from "../../src/tools/bash/process-group.js";
 import { BashTool } from "../../src/tools/bash/tool.js";

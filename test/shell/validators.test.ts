@@ -2,7 +2,7 @@
 // pre-check): a command it must stop, and a close neighbour it must let through.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash commands, where ${...} is bash syntax.
 import { describe, expect, it } from "vitest";
-import { analyzeCommand } from "../../src/shell/analyze.js";
+import { analyzeCommand } from "../../src/shell/analysis/index.js";
 import { EARLY_VALIDATORS, MAIN_VALIDATORS, PRE_CHECKS } from "../../src/shell/validators/index.js";
 import { decide, findingId, project } from "./helpers.js";
 

@@ -3,12 +3,11 @@
 // and output redirections, when every path they name is known from the text and lies inside the
 // working directories. Anything else still needs its own approval.
 import * as path from "node:path";
-import type { Field } from "../../shell/field.js";
-import { parseArgs } from "../../shell/options.js";
-import { resolveWordPath } from "../../shell/paths.js";
-import { unsafeSedCommand } from "../../shell/read-only/sed.js";
-import type { Redirect } from "../../shell/split.js";
-import { isOutputRedirect } from "../../shell/validators/structure.js";
+import { resolveWordPath } from "../../shell/commands/index.js";
+import type { Redirect } from "../../shell/parse/index.js";
+import { unsafeSedCommand } from "../../shell/read-only/index.js";
+import { isOutputRedirect } from "../../shell/validators/index.js";
+import { type Field, parseArgs } from "../../shell/words/index.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 

@@ -1,8 +1,8 @@
 // The Bash tool's own say on a command, and the helpers the tool needs (read-only check for
 // isReadOnly/isConcurrencySafe, the suggested rule prefix).
 
-import { analyzeCommand, analyzeCommandWith } from "../../shell/analyze.js";
-import { loadedShellParser, loadShellParser } from "../../shell/parser.js";
+import { analyzeCommand, analyzeCommandWith } from "../../shell/analysis/index.js";
+import { loadedShellParser, loadShellParser } from "../../shell/parse/index.js";
 import {
   emptyPermissionContext,
   type PermissionResult,

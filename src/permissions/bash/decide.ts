@@ -2,17 +2,19 @@
 // command bash would run; ask (bypass-proof) for content ask rules and safety findings; allow when
 // every part is read-only or covered by an allow rule and nothing was found; passthrough else.
 
-import type { ScriptAnalysis } from "../../shell/analyze.js";
-import type { CommandPart } from "../../shell/command-parts.js";
-import { isDangerousEnvVar, isSafeEnvVar } from "../../shell/env-vars.js";
-import { fallbackSimpleCommands } from "../../shell/fallback-lexer.js";
-import type { Field } from "../../shell/field.js";
-import { resolveWordPath, writeTargetsOf } from "../../shell/paths.js";
-import { classifyReadOnly } from "../../shell/read-only/index.js";
-import { sedScriptsFromOptions, unsafeSedCommand } from "../../shell/read-only/sed.js";
-import type { SimpleCommand } from "../../shell/split.js";
-import { isOutputRedirect } from "../../shell/validators/structure.js";
-import { unwrapCommand } from "../../shell/wrappers.js";
+import type { ScriptAnalysis } from "../../shell/analysis/index.js";
+import {
+  type CommandPart,
+  isDangerousEnvVar,
+  isSafeEnvVar,
+  resolveWordPath,
+  unwrapCommand,
+  writeTargetsOf,
+} from "../../shell/commands/index.js";
+import { fallbackSimpleCommands, type SimpleCommand } from "../../shell/parse/index.js";
+import { classifyReadOnly, sedScriptsFromOptions, unsafeSedCommand } from "../../shell/read-only/index.js";
+import { isOutputRedirect } from "../../shell/validators/index.js";
+import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, ToolPermissionContext } from "../../tool/permission-types.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";

@@ -3,8 +3,8 @@
 // files) are a safety finding that even bypass mode asks about.
 import * as path from "node:path";
 import { pathsToCheck } from "../../fs/real-path.js";
-import type { Field } from "../../shell/field.js";
-import { isDeviceSink, resolveWordPath } from "../../shell/paths.js";
+import { isDeviceSink, resolveWordPath } from "../../shell/commands/index.js";
+import type { Field } from "../../shell/words/index.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import { isInsideWorkingDirectories } from "../filesystem.js";
 import { protectedPathReason } from "../safety.js";

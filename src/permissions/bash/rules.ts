@@ -1,9 +1,9 @@
 // Bash content rules (`Bash(git commit:*)`, `Bash(npm test)`) matched on recovered words, never
 // on raw text: `git commit; rm -rf ~` is two commands and only the first is `git commit`.
 
-import type { Field } from "../../shell/field.js";
-import { locateGitSubcommand } from "../../shell/read-only/git.js";
-import { commandBaseName } from "../../shell/wrappers.js";
+import { locateGitSubcommand } from "../../shell/read-only/index.js";
+import type { Field } from "../../shell/words/index.js";
+import { commandBaseName } from "../../shell/words/index.js";
 import type { PermissionBehavior, PermissionRule, ToolPermissionContext } from "../../tool/permission-types.js";
 
 export interface BashRule {

@@ -2,8 +2,7 @@
 // `npm run` or `git commit`. Never a prefix that would approve arbitrary code: shells, sudo, env,
 // xargs, eval and the like run whatever follows them.
 
-import type { CommandPart } from "../../shell/command-parts.js";
-import { isSafeEnvVar } from "../../shell/env-vars.js";
+import { type CommandPart, isSafeEnvVar } from "../../shell/commands/index.js";
 import type { PermissionUpdate } from "../../tool/permission-types.js";
 
 const NEVER_PREFIX = new Set([

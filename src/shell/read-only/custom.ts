@@ -1,8 +1,7 @@
 // Read-only rules for tools whose danger lives in their arguments rather than a flag list:
 // awk and jq programs, find expressions, date, and package tools that only report.
 
-import type { Field } from "../field.js";
-import { matchesLong, parseArgs } from "../options.js";
+import { type Field, matchesLong, parseArgs } from "../words/index.js";
 import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 /** awk can run commands (system, pipes, getline from commands), write files (>), read secrets (ENVIRON). */

@@ -1,8 +1,7 @@
 // git subcommands that only read, with the arguments that would turn them into writes or into
 // running another program (pagers, external diff, upload-pack, filters, config overrides).
 
-import type { Field } from "../field.js";
-import { matchesLong, parseArgs } from "../options.js";
+import { type Field, matchesLong, parseArgs } from "../words/index.js";
 import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 /** Global options before the subcommand, and whether each takes a value. */

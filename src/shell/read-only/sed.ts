@@ -1,8 +1,7 @@
 // sed is read-only only without -i and with a script of printing commands: `w`/`W` write files,
 // `e` and the `e` flag of `s` run commands, `r`/`R` read arbitrary files, -f hides the script.
 
-import type { Field } from "../field.js";
-import { matchesLong, optionValueText, parseArgs } from "../options.js";
+import { type Field, matchesLong, optionValueText, parseArgs } from "../words/index.js";
 import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 export function checkSedReadOnly(words: Field[]): ReadOnlyVerdict {

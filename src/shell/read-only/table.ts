@@ -2,8 +2,7 @@
 // an allowlist of the command and a denylist of its writing or executing flags; anything not
 // listed here is not read-only.
 
-import type { Field } from "../field.js";
-import { matchesLong, type OptionSpec, parseArgs } from "../options.js";
+import { type Field, matchesLong, type OptionSpec, parseArgs } from "../words/index.js";
 import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
 
 export interface SimpleReadOnlySpec {

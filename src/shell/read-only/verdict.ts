@@ -1,4 +1,4 @@
-import type { Field } from "../field.js";
+import type { Field } from "../words/index.js";
 
 /** Whether one command (already unwrapped) has no effect beyond its output. */
 export type ReadOnlyVerdict =

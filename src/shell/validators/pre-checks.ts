@@ -1,5 +1,5 @@
 // Phase 0: byte-level rejections that run before anything trusts the parse.
-import { QuoteContext } from "../quote-scan.js";
+import { QuoteContext } from "../parse/index.js";
 import { finding, type ValidationInput, type Validator } from "./types.js";
 
 // C0 controls except tab/newline/CR, DEL, C1 controls, and bidi/zero-width format characters.

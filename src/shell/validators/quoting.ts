@@ -1,6 +1,6 @@
 // Main validators about quoting and lexing: each stops a spelling that bash reads one way and a
 // JavaScript tokenizer (or a person reading the prompt) reads another.
-import { QuoteContext } from "../quote-scan.js";
+import { QuoteContext } from "../parse/index.js";
 import { finding, nodesOf, type ValidationInput, type Validator } from "./types.js";
 
 /**

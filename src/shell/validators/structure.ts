@@ -1,8 +1,8 @@
 // Main validators about what the command does: substitutions, variables in command position,
 // redirections, zsh modules, jq's escape hatches, and parses that failed.
-import { isDeviceSink } from "../paths.js";
-import { QuoteContext } from "../quote-scan.js";
-import { commandBaseName } from "../wrappers.js";
+import { isDeviceSink } from "../commands/index.js";
+import { QuoteContext } from "../parse/index.js";
+import { commandBaseName } from "../words/index.js";
 import { isSafeHeredocSubstitution } from "./early.js";
 import { finding, nodesOf, type Validator } from "./types.js";
 

@@ -1,7 +1,6 @@
 import type { Node } from "web-tree-sitter";
-import type { CommandPart } from "../command-parts.js";
-import type { QuoteContext } from "../quote-scan.js";
-import type { ScriptStructure } from "../split.js";
+import type { CommandPart } from "../commands/index.js";
+import type { QuoteContext, ScriptStructure } from "../parse/index.js";
 
 /**
  * One security check's objection. `id` is the check's number in the reference's list of 23

@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { interpretCommandResult } from "../../shell/exit-semantics.js";
+import { interpretCommandResult } from "../../shell/exit-code/index.js";
 import type { BackgroundTask, BackgroundTaskRegistry, StartTaskOptions } from "../../tool/shell-state.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { forgetGroupOnExit, killGroupOnExit, killProcessGroup, signalProcessGroup } from "./process-group.js";

@@ -2,7 +2,7 @@
 // directory, runs the command, and on exit writes `pwd -P` to a file so a `cd` can carry over.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
-import { bubblewrapArgs, type SandboxPolicy, SECCOMP_FD } from "../../shell/sandbox/bubblewrap.js";
+import { bubblewrapArgs, type SandboxPolicy, SECCOMP_FD } from "../../shell/sandbox/index.js";
 import type { ShellSnapshot } from "../../tool/shell-state.js";
 
 /** Single-quotes a string for a POSIX shell. */

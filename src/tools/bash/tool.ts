@@ -9,11 +9,14 @@ import { join } from "node:path";
 import { z } from "zod";
 import { isDirectory } from "../../fs/path-kind.js";
 import { checkBashCommandPermissionLazily, isReadOnlyCommandIfLoaded } from "../../permissions/bash/lazy-analysis.js";
-import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-semantics.js";
-import { sandboxFailureNote } from "../../shell/sandbox/annotate.js";
-import { probeBubblewrap, type SandboxPolicy } from "../../shell/sandbox/bubblewrap.js";
-import { resolveSandboxSettings } from "../../shell/sandbox/config.js";
-import { sandboxPolicyFor } from "../../shell/sandbox/policy.js";
+import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-code/index.js";
+import {
+  probeBubblewrap,
+  resolveSandboxSettings,
+  type SandboxPolicy,
+  sandboxFailureNote,
+  sandboxPolicyFor,
+} from "../../shell/sandbox/index.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";

@@ -12,7 +12,7 @@ import {
   suggestedBashPrefix,
 } from "../../../src/permissions/bash/check.js";
 import { suggestedPrefixOfText } from "../../../src/permissions/bash/suggestions.js";
-import { splitBashCommand } from "../../../src/shell/analyze.js";
+import { splitBashCommand } from "../../../src/shell/analysis/index.js";
 import { contextWith, decide, project } from "../../shell/helpers.js";
 
 describe("deny", () => {

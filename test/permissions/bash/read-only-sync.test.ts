@@ -3,7 +3,7 @@
 // Its own file, so this process has not loaded the grammar yet.
 import { describe, expect, it } from "vitest";
 import { isReadOnlyCommand } from "../../../src/permissions/bash/check.js";
-import { loadedShellParser, loadShellParser } from "../../../src/shell/parser.js";
+import { loadedShellParser, loadShellParser } from "../../../src/shell/parse/index.js";
 
 describe("isReadOnlyCommand before and after the grammar loads", () => {
   it("answers false first, then the real answer", async () => {

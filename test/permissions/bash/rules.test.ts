@@ -2,7 +2,7 @@
 // and how they meet a command's recovered words.
 import { describe, expect, it } from "vitest";
 import { bashRulesOf, denyVariants, ruleMatchesWords } from "../../../src/permissions/bash/rules.js";
-import type { Field } from "../../../src/shell/field.js";
+import type { Field } from "../../../src/shell/words/index.js";
 import { contextWith } from "../../shell/helpers.js";
 
 const words = (...values: string[]): Field[] =>

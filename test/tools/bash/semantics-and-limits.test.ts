@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { interpretCommandResult, lastCommandName } from "../../../src/shell/exit-semantics.js";
+import { interpretCommandResult, lastCommandName } from "../../../src/shell/exit-code/index.js";
 import { chooseShell } from "../../../src/tools/bash/shell-session.js";
 import { detectBlockedSleep } from "../../../src/tools/bash/sleep-guard.js";
 import {

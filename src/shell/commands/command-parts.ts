@@ -1,5 +1,5 @@
 // A command part: one simple command bash will run, with the views its wrappers peel to.
-import type { SimpleCommand } from "./split.js";
+import type { SimpleCommand } from "../parse/index.js";
 import type { Unwrapping } from "./wrappers.js";
 
 export type PartOrigin = "top" | "substitution" | "function" | "nested-shell" | "find-exec";

@@ -1,9 +1,9 @@
 // Peels the commands that only run another command (`timeout 5 rm`, `sudo rm`, `xargs rm`,
 // `sh -c 'rm'`) so rules meet the command bash really runs. Each layer is kept as a view: deny
 // rules are checked against every view, allow rules only through transparent wrappers.
+
+import { commandBaseName, type Field, type OptionSpec, parseArgs } from "../words/index.js";
 import { isSafeEnvVar } from "./env-vars.js";
-import type { Field } from "./field.js";
-import { type OptionSpec, parseArgs } from "./options.js";
 
 export interface CommandView {
   words: Field[];
@@ -311,12 +311,6 @@ const LOOSE_WRAPPERS: Record<string, number> = {
   cpulimit: 0,
   sem: 0,
 };
-
-/** A command name as bash looks it up: the basename of a path (`/usr/bin/../bin/rm` → `rm`). */
-export function commandBaseName(name: string): string {
-  const slash = name.lastIndexOf("/");
-  return slash === -1 ? name : name.slice(slash + 1);
-}
 
 export function unwrapCommand(words: Field[]): Unwrapping {
   const result: Unwrapping = {

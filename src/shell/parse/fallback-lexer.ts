@@ -3,9 +3,7 @@
 // quote-aware splitter recovers candidate simple commands from the raw text. It is used only to
 // find deny matches: it can make a decision stricter, never looser.
 
-import { decodeAnsiC } from "./ansi-c.js";
-import type { Field, WordToken } from "./field.js";
-import { fieldsOfTokens } from "./word-tokens.js";
+import { decodeAnsiC, type Field, fieldsOfTokens, type WordToken } from "../words/index.js";
 
 const SEPARATORS = new Set([";", "&", "|", "\n", "(", ")", "`", "{", "}"]);
 

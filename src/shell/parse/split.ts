@@ -2,9 +2,8 @@
 // one really receives, its redirections, and the directory it runs in (a `cd` moves the later
 // ones; subshells, pipeline stages and substitutions keep theirs to themselves, as in bash).
 import type { Node, Tree } from "web-tree-sitter";
+import { assignmentValueField, type Field, fieldsOfNodes, type WordContext, type WordPiece } from "../words/index.js";
 import { nextDirectory } from "./directory-change.js";
-import type { Field, WordContext } from "./field.js";
-import { assignmentValueField, fieldsOfNodes, type WordPiece } from "./word-tokens.js";
 
 export type CommandOrigin = "top" | "substitution" | "function" | "nested-shell";
 

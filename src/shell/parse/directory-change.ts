@@ -3,7 +3,7 @@
 // (`cd "$X"`, `popd`, `cd -`) leaves the directory unknown instead of guessed.
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Field } from "./field.js";
+import type { Field } from "../words/index.js";
 
 /** Where the shell stands after this command: `cd`/`pushd` move it; `popd` makes it unknown. */
 export function nextDirectory(allWords: Field[], cwd: string | undefined): string | undefined {

@@ -2,14 +2,19 @@
 // (including those inside substitutions, `sh -c`/`eval` strings and find -exec), peel wrappers,
 // and run the security validators. The permission decision is built on top of this.
 import type { Node, Parser } from "web-tree-sitter";
-import type { CommandPart, PartOrigin } from "./command-parts.js";
-import { fallbackSimpleCommands } from "./fallback-lexer.js";
-import type { Field } from "./field.js";
-import { loadShellParser, parseWith } from "./parser.js";
-import { joinLineContinuations, scanQuoteContexts } from "./quote-scan.js";
-import { type ScriptStructure, type SimpleCommand, splitScript } from "./split.js";
-import { runValidators, type ValidationOutcome } from "./validators/index.js";
-import { unwrapCommand } from "./wrappers.js";
+import { type CommandPart, type PartOrigin, unwrapCommand } from "../commands/index.js";
+import {
+  fallbackSimpleCommands,
+  joinLineContinuations,
+  loadShellParser,
+  parseWith,
+  type ScriptStructure,
+  type SimpleCommand,
+  scanQuoteContexts,
+  splitScript,
+} from "../parse/index.js";
+import { runValidators, type ValidationOutcome } from "../validators/index.js";
+import type { Field } from "../words/index.js";
 
 /** `sh -c "sh -c '...'"` nesting deeper than this is not followed; such commands ask. */
 const MAX_NESTING = 4;

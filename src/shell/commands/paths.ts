@@ -2,10 +2,8 @@
 // and the files a command writes as far as its words say. What may be read or written there is
 // the permission engine's question (src/permissions/bash/paths.ts), not this one's.
 import * as path from "node:path";
-import { resolveShellPath } from "./directory-change.js";
-import type { Field } from "./field.js";
-import { parseArgs } from "./options.js";
-import { commandBaseName } from "./wrappers.js";
+import { resolveShellPath } from "../parse/index.js";
+import { commandBaseName, type Field, parseArgs } from "../words/index.js";
 
 const DEVICE_SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
 

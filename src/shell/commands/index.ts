@@ -1,0 +1,7 @@
+// What one simple command runs and touches: wrappers peeled (`timeout 5 rm`, `sudo rm`,
+// `sh -c '...'`), environment assignments judged, and the files its words write.
+
+export type { CommandPart, PartOrigin } from "./command-parts.js";
+export { isDangerousEnvVar, isSafeEnvVar } from "./env-vars.js";
+export { isDeviceSink, resolveWordPath, writeTargetsOf } from "./paths.js";
+export { type CommandView, type Unwrapping, unwrapCommand } from "./wrappers.js";
