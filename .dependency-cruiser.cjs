@@ -16,6 +16,8 @@ const MAY_IMPORT = {
   config: ["tool", "fs"],
   // Talking to models: knows messages and the shape of a tool schema, never a tool or a rule.
   providers: ["messages", "tool"],
+  // What is known of each model: context window, output limit, price; what a session spent.
+  models: ["messages"],
   // Pure analysis of shell text: parse, words, validators, read-only classes, sandbox policy.
   shell: ["tool", "config", "fs"],
   hooks: ["messages", "tool", "config"],
@@ -26,7 +28,22 @@ const MAY_IMPORT = {
   // The concrete tools: the contract and the services they use, never the loop or the CLI.
   tools: ["messages", "tool", "config", "fs", "shell", "permissions", "session", "results"],
   orchestration: ["messages", "tool", "config", "hooks", "results", "permissions"],
-  loop: ["messages", "tool", "config", "fs", "providers", "hooks", "results", "session", "orchestration"],
+  // Context management before each request: token estimates, attachments, snip, microcompact,
+  // compaction. Run by the loop; knows no concrete tool.
+  context: ["messages", "tool", "config", "fs", "providers", "hooks", "results", "session", "models"],
+  loop: [
+    "messages",
+    "tool",
+    "config",
+    "fs",
+    "providers",
+    "hooks",
+    "results",
+    "session",
+    "orchestration",
+    "models",
+    "context",
+  ],
   // MCP: a source of tools for a session (client) and a front end serving ours (server).
   mcp: ["messages", "tool", "config", "fs", "providers", "permissions", "tools", "orchestration"],
   cli: ["*"],

@@ -7,6 +7,8 @@ export * from "./loop/index.js";
 // MCP: client manager, MCP tools, config loading, and serving a pool over MCP; ToolSearch.
 export * from "./mcp/index.js";
 export * from "./messages/index.js";
+// Model windows, output limits, prices and the session's cost ledger.
+export * from "./models/index.js";
 export * from "./orchestration/index.js";
 export * from "./permissions/index.js";
 export * from "./providers/index.js";

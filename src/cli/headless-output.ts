@@ -5,6 +5,7 @@
 import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
 import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
 import { emptyUsage, textOf, toolResultText } from "../messages/types.js";
+import type { ModelUsageEntry } from "../models/cost.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import type { OutputFormat } from "./session-config.js";
 
@@ -17,7 +18,14 @@ export interface InitInfo {
   mcpServers: Array<{ name: string; status: string }>;
 }
 
-export type ResultSubtype = "success" | "error_max_turns" | "error_during_execution";
+export type ResultSubtype = "success" | "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
+
+/** What the session spent, for the result line. */
+export interface SessionCosts {
+  /** Null when a model the session used has no known price. */
+  totalCostUsd: number | null;
+  modelUsage: Record<string, ModelUsageEntry>;
+}
 
 export interface ResultObject {
   type: "result";
@@ -28,7 +36,11 @@ export interface ResultObject {
   num_turns: number;
   result: string;
   session_id: string;
+  /** USD spent by the session; null when a model's price is unknown (never a made-up zero). */
+  total_cost_usd: number | null;
   usage: Usage;
+  /** Tokens and cost per model id, in the Agent SDK's ModelUsage shape. */
+  modelUsage: Record<string, ModelUsageEntry>;
   permission_denials: Array<{ tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }>;
   /** Why the loop stopped (completed, max_turns, aborted_streaming, model_error, ...). */
   terminal_reason: TerminalReason;
@@ -40,6 +52,7 @@ export interface ResultObject {
 export function subtypeOf(reason: TerminalReason): ResultSubtype {
   if (reason === "completed") return "success";
   if (reason === "max_turns") return "error_max_turns";
+  if (reason === "max_budget_usd") return "error_max_budget_usd";
   return "error_during_execution";
 }
 
@@ -51,6 +64,7 @@ const REASON_TEXT: Record<TerminalReason, string> = {
   model_error: "the model request failed",
   prompt_too_long: "the conversation is too long for the model's context window",
   max_output_tokens: "the model kept hitting its output token limit",
+  max_budget_usd: "the session reached its USD budget (--max-budget-usd)",
 };
 
 export class HeadlessReporter {
@@ -112,7 +126,12 @@ export class HeadlessReporter {
   }
 
   /** Prints the outcome as the format wants it and returns the result object. */
-  finish(terminal: TerminalEvent, durationMs: number, denials: readonly PermissionDenialRecord[]): ResultObject {
+  finish(
+    terminal: TerminalEvent,
+    durationMs: number,
+    denials: readonly PermissionDenialRecord[],
+    costs: SessionCosts,
+  ): ResultObject {
     const subtype = subtypeOf(terminal.reason);
     const result: ResultObject = {
       type: "result",
@@ -123,7 +142,9 @@ export class HeadlessReporter {
       num_turns: terminal.turnCount,
       result: this.lastAssistant ? textOf(this.lastAssistant) : "",
       session_id: this.sessionId,
+      total_cost_usd: costs.totalCostUsd,
       usage: terminal.usage,
+      modelUsage: costs.modelUsage,
       permission_denials: denials.map((d) => ({
         tool_name: d.tool_name,
         tool_use_id: d.tool_use_id,

@@ -20,6 +20,8 @@ export interface SessionConfig {
   /** `provider:model`; undefined = pick from the environment. */
   model?: string;
   maxTurns?: number;
+  /** --max-budget-usd: end the session once it has spent this much. */
+  maxBudgetUsd?: number;
   verbose: boolean;
   appendSystemPrompt?: string;
   resume?: string;
@@ -43,7 +45,7 @@ type OptionKind = "boolean" | "string" | "list";
 interface OptionSpec {
   names: string[];
   kind: OptionKind;
-  key: keyof SessionConfig | "maxTurnsRaw";
+  key: keyof SessionConfig | "maxTurnsRaw" | "maxBudgetRaw";
   help: string;
   arg?: string;
   /** A list whose values may hold several items (`Read,Glob` or `"Read Glob"`). */
@@ -67,6 +69,13 @@ const OPTIONS: OptionSpec[] = [
     help: "e.g. anthropic:claude-sonnet-4-6, openai:gpt-4.1, replay:FILE",
   },
   { names: ["--max-turns"], kind: "string", key: "maxTurnsRaw", arg: "<n>", help: "Stop after n model requests" },
+  {
+    names: ["--max-budget-usd"],
+    kind: "string",
+    key: "maxBudgetRaw",
+    arg: "<usd>",
+    help: "Stop once the session has spent this many US dollars",
+  },
   { names: ["--verbose"], kind: "boolean", key: "verbose", help: "Report tool calls on stderr" },
   {
     names: ["--append-system-prompt"],
@@ -213,6 +222,13 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
       throw new UsageError(`--max-turns must be a whole number >= 1, not ${JSON.stringify(raw.maxTurnsRaw)}`);
     }
   }
+  let maxBudgetUsd: number | undefined;
+  if (raw.maxBudgetRaw !== undefined) {
+    maxBudgetUsd = Number(raw.maxBudgetRaw);
+    if (!Number.isFinite(maxBudgetUsd) || maxBudgetUsd <= 0 || String(raw.maxBudgetRaw).trim() === "") {
+      throw new UsageError(`--max-budget-usd must be a number of dollars > 0, not ${JSON.stringify(raw.maxBudgetRaw)}`);
+    }
+  }
   const mode = raw.permissionMode as string | undefined;
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     throw new UsageError(
@@ -238,6 +254,7 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
   if (positionals.length > 0) config.prompt = positionals.join(" ");
   if (raw.model !== undefined) config.model = raw.model as string;
   if (maxTurns !== undefined) config.maxTurns = maxTurns;
+  if (maxBudgetUsd !== undefined) config.maxBudgetUsd = maxBudgetUsd;
   if (raw.appendSystemPrompt !== undefined) config.appendSystemPrompt = raw.appendSystemPrompt as string;
   if (raw.resume !== undefined) config.resume = raw.resume as string;
   if (mode !== undefined) config.permissionMode = mode as PermissionMode;

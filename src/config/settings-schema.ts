@@ -33,6 +33,30 @@ export type HooksConfig = Partial<Record<HookEventName, HookMatcherConfig[]>>;
 
 const ruleList = z.array(z.string());
 
+const tokenCount = z.number().int().positive();
+const usdPerMillion = z.number().nonnegative();
+
+/**
+ * `models`: what to assume of a model beyond the built-in table, keyed by `provider:model`, the
+ * bare model id, or `provider:*` for every model of a provider (a local server's configured
+ * window). Prices are USD per million tokens; cache prices default to the input price (read) and
+ * 1.25 times it (write), which never under-reports.
+ */
+export const modelSettingsSchema = z.strictObject({
+  contextWindow: tokenCount.optional(),
+  maxOutputTokens: tokenCount.optional(),
+  maxInputTokens: tokenCount.optional(),
+  price: z
+    .strictObject({
+      input: usdPerMillion,
+      output: usdPerMillion,
+      cacheWrite: usdPerMillion.optional(),
+      cacheRead: usdPerMillion.optional(),
+    })
+    .optional(),
+});
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
 /**
  * A field of the settings file. `critical` fields can only make a session stricter (deny and ask
  * rules, hooks that can block, the bypass switch-off): when one is broken the session must not
@@ -56,6 +80,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["hooks"], schema: hooksSchema, critical: true },
   { path: ["mcpServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },
   { path: ["env"], schema: z.record(z.string(), z.string()), critical: false },
+  { path: ["models"], schema: z.record(z.string(), modelSettingsSchema), critical: false },
 ];
 
 export interface PermissionsSettings {
@@ -74,5 +99,6 @@ export interface Settings {
   hooks?: HooksConfig;
   mcpServers?: Record<string, Record<string, unknown>>;
   env?: Record<string, string>;
+  models?: Record<string, ModelSettings>;
   [key: string]: unknown;
 }

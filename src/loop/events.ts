@@ -16,7 +16,9 @@ export type TerminalReason =
   /** The conversation no longer fits the model's context window. */
   | "prompt_too_long"
   /** The model kept hitting its output limit after every allowed continue nudge. */
-  | "max_output_tokens";
+  | "max_output_tokens"
+  /** The session's spending reached its USD budget (`--max-budget-usd`). */
+  | "max_budget_usd";
 
 export interface TerminalEvent {
   type: "terminal";

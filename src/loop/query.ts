@@ -16,6 +16,8 @@ import {
   type UserMessage,
   userText,
 } from "../messages/types.js";
+import type { UsageLedger } from "../models/cost.js";
+import { type ModelInfo, modelInfoFor } from "../models/resolve.js";
 import { wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import { errorResult } from "../orchestration/run-tool-use.js";
 import { type Provider, ProviderError, type ProviderEvent } from "../providers/types.js";
@@ -48,6 +50,12 @@ export interface QueryParams {
   /** Model requests allowed in this query; unlimited when undefined. */
   maxTurns?: number;
   maxOutputTokens?: number;
+  /** The model's window, output limit and price; looked up from the provider and model when absent. */
+  modelInfo?: ModelInfo;
+  /** Where each response's usage is added up by model and priced (the session's, across prompts). */
+  ledger?: UsageLedger;
+  /** Ends the query with `max_budget_usd` once the ledger's cost reaches this many USD. */
+  maxBudgetUsd?: number;
 }
 
 interface StreamedTurn {
@@ -187,7 +195,10 @@ function describeError(error: unknown): string {
  * conversation (`assistant`, `user`), and ends with exactly one `terminal` event (also returned).
  */
 export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, TerminalEvent> {
-  const { provider, model, canUseTool, prefix } = params;
+  const { provider, model, canUseTool, prefix, ledger } = params;
+  const modelInfo = params.modelInfo ?? modelInfoFor(provider.name, model);
+  // The model's own limit caps what we ask for: a request above it is refused outright.
+  const maxTokens = Math.min(params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS, modelInfo.maxOutputTokens);
   const messages: Message[] = [...params.messages];
   let context = params.context;
   const signal = context.abortController.signal;
@@ -211,6 +222,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_BY_USER));
       return yield* finish(terminal("aborted_streaming"));
     }
+    if (overBudget(ledger, params.maxBudgetUsd)) return yield* finish(terminal("max_budget_usd"));
     const reminder = drainPendingReminders(context);
     if (reminder) yield add(reminder);
     // Messages the user sent while this prompt ran join the next request.
@@ -229,13 +241,14 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
         system,
         messages: requestMessages,
         tools,
-        maxTokens: params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+        maxTokens,
         signal,
       },
       signal,
       toolTurn,
     );
     usage = addUsage(usage, outcome.turn.usage);
+    ledger?.add(modelInfo, outcome.turn.usage);
 
     if (outcome.kind !== "done") {
       // Keep what the model finished before the stop, and pair its tool calls.
@@ -301,6 +314,13 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       return yield* finish(terminal("max_turns"));
     }
   }
+}
+
+/** True once a budget is set and the known cost has reached it (an unknown cost never ends a query). */
+function overBudget(ledger: UsageLedger | undefined, maxBudgetUsd: number | undefined): boolean {
+  if (!ledger || maxBudgetUsd === undefined) return false;
+  const spent = ledger.totalCostUSD;
+  return spent !== null && spent >= maxBudgetUsd;
 }
 
 /** Yields the terminal event and returns it, so callers can use either. */

@@ -11,6 +11,9 @@ import {
   type UserContentBlock,
   type UserMessage,
 } from "../messages/types.js";
+import { budgetProblem } from "../models/budget.js";
+import { type ModelUsageEntry, UsageLedger } from "../models/cost.js";
+import { applyOverride, type ModelInfo, type ModelOverride, modelInfoFor } from "../models/resolve.js";
 import { type InterruptOutcome, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import type { Provider } from "../providers/types.js";
@@ -46,6 +49,16 @@ export interface SessionEngineOptions {
   /** Model requests allowed per submitted prompt. */
   maxTurns?: number;
   maxOutputTokens?: number;
+  /**
+   * What to assume of the model beyond the built-in table (src/models/catalog.ts): its window,
+   * output limit, price. Fields left out keep the table's (or the provider default's) figures.
+   */
+  modelInfo?: ModelOverride;
+  /**
+   * Stop once the session has spent this many USD (`error_max_budget_usd`). Refused at creation
+   * when the model's price is unknown: a budget that cannot be measured would never stop anything.
+   */
+  maxBudgetUsd?: number;
   /** Added at the end of the built-in system prompt. */
   appendSystemPrompt?: string;
   /** Replaces the built-in system prompt entirely (a string, or a builder that sees the tool split). */
@@ -79,6 +92,10 @@ export class SessionEngine {
   /** Every refused tool call of the session, in order. */
   readonly permissionDenials: PermissionDenialRecord[] = [];
   private totalUsage: Usage = emptyUsage();
+  /** Tokens and cost of every model request of this session, by model. */
+  readonly ledger = new UsageLedger();
+  /** The main model's window, output limit and price. */
+  readonly modelInfo: ModelInfo;
   private readonly store: Pick<ToolUseContext, "getAppState" | "setAppState">;
   private readonly readFileState = new ReadFileState();
   private readonly prefix: RequestPrefixCache;
@@ -89,6 +106,13 @@ export class SessionEngine {
     this.sessionId = options.sessionId ?? crypto.randomUUID();
     this.cwd = options.cwd;
     this.modelLabel = options.modelLabel ?? `${options.provider.name}:${options.model}`;
+    const known = modelInfoFor(options.provider.name, options.model);
+    this.modelInfo = options.modelInfo ? applyOverride(known, options.modelInfo) : known;
+    const problem =
+      options.maxBudgetUsd === undefined
+        ? undefined
+        : budgetProblem(options.maxBudgetUsd, this.modelInfo, this.modelLabel);
+    if (problem) throw new Error(problem);
     this.messages = [...(options.initialMessages ?? [])];
     const permissionContext = options.permissionContext ?? emptyPermissionContext(options.cwd);
     this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
@@ -107,6 +131,16 @@ export class SessionEngine {
 
   get usage(): Usage {
     return this.totalUsage;
+  }
+
+  /** USD spent by this session so far; null when a model it used has no known price. */
+  get totalCostUSD(): number | null {
+    return this.ledger.totalCostUSD;
+  }
+
+  /** Tokens and cost per model, in the Agent SDK's `modelUsage` shape. */
+  modelUsage(): Record<string, ModelUsageEntry> {
+    return this.ledger.modelUsage();
   }
 
   getAppState(): AppState {
@@ -150,6 +184,9 @@ export class SessionEngine {
           prefix: this.prefix,
           maxTurns: this.options.maxTurns,
           maxOutputTokens: this.options.maxOutputTokens,
+          modelInfo: this.modelInfo,
+          ledger: this.ledger,
+          maxBudgetUsd: this.options.maxBudgetUsd,
         });
         let terminal: TerminalEvent;
         while (true) {

@@ -8,12 +8,15 @@ import type { TerminalEvent } from "../../loop/events.js";
 import { createSession } from "../../loop/session.js";
 import { connectMcpForSession } from "../../mcp/session-setup.js";
 import type { Message } from "../../messages/types.js";
+import { budgetProblem } from "../../models/budget.js";
+import { applyOverride, modelInfoFor } from "../../models/resolve.js";
 import type { AnyTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
 import { loadExtraTools } from "../extra-tools.js";
 import { HeadlessReporter } from "../headless-output.js";
 import { buildHeadlessCanUseTool, runPromptWithPermissions, sessionPermissions } from "../headless-permissions.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
+import { modelOverrideFromSettings } from "../model-settings.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
 import { traceFirstRequest } from "../timing.js";
@@ -84,6 +87,14 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // Settings are read once, here: broken ones stop the session before any MCP server is started,
   // and the MCP set-up takes its servers and tool-search mode from the same read.
   const permissions = sessionPermissions(config);
+  const modelOverride = modelOverrideFromSettings(permissions.settings, provider.name, resolved.model);
+  if (config.maxBudgetUsd !== undefined) {
+    // Checked before any MCP server starts: a budget that cannot be kept is a usage error.
+    const known = modelInfoFor(provider.name, resolved.model);
+    const info = modelOverride ? applyOverride(known, modelOverride) : known;
+    const problem = budgetProblem(config.maxBudgetUsd, info, resolved.label);
+    if (problem) throw new CliError(problem, 2);
+  }
   // MCP servers connect in parallel (MCP_TIMEOUT each); a dead one is reported and the session goes on.
   const mcp = await connectMcpForSession({
     cwd: config.cwd,
@@ -106,6 +117,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     sessionId: resumed?.sessionId,
     initialMessages: resumed?.messages,
     maxTurns: config.maxTurns,
+    modelInfo: modelOverride,
+    maxBudgetUsd: config.maxBudgetUsd,
     appendSystemPrompt: [mcp.systemPromptSection, config.appendSystemPrompt].filter(Boolean).join("\n\n") || undefined,
     permissionContext,
     isNonInteractive: true,
@@ -150,7 +163,10 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     await mcp.close();
   }
   if (!terminal) throw new CliError("the session ended without a result", 1);
-  const result = reporter.finish(terminal, performance.now() - startedAt, session.permissionDenials);
+  const result = reporter.finish(terminal, performance.now() - startedAt, session.permissionDenials, {
+    totalCostUsd: session.totalCostUSD,
+    modelUsage: session.modelUsage(),
+  });
   if (interrupted) return 130;
   if (outputClosed) return 141; // 128 + SIGPIPE, as a tool killed by the broken pipe would exit
   return result.is_error ? 1 : 0;
