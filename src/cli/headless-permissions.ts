@@ -2,8 +2,8 @@
 // from flags, asks denied with a reason the model can act on (nobody can answer a prompt here),
 // every decision recorded in the transcript, and the session hooks run around each prompt.
 
-import { runSessionStartHooks, submitWithHooks } from "../hooks/session-hooks.js";
 import type { QueryEvent, TerminalEvent } from "../loop/events.js";
+import { runSessionStartHooks, submitWithHooks } from "../loop/session-hooks.js";
 import { createHeadlessAskHandler } from "../permissions/ask-handlers.js";
 import type { AutoModeClassifier } from "../permissions/auto-mode.js";
 import { createCanUseTool, type PermissionDecisionRecord } from "../permissions/can-use-tool.js";

@@ -1,4 +1,3 @@
 // Hooks configured in settings (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart).
 export { HookRunner, hooksFromSettings, matcherAccepts, type PreToolUseResult } from "./hook-runner.js";
-export { PromptBlockedError, runSessionStartHooks, submitWithHooks } from "./session-hooks.js";
 export { type PreToolUseHookDecision, runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks.js";

@@ -5,5 +5,6 @@ export * from "./reminders.js";
 export * from "./request-messages.js";
 export * from "./request-prefix.js";
 export * from "./session.js";
+export * from "./session-hooks.js";
 export * from "./system-prompt.js";
 export * from "./user-message-queue.js";

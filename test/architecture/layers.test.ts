@@ -92,6 +92,32 @@ function folderCycles(output: CruiseOutput): string[] {
   return [...groups].sort();
 }
 
+describe("src/", () => {
+  let output: CruiseOutput;
+  beforeAll(() => {
+    output = cruise();
+  });
+
+  it("keeps the layer order: no import breaks a rule of .dependency-cruiser.cjs", () => {
+    expect(describeViolations(output)).toEqual([]);
+  });
+
+  it("has no two folders that import each other", () => {
+    expect(folderCycles(output)).toEqual([]);
+  });
+
+  it("was checked whole (every module under src/, type-only imports among the edges)", () => {
+    const sources = output.modules.map((m) => m.source).filter((s) => s.startsWith("src/"));
+    expect(sources).toContain("src/index.ts");
+    expect(sources).toContain("src/cli/main.ts");
+    expect(sources.length).toBeGreaterThan(150);
+    const typeOnly = output.modules
+      .flatMap((m) => m.dependencies)
+      .filter((d) => d.dependencyTypes.includes("type-only"));
+    expect(typeOnly.length).toBeGreaterThan(0);
+  });
+});
+
 describe("the layer check", () => {
   // A tree built to break each rule once shows the check can fail, and names what it found.
   let broken: CruiseOutput;

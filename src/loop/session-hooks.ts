@@ -1,9 +1,10 @@
 // The session-level hooks around one submitted prompt: SessionStart (once), UserPromptSubmit
 // (may block the prompt or add context), Stop (may send the model back to work, with a reason).
-import type { QueryEvent, TerminalEvent } from "../loop/events.js";
+
+import type { HookRunner } from "../hooks/hook-runner.js";
+import { queueReminders } from "../hooks/queue-reminders.js";
 import type { AppState } from "../tool/app-state.js";
-import type { HookRunner } from "./hook-runner.js";
-import { queueReminders } from "./queue-reminders.js";
+import type { QueryEvent, TerminalEvent } from "./events.js";
 
 /** What the hooks need of a session: the SessionEngine fits. */
 export interface HookableSession {
