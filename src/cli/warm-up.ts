@@ -1,21 +1,29 @@
-import { loadBashAnalysis } from "../permissions/bash/lazy-analysis.js";
 import type { Provider } from "../providers/types.js";
 import type { AnyTool } from "../tool/types.js";
 
 /**
- * Loads what the first tool calls will need (the bash grammar and analysis, ~80 ms) while the
- * model is busy with the first request, instead of before it (start-up time) or on the first Bash
- * call (which would then run alone, since an unloaded analysis cannot prove a command read-only).
+ * Loads what the first tool calls will need (Tool.whenReady: for Bash the grammar and analysis,
+ * ~80 ms) while the model is busy with the first request, instead of before it (start-up time)
+ * or on the first call (which the executor would then have to wait for before scheduling it).
  */
 export function warmUpAfterFirstRequest(provider: Provider, tools: readonly AnyTool[]): Provider {
-  if (!tools.some((tool) => tool.name === "Bash")) return provider;
+  const loaders = tools.filter((tool) => tool.whenReady !== undefined);
+  if (loaders.length === 0) return provider;
   let started = false;
   return {
     name: provider.name,
     stream(request) {
       if (!started) {
         started = true;
-        setImmediate(() => loadBashAnalysis().catch(() => undefined));
+        setImmediate(() => {
+          for (const tool of loaders) {
+            try {
+              tool.whenReady?.()?.catch(() => undefined);
+            } catch {
+              // A tool that cannot prepare is waited for (and fails closed) when it is called.
+            }
+          }
+        });
       }
       return provider.stream(request);
     },

@@ -35,6 +35,11 @@ interface TrackedCall {
   /** The tool_use with its tool found and its input parsed, once, when it was added. */
   resolved: ResolvedToolCall;
   assistantMessage: AssistantMessage | undefined;
+  /**
+   * False while the tool still loads what judging this input needs (Tool.whenReady): the call
+   * then waits, and so do the calls after it, since calls never overtake one another.
+   */
+  judged: boolean;
   isConcurrencySafe: boolean;
   interruptBehavior: InterruptBehavior;
   status: CallStatus;
@@ -80,18 +85,33 @@ export class StreamingToolExecutor {
     this.siblings.controller.signal.addEventListener("abort", () => this.advance(), { once: true });
   }
 
-  /** Hands over one complete tool_use; it starts at once if the concurrency rule allows. */
+  /**
+   * Hands over one complete tool_use; it starts at once if the concurrency rule allows. A tool
+   * still loading what its judgement needs is waited for first (without holding up the caller).
+   */
   addTool(block: ToolUseBlock, assistantMessage?: AssistantMessage): void {
     const resolved = resolveToolCall(block, this.context.options.tools);
-    this.calls.push({
+    const call: TrackedCall = {
       order: this.calls.length,
       resolved,
       assistantMessage,
-      isConcurrencySafe: isCallConcurrencySafe(resolved),
+      judged: false,
+      isConcurrencySafe: false,
       interruptBehavior: interruptBehaviorOf(resolved.tool),
       status: "queued",
-    });
+    };
+    this.calls.push(call);
+    const pending = resolved.problem === undefined ? pendingJudgement(resolved.tool) : undefined;
+    if (pending) pending.then(() => this.judge(call));
+    else this.judge(call);
+  }
+
+  /** Decides the call's concurrency from its parsed input, now that the tool can judge it exactly. */
+  private judge(call: TrackedCall): void {
+    call.isConcurrencySafe = isCallConcurrencySafe(call.resolved);
+    call.judged = true;
     this.advance();
+    this.wake();
   }
 
   /**
@@ -190,7 +210,7 @@ export class StreamingToolExecutor {
         this.completeSynthetically(call, toolAbortReasonOf(stopped), false);
         continue;
       }
-      if (!this.mayStart(call)) break;
+      if (!call.judged || !this.mayStart(call)) break;
       this.start(call);
     }
     this.publishInterruptible();
@@ -289,6 +309,18 @@ export class StreamingToolExecutor {
     this.wakeWaiter = undefined;
     waiter?.();
   }
+}
+
+/** The tool's whenReady, as a promise that never rejects; undefined when it is ready now. */
+function pendingJudgement(tool: AnyTool): Promise<void> | undefined {
+  let pending: Promise<void> | undefined;
+  try {
+    pending = tool.whenReady?.();
+  } catch {
+    return undefined;
+  }
+  // A failed load leaves the tool's fail-closed placeholder: the call is judged (unsafe) and runs.
+  return pending?.catch(() => undefined);
 }
 
 function interruptBehaviorOf(tool: AnyTool | undefined): InterruptBehavior {

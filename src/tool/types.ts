@@ -130,6 +130,14 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
 
   // --- Traits: what the tool says about itself and about one input (scheduling, modes, UI) ---
   isEnabled(): boolean;
+  /**
+   * For a tool whose judgements below need something that loads lazily (Bash: the shell analysis
+   * and its grammar, whose placeholder answer is "not read-only"): starts that loading if need be
+   * and returns it while it lasts, undefined once the judgements are exact. The executor awaits it
+   * before judging a call's concurrency, so the answer never depends on how fast the model was.
+   * Must not reject for good reasons; if it does, the judgement is made anyway (failing closed).
+   */
+  whenReady?(): Promise<void> | undefined;
   isReadOnly(input: Input): boolean;
   isConcurrencySafe(input: Input): boolean;
   isDestructive(input: Input): boolean;

@@ -111,6 +111,95 @@ describe("concurrent execution", () => {
   });
 });
 
+/**
+ * A tool like Bash: until `load()` is called it cannot judge its input and says "unsafe" (fail
+ * closed); whenReady hands out the loading until then.
+ */
+function lazilyJudgingTool(log: CallLog, name = "Lazy") {
+  let loaded = false;
+  let finishLoading: () => void = () => {};
+  const loading = new Promise<void>((resolve) => {
+    finishLoading = () => {
+      loaded = true;
+      resolve();
+    };
+  });
+  const tool = buildTool({
+    name,
+    inputSchema: z.object({ ms: z.number() }),
+    prompt: async () => "",
+    whenReady: () => (loaded ? undefined : loading),
+    isConcurrencySafe: () => loaded,
+    call: async (input: { ms: number }, context: ToolUseContext) => {
+      const id = context.toolUseId ?? "?";
+      log.started(id);
+      await new Promise((resolve) => setTimeout(resolve, input.ms));
+      log.ended(id);
+      return { data: `done ${id}` };
+    },
+  }) as AnyTool;
+  return { tool, load: () => finishLoading() };
+}
+
+describe("a tool that is still loading what its judgement needs (whenReady)", () => {
+  it("is waited for before its calls are judged, so they run together once it is ready", async () => {
+    const log = new CallLog();
+    const lazy = lazilyJudgingTool(log);
+    const context = makeContext([lazy.tool, ...standardTools(log)], await tempSessionDir());
+    const executor = new StreamingToolExecutor({ context, canUseTool: allowAll });
+    const blocks = [
+      call("Lazy", { ms: 40 }, "l1"),
+      call("Lazy", { ms: 40 }, "l2"),
+      call("Lazy", { ms: 40 }, "l3"),
+      call("Safe", { ms: 1 }, "after"),
+    ];
+    for (const block of blocks) executor.addTool(block);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Nothing starts before the tool can judge, not even the call after it (no overtaking).
+    expect(log.records.size).toBe(0);
+    lazy.load();
+    const results = resultsOf(await collect(executor.getRemainingResults()));
+    expect(results.map((r) => r.tool_use_id)).toEqual(blocks.map((b) => b.id));
+    const lazyRecords = ["l1", "l2", "l3"].map((id) => log.get(id));
+    // Judged when ready: concurrency-safe, so all three overlapped.
+    expect(Math.max(...lazyRecords.map((r) => r.start))).toBeLessThan(Math.min(...lazyRecords.map((r) => r.end!)));
+  });
+
+  it("judges anyway (failing closed) when the loading fails", async () => {
+    const log = new CallLog();
+    const failing = buildTool({
+      name: "Broken",
+      inputSchema: z.object({}),
+      prompt: async () => "",
+      whenReady: () => Promise.reject(new Error("grammar missing")),
+      call: async (_input: Record<string, never>, context: ToolUseContext) => {
+        log.started(context.toolUseId ?? "?");
+        return { data: "ran" };
+      },
+    }) as AnyTool;
+    const context = makeContext([failing], await tempSessionDir());
+    const results = resultsOf(
+      await collect(runTools([call("Broken", {}, "b1"), call("Broken", {}, "b2")], undefined, context, allowAll)),
+    );
+    expect(results.map(textOfResult)).toEqual(["ran", "ran"]);
+  });
+
+  it("settles a waiting call when the turn is aborted before the tool is ready", async () => {
+    const log = new CallLog();
+    const lazy = lazilyJudgingTool(log);
+    const queryController = new AbortController();
+    const context = makeContext([lazy.tool], await tempSessionDir(), queryController);
+    const executor = new StreamingToolExecutor({ context, canUseTool: allowAll });
+    executor.addTool(call("Lazy", { ms: 1 }, "waiting"));
+    queryController.abort();
+    const results = resultsOf(await collect(executor.getRemainingResults()));
+    expect(textOfResult(results[0]!)).toBe("Interrupted by the user: the tool call was not run.");
+    lazy.load();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(log.has("waiting")).toBe(false);
+  });
+});
+
 describe("one resolution per call", () => {
   it("parses each call's input once, for both the concurrency judgement and the run", async () => {
     let parses = 0;

@@ -4,6 +4,8 @@
 export interface RegisteredAnalysis {
   /** False until the grammar is loaded (and then starts loading it). */
   isReadOnlyCommand(command: string, cwd?: string): boolean;
+  /** True once the grammar is loaded: from then on isReadOnlyCommand answers exactly. */
+  isLoaded(): boolean;
 }
 
 let current: RegisteredAnalysis | undefined;

@@ -79,4 +79,4 @@ export async function suggestedBashPrefix(command: string, cwd: string = process
   }
 }
 
-registerAnalysis({ isReadOnlyCommand });
+registerAnalysis({ isReadOnlyCommand, isLoaded: () => loadedShellParser() !== undefined });

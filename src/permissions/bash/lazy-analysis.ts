@@ -25,6 +25,20 @@ export async function checkBashCommandPermissionLazily(request: BashPermissionRe
 }
 
 /**
+ * Undefined once the analysis and its grammar are loaded (isReadOnlyCommandIfLoaded then answers
+ * exactly); until then the loading, started now if it had not started. For the Bash tool's
+ * whenReady, which the executor awaits before it judges a call's concurrency. Never rejects: a
+ * grammar that cannot load leaves the placeholder answer (fail closed).
+ */
+export function bashAnalysisPending(): Promise<void> | undefined {
+  if (registeredAnalysis()?.isLoaded()) return undefined;
+  return loadBashAnalysis().then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/**
  * Synchronous, for isReadOnly/isConcurrencySafe: until the analysis (and its grammar) is loaded
  * the answer is false (fail closed: the call is treated as writing and runs alone) and loading
  * starts. The analysis registers itself when its module is evaluated, however it was imported.

@@ -6,7 +6,17 @@ import type { Language, Parser, Tree } from "web-tree-sitter";
 let loadedParser: Parser | undefined;
 let loading: Promise<Parser> | undefined;
 
+/**
+ * Tests and benchmarks set WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS to make the grammar load slowly, as
+ * on a busy machine, and check that nothing depends on it loading before the first tool call.
+ */
+function injectedLoadDelay(): Promise<void> | undefined {
+  const ms = Number(process.env.WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS);
+  return Number.isFinite(ms) && ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
+}
+
 async function loadParser(): Promise<Parser> {
+  await injectedLoadDelay();
   const treeSitter = await import("web-tree-sitter");
   await treeSitter.Parser.init();
   const require = createRequire(import.meta.url);

@@ -8,7 +8,11 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { isDirectory } from "../../fs/path-kind.js";
-import { checkBashCommandPermissionLazily, isReadOnlyCommandIfLoaded } from "../../permissions/bash/lazy-analysis.js";
+import {
+  bashAnalysisPending,
+  checkBashCommandPermissionLazily,
+  isReadOnlyCommandIfLoaded,
+} from "../../permissions/bash/lazy-analysis.js";
 import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-code/index.js";
 import {
   probeBubblewrap,
@@ -61,8 +65,8 @@ export type BashInput = z.infer<typeof inputSchema>;
 
 /**
  * Scheduling and plan mode ask this without a context, so the session's start directory stands in
- * for the shell's current one. Before the bash grammar has loaded (the first permission check
- * loads it) every command counts as writing: fail closed, at worst serial.
+ * for the shell's current one. Before the bash grammar has loaded every command counts as writing
+ * (fail closed); the executor awaits whenReady first, so scheduling never sees that placeholder.
  */
 function isReadOnly(input: BashInput): boolean {
   try {
@@ -270,6 +274,9 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   },
 
   userFacingName: () => BASH_TOOL_NAME,
+  // Until the analysis has loaded every command counts as writing; the executor waits for it
+  // rather than run read-only commands one by one because the model answered quickly.
+  whenReady: bashAnalysisPending,
   isReadOnly,
   isConcurrencySafe: (input) => isReadOnly(input) && !mayChangeDirectory(input.command),
   isOpenWorld: () => true,
