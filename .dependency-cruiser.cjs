@@ -27,12 +27,11 @@ const MAY_IMPORT = {
   session: ["messages", "tool", "config", "fs"],
   // The concrete tools: the contract and the services they use, never the loop or the CLI.
   tools: ["messages", "tool", "config", "fs", "shell", "permissions", "session", "results"],
-  // Running a response's tool calls: it asks the authority through CanUseTool (src/tool/), so it
-  // never imports the permission engine itself.
-  orchestration: ["messages", "tool", "config", "hooks", "results"],
+  orchestration: ["messages", "tool", "config", "hooks", "results", "permissions"],
   // Context management before each request: token estimates, attachments, snip, microcompact,
-  // compaction. Run by the loop; knows no concrete tool.
-  context: ["messages", "tool", "config", "fs", "providers", "hooks", "results", "session", "models"],
+  // compaction. Run by the loop; knows no concrete tool (permissions: deny rules keep a memory
+  // file out).
+  context: ["messages", "tool", "config", "fs", "providers", "hooks", "permissions", "results", "session", "models"],
   loop: [
     "messages",
     "tool",
@@ -47,7 +46,7 @@ const MAY_IMPORT = {
     "context",
   ],
   // MCP: a source of tools for a session (client) and a front end serving ours (server).
-  mcp: ["messages", "tool", "config", "fs", "providers", "tools", "orchestration"],
+  mcp: ["messages", "tool", "config", "fs", "providers", "permissions", "tools", "orchestration"],
   cli: ["*"],
 };
 

@@ -40,6 +40,16 @@ function readMemoryFile(path: string, scope: MemoryScope): MemoryFile | undefine
   }
 }
 
+/** The memory files a single directory holds (AGENTS.md, CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md). */
+export function projectMemoryFilesIn(dir: string): MemoryFile[] {
+  const files: MemoryFile[] = [];
+  for (const [name, scope] of PROJECT_FILES) {
+    const file = readMemoryFile(join(dir, name), scope);
+    if (file) files.push(file);
+  }
+  return files;
+}
+
 /** Directories from the filesystem root down to `cwd`, so files nearer the work come later and weigh more. */
 function ancestorsRootFirst(cwd: string): string[] {
   const dirs: string[] = [];

@@ -78,3 +78,14 @@ export function estimateRequestTokens(messages: readonly Message[], prefixTokens
   }
   return prefixTokens + added;
 }
+
+const prefixCache = new WeakMap<object, number>();
+
+/** Tokens of a request prefix (system prompt and tool schemas), estimated once per prefix object. */
+export function estimatePrefixTokens(prefix: { system: string; tools: readonly unknown[] }): number {
+  const known = prefixCache.get(prefix);
+  if (known !== undefined) return known;
+  const tokens = estimateTextTokens(prefix.system.length + JSON.stringify(prefix.tools).length);
+  prefixCache.set(prefix, tokens);
+  return tokens;
+}

@@ -2,6 +2,9 @@
 // repeat until a turn asks for no tool. Every tool_use gets exactly one tool_result whatever
 // happens (abort, model failure, turn limit), because a conversation with an unpaired tool_use is
 // rejected by the model API and could never be resumed.
+
+import { type ContextManagementOptions, contextThresholds } from "../context/thresholds.js";
+import { estimatePrefixTokens, estimateRequestTokens } from "../context/token-estimate.js";
 import {
   type AssistantContentBlock,
   type AssistantMessage,
@@ -25,10 +28,10 @@ import { budgetRequestMessages } from "../results/budget.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "./events.js";
 import { StreamingToolTurn } from "./execute-tools.js";
-import { drainPendingReminders } from "./reminders.js";
+import { SessionAttachments } from "./reminders.js";
 import { toRequestMessages } from "./request-messages.js";
 import type { RequestPrefixCache } from "./request-prefix.js";
-import { drainQueuedUserMessages } from "./user-message-queue.js";
+import { todayISODate } from "./system-prompt.js";
 
 export const MAX_OUTPUT_TOKENS_RECOVERIES = 3;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -56,6 +59,12 @@ export interface QueryParams {
   ledger?: UsageLedger;
   /** Ends the query with `max_budget_usd` once the ledger's cost reaches this many USD. */
   maxBudgetUsd?: number;
+  /** The session's attachments (reminders before each request); a query of its own gets fresh ones. */
+  attachments?: SessionAttachments;
+  /** When context strategies fire (defaults from the model's window). */
+  contextManagement?: ContextManagementOptions;
+  /** The clock (tests move it; the date-change reminder reads it). */
+  now?: () => Date;
 }
 
 interface StreamedTurn {
@@ -199,6 +208,9 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
   const modelInfo = params.modelInfo ?? modelInfoFor(provider.name, model);
   // The model's own limit caps what we ask for: a request above it is refused outright.
   const maxTokens = Math.min(params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS, modelInfo.maxOutputTokens);
+  const thresholds = contextThresholds(modelInfo, params.contextManagement);
+  const now = params.now ?? (() => new Date());
+  const attachments = params.attachments ?? new SessionAttachments({ startDate: todayISODate(now()), prefix });
   const messages: Message[] = [...params.messages];
   let context = params.context;
   const signal = context.abortController.signal;
@@ -223,14 +235,27 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       return yield* finish(terminal("aborted_streaming"));
     }
     if (overBudget(ledger, params.maxBudgetUsd)) return yield* finish(terminal("max_budget_usd"));
-    const reminder = drainPendingReminders(context);
-    if (reminder) yield add(reminder);
-    // Messages the user sent while this prompt ran join the next request.
-    for (const queued of drainQueuedUserMessages(context)) yield add(queued);
+    const requestPrefix = await prefix.prefixFor({ ...context, messages });
+    const { system, tools } = requestPrefix;
+    // Reminders (changed files, hook context, queued messages...) join the conversation first.
+    const reminders = await attachments.collect({
+      context: { ...context, messages },
+      now: now(),
+      contextUsage: {
+        // The last response's usage and what joined the conversation since.
+        estimatedTokens: estimateRequestTokens(messages, estimatePrefixTokens(requestPrefix)),
+        contextWindow: modelInfo.contextWindow,
+        compactAt: thresholds.autoCompactAt,
+      },
+      budget:
+        params.maxBudgetUsd === undefined || !ledger
+          ? undefined
+          : { spentUsd: ledger.totalCostUSD, maxUsd: params.maxBudgetUsd },
+    });
+    for (const reminder of reminders) yield add(reminder);
 
     turnCount++;
     yield { type: "request_start", turn: turnCount };
-    const { system, tools } = await prefix.prefixFor(context);
     // Per-message result budget with frozen decisions: earlier turns go out byte for byte the same.
     const requestMessages = await budgetRequestMessages(toRequestMessages(messages), context);
     const toolTurn = new StreamingToolTurn({ ...context, messages }, canUseTool);

@@ -1,22 +1,73 @@
-import { type UserMessage, userText } from "../messages/types.js";
-import type { ToolUseContext } from "../tool/types.js";
+// The attachment module of the loop: the one list of what the model is told before each request
+// besides the conversation (src/tool/attachments.ts explains the contract). In order: the built-in
+// kinds (src/context/attachments/: hook context, changed files, nested memory, date change,
+// deferred-tools and MCP-instructions deltas, token and budget use), the kinds the session's
+// options add, the kinds the tools of the pool bring (Tool.attachments: a todo list...), and last
+// the messages the user queued while the prompt ran. A feature adds its reminder as a source here
+// or on its tool, never as code in query().
+import { AttachmentRegistry, builtInAttachmentSources } from "../context/attachments/index.js";
+import type { UserMessage } from "../messages/types.js";
+import type { AnyTool, AttachmentContext, AttachmentSource } from "../tool/types.js";
+import type { RequestPrefixCache } from "./request-prefix.js";
+import { drainQueuedUserMessages } from "./user-message-queue.js";
 
-export function wrapSystemReminder(text: string): string {
-  return `<system-reminder>\n${text}\n</system-reminder>`;
+export interface SessionAttachmentOptions {
+  /** The date the system prompt states (YYYY-MM-DD). */
+  startDate: string;
+  /** The session's request prefix, which knows the deferred tools the system prompt lists. */
+  prefix: RequestPrefixCache;
+  /** Kinds a library user or a feature adds (after the built-in ones). */
+  sources?: readonly AttachmentSource[];
+  /** A source that threw: its reminder is skipped, the request goes on. */
+  onError?: (kind: string, error: unknown) => void;
 }
 
-/**
- * Takes every pending reminder out of AppState and returns them as one meta user message, or
- * undefined when there are none. The take happens inside one setAppState update so a reminder
- * queued at the same moment is either taken now or left for the next request, never lost.
- */
-export function drainPendingReminders(context: Pick<ToolUseContext, "setAppState">): UserMessage | undefined {
-  let taken: string[] = [];
-  context.setAppState((prev) => {
-    if (!prev.pendingReminders || prev.pendingReminders.length === 0) return prev;
-    taken = prev.pendingReminders;
-    return { ...prev, pendingReminders: [] };
-  });
-  if (taken.length === 0) return undefined;
-  return userText(wrapSystemReminder(taken.join("\n\n")), true);
+/** `queued_command`: messages the user sent while the prompt ran join the next request, in their own words. */
+export const queuedCommandSource: AttachmentSource = {
+  kind: "queued_command",
+  collect({ context }) {
+    return drainQueuedUserMessages(context).map((message) => ({ message }));
+  },
+};
+
+/** One session's attachments: its sources (each keeps what it told this session) and their throttles. */
+export class SessionAttachments {
+  private readonly registry: AttachmentRegistry;
+  private readonly sessionSources: AttachmentSource[];
+
+  constructor(options: SessionAttachmentOptions) {
+    this.registry = new AttachmentRegistry(options.onError);
+    this.sessionSources = [
+      ...builtInAttachmentSources({
+        startDate: options.startDate,
+        deferredTools: {
+          inSystemPrompt: () => options.prefix.deferredInSystemPrompt(),
+          available: () => options.prefix.deferredAvailable(),
+        },
+      }),
+      ...(options.sources ?? []),
+    ];
+  }
+
+  /** Model requests asked for so far. */
+  get turn(): number {
+    return this.registry.turn;
+  }
+
+  /** Every source in the order their reminders go out, for a request with this pool. */
+  sourcesFor(pool: readonly AnyTool[]): AttachmentSource[] {
+    const fromTools: AttachmentSource[] = [];
+    for (const tool of pool) if (tool.attachments) fromTools.push(...tool.attachments);
+    return [...this.sessionSources, ...fromTools, queuedCommandSource];
+  }
+
+  /** The messages to add before the coming request. */
+  collect(base: Omit<AttachmentContext, "turn">): Promise<UserMessage[]> {
+    return this.registry.collect(base, this.sourcesFor(base.context.options.tools));
+  }
+
+  /** What the sources put back after a compaction, one text per kind. */
+  afterCompaction(base: Omit<AttachmentContext, "turn">): Promise<Array<{ kind: string; text: string }>> {
+    return this.registry.afterCompaction(base, this.sourcesFor(base.context.options.tools));
+  }
 }

@@ -1,8 +1,16 @@
 // The stable head of every model request: the system prompt and the tool schemas. Both are
 // rendered once per session and reused, so repeated requests send identical bytes (the prompt
 // cache keeps hitting) and the loop does not pay for prompt() and schema conversion every turn.
+// The list of deferred tools in the system prompt is the one of the first request, for the whole
+// session: deferred tools that come or go later are told as a delta (the deferred_tools_delta
+// attachment), so a late MCP server does not rewrite the system prompt under the conversation.
 import type { ToolSchema } from "../providers/types.js";
-import { loadedDeferredToolNames, splitDeferredTools } from "../tool/deferred.js";
+import {
+  isDeferredTool,
+  loadedDeferredToolNames,
+  splitDeferredTools,
+  TOOL_SEARCH_TOOL_NAME,
+} from "../tool/deferred.js";
 import { toolInputJSONSchema } from "../tool/schema.js";
 import { resolveToolSearchMode } from "../tool/tool-search-mode.js";
 import type { AnyTool, ToolUseContext } from "../tool/types.js";
@@ -33,7 +41,22 @@ export class RequestPrefixCache {
   /** What the last split was computed from: the same inputs give the same split, skip it. */
   private lastInputs: { pool: readonly AnyTool[]; loaded: unknown; mode: unknown; env: string | undefined } | undefined;
 
+  /** The deferred tools the system prompt lists, fixed at its first rendering. */
+  private promptDeferred: readonly AnyTool[] | undefined;
+  /** Deferred tools of the pool at the last request, loaded ones included. */
+  private availableDeferred: string[] | undefined;
+
   constructor(private readonly buildSystemPrompt: SystemPromptBuilder) {}
+
+  /** Names of the deferred tools the system prompt lists; undefined before the first request. */
+  deferredInSystemPrompt(): readonly string[] | undefined {
+    return this.promptDeferred?.map((tool) => tool.name);
+  }
+
+  /** Deferred tools in the pool as of the last request (found with ToolSearch or not). */
+  deferredAvailable(): readonly string[] | undefined {
+    return this.availableDeferred;
+  }
 
   /** The prefix for the context's current pool; rebuilt only when the set of tools changes. */
   async prefixFor(context: ToolUseContext): Promise<RequestPrefix> {
@@ -60,11 +83,20 @@ export class RequestPrefixCache {
     ) {
       return this.lastPrefix;
     }
-    const split = splitDeferredTools(pool, loadedDeferredToolNames(appState), {
+    const loadedNames = loadedDeferredToolNames(appState);
+    const split = splitDeferredTools(pool, loadedNames, {
       mode: resolveToolSearchMode(appState.toolSearchMode),
     });
+    const deferring = split.deferred.length > 0 || split.loaded.some((t) => t.name === TOOL_SEARCH_TOOL_NAME);
+    this.availableDeferred = deferring
+      ? [...split.deferred, ...split.loaded.filter((t) => isDeferredTool(t) && loadedNames.has(t.name))].map(
+          (t) => t.name,
+        )
+      : [];
+    this.promptDeferred ??= split.deferred;
     // By tool object, not name: an MCP server may redefine a tool under the same name (list_changed).
-    const key = `${split.loaded.map((t) => this.idOf(t)).join(",")}\u0000${split.deferred.map((t) => this.idOf(t)).join(",")}`;
+    // Only the loaded tools count: the deferred list in the system prompt does not change.
+    const key = split.loaded.map((t) => this.idOf(t)).join(",");
     if (this.lastPrefix && key === this.lastKey) {
       this.lastInputs = { ...inputs, pool: [...pool] };
       return this.lastPrefix;
@@ -72,7 +104,7 @@ export class RequestPrefixCache {
 
     const tools: ToolSchema[] = [];
     for (const tool of split.loaded) tools.push(await this.schemaOf(tool, context));
-    const system = await this.buildSystemPrompt(split);
+    const system = await this.buildSystemPrompt({ loaded: split.loaded, deferred: this.promptDeferred });
     this.lastKey = key;
     this.lastPrefix = { system, tools };
     this.lastInputs = { ...inputs, pool: [...pool] };

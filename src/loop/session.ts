@@ -3,6 +3,7 @@
 // prompt. This is the object a library user creates to run an agent.
 import { loadMemoryFiles } from "../config/memory.js";
 import { sessionArtifactsDir, transcriptPath } from "../config/paths.js";
+import type { ContextManagementOptions } from "../context/thresholds.js";
 import {
   addUsage,
   emptyUsage,
@@ -23,9 +24,10 @@ import { createAppStateStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import { assembleToolPool } from "../tool/pool.js";
 import { ReadFileState } from "../tool/read-file-state.js";
-import type { AnyTool, CanUseTool, ToolUseContext } from "../tool/types.js";
+import type { AnyTool, AttachmentSource, CanUseTool, ToolUseContext } from "../tool/types.js";
 import type { QueryEvent, TerminalEvent } from "./events.js";
 import { query } from "./query.js";
+import { SessionAttachments } from "./reminders.js";
 import { RequestPrefixCache, type SystemPromptBuilder } from "./request-prefix.js";
 import { buildSystemPrompt, findGitRoot, todayISODate } from "./system-prompt.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
@@ -73,6 +75,14 @@ export interface SessionEngineOptions {
   transcript?: boolean;
   /** Read AGENTS.md / CLAUDE.md memory files. Default true. */
   loadMemory?: boolean;
+  /** Reminder kinds of the library user's own, asked before each request after the built-in ones. */
+  attachmentSources?: readonly AttachmentSource[];
+  /** When the context strategies fire (defaults from the model's window). */
+  contextManagement?: ContextManagementOptions;
+  /** The clock: the system prompt's date and the date-change reminder read it (tests move it). */
+  now?: () => Date;
+  /** A reminder source that failed (its reminder was skipped); default: ignored. */
+  onAttachmentError?: (kind: string, error: unknown) => void;
 }
 
 export class SessionEngine {
@@ -99,6 +109,10 @@ export class SessionEngine {
   private readonly store: Pick<ToolUseContext, "getAppState" | "setAppState">;
   private readonly readFileState = new ReadFileState();
   private readonly prefix: RequestPrefixCache;
+  private readonly attachments: SessionAttachments;
+  private readonly now: () => Date;
+  /** The date the system prompt states. */
+  private readonly startDate: string;
   private readonly transcript: TranscriptWriter | undefined;
   private running: AbortController | undefined;
 
@@ -117,7 +131,15 @@ export class SessionEngine {
     const permissionContext = options.permissionContext ?? emptyPermissionContext(options.cwd);
     this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
     this.pool = assembleToolPool(options.tools, options.mcpTools ?? [], permissionContext.rules);
+    this.now = options.now ?? (() => new Date());
+    this.startDate = todayISODate(this.now());
     this.prefix = new RequestPrefixCache(this.systemPromptBuilder(permissionContext));
+    this.attachments = new SessionAttachments({
+      startDate: this.startDate,
+      prefix: this.prefix,
+      sources: options.attachmentSources,
+      onError: options.onAttachmentError,
+    });
     this.transcriptPath = transcriptPath(options.cwd, this.sessionId);
     this.transcript =
       options.transcript === false
@@ -187,6 +209,9 @@ export class SessionEngine {
           modelInfo: this.modelInfo,
           ledger: this.ledger,
           maxBudgetUsd: this.options.maxBudgetUsd,
+          attachments: this.attachments,
+          contextManagement: this.options.contextManagement,
+          now: this.now,
         });
         let terminal: TerminalEvent;
         while (true) {
@@ -305,7 +330,7 @@ export class SessionEngine {
     const environment = {
       cwd: this.cwd,
       platform: process.platform,
-      date: todayISODate(),
+      date: this.startDate,
       gitRoot: findGitRoot(this.cwd),
       model: this.modelLabel,
       additionalDirectories: permissionContext.workingDirectories.filter((d) => d !== this.cwd),

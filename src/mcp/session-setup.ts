@@ -53,14 +53,20 @@ export interface McpSession {
 /** Claude Code's cap for one server's instructions: a server must not crowd out the rest of the prompt. */
 export const MAX_SERVER_INSTRUCTIONS_CHARS = 2048;
 
+/** Each server's instructions, capped in length, as the model is given them. */
+export function cappedInstructions(
+  instructions: ReadonlyArray<{ server: string; text: string }>,
+): Array<{ server: string; text: string }> {
+  return instructions.map(({ server, text }) => ({
+    server,
+    text: text.length > MAX_SERVER_INSTRUCTIONS_CHARS ? `${text.slice(0, MAX_SERVER_INSTRUCTIONS_CHARS)}… [cut]` : text,
+  }));
+}
+
 /** Servers' instructions for the model, each under its server's name, capped in length. */
 export function instructionsSection(instructions: ReadonlyArray<{ server: string; text: string }>): string {
   if (instructions.length === 0) return "";
-  const parts = instructions.map(({ server, text }) => {
-    const capped =
-      text.length > MAX_SERVER_INSTRUCTIONS_CHARS ? `${text.slice(0, MAX_SERVER_INSTRUCTIONS_CHARS)}… [cut]` : text;
-    return `## ${server}\n${capped}`;
-  });
+  const parts = cappedInstructions(instructions).map(({ server, text }) => `## ${server}\n${text}`);
   return `# MCP server instructions\nThe connected MCP servers describe how to use their tools:\n\n${parts.join("\n\n")}`;
 }
 
@@ -97,9 +103,14 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
   const toolSearchMode = resolveToolSearchMode(configuredMode);
   const load = loadMcpServerEntries({ cwd: options.cwd, mcpConfigArgs: [...options.mcpConfig], settings });
   for (const problem of load.fileProblems) options.warn(`MCP config: ${problem}`);
+  let instructions: Array<{ server: string; text: string }> = [];
   const initialAppState = (resumedMessages?: readonly Message[]): Partial<AppState> => {
     const loaded = resumedMessages ? loadedToolNamesFromMessages(resumedMessages) : [];
-    return loaded.length > 0 ? { toolSearchMode, loadedDeferredTools: loaded } : { toolSearchMode };
+    const state: Partial<AppState> =
+      loaded.length > 0 ? { toolSearchMode, loadedDeferredTools: loaded } : { toolSearchMode };
+    // The same instructions as the system prompt's section: later changes are told as a delta.
+    if (instructions.length > 0) state.mcpInstructions = instructions;
+    return state;
   };
   if (load.servers.length === 0) {
     return {
@@ -122,6 +133,7 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
       `MCP server "${status.name}" (${status.origin}) is ${status.state}: ${status.error ?? "no reason given"}`,
     );
   }
+  instructions = cappedInstructions(manager.instructions());
   return {
     tools: manager.tools(),
     servers: manager.statuses().map(summary),

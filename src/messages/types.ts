@@ -58,6 +58,8 @@ export interface UserMessage {
   content: UserContentBlock[];
   /** Marks messages the harness wrote (reminders, continue nudges), not the human. */
   isMeta?: boolean;
+  /** The attachment kind that wrote this message (`edited_text_file`, `date_change`, ...), when one did. */
+  attachment?: string;
 }
 
 export interface AssistantMessage {

@@ -25,6 +25,12 @@ export interface ToolResultReplacementState {
   journalRead?: boolean;
 }
 
+/** One MCP server's instructions for the model, as it sent them (capped). */
+export interface McpServerInstructions {
+  server: string;
+  text: string;
+}
+
 export interface AppState {
   // --- Permissions (src/permissions/) ---
   toolPermissionContext: ToolPermissionContext;
@@ -55,6 +61,13 @@ export interface AppState {
   loadedDeferredTools?: string[];
   /** The session's tool-search mode when settings chose one (env WARDEN_TOOL_SEARCH wins). */
   toolSearchMode?: ToolSearchMode;
+
+  // --- MCP (src/mcp/) ---
+  /**
+   * The connected servers' instructions. Those of the first request are in the system prompt;
+   * later changes reach the model as a delta (src/context/attachments/deltas.ts).
+   */
+  mcpInstructions?: McpServerInstructions[];
 
   // --- Result budget (src/results/) ---
   /** The session's frozen per-message budget decisions (see src/results/budget.ts). */

@@ -1,4 +1,5 @@
 export * from "./app-state.js";
+export * from "./attachments.js";
 export * from "./build-tool.js";
 export * from "./context.js";
 export * from "./deferred.js";

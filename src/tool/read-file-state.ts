@@ -31,6 +31,11 @@ export class ReadFileState {
     return record;
   }
 
+  /** The record without marking it recently used (a scan must not reorder what gets evicted). */
+  peek(path: string): FileReadRecord | undefined {
+    return this.map.get(path);
+  }
+
   has(path: string): boolean {
     return this.map.has(path);
   }

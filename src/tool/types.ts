@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { AssistantMessage, Message, ToolResultBlock } from "../messages/types.js";
+import type { AssistantMessage, Message, ToolResultBlock, UserMessage } from "../messages/types.js";
 import type { AppState } from "./app-state.js";
 import type { PermissionDecision, PermissionResult, ToolPermissionContext } from "./permission-types.js";
 import type { ReadFileState } from "./read-file-state.js";
@@ -106,6 +106,11 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
    * tools carry their server's). Lets auto mode size the schemas synchronously (./deferred.ts).
    */
   readonly staticDescription?: string;
+  /**
+   * Reminders this tool keeps giving the model between calls (a todo list re-injected every few
+   * turns), asked before each request while the tool is in the pool (./attachments.ts).
+   */
+  readonly attachments?: readonly AttachmentSource[];
 
   // --- Input ---
   /** Parses and validates the model's input. */
@@ -170,3 +175,47 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
 
 // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous pool needs the widest input type; calls are checked by the tool's own schema at run time.
 export type AnyTool = Tool<any, any, any>;
+
+// --- Attachments: reminders asked for before each model request (./attachments.ts) ---
+
+/** What a source may look at when asked. */
+export interface AttachmentContext {
+  /** The running query's context: AppState, what the model has read, the pool, cwd, messages. */
+  context: ToolUseContext;
+  /** Model requests the session made before the coming one (1 before the second request). */
+  turn: number;
+  now: Date;
+  /** How full the context was at the last request (estimated tokens), when known. */
+  contextUsage?: {
+    estimatedTokens: number;
+    contextWindow: number;
+    /** The estimate at which the conversation is compacted. */
+    compactAt: number;
+  };
+  /** Set when the session keeps a USD budget; spent is null while the cost is unknown. */
+  budget?: { spentUsd: number | null; maxUsd: number };
+}
+
+/**
+ * One thing a source has for the coming request: `text` goes out wrapped in <system-reminder> in a
+ * meta user message; `message` joins the conversation unchanged (a message the user queued keeps
+ * their own words).
+ */
+export type AttachmentItem = { text: string } | { message: UserMessage };
+
+export interface AttachmentSource {
+  /** The kind's name (`edited_text_file`, `nested_memory`, `todo_reminder`, ...), unique in a session. */
+  readonly kind: string;
+  /**
+   * Throttle: the source is not asked again until this many model requests have passed since it
+   * last attached something (absent or 0: asked before every request).
+   */
+  readonly minTurnsBetween?: number;
+  /** What this kind has for the coming request; nothing (undefined or []) most of the time. */
+  collect(ctx: AttachmentContext): AttachmentItem[] | undefined | Promise<AttachmentItem[] | undefined>;
+  /**
+   * The state to put back after a compaction summarised the conversation away (the todo list, the
+   * plan file, memory files that were attached): plain text, or nothing.
+   */
+  afterCompaction?(ctx: AttachmentContext): string | undefined | Promise<string | undefined>;
+}

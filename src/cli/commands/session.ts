@@ -123,6 +123,10 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     permissionContext,
     isNonInteractive: true,
     verbose: config.verbose,
+    onAttachmentError: (kind, error) =>
+      err(
+        `warden: warning: the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}\n`,
+      ),
   });
   mcp.onToolsChanged((mcpTools) => session.setMcpTools(mcpTools));
 

@@ -1,0 +1,94 @@
+// `nested_memory`: a folder below the working directory may keep its own AGENTS.md or CLAUDE.md
+// (a package of a monorepo, a service with its own conventions). The system prompt holds only the
+// memory files from the filesystem root down to cwd; when the model starts working in a deeper
+// folder (it reads or writes a file there, or its shell moves there), that folder's files and
+// those of the folders between are attached, once each. A deny rule on a memory file keeps it out,
+// as it keeps Read out.
+import { basename, dirname, relative, resolve, sep } from "node:path";
+import { type MemoryFile, projectMemoryFilesIn } from "../../config/memory.js";
+import type { ToolPermissionContext } from "../../tool/permission-types.js";
+import type { AttachmentItem, AttachmentSource } from "../../tool/types.js";
+
+export function nestedMemorySource(): AttachmentSource {
+  /** Folders whose memory files were looked for already (each folder is looked at once). */
+  const checked = new Set<string>();
+  /** Folders of files already considered: most turns touch no new folder and cost a set lookup each. */
+  const seenPlaces = new Set<string>();
+  const attached: MemoryFile[] = [];
+  return {
+    kind: "nested_memory",
+    async collect({ context }) {
+      const state = context.getAppState();
+      const roots = rootsOf(context.options.cwd, state.toolPermissionContext);
+      const places = context.readFileState.keys().map((path) => dirname(path));
+      if (state.bashCwd) places.push(resolve(state.bashCwd));
+      const found: MemoryFile[] = [];
+      for (const place of places) {
+        if (seenPlaces.has(place)) continue;
+        seenPlaces.add(place);
+        for (const dir of foldersToLook(place, roots)) {
+          if (checked.has(dir)) continue;
+          checked.add(dir);
+          found.push(...projectMemoryFilesIn(dir));
+        }
+      }
+      if (found.length === 0) return undefined;
+      const allowed = await readable(found, state.toolPermissionContext);
+      attached.push(...allowed);
+      return allowed.map((file): AttachmentItem => ({ text: render(file) }));
+    },
+    afterCompaction() {
+      return attached.length > 0 ? attached.map(render).join("\n\n") : undefined;
+    },
+  };
+}
+
+interface Root {
+  dir: string;
+  /** cwd's own memory is in the system prompt already; an --add-dir folder's is not. */
+  includeSelf: boolean;
+}
+
+function rootsOf(cwd: string, permissions: ToolPermissionContext): Root[] {
+  const main = resolve(cwd);
+  const roots: Root[] = [{ dir: main, includeSelf: false }];
+  for (const dir of permissions.workingDirectories) {
+    const absolute = resolve(dir);
+    if (absolute !== main) roots.push({ dir: absolute, includeSelf: true });
+  }
+  return roots;
+}
+
+/** The folders from the root (or just below it) down to `place`, outermost first; none outside every root. */
+function foldersToLook(place: string, roots: readonly Root[]): string[] {
+  for (const root of roots) {
+    const rel = relative(root.dir, place);
+    if (rel.startsWith("..") || resolve(root.dir, rel) !== place) continue;
+    const folders: string[] = root.includeSelf ? [root.dir] : [];
+    let dir = root.dir;
+    for (const part of rel === "" ? [] : rel.split(sep)) {
+      dir = `${dir}${dir.endsWith(sep) ? "" : sep}${part}`;
+      folders.push(dir);
+    }
+    return folders;
+  }
+  return [];
+}
+
+async function readable(files: MemoryFile[], permissions: ToolPermissionContext): Promise<MemoryFile[]> {
+  if (!permissions.rules.deny.some((rule) => rule.value.ruleContent !== undefined)) return files;
+  // Loaded only when a deny rule with a path could match: most sessions never pay for it here.
+  const { checkReadPermission } = await import("../../permissions/filesystem.js");
+  return files.filter((file) => checkReadPermission("Read", file.path, permissions).behavior !== "deny");
+}
+
+/** The folder a memory file speaks for (`.claude/CLAUDE.md` speaks for the folder holding `.claude`). */
+function folderOf(file: MemoryFile): string {
+  const dir = dirname(file.path);
+  return basename(dir) === ".claude" ? dirname(dir) : dir;
+}
+
+function render(file: MemoryFile): string {
+  const cut = file.truncated ? "\n[the file is longer; the rest was cut]" : "";
+  return `Contents of ${file.path} (instructions for the folder ${folderOf(file)} and below, where you are now working; they add to the memory files in the system prompt and win where they conflict):\n\n${file.content.trimEnd()}${cut}`;
+}
