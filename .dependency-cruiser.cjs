@@ -27,7 +27,9 @@ const MAY_IMPORT = {
   session: ["messages", "tool", "config", "fs"],
   // The concrete tools: the contract and the services they use, never the loop or the CLI.
   tools: ["messages", "tool", "config", "fs", "shell", "permissions", "session", "results"],
-  orchestration: ["messages", "tool", "config", "hooks", "results", "permissions"],
+  // Running a response's tool calls: it asks the authority through CanUseTool (src/tool/), so it
+  // never imports the permission engine itself.
+  orchestration: ["messages", "tool", "config", "hooks", "results"],
   // Context management before each request: token estimates, attachments, snip, microcompact,
   // compaction. Run by the loop; knows no concrete tool (permissions: deny rules keep a memory
   // file out).
@@ -46,7 +48,7 @@ const MAY_IMPORT = {
     "context",
   ],
   // MCP: a source of tools for a session (client) and a front end serving ours (server).
-  mcp: ["messages", "tool", "config", "fs", "providers", "permissions", "tools", "orchestration"],
+  mcp: ["messages", "tool", "config", "fs", "providers", "tools", "orchestration"],
   cli: ["*"],
 };
 

@@ -3,6 +3,8 @@
 // and this test also refuses two folders of src/ that import each other.
 // Run the same check by hand: `npx depcruise src` (add `--output-type err` for the short list).
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -115,6 +117,52 @@ describe("src/", () => {
       .flatMap((m) => m.dependencies)
       .filter((d) => d.dependencyTypes.includes("type-only"));
     expect(typeOnly.length).toBeGreaterThan(0);
+  });
+});
+
+/** Each layer's allowed imports as the rule file states them (the `layer-*` rules' pathNot). */
+function layerTableOfRuleFile(): Map<string, string[]> {
+  const config = createRequire(import.meta.url)(ruleFile) as {
+    forbidden: Array<{ name: string; from: { path?: string }; to: { pathNot?: string } }>;
+  };
+  const table = new Map<string, string[]>();
+  for (const rule of config.forbidden) {
+    const layer = /^layer-(.+)$/.exec(rule.name)?.[1];
+    const allowed = /^\^src\/\((.+)\)\/$/.exec(rule.to.pathNot ?? "")?.[1];
+    if (!layer || layer === "unknown" || !allowed) continue;
+    table.set(
+      layer,
+      allowed
+        .split("|")
+        .filter((l) => l !== layer)
+        .sort(),
+    );
+  }
+  return table;
+}
+
+/** The rows of the layer table in docs/architecture.md: `| \`layer/\` | what | may import |`. */
+function layerTableOfDocs(): Map<string, string[] | "everything"> {
+  const docs = readFileSync(join(root, "docs/architecture.md"), "utf8");
+  const table = new Map<string, string[] | "everything">();
+  for (const line of docs.split("\n")) {
+    const row = /^\| `([a-z-]+)\/` \|.*\| ([^|]*) \|$/.exec(line);
+    if (!row) continue;
+    const cell = (row[2] as string).trim();
+    table.set(row[1] as string, cell === "everything" ? "everything" : cell === "—" ? [] : cell.split(/,\s*/).sort());
+  }
+  return table;
+}
+
+describe("docs/architecture.md", () => {
+  it("states the same layer table as the rule file", () => {
+    const docs = layerTableOfDocs();
+    const rules = layerTableOfRuleFile();
+    expect(rules.size).toBeGreaterThan(10);
+    const layersWithRules = [...rules.keys()].sort();
+    // The CLI may import everything, so it has no layer-cli rule; every other row must match.
+    expect([...docs.keys()].filter((layer) => docs.get(layer) !== "everything").sort()).toEqual(layersWithRules);
+    for (const [layer, allowed] of rules) expect(docs.get(layer), `the row of ${layer}/`).toEqual(allowed);
   });
 });
 
