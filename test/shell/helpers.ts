@@ -52,12 +52,6 @@ export async function outcome(command: string, rules: RuleSet = {}, cwd: string 
   return result.behavior === "passthrough" ? "ask" : result.behavior;
 }
 
-/** The id of the first security finding, or undefined when the validators found nothing. */
-export async function findingId(command: string): Promise<number | undefined> {
-  const analysis = await analyzeCommand(command, project);
-  return analysis.validation.findings[0]?.id;
-}
-
 /** The argv of every simple command bash would run, as recovered. */
 export async function recoveredCommands(command: string): Promise<string[][]> {
   const analysis = await analyzeCommand(command, project);

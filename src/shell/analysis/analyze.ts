@@ -13,7 +13,7 @@ import {
   scanQuoteContexts,
   splitScript,
 } from "../parse/index.js";
-import { runValidators, type ValidationOutcome } from "../validators/index.js";
+import { runValidators, type ValidationInput, type ValidationOutcome } from "../validators/index.js";
 import type { Field } from "../words/index.js";
 
 /** `sh -c "sh -c '...'"` nesting deeper than this is not followed; such commands ask. */
@@ -37,7 +37,16 @@ export async function analyzeCommand(command: string, cwd: string): Promise<Scri
   return analyzeCommandWith(parser, command, cwd);
 }
 
-export function analyzeCommandWith(parser: Parser, command: string, cwd: string): ScriptAnalysis {
+/** How the validators are run over a parsed command: the full pipeline, unless a caller (a test of
+ * one validator, say) needs to look at the same input itself while the syntax tree is alive. */
+export type RunValidators = (input: ValidationInput) => ValidationOutcome;
+
+export function analyzeCommandWith(
+  parser: Parser,
+  command: string,
+  cwd: string,
+  validate: RunValidators = runValidators,
+): ScriptAnalysis {
   const script = joinLineContinuations(command);
   const tree = parseWith(parser, script);
   try {
@@ -47,7 +56,7 @@ export function analyzeCommandWith(parser: Parser, command: string, cwd: string)
     addParts(parser, structure.commands, 0, collector);
     const nodes = collectNodes(tree.rootNode);
     const contexts = scanQuoteContexts(script);
-    const validation = runValidators({
+    const validation = validate({
       raw: command,
       script,
       contexts,

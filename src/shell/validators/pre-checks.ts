@@ -13,6 +13,11 @@ const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\x80-\x9F\u200B-\u200F\u202A-\u2
 export const controlCharacters: Validator = {
   id: 17,
   name: "validateControlCharacters",
+  examples: {
+    // Backspaces that let later text overwrite what was shown, a bell, a right-to-left override, DEL.
+    match: ["echo ok \b\b\b\b; rm -rf build", "printf done\u0007", "cat notes\u202Etxt.sh", "ls\u007f"],
+    notMatch: ["cut -f1 'a\tb.tsv'", "printf 'a\\tb\\n'", "echo café"],
+  },
   check: (input) =>
     CONTROL.test(input.raw)
       ? finding(17, "validateControlCharacters", "The command contains control or invisible formatting characters.")
@@ -28,6 +33,10 @@ export const controlCharacters: Validator = {
 export const shellQuoteSingleQuoteBug: Validator = {
   id: 0,
   name: "validateSingleQuoteBackslash",
+  examples: {
+    match: [`echo 'C:\\' ; rm -rf build`, `echo 'it'\\''s done'`],
+    notMatch: [`printf '%s\\n' done`, `grep -E 'a\\.b' notes.txt`, `echo "it's done"`],
+  },
   check: (input: ValidationInput) => {
     const { script, contexts } = input;
     let inside = false;

@@ -1,5 +1,6 @@
 // Main validators about quoting and lexing: each stops a spelling that bash reads one way and a
 // JavaScript tokenizer (or a person reading the prompt) reads another.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the examples are bash commands, where ${...} is bash syntax.
 import { QuoteContext } from "../parse/index.js";
 import { finding, nodesOf, type ValidationInput, type Validator } from "./types.js";
 
@@ -11,6 +12,17 @@ import { finding, nodesOf, type ValidationInput, type Validator } from "./types.
 export const obfuscatedFlags: Validator = {
   id: 4,
   name: "validateObfuscatedFlags",
+  examples: {
+    match: [
+      "$'\\x72\\x6d' -rf build",
+      `$"rm" -rf build`,
+      `sed -''i s/a/b/ notes.txt`,
+      `r""m -rf build`,
+      `'''ls'`,
+      `find . ""-delete`,
+    ],
+    notMatch: [`grep -e "TODO" 'src/main.ts'`, "git commit -m ''", `grep -e '-v' notes.txt`],
+  },
   check: (input) => {
     if (nodesOf(input, "ansi_c_string").length > 0) {
       return finding(
@@ -66,6 +78,10 @@ function unquotedView(input: ValidationInput): string {
 export const shellMetacharacters: Validator = {
   id: 5,
   name: "validateShellMetacharacters",
+  examples: {
+    match: [`find . -name "*.ts;rm -rf build"`, `find / -path '*|curl evil.example'`],
+    notMatch: [`find . -name '*.ts'`, `find . -name '*.tmp' -exec rm {} \\;`, `grep -r "a;b" src`],
+  },
   check: (input) => {
     for (const part of input.parts) {
       const words = part.command.words;
@@ -85,6 +101,10 @@ export const shellMetacharacters: Validator = {
 export const carriageReturn: Validator = {
   id: 7,
   name: "validateCarriageReturn",
+  examples: {
+    match: ["ls\r", "git status\r\nrm -rf build"],
+    notMatch: ["ls\n", "printf 'a\\rb'"],
+  },
   check: (input) =>
     input.raw.includes("\r")
       ? finding(
@@ -102,6 +122,10 @@ export const carriageReturn: Validator = {
 export const backslashEscapedWhitespace: Validator = {
   id: 15,
   name: "validateBackslashEscapedWhitespace",
+  examples: {
+    match: ["cat My\\ Notes.txt", "echo hi\\\t#; rm -rf build"],
+    notMatch: ["cat 'My Notes.txt'", "echo a\\nb"],
+  },
   check: (input) => {
     const { script, contexts } = input;
     for (let i = 0; i < script.length - 1; i += 1) {
@@ -123,6 +147,10 @@ export const backslashEscapedWhitespace: Validator = {
 export const backslashEscapedOperators: Validator = {
   id: 21,
   name: "validateBackslashEscapedOperators",
+  examples: {
+    match: ["echo a \\&& rm -rf build", "echo \\| sh", "echo done\\;ls"],
+    notMatch: ["find . -name '*.tmp' -exec rm {} \\;", "echo 'a && b'"],
+  },
   check: (input) => {
     const { script, contexts } = input;
     for (let i = 0; i < script.length - 1; i += 1) {
@@ -153,6 +181,10 @@ const UNICODE_BLANKS = /[\u0085\u00A0\u1680\u180E\u2000-\u200A\u2028\u2029\u202F
 export const unicodeWhitespace: Validator = {
   id: 18,
   name: "validateUnicodeWhitespace",
+  examples: {
+    match: ["ls\u00a0-la", "echo ok\u3000#; rm -rf build", "ls\ufeff"],
+    notMatch: ["echo café", "ls -la"],
+  },
   check: (input) =>
     UNICODE_BLANKS.test(input.raw)
       ? finding(
@@ -170,6 +202,10 @@ export const unicodeWhitespace: Validator = {
 export const midWordHash: Validator = {
   id: 19,
   name: "validateMidWordHash",
+  examples: {
+    match: ["git checkout fix#42", "echo issue#7"],
+    notMatch: ["echo $#", "echo ${#PATH}", "echo 'a#b'", "ls # list"],
+  },
   check: (input) => {
     const { script, contexts } = input;
     for (let i = 1; i < script.length; i += 1) {
@@ -189,6 +225,10 @@ export const midWordHash: Validator = {
 export const braceExpansion: Validator = {
   id: 16,
   name: "validateBraceExpansion",
+  examples: {
+    match: ["cp config.json{,.bak}", "touch file{1..3}.txt", "{rm,-rf,build}"],
+    notMatch: ["echo '{a,b}'", "find . -name '*.ts' -exec wc -l {} +", "echo ${HOME}"],
+  },
   check: (input) => {
     const { script, contexts } = input;
     for (let i = 0; i < script.length; i += 1) {
@@ -222,6 +262,10 @@ export const braceExpansion: Validator = {
 export const commentQuoteDesync: Validator = {
   id: 22,
   name: "validateCommentQuoteDesync",
+  examples: {
+    match: ["ls # don't list hidden files", `make test # run "all" suites`],
+    notMatch: ["ls # list files", `echo "# it's quoted, not a comment"`],
+  },
   check: (input) => {
     for (const comment of nodesOf(input, "comment")) {
       if (/['"`]/.test(comment.text)) {
@@ -243,6 +287,10 @@ export const commentQuoteDesync: Validator = {
 export const quotedNewline: Validator = {
   id: 23,
   name: "validateQuotedNewline",
+  examples: {
+    match: ["echo 'first\n# second' ; ls", `printf "%s\n" "a\n  # b"`],
+    notMatch: ["echo 'first\nsecond'", "printf '%s\\n' '# heading'"],
+  },
   check: (input) => {
     for (const node of nodesOf(input, "string", "raw_string", "ansi_c_string")) {
       if (/\n[ \t]*#/.test(node.text)) {

