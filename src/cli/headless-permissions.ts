@@ -5,8 +5,8 @@
 import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import { runSessionStartHooks, submitWithHooks } from "../loop/session-hooks.js";
 import { createHeadlessAskHandler } from "../permissions/ask-handlers.js";
-import type { AutoModeClassifier } from "../permissions/auto-mode.js";
 import { createCanUseTool, type PermissionDecisionRecord } from "../permissions/can-use-tool.js";
+import type { AutoModeClassifier } from "../permissions/classifier.js";
 import { createLazyClassifier, createModelClassifier } from "../permissions/model-classifier.js";
 import { loadSessionPermissions, type SessionPermissions } from "../permissions/session-setup.js";
 import type { AppState } from "../tool/app-state.js";

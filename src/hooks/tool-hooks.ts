@@ -1,28 +1,19 @@
 // The PreToolUse / PostToolUse hook calls around one tool call (called from
 // src/orchestration/run-tool-use.ts). A PreToolUse hook can refuse, rewrite the input, add context
-// for the model, or say allow / ask; the permission engine reads that word from the call's
-// context (a hook's allow skips the prompt but never a deny rule or a safety check).
+// for the model, or say allow / ask; that word goes to the permission engine with the call (a
+// hook's allow skips the prompt but never a deny rule or a safety check).
 import type { ToolResultBlock } from "../messages/types.js";
+import type { PreToolUseHookDecision } from "../tool/permission-types.js";
 import { formatZodError } from "../tool/schema.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
 import { queueReminders } from "./queue-reminders.js";
 
-export interface PreToolUseHookDecision {
-  behavior: "allow" | "ask";
-  reason?: string;
-  hooks: string[];
-}
-
-declare module "../tool/types.js" {
-  interface ToolUseContext {
-    /** What this call's PreToolUse hooks decided, for the permission engine. */
-    preToolUseDecision?: PreToolUseHookDecision;
-  }
-}
+export type { PreToolUseHookDecision };
 
 export type PreToolUseStep =
   | { kind: "refuse"; message: string }
-  | { kind: "continue"; input: ToolInput; context: ToolUseContext };
+  /** `decision`: what the hooks said about permission, for the engine (absent: no say). */
+  | { kind: "continue"; input: ToolInput; decision?: PreToolUseHookDecision };
 
 export async function runPreToolUseHooks(
   tool: AnyTool,
@@ -31,7 +22,7 @@ export async function runPreToolUseHooks(
   toolUseId: string,
 ): Promise<PreToolUseStep> {
   const hooks = context.getAppState().hooks;
-  if (!hooks?.has("PreToolUse")) return { kind: "continue", input, context };
+  if (!hooks?.has("PreToolUse")) return { kind: "continue", input };
   const result = await hooks.preToolUse(tool.name, input, toolUseId, context.abortController.signal);
   // Cancelled while the hook ran: the caller reports an interruption, not the killed hook.
   if (context.abortController.signal.aborted) throw new Error("interrupted while PreToolUse hooks ran");
@@ -52,9 +43,9 @@ export async function runPreToolUseHooks(
     context,
     result.additionalContext.map((text) => `PreToolUse hook context for ${tool.name}: ${text}`),
   );
-  const decision =
+  const decision: PreToolUseHookDecision | undefined =
     result.behavior === "none" ? undefined : { behavior: result.behavior, reason: result.reason, hooks: result.hooks };
-  return { kind: "continue", input: nextInput, context: { ...context, preToolUseDecision: decision } };
+  return { kind: "continue", input: nextInput, decision };
 }
 
 /** Runs PostToolUse hooks; their feedback is appended to the result the model reads. */

@@ -65,7 +65,7 @@ export async function runResolvedToolCall(
   if (call.problem !== undefined) return { tool, result: errorResult(block.id, call.problem) };
 
   let input = call.input;
-  let callContext: ToolUseContext = { ...context, toolUseId: block.id };
+  const callContext: ToolUseContext = { ...context, toolUseId: block.id };
 
   try {
     if (tool.validateInput) {
@@ -86,9 +86,10 @@ export async function runResolvedToolCall(
       };
     }
     input = pre.input;
-    callContext = pre.context;
 
-    const decision = await canUseTool(tool, input, callContext, assistantMessage, block.id);
+    const decision = await canUseTool(tool, input, callContext, assistantMessage, block.id, {
+      preToolUseDecision: pre.decision,
+    });
     if (decision.behavior !== "allow") {
       return {
         tool,

@@ -1,20 +1,24 @@
-// The engine's entry point for the loop: a CanUseTool that runs the pipeline, lets auto mode or
-// the session's ask handler settle asks, applies "don't ask again" answers, tracks denials and
-// records every decision.
+// The engine's entry point for the loop: a CanUseTool that settles each call in a short chain of
+// steps, each of which may settle it or hand an ask to the next:
+//   pipeline      the hook's word, the rules and the mode's last word (pipeline.ts)
+//   classifier    auto mode only: a classifier judges what the pipeline left open (classifier.ts)
+//   ask handler   the session's person or callback; "don't ask again" answers are applied here
+//   record        denials tracked, every decision recorded
 import type {
+  PermissionAsk,
   PermissionDecision,
   PermissionMode,
   PermissionUpdate,
+  PreToolUseHookDecision,
   ToolPermissionContext,
 } from "../tool/permission-types.js";
-import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
-import "../hooks/tool-hooks.js";
+import type { AnyTool, CanUseTool, CanUseToolOptions, ToolInput, ToolUseContext } from "../tool/types.js";
 import type { AskHandler } from "./ask-handlers.js";
-import { type AutoModeClassifier, settleAskInAutoMode } from "./auto-mode.js";
-import { autoModePermissionContext } from "./auto-mode-rules.js";
+import { type AutoModeClassifier, askClassifier } from "./classifier.js";
 import { DenialTracker } from "./denial-tracking.js";
 import { describeReason } from "./describe.js";
-import { checkRuleBasedPermissions, hasPermissionsToUseTool, withPermissionContext } from "./pipeline.js";
+import { runPermissionPipeline } from "./pipeline.js";
+import { withPermissionContext } from "./rule-steps.js";
 import { applyPermissionUpdates, persistPermissionUpdate } from "./updates.js";
 
 /** One line of the transcript's permission log. */
@@ -46,9 +50,122 @@ export interface CreateCanUseToolOptions {
   onWarning?: (message: string) => void;
 }
 
+/** One call on its way through the chain. */
+interface PendingCall {
+  tool: AnyTool;
+  input: ToolInput;
+  context: ToolUseContext;
+  toolUseId: string;
+  permissionContext: ToolPermissionContext;
+}
+
+type DecidedBy = PermissionDecisionRecord["decidedBy"];
+
+/** What a step hands on: a settled decision, or an ask (with words for whoever settles it). */
+type StepOutcome = { settled: PermissionDecision; decidedBy: DecidedBy } | { ask: PermissionAsk; note?: string };
+
 export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool & { denials: DenialTracker } {
   const tracker = options.denialTracker ?? new DenialTracker();
   const persist = options.persistUpdate ?? persistPermissionUpdate;
+
+  function permissionContextFor(context: ToolUseContext): ToolPermissionContext {
+    const permissionContext = options.getPermissionContext?.(context) ?? context.getAppState().toolPermissionContext;
+    return options.mode ? { ...permissionContext, mode: options.mode } : permissionContext;
+  }
+
+  async function pipelineStep(call: PendingCall, hook: PreToolUseHookDecision | undefined): Promise<StepOutcome> {
+    const { decision, settledBy } = await runPermissionPipeline(
+      call.tool,
+      call.input,
+      call.context,
+      call.permissionContext,
+      hook,
+    );
+    return decision.behavior === "ask" ? { ask: decision } : { settled: decision, decidedBy: settledBy };
+  }
+
+  async function classifierStep(call: PendingCall, ask: PermissionAsk): Promise<StepOutcome> {
+    if (call.permissionContext.mode !== "auto") return { ask };
+    const outcome = await askClassifier({
+      tool: call.tool,
+      input: call.input,
+      context: call.context,
+      ask,
+      classifier: options.classifier,
+      tracker,
+      nonInteractive: call.context.options.isNonInteractive,
+    });
+    if (outcome.kind === "decided") return { settled: outcome.decision, decidedBy: "autoMode" };
+    if (outcome.kind === "ask") return { ask, note: outcome.note };
+    // Headless and the classifier keeps refusing: stop the run rather than loop on denials.
+    call.context.abortController.abort(new Error(outcome.message));
+    const reason = { type: "other" as const, reason: outcome.message };
+    return { settled: { behavior: "deny", message: outcome.message, decisionReason: reason }, decidedBy: "autoMode" };
+  }
+
+  async function askHandlerStep(call: PendingCall, ask: PermissionAsk, note: string | undefined): Promise<StepOutcome> {
+    const response = await options.askHandler({
+      tool: call.tool,
+      input: call.input,
+      ask,
+      context: withPermissionContext(call.context, call.permissionContext),
+      toolUseId: call.toolUseId,
+      permissionContext: call.permissionContext,
+      note,
+    });
+    if (response.behavior === "deny") {
+      const decisionReason = ask.decisionReason ?? { type: "other" as const, reason: "refused when asked" };
+      return {
+        settled: { behavior: "deny", message: response.message ?? ask.message, decisionReason },
+        decidedBy: "askHandler",
+      };
+    }
+    if (response.updates?.length) applyUpdates(response.updates, call.context);
+    return {
+      settled: {
+        behavior: "allow",
+        updatedInput: response.updatedInput ?? ask.updatedInput,
+        decisionReason: { type: "other", reason: "approved when asked" },
+      },
+      decidedBy: "askHandler",
+    };
+  }
+
+  function record(call: PendingCall, decision: PermissionDecision, decidedBy: DecidedBy): PermissionDecision {
+    // Nothing leaves the engine as an ask: whoever was last to see it did not approve it.
+    const settled: PermissionDecision =
+      decision.behavior === "ask"
+        ? {
+            behavior: "deny",
+            message: decision.message,
+            decisionReason: decision.decisionReason ?? { type: "other", reason: "not approved" },
+          }
+        : decision;
+    const { tool, toolUseId, input } = call;
+    if (settled.behavior === "deny") {
+      tracker.recordDenial({
+        toolName: tool.name,
+        toolUseId,
+        input,
+        message: settled.message,
+        reason: settled.decisionReason,
+      });
+    } else {
+      tracker.recordAllow();
+    }
+    options.recordDecision?.({
+      type: "permission_decision",
+      toolName: tool.name,
+      toolUseId,
+      input,
+      behavior: settled.behavior as "allow" | "deny",
+      decidedBy,
+      reason: describeReason(settled.decisionReason),
+      decision: settled,
+      at: new Date().toISOString(),
+    });
+    return settled;
+  }
 
   const canUseTool = async (
     tool: AnyTool,
@@ -56,125 +173,15 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
     context: ToolUseContext,
     _assistantMessage: unknown,
     toolUseId: string,
+    callOptions?: CanUseToolOptions,
   ): Promise<PermissionDecision> => {
-    let permissionContext = options.getPermissionContext?.(context) ?? context.getAppState().toolPermissionContext;
-    if (options.mode) permissionContext = { ...permissionContext, mode: options.mode };
-    if (permissionContext.mode === "auto") permissionContext = autoModePermissionContext(permissionContext);
-
-    const finish = (decision: PermissionDecision, decidedBy: PermissionDecisionRecord["decidedBy"]) => {
-      const settled: PermissionDecision =
-        decision.behavior === "ask"
-          ? {
-              behavior: "deny",
-              message: decision.message,
-              decisionReason: decision.decisionReason ?? { type: "other", reason: "not approved" },
-            }
-          : decision;
-      if (settled.behavior === "deny") {
-        tracker.recordDenial({
-          toolName: tool.name,
-          toolUseId,
-          input,
-          message: settled.message,
-          reason: settled.decisionReason,
-        });
-      } else {
-        tracker.recordAllow();
-      }
-      options.recordDecision?.({
-        type: "permission_decision",
-        toolName: tool.name,
-        toolUseId,
-        input,
-        behavior: settled.behavior as "allow" | "deny",
-        decidedBy,
-        reason: describeReason(settled.decisionReason),
-        decision: settled,
-        at: new Date().toISOString(),
-      });
-      return settled;
-    };
-
-    let decision: PermissionDecision;
-    const hook = context.preToolUseDecision;
-    if (hook?.behavior === "allow") {
-      // A hook may skip the prompt, never a deny rule or a bypass-immune ask.
-      const objection = await checkRuleBasedPermissions(tool, input, context, permissionContext);
-      if (!objection) {
-        return finish(
-          { behavior: "allow", decisionReason: { type: "hook", hookName: hook.hooks.join(", "), reason: hook.reason } },
-          "hook",
-        );
-      }
-      decision = objection;
-    } else if (hook?.behavior === "ask") {
-      decision = {
-        behavior: "ask",
-        message: `A PreToolUse hook asks for approval of ${tool.name}${hook.reason ? `: ${hook.reason}` : ""}.`,
-        decisionReason: { type: "hook", hookName: hook.hooks.join(", "), reason: hook.reason },
-      };
-    } else {
-      decision = await hasPermissionsToUseTool(tool, input, context, permissionContext);
-    }
-    if (decision.behavior !== "ask") return finish(decision, "engine");
-    if (permissionContext.mode === "dontAsk") {
-      // Hook answers reach here without the pipeline's last word: dontAsk still means nobody is asked.
-      const message = `${decision.message} It was not allowed: the permission mode is dontAsk.`;
-      return finish({ behavior: "deny", message, decisionReason: { type: "mode", mode: "dontAsk" } }, "engine");
-    }
-
-    let note: string | undefined;
-    if (permissionContext.mode === "auto") {
-      const outcome = await settleAskInAutoMode({
-        tool,
-        input,
-        context,
-        permissionContext,
-        ask: decision,
-        classifier: options.classifier,
-        tracker,
-        nonInteractive: context.options.isNonInteractive,
-      });
-      if (outcome.kind === "decided") return finish(outcome.decision, "autoMode");
-      if (outcome.kind === "abort") {
-        // Headless and the classifier keeps refusing: stop the run rather than loop on denials.
-        context.abortController.abort(new Error(outcome.message));
-        return finish(
-          { behavior: "deny", message: outcome.message, decisionReason: { type: "other", reason: outcome.message } },
-          "autoMode",
-        );
-      }
-      note = outcome.note;
-    }
-
-    const response = await options.askHandler({
-      tool,
-      input,
-      ask: decision,
-      context: withPermissionContext(context, permissionContext),
-      toolUseId,
-      permissionContext,
-      note,
-    });
-    if (response.behavior === "deny") {
-      return finish(
-        {
-          behavior: "deny",
-          message: response.message ?? decision.message,
-          decisionReason: decision.decisionReason ?? { type: "other", reason: "refused when asked" },
-        },
-        "askHandler",
-      );
-    }
-    if (response.updates?.length) applyUpdates(response.updates, context);
-    return finish(
-      {
-        behavior: "allow",
-        updatedInput: response.updatedInput ?? decision.updatedInput,
-        decisionReason: { type: "other", reason: "approved when asked" },
-      },
-      "askHandler",
-    );
+    const call: PendingCall = { tool, input, context, toolUseId, permissionContext: permissionContextFor(context) };
+    let outcome = await pipelineStep(call, callOptions?.preToolUseDecision);
+    if ("ask" in outcome) outcome = await classifierStep(call, outcome.ask);
+    if ("ask" in outcome) outcome = await askHandlerStep(call, outcome.ask, outcome.note);
+    return "ask" in outcome
+      ? record(call, outcome.ask, "askHandler")
+      : record(call, outcome.settled, outcome.decidedBy);
   };
 
   function applyUpdates(updates: PermissionUpdate[], context: ToolUseContext): void {

@@ -1,7 +1,7 @@
-// Path checks that file tools call from their own checkPermissions (Read, Write, Edit, Glob, Grep,
-// NotebookEdit); the Bash check (bash/) uses the same working-directory boundary for the paths a
-// command reads. Every check looks at the path as spelled and at where it really leads (symlinks,
-// `..`), and both must pass: a link inside the project pointing outside is outside.
+// Path checks that file tools call from their own checkPermissions (every tool with a fileAccess
+// trait); the Bash check (bash/) uses the same working-directory boundary for the paths a command
+// reads. Every check looks at the path as spelled and at where it really leads (symlinks, `..`),
+// and both must pass: a link inside the project pointing outside is outside.
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { wardenHome } from "../config/paths.js";
 import { pathsToCheck, realDirectory } from "../fs/real-path.js";
@@ -11,14 +11,11 @@ import type {
   PermissionUpdate,
   ToolPermissionContext,
 } from "../tool/permission-types.js";
+import type { AnyTool } from "../tool/types.js";
 import { describeRule } from "./describe.js";
 import { findMatchingPathRule } from "./path-rules.js";
+import { READ_RULE_NAME, ruleNamesFor, WRITE_RULE_NAME } from "./rule-family.js";
 import { isUncPath, protectedPathReason } from "./safety.js";
-
-/** Rules named after any of these apply to reads: `Read(./secrets/**)` also stops Grep there. */
-const READ_RULE_TOOLS = ["Read", "Glob", "Grep", "LS"];
-/** Rules named after any of these apply to writes: `Edit(...)` covers Write and NotebookEdit too. */
-const WRITE_RULE_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 /** Opening `//host/share/x` makes the system authenticate to that host, whatever the rules say. */
 const UNC_REASON = "UNC network path: opening it can leak credentials to another machine";
@@ -44,10 +41,6 @@ function absolute(path: string, context: ToolPermissionContext): string {
   return resolve(context.workingDirectories[0] ?? process.cwd(), path);
 }
 
-function ruleTools(toolName: string, family: readonly string[]): string[] {
-  return family.includes(toolName) ? [...family] : [toolName, ...family];
-}
-
 function matchRule(
   rules: readonly PermissionRule[],
   tools: readonly string[],
@@ -67,17 +60,23 @@ function isSavedToolResult(path: string): boolean {
   return isWithin(projects, path) && relative(projects, path).split(sep).includes("tool-results");
 }
 
+/**
+ * May `toolName` read this path? `pool` is the session's tools: rules named after any of its
+ * "read" tools apply (`Read(./secrets/**)` also stops Grep there), and allow rules of its "write"
+ * tools too (permission to edit a place includes reading it).
+ */
 export function checkReadPermission(
   toolName: string,
   absolutePath: string,
   context: ToolPermissionContext,
+  pool: readonly AnyTool[],
 ): PermissionResult {
   if (isUncPath(absolutePath)) {
     return safetyAsk(toolName, absolutePath, UNC_REASON);
   }
   const path = absolute(absolutePath, context);
   const paths = pathsToCheck(path);
-  const tools = ruleTools(toolName, READ_RULE_TOOLS);
+  const tools = ruleNamesFor("read", toolName, pool);
 
   const deny = matchRule(context.rules.deny, tools, paths, context);
   if (deny) return ruleDeny("read", path, deny);
@@ -86,7 +85,7 @@ export function checkReadPermission(
   // Permission to edit a place includes permission to read it.
   const allow =
     matchRule(context.rules.allow, tools, paths, context) ??
-    matchRule(context.rules.allow, ruleTools(toolName, WRITE_RULE_TOOLS), paths, context);
+    matchRule(context.rules.allow, ruleNamesFor("write", toolName, pool), paths, context);
   if (allow) return { behavior: "allow", decisionReason: { type: "rule", rule: allow } };
   if (paths.every((p) => insideAny(p, context))) {
     return { behavior: "allow", decisionReason: { type: "other", reason: "reading inside the working directories" } };
@@ -104,7 +103,7 @@ export function checkReadPermission(
       {
         type: "addRules",
         behavior: "allow",
-        rules: [{ toolName: "Read", ruleContent: `/${dirname(path)}/**` }],
+        rules: [{ toolName: READ_RULE_NAME, ruleContent: `/${dirname(path)}/**` }],
         destination: "session",
       },
       ...outsideSuggestions(path),
@@ -112,17 +111,19 @@ export function checkReadPermission(
   };
 }
 
+/** May `toolName` write this path? Rules named after any "write" tool of `pool` apply (`Edit(...)` covers Write too). */
 export function checkWritePermission(
   toolName: string,
   absolutePath: string,
   context: ToolPermissionContext,
+  pool: readonly AnyTool[],
 ): PermissionResult {
   if (isUncPath(absolutePath)) {
     return safetyAsk(toolName, absolutePath, UNC_REASON);
   }
   const path = absolute(absolutePath, context);
   const paths = pathsToCheck(path);
-  const tools = ruleTools(toolName, WRITE_RULE_TOOLS);
+  const tools = ruleNamesFor("write", toolName, pool);
 
   const deny = matchRule(context.rules.deny, tools, paths, context);
   if (deny) return ruleDeny("write", path, deny);
@@ -151,7 +152,7 @@ export function checkWritePermission(
       {
         type: "addRules",
         behavior: "allow",
-        rules: [{ toolName: "Edit", ruleContent: suggestedContent(path, context) }],
+        rules: [{ toolName: WRITE_RULE_NAME, ruleContent: suggestedContent(path, context) }],
         destination: "localSettings",
       },
       { type: "setMode", mode: "acceptEdits", destination: "session" },

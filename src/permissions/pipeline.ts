@@ -1,191 +1,77 @@
-// The decision pipeline, step by step in the reference's order (1a → 3). Each step may end the
-// walk; the decision names the step, rule or check that ended it.
-//
-//   1a deny rule for the whole tool      → deny (checkPermissions is not even called)
-//   1b ask rule for the whole tool       → ask
-//   1c the tool's own checkPermissions
-//   1d   its deny                        → deny
-//   1e   its ask, tool needs a human     → ask   ┐ asked even in bypass mode:
-//   1f   its ask from a content ask rule → ask   │ these are the asks bypass
-//   1g   its ask from a safety check     → ask   ┘ must not override
-//   2a bypassPermissions mode            → allow
-//   2b allow rule for the whole tool     → allow
-//   3  passthrough                       → ask
-//
-// Then the mode's last word: plan turns a write's allow into ask, dontAsk turns every ask into deny.
-import type {
-  PermissionAsk,
-  PermissionDecision,
-  PermissionResult,
-  ToolPermissionContext,
-} from "../tool/permission-types.js";
+// The whole decision without asking anyone, for every mode:
+//   1. the PreToolUse hook's word, when a hook had one (handed in with the call)
+//   2. the rule steps 1a → 3 (rule-steps.ts)
+//   3. the mode's last word (modes.ts)
+// What comes out is final, or an ask for the engine's later steps to settle (in auto mode the
+// classifier, then the session's ask handler).
+import type { PermissionDecision, PreToolUseHookDecision, ToolPermissionContext } from "../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
 import { autoModePermissionContext } from "./auto-mode-rules.js";
-import { describeReason, describeRule } from "./describe.js";
-import { findWholeToolRule } from "./rule-match.js";
+import { applyModeLastWord } from "./modes.js";
+import { checkRuleBasedPermissions, decideByRules } from "./rule-steps.js";
 
-/** A context whose AppState holds this permission context: what the tool's own check reads. */
-export function withPermissionContext(
-  context: ToolUseContext,
-  permissionContext: ToolPermissionContext,
-): ToolUseContext {
-  if (context.getAppState().toolPermissionContext === permissionContext) return context;
-  return { ...context, getAppState: () => ({ ...context.getAppState(), toolPermissionContext: permissionContext }) };
-}
+/** Who settled a decision of the pipeline: its rules and modes, a hook, or auto mode's fast paths. */
+export type PipelineSettler = "engine" | "hook" | "autoMode";
 
-export function isBypassActive(permissionContext: ToolPermissionContext): boolean {
-  return permissionContext.mode === "bypassPermissions" && permissionContext.isBypassPermissionsModeAvailable;
-}
-
-/** An ask that no mode may turn into allow (steps 1e-1g). */
-export function isBypassImmuneAsk(tool: AnyTool, result: PermissionResult): boolean {
-  if (result.behavior !== "ask") return false;
-  const reason = result.decisionReason;
-  return (
-    tool.requiresUserInteraction() ||
-    (reason?.type === "rule" && reason.rule.behavior === "ask") ||
-    reason?.type === "safetyCheck"
-  );
-}
-
-async function toolCheck(tool: AnyTool, input: ToolInput, context: ToolUseContext): Promise<PermissionResult> {
-  try {
-    return await tool.checkPermissions(input, context);
-  } catch (error) {
-    // A check that cannot finish has not shown the call is safe.
-    const reason = `${tool.name}'s permission check failed: ${error instanceof Error ? error.message : String(error)}`;
-    return { behavior: "deny", message: reason, decisionReason: { type: "tool", reason } };
-  }
+export interface PipelineOutcome {
+  decision: PermissionDecision;
+  settledBy: PipelineSettler;
 }
 
 /**
- * Steps 1a-1g only: what rules and the tool's own safety say, before any mode or allow rule.
- * Undefined means "no objection". Used when a PreToolUse hook allowed a call: a hook may skip the
- * prompt, but not a deny rule or a safety check.
+ * The pipeline, saying which part settled the call (the engine records it). An `ask` here is for
+ * the classifier (auto mode) or the session's ask handler.
  */
-export async function checkRuleBasedPermissions(
+export async function runPermissionPipeline(
   tool: AnyTool,
   input: ToolInput,
   context: ToolUseContext,
   permissionContext: ToolPermissionContext,
-): Promise<PermissionDecision | undefined> {
-  const early = wholeToolRuleDecision(tool, permissionContext);
-  if (early) return early;
-  const result = await toolCheck(tool, input, withPermissionContext(context, permissionContext));
-  if (result.behavior === "deny") return result;
-  if (isBypassImmuneAsk(tool, result)) return result as PermissionAsk;
-  return undefined;
-}
-
-function wholeToolRuleDecision(
-  tool: AnyTool,
-  permissionContext: ToolPermissionContext,
-): PermissionDecision | undefined {
-  const deny = findWholeToolRule(permissionContext.rules.deny, tool);
-  if (deny) {
-    return {
-      behavior: "deny",
-      message: `Permission to use ${tool.name} has been denied by ${describeRule(deny)}.`,
-      decisionReason: { type: "rule", rule: deny },
-    };
-  }
-  const ask = findWholeToolRule(permissionContext.rules.ask, tool);
-  if (ask) {
-    return {
-      behavior: "ask",
-      message: `${tool.name} needs approval: ${describeRule(ask)}.`,
-      decisionReason: { type: "rule", rule: ask },
-    };
-  }
-  return undefined;
-}
-
-/** Steps 1a → 3: the engine's decision before the mode's last word. */
-export async function decideByRules(
-  tool: AnyTool,
-  input: ToolInput,
-  context: ToolUseContext,
-  permissionContext: ToolPermissionContext,
-): Promise<PermissionDecision> {
-  const early = wholeToolRuleDecision(tool, permissionContext); // 1a, 1b
-  if (early) return early;
-
-  const result = await toolCheck(tool, input, withPermissionContext(context, permissionContext)); // 1c
-  if (result.behavior === "deny") return result; // 1d
-  if (isBypassImmuneAsk(tool, result)) {
-    // 1e-1g
-    const ask = result as PermissionAsk;
-    if (tool.requiresUserInteraction() && ask.decisionReason === undefined) {
-      return { ...ask, decisionReason: { type: "tool", reason: `${tool.name} needs a human to answer it` } };
+  hook?: PreToolUseHookDecision,
+): Promise<PipelineOutcome> {
+  // Auto mode decides with the allow rules that would approve arbitrary code set aside.
+  const rulesContext =
+    permissionContext.mode === "auto" ? autoModePermissionContext(permissionContext) : permissionContext;
+  let decision: PermissionDecision;
+  if (hook?.behavior === "allow") {
+    // A hook may skip the prompt, never a deny rule or a bypass-immune ask. Its allow is final:
+    // no mode second-guesses it.
+    const objection = await checkRuleBasedPermissions(tool, input, context, rulesContext);
+    if (!objection) {
+      return {
+        decision: {
+          behavior: "allow",
+          decisionReason: { type: "hook", hookName: hook.hooks.join(", "), reason: hook.reason },
+        },
+        settledBy: "hook",
+      };
     }
-    return ask;
-  }
-
-  if (isBypassActive(permissionContext)) {
-    // 2a
-    return {
-      behavior: "allow",
-      updatedInput: "updatedInput" in result ? result.updatedInput : undefined,
-      decisionReason: { type: "mode", mode: "bypassPermissions" },
-    };
-  }
-  const allow = findWholeToolRule(permissionContext.rules.allow, tool); // 2b
-  if (allow) {
-    return {
-      behavior: "allow",
-      updatedInput: "updatedInput" in result ? result.updatedInput : undefined,
-      decisionReason: { type: "rule", rule: allow },
-    };
-  }
-  if (result.behavior === "passthrough") {
-    // 3
-    return {
+    decision = objection;
+  } else if (hook?.behavior === "ask") {
+    // A hook's ask stands even where a rule would allow; the mode still has its word on it.
+    decision = {
       behavior: "ask",
-      message: result.message,
-      decisionReason: result.decisionReason,
-      suggestions: result.suggestions ?? [
-        { type: "addRules", behavior: "allow", rules: [{ toolName: tool.name }], destination: "localSettings" },
-      ],
+      message: `A PreToolUse hook asks for approval of ${tool.name}${hook.reason ? `: ${hook.reason}` : ""}.`,
+      decisionReason: { type: "hook", hookName: hook.hooks.join(", "), reason: hook.reason },
     };
+  } else {
+    decision = await decideByRules(tool, input, context, rulesContext);
   }
-  return result;
+  const final = await applyModeLastWord({ tool, input, context, permissionContext: rulesContext }, decision);
+  const byAutoMode = permissionContext.mode === "auto" && decision.behavior === "ask" && final.behavior === "allow";
+  return { decision: final, settledBy: byAutoMode ? "autoMode" : "engine" };
 }
 
 /**
- * The full decision without asking anyone: the pipeline, then the mode's last word. An `ask`
- * here is for the session's ask handler (or, in auto mode, its classifier) to settle.
+ * The full decision without asking anyone: the hook's word, the rule steps, then the mode's last
+ * word. An `ask` here is for the session's ask handler (or, in auto mode, its classifier) to settle.
  */
 export async function hasPermissionsToUseTool(
   tool: AnyTool,
   input: ToolInput,
   context: ToolUseContext,
   permissionContext: ToolPermissionContext,
+  hook?: PreToolUseHookDecision,
 ): Promise<PermissionDecision> {
-  const mode = permissionContext.mode;
-  const rulesContext = mode === "auto" ? autoModePermissionContext(permissionContext) : permissionContext;
-  const decision = await decideByRules(tool, input, context, rulesContext);
-  if (mode === "plan" && decision.behavior === "allow" && !isReadOnlyCall(tool, input)) {
-    // Plan mode explores; anything that changes the world waits for the user's go-ahead.
-    return {
-      behavior: "ask",
-      message: `${tool.name} would change something, and plan mode is read-only (${describeReason(decision.decisionReason)}).`,
-      decisionReason: { type: "mode", mode: "plan" },
-    };
-  }
-  if (mode === "dontAsk" && decision.behavior === "ask") {
-    return {
-      behavior: "deny",
-      message: `${tool.name} was not allowed: it needs approval and the permission mode is dontAsk (${describeReason(decision.decisionReason)}).`,
-      decisionReason: { type: "mode", mode: "dontAsk" },
-    };
-  }
-  return decision;
-}
-
-function isReadOnlyCall(tool: AnyTool, input: ToolInput): boolean {
-  try {
-    return tool.isReadOnly(input);
-  } catch {
-    return false;
-  }
+  return (await runPermissionPipeline(tool, input, context, permissionContext, hook)).decision;
 }

@@ -3,7 +3,6 @@
 // not start; the message names the file and the problem.
 import { formatSettingsIssue, type LoadedSettings, loadSettings } from "../config/settings.js";
 import { HookRunner, hooksFromSettings } from "../hooks/hook-runner.js";
-import "../hooks/tool-hooks.js";
 import { parseSandboxSettings, type SandboxSettings } from "../shell/sandbox/index.js";
 import type { AppState } from "../tool/app-state.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";

@@ -16,7 +16,9 @@ type DefaultableKeys =
   | "userFacingName"
   | "mapToolResult"
   | "toAutoClassifierInput"
-  | "description";
+  | "description"
+  | "fileAccess"
+  | "autoModeSafe";
 
 export type ToolDef<Input extends ToolInput, Output, Progress> = Omit<
   Tool<Input, Output, Progress>,
@@ -34,9 +36,9 @@ export function defaultMapToolResult(output: unknown, toolUseId: string): ToolRe
 
 /**
  * Completes a tool definition with fail-closed defaults: a tool that says nothing about itself
- * is treated as writing (not read-only), serial (not concurrency-safe), blocking on interrupt, and
- * without an opinion on permission (passthrough, which the pipeline turns into ask unless a rule
- * or mode allows). Claude Code's factory defaults checkPermissions to allow; we pick passthrough
+ * is treated as writing (not read-only), serial (not concurrency-safe), blocking on interrupt,
+ * judged call by call by the auto-mode classifier (not auto-mode safe), and without an opinion on
+ * permission (passthrough, which the pipeline turns into ask unless a rule or mode allows). Claude Code's factory defaults checkPermissions to allow; we pick passthrough
  * so that a new tool cannot run unasked just because its author forgot a method.
  */
 export function buildTool<Input extends ToolInput, Output, Progress = never>(
@@ -52,6 +54,10 @@ export function buildTool<Input extends ToolInput, Output, Progress = never>(
     interruptBehavior: () => "block",
     cancelsSiblingsOnError: false,
     requiresUserInteraction: () => false,
+    // No file access of its own: only rules named after the tool itself govern it.
+    fileAccess: undefined,
+    // The auto-mode classifier judges every call unless the tool says it only looks.
+    autoModeSafe: false,
     checkPermissions: async (): Promise<PermissionResult<Input>> => ({
       behavior: "passthrough",
       message: `${def.name} needs permission to run.`,

@@ -44,6 +44,17 @@ export interface PermissionRule {
   root?: string;
 }
 
+/**
+ * What a call's PreToolUse hooks said about permission, handed to the engine with the call: allow
+ * skips the prompt but never a deny rule or a bypass-immune ask; ask asks even where a rule allows.
+ */
+export interface PreToolUseHookDecision {
+  behavior: "allow" | "ask";
+  reason?: string;
+  /** The hooks that said it, for the decision's reason. */
+  hooks: string[];
+}
+
 /** Why a decision came out the way it did: shown in prompts, transcripts and to the model. */
 export type PermissionDecisionReason =
   | { type: "rule"; rule: PermissionRule }

@@ -1,7 +1,12 @@
 import type { z } from "zod";
 import type { AssistantMessage, Message, ToolResultBlock, UserMessage } from "../messages/types.js";
 import type { AppState } from "./app-state.js";
-import type { PermissionDecision, PermissionResult, ToolPermissionContext } from "./permission-types.js";
+import type {
+  PermissionDecision,
+  PermissionResult,
+  PreToolUseHookDecision,
+  ToolPermissionContext,
+} from "./permission-types.js";
 import type { ReadFileState } from "./read-file-state.js";
 import type { SandboxSettings } from "./shell-state.js";
 
@@ -59,6 +64,12 @@ export interface ToolUseContext {
   toolUseId?: string;
 }
 
+/** What the step before the permission decision hands it, for this one call. */
+export interface CanUseToolOptions {
+  /** What this call's PreToolUse hooks said (absent: no hook ran or none had a say). */
+  preToolUseDecision?: PreToolUseHookDecision;
+}
+
 /** The authority a tool asks before running nested tools (and the loop before every call). */
 export type CanUseTool = (
   tool: AnyTool,
@@ -66,6 +77,7 @@ export type CanUseTool = (
   context: ToolUseContext,
   assistantMessage: AssistantMessage | undefined,
   toolUseId: string,
+  options?: CanUseToolOptions,
 ) => Promise<PermissionDecision>;
 
 /** What a tool's prompt() may consult to write its model-facing text. */
@@ -78,6 +90,9 @@ export interface ToolPromptOptions {
 }
 
 export type InterruptBehavior = "cancel" | "block";
+
+/** How a file tool touches the path it names: which path rules govern it (see Tool.fileAccess). */
+export type FileAccessKind = "read" | "write";
 
 /**
  * A tool as the loop, the executor and the permission engine see it. Every member is declared
@@ -159,6 +174,17 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
   requiresUserInteraction(): boolean;
   /** The file a file tool acts on, for path rules and safety checks. */
   getPath?(input: Input): string | undefined;
+  /**
+   * Which path rules govern the file this tool acts on, whatever the tool is called: rules named
+   * after any "read" tool (`Read(./secrets/**)`, `Grep(...)`) stop every read, rules named after
+   * any "write" tool (`Edit(...)`, `Write(...)`) every write. undefined: no file access of its own.
+   */
+  readonly fileAccess: FileAccessKind | undefined;
+  /**
+   * Auto mode may allow this tool's asks without its classifier: whatever the input, a call only
+   * looks (or keeps the session's own notes). False makes the classifier judge each call.
+   */
+  readonly autoModeSafe: boolean;
 
   // --- Checks before the call runs (src/orchestration/run-tool-use.ts) ---
   validateInput?(input: Input, context: ToolUseContext): Promise<ValidationResult>;

@@ -4,14 +4,19 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/settings.js";
 import { type AskHandler, type AskRequest, createHeadlessAskHandler } from "../../src/permissions/ask-handlers.js";
-import type { AutoModeClassifier } from "../../src/permissions/auto-mode.js";
 import { isDangerousAllowRule } from "../../src/permissions/auto-mode-rules.js";
 import { createCanUseTool, type PermissionDecisionRecord } from "../../src/permissions/can-use-tool.js";
+import type { AutoModeClassifier } from "../../src/permissions/classifier.js";
 import { buildPermissionContext } from "../../src/permissions/context-builder.js";
 import { createModelClassifier, parseVerdict } from "../../src/permissions/model-classifier.js";
 import { rulesFromStrings } from "../../src/permissions/rule-sources.js";
 import type { Provider } from "../../src/providers/types.js";
-import type { PermissionMode, PermissionResult, ToolPermissionContext } from "../../src/tool/permission-types.js";
+import type {
+  PermissionMode,
+  PermissionResult,
+  PreToolUseHookDecision,
+  ToolPermissionContext,
+} from "../../src/tool/permission-types.js";
 import type { AnyTool, ToolUseContext } from "../../src/tool/types.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
 import { isolateEnvironment, scriptedTool, tempDir, toolContext } from "./helpers.js";
@@ -50,8 +55,11 @@ async function call(
   tool: AnyTool,
   context: ToolUseContext,
   input = {},
+  preToolUseDecision?: PreToolUseHookDecision,
 ) {
-  return canUseTool(tool, input, context, undefined, `toolu_${Math.random().toString(36).slice(2)}`);
+  return canUseTool(tool, input, context, undefined, `toolu_${Math.random().toString(36).slice(2)}`, {
+    preToolUseDecision,
+  });
 }
 
 describe("asking", () => {
@@ -181,16 +189,22 @@ describe("hook decisions", () => {
     const handler = recordingHandler({ behavior: "deny", message: "no" });
     const canUseTool = createCanUseTool({ askHandler: handler });
     const hook = { behavior: "allow" as const, reason: "trusted", hooks: ["check.sh"] };
-    const allowed = await call(canUseTool, scriptedTool("T", passthrough), {
-      ...toolContext(cwd, permissionContext(cwd)),
-      preToolUseDecision: hook,
-    });
+    const allowed = await call(
+      canUseTool,
+      scriptedTool("T", passthrough),
+      toolContext(cwd, permissionContext(cwd)),
+      {},
+      hook,
+    );
     expect(allowed).toMatchObject({ behavior: "allow", decisionReason: { type: "hook", hookName: "check.sh" } });
 
-    const denied = await call(canUseTool, scriptedTool("T", passthrough), {
-      ...toolContext(cwd, permissionContext(cwd, "default", { deny: ["T"] })),
-      preToolUseDecision: hook,
-    });
+    const denied = await call(
+      canUseTool,
+      scriptedTool("T", passthrough),
+      toolContext(cwd, permissionContext(cwd, "default", { deny: ["T"] })),
+      {},
+      hook,
+    );
     expect(denied).toMatchObject({ behavior: "deny", decisionReason: { type: "rule" } });
 
     const safety: PermissionResult = {
@@ -198,10 +212,7 @@ describe("hook decisions", () => {
       message: "protected",
       decisionReason: { type: "safetyCheck", reason: ".git" },
     };
-    const asked = await call(canUseTool, scriptedTool("T", safety), {
-      ...toolContext(cwd, permissionContext(cwd)),
-      preToolUseDecision: hook,
-    });
+    const asked = await call(canUseTool, scriptedTool("T", safety), toolContext(cwd, permissionContext(cwd)), {}, hook);
     expect(asked.behavior).toBe("deny");
     expect(handler.asked.map((a) => a.ask.decisionReason?.type)).toEqual(["safetyCheck"]);
   });
@@ -211,20 +222,20 @@ describe("hook decisions", () => {
     const handler = recordingHandler({ behavior: "allow" });
     const canUseTool = createCanUseTool({ askHandler: handler });
     const context = toolContext(cwd, permissionContext(cwd, "dontAsk"));
-    const asked = await call(canUseTool, scriptedTool("T", passthrough), {
-      ...context,
-      preToolUseDecision: { behavior: "ask", hooks: ["h"] },
-    });
+    const asked = await call(
+      canUseTool,
+      scriptedTool("T", passthrough),
+      context,
+      {},
+      { behavior: "ask", hooks: ["h"] },
+    );
     expect(asked).toMatchObject({ behavior: "deny", decisionReason: { type: "mode", mode: "dontAsk" } });
     const safety: PermissionResult = {
       behavior: "ask",
       message: "protected",
       decisionReason: { type: "safetyCheck", reason: ".git" },
     };
-    const allowed = await call(canUseTool, scriptedTool("T", safety), {
-      ...context,
-      preToolUseDecision: { behavior: "allow", hooks: ["h"] },
-    });
+    const allowed = await call(canUseTool, scriptedTool("T", safety), context, {}, { behavior: "allow", hooks: ["h"] });
     expect(allowed).toMatchObject({ behavior: "deny", decisionReason: { type: "mode", mode: "dontAsk" } });
     expect(handler.asked).toHaveLength(0);
   });
@@ -233,10 +244,13 @@ describe("hook decisions", () => {
     const cwd = tempDir();
     const handler = recordingHandler({ behavior: "allow" });
     const canUseTool = createCanUseTool({ askHandler: handler });
-    const decision = await call(canUseTool, scriptedTool("T", passthrough), {
-      ...toolContext(cwd, permissionContext(cwd, "default", { allow: ["T"] })),
-      preToolUseDecision: { behavior: "ask", reason: "look first", hooks: ["h"] },
-    });
+    const decision = await call(
+      canUseTool,
+      scriptedTool("T", passthrough),
+      toolContext(cwd, permissionContext(cwd, "default", { allow: ["T"] })),
+      {},
+      { behavior: "ask", reason: "look first", hooks: ["h"] },
+    );
     expect(decision.behavior).toBe("allow");
     expect(handler.asked[0]?.ask).toMatchObject({ decisionReason: { type: "hook", reason: "look first" } });
   });
@@ -257,20 +271,30 @@ function scriptedClassifier(verdicts: Array<boolean | Error>): AutoModeClassifie
 }
 
 describe("auto mode", () => {
-  it("allows read-only allowlisted tools and in-project edits without calling the classifier", async () => {
+  it("allows auto-mode safe tools and in-project edits without calling the classifier", async () => {
     const cwd = tempDir();
     const classifier = scriptedClassifier([]);
-    const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler(), classifier });
+    const records: PermissionDecisionRecord[] = [];
+    const canUseTool = createCanUseTool({
+      askHandler: createHeadlessAskHandler(),
+      classifier,
+      recordDecision: (r) => records.push(r),
+    });
     const context = toolContext(cwd, permissionContext(cwd, "auto"));
-    expect(await call(canUseTool, scriptedTool("Grep", passthrough), context)).toMatchObject({
+    expect(await call(canUseTool, scriptedTool("Looker", passthrough, { autoModeSafe: true }), context)).toMatchObject({
       behavior: "allow",
       decisionReason: { type: "classifier", classifier: "allowlist" },
     });
+    // The trait decides, not the name: a tool called Grep without it goes to the classifier.
+    await call(canUseTool, scriptedTool("Grep", passthrough), context, { value: "x" });
+    expect(classifier.seen).toEqual(["Grep x"]);
+    classifier.seen.length = 0;
     expect(await call(canUseTool, WriteTool, context, { file_path: join(cwd, "a.txt"), content: "x" })).toMatchObject({
       behavior: "allow",
       decisionReason: { type: "mode", mode: "acceptEdits" },
     });
     expect(classifier.seen).toEqual([]);
+    expect(records.map((r) => r.decidedBy)).toEqual(["autoMode", "autoMode", "autoMode"]);
   });
 
   it("lets the classifier allow or block, and never shows it a safety-check ask", async () => {

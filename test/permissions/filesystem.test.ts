@@ -175,7 +175,7 @@ describe("safety checks no mode or allow rule passes", () => {
     const context = contextFor(project, bypass);
     for (const path of ["//attacker.example/share/x", "\\\\attacker.example\\share\\x"]) {
       for (const check of [checkReadPermission, checkWritePermission]) {
-        expect(check("Read", path, context), path).toMatchObject({
+        expect(check("Read", path, context, []), path).toMatchObject({
           behavior: "ask",
           decisionReason: { type: "safetyCheck", reason: expect.stringContaining("UNC") },
         });

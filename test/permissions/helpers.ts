@@ -62,7 +62,7 @@ export function toolContext(
 export function scriptedTool(
   name: string,
   result: PermissionResult,
-  traits: { readOnly?: boolean; needsHuman?: boolean } = {},
+  traits: { readOnly?: boolean; needsHuman?: boolean; autoModeSafe?: boolean } = {},
 ): AnyTool & { checks: number } {
   const tool = buildTool({
     name,
@@ -70,6 +70,7 @@ export function scriptedTool(
     prompt: async () => `${name} for tests`,
     isReadOnly: () => traits.readOnly ?? false,
     requiresUserInteraction: () => traits.needsHuman ?? false,
+    autoModeSafe: traits.autoModeSafe ?? false,
     toAutoClassifierInput: (input) => `${name} ${input.value ?? ""}`,
     checkPermissions: async () => {
       counted.checks++;

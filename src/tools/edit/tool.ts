@@ -92,6 +92,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   prompt: async () => editPrompt(),
   userFacingName: () => "Edit",
   getPath: (input) => toolPathOrUndefined(input.file_path),
+  fileAccess: "write",
   toAutoClassifierInput: (input) => `${input.file_path}: ${input.new_string.slice(0, 200)}`,
   checkPermissions: async (input, context) =>
     filePermission<EditInput>("write", EDIT_TOOL_NAME, input.file_path, context),

@@ -3,7 +3,7 @@
 // carry is dropped, which also keeps the result typed for the tool's own input.
 import { checkReadPermission, checkWritePermission } from "../../permissions/filesystem.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
-import type { ToolUseContext } from "../../tool/types.js";
+import type { FileAccessKind, ToolUseContext } from "../../tool/types.js";
 import { resolveToolPath } from "./paths.js";
 
 function withoutUpdatedInput<Input>(result: PermissionResult): PermissionResult<Input> {
@@ -15,7 +15,7 @@ function withoutUpdatedInput<Input>(result: PermissionResult): PermissionResult<
 }
 
 export function filePermission<Input>(
-  kind: "read" | "write",
+  kind: FileAccessKind,
   toolName: string,
   rawPath: string,
   context: ToolUseContext,
@@ -27,5 +27,5 @@ export function filePermission<Input>(
   }
   const permissionContext = context.getAppState().toolPermissionContext;
   const check = kind === "read" ? checkReadPermission : checkWritePermission;
-  return withoutUpdatedInput<Input>(check(toolName, resolved.path, permissionContext));
+  return withoutUpdatedInput<Input>(check(toolName, resolved.path, permissionContext, context.options.tools));
 }

@@ -12,5 +12,6 @@ export function readDenyFilter(
 ): ((absolutePath: string) => boolean) | undefined {
   const permissionContext = context.getAppState().toolPermissionContext;
   if (!permissionContext.rules.deny.some((rule) => rule.value.ruleContent !== undefined)) return undefined;
-  return (absolutePath) => checkReadPermission(toolName, absolutePath, permissionContext).behavior !== "deny";
+  const pool = context.options.tools;
+  return (absolutePath) => checkReadPermission(toolName, absolutePath, permissionContext, pool).behavior !== "deny";
 }

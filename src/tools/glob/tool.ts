@@ -88,6 +88,8 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   description: async (input) => (input?.pattern ? `Find files matching ${input.pattern}` : GLOB_DESCRIPTION),
   prompt: async () => globPrompt(),
   isReadOnly: () => true,
+  fileAccess: "read",
+  autoModeSafe: true,
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   userFacingName: () => "Search",

@@ -77,6 +77,8 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
     input?.pattern ? `Search for ${input.pattern}${input.path ? ` in ${input.path}` : ""}` : GREP_DESCRIPTION,
   prompt: async () => grepPrompt(),
   isReadOnly: () => true,
+  fileAccess: "read",
+  autoModeSafe: true,
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   userFacingName: () => "Search",

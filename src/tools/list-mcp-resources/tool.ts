@@ -27,6 +27,7 @@ export function createListMcpResourcesTool(source: McpResourceSource): AnyTool {
     inputSchema,
     shouldDefer: true,
     isReadOnly: () => true,
+    autoModeSafe: true,
     isConcurrencySafe: () => true,
     interruptBehavior: () => "cancel",
     // Listing names of what configured servers offer reveals nothing the user did not set up.

@@ -114,6 +114,7 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
   prompt: async () => notebookEditPrompt(),
   userFacingName: () => "Edit Notebook",
   getPath: (input) => toolPathOrUndefined(input.notebook_path),
+  fileAccess: "write",
   toAutoClassifierInput: (input) =>
     `${input.notebook_path} ${input.edit_mode ?? "replace"}: ${input.new_source.slice(0, 200)}`,
   checkPermissions: async (input, context) =>

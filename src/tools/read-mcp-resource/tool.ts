@@ -62,6 +62,7 @@ export function createReadMcpResourceTool(source: McpResourceSource): AnyTool {
     shouldDefer: true,
     maxResultSizeChars: 100_000,
     isReadOnly: () => true,
+    autoModeSafe: true,
     isConcurrencySafe: () => true,
     interruptBehavior: () => "cancel",
     description: async (input) => (input?.uri ? `Read ${input.uri} from ${input.server}` : "Read an MCP resource"),

@@ -73,6 +73,8 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   description: async (input) => (input?.file_path ? `Read ${input.file_path}` : READ_DESCRIPTION),
   prompt: async () => readPrompt(),
   isReadOnly: () => true,
+  fileAccess: "read",
+  autoModeSafe: true,
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   userFacingName: () => "Read",

@@ -91,6 +91,7 @@ export const TaskOutputTool = buildTool<TaskOutputInput, TaskOutputResult>({
   prompt: async () => TASK_OUTPUT_PROMPT,
   description: async () => "Read a background task's output",
   isReadOnly: () => true,
+  autoModeSafe: true,
   isConcurrencySafe: () => true,
   // Reading what the session's own background commands printed grants nothing new.
   checkPermissions: async () => ({ behavior: "allow" }),

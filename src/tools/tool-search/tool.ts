@@ -67,6 +67,7 @@ export const ToolSearchTool = buildTool<ToolSearchInput, ToolSearchOutput>({
   maxResultSizeChars: 100_000,
   alwaysLoad: true,
   isReadOnly: () => true,
+  autoModeSafe: true,
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   // Searching changes nothing outside the session: asking the user about it would only get in the way.

@@ -38,6 +38,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   prompt: async () => writePrompt(),
   userFacingName: () => "Write",
   getPath: (input) => toolPathOrUndefined(input.file_path),
+  fileAccess: "write",
   toAutoClassifierInput: (input) => `${input.file_path}: ${input.content.slice(0, 200)}`,
   checkPermissions: async (input, context) =>
     filePermission<WriteInput>("write", WRITE_TOOL_NAME, input.file_path, context),

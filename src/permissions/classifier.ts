@@ -1,11 +1,11 @@
-// Auto mode: the same pipeline, but an ask is settled without a human when that is safe: first two
-// fast paths (the call would be allowed in acceptEdits mode; the tool is on a read-only allowlist),
-// then a classifier. Asks that must reach a human (safety checks, content ask rules, tools that
-// need interaction) never go to the classifier.
-import type { PermissionAsk, PermissionDecision, ToolPermissionContext } from "../tool/permission-types.js";
+// Auto mode's classifier step: an ask that the pipeline (with auto mode's fast paths) left open is
+// put to a classifier instead of a person. Asks that must reach a human (safety checks, content
+// ask rules, tools that need interaction) never go to it, and a classifier that keeps refusing
+// trips a breaker: from then on a person decides (or, headless, the run stops).
+import type { PermissionAsk, PermissionDecision } from "../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
 import type { DenialTracker } from "./denial-tracking.js";
-import { isBypassImmuneAsk, withPermissionContext } from "./pipeline.js";
+import { isBypassImmuneAsk } from "./rule-steps.js";
 
 export interface ClassifierRequest {
   toolName: string;
@@ -25,70 +25,26 @@ export interface AutoModeClassifier {
   classify(request: ClassifierRequest, signal: AbortSignal): Promise<ClassifierVerdict>;
 }
 
-/** Tools that only look: allowed in auto mode without a classifier call. Writes are not here:
- * the acceptEdits fast path handles those inside the working directories. */
-export const AUTO_MODE_SAFE_TOOLS: ReadonlySet<string> = new Set([
-  "Read",
-  "Glob",
-  "Grep",
-  "LS",
-  "LSP",
-  "ToolSearch",
-  "TodoWrite",
-  "TaskOutput",
-  "ListMcpResourcesTool",
-  "ReadMcpResourceTool",
-  "ExitPlanMode",
-  "EnterPlanMode",
-]);
-
-export type AutoModeOutcome =
+export type ClassifierOutcome =
   | { kind: "decided"; decision: PermissionDecision }
   /** A human must decide (or, headless, the ask becomes a deny). */
   | { kind: "ask"; note?: string }
   /** Headless and the breaker tripped: stop the run instead of looping on refusals. */
   | { kind: "abort"; message: string };
 
-export interface AutoModeArgs {
+export interface ClassifierArgs {
   tool: AnyTool;
   input: ToolInput;
   context: ToolUseContext;
-  permissionContext: ToolPermissionContext;
   ask: PermissionAsk;
   classifier?: AutoModeClassifier;
   tracker: DenialTracker;
   nonInteractive: boolean;
 }
 
-export async function settleAskInAutoMode(args: AutoModeArgs): Promise<AutoModeOutcome> {
-  const { tool, input, context, permissionContext, ask } = args;
+export async function askClassifier(args: ClassifierArgs): Promise<ClassifierOutcome> {
+  const { tool, input, context, ask } = args;
   if (isBypassImmuneAsk(tool, ask)) return { kind: "ask" };
-
-  // Fast path 1: would acceptEdits allow it? (Agent-like tools are excluded: they run other tools.)
-  if (tool.name !== "Agent" && tool.name !== "Task") {
-    const asEdits = withPermissionContext(context, { ...permissionContext, mode: "acceptEdits" });
-    try {
-      const result = await tool.checkPermissions(input, asEdits);
-      if (result.behavior === "allow") {
-        return {
-          kind: "decided",
-          decision: { ...result, decisionReason: { type: "mode", mode: "acceptEdits" } },
-        };
-      }
-    } catch {
-      // No fast path; go on.
-    }
-  }
-  // Fast path 2: read-only tools on the allowlist.
-  if (AUTO_MODE_SAFE_TOOLS.has(tool.name)) {
-    return {
-      kind: "decided",
-      decision: {
-        behavior: "allow",
-        decisionReason: { type: "classifier", classifier: "allowlist", reason: `${tool.name} only reads` },
-      },
-    };
-  }
 
   if (args.tracker.classifierTripped) {
     const { consecutive, total } = args.tracker.classifierDenials;
