@@ -2,6 +2,7 @@
 // Code's so existing consumers can read it: system/init, assistant, user, then one result line.
 // json prints only the result object; text prints only the final answer.
 
+import { howToTrust, type WorkspaceTrust, type WorkspaceTrustStatus } from "../config/trust/index.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
 import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
 import { emptyUsage, textOf, toolResultText } from "../messages/types.js";
@@ -16,6 +17,28 @@ export interface InitInfo {
   tools: string[];
   permissionMode: string;
   mcpServers: Array<{ name: string; status: string }>;
+  workspaceTrust: WorkspaceTrustLine;
+}
+
+/**
+ * Whether the folder's own settings are in force, and what was ignored when they are not (the
+ * `workspace_trust` field of the init line; Claude Code has no such field, consumers skip it).
+ */
+export interface WorkspaceTrustLine {
+  folder: string;
+  status: WorkspaceTrustStatus;
+  ignored: Array<{ file: string; key: string; grants: string }>;
+  how_to_trust?: string;
+}
+
+export function workspaceTrustLine(trust: WorkspaceTrust): WorkspaceTrustLine {
+  if (trust.status !== "untrusted") return { folder: trust.folder, status: trust.status, ignored: [] };
+  return {
+    folder: trust.folder,
+    status: trust.status,
+    ignored: trust.widening.filter((w) => w.known).map(({ file, key, grants }) => ({ file, key, grants })),
+    how_to_trust: howToTrust(trust.folder),
+  };
 }
 
 export type ResultSubtype = "success" | "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
@@ -91,6 +114,7 @@ export class HeadlessReporter {
       tools: info.tools,
       mcp_servers: info.mcpServers,
       permissionMode: info.permissionMode,
+      workspace_trust: info.workspaceTrust,
       uuid: crypto.randomUUID(),
     });
   }

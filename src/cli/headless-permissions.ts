@@ -33,8 +33,10 @@ export function sessionPermissions(config: SessionConfig): SessionPermissions {
         dangerouslySkipPermissions: config.dangerouslySkipPermissions,
       },
       extraSettings: config.settings !== undefined ? [config.settings] : [],
+      trustProject: config.trustProject,
     });
     for (const warning of setup.warnings) warn(warning);
+    if (setup.trustNotice) process.stderr.write(`warden: ${setup.trustNotice}\n`);
     setups.set(config, setup);
   }
   return setup;

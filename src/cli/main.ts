@@ -7,6 +7,7 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   permissions: () => import("./commands/permissions.js"),
   undo: () => import("./commands/undo.js"),
   mcp: () => import("./commands/mcp.js"),
+  trust: () => import("./commands/trust.js"),
 };
 
 async function main(): Promise<number> {

@@ -36,6 +36,8 @@ export interface SessionConfig {
   mcpConfig: string[];
   /** A settings file path or inline JSON. */
   settings?: string;
+  /** --trust-project: the folder's own settings may widen permissions for this run (CI). */
+  trustProject: boolean;
   help: boolean;
   version: boolean;
 }
@@ -148,6 +150,12 @@ const OPTIONS: OptionSpec[] = [
     arg: "<file-or-json>",
     help: "An extra settings file or inline JSON",
   },
+  {
+    names: ["--trust-project"],
+    kind: "boolean",
+    key: "trustProject",
+    help: "Apply this folder's own settings whole for this run, as if trusted (CI)",
+  },
   { names: ["-h", "--help"], kind: "boolean", key: "help", help: "Show this help" },
   { names: ["-v", "--version"], kind: "boolean", key: "version", help: "Show the version" },
 ];
@@ -161,7 +169,7 @@ export function usageText(): string {
   const lines = OPTIONS.map((o) => `  ${`${o.names.join(", ")}${o.arg ? ` ${o.arg}` : ""}`.padEnd(44)} ${o.help}`);
   return [
     'Usage: warden -p "<prompt>" [options]      (the prompt may also come on stdin)',
-    "       warden permissions | undo | mcp ...",
+    "       warden permissions | undo | mcp | trust ...",
     "",
     "Options:",
     ...lines,
@@ -248,6 +256,7 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
     addDirs: (raw.addDirs as string[]).map((d) => resolve(baseCwd, d)),
     dangerouslySkipPermissions: raw.dangerouslySkipPermissions === true,
     mcpConfig: raw.mcpConfig as string[],
+    trustProject: raw.trustProject === true,
     help: raw.help === true,
     version: raw.version === true,
   };

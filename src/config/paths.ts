@@ -9,6 +9,11 @@ export function wardenHome(): string {
   return process.env.WARDEN_HOME ? resolve(process.env.WARDEN_HOME) : join(homedir(), ".warden");
 }
 
+/** The user's own Warden settings: "don't ask again" rules saved for every project, trusted folders. */
+export function userSettingsPath(): string {
+  return join(wardenHome(), "settings.json");
+}
+
 /** The user's home as Warden sees it (for `~` in rules and settings); follows HOME. */
 export function userHome(): string {
   return process.env.HOME ?? homedir();

@@ -58,6 +58,16 @@ export const modelSettingsSchema = z.strictObject({
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 
 /**
+ * `trustedFolders` (user settings only): folders whose own settings may widen what a session may
+ * do, each with the fingerprint of those settings when the user trusted it (src/config/trust/).
+ */
+export const trustedFolderSchema = z.object({
+  path: z.string().min(1),
+  settingsHash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  trustedAt: z.string().optional(),
+});
+
+/**
  * A field of the settings file. `critical` fields can only make a session stricter (deny and ask
  * rules, hooks that can block, the bypass switch-off): when one is broken the session must not
  * start, since going on without it would silently allow what the user meant to stop. The others
@@ -81,6 +91,8 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["mcpServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },
   { path: ["env"], schema: z.record(z.string(), z.string()), critical: false },
   { path: ["models"], schema: z.record(z.string(), modelSettingsSchema), critical: false },
+  // Dropping a broken list only makes folders untrusted again: stricter, so not critical.
+  { path: ["trustedFolders"], schema: z.array(trustedFolderSchema), critical: false },
 ];
 
 export interface PermissionsSettings {
@@ -100,5 +112,6 @@ export interface Settings {
   mcpServers?: Record<string, Record<string, unknown>>;
   env?: Record<string, string>;
   models?: Record<string, ModelSettings>;
+  trustedFolders?: Array<z.infer<typeof trustedFolderSchema>>;
   [key: string]: unknown;
 }

@@ -4,8 +4,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { jsonErrorOffset } from "./json-error-position.js";
-import { userHome, wardenHome } from "./paths.js";
+import { userHome, userSettingsPath } from "./paths.js";
 import { SETTINGS_FIELDS, type Settings } from "./settings-schema.js";
+import { applyWorkspaceTrust, type WorkspaceTrust } from "./trust/index.js";
+
+export { userSettingsPath };
 
 export type SettingsSourceName = "userSettings" | "projectSettings" | "localSettings" | "cliArg" | "policySettings";
 
@@ -45,26 +48,28 @@ export class SettingsError extends Error {
 }
 
 export interface LoadedSettings {
-  /** Files that exist and were read, lowest precedence first. */
+  /**
+   * Files that exist and were read, lowest precedence first. When the folder is not trusted, its
+   * own files (project and local) hold only what restricts; `workspaceTrust` says what was left out.
+   */
   files: SettingsFile[];
   /** Problems that cost only the part they were in. */
   warnings: SettingsIssue[];
+  /** Whether the folder's widening settings (and its .mcp.json servers) are in force. */
+  workspaceTrust: WorkspaceTrust;
 }
 
 export interface LoadSettingsOptions {
   cwd: string;
   /** `--settings FILE_OR_JSON` values, in order. */
   extraSettings?: string[];
+  /** `--trust-project`: trust the folder's own settings for this run (CI). */
+  trustProject?: boolean;
 }
 
 /** The system-wide policy file; `WARDEN_MANAGED_SETTINGS` moves it (tests, unusual installs). */
 export function managedSettingsPath(): string {
   return process.env.WARDEN_MANAGED_SETTINGS || "/etc/warden/managed-settings.json";
-}
-
-/** Where user-scoped "don't ask again" rules and settings are written. */
-export function userSettingsPath(): string {
-  return join(wardenHome(), "settings.json");
 }
 
 export function projectSettingsPath(cwd: string): string {
@@ -110,7 +115,8 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     if (result.file) files.push(result.file);
   }
   if (errors.length > 0) throw new SettingsError(errors);
-  return { files, warnings };
+  const trusted = applyWorkspaceTrust(files, { cwd: options.cwd, trustProject: options.trustProject });
+  return { files: trusted.files, warnings, workspaceTrust: trusted.trust };
 }
 
 interface ReadResult {

@@ -1,11 +1,13 @@
 // Where MCP servers are configured, lowest precedence first; a later source replaces an earlier
 // server of the same name. Servers from files checked into the repository (`.mcp.json`, project
 // settings) would run commands on this machine just because a repository was cloned, so, as in
-// Claude Code, they need the user's approval, given in user or local settings.
+// Claude Code, they need the user's approval, given in user or local settings; and, in a folder
+// the user has not trusted (src/config/trust/), .mcp.json and the folder's approvals count not at all.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome } from "../config/paths.js";
 import type { LoadedSettings, SettingsSourceName } from "../config/settings.js";
+import { howToTrust } from "../config/trust/index.js";
 import { type McpConfigScope, type McpServerEntry, parseServerConfig, serversObjectOf } from "./config.js";
 
 export interface McpConfigSourcesOptions {
@@ -14,6 +16,11 @@ export interface McpConfigSourcesOptions {
   mcpConfigArgs?: string[];
   /** The session's settings (their `mcpServers`, approvals and toolSearch). */
   settings?: LoadedSettings;
+  /**
+   * List an untrusted folder's .mcp.json servers (never started) with the reason, as `warden mcp
+   * list` does; a session leaves them out, its trust notice names them.
+   */
+  listUntrusted?: boolean;
   /** `--strict-mcp-config`: only the `--mcp-config` servers count. */
   strict?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -146,11 +153,15 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
     const claude = claudeUserFile(cwd, fileProblems);
     const mcpJsonPath = join(cwd, ".mcp.json");
     sources.push(...claude.filter((s) => s.scope === "user"), ...fromSettings("userSettings"));
-    sources.push({
-      scope: "mcpjson",
-      origin: mcpJsonPath,
-      servers: serversFrom(readJsonFile(mcpJsonPath, fileProblems, false), mcpJsonPath, fileProblems),
-    });
+    // An untrusted folder's .mcp.json starts nothing; the session's trust notice names its servers.
+    const untrusted = options.settings?.workspaceTrust.status === "untrusted";
+    if (!untrusted || options.listUntrusted) {
+      sources.push({
+        scope: "mcpjson",
+        origin: mcpJsonPath,
+        servers: serversFrom(readJsonFile(mcpJsonPath, fileProblems, false), mcpJsonPath, fileProblems),
+      });
+    }
     sources.push(...fromSettings("projectSettings"));
     sources.push(...claude.filter((s) => s.scope === "local"), ...fromSettings("localSettings"));
   }
@@ -163,12 +174,17 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
   }
 
   const approvals = projectServerApprovals(options.settings);
+  const trust = options.settings?.workspaceTrust;
   const byName = new Map<string, McpServerEntry>();
   for (const source of sources) {
     for (const [name, raw] of Object.entries(source.servers)) {
       const entry = parseServerConfig(name, raw, source.scope, source.origin, env);
       const needsApproval = source.scope === "mcpjson" || source.scope === "project";
-      const unapproved = needsApproval ? approvalProblem(name, approvals) : undefined;
+      const unapproved = !needsApproval
+        ? undefined
+        : trust?.status === "untrusted"
+          ? `not started: ${trust.folder} is not trusted; ${howToTrust(trust.folder)}`
+          : approvalProblem(name, approvals);
       byName.set(
         name,
         unapproved && !entry.problem ? { name, scope: entry.scope, origin: entry.origin, problem: unapproved } : entry,

@@ -1,10 +1,14 @@
 // The bypass-immune safety checks on paths: no mode and no allow rule makes these writes silent.
 // A write into .git/ can plant a hook that runs on the next commit; into .warden/ or .claude/ it
-// can rewrite the agent's own permissions; into .vscode/ a task that runs on folder open; into a
-// shell start-up file a command that runs in every future shell.
-import { basename, sep } from "node:path";
+// can rewrite the agent's own permissions; into a shell start-up file a command that runs in every
+// future shell. Other tools run files on their own too, with no permission check of ours: direnv
+// runs .envrc on entering the folder, git the hooks in .husky/ or wherever core.hooksPath points,
+// editors the tasks of .vscode/ (and of a .code-workspace file) on folder open, and dev-container
+// tools the commands of .devcontainer/ when the container is built.
+import { basename, isAbsolute, relative, sep } from "node:path";
+import { configuredHooksFolder } from "./git-hooks-path.js";
 
-const PROTECTED_DIRECTORIES = new Set([".git", ".warden", ".claude", ".vscode", ".idea"]);
+const PROTECTED_DIRECTORIES = new Set([".git", ".warden", ".claude", ".vscode", ".idea", ".husky", ".devcontainer"]);
 
 const PROTECTED_FILES = new Set([
   ".bashrc",
@@ -26,6 +30,8 @@ const PROTECTED_FILES = new Set([
   ".ripgreprc",
   ".mcp.json",
   ".claude.json",
+  ".envrc",
+  ".devcontainer.json",
 ]);
 
 /**
@@ -42,7 +48,17 @@ export function protectedPathReason(absolutePath: string): string | undefined {
   if (absolutePath.toLowerCase().endsWith(`${sep}.config${sep}fish${sep}config.fish`)) {
     return `${absolutePath} is a shell start-up file`;
   }
+  if (name.endsWith(".code-workspace")) return `${absolutePath} is an editor workspace, whose tasks can run on open`;
+  const hooks = configuredHooksFolder(absolutePath);
+  if (hooks !== undefined && isWithin(hooks, absolutePath)) {
+    return `${absolutePath} is in ${hooks}, the folder git runs hooks from (core.hooksPath)`;
+  }
   return undefined;
+}
+
+function isWithin(dir: string, target: string): boolean {
+  const rel = relative(dir, target);
+  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
 /**

@@ -2,6 +2,7 @@
 // and the sandbox settings. Throws (SettingsError, PermissionConfigError) when the session must
 // not start; the message names the file and the problem.
 import { formatSettingsIssue, type LoadedSettings, loadSettings } from "../config/settings.js";
+import { untrustedNotice } from "../config/trust/index.js";
 import { HookRunner, hooksFromSettings } from "../hooks/hook-runner.js";
 import { parseSandboxSettings, type SandboxSettings } from "../shell/sandbox/index.js";
 import type { AppState } from "../tool/app-state.js";
@@ -13,6 +14,8 @@ export interface SessionPermissionsOptions {
   cli?: PermissionCliOptions;
   /** `--settings` values (file paths or inline JSON). */
   extraSettings?: string[];
+  /** `--trust-project`: the folder's own settings apply whole for this run. */
+  trustProject?: boolean;
 }
 
 export interface SessionPermissions {
@@ -22,12 +25,21 @@ export interface SessionPermissions {
   sandboxSettings: SandboxSettings;
   /** Problems that cost only the part they were in, as lines for stderr. */
   warnings: string[];
+  /**
+   * Set when the folder is not trusted and some of its settings were ignored: what, and how to
+   * trust it. Said once per session (stderr, and the stream-json init line).
+   */
+  trustNotice?: string;
   /** AppState fields to start the session with. */
   appState: Partial<AppState>;
 }
 
 export function loadSessionPermissions(options: SessionPermissionsOptions): SessionPermissions {
-  const settings = loadSettings({ cwd: options.cwd, extraSettings: options.extraSettings });
+  const settings = loadSettings({
+    cwd: options.cwd,
+    extraSettings: options.extraSettings,
+    trustProject: options.trustProject,
+  });
   const built = buildPermissionContext({ cwd: options.cwd, settings, cli: options.cli });
   const hooksConfig = hooksFromSettings(settings);
   const hooks =
@@ -42,12 +54,15 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
   }
   const appState: Partial<AppState> = { sandboxSettings };
   if (hooks) appState.hooks = hooks;
+  const trust = settings.workspaceTrust;
+  const ignoredSomething = trust.status === "untrusted" && trust.widening.some((w) => w.known);
   return {
     settings,
     permissionContext: built.context,
     hooks,
     sandboxSettings,
     warnings: [...settings.warnings, ...built.warnings].map(formatSettingsIssue),
+    trustNotice: ignoredSomething ? untrustedNotice(trust) : undefined,
     appState,
   };
 }

@@ -1,11 +1,13 @@
 // "Yes, and don't ask again for X": a PermissionUpdate applied to the live permission context at
 // once, and written to the chosen settings file so later sessions keep it. Writes are atomic (a
 // temp file in the same folder, fsync, rename) and rules are deduplicated by their normal form.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { userHome } from "../config/paths.js";
 import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../config/settings.js";
+import { keepTrustAcrossOwnWrite } from "../config/workspace-trust.js";
 import { writeFileAtomicSync } from "../fs/atomic-write.js";
+import { withFileLockSync } from "../fs/file-lock.js";
 import type {
   PermissionBehavior,
   PermissionRule,
@@ -82,7 +84,13 @@ export function persistPermissionUpdate(update: PermissionUpdate, cwd: string): 
   const path = settingsPathFor(update.destination, cwd);
   if (path === undefined) return undefined;
   // Two sessions answering at once must not each write back what they read and lose the other's rule.
-  withFileLock(`${path}.lock`, () => writeUpdate(path, update));
+  const write = () => withFileLockSync(`${path}.lock`, () => writeUpdate(path, update));
+  // A rule the user saves into the folder's own files is theirs: a trusted folder stays trusted.
+  if (update.destination === "localSettings" || update.destination === "projectSettings") {
+    keepTrustAcrossOwnWrite(cwd, write);
+  } else {
+    write();
+  }
   return path;
 }
 
@@ -107,37 +115,6 @@ function writeUpdate(path: string, update: PermissionUpdate): void {
       break;
   }
   writeFileAtomic(path, `${JSON.stringify(settings, null, 2)}\n`);
-}
-
-const LOCK_WAIT_MS = 5_000;
-/** A lock older than this was left by a process that died while holding it. */
-const STALE_LOCK_MS = 30_000;
-
-/** Runs fn while holding an exclusive lock file (created with O_EXCL), waiting for it if need be. */
-function withFileLock<T>(lockPath: string, fn: () => T): T {
-  mkdirSync(dirname(lockPath), { recursive: true });
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      closeSync(openSync(lockPath, "wx"));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      try {
-        if (Date.now() - statSync(lockPath).mtimeMs > STALE_LOCK_MS) rmSync(lockPath, { force: true });
-      } catch {
-        // Released between our attempts.
-      }
-      if (Date.now() > deadline) throw new Error(`${lockPath} is held by another process; the answer was not saved`);
-      // A short synchronous pause: the holder only reads and renames one small file.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lockPath, { force: true });
-  }
 }
 
 function withRules(

@@ -126,14 +126,34 @@ describe("loadMcpServerEntries", () => {
   });
 
   const project = () => join(dir, "project");
-  const load = (mcpConfigArgs: string[] = [], strict = false) =>
+  // The folder trusted (as with --trust-project): approvals are what a trusted folder's files say.
+  const load = (mcpConfigArgs: string[] = [], strict = false, trustProject = true) =>
     loadMcpServerEntries({
       cwd: project(),
       mcpConfigArgs,
       strict,
-      settings: loadSettings({ cwd: project() }),
+      settings: loadSettings({ cwd: project(), trustProject }),
       env: {},
     });
+
+  it("starts nothing from an untrusted folder's .mcp.json, whatever its local settings approve", async () => {
+    await writeFile(join(project(), ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "repo-server" } } }));
+    await writeFile(
+      join(project(), ".warden", "settings.local.json"),
+      JSON.stringify({ enableAllProjectMcpServers: true, enabledMcpjsonServers: ["repo"] }),
+    );
+    expect(load([], false, false).servers).toEqual([]);
+    const listed = loadMcpServerEntries({
+      cwd: project(),
+      settings: loadSettings({ cwd: project() }),
+      listUntrusted: true,
+      env: {},
+    });
+    expect(listed.servers).toEqual([
+      expect.objectContaining({ name: "repo", problem: expect.stringMatching(/not started: .* is not trusted/) }),
+    ]);
+    expect(listed.servers[0]?.config).toBeUndefined();
+  });
 
   it("needs approval for .mcp.json servers, given in local settings", async () => {
     await writeFile(join(project(), ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "repo-server" } } }));

@@ -88,7 +88,7 @@ describe("warden permissions check", () => {
       { tool: "Bash", input: { command: `touch ${marker}` }, rules: { allow: ["Bash"] } },
     ];
     const input = `${requests.map((r) => JSON.stringify(r)).join("\n")}\nnot json\n`;
-    const run = await warden(["check", "--jsonl", "--cwd", cwd], home, input);
+    const run = await warden(["check", "--jsonl", "--cwd", cwd, "--trust-project"], home, input);
     const lines = run.stdout
       .trim()
       .split("\n")
@@ -125,7 +125,10 @@ describe("warden permissions check", () => {
     const { home, cwd } = project();
     mkdirSync(join(cwd, ".claude"), { recursive: true });
     writeFileSync(join(cwd, ".claude", "settings.json"), '{\n  "permissions": {\n    "allow": ["Read(oops"]\n  }\n}\n');
-    const run = await warden(["check", "Read", JSON.stringify({ file_path: join(cwd, "a") }), "--cwd", cwd], home);
+    const run = await warden(
+      ["check", "Read", JSON.stringify({ file_path: join(cwd, "a") }), "--cwd", cwd, "--trust-project"],
+      home,
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`${join(cwd, ".claude", "settings.json")}:3: malformed allow rule skipped`);
     expect(JSON.parse(run.stdout)).toMatchObject({ behavior: "allow" });
@@ -133,7 +136,7 @@ describe("warden permissions check", () => {
 
   it("lists the rules in force with their sources, files and lines", async () => {
     const { home, cwd } = project();
-    const run = await warden(["list", "--cwd", cwd, "--disallowedTools", "Bash", "--json"], home);
+    const run = await warden(["list", "--cwd", cwd, "--trust-project", "--disallowedTools", "Bash", "--json"], home);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       mode: "default",
@@ -155,7 +158,7 @@ describe("warden permissions check", () => {
         ],
       },
     });
-    const text = await warden(["list", "--cwd", cwd], home);
+    const text = await warden(["list", "--cwd", cwd, "--trust-project"], home);
     expect(text.stdout).toContain("deny (1):\n  Read(./secret/**)  projectSettings");
   });
 

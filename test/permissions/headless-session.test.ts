@@ -39,7 +39,7 @@ describe("the permission engine in a headless session", () => {
       { permissions: { allow: ["Edit(./notes/**)"] } },
     );
     const run = await runCli(
-      ["-p", "write", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd],
+      ["-p", "write", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd, "--trust-project"],
       { home, env: env(home) },
     );
     expect(run.code).toBe(0);
@@ -116,7 +116,7 @@ describe("the permission engine in a headless session", () => {
       },
     );
     const run = await runCli(
-      ["-p", "x", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd],
+      ["-p", "x", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd, "--trust-project"],
       { home, env: env(home) },
     );
     expect(existsSync(join(cwd, "a.txt"))).toBe(false);

@@ -43,8 +43,12 @@ export function writeJson(path: string, value: unknown): string {
   return path;
 }
 
+/**
+ * The context a session in `cwd` gets, with the folder trusted (`--trust-project`): these tests are
+ * about what settings files say; what an untrusted folder loses is tested in test/config/trust/.
+ */
 export function contextFor(cwd: string, cli: PermissionCliOptions = {}): ToolPermissionContext {
-  return buildPermissionContext({ cwd, settings: loadSettings({ cwd }), cli }).context;
+  return buildPermissionContext({ cwd, settings: loadSettings({ cwd, trustProject: true }), cli }).context;
 }
 
 export function toolContext(

@@ -120,7 +120,10 @@ describe("settings sources", () => {
 
   it("does not take bypass from a file, only from the explicit flag", () => {
     writeJson(join(project, ".warden", "settings.json"), { permissions: { defaultMode: "bypassPermissions" } });
-    const built = buildPermissionContext({ cwd: project, settings: loadSettings({ cwd: project }) });
+    const built = buildPermissionContext({
+      cwd: project,
+      settings: loadSettings({ cwd: project, trustProject: true }),
+    });
     expect(built.context.mode).toBe("default");
     expect(built.context.isBypassPermissionsModeAvailable).toBe(false);
     expect(built.warnings[0]?.message).toContain("--dangerously-skip-permissions");
@@ -160,7 +163,7 @@ describe("settings sources", () => {
       mcpServers: { a: { command: "user-a" }, b: { command: "user-b" } },
     });
     writeJson(join(project, ".warden", "settings.json"), { mcpServers: { a: { command: "project-a" } } });
-    const servers = settingsMcpServers(loadSettings({ cwd: project }));
+    const servers = settingsMcpServers(loadSettings({ cwd: project, trustProject: true }));
     expect(servers.a).toMatchObject({ config: { command: "project-a" }, source: "projectSettings" });
     expect(servers.b).toMatchObject({ config: { command: "user-b" }, source: "userSettings" });
   });
@@ -246,7 +249,10 @@ describe("broken settings", () => {
     const path = writeJson(join(project, ".warden", "settings.json"), {
       permissions: { allow: ["Bash(ls:*)", "Read", "WebFetch(domain:example.com)"], ask: ["WebFetch"], deny: ["Bash"] },
     });
-    const built = buildPermissionContext({ cwd: project, settings: loadSettings({ cwd: project }) });
+    const built = buildPermissionContext({
+      cwd: project,
+      settings: loadSettings({ cwd: project, trustProject: true }),
+    });
     expect(built.warnings).toEqual([
       {
         file: path,

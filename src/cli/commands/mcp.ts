@@ -16,9 +16,11 @@ const USAGE = `Usage:
   warden mcp list  [--mcp-config <file-or-json>...] [--strict-mcp-config] [--settings <file-or-json>] [--cwd <dir>] [--json]
   warden mcp serve [--port <n>] [--allowedTools <rules...>] [--disallowedTools <rules...>]
                    [--permission-mode <mode>] [--settings <file-or-json>] [--add-dir <dir>...] [--cwd <dir>]
+                   [--trust-project]
 
 serve speaks MCP over stdio, or over streamable HTTP at http://127.0.0.1:<n>/mcp with --port.
 Calls that would need approval are denied with the reason (nobody can be asked).
+A folder's own settings only restrict until you trust it (warden trust), or with --trust-project.
 `;
 
 /** Bad command-line input: exit code 2, as for the session command. */
@@ -85,6 +87,7 @@ async function list(argv: string[]): Promise<number> {
   const load = loadMcpServerEntries({
     cwd,
     settings,
+    listUntrusted: true,
     mcpConfigArgs: values["mcp-config"] ?? [],
     strict: values["strict-mcp-config"] === true,
   });
@@ -120,6 +123,7 @@ async function serve(argv: string[]): Promise<number> {
       settings: { type: "string" },
       "add-dir": { type: "string", multiple: true },
       cwd: { type: "string" },
+      "trust-project": { type: "boolean" },
     },
   });
   let port: number | undefined;
@@ -151,8 +155,10 @@ async function serve(argv: string[]): Promise<number> {
       addDirs: (values["add-dir"] ?? []).map((d) => resolve(d)),
     },
     extraSettings: values.settings ? [values.settings] : [],
+    trustProject: values["trust-project"] === true,
   });
   for (const warning of permissions.warnings) err(`warden mcp: warning: ${warning}\n`);
+  if (permissions.trustNotice) err(`warden mcp: ${permissions.trustNotice}\n`);
   const permissionContext = permissions.permissionContext;
   const tools = assembleToolPool(builtInTools(), [], permissionContext.rules);
   const sessionId = randomUUID();

@@ -4,7 +4,7 @@
 import { createInterface } from "node:readline";
 import { type CheckRequest, createPermissionChecker } from "../../permissions/check-request.js";
 import type { PermissionCliOptions } from "../../permissions/context-builder.js";
-import { loadSessionPermissions } from "../../permissions/session-setup.js";
+import { loadSessionPermissions, type SessionPermissions } from "../../permissions/session-setup.js";
 import { contextSummary, contextText } from "../permissions-list.js";
 
 const USAGE = `Usage: warden permissions check TOOL 'JSON_INPUT' [options]
@@ -23,6 +23,7 @@ Options:
   --add-dir <dirs...>            more working directories
   --cwd <dir>                    whose settings are in force (default: the current directory)
   --settings <file-or-json>      an extra settings file
+  --trust-project                apply the folder's own settings whole, as a session with it would
   --json                         (list) print one JSON object instead of text
   --jsonl                        read requests from stdin, one JSON object per line:
                                  {"tool":"Bash","input":{...},"rules":{"allow":[],"deny":[],"ask":[]},"mode":"default"}
@@ -30,6 +31,7 @@ Options:
 
 interface CheckArgs {
   cli: PermissionCliOptions;
+  trustProject: boolean;
   cwd: string;
   settings: string[];
   jsonl: boolean;
@@ -40,7 +42,15 @@ interface CheckArgs {
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): CheckArgs {
-  const args: CheckArgs = { cli: {}, cwd: process.cwd(), settings: [], jsonl: false, json: false, positionals: [] };
+  const args: CheckArgs = {
+    cli: {},
+    trustProject: false,
+    cwd: process.cwd(),
+    settings: [],
+    jsonl: false,
+    json: false,
+    positionals: [],
+  };
   const allowed: string[] = [];
   const disallowed: string[] = [];
   const addDirs: string[] = [];
@@ -81,6 +91,9 @@ function parseArgs(argv: readonly string[]): CheckArgs {
       case "--settings":
         args.settings.push(takeOne(i++, arg));
         break;
+      case "--trust-project":
+        args.trustProject = true;
+        break;
       case "--jsonl":
         args.jsonl = true;
         break;
@@ -98,6 +111,19 @@ function parseArgs(argv: readonly string[]): CheckArgs {
   return args;
 }
 
+/** The settings in force for these flags, their warnings and trust notice said on stderr. */
+function loadPermissionsFor(args: CheckArgs): SessionPermissions {
+  const setup = loadSessionPermissions({
+    cwd: args.cwd,
+    cli: args.cli,
+    extraSettings: args.settings,
+    trustProject: args.trustProject,
+  });
+  for (const warning of setup.warnings) process.stderr.write(`warden: warning: ${warning}\n`);
+  if (setup.trustNotice) process.stderr.write(`warden: ${setup.trustNotice}\n`);
+  return setup;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const [subcommand, ...rest] = argv;
   if (subcommand === undefined || subcommand === "--help" || subcommand === "-h") {
@@ -113,8 +139,7 @@ export async function run(argv: string[]): Promise<number> {
     args = parseArgs(rest);
     if (subcommand === "list") {
       if (args.positionals.length > 0 || args.jsonl) throw new UsageError("list takes only options");
-      const setup = loadSessionPermissions({ cwd: args.cwd, cli: args.cli, extraSettings: args.settings });
-      for (const warning of setup.warnings) process.stderr.write(`warden: warning: ${warning}\n`);
+      const setup = loadPermissionsFor(args);
       process.stdout.write(
         args.json
           ? `${JSON.stringify(contextSummary(setup.permissionContext))}\n`
@@ -132,8 +157,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   // Settings and flags are read once; each request only adds its own rules and mode.
-  const setup = loadSessionPermissions({ cwd: args.cwd, cli: args.cli, extraSettings: args.settings });
-  for (const warning of setup.warnings) process.stderr.write(`warden: warning: ${warning}\n`);
+  const setup = loadPermissionsFor(args);
   const { builtInTools } = await import("../../tools/registry.js");
   const checker = createPermissionChecker(builtInTools(), setup.permissionContext, args.cwd, setup.appState);
 

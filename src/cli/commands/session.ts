@@ -13,7 +13,7 @@ import { applyOverride, modelInfoFor } from "../../models/resolve.js";
 import type { AnyTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
 import { loadExtraTools } from "../extra-tools.js";
-import { HeadlessReporter } from "../headless-output.js";
+import { HeadlessReporter, workspaceTrustLine } from "../headless-output.js";
 import { buildHeadlessCanUseTool, runPromptWithPermissions, sessionPermissions } from "../headless-permissions.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { modelOverrideFromSettings } from "../model-settings.js";
@@ -153,6 +153,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     tools: session.tools.map((t) => t.name),
     permissionMode: permissionContext.mode,
     mcpServers,
+    workspaceTrust: workspaceTrustLine(permissions.settings.workspaceTrust),
   });
 
   let terminal: TerminalEvent | undefined;

@@ -36,6 +36,11 @@ const PROTECTED_IN_EACH_FOLDER = [
   ".gitconfig",
   ".vscode",
   ".idea",
+  // Run by other tools on their own: direnv, git hooks managers, dev-container builds.
+  ".envrc",
+  ".husky",
+  ".devcontainer",
+  ".devcontainer.json",
 ];
 
 export interface SandboxPolicyInput {

@@ -13,6 +13,7 @@ import { diffAroundRange } from "../file-shared/diff-snippet.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { findNewSecrets, SECRET_ERROR_CODE, secretRefusal } from "../file-shared/secret-scan.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE, type TextFileSnapshot } from "../file-shared/text-file.js";
 import { type AppliedEdit, applyEdit, findEditMatch } from "./match.js";
@@ -38,6 +39,8 @@ export interface EditOutput {
 
 /** The error codes of Edit's validation, as the reference numbers them. */
 export const EditErrorCode = {
+  /** The new text holds a credential (file-shared/secret-scan.ts). */
+  secret: SECRET_ERROR_CODE,
   noOp: 1,
   pathDenied: 2,
   fileExists: 3,
@@ -122,7 +125,9 @@ export const EditTool = buildTool<EditInput, EditOutput>({
       stats = undefined;
     }
     if (!stats) {
-      if (input.old_string === "") return { result: true }; // Creating a new file.
+      // Creating a new file.
+      if (input.old_string === "")
+        return secretRefusal(filePath, await findNewSecrets(input.new_string)) ?? { result: true };
       return fail(
         EditErrorCode.fileMissing,
         `File does not exist: ${filePath}. ${missingFileHint(filePath, context.options.cwd)}`,
@@ -152,6 +157,8 @@ export const EditTool = buildTool<EditInput, EditOutput>({
     const problem = checkFreshness(record, stats.mtimeMs, () => currentText(filePath));
     if (problem?.kind === "not-read") return fail(EditErrorCode.notRead, notReadMessage(filePath));
     if (problem?.kind === "modified") return fail(EditErrorCode.modifiedSinceRead, modifiedMessage(filePath));
+    const refusal = secretRefusal(filePath, await findNewSecrets(input.new_string, () => currentText(filePath)));
+    if (refusal) return refusal;
     if (input.old_string === "") return { result: true }; // An empty file being filled.
 
     // Large files are matched once, inside call(), with the same messages: reading them twice

@@ -11,6 +11,7 @@ import { normalizeLineEndings } from "../file-shared/encoding.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE } from "../file-shared/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME, writePrompt } from "./prompt.js";
 
@@ -68,7 +69,8 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     try {
       stats = await stat(filePath);
     } catch {
-      return { result: true }; // A new file needs no prior read.
+      // A new file needs no prior read.
+      return secretRefusal(filePath, await findNewSecrets(input.content)) ?? { result: true };
     }
     if (stats.isDirectory())
       return { result: false, message: `${filePath} is a directory; give the path of a file.`, errorCode: 1 };
@@ -76,7 +78,8 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     const problem = checkFreshness(context.readFileState.get(filePath), stats.mtimeMs, () => currentText(filePath));
     if (problem?.kind === "not-read") return { result: false, message: notReadMessage(filePath), errorCode: 2 };
     if (problem?.kind === "modified") return { result: false, message: modifiedMessage(filePath), errorCode: 3 };
-    return { result: true };
+    const secrets = await findNewSecrets(input.content, () => currentText(filePath));
+    return secretRefusal(filePath, secrets) ?? { result: true };
   },
 
   async call(input, context) {

@@ -1,0 +1,145 @@
+// Workspace trust applied to a session's settings. The folder's own files (project and local
+// settings of .warden/ and .claude/, and .mcp.json) can be committed by whoever wrote the
+// repository: a clone must not be able to allow commands, run hooks, start servers, widen the
+// working directories or switch the sandbox off just by being opened. So, until the user has
+// trusted the folder (for exactly its current widening settings), those files count only where
+// they restrict. A trusted folder's files apply whole, as Claude Code applies them.
+//
+// Sources added later (project agents, skills, commands) must add their content to
+// `projectSources` below, so that it is held back and fingerprinted the same way.
+import { readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
+import type { Settings } from "../settings-schema.js";
+import { describeMcpServer, describeSettingsWidening } from "./describe.js";
+import { wideningFingerprint } from "./fingerprint.js";
+import { splitProjectSettings } from "./split.js";
+import { findTrustEntry, trustIdentity } from "./trusted-folders.js";
+import type { TrustedFolderEntry, WideningSetting, WorkspaceTrust, WorkspaceTrustStatus } from "./types.js";
+
+/** What trust needs of a settings file (the loader's SettingsFile fits). */
+export interface TrustableSettingsFile {
+  source: "userSettings" | "projectSettings" | "localSettings" | "cliArg" | "policySettings";
+  path: string;
+  settings: Settings;
+}
+
+export interface ApplyWorkspaceTrustOptions {
+  /** The session's folder: where its project settings and .mcp.json were found. */
+  cwd: string;
+  /** `--trust-project`: trust the folder for this run only, whatever it holds. */
+  trustProject?: boolean;
+}
+
+export interface TrustedSettings<F extends TrustableSettingsFile> {
+  /** The files to use: whole when trusted, the folder's files cut to what restricts otherwise. */
+  files: F[];
+  trust: WorkspaceTrust;
+}
+
+const FROM_THE_FOLDER = new Set(["projectSettings", "localSettings"]);
+
+export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
+  files: readonly F[],
+  options: ApplyWorkspaceTrustOptions,
+): TrustedSettings<F> {
+  const cwd = resolve(options.cwd);
+  const folder = trustIdentity(cwd);
+  // When the folder is the home itself, its "project" files are the user's own files.
+  const usersOwn = new Set(files.filter((f) => !FROM_THE_FOLDER.has(f.source)).map((f) => trustIdentity(f.path)));
+  const isFolders = (file: F) => FROM_THE_FOLDER.has(file.source) && !usersOwn.has(trustIdentity(file.path));
+
+  const trustedMode = modeOfUsersOwnFiles(files.filter((f) => !isFolders(f)));
+  const wideningByFile: Record<string, unknown> = {};
+  const widening: WideningSetting[] = [];
+  const restrictedFiles = files.map((file) => {
+    if (!isFolders(file)) return file;
+    const split = splitProjectSettings(file.settings, trustedMode);
+    if (Object.keys(split.widening).length === 0) return file;
+    const name = displayName(cwd, file.path);
+    wideningByFile[name] = split.widening;
+    widening.push(...describeSettingsWidening(name, split.widening));
+    return { ...file, settings: split.restricting };
+  });
+  const mcpJson = readMcpJson(cwd);
+  if (mcpJson) {
+    wideningByFile[".mcp.json"] = mcpJson.content;
+    widening.push(...mcpJson.widening);
+  }
+
+  const fingerprint = wideningFingerprint(wideningByFile);
+  const entry = findTrustEntry(userTrustEntries(files), folder);
+  let status: WorkspaceTrustStatus;
+  if (widening.length === 0) status = "not_needed";
+  else if (entry?.settingsHash === fingerprint) status = "trusted";
+  else if (options.trustProject) status = "trusted_for_this_run";
+  else status = "untrusted";
+  const trust: WorkspaceTrust = {
+    folder,
+    status,
+    widening,
+    fingerprint,
+    changedSinceTrusted: entry !== undefined && entry.settingsHash !== fingerprint,
+  };
+  return { files: status === "untrusted" ? restrictedFiles : [...files], trust };
+}
+
+/** The mode the user's own sources give, as the context builder would resolve it from them alone. */
+function modeOfUsersOwnFiles(files: readonly TrustableSettingsFile[]): PermissionMode {
+  for (let i = files.length - 1; i >= 0; i--) {
+    const mode = files[i]?.settings.permissions?.defaultMode;
+    if (mode === undefined || !(PERMISSION_MODES as readonly string[]).includes(mode)) continue;
+    // A file cannot start bypass mode (only the command line can): it counts as default.
+    return mode === "bypassPermissions" ? "default" : mode;
+  }
+  return "default";
+}
+
+function userTrustEntries(files: readonly TrustableSettingsFile[]): TrustedFolderEntry[] {
+  return files.filter((f) => f.source === "userSettings").flatMap((f) => f.settings.trustedFolders ?? []);
+}
+
+function displayName(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel.startsWith("..") ? path : rel.split("\\").join("/");
+}
+
+/**
+ * `.mcp.json` as it stands: every server in it would start a program or reach a URL. The whole
+ * parsed file is fingerprinted (an unparsable one by its text); the MCP loader reports its errors.
+ */
+function readMcpJson(cwd: string): { content: unknown; widening: WideningSetting[] } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(cwd, ".mcp.json"), "utf8");
+  } catch {
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return {
+      content: { unparsedText: text },
+      widening: [
+        { file: ".mcp.json", key: "mcpServers", grants: "MCP servers (the file is not valid JSON)", known: true },
+      ],
+    };
+  }
+  const servers =
+    typeof json === "object" && json !== null && !Array.isArray(json)
+      ? (json as Record<string, unknown>).mcpServers
+      : undefined;
+  const entries =
+    typeof servers === "object" && servers !== null && !Array.isArray(servers) ? Object.entries(servers) : [];
+  if (entries.length === 0) return undefined;
+  return {
+    content: json,
+    widening: entries.map(([name, config]) => ({
+      file: ".mcp.json",
+      key: `mcpServers.${name}`,
+      grants: describeMcpServer(name, config),
+      known: true,
+    })),
+  };
+}

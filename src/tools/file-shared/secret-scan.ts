@@ -1,0 +1,95 @@
+// Refuses to let the agent write a credential into a file (Write, Edit; TodoWrite will use it too):
+// a key pasted into source code ends up in a commit, a log or a shared document. The patterns are
+// secretlint's recommended rule set (AWS, GCP, GitHub, npm, Slack, OpenAI, Anthropic, private
+// keys, database URLs with passwords, ...), loaded on the first check only: start-up never pays.
+// The error names the kind of secret and its line, never its value (the model would repeat it).
+import type { ValidationResult } from "../../tool/types.js";
+
+/** The validation error code of a refused credential, as the reference numbers it. */
+export const SECRET_ERROR_CODE = 0;
+
+export interface SecretFinding {
+  /** What it looks like ("GitHub Token", "AWS Secret Access Key"); never the value. */
+  kind: string;
+  /** 1-based line in the scanned text. */
+  line: number;
+}
+
+type LintSource = typeof import("@secretlint/core").lintSource;
+type SecretLintCoreConfig = Parameters<LintSource>[0]["options"]["config"];
+type SecretLintCoreResultMessage = Extract<Awaited<ReturnType<LintSource>>["messages"][number], { type: "message" }>;
+
+interface Scanner {
+  lintSource: LintSource;
+  config: SecretLintCoreConfig;
+}
+
+let scanner: Promise<Scanner> | undefined;
+
+function loadScanner(): Promise<Scanner> {
+  scanner ??= Promise.all([import("@secretlint/core"), import("@secretlint/secretlint-rule-preset-recommend")]).then(
+    ([core, preset]) => ({
+      lintSource: core.lintSource,
+      config: {
+        rules: [
+          {
+            id: "@secretlint/secretlint-rule-preset-recommend",
+            rule: preset.creator,
+            rules: [
+              // Access key IDs are found only with the ID scan on; account numbers are not secret.
+              {
+                id: "@secretlint/secretlint-rule-aws",
+                options: { enableIDScanRule: true },
+                allowMessageIds: ["AWSAccountID"],
+              },
+              // A `secretlint-disable` comment is text the model writes: it must not switch the check off.
+              { id: "@secretlint/secretlint-rule-filter-comments", disabled: true },
+            ],
+          },
+        ],
+      },
+    }),
+  );
+  return scanner;
+}
+
+/** "found GitHub Token(****): ****" → "GitHub Token"; the masked value never leaves this file. */
+function kindOf(message: SecretLintCoreResultMessage): string {
+  const described = /^found\s+([^(:]+)/.exec(message.message)?.[1]?.replace(/\*/g, "").trim();
+  return described || message.messageId;
+}
+
+/**
+ * Credentials in `content` that the file does not already hold (`alreadyThere`, read only when
+ * something was found): moving or keeping a secret the file had is not a leak, adding one is.
+ */
+export async function findNewSecrets(content: string, alreadyThere?: () => string): Promise<SecretFinding[]> {
+  if (content === "") return [];
+  const { lintSource, config } = await loadScanner();
+  const result = await lintSource({
+    source: { content, filePath: "content.txt", ext: ".txt", contentType: "text" },
+    options: { config, maskSecrets: true, noPhysicFilePath: true },
+  });
+  const found = result.messages.filter((m): m is SecretLintCoreResultMessage => m.type === "message");
+  if (found.length === 0) return [];
+  const before = alreadyThere?.() ?? "";
+  return found
+    .filter((message) => {
+      const value = content.slice(message.range[0], message.range[1]);
+      return value === "" || !before.includes(value);
+    })
+    .map((message) => ({ kind: kindOf(message), line: message.loc.start.line }));
+}
+
+/** The refusal for `findings` (validation error code 0), or undefined when there are none. */
+export function secretRefusal(filePath: string, findings: readonly SecretFinding[]): ValidationResult | undefined {
+  if (findings.length === 0) return undefined;
+  const what = findings.map((f) => `a ${f.kind} (line ${f.line})`).join(", ");
+  return {
+    result: false,
+    errorCode: SECRET_ERROR_CODE,
+    message:
+      `Refusing to write ${filePath}: the new content contains what looks like ${what}. ` +
+      "Credentials must not be written into files by the agent. Refer to them through the environment or a secret store instead, and if the user wants the value in this file, ask them to add it themselves.",
+  };
+}
