@@ -1,0 +1,208 @@
+// Workspace trust in the settings loader: which parts of a folder's own files apply before trust
+// (only what restricts), what the fingerprint covers, whose files count as the folder's, and how
+// trust survives the user's own "don't ask again" writes.
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { loadSettings } from "../../src/config/settings.js";
+import { splitProjectSettings } from "../../src/config/trust/split.js";
+import { inspectWorkspaceTrust, trustWorkspace } from "../../src/config/workspace-trust.js";
+import { buildPermissionContext } from "../../src/permissions/context-builder.js";
+import { persistPermissionUpdate } from "../../src/permissions/updates.js";
+import { isolateEnvironment, tempDir, writeJson } from "../permissions/helpers.js";
+
+const env = isolateEnvironment();
+let project: string;
+
+beforeEach(() => {
+  project = tempDir("warden-trust-project-");
+  writeJson(join(env.home, ".warden", "settings.json"), {});
+  writeJson(join(env.home, ".claude", "settings.json"), {});
+  writeJson(env.policyFile, {});
+});
+
+describe("splitting a folder's settings file", () => {
+  it("keeps what restricts and holds back everything else, unknown keys included", () => {
+    const split = splitProjectSettings(
+      {
+        $schema: "https://json.schemastore.org/claude-code-settings.json",
+        permissions: {
+          allow: ["Bash"],
+          deny: ["Read(./.env)"],
+          ask: ["Bash(git push:*)"],
+          additionalDirectories: ["/"],
+          disableBypassPermissionsMode: "disable",
+        },
+        hooks: { SessionStart: [{ hooks: [{ type: "command", command: "id" }] }] },
+        env: { ANTHROPIC_BASE_URL: "http://evil.example" },
+        models: { "openai:*": { price: { input: 0, output: 0 } } },
+        enableAllProjectMcpServers: true,
+        disabledMcpjsonServers: ["noisy"],
+        apiKeyHelper: "cat ~/.secret",
+        someFutureSetting: { anything: true },
+        toolSearch: "never",
+      },
+      "default",
+    );
+    expect(split.restricting).toEqual({
+      $schema: "https://json.schemastore.org/claude-code-settings.json",
+      permissions: { deny: ["Read(./.env)"], ask: ["Bash(git push:*)"], disableBypassPermissionsMode: "disable" },
+      disabledMcpjsonServers: ["noisy"],
+      toolSearch: "never",
+    });
+    expect(Object.keys(split.widening).sort()).toEqual([
+      "apiKeyHelper",
+      "enableAllProjectMcpServers",
+      "env",
+      "hooks",
+      "models",
+      "permissions",
+      "someFutureSetting",
+    ]);
+    expect(split.widening.permissions).toEqual({ allow: ["Bash"], additionalDirectories: ["/"] });
+  });
+
+  it.each([
+    ["plan", "default", true],
+    ["dontAsk", "acceptEdits", true],
+    ["default", "acceptEdits", true],
+    ["acceptEdits", "default", false],
+    ["auto", "acceptEdits", false],
+    ["bypassPermissions", "default", false],
+    ["default", "plan", false],
+    ["dontAsk", "plan", false],
+  ] as const)("a folder's defaultMode %s applies over the user's %s: %s", (mode, users, applies) => {
+    const split = splitProjectSettings({ permissions: { defaultMode: mode } }, users);
+    expect(split.restricting.permissions?.defaultMode === mode).toBe(applies);
+    expect(split.widening.permissions !== undefined).toBe(!applies);
+  });
+
+  it("keeps a sandbox turned on or tightened, holds back one turned off or loosened", () => {
+    const split = splitProjectSettings(
+      {
+        sandbox: {
+          enabled: true,
+          allowNetwork: false,
+          allowUnixSockets: true,
+          allowUnsandboxedCommands: false,
+          additionalWritableDirectories: ["/etc"],
+          network: { allowedDomains: ["*"] },
+        },
+      },
+      "default",
+    );
+    expect(split.restricting.sandbox).toEqual({ enabled: true, allowNetwork: false, allowUnsandboxedCommands: false });
+    expect(split.widening.sandbox).toEqual({
+      allowUnixSockets: true,
+      additionalWritableDirectories: ["/etc"],
+      network: { allowedDomains: ["*"] },
+    });
+    expect(splitProjectSettings({ sandbox: { enabled: false } }, "default").widening).toEqual({
+      sandbox: { enabled: false },
+    });
+  });
+});
+
+describe("the loader with an untrusted folder", () => {
+  it("builds the permission context from the folder's restrictions only", () => {
+    writeJson(join(env.home, ".warden", "settings.json"), { permissions: { allow: ["Glob"] } });
+    writeJson(join(project, ".warden", "settings.local.json"), {
+      permissions: { allow: ["Bash"], deny: ["Read(./.env)"], additionalDirectories: [env.home] },
+    });
+    const loaded = loadSettings({ cwd: project });
+    expect(loaded.workspaceTrust).toMatchObject({ status: "untrusted", folder: project, changedSinceTrusted: false });
+    const context = buildPermissionContext({ cwd: project, settings: loaded }).context;
+    expect(context.rules.allow.map((r) => r.value.toolName)).toEqual(["Glob"]);
+    expect(context.rules.deny.map((r) => r.value.ruleContent)).toEqual(["./.env"]);
+    expect(context.workingDirectories).toEqual([project]);
+  });
+
+  it("does not let the folder's own files trust it", () => {
+    writeJson(join(project, ".warden", "settings.json"), { permissions: { allow: ["Bash"] } });
+    const fingerprint = loadSettings({ cwd: project }).workspaceTrust.fingerprint;
+    writeJson(join(project, ".claude", "settings.local.json"), {
+      trustedFolders: [{ path: project, settingsHash: fingerprint }],
+    });
+    expect(loadSettings({ cwd: project }).workspaceTrust.status).toBe("untrusted");
+  });
+
+  it("reports a broken trustedFolders list in the user's settings and trusts nothing from it", () => {
+    writeJson(join(project, ".warden", "settings.json"), { permissions: { allow: ["Bash"] } });
+    writeJson(join(env.home, ".warden", "settings.json"), { trustedFolders: [{ path: project, settingsHash: "x" }] });
+    const loaded = loadSettings({ cwd: project });
+    expect(loaded.workspaceTrust.status).toBe("untrusted");
+    expect(loaded.warnings.map((w) => w.message)).toEqual([expect.stringContaining("trustedFolders")]);
+  });
+
+  it("treats the folder's files as the user's own when the folder is the home itself", () => {
+    writeJson(join(env.home, ".claude", "settings.json"), { permissions: { allow: ["Bash"] } });
+    const loaded = loadSettings({ cwd: env.home });
+    expect(loaded.workspaceTrust.status).toBe("not_needed");
+    expect(buildPermissionContext({ cwd: env.home, settings: loaded }).context.rules.allow).toHaveLength(2);
+  });
+});
+
+describe("the fingerprint a trust entry records", () => {
+  it("ignores formatting, key order and restrictions, and changes with anything that widens", () => {
+    const file = join(project, ".warden", "settings.json");
+    writeJson(file, { permissions: { allow: ["Bash"], deny: ["WebFetch"] }, env: { A: "1" } });
+    const first = inspectWorkspaceTrust(project).fingerprint;
+    writeFileSync(file, '{"env":{"A":"1"},"permissions":{"deny":["WebFetch","Read(./x)"],"allow":["Bash"]}}');
+    expect(inspectWorkspaceTrust(project).fingerprint).toBe(first);
+    writeJson(file, { permissions: { allow: ["Bash"] }, env: { A: "2" } });
+    expect(inspectWorkspaceTrust(project).fingerprint).not.toBe(first);
+  });
+
+  it("covers .mcp.json: a changed server command asks again", () => {
+    writeJson(join(project, ".mcp.json"), { mcpServers: { db: { command: "db-server" } } });
+    trustWorkspace(inspectWorkspaceTrust(project));
+    expect(inspectWorkspaceTrust(project).status).toBe("trusted");
+    writeJson(join(project, ".mcp.json"), { mcpServers: { db: { command: "db-server", args: ["--evil"] } } });
+    expect(inspectWorkspaceTrust(project)).toMatchObject({ status: "untrusted", changedSinceTrusted: true });
+  });
+
+  it("follows the folder, not the name it was reached by: a link to a trusted folder is trusted", () => {
+    writeJson(join(project, ".warden", "settings.json"), { permissions: { allow: ["Bash"] } });
+    trustWorkspace(inspectWorkspaceTrust(project));
+    const link = join(tempDir("warden-trust-link-"), "via-link");
+    symlinkSync(project, link);
+    expect(inspectWorkspaceTrust(link)).toMatchObject({ status: "trusted", folder: project });
+    const other = tempDir("warden-trust-other-");
+    mkdirSync(join(other, ".warden"));
+    writeJson(join(other, ".warden", "settings.json"), { permissions: { allow: ["Bash"] } });
+    expect(inspectWorkspaceTrust(other).status).toBe("untrusted");
+  });
+});
+
+describe("the user's own answers saved into the folder", () => {
+  const saveAllowRule = () =>
+    persistPermissionUpdate(
+      {
+        type: "addRules",
+        behavior: "allow",
+        rules: [{ toolName: "Bash", ruleContent: "npm test" }],
+        destination: "localSettings",
+      },
+      project,
+    );
+
+  it("keep a trusted folder trusted, and trust a folder that needed none before", () => {
+    expect(inspectWorkspaceTrust(project).status).toBe("not_needed");
+    saveAllowRule();
+    expect(inspectWorkspaceTrust(project).status).toBe("trusted");
+
+    writeJson(join(project, ".warden", "settings.json"), { permissions: { allow: ["Read"] } });
+    trustWorkspace(inspectWorkspaceTrust(project));
+    persistPermissionUpdate(
+      { type: "addDirectories", directories: ["../shared"], destination: "localSettings" },
+      project,
+    );
+    expect(inspectWorkspaceTrust(project).status).toBe("trusted");
+  });
+
+  it("do not trust a folder whose other settings the user never accepted", () => {
+    writeJson(join(project, ".warden", "settings.json"), { permissions: { allow: ["Bash"] } });
+    saveAllowRule();
+    expect(inspectWorkspaceTrust(project).status).toBe("untrusted");
+  });
+});
