@@ -26,27 +26,25 @@ interface Scanner {
 
 let scanner: Promise<Scanner> | undefined;
 
+/** The preset's comment filter: it honours `secretlint-disable` comments, which the model could write. */
+const COMMENT_FILTER = "@secretlint/secretlint-rule-filter-comments";
+const AWS_RULE = "@secretlint/secretlint-rule-aws";
+
 function loadScanner(): Promise<Scanner> {
   scanner ??= Promise.all([import("@secretlint/core"), import("@secretlint/secretlint-rule-preset-recommend")]).then(
     ([core, preset]) => ({
       lintSource: core.lintSource,
+      // The preset's rules one by one rather than the preset itself: secretlint 11 ignores
+      // `disabled` for a rule inside a preset, and the comment filter must not run.
       config: {
-        rules: [
-          {
-            id: "@secretlint/secretlint-rule-preset-recommend",
-            rule: preset.creator,
-            rules: [
-              // Access key IDs are found only with the ID scan on; account numbers are not secret.
-              {
-                id: "@secretlint/secretlint-rule-aws",
-                options: { enableIDScanRule: true },
-                allowMessageIds: ["AWSAccountID"],
-              },
-              // A `secretlint-disable` comment is text the model writes: it must not switch the check off.
-              { id: "@secretlint/secretlint-rule-filter-comments", disabled: true },
-            ],
-          },
-        ],
+        rules: preset.rules
+          .filter((rule) => rule.meta.id !== COMMENT_FILTER)
+          .map((rule) =>
+            rule.meta.id === AWS_RULE
+              ? // Access key IDs are found only with the ID scan on; account numbers are not secret.
+                { id: rule.meta.id, rule, options: { enableIDScanRule: true }, allowMessageIds: ["AWSAccountID"] }
+              : { id: rule.meta.id, rule },
+          ),
       },
     }),
   );
