@@ -10,7 +10,18 @@ import { execFileSync } from "node:child_process";
 // external (SDKs and MCP are loaded lazily; ripgrep, sharp and tree-sitter find files beside them).
 // The provider SDKs are bundled too, into the chunks only their adapter's dynamic import() reaches:
 // one file loads in about half the time of the SDK's hundreds of modules, and ~10 MB lighter.
-const BUNDLED = new Set(["zod", "picomatch", "diff", "shell-quote", "ignore", "tinyglobby", "@anthropic-ai/sdk", "openai"]);
+const BUNDLED = new Set([
+  "zod",
+  "picomatch",
+  "diff",
+  "shell-quote",
+  "ignore",
+  "tinyglobby",
+  "@anthropic-ai/sdk",
+  "openai",
+  "@secretlint/core",
+  "@secretlint/secretlint-rule-preset-recommend",
+]);
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
 
 // Zod's namespace object re-exports every error-message locale (~360 KB of the ~750 KB zod bundle,
@@ -25,6 +36,19 @@ const zodEnglishOnly = {
     b.onLoad({ filter: /.*/, namespace: "zod-locales" }, () => ({
       contents: 'export { default as en } from "zod/v4/locales/en.js";',
       resolveDir: process.cwd(),
+    }));
+  },
+};
+// secretlint's core logs through the `debug` package, whose Node build require()s `tty` (not
+// possible from an ES module bundle); it never logs unless DEBUG names it, so a silent stand-in.
+const silentDebug = {
+  name: "silent-debug",
+  setup(b) {
+    b.onResolve({ filter: /^debug$/ }, (args) =>
+      /[\\/]@secretlint[\\/]/.test(args.importer) ? { path: "debug", namespace: "silent-debug" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "silent-debug" }, () => ({
+      contents: "export default function debug() { const log = () => {}; log.enabled = false; return log; }",
     }));
   },
 };
@@ -45,7 +69,7 @@ await build({
   external,
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, silentDebug],
   logLevel: "warning",
 });
 if (withTypes) {
