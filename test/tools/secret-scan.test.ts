@@ -1,8 +1,11 @@
 // Write and Edit refuse to put a credential into a file (validation error code 0), naming the kind
 // of secret and its line, never the value. The credentials below are fabricated, in the real
 // formats; they are assembled at run time so this file holds no credential-shaped literal.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EditTool } from "../../src/tools/edit/tool.js";
 import { findNewSecrets } from "../../src/tools/file-shared/secret-scan.js";
@@ -121,5 +124,62 @@ describe("content that is not a new credential", () => {
   it("names each finding's kind and line", async () => {
     const findings = await findNewSecrets(`a\nSLACK=xoxb-123456789012-1234567890123-${chars(ALNUM, 24)}\nb\n`);
     expect(findings).toEqual([{ kind: "slack token", line: 2 }]);
+  });
+});
+
+describe("the built CLI (secretlint bundled into its lazy chunk)", () => {
+  const root = path.resolve(fileURLToPath(import.meta.url), "../../..");
+  const built = existsSync(path.join(root, "dist", "cli.js"));
+
+  it.runIf(process.env.CI === "true")("is built: under CI a missing dist/ fails instead of skipping", () => {
+    expect(built).toBe(true);
+  });
+
+  it.runIf(built)("refuses a credential and writes ordinary text", async () => {
+    const token = `ghp_${chars(ALNUM, 36)}`;
+    const script = path.join(project.sessionDir, "script.jsonl");
+    const write = (id: string, name: string, content: string) => ({
+      content: [{ type: "tool_use", id, name: "Write", input: { file_path: `{{cwd}}/${name}`, content } }],
+    });
+    await writeFile(
+      script,
+      [
+        write("t1", "leak.txt", `token=${token}\n`),
+        write("t2", "fine.txt", "hello\n"),
+        { content: [{ type: "text", text: "ok" }] },
+      ]
+        .map((t) => JSON.stringify(t))
+        .join("\n"),
+    );
+    const run = spawnSync(
+      process.execPath,
+      [
+        path.join(root, "bin", "warden.js"),
+        "-p",
+        "go",
+        "--model",
+        `replay:${script}`,
+        "--output-format",
+        "stream-json",
+        "--allowedTools",
+        "Write",
+      ],
+      {
+        cwd: project.dir,
+        encoding: "utf8",
+        env: {
+          ...process.env,
+          HOME: project.sessionDir,
+          WARDEN_HOME: project.sessionDir,
+          WARDEN_MANAGED_SETTINGS: path.join(project.sessionDir, "none.json"),
+        },
+      },
+    );
+    expect(run.status).toBe(0);
+    const results = run.stdout.split("\n").filter((l) => l.includes('"tool_result"'));
+    expect(results[0]).toContain("GitHub Token (line 1)");
+    expect(results[0]).not.toContain(token);
+    expect(await readFile(path.join(project.dir, "leak.txt"), "utf8").catch(() => "absent")).toBe("absent");
+    expect(await readFile(path.join(project.dir, "fine.txt"), "utf8")).toBe("hello\n");
   });
 });

@@ -47,6 +47,12 @@ function loadScanner(): Promise<Scanner> {
           ),
       },
     }),
+    (error: unknown) => {
+      // Fail closed, and let a later write try again.
+      scanner = undefined;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`the credential check could not load (${reason}); nothing was written`);
+    },
   );
   return scanner;
 }
