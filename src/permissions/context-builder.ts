@@ -24,7 +24,8 @@ export interface PermissionCliOptions {
 
 export interface BuildPermissionContextOptions {
   cwd: string;
-  settings: LoadedSettings;
+  /** The files in force (the loader has already cut an untrusted folder's files to what restricts). */
+  settings: Pick<LoadedSettings, "files" | "warnings">;
   cli?: PermissionCliOptions;
   sessionRules?: Partial<Record<PermissionBehavior, readonly string[]>>;
 }
