@@ -23,16 +23,26 @@ export {
   type UndoReport,
   undoLastChanges,
 } from "./session/file-history.js";
+export { FileTaskStore, restoredTaskListState, sessionTaskStore } from "./session/task-store.js";
 export * from "./session/transcript.js";
 export * from "./session/transcript-reader.js";
 export * from "./shell/index.js";
 export * from "./tool/index.js";
+export { AskUserQuestionTool } from "./tools/ask-user-question/tool.js";
 export { EditTool } from "./tools/edit/tool.js";
+export { EnterPlanModeTool } from "./tools/enter-plan-mode/tool.js";
+export { ExitPlanModeTool } from "./tools/exit-plan-mode/tool.js";
 export { GlobTool } from "./tools/glob/tool.js";
 export { GrepTool } from "./tools/grep/tool.js";
 export { NotebookEditTool } from "./tools/notebook-edit/tool.js";
 // File tools, their file history and undo.
 export { ReadTool } from "./tools/read/tool.js";
+export { type BuiltInToolsOptions, builtInTools, projectTools } from "./tools/registry.js";
+export { TaskCreateTool } from "./tools/task-create/tool.js";
+export { TaskGetTool } from "./tools/task-get/tool.js";
+export { TaskListTool } from "./tools/task-list/tool.js";
+export { TaskUpdateTool } from "./tools/task-update/tool.js";
+export { TodoWriteTool } from "./tools/todo-write/tool.js";
 export { SEARCH_WEIGHTS, searchTools } from "./tools/tool-search/scoring.js";
 export { ToolSearchTool } from "./tools/tool-search/tool.js";
 export { WriteTool } from "./tools/write/tool.js";

@@ -141,6 +141,18 @@ export class HeadlessReporter {
           );
         }
         return;
+      case "todo":
+        // The task list as it now is, for a consumer's progress panel (not a Claude Code line type).
+        if (this.format === "stream-json") {
+          this.line({
+            type: "todo",
+            family: event.list.family,
+            todos: event.list.items,
+            session_id: this.sessionId,
+            uuid: crypto.randomUUID(),
+          });
+        }
+        return;
       case "terminal":
         this.stopApiClock();
         return;

@@ -36,3 +36,8 @@ export function transcriptPath(cwd: string, sessionId: string): string {
 export function sessionArtifactsDir(cwd: string, sessionId: string): string {
   return join(projectDataDir(cwd), sessionId);
 }
+
+/** The session's plan file (plan mode writes the plan there; src/permissions/plan-mode.ts). */
+export function planFilePathIn(sessionDir: string): string {
+  return join(sessionDir, "plan.md");
+}

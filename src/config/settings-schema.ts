@@ -3,6 +3,7 @@
 // is safe: see `critical` below.
 import { z } from "zod";
 import { PERMISSION_MODES } from "../tool/permission-types.js";
+import { TASK_LIST_FAMILIES, type TaskListFamily } from "../tool/task-list.js";
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -93,6 +94,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["models"], schema: z.record(z.string(), modelSettingsSchema), critical: false },
   // Dropping a broken list only makes folders untrusted again: stricter, so not critical.
   { path: ["trustedFolders"], schema: z.array(trustedFolderSchema), critical: false },
+  { path: ["taskTools"], schema: z.enum(TASK_LIST_FAMILIES as [TaskListFamily, ...TaskListFamily[]]), critical: false },
 ];
 
 export interface PermissionsSettings {
@@ -113,5 +115,7 @@ export interface Settings {
   env?: Record<string, string>;
   models?: Record<string, ModelSettings>;
   trustedFolders?: Array<z.infer<typeof trustedFolderSchema>>;
+  /** Which family of task-list tools sessions offer: TodoWrite, or Tasks (TaskCreate and the rest). */
+  taskTools?: TaskListFamily;
   [key: string]: unknown;
 }

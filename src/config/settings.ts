@@ -227,3 +227,10 @@ export function settingsMcpServers(
   }
   return servers;
 }
+
+/** The value of a top-level key in the highest-precedence file that sets it. */
+export function settingsValue<K extends keyof Settings>(loaded: LoadedSettings, key: K): Settings[K] | undefined {
+  let value: Settings[K] | undefined;
+  for (const file of loaded.files) if (file.settings[key] !== undefined) value = file.settings[key];
+  return value;
+}

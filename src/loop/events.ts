@@ -1,5 +1,6 @@
 import type { AssistantMessage, ToolResultBlock, ToolUseBlock, Usage, UserMessage } from "../messages/types.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
+import type { TaskListSnapshot } from "../tool/task-list.js";
 
 /** Why a query() ended. */
 export type TerminalReason =
@@ -48,4 +49,6 @@ export type QueryEvent =
   | { type: "tool_progress"; toolUseId: string; toolName: string; progress: unknown }
   /** One tool call finished (results are also collected into the turn's user message). */
   | { type: "tool_result"; toolUse: ToolUseBlock; result: ToolResultBlock; denial?: PermissionDenialRecord }
+  /** The task list changed during the turn's tool calls (TodoWrite, the Task tools, a teammate): the list as it is now. */
+  | { type: "todo"; list: TaskListSnapshot }
   | TerminalEvent;

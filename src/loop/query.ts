@@ -25,6 +25,7 @@ import { wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import { errorResult } from "../orchestration/run-tool-use.js";
 import { type Provider, ProviderError, type ProviderEvent } from "../providers/types.js";
 import { budgetRequestMessages } from "../results/budget.js";
+import { currentTaskList, MAIN_TODO_LIST, taskListRevision } from "../tool/task-list.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "./events.js";
 import { StreamingToolTurn } from "./execute-tools.js";
@@ -217,6 +218,16 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
   let turnCount = 0;
   let recoveries = 0;
   let usage = emptyUsage();
+  // The task list as last shown to consumers: a change during a turn's tool calls becomes a `todo` event.
+  const listKey = context.agentId ?? MAIN_TODO_LIST;
+  let listRevision = taskListRevision(context.getAppState(), listKey);
+  function* taskListChange(): Generator<QueryEvent> {
+    const revision = taskListRevision(context.getAppState(), listKey);
+    if (revision === listRevision) return;
+    listRevision = revision;
+    const list = currentTaskList(context.getAppState(), listKey);
+    if (list) yield { type: "todo", list };
+  }
 
   const terminal = (reason: TerminalReason, error?: string): TerminalEvent => {
     const event: TerminalEvent = { type: "terminal", reason, turnCount, usage };
@@ -285,8 +296,10 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       }
       if (outcome.kind === "aborted") {
         // Calls that started while streaming keep their real result if they finished.
-        if (partialToolUses.length > 0)
+        if (partialToolUses.length > 0) {
           yield add(toolResultsMessage(await settledResults(toolTurn, partialToolUses, model)));
+          yield* taskListChange();
+        }
         if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_BY_USER));
         return yield* finish(terminal("aborted_streaming"));
       }
@@ -330,6 +343,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     results.push(...missingResults(toolUses, results, "Error: the tool call produced no result."));
     yield add(toolResultsMessage(results));
     for (const extra of newMessages) yield add(extra);
+    yield* taskListChange();
 
     if (signal.aborted) {
       if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_DURING_TOOLS));

@@ -2,7 +2,7 @@
 // usage, the tool pool, the AppState store, the file-read memory) and runs query() for each
 // prompt. This is the object a library user creates to run an agent.
 import { loadMemoryFiles } from "../config/memory.js";
-import { sessionArtifactsDir, transcriptPath } from "../config/paths.js";
+import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
 import type { ContextManagementOptions } from "../context/thresholds.js";
 import {
   addUsage,
@@ -25,6 +25,7 @@ import { emptyPermissionContext, type ToolPermissionContext } from "../tool/perm
 import { assembleToolPool } from "../tool/pool.js";
 import { ReadFileState } from "../tool/read-file-state.js";
 import type { AnyTool, AttachmentSource, CanUseTool, ToolUseContext } from "../tool/types.js";
+import type { UserDialog } from "../tool/user-dialog.js";
 import type { QueryEvent, TerminalEvent } from "./events.js";
 import { query } from "./query.js";
 import { SessionAttachments } from "./reminders.js";
@@ -66,10 +67,15 @@ export interface SessionEngineOptions {
   /** Replaces the built-in system prompt entirely (a string, or a builder that sees the tool split). */
   systemPrompt?: string | SystemPromptBuilder;
   permissionContext?: ToolPermissionContext;
-  /** Extra AppState fields (declared by other modules through declaration merging). */
+  /** Initial values of AppState fields (src/tool/app-state.ts), e.g. a restored task list. */
   appState?: Partial<AppState>;
   /** True when nobody can answer a permission prompt. Default true. */
   isNonInteractive?: boolean;
+  /**
+   * Answers AskUserQuestion and approves ExitPlanMode's plans (callbacks a library supplies).
+   * Without it those tools go through canUseTool's prompt, or tell the model to go on alone.
+   */
+  userDialog?: UserDialog;
   verbose?: boolean;
   /** Write the transcript under the user's data folder. Default true. */
   transcript?: boolean;
@@ -128,7 +134,13 @@ export class SessionEngine {
         : budgetProblem(options.maxBudgetUsd, this.modelInfo, this.modelLabel);
     if (problem) throw new Error(problem);
     this.messages = [...(options.initialMessages ?? [])];
-    const permissionContext = options.permissionContext ?? emptyPermissionContext(options.cwd);
+    // The plan file sits in the session's folder; the permission context names it so the file
+    // tools may write it in plan mode (also when the session starts in plan mode).
+    const basePermissions = options.permissionContext ?? emptyPermissionContext(options.cwd);
+    const permissionContext: ToolPermissionContext = {
+      ...basePermissions,
+      planFilePath: basePermissions.planFilePath ?? planFilePathIn(sessionArtifactsDir(options.cwd, this.sessionId)),
+    };
     this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
     this.pool = assembleToolPool(options.tools, options.mcpTools ?? [], permissionContext.rules);
     this.now = options.now ?? (() => new Date());
@@ -245,6 +257,8 @@ export class SessionEngine {
   private record(event: QueryEvent): void {
     if (event.type === "assistant" || event.type === "user") this.append(event.message);
     else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
+    // The list as it now is, for --resume (transcript-reader.ts reads the last one back).
+    else if (event.type === "todo") this.transcript?.recordEntry({ type: "todo", ...event.list });
     else if (event.type === "terminal") this.finishQuery(event);
   }
 
@@ -312,6 +326,7 @@ export class SessionEngine {
         sessionDir: sessionArtifactsDir(this.cwd, this.sessionId),
         isNonInteractive: this.options.isNonInteractive ?? true,
         verbose: this.options.verbose ?? false,
+        userDialog: this.options.userDialog,
       },
       abortController,
       messages: this.messages,

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { projectDataDir, transcriptPath } from "../config/paths.js";
 import type { Message, ToolResultBlock, ToolUseBlock, UserMessage } from "../messages/types.js";
+import { TASK_LIST_FAMILIES, TASK_LIST_STATUSES, type TaskListItem, type TaskListSnapshot } from "../tool/task-list.js";
 
 export interface LoadedTranscript {
   sessionId: string;
@@ -10,6 +11,8 @@ export interface LoadedTranscript {
   messages: Message[];
   /** `provider:model` from the header, when there is one. */
   model?: string;
+  /** The task list as the last `todo` entry recorded it (see task-store.ts restoredTaskListState). */
+  taskList?: TaskListSnapshot;
   /** Lines that could not be read (torn last line of a killed process, damaged lines). */
   warnings: string[];
 }
@@ -56,6 +59,20 @@ export function pairDanglingToolUses(messages: readonly Message[]): Message[] {
   return out;
 }
 
+function isTaskListItem(value: unknown): value is TaskListItem {
+  if (typeof value !== "object" || value === null) return false;
+  const item = value as Partial<TaskListItem>;
+  return typeof item.content === "string" && TASK_LIST_STATUSES.includes(item.status as TaskListItem["status"]);
+}
+
+/** A `todo` entry as the session engine writes it: { type, family, revision, items }. */
+function taskListOf(entry: Record<string, unknown>): TaskListSnapshot | undefined {
+  const { family, revision, items } = entry;
+  if (!TASK_LIST_FAMILIES.includes(family as TaskListSnapshot["family"])) return undefined;
+  if (typeof revision !== "number" || !Array.isArray(items) || !items.every(isTaskListItem)) return undefined;
+  return { family: family as TaskListSnapshot["family"], revision, items };
+}
+
 export function loadTranscriptFile(path: string): LoadedTranscript {
   let text: string;
   try {
@@ -72,6 +89,7 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
   const messages: Message[] = [];
   let sessionId = basename(path, ".jsonl");
   let model: string | undefined;
+  let taskList: TaskListSnapshot | undefined;
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
     let entry: { type?: unknown; message?: unknown; sessionId?: unknown; model?: unknown };
@@ -88,6 +106,10 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
     if (entry.type === "session") {
       if (typeof entry.sessionId === "string") sessionId = entry.sessionId;
       if (typeof entry.model === "string") model = entry.model;
+    } else if (entry.type === "todo") {
+      const list = taskListOf(entry as Record<string, unknown>);
+      if (list) taskList = list;
+      else warnings.push(`transcript ${path}: line ${index + 1} holds a malformed task list; skipped it`);
     } else if (entry.type === "message") {
       if (isMessage(entry.message)) messages.push(entry.message);
       else warnings.push(`transcript ${path}: line ${index + 1} holds a malformed message; skipped it`);
@@ -95,6 +117,7 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
   });
   const loaded: LoadedTranscript = { sessionId, path, messages: pairDanglingToolUses(messages), warnings };
   if (model !== undefined) loaded.model = model;
+  if (taskList !== undefined) loaded.taskList = taskList;
   return loaded;
 }
 

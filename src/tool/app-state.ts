@@ -4,8 +4,9 @@
 // keep state adds its field (and the type of that field, if it is new) in src/tool/, never by
 // declaration merging from its own folder.
 import type { UserMessage } from "../messages/types.js";
-import type { ToolPermissionContext } from "./permission-types.js";
+import type { PermissionMode, ToolPermissionContext } from "./permission-types.js";
 import type { BackgroundTaskRegistry, SandboxSettings, ShellSnapshot } from "./shell-state.js";
+import type { StateReminderState, TaskListStore, TodoListState } from "./task-list.js";
 import type { ToolCallHooks } from "./tool-call-hooks.js";
 import type { ToolSearchMode } from "./tool-search-mode.js";
 
@@ -36,6 +37,16 @@ export interface AppState {
   toolPermissionContext: ToolPermissionContext;
   /** The session's configured hooks (from settings), run around each call; absent = no hooks. */
   hooks?: ToolCallHooks;
+  /**
+   * Set once the auto-mode classifier's circuit breaker has tripped (too many refusals): leaving
+   * plan mode then returns to default mode instead of auto (src/tools/exit-plan-mode/).
+   */
+  autoModeCircuitTripped?: boolean;
+
+  // --- Plan mode (src/tools/enter-plan-mode/, exit-plan-mode/; the plan file is
+  // toolPermissionContext.planFilePath) ---
+  /** Set while plan mode was entered with EnterPlanMode: the mode to return to when it ends. */
+  planMode?: { previousMode: PermissionMode };
 
   // --- Messages for the model that did not come from a tool result (src/loop/) ---
   /**
@@ -44,6 +55,8 @@ export interface AppState {
    * next model request.
    */
   pendingReminders?: string[];
+  /** When the task-list and plan-mode reminders last went out (src/loop/state-reminders.ts). */
+  stateReminders?: StateReminderState;
   /** Messages the user sent while a prompt ran, waiting for the next model request. */
   queuedUserMessages?: UserMessage[];
   /**
@@ -68,6 +81,15 @@ export interface AppState {
    * later changes reach the model as a delta (src/context/attachments/deltas.ts).
    */
   mcpInstructions?: McpServerInstructions[];
+
+  // --- The task list (src/tools/todo-write/, src/tools/task-*/, src/session/task-store.ts) ---
+  /** TodoWrite lists: the main thread's under MAIN_TODO_LIST, a subagent's under its agentId. */
+  todoLists?: Record<string, TodoListState>;
+  /**
+   * The Tasks family's list, once opened (the session's own folder by default; a team's members
+   * share one). Restored on --resume from the transcript's last `todo` entry.
+   */
+  taskStore?: TaskListStore;
 
   // --- Result budget (src/results/) ---
   /** The session's frozen per-message budget decisions (see src/results/budget.ts). */

@@ -10,6 +10,8 @@ export * from "./pool.js";
 export * from "./read-file-state.js";
 export * from "./schema.js";
 export * from "./shell-state.js";
+export * from "./task-list.js";
 export * from "./tool-call-hooks.js";
 export * from "./tool-search-mode.js";
 export * from "./types.js";
+export * from "./user-dialog.js";

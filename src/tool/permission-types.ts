@@ -135,6 +135,11 @@ export interface ToolPermissionContext {
   isBypassPermissionsModeAvailable: boolean;
   /** Set by settings `allowManagedPermissionRulesOnly`: only policy rules count. */
   managedRulesOnly?: boolean;
+  /**
+   * The session's plan file (in its own folder, outside the working directories): the one file
+   * the file tools may write in plan mode, and may always read and write without asking.
+   */
+  planFilePath?: string;
 }
 
 export function emptyPermissionContext(cwd: string, mode: PermissionMode = "default"): ToolPermissionContext {

@@ -9,6 +9,7 @@ import type {
 } from "./permission-types.js";
 import type { ReadFileState } from "./read-file-state.js";
 import type { SandboxSettings } from "./shell-state.js";
+import type { UserDialog } from "./user-dialog.js";
 
 export type ToolInput = Record<string, unknown>;
 
@@ -42,6 +43,12 @@ export interface ToolUseContextOptions {
   /** True when nobody can answer a permission prompt (headless, MCP server). */
   isNonInteractive: boolean;
   verbose?: boolean;
+  /**
+   * Who answers AskUserQuestion and approves plans when no permission prompt does (a library's
+   * callbacks). Absent: those tools go through the permission prompt, or, when nobody can be
+   * asked, tell the model to decide by itself.
+   */
+  userDialog?: UserDialog;
 }
 
 /**

@@ -1,28 +1,62 @@
 // The built-in tools, in the order they are offered to the model (the order is part of the
 // request prefix: keep it stable). Each tool lives in its own folder beside this file.
+import type { TaskListFamily } from "../tool/task-list.js";
 import type { AnyTool } from "../tool/types.js";
+import { AskUserQuestionTool } from "./ask-user-question/tool.js";
 import { BashTool } from "./bash/tool.js";
 import { EditTool } from "./edit/tool.js";
+import { EnterPlanModeTool } from "./enter-plan-mode/tool.js";
+import { ExitPlanModeTool } from "./exit-plan-mode/tool.js";
 import { GlobTool } from "./glob/tool.js";
 import { GrepTool } from "./grep/tool.js";
 import { NotebookEditTool } from "./notebook-edit/tool.js";
 import { ReadTool } from "./read/tool.js";
+import { TaskCreateTool } from "./task-create/tool.js";
+import { TaskGetTool } from "./task-get/tool.js";
+import { TaskListTool } from "./task-list/tool.js";
 import { TaskOutputTool } from "./task-output/tool.js";
 import { TaskStopTool } from "./task-stop/tool.js";
+import { TaskUpdateTool } from "./task-update/tool.js";
+import { TodoWriteTool } from "./todo-write/tool.js";
 import { ToolSearchTool } from "./tool-search/tool.js";
 import { WriteTool } from "./write/tool.js";
 
-export function builtInTools(): AnyTool[] {
+export interface BuiltInToolsOptions {
+  /**
+   * Which family of task-list tools the session offers; a session has exactly one. Default:
+   * `Tasks` (TaskCreate, TaskGet, TaskUpdate, TaskList) when a person works in the session,
+   * `TodoWrite` for headless runs and libraries. Settings `taskTools` chooses explicitly.
+   */
+  taskTools?: TaskListFamily;
+  /** A person works in this session (the interactive UI). Default false. */
+  interactive?: boolean;
+}
+
+/** The family a session gets: an explicit choice, else Tasks with a person and TodoWrite without. */
+export function taskToolFamily(options: BuiltInToolsOptions = {}): TaskListFamily {
+  return options.taskTools ?? (options.interactive ? "Tasks" : "TodoWrite");
+}
+
+function taskListTools(family: TaskListFamily): AnyTool[] {
+  return family === "Tasks" ? [TaskCreateTool, TaskGetTool, TaskUpdateTool, TaskListTool] : [TodoWriteTool];
+}
+
+/** Tools that act on the project: files and the shell. What `warden mcp serve` offers. */
+export function projectTools(): AnyTool[] {
+  return [ReadTool, WriteTool, EditTool, BashTool, GlobTool, GrepTool, NotebookEditTool, TaskOutputTool, TaskStopTool];
+}
+
+/**
+ * A session's tools: the project tools, the session's task list, the tools that talk with the user
+ * (AskUserQuestion, plan mode), and ToolSearch for the deferred ones.
+ */
+export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
   return [
-    ReadTool,
-    WriteTool,
-    EditTool,
-    BashTool,
-    GlobTool,
-    GrepTool,
-    NotebookEditTool,
-    TaskOutputTool,
-    TaskStopTool,
+    ...projectTools(),
+    ...taskListTools(taskToolFamily(options)),
+    AskUserQuestionTool,
+    EnterPlanModeTool,
+    ExitPlanModeTool,
     ToolSearchTool,
   ];
 }

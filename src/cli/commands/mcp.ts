@@ -137,7 +137,7 @@ async function serve(argv: string[]): Promise<number> {
     { loadSessionPermissions },
     { createCanUseTool },
     { createHeadlessAskHandler },
-    { builtInTools },
+    { projectTools },
     { assembleToolPool },
   ] = await Promise.all([
     import("../../permissions/session-setup.js"),
@@ -160,7 +160,7 @@ async function serve(argv: string[]): Promise<number> {
   for (const warning of permissions.warnings) err(`warden mcp: warning: ${warning}\n`);
   if (permissions.trustNotice) err(`warden mcp: ${permissions.trustNotice}\n`);
   const permissionContext = permissions.permissionContext;
-  const tools = assembleToolPool(builtInTools(), [], permissionContext.rules);
+  const tools = assembleToolPool(projectTools(), [], permissionContext.rules);
   const sessionId = randomUUID();
   const { createWardenMcpServer } = await import("../../mcp/server/warden-server.js");
   const makeServer = () =>

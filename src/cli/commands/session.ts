@@ -3,6 +3,8 @@
 // Static on purpose: a headless run needs all of these before its first request, and each
 // dynamic import() is one more module file for the loader to fetch and link at start-up.
 
+import { sessionArtifactsDir } from "../../config/paths.js";
+import { settingsValue } from "../../config/settings.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { TerminalEvent } from "../../loop/events.js";
 import { createSession } from "../../loop/session.js";
@@ -10,6 +12,8 @@ import { connectMcpForSession } from "../../mcp/session-setup.js";
 import type { Message } from "../../messages/types.js";
 import { budgetProblem } from "../../models/budget.js";
 import { applyOverride, modelInfoFor } from "../../models/resolve.js";
+import { restoredTaskListState } from "../../session/task-store.js";
+import type { TaskListSnapshot } from "../../tool/task-list.js";
 import type { AnyTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
 import { loadExtraTools } from "../extra-tools.js";
@@ -82,11 +86,12 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
     throw new CliError(error instanceof Error ? error.message : String(error), 1);
   });
-  const tools: AnyTool[] = [...builtInTools(), ...(await loadExtraTools())];
-  const provider = warmUpAfterFirstRequest(traceFirstRequest(resolved.provider), tools);
   // Settings are read once, here: broken ones stop the session before any MCP server is started,
   // and the MCP set-up takes its servers and tool-search mode from the same read.
   const permissions = sessionPermissions(config);
+  const taskTools = settingsValue(permissions.settings, "taskTools");
+  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
+  const provider = warmUpAfterFirstRequest(traceFirstRequest(resolved.provider), tools);
   const modelOverride = modelOverrideFromSettings(permissions.settings, provider.name, resolved.model);
   if (config.maxBudgetUsd !== undefined) {
     // Checked before any MCP server starts: a budget that cannot be kept is a usage error.
@@ -111,7 +116,10 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     modelLabel: resolved.label,
     tools,
     mcpTools: mcp.tools,
-    appState: mcp.initialAppState(resumed?.messages),
+    appState: {
+      ...mcp.initialAppState(resumed?.messages),
+      ...(resumed ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId)) : {}),
+    },
     canUseTool: buildHeadlessCanUseTool(config),
     cwd: config.cwd,
     sessionId: resumed?.sessionId,
@@ -190,7 +198,7 @@ function chooseDefaultModel(): string {
 
 async function loadResumed(
   config: SessionConfig,
-): Promise<{ sessionId: string; messages: Message[]; model?: string } | undefined> {
+): Promise<{ sessionId: string; messages: Message[]; model?: string; taskList?: TaskListSnapshot } | undefined> {
   if (config.resume === undefined && !config.continueLatest) return undefined;
   const { latestSessionId, loadSession } = await import("../../session/transcript-reader.js");
   const sessionId = config.resume ?? latestSessionId(config.cwd);

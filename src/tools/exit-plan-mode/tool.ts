@@ -1,0 +1,183 @@
+// ExitPlanMode: presents the plan (read from the plan file) for approval and, once approved,
+// restores the mode the session was in before plan mode. Who approves, in order: the session's
+// userDialog callback (a library), the permission mode to return to when it approves everything
+// (bypassPermissions), an allow rule for ExitPlanMode, or a person asked through the permission
+// prompt; with nobody to ask the prompt is refused and the session stays in plan mode.
+// allowedPrompts become session allow rules for Bash only when a person (or the callback) granted
+// them: a rule that approves plans in advance does not approve the commands a plan asks for.
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { allowedPromptProblem, allowedPromptRule, leavePlanMode, modeAfterPlan } from "../../permissions/plan-mode.js";
+import { formatRule } from "../../permissions/rule-string.js";
+import { applyPermissionUpdates } from "../../permissions/updates.js";
+import { buildTool } from "../../tool/build-tool.js";
+import type { PermissionMode, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
+import type { ToolUseContext } from "../../tool/types.js";
+import type { AllowedPrompt } from "../../tool/user-dialog.js";
+import { EXIT_PLAN_MODE_PROMPT, EXIT_PLAN_MODE_TOOL_NAME } from "./prompt.js";
+
+const allowedPromptSchema = z.strictObject({
+  tool: z.literal("Bash"),
+  prompt: z.string().trim().min(1).describe('A Bash rule pattern, e.g. "npm run test:*"'),
+});
+
+const inputSchema = z.strictObject({
+  allowedPrompts: z
+    .array(allowedPromptSchema)
+    .optional()
+    .describe("Bash permissions the implementation needs, granted with the plan"),
+});
+
+export type ExitPlanModeInput = z.infer<typeof inputSchema>;
+
+export type ExitPlanModeOutput =
+  | {
+      kind: "approved";
+      planFilePath: string;
+      mode: PermissionMode;
+      /** Requested Bash patterns now allowed without asking, and those that were not granted. */
+      granted: string[];
+      notGranted: string[];
+    }
+  | { kind: "rejected"; planFilePath: string; feedback?: string };
+
+const MAX_PLAN_CHARS_IN_PROMPT = 20_000;
+
+function planFileOf(context: ToolUseContext): string {
+  const path = context.getAppState().toolPermissionContext.planFilePath;
+  if (path === undefined) throw new Error("this session has no plan file");
+  return path;
+}
+
+async function readPlan(path: string): Promise<string | undefined> {
+  try {
+    const text = await readFile(path, "utf8");
+    return text.trim() === "" ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+function sessionAllowUpdate(prompts: readonly AllowedPrompt[]): PermissionUpdate {
+  return { type: "addRules", behavior: "allow", rules: prompts.map(allowedPromptRule), destination: "session" };
+}
+
+/** The requested patterns a session allow rule now covers word for word, and the rest. */
+function grantedPatterns(prompts: readonly AllowedPrompt[], permissions: ToolPermissionContext) {
+  const allowed = new Set(permissions.rules.allow.map((rule) => formatRule(rule.value)));
+  const granted: string[] = [];
+  const notGranted: string[] = [];
+  for (const prompt of prompts)
+    (allowed.has(formatRule(allowedPromptRule(prompt))) ? granted : notGranted).push(prompt.prompt);
+  return { granted, notGranted };
+}
+
+export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>({
+  name: EXIT_PLAN_MODE_TOOL_NAME,
+  searchHint: "present plan for approval leave plan mode",
+  shouldDefer: true,
+  maxResultSizeChars: 10_000,
+  inputSchema,
+  prompt: async () => EXIT_PLAN_MODE_PROMPT,
+  description: async () => "Present the plan for approval",
+  // It changes no file and runs nothing; it changes the session's mode, which is what its own
+  // approval is for. Plan mode must not turn that approval into a second question.
+  isReadOnly: () => true,
+  toAutoClassifierInput: (input) =>
+    `leave plan mode${input.allowedPrompts?.length ? `; allow Bash: ${input.allowedPrompts.map((p) => p.prompt).join(", ")}` : ""}`,
+
+  async validateInput(input, context) {
+    const permissions = context.getAppState().toolPermissionContext;
+    if (permissions.mode !== "plan") {
+      return {
+        result: false,
+        message: "You are not in plan mode, so there is no plan to approve. Go on with the work.",
+        errorCode: 1,
+      };
+    }
+    const path = permissions.planFilePath;
+    if (path === undefined || (await readPlan(path)) === undefined) {
+      return {
+        result: false,
+        message: `The plan file ${path ?? "(none)"} is missing or empty. Write your plan there first (Write), then call ExitPlanMode.`,
+        errorCode: 2,
+      };
+    }
+    for (const [index, prompt] of (input.allowedPrompts ?? []).entries()) {
+      const problem = allowedPromptProblem(prompt);
+      if (problem) return { result: false, message: `allowedPrompts[${index}]: ${problem}.`, errorCode: 3 };
+    }
+    return { result: true };
+  },
+
+  async checkPermissions(input, context) {
+    if (context.options.userDialog?.approvePlan) {
+      return { behavior: "allow", decisionReason: { type: "tool", reason: "the session's userDialog approves plans" } };
+    }
+    const state = context.getAppState();
+    const next = modeAfterPlan(state);
+    if (next === "bypassPermissions") {
+      return { behavior: "allow", decisionReason: { type: "mode", mode: "bypassPermissions" } };
+    }
+    const path = planFileOf(context);
+    const plan = (await readPlan(path)) ?? "";
+    const prompts = input.allowedPrompts ?? [];
+    const shown = plan.length > MAX_PLAN_CHARS_IN_PROMPT ? `${plan.slice(0, MAX_PLAN_CHARS_IN_PROMPT)}\n…` : plan;
+    const asks = prompts.length
+      ? `\nIt asks to run without asking: ${prompts.map((p) => `Bash(${p.prompt})`).join(", ")}.`
+      : "";
+    return {
+      behavior: "ask",
+      message: `Leaving plan mode needs the user's approval of the plan in ${path}; until then nothing may be changed (with nobody to approve it, give the plan as your final answer).${asks}\n\n${shown}`,
+      decisionReason: { type: "tool", reason: "a plan needs the user's approval" },
+      suggestions: prompts.length ? [sessionAllowUpdate(prompts)] : undefined,
+    };
+  },
+
+  async call(input, context) {
+    const planFilePath = planFileOf(context);
+    const prompts = input.allowedPrompts ?? [];
+    const nextMode = modeAfterPlan(context.getAppState());
+    const approvePlan = context.options.userDialog?.approvePlan;
+    if (approvePlan) {
+      const plan = (await readPlan(planFilePath)) ?? "";
+      const answer = await approvePlan(
+        { plan, planFilePath, allowedPrompts: prompts, nextMode },
+        context.abortController.signal,
+      );
+      if (!answer.approved) return { data: { kind: "rejected", planFilePath, feedback: answer.feedback } };
+      const granted = (answer.allowedPrompts ?? prompts).filter((p) => allowedPromptProblem(p) === undefined);
+      if (granted.length > 0) {
+        context.setAppState((prev) => ({
+          ...prev,
+          toolPermissionContext: applyPermissionUpdates(
+            prev.toolPermissionContext,
+            [sessionAllowUpdate(granted)],
+            context.options.cwd,
+          ),
+        }));
+      }
+    }
+    context.setAppState((prev) => leavePlanMode(prev, nextMode));
+    const { granted, notGranted } = grantedPatterns(prompts, context.getAppState().toolPermissionContext);
+    return { data: { kind: "approved", planFilePath, mode: nextMode, granted, notGranted } };
+  },
+
+  mapToolResult(output, toolUseId) {
+    if (output.kind === "rejected") {
+      const feedback = output.feedback ? ` The user said: ${output.feedback}` : "";
+      return {
+        type: "tool_result",
+        tool_use_id: toolUseId,
+        content: `The plan was not approved.${feedback} You are still in plan mode: revise the plan in ${output.planFilePath} and call ExitPlanMode again when it is ready.`,
+      };
+    }
+    const lines = [
+      `The plan was approved. Plan mode is off; the permission mode is now ${output.mode}. Carry out the plan in ${output.planFilePath}.`,
+    ];
+    if (output.granted.length) lines.push(`Bash commands allowed without asking: ${output.granted.join(", ")}.`);
+    if (output.notGranted.length)
+      lines.push(`Not granted (these will be asked for as usual): ${output.notGranted.join(", ")}.`);
+    return { type: "tool_result", tool_use_id: toolUseId, content: lines.join("\n") };
+  },
+});

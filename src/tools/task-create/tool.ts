@@ -1,0 +1,39 @@
+// TaskCreate: adds one task to the session's (or team's) task list.
+import { z } from "zod";
+import { sessionTaskStore } from "../../session/task-store.js";
+import { buildTool } from "../../tool/build-tool.js";
+import type { TaskRecord } from "../../tool/task-list.js";
+import { TASK_CREATE_PROMPT, TASK_CREATE_TOOL_NAME } from "./prompt.js";
+
+const inputSchema = z.strictObject({
+  subject: z.string().trim().min(1).describe("What to do, in the imperative"),
+  description: z.string().describe("What done means, and the details needed"),
+  activeForm: z.string().trim().min(1).optional().describe('The subject in the present continuous ("Running tests")'),
+  metadata: z.record(z.string(), z.unknown()).optional().describe("Extra data to keep with the task"),
+});
+
+export type TaskCreateInput = z.infer<typeof inputSchema>;
+
+export const TaskCreateTool = buildTool<TaskCreateInput, TaskRecord>({
+  name: TASK_CREATE_TOOL_NAME,
+  searchHint: "add task to the task list todo",
+  shouldDefer: true,
+  maxResultSizeChars: 10_000,
+  inputSchema,
+  prompt: async () => TASK_CREATE_PROMPT,
+  description: async (input) => (input?.subject ? `Add task: ${input.subject}` : "Add a task"),
+  // Changes the agent's own list, nothing in the project (so plan mode may use it too).
+  isReadOnly: () => true,
+  checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
+  toAutoClassifierInput: (input) => input.subject,
+
+  async call(input, context) {
+    return { data: sessionTaskStore(context).create(input) };
+  },
+
+  mapToolResult: (task, toolUseId) => ({
+    type: "tool_result",
+    tool_use_id: toolUseId,
+    content: `Task #${task.id} created: ${task.subject}`,
+  }),
+});
