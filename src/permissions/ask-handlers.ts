@@ -37,6 +37,9 @@ export function howToAllow(request: AskRequest): string {
     }
     return "It is protected by a safety check that no rule or mode can pre-approve; only a person, asked interactively, can allow it.";
   }
+  if (reason?.type === "mode" && reason.mode === "plan") {
+    return "Plan mode is on: nothing may change until a plan is approved with ExitPlanMode. If nobody can approve it, give the plan as your final answer.";
+  }
   if (reason?.type === "rule" && reason.rule.behavior === "ask") {
     return `The rule ${describeRule(reason.rule)} requires asking every time.`;
   }

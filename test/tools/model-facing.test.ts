@@ -41,9 +41,14 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createReadMcpResourceTool: () => createReadMcpResourceTool(noResources),
 };
 
-/** Every tool this test knows how to build: the registry's, then the factories'. */
+/**
+ * Every tool this test knows how to build: the registry's (both task-list families: a session
+ * offers one, chosen by settings `taskTools`), then the factories'.
+ */
 function knownTools(): AnyTool[] {
-  return [...builtInTools(), ...Object.values(TOOL_FACTORIES).map((build) => build())];
+  const headless = builtInTools();
+  const tasks = builtInTools({ taskTools: "Tasks" }).filter((tool) => !headless.includes(tool));
+  return [...headless, ...tasks, ...Object.values(TOOL_FACTORIES).map((build) => build())];
 }
 
 /**
@@ -66,8 +71,12 @@ function looksLikeTool(value: unknown): value is AnyTool {
 
 let dir: string;
 let server: ScriptedModelServer;
-/** The CLI's pool with an MCP server connected (its own mcp__ tools left out). */
+/**
+ * The CLI's pools with an MCP server connected (its own mcp__ tools left out): the default one
+ * and, with settings `taskTools: "Tasks"`, the one with the other task-list family.
+ */
 let cliPoolNames: string[];
+let cliTasksPoolNames: string[];
 /** The first request body of a headless session, per wire protocol. */
 let anthropicBody: Record<string, unknown>;
 let openaiBody: Record<string, unknown>;
@@ -88,21 +97,25 @@ beforeAll(async () => {
   // The pool, with an MCP server that offers resources (so ListMcpResources / ReadMcpResource join).
   const script = join(dir, "answer.jsonl");
   writeFileSync(script, `${JSON.stringify({ content: [{ type: "text", text: "done" }] })}\n`);
-  const withMcp = runCli(
-    [
-      "-p",
-      "hi",
-      "--model",
-      `replay:${script}`,
-      "--output-format",
-      "stream-json",
-      "--cwd",
-      sessionCwd,
-      "--mcp-config",
-      JSON.stringify({ mcpServers: { demo: stdioServerConfig("demo-server.ts") } }),
-    ],
-    { home: join(dir, "home-mcp"), env },
-  );
+  const poolRun = (home: string, extra: string[]) =>
+    runCli(
+      [
+        "-p",
+        "hi",
+        "--model",
+        `replay:${script}`,
+        "--output-format",
+        "stream-json",
+        "--cwd",
+        sessionCwd,
+        "--mcp-config",
+        JSON.stringify({ mcpServers: { demo: stdioServerConfig("demo-server.ts") } }),
+        ...extra,
+      ],
+      { home: join(dir, home), env },
+    );
+  const withMcp = poolRun("home-mcp", []);
+  const withTasks = poolRun("home-tasks", ["--settings", JSON.stringify({ taskTools: "Tasks" })]);
 
   // The first request as each wire protocol carries it: no MCP, no memory files, a folder outside git.
   server.enqueue(reply().text("done"));
@@ -123,15 +136,19 @@ beforeAll(async () => {
   anthropicBody = server.requests[0]?.body as Record<string, unknown>;
   openaiBody = server.requests[1]?.body as Record<string, unknown>;
 
-  const mcpRun = await withMcp;
-  expectSuccess(mcpRun);
-  const init = jsonLines(mcpRun.stdout).find((line) => line.type === "system" && line.subtype === "init");
-  const tools = (init?.tools ?? []) as string[];
-  expect(
-    tools.some((name) => name.startsWith("mcp__demo__")),
-    "the demo MCP server joined the pool",
-  ).toBe(true);
-  cliPoolNames = tools.filter((name) => !name.startsWith("mcp__"));
+  const poolOf = async (run: Promise<CliRun>): Promise<string[]> => {
+    const finished = await run;
+    expectSuccess(finished);
+    const init = jsonLines(finished.stdout).find((line) => line.type === "system" && line.subtype === "init");
+    const tools = (init?.tools ?? []) as string[];
+    expect(
+      tools.some((name) => name.startsWith("mcp__demo__")),
+      "the demo MCP server joined the pool",
+    ).toBe(true);
+    return tools.filter((name) => !name.startsWith("mcp__"));
+  };
+  cliPoolNames = await poolOf(withMcp);
+  cliTasksPoolNames = await poolOf(withTasks);
 }, 60_000);
 
 afterAll(async () => {
@@ -164,9 +181,15 @@ async function toolAsTheModelSeesIt(tool: AnyTool, pool: readonly AnyTool[]) {
 }
 
 describe("every tool the CLI offers", () => {
-  it("is one this test knows, and every tool in src/tools/ is in the CLI's pool", async () => {
+  it("is one this test knows, and every tool in src/tools/ is in one of the CLI's pools", async () => {
     const known = knownTools().map((tool) => tool.name);
-    expect([...cliPoolNames].sort()).toEqual([...known].sort());
+    const offered = [...new Set([...cliPoolNames, ...cliTasksPoolNames])];
+    expect(offered.sort()).toEqual([...known].sort());
+    // Exactly one task-list family per session: TodoWrite by default (headless), Tasks by setting.
+    expect(cliPoolNames).toContain("TodoWrite");
+    expect(cliPoolNames.filter((name) => /^Task(Create|Get|Update|List)$/.test(name))).toEqual([]);
+    expect(cliTasksPoolNames).not.toContain("TodoWrite");
+    expect(cliTasksPoolNames).toEqual(expect.arrayContaining(["TaskCreate", "TaskGet", "TaskUpdate", "TaskList"]));
 
     // A tool folder whose tool the CLI never offers, or a new factory, fails here.
     const missing: string[] = [];
