@@ -26,7 +26,9 @@
  * write, for benchmarks), `.streamError(type, msg)` (an
  * error event inside a 200 stream), `tool(..., { chunks })` (argument JSON split into pieces),
  * `rawTool(name, text)` (malformed argument JSON), `.interleaveToolCalls()` (OpenAI parallel calls
- * sent round-robin). A request with nothing queued gets a 400 naming the request, so a test that
+ * sent round-robin). `replyFrom(request => step)` decides a step when its request arrives (to
+ * answer with what the session only then told the model). A request with nothing queued gets a
+ * 400 naming the request, so a test that
  * under-scripts fails fast and clearly instead of retrying.
  */
 import { once } from "node:events";
@@ -86,7 +88,9 @@ export type ScriptStep =
       type?: string;
       headers: Record<string, string>;
     }
-  | { kind: "hang" };
+  | { kind: "hang" }
+  /** Decided when the request arrives, from what it carries (see replyFrom). */
+  | { kind: "lazy"; make: (request: RecordedRequest) => ScriptStepSource };
 
 /** Anything `enqueue` accepts: a builder or a ready step. */
 export interface ScriptStepSource {
@@ -243,6 +247,14 @@ export function httpError(status: number, options: HttpErrorOptions = {}): Scrip
   return { toStep: () => step };
 }
 
+/**
+ * A step decided when its request arrives: `build` sees the recorded request (e.g. to answer with
+ * a path the session only now told the model) and returns the step to play.
+ */
+export function replyFrom(build: (request: RecordedRequest) => ScriptStepSource): ScriptStepSource {
+  return { toStep: () => ({ kind: "lazy", make: build }) };
+}
+
 /** Reads the request and never answers. */
 export function hang(): ScriptStepSource {
   return { toStep: () => ({ kind: "hang" }) };
@@ -322,7 +334,8 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       sendJson(res, 404, errorBody(wireProtocol, 404, `scripted model server: no route for ${req.method} ${path}`));
       return;
     }
-    const step = queue.shift();
+    let step = queue.shift();
+    while (step?.kind === "lazy") step = step.make(record).toStep();
     if (!step) {
       sendJson(
         res,
