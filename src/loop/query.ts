@@ -221,13 +221,14 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
   // The task list as last shown to consumers: a change during a turn's tool calls becomes a `todo` event.
   const listKey = context.agentId ?? MAIN_TODO_LIST;
   let listRevision = taskListRevision(context.getAppState(), listKey);
-  function* taskListChange(): Generator<QueryEvent> {
+  /** A `todo` event when the list changed since the last one (a plain call: no generator per turn). */
+  const taskListChange = (): QueryEvent | undefined => {
     const revision = taskListRevision(context.getAppState(), listKey);
-    if (revision === listRevision) return;
+    if (revision === listRevision) return undefined;
     listRevision = revision;
     const list = currentTaskList(context.getAppState(), listKey);
-    if (list) yield { type: "todo", list };
-  }
+    return list ? { type: "todo", list } : undefined;
+  };
 
   const terminal = (reason: TerminalReason, error?: string): TerminalEvent => {
     const event: TerminalEvent = { type: "terminal", reason, turnCount, usage };
@@ -298,7 +299,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
         // Calls that started while streaming keep their real result if they finished.
         if (partialToolUses.length > 0) {
           yield add(toolResultsMessage(await settledResults(toolTurn, partialToolUses, model)));
-          yield* taskListChange();
+          const listEvent = taskListChange();
+          if (listEvent) yield listEvent;
         }
         if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_BY_USER));
         return yield* finish(terminal("aborted_streaming"));
@@ -343,7 +345,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     results.push(...missingResults(toolUses, results, "Error: the tool call produced no result."));
     yield add(toolResultsMessage(results));
     for (const extra of newMessages) yield add(extra);
-    yield* taskListChange();
+    const listEvent = taskListChange();
+    if (listEvent) yield listEvent;
 
     if (signal.aborted) {
       if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_DURING_TOOLS));

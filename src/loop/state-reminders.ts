@@ -46,8 +46,13 @@ function initialBookkeeping(): Bookkeeping {
  */
 export function queueStateReminders(context: Pick<ToolUseContext, "agentId" | "getAppState" | "setAppState">): void {
   const state = context.getAppState();
-  const book = structuredClone(state.stateReminders ?? initialBookkeeping());
-  book.turn++;
+  const previous = state.stateReminders ?? initialBookkeeping();
+  // A copy the reminder functions may change (two small objects; this runs before every request).
+  const book: Bookkeeping = {
+    turn: previous.turn + 1,
+    taskList: { ...previous.taskList },
+    planMode: { ...previous.planMode },
+  };
   const texts: string[] = [];
   const taskList = taskListReminder(state, book, context.agentId);
   if (taskList) texts.push(taskList);
