@@ -6,7 +6,7 @@
 import type { UserMessage } from "../messages/types.js";
 import type { PermissionMode, ToolPermissionContext } from "./permission-types.js";
 import type { BackgroundTaskRegistry, SandboxSettings, ShellSnapshot } from "./shell-state.js";
-import type { StateReminderState, TaskListStore, TodoListState } from "./task-list.js";
+import type { TaskListReminderState, TaskListStore, TodoListState } from "./task-list.js";
 import type { ToolCallHooks } from "./tool-call-hooks.js";
 import type { ToolSearchMode } from "./tool-search-mode.js";
 
@@ -47,6 +47,8 @@ export interface AppState {
   // toolPermissionContext.planFilePath) ---
   /** Set while plan mode was entered with EnterPlanMode: the mode to return to when it ends. */
   planMode?: { previousMode: PermissionMode };
+  /** The turn of the last full plan-mode reminder (src/tools/plan-shared/reminder.ts); cleared when plan mode ends. */
+  planModeReminderTurn?: number;
 
   // --- Messages for the model that did not come from a tool result (src/loop/) ---
   /**
@@ -55,8 +57,6 @@ export interface AppState {
    * next model request.
    */
   pendingReminders?: string[];
-  /** When the task-list and plan-mode reminders last went out (src/loop/state-reminders.ts). */
-  stateReminders?: StateReminderState;
   /** Messages the user sent while a prompt ran, waiting for the next model request. */
   queuedUserMessages?: UserMessage[];
   /**
@@ -90,6 +90,8 @@ export interface AppState {
    * share one). Restored on --resume from the transcript's last `todo` entry.
    */
   taskStore?: TaskListStore;
+  /** When the task-list reminder last went out, per list (src/tools/task-shared/reminder.ts). */
+  taskListReminders?: Record<string, TaskListReminderState>;
 
   // --- Result budget (src/results/) ---
   /** The session's frozen per-message budget decisions (see src/results/budget.ts). */

@@ -106,28 +106,20 @@ export interface TaskListSnapshot {
 }
 
 /**
- * When the task-list and plan-mode reminders last went out (src/loop/state-reminders.ts). The
- * clock is the main thread's model requests: "throttled by turns".
+ * When the task-list reminder last went out for one list (src/tools/task-shared/reminder.ts). Turns
+ * are the session's model requests, as the attachment module counts them.
  */
-export interface StateReminderState {
-  /** Model requests of the main thread so far. */
-  turn: number;
-  taskList: {
-    /** The revision the last full reminder showed. */
-    shownRevision?: number;
-    /** Turn at which a change was first seen. */
-    lastChangeTurn: number;
-    /** Turn of the last task-list reminder of any kind. */
-    lastReminderTurn: number;
-    /** Turn of the last "the list has gone stale" reminder. */
-    lastStaleTurn: number;
-    /** The verification suggestion went out for the list as it is (reset when work reopens). */
-    verificationSuggested: boolean;
-  };
-  planMode: {
-    /** Turn of the last full plan-mode reminder while plan mode is on; cleared when it ends. */
-    lastFullTurn?: number;
-  };
+export interface TaskListReminderState {
+  /** The revision the last full reminder showed. */
+  shownRevision?: number;
+  /** Turn at which a change was first seen. */
+  lastChangeTurn: number;
+  /** Turn of the last task-list reminder of any kind. */
+  lastReminderTurn: number;
+  /** Turn of the last "the list has gone stale" reminder. */
+  lastStaleTurn: number;
+  /** The verification suggestion went out for the list as it is (reset when work reopens). */
+  verificationSuggested: boolean;
 }
 
 /** What the list snapshot is read from: the two AppState fields that hold a list. */

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { enterPlanMode } from "../../permissions/plan-mode.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionMode } from "../../tool/permission-types.js";
+import { planModeReminderSource } from "../plan-shared/reminder.js";
 import { ENTER_PLAN_MODE_PROMPT, ENTER_PLAN_MODE_TOOL_NAME } from "./prompt.js";
 
 const inputSchema = z.strictObject({});
@@ -19,6 +20,7 @@ export const EnterPlanModeTool = buildTool<EnterPlanModeInput, EnterPlanModeOutp
   name: ENTER_PLAN_MODE_TOOL_NAME,
   searchHint: "plan mode design before implementing read-only",
   shouldDefer: true,
+  attachments: [planModeReminderSource],
   maxResultSizeChars: 10_000,
   inputSchema,
   prompt: async () => ENTER_PLAN_MODE_PROMPT,

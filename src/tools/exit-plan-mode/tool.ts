@@ -14,6 +14,7 @@ import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionMode, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import type { AllowedPrompt } from "../../tool/user-dialog.js";
+import { planModeReminderSource } from "../plan-shared/reminder.js";
 import { EXIT_PLAN_MODE_PROMPT, EXIT_PLAN_MODE_TOOL_NAME } from "./prompt.js";
 
 const allowedPromptSchema = z.strictObject({
@@ -76,6 +77,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
   name: EXIT_PLAN_MODE_TOOL_NAME,
   searchHint: "present plan for approval leave plan mode",
   shouldDefer: true,
+  attachments: [planModeReminderSource],
   maxResultSizeChars: 10_000,
   inputSchema,
   prompt: async () => EXIT_PLAN_MODE_PROMPT,

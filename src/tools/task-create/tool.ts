@@ -3,6 +3,7 @@ import { z } from "zod";
 import { sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskRecord } from "../../tool/task-list.js";
+import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_CREATE_PROMPT, TASK_CREATE_TOOL_NAME } from "./prompt.js";
 
 const inputSchema = z.strictObject({
@@ -18,6 +19,7 @@ export const TaskCreateTool = buildTool<TaskCreateInput, TaskRecord>({
   name: TASK_CREATE_TOOL_NAME,
   searchHint: "add task to the task list todo",
   shouldDefer: true,
+  attachments: [taskReminderSource],
   maxResultSizeChars: 10_000,
   inputSchema,
   prompt: async () => TASK_CREATE_PROMPT,

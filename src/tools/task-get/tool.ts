@@ -4,6 +4,7 @@ import { sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskRecord } from "../../tool/task-list.js";
 import { taskDetails, unknownTaskMessage } from "../task-shared/format.js";
+import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_GET_PROMPT, TASK_GET_TOOL_NAME } from "./prompt.js";
 
 const inputSchema = z.strictObject({
@@ -16,6 +17,7 @@ export const TaskGetTool = buildTool<TaskGetInput, TaskRecord>({
   name: TASK_GET_TOOL_NAME,
   searchHint: "show one task details from the task list",
   shouldDefer: true,
+  attachments: [taskReminderSource],
   maxResultSizeChars: 20_000,
   inputSchema,
   prompt: async () => TASK_GET_PROMPT,

@@ -4,6 +4,7 @@ import { sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskRecord } from "../../tool/task-list.js";
 import { taskLine } from "../task-shared/format.js";
+import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_LIST_PROMPT, TASK_LIST_TOOL_NAME } from "./prompt.js";
 
 const inputSchema = z.strictObject({});
@@ -14,6 +15,7 @@ export const TaskListTool = buildTool<TaskListInput, TaskRecord[]>({
   name: TASK_LIST_TOOL_NAME,
   searchHint: "list all tasks status progress",
   shouldDefer: true,
+  attachments: [taskReminderSource],
   maxResultSizeChars: 50_000,
   inputSchema,
   prompt: async () => TASK_LIST_PROMPT,

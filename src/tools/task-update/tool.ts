@@ -4,6 +4,7 @@ import { isTaskId, sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskChanges, TaskListStatus, TaskRecord } from "../../tool/task-list.js";
 import { unknownTaskMessage } from "../task-shared/format.js";
+import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_UPDATE_PROMPT, TASK_UPDATE_TOOL_NAME } from "./prompt.js";
 
 const taskIds = z.array(z.string().trim().min(1));
@@ -44,6 +45,7 @@ export const TaskUpdateTool = buildTool<TaskUpdateInput, TaskUpdateOutput>({
   name: TASK_UPDATE_TOOL_NAME,
   searchHint: "update task status complete start delete dependencies",
   shouldDefer: true,
+  attachments: [taskReminderSource],
   maxResultSizeChars: 10_000,
   inputSchema,
   prompt: async () => TASK_UPDATE_PROMPT,

@@ -10,6 +10,7 @@ import {
   type TodoItem,
   type TodoListState,
 } from "../../tool/task-list.js";
+import { todoReminderSource } from "../task-shared/reminder.js";
 import { TODO_WRITE_PROMPT, TODO_WRITE_TOOL_NAME } from "./prompt.js";
 
 const todoSchema = z.strictObject({
@@ -39,6 +40,7 @@ export const TodoWriteTool = buildTool<TodoWriteInput, TodoWriteOutput>({
   name: TODO_WRITE_TOOL_NAME,
   searchHint: "task list todo plan progress steps",
   maxResultSizeChars: 10_000,
+  attachments: [todoReminderSource],
   inputSchema,
   prompt: async () => TODO_WRITE_PROMPT,
   description: async () => "Update the task list",

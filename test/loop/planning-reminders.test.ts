@@ -1,21 +1,20 @@
-// The task-list and plan-mode reminders, seen where they matter: in the requests a model server on
-// 127.0.0.1 receives from a real session (the Anthropic provider, the real loop and tools). Each
-// request is checked for the <system-reminder> texts that arrived since the model's last turn.
+// The task-list and plan-mode reminders (attachments the list and plan tools bring), seen where
+// they matter: in the requests a model server on 127.0.0.1 receives from a real session (the
+// Anthropic provider, the real loop, attachment module and tools). Each request is checked for the
+// <system-reminder> texts that arrived since the model's last turn.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { QueryEvent } from "../../src/loop/events.js";
 import { createSession, type SessionEngineOptions } from "../../src/loop/session.js";
-import {
-  PLAN_MODE_FULL_EVERY_TURNS,
-  TASK_LIST_SPARSE_EVERY_TURNS,
-  TASK_LIST_STALE_AFTER_TURNS,
-} from "../../src/loop/state-reminders.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import type { AnyTool } from "../../src/tool/types.js";
+import { EnterPlanModeTool } from "../../src/tools/enter-plan-mode/tool.js";
+import { PLAN_MODE_FULL_EVERY_TURNS } from "../../src/tools/plan-shared/reminder.js";
 import { TaskCreateTool } from "../../src/tools/task-create/tool.js";
+import { TASK_LIST_SPARSE_EVERY_TURNS, TASK_LIST_STALE_AFTER_TURNS } from "../../src/tools/task-shared/reminder.js";
 import { TaskUpdateTool } from "../../src/tools/task-update/tool.js";
 import { TodoWriteTool } from "../../src/tools/todo-write/tool.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
@@ -145,12 +144,22 @@ describe("the task-list reminder", () => {
 });
 
 describe("the plan-mode reminder", () => {
+  it("is not sent outside plan mode", async () => {
+    const first = server.requests.length;
+    server.enqueue(echo(), reply().text("ok"));
+    await runSession([EnterPlanModeTool]);
+    expect(remindersPerRequest(first).flat()).toEqual([]);
+  });
+
   it("goes out on every request while plan mode is on: in full every few turns, one line between", async () => {
     const first = server.requests.length;
     for (let turn = 1; turn <= 6; turn++) server.enqueue(echo());
     server.enqueue(reply().text("Here is the plan."));
     const planFile = join(home, "plan-session", "plan.md");
-    await runSession([], { permissionContext: { ...emptyPermissionContext(home, "plan"), planFilePath: planFile } });
+    // Started in plan mode: the plan tools, in the pool as always, bring the reminder.
+    await runSession([EnterPlanModeTool], {
+      permissionContext: { ...emptyPermissionContext(home, "plan"), planFilePath: planFile },
+    });
     const reminders = remindersPerRequest(first);
     expect(reminders.every((texts) => texts.length === 1)).toBe(true);
     const full = reminders.flatMap((texts, i) => (texts[0]?.includes("Plan mode is on.") ? [i + 1] : []));
