@@ -150,6 +150,9 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
         message: settled.message,
         reason: settled.decisionReason,
       });
+      // Remembered in the session's state: leaving plan mode then returns to default, not auto.
+      if (tracker.classifierTripped && !call.context.getAppState().autoModeCircuitTripped)
+        call.context.setAppState((prev) => ({ ...prev, autoModeCircuitTripped: true }));
     } else {
       tracker.recordAllow();
     }

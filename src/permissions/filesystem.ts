@@ -14,6 +14,7 @@ import type {
 import type { AnyTool } from "../tool/types.js";
 import { describeRule } from "./describe.js";
 import { findMatchingPathRule } from "./path-rules.js";
+import { isPlanFile } from "./plan-mode.js";
 import { READ_RULE_NAME, ruleNamesFor, WRITE_RULE_NAME } from "./rule-family.js";
 import { isUncPath, protectedPathReason } from "./safety.js";
 
@@ -54,6 +55,9 @@ function outsideSuggestions(absolutePath: string): PermissionUpdate[] {
   return [{ type: "addDirectories", directories: [dirname(absolutePath)], destination: "session" }];
 }
 
+/** The reason a write to the plan file is allowed; plan mode (modes.ts) lets exactly this through. */
+export const PLAN_FILE_REASON = { type: "other", reason: "writing this session's plan file" } as const;
+
 /** Reading a file the session itself saved (a large tool result shown to the model as a preview). */
 function isSavedToolResult(path: string): boolean {
   const projects = join(wardenHome(), "projects");
@@ -89,6 +93,9 @@ export function checkReadPermission(
   if (allow) return { behavior: "allow", decisionReason: { type: "rule", rule: allow } };
   if (paths.every((p) => insideAny(p, context))) {
     return { behavior: "allow", decisionReason: { type: "other", reason: "reading inside the working directories" } };
+  }
+  if (isPlanFile(path, context)) {
+    return { behavior: "allow", decisionReason: { type: "other", reason: "reading this session's plan file" } };
   }
   if (paths.every(isSavedToolResult)) {
     return { behavior: "allow", decisionReason: { type: "other", reason: "reading this session's saved tool output" } };
@@ -127,6 +134,9 @@ export function checkWritePermission(
 
   const deny = matchRule(context.rules.deny, tools, paths, context);
   if (deny) return ruleDeny("write", path, deny);
+  // The session's own plan file, in its folder under ~/.warden (so outside the working directories
+  // and inside a protected .warden/ folder): the one file plan mode lets the model write.
+  if (isPlanFile(path, context)) return { behavior: "allow", decisionReason: PLAN_FILE_REASON };
 
   for (const p of paths) {
     const reason = protectedPathReason(p);

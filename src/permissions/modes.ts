@@ -2,7 +2,8 @@
 //   default, acceptEdits  nothing more (acceptEdits is the file tools' own answer: their write
 //                         check allows inside the working directories in that mode)
 //   bypassPermissions     nothing more (it is rule step 2a)
-//   plan                  a call that would change something asks, even where a rule allows it
+//   plan                  a call that would change something asks, even where a rule allows it,
+//                         and gives plan mode as the reason; writing the plan file is allowed
 //   dontAsk               nobody is asked: every ask is a deny
 //   auto                  an ask is allowed without a person where that is safe: the call would be
 //                         allowed in acceptEdits mode, or the tool is auto-mode safe. What is left
@@ -14,6 +15,7 @@
 import type { PermissionAsk, PermissionDecision, ToolPermissionContext } from "../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
 import { describeReason } from "./describe.js";
+import { PLAN_FILE_REASON } from "./filesystem.js";
 import { isBypassImmuneAsk, withPermissionContext } from "./rule-steps.js";
 
 export interface ModeArgs {
@@ -37,14 +39,36 @@ export async function applyModeLastWord(args: ModeArgs, decision: PermissionDeci
   }
 }
 
-function planMode({ tool, input }: ModeArgs, decision: PermissionDecision): PermissionDecision {
-  if (decision.behavior !== "allow" || isReadOnlyCall(tool, input)) return decision;
-  // Plan mode explores; anything that changes the world waits for the user's go-ahead.
+function planMode({ tool, input, permissionContext }: ModeArgs, decision: PermissionDecision): PermissionDecision {
+  if (decision.behavior === "deny" || isReadOnlyCall(tool, input) || writesPlanFile(tool, input, decision)) {
+    return decision;
+  }
+  // Plan mode explores; anything that changes the world waits for the user's go-ahead, and the
+  // reason given is plan mode (not a rule that would not help while it lasts). The plan file is
+  // the exception: writing the plan is what plan mode is for.
+  const plan = permissionContext.planFilePath;
   return {
     behavior: "ask",
-    message: `${tool.name} would change something, and plan mode is read-only (${describeReason(decision.decisionReason)}).`,
+    message: `${tool.name} would change something, and plan mode is read-only (${describeReason(decision.decisionReason)}).${
+      plan ? ` Only the plan file ${plan} may be written; call ExitPlanMode to get the plan approved first.` : ""
+    }`,
     decisionReason: { type: "mode", mode: "plan" },
   };
+}
+
+/**
+ * A file tool's allow for the session's plan file (filesystem.ts), and nothing else: the call
+ * names one file (getPath), and the path check allowed it as the plan file. A shell command that
+ * writes the plan file among other things does not qualify.
+ */
+function writesPlanFile(tool: AnyTool, input: ToolInput, decision: PermissionDecision): boolean {
+  const reason = decision.decisionReason;
+  if (reason?.type !== "other" || reason.reason !== PLAN_FILE_REASON.reason) return false;
+  try {
+    return tool.getPath?.(input) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 function dontAskMode({ tool }: ModeArgs, decision: PermissionDecision): PermissionDecision {

@@ -107,9 +107,19 @@ describe("autoModeSafe: auto mode's no-classifier list is the tools' own", () =>
   const pool = fullPool();
   const safe = pool.filter((tool) => tool.autoModeSafe);
 
-  it("holds exactly the tools that only look", () => {
+  it("holds exactly the tools that only look or keep the session's own notes", () => {
     expect(safe.map((tool) => tool.name).sort()).toEqual(
-      ["Glob", "Grep", "ListMcpResources", "Read", "ReadMcpResource", "TaskOutput", "ToolSearch"].sort(),
+      [
+        "EnterPlanMode",
+        "Glob",
+        "Grep",
+        "ListMcpResources",
+        "Read",
+        "ReadMcpResource",
+        "TaskOutput",
+        "TodoWrite",
+        "ToolSearch",
+      ].sort(),
     );
     // Nothing that writes may be on it, whatever its input.
     for (const tool of safe) expect(tool.isReadOnly({}), tool.name).toBe(true);

@@ -26,6 +26,7 @@ export const EnterPlanModeTool = buildTool<EnterPlanModeInput, EnterPlanModeOutp
   prompt: async () => ENTER_PLAN_MODE_PROMPT,
   description: async () => "Enter plan mode",
   isReadOnly: () => true,
+  autoModeSafe: true,
   isConcurrencySafe: () => true,
   checkPermissions: async () => ({
     behavior: "allow",

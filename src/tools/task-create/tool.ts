@@ -26,6 +26,7 @@ export const TaskCreateTool = buildTool<TaskCreateInput, TaskRecord>({
   description: async (input) => (input?.subject ? `Add task: ${input.subject}` : "Add a task"),
   // Changes the agent's own list, nothing in the project (so plan mode may use it too).
   isReadOnly: () => true,
+  autoModeSafe: true,
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
   toAutoClassifierInput: (input) => input.subject,
 

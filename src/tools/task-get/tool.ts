@@ -23,6 +23,7 @@ export const TaskGetTool = buildTool<TaskGetInput, TaskRecord>({
   prompt: async () => TASK_GET_PROMPT,
   description: async (input) => (input?.taskId ? `Show task #${input.taskId}` : "Show a task"),
   isReadOnly: () => true,
+  autoModeSafe: true,
   isConcurrencySafe: () => true,
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
   toAutoClassifierInput: (input) => input.taskId,

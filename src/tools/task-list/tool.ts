@@ -21,6 +21,7 @@ export const TaskListTool = buildTool<TaskListInput, TaskRecord[]>({
   prompt: async () => TASK_LIST_PROMPT,
   description: async () => "List the tasks",
   isReadOnly: () => true,
+  autoModeSafe: true,
   isConcurrencySafe: () => true,
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
   toAutoClassifierInput: () => "list tasks",

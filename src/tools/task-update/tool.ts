@@ -52,6 +52,7 @@ export const TaskUpdateTool = buildTool<TaskUpdateInput, TaskUpdateOutput>({
   description: async (input) => (input?.taskId ? `Update task #${input.taskId}` : "Update a task"),
   // Changes the agent's own list, nothing in the project (so plan mode may use it too).
   isReadOnly: () => true,
+  autoModeSafe: true,
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
   toAutoClassifierInput: (input) => `#${input.taskId} ${input.status ?? ""}`.trim(),
 

@@ -47,6 +47,7 @@ export const TodoWriteTool = buildTool<TodoWriteInput, TodoWriteOutput>({
   // It changes the agent's own notes, nothing in the project: plan mode may use it, and it needs
   // no one's permission. Not concurrency-safe: two whole-list replacements must keep their order.
   isReadOnly: () => true,
+  autoModeSafe: true,
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
   toAutoClassifierInput: (input) => input.todos.map((todo) => `${todo.status}: ${todo.content}`).join("\n"),
 
