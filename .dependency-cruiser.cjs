@@ -11,6 +11,8 @@ const MAY_IMPORT = {
   // The foundations: plain data and file-system basics that know nothing of tools.
   messages: [],
   fs: [],
+  // Process lifetime: the out-of-process guard that kills a session's children when it dies.
+  process: [],
   // The contract every tool is written against: Tool, ToolUseContext, AppState, permission types.
   tool: ["messages"],
   config: ["tool", "fs"],
@@ -20,13 +22,13 @@ const MAY_IMPORT = {
   models: ["messages"],
   // Pure analysis of shell text: parse, words, validators, read-only classes, sandbox policy.
   shell: ["tool", "config", "fs"],
-  hooks: ["messages", "tool", "config"],
+  hooks: ["messages", "tool", "config", "process"],
   // The authority: rules, modes, the pipeline, the Bash decision; never the loop.
   permissions: ["messages", "tool", "config", "fs", "shell", "hooks", "providers"],
   results: ["messages", "tool", "config", "fs"],
   session: ["messages", "tool", "config", "fs"],
   // The concrete tools: the contract and the services they use, never the loop or the CLI.
-  tools: ["messages", "tool", "config", "fs", "shell", "permissions", "session", "results"],
+  tools: ["messages", "tool", "config", "fs", "process", "shell", "permissions", "session", "results"],
   // Running a response's tool calls: it asks the authority through CanUseTool (src/tool/), so it
   // never imports the permission engine itself.
   orchestration: ["messages", "tool", "config", "hooks", "results"],
@@ -48,7 +50,7 @@ const MAY_IMPORT = {
     "context",
   ],
   // MCP: a source of tools for a session (client) and a front end serving ours (server).
-  mcp: ["messages", "tool", "config", "fs", "providers", "tools", "orchestration"],
+  mcp: ["messages", "tool", "config", "fs", "process", "providers", "tools", "orchestration"],
   cli: ["*"],
 };
 

@@ -1,6 +1,7 @@
 // Runs one command hook: JSON on stdin, stdout and stderr captured (bounded), a timeout that kills
 // the hook's whole process group so a hung hook cannot leave children behind.
 import { spawn } from "node:child_process";
+import { guardProcessGroup, releaseProcessGroup } from "../process/orphan-guard.js";
 
 export interface HookCommandResult {
   exitCode: number | null;
@@ -40,6 +41,8 @@ export function runHookCommand(
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     });
+    // Killed with Warden if Warden dies while the hook runs; released once the hook has answered.
+    if (child.pid !== undefined) guardProcessGroup(child.pid);
     const killGroup = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
@@ -56,6 +59,7 @@ export function runHookCommand(
     const finish = (result: Omit<HookCommandResult, "stdout" | "stderr" | "timedOut">) => {
       if (settled) return;
       settled = true;
+      if (child.pid !== undefined) releaseProcessGroup(child.pid);
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       resolvePromise({ ...result, stdout, stderr, timedOut });

@@ -3,6 +3,8 @@
 // children are killed too. Normal shutdown goes through McpClientManager.close(), which lets them
 // exit cleanly first. Servers that keep running after their stdin closes are why this exists.
 
+import { guardProcess, releaseProcess } from "../process/orphan-guard.js";
+
 const livePids = new Set<number>();
 let hooked = false;
 
@@ -34,8 +36,11 @@ export function trackChild(pid: number): void {
     process.once("SIGHUP", onTerminatingSignal);
   }
   livePids.add(pid);
+  // Handlers cannot run on SIGKILL: the out-of-process guard kills the server then.
+  guardProcess(pid);
 }
 
 export function untrackChild(pid: number): void {
   livePids.delete(pid);
+  releaseProcess(pid);
 }

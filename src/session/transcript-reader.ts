@@ -24,7 +24,26 @@ export function isValidSessionId(id: string): boolean {
   return SESSION_ID.test(id) && !id.includes("..");
 }
 
-export const RESUMED_TOOL_RESULT = "Error: the session ended before this tool call finished; its result was lost.";
+/**
+ * The result a resumed session gives a call that never got one. The process died during the call
+ * (killed, crashed, a machine lost), so the call may have done part of its work: a command that
+ * wrote files or talked to a server may have had effects. The model is told which call it was and
+ * that it may have run partly, so it checks before repeating something that is not idempotent.
+ */
+export function interruptedToolResult(call: ToolUseBlock): string {
+  const command = typeof call.input.command === "string" ? call.input.command : undefined;
+  const what = command
+    ? `The ${call.name} command \`${clip(command, 300)}\``
+    : `The ${call.name} call ${clip(JSON.stringify(call.input), 300)}`;
+  return (
+    "Error: the session ended (the process was stopped or killed) while this tool call was running, so its result was lost. " +
+    `${what} may have run partly or completely. Check its effects (files, processes, remote state) before running it again.`
+  );
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
 
 function isMessage(value: unknown): value is Message {
   if (typeof value !== "object" || value === null) return false;
@@ -51,7 +70,7 @@ export function pairDanglingToolUses(messages: readonly Message[]): Message[] {
     const results: ToolResultBlock[] = missing.map((b) => ({
       type: "tool_result",
       tool_use_id: b.id,
-      content: RESUMED_TOOL_RESULT,
+      content: interruptedToolResult(b),
       is_error: true,
     }));
     out.push({ role: "user", content: results } satisfies UserMessage);

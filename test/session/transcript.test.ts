@@ -4,12 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { transcriptPath } from "../../src/config/paths.js";
 import { TranscriptWriter } from "../../src/session/transcript.js";
-import {
-  latestSessionId,
-  loadSession,
-  loadTranscriptFile,
-  RESUMED_TOOL_RESULT,
-} from "../../src/session/transcript-reader.js";
+import { latestSessionId, loadSession, loadTranscriptFile } from "../../src/session/transcript-reader.js";
 import { collect, sessionFor, tempDir, text, toolUse } from "../loop/helpers.js";
 
 const savedHome = process.env.WARDEN_HOME;
@@ -87,10 +82,14 @@ describe("transcripts", () => {
     });
     writer.close();
     const { messages } = loadTranscriptFile(path);
-    expect(messages.at(-1)).toEqual({
-      role: "user",
-      content: [{ type: "tool_result", tool_use_id: "t9", content: RESUMED_TOOL_RESULT, is_error: true }],
-    });
+    const last = messages.at(-1);
+    expect(last?.role).toBe("user");
+    const block = last?.content[0];
+    expect(block).toMatchObject({ type: "tool_result", tool_use_id: "t9", is_error: true });
+    // The model is told which command was cut off and that it may have run partly.
+    const text = block?.type === "tool_result" ? String(block.content) : "";
+    expect(text).toContain("`sleep 100`");
+    expect(text).toMatch(/may have run partly/);
   });
 
   it("finds the latest session of a directory and refuses ids that are paths", () => {

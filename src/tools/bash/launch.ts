@@ -2,6 +2,7 @@
 // directory, runs the command, and on exit writes `pwd -P` to a file so a `cd` can carry over.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
+import { guardProcessGroup } from "../../process/orphan-guard.js";
 import { bubblewrapArgs, type SandboxPolicy, SECCOMP_FD } from "../../shell/sandbox/index.js";
 import type { ShellSnapshot } from "../../tool/shell-state.js";
 
@@ -77,6 +78,9 @@ export function launchShell(options: LaunchOptions): ChildProcess {
   // bwrap reads the seccomp program from a descriptor until EOF, before it starts the command.
   if (filter) stdio[SECCOMP_FD] = "pipe";
   const child = spawn(file, args, { cwd: options.cwd, env: options.snapshot.env, detached: true, stdio });
+  // Guarded before anything else can happen: a Warden killed even now takes the group with it.
+  // Whoever waits for the command releases the group once it is over (run-foreground, background tasks).
+  if (child.pid !== undefined) guardProcessGroup(child.pid);
   const filterPipe = filter ? (child.stdio[SECCOMP_FD] as Writable | null) : null;
   // If bwrap dies before reading, the write fails with EPIPE; the command's own failure reports
   // that, and an unhandled stream error must not take Warden down with it.

@@ -1,6 +1,7 @@
 // Every command runs as the leader of its own process group, so one signal reaches everything it
 // started: a pipeline, a `cmd &`, a dev server's workers. Killing only the shell would orphan them.
 import { readdirSync, readFileSync } from "node:fs";
+import { guardProcessGroup, releaseProcessGroup } from "../../process/orphan-guard.js";
 
 /** Time a group gets to exit on SIGTERM before SIGKILL. */
 export const KILL_GRACE_MS = 1_000;
@@ -114,8 +115,11 @@ export function killGroupOnExit(pgid: number): void {
     });
   }
   groupsToKillOnExit.add(pgid);
+  // The exit handler above cannot run on SIGKILL; the out-of-process guard can.
+  guardProcessGroup(pgid);
 }
 
 export function forgetGroupOnExit(pgid: number): void {
   groupsToKillOnExit.delete(pgid);
+  releaseProcessGroup(pgid);
 }

@@ -2,6 +2,7 @@
 // once it has run a while, and on timeout or abort kills the whole process group before returning,
 // so nothing the command started outlives the call.
 import type { ChildProcess } from "node:child_process";
+import { releaseProcessGroup } from "../../process/orphan-guard.js";
 import type { CapturedOutput, OutputCapture } from "./output-capture.js";
 import { groupOutlives, killGroupOnExit, killProcessGroup } from "./process-group.js";
 
@@ -105,7 +106,10 @@ export function runForeground(options: ForegroundOptions): Promise<ForegroundRes
       // A `cmd &` the model left behind keeps running (it may be a server it wants), but it must
       // not outlive Warden: it is killed with the session like a background task.
       const leftoverProcesses = child.pid !== undefined && !killing && (await groupOutlives(child.pid, LINGER_MS));
-      if (leftoverProcesses && child.pid !== undefined) killGroupOnExit(child.pid);
+      if (child.pid !== undefined) {
+        if (leftoverProcesses) killGroupOnExit(child.pid);
+        else releaseProcessGroup(child.pid);
+      }
       resolve({
         exitCode,
         leftoverProcesses,
