@@ -1,6 +1,7 @@
 // Builds the SDK transport for one server config. The SDK modules are imported here, on first
 // use, so a session without MCP servers never loads them.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { prepareOrphanGuard } from "../process/orphan-guard.js";
 import { trackChild } from "./child-registry.js";
 import type { McpServerConfig } from "./config.js";
 
@@ -31,6 +32,8 @@ export async function createTransport(config: McpServerConfig, cwd: string): Pro
     // does not leave that server behind.
     class TrackedStdioTransport extends StdioClientTransport {
       override async start(): Promise<void> {
+        // The watcher starts first, so guarding the server below is one write to its pipe.
+        prepareOrphanGuard();
         await super.start();
         if (this.pid !== null) trackChild(this.pid);
       }

@@ -109,6 +109,14 @@ function release(kind: Kind, id: number): void {
   if (watcher && !watcher.stdin?.destroyed) writeNow(watcher, `-${kind} ${id}\n`);
 }
 
+/**
+ * Starts the watcher ahead of the first child, so that guarding that child is one write to a pipe
+ * rather than a process start (a window in which a killed Warden would leave the child unguarded).
+ */
+export function prepareOrphanGuard(): void {
+  if (!watcher || watcher.stdin?.destroyed) watcher = startWatcher();
+}
+
 /** Kill this process group (its leader's pid) if Warden dies while it runs. */
 export function guardProcessGroup(pgid: number): void {
   guard("g", pgid);

@@ -2,7 +2,7 @@
 // directory, runs the command, and on exit writes `pwd -P` to a file so a `cd` can carry over.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
-import { guardProcessGroup } from "../../process/orphan-guard.js";
+import { guardProcessGroup, prepareOrphanGuard } from "../../process/orphan-guard.js";
 import { bubblewrapArgs, type SandboxPolicy, SECCOMP_FD } from "../../shell/sandbox/index.js";
 import type { ShellSnapshot } from "../../tool/shell-state.js";
 
@@ -77,6 +77,7 @@ export function launchShell(options: LaunchOptions): ChildProcess {
   const stdio: Array<"ignore" | "pipe" | number> = ["ignore", options.output, options.output];
   // bwrap reads the seccomp program from a descriptor until EOF, before it starts the command.
   if (filter) stdio[SECCOMP_FD] = "pipe";
+  prepareOrphanGuard();
   const child = spawn(file, args, { cwd: options.cwd, env: options.snapshot.env, detached: true, stdio });
   // Guarded before anything else can happen: a Warden killed even now takes the group with it.
   // Whoever waits for the command releases the group once it is over (run-foreground, background tasks).
