@@ -4,11 +4,14 @@
 
 import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import { runSessionStartHooks, submitWithHooks } from "../loop/session-hooks.js";
-import { createHeadlessAskHandler } from "../permissions/ask-handlers.js";
-import { createCanUseTool, type PermissionDecisionRecord } from "../permissions/can-use-tool.js";
-import type { AutoModeClassifier } from "../permissions/classifier.js";
-import { createLazyClassifier, createModelClassifier } from "../permissions/model-classifier.js";
-import { loadSessionPermissions, type SessionPermissions } from "../permissions/session-setup.js";
+import type { AutoModeClassifier } from "../permissions/classifier/index.js";
+import { createLazyClassifier, createModelClassifier } from "../permissions/classifier/index.js";
+import {
+  createCanUseTool,
+  createHeadlessAskHandler,
+  type PermissionDecisionRecord,
+} from "../permissions/engine/index.js";
+import { loadSessionPermissions, type SessionPermissions } from "../permissions/settings/index.js";
 import type { AppState } from "../tool/app-state.js";
 import type { CanUseTool } from "../tool/types.js";
 import { defaultModelSpec, resolveModel } from "./model-choice.js";

@@ -1,7 +1,6 @@
 // `warden permissions list`: the permission context a session in this directory would start with,
 // so users can see which rule comes from which file before wondering why a call was refused.
-import { RULE_BEHAVIORS } from "../permissions/rule-sources.js";
-import { formatRule } from "../permissions/rule-string.js";
+import { formatRule, RULE_BEHAVIORS } from "../permissions/rules/index.js";
 import type { PermissionBehavior, ToolPermissionContext } from "../tool/permission-types.js";
 
 interface RuleSummary {

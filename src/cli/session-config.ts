@@ -2,7 +2,7 @@
 // parser library: it costs nothing at start-up, and list flags behave as in Claude Code
 // (`--allowedTools Read "Bash(git:*)"` takes every following word that is not a flag).
 import { resolve } from "node:path";
-import { splitRuleList } from "../permissions/rule-string.js";
+import { splitRuleList } from "../permissions/rules/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";

@@ -7,8 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/settings.js";
 import { splitProjectSettings } from "../../src/config/trust/split.js";
 import { inspectWorkspaceTrust, trustWorkspace } from "../../src/config/workspace-trust.js";
-import { buildPermissionContext } from "../../src/permissions/context-builder.js";
-import { persistPermissionUpdate } from "../../src/permissions/updates.js";
+import { buildPermissionContext, persistPermissionUpdate } from "../../src/permissions/settings/index.js";
 import { isolateEnvironment, tempDir, writeJson } from "../permissions/helpers.js";
 
 const env = isolateEnvironment();

@@ -3,13 +3,17 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/settings.js";
-import { type AskHandler, type AskRequest, createHeadlessAskHandler } from "../../src/permissions/ask-handlers.js";
-import { isDangerousAllowRule } from "../../src/permissions/auto-mode-rules.js";
-import { createCanUseTool, type PermissionDecisionRecord } from "../../src/permissions/can-use-tool.js";
-import type { AutoModeClassifier } from "../../src/permissions/classifier.js";
-import { buildPermissionContext } from "../../src/permissions/context-builder.js";
-import { createModelClassifier, parseVerdict } from "../../src/permissions/model-classifier.js";
-import { rulesFromStrings } from "../../src/permissions/rule-sources.js";
+import type { AutoModeClassifier } from "../../src/permissions/classifier/index.js";
+import { createModelClassifier, parseVerdict } from "../../src/permissions/classifier/index.js";
+import {
+  type AskHandler,
+  type AskRequest,
+  createCanUseTool,
+  createHeadlessAskHandler,
+  type PermissionDecisionRecord,
+} from "../../src/permissions/engine/index.js";
+import { isDangerousAllowRule, rulesFromStrings } from "../../src/permissions/rules/index.js";
+import { buildPermissionContext } from "../../src/permissions/settings/index.js";
 import type { Provider } from "../../src/providers/types.js";
 import type {
   PermissionMode,

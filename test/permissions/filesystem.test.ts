@@ -3,9 +3,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PermissionCliOptions } from "../../src/permissions/context-builder.js";
-import { checkReadPermission, checkWritePermission } from "../../src/permissions/filesystem.js";
-import { hasPermissionsToUseTool } from "../../src/permissions/pipeline.js";
+import { checkReadPermission, checkWritePermission } from "../../src/permissions/filesystem/index.js";
+import { hasPermissionsToUseTool } from "../../src/permissions/pipeline/index.js";
+import type { PermissionCliOptions } from "../../src/permissions/settings/index.js";
 import type { PermissionDecision, ToolPermissionContext } from "../../src/tool/permission-types.js";
 import type { AnyTool, ToolInput } from "../../src/tool/types.js";
 import { EditTool } from "../../src/tools/edit/tool.js";

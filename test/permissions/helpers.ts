@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { loadSettings } from "../../src/config/settings.js";
-import { buildPermissionContext, type PermissionCliOptions } from "../../src/permissions/context-builder.js";
+import { buildPermissionContext, type PermissionCliOptions } from "../../src/permissions/settings/index.js";
 import { buildTool } from "../../src/tool/build-tool.js";
 import { createToolUseContext } from "../../src/tool/context.js";
 import type { PermissionResult, ToolPermissionContext } from "../../src/tool/permission-types.js";

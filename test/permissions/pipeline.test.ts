@@ -1,7 +1,7 @@
 // One row per step of the pipeline (1a → 3) and per mode: each decides where the reference says.
 import { describe, expect, it } from "vitest";
-import { hasPermissionsToUseTool } from "../../src/permissions/pipeline.js";
-import { rulesFromStrings } from "../../src/permissions/rule-sources.js";
+import { hasPermissionsToUseTool } from "../../src/permissions/pipeline/index.js";
+import { rulesFromStrings } from "../../src/permissions/rules/index.js";
 import type {
   PermissionMode,
   PermissionResult,

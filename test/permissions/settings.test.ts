@@ -3,9 +3,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadSettings, SettingsError, settingsMcpServers } from "../../src/config/settings.js";
-import { buildPermissionContext, PermissionConfigError } from "../../src/permissions/context-builder.js";
-import { hasPermissionsToUseTool } from "../../src/permissions/pipeline.js";
-import { formatRule, normalizeRule, parseRule, splitRuleList } from "../../src/permissions/rule-string.js";
+import { hasPermissionsToUseTool } from "../../src/permissions/pipeline/index.js";
+import { formatRule, normalizeRule, parseRule, splitRuleList } from "../../src/permissions/rules/index.js";
+import { buildPermissionContext, PermissionConfigError } from "../../src/permissions/settings/index.js";
 import { contextFor, isolateEnvironment, scriptedTool, tempDir, toolContext, writeJson } from "./helpers.js";
 
 const env = isolateEnvironment();

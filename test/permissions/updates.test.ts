@@ -6,8 +6,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/settings.js";
-import { buildPermissionContext } from "../../src/permissions/context-builder.js";
-import { applyPermissionUpdate, persistPermissionUpdate } from "../../src/permissions/updates.js";
+import {
+  applyPermissionUpdate,
+  buildPermissionContext,
+  persistPermissionUpdate,
+} from "../../src/permissions/settings/index.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { isolateEnvironment, tempDir, writeJson } from "./helpers.js";
 
@@ -71,7 +74,7 @@ describe("persisting permission updates", () => {
   it("loses no answer when several processes save to the same file at once", async () => {
     const cwd = tempDir();
     const writer = join(tempDir(), "writer.ts");
-    const updates = join(root, "src/permissions/updates.ts");
+    const updates = join(root, "src/permissions/settings/updates.ts");
     writeFileSync(
       writer,
       `import { persistPermissionUpdate } from ${JSON.stringify(updates)};

@@ -6,7 +6,6 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import type { McpServerStatus } from "../../mcp/connection.js";
-import { splitRuleList } from "../../permissions/rule-string.js";
 import { wardenVersion } from "../version.js";
 
 const out = (text: string) => void process.stdout.write(text);
@@ -53,11 +52,6 @@ export async function run(argv: string[]): Promise<number> {
   }
   err(`warden mcp: unknown subcommand ${JSON.stringify(sub)}\n\n${USAGE}`);
   return 2;
-}
-
-/** `Read,Glob "Bash(git diff:*)"` → rules, keeping commas and spaces inside parentheses. */
-function splitRules(values: readonly string[]): string[] {
-  return values.flatMap((value) => splitRuleList(value));
 }
 
 function describeStatus(status: McpServerStatus): string {
@@ -135,17 +129,20 @@ async function serve(argv: string[]): Promise<number> {
   const cwd = resolve(values.cwd ?? ".");
   const [
     { loadSessionPermissions },
-    { createCanUseTool },
-    { createHeadlessAskHandler },
+    { createCanUseTool, createHeadlessAskHandler },
+    { splitRuleList },
     { projectTools },
     { assembleToolPool },
   ] = await Promise.all([
-    import("../../permissions/session-setup.js"),
-    import("../../permissions/can-use-tool.js"),
-    import("../../permissions/ask-handlers.js"),
+    import("../../permissions/settings/index.js"),
+    import("../../permissions/engine/index.js"),
+    import("../../permissions/rules/index.js"),
     import("../../tools/registry.js"),
     import("../../tool/pool.js"),
   ]);
+  // `Read,Glob "Bash(git diff:*)"` → rules, keeping commas and spaces inside parentheses. Loaded
+  // here, not at the top: `warden mcp list` needs none of the rule code.
+  const splitRules = (values: readonly string[]) => values.flatMap((value) => splitRuleList(value));
   const permissions = loadSessionPermissions({
     cwd,
     cli: {

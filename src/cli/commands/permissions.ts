@@ -2,9 +2,9 @@
 // call as one JSON line; with --jsonl it reads one request per line from stdin and prints one
 // decision line per request, in order. It never runs a tool.
 import { createInterface } from "node:readline";
-import { type CheckRequest, createPermissionChecker } from "../../permissions/check-request.js";
-import type { PermissionCliOptions } from "../../permissions/context-builder.js";
-import { loadSessionPermissions, type SessionPermissions } from "../../permissions/session-setup.js";
+import { type CheckRequest, createPermissionChecker } from "../../permissions/engine/index.js";
+import type { PermissionCliOptions } from "../../permissions/settings/index.js";
+import { loadSessionPermissions, type SessionPermissions } from "../../permissions/settings/index.js";
 import { contextSummary, contextText } from "../permissions-list.js";
 
 const USAGE = `Usage: warden permissions check TOOL 'JSON_INPUT' [options]

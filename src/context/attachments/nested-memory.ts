@@ -82,7 +82,7 @@ async function readable(
 ): Promise<MemoryFile[]> {
   if (!permissions.rules.deny.some((rule) => rule.value.ruleContent !== undefined)) return files;
   // Loaded only when a deny rule with a path could match: most sessions never pay for it here.
-  const { checkReadPermission } = await import("../../permissions/filesystem.js");
+  const { checkReadPermission } = await import("../../permissions/filesystem/index.js");
   return files.filter((file) => checkReadPermission("Read", file.path, permissions, pool).behavior !== "deny");
 }
 

@@ -6,8 +6,7 @@ import { pathsToCheck } from "../../fs/real-path.js";
 import { isDeviceSink, resolveWordPath } from "../../shell/commands/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
-import { isInsideWorkingDirectories } from "../filesystem.js";
-import { protectedPathReason } from "../safety.js";
+import { isInsideWorkingDirectories, protectedPathReason } from "../filesystem/index.js";
 
 const PROTECTED_DIRECTORIES = new Set([".git", ".warden", ".claude", ".vscode", ".idea", ".ssh", ".gnupg", ".husky"]);
 const PROTECTED_FILES = new Set([

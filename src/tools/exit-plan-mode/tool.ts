@@ -7,9 +7,14 @@
 // them: a rule that approves plans in advance does not approve the commands a plan asks for.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { allowedPromptProblem, allowedPromptRule, leavePlanMode, modeAfterPlan } from "../../permissions/plan-mode.js";
-import { formatRule } from "../../permissions/rule-string.js";
-import { applyPermissionUpdates } from "../../permissions/updates.js";
+import { formatRule } from "../../permissions/rules/index.js";
+import {
+  allowedPromptProblem,
+  allowedPromptRule,
+  applyPermissionUpdates,
+  leavePlanMode,
+  modeAfterPlan,
+} from "../../permissions/settings/index.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionMode, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";

@@ -1,7 +1,7 @@
 // The file tools answer for their own input by asking the path checks of src/permissions. Those
 // checks know paths, not tool inputs, so they never rewrite an input: any updatedInput they could
 // carry is dropped, which also keeps the result typed for the tool's own input.
-import { checkReadPermission, checkWritePermission } from "../../permissions/filesystem.js";
+import { checkReadPermission, checkWritePermission } from "../../permissions/filesystem/index.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { FileAccessKind, ToolUseContext } from "../../tool/types.js";
 import { resolveToolPath } from "./paths.js";

@@ -2,7 +2,7 @@
 // list, Grep would otherwise print the contents of those files and Glob list their names. Each
 // result file is put to the same read check Read uses, and denied ones are dropped. Only deny
 // rules with a path can match a single file, so without them nothing is checked (no cost).
-import { checkReadPermission } from "../../permissions/filesystem.js";
+import { checkReadPermission } from "../../permissions/filesystem/index.js";
 import type { ToolUseContext } from "../../tool/types.js";
 
 /** A predicate "may this file appear in results", or undefined when every file may. */

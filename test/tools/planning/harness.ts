@@ -12,10 +12,10 @@ import {
   type AskHandler,
   type AskRequest,
   type AskResponse,
+  createCanUseTool,
   createHeadlessAskHandler,
-} from "../../../src/permissions/ask-handlers.js";
-import { createCanUseTool } from "../../../src/permissions/can-use-tool.js";
-import { rulesFromStrings } from "../../../src/permissions/rule-sources.js";
+} from "../../../src/permissions/engine/index.js";
+import { rulesFromStrings } from "../../../src/permissions/rules/index.js";
 import { createToolUseContext } from "../../../src/tool/context.js";
 import type { PermissionMode, ToolPermissionContext } from "../../../src/tool/permission-types.js";
 import type { AnyTool, ToolUseContext } from "../../../src/tool/types.js";

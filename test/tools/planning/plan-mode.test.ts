@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { formatRule } from "../../../src/permissions/rule-string.js";
+import { formatRule } from "../../../src/permissions/rules/index.js";
 import type { PermissionMode } from "../../../src/tool/permission-types.js";
 import type { PlanApprovalRequest } from "../../../src/tool/user-dialog.js";
 import { BashTool } from "../../../src/tools/bash/tool.js";

@@ -1,8 +1,8 @@
 // Whole-tool rules: `Bash`, `WebFetch`, `mcp__server`, `mcp__server__*`, `mcp__server__tool`.
 // Rules with content (`Bash(git:*)`, `Read(./src/**)`) are the tool's own business, matched in its
 // checkPermissions; the engine only looks at rules that name a tool as a whole.
-import type { PermissionRule } from "../tool/permission-types.js";
-import type { AnyTool } from "../tool/types.js";
+import type { PermissionRule } from "../../tool/permission-types.js";
+import type { AnyTool } from "../../tool/types.js";
 
 /** `mcp__server` and `mcp__server__*` name every tool of one server. */
 function serverOfRule(ruleName: string): string | undefined {

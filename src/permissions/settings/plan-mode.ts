@@ -1,27 +1,11 @@
-// Plan mode as a permission mode: entering remembers the mode to return to, leaving restores it;
-// the one file the session may write meanwhile is its plan file, which lives in the session's own
-// folder (outside the working directories, so the ordinary path checks would ask for it).
-import { basename, dirname, join } from "node:path";
-import { planFilePathIn } from "../config/paths.js";
-import { pathsToCheck, resolveRealPath } from "../fs/real-path.js";
-import type { AppState } from "../tool/app-state.js";
-import type { PermissionMode, ToolPermissionContext } from "../tool/permission-types.js";
-import type { AllowedPrompt } from "../tool/user-dialog.js";
-import { isDangerousAllowRule } from "./auto-mode-rules.js";
-import { parseRule } from "./rule-string.js";
-
-/**
- * True when `absolutePath` is the session's plan file, as spelled and where it really leads: a
- * link planted at the plan file's place that points elsewhere is not the plan file.
- */
-export function isPlanFile(absolutePath: string, context: ToolPermissionContext): boolean {
-  const plan = context.planFilePath;
-  if (plan === undefined) return false;
-  // Where the plan file belongs: its folder resolved, its own name not (if plan.md itself is a
-  // link, its target is somewhere else, and that is not the plan file).
-  const places = [plan, join(resolveRealPath(dirname(plan)), basename(plan))];
-  return pathsToCheck(absolutePath).every((path) => places.includes(path));
-}
+// Plan mode as a change of the permission context: entering remembers the mode to return to (and
+// names the session's plan file, the one file it may write meanwhile: ../filesystem/plan-file.ts),
+// leaving restores it; the Bash rules a plan's approval may add.
+import { planFilePathIn } from "../../config/paths.js";
+import type { AppState } from "../../tool/app-state.js";
+import type { PermissionMode } from "../../tool/permission-types.js";
+import type { AllowedPrompt } from "../../tool/user-dialog.js";
+import { isDangerousAllowRule, parseRule } from "../rules/index.js";
 
 /** The state with plan mode on, remembering the mode to come back to. */
 export function enterPlanMode(state: AppState, sessionDir: string): AppState {

@@ -1,7 +1,7 @@
 // The textual form of a permission rule: `Tool`, `Tool(content)`, `Tool(prefix:*)`, `mcp__server`,
 // `mcp__server__tool`. Parsing is strict on purpose: a rule that does not read cleanly is reported
 // and skipped, because guessing what a broken deny rule meant could silently widen what it allows.
-import type { PermissionRuleValue } from "../tool/permission-types.js";
+import type { PermissionRuleValue } from "../../tool/permission-types.js";
 
 export type RuleParseResult = { ok: true; value: PermissionRuleValue } | { ok: false; error: string };
 

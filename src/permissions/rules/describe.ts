@@ -1,5 +1,5 @@
 // Words for a decision's reason: the same text goes to the prompt, the transcript and the model.
-import type { PermissionDecisionReason, PermissionRule } from "../tool/permission-types.js";
+import type { PermissionDecisionReason, PermissionRule } from "../../tool/permission-types.js";
 import { formatRule } from "./rule-string.js";
 
 const SOURCE_LABELS: Record<PermissionRule["source"], string> = {

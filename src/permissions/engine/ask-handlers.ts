@@ -1,9 +1,8 @@
 // Who settles an ask: a callback for library users, the interactive prompt (later), and in
 // headless runs a deny whose message tells the model it was not allowed, why, and what would allow it.
-import type { PermissionAsk, PermissionUpdate, ToolPermissionContext } from "../tool/permission-types.js";
-import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
-import { describeReason, describeRule } from "./describe.js";
-import { formatRule } from "./rule-string.js";
+import type { PermissionAsk, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
+import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
+import { describeReason, describeRule, formatRule } from "../rules/index.js";
 
 export interface AskRequest {
   tool: AnyTool;

@@ -1,47 +1,7 @@
 // Auto mode decides asks without a person, so rules written for a person's session must not
 // hand it arbitrary code execution: those allow rules are set aside while the mode is auto.
-import type { PermissionRule, ToolPermissionContext } from "../tool/permission-types.js";
-
-/** Programs that run whatever code they are handed: an allow rule for one allows everything. */
-const CODE_RUNNERS = new Set([
-  "bash",
-  "sh",
-  "zsh",
-  "fish",
-  "dash",
-  "ksh",
-  "eval",
-  "exec",
-  "source",
-  "env",
-  "xargs",
-  "sudo",
-  "su",
-  "doas",
-  "python",
-  "python3",
-  "node",
-  "deno",
-  "bun",
-  "ruby",
-  "perl",
-  "php",
-  "lua",
-  "npx",
-  "bunx",
-  "pnpx",
-  "uvx",
-  "pipx",
-]);
-
-/** `Bash`, `Bash(*...)`, `Bash(python:*)`, `Bash(node script.js)`: rules that approve arbitrary code. */
-export function isDangerousAllowRule(rule: PermissionRule): boolean {
-  if (rule.value.toolName !== "Bash") return false;
-  const content = rule.value.ruleContent?.trim();
-  if (content === undefined || content.startsWith("*")) return true;
-  const first = content.split(/[\s:]/, 1)[0] ?? "";
-  return CODE_RUNNERS.has(first.replace(/^.*\//, ""));
-}
+import type { ToolPermissionContext } from "../../tool/permission-types.js";
+import { isDangerousAllowRule } from "../rules/index.js";
 
 const autoContexts = new WeakMap<ToolPermissionContext, ToolPermissionContext>();
 

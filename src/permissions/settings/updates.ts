@@ -3,11 +3,11 @@
 // temp file in the same folder, fsync, rename) and rules are deduplicated by their normal form.
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { userHome } from "../config/paths.js";
-import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../config/settings.js";
-import { keepTrustAcrossOwnWrite } from "../config/workspace-trust.js";
-import { writeFileAtomicSync } from "../fs/atomic-write.js";
-import { withFileLockSync } from "../fs/file-lock.js";
+import { userHome } from "../../config/paths.js";
+import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../../config/settings.js";
+import { keepTrustAcrossOwnWrite } from "../../config/workspace-trust.js";
+import { writeFileAtomicSync } from "../../fs/atomic-write.js";
+import { withFileLockSync } from "../../fs/file-lock.js";
 import type {
   PermissionBehavior,
   PermissionRule,
@@ -15,9 +15,8 @@ import type {
   PermissionUpdate,
   PermissionUpdateDestination,
   ToolPermissionContext,
-} from "../tool/permission-types.js";
-import { mergeRules } from "./rule-sources.js";
-import { formatRule, normalizeRule } from "./rule-string.js";
+} from "../../tool/permission-types.js";
+import { formatRule, mergeRules, normalizeRule } from "../rules/index.js";
 
 export function settingsPathFor(destination: PermissionUpdateDestination, cwd: string): string | undefined {
   switch (destination) {

@@ -9,8 +9,8 @@
 // expressions, and the path relative to each distinct base is computed once per check.
 import { isAbsolute, relative, sep } from "node:path";
 import picomatch from "picomatch";
-import { userHome } from "../config/paths.js";
-import type { PermissionRule } from "../tool/permission-types.js";
+import { userHome } from "../../config/paths.js";
+import type { PermissionRule } from "../../tool/permission-types.js";
 
 interface CompiledPathRule {
   rule: PermissionRule;

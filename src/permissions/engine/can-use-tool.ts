@@ -1,7 +1,7 @@
 // The engine's entry point for the loop: a CanUseTool that settles each call in a short chain of
 // steps, each of which may settle it or hand an ask to the next:
-//   pipeline      the hook's word, the rules and the mode's last word (pipeline.ts)
-//   classifier    auto mode only: a classifier judges what the pipeline left open (classifier.ts)
+//   pipeline      the hook's word, the rules and the mode's last word (../pipeline/)
+//   classifier    auto mode only: a classifier judges what the pipeline left open (../classifier/)
 //   ask handler   the session's person or callback; "don't ask again" answers are applied here
 //   record        denials tracked, every decision recorded
 import type {
@@ -11,15 +11,13 @@ import type {
   PermissionUpdate,
   PreToolUseHookDecision,
   ToolPermissionContext,
-} from "../tool/permission-types.js";
-import type { AnyTool, CanUseTool, CanUseToolOptions, ToolInput, ToolUseContext } from "../tool/types.js";
+} from "../../tool/permission-types.js";
+import type { AnyTool, CanUseTool, CanUseToolOptions, ToolInput, ToolUseContext } from "../../tool/types.js";
+import { type AutoModeClassifier, askClassifier, DenialTracker } from "../classifier/index.js";
+import { runPermissionPipeline, withPermissionContext } from "../pipeline/index.js";
+import { describeReason } from "../rules/index.js";
+import { applyPermissionUpdates, persistPermissionUpdate } from "../settings/index.js";
 import type { AskHandler } from "./ask-handlers.js";
-import { type AutoModeClassifier, askClassifier } from "./classifier.js";
-import { DenialTracker } from "./denial-tracking.js";
-import { describeReason } from "./describe.js";
-import { runPermissionPipeline } from "./pipeline.js";
-import { withPermissionContext } from "./rule-steps.js";
-import { applyPermissionUpdates, persistPermissionUpdate } from "./updates.js";
 
 /** One line of the transcript's permission log. */
 export interface PermissionDecisionRecord {

@@ -1,17 +1,15 @@
 // Deciding a tool call without running anything: what `warden permissions check` prints, and
 // what tests and benchmarks run whole corpora through.
 import { resolve } from "node:path";
-import type { AppState } from "../tool/app-state.js";
-import { createToolUseContext } from "../tool/context.js";
-import type { PermissionBehavior, PermissionDecision, ToolPermissionContext } from "../tool/permission-types.js";
-import { findToolByName } from "../tool/pool.js";
-import { formatZodError } from "../tool/schema.js";
-import type { AnyTool, ToolInput } from "../tool/types.js";
-import { isPermissionMode } from "./context-builder.js";
-import { describeReason } from "./describe.js";
-import { hasPermissionsToUseTool } from "./pipeline.js";
-import { mergeRules, rulesFromStrings } from "./rule-sources.js";
-import { formatRule } from "./rule-string.js";
+import type { AppState } from "../../tool/app-state.js";
+import { createToolUseContext } from "../../tool/context.js";
+import type { PermissionBehavior, PermissionDecision, ToolPermissionContext } from "../../tool/permission-types.js";
+import { findToolByName } from "../../tool/pool.js";
+import { formatZodError } from "../../tool/schema.js";
+import type { AnyTool, ToolInput } from "../../tool/types.js";
+import { hasPermissionsToUseTool } from "../pipeline/index.js";
+import { describeReason, formatRule, mergeRules, rulesFromStrings } from "../rules/index.js";
+import { isPermissionMode } from "../settings/index.js";
 
 /** One request as `--jsonl` reads it. Bash requests may carry `command` at the top level. */
 export interface CheckRequest {

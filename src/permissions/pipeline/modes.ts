@@ -12,10 +12,10 @@
 //                         a human), which reach a person.
 // Auto mode also decides with fewer allow rules (auto-mode-rules.ts); the pipeline applies that
 // before the rule steps.
-import type { PermissionAsk, PermissionDecision, ToolPermissionContext } from "../tool/permission-types.js";
-import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
-import { describeReason } from "./describe.js";
-import { PLAN_FILE_REASON } from "./filesystem.js";
+import type { PermissionAsk, PermissionDecision, ToolPermissionContext } from "../../tool/permission-types.js";
+import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
+import { PLAN_FILE_REASON } from "../filesystem/index.js";
+import { describeReason } from "../rules/index.js";
 import { isBypassImmuneAsk, withPermissionContext } from "./rule-steps.js";
 
 export interface ModeArgs {
@@ -57,7 +57,7 @@ function planMode({ tool, input, permissionContext }: ModeArgs, decision: Permis
 }
 
 /**
- * A file tool's allow for the session's plan file (filesystem.ts), and nothing else: the call
+ * A file tool's allow for the session's plan file (../filesystem/plan-file.ts), and nothing else: the call
  * names one file (getPath), and the path check allowed it as the plan file. A shell command that
  * writes the plan file among other things does not qualify.
  */

@@ -1,12 +1,12 @@
 // Everything a session needs from settings, read once at start: the permission context, the hooks
 // and the sandbox settings. Throws (SettingsError, PermissionConfigError) when the session must
 // not start; the message names the file and the problem.
-import { formatSettingsIssue, type LoadedSettings, loadSettings } from "../config/settings.js";
-import { untrustedNotice } from "../config/trust/index.js";
-import { HookRunner, hooksFromSettings } from "../hooks/hook-runner.js";
-import { parseSandboxSettings, type SandboxSettings } from "../shell/sandbox/index.js";
-import type { AppState } from "../tool/app-state.js";
-import type { ToolPermissionContext } from "../tool/permission-types.js";
+import { formatSettingsIssue, type LoadedSettings, loadSettings } from "../../config/settings.js";
+import { untrustedNotice } from "../../config/trust/index.js";
+import { HookRunner, hooksFromSettings } from "../../hooks/hook-runner.js";
+import { parseSandboxSettings, type SandboxSettings } from "../../shell/sandbox/index.js";
+import type { AppState } from "../../tool/app-state.js";
+import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import { buildPermissionContext, type PermissionCliOptions } from "./context-builder.js";
 
 export interface SessionPermissionsOptions {

@@ -1,7 +1,7 @@
 // An auto-mode classifier that asks a model, through any Provider, whether one tool call should be
 // blocked. It sees only the call itself. Anything but a clear "no" blocks.
-import type { Provider } from "../providers/types.js";
-import type { AutoModeClassifier, ClassifierRequest, ClassifierVerdict } from "./classifier.js";
+import type { Provider } from "../../providers/types.js";
+import type { AutoModeClassifier, ClassifierRequest, ClassifierVerdict } from "./classifier-step.js";
 
 const SYSTEM_PROMPT = `You review one action that an autonomous coding agent wants to take on a developer's machine.
 Block it if it could destroy or leak data, reach outside the project without clear need, change

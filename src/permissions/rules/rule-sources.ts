@@ -1,13 +1,13 @@
 // Turns the rule lists of settings files, CLI flags and the session into parsed rules that carry
 // where they came from (source, file, line, root folder). A rule that does not parse is reported
 // with its file and line and skipped: never guessed at, never widened.
-import { lineAt, type SettingsFile, type SettingsIssue } from "../config/settings.js";
+import { lineAt, type SettingsFile, type SettingsIssue } from "../../config/settings.js";
 import type {
   PermissionBehavior,
   PermissionRule,
   PermissionRuleSource,
   RulesByBehavior,
-} from "../tool/permission-types.js";
+} from "../../tool/permission-types.js";
 import { parseRule, splitRuleList } from "./rule-string.js";
 
 export const RULE_BEHAVIORS: readonly PermissionBehavior[] = ["deny", "ask", "allow"];

@@ -4,8 +4,8 @@
 //   3. the mode's last word (modes.ts)
 // What comes out is final, or an ask for the engine's later steps to settle (in auto mode the
 // classifier, then the session's ask handler).
-import type { PermissionDecision, PreToolUseHookDecision, ToolPermissionContext } from "../tool/permission-types.js";
-import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
+import type { PermissionDecision, PreToolUseHookDecision, ToolPermissionContext } from "../../tool/permission-types.js";
+import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
 import { autoModePermissionContext } from "./auto-mode-rules.js";
 import { applyModeLastWord } from "./modes.js";
 import { checkRuleBasedPermissions, decideByRules } from "./rule-steps.js";

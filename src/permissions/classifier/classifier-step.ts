@@ -2,10 +2,10 @@
 // put to a classifier instead of a person. Asks that must reach a human (safety checks, content
 // ask rules, tools that need interaction) never go to it, and a classifier that keeps refusing
 // trips a breaker: from then on a person decides (or, headless, the run stops).
-import type { PermissionAsk, PermissionDecision } from "../tool/permission-types.js";
-import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
+import type { PermissionAsk, PermissionDecision } from "../../tool/permission-types.js";
+import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
+import { isBypassImmuneAsk } from "../pipeline/index.js";
 import type { DenialTracker } from "./denial-tracking.js";
-import { isBypassImmuneAsk } from "./rule-steps.js";
 
 export interface ClassifierRequest {
   toolName: string;

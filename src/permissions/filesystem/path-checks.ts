@@ -3,18 +3,17 @@
 // reads. Every check looks at the path as spelled and at where it really leads (symlinks, `..`),
 // and both must pass: a link inside the project pointing outside is outside.
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { wardenHome } from "../config/paths.js";
-import { pathsToCheck, realDirectory } from "../fs/real-path.js";
+import { wardenHome } from "../../config/paths.js";
+import { pathsToCheck, realDirectory } from "../../fs/real-path.js";
 import type {
   PermissionResult,
   PermissionRule,
   PermissionUpdate,
   ToolPermissionContext,
-} from "../tool/permission-types.js";
-import type { AnyTool } from "../tool/types.js";
-import { describeRule } from "./describe.js";
-import { findMatchingPathRule } from "./path-rules.js";
-import { isPlanFile } from "./plan-mode.js";
+} from "../../tool/permission-types.js";
+import type { AnyTool } from "../../tool/types.js";
+import { describeRule, findMatchingPathRule } from "../rules/index.js";
+import { isPlanFile, PLAN_FILE_REASON } from "./plan-file.js";
 import { READ_RULE_NAME, ruleNamesFor, WRITE_RULE_NAME } from "./rule-family.js";
 import { isUncPath, protectedPathReason } from "./safety.js";
 
@@ -54,9 +53,6 @@ function matchRule(
 function outsideSuggestions(absolutePath: string): PermissionUpdate[] {
   return [{ type: "addDirectories", directories: [dirname(absolutePath)], destination: "session" }];
 }
-
-/** The reason a write to the plan file is allowed; plan mode (modes.ts) lets exactly this through. */
-export const PLAN_FILE_REASON = { type: "other", reason: "writing this session's plan file" } as const;
 
 /** Reading a file the session itself saved (a large tool result shown to the model as a preview). */
 function isSavedToolResult(path: string): boolean {

@@ -12,16 +12,15 @@
 //   2b allow rule for the whole tool     → allow
 //   3  passthrough                       → ask
 //
-// The mode's last word comes after these (modes.ts); pipeline.ts runs the whole walk.
+// The mode's last word comes after these (modes.ts); decide.ts runs the whole walk.
 import type {
   PermissionAsk,
   PermissionDecision,
   PermissionResult,
   ToolPermissionContext,
-} from "../tool/permission-types.js";
-import type { AnyTool, ToolInput, ToolUseContext } from "../tool/types.js";
-import { describeRule } from "./describe.js";
-import { findWholeToolRule } from "./rule-match.js";
+} from "../../tool/permission-types.js";
+import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
+import { describeRule, findWholeToolRule } from "../rules/index.js";
 
 /** A context whose AppState holds this permission context: what the tool's own check reads. */
 export function withPermissionContext(

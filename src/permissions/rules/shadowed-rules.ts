@@ -1,8 +1,8 @@
 // Rules that can never take effect, reported so users are not left wondering why one "does not
 // work": a whole-tool deny rule decides before any rule about that tool's content is looked at,
 // and a whole-tool ask rule asks before a content allow rule could allow.
-import type { SettingsIssue } from "../config/settings.js";
-import type { PermissionRule, RulesByBehavior } from "../tool/permission-types.js";
+import type { SettingsIssue } from "../../config/settings.js";
+import type { PermissionRule, RulesByBehavior } from "../../tool/permission-types.js";
 import { describeRule } from "./describe.js";
 
 function issue(rule: PermissionRule, message: string): SettingsIssue {

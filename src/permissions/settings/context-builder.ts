@@ -2,16 +2,15 @@
 // the one place where modes, working directories and rule sources are reconciled.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { LoadedSettings, SettingsIssue } from "../config/settings.js";
+import type { LoadedSettings, SettingsIssue } from "../../config/settings.js";
 import {
   PERMISSION_MODES,
   type PermissionBehavior,
   type PermissionMode,
   type RulesByBehavior,
   type ToolPermissionContext,
-} from "../tool/permission-types.js";
-import { emptyRules, mergeRules, rulesFromSettingsFile, rulesFromStrings } from "./rule-sources.js";
-import { findShadowedRules } from "./shadowed-rules.js";
+} from "../../tool/permission-types.js";
+import { emptyRules, findShadowedRules, mergeRules, rulesFromSettingsFile, rulesFromStrings } from "../rules/index.js";
 
 export interface PermissionCliOptions {
   /** `--allowedTools` values; each may hold several rules separated by commas or spaces. */

@@ -1,8 +1,8 @@
 // Denials of the session: every refused call is kept (for the headless result and the transcript),
 // and the auto-mode classifier's refusals are counted for its circuit breaker. A classifier that
 // keeps saying no is either wrong or being pushed against; either way a human should decide.
-import type { PermissionDecisionReason } from "../tool/permission-types.js";
-import type { ToolInput } from "../tool/types.js";
+import type { PermissionDecisionReason } from "../../tool/permission-types.js";
+import type { ToolInput } from "../../tool/types.js";
 
 export const MAX_CONSECUTIVE_CLASSIFIER_DENIALS = 3;
 export const MAX_TOTAL_CLASSIFIER_DENIALS = 20;

@@ -2,7 +2,7 @@
 // tool: `Read(./secrets/**)` must stop Grep and Glob there too, `Edit(./src/**)` must cover Write.
 // The family of a kind is asked of the tools themselves (their fileAccess trait), so a new or
 // renamed file tool joins it by declaring its kind, never by being added to a list here.
-import type { AnyTool, FileAccessKind } from "../tool/types.js";
+import type { AnyTool, FileAccessKind } from "../../tool/types.js";
 
 /**
  * The rule language's own word for each kind, part of the family whatever tools the session has:
