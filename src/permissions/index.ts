@@ -5,7 +5,7 @@
 // before it in this list:
 //   rules/       the rule language, rule sources, matching a rule to a tool or a path, their words
 //   filesystem/  path checks for file tools, and the bypass-immune safety checks on paths
-//   settings/    the permission context from settings and flags; "don't ask again" saved
+//   settings/    the permission context from settings and flags; "don't ask again", plan mode
 //   pipeline/    the decision without asking: hook's word, rule steps 1a → 3, each mode's last word
 //   classifier/  auto mode's classifier step, the model classifier, denial tracking and its breaker
 //   engine/      createCanUseTool (pipeline → classifier → ask handler → record), ask handlers,
