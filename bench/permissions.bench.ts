@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { loadSettings } from "../src/config/settings.js";
+import { inspectWorkspaceTrust, trustWorkspace } from "../src/config/workspace-trust.js";
 import { createCanUseTool, createHeadlessAskHandler } from "../src/permissions/engine/index.js";
 import { hasPermissionsToUseTool } from "../src/permissions/pipeline/index.js";
 import { buildPermissionContext } from "../src/permissions/settings/index.js";
@@ -72,6 +73,8 @@ function setUp(): {
   write(join(project, ".warden", "settings.json"), 45);
   write(join(project, ".warden", "settings.local.json"), 90);
   write(join(base, "policy.json"), 135);
+  // The project's own rules count only in a trusted folder: trust it, as its user would.
+  trustWorkspace(inspectWorkspaceTrust(project));
   const cli = ruleLists(180, 20);
   const built = buildPermissionContext({
     cwd: project,

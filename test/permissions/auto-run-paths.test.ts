@@ -3,9 +3,10 @@
 // bypass and a broad allow rule, through the file tools and through Bash. The folder core.hooksPath
 // names is read from a real git repository's configuration.
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { configuredHooksFolder } from "../../src/permissions/filesystem/index.js";
 import { hasPermissionsToUseTool } from "../../src/permissions/pipeline/index.js";
 import type { PermissionCliOptions } from "../../src/permissions/settings/index.js";
 import type { PermissionDecision } from "../../src/tool/permission-types.js";
@@ -113,5 +114,10 @@ describe("writes to files other tools run on their own", () => {
     git(repo, "config", "core.hooksPath", "nested/hooks");
     expectSafetyAsk(await write("nested/hooks/pre-commit"));
     expect((await write("tools/hooks/pre-commit")).behavior).toBe("allow");
+  });
+
+  it("looks for the repository quietly along a path that runs through a file", () => {
+    writeFileSync(join(project, "plain.txt"), "x");
+    expect(configuredHooksFolder(join(project, "plain.txt", "inner", "file.txt"))).toBe(join(project, ".githooks"));
   });
 });

@@ -17,16 +17,21 @@ interface CachedHooksPath {
 
 const cache = new Map<string, CachedHooksPath>();
 
+/** stat without an exception for the usual misses (missing, a file where a folder was expected). */
+function statQuietly(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The top of the git work tree holding `path` (the folder with `.git`), or undefined. */
 function workTreeTop(path: string): string | undefined {
   let dir = dirname(path);
   for (;;) {
-    try {
-      statSync(join(dir, ".git"));
-      return dir;
-    } catch {
-      // Not here; try the parent.
-    }
+    // No exception for a missing entry: this runs on every write check, for each parent folder.
+    if (statQuietly(join(dir, ".git")) !== undefined) return dir;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
@@ -68,12 +73,8 @@ function configFiles(top: string): string[] {
 function stampOf(files: readonly string[]): string {
   return files
     .map((file) => {
-      try {
-        const stats = statSync(file);
-        return `${stats.mtimeMs}:${stats.size}`;
-      } catch {
-        return "-";
-      }
+      const stats = statQuietly(file);
+      return stats ? `${stats.mtimeMs}:${stats.size}` : "-";
     })
     .join("|");
 }
