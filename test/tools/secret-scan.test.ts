@@ -7,11 +7,14 @@ import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAIN_TODO_LIST } from "../../src/tool/task-list.js";
 import { EditTool } from "../../src/tools/edit/tool.js";
 import { findNewSecrets } from "../../src/tools/file-shared/secret-scan.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
+import { TodoWriteTool } from "../../src/tools/todo-write/tool.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
 import { callText, callTool, makeProject, type TestProject, validationCode, validationMessage } from "./helpers.js";
+import { makeHarness } from "./planning/harness.js";
 
 const ALNUM = "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5cD7eF9gH1jK3mN5pQ7rS9tV1wX3yZ5";
 const UPPER = "QWERTYUIOPASDFGHJKLZXCVBNM234567";
@@ -181,5 +184,28 @@ describe("the built CLI (secretlint bundled into its lazy chunk)", () => {
     expect(results[0]).not.toContain(token);
     expect(await readFile(path.join(project.dir, "leak.txt"), "utf8").catch(() => "absent")).toBe("absent");
     expect(await readFile(path.join(project.dir, "fine.txt"), "utf8")).toBe("hello\n");
+  });
+});
+
+describe("TodoWrite", () => {
+  const item = (content: string) => ({ content, status: "pending", activeForm: `Doing: ${content}` });
+
+  it("refuses a credential in an item (code 0), naming its kind and item, and keeps the list", async () => {
+    const harness = makeHarness();
+    try {
+      await harness.call(TodoWriteTool, { todos: [item("Rotate the deploy token")] });
+      const token = `xoxb-123456789012-1234567890123-${chars(ALNUM, 24)}`;
+      const input = { todos: [item("Rotate the deploy token"), item(`Set SLACK_TOKEN=${token} in CI`)] };
+      expect(await validationCode(TodoWriteTool, input, harness.context)).toBe(0);
+      const outcome = await harness.call(TodoWriteTool, input);
+      expect(outcome.result.is_error).toBe(true);
+      expect(outcome.text).toContain("slack token (item 2)");
+      expect(outcome.text).not.toContain(token);
+      expect(harness.context.getAppState().todoLists?.[MAIN_TODO_LIST]?.items.map((t) => t.content)).toEqual([
+        "Rotate the deploy token",
+      ]);
+    } finally {
+      harness.cleanup();
+    }
   });
 });

@@ -1,4 +1,4 @@
-// Refuses to let the agent write a credential into a file (Write, Edit; TodoWrite will use it too):
+// Refuses to let the agent write a credential into a file or its notes (Write, Edit, TodoWrite):
 // a key pasted into source code ends up in a commit, a log or a shared document. The patterns are
 // secretlint's recommended rule set (AWS, GCP, GitHub, npm, Slack, OpenAI, Anthropic, private
 // keys, database URLs with passwords, ...), loaded on the first check only: start-up never pays.
@@ -11,7 +11,7 @@ export const SECRET_ERROR_CODE = 0;
 export interface SecretFinding {
   /** What it looks like ("GitHub Token", "AWS Secret Access Key"); never the value. */
   kind: string;
-  /** 1-based line in the scanned text. */
+  /** 1-based line in the scanned text (or, for a list, the item's number). */
   line: number;
 }
 
@@ -85,15 +85,22 @@ export async function findNewSecrets(content: string, alreadyThere?: () => strin
     .map((message) => ({ kind: kindOf(message), line: message.loc.start.line }));
 }
 
-/** The refusal for `findings` (validation error code 0), or undefined when there are none. */
-export function secretRefusal(filePath: string, findings: readonly SecretFinding[]): ValidationResult | undefined {
+/**
+ * The refusal for `findings` (validation error code 0), or undefined when there are none. `target`
+ * is what was to be written (a file's path, "the task list"); `place` what a finding's number counts.
+ */
+export function secretRefusal(
+  target: string,
+  findings: readonly SecretFinding[],
+  place: "line" | "item" = "line",
+): ValidationResult | undefined {
   if (findings.length === 0) return undefined;
-  const what = findings.map((f) => `a ${f.kind} (line ${f.line})`).join(", ");
+  const what = findings.map((f) => `a ${f.kind} (${place} ${f.line})`).join(", ");
   return {
     result: false,
     errorCode: SECRET_ERROR_CODE,
     message:
-      `Refusing to write ${filePath}: the new content contains what looks like ${what}. ` +
-      "Credentials must not be written into files by the agent. Refer to them through the environment or a secret store instead, and if the user wants the value in this file, ask them to add it themselves.",
+      `Refusing to write ${target}: the new content contains what looks like ${what}. ` +
+      "The agent must not write credentials into files or notes. Refer to them through the environment or a secret store instead, and if the user wants the value there, ask them to add it themselves.",
   };
 }

@@ -10,6 +10,8 @@ import {
   type TodoItem,
   type TodoListState,
 } from "../../tool/task-list.js";
+import type { ValidationResult } from "../../tool/types.js";
+import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { todoReminderSource } from "../task-shared/reminder.js";
 import { TODO_WRITE_PROMPT, TODO_WRITE_TOOL_NAME } from "./prompt.js";
 
@@ -36,6 +38,21 @@ function countByStatus(items: readonly TodoItem[]): Record<TaskListStatus, numbe
   return counts;
 }
 
+function itemText(item: Pick<TodoItem, "content" | "activeForm">): string {
+  return `${item.content}\n${item.activeForm}`;
+}
+
+/** Code 0 when an item holds a credential the previous list did not (named by kind and item number). */
+async function credentialRefusal(
+  todos: readonly Pick<TodoItem, "content" | "activeForm">[],
+  previous: readonly TodoItem[] | undefined,
+): Promise<ValidationResult | undefined> {
+  const before = () => (previous ?? []).map(itemText).join("\n");
+  const perItem = await Promise.all(todos.map((todo) => findNewSecrets(itemText(todo), before)));
+  const findings = perItem.flatMap((found, index) => found.map((f) => ({ kind: f.kind, line: index + 1 })));
+  return secretRefusal("the task list", findings, "item");
+}
+
 export const TodoWriteTool = buildTool<TodoWriteInput, TodoWriteOutput>({
   name: TODO_WRITE_TOOL_NAME,
   searchHint: "task list todo plan progress steps",
@@ -51,7 +68,14 @@ export const TodoWriteTool = buildTool<TodoWriteInput, TodoWriteOutput>({
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
   toAutoClassifierInput: (input) => input.todos.map((todo) => `${todo.status}: ${todo.content}`).join("\n"),
 
-  async validateInput(input) {
+  async validateInput(input, context) {
+    // The list is shown back to the model every few turns and kept in the transcript: a credential
+    // in it would travel with the conversation.
+    const refusal = await credentialRefusal(
+      input.todos,
+      context.getAppState().todoLists?.[context.agentId ?? MAIN_TODO_LIST]?.items,
+    );
+    if (refusal) return refusal;
     const active = input.todos.filter((todo) => todo.status === "in_progress");
     if (active.length > 1) {
       return {
