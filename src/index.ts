@@ -1,6 +1,14 @@
 // Warden's public API: build an agent on these tools, this permission engine and this loop.
 
 export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
+// Workspace trust: what a folder's own settings would grant, and recording the user's answer.
+export {
+  isWorkspaceTrusted,
+  type WideningSetting,
+  type WorkspaceTrust,
+  type WorkspaceTrustStatus,
+} from "./config/trust/index.js";
+export { inspectWorkspaceTrust, trustWorkspace, untrustWorkspace } from "./config/workspace-trust.js";
 export { writeFileAtomicSync } from "./fs/atomic-write.js";
 export * from "./hooks/index.js";
 export * from "./loop/index.js";
