@@ -153,6 +153,21 @@ export class HeadlessReporter {
           });
         }
         return;
+      case "compact_boundary":
+        // Claude Code's shape: consumers learn the conversation was summarised and how big it was.
+        if (this.format === "stream-json") {
+          this.line({
+            type: "system",
+            subtype: "compact_boundary",
+            session_id: this.sessionId,
+            compact_metadata: { trigger: event.trigger, pre_tokens: event.preTokens, post_tokens: event.postTokens },
+            uuid: crypto.randomUUID(),
+          });
+        }
+        return;
+      case "notice":
+        this.err(`warden: ${event.message}\n`);
+        return;
       case "terminal":
         this.stopApiClock();
         return;
@@ -167,6 +182,8 @@ export class HeadlessReporter {
     durationMs: number,
     denials: readonly PermissionDenialRecord[],
     costs: SessionCosts,
+    /** The result text when it is not the last answer (a manual compaction reports what it did). */
+    resultText?: string,
   ): ResultObject {
     const subtype = subtypeOf(terminal.reason);
     const result: ResultObject = {
@@ -176,7 +193,7 @@ export class HeadlessReporter {
       duration_ms: Math.round(durationMs),
       duration_api_ms: Math.round(this.apiMs),
       num_turns: terminal.turnCount,
-      result: this.lastAssistant ? textOf(this.lastAssistant) : "",
+      result: resultText ?? (this.lastAssistant ? textOf(this.lastAssistant) : ""),
       session_id: this.sessionId,
       total_cost_usd: costs.totalCostUsd,
       usage: terminal.usage,

@@ -2,6 +2,7 @@
 // from flags, asks denied with a reason the model can act on (nobody can answer a prompt here),
 // every decision recorded in the transcript, and the session hooks run around each prompt.
 
+import type { CompactOutcome } from "../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import { runSessionStartHooks, submitWithHooks } from "../loop/session-hooks.js";
 import type { AutoModeClassifier } from "../permissions/classifier/index.js";
@@ -88,6 +89,23 @@ export async function* runPromptWithPermissions(
   prompt: string,
   resumed: boolean,
 ): AsyncGenerator<QueryEvent, TerminalEvent | undefined> {
+  const setup = bindPermissions(config, session);
+  await runSessionStartHooks(session, setup.hooks, resumed ? "resume" : "startup", warn);
+  return yield* submitWithHooks(session, prompt, setup.hooks, warn);
+}
+
+/** `-p "/compact ..."`: the session's conversation summarised now, under the same settings and hooks. */
+export async function* runCompactWithPermissions(
+  config: SessionConfig,
+  session: PermissionAwareSession & { compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome> },
+  instructions: string | undefined,
+): AsyncGenerator<QueryEvent, CompactOutcome> {
+  bindPermissions(config, session);
+  return yield* session.compact(instructions);
+}
+
+/** Hooks and sandbox settings into the session's AppState, decisions into its transcript. */
+function bindPermissions(config: SessionConfig, session: PermissionAwareSession): SessionPermissions {
   const setup = sessionPermissions(config);
   session.setAppState((prev) => ({ ...prev, ...setup.appState }));
   // The call's input is already in the transcript with its tool_use; the id links the two.
@@ -97,6 +115,5 @@ export async function* runPromptWithPermissions(
     transcriptPath: session.transcriptPath,
     getPermissionMode: () => session.getAppState().toolPermissionContext.mode,
   });
-  await runSessionStartHooks(session, setup.hooks, resumed ? "resume" : "startup", warn);
-  return yield* submitWithHooks(session, prompt, setup.hooks, warn);
+  return setup;
 }

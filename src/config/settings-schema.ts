@@ -5,7 +5,15 @@ import { z } from "zod";
 import { PERMISSION_MODES } from "../tool/permission-types.js";
 import { TASK_LIST_FAMILIES, type TaskListFamily } from "../tool/task-list.js";
 
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"] as const;
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SessionStart",
+  "PreCompact",
+  "PostCompact",
+] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 export const hookCommandSchema = z.object({
@@ -17,7 +25,7 @@ export const hookCommandSchema = z.object({
 export type HookCommandConfig = z.infer<typeof hookCommandSchema>;
 
 export const hookMatcherSchema = z.object({
-  /** Tool names (`Edit|Write`), a regular expression, or empty / `*` for all; tool events only. */
+  /** Tool names (`Edit|Write`), a regular expression, or empty / `*` for all; tool events, and `manual` / `auto` for PreCompact and PostCompact. */
   matcher: z.string().optional(),
   hooks: z.array(hookCommandSchema),
 });

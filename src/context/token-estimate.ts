@@ -52,6 +52,11 @@ export function estimateBlockTokens(block: ContentBlock): number {
 // estimated once however many turns it is looked at.
 const cache = new WeakMap<Message, number>();
 
+/** A message whose content was rewritten in place (a result cleared in the history) is estimated again. */
+export function forgetEstimate(message: Message): void {
+  cache.delete(message);
+}
+
 export function estimateMessageTokens(message: Message): number {
   const known = cache.get(message);
   if (known !== undefined) return known;
@@ -65,18 +70,26 @@ export function estimateMessageTokens(message: Message): number {
  * Tokens of a request of `messages` (as they will be sent) under a prefix (system prompt and tool
  * schemas) of `prefixTokens`: the usage of the newest response that reported one, plus an
  * estimate of every message after it. Without such a response, the prefix and every message are
- * estimated.
+ * estimated. `fromUsage` says which: only a usage-based figure still counts what a strategy has
+ * just removed from the request.
  */
-export function estimateRequestTokens(messages: readonly Message[], prefixTokens: number): number {
+export function estimateRequest(
+  messages: readonly Message[],
+  prefixTokens: number,
+): { tokens: number; fromUsage: boolean } {
   let added = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i] as Message;
     if (message.role === "assistant" && message.usage && usageTotalTokens(message.usage) > 0) {
-      return usageTotalTokens(message.usage) + added;
+      return { tokens: usageTotalTokens(message.usage) + added, fromUsage: true };
     }
     added += estimateMessageTokens(message);
   }
-  return prefixTokens + added;
+  return { tokens: prefixTokens + added, fromUsage: false };
+}
+
+export function estimateRequestTokens(messages: readonly Message[], prefixTokens: number): number {
+  return estimateRequest(messages, prefixTokens).tokens;
 }
 
 const prefixCache = new WeakMap<object, number>();

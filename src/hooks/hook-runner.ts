@@ -9,6 +9,7 @@ import {
   type HookMatcherConfig,
   type HooksConfig,
 } from "../config/settings-schema.js";
+import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type { PostToolUseResult, PreToolUseResult, ToolCallHooks } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
 import { type HookOutcome, interpretHookResult } from "./hook-output.js";
@@ -67,7 +68,7 @@ export function matcherAccepts(matcher: string | undefined, toolName: string): b
   }
 }
 
-export class HookRunner implements ToolCallHooks {
+export class HookRunner implements ToolCallHooks, CompactHooks {
   constructor(private readonly options: HookRunnerOptions) {}
 
   /** Hooks are configured before the session exists; the session tells them who it is. */
@@ -229,6 +230,48 @@ export class HookRunner implements ToolCallHooks {
     }
     if (reasons.length) result.continueWith = reasons.join("\n");
     return result;
+  }
+
+  /**
+   * Before a compaction (matcher: `manual` or `auto`). A hook's plain stdout or additionalContext
+   * becomes an instruction for the summary; exit code 2, `decision: "block"` or `continue: false`
+   * refuses the compaction; a hook that fails is reported and the compaction goes on (it guards
+   * nothing the user could lose).
+   */
+  async preCompact(
+    trigger: CompactTrigger,
+    customInstructions: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<PreCompactResult> {
+    const outcomes = await this.run(
+      "PreCompact",
+      trigger,
+      { trigger, custom_instructions: customInstructions ?? null },
+      signal,
+    );
+    const result: PreCompactResult = { instructions: [], errors: [] };
+    const blocks: string[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.kind === "failed") result.errors.push(outcome.message);
+      else if (outcome.kind === "blocking") blocks.push(outcome.message);
+      else if (outcome.json) {
+        if (outcome.json.decision === "block" || outcome.json.continue === false) {
+          blocks.push(outcome.json.reason ?? outcome.json.stopReason ?? "a PreCompact hook refused the compaction");
+        }
+        const context = outcome.json.hookSpecificOutput?.additionalContext;
+        if (context) result.instructions.push(context);
+      } else if (outcome.text) {
+        result.instructions.push(outcome.text);
+      }
+    }
+    if (blocks.length > 0) result.blocked = blocks.join("\n");
+    return result;
+  }
+
+  /** After a compaction, with the summary the model wrote (matcher: `manual` or `auto`). */
+  async postCompact(trigger: CompactTrigger, summary: string, signal?: AbortSignal): Promise<{ errors: string[] }> {
+    const outcomes = await this.run("PostCompact", trigger, { trigger, compact_summary: summary }, signal);
+    return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
   }
 
   async sessionStart(

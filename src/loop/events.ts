@@ -1,5 +1,13 @@
-import type { AssistantMessage, ToolResultBlock, ToolUseBlock, Usage, UserMessage } from "../messages/types.js";
+import type {
+  AssistantMessage,
+  Message,
+  ToolResultBlock,
+  ToolUseBlock,
+  Usage,
+  UserMessage,
+} from "../messages/types.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
+import type { CompactTrigger } from "../tool/compact-hooks.js";
 import type { TaskListSnapshot } from "../tool/task-list.js";
 
 /** Why a query() ended. */
@@ -20,6 +28,23 @@ export type TerminalReason =
   | "max_output_tokens"
   /** The session's spending reached its USD budget (`--max-budget-usd`). */
   | "max_budget_usd";
+
+/**
+ * The conversation was summarised to free the context window: `messages` (the summary, the state
+ * put back, the newest exchange) replace everything before. The session swaps its history for
+ * them and writes a compact boundary to the transcript, from which `--resume` continues.
+ */
+export interface CompactBoundaryEvent {
+  type: "compact_boundary";
+  trigger: CompactTrigger;
+  /** Estimated tokens of the request before and after. */
+  preTokens: number;
+  postTokens: number;
+  summary: string;
+  messages: Message[];
+  /** What the summary request cost. */
+  usage: Usage;
+}
 
 export interface TerminalEvent {
   type: "terminal";
@@ -51,4 +76,7 @@ export type QueryEvent =
   | { type: "tool_result"; toolUse: ToolUseBlock; result: ToolResultBlock; denial?: PermissionDenialRecord }
   /** The task list changed during the turn's tool calls (TodoWrite, the Task tools, a teammate): the list as it is now. */
   | { type: "todo"; list: TaskListSnapshot }
+  | CompactBoundaryEvent
+  /** For the person running the session, not the model: a hook failed, a compaction was refused. */
+  | { type: "notice"; message: string }
   | TerminalEvent;

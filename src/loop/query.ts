@@ -6,12 +6,10 @@
 import { type ContextManagementOptions, contextThresholds } from "../context/thresholds.js";
 import { estimatePrefixTokens, estimateRequestTokens } from "../context/token-estimate.js";
 import {
-  type AssistantContentBlock,
   type AssistantMessage,
   addUsage,
   emptyUsage,
   type Message,
-  type StopReason,
   type ToolResultBlock,
   type ToolUseBlock,
   toolUsesOf,
@@ -23,15 +21,15 @@ import type { UsageLedger } from "../models/cost.js";
 import { type ModelInfo, modelInfoFor } from "../models/resolve.js";
 import { wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import { errorResult } from "../orchestration/run-tool-use.js";
-import { type Provider, ProviderError, type ProviderEvent } from "../providers/types.js";
-import { budgetRequestMessages } from "../results/budget.js";
+import { type Provider, ProviderError } from "../providers/types.js";
 import { currentTaskList, MAIN_TODO_LIST, taskListRevision } from "../tool/task-list.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
+import { ContextManager } from "./context-manager.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "./events.js";
 import { StreamingToolTurn } from "./execute-tools.js";
 import { SessionAttachments } from "./reminders.js";
-import { toRequestMessages } from "./request-messages.js";
 import type { RequestPrefixCache } from "./request-prefix.js";
+import { assistantOf, streamTurn } from "./stream-turn.js";
 import { todayISODate } from "./system-prompt.js";
 
 export const MAX_OUTPUT_TOKENS_RECOVERIES = 3;
@@ -66,99 +64,8 @@ export interface QueryParams {
   contextManagement?: ContextManagementOptions;
   /** The clock (tests move it; the date-change reminder reads it). */
   now?: () => Date;
-}
-
-interface StreamedTurn {
-  blocks: AssistantContentBlock[];
-  stopReason?: StopReason;
-  usage?: Usage;
-}
-
-type StreamOutcome =
-  | { kind: "done"; turn: StreamedTurn }
-  | { kind: "aborted"; turn: StreamedTurn }
-  | { kind: "error"; turn: StreamedTurn; error: unknown };
-
-/** Events of one streamed model response, passed through as loop events while the turn is built. */
-async function* streamTurn(
-  provider: Provider,
-  request: Parameters<Provider["stream"]>[0],
-  signal: AbortSignal,
-  toolTurn?: StreamingToolTurn,
-): AsyncGenerator<QueryEvent, StreamOutcome> {
-  const turn: StreamedTurn = { blocks: [] };
-  let iterator: AsyncIterator<ProviderEvent> | undefined;
-  let streamEnded = false;
-  // One listener per request: racing every next() against it makes abort take effect at once even
-  // when a provider does not watch its signal.
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<"aborted">((resolve) => {
-    onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    iterator = provider.stream(request)[Symbol.asyncIterator]();
-    while (true) {
-      if (signal.aborted) return { kind: "aborted", turn };
-      const pending = iterator.next();
-      // If abort wins the race, this promise may still reject later; it must not go unhandled.
-      pending.catch(() => {});
-      const next = await Promise.race([pending, aborted]);
-      if (next === "aborted") return { kind: "aborted", turn };
-      if (next.done) {
-        streamEnded = true;
-        return { kind: "done", turn };
-      }
-      const event = next.value;
-      switch (event.type) {
-        case "text_delta":
-          yield { type: "text_delta", text: event.text };
-          break;
-        case "thinking_delta":
-          yield { type: "thinking_delta", thinking: event.thinking };
-          break;
-        case "block":
-          turn.blocks.push(event.block);
-          // A complete tool_use starts now, while the model is still writing the rest.
-          toolTurn?.onBlock(event.block, turn.blocks, request.model);
-          break;
-        case "usage":
-          turn.usage = event.usage;
-          break;
-        case "stop":
-          turn.stopReason = event.stopReason;
-          break;
-        case "reset":
-          // The provider restarted the stream after a cut; what came before is void.
-          turn.blocks = [];
-          turn.usage = undefined;
-          turn.stopReason = undefined;
-          toolTurn?.onReset();
-          yield { type: "stream_reset" };
-          break;
-      }
-      // Progress and results of calls started mid-stream are shown now, not when the response ends.
-      // (A plain loop, not yield*: delegating to a sync generator from an async one costs
-      // microtask turns on every stream event even when nothing is ready.)
-      for (const event of toolTurn?.readyEvents() ?? []) yield event;
-    }
-  } catch (error) {
-    streamEnded = true;
-    if (signal.aborted) return { kind: "aborted", turn };
-    return { kind: "error", turn, error };
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-    // Aborted, or our consumer stopped early: close the provider's stream so its connection is
-    // released. Not awaited: a provider stuck in a network read must not hold the loop.
-    if (!streamEnded && iterator?.return) iterator.return(undefined).catch(() => {});
-  }
-}
-
-function assistantOf(turn: StreamedTurn, model: string): AssistantMessage {
-  const message: AssistantMessage = { role: "assistant", content: turn.blocks, model };
-  if (turn.stopReason) message.stopReason = turn.stopReason;
-  if (turn.usage) message.usage = turn.usage;
-  return message;
+  /** The session's context manager (it remembers the previous request); a query of its own gets a fresh one. */
+  contextManager?: ContextManager;
 }
 
 function toolResultsMessage(results: ToolResultBlock[]): UserMessage {
@@ -229,6 +136,10 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     const list = currentTaskList(context.getAppState(), listKey);
     return list ? { type: "todo", list } : undefined;
   };
+  /** Set while the retry after a reactive compaction is under way: a second prompt_too_long ends the query. */
+  let reactiveCompactionTried = false;
+  const contextManager =
+    params.contextManager ?? new ContextManager({ provider, model, modelInfo, thresholds, attachments, ledger, now });
 
   const terminal = (reason: TerminalReason, error?: string): TerminalEvent => {
     const event: TerminalEvent = { type: "terminal", reason, turnCount, usage };
@@ -266,10 +177,16 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     });
     for (const reminder of reminders) yield add(reminder);
 
+    // Budget, snip, microcompact, and autocompaction when the request would not fit.
+    const requestMessages = yield* withCompactionUsage(
+      contextManager.prepare(messages, { ...context, messages }, requestPrefix),
+      (more) => {
+        usage = addUsage(usage, more);
+      },
+    );
+
     turnCount++;
     yield { type: "request_start", turn: turnCount };
-    // Per-message result budget with frozen decisions: earlier turns go out byte for byte the same.
-    const requestMessages = await budgetRequestMessages(toRequestMessages(messages), context);
     const toolTurn = new StreamingToolTurn({ ...context, messages }, canUseTool);
     const outcome = yield* streamTurn(
       provider,
@@ -311,9 +228,25 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
         yield add(toolResultsMessage(await settledResults(toolTurn, partialToolUses, model)));
       }
       const tooLong = outcome.error instanceof ProviderError && outcome.error.kind === "prompt_too_long";
+      if (tooLong && !reactiveCompactionTried && outcome.turn.blocks.length === 0) {
+        // Reactive compaction: the provider counted more than we estimated. Compact, then try once more.
+        reactiveCompactionTried = true;
+        const compacted = yield* withCompactionUsage(
+          contextManager.compact(messages, { ...context, messages }, requestPrefix, {
+            trigger: "auto",
+            continueWork: true,
+            afterPromptTooLong: true,
+          }),
+          (more) => {
+            usage = addUsage(usage, more);
+          },
+        );
+        if (compacted.ok) continue;
+      }
       return yield* finish(terminal(tooLong ? "prompt_too_long" : "model_error", message));
     }
 
+    reactiveCompactionTried = false;
     const assistant = assistantOf(outcome.turn, model);
     yield add(assistant);
     const toolUses = toolUsesOf(assistant);
@@ -363,6 +296,19 @@ function overBudget(ledger: UsageLedger | undefined, maxBudgetUsd: number | unde
   if (!ledger || maxBudgetUsd === undefined) return false;
   const spent = ledger.totalCostUSD;
   return spent !== null && spent >= maxBudgetUsd;
+}
+
+/** Passes a context step's events through, adding what its compaction cost to the query's usage. */
+async function* withCompactionUsage<T>(
+  step: AsyncGenerator<QueryEvent, T>,
+  onUsage: (usage: Usage) => void,
+): AsyncGenerator<QueryEvent, T> {
+  while (true) {
+    const next = await step.next();
+    if (next.done) return next.value;
+    if (next.value.type === "compact_boundary") onUsage(next.value.usage);
+    yield next.value;
+  }
 }
 
 /** Yields the terminal event and returns it, so callers can use either. */

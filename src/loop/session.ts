@@ -3,7 +3,7 @@
 // prompt. This is the object a library user creates to run an agent.
 import { loadMemoryFiles } from "../config/memory.js";
 import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
-import type { ContextManagementOptions } from "../context/thresholds.js";
+import { contextThresholds } from "../context/thresholds.js";
 import {
   addUsage,
   emptyUsage,
@@ -14,82 +14,24 @@ import {
 } from "../messages/types.js";
 import { budgetProblem } from "../models/budget.js";
 import { type ModelUsageEntry, UsageLedger } from "../models/cost.js";
-import { applyOverride, type ModelInfo, type ModelOverride, modelInfoFor } from "../models/resolve.js";
+import { applyOverride, type ModelInfo, modelInfoFor } from "../models/resolve.js";
 import { type InterruptOutcome, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
-import type { Provider } from "../providers/types.js";
 import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
 import type { AppState } from "../tool/app-state.js";
 import { createAppStateStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import { assembleToolPool } from "../tool/pool.js";
 import { ReadFileState } from "../tool/read-file-state.js";
-import type { AnyTool, AttachmentSource, CanUseTool, ToolUseContext } from "../tool/types.js";
-import type { UserDialog } from "../tool/user-dialog.js";
-import type { QueryEvent, TerminalEvent } from "./events.js";
+import type { AnyTool, ToolUseContext } from "../tool/types.js";
+import { type CompactOutcome, ContextManager } from "./context-manager.js";
+import type { CompactBoundaryEvent, QueryEvent, TerminalEvent } from "./events.js";
 import { query } from "./query.js";
 import { SessionAttachments } from "./reminders.js";
 import { RequestPrefixCache, type SystemPromptBuilder } from "./request-prefix.js";
+import type { SessionEngineOptions } from "./session-options.js";
 import { buildSystemPrompt, findGitRoot, todayISODate } from "./system-prompt.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
-
-export interface SessionEngineOptions {
-  provider: Provider;
-  /** The model name the provider expects (no `provider:` prefix). */
-  model: string;
-  /** `provider:model` as shown to people and the model; defaults to `<provider.name>:<model>`. */
-  modelLabel?: string;
-  tools: readonly AnyTool[];
-  /** MCP tools (`mcp__server__tool`): they follow the built-ins, sorted by name. See setMcpTools(). */
-  mcpTools?: readonly AnyTool[];
-  /** The authority asked before every tool call. */
-  canUseTool: CanUseTool;
-  cwd: string;
-  /** Defaults to a new random id. Pass the old id with `initialMessages` to resume. */
-  sessionId?: string;
-  /** Conversation to continue from (a loaded transcript). */
-  initialMessages?: readonly Message[];
-  /** Model requests allowed per submitted prompt. */
-  maxTurns?: number;
-  maxOutputTokens?: number;
-  /**
-   * What to assume of the model beyond the built-in table (src/models/catalog.ts): its window,
-   * output limit, price. Fields left out keep the table's (or the provider default's) figures.
-   */
-  modelInfo?: ModelOverride;
-  /**
-   * Stop once the session has spent this many USD (`error_max_budget_usd`). Refused at creation
-   * when the model's price is unknown: a budget that cannot be measured would never stop anything.
-   */
-  maxBudgetUsd?: number;
-  /** Added at the end of the built-in system prompt. */
-  appendSystemPrompt?: string;
-  /** Replaces the built-in system prompt entirely (a string, or a builder that sees the tool split). */
-  systemPrompt?: string | SystemPromptBuilder;
-  permissionContext?: ToolPermissionContext;
-  /** Initial values of AppState fields (src/tool/app-state.ts), e.g. a restored task list. */
-  appState?: Partial<AppState>;
-  /** True when nobody can answer a permission prompt. Default true. */
-  isNonInteractive?: boolean;
-  /**
-   * Answers AskUserQuestion and approves ExitPlanMode's plans (callbacks a library supplies).
-   * Without it those tools go through canUseTool's prompt, or tell the model to go on alone.
-   */
-  userDialog?: UserDialog;
-  verbose?: boolean;
-  /** Write the transcript under the user's data folder. Default true. */
-  transcript?: boolean;
-  /** Read AGENTS.md / CLAUDE.md memory files. Default true. */
-  loadMemory?: boolean;
-  /** Reminder kinds of the library user's own, asked before each request after the built-in ones. */
-  attachmentSources?: readonly AttachmentSource[];
-  /** When the context strategies fire (defaults from the model's window). */
-  contextManagement?: ContextManagementOptions;
-  /** The clock: the system prompt's date and the date-change reminder read it (tests move it). */
-  now?: () => Date;
-  /** A reminder source that failed (its reminder was skipped); default: ignored. */
-  onAttachmentError?: (kind: string, error: unknown) => void;
-}
 
 export class SessionEngine {
   readonly sessionId: string;
@@ -116,6 +58,7 @@ export class SessionEngine {
   private readonly readFileState = new ReadFileState();
   private readonly prefix: RequestPrefixCache;
   private readonly attachments: SessionAttachments;
+  private readonly contextManager: ContextManager;
   private readonly now: () => Date;
   /** The date the system prompt states. */
   private readonly startDate: string;
@@ -151,6 +94,15 @@ export class SessionEngine {
       prefix: this.prefix,
       sources: options.attachmentSources,
       onError: options.onAttachmentError,
+    });
+    this.contextManager = new ContextManager({
+      provider: options.provider,
+      model: options.model,
+      modelInfo: this.modelInfo,
+      thresholds: contextThresholds(this.modelInfo, options.contextManagement),
+      attachments: this.attachments,
+      ledger: this.ledger,
+      now: this.now,
     });
     this.transcriptPath = transcriptPath(options.cwd, this.sessionId);
     this.transcript =
@@ -222,6 +174,7 @@ export class SessionEngine {
           ledger: this.ledger,
           maxBudgetUsd: this.options.maxBudgetUsd,
           attachments: this.attachments,
+          contextManager: this.contextManager,
           contextManagement: this.options.contextManagement,
           now: this.now,
         });
@@ -256,10 +209,55 @@ export class SessionEngine {
 
   private record(event: QueryEvent): void {
     if (event.type === "assistant" || event.type === "user") this.append(event.message);
+    else if (event.type === "compact_boundary") this.applyCompaction(event);
     else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
     // The list as it now is, for --resume (transcript-reader.ts reads the last one back).
     else if (event.type === "todo") this.transcript?.recordEntry({ type: "todo", ...event.list });
     else if (event.type === "terminal") this.finishQuery(event);
+  }
+
+  /**
+   * Summarises the conversation now (`/compact`), with optional instructions for the summary. The
+   * session then holds the summary and the state put back; the next prompt continues from them.
+   */
+  async *compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome> {
+    if (this.running) throw new Error("a prompt is running in this session; compact after it ends");
+    const abortController = new AbortController();
+    this.running = abortController;
+    try {
+      const context = this.createContext(abortController);
+      const prefix = await this.prefix.prefixFor(context);
+      const steps = this.contextManager.compact(this.messages, context, prefix, {
+        trigger: "manual",
+        instructions,
+        continueWork: false,
+      });
+      while (true) {
+        const step = await steps.next();
+        if (step.done) {
+          this.totalUsage = addUsage(this.totalUsage, step.value.usage);
+          return step.value;
+        }
+        this.record(step.value);
+        yield step.value;
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** The conversation was summarised: the history becomes the post-compaction messages, in memory and in the transcript. */
+  private applyCompaction(event: CompactBoundaryEvent): void {
+    this.messages.splice(0, this.messages.length, ...event.messages);
+    this.transcript?.recordEntry({
+      type: "compact_boundary",
+      trigger: event.trigger,
+      preTokens: event.preTokens,
+      postTokens: event.postTokens,
+      // A resumed session must keep sending the schemas of tools it loaded before the summary.
+      loadedDeferredTools: this.store.getAppState().loadedDeferredTools ?? [],
+    });
+    for (const message of event.messages) this.transcript?.recordMessage(message);
   }
 
   /** Stops the running prompt: the model stream and tool calls are cancelled, every call still gets a result. */
@@ -353,6 +351,8 @@ export class SessionEngine {
     return async (split) => buildSystemPrompt({ environment, memory, append: this.options.appendSystemPrompt }, split);
   }
 }
+
+export type { SessionEngineOptions } from "./session-options.js";
 
 export function createSession(options: SessionEngineOptions): SessionEngine {
   return new SessionEngine(options);

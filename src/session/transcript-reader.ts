@@ -15,6 +15,8 @@ export interface LoadedTranscript {
   taskList?: TaskListSnapshot;
   /** Lines that could not be read (torn last line of a killed process, damaged lines). */
   warnings: string[];
+  /** Set when the conversation was compacted: deferred tools loaded before the last boundary. */
+  loadedDeferredTools?: string[];
 }
 
 /** Session ids are file names: anything else could walk out of the transcript folder. */
@@ -109,9 +111,16 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
   let sessionId = basename(path, ".jsonl");
   let model: string | undefined;
   let taskList: TaskListSnapshot | undefined;
+  let loadedDeferredTools: string[] | undefined;
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
-    let entry: { type?: unknown; message?: unknown; sessionId?: unknown; model?: unknown };
+    let entry: {
+      type?: unknown;
+      message?: unknown;
+      sessionId?: unknown;
+      model?: unknown;
+      loadedDeferredTools?: unknown;
+    };
     try {
       entry = JSON.parse(line);
     } catch {
@@ -129,6 +138,12 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
       const list = taskListOf(entry as Record<string, unknown>);
       if (list) taskList = list;
       else warnings.push(`transcript ${path}: line ${index + 1} holds a malformed task list; skipped it`);
+    } else if (entry.type === "compact_boundary") {
+      // Everything before was summarised: the messages after this line are the conversation.
+      messages.length = 0;
+      loadedDeferredTools = Array.isArray(entry.loadedDeferredTools)
+        ? entry.loadedDeferredTools.filter((name): name is string => typeof name === "string")
+        : [];
     } else if (entry.type === "message") {
       if (isMessage(entry.message)) messages.push(entry.message);
       else warnings.push(`transcript ${path}: line ${index + 1} holds a malformed message; skipped it`);
@@ -137,6 +152,7 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
   const loaded: LoadedTranscript = { sessionId, path, messages: pairDanglingToolUses(messages), warnings };
   if (model !== undefined) loaded.model = model;
   if (taskList !== undefined) loaded.taskList = taskList;
+  if (loadedDeferredTools !== undefined) loaded.loadedDeferredTools = loadedDeferredTools;
   return loaded;
 }
 

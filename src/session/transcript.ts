@@ -50,13 +50,33 @@ export interface ResultEntry {
   timestamp: string;
 }
 
+/**
+ * The conversation was summarised here: a reader drops every message before this line and
+ * continues from the messages after it (the summary and the state put back).
+ */
+export interface CompactBoundaryEntry {
+  type: "compact_boundary";
+  trigger: "auto" | "manual";
+  preTokens: number;
+  postTokens: number;
+  /** Deferred tools loaded before the boundary (their ToolSearch results are gone from the messages). */
+  loadedDeferredTools: string[];
+  timestamp?: string;
+}
+
 /** Session resumed in a later process: marks where the new part starts. */
 export interface ResumeEntry {
   type: "resume";
   timestamp: string;
 }
 
-export type TranscriptEntry = SessionHeaderEntry | MessageEntry | PermissionEntry | ResultEntry | ResumeEntry;
+export type TranscriptEntry =
+  | SessionHeaderEntry
+  | MessageEntry
+  | PermissionEntry
+  | ResultEntry
+  | ResumeEntry
+  | CompactBoundaryEntry;
 
 /**
  * Entries other modules add. Any object with a `type` is accepted and kept as written; only

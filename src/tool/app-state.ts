@@ -4,6 +4,7 @@
 // keep state adds its field (and the type of that field, if it is new) in src/tool/, never by
 // declaration merging from its own folder.
 import type { UserMessage } from "../messages/types.js";
+import type { CompactHooks } from "./compact-hooks.js";
 import type { PermissionMode, ToolPermissionContext } from "./permission-types.js";
 import type { BackgroundTaskRegistry, SandboxSettings, ShellSnapshot } from "./shell-state.js";
 import type { TaskListReminderState, TaskListStore, TodoListState } from "./task-list.js";
@@ -49,6 +50,8 @@ export interface AppState {
   planMode?: { previousMode: PermissionMode };
   /** The turn of the last full plan-mode reminder (src/tools/plan-shared/reminder.ts); cleared when plan mode ends. */
   planModeReminderTurn?: number;
+  /** The same hooks around a compaction (PreCompact, PostCompact, SessionStart "compact"). */
+  compactHooks?: CompactHooks;
 
   // --- Messages for the model that did not come from a tool result (src/loop/) ---
   /**

@@ -1,6 +1,7 @@
 export * from "./app-state.js";
 export * from "./attachments.js";
 export * from "./build-tool.js";
+export * from "./compact-hooks.js";
 export * from "./context.js";
 export * from "./deferred.js";
 export * from "./loaded-tools-record.js";

@@ -79,8 +79,12 @@ describe("cost in the result line", () => {
 
 describe("--max-budget-usd", () => {
   it("ends the session with error_max_budget_usd once the spending reaches the budget", async () => {
-    // Each turn costs 1,000,000 input tokens at $3 = $3; a $5 budget allows two requests.
-    const costly = { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0 };
+    // A price from settings of $1 a token: each turn's 3 input tokens cost $3, so a $5 budget
+    // allows two requests. (Millions of tokens at the table's price would fill the window first.)
+    const settings = JSON.stringify({
+      models: { "anthropic:claude-sonnet-4-5": { price: { input: 1_000_000, output: 0 } } },
+    });
+    const costly = { input: 3, output: 0, cacheRead: 0, cacheWrite: 0 };
     server.enqueue(
       reply().tool("Echo", { text: "1" }).usage(costly),
       reply().tool("Echo", { text: "2" }).usage(costly),
@@ -96,6 +100,8 @@ describe("--max-budget-usd", () => {
         "json",
         "--max-budget-usd",
         "5",
+        "--settings",
+        settings,
         "--cwd",
         tempDir("warden-cost-"),
       ],

@@ -212,6 +212,8 @@ describe("token_usage and budget_usd", () => {
     const { session, requests } = sessionFor(cwd, [million("a"), million("b"), { content: [text("done")] }], {
       modelInfo: { price: { input: 1, output: 1, cacheWrite: 1, cacheRead: 1 } },
       maxBudgetUsd: 3,
+      // A million tokens a turn would otherwise be summarised away before the budget matters.
+      contextManagement: { autoCompact: false },
     });
     const { terminal } = await collect(session.submitMessage("go"));
     expect(terminal.reason).toBe("completed");
@@ -353,5 +355,22 @@ describe("the registry", () => {
     await collect(session.submitMessage("go"));
     expect(remindersIn(requests[0])).toEqual(["<system-reminder>\nhook says A\n\nhook says B\n</system-reminder>"]);
     expect(newReminders(requests, 1)).toEqual([]);
+  });
+});
+
+describe("auto_mode", () => {
+  it("tells the model in full when auto mode starts, then one line every ten requests, and nothing otherwise", async () => {
+    const cwd = tempDir();
+    const turns = Array.from({ length: 12 }, (_, i) => ({ content: [toolUse(`e${i}`, "Echo", { text: String(i) })] }));
+    const plain = sessionFor(cwd, [...turns.slice(0, 2), { content: [text("done")] }]);
+    await collect(plain.session.submitMessage("go"));
+    for (const request of plain.requests) expect(remindersIn(request).join("")).not.toContain("Auto mode");
+
+    const permissionContext = { ...emptyPermissionContext(cwd), mode: "auto" as const };
+    const { session, requests } = sessionFor(cwd, [...turns, { content: [text("done")] }], { permissionContext });
+    await collect(session.submitMessage("go"));
+    expect(newReminders(requests, 0).join("")).toContain("Auto mode is on: tool calls that would normally wait");
+    const short = requests.map((_, i) => newReminders(requests, i).some((r) => r.includes("Auto mode is still on")));
+    expect(short.map((hit, i) => (hit ? i : -1)).filter((i) => i >= 0)).toEqual([10]);
   });
 });

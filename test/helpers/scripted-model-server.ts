@@ -29,7 +29,8 @@
  * sent round-robin). `replyFrom(request => step)` decides a step when its request arrives (to
  * answer with what the session only then told the model). A request with nothing queued gets a
  * 400 naming the request, so a test that
- * under-scripts fails fast and clearly instead of retrying.
+ * under-scripts fails fast and clearly instead of retrying, unless `respondWith(fn)` answers it
+ * (for long conversations whose replies depend on the request).
  */
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
@@ -270,6 +271,11 @@ export interface ScriptedModelServer {
   /** Every request received so far, in order. */
   readonly requests: RecordedRequest[];
   enqueue(...steps: ScriptStepSource[]): void;
+  /**
+   * Answers requests when nothing is queued: for long conversations whose replies depend on what
+   * was asked (a summary request, the turn number). Returning undefined falls back to the 400.
+   */
+  respondWith(responder: ((request: RecordedRequest) => ScriptStepSource | undefined) | undefined): void;
   /** Scripted steps not yet consumed. */
   pendingSteps(): number;
   /** Resolves once `count` requests have arrived (rejects after `timeoutMs`, default 5000). */
@@ -293,6 +299,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
   const sockets = new Set<Socket>();
   const waiters: Array<() => void> = [];
   let responseCounter = 0;
+  let responder: ((request: RecordedRequest) => ScriptStepSource | undefined) | undefined;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -334,7 +341,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       sendJson(res, 404, errorBody(wireProtocol, 404, `scripted model server: no route for ${req.method} ${path}`));
       return;
     }
-    let step = queue.shift();
+    let step = queue.shift() ?? responder?.(record)?.toStep();
     while (step?.kind === "lazy") step = step.make(record).toStep();
     if (!step) {
       sendJson(
@@ -415,6 +422,9 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       for (const step of steps) queue.push(step.toStep());
     },
     pendingSteps: () => queue.length,
+    respondWith(next) {
+      responder = next;
+    },
     async waitForRequests(count, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {

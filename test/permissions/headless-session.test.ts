@@ -162,7 +162,8 @@ describe("the permission engine in a headless session", () => {
     );
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
-    const results = lines.filter((l) => l.type === "user").map((l) => JSON.stringify(l));
+    // Tool results only: the auto-mode reminder is a user line too (isMeta).
+    const results = lines.filter((l) => l.type === "user" && !l.isMeta).map((l) => JSON.stringify(l));
     expect(results[0]).not.toContain("denied");
     expect(results[1]).toContain("runs code from the network");
     expect(lines.at(-1)?.permission_denials).toEqual([expect.objectContaining({ tool_use_id: "t2" })]);

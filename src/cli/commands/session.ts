@@ -6,19 +6,25 @@
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsValue } from "../../config/settings.js";
 import { isDirectory } from "../../fs/path-kind.js";
-import type { TerminalEvent } from "../../loop/events.js";
+import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { createSession } from "../../loop/session.js";
 import { connectMcpForSession } from "../../mcp/session-setup.js";
 import type { Message } from "../../messages/types.js";
 import { budgetProblem } from "../../models/budget.js";
 import { applyOverride, modelInfoFor } from "../../models/resolve.js";
 import { restoredTaskListState } from "../../session/task-store.js";
+import type { AppState } from "../../tool/app-state.js";
 import type { TaskListSnapshot } from "../../tool/task-list.js";
 import type { AnyTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
 import { loadExtraTools } from "../extra-tools.js";
 import { HeadlessReporter, workspaceTrustLine } from "../headless-output.js";
-import { buildHeadlessCanUseTool, runPromptWithPermissions, sessionPermissions } from "../headless-permissions.js";
+import {
+  buildHeadlessCanUseTool,
+  runCompactWithPermissions,
+  runPromptWithPermissions,
+  sessionPermissions,
+} from "../headless-permissions.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { modelOverrideFromSettings } from "../model-settings.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
@@ -116,10 +122,13 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     modelLabel: resolved.label,
     tools,
     mcpTools: mcp.tools,
-    appState: {
-      ...mcp.initialAppState(resumed?.messages),
-      ...(resumed ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId)) : {}),
-    },
+    appState: resumedAppState(
+      {
+        ...mcp.initialAppState(resumed?.messages),
+        ...(resumed ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId)) : {}),
+      },
+      resumed?.loadedDeferredTools,
+    ),
     canUseTool: buildHeadlessCanUseTool(config),
     cwd: config.cwd,
     sessionId: resumed?.sessionId,
@@ -165,10 +174,16 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   });
 
   let terminal: TerminalEvent | undefined;
+  let resultText: string | undefined;
+  const compactInstructions = manualCompaction(prompt);
   try {
-    for await (const event of runPromptWithPermissions(config, session, prompt, resumed !== undefined)) {
-      reporter.event(event);
-      if (event.type === "terminal") terminal = event;
+    if (compactInstructions !== undefined) {
+      ({ terminal, resultText } = await compactNow(config, session, compactInstructions.trim() || undefined, reporter));
+    } else {
+      for await (const event of runPromptWithPermissions(config, session, prompt, resumed !== undefined)) {
+        reporter.event(event);
+        if (event.type === "terminal") terminal = event;
+      }
     }
   } finally {
     process.off("SIGINT", onSigint);
@@ -176,10 +191,16 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     await mcp.close();
   }
   if (!terminal) throw new CliError("the session ended without a result", 1);
-  const result = reporter.finish(terminal, performance.now() - startedAt, session.permissionDenials, {
-    totalCostUsd: session.totalCostUSD,
-    modelUsage: session.modelUsage(),
-  });
+  const result = reporter.finish(
+    terminal,
+    performance.now() - startedAt,
+    session.permissionDenials,
+    {
+      totalCostUsd: session.totalCostUSD,
+      modelUsage: session.modelUsage(),
+    },
+    resultText,
+  );
   if (interrupted) return 130;
   if (outputClosed) return 141; // 128 + SIGPIPE, as a tool killed by the broken pipe would exit
   return result.is_error ? 1 : 0;
@@ -196,9 +217,71 @@ function chooseDefaultModel(): string {
   return choice.spec;
 }
 
+/** `/compact [instructions]` as the whole prompt: the instructions ("" for none), else undefined. */
+function manualCompaction(prompt: string): string | undefined {
+  const match = /^\/compact(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  return match ? (match[1] ?? "") : undefined;
+}
+
+/** Runs `/compact` and shapes its outcome like a prompt's, for the result line. */
+async function compactNow(
+  config: SessionConfig,
+  session: ReturnType<typeof createSession>,
+  instructions: string | undefined,
+  reporter: HeadlessReporter,
+): Promise<{ terminal: TerminalEvent; resultText: string }> {
+  const steps = runCompactWithPermissions(config, session, instructions);
+  let boundary: CompactBoundaryEvent | undefined;
+  while (true) {
+    const step = await steps.next();
+    if (!step.done) {
+      reporter.event(step.value);
+      if (step.value.type === "compact_boundary") boundary = step.value;
+      continue;
+    }
+    const outcome = step.value;
+    if (!outcome.ok || !boundary) {
+      return {
+        terminal: {
+          type: "terminal",
+          reason: "model_error",
+          turnCount: 0,
+          usage: outcome.usage,
+          error: outcome.ok ? "no summary" : outcome.reason,
+        },
+        resultText: "",
+      };
+    }
+    return {
+      terminal: { type: "terminal", reason: "completed", turnCount: 0, usage: outcome.usage },
+      resultText: `Compacted the conversation: about ${boundary.preTokens} tokens before, ${boundary.postTokens} after.`,
+    };
+  }
+}
+
+/** Tools loaded before a compaction are named by its boundary, not by the (summarised) messages. */
+function resumedAppState(
+  state: Partial<AppState>,
+  loadedBeforeCompaction: readonly string[] | undefined,
+): Partial<AppState> {
+  if (!loadedBeforeCompaction?.length) return state;
+  const loaded = [...(state.loadedDeferredTools ?? [])];
+  for (const name of loadedBeforeCompaction) if (!loaded.includes(name)) loaded.push(name);
+  return { ...state, loadedDeferredTools: loaded };
+}
+
 async function loadResumed(
   config: SessionConfig,
-): Promise<{ sessionId: string; messages: Message[]; model?: string; taskList?: TaskListSnapshot } | undefined> {
+): Promise<
+  | {
+      sessionId: string;
+      messages: Message[];
+      model?: string;
+      taskList?: TaskListSnapshot;
+      loadedDeferredTools?: string[];
+    }
+  | undefined
+> {
   if (config.resume === undefined && !config.continueLatest) return undefined;
   const { latestSessionId, loadSession } = await import("../../session/transcript-reader.js");
   const sessionId = config.resume ?? latestSessionId(config.cwd);

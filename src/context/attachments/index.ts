@@ -1,5 +1,6 @@
 // The attachment kinds Warden has built in, and the registry that asks them before each request.
 import type { AttachmentSource } from "../../tool/types.js";
+import { autoModeSource } from "./auto-mode.js";
 import { changedFilesSource } from "./changed-files.js";
 import { dateChangeSource } from "./date-change.js";
 import { type DeferredToolsView, deferredToolsDeltaSource, mcpInstructionsDeltaSource } from "./deltas.js";
@@ -34,5 +35,6 @@ export function builtInAttachmentSources(options: BuiltInAttachmentOptions): Att
     mcpInstructionsDeltaSource(),
     tokenUsageSource(),
     budgetUsdSource(),
+    autoModeSource(),
   ];
 }

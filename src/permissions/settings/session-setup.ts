@@ -53,7 +53,10 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
       Object.assign(sandboxSettings, parseSandboxSettings(file.settings.sandbox));
   }
   const appState: Partial<AppState> = { sandboxSettings };
-  if (hooks) appState.hooks = hooks;
+  if (hooks) {
+    appState.hooks = hooks;
+    appState.compactHooks = hooks;
+  }
   const trust = settings.workspaceTrust;
   const ignoredSomething = trust.status === "untrusted" && trust.widening.some((w) => w.known);
   return {

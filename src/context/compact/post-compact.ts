@@ -1,0 +1,99 @@
+// What the conversation holds after a compaction: the summary (as the first user message), the
+// state the sources put back (the todo list, the plan, memory files that had been attached, the
+// date, new tools...) with the files the model read most recently, and, when it fits, the newest
+// exchange verbatim (the tool results the model has not answered yet are worth more than a
+// summary of them).
+import type { AssistantMessage, Message, UserMessage } from "../../messages/types.js";
+import type { ReadFileState } from "../../tool/read-file-state.js";
+import { estimateMessageTokens, estimateTextTokens } from "../token-estimate.js";
+import { reinjectedStateText, summaryMessageText } from "./summary-prompt.js";
+
+/** Recently read files put back after a compaction: how many, and how much of each and in all. */
+export const REINJECTED_FILES = 5;
+export const REINJECTED_FILE_MAX_TOKENS = 5_000;
+export const REINJECTED_FILES_MAX_TOKENS = 20_000;
+
+export interface PostCompactInput {
+  summary: string;
+  /** The session goes on working (auto compaction) rather than waiting for the user (manual). */
+  continueWork: boolean;
+  /** Texts the attachment sources put back, one per kind. */
+  reinjected: ReadonlyArray<{ kind: string; text: string }>;
+  readFileState: ReadFileState;
+  loadedDeferredTools: readonly string[];
+  /** The conversation before the compaction, to keep its newest exchange. */
+  previous: readonly Message[];
+  /** The newest exchange is kept verbatim only under this many estimated tokens. */
+  tailMaxTokens: number;
+}
+
+export function postCompactMessages(input: PostCompactInput): Message[] {
+  const summary: UserMessage = {
+    role: "user",
+    content: [{ type: "text", text: summaryMessageText(input.summary, input.continueWork) }],
+    isMeta: true,
+    attachment: "compact_summary",
+  };
+  const parts = input.reinjected.map((entry) => entry.text);
+  if (input.loadedDeferredTools.length > 0) {
+    parts.push(`Tools you loaded earlier with ToolSearch are still loaded: ${input.loadedDeferredTools.join(", ")}.`);
+  }
+  const files = recentFiles(input.readFileState);
+  if (files) parts.push(files);
+  const out: Message[] = [summary];
+  if (parts.length > 0) {
+    out.push({
+      role: "user",
+      content: [{ type: "text", text: `<system-reminder>\n${reinjectedStateText(parts)}\n</system-reminder>` }],
+      isMeta: true,
+      attachment: "compact_reinjection",
+    });
+  }
+  if (input.continueWork) out.push(...newestExchange(input.previous, input.tailMaxTokens));
+  return out;
+}
+
+/** The most recently read whole files, as the model last saw them, within the token caps. */
+function recentFiles(state: ReadFileState): string | undefined {
+  const blocks: string[] = [];
+  let total = 0;
+  for (const path of state.keys().reverse()) {
+    if (blocks.length >= REINJECTED_FILES) break;
+    const record = state.peek(path);
+    if (!record || record.isPartialView || record.limit !== undefined || record.content === "") continue;
+    let content = record.content;
+    if (estimateTextTokens(content.length) > REINJECTED_FILE_MAX_TOKENS) {
+      content = `${content.slice(0, REINJECTED_FILE_MAX_TOKENS * 4)}\n[... the rest of the file is not shown: read it again if you need it]`;
+    }
+    const tokens = estimateTextTokens(content.length);
+    if (total + tokens > REINJECTED_FILES_MAX_TOKENS) break;
+    total += tokens;
+    blocks.push(`${path} (as you last read it):\n${content}`);
+  }
+  return blocks.length > 0 ? `Files you read most recently:\n\n${blocks.join("\n\n")}` : undefined;
+}
+
+/**
+ * The newest assistant message that called tools and the results after it, copied (usage
+ * dropped: it measured the conversation before the compaction), when small enough.
+ */
+function newestExchange(messages: readonly Message[], maxTokens: number): Message[] {
+  let start = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as Message;
+    if (message.role === "assistant" && message.content.some((b) => b.type === "tool_use")) {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) return [];
+  const tail = messages.slice(start);
+  let tokens = 0;
+  for (const message of tail) tokens += estimateMessageTokens(message);
+  if (tokens > maxTokens) return [];
+  return tail.map((message) => {
+    if (message.role !== "assistant") return message;
+    const { usage: _dropped, ...rest } = message;
+    return rest satisfies AssistantMessage;
+  });
+}

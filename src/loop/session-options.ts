@@ -1,0 +1,68 @@
+// What a library user says when creating a session (createSession / new SessionEngine).
+import type { ContextManagementOptions } from "../context/thresholds.js";
+import type { Message } from "../messages/types.js";
+import type { ModelOverride } from "../models/resolve.js";
+import type { Provider } from "../providers/types.js";
+import type { AppState } from "../tool/app-state.js";
+import type { ToolPermissionContext } from "../tool/permission-types.js";
+import type { AnyTool, AttachmentSource, CanUseTool } from "../tool/types.js";
+import type { UserDialog } from "../tool/user-dialog.js";
+import type { SystemPromptBuilder } from "./request-prefix.js";
+
+export interface SessionEngineOptions {
+  provider: Provider;
+  /** The model name the provider expects (no `provider:` prefix). */
+  model: string;
+  /** `provider:model` as shown to people and the model; defaults to `<provider.name>:<model>`. */
+  modelLabel?: string;
+  tools: readonly AnyTool[];
+  /** MCP tools (`mcp__server__tool`): they follow the built-ins, sorted by name. See setMcpTools(). */
+  mcpTools?: readonly AnyTool[];
+  /** The authority asked before every tool call. */
+  canUseTool: CanUseTool;
+  cwd: string;
+  /** Defaults to a new random id. Pass the old id with `initialMessages` to resume. */
+  sessionId?: string;
+  /** Conversation to continue from (a loaded transcript). */
+  initialMessages?: readonly Message[];
+  /** Model requests allowed per submitted prompt. */
+  maxTurns?: number;
+  maxOutputTokens?: number;
+  /**
+   * What to assume of the model beyond the built-in table (src/models/catalog.ts): its window,
+   * output limit, price. Fields left out keep the table's (or the provider default's) figures.
+   */
+  modelInfo?: ModelOverride;
+  /**
+   * Stop once the session has spent this many USD (`error_max_budget_usd`). Refused at creation
+   * when the model's price is unknown: a budget that cannot be measured would never stop anything.
+   */
+  maxBudgetUsd?: number;
+  /** Added at the end of the built-in system prompt. */
+  appendSystemPrompt?: string;
+  /** Replaces the built-in system prompt entirely (a string, or a builder that sees the tool split). */
+  systemPrompt?: string | SystemPromptBuilder;
+  permissionContext?: ToolPermissionContext;
+  /** Initial values of AppState fields (src/tool/app-state.ts), e.g. a restored task list. */
+  appState?: Partial<AppState>;
+  /** True when nobody can answer a permission prompt. Default true. */
+  isNonInteractive?: boolean;
+  /**
+   * Answers AskUserQuestion and approves ExitPlanMode's plans (callbacks a library supplies).
+   * Without it those tools go through canUseTool's prompt, or tell the model to go on alone.
+   */
+  userDialog?: UserDialog;
+  verbose?: boolean;
+  /** Write the transcript under the user's data folder. Default true. */
+  transcript?: boolean;
+  /** Read AGENTS.md / CLAUDE.md memory files. Default true. */
+  loadMemory?: boolean;
+  /** Reminder kinds of the library user's own, asked before each request after the built-in ones. */
+  attachmentSources?: readonly AttachmentSource[];
+  /** When the context strategies fire (defaults from the model's window). */
+  contextManagement?: ContextManagementOptions;
+  /** The clock: the system prompt's date and the date-change reminder read it (tests move it). */
+  now?: () => Date;
+  /** A reminder source that failed (its reminder was skipped); default: ignored. */
+  onAttachmentError?: (kind: string, error: unknown) => void;
+}
