@@ -3,8 +3,6 @@
 // threshold. Also the compaction itself, for the three ways it is asked for: automatically, after
 // the provider said the prompt is too long (reactive), and by hand (`session.compact()`,
 // `-p "/compact ..."`). One per session: it remembers what the previous request carried.
-import { postCompactMessages } from "../context/compact/post-compact.js";
-import { summarize } from "../context/compact/summarize.js";
 import { microcompact } from "../context/microcompact.js";
 import { snipMessages } from "../context/snip.js";
 import type { ContextThresholds } from "../context/thresholds.js";
@@ -142,6 +140,11 @@ export class ContextManager {
       instructions.push(...pre.instructions);
     }
     const shaped = shapedNow ?? (await this.shape(messages, context, prefix));
+    // Loaded on the first compaction: most sessions never have one.
+    const [{ summarize }, { postCompactMessages }] = await Promise.all([
+      import("../context/compact/summarize.js"),
+      import("../context/compact/post-compact.js"),
+    ]);
     let summary: string;
     try {
       summary = await summarize({

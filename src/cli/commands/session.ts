@@ -270,9 +270,7 @@ function resumedAppState(
   return { ...state, loadedDeferredTools: loaded };
 }
 
-async function loadResumed(
-  config: SessionConfig,
-): Promise<
+async function loadResumed(config: SessionConfig): Promise<
   | {
       sessionId: string;
       messages: Message[];
