@@ -41,8 +41,8 @@ export interface CompactOptions {
   instructions?: string;
   /** The loop goes on working after it (auto), or waits for the user (manual). */
   continueWork: boolean;
-  /** The provider refused the request as too long: fit less of the conversation from the start. */
-  afterPromptTooLong?: boolean;
+  /** The provider's refusal of the request as too long: less of the conversation is summarised. */
+  refusal?: string;
 }
 
 export type CompactOutcome = { ok: true; usage: Usage } | { ok: false; reason: string; usage: Usage };
@@ -160,7 +160,7 @@ export class ContextManager {
           usage = addUsage(usage, more);
           ledger?.add(modelInfo, more);
         },
-        startShare: options.afterPromptTooLong ? 0.7 : undefined,
+        refusal: options.refusal,
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

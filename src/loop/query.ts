@@ -235,7 +235,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
           contextManager.compact(messages, { ...context, messages }, requestPrefix, {
             trigger: "auto",
             continueWork: true,
-            afterPromptTooLong: true,
+            refusal: message,
           }),
           (more) => {
             usage = addUsage(usage, more);

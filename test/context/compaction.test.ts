@@ -292,3 +292,46 @@ describe("compaction through the CLI", () => {
     expect(empty.stderr).toContain("there is no conversation to compact yet");
   }, 60_000);
 });
+
+describe("compaction edge cases", () => {
+  it("cuts more of the conversation when the summary request itself is too long", async () => {
+    const start = server.requests.length;
+    const tooLong = () =>
+      httpError(400, { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" });
+    const turns = Array.from({ length: 6 }, (_, i) => reply().tool("Echo", { text: `x${i}`.repeat(2_000) }));
+    server.enqueue(...turns, tooLong(), tooLong(), reply().text("Summary: six echoes."), reply().text("done"));
+    const session = librarySession("anthropic");
+    const { terminal } = await collect(session.submitMessage("echo six times"));
+    expect(terminal.reason).toBe("completed");
+    const [first, second] = server.requests.slice(start).filter(isSummaryRequest);
+    const count = (r: RecordedRequest | undefined) => (r?.body as { messages: unknown[] }).messages.length;
+    expect(count(second)).toBeLessThan(count(first));
+    expect(messagesText(second)).toContain("[Earlier conversation snipped:");
+    expect(server.pendingSteps()).toBe(0);
+  });
+
+  it("a resumed transcript starts at the last boundary and remembers the tools loaded before it", async () => {
+    const { loadSession } = await import("../../src/session/transcript-reader.js");
+    const cwd = tempDir();
+    server.enqueue(reply().text("hello"), reply().text("Summary: said hello."));
+    const session = createSession({
+      provider: createAnthropicProvider({ baseURL: server.anthropicBaseURL, apiKey: "test" }),
+      model: "claude-test",
+      tools: [EchoTool] as AnyTool[],
+      canUseTool: allowAll,
+      cwd,
+      loadMemory: false,
+      appState: { loadedDeferredTools: ["mcp__gh__search"] },
+    });
+    await collect(session.submitMessage("say hello"));
+    for await (const _ of session.compact()) {
+      // events are checked elsewhere
+    }
+    session.close();
+    const loaded = loadSession(cwd, session.sessionId);
+    expect(loaded.loadedDeferredTools).toEqual(["mcp__gh__search"]);
+    expect(loaded.messages).toHaveLength(2);
+    expect(JSON.stringify(loaded.messages[0])).toContain("Summary: said hello.");
+    expect(JSON.stringify(loaded.messages)).not.toContain("say hello");
+  });
+});

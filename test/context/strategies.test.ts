@@ -122,3 +122,18 @@ describe("after a compaction", () => {
     expect(post[3]).toBe(previous[6]);
   });
 });
+
+describe("a summary request refused as too long", () => {
+  it("is cut by the provider's own count when its message gives one, and by a quarter at least", async () => {
+    const { shrunk } = await import("../../src/context/compact/summarize.js");
+    expect(shrunk(100_000, 50_000, "prompt is too long: 250000 tokens > 200000 maximum")).toBe(36_000);
+    expect(
+      shrunk(
+        100_000,
+        50_000,
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 131000 tokens.",
+      ),
+    ).toBe(37_500);
+    expect(shrunk(20_000, 50_000, "context window exceeded")).toBe(15_000);
+  });
+});

@@ -23,8 +23,11 @@ export interface SummarizeParams {
   signal: AbortSignal;
   /** Each response's usage (the summary costs like any request). */
   onUsage: (usage: Usage) => void;
-  /** Fit the conversation into this share of the usable window from the start (after a prompt_too_long). */
-  startShare?: number;
+  /**
+   * The provider's refusal that brought us here (prompt_too_long): the conversation is cut from the
+   * start, by as much as the provider's own count says our estimate fell short.
+   */
+  refusal?: string;
 }
 
 /** Tries again with a quarter less of the conversation each time the provider says it is too long. */
@@ -40,16 +43,17 @@ export async function summarize(params: SummarizeParams): Promise<string> {
     ) -
     estimateTextTokens(params.system.length + JSON.stringify(params.tools).length) -
     estimateMessageTokens(request);
-  let share = params.startShare ?? 0.95;
+  let budget = Math.floor(usable * 0.95);
+  if (params.refusal !== undefined) budget = shrunk(budget, estimateAll(params.messages), params.refusal);
   let lastError: unknown;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const messages = fitFromTheFront(params.messages, Math.max(1_000, Math.floor(usable * share)));
+    const messages = fitFromTheFront(params.messages, Math.max(1_000, budget));
     try {
       return await ask(params, withRequest(messages, request), outputTokens);
     } catch (error) {
       if (!(error instanceof ProviderError) || error.kind !== "prompt_too_long") throw error;
       lastError = error;
-      share *= 0.75;
+      budget = shrunk(budget, estimateAll(messages), error.message);
     }
   }
   throw lastError;
@@ -72,6 +76,31 @@ async function ask(params: SummarizeParams, messages: Message[], maxTokens: numb
   const summary = texts.join("\n").trim();
   if (summary === "") throw new Error("the model answered the summary request without any text");
   return summary;
+}
+
+function estimateAll(messages: readonly Message[]): number {
+  let total = 0;
+  for (const message of messages) total += estimateMessageTokens(message);
+  return total;
+}
+
+/**
+ * The budget for the next try after the provider refused `sentTokens` (our estimate) as too long:
+ * scaled by the provider's own figures when its message gives them ("212000 tokens > 200000
+ * maximum", "maximum context length is 128000 tokens ... resulted in 131000 tokens"), and at least
+ * a quarter smaller in any case.
+ */
+export function shrunk(budget: number, sentTokens: number, refusal: string): number {
+  const anthropic = /([\d,]+) tokens? > ([\d,]+)/.exec(refusal);
+  const openai = /maximum context length is ([\d,]+) tokens[\s\S]*?resulted in ([\d,]+) tokens/.exec(refusal);
+  const num = (text: string | undefined) => Number((text ?? "").replace(/,/g, ""));
+  const ratio = anthropic
+    ? num(anthropic[2]) / num(anthropic[1])
+    : openai
+      ? num(openai[1]) / num(openai[2])
+      : Number.NaN;
+  const factor = Number.isFinite(ratio) && ratio > 0 ? Math.min(0.75, ratio * 0.9) : 0.75;
+  return Math.floor(Math.min(budget, sentTokens) * factor);
 }
 
 /** The request joins the last message when that is a user message: some servers refuse two in a row. */
