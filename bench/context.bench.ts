@@ -20,6 +20,7 @@ interface Figures {
   boundaries: number;
   overheadMedianMs: number;
   overheadP95Ms: number;
+  overheadCpuMedianMs: number;
   compactionMedianMs: number;
   compactionMaxMs: number;
   rssMb: number[];
@@ -87,6 +88,12 @@ export default async function contextBench(): Promise<BenchRow[]> {
       target: "<= 1",
     },
     { name: "loop overhead per turn, model excluded: p95", value: figures.overheadP95Ms, unit: "ms" },
+    {
+      name: "loop overhead per turn, model excluded: CPU median",
+      value: figures.overheadCpuMedianMs,
+      unit: "ms",
+      note: "process CPU time: steadier than wall time on a busy machine",
+    },
     {
       name: "autocompaction besides the model's call: median",
       value: figures.compactionMedianMs ?? Number.NaN,

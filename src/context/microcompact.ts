@@ -12,7 +12,7 @@ import { effectiveResultLimit, persistableText, resultContentSize } from "../res
 import { persistToolResult } from "../results/persist.js";
 import { isPersistedOutput } from "../results/persisted-output.js";
 import { formatSize } from "../results/preview.js";
-import { appendReplacementJournal } from "../results/replacement-journal.js";
+import { appendReplacementJournalEntries } from "../results/replacement-journal.js";
 import type { ToolResultReplacementState } from "../tool/app-state.js";
 import { findToolByName } from "../tool/pool.js";
 import type { AnyTool } from "../tool/types.js";
@@ -66,6 +66,7 @@ export async function microcompact(
   }
 
   const out = [...messages];
+  const journal: Array<{ toolUseId: string; content: string }> = [];
   let saved = 0;
   let cleared = 0;
   for (let i = 0; i < protectedFrom && options.estimate - saved > options.target; i++) {
@@ -77,8 +78,7 @@ export async function microcompact(
       if (block?.type !== "tool_result" || !clearable(block, options.state)) continue;
       const stub = await stubFor(block, calls.get(block.tool_use_id), options);
       options.state.replaced.set(block.tool_use_id, stub);
-      // Losing the journal line only costs a re-decision after a resume; never fail the request.
-      await appendReplacementJournal(options.sessionDir, block.tool_use_id, stub).catch(() => {});
+      journal.push({ toolUseId: block.tool_use_id, content: stub });
       content ??= [...message.content];
       content[j] = { ...block, content: stub };
       saved += estimateBlockTokens(block) - estimateTextTokens(stub.length);
@@ -86,7 +86,9 @@ export async function microcompact(
     }
     if (content) out[i] = { ...message, content };
   }
-  if (options.history) clearInHistory(options.history, options.state);
+  // Losing the journal only costs a re-decision after a resume; never fail the request.
+  await appendReplacementJournalEntries(options.sessionDir, journal).catch(() => {});
+  if (options.history && journal.length > 0) clearInHistory(options.history, options.state);
   return { messages: out, cleared, savedTokens: Math.max(0, saved) };
 }
 

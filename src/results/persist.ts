@@ -19,6 +19,27 @@ export function fileStemForToolUseId(toolUseId: string): string {
   return stem.length > 0 ? stem : "tool-result";
 }
 
+// Folders made by this process: a long session persists a result every few turns, and a mkdir
+// each time is three system calls for nothing. A folder removed meanwhile is made again on ENOENT.
+const madeDirs = new Set<string>();
+
+export async function ensureDir(dir: string): Promise<void> {
+  if (madeDirs.has(dir)) return;
+  await mkdir(dir, { recursive: true });
+  madeDirs.add(dir);
+}
+
+async function writeFileCreatingDir(path: string, dir: string, content: string): Promise<void> {
+  try {
+    await writeFile(path, content, { encoding: "utf8", flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    madeDirs.delete(dir);
+    await ensureDir(dir);
+    await writeFile(path, content, { encoding: "utf8", flag: "wx" });
+  }
+}
+
 /**
  * Writes a full result to `<sessionDir>/tool-results/<tool_use_id>.txt` and returns the path.
  * Never overwrites: a file already holding the same text is reused (a retried persist is
@@ -27,12 +48,12 @@ export function fileStemForToolUseId(toolUseId: string): string {
  */
 export async function persistToolResult(content: string, toolUseId: string, sessionDir: string): Promise<string> {
   const dir = toolResultsDir(sessionDir);
-  await mkdir(dir, { recursive: true });
+  await ensureDir(dir);
   const stem = fileStemForToolUseId(toolUseId);
   for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
     const path = join(dir, attempt === 1 ? `${stem}.txt` : `${stem}-${attempt}.txt`);
     try {
-      await writeFile(path, content, { encoding: "utf8", flag: "wx" });
+      await writeFileCreatingDir(path, dir, content);
       return path;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

@@ -3,7 +3,7 @@
 // changed or removed in between; re-deciding could pick another file name and break the cache.
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { toolResultsDir } from "./persist.js";
+import { ensureDir, toolResultsDir } from "./persist.js";
 
 const JOURNAL_NAME = "replacements.jsonl";
 
@@ -34,7 +34,19 @@ export async function readReplacementJournal(sessionDir: string): Promise<Map<st
 
 /** Records one decision; the folder exists already (the replaced result was just saved in it). */
 export async function appendReplacementJournal(sessionDir: string, toolUseId: string, content: string): Promise<void> {
-  await appendFile(replacementJournalPath(sessionDir), `${JSON.stringify({ toolUseId, content })}\n`, "utf8");
+  await appendReplacementJournalEntries(sessionDir, [{ toolUseId, content }]);
+}
+
+/** Records several decisions in one write (a microcompaction clears results in batches). */
+export async function appendReplacementJournalEntries(
+  sessionDir: string,
+  entries: ReadonlyArray<{ toolUseId: string; content: string }>,
+): Promise<void> {
+  if (entries.length === 0) return;
+  const lines = entries.map(({ toolUseId, content }) => `${JSON.stringify({ toolUseId, content })}\n`).join("");
+  // A batch of stubs for results that were never saved (Read's) may be the folder's first file.
+  await ensureDir(toolResultsDir(sessionDir));
+  await appendFile(replacementJournalPath(sessionDir), lines, "utf8");
 }
 
 function isDecision(entry: unknown): entry is { toolUseId: string; content: string } {

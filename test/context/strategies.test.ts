@@ -6,6 +6,7 @@ import { snipCount, snipMessages } from "../../src/context/snip.js";
 import { contextThresholds } from "../../src/context/thresholds.js";
 import type { Message } from "../../src/messages/types.js";
 import { modelInfoFor } from "../../src/models/resolve.js";
+import { readReplacementJournal } from "../../src/results/replacement-journal.js";
 import { createToolResultReplacementState } from "../../src/results/replacement-state.js";
 import { ReadFileState } from "../../src/tool/read-file-state.js";
 import { CallLog, standardTools, tempSessionDir } from "../orchestration/fixtures.js";
@@ -91,6 +92,25 @@ describe("microcompact", () => {
     expect(JSON.stringify(messages[2])).toContain("r0:xxx");
     expect(state.replaced.get("t0")).toContain("[Old tool result cleared");
     expect(state.replaced.has("t5")).toBe(false);
+  });
+});
+
+describe("microcompact of results that are never saved", () => {
+  it("points a Read result back at its call, and journals the stubs so a resumed session sends the same bytes", async () => {
+    const sessionDir = await tempSessionDir();
+    const state = createToolResultReplacementState();
+    const { messages: out } = await microcompact(conversation(5, 8_000, "Read"), {
+      state,
+      tools: standardTools(new CallLog()),
+      sessionDir,
+      keepTurns: 1,
+      estimate: 20_000,
+      target: 0,
+    });
+    expect(JSON.stringify(out[2])).toContain("Call it again if you need the result.");
+    const journal = await readReplacementJournal(sessionDir);
+    expect([...journal.keys()]).toEqual(["t0", "t1", "t2", "t3"]);
+    expect(journal.get("t0")).toBe(state.replaced.get("t0"));
   });
 });
 
