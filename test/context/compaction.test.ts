@@ -304,7 +304,8 @@ describe("compaction edge cases", () => {
     const { terminal } = await collect(session.submitMessage("echo six times"));
     expect(terminal.reason).toBe("completed");
     const [first, second] = server.requests.slice(start).filter(isSummaryRequest);
-    const count = (r: RecordedRequest | undefined) => (r?.body as { messages: unknown[] }).messages.length;
+    const count = (r: RecordedRequest | undefined) =>
+      (r?.body as { messages?: unknown[] } | undefined)?.messages?.length ?? 0;
     expect(count(second)).toBeLessThan(count(first));
     expect(messagesText(second)).toContain("[Earlier conversation snipped:");
     expect(server.pendingSteps()).toBe(0);
