@@ -32,10 +32,13 @@ export async function createTransport(config: McpServerConfig, cwd: string): Pro
     // does not leave that server behind.
     class TrackedStdioTransport extends StdioClientTransport {
       override async start(): Promise<void> {
-        // The watcher starts first, so guarding the server below is one write to its pipe.
+        // The watcher starts first, so guarding the server is one write to its pipe; the SDK
+        // spawns synchronously inside start(), so the pid is known before its promise settles
+        // and the server is guarded in the same turn of the event loop as its spawn.
         prepareOrphanGuard();
-        await super.start();
+        const started = super.start();
         if (this.pid !== null) trackChild(this.pid);
+        await started;
       }
     }
     const transport = new TrackedStdioTransport({

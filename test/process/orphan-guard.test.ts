@@ -54,8 +54,6 @@ describe("orphan guard", () => {
       expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 15_000)).toBe(
         true,
       );
-      // The command is under way (the guarantee is for a running call, not the microseconds of a spawn).
-      await sleep(500);
       const shellPid = Number(readFileSync(pidFile, "utf8").trim());
       started.push(shellPid);
       // The CLI's node process is the parent of the shell.
@@ -90,7 +88,6 @@ describe("orphan guard", () => {
       { home, env: { MCP_TIMEOUT: "20000" } },
     );
     expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 15_000)).toBe(true);
-    await sleep(500);
     const serverPid = Number(readFileSync(pidFile, "utf8").trim());
     started.push(serverPid);
     const stat = readFileSync(`/proc/${serverPid}/stat`, "utf8");

@@ -21,7 +21,7 @@ export function shellQuote(text: string): string {
  */
 export function commandScript(command: string, cwd: string, cwdFile?: string, inline = false): string {
   if (inline && !cwdFile) return `${inlinePrefix(cwd)}${command}`;
-  const lines = ["exec 2>&1", `cd -- ${shellQuote(cwd)} || exit 1`];
+  const lines = [WAIT_FOR_GUARD, "exec 2>&1", `cd -- ${shellQuote(cwd)} || exit 1`];
   if (cwdFile) lines.push(`trap ${shellQuote(`pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null`)} EXIT`);
   lines.push(`eval ${shellQuote(command)}`);
   // One line: bash numbers the lines of an eval'd string from the eval's own line, so error
@@ -35,8 +35,22 @@ export function commandScript(command: string, cwd: string, cwdFile?: string, in
  * message; withoutInlinePrefix takes this wrapper back out so the model sees its own text only.
  */
 export function inlinePrefix(cwd: string): string {
-  return `exec 2>&1; cd -- ${shellQuote(cwd)} || exit 1; `;
+  return `${WAIT_FOR_GUARD}; exec 2>&1; cd -- ${shellQuote(cwd)} || exit 1; `;
 }
+
+/**
+ * The descriptor on which the shell waits for Warden's go-ahead, given once the new process
+ * group is on the orphan guard's list (src/process/orphan-guard.ts). Not 3: that is the sandbox's
+ * seccomp program.
+ */
+export const GUARD_GATE_FD = 4;
+
+/**
+ * Nothing of the command runs before its process group is guarded: the shell reads one line from
+ * the gate and closes it. A Warden that dies before writing it closes the gate instead, the read
+ * fails and the shell exits without starting anything (bash and zsh both read into REPLY).
+ */
+const WAIT_FOR_GUARD = `{ read -r <&${GUARD_GATE_FD} && exec ${GUARD_GATE_FD}<&-; } || exit 125`;
 
 export function withoutInlinePrefix(output: string, cwd: string): string {
   const prefix = inlinePrefix(cwd);
@@ -76,12 +90,16 @@ export function launchShell(options: LaunchOptions): ChildProcess {
   const filter = options.sandbox?.policy.seccompFilter;
   const stdio: Array<"ignore" | "pipe" | number> = ["ignore", options.output, options.output];
   // bwrap reads the seccomp program from a descriptor until EOF, before it starts the command.
-  if (filter) stdio[SECCOMP_FD] = "pipe";
+  stdio[SECCOMP_FD] = filter ? "pipe" : "ignore";
+  stdio[GUARD_GATE_FD] = "pipe";
   prepareOrphanGuard();
   const child = spawn(file, args, { cwd: options.cwd, env: options.snapshot.env, detached: true, stdio });
-  // Guarded before anything else can happen: a Warden killed even now takes the group with it.
-  // Whoever waits for the command releases the group once it is over (run-foreground, background tasks).
+  // Guarded before the command may start (see WAIT_FOR_GUARD): a Warden killed at any moment takes
+  // the group with it. Whoever waits for the command releases the group once it is over (run-foreground, background tasks).
   if (child.pid !== undefined) guardProcessGroup(child.pid);
+  const gate = child.stdio[GUARD_GATE_FD] as Writable | null;
+  gate?.on("error", () => {});
+  gate?.end("\n");
   const filterPipe = filter ? (child.stdio[SECCOMP_FD] as Writable | null) : null;
   // If bwrap dies before reading, the write fails with EPIPE; the command's own failure reports
   // that, and an unhandled stream error must not take Warden down with it.

@@ -62,8 +62,8 @@ describe("Bash: working directory", () => {
     await session.run("Bash", { command: "true" });
     process.env.WARDEN_LATE_VARIABLE = "late";
     try {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a JS template
       const result = await session.run("Bash", {
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a JS template
         command: 'echo "${WARDEN_LATE_VARIABLE:-absent} $GIT_EDITOR $WARDEN"',
       });
       expect(text(result)).toBe("absent true 1");

@@ -37,7 +37,6 @@ describe("Bash: which commands need their final directory recorded", () => {
   });
 
   it("records when quotes, backslashes, expansions, braces or globs could spell cd", () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a JS template
     for (const command of [
       "c'd' sub",
       '"cd" sub',
@@ -47,6 +46,7 @@ describe("Bash: which commands need their final directory recorded", () => {
       "{c,}d sub",
       "c? sub",
       "[c]d sub",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a JS template
       "${X} sub",
     ]) {
       expect(needsCwdCapture(command, bash), command).toBe(true);
