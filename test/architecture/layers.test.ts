@@ -3,7 +3,7 @@
 // and this test also refuses two folders of src/ that import each other.
 // Run the same check by hand: `npx depcruise src` (add `--output-type err` for the short list).
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -155,6 +155,21 @@ function layerTableOfDocs(): Map<string, string[] | "everything"> {
 }
 
 describe("docs/architecture.md", () => {
+  it("names only files and folders of src/ that exist (a move must update the walk-through)", () => {
+    const docs = readFileSync(join(root, "docs/architecture.md"), "utf8");
+    const layers = new Set(
+      readdirSync(join(root, "src"), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name),
+    );
+    const named = [...docs.matchAll(/`([a-z][a-z0-9-]*\/[a-z0-9/._<>-]*)`/g)]
+      .map((match) => match[1] as string)
+      // Paths start at src/ (`loop/query.ts`); a pattern such as `tools/<name>/tool.ts` is not a path.
+      .filter((path) => layers.has(path.split("/")[0] as string) && !path.includes("<"));
+    expect(named.length).toBeGreaterThan(30);
+    expect(named.filter((path) => !existsSync(join(root, "src", path)))).toEqual([]);
+  });
+
   it("states the same layer table as the rule file", () => {
     const docs = layerTableOfDocs();
     const rules = layerTableOfRuleFile();
@@ -163,6 +178,13 @@ describe("docs/architecture.md", () => {
     // The CLI may import everything, so it has no layer-cli rule; every other row must match.
     expect([...docs.keys()].filter((layer) => docs.get(layer) !== "everything").sort()).toEqual(layersWithRules);
     for (const [layer, allowed] of rules) expect(docs.get(layer), `the row of ${layer}/`).toEqual(allowed);
+    // Read bottom-up, each row names only rows above it: the order the file promises its reader.
+    const order = [...docs.keys()];
+    for (const [layer, allowed] of docs) {
+      if (allowed === "everything") continue;
+      const below = allowed.filter((other) => order.indexOf(other) > order.indexOf(layer) || !order.includes(other));
+      expect(below, `${layer}/ names layers that are not above it in the table`).toEqual([]);
+    }
   });
 });
 
