@@ -78,7 +78,9 @@ function setUp(): {
   const cli = ruleLists(180, 20);
   const built = buildPermissionContext({
     cwd: project,
-    settings: loadSettings({ cwd: project }),
+    // The project is the bench's own temp folder: trusted, so its allow rules count too (untrusted,
+    // a folder's own settings keep only what restricts).
+    settings: loadSettings({ cwd: project, trustProject: true }),
     cli: { allowedTools: cli.allow, disallowedTools: [...cli.deny, ...cli.ask] },
   });
   const total = built.context.rules.allow.length + built.context.rules.deny.length + built.context.rules.ask.length;
@@ -139,7 +141,7 @@ async function jsonlThroughput(
         : { file_path: join(project, "src", `f${i}.ts`), content: "x" };
     lines.push(JSON.stringify({ tool: i % 2 === 0 ? "Read" : "Write", input }));
   }
-  const child = spawn(process.execPath, [cli, "permissions", "check", "--jsonl", "--cwd", project], {
+  const child = spawn(process.execPath, [cli, "permissions", "check", "--jsonl", "--trust-project", "--cwd", project], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });
