@@ -198,24 +198,8 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
 
   async userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<UserPromptSubmitResult> {
     const outcomes = await this.run("UserPromptSubmit", undefined, { prompt }, signal);
-    const result: UserPromptSubmitResult = { additionalContext: [], errors: [] };
-    const blocks: string[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.kind === "failed") result.errors.push(outcome.message);
-      else if (outcome.kind === "blocking") blocks.push(outcome.message);
-      else if (outcome.json) {
-        if (outcome.json.decision === "block" || outcome.json.continue === false) {
-          blocks.push(outcome.json.reason ?? outcome.json.stopReason ?? "blocked by a UserPromptSubmit hook");
-        }
-        const context = outcome.json.hookSpecificOutput?.additionalContext;
-        if (context) result.additionalContext.push(context);
-      } else if (outcome.text) {
-        // Plain stdout of a successful prompt hook is context for the model.
-        result.additionalContext.push(outcome.text);
-      }
-    }
-    if (blocks.length) result.blocked = blocks.join("\n");
-    return result;
+    const { context, errors, blocked } = foldContextOutcomes(outcomes, "blocked by a UserPromptSubmit hook");
+    return { additionalContext: context, errors, ...(blocked !== undefined && { blocked }) };
   }
 
   /** `stopHookActive`: the model is already continuing because of a Stop hook (lets hooks avoid loops). */
@@ -249,23 +233,8 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       { trigger, custom_instructions: customInstructions ?? null },
       signal,
     );
-    const result: PreCompactResult = { instructions: [], errors: [] };
-    const blocks: string[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.kind === "failed") result.errors.push(outcome.message);
-      else if (outcome.kind === "blocking") blocks.push(outcome.message);
-      else if (outcome.json) {
-        if (outcome.json.decision === "block" || outcome.json.continue === false) {
-          blocks.push(outcome.json.reason ?? outcome.json.stopReason ?? "a PreCompact hook refused the compaction");
-        }
-        const context = outcome.json.hookSpecificOutput?.additionalContext;
-        if (context) result.instructions.push(context);
-      } else if (outcome.text) {
-        result.instructions.push(outcome.text);
-      }
-    }
-    if (blocks.length > 0) result.blocked = blocks.join("\n");
-    return result;
+    const { context, errors, blocked } = foldContextOutcomes(outcomes, "a PreCompact hook refused the compaction");
+    return { instructions: context, errors, ...(blocked !== undefined && { blocked }) };
   }
 
   /** After a compaction, with the summary the model wrote (matcher: `manual` or `auto`). */
@@ -291,4 +260,32 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     }
     return result;
   }
+}
+
+/**
+ * The fold shared by the events whose hooks may refuse or add text (UserPromptSubmit, PreCompact):
+ * exit code 2, `decision: "block"` or `continue: false` refuses; additionalContext or the plain
+ * stdout of a successful hook is added; a hook that fails is reported and refuses nothing.
+ */
+function foldContextOutcomes(
+  outcomes: readonly HookOutcome[],
+  defaultBlockReason: string,
+): { context: string[]; errors: string[]; blocked?: string } {
+  const context: string[] = [];
+  const errors: string[] = [];
+  const blocks: string[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.kind === "failed") errors.push(outcome.message);
+    else if (outcome.kind === "blocking") blocks.push(outcome.message);
+    else if (outcome.json) {
+      if (outcome.json.decision === "block" || outcome.json.continue === false) {
+        blocks.push(outcome.json.reason ?? outcome.json.stopReason ?? defaultBlockReason);
+      }
+      const added = outcome.json.hookSpecificOutput?.additionalContext;
+      if (added) context.push(added);
+    } else if (outcome.text) {
+      context.push(outcome.text);
+    }
+  }
+  return blocks.length > 0 ? { context, errors, blocked: blocks.join("\n") } : { context, errors };
 }

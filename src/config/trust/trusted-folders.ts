@@ -2,11 +2,12 @@
 // trusted, and with which settings. Only the user's files count: a repository cannot trust itself.
 // Writing keeps every other key of the file and replaces it atomically under a lock, as the
 // "don't ask again" writes do.
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { writeFileAtomicSync } from "../../fs/atomic-write.js";
 import { withFileLockSync } from "../../fs/file-lock.js";
 import { userSettingsPath } from "../paths.js";
+import { readSettingsObjectForUpdate } from "../settings-object.js";
 import type { TrustedFolderEntry } from "./types.js";
 
 /** A folder's identity for trust: absolute, with symlinks resolved (a link must not borrow trust). */
@@ -31,7 +32,7 @@ export function recordTrustedFolder(folder: string, settingsHash: string, now = 
   const path = userSettingsPath();
   const identity = trustIdentity(folder);
   withFileLockSync(`${path}.lock`, () => {
-    const settings = readUserSettingsObject(path);
+    const settings = readSettingsObjectForUpdate(path);
     const kept = trustedFolderList(settings, path).filter((entry) => trustIdentity(String(entry.path)) !== identity);
     settings.trustedFolders = [...kept, { path: identity, settingsHash, trustedAt: now.toISOString() }];
     writeFileAtomicSync(path, Buffer.from(`${JSON.stringify(settings, null, 2)}\n`, "utf8"));
@@ -44,7 +45,7 @@ export function removeTrustedFolder(folder: string): boolean {
   const path = userSettingsPath();
   const identity = trustIdentity(folder);
   return withFileLockSync(`${path}.lock`, () => {
-    const settings = readUserSettingsObject(path);
+    const settings = readSettingsObjectForUpdate(path);
     const entries = trustedFolderList(settings, path);
     const kept = entries.filter((entry) => trustIdentity(String(entry.path)) !== identity);
     if (kept.length === entries.length) return false;
@@ -52,29 +53,6 @@ export function removeTrustedFolder(folder: string): boolean {
     writeFileAtomicSync(path, Buffer.from(`${JSON.stringify(settings, null, 2)}\n`, "utf8"));
     return true;
   });
-}
-
-function readUserSettingsObject(path: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw error;
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === "") return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    // Overwriting it would lose what it holds: the user fixes it first.
-    throw new Error(`${path} is not valid JSON; not changing it (${(error as Error).message})`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`${path} does not hold a JSON object; not changing it`);
-  }
-  return parsed as Record<string, unknown>;
 }
 
 function trustedFolderList(settings: Record<string, unknown>, path: string): Array<Record<string, unknown>> {

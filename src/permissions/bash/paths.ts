@@ -8,44 +8,25 @@ import type { Field } from "../../shell/words/index.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import { isInsideWorkingDirectories, protectedPathReason } from "../filesystem/index.js";
 
-const PROTECTED_DIRECTORIES = new Set([".git", ".warden", ".claude", ".vscode", ".idea", ".ssh", ".gnupg", ".husky"]);
-const PROTECTED_FILES = new Set([
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zprofile",
-  ".zshenv",
-  ".zlogin",
-  ".zlogout",
-  ".inputrc",
-  ".gitconfig",
-  ".gitmodules",
-  ".gitattributes",
-  ".npmrc",
-  ".yarnrc",
-  ".mcp.json",
-  ".envrc",
-  "authorized_keys",
-  "crontab",
-]);
+// Only what the shell adds to the engine's list (protectedPathReason covers the rest): keys a
+// command can plant or steal, files package managers and git read for settings that run code, the
+// scheduler, and system configuration.
+const SHELL_PROTECTED_DIRECTORIES = new Set([".ssh", ".gnupg"]);
+const SHELL_PROTECTED_FILES = new Set([".gitattributes", ".npmrc", ".yarnrc", "authorized_keys", "crontab"]);
 
 /**
- * The engine's protected paths (shared with the file tools) plus a few more a shell can reach:
- * SSH and GnuPG keys, git hooks managers, system configuration. Symlinks are followed, so a
- * link inside the project cannot hide a protected target.
+ * The engine's protected paths (shared with the file tools) plus the few more a shell can reach.
+ * Symlinks are followed, so a link inside the project cannot hide a protected target.
  */
 export function isProtectedPath(absolute: string): boolean {
-  return pathsToCheck(absolute).some((p) => protectedPathReason(p) !== undefined || isProtectedSpelling(p));
+  return pathsToCheck(absolute).some((p) => protectedPathReason(p) !== undefined || isShellProtected(p));
 }
 
-function isProtectedSpelling(absolute: string): boolean {
+function isShellProtected(absolute: string): boolean {
   const segments = absolute.split(path.sep).filter(Boolean);
-  if (segments.some((s) => PROTECTED_DIRECTORIES.has(s))) return true;
+  if (segments.some((s) => SHELL_PROTECTED_DIRECTORIES.has(s))) return true;
   const base = segments[segments.length - 1] ?? "";
-  return PROTECTED_FILES.has(base) || /^\.(bash|zsh)rc\./.test(base) || absolute.startsWith("/etc/");
+  return SHELL_PROTECTED_FILES.has(base) || /^\.(bash|zsh)rc\./.test(base) || absolute.startsWith("/etc/");
 }
 
 export function isReadableWithoutPrompt(word: Field, cwd: string | undefined, context: ToolPermissionContext): boolean {

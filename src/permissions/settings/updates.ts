@@ -1,10 +1,11 @@
 // "Yes, and don't ask again for X": a PermissionUpdate applied to the live permission context at
 // once, and written to the chosen settings file so later sessions keep it. Writes are atomic (a
 // temp file in the same folder, fsync, rename) and rules are deduplicated by their normal form.
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { userHome } from "../../config/paths.js";
 import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../../config/settings.js";
+import { readSettingsObjectForUpdate } from "../../config/settings-object.js";
 import { keepTrustAcrossOwnWrite } from "../../config/workspace-trust.js";
 import { writeFileAtomicSync } from "../../fs/atomic-write.js";
 import { withFileLockSync } from "../../fs/file-lock.js";
@@ -94,7 +95,7 @@ export function persistPermissionUpdate(update: PermissionUpdate, cwd: string): 
 }
 
 function writeUpdate(path: string, update: PermissionUpdate): void {
-  const settings = readSettingsObject(path);
+  const settings = readSettingsObjectForUpdate(path);
   const permissions = objectField(settings, "permissions", path);
   switch (update.type) {
     case "addRules":
@@ -131,27 +132,6 @@ function withRules(
     list.push(text);
   }
   return list;
-}
-
-function readSettingsObject(path: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw error;
-  }
-  if (text.trim() === "") return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON; not changing it (${(error as Error).message})`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`${path} does not hold a JSON object; not changing it`);
-  }
-  return parsed as Record<string, unknown>;
 }
 
 function objectField(holder: Record<string, unknown>, key: string, path: string): Record<string, unknown> {
