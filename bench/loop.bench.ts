@@ -2,28 +2,17 @@
 // on the built library in this process. A replayed session of 50 turns x 2 calls of a trivial
 // read-only tool; `node -e 0` is measured in the same run as the floor, because on a shared machine
 // absolute start-up figures move with the load.
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { median, type ProcessRun, repoRoot as root, runNode as runProcess, snapshotBuiltCli } from "./cli-harness.js";
 import type { BenchRow } from "./run.js";
 
-const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
-// The built dist/ is copied first and the copy is measured: other work may rebuild dist/ while the
-// benchmark runs. The copy sits under node_modules/ so that the external packages still resolve.
 const snapshotDir = join(root, "node_modules/.cache/warden-loop-bench");
-const cli = join(snapshotDir, "dist/cli.js");
 const toolsModule = join(root, "bench/fixtures/bench-tools.mjs");
 const TURNS = 50;
 const CALLS_PER_TURN = 2;
-const hasGnuTime = existsSync("/usr/bin/time");
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 function writeScripts(dir: string): { one: string; fifty: string } {
   const one = join(dir, "one.jsonl");
@@ -42,38 +31,6 @@ function writeScripts(dir: string): { one: string; fifty: string } {
   const fifty = join(dir, "fifty.jsonl");
   writeFileSync(fifty, `${lines.join("\n")}\n`);
   return { one, fifty };
-}
-
-interface ProcessRun {
-  wallMs: number;
-  /** Peak RSS in MB (from /usr/bin/time), NaN when it could not be measured. */
-  peakRssMb: number;
-  /** User + system CPU time in ms (from /usr/bin/time): less sensitive to machine load than wall time. */
-  cpuMs: number;
-  stderr: string;
-  code: number | null;
-}
-
-/** Runs a command, timing it from spawn to exit; peak RSS through GNU time's %M when available. */
-function runProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ProcessRun> {
-  const command = hasGnuTime ? "/usr/bin/time" : process.execPath;
-  const argv = hasGnuTime ? ["-f", "WARDEN_BENCH_RSS_KB=%M CPU=%U+%S", process.execPath, ...args] : args;
-  const started = performance.now();
-  const child = spawn(command, argv, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolveRun, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const wallMs = performance.now() - started;
-      const rss = /WARDEN_BENCH_RSS_KB=(\d+) CPU=([\d.]+)\+([\d.]+)/.exec(stderr);
-      const peakRssMb = rss ? Number(rss[1]) / 1024 : Number.NaN;
-      const cpuMs = rss ? (Number(rss[2]) + Number(rss[3])) * 1000 : Number.NaN;
-      resolveRun({ wallMs, peakRssMb, cpuMs, stderr, code });
-    });
-  });
 }
 
 function firstRequest(run: ProcessRun): { wallMs: number; cpuMs: number } {
@@ -125,12 +82,7 @@ async function inProcessPerCallMs(script: string, cwd: string): Promise<{ perCal
 }
 
 export default async function loopBench(): Promise<BenchRow[]> {
-  if (!existsSync(join(root, "dist/cli.js"))) {
-    const build = spawnSync(process.execPath, ["scripts/build.mjs", "--no-types"], { cwd: root, stdio: "inherit" });
-    if (build.status !== 0) throw new Error("build failed");
-  }
-  rmSync(snapshotDir, { recursive: true, force: true });
-  cpSync(join(root, "dist"), join(snapshotDir, "dist"), { recursive: true });
+  const { cli } = snapshotBuiltCli("warden-loop-bench");
   const dir = mkdtempSync(join(tmpdir(), "warden-loop-bench-"));
   const home = join(dir, "home");
   const { one, fifty } = writeScripts(dir);

@@ -9,12 +9,15 @@ export interface GapProxy {
   url: string;
   /** ms from the end of the previous response to the start of each request, in order. */
   gaps: number[];
+  /** performance.now() (this process) of the first byte of each request, in order. */
+  requestStarts: number[];
   close(): Promise<void>;
 }
 
 export async function startGapProxy(targetUrl: string): Promise<GapProxy> {
   const target = new URL(targetUrl);
   const gaps: number[] = [];
+  const requestStarts: number[] = [];
   let lastDirection: "up" | "down" | undefined;
   let lastDownAt = 0;
   const sockets = new Set<Socket>();
@@ -28,6 +31,7 @@ export async function startGapProxy(targetUrl: string): Promise<GapProxy> {
     client.on("data", (chunk) => {
       const now = performance.now();
       if (lastDirection === "down") gaps.push(now - lastDownAt);
+      if (lastDirection !== "up") requestStarts.push(now);
       lastDirection = "up";
       upstream.write(chunk);
     });
@@ -52,6 +56,7 @@ export async function startGapProxy(targetUrl: string): Promise<GapProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     gaps,
+    requestStarts,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

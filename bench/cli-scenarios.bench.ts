@@ -1,0 +1,228 @@
+// The CLI as a user meets it: the BUILT CLI spawned cold (no warm process, nothing preloaded) on
+// the Anthropic provider against the scripted model server on 127.0.0.1, through a timestamping
+// TCP proxy, so every figure is what the model server would see on the wire. `node -e 0`, spawned
+// the same way in the same rounds, is the floor each figure is printed against: on a shared
+// machine absolute times move with the load, ratios much less. The scenarios:
+// - "say hi": spawn → first byte of the first request; peak RSS of the one-turn session.
+// - 8 parallel Reads of small files in one response: end of that response → the follow-up request.
+// - 8 × `sleep 1 && cat FILE` in one response: the same gap, over the 1 s the commands take
+//   together (issue 10's race: before the executor waited for the grammar they ran one after
+//   another, ~8 s), beside the same commands spawned together by bare Node.
+// - "say hi" with one stdio MCP server of 60 tools (a plain Node server on the official SDK):
+//   spawn → first request, as a delta over "say hi", when the server's tool list is not yet known
+//   to the project and when it is remembered from the project's last session.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { reply, type ScriptStepSource, startScriptedModelServer } from "../test/helpers/scripted-model-server.js";
+import { median, type ProcessRun, range, repoRoot, runNode, snapshotBuiltCli } from "./cli-harness.js";
+import type { BenchRow } from "./run.js";
+import { startGapProxy } from "./tcp-gap-proxy.js";
+
+const RUNS = 5;
+const CALLS = 8;
+const MODEL = "anthropic:claude-bench";
+
+interface Scenario {
+  run: ProcessRun;
+  /** performance.now() of the first byte of each request, as the proxy saw it. */
+  requestStarts: number[];
+  /** End of a response → start of the next request, in order. */
+  gaps: number[];
+}
+
+/** The 60-tool fixture server as one plain ES module over the installed SDK: no TypeScript loader. */
+async function bundleMcpServer(outDir: string): Promise<string> {
+  const outfile = join(outDir, "many-tools-server.mjs");
+  await build({
+    entryPoints: [join(repoRoot, "test/fixtures/mcp-servers/many-tools-server.ts")],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*"],
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
+/** The same 8 commands spawned together by bare Node: the machine's own cost, over 1 s. */
+async function bareSpawnOverSecond(files: readonly string[]): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    files.map(
+      (file) =>
+        new Promise((resolveSpawn) =>
+          spawn("/bin/bash", ["-c", `sleep 1 && cat ${file}`], { stdio: "ignore" }).on("close", resolveSpawn),
+        ),
+    ),
+  );
+  return performance.now() - started - 1_000;
+}
+
+const ratio = (value: number, floor: number) => `${(value / floor).toFixed(2)}x node -e 0`;
+
+export default async function cliScenariosBench(): Promise<BenchRow[]> {
+  const { cli, dir: snapshotDir } = snapshotBuiltCli("warden-cli-scenarios-bench");
+  const mcpServer = await bundleMcpServer(snapshotDir);
+  const work = mkdtempSync(join(tmpdir(), "warden-cli-scenarios-bench-"));
+  const project = join(work, "project");
+  mkdirSync(project);
+  const files = Array.from({ length: CALLS }, (_, i) => {
+    const file = join(project, `part-${i}.txt`);
+    writeFileSync(file, `part ${i}\n`.repeat(50));
+    return file;
+  });
+  const mcpConfig = join(work, "mcp.json");
+  writeFileSync(
+    mcpConfig,
+    JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [mcpServer, "all"] } } }),
+  );
+  const server = await startScriptedModelServer();
+
+  /** One cold CLI session against a proxy of its own, answered by `steps`. */
+  async function session(home: string, prompt: string, steps: ScriptStepSource[], extra: string[] = []) {
+    const proxy = await startGapProxy(server.url);
+    try {
+      server.enqueue(...steps);
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        WARDEN_HOME: home,
+        ANTHROPIC_API_KEY: "bench",
+        ANTHROPIC_BASE_URL: proxy.url,
+      };
+      delete env.WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS;
+      delete env.WARDEN_TRACE_TIMING;
+      const run = await runNode([cli, "-p", prompt, "--model", MODEL, ...extra], env, project);
+      if (run.code !== 0) throw new Error(`the CLI failed (exit ${run.code}): ${run.stderr}`);
+      if (proxy.requestStarts.length !== steps.length)
+        throw new Error(`expected ${steps.length} requests, saw ${proxy.requestStarts.length}`);
+      return { run, requestStarts: [...proxy.requestStarts], gaps: [...proxy.gaps] } satisfies Scenario;
+    } finally {
+      await proxy.close();
+    }
+  }
+  const firstRequestMs = (s: Scenario) => (s.requestStarts[0] as number) - s.run.spawnedAt;
+  /** The MCP tools must really have reached the model: their names are in the first request. */
+  const mcpNamed = () => {
+    const body = JSON.stringify(server.requests.at(-1)?.body);
+    // The system prompt lists deferred tools grouped by prefix: "mcp__big__: github_..., linear_...".
+    if (!/mcp__big__: [^"]*linear_list_workflow_states/.test(body))
+      throw new Error("the first request does not name the MCP server's tools");
+  };
+
+  const home = join(work, "home");
+  const rememberedHome = join(work, "home-remembered");
+  const floor: ProcessRun[] = [];
+  const hi: Scenario[] = [];
+  const reads: Scenario[] = [];
+  const sleeps: Scenario[] = [];
+  const bare: number[] = [];
+  const mcpCold: Scenario[] = [];
+  const mcpRemembered: Scenario[] = [];
+  const mcpArgs = ["--mcp-config", mcpConfig];
+  try {
+    // One unmeasured session with the server, so that the project has a last session to remember.
+    await session(rememberedHome, "say hi", [reply().text("hi").burst()], mcpArgs);
+    for (let round = 0; round < RUNS; round++) {
+      // Interleaved, so that a burst of load on the shared machine hits every series alike.
+      floor.push(await runNode(["-e", "0"], process.env, project));
+      hi.push(await session(home, "say hi", [reply().text("hi").burst()]));
+      const readCalls = reply().burst();
+      for (const file of files) readCalls.tool("Read", { file_path: file });
+      reads.push(await session(home, "read the parts", [readCalls, reply().text("done").burst()]));
+      const sleepCalls = reply().burst();
+      for (const file of files) sleepCalls.tool("Bash", { command: `sleep 1 && cat ${file}`, description: "read" });
+      sleeps.push(await session(home, "read the parts slowly", [sleepCalls, reply().text("done").burst()]));
+      bare.push(await bareSpawnOverSecond(files));
+      // A new home each time: a project whose servers Warden has never seen.
+      const freshHome = join(work, `home-fresh-${round}`);
+      mcpCold.push(await session(freshHome, "say hi", [reply().text("hi").burst()], mcpArgs));
+      mcpNamed();
+      mcpRemembered.push(await session(rememberedHome, "say hi", [reply().text("hi").burst()], mcpArgs));
+      mcpNamed();
+    }
+  } finally {
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  const floorMs = median(floor.map((r) => r.wallMs));
+  const hiFirst = hi.map(firstRequestMs);
+  const hiMs = median(hiFirst);
+  const readGaps = reads.map((s) => s.gaps[0] as number);
+  const sleepOver = sleeps.map((s) => (s.gaps[0] as number) - 1_000);
+  const coldDelta = mcpCold.map(firstRequestMs).map((ms) => ms - hiMs);
+  const rememberedDelta = mcpRemembered.map(firstRequestMs).map((ms) => ms - hiMs);
+  const of = `median of ${RUNS} cold processes`;
+  return [
+    {
+      name: "node -e 0: spawn → exit (the floor)",
+      value: floorMs,
+      unit: "ms",
+      note: `${of}, ${range(floor.map((r) => r.wallMs))}`,
+    },
+    {
+      name: "node -e 0: peak RSS",
+      value: median(floor.map((r) => r.peakRssMb)),
+      unit: "MB",
+      note: range(
+        floor.map((r) => r.peakRssMb),
+        1,
+      ),
+    },
+    {
+      name: '"say hi": spawn → first request',
+      value: hiMs,
+      unit: "ms",
+      target: "<= 2.5x node -e 0",
+      note: `${ratio(hiMs, floorMs)}; ${of}, ${range(hiFirst)}`,
+    },
+    {
+      name: '"say hi": peak RSS of the one-turn session',
+      value: median(hi.map((s) => s.run.peakRssMb)),
+      unit: "MB",
+      target: "<= 70",
+      note: `${range(
+        hi.map((s) => s.run.peakRssMb),
+        1,
+      )}; node -e 0: ${median(floor.map((r) => r.peakRssMb)).toFixed(1)}`,
+    },
+    {
+      name: "8 parallel Reads: response end → follow-up request",
+      value: median(readGaps),
+      unit: "ms",
+      target: "<= 15",
+      note: `${ratio(median(readGaps), floorMs)}; ${of}, ${range(readGaps, 1)}`,
+    },
+    {
+      name: "8 x `sleep 1 && cat`: response end → follow-up, over 1 s",
+      value: median(sleepOver),
+      unit: "ms",
+      target: "<= 100",
+      note: `${ratio(median(sleepOver), floorMs)}; ${of}, ${range(sleepOver)}; one after another: ~7000`,
+    },
+    {
+      name: "  the same 8 commands spawned by bare Node, over 1 s",
+      value: median(bare),
+      unit: "ms",
+      note: `${ratio(median(bare), floorMs)}; ${range(bare)}; the machine's own cost, between the runs above`,
+    },
+    {
+      name: '"say hi" + 60-tool MCP server, not remembered: delta',
+      value: median(coldDelta),
+      unit: "ms",
+      note: `${ratio(median(coldDelta), floorMs)}; over "say hi"; ${of}, ${range(coldDelta)}`,
+    },
+    {
+      name: '"say hi" + 60-tool MCP server, remembered: delta',
+      value: median(rememberedDelta),
+      unit: "ms",
+      target: "<= 30",
+      note: `${ratio(median(rememberedDelta), floorMs)}; over "say hi"; ${of}, ${range(rememberedDelta)}`,
+    },
+  ];
+}
