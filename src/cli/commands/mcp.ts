@@ -17,8 +17,10 @@ const USAGE = `Usage:
                    [--permission-mode <mode>] [--settings <file-or-json>] [--add-dir <dir>...] [--cwd <dir>]
                    [--trust-project]
 
-serve speaks MCP over stdio, or over streamable HTTP at http://127.0.0.1:<n>/mcp with --port.
-Calls that would need approval are denied with the reason (nobody can be asked).
+serve speaks MCP over stdio, or over streamable HTTP at http://127.0.0.1:<n>/mcp with --port:
+the built-in tools, files as file:// resources (read under the same rules as Read), path
+completions, log messages and progress. Calls that would need approval are denied with the
+reason (nobody can be asked).
 A folder's own settings only restrict until you trust it (warden trust), or with --trust-project.
 `;
 

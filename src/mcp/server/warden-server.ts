@@ -11,7 +11,10 @@ import { TOOL_SEARCH_TOOL_NAME } from "../../tool/deferred.js";
 import { findToolByName } from "../../tool/pool.js";
 import { ReadFileState } from "../../tool/read-file-state.js";
 import { toolInputJSONSchema } from "../../tool/schema.js";
-import type { AnyTool, CanUseTool, ToolUseContext } from "../../tool/types.js";
+import type { AnyTool, CanUseTool } from "../../tool/types.js";
+import { callContextFactory } from "./call-context.js";
+import { startCallProgress } from "./call-progress.js";
+import { registerResourceHandlers } from "./resource-handlers.js";
 
 export interface WardenMcpServerOptions {
   /** The pool to serve (already filtered by deny rules). */
@@ -74,44 +77,54 @@ export function toMcpResult(block: ToolResultBlock): CallToolResult {
 }
 
 export async function createWardenMcpServer(options: WardenMcpServerOptions): Promise<Server> {
-  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+  const [{ Server }, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/index.js"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
   const tools = servableTools(options.tools);
   const definitions = await Promise.all(tools.map((t) => describeForMcp(t, options)));
   // One store and one read-memory per client: read-before-write holds across its calls.
-  const store = createAppStateStore(options.appState);
-  const readFileState = new ReadFileState();
-  let callCount = 0;
+  const makeCall = callContextFactory({
+    tools,
+    canUseTool: options.canUseTool,
+    store: createAppStateStore(options.appState),
+    readFileState: new ReadFileState(),
+    cwd: options.cwd,
+    sessionId: options.sessionId,
+    sessionDir: options.sessionDir,
+  });
 
-  const server = new Server({ name: "warden", version: options.version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const server = new Server(
+    { name: "warden", version: options.version },
+    {
+      capabilities: {
+        tools: {},
+        logging: {},
+        resources: { subscribe: true },
+        completions: {},
+      },
+    },
+  );
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: definitions }));
+  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
     if (!findToolByName(tools, name)) {
       return { content: [{ type: "text", text: `No such tool: ${name}` }], isError: true };
     }
-    const abortController = new AbortController();
-    extra.signal.addEventListener("abort", () => abortController.abort(extra.signal.reason), { once: true });
-    const context: ToolUseContext = {
-      options: {
-        tools,
-        model: "mcp-client",
-        cwd: options.cwd,
-        sessionId: options.sessionId,
-        sessionDir: options.sessionDir,
-        isNonInteractive: true,
-      },
-      abortController,
-      messages: [],
-      readFileState,
-      ...store,
-    };
-    const toolUseId = `mcp_call_${++callCount}`;
+    const { context, toolUseId } = makeCall(extra.signal);
+    const progress = startCallProgress({
+      server,
+      toolName: name,
+      progressToken: request.params._meta?.progressToken,
+      sendNotification: (notification) => extra.sendNotification(notification),
+      sessionId: extra.sessionId,
+    });
     const block = { type: "tool_use" as const, id: toolUseId, name, input: request.params.arguments ?? {} };
-    const outcome = await runToolUse(block, context, options.canUseTool, undefined);
-    return toMcpResult(outcome.result);
+    const outcome = await runToolUse(block, context, options.canUseTool, undefined, (p) => progress.onToolProgress(p));
+    const result = toMcpResult(outcome.result);
+    progress.finish({ isError: result.isError === true });
+    return result;
   });
+  registerResourceHandlers(server, types, { tools, makeCall, options });
   return server;
 }

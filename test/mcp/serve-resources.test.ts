@@ -1,0 +1,216 @@
+// `warden mcp serve` beyond tools, driven by the SDK's own client over stdio: files as resources
+// under the same permission rules as Read, subscriptions, path completions, log messages at the
+// level the client sets, and progress for a long call.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  type LoggingMessageNotification,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, TSX_LOADER } from "./fixtures.js";
+
+let dir: string;
+let project: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "warden-mcp-resources-"));
+  project = join(dir, "project");
+  await mkdir(join(project, "notes"), { recursive: true });
+  await writeFile(join(project, "AGENTS.md"), "# Rules\nAlways run the tests.\n");
+  await writeFile(join(project, "notes", "plan.txt"), "step one\n");
+  await writeFile(join(project, "notes", "pixel.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+  await writeFile(join(project, "secret.txt"), "hunter2\n");
+  await writeFile(join(dir, "outside.txt"), "not in the project\n");
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function connect(...args: string[]): Promise<Client> {
+  const settings = JSON.stringify({ permissions: { deny: ["Read(./secret.txt)"] } });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    // The deny rule comes from --settings, the way a user's own file would give it.
+    args: [
+      "--import",
+      TSX_LOADER,
+      join(REPO_ROOT, "src/cli/main.ts"),
+      "mcp",
+      "serve",
+      "--cwd",
+      project,
+      "--settings",
+      settings,
+      ...args,
+    ],
+    env: {
+      ...(process.env as Record<string, string>),
+      HOME: join(dir, "home"),
+      WARDEN_HOME: join(dir, "home", ".warden"),
+      WARDEN_MANAGED_SETTINGS: join(dir, "none.json"),
+    },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "resources-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+const uri = (...parts: string[]) => pathToFileURL(join(project, ...parts)).href;
+
+describe("warden mcp serve: resources", () => {
+  it("declares logging, resources with subscriptions, and completions", async () => {
+    const client = await connect();
+    try {
+      const capabilities = client.getServerCapabilities();
+      expect(capabilities?.logging).toBeDefined();
+      expect(capabilities?.resources?.subscribe).toBe(true);
+      expect(capabilities?.completions).toBeDefined();
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it("lists the memory files and the file template, and reads a memory file", async () => {
+    const client = await connect();
+    try {
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.uri)).toContain(uri("AGENTS.md"));
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["file:///{+path}"]);
+      const read = await client.readResource({ uri: uri("AGENTS.md") });
+      expect(read.contents[0]).toMatchObject({ mimeType: "text/markdown", text: "# Rules\nAlways run the tests.\n" });
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it("reads any file under the working directory, binary ones as base64", async () => {
+    const client = await connect();
+    try {
+      const text = await client.readResource({ uri: uri("notes", "plan.txt") });
+      expect(text.contents[0]).toMatchObject({ text: "step one\n" });
+      const image = await client.readResource({ uri: uri("notes", "pixel.png") });
+      const content = image.contents[0] as { blob?: string; mimeType?: string };
+      expect(content.mimeType).toBe("image/png");
+      expect(Buffer.from(content.blob ?? "", "base64")).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it("refuses what Read would refuse: a denied file, a file outside the working directories", async () => {
+    const client = await connect();
+    try {
+      await expect(client.readResource({ uri: uri("secret.txt") })).rejects.toThrow(/denied/i);
+      await expect(client.readResource({ uri: pathToFileURL(join(dir, "outside.txt")).href })).rejects.toThrow(
+        /denied/i,
+      );
+      await expect(client.subscribeResource({ uri: uri("secret.txt") })).rejects.toThrow(/denied/i);
+      await expect(client.readResource({ uri: uri("missing.txt") })).rejects.toMatchObject({ code: -32002 });
+      await expect(client.readResource({ uri: "https://example.com/x" })).rejects.toThrow(/Only file:\/\//);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it("tells a subscriber when the file changes", async () => {
+    const client = await connect();
+    try {
+      const target = uri("notes", "plan.txt");
+      const updated = new Promise<string>((resolve) => {
+        client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri));
+      });
+      await client.subscribeResource({ uri: target });
+      await writeFile(join(project, "notes", "plan.txt"), "step two\n");
+      expect(await updated).toBe(target);
+      await client.unsubscribeResource({ uri: target });
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it("completes file paths for the template and for prompt arguments, only under the working directory", async () => {
+    const client = await connect();
+    try {
+      const typed = `${project.slice(1)}/no`;
+      const template = await client.complete({
+        ref: { type: "ref/resource", uri: "file:///{+path}" },
+        argument: { name: "path", value: typed },
+      });
+      expect(template.completion.values).toEqual([`${project.slice(1)}/notes/`]);
+      const inside = await client.complete({
+        ref: { type: "ref/resource", uri: "file:///{+path}" },
+        argument: { name: "path", value: `${project.slice(1)}/notes/` },
+      });
+      expect(inside.completion.values).toEqual([
+        `${project.slice(1)}/notes/pixel.png`,
+        `${project.slice(1)}/notes/plan.txt`,
+      ]);
+      // Beside the project, only the project folder itself leads anywhere.
+      const beside = await client.complete({
+        ref: { type: "ref/resource", uri: "file:///{+path}" },
+        argument: { name: "path", value: `${dir.slice(1)}/` },
+      });
+      expect(beside.completion.values).toEqual([`${project.slice(1)}/`]);
+      const relative = await client.complete({
+        ref: { type: "ref/prompt", name: "anything" },
+        argument: { name: "args", value: "notes/pl" },
+      });
+      expect(relative.completion.values).toEqual(["notes/plan.txt"]);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
+
+describe("warden mcp serve: logging and progress", () => {
+  it("logs each call at the level the client set, and nothing below it", async () => {
+    const client = await connect();
+    try {
+      const messages: LoggingMessageNotification["params"][] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void messages.push(n.params));
+      await client.setLoggingLevel("info");
+      await client.callTool({ name: "Read", arguments: { file_path: join(project, "AGENTS.md") } });
+      await expect.poll(() => messages.length).toBeGreaterThanOrEqual(2);
+      expect(messages.map((m) => (m.data as { event: string }).event)).toEqual([
+        "tool_call_started",
+        "tool_call_finished",
+      ]);
+      expect(messages[1]).toMatchObject({ level: "info", logger: "warden", data: { tool: "Read", is_error: false } });
+
+      messages.length = 0;
+      await client.setLoggingLevel("error");
+      await client.callTool({ name: "Read", arguments: { file_path: join(project, "AGENTS.md") } });
+      // A ping is answered after any notification the server sent before it.
+      await client.ping();
+      expect(messages).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it("sends progress while a long Bash call runs, with its latest output", async () => {
+    const client = await connect("--allowedTools", "Bash");
+    try {
+      const progress: Array<{ progress: number; message?: string }> = [];
+      const result = await client.callTool(
+        { name: "Bash", arguments: { command: "for i in 1 2 3; do echo line-$i; sleep 1; done" } },
+        undefined,
+        { onprogress: (p) => void progress.push(p), timeout: 20_000 },
+      );
+      expect(JSON.stringify(result.content)).toContain("line-3");
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress.map((p) => p.progress)).toEqual([...progress.keys()].map((i) => i + 1));
+      expect(progress.at(-1)?.message).toMatch(/^Bash: \d+s/);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
