@@ -4,6 +4,7 @@
 
 import { howToTrust, type WorkspaceTrust, type WorkspaceTrustStatus } from "../config/trust/index.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
+import type { ServerLogMessage } from "../mcp/client-features/types.js";
 import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
 import { emptyUsage, textOf, toolResultText } from "../messages/types.js";
 import type { ModelUsageEntry } from "../models/cost.js";
@@ -174,6 +175,29 @@ export class HeadlessReporter {
       default:
         return;
     }
+  }
+
+  /**
+   * A log message from an MCP server: a `system` line in stream-json, a stderr line in the other
+   * formats; shown only with --verbose (the level the servers send at is set in settings).
+   */
+  serverLog(message: ServerLogMessage): void {
+    if (!this.verbose) return;
+    if (this.format === "stream-json") {
+      this.line({
+        type: "system",
+        subtype: "mcp_log",
+        server: message.server,
+        level: message.level,
+        ...(message.logger !== undefined && { logger: message.logger }),
+        data: message.data,
+        session_id: this.sessionId,
+        uuid: crypto.randomUUID(),
+      });
+      return;
+    }
+    const data = typeof message.data === "string" ? message.data : JSON.stringify(message.data);
+    this.err(`[mcp ${message.server}] ${message.level}: ${data}\n`);
   }
 
   /** Prints the outcome as the format wants it and returns the result object. */

@@ -88,6 +88,19 @@ export interface SettingsField {
   critical: boolean;
 }
 
+/** MCP's log levels (RFC 5424's syslog severities), least severe first. */
+export const MCP_LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const;
+export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+
 export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["permissions", "deny"], schema: ruleList, critical: true },
   { path: ["permissions", "ask"], schema: ruleList, critical: true },
@@ -103,6 +116,8 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   // Dropping a broken list only makes folders untrusted again: stricter, so not critical.
   { path: ["trustedFolders"], schema: z.array(trustedFolderSchema), critical: false },
   { path: ["taskTools"], schema: z.enum(TASK_LIST_FAMILIES as [TaskListFamily, ...TaskListFamily[]]), critical: false },
+  { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
+  { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
 ];
 
 export interface PermissionsSettings {
@@ -125,5 +140,9 @@ export interface Settings {
   trustedFolders?: Array<z.infer<typeof trustedFolderSchema>>;
   /** Which family of task-list tools sessions offer: TodoWrite, or Tasks (TaskCreate and the rest). */
   taskTools?: TaskListFamily;
+  /** MCP servers that may ask the session's model for completions (sampling) without asking the user. */
+  mcpSamplingServers?: string[];
+  /** The least severe log message MCP servers send (default "warning"). */
+  mcpLogLevel?: McpLogLevel;
   [key: string]: unknown;
 }

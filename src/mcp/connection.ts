@@ -9,6 +9,12 @@ import type {
   Resource,
 } from "@modelcontextprotocol/sdk/types.js";
 import { untrackChild } from "./child-registry.js";
+import {
+  applyServerLogLevel,
+  clientCapabilities,
+  installClientFeatures,
+  type McpClientFeatures,
+} from "./client-features/index.js";
 import type { McpConfigScope, McpServerConfig, McpServerEntry } from "./config.js";
 import { type CreatedTransport, createTransport } from "./transport.js";
 
@@ -31,6 +37,8 @@ export interface ConnectionOptions {
   toolTimeoutMs: number;
   /** Called after the server's tool list was fetched again (list_changed, reconnect). */
   onToolsChanged?: (connection: McpServerConnection) => void;
+  /** What servers may ask of the session besides tools (questions, completions, roots, logs). */
+  features?: McpClientFeatures;
 }
 
 export interface McpCallOptions {
@@ -133,10 +141,12 @@ export class McpServerConnection {
     let timer: NodeJS.Timeout | undefined;
     try {
       const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const features = this.options.features ?? {};
       const client = new Client(CLIENT_INFO, {
-        capabilities: {},
+        capabilities: clientCapabilities(features),
         listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.refreshTools() } },
       });
+      await installClientFeatures(client, this.name, features);
       const created = await createTransport(config, this.options.cwd);
       this.client = client;
       this.created = created;
@@ -149,6 +159,7 @@ export class McpServerConnection {
       });
       await Promise.race([client.connect(created.transport, { timeout: timeoutMs }), timedOut]);
       this.toolDefs = await Promise.race([this.fetchTools(client, timeoutMs), timedOut]);
+      await Promise.race([applyServerLogLevel(client, features, timeoutMs), timedOut]);
       if (this.closing) return;
       this.stateValue = "connected";
     } catch (error) {
@@ -232,6 +243,16 @@ export class McpServerConnection {
       return result as CallToolResult;
     } catch (error) {
       throw this.explainCallError(error, `tool ${toolName}`, timeoutMs, options.signal);
+    }
+  }
+
+  /** Tells the server the session's folders changed (it asks for roots again). */
+  async rootsChanged(): Promise<void> {
+    if (this.stateValue !== "connected" || !this.client || !this.options.features?.roots) return;
+    try {
+      await this.client.sendRootsListChanged();
+    } catch {
+      // A server that went away is reconnected on its next use, and asks for roots then.
     }
   }
 

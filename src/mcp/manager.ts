@@ -6,6 +6,7 @@ import type { McpResourceContents, McpResourceInfo, McpResourceSource } from "..
 import type { AnyTool } from "../tool/types.js";
 import { createListMcpResourcesTool } from "../tools/list-mcp-resources/tool.js";
 import { createReadMcpResourceTool } from "../tools/read-mcp-resource/tool.js";
+import type { McpClientFeatures } from "./client-features/index.js";
 import type { McpServerEntry } from "./config.js";
 import { McpServerConnection, type McpServerStatus } from "./connection.js";
 import { createMcpTool } from "./mcp-tool.js";
@@ -17,6 +18,8 @@ export interface McpClientManagerOptions {
   connectTimeoutMs?: number;
   /** Default MCP_TOOL_TIMEOUT or 10 min. */
   toolTimeoutMs?: number;
+  /** What servers may ask of the session besides tools (questions, completions, roots, logs). */
+  features?: McpClientFeatures;
 }
 
 export type ToolsChangedListener = (tools: AnyTool[]) => void;
@@ -34,6 +37,7 @@ export class McpClientManager implements McpResourceSource {
       connectTimeoutMs: options.connectTimeoutMs ?? mcpConnectTimeoutMs(),
       toolTimeoutMs: options.toolTimeoutMs ?? mcpToolTimeoutMs(),
       onToolsChanged: () => this.notify(),
+      ...(options.features && { features: options.features }),
     };
     this.connections = entries.map((entry) => new McpServerConnection(entry, connectionOptions));
     this.resourceTools = [createListMcpResourcesTool(this), createReadMcpResourceTool(this)];
@@ -42,6 +46,11 @@ export class McpClientManager implements McpResourceSource {
   /** Connects every server at once; resolves when each has connected or failed. Never throws. */
   async connectAll(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.connect()));
+  }
+
+  /** The session's folders changed: every connected server that asked for roots is told. */
+  async rootsChanged(): Promise<void> {
+    await Promise.all(this.connections.map((c) => c.rootsChanged()));
   }
 
   statuses(): McpServerStatus[] {

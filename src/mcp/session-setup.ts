@@ -7,6 +7,7 @@ import type { AppState } from "../tool/app-state.js";
 import { loadedToolNamesFromMessages } from "../tool/loaded-tools-record.js";
 import { isToolSearchMode, resolveToolSearchMode, type ToolSearchMode } from "../tool/tool-search-mode.js";
 import type { AnyTool } from "../tool/types.js";
+import type { McpClientFeatures } from "./client-features/index.js";
 import { loadMcpServerEntries } from "./config-sources.js";
 import type { McpServerStatus } from "./connection.js";
 import type { McpClientManager } from "./manager.js";
@@ -24,6 +25,8 @@ export interface McpSessionOptions {
   loadedSettings?: LoadedSettings;
   /** Where problems are reported (stderr in the CLI). */
   warn: (message: string) => void;
+  /** What servers may ask of the session besides tools (questions, completions, roots, logs). */
+  features?: McpClientFeatures;
 }
 
 /** A server as the headless init line shows it (the shape of Claude Code's `mcp_servers`). */
@@ -47,6 +50,8 @@ export interface McpSession {
   systemPromptSection: string;
   /** Called with the new MCP tool list when a server's tools change. */
   onToolsChanged(listener: (tools: AnyTool[]) => void): void;
+  /** The session's folders changed (a worktree, an added directory): servers are told. */
+  rootsChanged(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -120,12 +125,16 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
       initialAppState,
       systemPromptSection: "",
       onToolsChanged: () => {},
+      rootsChanged: async () => {},
       close: async () => {},
     };
   }
 
   const { McpClientManager } = await import("./manager.js");
-  const manager: McpClientManager = new McpClientManager(load.servers, { cwd: options.cwd });
+  const manager: McpClientManager = new McpClientManager(load.servers, {
+    cwd: options.cwd,
+    ...(options.features && { features: options.features }),
+  });
   await manager.connectAll();
   for (const status of manager.statuses()) {
     if (status.state === "connected") continue;
@@ -141,6 +150,7 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     initialAppState,
     systemPromptSection: instructionsSection(manager.instructions()),
     onToolsChanged: (listener) => void manager.onToolsChanged(listener),
+    rootsChanged: () => manager.rootsChanged(),
     close: () => manager.close(),
   };
 }

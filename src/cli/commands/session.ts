@@ -25,6 +25,7 @@ import {
   runPromptWithPermissions,
   sessionPermissions,
 } from "../headless-permissions.js";
+import { headlessMcpFeatures } from "../mcp-features.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { modelOverrideFromSettings } from "../model-settings.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
@@ -99,19 +100,32 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
   const provider = warmUpAfterFirstRequest(traceFirstRequest(resolved.provider), tools);
   const modelOverride = modelOverrideFromSettings(permissions.settings, provider.name, resolved.model);
+  const knownModelInfo = modelInfoFor(provider.name, resolved.model);
+  const modelInfo = modelOverride ? applyOverride(knownModelInfo, modelOverride) : knownModelInfo;
   if (config.maxBudgetUsd !== undefined) {
     // Checked before any MCP server starts: a budget that cannot be kept is a usage error.
-    const known = modelInfoFor(provider.name, resolved.model);
-    const info = modelOverride ? applyOverride(known, modelOverride) : known;
-    const problem = budgetProblem(config.maxBudgetUsd, info, resolved.label);
+    const problem = budgetProblem(config.maxBudgetUsd, modelInfo, resolved.label);
     if (problem) throw new CliError(problem, 2);
   }
   // MCP servers connect in parallel (MCP_TIMEOUT each); a dead one is reported and the session goes on.
+  // Filled in below: servers may log, sample or ask for roots once connected, before the session exists.
+  let sessionRef: ReturnType<typeof createSession> | undefined;
+  let reporterRef: HeadlessReporter | undefined;
   const mcp = await connectMcpForSession({
     cwd: config.cwd,
     mcpConfig: config.mcpConfig,
     loadedSettings: permissions.settings,
     warn: (message) => err(`warden: ${message}\n`),
+    features: headlessMcpFeatures({
+      settings: permissions.settings,
+      provider: resolved.provider,
+      model: resolved.model,
+      workingDirectories: () =>
+        (sessionRef?.getAppState().toolPermissionContext ?? permissions.permissionContext).workingDirectories,
+      recordUsage: (usage) => sessionRef?.ledger.add(modelInfo, usage),
+      warn: (message) => err(`warden: ${message}\n`),
+      onServerLog: (message) => reporterRef?.serverLog(message),
+    }),
   });
   const mcpServers = mcp.servers;
 
@@ -145,6 +159,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
         `warden: warning: the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}\n`,
       ),
   });
+  sessionRef = session;
   mcp.onToolsChanged((mcpTools) => session.setMcpTools(mcpTools));
 
   let interrupted = false;
@@ -163,6 +178,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   };
   process.stdout.on("error", onOutputError);
   const reporter = new HeadlessReporter(config.outputFormat, out, err, session.sessionId, config.verbose);
+  reporterRef = reporter;
   reporter.init({
     cwd: config.cwd,
     sessionId: session.sessionId,

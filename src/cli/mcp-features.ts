@@ -1,0 +1,34 @@
+// What a headless session lets its MCP servers ask of it: no one can answer a question (declined,
+// with a warning naming the server), completions only for the servers settings name
+// (`mcpSamplingServers`), counted in the session's cost; the working directories as roots; log
+// messages at `mcpLogLevel` or above, shown with --verbose.
+import type { LoadedSettings } from "../config/settings.js";
+import { settingsValue } from "../config/settings.js";
+import { createProviderSampler } from "../mcp/client-features/sampling.js";
+import type { McpClientFeatures, ServerLogMessage } from "../mcp/client-features/types.js";
+import type { Usage } from "../messages/types.js";
+import type { Provider } from "../providers/types.js";
+
+export interface HeadlessMcpFeatureParts {
+  settings: LoadedSettings;
+  provider: Provider;
+  model: string;
+  /** The session's working directories as they are now. */
+  workingDirectories: () => readonly string[];
+  recordUsage: (usage: Usage) => void;
+  warn: (message: string) => void;
+  onServerLog: (message: ServerLogMessage) => void;
+}
+
+export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFeatures {
+  const samplingServers = settingsValue(parts.settings, "mcpSamplingServers") ?? [];
+  const logLevel = settingsValue(parts.settings, "mcpLogLevel");
+  return {
+    sampler: createProviderSampler({ provider: parts.provider, model: parts.model, recordUsage: parts.recordUsage }),
+    samplingAllowedServers: samplingServers,
+    roots: parts.workingDirectories,
+    ...(logLevel !== undefined && { logLevel }),
+    onServerLog: parts.onServerLog,
+    warn: parts.warn,
+  };
+}

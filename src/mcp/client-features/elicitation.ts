@@ -1,0 +1,50 @@
+// A server's question for the user (elicitation). The answer comes only from the session's
+// callback, which stands for a person; with none, the question is declined and the session says
+// which server asked what. An accepted form is checked against the schema the server sent before
+// it goes back: a server must never receive content it did not ask for.
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { ElicitationRequest, ElicitResult, McpClientFeatures } from "./types.js";
+
+const validator = new AjvJsonSchemaValidator();
+
+export function describeElicitation(request: ElicitationRequest): string {
+  const { params } = request;
+  const where = params.mode === "url" ? ` (open ${params.url})` : "";
+  return `MCP server "${request.server}" asked: ${params.message}${where}`;
+}
+
+export async function answerElicitation(
+  request: ElicitationRequest,
+  features: McpClientFeatures,
+  signal: AbortSignal,
+): Promise<ElicitResult> {
+  if (!features.onElicitation) {
+    features.warn?.(`${describeElicitation(request)}; declined: nobody can answer in this session`);
+    return { action: "decline" };
+  }
+  const answer = await features.onElicitation(request, signal);
+  if (answer.action !== "accept" || request.params.mode === "url") return answer;
+  const schema = request.params.requestedSchema;
+  const content = withDefaults(schema.properties, answer.content ?? {});
+  const check = validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])(content);
+  if (!check.valid) {
+    features.warn?.(
+      `${describeElicitation(request)}; the answer did not match the form (${check.errorMessage}) and was not sent`,
+    );
+    return { action: "decline" };
+  }
+  // Valid against the server's own schema, so every value has a type the result allows.
+  return { action: "accept", content: content as NonNullable<ElicitResult["content"]> };
+}
+
+/** The form's defaults for the fields the user left out, as a form shows them pre-filled. */
+function withDefaults(
+  properties: Record<string, { default?: unknown }>,
+  content: Record<string, unknown>,
+): Record<string, unknown> {
+  const filled: Record<string, unknown> = { ...content };
+  for (const [name, property] of Object.entries(properties)) {
+    if (filled[name] === undefined && property.default !== undefined) filled[name] = property.default;
+  }
+  return filled;
+}
