@@ -12,3 +12,9 @@ if ! command -v bwrap >/dev/null 2>&1; then
   fi
 fi
 npm ci --no-audit --no-fund
+# The official MCP conformance suite needs Node 22, which npm carries as a package for linux-x64
+# only: installed beside the project (scripts/mcp-conformance, pinned by its own lock file, not a
+# dependency of Warden) so test/mcp/conformance.test.ts can run it; elsewhere that test is skipped.
+if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; then
+  npm ci --prefix scripts/mcp-conformance --no-audit --no-fund --loglevel=error
+fi

