@@ -14,6 +14,8 @@ export interface PermissionDenialRecord {
 
 export interface ToolRunOutcome {
   result: ToolResultBlock;
+  /** What the tool's call() returned as data, before mapToolResult (absent when it did not run or failed). */
+  output?: unknown;
   tool?: AnyTool;
   newMessages?: Message[];
   contextModifier?: (context: ToolUseContext) => ToolUseContext;
@@ -107,7 +109,13 @@ export async function runResolvedToolCall(
       tool.mapToolResult(output.data, block.id),
       callContext,
     );
-    return { tool, result, newMessages: output.newMessages, contextModifier: output.contextModifier };
+    return {
+      tool,
+      result,
+      output: output.data,
+      newMessages: output.newMessages,
+      contextModifier: output.contextModifier,
+    };
   } catch (error) {
     if (context.abortController.signal.aborted) {
       return { tool, result: errorResult(block.id, INTERRUPTED_MESSAGE) };

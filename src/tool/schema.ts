@@ -18,6 +18,17 @@ export function toolInputJSONSchema(tool: AnyTool): JSONSchema {
   return converted;
 }
 
+/** The JSON Schema of a tool's structured result, when it declares one (Tool.outputSchema). */
+export function toolOutputJSONSchema(tool: AnyTool): JSONSchema | undefined {
+  if (!tool.outputSchema) return undefined;
+  const cached = schemaCache.get(tool.outputSchema);
+  if (cached) return cached;
+  const converted = z.toJSONSchema(tool.outputSchema, { io: "output", unrepresentable: "any" }) as JSONSchema;
+  delete converted.$schema;
+  schemaCache.set(tool.outputSchema, converted);
+  return converted;
+}
+
 /** Formats a Zod failure so the model can see which field to fix. */
 export function formatZodError(toolName: string, error: z.ZodError): string {
   const lines = error.issues.map((issue) => {

@@ -140,6 +140,13 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
   /** When set, sent to the model instead of a schema derived from inputSchema (MCP tools). */
   readonly inputJSONSchema?: JSONSchema;
 
+  /**
+   * The shape of `call()`'s data when it is a structured result worth giving as such (Glob's file
+   * list, Grep's lines): `warden mcp serve` sends it as the tool's outputSchema and the data as
+   * structuredContent beside the text.
+   */
+  readonly outputSchema?: z.ZodType<Output>;
+
   // --- Running ---
   call(
     args: Input,

@@ -170,6 +170,25 @@ describe("warden mcp serve: resources", () => {
   }, 30_000);
 });
 
+describe("warden mcp serve: structured results", () => {
+  it("gives Glob and Grep an outputSchema and their data as structuredContent the client validates", async () => {
+    const client = await connect();
+    try {
+      const { tools } = await client.listTools();
+      const glob = tools.find((t) => t.name === "Glob");
+      expect(glob?.outputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["filenames"]) });
+      expect(tools.find((t) => t.name === "Grep")?.outputSchema).toBeDefined();
+      expect(tools.find((t) => t.name === "Read")?.outputSchema).toBeUndefined();
+      // The SDK client checks structuredContent against the listed schema and throws on a mismatch.
+      const result = await client.callTool({ name: "Glob", arguments: { pattern: "notes/*.txt" } });
+      expect(result.structuredContent).toMatchObject({ filenames: ["notes/plan.txt"], numFiles: 1, truncated: false });
+      expect(JSON.stringify(result.content)).toContain("plan.txt");
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
+
 describe("warden mcp serve: logging and progress", () => {
   it("logs each call at the level the client set, and nothing below it", async () => {
     const client = await connect();

@@ -10,7 +10,7 @@ import { createAppStateStore } from "../../tool/context.js";
 import { TOOL_SEARCH_TOOL_NAME } from "../../tool/deferred.js";
 import { findToolByName } from "../../tool/pool.js";
 import { ReadFileState } from "../../tool/read-file-state.js";
-import { toolInputJSONSchema } from "../../tool/schema.js";
+import { toolInputJSONSchema, toolOutputJSONSchema } from "../../tool/schema.js";
 import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { callContextFactory } from "./call-context.js";
 import { startCallProgress } from "./call-progress.js";
@@ -51,10 +51,12 @@ export async function describeForMcp(tool: AnyTool, options: WardenMcpServerOpti
     cwd: options.cwd,
   });
   const readOnly = traitWithoutInput(() => tool.isReadOnly({}));
+  const outputSchema = toolOutputJSONSchema(tool);
   return {
     name: tool.name,
     description,
     inputSchema: toolInputJSONSchema(tool) as McpToolDefinition["inputSchema"],
+    ...(outputSchema && { outputSchema: outputSchema as McpToolDefinition["outputSchema"] }),
     annotations: {
       readOnlyHint: readOnly,
       // Fail closed for clients that auto-approve "non-destructive" tools: anything that may write is destructive.
@@ -74,6 +76,20 @@ export function toMcpResult(block: ToolResultBlock): CallToolResult {
             : { type: "image" as const, data: b.source.data, mimeType: b.source.media_type },
         );
   return block.is_error ? { content, isError: true } : { content };
+}
+
+/**
+ * A tool that declares an output schema gives its data as structuredContent on success, checked
+ * against that schema first: a client validates it, and a mismatch must not turn a good call bad.
+ */
+function structuredContentOf(
+  tool: AnyTool | undefined,
+  output: unknown,
+  result: CallToolResult,
+): Record<string, unknown> | undefined {
+  if (!tool?.outputSchema || result.isError || output === undefined) return undefined;
+  const parsed = tool.outputSchema.safeParse(output);
+  return parsed.success ? (parsed.data as Record<string, unknown>) : undefined;
 }
 
 export async function createWardenMcpServer(options: WardenMcpServerOptions): Promise<Server> {
@@ -122,6 +138,8 @@ export async function createWardenMcpServer(options: WardenMcpServerOptions): Pr
     const block = { type: "tool_use" as const, id: toolUseId, name, input: request.params.arguments ?? {} };
     const outcome = await runToolUse(block, context, options.canUseTool, undefined, (p) => progress.onToolProgress(p));
     const result = toMcpResult(outcome.result);
+    const structured = structuredContentOf(outcome.tool, outcome.output, result);
+    if (structured) result.structuredContent = structured;
     progress.finish({ isError: result.isError === true });
     return result;
   });

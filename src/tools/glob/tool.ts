@@ -29,12 +29,16 @@ const inputSchema = z.strictObject({
 
 export type GlobInput = z.infer<typeof inputSchema>;
 
-export interface GlobOutput {
-  filenames: string[];
-  numFiles: number;
-  truncated: boolean;
-  durationMs: number;
-}
+const outputSchema = z.object({
+  filenames: z
+    .array(z.string())
+    .describe("Matching files (relative to the working directory when inside it), most recently modified first"),
+  numFiles: z.number().int(),
+  truncated: z.boolean().describe("More files matched than were returned"),
+  durationMs: z.number(),
+});
+
+export type GlobOutput = z.infer<typeof outputSchema>;
 
 /** Where to walk and what to match: an absolute pattern or one with a fixed prefix narrows the walk. */
 export function planGlob(pattern: string, searchDir: string): { root: string; pattern: string } {
@@ -81,6 +85,7 @@ export async function globFiles(
 }
 
 export const GlobTool = buildTool<GlobInput, GlobOutput>({
+  outputSchema,
   name: GLOB_TOOL_NAME,
   searchHint: "find files by name pattern wildcard list",
   maxResultSizeChars: 100_000,

@@ -49,17 +49,16 @@ const inputSchema = z.strictObject({
 
 export type GrepInput = z.infer<typeof inputSchema>;
 
-export interface GrepOutput {
-  mode: GrepOutputMode;
-  /** Result lines after pagination (paths relative to cwd when inside it). */
-  lines: string[];
-  /** Results before pagination (when known: content mode may stop early). */
-  total?: number;
-  offset: number;
-  /** Set when more results exist beyond this page. */
-  truncated: boolean;
-  appliedLimit?: number;
-}
+const outputSchema = z.object({
+  mode: z.enum(["content", "files_with_matches", "count"] satisfies GrepOutputMode[]),
+  lines: z.array(z.string()).describe("Result lines after pagination (paths relative to cwd when inside it)"),
+  total: z.number().int().optional().describe("Results before pagination, when known (content mode may stop early)"),
+  offset: z.number().int(),
+  truncated: z.boolean().describe("More results exist beyond this page"),
+  appliedLimit: z.number().int().optional(),
+});
+
+export type GrepOutput = z.infer<typeof outputSchema>;
 
 function searchRoot(input: GrepInput, cwd: string): string {
   if (!input.path) return cwd;
@@ -69,6 +68,7 @@ function searchRoot(input: GrepInput, cwd: string): string {
 }
 
 export const GrepTool = buildTool<GrepInput, GrepOutput>({
+  outputSchema,
   name: GREP_TOOL_NAME,
   searchHint: "search file contents regex ripgrep find text",
   maxResultSizeChars: 20_000,
