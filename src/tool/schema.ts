@@ -9,23 +9,20 @@ const schemaCache = new WeakMap<object, JSONSchema>();
  * keep the prompt cache warm and save the conversion cost.
  */
 export function toolInputJSONSchema(tool: AnyTool): JSONSchema {
-  if (tool.inputJSONSchema) return tool.inputJSONSchema;
-  const cached = schemaCache.get(tool.inputSchema);
-  if (cached) return cached;
-  const converted = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" }) as JSONSchema;
-  delete converted.$schema;
-  schemaCache.set(tool.inputSchema, converted);
-  return converted;
+  return tool.inputJSONSchema ?? cachedJSONSchema(tool.inputSchema, "input");
 }
 
 /** The JSON Schema of a tool's structured result, when it declares one (Tool.outputSchema). */
 export function toolOutputJSONSchema(tool: AnyTool): JSONSchema | undefined {
-  if (!tool.outputSchema) return undefined;
-  const cached = schemaCache.get(tool.outputSchema);
+  return tool.outputSchema ? cachedJSONSchema(tool.outputSchema, "output") : undefined;
+}
+
+function cachedJSONSchema(schema: z.ZodType, io: "input" | "output"): JSONSchema {
+  const cached = schemaCache.get(schema);
   if (cached) return cached;
-  const converted = z.toJSONSchema(tool.outputSchema, { io: "output", unrepresentable: "any" }) as JSONSchema;
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JSONSchema;
   delete converted.$schema;
-  schemaCache.set(tool.outputSchema, converted);
+  schemaCache.set(schema, converted);
   return converted;
 }
 
