@@ -19,6 +19,10 @@ export interface InitInfo {
   permissionMode: string;
   mcpServers: Array<{ name: string; status: string }>;
   workspaceTrust: WorkspaceTrustLine;
+  /** The agent types the Agent tool can start. */
+  agents: string[];
+  /** Agent files (or settings agents) that could not be loaded: path and reason. */
+  agentErrors: Array<{ path: string; reason: string }>;
 }
 
 /**
@@ -116,6 +120,8 @@ export class HeadlessReporter {
       mcp_servers: info.mcpServers,
       permissionMode: info.permissionMode,
       workspace_trust: info.workspaceTrust,
+      agents: info.agents,
+      ...(info.agentErrors.length > 0 ? { agent_errors: info.agentErrors } : {}),
       uuid: crypto.randomUUID(),
     });
   }

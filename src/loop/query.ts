@@ -21,7 +21,7 @@ import type { UsageLedger } from "../models/cost.js";
 import { type ModelInfo, modelInfoFor } from "../models/resolve.js";
 import { wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import { errorResult } from "../orchestration/run-tool-use.js";
-import { type Provider, ProviderError } from "../providers/types.js";
+import { type ModelRequest, type Provider, ProviderError, type RequestAgent } from "../providers/types.js";
 import { currentTaskList, MAIN_TODO_LIST, taskListRevision } from "../tool/task-list.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 import { ContextManager } from "./context-manager.js";
@@ -66,6 +66,8 @@ export interface QueryParams {
   now?: () => Date;
   /** The session's context manager (it remembers the previous request); a query of its own gets a fresh one. */
   contextManager?: ContextManager;
+  /** Set for a subagent's loop: passed on with every model request (ModelRequest.agent). */
+  agent?: RequestAgent;
 }
 
 function toolResultsMessage(results: ToolResultBlock[]): UserMessage {
@@ -187,20 +189,12 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
 
     turnCount++;
     yield { type: "request_start", turn: turnCount };
-    const toolTurn = new StreamingToolTurn({ ...context, messages }, canUseTool);
-    const outcome = yield* streamTurn(
-      provider,
-      {
-        model,
-        system,
-        messages: requestMessages,
-        tools,
-        maxTokens,
-        signal,
-      },
-      signal,
-      toolTurn,
-    );
+    // The turn's calls see the request as sent: a fork continues it byte for byte.
+    const renderedRequest = { system, tools, messages: requestMessages };
+    const toolTurn = new StreamingToolTurn({ ...context, messages, renderedRequest }, canUseTool);
+    const modelRequest: ModelRequest = { model, system, messages: requestMessages, tools, maxTokens, signal };
+    if (params.agent) modelRequest.agent = params.agent;
+    const outcome = yield* streamTurn(provider, modelRequest, signal, toolTurn);
     usage = addUsage(usage, outcome.turn.usage);
     ledger?.add(modelInfo, outcome.turn.usage);
 

@@ -23,13 +23,14 @@ import { createAppStateStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import { assembleToolPool } from "../tool/pool.js";
 import { ReadFileState } from "../tool/read-file-state.js";
-import type { AnyTool, ToolUseContext } from "../tool/types.js";
+import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
 import { type CompactOutcome, ContextManager } from "./context-manager.js";
 import type { CompactBoundaryEvent, QueryEvent, TerminalEvent } from "./events.js";
 import { query } from "./query.js";
 import { SessionAttachments } from "./reminders.js";
 import { RequestPrefixCache, type SystemPromptBuilder } from "./request-prefix.js";
 import type { SessionEngineOptions } from "./session-options.js";
+import { createSubagentHost } from "./subagent/host.js";
 import { buildSystemPrompt, findGitRoot, todayISODate } from "./system-prompt.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
 
@@ -64,6 +65,22 @@ export class SessionEngine {
   private readonly startDate: string;
   private readonly transcript: TranscriptWriter | undefined;
   private running: AbortController | undefined;
+  /** Runs the Agent tool's children; the runner itself loads on the first one. */
+  private readonly subagents: SubagentHost = createSubagentHost(() => ({
+    provider: this.options.provider,
+    model: this.options.model,
+    modelLabel: this.modelLabel,
+    modelInfo: this.modelInfo,
+    ledger: this.ledger,
+    sessionId: this.sessionId,
+    sessionCwd: this.cwd,
+    startDate: this.startDate,
+    now: this.now,
+    transcripts: this.transcript !== undefined,
+    loadMemory: this.options.loadMemory !== false,
+    maxOutputTokens: this.options.maxOutputTokens,
+    contextManagement: this.options.contextManagement,
+  }));
 
   constructor(private readonly options: SessionEngineOptions) {
     this.sessionId = options.sessionId ?? crypto.randomUUID();
@@ -325,6 +342,7 @@ export class SessionEngine {
         isNonInteractive: this.options.isNonInteractive ?? true,
         verbose: this.options.verbose ?? false,
         userDialog: this.options.userDialog,
+        subagents: this.subagents,
       },
       abortController,
       messages: this.messages,

@@ -9,12 +9,24 @@
 // `"delay_ms": N` waits before the turn is streamed (abortable), and
 // `"error": {"message": "...", "status"?: 529, "kind"?: "prompt_too_long"}` makes that turn fail
 // as the model service would. This format is public: tests and examples of other modules rely on it.
+//
+// Subagents: a line with `"agent": "KEY"` is a turn of a subagent, not of the main loop. Each key
+// has its own queue, played in file order. A subagent's request takes the next turn of the first
+// key that matches it, tried in this order: the agent's name (the Agent call's `name`), its
+// description (the call's `description`), its type (`Explore`, `general-purpose`, `fork` ...).
+// Lines without "agent" answer the main loop only. So two agents of the same type that must get
+// different turns are told apart by their descriptions:
+//
+//   {"content":[{"type":"tool_use","id":"t1","name":"Agent","input":{"description":"find tests","prompt":"...","subagent_type":"Explore"}}]}
+//   {"agent":"find tests","content":[{"type":"tool_use","id":"e1","name":"Grep","input":{"pattern":"describe\\("}}]}
+//   {"agent":"find tests","content":[{"type":"text","text":"The tests are in test/."}]}
+//   {"content":[{"type":"text","text":"Done."}]}
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
 import { sleepUnlessAborted } from "./abortable-sleep.js";
 import { abortedError } from "./errors.js";
-import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
+import { type ModelRequest, type Provider, ProviderError, type ProviderEvent, type RequestAgent } from "./types.js";
 
 interface ReplayError {
   message: string;
@@ -28,6 +40,8 @@ export interface ReplayTurn {
   usage?: Usage;
   delay_ms?: number;
   error?: ReplayError;
+  /** The subagent this turn answers (see the header); absent: the main loop. */
+  agent?: string;
 }
 
 const STOP_REASONS: ReadonlySet<string> = new Set([
@@ -114,6 +128,11 @@ export function parseReplayLine(line: string, where: string, cwd: string): Repla
   raw = substituteCwd(raw, cwd);
   if (!isRecord(raw)) throw scriptError(`${where}: each line must be a JSON object describing one model turn`);
   const turn: ReplayTurn = { content: [] };
+  if (raw.agent !== undefined) {
+    if (typeof raw.agent !== "string" || raw.agent === "")
+      throw scriptError(`${where}: "agent" must be a non-empty string`);
+    turn.agent = raw.agent;
+  }
   if (raw.error !== undefined) turn.error = checkError(raw.error, where);
   if (raw.content === undefined && turn.error) return withDelay(turn, raw, where);
   if (!Array.isArray(raw.content)) throw scriptError(`${where}: "content" must be an array of blocks`);
@@ -162,17 +181,42 @@ export function loadReplayScript(file: string, cwd: string): ReplayTurn[] {
 export function createReplayProvider(file: string, opts: { cwd: string }): Provider {
   const turns = loadReplayScript(file, opts.cwd);
   const path = resolve(opts.cwd, file);
-  let next = 0;
+  const queues = new Map<string, ReplayTurn[]>();
+  for (const turn of turns) {
+    const key = turn.agent ?? MAIN_QUEUE;
+    const queue = queues.get(key) ?? [];
+    queue.push(turn);
+    queues.set(key, queue);
+  }
+  const played = new Map<string, number>();
+  /** The next turn for this request, and what to say when there is none. */
+  const nextTurn = (agent: RequestAgent | undefined): { turn?: ReplayTurn; missing: string } => {
+    const keys = agent ? agentKeys(agent) : [MAIN_QUEUE];
+    for (const key of keys) {
+      const queue = queues.get(key);
+      const index = played.get(key) ?? 0;
+      if (queue && index < queue.length) {
+        played.set(key, index + 1);
+        return { turn: queue[index], missing: "" };
+      }
+    }
+    if (!agent) {
+      const count = queues.get(MAIN_QUEUE)?.length ?? 0;
+      return {
+        missing: `replay script ${path} ran out: the session asked for model turn ${count + 1} but the script has only ${count}`,
+      };
+    }
+    return {
+      missing: `replay script ${path} has no turn left for subagent ${agent.agentId} (tried "agent" keys ${keys
+        .map((k) => JSON.stringify(k))
+        .join(", ")})`,
+    };
+  };
   return {
     name: "replay",
     async *stream(request: ModelRequest): AsyncGenerator<ProviderEvent> {
-      const index = next++;
-      const turn = turns[index];
-      if (!turn) {
-        throw scriptError(
-          `replay script ${path} ran out: the session asked for model turn ${index + 1} but the script has only ${turns.length}`,
-        );
-      }
+      const { turn, missing } = nextTurn(request.agent);
+      if (!turn) throw scriptError(missing);
       if (turn.delay_ms) await sleepUnlessAborted(turn.delay_ms, request.signal);
       if (request.signal.aborted) throw abortedError();
       if (turn.error) {
@@ -190,4 +234,15 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
       yield { type: "stop", stopReason: turn.stop_reason ?? (hasToolUse ? "tool_use" : "end_turn") };
     },
   };
+}
+
+/** The main loop's queue: lines without "agent" (a key no agent line can have: it is empty). */
+const MAIN_QUEUE = "";
+
+/** The keys a subagent's request is matched by, most specific first. */
+function agentKeys(agent: RequestAgent): string[] {
+  const keys = [agent.name, agent.description, agent.agentType, agent.agentId].filter(
+    (key): key is string => key !== undefined && key !== "",
+  );
+  return [...new Set(keys)];
 }

@@ -18,6 +18,19 @@ export interface ModelRequest {
   maxTokens: number;
   signal: AbortSignal;
   temperature?: number;
+  /**
+   * Set when a subagent sends the request (its id, type, description and name). Real providers
+   * ignore it; the replay provider plays each agent's own scripted turns by it.
+   */
+  agent?: RequestAgent;
+}
+
+/** Which subagent a request comes from. */
+export interface RequestAgent {
+  agentId: string;
+  agentType: string;
+  description: string;
+  name?: string;
 }
 
 /**

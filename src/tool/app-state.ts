@@ -4,6 +4,7 @@
 // keep state adds its field (and the type of that field, if it is new) in src/tool/, never by
 // declaration merging from its own folder.
 import type { UserMessage } from "../messages/types.js";
+import type { AgentCatalog } from "./agents.js";
 import type { CompactHooks } from "./compact-hooks.js";
 import type { PermissionMode, ToolPermissionContext } from "./permission-types.js";
 import type { BackgroundTaskRegistry, SandboxSettings, ShellSnapshot } from "./shell-state.js";
@@ -111,4 +112,10 @@ export interface AppState {
   sandboxSettings?: SandboxSettings;
   /** Set once the model has been told the sandbox cannot run here ("say so once"). */
   sandboxUnavailableNoticeGiven?: boolean;
+
+  // --- Subagents (src/tools/agent/, src/loop/subagent/) ---
+  /** The agents this session can spawn, loaded on first need (built-in, files, settings). */
+  agentCatalog?: AgentCatalog;
+  /** The agent list as last told to the model (src/tools/agent/listing.ts): a change is told again. */
+  agentListingSent?: string;
 }

@@ -1,3 +1,4 @@
+export * from "./agents.js";
 export * from "./app-state.js";
 export * from "./attachments.js";
 export * from "./build-tool.js";

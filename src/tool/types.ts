@@ -1,8 +1,10 @@
 import type { z } from "zod";
-import type { AssistantMessage, Message, ToolResultBlock, UserMessage } from "../messages/types.js";
+import type { AssistantMessage, Message, ToolResultBlock, Usage, UserMessage } from "../messages/types.js";
+import type { AgentDefinition } from "./agents.js";
 import type { AppState } from "./app-state.js";
 import type {
   PermissionDecision,
+  PermissionMode,
   PermissionResult,
   PreToolUseHookDecision,
   ToolPermissionContext,
@@ -49,6 +51,11 @@ export interface ToolUseContextOptions {
    * asked, tell the model to decide by itself.
    */
   userDialog?: UserDialog;
+  /**
+   * Runs subagents (the Agent tool's children) in this session: their own loop, the session's
+   * provider and transcripts. Absent: the Agent tool says subagents cannot run here.
+   */
+  subagents?: SubagentHost;
 }
 
 /**
@@ -67,6 +74,16 @@ export interface ToolUseContext {
   readFileState: ReadFileState;
   /** Set only inside a subagent. */
   agentId?: string;
+  /**
+   * Who runs this loop: absent for the main thread, `agent:<type>` in a subagent,
+   * FORK_QUERY_SOURCE in a fork child (./agents.ts), which must never fork again.
+   */
+  querySource?: string;
+  /**
+   * The request of the current turn as it was sent (system prompt, tool schemas, messages), set by
+   * the loop for the turn's tool calls: a fork continues it byte for byte to share the cache.
+   */
+  renderedRequest?: RenderedRequest;
   /** The id of the tool_use being executed, when there is one. */
   toolUseId?: string;
 }
@@ -199,6 +216,12 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
    * looks (or keeps the session's own notes). False makes the classifier judge each call.
    */
   readonly autoModeSafe: boolean;
+  /**
+   * Which subagents may be given this tool (src/tools/agent/tool-filter.ts). Absent or 'all': any
+   * agent; 'built-in': only Warden's own agents, not a user's or a repository's; 'none': no
+   * subagent at all (it talks with the user or steers the main session).
+   */
+  readonly subagentAccess?: "all" | "built-in" | "none";
 
   // --- Checks before the call runs (src/orchestration/run-tool-use.ts) ---
   validateInput?(input: Input, context: ToolUseContext): Promise<ValidationResult>;
@@ -258,4 +281,65 @@ export interface AttachmentSource {
    * plan file, memory files that were attached): plain text, or nothing.
    */
   afterCompaction?(ctx: AttachmentContext): string | undefined | Promise<string | undefined>;
+}
+
+// --- Subagents: what the Agent tool hands the session's host (src/loop/subagent/) ---
+
+/** What the Agent tool hands the host: everything decided, nothing left to look up. */
+export interface SubagentRequest {
+  agentId: string;
+  definition: AgentDefinition;
+  description: string;
+  prompt: string;
+  /** `provider:model`, or undefined for the main loop's model. */
+  modelSpec?: string;
+  /** The child's tool pool, already filtered (for a fork: the parent's exact pool). */
+  tools: AnyTool[];
+  /** The child's permission mode (never wider than the parent's). */
+  permissionMode: PermissionMode;
+  maxTurns?: number;
+  /** Working directory of the child (a worktree, or `cwd` of the call). */
+  cwd?: string;
+  /**
+   * Fork: the child continues the parent's rendered request (same system prompt bytes, same tool
+   * schemas, same messages) with these messages after it.
+   */
+  fork?: { messages: Message[] };
+  /** The child runs detached from the parent's turn (run_in_background). */
+  background: boolean;
+  /** The authority the child asks: the parent's own, so asks bubble up and deny rules hold. */
+  canUseTool: CanUseTool;
+  /** The agent's name (the call's `name`), for people and for replay scripts. */
+  name?: string;
+  /** Called once the child's abort controller exists (a background task stops it through this). */
+  onStart?: (abortController: AbortController) => void;
+  /** Each of the child's assistant messages, as they come (progress, a background task's output). */
+  onMessage?: (message: AssistantMessage) => void;
+}
+
+export interface SubagentResult {
+  agentId: string;
+  /** The final assistant text (what the parent reads). */
+  text: string;
+  turns: number;
+  usage: Usage;
+  /** How the child's loop ended (completed, max_turns, aborted_streaming, model_error, ...). */
+  reason: string;
+  error?: string;
+  /** The child's sidechain transcript file, when the session keeps transcripts. */
+  transcriptPath?: string;
+  durationMs: number;
+}
+
+/** Runs subagents for a session (implemented by src/loop/subagent/). */
+export interface SubagentHost {
+  /** Runs a child to its end; aborting the parent's call signal (context) cancels it. */
+  run(request: SubagentRequest, parent: ToolUseContext): Promise<SubagentResult>;
+}
+
+/** The request a turn sent, as rendered, for a fork to continue byte for byte. */
+export interface RenderedRequest {
+  system: string;
+  tools: ReadonlyArray<{ name: string; description: string; input_schema: unknown; strict?: boolean }>;
+  messages: readonly Message[];
 }

@@ -2,6 +2,7 @@
 // request prefix: keep it stable). Each tool lives in its own folder beside this file.
 import type { TaskListFamily } from "../tool/task-list.js";
 import type { AnyTool } from "../tool/types.js";
+import { AgentTool } from "./agent/tool.js";
 import { AskUserQuestionTool } from "./ask-user-question/tool.js";
 import { BashTool } from "./bash/tool.js";
 import { EditTool } from "./edit/tool.js";
@@ -47,12 +48,13 @@ export function projectTools(): AnyTool[] {
 }
 
 /**
- * A session's tools: the project tools, the session's task list, the tools that talk with the user
+ * A session's tools: the project tools, Agent (subagents), the session's task list, the tools that talk with the user
  * (AskUserQuestion, plan mode), and ToolSearch for the deferred ones.
  */
 export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
   return [
     ...projectTools(),
+    AgentTool,
     ...taskListTools(taskToolFamily(options)),
     AskUserQuestionTool,
     EnterPlanModeTool,

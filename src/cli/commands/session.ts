@@ -16,7 +16,9 @@ import { restoredTaskListState } from "../../session/task-store.js";
 import type { AppState } from "../../tool/app-state.js";
 import type { TaskListSnapshot } from "../../tool/task-list.js";
 import type { AnyTool } from "../../tool/types.js";
+import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { builtInTools } from "../../tools/registry.js";
+import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
 import { HeadlessReporter, workspaceTrustLine } from "../headless-output.js";
 import {
@@ -128,6 +130,9 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     }),
   });
   const mcpServers = mcp.servers;
+  const agentCatalog = await loadSessionAgentCatalog(config.cwd, permissions.settings, (message) =>
+    err(`warden: warning: ${message}\n`),
+  );
 
   const permissionContext = permissions.permissionContext;
   const session = createSession({
@@ -140,6 +145,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       {
         ...mcp.initialAppState(resumed?.messages),
         ...(resumed ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId)) : {}),
+        ...(agentCatalog ? { agentCatalog } : {}),
       },
       resumed?.loadedDeferredTools,
     ),
@@ -187,6 +193,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     permissionMode: permissionContext.mode,
     mcpServers,
     workspaceTrust: workspaceTrustLine(permissions.settings.workspaceTrust),
+    agents: (agentCatalog ?? builtInCatalog()).agents.map((agent) => agent.agentType),
+    agentErrors: agentCatalog?.issues ?? [],
   });
 
   let terminal: TerminalEvent | undefined;

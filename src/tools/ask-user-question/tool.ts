@@ -59,6 +59,8 @@ function normaliseAnswers(questions: readonly UserQuestion[], answers: UserQuest
 
 export const AskUserQuestionTool = buildTool<AskUserQuestionInput, AskUserQuestionOutput>({
   name: ASK_USER_QUESTION_TOOL_NAME,
+  // Talks with the user or steers the main session: never a subagent's.
+  subagentAccess: "none",
   searchHint: "ask the user a multiple choice question clarify",
   shouldDefer: true,
   maxResultSizeChars: 20_000,

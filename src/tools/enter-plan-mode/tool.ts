@@ -18,6 +18,8 @@ export interface EnterPlanModeOutput {
 
 export const EnterPlanModeTool = buildTool<EnterPlanModeInput, EnterPlanModeOutput>({
   name: ENTER_PLAN_MODE_TOOL_NAME,
+  // Talks with the user or steers the main session: never a subagent's.
+  subagentAccess: "none",
   searchHint: "plan mode design before implementing read-only",
   shouldDefer: true,
   attachments: [planModeReminderSource],

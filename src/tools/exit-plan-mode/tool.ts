@@ -80,6 +80,8 @@ function grantedPatterns(prompts: readonly AllowedPrompt[], permissions: ToolPer
 
 export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>({
   name: EXIT_PLAN_MODE_TOOL_NAME,
+  // Talks with the user or steers the main session: never a subagent's.
+  subagentAccess: "none",
   searchHint: "present plan for approval leave plan mode",
   shouldDefer: true,
   attachments: [planModeReminderSource],

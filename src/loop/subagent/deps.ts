@@ -1,0 +1,27 @@
+// What a session lends its subagents: its provider and model, its clock and ledger, where its
+// transcripts go. The session builds this once; ./run.ts reads it for every child.
+import type { ContextManagementOptions } from "../../context/thresholds.js";
+import type { UsageLedger } from "../../models/cost.js";
+import type { ModelInfo } from "../../models/resolve.js";
+import type { Provider } from "../../providers/types.js";
+
+export interface SubagentDeps {
+  provider: Provider;
+  /** The main loop's model name (no provider prefix) and `provider:model` label. */
+  model: string;
+  modelLabel: string;
+  modelInfo: ModelInfo;
+  ledger: UsageLedger;
+  sessionId: string;
+  /** The session's own cwd (transcripts are filed under it). */
+  sessionCwd: string;
+  /** The date the system prompt states (YYYY-MM-DD). */
+  startDate: string;
+  now: () => Date;
+  /** False: no sidechain transcripts (the session keeps none). */
+  transcripts: boolean;
+  /** False: memory files are never read (the session's own choice). */
+  loadMemory: boolean;
+  maxOutputTokens?: number;
+  contextManagement?: ContextManagementOptions;
+}

@@ -1,0 +1,13 @@
+// The session's subagent host: a small object in every call's context whose first use loads the
+// runner (./run.ts) with a dynamic import, so a session that never starts an agent never loads it.
+import type { SubagentHost } from "../../tool/types.js";
+import type { SubagentDeps } from "./deps.js";
+
+export function createSubagentHost(deps: () => SubagentDeps): SubagentHost {
+  return {
+    async run(request, parent) {
+      const { runSubagent } = await import("./run.js");
+      return runSubagent(deps(), request, parent);
+    },
+  };
+}
