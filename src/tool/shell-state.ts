@@ -31,12 +31,19 @@ export interface SandboxSettings {
 
 export type TaskStatus = "running" | "completed" | "failed" | "killed";
 
-/** A command started with run_in_background, as TaskOutput and TaskStop report it. */
+/**
+ * A command started with run_in_background, or a background agent, as TaskOutput and TaskStop
+ * report it.
+ */
 export interface BackgroundTask {
   id: string;
+  /** shell: a process group (Bash); agent: a subagent running in this process. Absent: shell. */
+  kind?: "shell" | "agent";
+  /** The command, or for an agent `agent <type>: <description>`. */
   command: string;
   description?: string;
   outputPath: string;
+  /** The process group's leader (shell tasks); 0 for a task in this process. */
   pid: number;
   startedAt: number;
   status: TaskStatus;
@@ -61,9 +68,27 @@ export interface StartTaskOptions {
   outputLimitBytes?: number;
 }
 
+/** Work that runs in this process as a background task (a background agent). */
+export interface StartInProcessTaskOptions {
+  command: string;
+  description?: string;
+  /**
+   * Does the work, writing what it has to say through `output` (appended to the task's file), and
+   * resolves with its outcome; `signal` aborts when the task is stopped.
+   */
+  run(signal: AbortSignal, output: (text: string) => void): Promise<{ failed: boolean; summary: string }>;
+  /** Receives the completion notification for the model. */
+  notify: (text: string) => void;
+}
+
 /** A session's background tasks (implemented in src/tools/bash/background-tasks.ts). */
 export interface BackgroundTaskRegistry {
   start(options: StartTaskOptions): BackgroundTask;
+  /**
+   * Starts in-process work as a task; at most a bounded number run at once
+   * (WARDEN_MAX_BACKGROUND_AGENTS, default 8), the rest wait their turn while reported running.
+   */
+  startInProcess(options: StartInProcessTaskOptions): BackgroundTask;
   get(id: string): BackgroundTask | undefined;
   list(): BackgroundTask[];
   /** Waits until the task ends, the time is up or the signal aborts; returns the task as it is then. */

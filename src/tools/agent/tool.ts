@@ -6,9 +6,11 @@
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { textOf } from "../../messages/types.js";
 import type { AgentDefinition } from "../../tool/agents.js";
 import { buildTool } from "../../tool/build-tool.js";
-import type { SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
+import type { SubagentHost, SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
+import { backgroundTasks, pushReminder } from "../bash/background-tasks.js";
 import { findAgent, sessionAgentCatalog } from "./catalog.js";
 import { agentListingSource } from "./listing.js";
 import { resolveAgentModel } from "./model.js";
@@ -18,7 +20,10 @@ import { type AgentInput, agentInputSchema } from "./schema.js";
 import { filterAgentTools } from "./tool-filter.js";
 
 export interface AgentToolOutput {
-  status: "completed" | "stopped";
+  /** async_launched: a background agent was started and runs on (taskId says where). */
+  status: "completed" | "stopped" | "async_launched";
+  taskId?: string;
+  outputPath?: string;
   agentId: string;
   agentType: string;
   description: string;
@@ -98,7 +103,62 @@ function outputOf(request: SubagentRequest, result: SubagentResult): AgentToolOu
   return output;
 }
 
+/** A report this long goes whole into the task's file; the notification carries its start. */
+const NOTIFICATION_RESULT_CHARS = 2_000;
+
+/**
+ * A background agent: a task of the session's registry (TaskOutput reads it, TaskStop stops it),
+ * whose end reaches the model as a task notification before its next request.
+ */
+function startInBackground(request: SubagentRequest, context: ToolUseContext, host: SubagentHost): AgentToolOutput {
+  const registry = backgroundTasks(context);
+  const label = `agent ${request.definition.agentType}: ${request.description}`;
+  const task = registry.startInProcess({
+    command: label,
+    description: request.description,
+    notify: (text) => pushReminder(context, `<task-notification>\n${text}\n</task-notification>`),
+    async run(signal, output) {
+      request.onStart = (controller) => {
+        if (signal.aborted) controller.abort(signal.reason);
+        else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+      };
+      request.onMessage = (message) => {
+        const text = textOf(message);
+        if (text.trim() !== "") output(`${text}\n`);
+      };
+      const result = await host.run(request, context);
+      const out = outputOf(request, result);
+      output(`\n${render(out)}\n`);
+      const head =
+        result.text.length > NOTIFICATION_RESULT_CHARS
+          ? `${result.text.slice(0, NOTIFICATION_RESULT_CHARS)}...`
+          : result.text;
+      return {
+        failed: out.status !== "completed",
+        summary: `Agent ${result.agentId} (${out.turns} turns) reported:\n${head}\n`,
+      };
+    },
+  });
+  return {
+    status: "async_launched",
+    taskId: task.id,
+    outputPath: task.outputPath,
+    agentId: request.agentId,
+    agentType: request.definition.agentType,
+    description: request.description,
+    text: "",
+    turns: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    durationMs: 0,
+    reason: "running",
+  };
+}
+
 function render(output: AgentToolOutput): string {
+  if (output.status === "async_launched") {
+    return `Started background agent ${output.agentId} (${output.agentType}) as task ${output.taskId}. You will be told when it ends; TaskOutput (task_id "${output.taskId}") reads its output so far, TaskStop stops it.`;
+  }
   const stats = `${output.turns} turn${output.turns === 1 ? "" : "s"}, ${output.inputTokens} input and ${output.outputTokens} output tokens, ${(output.durationMs / 1000).toFixed(1)} s`;
   const head =
     output.status === "completed"
@@ -150,13 +210,6 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
         errorCode: 3,
       };
     }
-    if (input.run_in_background) {
-      return {
-        result: false,
-        message: "Background agents are not available yet: omit run_in_background.",
-        errorCode: 4,
-      };
-    }
     if (context.agentId !== undefined) {
       return { result: false, message: "A subagent cannot start agents of its own.", errorCode: 5 };
     }
@@ -183,6 +236,7 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
     const host = context.options.subagents;
     if (!host) throw new Error("Subagents cannot run in this session (no subagent host).");
     const request = buildSubagentRequest(input, context, canUseTool);
+    if (request.background) return { data: startInBackground(request, context, host) };
     const result = await host.run(request, context);
     return { data: outputOf(request, result) };
   },
@@ -191,6 +245,6 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
     type: "tool_result",
     tool_use_id: toolUseId,
     content: render(output),
-    ...(output.status === "completed" ? {} : { is_error: true }),
+    ...(output.status === "stopped" ? { is_error: true } : {}),
   }),
 });

@@ -3,10 +3,15 @@
 // cannot grow past a cap, and when it ends the model gets a notification on its next turn.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { interpretCommandResult } from "../../shell/exit-code/index.js";
-import type { BackgroundTask, BackgroundTaskRegistry, StartTaskOptions } from "../../tool/shell-state.js";
+import type {
+  BackgroundTask,
+  BackgroundTaskRegistry,
+  StartInProcessTaskOptions,
+  StartTaskOptions,
+} from "../../tool/shell-state.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { forgetGroupOnExit, killGroupOnExit, killProcessGroup, signalProcessGroup } from "./process-group.js";
 
@@ -18,6 +23,16 @@ interface TaskEntry {
   task: BackgroundTask;
   finished: Promise<void>;
   stoppedByRequest: boolean;
+  /** Ends the task's work (a process group, or an in-process task's abort). */
+  end: () => Promise<void>;
+}
+
+/** In-process tasks (background agents) running at once, unless WARDEN_MAX_BACKGROUND_AGENTS says otherwise. */
+export const DEFAULT_MAX_IN_PROCESS_TASKS = 8;
+
+function maxInProcessFromEnv(): number {
+  const value = Number(process.env.WARDEN_MAX_BACKGROUND_AGENTS);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_MAX_IN_PROCESS_TASKS;
 }
 
 function outputLimitFromEnv(): number {
@@ -28,6 +43,9 @@ function outputLimitFromEnv(): number {
 /** Background tasks as processes, each writing to its own file under the session folder. */
 export class ShellTaskRegistry implements BackgroundTaskRegistry {
   private readonly entries = new Map<string, TaskEntry>();
+  /** In-process tasks running, and the starts of those waiting for a slot. */
+  private inProcessRunning = 0;
+  private readonly inProcessWaiting: Array<() => void> = [];
 
   constructor(private readonly outputDir: string) {}
 
@@ -70,7 +88,12 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
     }, OUTPUT_WATCH_INTERVAL_MS);
     watcher.unref();
 
-    const entry: TaskEntry = { task, stoppedByRequest: false, finished: Promise.resolve() };
+    const entry: TaskEntry = {
+      task,
+      stoppedByRequest: false,
+      finished: Promise.resolve(),
+      end: () => killProcessGroup(pid),
+    };
     entry.finished = new Promise<void>((resolve) => {
       const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
         clearInterval(watcher);
@@ -127,9 +150,94 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
     if (!entry) return undefined;
     if (entry.task.status !== "running") return entry.task;
     entry.stoppedByRequest = true;
-    await killProcessGroup(entry.task.pid);
+    await entry.end();
     await entry.finished;
     return entry.task;
+  }
+
+  /**
+   * Runs work of this process as a task (a background agent): its output goes to its file as it
+   * comes, its end is notified like a command's, TaskStop aborts it. Bounded: past the limit a
+   * task waits for a slot (and says so in its file), still reported as running.
+   */
+  startInProcess(options: StartInProcessTaskOptions): BackgroundTask {
+    mkdirSync(this.outputDir, { recursive: true });
+    const id = this.newId();
+    const outputPath = join(this.outputDir, `${id}.output`);
+    writeFileSync(outputPath, "", { mode: 0o600 });
+    const output = (text: string) => appendFileSync(outputPath, text);
+    const task: BackgroundTask = {
+      id,
+      kind: "agent",
+      command: options.command,
+      description: options.description,
+      outputPath,
+      pid: 0,
+      startedAt: Date.now(),
+      status: "running",
+      sandboxed: false,
+    };
+    const abort = new AbortController();
+    const entry: TaskEntry = {
+      task,
+      stoppedByRequest: false,
+      finished: Promise.resolve(),
+      end: async () => abort.abort("stopped"),
+    };
+    entry.finished = (async () => {
+      await this.inProcessSlot(abort.signal, output);
+      let outcome: { failed: boolean; summary: string };
+      try {
+        outcome = abort.signal.aborted
+          ? { failed: true, summary: "stopped before it started" }
+          : await options.run(abort.signal, output);
+      } catch (error) {
+        outcome = { failed: true, summary: error instanceof Error ? error.message : String(error) };
+      } finally {
+        this.releaseInProcessSlot();
+      }
+      task.endedAt = Date.now();
+      task.exitCode = null;
+      task.status = entry.stoppedByRequest ? "killed" : outcome.failed ? "failed" : "completed";
+      if (!entry.stoppedByRequest) {
+        task.notice =
+          `Background task ${id}: ${options.description ?? options.command} ${task.status}. ${outcome.summary}`.trimEnd() +
+          ` Its output: TaskOutput (task_id "${id}") or ${outputPath}.`;
+        options.notify(task.notice);
+      }
+    })();
+    this.entries.set(id, entry);
+    return task;
+  }
+
+  private async inProcessSlot(signal: AbortSignal, output: (text: string) => void): Promise<void> {
+    if (this.inProcessRunning < maxInProcessFromEnv()) {
+      this.inProcessRunning++;
+      return;
+    }
+    output("(waiting for a free slot: too many background agents are running)\n");
+    await new Promise<void>((resolve) => {
+      const start = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      // A task stopped while waiting leaves the queue at once, taking no slot.
+      const onAbort = () => {
+        const index = this.inProcessWaiting.indexOf(start);
+        if (index >= 0) this.inProcessWaiting.splice(index, 1);
+        this.inProcessRunning++;
+        resolve();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.inProcessWaiting.push(start);
+    });
+  }
+
+  private releaseInProcessSlot(): void {
+    const next = this.inProcessWaiting.shift();
+    // The slot passes straight to the next waiting task.
+    if (next) next();
+    else this.inProcessRunning--;
   }
 
   /** Ends every running task (session shutdown). */
