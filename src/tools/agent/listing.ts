@@ -23,13 +23,31 @@ function listingFor(ctx: AttachmentContext): string | undefined {
   return renderAgentListing(sessionAgentCatalog(ctx.context));
 }
 
+/**
+ * A resumed session already told the model its list (AppState starts empty on --resume): the
+ * listing is found in the conversation instead of being sent again.
+ */
+function listingInConversation(ctx: AttachmentContext, text: string): string | undefined {
+  for (const message of ctx.context.messages) {
+    if (message.role !== "user" || !message.isMeta || typeof message.content === "string") continue;
+    for (const block of message.content) {
+      if (block.type === "text" && block.text.includes(text)) return text;
+    }
+  }
+  return undefined;
+}
+
 export const agentListingSource: AttachmentSource = {
   kind: "agent_listing",
   collect(ctx) {
     const text = listingFor(ctx);
     if (text === undefined) return undefined;
-    const sent = ctx.context.getAppState().agentListingSent;
-    if (text === sent) return undefined;
+    const sent = ctx.context.getAppState().agentListingSent ?? listingInConversation(ctx, text);
+    if (text === sent) {
+      if (ctx.context.getAppState().agentListingSent === undefined)
+        ctx.context.setAppState((state) => ({ ...state, agentListingSent: text }));
+      return undefined;
+    }
     ctx.context.setAppState((state) => ({ ...state, agentListingSent: text }));
     return [{ text: sent === undefined ? text : `The list of agents changed.\n${text}` }];
   },
