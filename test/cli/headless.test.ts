@@ -34,8 +34,11 @@ describe("warden -p (headless)", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
-    expect(lines.map((l) => l.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
-    const [init, call, toolResult, answer, result] = lines;
+    // The agent list is a reminder before the first request (a meta user line).
+    expect(lines.map((l) => l.type)).toEqual(["system", "user", "assistant", "user", "assistant", "result"]);
+    const [init, listing, call, toolResult, answer, result] = lines;
+    expect(listing).toMatchObject({ isMeta: true });
+    expect(JSON.stringify(listing?.message)).toContain("Agent types available to the Agent tool");
     expect(init).toMatchObject({ subtype: "init", cwd, model: `replay:${script}`, permissionMode: "default" });
     expect(init?.tools).toContain("Echo");
     const sessionId = init?.session_id as string;
@@ -85,8 +88,8 @@ describe("warden -p (headless)", () => {
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
     // This script gives no usage: consumers still get a usage object, with zero tokens.
-    expect(lines[1]?.message).toMatchObject({ usage: { input_tokens: 0, output_tokens: 0 } });
-    const refused = lines[2]?.message as { content: Array<{ content: string; is_error: boolean }> };
+    expect(lines[2]?.message).toMatchObject({ usage: { input_tokens: 0, output_tokens: 0 } });
+    const refused = lines[3]?.message as { content: Array<{ content: string; is_error: boolean }> };
     expect(refused.content[0]?.is_error).toBe(true);
     expect(refused.content[0]?.content).toMatch(/Permission to use WriteNote was denied/);
     expect(lines.at(-1)?.permission_denials).toEqual([
@@ -195,12 +198,16 @@ describe("warden -p (headless)", () => {
     );
     expect(jsonLines(continued.stdout)[0]).toMatchObject({ session_id: sessionId, result: "third answer" });
     const file = transcriptIn(home, cwd, sessionId);
-    const messages = readFileSync(file, "utf8")
+    const entries = readFileSync(file, "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l))
-      .filter((e) => e.type === "message")
-      .map((e) => e.message.content[0].text);
+      .filter((e) => e.type === "message");
+    // The agent list was told once: a resumed session finds it in the conversation.
+    expect(entries.filter((e) => e.message.isMeta && e.message.content[0].text.includes("Agent types"))).toHaveLength(
+      1,
+    );
+    const messages = entries.filter((e) => !e.message.isMeta).map((e) => e.message.content[0].text);
     expect(messages).toEqual([
       "first question",
       "first answer",
@@ -310,7 +317,7 @@ describe("warden -p (headless)", () => {
       },
     );
     expect(run.code).toBe(0);
-    const toolResult = jsonLines(run.stdout)[2]?.message as { content: Array<{ content: string }> };
+    const toolResult = jsonLines(run.stdout)[3]?.message as { content: Array<{ content: string }> };
     expect(toolResult.content[0]?.content).toBe(`echo: in ${project}`);
   });
 });

@@ -109,9 +109,11 @@ describe("the task list in a headless session", () => {
         { content: "Fix the bug", status: "in_progress", activeForm: "Fixing the bug" },
       ],
     });
-    // After the tool results, before the reminder and the final answer.
+    // After the tool results, before the reminder and the final answer (the first user line is the
+    // agent list, told before the first request).
     expect(lines.map((line) => line.type)).toEqual([
       "system",
+      "user",
       "assistant",
       "user",
       "todo",

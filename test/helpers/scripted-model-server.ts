@@ -61,6 +61,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (or the raw text when it was not JSON). */
   body: unknown;
+  /** The body exactly as it arrived (byte comparisons: a fork's request against its parent's). */
+  rawBody: string;
   /** Wall-clock arrival of the request head, epoch ms. */
   receivedAt: number;
   /** Monotonic arrival time (performance.now() of this process), for measuring gaps. */
@@ -330,6 +332,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       path,
       headers: req.headers,
       body,
+      rawBody: text,
       receivedAt,
       monotonicMs,
     };

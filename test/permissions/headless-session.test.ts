@@ -100,7 +100,7 @@ describe("the permission engine in a headless session", () => {
     expect(existsSync(join(cwd, ".git", "hooks", "pre-commit"))).toBe(false);
     const lines = jsonLines(run.stdout);
     expect(lines[0]).toMatchObject({ permissionMode: "bypassPermissions" });
-    expect(JSON.stringify(lines[2])).toContain("safety check");
+    expect(JSON.stringify(lines[3])).toContain("safety check");
     expect(lines.at(-1)?.permission_denials).toHaveLength(1);
   });
 
@@ -121,7 +121,7 @@ describe("the permission engine in a headless session", () => {
     );
     expect(existsSync(join(cwd, "a.txt"))).toBe(false);
     const lines = jsonLines(run.stdout);
-    expect(JSON.stringify(lines[2])).toContain("writes are frozen today");
+    expect(JSON.stringify(lines[3])).toContain("writes are frozen today");
     expect(lines.at(-1)?.permission_denials).toHaveLength(1);
   });
 

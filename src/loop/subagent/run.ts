@@ -9,6 +9,7 @@ import { emptyUsage, type Message, textOf, userText } from "../../messages/types
 import { modelInfoFor } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
 import { TranscriptWriter } from "../../session/transcript.js";
+import { FORK_QUERY_SOURCE } from "../../tool/agents.js";
 import type { AppState } from "../../tool/app-state.js";
 import { createAppStateStore } from "../../tool/context.js";
 import type { SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
@@ -58,6 +59,8 @@ function childAppState(parent: AppState, request: SubagentRequest, cwd: string):
     mcpInstructions: parent.mcpInstructions,
     agentCatalog: parent.agentCatalog,
     bashCwd: cwd,
+    // A fork sends the parent's results exactly as the parent did: the same frozen budget decisions.
+    ...(request.fork ? { toolResultReplacements: parent.toolResultReplacements } : {}),
   };
 }
 
@@ -103,7 +106,7 @@ export async function runSubagent(
     readFileState: parent.readFileState.clone(),
     ...store,
     agentId: request.agentId,
-    querySource: request.fork ? "agent:builtin:fork" : `agent:${request.definition.agentType}`,
+    querySource: request.fork ? FORK_QUERY_SOURCE : `agent:${request.definition.agentType}`,
   };
   if (request.onStart) request.onStart(abortController);
 

@@ -51,6 +51,19 @@ export const VERIFICATION_AGENT: AgentDefinition = {
   source: "built-in",
 };
 
+/**
+ * A fork's definition (never listed, never chosen by name): the parent's exact tools, model and
+ * system prompt bytes, permission asks bubbling to the parent (src/tools/agent/fork.ts).
+ */
+export const FORK_AGENT: AgentDefinition = {
+  agentType: "fork",
+  whenToUse: "A copy of this agent that continues the conversation with one directive.",
+  systemPrompt: "",
+  tools: ["*"],
+  model: "inherit",
+  source: "built-in",
+};
+
 export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
   GENERAL_PURPOSE_AGENT,
   EXPLORE_AGENT,

@@ -6,12 +6,14 @@
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { textOf } from "../../messages/types.js";
+import { type AssistantMessage, textOf } from "../../messages/types.js";
 import type { AgentDefinition } from "../../tool/agents.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { SubagentHost, SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "../bash/background-tasks.js";
+import { FORK_AGENT } from "./built-in.js";
 import { findAgent, sessionAgentCatalog } from "./catalog.js";
+import { forkMessages, isForkEnabled, isInForkChild } from "./fork.js";
 import { agentListingSource } from "./listing.js";
 import { resolveAgentModel } from "./model.js";
 import { childPermissionMode } from "./permissions.js";
@@ -59,6 +61,35 @@ function childCwd(input: AgentInput, context: ToolUseContext): string | undefine
   return isAbsolute(input.cwd) ? input.cwd : resolve(base, input.cwd);
 }
 
+/**
+ * A fork: the parent's exact pool, model and mode, continuing the request the parent's turn sent
+ * (ToolUseContext.renderedRequest) after the assistant message that made this call.
+ */
+function buildForkRequest(
+  input: AgentInput,
+  context: ToolUseContext,
+  canUseTool: SubagentRequest["canUseTool"],
+  parentMessage: AssistantMessage | undefined,
+): SubagentRequest {
+  if (!context.renderedRequest || !parentMessage) {
+    throw new Error("A fork needs the request of the running turn; name a subagent_type instead.");
+  }
+  const background = input.run_in_background ?? false;
+  const request: SubagentRequest = {
+    agentId: newAgentId(),
+    definition: FORK_AGENT,
+    description: input.description,
+    prompt: input.prompt,
+    tools: [...context.options.tools],
+    permissionMode: context.getAppState().toolPermissionContext.mode,
+    background,
+    canUseTool,
+    fork: { messages: forkMessages(parentMessage, input.prompt) },
+  };
+  if (input.name) request.name = input.name;
+  return request;
+}
+
 /** Everything about the child, decided once. */
 export function buildSubagentRequest(
   input: AgentInput,
@@ -83,6 +114,7 @@ export function buildSubagentRequest(
   if (definition.maxTurns) request.maxTurns = definition.maxTurns;
   const cwd = childCwd(input, context);
   if (cwd) request.cwd = cwd;
+  if (input.name) request.name = input.name;
   return request;
 }
 
@@ -181,7 +213,6 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
   // Several agents may run at once; each of the child's own calls is judged as it comes.
   isConcurrencySafe: () => true,
   isReadOnly: () => false,
-  autoModeSafe: true,
   interruptBehavior: () => "cancel",
   // Subagents do not start subagents of their own (a fork keeps the tool but is refused below).
   subagentAccess: "none",
@@ -210,6 +241,14 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
         errorCode: 3,
       };
     }
+    // Both guards of a fork: its query source and the boilerplate in its messages.
+    if (isInForkChild(context)) {
+      return {
+        result: false,
+        message: "You are a fork: you cannot fork again or start agents. Do the work directly with your tools.",
+        errorCode: 8,
+      };
+    }
     if (context.agentId !== undefined) {
       return { result: false, message: "A subagent cannot start agents of its own.", errorCode: 5 };
     }
@@ -232,10 +271,13 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
     return { result: true };
   },
 
-  async call(input, context, canUseTool) {
+  async call(input, context, canUseTool, parentMessage) {
     const host = context.options.subagents;
     if (!host) throw new Error("Subagents cannot run in this session (no subagent host).");
-    const request = buildSubagentRequest(input, context, canUseTool);
+    const request =
+      input.subagent_type === undefined && isForkEnabled()
+        ? buildForkRequest(input, context, canUseTool, parentMessage)
+        : buildSubagentRequest(input, context, canUseTool);
     if (request.background) return { data: startInBackground(request, context, host) };
     const result = await host.run(request, context);
     return { data: outputOf(request, result) };
