@@ -16,7 +16,8 @@ import {
   type McpClientFeatures,
 } from "./client-features/index.js";
 import type { McpConfigScope, McpServerConfig, McpServerEntry } from "./config.js";
-import { type CreatedTransport, createTransport } from "./transport.js";
+import { StdioServerProcess } from "./stdio-child.js";
+import { type CreatedTransport, createTransport, stdioLaunch } from "./transport.js";
 
 export type McpServerState = "pending" | "connected" | "failed" | "disconnected" | "disabled" | "closed";
 
@@ -75,6 +76,10 @@ export class McpServerConnection {
   private toolDefs: McpToolDefinition[] = [];
   private connecting: Promise<void> | undefined;
   private closing = false;
+  /** A stdio server's process started before connecting (startProcess), not yet taken over. */
+  private early: StdioServerProcess | undefined;
+  /** Set when the first connection attempt has ended, connected or not. */
+  private settledOnce = false;
 
   constructor(
     readonly entry: McpServerEntry,
@@ -107,6 +112,11 @@ export class McpServerConnection {
     return this.stateValue === "connected" && this.client?.getServerCapabilities()?.resources !== undefined;
   }
 
+  /** Whether the first attempt to connect has ended (until then a remembered tool list may stand in). */
+  hasSettledOnce(): boolean {
+    return this.settledOnce;
+  }
+
   /** A method, not a field read, so callers re-read the state after an await. */
   isConnected(): boolean {
     return this.stateValue === "connected";
@@ -125,9 +135,22 @@ export class McpServerConnection {
     };
   }
 
+  /**
+   * Starts a stdio server's process now, without loading the SDK or talking to it: connect()
+   * later takes it over. Lets a session start its servers first thing and finish connecting when
+   * it suits. Nothing for remote servers. Never throws: a failed spawn surfaces in connect().
+   */
+  startProcess(): void {
+    const config = this.entry.config;
+    if (config?.type !== "stdio" || this.early || this.created || this.closing) return;
+    this.early = new StdioServerProcess(stdioLaunch(config, this.options.cwd));
+  }
+
   /** Connects (once at a time) and lists the tools. Never throws: see state and error. */
   connect(): Promise<void> {
     if (!this.entry.config || this.closing) return Promise.resolve();
+    // Already connected: a second caller (a tool call racing the session's own start) has nothing to do.
+    if (this.stateValue === "connected" && !this.connecting) return Promise.resolve();
     this.connecting ??= this.connectOnce(this.entry.config).finally(() => {
       this.connecting = undefined;
     });
@@ -147,7 +170,8 @@ export class McpServerConnection {
         listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.refreshTools() } },
       });
       await installClientFeatures(client, this.name, features);
-      const created = await createTransport(config, this.options.cwd);
+      const created = await createTransport(config, this.options.cwd, this.early);
+      this.early = undefined;
       this.client = client;
       this.created = created;
       client.onclose = () => this.onClosed(client);
@@ -170,6 +194,7 @@ export class McpServerConnection {
       await this.dropTransport();
     } finally {
       clearTimeout(timer);
+      this.settledOnce = true;
     }
   }
 
@@ -220,6 +245,9 @@ export class McpServerConnection {
       }
     } else if (this.connecting) {
       await this.connecting;
+    } else if (this.stateValue === "pending") {
+      // Offered from the last session's memory, its handshake not begun yet: begin it now.
+      await this.connect();
     }
     if (this.stateValue !== "connected" || !this.client) {
       throw new Error(`MCP server "${this.name}" is not connected${this.errorValue ? `: ${this.errorValue}` : ""}`);
@@ -233,6 +261,13 @@ export class McpServerConnection {
     options: McpCallOptions = {},
   ): Promise<CallToolResult> {
     const client = await this.liveClient();
+    // A tool remembered from the last session (or offered before a list_changed) that the server
+    // no longer lists: say so, rather than send the server a call it will not understand.
+    if (!this.toolDefs.some((def) => def.name === toolName)) {
+      throw new Error(
+        `MCP server "${this.name}" no longer offers the tool "${toolName}" (its tool list changed since the tool was offered)`,
+      );
+    }
     const timeoutMs = this.options.toolTimeoutMs;
     try {
       const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
@@ -315,6 +350,12 @@ export class McpServerConnection {
   }
 
   private async dropTransport(): Promise<void> {
+    const early = this.early;
+    this.early = undefined;
+    if (early) {
+      if (early.pid) untrackChild(early.pid);
+      early.child.kill("SIGKILL");
+    }
     const client = this.client;
     const created = this.created;
     this.client = undefined;

@@ -1,7 +1,11 @@
 // All of a session's MCP servers: connected in parallel at start, their tools offered as
 // `mcp__server__tool`, the two resource tools when some server has resources, and every child
-// closed at the end. A server that fails costs only its own tools.
+// closed at the end. A server that fails costs only its own tools. A server whose tool list the
+// project's last session remembered (remembered-tools.ts) offers that list while it connects, so
+// the session need not wait for it; once connected, its live list replaces the remembered one, and
+// listeners hear of it only when the two differ.
 
+import type { Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import type { McpResourceContents, McpResourceInfo, McpResourceSource } from "../tool/mcp-resource-source.js";
 import type { AnyTool } from "../tool/types.js";
 import { createListMcpResourcesTool } from "../tools/list-mcp-resources/tool.js";
@@ -10,6 +14,7 @@ import type { McpClientFeatures } from "./client-features/index.js";
 import type { McpServerEntry } from "./config.js";
 import { McpServerConnection, type McpServerStatus } from "./connection.js";
 import { createMcpTool } from "./mcp-tool.js";
+import { hashToolDefinitions, type RememberedServer } from "./remembered-tools.js";
 import { mcpConnectTimeoutMs, mcpToolTimeoutMs } from "./timeouts.js";
 
 export interface McpClientManagerOptions {
@@ -20,18 +25,41 @@ export interface McpClientManagerOptions {
   toolTimeoutMs?: number;
   /** What servers may ask of the session besides tools (questions, completions, roots, logs). */
   features?: McpClientFeatures;
+  /**
+   * Tool lists remembered from the project's last session, by server name (only for servers whose
+   * configuration is unchanged): offered while that server is still connecting.
+   */
+  remembered?: ReadonlyMap<string, RememberedServer>;
+  /** Called each time a server has connected (or failed), after its tools are known. */
+  onServerSettled?: (connection: McpServerConnection) => void;
 }
 
 export type ToolsChangedListener = (tools: AnyTool[]) => void;
 
+interface OfferedTools {
+  defs: readonly McpToolDefinition[];
+  hash: string;
+  tools: AnyTool[];
+}
+
 export class McpClientManager implements McpResourceSource {
   private readonly connections: McpServerConnection[];
-  /** Tool objects per server, rebuilt only when that server's list changes (keeps schema caches warm). */
-  private readonly toolsByServer = new Map<string, { defs: unknown; tools: AnyTool[] }>();
+  /**
+   * Tool objects per server, rebuilt only when that server's list changes (keeps schema caches
+   * warm, and keeps the pool identical when a live list equals the remembered one).
+   */
+  private readonly toolsByServer = new Map<string, OfferedTools>();
   private readonly listeners = new Set<ToolsChangedListener>();
   private readonly resourceTools: AnyTool[];
+  private readonly remembered: ReadonlyMap<string, RememberedServer>;
+  private readonly started = new Map<McpServerConnection, Promise<void>>();
+  /** The tool list listeners last heard of (or were given at start), to tell only real changes. */
+  private lastTold: readonly AnyTool[] | undefined;
 
-  constructor(entries: readonly McpServerEntry[], options: McpClientManagerOptions) {
+  constructor(
+    entries: readonly McpServerEntry[],
+    private readonly options: McpClientManagerOptions,
+  ) {
     const connectionOptions = {
       cwd: options.cwd,
       connectTimeoutMs: options.connectTimeoutMs ?? mcpConnectTimeoutMs(),
@@ -40,12 +68,43 @@ export class McpClientManager implements McpResourceSource {
       ...(options.features && { features: options.features }),
     };
     this.connections = entries.map((entry) => new McpServerConnection(entry, connectionOptions));
+    this.remembered = options.remembered ?? new Map();
     this.resourceTools = [createListMcpResourcesTool(this), createReadMcpResourceTool(this)];
+  }
+
+  /**
+   * Starts connecting every server at once, without waiting. When one has settled, listeners are
+   * told if the tools offered changed (a late server, a list unlike the remembered one, a failure).
+   */
+  startAll(): void {
+    for (const connection of this.connections) this.start(connection);
+  }
+
+  private start(connection: McpServerConnection): Promise<void> {
+    let started = this.started.get(connection);
+    if (!started) {
+      started = connection.connect().then(() => {
+        this.options.onServerSettled?.(connection);
+        this.notifyIfChanged();
+      });
+      this.started.set(connection, started);
+    }
+    return started;
   }
 
   /** Connects every server at once; resolves when each has connected or failed. Never throws. */
   async connectAll(): Promise<void> {
-    await Promise.all(this.connections.map((c) => c.connect()));
+    await Promise.all(this.connections.map((c) => this.start(c)));
+  }
+
+  /** Resolves when the named servers have connected or failed (each at most MCP_TIMEOUT). */
+  async settled(names: readonly string[]): Promise<void> {
+    await Promise.all(this.connections.filter((c) => names.includes(c.name)).map((c) => this.start(c)));
+  }
+
+  /** Whether this server's tools are offered from the last session's memory (it is still connecting). */
+  isRemembered(name: string): boolean {
+    return this.remembered.has(name);
   }
 
   /** The session's folders changed: every connected server that asked for roots is told. */
@@ -61,49 +120,92 @@ export class McpClientManager implements McpResourceSource {
     return this.connections.find((c) => c.name === name);
   }
 
+  /** What a server offers now: its live list, or the remembered one while it is still connecting. */
+  private offeredDefinitions(connection: McpServerConnection): readonly McpToolDefinition[] | undefined {
+    // A server that went away keeps its tools: the next call reconnects it.
+    if (connection.isConnected() || connection.state === "disconnected") return connection.tools;
+    const remembered = this.remembered.get(connection.name);
+    // Only before its first connection has settled: a server that failed offers nothing.
+    if (connection.state === "pending" && remembered && !connection.hasSettledOnce()) return remembered.tools;
+    return undefined;
+  }
+
   /**
-   * The MCP tools to add to the pool: every tool of every connected server, plus
-   * ListMcpResources / ReadMcpResource when some server offers resources.
+   * The MCP tools to add to the pool: every tool of every connected server (or of a remembered one
+   * still connecting), plus ListMcpResources / ReadMcpResource when some server offers resources.
    */
   tools(): AnyTool[] {
     const tools: AnyTool[] = [];
     for (const connection of this.connections) {
-      // A server that went away keeps its tools: the next call reconnects it.
-      if (!connection.isConnected() && connection.state !== "disconnected") continue;
-      let cached = this.toolsByServer.get(connection.name);
-      if (!cached || cached.defs !== connection.tools) {
-        cached = { defs: connection.tools, tools: connection.tools.map((def) => createMcpTool(connection, def)) };
-        this.toolsByServer.set(connection.name, cached);
+      const defs = this.offeredDefinitions(connection);
+      if (!defs) continue;
+      let offered = this.toolsByServer.get(connection.name);
+      if (!offered || offered.defs !== defs) {
+        const remembered = this.remembered.get(connection.name);
+        const hash = remembered && defs === remembered.tools ? remembered.toolsHash : hashToolDefinitions(defs);
+        // The same definitions as before (the live list equals the remembered one): same tool objects.
+        offered =
+          offered && offered.hash === hash
+            ? { ...offered, defs }
+            : { defs, hash, tools: defs.map((def) => createMcpTool(connection, def)) };
+        this.toolsByServer.set(connection.name, offered);
       }
-      tools.push(...cached.tools);
+      tools.push(...offered.tools);
     }
     if (this.resourceServers().length > 0) tools.push(...this.resourceTools);
     return tools;
   }
 
-  /** Called with the new tool list whenever a server's tools change (list_changed, reconnect). */
-  onToolsChanged(listener: ToolsChangedListener): () => void {
+  /**
+   * Called with the new tool list whenever a server's tools change (list_changed, reconnect, a
+   * server settling with a list unlike the one offered). `given` is the list the listener already
+   * has: when the tools changed since, it is told at once.
+   */
+  onToolsChanged(listener: ToolsChangedListener, given?: readonly AnyTool[]): () => void {
     this.listeners.add(listener);
+    if (given) {
+      this.lastTold = given;
+      this.notifyIfChanged();
+    }
     return () => this.listeners.delete(listener);
   }
 
   private notify(): void {
     const tools = this.tools();
+    this.lastTold = tools;
     for (const listener of this.listeners) listener(tools);
   }
 
-  /** Servers' instructions for the model, by server, in configuration order. */
+  private notifyIfChanged(): void {
+    if (this.listeners.size === 0) return;
+    const tools = this.tools();
+    const told = this.lastTold;
+    if (told && told.length === tools.length && told.every((tool, i) => tool === tools[i])) return;
+    this.notify();
+  }
+
+  /** Servers' instructions for the model, by server, in configuration order (remembered while connecting). */
   instructions(): Array<{ server: string; text: string }> {
     const found: Array<{ server: string; text: string }> = [];
     for (const connection of this.connections) {
-      const text = connection.instructions;
+      const remembered = this.remembered.get(connection.name);
+      const text =
+        connection.state === "pending" && !connection.hasSettledOnce()
+          ? remembered?.instructions
+          : connection.instructions;
       if (text) found.push({ server: connection.name, text });
     }
     return found;
   }
 
   resourceServers(): string[] {
-    return this.connections.filter((c) => c.supportsResources).map((c) => c.name);
+    return this.connections
+      .filter((c) =>
+        c.state === "pending" && !c.hasSettledOnce()
+          ? this.remembered.get(c.name)?.resources === true
+          : c.supportsResources,
+      )
+      .map((c) => c.name);
   }
 
   private requireConnection(server: string): McpServerConnection {

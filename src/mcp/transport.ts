@@ -1,59 +1,38 @@
 // Builds the SDK transport for one server config. The SDK modules are imported here, on first
-// use, so a session without MCP servers never loads them.
+// use, so a session without MCP servers never loads them. A stdio server's process may have been
+// started earlier (stdio-child.ts); it is then taken over instead of started again.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { prepareOrphanGuard } from "../process/orphan-guard.js";
-import { trackChild } from "./child-registry.js";
 import type { McpServerConfig } from "./config.js";
-
-/** The last part of a stdio server's stderr, kept to explain a crash or a failed start. */
-export class StderrTail {
-  private text = "";
-  constructor(private readonly maxChars = 4000) {}
-  append(chunk: Buffer | string): void {
-    this.text = (this.text + chunk.toString()).slice(-this.maxChars);
-  }
-  toString(): string {
-    return this.text.trim();
-  }
-}
+import { ChildStdioTransport, StderrTail, type StdioLaunch, StdioServerProcess } from "./stdio-child.js";
 
 export interface CreatedTransport {
   transport: Transport;
-  /** The child's pid for stdio servers (after start), for the exit-time safety net. */
+  /** The child's pid for stdio servers, for the exit-time safety net. */
   pid(): number | null;
   stderr: StderrTail;
 }
 
-export async function createTransport(config: McpServerConfig, cwd: string): Promise<CreatedTransport> {
-  const stderr = new StderrTail();
+/** How a stdio server is launched: with the user's environment (PATH, tokens exported in the shell), as in Claude Code. */
+export function stdioLaunch(config: Extract<McpServerConfig, { type: "stdio" }>, cwd: string): StdioLaunch {
+  return {
+    command: config.command,
+    args: config.args,
+    env: { ...stringEnv(process.env), ...config.env },
+    cwd: config.cwd ?? cwd,
+  };
+}
+
+export async function createTransport(
+  config: McpServerConfig,
+  cwd: string,
+  started?: StdioServerProcess,
+): Promise<CreatedTransport> {
   if (config.type === "stdio") {
-    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-    // Tracked from the moment it exists, so a Warden killed while a server is still starting
-    // does not leave that server behind.
-    class TrackedStdioTransport extends StdioClientTransport {
-      override async start(): Promise<void> {
-        // The watcher starts first, so guarding the server is one write to its pipe; the SDK
-        // spawns synchronously inside start(), so the pid is known before its promise settles
-        // and the server is guarded in the same turn of the event loop as its spawn.
-        prepareOrphanGuard();
-        const started = super.start();
-        if (this.pid !== null) trackChild(this.pid);
-        await started;
-      }
-    }
-    const transport = new TrackedStdioTransport({
-      command: config.command,
-      args: config.args,
-      // Servers expect the user's environment (PATH, tokens exported in the shell), as in Claude Code.
-      env: { ...stringEnv(process.env), ...config.env },
-      cwd: config.cwd ?? cwd,
-      stderr: "pipe",
-    });
-    // Read stderr from the start so a server that fails at once can be explained, and so a
-    // chatty server never blocks on a full pipe.
-    transport.stderr?.on("data", (chunk: Buffer) => stderr.append(chunk));
-    return { transport, pid: () => transport.pid, stderr };
+    const framing = await import("@modelcontextprotocol/sdk/shared/stdio.js");
+    const server = started ?? new StdioServerProcess(stdioLaunch(config, cwd));
+    return { transport: new ChildStdioTransport(server, framing), pid: () => server.pid, stderr: server.stderr };
   }
+  const stderr = new StderrTail();
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   // The providers' fetch over node:http: the global fetch would load undici (~40 MB) for MCP alone.
