@@ -170,10 +170,12 @@ export class McpServerConnection {
         listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.refreshTools() } },
       });
       await installClientFeatures(client, this.name, features);
+      if (this.closing) throw new Error("the session is closing");
       const created = await createTransport(config, this.options.cwd, this.early);
       this.early = undefined;
       this.client = client;
       this.created = created;
+      if (this.closing) throw new Error("the session is closing");
       client.onclose = () => this.onClosed(client);
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(
@@ -381,6 +383,9 @@ export class McpServerConnection {
   /** Shuts the server down (the stdio child gets EOF, then SIGTERM, then SIGKILL). */
   async close(): Promise<void> {
     this.closing = true;
+    // First what exists now: a handshake still waiting on the server then fails at once, instead
+    // of holding the session's exit for up to MCP_TIMEOUT; then whatever it created meanwhile.
+    await this.dropTransport();
     await this.connecting?.catch(() => undefined);
     await this.dropTransport();
     if (this.stateValue !== "disabled") this.stateValue = "closed";

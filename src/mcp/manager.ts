@@ -53,6 +53,7 @@ export class McpClientManager implements McpResourceSource {
   private readonly resourceTools: AnyTool[];
   private readonly remembered: ReadonlyMap<string, RememberedServer>;
   private readonly started = new Map<McpServerConnection, Promise<void>>();
+  private closed = false;
   /** The tool list listeners last heard of (or were given at start), to tell only real changes. */
   private lastTold: readonly AnyTool[] | undefined;
 
@@ -84,6 +85,7 @@ export class McpClientManager implements McpResourceSource {
     let started = this.started.get(connection);
     if (!started) {
       started = connection.connect().then(() => {
+        if (this.closed) return;
         this.options.onServerSettled?.(connection);
         this.notifyIfChanged();
       });
@@ -237,6 +239,7 @@ export class McpClientManager implements McpResourceSource {
 
   /** Closes every server in parallel; safe to call more than once. */
   async close(): Promise<void> {
+    this.closed = true;
     this.listeners.clear();
     await Promise.all(this.connections.map((c) => c.close()));
   }

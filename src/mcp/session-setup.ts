@@ -1,9 +1,13 @@
-// The one call a session makes to get its MCP servers: read the configuration, connect every
-// server in parallel (each bounded by MCP_TIMEOUT), report the ones that failed, and hand back
-// their tools and a close() that ends every child process.
+// The one call a session makes to get its MCP servers: read the configuration, start every server
+// at once, and hand back their tools and a close() that ends every child process. The first request
+// waits for no server whose tools the project's last session remembers (remembered-tools.ts): it
+// names the remembered tools, and the server finishes connecting in the background (after
+// `handshakeAfter`); when its live list differs, the session hears only the change. Servers not
+// remembered are waited for, at most WARDEN_MCP_STARTUP_WAIT_MS, then the session goes on without
+// them and says so. Failures are reported as they happen.
 import { type LoadedSettings, loadSettings } from "../config/settings.js";
 import type { Message } from "../messages/types.js";
-import type { AppState } from "../tool/app-state.js";
+import type { AppState, McpServerInstructions } from "../tool/app-state.js";
 import { loadedToolNamesFromMessages } from "../tool/loaded-tools-record.js";
 import { isToolSearchMode, resolveToolSearchMode, type ToolSearchMode } from "../tool/tool-search-mode.js";
 import type { AnyTool } from "../tool/types.js";
@@ -11,6 +15,8 @@ import type { McpClientFeatures } from "./client-features/index.js";
 import { loadMcpServerEntries } from "./config-sources.js";
 import type { McpServerStatus } from "./connection.js";
 import type { McpClientManager } from "./manager.js";
+import { hashServerConfig, hashToolDefinitions, loadRememberedTools, rememberServerTools } from "./remembered-tools.js";
+import { mcpStartupWaitMs } from "./timeouts.js";
 
 export interface McpSessionOptions {
   cwd: string;
@@ -27,6 +33,12 @@ export interface McpSessionOptions {
   warn: (message: string) => void;
   /** What servers may ask of the session besides tools (questions, completions, roots, logs). */
   features?: McpClientFeatures;
+  /**
+   * Servers whose tools are remembered are started at once but connected (SDK loaded, handshake)
+   * only after this resolves: the CLI passes "the first request is on the wire", so that their
+   * connecting never delays it. Default: at once.
+   */
+  handshakeAfter?: Promise<void>;
 }
 
 /** A server as the headless init line shows it (the shape of Claude Code's `mcp_servers`). */
@@ -48,8 +60,11 @@ export interface McpSession {
   initialAppState(resumedMessages?: readonly Message[]): Partial<AppState>;
   /** The connected servers' instructions, as a system-prompt section ("" when none sent any). */
   systemPromptSection: string;
-  /** Called with the new MCP tool list when a server's tools change. */
-  onToolsChanged(listener: (tools: AnyTool[]) => void): void;
+  /**
+   * Called with the new MCP tool list (and the servers' instructions, capped) when the tools
+   * offered change: a late server, a live list unlike the remembered one, a failure, list_changed.
+   */
+  onToolsChanged(listener: (tools: AnyTool[], instructions: McpServerInstructions[]) => void): void;
   /** The session's folders changed (a worktree, an added directory): servers are told. */
   rootsChanged(): Promise<void>;
   close(): Promise<void>;
@@ -131,25 +146,80 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
   }
 
   const { McpClientManager } = await import("./manager.js");
-  const manager: McpClientManager = new McpClientManager(load.servers, {
-    cwd: options.cwd,
-    ...(options.features && { features: options.features }),
-  });
-  await manager.connectAll();
-  for (const status of manager.statuses()) {
-    if (status.state === "connected") continue;
+  const remembered = loadRememberedTools(options.cwd, load.servers);
+  let startupReported = false;
+  const reported = new Set<string>();
+  const reportFailure = (status: McpServerStatus) => {
+    if (status.state !== "failed" && status.state !== "disabled") return;
+    if (reported.has(status.name)) return;
+    reported.add(status.name);
     options.warn(
       `MCP server "${status.name}" (${status.origin}) is ${status.state}: ${status.error ?? "no reason given"}`,
     );
+  };
+  const manager: McpClientManager = new McpClientManager(load.servers, {
+    cwd: options.cwd,
+    ...(options.features && { features: options.features }),
+    remembered,
+    onServerSettled: (connection) => {
+      if (connection.isConnected() && connection.entry.config) {
+        const tools = [...connection.tools];
+        const entry = {
+          configHash: hashServerConfig(connection.entry.config),
+          toolsHash: hashToolDefinitions(tools),
+          tools,
+          ...(connection.instructions ? { instructions: connection.instructions } : {}),
+          ...(connection.supportsResources ? { resources: true } : {}),
+        };
+        const old = remembered.get(connection.name);
+        const same =
+          old?.configHash === entry.configHash &&
+          old.toolsHash === entry.toolsHash &&
+          old.instructions === entry.instructions &&
+          (old.resources === true) === (entry.resources === true);
+        if (!same) rememberServerTools(options.cwd, connection.name, entry);
+      }
+      // Failures before the session starts are reported with the others, below; later ones now.
+      if (startupReported) reportFailure(connection.status());
+    },
+  });
+  // Every server starts now; those remembered connect once the first request is out of the way.
+  for (const entry of load.servers) manager.connection(entry.name)?.startProcess();
+  const waited = load.servers.filter((s) => s.config && !remembered.has(s.name)).map((s) => s.name);
+  const rememberedNames = load.servers.filter((s) => remembered.has(s.name)).map((s) => s.name);
+  void manager.settled(waited);
+  if (options.handshakeAfter) void options.handshakeAfter.then(() => manager.settled(rememberedNames));
+  else void manager.settled(rememberedNames);
+  if (waited.length > 0) {
+    const waitMs = mcpStartupWaitMs();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      manager.settled(waited),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    for (const status of manager.statuses()) {
+      if (status.state === "pending" && waited.includes(status.name)) {
+        options.warn(
+          `MCP server "${status.name}" (${status.origin}) is still starting after ${waitMs} ms (WARDEN_MCP_STARTUP_WAIT_MS); the session goes on without it, and its tools are offered once it connects`,
+        );
+      }
+    }
   }
+  for (const status of manager.statuses()) reportFailure(status);
+  startupReported = true;
   instructions = cappedInstructions(manager.instructions());
+  const tools = manager.tools();
   return {
-    tools: manager.tools(),
+    tools,
     servers: manager.statuses().map(summary),
     toolSearchMode,
     initialAppState,
     systemPromptSection: instructionsSection(manager.instructions()),
-    onToolsChanged: (listener) => void manager.onToolsChanged(listener),
+    onToolsChanged: (listener) =>
+      void manager.onToolsChanged((changed) => listener(changed, cappedInstructions(manager.instructions())), tools),
     rootsChanged: () => manager.rootsChanged(),
     close: () => manager.close(),
   };

@@ -34,6 +34,21 @@ interface PreparedRequest {
   signal: AbortSignal | undefined;
 }
 
+const requestWrittenListeners: Array<() => void> = [];
+
+/**
+ * Calls `listener` once, when the next request made through httpFetch has been handed to the
+ * operating system whole. A session uses it to start work that must not delay its first model
+ * request (loading what tools need, finishing MCP handshakes) the moment that request is out.
+ */
+export function onNextRequestWritten(listener: () => void): void {
+  requestWrittenListeners.push(listener);
+}
+
+function tellRequestWritten(): void {
+  for (const listener of requestWrittenListeners.splice(0)) listener();
+}
+
 /** `fetch`-compatible: resolves with a Response whose body streams as the bytes arrive. */
 export async function httpFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
   const prepared = await prepare(input, init);
@@ -171,6 +186,7 @@ function send(prepared: PreparedRequest, mayRetryStaleSocket: boolean): Promise<
       }
       reject(new TypeError(`fetch failed: ${error.message}`, { cause: error }));
     });
+    if (requestWrittenListeners.length > 0) request.once("finish", tellRequestWritten);
     request.end(prepared.body);
   });
 }

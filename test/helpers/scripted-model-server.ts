@@ -93,7 +93,7 @@ export type ScriptStep =
     }
   | { kind: "hang" }
   /** Decided when the request arrives, from what it carries (see replyFrom). */
-  | { kind: "lazy"; make: (request: RecordedRequest) => ScriptStepSource };
+  | { kind: "lazy"; make: (request: RecordedRequest) => ScriptStepSource | Promise<ScriptStepSource> };
 
 /** Anything `enqueue` accepts: a builder or a ready step. */
 export interface ScriptStepSource {
@@ -252,9 +252,12 @@ export function httpError(status: number, options: HttpErrorOptions = {}): Scrip
 
 /**
  * A step decided when its request arrives: `build` sees the recorded request (e.g. to answer with
- * a path the session only now told the model) and returns the step to play.
+ * a path the session only now told the model) and returns the step to play, or a promise of it
+ * (the answer waits: to act on the world between a request and its reply).
  */
-export function replyFrom(build: (request: RecordedRequest) => ScriptStepSource): ScriptStepSource {
+export function replyFrom(
+  build: (request: RecordedRequest) => ScriptStepSource | Promise<ScriptStepSource>,
+): ScriptStepSource {
   return { toStep: () => ({ kind: "lazy", make: build }) };
 }
 
@@ -345,7 +348,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       return;
     }
     let step = queue.shift() ?? responder?.(record)?.toStep();
-    while (step?.kind === "lazy") step = step.make(record).toStep();
+    while (step?.kind === "lazy") step = (await step.make(record)).toStep();
     if (!step) {
       sendJson(
         res,

@@ -34,7 +34,7 @@ import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
 import { traceFirstRequest } from "../timing.js";
 import { wardenVersion } from "../version.js";
-import { warmUpAfterFirstRequest } from "../warm-up.js";
+import { warmUpAfter, watchFirstRequest } from "../warm-up.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
 let outputClosed = false;
@@ -98,9 +98,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // Settings are read once, here: broken ones stop the session before any MCP server is started,
   // and the MCP set-up takes its servers and tool-search mode from the same read.
   const permissions = sessionPermissions(config);
-  const taskTools = settingsValue(permissions.settings, "taskTools");
-  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
-  const provider = warmUpAfterFirstRequest(traceFirstRequest(resolved.provider), tools);
+  const firstRequest = watchFirstRequest(traceFirstRequest(resolved.provider));
+  const provider = firstRequest.provider;
   const modelOverride = modelOverrideFromSettings(permissions.settings, provider.name, resolved.model);
   const knownModelInfo = modelInfoFor(provider.name, resolved.model);
   const modelInfo = modelOverride ? applyOverride(knownModelInfo, modelOverride) : knownModelInfo;
@@ -109,11 +108,13 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     const problem = budgetProblem(config.maxBudgetUsd, modelInfo, resolved.label);
     if (problem) throw new CliError(problem, 2);
   }
-  // MCP servers connect in parallel (MCP_TIMEOUT each); a dead one is reported and the session goes on.
+  // Every MCP server starts now, before the rest is set up, and boots while we do; a dead one is
+  // reported and the session goes on. Servers whose tools the project's last session remembers
+  // finish connecting once the first request is on the wire (src/mcp/session-setup.ts).
   // Filled in below: servers may log, sample or ask for roots once connected, before the session exists.
   let sessionRef: ReturnType<typeof createSession> | undefined;
   let reporterRef: HeadlessReporter | undefined;
-  const mcp = await connectMcpForSession({
+  const mcpStarting = connectMcpForSession({
     cwd: config.cwd,
     mcpConfig: config.mcpConfig,
     loadedSettings: permissions.settings,
@@ -128,7 +129,14 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       warn: (message) => err(`warden: ${message}\n`),
       onServerLog: (message) => reporterRef?.serverLog(message),
     }),
+    handshakeAfter: firstRequest.sent,
   });
+  // Awaited below; until then a failure must not count as unhandled.
+  mcpStarting.catch(() => undefined);
+  const taskTools = settingsValue(permissions.settings, "taskTools");
+  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
+  warmUpAfter(firstRequest.sent, tools);
+  const mcp = await mcpStarting;
   const mcpServers = mcp.servers;
   const agentCatalog = await loadSessionAgentCatalog(config.cwd, permissions.settings, (message) =>
     err(`warden: warning: ${message}\n`),
@@ -166,7 +174,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       ),
   });
   sessionRef = session;
-  mcp.onToolsChanged((mcpTools) => session.setMcpTools(mcpTools));
+  mcp.onToolsChanged((mcpTools, instructions) => {
+    session.setMcpTools(mcpTools);
+    // Told to the model as a delta (mcp_instructions_delta), never by rewriting the system prompt.
+    session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
+  });
 
   let interrupted = false;
   const onSigint = () => {
