@@ -9,18 +9,18 @@ export const repoRoot = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const hasGnuTime = existsSync("/usr/bin/time");
 
 /**
- * Builds dist/ when missing, then copies it and returns the copy's CLI entry. The copy is what a
- * bench measures: other work may rebuild dist/ while it runs. It sits under node_modules/ so that
- * the external packages still resolve from it.
+ * Builds dist/ when missing, then copies it (or `source`, another build's dist/) and returns the
+ * copy's CLI entry. The copy is what a bench measures: other work may rebuild dist/ while it runs.
+ * It sits under node_modules/ so that the external packages still resolve from it.
  */
-export function snapshotBuiltCli(name: string): { cli: string; dir: string } {
-  if (!existsSync(join(repoRoot, "dist/cli.js"))) {
+export function snapshotBuiltCli(name: string, source?: string): { cli: string; dir: string } {
+  if (!source && !existsSync(join(repoRoot, "dist/cli.js"))) {
     const build = spawnSync(process.execPath, ["scripts/build.mjs", "--no-types"], { cwd: repoRoot, stdio: "inherit" });
     if (build.status !== 0) throw new Error("build failed");
   }
   const dir = join(repoRoot, "node_modules/.cache", name);
   rmSync(dir, { recursive: true, force: true });
-  cpSync(join(repoRoot, "dist"), join(dir, "dist"), { recursive: true });
+  cpSync(source ? resolve(source) : join(repoRoot, "dist"), join(dir, "dist"), { recursive: true });
   return { cli: join(dir, "dist/cli.js"), dir };
 }
 

@@ -11,6 +11,9 @@
 // - "say hi" with one stdio MCP server of 60 tools (a plain Node server on the official SDK):
 //   spawn → first request, as a delta over "say hi", when the server's tool list is not yet known
 //   to the project and when it is remembered from the project's last session.
+// WARDEN_BENCH_BEFORE=DIR (another build's dist/, e.g. main's) runs every scenario on that build
+// too, interleaved in the same rounds, and prints its figures as "before": a before/after that the
+// machine's load does not skew.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -65,8 +68,20 @@ async function bareSpawnOverSecond(files: readonly string[]): Promise<number> {
 
 const ratio = (value: number, floor: number) => `${(value / floor).toFixed(2)}x node -e 0`;
 
+interface BuildSeries {
+  label: string;
+  cli: string;
+  rememberedHome: string;
+  hi: Scenario[];
+  reads: Scenario[];
+  sleeps: Scenario[];
+  mcpCold: Scenario[];
+  mcpRemembered: Scenario[];
+}
+
 export default async function cliScenariosBench(): Promise<BenchRow[]> {
   const { cli, dir: snapshotDir } = snapshotBuiltCli("warden-cli-scenarios-bench");
+  const beforeDist = process.env.WARDEN_BENCH_BEFORE;
   const mcpServer = await bundleMcpServer(snapshotDir);
   const work = mkdtempSync(join(tmpdir(), "warden-cli-scenarios-bench-"));
   const project = join(work, "project");
@@ -84,7 +99,13 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
   const server = await startScriptedModelServer();
 
   /** One cold CLI session against a proxy of its own, answered by `steps`. */
-  async function session(home: string, prompt: string, steps: ScriptStepSource[], extra: string[] = []) {
+  async function session(
+    cliPath: string,
+    home: string,
+    prompt: string,
+    steps: ScriptStepSource[],
+    extra: string[] = [],
+  ) {
     const proxy = await startGapProxy(server.url);
     try {
       server.enqueue(...steps);
@@ -96,7 +117,7 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
       };
       delete env.WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS;
       delete env.WARDEN_TRACE_TIMING;
-      const run = await runNode([cli, "-p", prompt, "--model", MODEL, ...extra], env, project);
+      const run = await runNode([cliPath, "-p", prompt, "--model", MODEL, ...extra], env, project);
       if (run.code !== 0) throw new Error(`the CLI failed (exit ${run.code}): ${run.stderr}`);
       if (proxy.requestStarts.length !== steps.length)
         throw new Error(`expected ${steps.length} requests, saw ${proxy.requestStarts.length}`);
@@ -114,36 +135,48 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
       throw new Error("the first request does not name the MCP server's tools");
   };
 
+  const series = (label: string, cliPath: string): BuildSeries => ({
+    label,
+    cli: cliPath,
+    rememberedHome: join(work, `home-remembered-${label || "now"}`),
+    hi: [],
+    reads: [],
+    sleeps: [],
+    mcpCold: [],
+    mcpRemembered: [],
+  });
+  const builds = [series("", cli)];
+  if (beforeDist)
+    builds.push(series("before: ", snapshotBuiltCli("warden-cli-scenarios-bench-before", beforeDist).cli));
   const home = join(work, "home");
-  const rememberedHome = join(work, "home-remembered");
   const floor: ProcessRun[] = [];
-  const hi: Scenario[] = [];
-  const reads: Scenario[] = [];
-  const sleeps: Scenario[] = [];
   const bare: number[] = [];
-  const mcpCold: Scenario[] = [];
-  const mcpRemembered: Scenario[] = [];
   const mcpArgs = ["--mcp-config", mcpConfig];
+  const hiStep = () => [reply().text("hi").burst()];
   try {
     // One unmeasured session with the server, so that the project has a last session to remember.
-    await session(rememberedHome, "say hi", [reply().text("hi").burst()], mcpArgs);
+    for (const build of builds) await session(build.cli, build.rememberedHome, "say hi", hiStep(), mcpArgs);
     for (let round = 0; round < RUNS; round++) {
       // Interleaved, so that a burst of load on the shared machine hits every series alike.
       floor.push(await runNode(["-e", "0"], process.env, project));
-      hi.push(await session(home, "say hi", [reply().text("hi").burst()]));
-      const readCalls = reply().burst();
-      for (const file of files) readCalls.tool("Read", { file_path: file });
-      reads.push(await session(home, "read the parts", [readCalls, reply().text("done").burst()]));
-      const sleepCalls = reply().burst();
-      for (const file of files) sleepCalls.tool("Bash", { command: `sleep 1 && cat ${file}`, description: "read" });
-      sleeps.push(await session(home, "read the parts slowly", [sleepCalls, reply().text("done").burst()]));
+      for (const build of builds) {
+        build.hi.push(await session(build.cli, home, "say hi", hiStep()));
+        const readCalls = reply().burst();
+        for (const file of files) readCalls.tool("Read", { file_path: file });
+        build.reads.push(await session(build.cli, home, "read the parts", [readCalls, reply().text("done").burst()]));
+        const sleepCalls = reply().burst();
+        for (const file of files) sleepCalls.tool("Bash", { command: `sleep 1 && cat ${file}`, description: "read" });
+        build.sleeps.push(
+          await session(build.cli, home, "read the parts slowly", [sleepCalls, reply().text("done").burst()]),
+        );
+        // A new home each time: a project whose servers Warden has never seen.
+        const freshHome = join(work, `home-fresh-${build.label || "now"}-${round}`);
+        build.mcpCold.push(await session(build.cli, freshHome, "say hi", hiStep(), mcpArgs));
+        mcpNamed();
+        build.mcpRemembered.push(await session(build.cli, build.rememberedHome, "say hi", hiStep(), mcpArgs));
+        mcpNamed();
+      }
       bare.push(await bareSpawnOverSecond(files));
-      // A new home each time: a project whose servers Warden has never seen.
-      const freshHome = join(work, `home-fresh-${round}`);
-      mcpCold.push(await session(freshHome, "say hi", [reply().text("hi").burst()], mcpArgs));
-      mcpNamed();
-      mcpRemembered.push(await session(rememberedHome, "say hi", [reply().text("hi").burst()], mcpArgs));
-      mcpNamed();
     }
   } finally {
     await server.close();
@@ -151,14 +184,9 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
   }
 
   const floorMs = median(floor.map((r) => r.wallMs));
-  const hiFirst = hi.map(firstRequestMs);
-  const hiMs = median(hiFirst);
-  const readGaps = reads.map((s) => s.gaps[0] as number);
-  const sleepOver = sleeps.map((s) => (s.gaps[0] as number) - 1_000);
-  const coldDelta = mcpCold.map(firstRequestMs).map((ms) => ms - hiMs);
-  const rememberedDelta = mcpRemembered.map(firstRequestMs).map((ms) => ms - hiMs);
+  const floorRss = median(floor.map((r) => r.peakRssMb));
   const of = `median of ${RUNS} cold processes`;
-  return [
+  const rows: BenchRow[] = [
     {
       name: "node -e 0: spawn → exit (the floor)",
       value: floorMs,
@@ -167,7 +195,7 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
     },
     {
       name: "node -e 0: peak RSS",
-      value: median(floor.map((r) => r.peakRssMb)),
+      value: floorRss,
       unit: "MB",
       note: range(
         floor.map((r) => r.peakRssMb),
@@ -175,54 +203,64 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
       ),
     },
     {
-      name: '"say hi": spawn → first request',
-      value: hiMs,
-      unit: "ms",
-      target: "<= 2.5x node -e 0",
-      note: `${ratio(hiMs, floorMs)}; ${of}, ${range(hiFirst)}`,
-    },
-    {
-      name: '"say hi": peak RSS of the one-turn session',
-      value: median(hi.map((s) => s.run.peakRssMb)),
-      unit: "MB",
-      target: "<= 70",
-      note: `${range(
-        hi.map((s) => s.run.peakRssMb),
-        1,
-      )}; node -e 0: ${median(floor.map((r) => r.peakRssMb)).toFixed(1)}`,
-    },
-    {
-      name: "8 parallel Reads: response end → follow-up request",
-      value: median(readGaps),
-      unit: "ms",
-      target: "<= 15",
-      note: `${ratio(median(readGaps), floorMs)}; ${of}, ${range(readGaps, 1)}`,
-    },
-    {
-      name: "8 x `sleep 1 && cat`: response end → follow-up, over 1 s",
-      value: median(sleepOver),
-      unit: "ms",
-      target: "<= 100",
-      note: `${ratio(median(sleepOver), floorMs)}; ${of}, ${range(sleepOver)}; one after another: ~7000`,
-    },
-    {
-      name: "  the same 8 commands spawned by bare Node, over 1 s",
+      name: "8 commands spawned by bare Node, over 1 s",
       value: median(bare),
       unit: "ms",
-      note: `${ratio(median(bare), floorMs)}; ${range(bare)}; the machine's own cost, between the runs above`,
-    },
-    {
-      name: '"say hi" + 60-tool MCP server, not remembered: delta',
-      value: median(coldDelta),
-      unit: "ms",
-      note: `${ratio(median(coldDelta), floorMs)}; over "say hi"; ${of}, ${range(coldDelta)}`,
-    },
-    {
-      name: '"say hi" + 60-tool MCP server, remembered: delta',
-      value: median(rememberedDelta),
-      unit: "ms",
-      target: "<= 30",
-      note: `${ratio(median(rememberedDelta), floorMs)}; over "say hi"; ${of}, ${range(rememberedDelta)}`,
+      note: `${ratio(median(bare), floorMs)}; ${range(bare)}; the machine's own cost for the sleep scenario`,
     },
   ];
+  for (const build of builds) {
+    const hiFirst = build.hi.map(firstRequestMs);
+    const hiMs = median(hiFirst);
+    const readGaps = build.reads.map((s) => s.gaps[0] as number);
+    const sleepOver = build.sleeps.map((s) => (s.gaps[0] as number) - 1_000);
+    const coldDelta = build.mcpCold.map(firstRequestMs).map((ms) => ms - hiMs);
+    const rememberedDelta = build.mcpRemembered.map(firstRequestMs).map((ms) => ms - hiMs);
+    const rss = build.hi.map((s) => s.run.peakRssMb);
+    const name = (text: string) => `${build.label}${text}`;
+    rows.push(
+      {
+        name: name('"say hi": spawn → first request'),
+        value: hiMs,
+        unit: "ms",
+        target: "<= 2.5x node -e 0",
+        note: `${ratio(hiMs, floorMs)}; ${of}, ${range(hiFirst)}`,
+      },
+      {
+        name: name('"say hi": peak RSS of the one-turn session'),
+        value: median(rss),
+        unit: "MB",
+        target: "<= 70",
+        note: `${range(rss, 1)}; ${(median(rss) / floorRss).toFixed(2)}x node -e 0`,
+      },
+      {
+        name: name("8 parallel Reads: response end → follow-up request"),
+        value: median(readGaps),
+        unit: "ms",
+        target: "<= 15",
+        note: `${ratio(median(readGaps), floorMs)}; ${of}, ${range(readGaps, 1)}`,
+      },
+      {
+        name: name("8 x `sleep 1 && cat`: response end → follow-up, over 1 s"),
+        value: median(sleepOver),
+        unit: "ms",
+        target: "<= 100",
+        note: `${ratio(median(sleepOver), floorMs)}; ${of}, ${range(sleepOver)}; one after another: ~7000`,
+      },
+      {
+        name: name('"say hi" + 60-tool MCP server, not remembered: delta'),
+        value: median(coldDelta),
+        unit: "ms",
+        note: `${ratio(median(coldDelta), floorMs)}; over "say hi"; ${of}, ${range(coldDelta)}`,
+      },
+      {
+        name: name('"say hi" + 60-tool MCP server, remembered: delta'),
+        value: median(rememberedDelta),
+        unit: "ms",
+        target: "<= 30",
+        note: `${ratio(median(rememberedDelta), floorMs)}; over "say hi"; ${of}, ${range(rememberedDelta)}`,
+      },
+    );
+  }
+  return rows;
 }

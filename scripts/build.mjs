@@ -73,9 +73,6 @@ await build({
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
   plugins: [zodEnglishOnly, silentDebug],
-  // Bundled CommonJS dependencies (the MCP SDK's ajv and cross-spawn) require() Node's built-in
-  // modules; an ES module has no require of its own, so each output file gets one.
-  banner: { js: 'import { createRequire as __wardenCreateRequire } from "node:module"; const require = __wardenCreateRequire(import.meta.url);' },
   logLevel: "warning",
 });
 if (withTypes) {

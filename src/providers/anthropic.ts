@@ -4,6 +4,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
 import { toAnthropicParams } from "./anthropic-request.js";
+import type { MessagesClient } from "./anthropic-sdk.js";
 import { abortedError, setupError, toProviderError } from "./errors.js";
 import { httpFetch } from "./http-fetch.js";
 import { toolUseFromArguments } from "./tool-input.js";
@@ -20,7 +21,7 @@ const LABEL = "Anthropic API";
 const OFFICIAL_HOST = "api.anthropic.com";
 
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): Provider {
-  let client: Promise<Anthropic> | undefined;
+  let client: Promise<MessagesClient> | undefined;
   return {
     name: "anthropic",
     stream(request) {
@@ -31,7 +32,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
   };
 }
 
-async function createClient(options: AnthropicProviderOptions): Promise<Anthropic> {
+async function createClient(options: AnthropicProviderOptions): Promise<MessagesClient> {
   const baseURL = options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined;
   let apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
   const authToken = process.env.ANTHROPIC_AUTH_TOKEN || undefined;
@@ -46,19 +47,19 @@ async function createClient(options: AnthropicProviderOptions): Promise<Anthropi
     }
     apiKey = "no-key";
   }
-  const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
+  const { createMessagesClient } = await import("./anthropic-sdk.js");
   // Exactly one credential: the SDK refuses two, and with none it would go looking in config files.
   const credential = apiKey ? { apiKey } : { authToken };
-  return new AnthropicClient({ ...credential, baseURL, maxRetries: 0, fetch: httpFetch });
+  return createMessagesClient({ ...credential, baseURL, maxRetries: 0, fetch: httpFetch });
 }
 
 async function* streamMessages(
-  getClient: () => Promise<Anthropic>,
+  getClient: () => Promise<MessagesClient>,
   request: ModelRequest,
 ): AsyncGenerator<ProviderEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortedError();
-  let client: Anthropic;
+  let client: MessagesClient;
   try {
     client = await getClient();
   } catch (error) {
