@@ -211,7 +211,7 @@ async function streamBody(
 ): Promise<ReadableStream<Uint8Array>> {
   const source = await decoded(message);
   let finished = false;
-  return new ReadableStream<Uint8Array>({
+  const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const fail = (error: unknown) => {
         if (finished) return;
@@ -252,6 +252,25 @@ async function streamBody(
       message.destroy();
     },
   });
+  // The SDKs read response.body (this very stream) with for-await. Node 20's own async iterator
+  // of a web stream, when the stream ends, releases its reader and builds the "released" error
+  // through a fresh vm context: ~20 ms on the first response of a process, between the model's
+  // last byte and the tool calls' results. This iterator reads the same way and never releases.
+  Object.defineProperty(stream, Symbol.asyncIterator, { value: () => iterateWithoutRelease(stream) });
+  return stream;
+}
+
+function iterateWithoutRelease<T>(stream: ReadableStream<T>): AsyncIterableIterator<T> {
+  const reader = stream.getReader();
+  const iterator: AsyncIterableIterator<T> = {
+    next: () => reader.read() as Promise<IteratorResult<T>>,
+    async return(value?: unknown) {
+      await reader.cancel();
+      return { done: true, value: value as T };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
 
 async function decoded(message: IncomingMessage): Promise<Readable> {

@@ -34,7 +34,7 @@ import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
 import { traceFirstRequest } from "../timing.js";
 import { wardenVersion } from "../version.js";
-import { warmUpAfter, watchFirstRequest } from "../warm-up.js";
+import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
 let outputClosed = false;
@@ -98,7 +98,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // Settings are read once, here: broken ones stop the session before any MCP server is started,
   // and the MCP set-up takes its servers and tool-search mode from the same read.
   const permissions = sessionPermissions(config);
-  const firstRequest = watchFirstRequest(traceFirstRequest(resolved.provider));
+  const firstRequest = watchRequests(traceFirstRequest(resolved.provider));
   const provider = firstRequest.provider;
   const modelOverride = modelOverrideFromSettings(permissions.settings, provider.name, resolved.model);
   const knownModelInfo = modelInfoFor(provider.name, resolved.model);
@@ -135,7 +135,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   mcpStarting.catch(() => undefined);
   const taskTools = settingsValue(permissions.settings, "taskTools");
   const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
-  warmUpAfter(firstRequest.sent, tools);
+  warmUpWhileWaiting(firstRequest, tools);
   const mcp = await mcpStarting;
   const mcpServers = mcp.servers;
   const agentCatalog = await loadSessionAgentCatalog(config.cwd, permissions.settings, (message) =>
