@@ -17,6 +17,7 @@ import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, ToolPermissionContext } from "../../tool/permission-types.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
+import { gitConfigObjection } from "./git-read-only.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { type BashRule, bashRulesOf, denyVariants, ruleMatchesWords } from "./rules.js";
 import { suggestionsFor } from "./suggestions.js";
@@ -280,6 +281,8 @@ function judgePart(
     );
     if (input?.target)
       return { allowed: false, reason: `it reads ${input.target.value}, outside the working directories` };
+    const gitObjection = deepest ? gitConfigObjection(deepest.words, command.cwd) : undefined;
+    if (gitObjection) return { allowed: false, reason: gitObjection };
     return { allowed: true };
   }
   if (ruleWithAssignments) return { allowed: true, rule: ruleWithAssignments };
