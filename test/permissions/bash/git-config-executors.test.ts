@@ -72,6 +72,7 @@ describe("read-only git commands in a repository whose config runs programs", ()
       { type: "tool_use", id: "toolu_fsmonitor", name: "Bash", input: { command: "git status" } },
       session.context,
       canUseTool,
+      undefined,
     );
     expect(outcome.result.is_error).toBe(true);
     expect(text(outcome.result)).toContain("core.fsmonitor");

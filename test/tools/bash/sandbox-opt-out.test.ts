@@ -37,12 +37,13 @@ describe("dangerouslyDisableSandbox with the sandbox on", () => {
   it("asks as a safety check even when Bash is allowed outright, a prefix rule matches, or bypass mode is on", async () => {
     const made = session({ enabled: true });
     const input = { command: "ls", dangerouslyDisableSandbox: true };
-    for (const [rules, mode] of [
+    const cases: Array<[RuleSet, PermissionMode]> = [
       [{ allow: ["Bash"] }, "default"],
       [{ allow: ["Bash(ls:*)"] }, "default"],
       [{}, "bypassPermissions"],
       [{}, "acceptEdits"],
-    ] as const) {
+    ];
+    for (const [rules, mode] of cases) {
       const result = await decision(made, input, rules, mode);
       expect(result.behavior, `${JSON.stringify(rules)} ${mode}`).toBe("ask");
       expect(result.decisionReason).toMatchObject({ type: "safetyCheck" });
