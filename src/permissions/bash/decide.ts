@@ -12,13 +12,14 @@ import {
   writeTargetsOf,
 } from "../../shell/commands/index.js";
 import { fallbackSimpleCommands, type SimpleCommand } from "../../shell/parse/index.js";
-import { classifyReadOnly, sedScriptsFromOptions, unsafeSedCommand } from "../../shell/read-only/index.js";
+import { classifyReadOnly } from "../../shell/read-only/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, ToolPermissionContext } from "../../tool/permission-types.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
 import { gitConfigObjection } from "./git-read-only.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
+import { beyondRule } from "./rule-scope.js";
 import { type BashRule, bashRulesOf, denyVariants, ruleMatchesWords } from "./rules.js";
 import { suggestionsFor } from "./suggestions.js";
 
@@ -261,8 +262,6 @@ function judgePart(
           : `it runs in ${command.cwd}, outside the working directories`,
     };
   }
-  const ruleProof = ruleProofObjection(part);
-  if (ruleProof) return { allowed: false, reason: ruleProof };
   const deepest = [...part.unwrapping.views].reverse().find((v) => v.transparent);
   const verdict = classifyReadOnly(deepest?.words ?? command.words);
   if (verdict.readOnly && deepest?.words[0]?.value === "xargs" && !producesProjectPaths(command.stdinFrom)) {
@@ -286,15 +285,23 @@ function judgePart(
     return { allowed: true };
   }
   if (ruleWithAssignments) return { allowed: true, rule: ruleWithAssignments };
+  let notGranted: string | undefined;
   for (const view of part.unwrapping.views) {
     if (!view.transparent) break;
     const rule = allowRules.find((r) => ruleMatchesWords(r, view.words));
-    if (rule) return { allowed: true, rule };
+    if (!rule) continue;
+    // The rule names a prefix; what the arguments smuggle in (on the view it matched, or on the
+    // command the wrappers run) is not part of it.
+    notGranted =
+      beyondRule(rule, view.words, command.cwd) ??
+      (deepest && deepest !== view ? beyondRule(rule, deepest.words, command.cwd) : undefined);
+    if (!notGranted) return { allowed: true, rule };
+    break;
   }
   if (context.mode === "acceptEdits" && deepest && isFileEditInside(deepest.words, command.cwd, context)) {
     return { allowed: true, byMode: true };
   }
-  return { allowed: false, reason: verdict.reason };
+  return { allowed: false, reason: notGranted ?? verdict.reason };
 }
 
 /**
@@ -332,19 +339,4 @@ function withAssignments(part: CommandPart): Field[] {
 
 function literalWord(value: string): Field {
   return { value, literal: true, glob: false, quoted: false, source: value };
-}
-
-/**
- * Objections no allow rule lifts: a rule like `Bash(sed -n:*)` approves printing lines, not the
- * `w` command that writes any file or the `e` command that runs one.
- */
-function ruleProofObjection(part: CommandPart): string | undefined {
-  for (const view of part.unwrapping.views) {
-    if (view.words[0]?.value !== "sed" || view.words.some((w) => w.value === "--sandbox")) continue;
-    for (const script of sedScriptsFromOptions(view.words)) {
-      const problem = unsafeSedCommand(script);
-      if (problem && /writes|runs/.test(problem)) return problem;
-    }
-  }
-  return undefined;
 }
