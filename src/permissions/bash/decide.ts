@@ -17,6 +17,7 @@ import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, ToolPermissionContext } from "../../tool/permission-types.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
+import { ruleMatchesFlags } from "./flag-spellings.js";
 import { gitConfigObjection } from "./git-read-only.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { beyondRule } from "./rule-scope.js";
@@ -49,6 +50,18 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
       decisionReason: { type: "rule", rule: asked.rule.rule },
       ...(suggestions.length > 0 ? { suggestions } : {}),
     };
+  }
+  // A deny rule names what the user never wants run. Where a part runs code the analysis cannot
+  // read (an interpreter's program, a script file, a variable the shell executes), no allow rule or
+  // mode can vouch that it stays clear of the denied commands: it asks.
+  if (denyRules.length > 0) {
+    const hidden = analysis.parts.find((p) => p.hidden !== undefined);
+    if (hidden) {
+      const names = denyRules.map((r) => `Bash(${r.rule.value.ruleContent})`).join(", ");
+      return safetyAsk(
+        `${hidden.hidden} (in \`${hidden.command.source}\`), and deny rules are in force (${names}): the analysis cannot see whether it runs a denied command`,
+      );
+    }
   }
   if (analysis.script.trim() === "")
     return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
@@ -185,7 +198,7 @@ function denialOf(denied: { rule: BashRule; words: string }): PermissionResult {
 function matchCandidates(rules: BashRule[], candidates: Field[][]): { rule: BashRule; words: string } | undefined {
   for (const words of candidates) {
     for (const variant of denyVariants(words)) {
-      const rule = rules.find((r) => ruleMatchesWords(r, variant));
+      const rule = rules.find((r) => ruleMatchesWords(r, variant) || ruleMatchesFlags(r, variant));
       if (rule) return { rule, words: words.map((w) => w.value).join(" ") };
     }
   }
