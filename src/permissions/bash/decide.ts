@@ -17,11 +17,13 @@ import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, ToolPermissionContext } from "../../tool/permission-types.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
+import { fileRuleDecision } from "./file-rules.js";
 import { ruleMatchesFlags } from "./flag-spellings.js";
 import { gitConfigObjection } from "./git-read-only.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { beyondRule } from "./rule-scope.js";
 import { type BashRule, bashRulesOf, denyVariants, ruleMatchesWords } from "./rules.js";
+import { secretExfiltrationReason } from "./secret-exfiltration.js";
 import { suggestionsFor } from "./suggestions.js";
 
 /** `$API_KEY`, `${GITHUB_TOKEN}`...: printing them hands a secret to the model. */
@@ -51,6 +53,9 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
       ...(suggestions.length > 0 ? { suggestions } : {}),
     };
   }
+  // The file tools' path rules hold for the files the command visibly reads and writes.
+  const byFileRules = fileRuleDecision(analysis, context);
+  if (byFileRules?.behavior === "deny") return byFileRules;
   // A deny rule names what the user never wants run. Where a part runs code the analysis cannot
   // read (an interpreter's program, a script file, a variable the shell executes), no allow rule or
   // mode can vouch that it stays clear of the denied commands: it asks.
@@ -63,8 +68,11 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
       );
     }
   }
+  if (byFileRules) return byFileRules;
   if (analysis.script.trim() === "")
     return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
+  const exfiltration = secretExfiltrationReason(analysis);
+  if (exfiltration) return safetyAsk(exfiltration);
 
   const grave = analysis.validation.findings.find((f) => !f.deferred);
   if (grave) return safetyAsk(`${grave.message} (check ${grave.id}, ${grave.validator})`);

@@ -8,6 +8,7 @@ import { resolveWordPath } from "../../shell/commands/index.js";
 import { classifyReadOnly } from "../../shell/read-only/index.js";
 import type { Field } from "../../shell/words/index.js";
 import { secretPathReason } from "../filesystem/index.js";
+import { pathCandidates } from "./path-candidates.js";
 import type { BashRule } from "./rules.js";
 
 /** Why `rule`, which matched `words`, does not grant this command, or undefined when it does. */
@@ -36,14 +37,4 @@ function ruleSpells(rule: BashRule, option: string): boolean {
     if (word === option || (optionName.startsWith("--") && word.split("=")[0] === optionName)) return true;
     return /^-[A-Za-z]$/.test(option) && /^-[A-Za-z]+$/.test(word) && word.includes(option.slice(1));
   });
-}
-
-/** The paths a word can name: itself, an option's `=value`, curl's `@file`. */
-function pathCandidates(word: Field): Field[] {
-  if (!word.literal) return [];
-  const values = [word.value];
-  const eq = word.value.indexOf("=");
-  if (word.value.startsWith("-") && eq !== -1) values.push(word.value.slice(eq + 1));
-  for (const value of [...values]) if (value.startsWith("@")) values.push(value.slice(1));
-  return values.filter((v) => v !== "" && !v.startsWith("-")).map((value) => ({ ...word, value }));
 }
