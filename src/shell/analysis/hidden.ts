@@ -4,6 +4,7 @@
 // runs.
 import { hiddenCodeOf, isDangerousEnvVar, stringLiterals, type Unwrapping } from "../commands/index.js";
 import type { SimpleCommand } from "../parse/index.js";
+import { sedScriptsFromOptions, unsafeSedCommand } from "../read-only/index.js";
 
 export interface HiddenOutcome {
   hidden: string | undefined;
@@ -12,7 +13,12 @@ export interface HiddenOutcome {
 }
 
 /** Variables whose value a shell runs as commands (the prompt ones expand `$(...)` each prompt). */
-const EXECUTED_VARIABLES = /^(PROMPT_COMMAND|PS[0-4])$/;
+/** Also the variables naming a program that git, less or an editor start through a shell. */
+const EXECUTED_VARIABLES =
+  /^(PROMPT_COMMAND|PS[0-4]|(GIT_)?PAGER|EDITOR|VISUAL|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_EDITOR)$/;
+/** git configuration keys whose value git runs as a shell command. */
+const GIT_COMMAND_KEYS =
+  /(pager|editor|sshcommand|external|textconv|command|fsmonitor|program|helper|askpass|gitproxy|driver|clean|smudge|process|cmd)$/i;
 /** Builtins whose `NAME=value` arguments set variables or define aliases. */
 const DECLARING = new Set(["export", "declare", "typeset", "local", "readonly", "env", "alias"]);
 
@@ -32,6 +38,21 @@ export function hiddenCodeOfPart(
     if (code.fromStdin && command.stdinText !== undefined) denyScripts.push(...stringLiterals(command.stdinText));
   }
   const git = unwrapping.views.find((v) => v.words[0]?.literal && v.words[0].value === "git");
+  // `git -c core.pager='rm -rf x' -p log`: the value is a command git hands to a shell.
+  git?.words.forEach((word, i) => {
+    const setting = word.value === "-c" ? git.words[i + 1] : undefined;
+    const match = setting?.literal ? /^([^=]+)=(.*)$/s.exec(setting.value) : null;
+    if (match?.[1] && match[2] && GIT_COMMAND_KEYS.test(match[1])) denyScripts.push(match[2]);
+  });
+  // sed's `e` command and the `e` flag of `s` run shell commands.
+  const sed = unwrapping.views.find((v) => v.words[0]?.literal && v.words[0].value === "sed");
+  if (sed && !sed.words.some((w) => w.value === "--sandbox")) {
+    for (const script of sedScriptsFromOptions(sed.words)) {
+      if (!/runs/.test(unsafeSedCommand(script) ?? "")) continue;
+      hidden ??= "sed runs a shell command from its script";
+      denyScripts.push(...script.split(/[;\n]/).map((c) => c.replace(/^\s*[0-9$,/]*\s*e\s*/, "")));
+    }
+  }
   const gitConfig = git?.words.findIndex(
     (w, i) => w.value.startsWith("--config-env") || (w.value === "-c" && !git.words[i + 1]?.literal),
   );

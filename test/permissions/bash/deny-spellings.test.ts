@@ -50,6 +50,10 @@ describe("deny rules hold against every spelling the analysis can see", () => {
     ["sh -c 'echo hi; rm -rf x'", rmDenied],
     ["  rm -rf x", { allow: ["Bash"], deny: ["Bash(rm -rf:*)"] }],
     ["alias ll='rm -rf x'", rmDenied],
+    ["sed -n '1e rm -rf x' f.txt", rmDenied],
+    ["git -c core.pager='rm -rf x' -p log", rmDenied],
+    ["GIT_SSH_COMMAND='rm -rf x' git fetch", rmDenied],
+    ["GIT_PAGER='rm -rf x' git -p log", rmDenied],
   ];
   for (const [command, rules] of denied) {
     it(`denies \`${command.replace(/\n/g, "\\n")}\``, async () => {
