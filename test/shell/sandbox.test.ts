@@ -328,8 +328,28 @@ describe("sandbox: unavailable bubblewrap", () => {
         { command: "ls", dangerouslyDisableSandbox: true },
         session.context,
       );
-      // With the sandbox declined on purpose, the ordinary command check decides alone.
-      expect(permission.decisionReason).not.toMatchObject({ type: "safetyCheck" });
+      // Leaving the sandbox on purpose is its own question (test/tools/bash/sandbox-opt-out.test.ts),
+      // not the "sandbox unavailable" one.
+      expect(permission.behavior).toBe("ask");
+      expect("message" in permission && permission.message).not.toContain("cannot run here");
+      const denied = await BashTool.checkPermissions(
+        { command: "rm -rf x", dangerouslyDisableSandbox: true },
+        {
+          ...session.context,
+          getAppState: () => ({
+            ...session.context.getAppState(),
+            toolPermissionContext: {
+              ...session.context.getAppState().toolPermissionContext,
+              rules: {
+                allow: [],
+                ask: [],
+                deny: [{ source: "session", behavior: "deny", value: { toolName: "Bash", ruleContent: "rm:*" } }],
+              },
+            },
+          }),
+        },
+      );
+      expect(denied.behavior).toBe("deny");
     } finally {
       delete process.env.WARDEN_BWRAP_PATH;
     }

@@ -12,13 +12,18 @@ import {
   writeTargetsOf,
 } from "../../shell/commands/index.js";
 import { fallbackSimpleCommands, type SimpleCommand } from "../../shell/parse/index.js";
-import { classifyReadOnly, sedScriptsFromOptions, unsafeSedCommand } from "../../shell/read-only/index.js";
+import { classifyReadOnly } from "../../shell/read-only/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, ToolPermissionContext } from "../../tool/permission-types.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
+import { fileRuleDecision } from "./file-rules.js";
+import { ruleMatchesFlags } from "./flag-spellings.js";
+import { gitConfigObjection } from "./git-read-only.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
+import { beyondRule } from "./rule-scope.js";
 import { type BashRule, bashRulesOf, denyVariants, ruleMatchesWords } from "./rules.js";
+import { secretExfiltrationReason } from "./secret-exfiltration.js";
 import { suggestionsFor } from "./suggestions.js";
 
 /** `$API_KEY`, `${GITHUB_TOKEN}`...: printing them hands a secret to the model. */
@@ -48,8 +53,26 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
       ...(suggestions.length > 0 ? { suggestions } : {}),
     };
   }
+  // The file tools' path rules hold for the files the command visibly reads and writes.
+  const byFileRules = fileRuleDecision(analysis, context);
+  if (byFileRules?.behavior === "deny") return byFileRules;
+  // A deny rule names what the user never wants run. Where a part runs code the analysis cannot
+  // read (an interpreter's program, a script file, a variable the shell executes), no allow rule or
+  // mode can vouch that it stays clear of the denied commands: it asks.
+  if (denyRules.length > 0) {
+    const hidden = analysis.parts.find((p) => p.hidden !== undefined);
+    if (hidden) {
+      const names = denyRules.map((r) => `Bash(${r.rule.value.ruleContent})`).join(", ");
+      return safetyAsk(
+        `${hidden.hidden} (in \`${hidden.command.source}\`), and deny rules are in force (${names}): the analysis cannot see whether it runs a denied command`,
+      );
+    }
+  }
+  if (byFileRules) return byFileRules;
   if (analysis.script.trim() === "")
     return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
+  const exfiltration = secretExfiltrationReason(analysis);
+  if (exfiltration) return safetyAsk(exfiltration);
 
   const grave = analysis.validation.findings.find((f) => !f.deferred);
   if (grave) return safetyAsk(`${grave.message} (check ${grave.id}, ${grave.validator})`);
@@ -183,7 +206,7 @@ function denialOf(denied: { rule: BashRule; words: string }): PermissionResult {
 function matchCandidates(rules: BashRule[], candidates: Field[][]): { rule: BashRule; words: string } | undefined {
   for (const words of candidates) {
     for (const variant of denyVariants(words)) {
-      const rule = rules.find((r) => ruleMatchesWords(r, variant));
+      const rule = rules.find((r) => ruleMatchesWords(r, variant) || ruleMatchesFlags(r, variant));
       if (rule) return { rule, words: words.map((w) => w.value).join(" ") };
     }
   }
@@ -260,8 +283,6 @@ function judgePart(
           : `it runs in ${command.cwd}, outside the working directories`,
     };
   }
-  const ruleProof = ruleProofObjection(part);
-  if (ruleProof) return { allowed: false, reason: ruleProof };
   const deepest = [...part.unwrapping.views].reverse().find((v) => v.transparent);
   const verdict = classifyReadOnly(deepest?.words ?? command.words);
   if (verdict.readOnly && deepest?.words[0]?.value === "xargs" && !producesProjectPaths(command.stdinFrom)) {
@@ -280,18 +301,28 @@ function judgePart(
     );
     if (input?.target)
       return { allowed: false, reason: `it reads ${input.target.value}, outside the working directories` };
+    const gitObjection = deepest ? gitConfigObjection(deepest.words, command.cwd) : undefined;
+    if (gitObjection) return { allowed: false, reason: gitObjection };
     return { allowed: true };
   }
   if (ruleWithAssignments) return { allowed: true, rule: ruleWithAssignments };
+  let notGranted: string | undefined;
   for (const view of part.unwrapping.views) {
     if (!view.transparent) break;
     const rule = allowRules.find((r) => ruleMatchesWords(r, view.words));
-    if (rule) return { allowed: true, rule };
+    if (!rule) continue;
+    // The rule names a prefix; what the arguments smuggle in (on the view it matched, or on the
+    // command the wrappers run) is not part of it.
+    notGranted =
+      beyondRule(rule, view.words, command.cwd) ??
+      (deepest && deepest !== view ? beyondRule(rule, deepest.words, command.cwd) : undefined);
+    if (!notGranted) return { allowed: true, rule };
+    break;
   }
   if (context.mode === "acceptEdits" && deepest && isFileEditInside(deepest.words, command.cwd, context)) {
     return { allowed: true, byMode: true };
   }
-  return { allowed: false, reason: verdict.reason };
+  return { allowed: false, reason: notGranted ?? verdict.reason };
 }
 
 /**
@@ -329,19 +360,4 @@ function withAssignments(part: CommandPart): Field[] {
 
 function literalWord(value: string): Field {
   return { value, literal: true, glob: false, quoted: false, source: value };
-}
-
-/**
- * Objections no allow rule lifts: a rule like `Bash(sed -n:*)` approves printing lines, not the
- * `w` command that writes any file or the `e` command that runs one.
- */
-function ruleProofObjection(part: CommandPart): string | undefined {
-  for (const view of part.unwrapping.views) {
-    if (view.words[0]?.value !== "sed" || view.words.some((w) => w.value === "--sandbox")) continue;
-    for (const script of sedScriptsFromOptions(view.words)) {
-      const problem = unsafeSedCommand(script);
-      if (problem && /writes|runs/.test(problem)) return problem;
-    }
-  }
-  return undefined;
 }

@@ -78,6 +78,23 @@ export function ruleMatchesWords(rule: BashRule, words: Field[]): boolean {
   return true;
 }
 
+/** Aliases defined with `-c alias.NAME=VALUE` among git's global options (shell aliases, `!...`, are nested scripts). */
+function inlineGitAliases(globals: Field[]): Map<string, string> {
+  const aliases = new Map<string, string>();
+  for (let i = 0; i < globals.length; i += 1) {
+    const word = globals[i] as Field;
+    const setting =
+      word.value === "-c"
+        ? globals[i + 1]
+        : word.value.startsWith("-c")
+          ? { ...word, value: word.value.slice(2) }
+          : undefined;
+    const match = setting?.literal ? /^alias\.([^=]+)=([^!].*)$/is.exec(setting.value) : null;
+    if (match?.[1] && match[2]) aliases.set(match[1], match[2]);
+  }
+  return aliases;
+}
+
 /**
  * Spellings of one argv that run the same program, for deny matching only: path basenames
  * (`/bin/rm`), zsh's `=rm`, and git/npm global options before the subcommand
@@ -95,6 +112,16 @@ export function denyVariants(words: Field[]): Field[][] {
   if (name === "git") {
     const { subcommandIndex } = locateGitSubcommand(renamed);
     if (subcommandIndex > 1) variants.push([renamed[0] as Field, ...renamed.slice(subcommandIndex)]);
+    // `git -c alias.x=push x` runs `git push`: the alias, defined on the same line, is expanded.
+    const sub = renamed[subcommandIndex];
+    const expansion = sub?.literal ? inlineGitAliases(renamed.slice(1, subcommandIndex)).get(sub.value) : undefined;
+    if (expansion) {
+      const words = expansion.split(/\s+/).filter(Boolean);
+      const expanded = words.map(
+        (value): Field => ({ value, literal: true, glob: false, quoted: false, source: value }),
+      );
+      variants.push([renamed[0] as Field, ...expanded, ...renamed.slice(subcommandIndex + 1)]);
+    }
   }
   if (name === "npm" || name === "npx" || name === "yarn" || name === "pnpm") {
     // Whether `--flag value` takes the next word is unknown here; both readings are tried.

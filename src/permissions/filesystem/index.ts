@@ -9,3 +9,4 @@ export { checkReadPermission, checkWritePermission, isInsideWorkingDirectories }
 export { isPlanFile, PLAN_FILE_REASON } from "./plan-file.js";
 export { READ_RULE_NAME, ruleNamesFor, WRITE_RULE_NAME } from "./rule-family.js";
 export { isUncPath, protectedPathReason } from "./safety.js";
+export { secretPathReason } from "./secret-paths.js";

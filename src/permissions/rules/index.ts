@@ -5,7 +5,7 @@
 
 export { isDangerousAllowRule } from "./code-running-rules.js";
 export { describeReason, describeRule } from "./describe.js";
-export { compilePathPattern, findMatchingPathRule } from "./path-rules.js";
+export { compilePathPattern, findMatchingPathRule, findPathRuleInside } from "./path-rules.js";
 export { findWholeToolRule, ruleNamesTool } from "./rule-match.js";
 export {
   emptyRules,

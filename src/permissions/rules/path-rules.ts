@@ -101,3 +101,39 @@ export function findMatchingPathRule(
   }
   return undefined;
 }
+
+/** The literal folders a glob starts with (`config/*.yml` → `config`), before any wildcard. */
+function fixedPrefix(glob: string): string {
+  const fixed: string[] = [];
+  for (const segment of glob.split("/")) {
+    if (segment === "" || /[*?[\]{}!]/.test(segment)) break;
+    fixed.push(segment);
+  }
+  return fixed.join("/");
+}
+
+/**
+ * The first content rule of these tools whose pattern could match something under any of the
+ * folders, for a command that reads a folder whole (`grep -r x dir`). A pattern naming one path
+ * that does not exist covers nothing there; a wildcard pattern is taken to cover what it could.
+ */
+export function findPathRuleInside(
+  rules: readonly PermissionRule[],
+  toolNames: readonly string[],
+  folders: readonly string[],
+  fallbackRoot: string,
+  exists: (path: string) => boolean,
+): PermissionRule | undefined {
+  for (const rule of rules) {
+    const content = rule.value.ruleContent;
+    if (content === undefined || !toolNames.includes(rule.value.toolName)) continue;
+    const { base, glob } = anchor(content, rule.root ?? fallbackRoot);
+    const prefixText = fixedPrefix(glob);
+    const prefix = prefixText === "" ? base : `${base.replace(/\/+$/, "")}/${prefixText}`;
+    const literal = prefixText === glob.replace(/\/+$/, "");
+    if (literal && !exists(prefix)) continue;
+    if (folders.some((folder) => under(folder, prefix) !== undefined || under(prefix, folder) !== undefined))
+      return rule;
+  }
+  return undefined;
+}

@@ -15,6 +15,7 @@ import {
 } from "../parse/index.js";
 import { runValidators, type ValidationInput, type ValidationOutcome } from "../validators/index.js";
 import type { Field } from "../words/index.js";
+import { hiddenCodeOfPart } from "./hidden.js";
 
 /** `sh -c "sh -c '...'"` nesting deeper than this is not followed; such commands ask. */
 const MAX_NESTING = 4;
@@ -48,7 +49,7 @@ export function analyzeCommandWith(
   validate: RunValidators = runValidators,
 ): ScriptAnalysis {
   const script = joinLineContinuations(command);
-  const tree = parseWith(parser, script);
+  const tree = parseWith(parser, withoutCoprocKeywords(script));
   try {
     const structure = splitScript(tree, cwd, { ifsReassigned: /(^|[\s;&|(])IFS\+?=/.test(script) });
     const collector: NestedCollector = { parts: [], fallback: [], incomplete: structure.hasError };
@@ -102,14 +103,16 @@ function addPart(
   out: NestedCollector,
 ): void {
   const unwrapping = unwrapCommand(command.words);
-  out.parts.push({ command, unwrapping, origin, depth });
+  // A shell reading its script from stdin: a heredoc, a here-string or a literal echo/printf
+  // before the pipe says what it runs, so deny rules can see it (the command still asks).
+  const stdinScript = unwrapping.runsStdin ? (command.stdinText ?? literalOutputOf(command.stdinFrom)) : undefined;
+  const { hidden, denyScripts } = hiddenCodeOfPart(command, unwrapping, stdinScript);
+  out.parts.push({ command, unwrapping, origin, depth, hidden });
+  for (const text of denyScripts) out.fallback.push(...fallbackSimpleCommands(text));
   for (const words of unwrapping.nestedCommands) {
     const inner: SimpleCommand = { ...command, kind: "command", assignments: [], words, redirects: [] };
     addPart(parser, inner, "find-exec", depth, out);
   }
-  // A shell reading its script from stdin: a heredoc, a here-string or a literal echo/printf
-  // before the pipe says what it runs, so deny rules can see it (the command still asks).
-  const stdinScript = unwrapping.runsStdin ? (command.stdinText ?? literalOutputOf(command.stdinFrom)) : undefined;
   const scripts = stdinScript === undefined ? unwrapping.nestedScripts : [...unwrapping.nestedScripts, stdinScript];
   for (const nested of scripts) {
     if (depth + 1 > MAX_NESTING) {
@@ -117,7 +120,7 @@ function addPart(
       out.fallback.push(...fallbackSimpleCommands(nested));
       continue;
     }
-    const tree = parseWith(parser, joinLineContinuations(nested));
+    const tree = parseWith(parser, withoutCoprocKeywords(joinLineContinuations(nested)));
     try {
       const structure = splitScript(tree, command.cwd ?? "/", { ifsReassigned: /(^|[\s;&|(])IFS\+?=/.test(nested) });
       if (structure.hasError) {
@@ -131,6 +134,19 @@ function addPart(
       tree.delete();
     }
   }
+}
+
+/**
+ * The grammar does not know `coproc` (it drops `coproc (rm x)` and reads `coproc { rm x; }` as
+ * words), yet bash runs the command after it as usual, only in the background. Blanked out (same
+ * length, so offsets hold), the rest parses as the command bash will run.
+ */
+function withoutCoprocKeywords(script: string): string {
+  if (!script.includes("coproc")) return script;
+  return script.replace(
+    /(^|[;&|({}\n]|\b(?:then|do|else|!)\s)(\s*)coproc(\s+[A-Za-z_][A-Za-z0-9_]*(?=\s*[{(]))?(?=\s)/g,
+    (match, before: string) => before + " ".repeat(match.length - before.length),
+  );
 }
 
 /** Node types the validators look at; only these are materialised (node objects are costly). */

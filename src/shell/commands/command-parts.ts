@@ -10,4 +10,10 @@ export interface CommandPart {
   origin: PartOrigin;
   /** How many `sh -c` / `eval` layers this part sits under. */
   depth: number;
+  /**
+   * Why this part runs code the analysis could not read (an interpreter's inline program, a
+   * script file given to a shell or `source`, stdin nobody showed, a variable the shell executes,
+   * a command name known only at run time), or undefined when all it runs was seen.
+   */
+  hidden: string | undefined;
 }

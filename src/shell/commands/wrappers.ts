@@ -243,6 +243,14 @@ function watchStep(words: Field[], at: number): Step {
   };
 }
 
+/** `source /dev/stdin` (or `.`) runs what arrives on stdin as a shell would; a file is hidden code. */
+function sourceStep(words: Field[], at: number): Step {
+  const file = words[at + 1]?.value === "--" ? words[at + 2] : words[at + 1];
+  if (file?.literal && /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(file.value))
+    return { kind: "opaque", reason: STDIN_REASON };
+  return { kind: "none" };
+}
+
 /** `trap 'cmd' EXIT` runs its first operand later, as a script. */
 function trapStep(words: Field[], at: number): Step {
   const parsed = parseArgs(words, at + 1, { stopAtOperand: true });
@@ -283,6 +291,8 @@ const WRAPPERS: Record<string, (words: Field[], at: number) => Step> = {
   eval: evalStep,
   watch: watchStep,
   trap: trapStep,
+  source: sourceStep,
+  ".": sourceStep,
 };
 
 /**

@@ -91,7 +91,10 @@ export function splitScript(tree: Tree, cwd: string, context: WordContext): Scri
     functionNames: new Set(),
     hasError: tree.rootNode.hasError,
   };
-  const walker = new Walker(structure, context, tree.rootNode.text);
+  // The root node starts at the first token, so its text lacks leading blanks while every node's
+  // index counts them: without the padding, `  rm -rf x` was read as `rm -rfx` (and slipped past a
+  // deny of `rm -rf`).
+  const walker = new Walker(structure, context, " ".repeat(tree.rootNode.startIndex) + tree.rootNode.text);
   walker.visit(tree.rootNode, { cwd, origin: "top", inError: false });
   return structure;
 }

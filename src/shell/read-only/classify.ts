@@ -14,7 +14,7 @@ import {
 import { checkGitReadOnly } from "./git.js";
 import { checkSedReadOnly } from "./sed.js";
 import { checkSimpleReadOnly, SIMPLE_READ_ONLY } from "./table.js";
-import { notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
+import { notReadOnly, type ReadOnlyVerdict, readOnly, smuggledOption } from "./verdict.js";
 
 export function classifyReadOnly(words: Field[], depth = 0): ReadOnlyVerdict {
   const head = words[0];
@@ -58,8 +58,8 @@ export function classifyReadOnly(words: Field[], depth = 0): ReadOnlyVerdict {
       shortWithValue: "oOpuUgGtCq",
       longWithValue: ["sort", "format", "pid", "ppid", "user", "group", "cols", "columns", "rows", "width"],
     });
-    if (parsed.operands.some((w) => /^[a-zA-Z]*e/.test(w.value) && !/^\d/.test(w.value)))
-      return notReadOnly("ps with the e flag prints process environments");
+    const environment = parsed.operands.find((w) => /^[a-zA-Z]*e/.test(w.value) && !/^\d/.test(w.value));
+    if (environment) return smuggledOption("ps with the e flag prints process environments", environment.value);
   }
   const report = checkToolReport(name, words);
   if (report) return report;

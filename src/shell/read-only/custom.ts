@@ -2,7 +2,7 @@
 // awk and jq programs, find expressions, date, and package tools that only report.
 
 import { type Field, matchesLong, parseArgs } from "../words/index.js";
-import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
+import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly, smuggledOption } from "./verdict.js";
 
 /** awk can run commands (system, pipes, getline from commands), write files (>), read secrets (ENVIRON). */
 export function checkAwkReadOnly(words: Field[]): ReadOnlyVerdict {
@@ -13,14 +13,14 @@ export function checkAwkReadOnly(words: Field[]): ReadOnlyVerdict {
   for (const option of parsed.options) {
     if (["-f", "-e", "-i", "-E", "-l"].includes(option.flag) || option.flag.startsWith("--")) {
       if (option.flag !== "--field-separator" && option.flag !== "--assign")
-        return notReadOnly(`awk ${option.flag} loads program text the check cannot see`);
+        return smuggledOption(`awk ${option.flag} loads program text the check cannot see`, option.flag);
     }
   }
   const program = parsed.operands[0];
   if (!program) return notReadOnly("awk without a program");
   if (!program.literal) return notReadOnly("the awk program is known only at run time");
   if (/[|>@]|\b(system|getline|close|fflush|ENVIRON|PROCINFO)\b/.test(program.value)) {
-    return notReadOnly("the awk program can run commands, write files or read the environment");
+    return smuggledOption("the awk program can run commands, write files or read the environment", program.value);
   }
   const files = parsed.operands.slice(1).filter((f) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(f.value));
   return readOnly(files);
@@ -55,7 +55,7 @@ export function checkJqReadOnly(words: Field[]): ReadOnlyVerdict {
         (l) => text.startsWith("--") && matchesLong(text, l, 3),
       )
     ) {
-      if (!text.startsWith("--seq")) return notReadOnly(`jq ${text} loads code or files the check cannot see`);
+      if (!text.startsWith("--seq")) return smuggledOption(`jq ${text} loads code or files the check cannot see`, text);
     }
   }
   const filter = operands[0];
@@ -66,7 +66,7 @@ export function checkJqReadOnly(words: Field[]): ReadOnlyVerdict {
       filter.value,
     )
   ) {
-    return notReadOnly("the jq filter reads the environment, loads modules or writes to stderr");
+    return smuggledOption("the jq filter reads the environment, loads modules or writes to stderr", filter.value);
   }
   return readOnly(operands.slice(1));
 }
@@ -82,6 +82,7 @@ const FIND_ACTIONS = new Set([
   "-fprintf",
   "-fls",
 ]);
+const FIND_EXEC_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 /** find tests whose value names a file it reads (its time stamps or identity). */
 const FIND_PATH_VALUES = new Set(["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from", "-newermt"]);
 const FIND_WITH_VALUE = new Set([
@@ -135,7 +136,12 @@ export function checkFindReadOnly(words: Field[]): ReadOnlyVerdict {
     const word = words[i] as Field;
     const text = word.value;
     if (!word.literal && !inExpression) return notReadOnly("a find start path is known only at run time");
-    if (FIND_ACTIONS.has(text)) return notReadOnly(`find ${text} runs a command, deletes or writes files`);
+    if (FIND_ACTIONS.has(text)) {
+      // -exec and -ok run a command the analysis sees (it is judged as a command of its own);
+      // -delete and -fprint change files, which no rule for find grants.
+      const reason = `find ${text} runs a command, deletes or writes files`;
+      return FIND_EXEC_ACTIONS.has(text) ? notReadOnly(reason) : smuggledOption(reason, text);
+    }
     if (text.startsWith("-") || text === "(" || text === "!" || text === ")") {
       inExpression = true;
       if (FIND_PATH_VALUES.has(text) && text !== "-newermt" && words[i + 1]) roots.push(words[i + 1] as Field);

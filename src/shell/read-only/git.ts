@@ -2,7 +2,7 @@
 // running another program (pagers, external diff, upload-pack, filters, config overrides).
 
 import { type Field, matchesLong, parseArgs } from "../words/index.js";
-import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
+import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly, smuggledOption } from "./verdict.js";
 
 /** Global options before the subcommand, and whether each takes a value. */
 const GLOBAL_WITH_VALUE = new Set([
@@ -108,7 +108,7 @@ export function locateGitSubcommand(words: Field[]): GitInvocation {
 export function checkGitReadOnly(words: Field[]): ReadOnlyVerdict {
   const invocation = locateGitSubcommand(words);
   const unsafeGlobal = invocation.globals.find((g) => UNSAFE_GLOBALS.has(g));
-  if (unsafeGlobal) return notReadOnly(`git ${unsafeGlobal} can run or redirect programs`);
+  if (unsafeGlobal) return smuggledOption(`git ${unsafeGlobal} can run or redirect programs`, unsafeGlobal);
   const sub = words[invocation.subcommandIndex];
   if (!sub) {
     const onlyVersion = invocation.globals.every((g) => g === "--version" || g === "--help" || g === "--no-pager");
@@ -119,7 +119,7 @@ export function checkGitReadOnly(words: Field[]): ReadOnlyVerdict {
   for (const arg of args) {
     if (!arg.value.startsWith("--")) continue;
     if (UNSAFE_LONG.some((long) => matchesLong(arg.value, long, 1)))
-      return notReadOnly(`git ${sub.value} ${arg.value} writes or runs something`);
+      return smuggledOption(`git ${sub.value} ${arg.value} writes or runs something`, arg.value.split("=")[0] ?? "");
   }
   if (args.some(couldExpandToFlag)) return notReadOnly("an unquoted glob or variable could become a git flag");
   const paths = [...invocation.directories, ...pathLikeOperands(args)];
@@ -147,9 +147,9 @@ function pathLikeOperands(args: Field[]): Field[] {
 function checkSubcommand(sub: string, args: Field[]): ReadOnlyVerdict {
   if (PLAIN_READERS.has(sub)) {
     if (sub === "grep" && args.some((a) => /^-[^-]*O/.test(a.value)))
-      return notReadOnly("git grep -O opens a pager program");
+      return smuggledOption("git grep -O opens a pager program", "-O");
     if (sub === "ls-remote" && args.some((a) => a.value === "-u" || a.value.startsWith("-u"))) {
-      return notReadOnly("git ls-remote -u runs a program");
+      return smuggledOption("git ls-remote -u runs a program", "-u");
     }
     return readOnly();
   }

@@ -2,20 +2,20 @@
 // `e` and the `e` flag of `s` run commands, `r`/`R` read arbitrary files, -f hides the script.
 
 import { type Field, matchesLong, optionValueText, parseArgs } from "../words/index.js";
-import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
+import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly, smuggledOption } from "./verdict.js";
 
 export function checkSedReadOnly(words: Field[]): ReadOnlyVerdict {
   for (const word of words.slice(1)) {
     // -i takes an optional glued suffix, so it hides inside clusters like -ni.bak or -Ei.
     if (/^-[^-]*i/.test(word.value) && !/^-[^-]*[ef]/.test(word.value.split("i")[0] ?? "")) {
-      return notReadOnly("sed -i edits files in place");
+      return smuggledOption("sed -i edits files in place", "-i");
     }
     if (word.value.startsWith("--") && matchesLong(word.value, "in-place", 2))
-      return notReadOnly("sed --in-place edits files");
+      return smuggledOption("sed --in-place edits files", "--in-place");
   }
   const parsed = parseArgs(words, 1, { shortWithValue: "efl", longWithValue: ["expression", "file", "line-length"] });
   if (parsed.options.some((o) => o.flag === "-f" || (o.flag.startsWith("--") && matchesLong(o.flag, "file", 2)))) {
-    return notReadOnly("sed -f runs a script from a file");
+    return smuggledOption("sed -f runs a script from a file", "-f");
   }
   const sandboxed = parsed.options.some((o) => o.flag === "--sandbox");
   const scripts: Field[] = [];
@@ -39,7 +39,9 @@ export function checkSedReadOnly(words: Field[]): ReadOnlyVerdict {
     if (!script.literal) return notReadOnly("the sed script is known only at run time");
     if (!sandboxed) {
       const problem = unsafeSedCommand(script.value);
-      if (problem) return notReadOnly(problem);
+      // w, e and r write files, run commands and read any file: no rule for sed grants them.
+      if (problem)
+        return /writes|runs|reads/.test(problem) ? smuggledOption(problem, script.value) : notReadOnly(problem);
     }
   }
   if (operands.some(couldExpandToFlag)) return notReadOnly("an unquoted glob or variable could become a sed flag");

@@ -3,7 +3,14 @@
 // listed here is not read-only.
 
 import { type Field, matchesLong, type OptionSpec, parseArgs } from "../words/index.js";
-import { couldExpandToFlag, notReadOnly, type ReadOnlyVerdict, readOnly } from "./verdict.js";
+import {
+  couldExpandToFlag,
+  couldExpandToSeveral,
+  notReadOnly,
+  type ReadOnlyVerdict,
+  readOnly,
+  smuggledOption,
+} from "./verdict.js";
 
 export interface SimpleReadOnlySpec {
   /** What the operands are: files read, a pattern then files, or nothing on disk. */
@@ -350,11 +357,11 @@ export function checkSimpleReadOnly(name: string, spec: SimpleReadOnlySpec, word
   for (const option of parsed.options) {
     const isLong = option.flag.startsWith("--");
     if (!isLong && spec.unsafeShort?.includes(option.flag.slice(1))) {
-      return notReadOnly(`${name} ${option.flag} writes or runs something`);
+      return smuggledOption(`${name} ${option.flag} writes or runs something`, option.flag);
     }
     // getopt_long takes any unambiguous prefix, down to one letter (`sort --o=f` is --output).
     if (isLong && spec.unsafeLong?.some((long) => matchesLong(option.flag, long, 1))) {
-      return notReadOnly(`${name} ${option.flag} writes or runs something`);
+      return smuggledOption(`${name} ${option.flag} writes or runs something`, option.flag);
     }
   }
   const hasUnsafeFlags = Boolean(spec.unsafeShort || spec.unsafeLong);
@@ -365,7 +372,15 @@ export function checkSimpleReadOnly(name: string, spec: SimpleReadOnlySpec, word
   if (spec.operands === "no-operands" && operands.length > 0)
     return notReadOnly(`${name} with operands changes settings`);
   if (spec.maxOperands !== undefined && operands.length > spec.maxOperands) {
-    return notReadOnly(`${name} with ${operands.length} operands writes its last one`);
+    return smuggledOption(
+      `${name} with ${operands.length} operands writes its last one`,
+      operands[operands.length - 1]?.value ?? "",
+    );
+  }
+  // `uniq *` with two matching files writes the second: a word that may become several arguments
+  // can reach the output position, whatever the count as written.
+  if (spec.maxOperands !== undefined && operands.some(couldExpandToSeveral)) {
+    return notReadOnly(`a glob or expansion could reach ${name}'s output operand`);
   }
   const optionPaths: Field[] = [];
   for (const option of parsed.options) {

@@ -92,7 +92,17 @@ async function sandboxPermission(
   result: PermissionResult,
 ): Promise<PermissionResult> {
   const settings = resolveSandboxSettings(context.getAppState());
-  if (!settings.enabled || input.dangerouslyDisableSandbox || result.behavior === "deny") return result;
+  if (!settings.enabled || result.behavior === "deny") return result;
+  if (input.dangerouslyDisableSandbox) {
+    // The user turned the sandbox on; leaving it is theirs to agree to, each time. A safety check,
+    // so no allow rule (not even `Bash`) and no mode settles it. validateInput has already refused
+    // the call when the settings forbid unsandboxed commands.
+    return {
+      behavior: "ask",
+      message: `This command asks to run OUTSIDE the sandbox (dangerouslyDisableSandbox): ${input.command}`,
+      decisionReason: { type: "safetyCheck", reason: "the command asks to run outside the sandbox" },
+    };
+  }
   const availability = await probeBubblewrap();
   if (availability.available) return result;
   // Never run unsandboxed silently: a user who turned the sandbox on must agree to each run without it.

@@ -1,0 +1,104 @@
+// The file tools' path rules, applied to the files a shell command visibly reads and writes: a
+// `Read(./config/credentials.yml)` deny stops `cat`, `head`, `grep` and `git diff --no-index` on
+// that file as it stops Read, and an `Edit(...)` deny stops a redirection or `cp` into it. A
+// command that reads every file under a folder (`grep -r`, `rg`, `git grep`, a glob) cannot be
+// checked file by file: when a read rule reaches into that folder it asks.
+import { existsSync } from "node:fs";
+import { pathsToCheck } from "../../fs/real-path.js";
+import type { ScriptAnalysis } from "../../shell/analysis/index.js";
+import { resolveWordPath, writeTargetsOf } from "../../shell/commands/index.js";
+import { classifyReadOnly } from "../../shell/read-only/index.js";
+import { isOutputRedirect } from "../../shell/validators/index.js";
+import type { Field } from "../../shell/words/index.js";
+import type { PermissionResult, PermissionRule, ToolPermissionContext } from "../../tool/permission-types.js";
+import { READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
+import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
+import { readTargetsOf } from "./read-targets.js";
+
+interface Access {
+  path: string;
+  verb: "read" | "write";
+  /** Every file under the path is read (a recursive search, a glob). */
+  whole: boolean;
+}
+
+/** Deny or ask from the file rules for what the command reads and writes, or undefined. */
+export function fileRuleDecision(
+  analysis: ScriptAnalysis,
+  context: ToolPermissionContext,
+): PermissionResult | undefined {
+  const { deny, ask } = context.rules;
+  if (!hasPathRules(deny) && !hasPathRules(ask)) return undefined;
+  const root = context.workingDirectories[0] ?? "/";
+  const accesses = accessesOf(analysis);
+  let asked: PermissionResult | undefined;
+  for (const access of accesses) {
+    const names = [access.verb === "read" ? READ_RULE_NAME : WRITE_RULE_NAME];
+    const paths = pathsToCheck(access.path);
+    const denied = findMatchingPathRule(deny, names, paths, root);
+    if (denied) {
+      return {
+        behavior: "deny",
+        message: `Permission to ${access.verb} ${access.path} has been denied by ${describeRule(denied)} (the command ${access.verb}s it).`,
+        decisionReason: { type: "rule", rule: denied },
+      };
+    }
+    if (asked) continue;
+    const askRule = findMatchingPathRule(ask, names, paths, root);
+    if (askRule)
+      asked = ruleAsk(
+        `The command would ${access.verb} ${access.path}; ${describeRule(askRule)} says to ask.`,
+        askRule,
+      );
+    else if (access.whole) {
+      const inside =
+        findPathRuleInside(deny, names, paths, root, existsSync) ??
+        findPathRuleInside(ask, names, paths, root, existsSync);
+      if (inside) {
+        const reason = `the command reads every file under ${access.path}, and ${describeRule(inside)} covers a file there`;
+        asked = {
+          behavior: "ask",
+          message: `This command needs a human to look at it: ${reason}`,
+          decisionReason: { type: "safetyCheck", reason },
+        };
+      }
+    }
+  }
+  return asked;
+}
+
+function hasPathRules(rules: readonly PermissionRule[]): boolean {
+  return rules.some(
+    (r) =>
+      r.value.ruleContent !== undefined &&
+      (r.value.toolName === READ_RULE_NAME || r.value.toolName === WRITE_RULE_NAME),
+  );
+}
+
+function ruleAsk(message: string, rule: PermissionRule): PermissionResult {
+  return { behavior: "ask", message, decisionReason: { type: "rule", rule } };
+}
+
+function accessesOf(analysis: ScriptAnalysis): Access[] {
+  const accesses: Access[] = [];
+  const add = (word: Field, cwd: string | undefined, verb: Access["verb"], whole: boolean) => {
+    const path = resolveWordPath(word, cwd);
+    if (path !== undefined) accesses.push({ path, verb, whole: whole || word.glob });
+  };
+  for (const redirect of analysis.structure.redirects) {
+    if (!redirect.target) continue;
+    if (isOutputRedirect(redirect.operator, redirect.target.value)) add(redirect.target, redirect.cwd, "write", false);
+    else if (redirect.operator === "<") add(redirect.target, redirect.cwd, "read", false);
+  }
+  for (const part of analysis.parts) {
+    const { cwd } = part.command;
+    for (const view of part.unwrapping.views) {
+      for (const target of writeTargetsOf(view.words)) add(target, cwd, "write", false);
+      const reads = readTargetsOf(view.words, classifyReadOnly(view.words));
+      for (const word of reads.files) add(word, cwd, "read", false);
+      for (const word of reads.folders) add(word, cwd, "read", true);
+      if (reads.searchesHere && cwd !== undefined) accesses.push({ path: cwd, verb: "read", whole: true });
+    }
+  }
+  return accesses;
+}
