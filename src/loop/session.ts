@@ -336,7 +336,8 @@ export class SessionEngine {
       options: {
         tools: this.runningTools,
         model: this.modelLabel,
-        cwd: this.cwd,
+        // EnterWorktree moves the session's working directory until ExitWorktree.
+        cwd: this.store.getAppState().worktree?.path ?? this.cwd,
         sessionId: this.sessionId,
         sessionDir: sessionArtifactsDir(this.cwd, this.sessionId),
         isNonInteractive: this.options.isNonInteractive ?? true,

@@ -34,6 +34,18 @@ export interface McpServerInstructions {
   text: string;
 }
 
+/** The git worktree the session moved into with EnterWorktree (src/tools/enter-worktree/). */
+export interface WorktreeState {
+  path: string;
+  branch: string;
+  /** The commit the worktree started from. */
+  baseCommit: string;
+  /** The main repository's root. */
+  repoRoot: string;
+  /** Where the session worked before; ExitWorktree returns there. */
+  originalCwd: string;
+}
+
 export interface AppState {
   // --- Permissions (src/permissions/) ---
   toolPermissionContext: ToolPermissionContext;
@@ -116,6 +128,8 @@ export interface AppState {
   // --- Subagents (src/tools/agent/, src/loop/subagent/) ---
   /** The agents this session can spawn, loaded on first need (built-in, files, settings). */
   agentCatalog?: AgentCatalog;
+  /** Set while the session works in a worktree it entered: tools resolve paths and run there. */
+  worktree?: WorktreeState;
   /** The agent list as last told to the model (src/tools/agent/listing.ts): a change is told again. */
   agentListingSent?: string;
 }

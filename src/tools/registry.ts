@@ -7,7 +7,9 @@ import { AskUserQuestionTool } from "./ask-user-question/tool.js";
 import { BashTool } from "./bash/tool.js";
 import { EditTool } from "./edit/tool.js";
 import { EnterPlanModeTool } from "./enter-plan-mode/tool.js";
+import { EnterWorktreeTool } from "./enter-worktree/tool.js";
 import { ExitPlanModeTool } from "./exit-plan-mode/tool.js";
+import { ExitWorktreeTool } from "./exit-worktree/tool.js";
 import { GlobTool } from "./glob/tool.js";
 import { GrepTool } from "./grep/tool.js";
 import { NotebookEditTool } from "./notebook-edit/tool.js";
@@ -60,5 +62,7 @@ export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
     EnterPlanModeTool,
     ExitPlanModeTool,
     ToolSearchTool,
+    EnterWorktreeTool,
+    ExitWorktreeTool,
   ];
 }

@@ -11,6 +11,7 @@ import type { AgentDefinition } from "../../tool/agents.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { SubagentHost, SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "../bash/background-tasks.js";
+import { createWorktree, removeWorktree, worktreeChanges } from "../worktree-shared/git-worktree.js";
 import { FORK_AGENT } from "./built-in.js";
 import { findAgent, sessionAgentCatalog } from "./catalog.js";
 import { forkMessages, isForkEnabled, isInForkChild } from "./fork.js";
@@ -22,6 +23,8 @@ import { type AgentInput, agentInputSchema } from "./schema.js";
 import { filterAgentTools } from "./tool-filter.js";
 
 export interface AgentToolOutput {
+  /** isolation 'worktree': where the agent worked, and whether the worktree was kept (it changed something). */
+  worktree?: { path: string; branch: string; kept: boolean };
   /** async_launched: a background agent was started and runs on (taskId says where). */
   status: "completed" | "stopped" | "async_launched";
   taskId?: string;
@@ -142,7 +145,12 @@ const NOTIFICATION_RESULT_CHARS = 2_000;
  * A background agent: a task of the session's registry (TaskOutput reads it, TaskStop stops it),
  * whose end reaches the model as a task notification before its next request.
  */
-function startInBackground(request: SubagentRequest, context: ToolUseContext, host: SubagentHost): AgentToolOutput {
+function startInBackground(
+  request: SubagentRequest,
+  context: ToolUseContext,
+  host: SubagentHost,
+  finish: (output: AgentToolOutput) => Promise<AgentToolOutput> = async (output) => output,
+): AgentToolOutput {
   const registry = backgroundTasks(context);
   const label = `agent ${request.definition.agentType}: ${request.description}`;
   const task = registry.startInProcess({
@@ -159,7 +167,7 @@ function startInBackground(request: SubagentRequest, context: ToolUseContext, ho
         if (text.trim() !== "") output(`${text}\n`);
       };
       const result = await host.run(request, context);
-      const out = outputOf(request, result);
+      const out = await finish(outputOf(request, result));
       output(`\n${render(out)}\n`);
       const head =
         result.text.length > NOTIFICATION_RESULT_CHARS
@@ -197,7 +205,12 @@ function render(output: AgentToolOutput): string {
       ? ""
       : `The agent stopped before finishing (${output.reason}${output.error ? `: ${output.error}` : ""}). What it said last:\n\n`;
   const body = output.text.trim() === "" ? "(the agent gave no final text)" : output.text;
-  return `${head}${body}\n\n[agent ${output.agentId} (${output.agentType}): ${stats}]`;
+  const where = output.worktree
+    ? output.worktree.kept
+      ? `\nIt worked in the worktree ${output.worktree.path} (branch ${output.worktree.branch}), kept because it changed something.`
+      : "\nIt worked in its own worktree, removed since it changed nothing."
+    : "";
+  return `${head}${body}\n\n[agent ${output.agentId} (${output.agentType}): ${stats}]${where}`;
 }
 
 export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
@@ -232,13 +245,6 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
         result: false,
         message: "Teams are not available in this session yet: omit team_name.",
         errorCode: 2,
-      };
-    }
-    if (input.isolation === "worktree") {
-      return {
-        result: false,
-        message: 'isolation "worktree" is not available yet: omit it.',
-        errorCode: 3,
       };
     }
     // Both guards of a fork: its query source and the boilerplate in its messages.
@@ -278,6 +284,23 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
       input.subagent_type === undefined && isForkEnabled()
         ? buildForkRequest(input, context, canUseTool, parentMessage)
         : buildSubagentRequest(input, context, canUseTool);
+    const isolated = input.isolation === "worktree" || request.definition.isolation === "worktree";
+    if (isolated && !request.fork) {
+      // Its own checkout: request.cwd moves there, and the worktree outlives the run only if used.
+      const worktree = await createWorktree(
+        request.cwd ?? context.getAppState().bashCwd ?? context.options.cwd,
+        `agent-${request.agentId}`,
+      );
+      request.cwd = worktree.path;
+      const finish = async (output: AgentToolOutput): Promise<AgentToolOutput> => {
+        const changes = await worktreeChanges(worktree);
+        const kept = changes.uncommittedFiles > 0 || changes.commits > 0;
+        if (!kept) await removeWorktree(worktree);
+        return { ...output, worktree: { path: worktree.path, branch: worktree.branch, kept } };
+      };
+      if (request.background) return { data: startInBackground(request, context, host, finish) };
+      return { data: await finish(outputOf(request, await host.run(request, context))) };
+    }
     if (request.background) return { data: startInBackground(request, context, host) };
     const result = await host.run(request, context);
     return { data: outputOf(request, result) };
