@@ -20,6 +20,7 @@ import type { AnyTool } from "../../src/tool/types.js";
 import { createListMcpResourcesTool } from "../../src/tools/list-mcp-resources/tool.js";
 import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
 import { builtInTools } from "../../src/tools/registry.js";
+import { createSkillTool } from "../../src/tools/skill/tool.js";
 import { type CliRun, jsonLines, runCli } from "../cli/run-cli.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { stdioServerConfig } from "../mcp/fixtures.js";
@@ -39,6 +40,8 @@ const noResources: McpResourceSource = {
 const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createListMcpResourcesTool: () => createListMcpResourcesTool(noResources),
   createReadMcpResourceTool: () => createReadMcpResourceTool(noResources),
+  // The catalog shapes only the listing reminder, not the tool's prompt or schema.
+  createSkillTool: () => createSkillTool({ skills: [], commands: [], projectTrusted: false, warnings: [] }),
 };
 
 /**
@@ -114,6 +117,9 @@ beforeAll(async () => {
       ],
       { home: join(dir, home), env },
     );
+  // A user skill, so that the Skill tool joins this pool.
+  mkdirSync(join(dir, "home-mcp", "skills", "demo"), { recursive: true });
+  writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
   const withTasks = poolRun("home-tasks", ["--settings", JSON.stringify({ taskTools: "Tasks" })]);
 

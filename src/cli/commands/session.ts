@@ -32,6 +32,7 @@ import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { modelOverrideFromSettings } from "../model-settings.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
+import { expandPrompt, setUpSkills } from "../skills-setup.js";
 import { traceFirstRequest } from "../timing.js";
 import { wardenVersion } from "../version.js";
 import { warmUpAfterFirstRequest } from "../warm-up.js";
@@ -99,7 +100,18 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // and the MCP set-up takes its servers and tool-search mode from the same read.
   const permissions = sessionPermissions(config);
   const taskTools = settingsValue(permissions.settings, "taskTools");
-  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
+  const skills = await setUpSkills(config.cwd, permissions.settings, (message) => err(`warden: warning: ${message}\n`));
+  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...skills.tools, ...(await loadExtraTools())];
+  const compactInstructions = manualCompaction(prompt);
+  // `-p "/name args"`: a slash command or skill becomes its text (never the built-in /compact).
+  const expanded =
+    compactInstructions === undefined
+      ? await expandPrompt(prompt, skills.catalog, permissions.permissionContext, config.cwd, (message) =>
+          err(`warden: warning: ${message}\n`),
+        )
+      : { ok: true as const, prompt, permissionContext: permissions.permissionContext };
+  if (!expanded.ok) throw new CliError(expanded.message, 2);
+  const permissionContext = expanded.permissionContext;
   const provider = warmUpAfterFirstRequest(traceFirstRequest(resolved.provider), tools);
   const modelOverride = modelOverrideFromSettings(permissions.settings, provider.name, resolved.model);
   const knownModelInfo = modelInfoFor(provider.name, resolved.model);
@@ -134,7 +146,6 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     err(`warden: warning: ${message}\n`),
   );
 
-  const permissionContext = permissions.permissionContext;
   const session = createSession({
     provider,
     model: resolved.model,
@@ -199,12 +210,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
 
   let terminal: TerminalEvent | undefined;
   let resultText: string | undefined;
-  const compactInstructions = manualCompaction(prompt);
   try {
     if (compactInstructions !== undefined) {
       ({ terminal, resultText } = await compactNow(config, session, compactInstructions.trim() || undefined, reporter));
     } else {
-      for await (const event of runPromptWithPermissions(config, session, prompt, resumed !== undefined)) {
+      for await (const event of runPromptWithPermissions(config, session, expanded.prompt, resumed !== undefined)) {
         reporter.event(event);
         if (event.type === "terminal") terminal = event;
       }
