@@ -38,6 +38,11 @@ export interface SessionConfig {
   settings?: string;
   /** --trust-project: the folder's own settings may widen permissions for this run (CI). */
   trustProject: boolean;
+  /**
+   * --json-schema: the run must end with a StructuredOutput call matching this JSON schema, given
+   * inline (text starting with `{`) or as a file (made absolute here).
+   */
+  jsonSchema?: string;
   help: boolean;
   version: boolean;
 }
@@ -149,6 +154,13 @@ const OPTIONS: OptionSpec[] = [
     key: "settings",
     arg: "<file-or-json>",
     help: "An extra settings file or inline JSON",
+  },
+  {
+    names: ["--json-schema"],
+    kind: "string",
+    key: "jsonSchema",
+    arg: "<file-or-json>",
+    help: "End with data matching this JSON schema (the result's structured_output)",
   },
   {
     names: ["--trust-project"],
@@ -268,5 +280,9 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
   if (raw.resume !== undefined) config.resume = raw.resume as string;
   if (mode !== undefined) config.permissionMode = mode as PermissionMode;
   if (raw.settings !== undefined) config.settings = raw.settings as string;
+  if (raw.jsonSchema !== undefined) {
+    const value = raw.jsonSchema as string;
+    config.jsonSchema = value.trimStart().startsWith("{") ? value : resolve(baseCwd, value);
+  }
   return config;
 }

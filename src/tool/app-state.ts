@@ -97,6 +97,13 @@ export interface AppState {
   /** When the task-list reminder last went out, per list (src/tools/task-shared/reminder.ts). */
   taskListReminders?: Record<string, TaskListReminderState>;
 
+  // --- Structured output (src/tools/structured-output/, `warden -p --json-schema`) ---
+  /**
+   * The run's answer as data: `value.data` once a StructuredOutput call matched the schema (the
+   * last one wins), and how many calls did not match.
+   */
+  structuredOutput?: { value?: { data: unknown }; failedAttempts?: number };
+
   // --- Result budget (src/results/) ---
   /** The session's frozen per-message budget decisions (see src/results/budget.ts). */
   toolResultReplacements?: ToolResultReplacementState;

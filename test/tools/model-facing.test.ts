@@ -21,11 +21,15 @@ import { createListMcpResourcesTool } from "../../src/tools/list-mcp-resources/t
 import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
 import { builtInTools } from "../../src/tools/registry.js";
 import { createSkillTool } from "../../src/tools/skill/tool.js";
+import { createStructuredOutputTool } from "../../src/tools/structured-output/tool.js";
 import { type CliRun, jsonLines, runCli } from "../cli/run-cli.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { stdioServerConfig } from "../mcp/fixtures.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The --json-schema of the pool run that offers StructuredOutput. */
+const ANSWER_SCHEMA = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
 
 const noResources: McpResourceSource = {
   resourceServers: () => [],
@@ -42,6 +46,8 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createReadMcpResourceTool: () => createReadMcpResourceTool(noResources),
   // The catalog shapes only the listing reminder, not the tool's prompt or schema.
   createSkillTool: () => createSkillTool({ skills: [], commands: [], projectTrusted: false, warnings: [] }),
+  // The schema is the caller's (--json-schema): this one is what the schema-run pool below passes.
+  createStructuredOutputTool: () => createStructuredOutputTool(ANSWER_SCHEMA, () => ({ ok: true })),
 };
 
 /**
@@ -80,6 +86,8 @@ let server: ScriptedModelServer;
  */
 let cliPoolNames: string[];
 let cliTasksPoolNames: string[];
+/** With --json-schema (StructuredOutput joins). */
+let cliSchemaPoolNames: string[];
 /** The first request body of a headless session, per wire protocol. */
 let anthropicBody: Record<string, unknown>;
 let openaiBody: Record<string, unknown>;
@@ -100,13 +108,24 @@ beforeAll(async () => {
   // The pool, with an MCP server that offers resources (so ListMcpResources / ReadMcpResource join).
   const script = join(dir, "answer.jsonl");
   writeFileSync(script, `${JSON.stringify({ content: [{ type: "text", text: "done" }] })}\n`);
-  const poolRun = (home: string, extra: string[]) =>
+  // A --json-schema run must end with a StructuredOutput call.
+  const schemaScript = join(dir, "structured.jsonl");
+  writeFileSync(
+    schemaScript,
+    `${[
+      { content: [{ type: "tool_use", id: "so", name: "StructuredOutput", input: { answer: "done" } }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]
+      .map((turn) => JSON.stringify(turn))
+      .join("\n")}\n`,
+  );
+  const poolRun = (home: string, extra: string[], replayScript = script) =>
     runCli(
       [
         "-p",
         "hi",
         "--model",
-        `replay:${script}`,
+        `replay:${replayScript}`,
         "--output-format",
         "stream-json",
         "--cwd",
@@ -122,6 +141,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
   const withTasks = poolRun("home-tasks", ["--settings", JSON.stringify({ taskTools: "Tasks" })]);
+  const withSchema = poolRun("home-schema", ["--json-schema", JSON.stringify(ANSWER_SCHEMA)], schemaScript);
 
   // The first request as each wire protocol carries it: no MCP, no memory files, a folder outside git.
   server.enqueue(reply().text("done"));
@@ -155,6 +175,7 @@ beforeAll(async () => {
   };
   cliPoolNames = await poolOf(withMcp);
   cliTasksPoolNames = await poolOf(withTasks);
+  cliSchemaPoolNames = await poolOf(withSchema);
 }, 60_000);
 
 afterAll(async () => {
@@ -189,7 +210,10 @@ async function toolAsTheModelSeesIt(tool: AnyTool, pool: readonly AnyTool[]) {
 describe("every tool the CLI offers", () => {
   it("is one this test knows, and every tool in src/tools/ is in one of the CLI's pools", async () => {
     const known = knownTools().map((tool) => tool.name);
-    const offered = [...new Set([...cliPoolNames, ...cliTasksPoolNames])];
+    const offered = [...new Set([...cliPoolNames, ...cliTasksPoolNames, ...cliSchemaPoolNames])];
+    // StructuredOutput only where a run asked for data.
+    expect(cliPoolNames).not.toContain("StructuredOutput");
+    expect(cliSchemaPoolNames).toContain("StructuredOutput");
     expect(offered.sort()).toEqual([...known].sort());
     // Exactly one task-list family per session: TodoWrite by default (headless), Tasks by setting.
     expect(cliPoolNames).toContain("TodoWrite");

@@ -33,6 +33,12 @@ import { modelOverrideFromSettings } from "../model-settings.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
 import { expandPrompt, setUpSkills } from "../skills-setup.js";
+import {
+  type StructuredOutputSetup,
+  setUpStructuredOutput,
+  shouldNudge,
+  structuredOutputOf,
+} from "../structured-output.js";
 import { traceFirstRequest } from "../timing.js";
 import { wardenVersion } from "../version.js";
 import { warmUpAfterFirstRequest } from "../warm-up.js";
@@ -101,7 +107,13 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const permissions = sessionPermissions(config);
   const taskTools = settingsValue(permissions.settings, "taskTools");
   const skills = await setUpSkills(config.cwd, permissions.settings, (message) => err(`warden: warning: ${message}\n`));
-  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...skills.tools, ...(await loadExtraTools())];
+  const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
+  const tools: AnyTool[] = [
+    ...builtInTools({ taskTools }),
+    ...(structured ? [structured.tool] : []),
+    ...skills.tools,
+    ...(await loadExtraTools()),
+  ];
   const compactInstructions = manualCompaction(prompt);
   // `-p "/name args"`: a slash command or skill becomes its text (never the built-in /compact).
   const expanded =
@@ -218,6 +230,14 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
         reporter.event(event);
         if (event.type === "terminal") terminal = event;
       }
+      // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
+      for (let nudges = 0; structured && terminal?.reason === "completed"; nudges++) {
+        if (!shouldNudge(session.getAppState(), structured, nudges)) break;
+        for await (const event of session.submitMessage(structured.nudge)) {
+          reporter.event(event);
+          if (event.type === "terminal") terminal = event;
+        }
+      }
     }
   } finally {
     process.off("SIGINT", onSigint);
@@ -234,10 +254,19 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       modelUsage: session.modelUsage(),
     },
     resultText,
+    structured ? { output: structuredOutputOf(session.getAppState()) } : undefined,
   );
   if (interrupted) return 130;
   if (outputClosed) return 141; // 128 + SIGPIPE, as a tool killed by the broken pipe would exit
   return result.is_error ? 1 : 0;
+}
+
+async function structuredOutputFor(option: string): Promise<StructuredOutputSetup> {
+  try {
+    return await setUpStructuredOutput(option);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), 2);
+  }
 }
 
 function interactiveNotBuilt(): number {
