@@ -172,6 +172,21 @@ export class HeadlessReporter {
           });
         }
         return;
+      case "brief":
+        // A message the model sent the user while working (SendUserMessage; not a Claude Code line type).
+        if (this.format === "stream-json") {
+          this.line({
+            type: "brief",
+            message: event.message.message,
+            attachments: event.message.attachments,
+            status: event.message.status,
+            session_id: this.sessionId,
+            uuid: crypto.randomUUID(),
+          });
+        } else {
+          this.err(`${event.message.message}\n`);
+        }
+        return;
       case "compact_boundary":
         // Claude Code's shape: consumers learn the conversation was summarised and how big it was.
         if (this.format === "stream-json") {

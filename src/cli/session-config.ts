@@ -43,6 +43,8 @@ export interface SessionConfig {
    * inline (text starting with `{`) or as a file (made absolute here).
    */
   jsonSchema?: string;
+  /** --brief: offer SendUserMessage (also settings `brief: true`). */
+  brief: boolean;
   help: boolean;
   version: boolean;
 }
@@ -163,6 +165,12 @@ const OPTIONS: OptionSpec[] = [
     help: "End with data matching this JSON schema (the result's structured_output)",
   },
   {
+    names: ["--brief"],
+    kind: "boolean",
+    key: "brief",
+    help: "Let the model send you messages while it works (SendUserMessage)",
+  },
+  {
     names: ["--trust-project"],
     kind: "boolean",
     key: "trustProject",
@@ -269,6 +277,7 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
     dangerouslySkipPermissions: raw.dangerouslySkipPermissions === true,
     mcpConfig: raw.mcpConfig as string[],
     trustProject: raw.trustProject === true,
+    brief: raw.brief === true,
     help: raw.help === true,
     version: raw.version === true,
   };

@@ -2,15 +2,17 @@
 // the Skill tool offered when the model may run at least one, and a `-p "/name args"` prompt
 // expanded into the command's or skill's text. A command's `allowed-tools` become session allow
 // rules: a headless run is that one prompt, so they hold exactly while the command runs.
+// Start-up pays only for an existence check of the skill and command folders: the discovery, the
+// Skill tool and the expansion load when one of them exists.
+import { existsSync } from "node:fs";
 import type { LoadedSettings } from "../config/settings.js";
-import { discoverSkills, expandSlashPrompt, grantsHonoured, type SkillCatalog } from "../config/skills/index.js";
+import type { SkillCatalog } from "../config/skills/index.js";
+import { skillRoots } from "../config/skills/locations.js";
 import { isWorkspaceTrusted } from "../config/trust/index.js";
 import { parseRule, splitRuleList } from "../permissions/rules/index.js";
 import { applyPermissionUpdates } from "../permissions/settings/index.js";
 import type { PermissionRuleValue, ToolPermissionContext } from "../tool/permission-types.js";
 import type { AnyTool } from "../tool/types.js";
-import { modelInvocableSkills } from "../tools/skill/listing.js";
-import { createSkillTool } from "../tools/skill/tool.js";
 
 export interface SessionSkills {
   catalog: SkillCatalog;
@@ -23,9 +25,16 @@ export async function setUpSkills(
   settings: LoadedSettings,
   warn: (message: string) => void,
 ): Promise<SessionSkills> {
-  const catalog = await discoverSkills({ cwd, projectTrusted: isWorkspaceTrusted(settings.workspaceTrust) });
+  const projectTrusted = isWorkspaceTrusted(settings.workspaceTrust);
+  const anyFolder = [...skillRoots(cwd, "skills"), ...skillRoots(cwd, "commands")].some((root) => existsSync(root.dir));
+  if (!anyFolder) return { catalog: { skills: [], commands: [], projectTrusted, warnings: [] }, tools: [] };
+  const { discoverSkills } = await import("../config/skills/discover.js");
+  const catalog = await discoverSkills({ cwd, projectTrusted });
   for (const warning of catalog.warnings) warn(warning);
-  return { catalog, tools: modelInvocableSkills(catalog).length > 0 ? [createSkillTool(catalog)] : [] };
+  const { modelInvocableSkills } = await import("../tools/skill/listing.js");
+  if (modelInvocableSkills(catalog).length === 0) return { catalog, tools: [] };
+  const { createSkillTool } = await import("../tools/skill/tool.js");
+  return { catalog, tools: [createSkillTool(catalog)] };
 }
 
 export type ExpandedPrompt =
@@ -44,6 +53,10 @@ export async function expandPrompt(
   cwd: string,
   warn: (message: string) => void,
 ): Promise<ExpandedPrompt> {
+  if (!prompt.trimStart().startsWith("/") || catalog.skills.length + catalog.commands.length === 0) {
+    return { ok: true, prompt, permissionContext };
+  }
+  const { expandSlashPrompt, grantsHonoured } = await import("../config/skills/index.js");
   const expansion = await expandSlashPrompt(prompt, catalog);
   if (!expansion) return { ok: true, prompt, permissionContext };
   const item = expansion.kind === "command" ? expansion.command : expansion.skill;

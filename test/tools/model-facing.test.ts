@@ -52,12 +52,14 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
 
 /**
  * Every tool this test knows how to build: the registry's (both task-list families: a session
- * offers one, chosen by settings `taskTools`), then the factories'.
+ * offers one, chosen by settings `taskTools`; SendUserMessage, offered with --brief), then the
+ * factories'.
  */
 function knownTools(): AnyTool[] {
   const headless = builtInTools();
   const tasks = builtInTools({ taskTools: "Tasks" }).filter((tool) => !headless.includes(tool));
-  return [...headless, ...tasks, ...Object.values(TOOL_FACTORIES).map((build) => build())];
+  const brief = builtInTools({ brief: true }).filter((tool) => !headless.includes(tool));
+  return [...headless, ...tasks, ...brief, ...Object.values(TOOL_FACTORIES).map((build) => build())];
 }
 
 /**
@@ -86,7 +88,7 @@ let server: ScriptedModelServer;
  */
 let cliPoolNames: string[];
 let cliTasksPoolNames: string[];
-/** With --json-schema (StructuredOutput joins). */
+/** With --json-schema and --brief (StructuredOutput and SendUserMessage join). */
 let cliSchemaPoolNames: string[];
 /** The first request body of a headless session, per wire protocol. */
 let anthropicBody: Record<string, unknown>;
@@ -141,7 +143,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
   const withTasks = poolRun("home-tasks", ["--settings", JSON.stringify({ taskTools: "Tasks" })]);
-  const withSchema = poolRun("home-schema", ["--json-schema", JSON.stringify(ANSWER_SCHEMA)], schemaScript);
+  const withSchema = poolRun("home-schema", ["--json-schema", JSON.stringify(ANSWER_SCHEMA), "--brief"], schemaScript);
 
   // The first request as each wire protocol carries it: no MCP, no memory files, a folder outside git.
   server.enqueue(reply().text("done"));

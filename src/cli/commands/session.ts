@@ -3,6 +3,8 @@
 // Static on purpose: a headless run needs all of these before its first request, and each
 // dynamic import() is one more module file for the loader to fetch and link at start-up.
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsValue } from "../../config/settings.js";
 import { isDirectory } from "../../fs/path-kind.js";
@@ -98,7 +100,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   }
 
   const resumed = await loadResumed(config);
-  const modelSpec = config.model ?? resumed?.model ?? chooseDefaultModel();
+  const modelSpec = config.model ?? resumed?.model ?? settingsModel(config) ?? chooseDefaultModel();
   const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
     throw new CliError(error instanceof Error ? error.message : String(error), 1);
   });
@@ -109,7 +111,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const skills = await setUpSkills(config.cwd, permissions.settings, (message) => err(`warden: warning: ${message}\n`));
   const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
   const tools: AnyTool[] = [
-    ...builtInTools({ taskTools }),
+    ...builtInTools({ taskTools, brief: config.brief || settingsValue(permissions.settings, "brief") === true }),
     ...(structured ? [structured.tool] : []),
     ...skills.tools,
     ...(await loadExtraTools()),
@@ -190,6 +192,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   });
   sessionRef = session;
   mcp.onToolsChanged((mcpTools) => session.setMcpTools(mcpTools));
+  // Durable scheduled tasks of this project come back (only when its file exists: croner loads then).
+  if (existsSync(join(config.cwd, ".warden", "scheduled_tasks.json"))) {
+    const { armDurableTasks } = await import("../../tools/cron-shared/rearm.js");
+    for (const warning of await armDurableTasks(session, config.cwd)) err(`warden: warning: ${warning}\n`);
+  }
 
   let interrupted = false;
   const onSigint = () => {
@@ -272,6 +279,12 @@ async function structuredOutputFor(option: string): Promise<StructuredOutputSetu
 function interactiveNotBuilt(): number {
   err(`${usageText()}\nwarden: interactive mode is not built yet; use -p "<prompt>" (or pipe the prompt on stdin).\n`);
   return 2;
+}
+
+/** Settings `model` (what Config sets): the model when neither --model nor a resumed session names one. */
+function settingsModel(config: SessionConfig): string | undefined {
+  const value = settingsValue(sessionPermissions(config).settings, "model");
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
 function chooseDefaultModel(): string {

@@ -47,7 +47,7 @@ export function createStructuredOutputTool(
   check: OutputCheck,
 ): Tool<StructuredOutputInput, StructuredOutputResult> {
   const offered = modelFacingSchema(schema);
-  const valueOf = (input: StructuredOutputInput): unknown => (offered.wrapped ? input.value : input);
+  const answerOf = (input: StructuredOutputInput): unknown => (offered.wrapped ? input.value : input);
   return buildTool<StructuredOutputInput, StructuredOutputResult>({
     name: STRUCTURED_OUTPUT_TOOL_NAME,
     searchHint: "final answer json schema structured output",
@@ -68,7 +68,7 @@ export function createStructuredOutputTool(
     toAutoClassifierInput: () => "",
 
     async validateInput(input, context) {
-      const outcome = check(valueOf(input));
+      const outcome = check(answerOf(input));
       if (outcome.ok) return { result: true };
       let failures = 0;
       context.setAppState((prev) => {
@@ -90,7 +90,7 @@ export function createStructuredOutputTool(
     },
 
     async call(input, context) {
-      const value = valueOf(input);
+      const value = answerOf(input);
       context.setAppState((prev) => ({
         ...prev,
         structuredOutput: { ...prev.structuredOutput, value: { data: value } },
