@@ -46,7 +46,12 @@ export function workspaceTrustLine(trust: WorkspaceTrust): WorkspaceTrustLine {
   };
 }
 
-export type ResultSubtype = "success" | "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
+export type ResultSubtype =
+  | "success"
+  | "error_max_turns"
+  | "error_max_budget_usd"
+  | "error_during_execution"
+  | "error_max_structured_output_retries";
 
 /** What the session spent, for the result line. */
 export interface SessionCosts {
@@ -74,7 +79,14 @@ export interface ResultObject {
   terminal_reason: TerminalReason;
   /** What went wrong, for error results. */
   error?: string;
+  /** `--json-schema` runs: the data of the last StructuredOutput call that matched the schema. */
+  structured_output?: unknown;
   uuid: string;
+}
+
+/** What a `--json-schema` run produced (`output` absent: no valid StructuredOutput call). */
+export interface StructuredOutcome {
+  output?: { data: unknown };
 }
 
 export function subtypeOf(reason: TerminalReason): ResultSubtype {
@@ -160,6 +172,21 @@ export class HeadlessReporter {
           });
         }
         return;
+      case "brief":
+        // A message the model sent the user while working (SendUserMessage; not a Claude Code line type).
+        if (this.format === "stream-json") {
+          this.line({
+            type: "brief",
+            message: event.message.message,
+            attachments: event.message.attachments,
+            status: event.message.status,
+            session_id: this.sessionId,
+            uuid: crypto.randomUUID(),
+          });
+        } else {
+          this.err(`${event.message.message}\n`);
+        }
+        return;
       case "compact_boundary":
         // Claude Code's shape: consumers learn the conversation was summarised and how big it was.
         if (this.format === "stream-json") {
@@ -214,8 +241,12 @@ export class HeadlessReporter {
     costs: SessionCosts,
     /** The result text when it is not the last answer (a manual compaction reports what it did). */
     resultText?: string,
+    /** Set for `--json-schema` runs. */
+    structured?: StructuredOutcome,
   ): ResultObject {
-    const subtype = subtypeOf(terminal.reason);
+    const missingOutput =
+      structured !== undefined && structured.output === undefined && terminal.reason === "completed";
+    const subtype = missingOutput ? "error_max_structured_output_retries" : subtypeOf(terminal.reason);
     const result: ResultObject = {
       type: "result",
       subtype,
@@ -236,12 +267,17 @@ export class HeadlessReporter {
       terminal_reason: terminal.reason,
       uuid: crypto.randomUUID(),
     };
-    if (subtype !== "success") {
+    if (structured?.output !== undefined) result.structured_output = structured.output.data;
+    if (missingOutput) {
+      result.error = "the model never called StructuredOutput with data matching the JSON schema (--json-schema)";
+    } else if (subtype !== "success") {
       const why = REASON_TEXT[terminal.reason];
       result.error = terminal.error ? `${why}: ${terminal.error}` : why;
     }
     if (this.format === "text") {
-      if (result.result) this.out(result.result.endsWith("\n") ? result.result : `${result.result}\n`);
+      // A --json-schema run's answer is its data: printed as JSON, ready for a pipe.
+      if (structured?.output !== undefined) this.out(`${JSON.stringify(structured.output.data)}\n`);
+      else if (result.result) this.out(result.result.endsWith("\n") ? result.result : `${result.result}\n`);
       if (result.error) this.err(`warden: ${result.error}\n`);
     } else {
       this.line(result);

@@ -38,6 +38,13 @@ export interface SessionConfig {
   settings?: string;
   /** --trust-project: the folder's own settings may widen permissions for this run (CI). */
   trustProject: boolean;
+  /**
+   * --json-schema: the run must end with a StructuredOutput call matching this JSON schema, given
+   * inline (text starting with `{`) or as a file (made absolute here).
+   */
+  jsonSchema?: string;
+  /** --brief: offer SendUserMessage (also settings `brief: true`). */
+  brief: boolean;
   help: boolean;
   version: boolean;
 }
@@ -151,6 +158,19 @@ const OPTIONS: OptionSpec[] = [
     help: "An extra settings file or inline JSON",
   },
   {
+    names: ["--json-schema"],
+    kind: "string",
+    key: "jsonSchema",
+    arg: "<file-or-json>",
+    help: "End with data matching this JSON schema (the result's structured_output)",
+  },
+  {
+    names: ["--brief"],
+    kind: "boolean",
+    key: "brief",
+    help: "Let the model send you messages while it works (SendUserMessage)",
+  },
+  {
     names: ["--trust-project"],
     kind: "boolean",
     key: "trustProject",
@@ -257,6 +277,7 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
     dangerouslySkipPermissions: raw.dangerouslySkipPermissions === true,
     mcpConfig: raw.mcpConfig as string[],
     trustProject: raw.trustProject === true,
+    brief: raw.brief === true,
     help: raw.help === true,
     version: raw.version === true,
   };
@@ -268,5 +289,9 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
   if (raw.resume !== undefined) config.resume = raw.resume as string;
   if (mode !== undefined) config.permissionMode = mode as PermissionMode;
   if (raw.settings !== undefined) config.settings = raw.settings as string;
+  if (raw.jsonSchema !== undefined) {
+    const value = raw.jsonSchema as string;
+    config.jsonSchema = value.trimStart().startsWith("{") ? value : resolve(baseCwd, value);
+  }
   return config;
 }

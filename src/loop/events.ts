@@ -7,6 +7,7 @@ import type {
   UserMessage,
 } from "../messages/types.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
+import type { BriefMessage } from "../tool/brief.js";
 import type { CompactTrigger } from "../tool/compact-hooks.js";
 import type { TaskListSnapshot } from "../tool/task-list.js";
 
@@ -76,6 +77,8 @@ export type QueryEvent =
   | { type: "tool_result"; toolUse: ToolUseBlock; result: ToolResultBlock; denial?: PermissionDenialRecord }
   /** The task list changed during the turn's tool calls (TodoWrite, the Task tools, a teammate): the list as it is now. */
   | { type: "todo"; list: TaskListSnapshot }
+  /** The model sent the user a message while working (SendUserMessage). */
+  | { type: "brief"; message: BriefMessage }
   | CompactBoundaryEvent
   /** For the person running the session, not the model: a hook failed, a compaction was refused. */
   | { type: "notice"; message: string }

@@ -22,6 +22,7 @@ import { type ModelInfo, modelInfoFor } from "../models/resolve.js";
 import { wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import { errorResult } from "../orchestration/run-tool-use.js";
 import { type ModelRequest, type Provider, ProviderError, type RequestAgent } from "../providers/types.js";
+import type { BriefMessage } from "../tool/brief.js";
 import { currentTaskList, MAIN_TODO_LIST, taskListRevision } from "../tool/task-list.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 import { ContextManager } from "./context-manager.js";
@@ -274,6 +275,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     for (const extra of newMessages) yield add(extra);
     const listEvent = taskListChange();
     if (listEvent) yield listEvent;
+    for (const message of drainBriefOutbox(context)) yield { type: "brief", message };
 
     if (signal.aborted) {
       if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_DURING_TOOLS));
@@ -283,6 +285,17 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       return yield* finish(terminal("max_turns"));
     }
   }
+}
+
+/** Messages the model sent the user during the turn (SendUserMessage), taken out in one update. */
+function drainBriefOutbox(context: ToolUseContext): BriefMessage[] {
+  let taken: BriefMessage[] = [];
+  context.setAppState((prev) => {
+    if (!prev.briefOutbox?.length) return prev;
+    taken = prev.briefOutbox;
+    return { ...prev, briefOutbox: [] };
+  });
+  return taken;
 }
 
 /** True once a budget is set and the known cost has reached it (an unknown cost never ends a query). */

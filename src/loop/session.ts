@@ -300,6 +300,8 @@ export class SessionEngine {
   }
 
   close(): void {
+    // Scheduled prompts end with the session (durable ones stay saved for the next).
+    this.store.getAppState().cron?.close();
     this.transcript?.close();
   }
 

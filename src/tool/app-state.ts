@@ -5,7 +5,9 @@
 // declaration merging from its own folder.
 import type { UserMessage } from "../messages/types.js";
 import type { AgentCatalog } from "./agents.js";
+import type { BriefMessage } from "./brief.js";
 import type { CompactHooks } from "./compact-hooks.js";
+import type { CronSchedule } from "./cron.js";
 import type { PermissionMode, ToolPermissionContext } from "./permission-types.js";
 import type { BackgroundTaskRegistry, SandboxSettings, ShellSnapshot } from "./shell-state.js";
 import type { TaskListReminderState, TaskListStore, TodoListState } from "./task-list.js";
@@ -73,6 +75,8 @@ export interface AppState {
    * next model request.
    */
   pendingReminders?: string[];
+  /** Messages the model sent the user (SendUserMessage), waiting to be shown (src/tool/brief.ts). */
+  briefOutbox?: BriefMessage[];
   /** Messages the user sent while a prompt ran, waiting for the next model request. */
   queuedUserMessages?: UserMessage[];
   /**
@@ -108,6 +112,17 @@ export interface AppState {
   taskStore?: TaskListStore;
   /** When the task-list reminder last went out, per list (src/tools/task-shared/reminder.ts). */
   taskListReminders?: Record<string, TaskListReminderState>;
+
+  // --- Structured output (src/tools/structured-output/, `warden -p --json-schema`) ---
+  /**
+   * The run's answer as data: `value.data` once a StructuredOutput call matched the schema (the
+   * last one wins), and how many calls did not match.
+   */
+  structuredOutput?: { value?: { data: unknown }; failedAttempts?: number };
+
+  // --- Scheduled prompts (src/tools/cron-*/) ---
+  /** The session's schedule, made on the first CronCreate or when durable tasks are re-armed at start. */
+  cron?: CronSchedule;
 
   // --- Result budget (src/results/) ---
   /** The session's frozen per-message budget decisions (see src/results/budget.ts). */

@@ -5,6 +5,11 @@ import type { AnyTool } from "../tool/types.js";
 import { AgentTool } from "./agent/tool.js";
 import { AskUserQuestionTool } from "./ask-user-question/tool.js";
 import { BashTool } from "./bash/tool.js";
+import { BriefTool } from "./brief/tool.js";
+import { ConfigTool } from "./config/tool.js";
+import { CronCreateTool } from "./cron-create/tool.js";
+import { CronDeleteTool } from "./cron-delete/tool.js";
+import { CronListTool } from "./cron-list/tool.js";
 import { EditTool } from "./edit/tool.js";
 import { EnterPlanModeTool } from "./enter-plan-mode/tool.js";
 import { EnterWorktreeTool } from "./enter-worktree/tool.js";
@@ -14,6 +19,7 @@ import { GlobTool } from "./glob/tool.js";
 import { GrepTool } from "./grep/tool.js";
 import { NotebookEditTool } from "./notebook-edit/tool.js";
 import { ReadTool } from "./read/tool.js";
+import { SleepTool } from "./sleep/tool.js";
 import { TaskCreateTool } from "./task-create/tool.js";
 import { TaskGetTool } from "./task-get/tool.js";
 import { TaskListTool } from "./task-list/tool.js";
@@ -33,6 +39,8 @@ export interface BuiltInToolsOptions {
   taskTools?: TaskListFamily;
   /** A person works in this session (the interactive UI). Default false. */
   interactive?: boolean;
+  /** Offer SendUserMessage (`--brief`, settings `brief`). Default false. */
+  brief?: boolean;
 }
 
 /** The family a session gets: an explicit choice, else Tasks with a person and TodoWrite without. */
@@ -50,8 +58,9 @@ export function projectTools(): AnyTool[] {
 }
 
 /**
- * A session's tools: the project tools, Agent (subagents), the session's task list, the tools that talk with the user
- * (AskUserQuestion, plan mode), and ToolSearch for the deferred ones.
+ * A session's tools: the project tools, Agent (subagents), the session's task list, the tools that
+ * talk with the user (AskUserQuestion, plan mode, SendUserMessage when asked for), settings
+ * (Config), Sleep, scheduled prompts (Cron*), and ToolSearch for the deferred ones.
  */
 export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
   return [
@@ -61,6 +70,12 @@ export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
     AskUserQuestionTool,
     EnterPlanModeTool,
     ExitPlanModeTool,
+    ConfigTool,
+    SleepTool,
+    CronCreateTool,
+    CronDeleteTool,
+    CronListTool,
+    ...(options.brief ? [BriefTool] : []),
     ToolSearchTool,
     EnterWorktreeTool,
     ExitWorktreeTool,

@@ -20,11 +20,16 @@ import type { AnyTool } from "../../src/tool/types.js";
 import { createListMcpResourcesTool } from "../../src/tools/list-mcp-resources/tool.js";
 import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
 import { builtInTools } from "../../src/tools/registry.js";
+import { createSkillTool } from "../../src/tools/skill/tool.js";
+import { createStructuredOutputTool } from "../../src/tools/structured-output/tool.js";
 import { type CliRun, jsonLines, runCli } from "../cli/run-cli.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { stdioServerConfig } from "../mcp/fixtures.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The --json-schema of the pool run that offers StructuredOutput. */
+const ANSWER_SCHEMA = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
 
 const noResources: McpResourceSource = {
   resourceServers: () => [],
@@ -39,16 +44,22 @@ const noResources: McpResourceSource = {
 const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createListMcpResourcesTool: () => createListMcpResourcesTool(noResources),
   createReadMcpResourceTool: () => createReadMcpResourceTool(noResources),
+  // The catalog shapes only the listing reminder, not the tool's prompt or schema.
+  createSkillTool: () => createSkillTool({ skills: [], commands: [], projectTrusted: false, warnings: [] }),
+  // The schema is the caller's (--json-schema): this one is what the schema-run pool below passes.
+  createStructuredOutputTool: () => createStructuredOutputTool(ANSWER_SCHEMA, () => ({ ok: true })),
 };
 
 /**
  * Every tool this test knows how to build: the registry's (both task-list families: a session
- * offers one, chosen by settings `taskTools`), then the factories'.
+ * offers one, chosen by settings `taskTools`; SendUserMessage, offered with --brief), then the
+ * factories'.
  */
 function knownTools(): AnyTool[] {
   const headless = builtInTools();
   const tasks = builtInTools({ taskTools: "Tasks" }).filter((tool) => !headless.includes(tool));
-  return [...headless, ...tasks, ...Object.values(TOOL_FACTORIES).map((build) => build())];
+  const brief = builtInTools({ brief: true }).filter((tool) => !headless.includes(tool));
+  return [...headless, ...tasks, ...brief, ...Object.values(TOOL_FACTORIES).map((build) => build())];
 }
 
 /**
@@ -77,6 +88,8 @@ let server: ScriptedModelServer;
  */
 let cliPoolNames: string[];
 let cliTasksPoolNames: string[];
+/** With --json-schema and --brief (StructuredOutput and SendUserMessage join). */
+let cliSchemaPoolNames: string[];
 /** The first request body of a headless session, per wire protocol. */
 let anthropicBody: Record<string, unknown>;
 let openaiBody: Record<string, unknown>;
@@ -97,13 +110,24 @@ beforeAll(async () => {
   // The pool, with an MCP server that offers resources (so ListMcpResources / ReadMcpResource join).
   const script = join(dir, "answer.jsonl");
   writeFileSync(script, `${JSON.stringify({ content: [{ type: "text", text: "done" }] })}\n`);
-  const poolRun = (home: string, extra: string[]) =>
+  // A --json-schema run must end with a StructuredOutput call.
+  const schemaScript = join(dir, "structured.jsonl");
+  writeFileSync(
+    schemaScript,
+    `${[
+      { content: [{ type: "tool_use", id: "so", name: "StructuredOutput", input: { answer: "done" } }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]
+      .map((turn) => JSON.stringify(turn))
+      .join("\n")}\n`,
+  );
+  const poolRun = (home: string, extra: string[], replayScript = script) =>
     runCli(
       [
         "-p",
         "hi",
         "--model",
-        `replay:${script}`,
+        `replay:${replayScript}`,
         "--output-format",
         "stream-json",
         "--cwd",
@@ -114,8 +138,12 @@ beforeAll(async () => {
       ],
       { home: join(dir, home), env },
     );
+  // A user skill, so that the Skill tool joins this pool.
+  mkdirSync(join(dir, "home-mcp", "skills", "demo"), { recursive: true });
+  writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
   const withTasks = poolRun("home-tasks", ["--settings", JSON.stringify({ taskTools: "Tasks" })]);
+  const withSchema = poolRun("home-schema", ["--json-schema", JSON.stringify(ANSWER_SCHEMA), "--brief"], schemaScript);
 
   // The first request as each wire protocol carries it: no MCP, no memory files, a folder outside git.
   server.enqueue(reply().text("done"));
@@ -149,6 +177,7 @@ beforeAll(async () => {
   };
   cliPoolNames = await poolOf(withMcp);
   cliTasksPoolNames = await poolOf(withTasks);
+  cliSchemaPoolNames = await poolOf(withSchema);
 }, 60_000);
 
 afterAll(async () => {
@@ -183,7 +212,10 @@ async function toolAsTheModelSeesIt(tool: AnyTool, pool: readonly AnyTool[]) {
 describe("every tool the CLI offers", () => {
   it("is one this test knows, and every tool in src/tools/ is in one of the CLI's pools", async () => {
     const known = knownTools().map((tool) => tool.name);
-    const offered = [...new Set([...cliPoolNames, ...cliTasksPoolNames])];
+    const offered = [...new Set([...cliPoolNames, ...cliTasksPoolNames, ...cliSchemaPoolNames])];
+    // StructuredOutput only where a run asked for data.
+    expect(cliPoolNames).not.toContain("StructuredOutput");
+    expect(cliSchemaPoolNames).toContain("StructuredOutput");
     expect(offered.sort()).toEqual([...known].sort());
     // Exactly one task-list family per session: TodoWrite by default (headless), Tasks by setting.
     expect(cliPoolNames).toContain("TodoWrite");

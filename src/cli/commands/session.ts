@@ -3,6 +3,8 @@
 // Static on purpose: a headless run needs all of these before its first request, and each
 // dynamic import() is one more module file for the loader to fetch and link at start-up.
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsValue } from "../../config/settings.js";
 import { isDirectory } from "../../fs/path-kind.js";
@@ -32,6 +34,13 @@ import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { modelOverrideFromSettings } from "../model-settings.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
+import { expandPrompt, setUpSkills } from "../skills-setup.js";
+import {
+  type StructuredOutputSetup,
+  setUpStructuredOutput,
+  shouldNudge,
+  structuredOutputOf,
+} from "../structured-output.js";
 import { traceFirstRequest } from "../timing.js";
 import { wardenVersion } from "../version.js";
 import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
@@ -91,7 +100,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   }
 
   const resumed = await loadResumed(config);
-  const modelSpec = config.model ?? resumed?.model ?? chooseDefaultModel();
+  const modelSpec = config.model ?? resumed?.model ?? settingsModel(config) ?? chooseDefaultModel();
   const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
     throw new CliError(error instanceof Error ? error.message : String(error), 1);
   });
@@ -134,7 +143,24 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // Awaited below; until then a failure must not count as unhandled.
   mcpStarting.catch(() => undefined);
   const taskTools = settingsValue(permissions.settings, "taskTools");
-  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
+  const skills = await setUpSkills(config.cwd, permissions.settings, (message) => err(`warden: warning: ${message}\n`));
+  const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
+  const tools: AnyTool[] = [
+    ...builtInTools({ taskTools, brief: config.brief || settingsValue(permissions.settings, "brief") === true }),
+    ...(structured ? [structured.tool] : []),
+    ...skills.tools,
+    ...(await loadExtraTools()),
+  ];
+  const compactInstructions = manualCompaction(prompt);
+  // `-p "/name args"`: a slash command or skill becomes its text (never the built-in /compact).
+  const expanded =
+    compactInstructions === undefined
+      ? await expandPrompt(prompt, skills.catalog, permissions.permissionContext, config.cwd, (message) =>
+          err(`warden: warning: ${message}\n`),
+        )
+      : { ok: true as const, prompt, permissionContext: permissions.permissionContext };
+  if (!expanded.ok) throw new CliError(expanded.message, 2);
+  const permissionContext = expanded.permissionContext;
   warmUpWhileWaiting(firstRequest, tools);
   const mcp = await mcpStarting;
   const mcpServers = mcp.servers;
@@ -142,7 +168,6 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     err(`warden: warning: ${message}\n`),
   );
 
-  const permissionContext = permissions.permissionContext;
   const session = createSession({
     provider,
     model: resolved.model,
@@ -179,6 +204,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     // Told to the model as a delta (mcp_instructions_delta), never by rewriting the system prompt.
     session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
   });
+  // Durable scheduled tasks of this project come back (only when its file exists: croner loads then).
+  if (existsSync(join(config.cwd, ".warden", "scheduled_tasks.json"))) {
+    const { armDurableTasks } = await import("../../tools/cron-shared/rearm.js");
+    for (const warning of await armDurableTasks(session, config.cwd)) err(`warden: warning: ${warning}\n`);
+  }
 
   let interrupted = false;
   const onSigint = () => {
@@ -211,14 +241,21 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
 
   let terminal: TerminalEvent | undefined;
   let resultText: string | undefined;
-  const compactInstructions = manualCompaction(prompt);
   try {
     if (compactInstructions !== undefined) {
       ({ terminal, resultText } = await compactNow(config, session, compactInstructions.trim() || undefined, reporter));
     } else {
-      for await (const event of runPromptWithPermissions(config, session, prompt, resumed !== undefined)) {
+      for await (const event of runPromptWithPermissions(config, session, expanded.prompt, resumed !== undefined)) {
         reporter.event(event);
         if (event.type === "terminal") terminal = event;
+      }
+      // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
+      for (let nudges = 0; structured && terminal?.reason === "completed"; nudges++) {
+        if (!shouldNudge(session.getAppState(), structured, nudges)) break;
+        for await (const event of session.submitMessage(structured.nudge)) {
+          reporter.event(event);
+          if (event.type === "terminal") terminal = event;
+        }
       }
     }
   } finally {
@@ -236,15 +273,30 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       modelUsage: session.modelUsage(),
     },
     resultText,
+    structured ? { output: structuredOutputOf(session.getAppState()) } : undefined,
   );
   if (interrupted) return 130;
   if (outputClosed) return 141; // 128 + SIGPIPE, as a tool killed by the broken pipe would exit
   return result.is_error ? 1 : 0;
 }
 
+async function structuredOutputFor(option: string): Promise<StructuredOutputSetup> {
+  try {
+    return await setUpStructuredOutput(option);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), 2);
+  }
+}
+
 function interactiveNotBuilt(): number {
   err(`${usageText()}\nwarden: interactive mode is not built yet; use -p "<prompt>" (or pipe the prompt on stdin).\n`);
   return 2;
+}
+
+/** Settings `model` (what Config sets): the model when neither --model nor a resumed session names one. */
+function settingsModel(config: SessionConfig): string | undefined {
+  const value = settingsValue(sessionPermissions(config).settings, "model");
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
 function chooseDefaultModel(): string {

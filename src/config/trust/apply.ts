@@ -5,14 +5,16 @@
 // trusted the folder (for exactly its current widening settings), those files count only where
 // they restrict. A trusted folder's files apply whole, as Claude Code applies them.
 //
-// Sources added later (project agents, skills, commands) must add their content to
-// `projectSources` below, so that it is held back and fingerprinted the same way.
+// Sources besides settings files add their widening content the same way (held back and
+// fingerprinted): .mcp.json, and the `allowed-tools` of the project's skills and commands
+// (./project-skills.ts). Project agents, when they come, belong here too.
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import type { Settings } from "../settings-schema.js";
 import { describeMcpServer, describeSettingsWidening } from "./describe.js";
 import { wideningFingerprint } from "./fingerprint.js";
+import { readProjectSkillGrants } from "./project-skills.js";
 import { splitProjectSettings } from "./split.js";
 import { findTrustEntry, trustIdentity } from "./trusted-folders.js";
 import type { TrustedFolderEntry, WideningSetting, WorkspaceTrust, WorkspaceTrustStatus } from "./types.js";
@@ -65,6 +67,12 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
   if (mcpJson) {
     wideningByFile[".mcp.json"] = mcpJson.content;
     widening.push(...mcpJson.widening);
+  }
+
+  const skillGrants = readProjectSkillGrants(cwd);
+  if (skillGrants) {
+    Object.assign(wideningByFile, skillGrants.content);
+    widening.push(...skillGrants.widening);
   }
 
   const fingerprint = wideningFingerprint(wideningByFile);

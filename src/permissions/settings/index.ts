@@ -18,4 +18,10 @@ export {
   modeAfterPlan,
 } from "./plan-mode.js";
 export { loadSessionPermissions, type SessionPermissions, type SessionPermissionsOptions } from "./session-setup.js";
-export { applyPermissionUpdate, applyPermissionUpdates, persistPermissionUpdate, settingsPathFor } from "./updates.js";
+export {
+  applyPermissionUpdate,
+  applyPermissionUpdates,
+  persistPermissionUpdate,
+  persistUserSetting,
+  settingsPathFor,
+} from "./updates.js";

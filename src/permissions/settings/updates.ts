@@ -94,6 +94,26 @@ export function persistPermissionUpdate(update: PermissionUpdate, cwd: string): 
   return path;
 }
 
+/**
+ * Sets (or, with `undefined`, removes) one user-facing setting in the user's settings file: a
+ * dotted key (`permissions.defaultMode`) names a field of an object. Same lock and atomic write as
+ * the answers above; a file that is not valid JSON is left alone. Returns the file written.
+ */
+export function persistUserSetting(key: string, value: unknown): string {
+  const path = userSettingsPath();
+  const parts = key.split(".");
+  withFileLockSync(`${path}.lock`, () => {
+    const settings = readSettingsObjectForUpdate(path);
+    let holder = settings;
+    for (const part of parts.slice(0, -1)) holder = objectField(holder, part, path);
+    const last = parts[parts.length - 1] as string;
+    if (value === undefined) delete holder[last];
+    else holder[last] = value;
+    writeFileAtomic(path, `${JSON.stringify(settings, null, 2)}\n`);
+  });
+  return path;
+}
+
 function writeUpdate(path: string, update: PermissionUpdate): void {
   const settings = readSettingsObjectForUpdate(path);
   const permissions = objectField(settings, "permissions", path);

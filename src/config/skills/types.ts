@@ -1,0 +1,73 @@
+// What a skill and a slash command are, as discovered on disk (./discover.ts). Only what the model
+// is told up front (name, description) and what decides how a skill runs is kept here; a skill's
+// body is read again from its file when it is invoked, so an edit is seen and nothing large sits
+// in memory.
+
+/** Where a skill or command was found: the user's own folders, or the project's (which trust governs). */
+export type SkillLevel = "user" | "project";
+
+/** How an invoked skill runs: its text joins the conversation, or a subagent runs it apart. */
+export type SkillContext = "inline" | "fork";
+
+export interface SkillDefinition {
+  /** What the model passes as `skill` and a user types after `/`. */
+  name: string;
+  description: string;
+  level: SkillLevel;
+  /** The SKILL.md file. */
+  file: string;
+  /** The skill's folder: files beside SKILL.md are its resources, read on demand. */
+  dir: string;
+  /**
+   * `allowed-tools` as written, one entry per list item (a comma- or space-separated string stays
+   * one entry; the permission layer splits it into rules).
+   */
+  allowedTools: string[];
+  /** `model`, when the skill asks for one (honoured for forked skills). */
+  model?: string;
+  context: SkillContext;
+  /** `argument-hint`: how the arguments look (`<file> [--fix]`). */
+  argumentHint?: string;
+  /** `disable-model-invocation: true`: only a user may invoke it (as `/name`); the model is not told of it. */
+  disableModelInvocation: boolean;
+  /** Every frontmatter key the file sets, as written: the permission check allows only safe ones unasked. */
+  frontmatterKeys: string[];
+}
+
+/** A Markdown file of `.warden/commands/` or `.claude/commands/`: a prompt a user runs as `/name args`. */
+export interface SlashCommand {
+  name: string;
+  description?: string;
+  level: SkillLevel;
+  file: string;
+  allowedTools: string[];
+  argumentHint?: string;
+  model?: string;
+}
+
+/** Everything discovered for one session. */
+export interface SkillCatalog {
+  /** Skills by precedence: a user's skill shadows a project skill of the same name. */
+  skills: SkillDefinition[];
+  commands: SlashCommand[];
+  /**
+   * Whether the project's own skills and commands may widen what the session may do (their
+   * `allowed-tools`): the folder is trusted, or its trust is not needed (src/config/trust/).
+   */
+  projectTrusted: boolean;
+  /** Files that could not be used, with the reason (reported once, at start). */
+  warnings: string[];
+}
+
+export function findSkill(catalog: SkillCatalog, name: string): SkillDefinition | undefined {
+  return catalog.skills.find((skill) => skill.name === name);
+}
+
+export function findCommand(catalog: SkillCatalog, name: string): SlashCommand | undefined {
+  return catalog.commands.find((command) => command.name === name);
+}
+
+/** Whether this skill's or command's own grants apply: always for the user's, for a project's only when trusted. */
+export function grantsHonoured(catalog: SkillCatalog, item: { level: SkillLevel }): boolean {
+  return item.level === "user" || catalog.projectTrusted;
+}

@@ -1,0 +1,88 @@
+// `skill_listing`: the skills the model may run, by name and description only, as a reminder before
+// the first request of a session (and again after a compaction summarised it away). The bodies stay
+// on disk until a skill is invoked. The list keeps to a byte budget, 1% of the model's context
+// window (at four bytes a token): descriptions are shortened first, then names left out, so a
+// project with hundreds of skills cannot crowd out the conversation.
+import type { SkillCatalog, SkillDefinition } from "../../config/skills/index.js";
+import type { AttachmentSource } from "../../tool/types.js";
+import { LISTING_CUT_NOTE, SKILL_TOOL_NAME } from "./prompt.js";
+
+export const SKILL_LISTING_KIND = "skill_listing";
+/** The budget when the model's window is unknown. */
+export const DEFAULT_LISTING_BUDGET_BYTES = 8_000;
+const MIN_LISTING_BUDGET_BYTES = 1_000;
+/** Shortened descriptions keep at least this much; below it, names alone are listed. */
+const MIN_DESCRIPTION_CHARS = 24;
+
+const HEADER = `Skills you can run with the ${SKILL_TOOL_NAME} tool (name: what it is for):`;
+
+export function listingBudget(contextWindowTokens: number | undefined): number {
+  if (contextWindowTokens === undefined) return DEFAULT_LISTING_BUDGET_BYTES;
+  return Math.max(MIN_LISTING_BUDGET_BYTES, Math.floor(contextWindowTokens * 4 * 0.01));
+}
+
+const bytes = (text: string) => Buffer.byteLength(text);
+
+function shorten(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1).trimEnd()}…`;
+}
+
+function entry(skill: SkillDefinition, descriptionChars: number | undefined): string {
+  const hint = skill.argumentHint ? ` (args: ${skill.argumentHint})` : "";
+  if (descriptionChars === undefined) return `- ${skill.name}${hint}: ${skill.description}`;
+  if (descriptionChars === 0) return `- ${skill.name}`;
+  return `- ${skill.name}${hint}: ${shorten(skill.description, descriptionChars)}`;
+}
+
+/** The skills the model may invoke (a user-only skill is not announced). */
+export function modelInvocableSkills(catalog: SkillCatalog): SkillDefinition[] {
+  return catalog.skills.filter((skill) => !skill.disableModelInvocation);
+}
+
+/** The listing within `budget` bytes, or undefined when there is nothing to list. */
+export function skillListingText(catalog: SkillCatalog, budget: number): string | undefined {
+  const skills = modelInvocableSkills(catalog);
+  if (skills.length === 0) return undefined;
+  const build = (lines: string[]) => [HEADER, ...lines].join("\n");
+  const full = build(skills.map((skill) => entry(skill, undefined)));
+  if (bytes(full) <= budget) return full;
+  // Every name with an equal share of what remains for descriptions.
+  const namesOnly = skills.map((skill) => entry(skill, 0));
+  // Per entry ": " and the ellipsis (three bytes for one character) come on top of the share.
+  const spare = budget - bytes(build(namesOnly)) - skills.length * 4;
+  const share = Math.floor(spare / skills.length);
+  if (share >= MIN_DESCRIPTION_CHARS) {
+    const shortened = build(skills.map((skill) => entry(skill, share)));
+    if (bytes(shortened) <= budget) return shortened;
+  }
+  // Names alone, as many as fit, and a note that the list was cut.
+  const note = `- … ${LISTING_CUT_NOTE}`;
+  const lines: string[] = [];
+  let size = bytes(HEADER) + bytes(note) + 2;
+  for (const line of namesOnly) {
+    if (size + bytes(line) + 1 > budget) break;
+    lines.push(line);
+    size += bytes(line) + 1;
+  }
+  return build(lines.length === namesOnly.length ? lines : [...lines, note]);
+}
+
+/** The listing as a reminder source the Skill tool brings: once per session, and after each compaction. */
+export function skillListingSource(catalog: SkillCatalog): AttachmentSource {
+  // Sessions this source has told (a tool, and so its source, can serve several sessions of a process).
+  const told = new Set<string>();
+  const text = (contextWindow: number | undefined) => skillListingText(catalog, listingBudget(contextWindow));
+  return {
+    kind: SKILL_LISTING_KIND,
+    collect({ context, contextUsage }) {
+      const session = context.options.sessionId;
+      if (told.has(session)) return undefined;
+      told.add(session);
+      const listing = text(contextUsage?.contextWindow);
+      return listing === undefined ? undefined : [{ text: listing }];
+    },
+    afterCompaction({ contextUsage }) {
+      return text(contextUsage?.contextWindow);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// Skill: runs one of the session's skills (src/config/skills/). Inline, its instructions join the
+// conversation as a message after this call's result, and its `allowed-tools` hold for the rest of
+// the prompt; `context: fork` skills need subagents, which this Warden does not have yet, so they
+// are refused with words saying so. Made per session by createSkillTool(catalog): the tool carries
+// the catalog and its listing reminder (listing.ts).
+import { z } from "zod";
+import { findSkill, grantsHonoured, type SkillCatalog, skillPrompt } from "../../config/skills/index.js";
+import { userText } from "../../messages/types.js";
+import { formatRule } from "../../permissions/rules/index.js";
+import { buildTool } from "../../tool/build-tool.js";
+import type { Tool } from "../../tool/types.js";
+import { grantWhileRunning, parseGrants } from "./grants.js";
+import { skillListingSource } from "./listing.js";
+import { skillPermission } from "./permission.js";
+import { SKILL_PROMPT, SKILL_TOOL_NAME } from "./prompt.js";
+
+const inputSchema = z.strictObject({
+  skill: z.string().trim().min(1).describe('The skill\'s name, as listed (e.g. "pdf"; a leading "/" is ignored)'),
+  args: z.string().optional().describe("Arguments for the skill: the rest of the request"),
+});
+
+export type SkillInput = z.infer<typeof inputSchema>;
+
+export interface SkillOutput {
+  name: string;
+  /** Allow rules in force until the prompt ends. */
+  granted: string[];
+  /** `allowed-tools` entries that were not granted, with why. */
+  notGranted: string[];
+}
+
+const nameOf = (input: Pick<SkillInput, "skill">) => input.skill.trim().replace(/^\//, "");
+
+export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOutput> {
+  return buildTool<SkillInput, SkillOutput>({
+    name: SKILL_TOOL_NAME,
+    searchHint: "run a skill slash command instructions",
+    maxResultSizeChars: 10_000,
+    attachments: [skillListingSource(catalog)],
+    inputSchema,
+    prompt: async () => SKILL_PROMPT,
+    description: async (input) => (input?.skill ? `Run the skill ${input.skill}` : "Run a skill"),
+    userFacingName: () => "Skill",
+    toAutoClassifierInput: (input) => `${nameOf(input)} ${input.args ?? ""}`.trim(),
+
+    async validateInput(input) {
+      const name = nameOf(input);
+      const skill = findSkill(catalog, name);
+      if (!skill) {
+        const known = catalog.skills.filter((s) => !s.disableModelInvocation).map((s) => s.name);
+        return {
+          result: false,
+          message: `There is no skill named ${JSON.stringify(name)}. ${known.length ? `Skills: ${known.join(", ")}.` : "This session has no skills."}`,
+          errorCode: 1,
+        };
+      }
+      if (skill.disableModelInvocation) {
+        return {
+          result: false,
+          message: `The skill ${name} can only be run by the user (as /${name}); do its task yourself or ask the user to run it.`,
+          errorCode: 2,
+        };
+      }
+      if (skill.context === "fork") {
+        return {
+          result: false,
+          message: `The skill ${name} is meant to run as a subagent (context: fork), and this Warden cannot run subagents yet. Do the task yourself, reading ${skill.file} for its instructions if they help.`,
+          errorCode: 3,
+        };
+      }
+      return { result: true };
+    },
+
+    async checkPermissions(input, context) {
+      const skill = findSkill(catalog, nameOf(input));
+      if (!skill) {
+        return {
+          behavior: "deny",
+          message: `There is no skill named ${nameOf(input)}.`,
+          decisionReason: { type: "tool", reason: "unknown skill" },
+        };
+      }
+      return skillPermission(skill, context.getAppState().toolPermissionContext.rules);
+    },
+
+    async call(input, context) {
+      const name = nameOf(input);
+      const skill = findSkill(catalog, name);
+      if (!skill) throw new Error(`There is no skill named ${name}.`);
+      const text = await skillPrompt(skill, input.args ?? "");
+      const granted: string[] = [];
+      const notGranted: string[] = [];
+      let contextModifier: ReturnType<typeof grantWhileRunning> | undefined;
+      if (skill.allowedTools.length > 0) {
+        if (!grantsHonoured(catalog, skill)) {
+          notGranted.push(
+            `${skill.allowedTools.join(", ")} (a project skill's allowed-tools apply once the folder is trusted: warden trust)`,
+          );
+        } else {
+          const grants = parseGrants(skill.allowedTools, context.options.cwd);
+          for (const rule of grants.rules) granted.push(formatRule(rule.value));
+          for (const { entry, why } of grants.rejected) notGranted.push(`${entry} (${why})`);
+          if (grants.rules.length > 0) contextModifier = grantWhileRunning(grants.rules);
+        }
+      }
+      const message = userText(`<skill name="${name}">\n${text}\n</skill>`, true);
+      return {
+        data: { name, granted, notGranted },
+        newMessages: [message],
+        ...(contextModifier ? { contextModifier } : {}),
+      };
+    },
+
+    mapToolResult(output, toolUseId) {
+      const lines = [`The skill ${output.name} is loaded: its instructions follow. Carry them out for the request.`];
+      if (output.granted.length)
+        lines.push(`Allowed without asking until this request is done: ${output.granted.join(", ")}.`);
+      if (output.notGranted.length) lines.push(`Not granted: ${output.notGranted.join("; ")}.`);
+      return { type: "tool_result", tool_use_id: toolUseId, content: lines.join("\n") };
+    },
+  });
+}
