@@ -1,0 +1,28 @@
+// What the UI needs of a running session, given by the CLI (which wires the model, settings,
+// permissions, hooks and MCP servers): the engine itself, prompts run under the session's hooks,
+// and a way to open another session (/clear, /resume, /model).
+import type { CompactOutcome } from "../../loop/context-manager.js";
+import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
+import type { SessionEngine } from "../../loop/session.js";
+
+export interface SessionHandle {
+  engine: SessionEngine;
+  /** A prompt run with the session's hooks (UserPromptSubmit, Stop...). */
+  runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
+  compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
+  /** Warnings for the person (a broken hook, an MCP server that did not start); the UI shows and empties it. */
+  notices: string[];
+  /** MCP servers and their state, for /mcp. */
+  mcpServers: ReadonlyArray<{ name: string; status: string }>;
+  /** Ends the session: transcript closed, background commands and MCP servers stopped. */
+  close(): Promise<void>;
+}
+
+export interface OpenSessionOptions {
+  /** Continue this earlier session (its id). */
+  resume?: string;
+  /** `provider:model` for the new session. */
+  model?: string;
+}
+
+export type OpenSession = (options: OpenSessionOptions) => Promise<SessionHandle>;
