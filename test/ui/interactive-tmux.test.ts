@@ -186,6 +186,24 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     expect(resultAt).toBeGreaterThanOrEqual(0);
   });
 
+  it("Ctrl+B sends a running Bash command to the background; the model goes on and the task is listed", async () => {
+    const p = project([
+      { content: [toolUse("t1", "Bash", { command: "echo first; sleep 4; echo second" })] },
+      { content: [text("Moved on while it runs.")] },
+    ]);
+    const t = p.start(["--allowedTools", "Bash"]);
+    await t.waitFor(READY);
+    await submit(t, "start the slow thing");
+    await t.waitFor("Bash(echo first; sleep 4; echo second)");
+    await new Promise((r) => setTimeout(r, 300));
+    t.press("C-b");
+    const screen = await t.waitFor("Moved on while it runs.", 3_000);
+    expect(screen).toContain("Moved the running command to the background.");
+    expect(screen).toMatch(/running b[0-9a-f]+ echo first; sleep 4; echo second/);
+    const lines = await transcriptWhen(p, (l) => JSON.stringify(l).includes("moved this command to the background"));
+    expect(JSON.stringify(lines)).toContain("moved this command to the background");
+  });
+
   it("Shift+Tab cycles default → acceptEdits → plan → default, always shown in the status line", async () => {
     const p = project([]);
     const t = p.start();

@@ -20,7 +20,7 @@ import type { KeyName } from "../input/keys.js";
 import { keySourceFor } from "../input/use-keys.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
 import type { OpenSession, SessionHandle } from "./session-handle.js";
-import { ItemView, RunningToolView, TodoPanel } from "./TranscriptView.js";
+import { BackgroundTasksPanel, ItemView, RunningToolView, TodoPanel } from "./TranscriptView.js";
 
 export interface AppProps {
   session: Promise<SessionHandle>;
@@ -73,11 +73,16 @@ export function App(props: AppProps) {
   useEffect(() => permissions.subscribe(redraw), [permissions]);
 
   // The elapsed time of running tools ticks while something runs.
+  const tasksRunning =
+    handle?.engine
+      .getAppState()
+      .backgroundTasks?.list()
+      .some((t) => t.status === "running") ?? false;
   useEffect(() => {
-    if (!busy) return;
+    if (!busy && !tasksRunning) return;
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
-  }, [busy]);
+  }, [busy, tasksRunning]);
 
   const adopt = useCallback(
     (next: SessionHandle) => {
@@ -275,6 +280,15 @@ export function App(props: AppProps) {
       exit();
       return;
     }
+    if (name === "ctrlB") {
+      const moved = handleRef.current?.engine.getAppState().foregroundCommands?.moveAllToBackground() ?? 0;
+      transcript.addNotice(
+        moved > 0
+          ? `Moved ${moved === 1 ? "the running command" : `${moved} running commands`} to the background.`
+          : "No command is running in the foreground.",
+      );
+      return;
+    }
     if (name === "ctrlC") {
       if (busyRef.current) handleRef.current?.engine.abort("user");
       const at = Date.now();
@@ -329,6 +343,7 @@ export function App(props: AppProps) {
         <RunningToolView key={tool.use.id} tool={tool} now={now} />
       ))}
       {transcript.todo ? <TodoPanel list={transcript.todo} /> : null}
+      {engine ? <BackgroundTasksPanel tasks={engine.getAppState().backgroundTasks?.list() ?? []} now={now} /> : null}
       {busy && !ask ? (
         <Box marginTop={1}>
           <Text color="magenta">✻ Working… </Text>

@@ -1,5 +1,6 @@
 // How each finished item of the transcript looks, and the live part below them.
 import { Box, Text } from "ink";
+import type { BackgroundTask } from "../../tool/shell-state.js";
 import type { TaskListSnapshot } from "../../tool/task-list.js";
 import { DiffView, diffLines, diffStats } from "../components/DiffView.js";
 import { Markdown } from "../components/Markdown.js";
@@ -85,7 +86,12 @@ export function RunningToolView({ tool, now }: { tool: RunningTool; now: number 
       <Text>
         <Text color="yellow">● </Text>
         <Text bold>{tool.summary}</Text>
-        {seconds >= 2 ? <Text dimColor> ({seconds}s)</Text> : null}
+        {seconds >= 2 ? (
+          <Text dimColor>
+            {" "}
+            ({seconds}s{tool.progress ? " · ctrl+b to run in background" : ""})
+          </Text>
+        ) : null}
       </Text>
       {lastLines.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
@@ -122,4 +128,26 @@ function todoLines(list: TaskListSnapshot): Array<{ text: string; status: string
     text: item.status === "in_progress" && item.activeForm ? item.activeForm : item.content,
     status: item.status,
   }));
+}
+
+/** The session's background commands while any of them runs, each with its state. */
+export function BackgroundTasksPanel({ tasks, now }: { tasks: readonly BackgroundTask[]; now: number }) {
+  if (!tasks.some((t) => t.status === "running")) return null;
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text dimColor>Background tasks:</Text>
+      {tasks.map((task) => {
+        const seconds = Math.floor(((task.endedAt ?? now) - task.startedAt) / 1000);
+        return (
+          <Text key={task.id}>
+            {"  "}
+            <Text color={task.status === "running" ? "yellow" : task.status === "completed" ? "green" : "red"}>
+              {task.status}
+            </Text>{" "}
+            <Text dimColor>{task.id}</Text> {task.description ?? task.command} <Text dimColor>({seconds}s)</Text>
+          </Text>
+        );
+      })}
+    </Box>
+  );
 }
