@@ -4,10 +4,11 @@
 // open another one through the same function.
 import { sessionArtifactsDir } from "../config/paths.js";
 import { settingsValue } from "../config/settings.js";
-import { createSession } from "../loop/session.js";
+import { createSession, type SessionEngine } from "../loop/session.js";
 import { runSessionStartHooks, submitWithHooks } from "../loop/session-hooks.js";
 import { connectMcpForSession } from "../mcp/session-setup.js";
 import type { Message } from "../messages/types.js";
+import { applyOverride, modelInfoFor } from "../models/resolve.js";
 import { createCanUseTool } from "../permissions/engine/index.js";
 import { restoredTaskListState } from "../session/task-store.js";
 import { latestSessionId, loadSession } from "../session/transcript-reader.js";
@@ -17,6 +18,7 @@ import { builtInTools } from "../tools/registry.js";
 import type { OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
 import { loadExtraTools } from "./extra-tools.js";
 import { autoModeClassifier, bindPermissions, sessionPermissions } from "./headless-permissions.js";
+import { headlessMcpFeatures } from "./mcp-features.js";
 import { defaultModelSpec, resolveModel } from "./model-choice.js";
 import { modelOverrideFromSettings } from "./model-settings.js";
 import type { SessionConfig } from "./session-config.js";
@@ -35,11 +37,28 @@ export async function openInteractiveSession(
   const taskTools = settingsValue(setup.settings, "taskTools");
   const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
   const modelOverride = modelOverrideFromSettings(setup.settings, resolved.provider.name, resolved.model);
+  const known = modelInfoFor(resolved.provider.name, resolved.model);
+  const modelInfo = modelOverride ? applyOverride(known, modelOverride) : known;
+  // Servers may sample, ask for roots or log once connected, before the session exists.
+  let sessionRef: SessionEngine | undefined;
   const mcp = await connectMcpForSession({
     cwd: config.cwd,
     mcpConfig: config.mcpConfig,
     loadedSettings: setup.settings,
     warn,
+    // The UI does not answer servers' questions (elicitation) yet: they are declined with a warning.
+    features: headlessMcpFeatures({
+      settings: setup.settings,
+      provider: resolved.provider,
+      model: resolved.model,
+      workingDirectories: () =>
+        (sessionRef?.getAppState().toolPermissionContext ?? setup.permissionContext).workingDirectories,
+      recordUsage: (usage) => sessionRef?.ledger.add(modelInfo, usage),
+      warn,
+      onServerLog: (message) => {
+        if (config.verbose) notices.push(`MCP ${JSON.stringify(message)}`);
+      },
+    }),
   });
   let recordEntry: (entry: { type: string; [key: string]: unknown }) => void = () => undefined;
   const session = createSession({
@@ -74,6 +93,7 @@ export async function openInteractiveSession(
     onAttachmentError: (kind, error) =>
       warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
   });
+  sessionRef = session;
   recordEntry = (entry) => session.recordEntry(entry);
   mcp.onToolsChanged((mcpTools) => session.setMcpTools(mcpTools));
   const bound = bindPermissions(config, session);
