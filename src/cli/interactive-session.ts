@@ -2,18 +2,22 @@
 // permissions, hooks, MCP servers, a resumed conversation) but with the person as the answer to
 // every ask: the engine's ask handler is the UI's permission queue. /clear, /resume and /model
 // open another one through the same function.
+
+import { randomUUID } from "node:crypto";
 import { sessionArtifactsDir } from "../config/paths.js";
 import { settingsValue } from "../config/settings.js";
 import { createSession, type SessionEngine } from "../loop/session.js";
 import { runSessionStartHooks, submitWithHooks } from "../loop/session-hooks.js";
 import { connectMcpForSession } from "../mcp/session-setup.js";
-import type { Message } from "../messages/types.js";
+import type { Message, ToolUseBlock, UserMessage } from "../messages/types.js";
 import { applyOverride, modelInfoFor } from "../models/resolve.js";
+import { runToolUse } from "../orchestration/run-tool-use.js";
 import { createCanUseTool } from "../permissions/engine/index.js";
 import { restoredTaskListState } from "../session/task-store.js";
 import { latestSessionId, loadSession } from "../session/transcript-reader.js";
 import type { AppState } from "../tool/app-state.js";
-import type { AnyTool } from "../tool/types.js";
+import { ReadFileState } from "../tool/read-file-state.js";
+import type { AnyTool, ToolUseContext } from "../tool/types.js";
 import { builtInTools } from "../tools/registry.js";
 import type { OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
 import { loadExtraTools } from "./extra-tools.js";
@@ -61,6 +65,12 @@ export async function openInteractiveSession(
     }),
   });
   let recordEntry: (entry: { type: string; [key: string]: unknown }) => void = () => undefined;
+  const canUseTool = createCanUseTool({
+    askHandler: permissions.ask,
+    recordDecision: (record) => recordEntry({ ...record, input: undefined }),
+    onWarning: warn,
+    classifier: autoModeClassifier(config),
+  });
   const session = createSession({
     provider: resolved.provider,
     model: resolved.model,
@@ -74,12 +84,7 @@ export async function openInteractiveSession(
       },
       resumed?.loadedDeferredTools,
     ),
-    canUseTool: createCanUseTool({
-      askHandler: permissions.ask,
-      recordDecision: (record) => recordEntry({ ...record, input: undefined }),
-      onWarning: warn,
-      classifier: autoModeClassifier(config),
-    }),
+    canUseTool,
     cwd: config.cwd,
     sessionId: resumed?.sessionId,
     initialMessages: resumed?.messages,
@@ -102,6 +107,41 @@ export async function openInteractiveSession(
     engine: session,
     runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
     compact: (instructions) => session.compact(instructions),
+    runShell: async (command, signal) => {
+      const toolUse: ToolUseBlock = {
+        type: "tool_use",
+        id: `toolu_shell_${randomUUID()}`,
+        name: "Bash",
+        input: { command },
+      };
+      const abortController = new AbortController();
+      signal.addEventListener("abort", () => abortController.abort("user"), { once: true });
+      const context: ToolUseContext = {
+        options: {
+          tools: [...session.tools],
+          model: session.modelLabel,
+          cwd: config.cwd,
+          sessionId: session.sessionId,
+          sessionDir: sessionArtifactsDir(config.cwd, session.sessionId),
+          isNonInteractive: false,
+          verbose: config.verbose,
+        },
+        abortController,
+        messages: session.messages,
+        readFileState: new ReadFileState(),
+        getAppState: () => session.getAppState(),
+        setAppState: (update) => session.setAppState(update),
+      };
+      const { result } = await runToolUse(toolUse, context, canUseTool, undefined);
+      const output = typeof result.content === "string" ? result.content : JSON.stringify(result.content);
+      const note: UserMessage = {
+        role: "user",
+        content: [{ type: "text", text: `The user ran a shell command: ${command}\nIts output:\n${output}` }],
+      };
+      // Taken into the conversation when the next prompt starts (or the running one's next request).
+      session.setAppState((prev) => ({ ...prev, queuedUserMessages: [...(prev.queuedUserMessages ?? []), note] }));
+      return { toolUse, result };
+    },
     mcpServers: mcp.servers,
     notices,
     async close() {

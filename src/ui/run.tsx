@@ -72,6 +72,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
   return new Promise((resolve) => {
     const instance = render(
       <App
+        cwd={options.cwd}
         session={options.session}
         openSession={options.openSession}
         transcript={transcript}

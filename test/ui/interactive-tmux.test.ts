@@ -204,6 +204,19 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     expect(JSON.stringify(lines)).toContain("moved this command to the background");
   });
 
+  it("!command runs through the Bash tool and the model reads command and output with the next prompt", async () => {
+    const p = project([{ content: [text("I see the listing.")] }], { "marker-file.txt": "x" });
+    const t = p.start();
+    await t.waitFor(READY);
+    await submit(t, "!ls");
+    const screen = await t.waitFor("Bash(ls)");
+    expect(screen).toContain("marker-file.txt");
+    await submit(t, "what did you see?");
+    await t.waitFor("I see the listing.");
+    const lines = await transcriptWhen(p, (l) => JSON.stringify(l).includes("The user ran a shell command: ls"));
+    expect(JSON.stringify(lines)).toContain("marker-file.txt");
+  });
+
   it("Shift+Tab cycles default → acceptEdits → plan → default, always shown in the status line", async () => {
     const p = project([]);
     const t = p.start();

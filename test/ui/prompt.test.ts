@@ -1,15 +1,19 @@
 // The prompt component through ink-testing-library: what a person types, as raw terminal bytes,
 // and what the prompt shows and sends. Writes are spaced (ink-testing-library drops keystrokes
 // written less than ~30 ms apart).
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { createElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Prompt } from "../../src/ui/components/Prompt.js";
+import { completeMention, withMentionNote } from "../../src/ui/input/file-mentions.js";
 import type { KeyName } from "../../src/ui/input/keys.js";
 
 const pause = () => new Promise((r) => setTimeout(r, 60));
 
-function mount(props: { history?: string[] } = {}) {
+function mount(props: { history?: string[]; cwd?: string } = {}) {
   const sent: string[] = [];
   const other: Array<{ name: KeyName; empty: boolean }> = [];
   const app = render(
@@ -17,6 +21,7 @@ function mount(props: { history?: string[] } = {}) {
       onSubmit: (prompt: string) => sent.push(prompt),
       onOtherKey: (name: KeyName, empty: boolean) => other.push({ name, empty }),
       history: props.history,
+      completeMention: props.cwd ? (partial: string) => completeMention(partial, props.cwd as string) : undefined,
     }),
   );
   const keys = async (...chunks: string[]) => {
@@ -121,5 +126,25 @@ describe("Prompt", () => {
       { name: "ctrlD", empty: false },
       { name: "escape", empty: false },
     ]);
+  });
+
+  it("completes an @path with Tab from the working directory and lists several candidates", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "warden-mention-"));
+    mkdirSync(join(cwd, "src"));
+    writeFileSync(join(cwd, "src", "greet.ts"), "x");
+    writeFileSync(join(cwd, "src", "grid.ts"), "x");
+    const { app, sent, keys } = mount({ cwd });
+    unmount = app.unmount;
+    await pause();
+    await keys("look at @sr", "\t");
+    expect(app.lastFrame()).toContain("> look at @src/");
+    await keys("g", "\t");
+    const frame = app.lastFrame() ?? "";
+    expect(frame).toContain("src/greet.ts");
+    expect(frame).toContain("src/grid.ts");
+    await keys("e", "\t", "\r");
+    expect(sent).toEqual(["look at @src/greet.ts"]);
+    expect(withMentionNote(sent[0] as string, cwd)).toContain("The user mentioned this file: src/greet.ts");
+    expect(withMentionNote("mail me@example.com", cwd)).toBe("mail me@example.com");
   });
 });

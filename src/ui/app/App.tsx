@@ -16,6 +16,7 @@ import { StatusLine } from "../components/StatusLine.js";
 import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
 import { PickList } from "../dialogs/PickList.js";
 import type { PermissionQueue } from "../dialogs/permission-queue.js";
+import { completeMention, withMentionNote } from "../input/file-mentions.js";
 import type { KeyName } from "../input/keys.js";
 import { keySourceFor } from "../input/use-keys.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
@@ -23,6 +24,8 @@ import type { OpenSession, SessionHandle } from "./session-handle.js";
 import { BackgroundTasksPanel, ItemView, RunningToolView, TodoPanel } from "./TranscriptView.js";
 
 export interface AppProps {
+  /** The session's working directory (`@path` mentions are completed from it). */
+  cwd: string;
   session: Promise<SessionHandle>;
   openSession: OpenSession;
   transcript: TranscriptModel;
@@ -253,9 +256,16 @@ export function App(props: AppProps) {
         return;
       }
     }
+    const shell = /^!\s*([\s\S]+)$/.exec(text.trim());
+    if (shell && !busyRef.current) {
+      transcript.addUser(text);
+      const ready = current ? Promise.resolve(current) : props.session;
+      void ready.then((handle) => runShell(handle, (shell[1] as string).trim()));
+      return;
+    }
     if (busyRef.current && current) {
       transcript.addUser(text);
-      const outcome = current.engine.sendWhileRunning(text);
+      const outcome = current.engine.sendWhileRunning(withMentionNote(text, props.cwd));
       transcript.addNotice(
         outcome === "interrupted"
           ? "(interrupted the running tools; your message goes to the model now)"
@@ -264,12 +274,31 @@ export function App(props: AppProps) {
       return;
     }
     transcript.addUser(text);
-    void runPrompt(text);
+    void runPrompt(withMentionNote(text, props.cwd));
+  };
+
+  const shellAbort = useRef<AbortController | undefined>(undefined);
+  const runShell = async (handle: SessionHandle, command: string) => {
+    const abort = new AbortController();
+    shellAbort.current = abort;
+    busyRef.current = true;
+    setBusy(true);
+    try {
+      const { toolUse, result } = await handle.runShell(command, abort.signal);
+      transcript.addShellResult(toolUse, result);
+    } catch (error) {
+      transcript.addNotice(`!${command}: ${error instanceof Error ? error.message : String(error)}`, "error");
+    } finally {
+      shellAbort.current = undefined;
+      busyRef.current = false;
+      setBusy(false);
+    }
   };
 
   const onOtherKey = (name: KeyName, promptIsEmpty: boolean) => {
     if (name === "escape") {
       if (busyRef.current) handleRef.current?.engine.abort("user");
+      shellAbort.current?.abort();
       return;
     }
     if (name === "shiftTab") {
@@ -368,6 +397,7 @@ export function App(props: AppProps) {
             onSubmit={onSubmit}
             onOtherKey={onOtherKey}
             placeholder={busy ? "Type to queue a message for the model" : undefined}
+            completeMention={(partial) => completeMention(partial, props.cwd)}
           />
         </Box>
         <StatusLine status={status} />

@@ -4,12 +4,18 @@
 import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import type { SessionEngine } from "../../loop/session.js";
+import type { ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
 
 export interface SessionHandle {
   engine: SessionEngine;
   /** A prompt run with the session's hooks (UserPromptSubmit, Stop...). */
   runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
   compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
+  /**
+   * `!command`: runs the command through the Bash tool (the permission engine decides, as for the
+   * model's calls); the command and its output join the conversation at the next prompt.
+   */
+  runShell(command: string, signal: AbortSignal): Promise<{ toolUse: ToolUseBlock; result: ToolResultBlock }>;
   /** Warnings for the person (a broken hook, an MCP server that did not start); the UI shows and empties it. */
   notices: string[];
   /** MCP servers and their state, for /mcp. */

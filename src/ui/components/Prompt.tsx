@@ -3,6 +3,7 @@
 // does not use itself (ESC, Shift+Tab, Ctrl+C...) go to `onOtherKey`.
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
+import { commonPrefix, mentionAtCursor } from "../input/file-mentions.js";
 import type { KeyEvent, KeyName } from "../input/keys.js";
 import {
   deleteBackward,
@@ -32,10 +33,21 @@ export interface PromptProps {
   marker?: string;
   /** Sent prompts of this session (and earlier ones), oldest first. */
   history?: readonly string[];
+  /** Completes the `@path` before the cursor (Tab); several candidates are listed under the prompt. */
+  completeMention?(partial: string): string[];
 }
 
-export function Prompt({ onSubmit, onOtherKey, active = true, placeholder, marker = ">", history }: PromptProps) {
+export function Prompt({
+  onSubmit,
+  onOtherKey,
+  active = true,
+  placeholder,
+  marker = ">",
+  history,
+  completeMention,
+}: PromptProps) {
   const [editor, setEditor] = useState<LineEditorState>(() => emptyEditor(history));
+  const [candidates, setCandidates] = useState<string[]>([]);
   // Several keys can arrive in one chunk, before React renders again: each must see the last edit.
   const latest = useRef(editor);
   const update = (state: LineEditorState) => {
@@ -44,6 +56,17 @@ export function Prompt({ onSubmit, onOtherKey, active = true, placeholder, marke
   };
   useKeys((event) => {
     const current = latest.current;
+    if (event.kind === "key" && event.name === "tab" && completeMention) {
+      const partial = mentionAtCursor(current.text.slice(0, current.cursor));
+      if (partial !== undefined) {
+        const found = completeMention(partial);
+        const prefix = commonPrefix(found);
+        if (prefix.length > partial.length) update(insertText(current, prefix.slice(partial.length)));
+        setCandidates(found.length > 1 ? found : []);
+        return;
+      }
+    }
+    if (candidates.length > 0) setCandidates([]);
     const outcome = applyKey(current, event);
     if (outcome.kind === "edit") update(outcome.state);
     else if (outcome.kind === "submit") {
@@ -52,7 +75,12 @@ export function Prompt({ onSubmit, onOtherKey, active = true, placeholder, marke
       if (prompt.trim() !== "") onSubmit(prompt);
     } else onOtherKey?.(outcome.name, current.text === "");
   }, active);
-  return <Box flexDirection="column">{renderLines(editor, marker, active, placeholder)}</Box>;
+  return (
+    <Box flexDirection="column">
+      {renderLines(editor, marker, active, placeholder)}
+      {candidates.length > 0 ? <Text dimColor>{candidates.slice(0, 12).join("  ")}</Text> : null}
+    </Box>
+  );
 }
 
 type KeyOutcome = { kind: "edit"; state: LineEditorState } | { kind: "submit" } | { kind: "other"; name: KeyName };

@@ -71,11 +71,12 @@ export function summarizeResult(
   use: ToolUseBlock,
   result: ToolResultBlock,
   maxLines = 4,
+  collapseReadOnly = true,
 ): ResultSummary {
   const text = resultText(result).replace(/\s+$/, "");
   const all = text === "" ? [] : text.split("\n");
   const isError = result.is_error === true;
-  if (!isError && isReadOnlyCall(tool, use)) {
+  if (!isError && collapseReadOnly && isReadOnlyCall(tool, use)) {
     return {
       lines: [all.length === 0 ? "(no output)" : `${all.length} line${all.length === 1 ? "" : "s"}`],
       hidden: 0,

@@ -66,6 +66,16 @@ export class TranscriptModel {
     this.push({ kind: "notice", text, tone });
   }
 
+  /** A `!command` the person ran: its output is shown (the person asked to see it), up to 20 lines. */
+  addShellResult(toolUse: ToolUseBlock, result: ToolResultBlock): void {
+    const tool = this.tool(toolUse.name);
+    this.push({
+      kind: "tool",
+      summary: toolCallSummary(tool, toolUse, this.cwd),
+      result: summarizeResult(tool, toolUse, result, 20, false),
+    });
+  }
+
   /** Forgets everything shown (a new conversation). */
   clear(): void {
     this.items.length = 0;
