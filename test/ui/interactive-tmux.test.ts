@@ -165,13 +165,13 @@ describe("warden in a terminal (tmux, replay provider)", () => {
 
   it("a message typed while a tool runs is queued and reaches the model at its next turn", async () => {
     const p = project([
-      { content: [toolUse("t1", "Bash", { command: "sleep 2" })] },
+      { content: [toolUse("t1", "Bash", { command: "echo working; sleep 3" })] },
       { content: [text("Saw your note.")] },
     ]);
     const t = p.start(["--allowedTools", "Bash"]);
     await t.waitFor(READY);
     await submit(t, "run it");
-    await t.waitFor("Bash(sleep 2)");
+    await t.waitFor("Bash(echo working; sleep 3)");
     await submit(t, "also check the logs");
     await t.waitFor("queued");
     await t.waitFor("Saw your note.");
