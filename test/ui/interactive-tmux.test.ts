@@ -217,6 +217,20 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     expect(JSON.stringify(lines)).toContain("marker-file.txt");
   });
 
+  it("/permissions adds a rule to the local settings and lists the rules with their sources", async () => {
+    const p = project([]);
+    const t = p.start(["--allowedTools", "Read"]);
+    await t.waitFor(READY);
+    await submit(t, "/permissions deny Bash(rm:*)");
+    await t.waitFor("Added deny rule Bash(rm:*) to .warden/settings.local.json.");
+    const settings = JSON.parse(readFileSync(join(p.cwd, ".warden/settings.local.json"), "utf8"));
+    expect(settings.permissions.deny).toEqual(["Bash(rm:*)"]);
+    await submit(t, "/permissions");
+    const listing = await t.waitFor("deny (1):");
+    expect(listing).toMatch(/Bash\(rm:\*\) +· localSettings/);
+    expect(listing).toMatch(/Read +· cliArg/);
+  });
+
   it("Shift+Tab cycles default → acceptEdits → plan → default, always shown in the status line", async () => {
     const p = project([]);
     const t = p.start();

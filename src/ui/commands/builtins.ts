@@ -2,8 +2,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { projectDataDir, sessionArtifactsDir } from "../../config/paths.js";
-import { formatRule, RULE_BEHAVIORS } from "../../permissions/rules/index.js";
+import { formatRule, parseRule, RULE_BEHAVIORS } from "../../permissions/rules/index.js";
+import { applyPermissionUpdate, persistPermissionUpdate } from "../../permissions/settings/index.js";
 import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
+import type { PermissionBehavior, PermissionUpdate } from "../../tool/permission-types.js";
 import { formatTokens } from "../components/StatusLine.js";
 import { displayPath } from "../transcript/tool-summary.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
@@ -85,8 +87,43 @@ export function builtinCommands(extra: () => readonly SlashCommand[]): SlashComm
     },
     {
       name: "permissions",
-      description: "The permission rules in force and where each comes from",
-      run: (ctx) => ctx.transcript.addNotice(permissionsText(ctx)),
+      argumentHint: "[allow|deny|ask RULE]",
+      description: "The rules in force and their sources; or add a rule (saved to .warden/settings.local.json)",
+      run: (ctx, args) => {
+        if (!args) {
+          ctx.transcript.addNotice(permissionsText(ctx));
+          return;
+        }
+        const match = /^(allow|deny|ask)\s+(.+)$/.exec(args);
+        if (!match) {
+          ctx.transcript.addNotice(
+            "Usage: /permissions, or /permissions allow|deny|ask RULE (e.g. Bash(npm test:*))",
+            "error",
+          );
+          return;
+        }
+        const behavior = match[1] as PermissionBehavior;
+        const parsed = parseRule(match[2] as string);
+        if (!parsed.ok) {
+          ctx.transcript.addNotice(`Not a rule: ${parsed.error}`, "error");
+          return;
+        }
+        const engine = ctx.handle.engine;
+        const update: PermissionUpdate = {
+          type: "addRules",
+          behavior,
+          rules: [parsed.value],
+          destination: "localSettings",
+        };
+        const file = persistPermissionUpdate(update, engine.cwd);
+        engine.setAppState((state) => ({
+          ...state,
+          toolPermissionContext: applyPermissionUpdate(state.toolPermissionContext, update, engine.cwd),
+        }));
+        ctx.transcript.addNotice(
+          `Added ${behavior} rule ${formatRule(parsed.value)}${file ? ` to ${displayPath(file, engine.cwd)}` : ""}.`,
+        );
+      },
     },
     {
       name: "mcp",
