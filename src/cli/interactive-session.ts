@@ -18,8 +18,10 @@ import { latestSessionId, loadSession } from "../session/transcript-reader.js";
 import type { AppState } from "../tool/app-state.js";
 import { ReadFileState } from "../tool/read-file-state.js";
 import type { AnyTool, ToolUseContext } from "../tool/types.js";
+import { builtInCatalog } from "../tools/agent/catalog.js";
 import { builtInTools } from "../tools/registry.js";
 import type { OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
+import { loadSessionAgentCatalog } from "./agent-catalog.js";
 import { loadExtraTools } from "./extra-tools.js";
 import { autoModeClassifier, bindPermissions, sessionPermissions } from "./headless-permissions.js";
 import { headlessMcpFeatures } from "./mcp-features.js";
@@ -64,6 +66,7 @@ export async function openInteractiveSession(
       },
     }),
   });
+  const agentCatalog = await loadSessionAgentCatalog(config.cwd, setup.settings, warn);
   let recordEntry: (entry: { type: string; [key: string]: unknown }) => void = () => undefined;
   const canUseTool = createCanUseTool({
     askHandler: permissions.ask,
@@ -81,6 +84,7 @@ export async function openInteractiveSession(
       {
         ...mcp.initialAppState(resumed?.messages),
         ...(resumed ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId)) : {}),
+        ...(agentCatalog ? { agentCatalog } : {}),
       },
       resumed?.loadedDeferredTools,
     ),
@@ -143,6 +147,7 @@ export async function openInteractiveSession(
       return { toolUse, result };
     },
     mcpServers: mcp.servers,
+    agents: (agentCatalog ?? builtInCatalog()).agents,
     notices,
     async close() {
       await session.getAppState().backgroundTasks?.stopAll();

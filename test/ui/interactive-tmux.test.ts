@@ -229,6 +229,9 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     const listing = await t.waitFor("deny (1):");
     expect(listing).toMatch(/Bash\(rm:\*\) +· localSettings/);
     expect(listing).toMatch(/Read +· cliArg/);
+    await submit(t, "/agents");
+    const agents = await t.waitFor("Agents (Agent tool):");
+    expect(agents).toMatch(/general-purpose: /);
   });
 
   it("Shift+Tab cycles default → acceptEdits → plan → default, always shown in the status line", async () => {

@@ -5,6 +5,7 @@ import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import type { SessionEngine } from "../../loop/session.js";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
+import type { AgentDefinition } from "../../tool/agents.js";
 
 export interface SessionHandle {
   engine: SessionEngine;
@@ -18,6 +19,8 @@ export interface SessionHandle {
   runShell(command: string, signal: AbortSignal): Promise<{ toolUse: ToolUseBlock; result: ToolResultBlock }>;
   /** Warnings for the person (a broken hook, an MCP server that did not start); the UI shows and empties it. */
   notices: string[];
+  /** The agents the Agent tool can start in this session, for /agents. */
+  agents: readonly AgentDefinition[];
   /** MCP servers and their state, for /mcp. */
   mcpServers: ReadonlyArray<{ name: string; status: string }>;
   /** Ends the session: transcript closed, background commands and MCP servers stopped. */

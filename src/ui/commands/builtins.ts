@@ -7,7 +7,7 @@ import { applyPermissionUpdate, persistPermissionUpdate } from "../../permission
 import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
 import type { PermissionBehavior, PermissionUpdate } from "../../tool/permission-types.js";
 import { formatTokens } from "../components/StatusLine.js";
-import { displayPath } from "../transcript/tool-summary.js";
+import { displayPath, oneLine } from "../transcript/tool-summary.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
 export function builtinCommands(extra: () => readonly SlashCommand[]): SlashCommand[] {
@@ -143,6 +143,21 @@ export function builtinCommands(extra: () => readonly SlashCommand[]): SlashComm
                   return `  ${s.name}: ${s.status}${own.length ? ` · tools: ${own.join(", ")}` : ""}`;
                 }),
               ].join("\n"),
+        );
+      },
+    },
+    {
+      name: "agents",
+      description: "The agents the model can start with the Agent tool",
+      run: (ctx) => {
+        const agents = ctx.handle.agents;
+        const hasTool = ctx.handle.engine.tools.some((t) => t.name === "Agent");
+        ctx.transcript.addNotice(
+          [
+            hasTool ? "Agents (Agent tool):" : "Agents (the Agent tool is not in this session's pool):",
+            ...agents.map((a) => `  ${a.agentType}: ${oneLine(a.whenToUse, 70)}`),
+            "Define more in .warden/agents/*.md (project) or ~/.warden/agents/*.md (user).",
+          ].join("\n"),
         );
       },
     },
