@@ -51,6 +51,23 @@ const MAY_IMPORT = {
   ],
   // MCP: a source of tools for a session (client) and a front end serving ours (server).
   mcp: ["messages", "tool", "config", "fs", "process", "providers", "tools", "orchestration"],
+  // The interactive terminal UI (ink + react, loaded only on the interactive path): shows a
+  // session and takes the person's keys; the CLI wires the session and hands it over.
+  ui: [
+    "messages",
+    "tool",
+    "config",
+    "fs",
+    "providers",
+    "models",
+    "hooks",
+    "permissions",
+    "results",
+    "session",
+    "orchestration",
+    "context",
+    "loop",
+  ],
   cli: ["*"],
 };
 

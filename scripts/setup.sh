@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything a fresh machine needs before Warden runs or tests: Debian's bubblewrap for the Bash
-# sandbox (skipped when already there or when apt-get is not available), then the npm packages
+# sandbox and tmux for the interactive UI's tests (each skipped when already there or when apt-get
+# is not available), then the npm packages
 # (ripgrep comes inside @vscode/ripgrep; `npm ci` also builds dist/ through the prepare script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,14 @@ if ! command -v bwrap >/dev/null 2>&1; then
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
   else
     echo "setup: bubblewrap (bwrap) is missing; the Bash sandbox will fall back to asking" >&2
+  fi
+fi
+# tmux: the interactive UI's tests and benchmarks drive the real binary in a terminal it provides.
+if ! command -v tmux >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+  else
+    echo "setup: tmux is missing; the interactive UI's terminal tests will fail" >&2
   fi
 fi
 npm ci --no-audit --no-fund

@@ -59,7 +59,7 @@ export function buildHeadlessCanUseTool(config: SessionConfig): CanUseTool {
  * The auto-mode classifier's model: WARDEN_CLASSIFIER_MODEL, else the session's own model. A
  * replayed session's model is a script, so it has no classifier unless one is named explicitly.
  */
-function autoModeClassifier(config: SessionConfig): AutoModeClassifier | undefined {
+export function autoModeClassifier(config: SessionConfig): AutoModeClassifier | undefined {
   const fallback = defaultModelSpec();
   const spec = process.env.WARDEN_CLASSIFIER_MODEL || config.model || ("spec" in fallback ? fallback.spec : undefined);
   if (!spec || (spec.startsWith("replay:") && !process.env.WARDEN_CLASSIFIER_MODEL)) return undefined;
@@ -105,7 +105,7 @@ export async function* runCompactWithPermissions(
 }
 
 /** Hooks and sandbox settings into the session's AppState, decisions into its transcript. */
-function bindPermissions(config: SessionConfig, session: PermissionAwareSession): SessionPermissions {
+export function bindPermissions(config: SessionConfig, session: PermissionAwareSession): SessionPermissions {
   const setup = sessionPermissions(config);
   session.setAppState((prev) => ({ ...prev, ...setup.appState }));
   // The call's input is already in the transcript with its tool_use; the id links the two.

@@ -9,7 +9,12 @@ import type { BriefMessage } from "./brief.js";
 import type { CompactHooks } from "./compact-hooks.js";
 import type { CronSchedule } from "./cron.js";
 import type { PermissionMode, ToolPermissionContext } from "./permission-types.js";
-import type { BackgroundTaskRegistry, SandboxSettings, ShellSnapshot } from "./shell-state.js";
+import type {
+  BackgroundTaskRegistry,
+  ForegroundCommandControl,
+  SandboxSettings,
+  ShellSnapshot,
+} from "./shell-state.js";
 import type { TaskListReminderState, TaskListStore, TodoListState } from "./task-list.js";
 import type { ToolCallHooks } from "./tool-call-hooks.js";
 import type { ToolSearchMode } from "./tool-search-mode.js";
@@ -135,6 +140,8 @@ export interface AppState {
   bashShellSnapshot?: ShellSnapshot;
   /** This session's background tasks (run_in_background), read by TaskOutput and TaskStop. */
   backgroundTasks?: BackgroundTaskRegistry;
+  /** The foreground commands running now, which the person may send to the background (Ctrl+B). */
+  foregroundCommands?: ForegroundCommandControl;
   /** The merged `sandbox` settings of this session, as the settings loader parsed them. */
   sandboxSettings?: SandboxSettings;
   /** Set once the model has been told the sandbox cannot run here ("say so once"). */

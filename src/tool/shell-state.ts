@@ -81,6 +81,19 @@ export interface StartInProcessTaskOptions {
   notify: (text: string) => void;
 }
 
+/** A foreground command already running that becomes a background task (the person pressed Ctrl+B). */
+export interface AdoptTaskOptions {
+  command: string;
+  description?: string;
+  sandboxed: boolean;
+  /** The running shell, its stdout and stderr still piped to us. */
+  child: ChildProcess;
+  /** What it wrote before it was moved (the task's output file starts with it). */
+  outputSoFar: string;
+  notify: (text: string) => void;
+  outputLimitBytes?: number;
+}
+
 /** A session's background tasks (implemented in src/tools/bash/background-tasks.ts). */
 export interface BackgroundTaskRegistry {
   start(options: StartTaskOptions): BackgroundTask;
@@ -89,6 +102,8 @@ export interface BackgroundTaskRegistry {
    * (WARDEN_MAX_BACKGROUND_AGENTS, default 8), the rest wait their turn while reported running.
    */
   startInProcess(options: StartInProcessTaskOptions): BackgroundTask;
+  /** Takes over a running foreground command: its output goes on into the task's file. */
+  adopt(options: AdoptTaskOptions): BackgroundTask;
   get(id: string): BackgroundTask | undefined;
   list(): BackgroundTask[];
   /** Waits until the task ends, the time is up or the signal aborts; returns the task as it is then. */
@@ -97,4 +112,16 @@ export interface BackgroundTaskRegistry {
   stop(id: string): Promise<BackgroundTask | undefined>;
   /** Ends every running task (session shutdown). */
   stopAll(): Promise<void>;
+}
+
+/**
+ * The foreground Bash commands running now, which the person may send to the background (Ctrl+B in
+ * the interactive UI): each call then ends at once with the task's id, and the command runs on as
+ * a background task (implemented in src/tools/bash/foreground-commands.ts).
+ */
+export interface ForegroundCommandControl {
+  /** How many foreground commands are running. */
+  running(): number;
+  /** Moves every running foreground command to the background; returns how many moved. */
+  moveAllToBackground(): number;
 }

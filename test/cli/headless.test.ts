@@ -248,11 +248,11 @@ describe("warden -p (headless)", () => {
     expect(badTurns.stderr).toContain("--max-turns must be a whole number >= 1");
   });
 
-  it("without -p and without a prompt says interactive mode is not built yet", async () => {
+  it("without -p, a prompt or a terminal says the interactive session needs a terminal", async () => {
     const { home } = setup([]);
     const run = await runCli([], { home });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("interactive mode is not built yet");
+    expect(run.stderr).toContain("the interactive session needs a terminal, but stdin is not a terminal");
   });
 
   it("stops on Ctrl+C while the model is answering, still printing a result, exit 130", async () => {

@@ -92,10 +92,10 @@ export async function run(argv: string[]): Promise<number> {
 
 async function runHeadless(config: SessionConfig, startedAt: number): Promise<number> {
   if (!isDirectory(config.cwd)) throw new CliError(`--cwd ${config.cwd} is not a directory`, 2);
-  if (!config.print && stdinIsTerminal()) return interactiveNotBuilt();
+  if (!config.print && stdinIsTerminal()) return interactiveNeedsTerminal();
   const prompt = await readPrompt(config.prompt);
   if (prompt === undefined || prompt.trim() === "") {
-    if (!config.print) return interactiveNotBuilt();
+    if (!config.print) return interactiveNeedsTerminal();
     throw new CliError('no prompt: pass it after -p ("warden -p \\"...\\"") or on stdin', 2);
   }
 
@@ -288,8 +288,12 @@ async function structuredOutputFor(option: string): Promise<StructuredOutputSetu
   }
 }
 
-function interactiveNotBuilt(): number {
-  err(`${usageText()}\nwarden: interactive mode is not built yet; use -p "<prompt>" (or pipe the prompt on stdin).\n`);
+/** No -p, but the terminal needed for an interactive session is not there (main.ts starts it when it is). */
+function interactiveNeedsTerminal(): number {
+  const missing = !stdinIsTerminal() ? "stdin is not a terminal" : "stdout is not a terminal";
+  err(
+    `${usageText()}\nwarden: the interactive session needs a terminal, but ${missing}; use -p "<prompt>" (or pipe the prompt on stdin) to run headless.\n`,
+  );
   return 2;
 }
 

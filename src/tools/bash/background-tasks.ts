@@ -3,10 +3,11 @@
 // cannot grow past a cap, and when it ends the model gets a notification on its next turn.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { interpretCommandResult } from "../../shell/exit-code/index.js";
 import type {
+  AdoptTaskOptions,
   BackgroundTask,
   BackgroundTaskRegistry,
   StartInProcessTaskOptions,
@@ -64,7 +65,42 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
     if (child.pid === undefined) {
       throw new Error(`could not start the background command: ${options.command}`);
     }
-    const pid = child.pid;
+    return this.track(id, outputPath, child, options);
+  }
+
+  /**
+   * A foreground command the person sent to the background: what it wrote so far starts its file,
+   * and its pipes (still ours) are copied into the file from now on, in order.
+   */
+  adopt(options: AdoptTaskOptions): BackgroundTask {
+    const { child } = options;
+    if (child.pid === undefined) throw new Error(`the command has no process to adopt: ${options.command}`);
+    mkdirSync(this.outputDir, { recursive: true });
+    const id = this.newId();
+    const outputPath = join(this.outputDir, `${id}.output`);
+    const fd = openSync(outputPath, "w", 0o600);
+    writeSync(fd, options.outputSoFar);
+    let open = 0;
+    const copy = (chunk: Buffer) => writeSync(fd, chunk);
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream || stream.closed) continue;
+      open++;
+      stream.on("data", copy);
+      stream.once("close", () => {
+        if (--open === 0) closeSync(fd);
+      });
+    }
+    if (open === 0) closeSync(fd);
+    return this.track(id, outputPath, child, options);
+  }
+
+  private track(
+    id: string,
+    outputPath: string,
+    child: ChildProcess,
+    options: Pick<StartTaskOptions, "command" | "description" | "sandboxed" | "notify" | "outputLimitBytes">,
+  ): BackgroundTask {
+    const pid = child.pid as number;
     const task: BackgroundTask = {
       id,
       command: options.command,

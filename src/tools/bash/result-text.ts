@@ -21,6 +21,8 @@ export interface BashOutput {
   sandboxed: boolean;
   fullOutputPath?: string;
   backgroundTaskId?: string;
+  /** The person sent the running command to the background (Ctrl+B). */
+  movedToBackground?: boolean;
   backgroundOutputPath?: string;
 }
 
@@ -38,6 +40,7 @@ export function gitIndexLockNote(output: string): string | undefined {
 export function bashResultText(output: BashOutput): string {
   if (output.backgroundTaskId) {
     return (
+      (output.movedToBackground ? "The user moved this command to the background while it ran. " : "") +
       `Command running in the background with task id ${output.backgroundTaskId}. ` +
       `Its output is written to ${output.backgroundOutputPath}. ` +
       "You will be notified when it finishes; read its output with TaskOutput and stop it with TaskStop."

@@ -37,6 +37,12 @@ export interface ForegroundResult {
   timedOut: boolean;
   interrupted: boolean;
   durationMs: number;
+  /**
+   * The person moved the command to the background while it ran: it is still running, its pipes
+   * are still open and nothing here waits for it or kills it any more (the caller hands it to the
+   * background task registry). `output` is what it wrote until then.
+   */
+  movedToBackground?: boolean;
 }
 
 export interface ForegroundOptions {
@@ -45,10 +51,12 @@ export interface ForegroundOptions {
   timeoutMs: number;
   signal: AbortSignal;
   onProgress?: (progress: BashProgress) => void;
+  /** Registers how to move this command to the background (Ctrl+B); returns the unregistering function. */
+  registerMove?: (move: () => void) => () => void;
 }
 
 export function runForeground(options: ForegroundOptions): Promise<ForegroundResult> {
-  const { child, capture, timeoutMs, signal, onProgress } = options;
+  const { child, capture, timeoutMs, signal, onProgress, registerMove } = options;
   const startedAt = Date.now();
   let timedOut = false;
   let interrupted = false;
@@ -58,8 +66,9 @@ export function runForeground(options: ForegroundOptions): Promise<ForegroundRes
     if (!killing && child.pid !== undefined) killing = killProcessGroup(child.pid);
   };
 
-  child.stdout?.on("data", (chunk: Buffer) => capture.write(chunk));
-  child.stderr?.on("data", (chunk: Buffer) => capture.write(chunk));
+  const onOutput = (chunk: Buffer) => capture.write(chunk);
+  child.stdout?.on("data", onOutput);
+  child.stderr?.on("data", onOutput);
 
   const timeoutTimer = setTimeout(() => {
     timedOut = true;
@@ -90,16 +99,40 @@ export function runForeground(options: ForegroundOptions): Promise<ForegroundRes
   }
 
   return new Promise<ForegroundResult>((resolve, reject) => {
+    let unregisterMove: (() => void) | undefined;
     const cleanup = () => {
       clearTimeout(timeoutTimer);
       if (progressTimer) clearTimeout(progressTimer);
       signal.removeEventListener("abort", onAbort);
+      unregisterMove?.();
     };
-    child.once("error", (error) => {
+    const onError = (error: Error) => {
       cleanup();
       reject(new Error(`could not start the shell: ${error.message}`));
-    });
-    child.once("exit", async (exitCode, exitSignal) => {
+    };
+    child.once("error", onError);
+    if (registerMove) {
+      unregisterMove = registerMove(() => {
+        // Only while it still runs and nobody is stopping it.
+        if (killing || child.exitCode !== null || child.signalCode !== null) return;
+        cleanup();
+        child.off("exit", onExit);
+        child.off("error", onError);
+        child.stdout?.off("data", onOutput);
+        child.stderr?.off("data", onOutput);
+        resolve({
+          exitCode: null,
+          leftoverProcesses: false,
+          signal: null,
+          output: capture.finish(),
+          timedOut: false,
+          interrupted: false,
+          durationMs: Date.now() - startedAt,
+          movedToBackground: true,
+        });
+      });
+    }
+    const onExit = async (exitCode: number | null, exitSignal: NodeJS.Signals | null) => {
       cleanup();
       await drainPipes(child);
       if (killing) await killing;
@@ -119,7 +152,8 @@ export function runForeground(options: ForegroundOptions): Promise<ForegroundRes
         interrupted: interrupted && !timedOut,
         durationMs: Date.now() - startedAt,
       });
-    });
+    };
+    child.once("exit", onExit);
   });
 }
 

@@ -27,6 +27,7 @@ import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { resolveNewCwd } from "./cwd-policy.js";
+import { foregroundCommands } from "./foreground-commands.js";
 import { launchShell, withoutInlinePrefix } from "./launch.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
@@ -204,7 +205,41 @@ async function runInForeground(
     sandbox: choice.sandbox,
   });
   const capture = new OutputCapture({ spillDir: join(context.options.sessionDir, "tool-results") });
-  const run = await runForeground({ child, capture, timeoutMs, signal: context.abortController.signal, onProgress });
+  const run = await runForeground({
+    child,
+    capture,
+    timeoutMs,
+    signal: context.abortController.signal,
+    onProgress,
+    registerMove: (move) => foregroundCommands(context).register(move),
+  });
+  if (run.movedToBackground) {
+    // The person sent it to the background (Ctrl+B): it runs on as a task, as if started with
+    // run_in_background, and this call ends now with the task's id.
+    if (cwdFile) rmSync(cwdFile, { force: true });
+    const task = backgroundTasks(context).adopt({
+      command: input.command,
+      description: input.description,
+      sandboxed: choice.sandbox !== undefined,
+      child,
+      outputSoFar: run.output.text,
+      notify: (text) => pushReminder(context, text),
+    });
+    return {
+      command: input.command,
+      output: "",
+      exitCode: null,
+      isError: false,
+      timedOut: false,
+      interrupted: false,
+      cwd,
+      notes: choice.note ? [choice.note] : [],
+      sandboxed: choice.sandbox !== undefined,
+      movedToBackground: true,
+      backgroundTaskId: task.id,
+      backgroundOutputPath: task.outputPath,
+    };
+  }
 
   const notes: string[] = choice.note ? [choice.note] : [];
   const reportedCwd = cwdFile ? takeReportedCwd(cwdFile) : undefined;

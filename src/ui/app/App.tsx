@@ -1,0 +1,411 @@
+// The interactive session: the transcript (finished items written once, as a terminal scrolls),
+// the live part (streaming text, running tools, the todo panel), then whichever has the keys (a
+// permission question, a pick list, or the prompt), and the status line. The App runs prompts,
+// sends messages typed meanwhile to the running prompt, and handles the session keys: ESC
+// interrupts, Ctrl+C twice or Ctrl+D on an empty prompt exits, Shift+Tab cycles the mode.
+import { Box, Static, Text, useStdin, useStdout } from "ink";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { sessionArtifactsDir } from "../../config/paths.js";
+import { enterPlanMode, leavePlanMode } from "../../permissions/settings/index.js";
+import type { PermissionMode } from "../../tool/permission-types.js";
+import type { CommandContext, SlashCommand } from "../commands/slash-commands.js";
+import { parseSlashCommand } from "../commands/slash-commands.js";
+import { Markdown } from "../components/Markdown.js";
+import { Prompt } from "../components/Prompt.js";
+import { StatusLine } from "../components/StatusLine.js";
+import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
+import { PickList } from "../dialogs/PickList.js";
+import type { PermissionQueue } from "../dialogs/permission-queue.js";
+import { completeMention, withMentionNote } from "../input/file-mentions.js";
+import type { KeyName } from "../input/keys.js";
+import { keySourceFor } from "../input/use-keys.js";
+import type { TranscriptModel } from "../transcript/transcript-model.js";
+import type { OpenSession, SessionHandle } from "./session-handle.js";
+import { BackgroundTasksPanel, ItemView, RunningToolView, TodoPanel } from "./TranscriptView.js";
+
+export interface AppProps {
+  /** The session's working directory (`@path` mentions are completed from it). */
+  cwd: string;
+  session: Promise<SessionHandle>;
+  openSession: OpenSession;
+  transcript: TranscriptModel;
+  permissions: PermissionQueue;
+  commands: readonly SlashCommand[];
+  /** Raw input typed before the UI loaded, replayed into the prompt. */
+  earlyInput: string;
+  /** A prompt given on the command line, sent once the session is ready. */
+  initialPrompt?: string;
+  onExit(code: number): void;
+  onHandleChange?(handle: SessionHandle): void;
+}
+
+const EXIT_CONFIRM_MS = 2000;
+
+interface Picking {
+  title: string;
+  choices: ReadonlyArray<{ label: string; value: string }>;
+  resolve(value: string | undefined): void;
+}
+
+export function App(props: AppProps) {
+  const { transcript, permissions } = props;
+  const { stdin } = useStdin();
+  const { stdout } = useStdout();
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const [handle, setHandle] = useState<SessionHandle>();
+  const handleRef = useRef<SessionHandle | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const busyRef = useRef(false);
+  const waiting = useRef<string[]>(props.initialPrompt ? [props.initialPrompt] : []);
+  const [hint, setHint] = useState<string>();
+  const ctrlCAt = useRef(0);
+  const [picking, setPicking] = useState<Picking>();
+  const [staticKey, setStaticKey] = useState(0);
+  const [now, setNow] = useState(Date.now());
+  const primed = useRef(false);
+  const lastContext = useRef<number | undefined>(undefined);
+  /** Tokens of the running prompt's requests so far (the session adds them up when it ends). */
+  const runningTokens = useRef({ input: 0, output: 0 });
+
+  if (!primed.current) {
+    primed.current = true;
+    if (props.earlyInput) keySourceFor(stdin).prime(props.earlyInput);
+  }
+
+  useEffect(() => transcript.subscribe(redraw), [transcript]);
+  useEffect(() => permissions.subscribe(redraw), [permissions]);
+
+  // The elapsed time of running tools ticks while something runs.
+  const tasksRunning =
+    handle?.engine
+      .getAppState()
+      .backgroundTasks?.list()
+      .some((t) => t.status === "running") ?? false;
+  useEffect(() => {
+    if (!busy && !tasksRunning) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [busy, tasksRunning]);
+
+  const adopt = useCallback(
+    (next: SessionHandle) => {
+      handleRef.current = next;
+      setHandle(next);
+      props.onHandleChange?.(next);
+    },
+    [props.onHandleChange],
+  );
+
+  const runPrompt = useCallback(
+    async (text: string) => {
+      const current = handleRef.current;
+      if (!current) {
+        waiting.current.push(text);
+        transcript.addUser(text);
+        transcript.addNotice("(sent once the session has started)");
+        return;
+      }
+      busyRef.current = true;
+      setBusy(true);
+      try {
+        const run = current.runPrompt(text);
+        for await (const event of run) {
+          if (event.type === "assistant" && event.message.usage) {
+            const u = event.message.usage;
+            const input = u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+            lastContext.current = input + u.output_tokens;
+            runningTokens.current.input += input;
+            runningTokens.current.output += u.output_tokens;
+          }
+          // The session has added this query's usage to its own total now.
+          if (event.type === "terminal") runningTokens.current = { input: 0, output: 0 };
+          transcript.apply(event);
+        }
+      } catch (error) {
+        transcript.addNotice(`Error: ${error instanceof Error ? error.message : String(error)}`, "error");
+      } finally {
+        runningTokens.current = { input: 0, output: 0 };
+        busyRef.current = false;
+        setBusy(false);
+        showNotices(current, transcript);
+      }
+    },
+    [transcript],
+  );
+
+  // The session becomes ready (model, settings, MCP servers): prompts typed meanwhile go out.
+  useEffect(() => {
+    let cancelled = false;
+    props.session.then(
+      async (ready) => {
+        if (cancelled) return;
+        adopt(ready);
+        showNotices(ready, transcript);
+        const queued = waiting.current.splice(0);
+        if (queued.length > 0) {
+          await runPrompt(queued.join("\n\n"));
+        }
+      },
+      (error: unknown) => {
+        transcript.addNotice(`warden: ${error instanceof Error ? error.message : String(error)}`, "error");
+        setTimeout(() => props.onExit(1), 50);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [props.session, adopt, runPrompt, transcript, props.onExit]);
+
+  const mode: PermissionMode = handle?.engine.getAppState().toolPermissionContext.mode ?? "default";
+
+  const setMode = useCallback((next: PermissionMode) => {
+    const engine = handleRef.current?.engine;
+    if (!engine) return;
+    engine.setAppState((state) => {
+      const current = state.toolPermissionContext.mode;
+      if (next === current) return state;
+      if (next === "plan") return enterPlanMode(state, sessionArtifactsDir(engine.cwd, engine.sessionId));
+      if (current === "plan") return leavePlanMode(state, next);
+      return { ...state, toolPermissionContext: { ...state.toolPermissionContext, mode: next } };
+    });
+    redraw();
+  }, []);
+
+  const cycleMode = useCallback(() => {
+    const engine = handleRef.current?.engine;
+    if (!engine) return;
+    const context = engine.getAppState().toolPermissionContext;
+    const cycle: PermissionMode[] = ["default", "acceptEdits", "plan"];
+    if (context.isBypassPermissionsModeAvailable) cycle.push("bypassPermissions");
+    const index = cycle.indexOf(context.mode);
+    setMode(cycle[(index + 1) % cycle.length] ?? "default");
+  }, [setMode]);
+
+  const exit = useCallback(() => props.onExit(0), [props.onExit]);
+
+  const pick = useCallback(
+    (title: string, choices: ReadonlyArray<{ label: string; value: string }>) =>
+      new Promise<string | undefined>((resolve) => {
+        setPicking({
+          title,
+          choices,
+          resolve: (value) => {
+            setPicking(undefined);
+            resolve(value);
+          },
+        });
+      }),
+    [],
+  );
+
+  const commandContext = (current: SessionHandle): CommandContext => ({
+    handle: current,
+    current: () => handleRef.current ?? current,
+    transcript,
+    submitPrompt: (prompt) => void runPrompt(prompt),
+    switchSession: async (options) => {
+      const next = await props.openSession(options);
+      await current.close();
+      stdout.write("\x1b[2J\x1b[3J\x1b[H");
+      transcript.clear();
+      setStaticKey((k) => k + 1);
+      adopt(next);
+      showNotices(next, transcript);
+    },
+    pick,
+    compact: async (instructions) => {
+      busyRef.current = true;
+      setBusy(true);
+      try {
+        const steps = current.compact(instructions);
+        while (true) {
+          const step = await steps.next();
+          if (step.done) {
+            if (!step.value.ok) transcript.addNotice(`Compaction failed: ${step.value.reason}`, "error");
+            break;
+          }
+          transcript.apply(step.value);
+        }
+      } finally {
+        busyRef.current = false;
+        setBusy(false);
+      }
+    },
+    setMode,
+    exit,
+  });
+
+  const onSubmit = (text: string) => {
+    const command = parseSlashCommand(text);
+    const current = handleRef.current;
+    if (command) {
+      const found = props.commands.find((c) => c.name === command.name);
+      if (found) {
+        transcript.addUser(text);
+        if (busyRef.current && found.name !== "exit") {
+          transcript.addNotice(`/${found.name} waits until the running prompt is done (or press Esc).`, "warning");
+          return;
+        }
+        // Typed while the session still starts: it runs once the session is there.
+        const ready = current ? Promise.resolve(current) : props.session;
+        ready
+          .then((handle) => found.run(commandContext(handleRef.current ?? handle), command.args))
+          .catch((error: unknown) =>
+            transcript.addNotice(`/${found.name}: ${error instanceof Error ? error.message : String(error)}`, "error"),
+          );
+        return;
+      }
+    }
+    const shell = /^!\s*([\s\S]+)$/.exec(text.trim());
+    if (shell && !busyRef.current) {
+      transcript.addUser(text);
+      const ready = current ? Promise.resolve(current) : props.session;
+      void ready.then((handle) => runShell(handle, (shell[1] as string).trim()));
+      return;
+    }
+    if (busyRef.current && current) {
+      transcript.addUser(text);
+      const outcome = current.engine.sendWhileRunning(withMentionNote(text, props.cwd));
+      transcript.addNotice(
+        outcome === "interrupted"
+          ? "(interrupted the running tools; your message goes to the model now)"
+          : "(queued: the model reads it at its next turn)",
+      );
+      return;
+    }
+    transcript.addUser(text);
+    void runPrompt(withMentionNote(text, props.cwd));
+  };
+
+  const shellAbort = useRef<AbortController | undefined>(undefined);
+  const runShell = async (handle: SessionHandle, command: string) => {
+    const abort = new AbortController();
+    shellAbort.current = abort;
+    busyRef.current = true;
+    setBusy(true);
+    try {
+      const { toolUse, result } = await handle.runShell(command, abort.signal);
+      transcript.addShellResult(toolUse, result);
+    } catch (error) {
+      transcript.addNotice(`!${command}: ${error instanceof Error ? error.message : String(error)}`, "error");
+    } finally {
+      shellAbort.current = undefined;
+      busyRef.current = false;
+      setBusy(false);
+    }
+  };
+
+  const onOtherKey = (name: KeyName, promptIsEmpty: boolean) => {
+    if (name === "escape") {
+      if (busyRef.current) handleRef.current?.engine.abort("user");
+      shellAbort.current?.abort();
+      return;
+    }
+    if (name === "shiftTab") {
+      cycleMode();
+      return;
+    }
+    if (name === "ctrlD" && promptIsEmpty) {
+      exit();
+      return;
+    }
+    if (name === "ctrlB") {
+      const moved = handleRef.current?.engine.getAppState().foregroundCommands?.moveAllToBackground() ?? 0;
+      transcript.addNotice(
+        moved > 0
+          ? `Moved ${moved === 1 ? "the running command" : `${moved} running commands`} to the background.`
+          : "No command is running in the foreground.",
+      );
+      return;
+    }
+    if (name === "ctrlC") {
+      if (busyRef.current) handleRef.current?.engine.abort("user");
+      const at = Date.now();
+      if (at - ctrlCAt.current < EXIT_CONFIRM_MS) {
+        exit();
+        return;
+      }
+      ctrlCAt.current = at;
+      setHint("Press Ctrl+C again to exit");
+      setTimeout(() => setHint(undefined), EXIT_CONFIRM_MS);
+    }
+  };
+
+  const ask = permissions.current;
+  const engine = handle?.engine;
+  const usage = engine?.usage;
+  const contextWindow = engine?.modelInfo.contextWindow;
+  const status = {
+    mode,
+    inputTokens:
+      runningTokens.current.input +
+      (usage
+        ? usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0)
+        : 0),
+    outputTokens: runningTokens.current.output + (usage?.output_tokens ?? 0),
+    contextLeftPercent:
+      lastContext.current !== undefined && contextWindow
+        ? Math.max(0, 100 - (100 * lastContext.current) / contextWindow)
+        : undefined,
+    costUsd: engine ? engine.totalCostUSD : null,
+    model: engine?.modelLabel ?? "",
+    hint: hint ?? (handle ? undefined : "starting…"),
+  };
+  const running = [...transcript.running.values()];
+  return (
+    <Box flexDirection="column">
+      <Static key={staticKey} items={[...transcript.items]}>
+        {(item) => <ItemView key={item.id} item={item} />}
+      </Static>
+      {transcript.streamingThinking ? (
+        <Text dimColor italic>
+          ✻ {transcript.streamingThinking.slice(-300)}
+        </Text>
+      ) : null}
+      {transcript.streamingText ? (
+        <Box marginTop={1}>
+          <Text>● </Text>
+          <Markdown text={transcript.streamingText} />
+        </Box>
+      ) : null}
+      {running.map((tool) => (
+        <RunningToolView key={tool.use.id} tool={tool} now={now} />
+      ))}
+      {transcript.todo ? <TodoPanel list={transcript.todo} /> : null}
+      {engine ? <BackgroundTasksPanel tasks={engine.getAppState().backgroundTasks?.list() ?? []} now={now} /> : null}
+      {busy && !ask ? (
+        <Box marginTop={1}>
+          <Text color="magenta">✻ Working… </Text>
+          <Text dimColor>(esc to interrupt)</Text>
+        </Box>
+      ) : null}
+      <Box marginTop={1} flexDirection="column">
+        {ask && handle ? (
+          <PermissionPrompt
+            key={ask.id}
+            ask={ask}
+            cwd={handle.engine.cwd}
+            onAnswered={(choice) => {
+              if (choice === "no") handleRef.current?.engine.abort("user");
+            }}
+          />
+        ) : null}
+        {picking ? <PickList title={picking.title} choices={picking.choices} onPick={picking.resolve} /> : null}
+        <Box borderStyle="round" borderColor="gray" borderLeft={false} borderRight={false} paddingX={0}>
+          <Prompt
+            active={!ask && !picking}
+            onSubmit={onSubmit}
+            onOtherKey={onOtherKey}
+            placeholder={busy ? "Type to queue a message for the model" : undefined}
+            completeMention={(partial) => completeMention(partial, props.cwd)}
+          />
+        </Box>
+        <StatusLine status={status} />
+      </Box>
+    </Box>
+  );
+}
+
+function showNotices(handle: SessionHandle, transcript: TranscriptModel): void {
+  for (const notice of handle.notices.splice(0)) transcript.addNotice(notice, "warning");
+}

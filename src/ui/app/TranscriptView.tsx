@@ -1,0 +1,153 @@
+// How each finished item of the transcript looks, and the live part below them.
+import { Box, Text } from "ink";
+import type { BackgroundTask } from "../../tool/shell-state.js";
+import type { TaskListSnapshot } from "../../tool/task-list.js";
+import { DiffView, diffLines, diffStats } from "../components/DiffView.js";
+import { Markdown } from "../components/Markdown.js";
+import type { RunningTool, TranscriptItem } from "../transcript/transcript-model.js";
+
+export function ItemView({ item }: { item: TranscriptItem }) {
+  switch (item.kind) {
+    case "user":
+      return (
+        <Box marginTop={1}>
+          <Text color="gray">{"> "}</Text>
+          <Text color="gray">{item.text}</Text>
+        </Box>
+      );
+    case "assistant":
+      return (
+        <Box marginTop={1}>
+          <Text>● </Text>
+          <Markdown text={item.text} />
+        </Box>
+      );
+    case "thinking":
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <Text dimColor italic>
+            ✻ Thinking…
+          </Text>
+          <Text dimColor italic>
+            {item.text}
+          </Text>
+        </Box>
+      );
+    case "tool": {
+      const stats = item.edit ? diffStats(diffLines(item.edit.oldText, item.edit.newText)) : undefined;
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <Text>
+            <Text color={item.result.isError ? "red" : "green"}>● </Text>
+            <Text bold>{item.summary}</Text>
+          </Text>
+          {stats ? (
+            <Text>
+              {"  ⎿  "}Added {stats.added} line{stats.added === 1 ? "" : "s"}, removed {stats.removed} line
+              {stats.removed === 1 ? "" : "s"}
+            </Text>
+          ) : (
+            item.result.lines.map((line, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+              <Text key={index} color={item.result.isError ? "red" : undefined} dimColor={!item.result.isError}>
+                {index === 0 ? "  ⎿  " : "     "}
+                {line}
+              </Text>
+            ))
+          )}
+          {item.result.hidden > 0 && !stats ? <Text dimColor>{`     … +${item.result.hidden} lines`}</Text> : null}
+          {item.edit ? (
+            <Box paddingLeft={5}>
+              <DiffView oldText={item.edit.oldText} newText={item.edit.newText} firstLine={item.edit.firstLine} />
+            </Box>
+          ) : null}
+        </Box>
+      );
+    }
+    case "notice":
+      return (
+        <Box marginTop={1}>
+          <Text
+            color={item.tone === "error" ? "red" : item.tone === "warning" ? "yellow" : undefined}
+            dimColor={item.tone === "info"}
+          >
+            {item.text}
+          </Text>
+        </Box>
+      );
+  }
+}
+
+export function RunningToolView({ tool, now }: { tool: RunningTool; now: number }) {
+  const seconds = Math.floor((now - tool.startedAt) / 1000);
+  const lastLines = tool.progress?.output.replace(/\s+$/, "").split("\n").slice(-5) ?? [];
+  return (
+    <Box marginTop={1} flexDirection="column">
+      <Text>
+        <Text color="yellow">● </Text>
+        <Text bold>{tool.summary}</Text>
+        {seconds >= 2 ? (
+          <Text dimColor>
+            {" "}
+            ({seconds}s{tool.progress ? " · ctrl+b to run in background" : ""})
+          </Text>
+        ) : null}
+      </Text>
+      {lastLines.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+        <Text key={index} dimColor>
+          {"     "}
+          {line}
+        </Text>
+      ))}
+      {tool.progress && tool.progress.totalLines > lastLines.length ? (
+        <Text dimColor>{`     (${tool.progress.totalLines} lines so far)`}</Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function TodoPanel({ list }: { list: TaskListSnapshot }) {
+  const items = todoLines(list);
+  if (items.length === 0) return null;
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {items.map((item, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: items are positional
+        <Text key={index} dimColor={item.status === "completed"} strikethrough={item.status === "completed"}>
+          {item.status === "completed" ? "  ☒ " : item.status === "in_progress" ? "  ◼ " : "  ☐ "}
+          {item.status === "in_progress" ? <Text bold>{item.text}</Text> : item.text}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function todoLines(list: TaskListSnapshot): Array<{ text: string; status: string }> {
+  return list.items.map((item) => ({
+    text: item.status === "in_progress" && item.activeForm ? item.activeForm : item.content,
+    status: item.status,
+  }));
+}
+
+/** The session's background commands while any of them runs, each with its state. */
+export function BackgroundTasksPanel({ tasks, now }: { tasks: readonly BackgroundTask[]; now: number }) {
+  if (!tasks.some((t) => t.status === "running")) return null;
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text dimColor>Background tasks:</Text>
+      {tasks.map((task) => {
+        const seconds = Math.floor(((task.endedAt ?? now) - task.startedAt) / 1000);
+        return (
+          <Text key={task.id}>
+            {"  "}
+            <Text color={task.status === "running" ? "yellow" : task.status === "completed" ? "green" : "red"}>
+              {task.status}
+            </Text>{" "}
+            <Text dimColor>{task.id}</Text> {task.description ?? task.command} <Text dimColor>({seconds}s)</Text>
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,37 @@
+// What the UI needs of a running session, given by the CLI (which wires the model, settings,
+// permissions, hooks and MCP servers): the engine itself, prompts run under the session's hooks,
+// and a way to open another session (/clear, /resume, /model).
+import type { CompactOutcome } from "../../loop/context-manager.js";
+import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
+import type { SessionEngine } from "../../loop/session.js";
+import type { ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
+import type { AgentDefinition } from "../../tool/agents.js";
+
+export interface SessionHandle {
+  engine: SessionEngine;
+  /** A prompt run with the session's hooks (UserPromptSubmit, Stop...). */
+  runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
+  compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
+  /**
+   * `!command`: runs the command through the Bash tool (the permission engine decides, as for the
+   * model's calls); the command and its output join the conversation at the next prompt.
+   */
+  runShell(command: string, signal: AbortSignal): Promise<{ toolUse: ToolUseBlock; result: ToolResultBlock }>;
+  /** Warnings for the person (a broken hook, an MCP server that did not start); the UI shows and empties it. */
+  notices: string[];
+  /** The agents the Agent tool can start in this session, for /agents. */
+  agents: readonly AgentDefinition[];
+  /** MCP servers and their state, for /mcp. */
+  mcpServers: ReadonlyArray<{ name: string; status: string }>;
+  /** Ends the session: transcript closed, background commands and MCP servers stopped. */
+  close(): Promise<void>;
+}
+
+export interface OpenSessionOptions {
+  /** Continue this earlier session (its id). */
+  resume?: string;
+  /** `provider:model` for the new session. */
+  model?: string;
+}
+
+export type OpenSession = (options: OpenSessionOptions) => Promise<SessionHandle>;

@@ -1,0 +1,237 @@
+// The built-in slash commands.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { projectDataDir, sessionArtifactsDir } from "../../config/paths.js";
+import { formatRule, parseRule, RULE_BEHAVIORS } from "../../permissions/rules/index.js";
+import { applyPermissionUpdate, persistPermissionUpdate } from "../../permissions/settings/index.js";
+import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
+import type { PermissionBehavior, PermissionUpdate } from "../../tool/permission-types.js";
+import { formatTokens } from "../components/StatusLine.js";
+import { displayPath, oneLine } from "../transcript/tool-summary.js";
+import type { CommandContext, SlashCommand } from "./slash-commands.js";
+
+export function builtinCommands(extra: () => readonly SlashCommand[]): SlashCommand[] {
+  const commands: SlashCommand[] = [
+    {
+      name: "help",
+      description: "Show the commands and keys",
+      run: (ctx) => {
+        const all = [...commands, ...extra()];
+        const width = Math.max(...all.map((c) => c.name.length + (c.argumentHint?.length ?? 0) + 1));
+        ctx.transcript.addNotice(
+          [
+            "Commands:",
+            ...all.map(
+              (c) =>
+                `  /${`${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(width + 1)} ${c.description}`,
+            ),
+            "",
+            "Keys: Enter sends · Alt+Enter, Ctrl+J or \\ then Enter: new line · ↑/↓ history",
+            "      Esc interrupts · Shift+Tab cycles the mode · Ctrl+C twice or Ctrl+D (empty prompt) exits",
+          ].join("\n"),
+        );
+      },
+    },
+    { name: "exit", description: "End the session", run: (ctx) => ctx.exit() },
+    {
+      name: "clear",
+      description: "Start a new conversation (the current one stays resumable)",
+      run: (ctx) => ctx.switchSession({}),
+    },
+    {
+      name: "compact",
+      argumentHint: "[instructions]",
+      description: "Summarise the conversation to free context",
+      run: (ctx, args) => ctx.compact(args || undefined),
+    },
+    {
+      name: "cost",
+      description: "Tokens and cost of this session",
+      run: (ctx) => {
+        const engine = ctx.handle.engine;
+        const usage = engine.usage;
+        const cost = engine.totalCostUSD;
+        const lines = [
+          `Session ${engine.sessionId} (${engine.modelLabel})`,
+          `  input ${formatTokens(usage.input_tokens)} · cache read ${formatTokens(usage.cache_read_input_tokens ?? 0)} · cache write ${formatTokens(usage.cache_creation_input_tokens ?? 0)} · output ${formatTokens(usage.output_tokens)}`,
+          `  cost ${cost === null ? "unknown (no price known for a model used)" : `$${cost.toFixed(4)}`}`,
+        ];
+        ctx.transcript.addNotice(lines.join("\n"));
+      },
+    },
+    {
+      name: "model",
+      argumentHint: "[provider:model]",
+      description: "Continue this conversation with another model",
+      run: async (ctx, args) => {
+        if (!args) {
+          ctx.transcript.addNotice(`Model: ${ctx.handle.engine.modelLabel}. Switch with /model provider:model.`);
+          return;
+        }
+        await ctx.switchSession({ resume: ctx.handle.engine.sessionId, model: args });
+        ctx.transcript.showHistory(ctx.current().engine.messages);
+        ctx.transcript.addNotice(`Now using ${args}.`);
+      },
+    },
+    {
+      name: "resume",
+      argumentHint: "[session-id]",
+      description: "Continue an earlier session of this folder",
+      run: async (ctx, args) => {
+        const id = args || (await ctx.pick("Resume which session?", pastSessions(ctx)));
+        if (!id) return;
+        await ctx.switchSession({ resume: id });
+        ctx.transcript.addNotice(`Resumed session ${id}:`);
+        ctx.transcript.showHistory(ctx.current().engine.messages);
+      },
+    },
+    {
+      name: "permissions",
+      argumentHint: "[allow|deny|ask RULE]",
+      description: "The rules in force and their sources; or add a rule (saved to .warden/settings.local.json)",
+      run: (ctx, args) => {
+        if (!args) {
+          ctx.transcript.addNotice(permissionsText(ctx));
+          return;
+        }
+        const match = /^(allow|deny|ask)\s+(.+)$/.exec(args);
+        if (!match) {
+          ctx.transcript.addNotice(
+            "Usage: /permissions, or /permissions allow|deny|ask RULE (e.g. Bash(npm test:*))",
+            "error",
+          );
+          return;
+        }
+        const behavior = match[1] as PermissionBehavior;
+        const parsed = parseRule(match[2] as string);
+        if (!parsed.ok) {
+          ctx.transcript.addNotice(`Not a rule: ${parsed.error}`, "error");
+          return;
+        }
+        const engine = ctx.handle.engine;
+        const update: PermissionUpdate = {
+          type: "addRules",
+          behavior,
+          rules: [parsed.value],
+          destination: "localSettings",
+        };
+        const file = persistPermissionUpdate(update, engine.cwd);
+        engine.setAppState((state) => ({
+          ...state,
+          toolPermissionContext: applyPermissionUpdate(state.toolPermissionContext, update, engine.cwd),
+        }));
+        ctx.transcript.addNotice(
+          `Added ${behavior} rule ${formatRule(parsed.value)}${file ? ` to ${displayPath(file, engine.cwd)}` : ""}.`,
+        );
+      },
+    },
+    {
+      name: "mcp",
+      description: "MCP servers and their state",
+      run: (ctx) => {
+        const servers = ctx.handle.mcpServers;
+        const tools = ctx.handle.engine.tools.filter((t) => t.name.startsWith("mcp__"));
+        ctx.transcript.addNotice(
+          servers.length === 0
+            ? "No MCP servers are configured (settings mcpServers, .mcp.json or --mcp-config)."
+            : [
+                "MCP servers:",
+                ...servers.map((s) => {
+                  const own = tools
+                    .filter((t) => t.name.startsWith(`mcp__${s.name}__`))
+                    .map((t) => t.name.split("__")[2]);
+                  return `  ${s.name}: ${s.status}${own.length ? ` · tools: ${own.join(", ")}` : ""}`;
+                }),
+              ].join("\n"),
+        );
+      },
+    },
+    {
+      name: "agents",
+      description: "The agents the model can start with the Agent tool",
+      run: (ctx) => {
+        const agents = ctx.handle.agents;
+        const hasTool = ctx.handle.engine.tools.some((t) => t.name === "Agent");
+        ctx.transcript.addNotice(
+          [
+            hasTool ? "Agents (Agent tool):" : "Agents (the Agent tool is not in this session's pool):",
+            ...agents.map((a) => `  ${a.agentType}: ${oneLine(a.whenToUse, 70)}`),
+            "Define more in .warden/agents/*.md (project) or ~/.warden/agents/*.md (user).",
+          ].join("\n"),
+        );
+      },
+    },
+    {
+      name: "undo",
+      argumentHint: "[N]",
+      description: "Undo the last N file changes of this session (default 1)",
+      run: (ctx, args) => {
+        const count = args ? Number(args) : 1;
+        if (!Number.isInteger(count) || count < 1) {
+          ctx.transcript.addNotice("/undo takes a number of changes, at least 1.", "error");
+          return;
+        }
+        const engine = ctx.handle.engine;
+        const sessionDir = sessionArtifactsDir(engine.cwd, engine.sessionId);
+        if (listFileChanges(sessionDir).length === 0) {
+          ctx.transcript.addNotice("No file changes in this session to undo.");
+          return;
+        }
+        try {
+          const report = undoLastChanges(sessionDir, count);
+          ctx.transcript.addNotice(
+            [
+              ...report.actions.map(
+                (a) => `${a.action === "restored" ? "Restored" : "Deleted"} ${displayPath(a.path, engine.cwd)}`,
+              ),
+              ...(report.missing > 0 ? [`(${report.missing} fewer changes were recorded than asked for.)`] : []),
+            ].join("\n"),
+          );
+        } catch (error) {
+          if (error instanceof UndoRefusedError) ctx.transcript.addNotice(error.message, "error");
+          else throw error;
+        }
+      },
+    },
+    {
+      name: "init",
+      description: "Write an AGENTS.md describing this project for future sessions",
+      run: (ctx) =>
+        ctx.submitPrompt(
+          "Look through this project (its layout, build and test commands, conventions) and write an AGENTS.md at its root: a short guide for a coding agent working here. Keep what an existing AGENTS.md says that is still true.",
+        ),
+    },
+  ];
+  return commands;
+}
+
+function pastSessions(ctx: CommandContext): Array<{ label: string; value: string }> {
+  const dir = projectDataDir(ctx.handle.engine.cwd);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => ({ id: name.slice(0, -".jsonl".length), mtime: statSync(join(dir, name)).mtime }))
+    .filter((s) => s.id !== ctx.handle.engine.sessionId)
+    .sort((a, b) => b.mtime.getTime() - a.mtime.getTime())
+    .map((s) => ({ label: `${s.mtime.toISOString().slice(0, 16).replace("T", " ")}  ${s.id}`, value: s.id }));
+}
+
+function permissionsText(ctx: CommandContext): string {
+  const context = ctx.handle.engine.getAppState().toolPermissionContext;
+  const cwd = ctx.handle.engine.cwd;
+  const lines = [`Mode: ${context.mode}`, `Working directories: ${context.workingDirectories.join(", ")}`];
+  for (const behavior of RULE_BEHAVIORS) {
+    const rules = context.rules[behavior];
+    lines.push(`${behavior} (${rules.length}):`);
+    for (const rule of rules) {
+      lines.push(
+        `  ${formatRule(rule.value)}  · ${rule.source}${rule.file ? ` (${displayPath(rule.file, cwd)})` : ""}`,
+      );
+    }
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,77 @@
+// An edit as a person reviews it: the changed lines with a little context, removed lines red with
+// "-", added lines green with "+", each with its line number, hunks separated by a dim "...".
+// Used for finished edits and in the permission prompt of an edit that is waiting for approval.
+import { structuredPatch } from "diff";
+import { Box, Text } from "ink";
+
+export interface DiffViewProps {
+  oldText: string;
+  newText: string;
+  /** Unchanged lines shown around each change. */
+  context?: number;
+  /** At most this many lines are shown; the rest is counted. */
+  maxLines?: number;
+  /** The file's line number of the texts' first line. */
+  firstLine?: number;
+}
+
+export interface DiffLine {
+  kind: "add" | "remove" | "context" | "gap";
+  /** The line's number in the new text (old text for removed lines). */
+  number?: number;
+  text: string;
+}
+
+export function diffLines(oldText: string, newText: string, context = 2, firstLine = 1): DiffLine[] {
+  const patch = structuredPatch("a", "b", oldText, newText, undefined, undefined, { context });
+  const lines: DiffLine[] = [];
+  for (const [index, hunk] of patch.hunks.entries()) {
+    if (index > 0) lines.push({ kind: "gap", text: "..." });
+    let oldLine = hunk.oldStart + firstLine - 1;
+    let newLine = hunk.newStart + firstLine - 1;
+    for (const raw of hunk.lines) {
+      const mark = raw[0];
+      const text = raw.slice(1);
+      if (mark === "\\") continue; // "\ No newline at end of file"
+      if (mark === "-") lines.push({ kind: "remove", number: oldLine++, text });
+      else if (mark === "+") lines.push({ kind: "add", number: newLine++, text });
+      else {
+        lines.push({ kind: "context", number: newLine++, text });
+        oldLine++;
+      }
+    }
+  }
+  return lines;
+}
+
+export function diffStats(lines: readonly DiffLine[]): { added: number; removed: number } {
+  return {
+    added: lines.filter((l) => l.kind === "add").length,
+    removed: lines.filter((l) => l.kind === "remove").length,
+  };
+}
+
+export function DiffView({ oldText, newText, context = 2, maxLines = 40, firstLine = 1 }: DiffViewProps) {
+  const lines = diffLines(oldText, newText, context, firstLine);
+  const shown = lines.slice(0, maxLines);
+  const width = String(Math.max(1, ...shown.map((l) => l.number ?? 0))).length;
+  return (
+    <Box flexDirection="column">
+      {shown.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+        <Text key={index} {...lineStyle(line.kind)}>
+          {line.kind === "gap"
+            ? `${" ".repeat(width)}  ...`
+            : `${String(line.number).padStart(width)} ${line.kind === "add" ? "+" : line.kind === "remove" ? "-" : " "} ${line.text}`}
+        </Text>
+      ))}
+      {lines.length > shown.length ? <Text dimColor>... {lines.length - shown.length} more lines</Text> : null}
+    </Box>
+  );
+}
+
+function lineStyle(kind: DiffLine["kind"]): { color?: string; dimColor?: boolean } {
+  if (kind === "add") return { color: "green" };
+  if (kind === "remove") return { color: "red" };
+  return { dimColor: true };
+}

@@ -1,0 +1,161 @@
+// The prompt: what the person types, with a visible cursor, several lines (Alt+Enter, Ctrl+J or a
+// backslash before Enter), history on up/down, and long pastes shown as a marker. Keys the prompt
+// does not use itself (ESC, Shift+Tab, Ctrl+C...) go to `onOtherKey`.
+import { Box, Text } from "ink";
+import { useRef, useState } from "react";
+import { commonPrefix, mentionAtCursor } from "../input/file-mentions.js";
+import type { KeyEvent, KeyName } from "../input/keys.js";
+import {
+  deleteBackward,
+  deleteForward,
+  deleteToLineEnd,
+  deleteToLineStart,
+  deleteWordBackward,
+  emptyEditor,
+  insertPaste,
+  insertText,
+  type LineEditorState,
+  moveCursor,
+  moveVertical,
+  send,
+} from "../input/line-editor.js";
+import { useKeys } from "../input/use-keys.js";
+
+export interface PromptProps {
+  onSubmit(prompt: string): void;
+  /** Keys the prompt leaves alone, with whether the prompt is empty (Ctrl+D exits only then). */
+  onOtherKey?(name: KeyName, promptIsEmpty: boolean): void;
+  /** Whether keys reach the prompt (false while a dialog has them). */
+  active?: boolean;
+  /** Shown dimmed while the prompt is empty. */
+  placeholder?: string;
+  /** A single character before the text. */
+  marker?: string;
+  /** Sent prompts of this session (and earlier ones), oldest first. */
+  history?: readonly string[];
+  /** Completes the `@path` before the cursor (Tab); several candidates are listed under the prompt. */
+  completeMention?(partial: string): string[];
+}
+
+export function Prompt({
+  onSubmit,
+  onOtherKey,
+  active = true,
+  placeholder,
+  marker = ">",
+  history,
+  completeMention,
+}: PromptProps) {
+  const [editor, setEditor] = useState<LineEditorState>(() => emptyEditor(history));
+  const [candidates, setCandidates] = useState<string[]>([]);
+  // Several keys can arrive in one chunk, before React renders again: each must see the last edit.
+  const latest = useRef(editor);
+  const update = (state: LineEditorState) => {
+    latest.current = state;
+    setEditor(state);
+  };
+  useKeys((event) => {
+    const current = latest.current;
+    if (event.kind === "key" && event.name === "tab" && completeMention) {
+      const partial = mentionAtCursor(current.text.slice(0, current.cursor));
+      if (partial !== undefined) {
+        const found = completeMention(partial);
+        const prefix = commonPrefix(found);
+        if (prefix.length > partial.length) update(insertText(current, prefix.slice(partial.length)));
+        setCandidates(found.length > 1 ? found : []);
+        return;
+      }
+    }
+    if (candidates.length > 0) setCandidates([]);
+    const outcome = applyKey(current, event);
+    if (outcome.kind === "edit") update(outcome.state);
+    else if (outcome.kind === "submit") {
+      const { prompt, next } = send(current);
+      update(next);
+      if (prompt.trim() !== "") onSubmit(prompt);
+    } else onOtherKey?.(outcome.name, current.text === "");
+  }, active);
+  return (
+    <Box flexDirection="column">
+      {renderLines(editor, marker, active, placeholder)}
+      {candidates.length > 0 ? <Text dimColor>{candidates.slice(0, 12).join("  ")}</Text> : null}
+    </Box>
+  );
+}
+
+type KeyOutcome = { kind: "edit"; state: LineEditorState } | { kind: "submit" } | { kind: "other"; name: KeyName };
+
+export function applyKey(state: LineEditorState, event: KeyEvent): KeyOutcome {
+  if (event.kind === "text") return { kind: "edit", state: insertText(state, event.text) };
+  if (event.kind === "paste") return { kind: "edit", state: insertPaste(state, event.text) };
+  switch (event.name) {
+    case "enter":
+      // A backslash at the end of the line continues the prompt on the next one.
+      if (state.text.slice(0, state.cursor).endsWith("\\")) {
+        return { kind: "edit", state: insertText(deleteBackward(state), "\n") };
+      }
+      return { kind: "submit" };
+    case "newline":
+      return { kind: "edit", state: insertText(state, "\n") };
+    case "backspace":
+      return { kind: "edit", state: deleteBackward(state) };
+    case "delete":
+      return { kind: "edit", state: deleteForward(state) };
+    case "ctrlW":
+      return { kind: "edit", state: deleteWordBackward(state) };
+    case "ctrlU":
+      return { kind: "edit", state: deleteToLineStart(state) };
+    case "ctrlK":
+      return { kind: "edit", state: deleteToLineEnd(state) };
+    case "left":
+    case "right":
+    case "home":
+    case "end":
+      return { kind: "edit", state: moveCursor(state, event.name) };
+    case "ctrlA":
+      return { kind: "edit", state: moveCursor(state, "home") };
+    case "ctrlE":
+      return { kind: "edit", state: moveCursor(state, "end") };
+    case "up":
+    case "down":
+      return { kind: "edit", state: moveVertical(state, event.name) };
+    default:
+      return { kind: "other", name: event.name };
+  }
+}
+
+function renderLines(editor: LineEditorState, marker: string, showCursor: boolean, placeholder: string | undefined) {
+  if (editor.text === "") {
+    return (
+      <Text>
+        <Text bold>{marker} </Text>
+        {showCursor ? <Text inverse> </Text> : null}
+        {placeholder ? <Text dimColor>{placeholder}</Text> : null}
+      </Text>
+    );
+  }
+  const lines = editor.text.split("\n");
+  let offset = 0;
+  return lines.map((line, index) => {
+    const start = offset;
+    offset += line.length + 1;
+    const cursorHere = showCursor && editor.cursor >= start && editor.cursor <= start + line.length;
+    const column = editor.cursor - start;
+    const prefix = index === 0 ? `${marker} ` : "  ";
+    return (
+      // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their position
+      <Text key={index}>
+        <Text bold>{prefix}</Text>
+        {cursorHere ? (
+          <>
+            {line.slice(0, column)}
+            <Text inverse>{line[column] ?? " "}</Text>
+            {line.slice(column + 1)}
+          </>
+        ) : (
+          line
+        )}
+      </Text>
+    );
+  });
+}

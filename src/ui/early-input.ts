@@ -1,0 +1,73 @@
+// The prompt as it looks in the first moments of an interactive session. Loading ink and react
+// takes most of a second on a busy machine, far past the moment a person starts typing. So the
+// binary draws a plain prompt at once, puts the terminal in raw mode and keeps every byte typed;
+// the UI, once loaded, wipes this drawing and replays the bytes through its own key parser, so
+// nothing typed early is lost or handled differently. Depends on nothing but keys.ts: it must be
+// cheap to load.
+import { KeyParser } from "./input/keys.js";
+
+/** What the terminal needs of this module (process.stdin / process.stdout, or fakes in tests). */
+export interface EarlyTerminal {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+}
+
+export interface EarlyInput {
+  /** Stops capturing, wipes the plain prompt, and returns everything typed so far (raw). */
+  handOver(): string;
+  /** Restores the terminal (when the session ends before the UI took over). */
+  restore(): void;
+}
+
+export const PLAIN_PROMPT = "> ";
+/** Bracketed paste on: pasted text arrives between markers and is never mistaken for typing. */
+export const BRACKETED_PASTE_ON = "\x1b[?2004h";
+export const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+
+export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => void): EarlyInput {
+  const { stdin, stdout } = terminal;
+  const captured: string[] = [];
+  const parser = new KeyParser();
+  let echoed = 0;
+  let ctrlCs = 0;
+  stdout.write(`${BRACKETED_PASTE_ON}${PLAIN_PROMPT}`);
+  stdin.setRawMode?.(true);
+  stdin.setEncoding("utf8");
+  const onData = (chunk: string | Buffer) => {
+    const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    captured.push(text);
+    for (const event of parser.push(text)) {
+      if (event.kind === "text") {
+        stdout.write(event.text);
+        echoed += event.text.length;
+      } else if (event.kind === "paste") {
+        const marker = `[pasted ${event.text.length} chars]`;
+        stdout.write(marker);
+        echoed += marker.length;
+      } else if (event.name === "backspace" && echoed > 0) {
+        stdout.write("\b \b");
+        echoed--;
+      } else if (event.name === "ctrlC" && ++ctrlCs >= 2) {
+        onExitRequest();
+      }
+    }
+  };
+  stdin.on("data", onData);
+  stdin.resume();
+  return {
+    handOver() {
+      stdin.off("data", onData);
+      stdin.pause();
+      const columns = stdout.columns || 80;
+      const rowsUp = Math.floor((PLAIN_PROMPT.length + Math.max(0, echoed - 1)) / columns);
+      stdout.write(`${rowsUp > 0 ? `\x1b[${rowsUp}A` : ""}\r\x1b[J`);
+      return captured.join("");
+    },
+    restore() {
+      stdin.off("data", onData);
+      stdout.write(`${BRACKETED_PASTE_OFF}\r\n`);
+      stdin.setRawMode?.(false);
+      stdin.pause();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// The UI's entry: renders the trust question and then the session with ink, on the terminal the
+// CLI hands over (with the keys typed before ink had loaded), and resolves with the exit code.
+import { render } from "ink";
+import type { WorkspaceTrust } from "../config/trust/index.js";
+import { App } from "./app/App.js";
+import type { OpenSession, SessionHandle } from "./app/session-handle.js";
+import { builtinCommands } from "./commands/builtins.js";
+import type { SlashCommand } from "./commands/slash-commands.js";
+import type { PermissionQueue } from "./dialogs/permission-queue.js";
+import { TrustPrompt } from "./dialogs/TrustPrompt.js";
+import { keySourceFor } from "./input/use-keys.js";
+import { TranscriptModel } from "./transcript/transcript-model.js";
+
+export type { OpenSession, OpenSessionOptions, SessionHandle } from "./app/session-handle.js";
+export { PermissionQueue } from "./dialogs/permission-queue.js";
+
+export interface Terminal {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+}
+
+const renderOptions = (terminal: Terminal) => ({
+  stdin: terminal.stdin,
+  stdout: terminal.stdout,
+  exitOnCtrlC: false,
+  patchConsole: false,
+});
+
+/** Asks whether to trust the folder; true once the person said yes. */
+export function askWorkspaceTrust(terminal: Terminal, trust: WorkspaceTrust): Promise<boolean> {
+  return new Promise((resolve) => {
+    const instance = render(
+      <TrustPrompt
+        trust={trust}
+        onAnswer={(trusted) => {
+          instance.unmount();
+          resolve(trusted);
+        }}
+      />,
+      renderOptions(terminal),
+    );
+  });
+}
+
+export interface SessionUiOptions {
+  terminal: Terminal;
+  /** The session's working directory (paths are shown relative to it). */
+  cwd: string;
+  session: Promise<SessionHandle>;
+  openSession: OpenSession;
+  permissions: PermissionQueue;
+  earlyInput: string;
+  initialPrompt?: string;
+  /** Commands beyond the built-in ones (the project's and user's own). */
+  customCommands?: () => readonly SlashCommand[];
+  /** Called with each session the UI switches to (so the CLI closes the right one at the end). */
+  onHandleChange?(handle: SessionHandle): void;
+}
+
+/** Runs the session's UI until the person exits; resolves with the exit code. */
+export function runSessionUi(options: SessionUiOptions): Promise<number> {
+  let current: SessionHandle | undefined;
+  const transcript = new TranscriptModel(() => current?.engine.tools ?? [], options.cwd);
+  options.session.then(
+    (handle) => {
+      current = handle;
+    },
+    () => undefined,
+  );
+  const custom = options.customCommands ?? (() => []);
+  const commands = [...builtinCommands(custom), ...custom()];
+  return new Promise((resolve) => {
+    const instance = render(
+      <App
+        cwd={options.cwd}
+        session={options.session}
+        openSession={options.openSession}
+        transcript={transcript}
+        permissions={options.permissions}
+        commands={commands}
+        earlyInput={options.earlyInput}
+        initialPrompt={options.initialPrompt}
+        onHandleChange={(handle) => {
+          current = handle;
+          options.onHandleChange?.(handle);
+        }}
+        onExit={(code) => {
+          instance.unmount();
+          keySourceFor(options.terminal.stdin).close();
+          resolve(code);
+        }}
+      />,
+      renderOptions(options.terminal),
+    );
+  });
+}

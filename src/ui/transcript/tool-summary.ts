@@ -1,0 +1,127 @@
+// One line for a tool call and one for its result, as the transcript shows them. The call's line
+// is built from what the tool says of its input (its path, else the usual input fields); a result
+// of a read-only call (a read, a search, a listing: the tool's own isReadOnly decides, which for
+// Bash is the shell analysis's read and search command classes) is collapsed to its size.
+import { readFileSync, statSync } from "node:fs";
+import { relative } from "node:path";
+import type { ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
+import type { AnyTool } from "../../tool/types.js";
+
+const SUMMARY_FIELDS = ["command", "pattern", "url", "query", "prompt", "description", "skill", "subject", "taskId"];
+const MAX_SUMMARY = 100;
+
+export function oneLine(text: string, max = MAX_SUMMARY): string {
+  const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  const more = text.trim().includes("\n") ? " …" : "";
+  const line = first.trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : `${line}${more}`;
+}
+
+/** `Read(src/a.ts)`, `Bash(npm test)`: the call as one line. */
+export function toolCallSummary(tool: AnyTool | undefined, use: ToolUseBlock, cwd: string): string {
+  const input = use.input;
+  let name = use.name;
+  let detail: string | undefined;
+  try {
+    name = tool?.userFacingName(input) ?? use.name;
+    const path = tool?.getPath?.(input);
+    if (path) detail = displayPath(path, cwd);
+  } catch {
+    // A tool that cannot describe this input (it did not parse) is shown by its raw fields.
+  }
+  if (detail === undefined) {
+    for (const field of SUMMARY_FIELDS) {
+      const value = input[field];
+      if (typeof value === "string" && value.trim() !== "") {
+        detail = oneLine(value);
+        break;
+      }
+    }
+  }
+  if (detail === undefined) {
+    const text = JSON.stringify(input);
+    detail = text === "{}" ? "" : oneLine(text);
+  }
+  return `${name}(${detail})`;
+}
+
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith("..") ? rel : path;
+}
+
+export function resultText(result: ToolResultBlock): string {
+  if (typeof result.content === "string") return result.content;
+  return result.content
+    .map((block) => (block.type === "text" ? block.text : block.type === "image" ? "[image]" : ""))
+    .join("\n");
+}
+
+export interface ResultSummary {
+  /** Lines shown under the call. */
+  lines: string[];
+  /** Lines left out. */
+  hidden: number;
+  isError: boolean;
+}
+
+/** What is shown of a result: errors and ordinary output by their first lines, read-only results as a count. */
+export function summarizeResult(
+  tool: AnyTool | undefined,
+  use: ToolUseBlock,
+  result: ToolResultBlock,
+  maxLines = 4,
+  collapseReadOnly = true,
+): ResultSummary {
+  const text = resultText(result).replace(/\s+$/, "");
+  const all = text === "" ? [] : text.split("\n");
+  const isError = result.is_error === true;
+  if (!isError && collapseReadOnly && isReadOnlyCall(tool, use)) {
+    return {
+      lines: [all.length === 0 ? "(no output)" : `${all.length} line${all.length === 1 ? "" : "s"}`],
+      hidden: 0,
+      isError,
+    };
+  }
+  if (all.length === 0) return { lines: ["(no output)"], hidden: 0, isError };
+  return { lines: all.slice(0, maxLines), hidden: Math.max(0, all.length - maxLines), isError };
+}
+
+function isReadOnlyCall(tool: AnyTool | undefined, use: ToolUseBlock): boolean {
+  if (!tool) return false;
+  try {
+    const parsed = tool.inputSchema.safeParse(use.input);
+    return parsed.success ? tool.isReadOnly(parsed.data) : false;
+  } catch {
+    return false;
+  }
+}
+
+export interface EditPreview {
+  oldText: string;
+  newText: string;
+  /** The line of the file where the edited text starts (1 when unknown). */
+  firstLine: number;
+}
+
+/**
+ * The text an edit replaces and its replacement, when the call's input describes one, with the
+ * line it sits at in the file (looked up as `lookFor` says: the old text before the edit runs,
+ * the new text after), so the diff shows the file's own line numbers.
+ */
+export function editOf(input: Record<string, unknown>, lookFor: "old" | "new"): EditPreview | undefined {
+  if (typeof input.old_string !== "string" || typeof input.new_string !== "string") return undefined;
+  const preview = { oldText: input.old_string, newText: input.new_string, firstLine: 1 };
+  if (typeof input.file_path !== "string") return preview;
+  try {
+    if (statSync(input.file_path).size > MAX_LOOKUP_BYTES) return preview;
+    const content = readFileSync(input.file_path, "utf8");
+    const at = content.indexOf(lookFor === "old" ? preview.oldText : preview.newText);
+    if (at >= 0) preview.firstLine = content.slice(0, at).split("\n").length;
+  } catch {
+    // The file is gone or unreadable: the diff keeps numbers relative to the edit.
+  }
+  return preview;
+}
+
+const MAX_LOOKUP_BYTES = 2_000_000;

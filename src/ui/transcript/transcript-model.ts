@@ -1,0 +1,232 @@
+// What the screen shows of a session, built from the loop's events: finished items (written once,
+// above everything, as a terminal scrolls) and the live part (text still streaming, tool calls
+// still running with their progress). Plain state with a change signal, so the React side only
+// renders it and tests can feed it events.
+
+import type { QueryEvent } from "../../loop/events.js";
+import { INTERRUPTED_BY_USER, INTERRUPTED_DURING_TOOLS } from "../../loop/query.js";
+import type { Message, ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
+import type { TaskListSnapshot } from "../../tool/task-list.js";
+import type { AnyTool } from "../../tool/types.js";
+import {
+  type EditPreview,
+  editOf,
+  oneLine,
+  type ResultSummary,
+  summarizeResult,
+  toolCallSummary,
+} from "./tool-summary.js";
+
+export type TranscriptItem =
+  | { id: number; kind: "user"; text: string }
+  | { id: number; kind: "assistant"; text: string }
+  | { id: number; kind: "thinking"; text: string }
+  | {
+      id: number;
+      kind: "tool";
+      summary: string;
+      result: ResultSummary;
+      edit?: EditPreview;
+    }
+  | { id: number; kind: "notice"; text: string; tone: "info" | "warning" | "error" };
+
+export interface RunningTool {
+  use: ToolUseBlock;
+  summary: string;
+  startedAt: number;
+  /** Last lines of output and elapsed time, for a long Bash command. */
+  progress?: { output: string; elapsedMs: number; totalLines: number };
+}
+
+export class TranscriptModel {
+  readonly items: TranscriptItem[] = [];
+  streamingText = "";
+  streamingThinking = "";
+  readonly running = new Map<string, RunningTool>();
+  todo: TaskListSnapshot | undefined;
+  private nextId = 1;
+  private readonly listeners = new Set<() => void>();
+  private scheduled = false;
+
+  constructor(
+    private readonly toolsFor: () => readonly AnyTool[],
+    private readonly cwd: string,
+  ) {}
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  addUser(text: string): void {
+    this.push({ kind: "user", text });
+  }
+
+  addNotice(text: string, tone: "info" | "warning" | "error" = "info"): void {
+    this.push({ kind: "notice", text, tone });
+  }
+
+  /** A `!command` the person ran: its output is shown (the person asked to see it), up to 20 lines. */
+  addShellResult(toolUse: ToolUseBlock, result: ToolResultBlock): void {
+    const tool = this.tool(toolUse.name);
+    this.push({
+      kind: "tool",
+      summary: toolCallSummary(tool, toolUse, this.cwd),
+      result: summarizeResult(tool, toolUse, result, 20, false),
+    });
+  }
+
+  /** Forgets everything shown (a new conversation). */
+  clear(): void {
+    this.items.length = 0;
+    this.streamingText = "";
+    this.streamingThinking = "";
+    this.running.clear();
+    this.todo = undefined;
+    this.changed();
+  }
+
+  /** An earlier conversation (a resumed session) shown as it went: prompts, answers, tool calls. */
+  showHistory(messages: readonly Message[]): void {
+    const results = new Map<string, ToolResultBlock>();
+    for (const message of messages) {
+      if (message.role !== "user") continue;
+      for (const block of message.content) if (block.type === "tool_result") results.set(block.tool_use_id, block);
+    }
+    for (const message of messages) {
+      for (const block of message.content) {
+        if (block.type === "text") {
+          if (message.role === "user" && block.text.startsWith("<system-reminder>")) continue;
+          this.push({ kind: message.role === "user" ? "user" : "assistant", text: block.text });
+        } else if (block.type === "tool_use") {
+          const tool = this.tool(block.name);
+          const result = results.get(block.id);
+          this.push({
+            kind: "tool",
+            summary: toolCallSummary(tool, block, this.cwd),
+            result: result
+              ? summarizeResult(tool, block, result)
+              : { lines: ["(no result)"], hidden: 0, isError: true },
+          });
+        }
+      }
+    }
+  }
+
+  apply(event: QueryEvent): void {
+    switch (event.type) {
+      case "text_delta":
+        this.streamingText += event.text;
+        break;
+      case "thinking_delta":
+        this.streamingThinking += event.thinking;
+        break;
+      case "stream_reset":
+        this.streamingText = "";
+        this.streamingThinking = "";
+        break;
+      case "assistant":
+        this.streamingText = "";
+        this.streamingThinking = "";
+        for (const block of event.message.content) {
+          if (block.type === "thinking" && block.thinking.trim()) this.push({ kind: "thinking", text: block.thinking });
+          else if (block.type === "text" && block.text.trim()) this.push({ kind: "assistant", text: block.text });
+          else if (block.type === "tool_use") {
+            this.running.set(block.id, {
+              use: block,
+              summary: toolCallSummary(this.tool(block.name), block, this.cwd),
+              startedAt: Date.now(),
+            });
+          }
+        }
+        break;
+      case "tool_progress": {
+        const running = this.running.get(event.toolUseId);
+        const progress = event.progress as { output?: unknown; elapsedMs?: unknown; totalLines?: unknown } | undefined;
+        if (running && typeof progress?.output === "string") {
+          running.progress = {
+            output: progress.output,
+            elapsedMs: typeof progress.elapsedMs === "number" ? progress.elapsedMs : Date.now() - running.startedAt,
+            totalLines: typeof progress.totalLines === "number" ? progress.totalLines : 0,
+          };
+        }
+        break;
+      }
+      case "tool_result": {
+        const running = this.running.get(event.toolUse.id);
+        this.running.delete(event.toolUse.id);
+        const tool = this.tool(event.toolUse.name);
+        const result = summarizeResult(tool, event.toolUse, event.result);
+        const edit = result.isError ? undefined : editOf(event.toolUse.input, "new");
+        this.push({
+          kind: "tool",
+          summary: running?.summary ?? toolCallSummary(tool, event.toolUse, this.cwd),
+          result,
+          ...(edit ? { edit } : {}),
+        });
+        break;
+      }
+      case "user":
+        for (const block of event.message.content) {
+          if (block.type !== "text") continue;
+          if (block.text === INTERRUPTED_BY_USER || block.text === INTERRUPTED_DURING_TOOLS) {
+            this.push({ kind: "notice", text: INTERRUPTED_BY_USER, tone: "warning" });
+          }
+        }
+        break;
+      case "todo":
+        this.todo = event.list;
+        break;
+      case "compact_boundary":
+        this.push({
+          kind: "notice",
+          text: `Conversation compacted (${event.trigger}): about ${event.preTokens} tokens before, ${event.postTokens} after.`,
+          tone: "info",
+        });
+        break;
+      case "notice":
+        this.push({ kind: "notice", text: event.message, tone: "warning" });
+        break;
+      case "terminal":
+        this.flushStreaming();
+        if (event.error) this.push({ kind: "notice", text: `Error: ${oneLine(event.error, 300)}`, tone: "error" });
+        else if (event.reason === "max_turns")
+          this.push({ kind: "notice", text: "Stopped: turn limit reached.", tone: "warning" });
+        else if (event.reason === "max_budget_usd")
+          this.push({ kind: "notice", text: "Stopped: the session's budget is spent.", tone: "warning" });
+        break;
+      default:
+        break;
+    }
+    this.changed();
+  }
+
+  /** Text that streamed but never became a message (the stream was cut by ESC) stays visible. */
+  private flushStreaming(): void {
+    if (this.streamingText.trim()) this.push({ kind: "assistant", text: this.streamingText });
+    this.streamingText = "";
+    this.streamingThinking = "";
+    this.running.clear();
+  }
+
+  private tool(name: string): AnyTool | undefined {
+    return this.toolsFor().find((t) => t.name === name);
+  }
+
+  private push(item: DistributiveOmit<TranscriptItem, "id">): void {
+    this.items.push({ ...item, id: this.nextId++ } as TranscriptItem);
+    this.changed();
+  }
+
+  /** Listeners hear once per tick, however many deltas arrived: the screen redraws at most that often. */
+  private changed(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      for (const listener of this.listeners) listener();
+    });
+  }
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,119 @@
+// Drives the built `warden` binary in a real terminal: a tmux server of its own (one socket per
+// test, so parallel tests and a person's own tmux never meet), keys sent with send-keys, the
+// screen read with capture-pane. Needs Debian's tmux (scripts/setup.sh installs it) and a built
+// dist/ (`npm run build`; `npm ci` builds it too).
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+export const builtCli = join(root, "dist/cli.js");
+
+let counter = 0;
+
+export interface TerminalOptions {
+  cwd: string;
+  args: string[];
+  env: Record<string, string>;
+  width?: number;
+  height?: number;
+}
+
+export class TmuxTerminal {
+  private constructor(
+    private readonly socket: string,
+    readonly exitFile: string,
+  ) {}
+
+  /** Starts `node dist/cli.js ARGS` in a new tmux pane; the exit code lands in `exitFile`. */
+  static start(options: TerminalOptions): TmuxTerminal {
+    if (spawnSync("tmux", ["-V"]).status !== 0) throw new Error("tmux is needed for these tests: run scripts/setup.sh");
+    if (!existsSync(builtCli)) throw new Error(`${builtCli} is missing: run npm run build`);
+    const socket = `warden-test-${process.pid}-${++counter}`;
+    const exitFile = join(options.cwd, `.exit-${socket}`);
+    const env = Object.entries({ TERM: "xterm-256color", ...options.env })
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join(" ");
+    const command = `cd ${shellQuote(options.cwd)} && env ${env} ${shellQuote(process.execPath)} ${shellQuote(builtCli)} ${options.args
+      .map(shellQuote)
+      .join(" ")}; echo $? > ${shellQuote(exitFile)}; sleep 600`;
+    execFileSync("tmux", [
+      "-L",
+      socket,
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-x",
+      String(options.width ?? 100),
+      "-y",
+      String(options.height ?? 30),
+      command,
+    ]);
+    return new TmuxTerminal(socket, exitFile);
+  }
+
+  /** Types text literally (one write, as a person's fast typing or a paste without brackets would arrive). */
+  type(text: string): void {
+    this.tmux("send-keys", "-l", text);
+  }
+
+  /** Presses named keys: Enter, Escape, BTab (Shift+Tab), C-c, C-d, Up, Down, ... */
+  press(...keys: string[]): void {
+    for (const key of keys) this.tmux("send-keys", key);
+  }
+
+  /** Pastes text the way a terminal does with bracketed paste on. */
+  paste(text: string): void {
+    this.tmux("set-buffer", "--", text);
+    this.tmux("paste-buffer", "-p");
+  }
+
+  /** The screen as text (`escapes`: with colour codes). */
+  screen(escapes = false): string {
+    return this.tmux("capture-pane", "-p", ...(escapes ? ["-e"] : []));
+  }
+
+  /** Waits until the screen matches; throws with the screen when it never does. */
+  async waitFor(match: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
+    const test =
+      typeof match === "function"
+        ? match
+        : (s: string) => (typeof match === "string" ? s.includes(match) : match.test(s));
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      last = this.screen();
+      if (test(last)) return last;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${String(match)}; the screen was:\n${last}`);
+  }
+
+  /** The exit code once the binary has ended. */
+  async exitCode(timeoutMs = 10_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (existsSync(this.exitFile)) {
+        const { readFileSync } = await import("node:fs");
+        const text = readFileSync(this.exitFile, "utf8").trim();
+        if (text !== "") return Number(text);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`warden did not exit; the screen was:\n${this.screen()}`);
+  }
+
+  kill(): void {
+    spawnSync("tmux", ["-L", this.socket, "kill-server"]);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}

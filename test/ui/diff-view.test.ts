@@ -1,0 +1,54 @@
+// The diff view: an edit as a reviewer reads it.
+import { createElement } from "react";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// Colours on, as in a terminal: chalk decides when it loads, so ink is imported after this.
+process.env.FORCE_COLOR = "1";
+let render: typeof import("ink-testing-library").render;
+let DiffView: typeof import("../../src/ui/components/DiffView.js").DiffView;
+let diffLines: typeof import("../../src/ui/components/DiffView.js").diffLines;
+let diffStats: typeof import("../../src/ui/components/DiffView.js").diffStats;
+beforeAll(async () => {
+  ({ render } = await import("ink-testing-library"));
+  ({ DiffView, diffLines, diffStats } = await import("../../src/ui/components/DiffView.js"));
+});
+
+const plain = (frame: string) => frame.replace(/\x1b\[[0-9;]*m/g, "");
+
+describe("DiffView", () => {
+  it("shows removed and added lines with their numbers and a little context", () => {
+    const oldText = ["a", "b", "c", "d", "e", "f", "g", "h"].join("\n");
+    const newText = ["a", "b", "C", "d", "e", "f", "g", "h", "i"].join("\n");
+    const { lastFrame, unmount } = render(createElement(DiffView, { oldText, newText, context: 1 }));
+    const lines = plain(lastFrame() ?? "")
+      .split("\n")
+      .map((l) => l.trimEnd());
+    unmount();
+    expect(lines).toContain("2   b");
+    expect(lines).toContain("3 - c");
+    expect(lines).toContain("3 + C");
+    expect(lines).toContain("4   d");
+    expect(lines).toContain("9 + i");
+    expect(lines).not.toContain("1   a");
+    expect(lines.some((l) => l.trim() === "...")).toBe(true);
+  });
+
+  it("colours removals red and additions green (and only them)", () => {
+    const { lastFrame, unmount } = render(createElement(DiffView, { oldText: "old\nsame\n", newText: "new\nsame\n" }));
+    const frame = lastFrame() ?? "";
+    unmount();
+    expect(frame).toMatch(/\x1b\[31m1 - old/);
+    expect(frame).toMatch(/\x1b\[32m1 \+ new/);
+    expect(frame).not.toMatch(/\x1b\[3[12]m2 {3}same/);
+  });
+
+  it("counts what is left out past maxLines", () => {
+    const oldText = Array.from({ length: 30 }, (_, i) => `old ${i}`).join("\n");
+    const newText = Array.from({ length: 30 }, (_, i) => `new ${i}`).join("\n");
+    const { lastFrame, unmount } = render(createElement(DiffView, { oldText, newText, maxLines: 10 }));
+    const frame = plain(lastFrame() ?? "");
+    unmount();
+    expect(frame).toContain("... 50 more lines");
+    expect(diffStats(diffLines(oldText, newText))).toEqual({ added: 30, removed: 30 });
+  });
+});

@@ -1,0 +1,150 @@
+// The prompt component through ink-testing-library: what a person types, as raw terminal bytes,
+// and what the prompt shows and sends. Writes are spaced (ink-testing-library drops keystrokes
+// written less than ~30 ms apart).
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import { createElement } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import { Prompt } from "../../src/ui/components/Prompt.js";
+import { completeMention, withMentionNote } from "../../src/ui/input/file-mentions.js";
+import type { KeyName } from "../../src/ui/input/keys.js";
+
+const pause = () => new Promise((r) => setTimeout(r, 60));
+
+function mount(props: { history?: string[]; cwd?: string } = {}) {
+  const sent: string[] = [];
+  const other: Array<{ name: KeyName; empty: boolean }> = [];
+  const app = render(
+    createElement(Prompt, {
+      onSubmit: (prompt: string) => sent.push(prompt),
+      onOtherKey: (name: KeyName, empty: boolean) => other.push({ name, empty }),
+      history: props.history,
+      completeMention: props.cwd ? (partial: string) => completeMention(partial, props.cwd as string) : undefined,
+    }),
+  );
+  const keys = async (...chunks: string[]) => {
+    for (const chunk of chunks) {
+      app.stdin.write(chunk);
+      await pause();
+    }
+  };
+  return { app, sent, other, keys };
+}
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+describe("Prompt", () => {
+  it("shows what is typed and sends it on Enter, then empties", async () => {
+    const { app, sent, keys } = mount();
+    unmount = app.unmount;
+    await pause();
+    await keys("fix the bug");
+    expect(app.lastFrame()).toContain("> fix the bug");
+    await keys("\r");
+    expect(sent).toEqual(["fix the bug"]);
+    expect(app.lastFrame()).not.toContain("fix the bug");
+  });
+
+  it("edits: backspace, cursor moves and insertion, Ctrl+U", async () => {
+    const { app, sent, keys } = mount();
+    unmount = app.unmount;
+    await pause();
+    await keys("helo", "\x1b[D", "l", "\x7f\x7f", "ll", "\r");
+    // "helo" → cursor before "o" → "hello" → two backspaces remove "ll" → "heo" → "hello".
+    expect(sent).toEqual(["hello"]);
+    await keys("throw away", "\x15", "kept", "\r");
+    expect(sent).toEqual(["hello", "kept"]);
+  });
+
+  it("takes several lines: Alt+Enter, Ctrl+J, and a backslash before Enter", async () => {
+    const { app, sent, keys } = mount();
+    unmount = app.unmount;
+    await pause();
+    await keys("one", "\x1b\r", "two", "\n", "three\\", "\r", "four");
+    const frame = app.lastFrame() ?? "";
+    expect(frame).toContain("> one");
+    expect(frame).toContain("  two");
+    expect(frame).toContain("  four");
+    await keys("\r");
+    expect(sent).toEqual(["one\ntwo\nthree\nfour"]);
+  });
+
+  it("walks the history with up and down, keeping the unsent draft", async () => {
+    const { app, sent, keys } = mount({ history: ["first", "second"] });
+    unmount = app.unmount;
+    await pause();
+    await keys("draft", "\x1b[A");
+    expect(app.lastFrame()).toContain("> second");
+    await keys("\x1b[A");
+    expect(app.lastFrame()).toContain("> first");
+    await keys("\x1b[B", "\x1b[B");
+    expect(app.lastFrame()).toContain("> draft");
+    await keys("\x1b[A", "\r");
+    expect(sent).toEqual(["second"]);
+  });
+
+  it("collapses a long bracketed paste behind a marker and sends it whole", async () => {
+    const { app, sent, keys } = mount();
+    unmount = app.unmount;
+    await pause();
+    const pasted = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n");
+    await keys("look: ", `\x1b[200~${pasted}\x1b[201~`);
+    const frame = app.lastFrame() ?? "";
+    expect(frame).toContain("[Pasted text #1 +12 lines]");
+    expect(frame).not.toContain("line 7");
+    await keys("\r");
+    expect(sent).toEqual([`look: ${pasted}`]);
+  });
+
+  it("a short paste goes in as it is; backspace removes a marker whole", async () => {
+    const { app, sent, keys } = mount();
+    unmount = app.unmount;
+    await pause();
+    await keys("\x1b[200~short\x1b[201~", "\r");
+    expect(sent).toEqual(["short"]);
+    const long = "x\n".repeat(10);
+    await keys(`\x1b[200~${long}\x1b[201~`);
+    expect(app.lastFrame()).toContain("[Pasted text #1");
+    await keys("\x7f");
+    expect(app.lastFrame()).not.toContain("Pasted");
+  });
+
+  it("hands ESC, Shift+Tab, Ctrl+C and Ctrl+D to the session, saying whether the prompt is empty", async () => {
+    const { app, other, keys } = mount();
+    unmount = app.unmount;
+    await pause();
+    await keys("\x1b[Z", "\x03", "a", "\x04");
+    // A lone ESC is told apart from the start of a sequence after a short wait.
+    await keys("\x1b");
+    await pause();
+    expect(other).toEqual([
+      { name: "shiftTab", empty: true },
+      { name: "ctrlC", empty: true },
+      { name: "ctrlD", empty: false },
+      { name: "escape", empty: false },
+    ]);
+  });
+
+  it("completes an @path with Tab from the working directory and lists several candidates", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "warden-mention-"));
+    mkdirSync(join(cwd, "src"));
+    writeFileSync(join(cwd, "src", "greet.ts"), "x");
+    writeFileSync(join(cwd, "src", "grid.ts"), "x");
+    const { app, sent, keys } = mount({ cwd });
+    unmount = app.unmount;
+    await pause();
+    await keys("look at @sr", "\t");
+    expect(app.lastFrame()).toContain("> look at @src/");
+    await keys("g", "\t");
+    const frame = app.lastFrame() ?? "";
+    expect(frame).toContain("src/greet.ts");
+    expect(frame).toContain("src/grid.ts");
+    await keys("e", "\t", "\r");
+    expect(sent).toEqual(["look at @src/greet.ts"]);
+    expect(withMentionNote(sent[0] as string, cwd)).toContain("The user mentioned this file: src/greet.ts");
+    expect(withMentionNote("mail me@example.com", cwd)).toBe("mail me@example.com");
+  });
+});
