@@ -39,7 +39,7 @@ const isSet = (input: ConfigInput) => input.value !== undefined;
 
 export const ConfigTool = buildTool<ConfigInput, ConfigOutput>({
   name: CONFIG_TOOL_NAME,
-  searchHint: "read or change user settings preferences model theme",
+  searchHint: "user settings model theme",
   shouldDefer: true,
   maxResultSizeChars: 10_000,
   inputSchema,

@@ -20,7 +20,7 @@ export type CronCreateInput = z.infer<typeof inputSchema>;
 
 export const CronCreateTool = buildTool<CronCreateInput, ScheduledTask>({
   name: CRON_CREATE_TOOL_NAME,
-  searchHint: "schedule a recurring prompt cron timer later",
+  searchHint: "schedule a prompt cron",
   shouldDefer: true,
   maxResultSizeChars: 2_000,
   inputSchema,

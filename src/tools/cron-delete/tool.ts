@@ -11,7 +11,7 @@ export type CronDeleteInput = z.infer<typeof inputSchema>;
 
 export const CronDeleteTool = buildTool<CronDeleteInput, { id: string }>({
   name: CRON_DELETE_TOOL_NAME,
-  searchHint: "cancel remove a scheduled cron task",
+  searchHint: "cancel a cron task",
   shouldDefer: true,
   maxResultSizeChars: 1_000,
   inputSchema,
