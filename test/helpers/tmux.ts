@@ -35,7 +35,8 @@ export class TmuxTerminal {
     const env = Object.entries({ TERM: "xterm-256color", ...options.env })
       .map(([k, v]) => `${k}=${shellQuote(v)}`)
       .join(" ");
-    const command = `cd ${shellQuote(options.cwd)} && env ${env} ${shellQuote(process.execPath)} ${shellQuote(builtCli)} ${options.args
+    // A person's terminal: not a CI job (ink draws nothing live when CI is set, and CI runs these tests).
+    const command = `cd ${shellQuote(options.cwd)} && env -u CI -u CONTINUOUS_INTEGRATION ${env} ${shellQuote(process.execPath)} ${shellQuote(builtCli)} ${options.args
       .map(shellQuote)
       .join(" ")}; echo $? > ${shellQuote(exitFile)}; sleep 600`;
     execFileSync("tmux", [

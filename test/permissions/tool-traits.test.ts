@@ -109,6 +109,9 @@ describe("autoModeSafe: auto mode's no-classifier list is the tools' own", () =>
   it("holds exactly the tools that only look or keep the session's own notes", () => {
     expect(safe.map((tool) => tool.name).sort()).toEqual(
       [
+        // Listing the session's own schedule, and waiting.
+        "CronList",
+        "Sleep",
         "EnterPlanMode",
         "Glob",
         "Grep",

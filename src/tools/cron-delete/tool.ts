@@ -17,7 +17,6 @@ export const CronDeleteTool = buildTool<CronDeleteInput, { id: string }>({
   inputSchema,
   prompt: async () => CRON_DELETE_PROMPT,
   description: async (input) => `Delete task ${input?.id ?? ""}`,
-  autoModeSafe: true,
   checkPermissions: async () => ({
     behavior: "allow",
     decisionReason: { type: "tool", reason: "removing a task only stops it" },
