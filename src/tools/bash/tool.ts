@@ -156,6 +156,16 @@ function startInBackground(input: BashInput, context: ToolUseContext, cwd: strin
     launch: (fd) => launchShell({ command: input.command, cwd, snapshot, output: fd, sandbox: choice.sandbox }),
     notify: (text) => pushReminder(context, text),
   });
+  return backgroundedOutput(input, cwd, choice, task);
+}
+
+/** What a call returns for a command that runs on as a background task. */
+function backgroundedOutput(
+  input: BashInput,
+  cwd: string,
+  choice: SandboxChoice,
+  task: { id: string; outputPath: string },
+): BashOutput {
   return {
     command: input.command,
     output: "",
@@ -225,20 +235,7 @@ async function runInForeground(
       outputSoFar: run.output.text,
       notify: (text) => pushReminder(context, text),
     });
-    return {
-      command: input.command,
-      output: "",
-      exitCode: null,
-      isError: false,
-      timedOut: false,
-      interrupted: false,
-      cwd,
-      notes: choice.note ? [choice.note] : [],
-      sandboxed: choice.sandbox !== undefined,
-      movedToBackground: true,
-      backgroundTaskId: task.id,
-      backgroundOutputPath: task.outputPath,
-    };
+    return { ...backgroundedOutput(input, cwd, choice, task), movedToBackground: true };
   }
 
   const notes: string[] = choice.note ? [choice.note] : [];
