@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { loadMemoryFiles } from "../../config/memory.js";
 import { sessionArtifactsDir } from "../../config/paths.js";
+import { readableMemoryFiles } from "../../context/memory-access.js";
 import { emptyUsage, type Message, textOf, userText } from "../../messages/types.js";
 import { modelInfoFor } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
@@ -127,7 +128,10 @@ export async function runSubagent(
       additionalDirectories: workingDirectories.filter((dir) => dir !== cwd),
     };
     const intro = request.definition.systemPrompt;
-    prefix = new RequestPrefixCache(async (split) => buildSystemPrompt({ environment, memory, intro }, split));
+    const allowed = readableMemoryFiles(memory, parentState.toolPermissionContext, parent.options.tools);
+    prefix = new RequestPrefixCache(async (split) =>
+      buildSystemPrompt({ environment, memory: await allowed, intro }, split),
+    );
     messages = [userText(request.prompt)];
   }
 
