@@ -54,6 +54,7 @@ function childAppState(parent: AppState, request: SubagentRequest, cwd: string):
     autoModeCircuitTripped: parent.autoModeCircuitTripped,
     sandboxSettings: parent.sandboxSettings,
     bashShellSnapshot: parent.bashShellSnapshot,
+    toolEnv: parent.toolEnv,
     backgroundTasks: parent.backgroundTasks,
     taskStore: parent.taskStore,
     toolSearchMode: parent.toolSearchMode,
