@@ -138,7 +138,12 @@ export async function runSubagent(
 
   const transcriptPath = sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId);
   const transcript = deps.transcripts
-    ? new TranscriptWriter(transcriptPath, { sessionId: deps.sessionId, cwd, model: chosen.label })
+    ? new TranscriptWriter(transcriptPath, {
+        sessionId: deps.sessionId,
+        cwd,
+        model: chosen.label,
+        agentId: request.agentId,
+      })
     : undefined;
   transcript?.recordEntry({
     type: "agent",
