@@ -23,6 +23,7 @@ import { builtInTools } from "../tools/registry.js";
 import type { OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
 import { loadSessionAgentCatalog } from "./agent-catalog.js";
 import { loadExtraTools } from "./extra-tools.js";
+import { setUpLsp } from "./lsp-setup.js";
 import { autoModeClassifier, bindPermissions, sessionPermissions } from "./headless-permissions.js";
 import { headlessMcpFeatures } from "./mcp-features.js";
 import { defaultModelSpec, resolveModel } from "./model-choice.js";
@@ -41,7 +42,8 @@ export async function openInteractiveSession(
   const resolved = await resolveModel(modelSpec, config.cwd);
   const setup = sessionPermissions(config);
   const taskTools = settingsValue(setup.settings, "taskTools");
-  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
+  const lsp = setUpLsp(config.cwd, setup.settings, warn);
+  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...lsp.tools, ...(await loadExtraTools())];
   const modelOverride = modelOverrideFromSettings(setup.settings, resolved.provider.name, resolved.model);
   const known = modelInfoFor(resolved.provider.name, resolved.model);
   const modelInfo = modelOverride ? applyOverride(known, modelOverride) : known;
@@ -152,7 +154,7 @@ export async function openInteractiveSession(
     async close() {
       await session.getAppState().backgroundTasks?.stopAll();
       session.close();
-      await mcp.close();
+      await Promise.all([mcp.close(), lsp.close()]);
     },
   };
 }

@@ -22,6 +22,7 @@ import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { builtInTools } from "../../tools/registry.js";
 import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
+import { setUpLsp } from "../lsp-setup.js";
 import { HeadlessReporter, workspaceTrustLine } from "../headless-output.js";
 import {
   buildHeadlessCanUseTool,
@@ -145,10 +146,12 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const taskTools = settingsValue(permissions.settings, "taskTools");
   const skills = await setUpSkills(config.cwd, permissions.settings, (message) => err(`warden: warning: ${message}\n`));
   const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
+  const lsp = setUpLsp(config.cwd, permissions.settings, (message) => err(`warden: warning: ${message}\n`));
   const tools: AnyTool[] = [
     ...builtInTools({ taskTools, brief: config.brief || settingsValue(permissions.settings, "brief") === true }),
     ...(structured ? [structured.tool] : []),
     ...skills.tools,
+    ...lsp.tools,
     ...(await loadExtraTools()),
   ];
   const compactInstructions = manualCompaction(prompt);
@@ -261,7 +264,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   } finally {
     process.off("SIGINT", onSigint);
     session.close();
-    await mcp.close();
+    await Promise.all([mcp.close(), lsp.close()]);
   }
   if (!terminal) throw new CliError("the session ended without a result", 1);
   const result = reporter.finish(
