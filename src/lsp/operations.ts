@@ -362,7 +362,7 @@ class AnswerWriter {
     });
     const more = calls.length > MAX_LISTED ? `\n… and ${calls.length - MAX_LISTED} more` : "";
     return {
-      text: `Found ${calls.length} ${what}:\n${lines.join("\n")}${more}${this.withheld(hidden)}`,
+      text: `Found ${calls.length} ${calls.length === 1 ? what.replace("callers", "caller") : what}:\n${lines.join("\n")}${more}${this.withheld(hidden)}`,
       resultCount: calls.length,
       fileCount: new Set(calls.map((call) => call.item.uri)).size,
     };

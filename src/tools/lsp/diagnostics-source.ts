@@ -15,9 +15,15 @@ import { displayPath } from "../file-shared/paths.js";
 
 const EDITING_TOOLS = new Set(["Edit", "Write"]);
 /** How long the next request waits for the server's first diagnostics after an edit. */
-const FIRST_PUBLISH_WAIT_MS = 2_500;
-/** Servers publish in stages (syntax, then types): the set is taken once they are quiet this long. */
-const QUIET_MS = 300;
+const FIRST_PUBLISH_WAIT_MS = 5_000;
+/**
+ * Servers publish in stages (syntax, then types): the set is taken once they are quiet this long.
+ * A stage that comes later still is reported at the request after (an edit is watched one more
+ * time after its first report).
+ */
+const QUIET_MS = 400;
+/** Requests after an edit's own at which later diagnostics for it are still reported. */
+const LOOK_AGAIN = 2;
 const MAX_PER_FILE = 20;
 const ERROR = 1;
 
@@ -26,6 +32,10 @@ interface PendingEdit {
   path: string;
   baseline: Diagnostic[];
   countAtChange: number;
+  /** Errors already reported for this edit. */
+  reported: Diagnostic[];
+  /** Later requests at which this edit is still looked at. */
+  lookAgain: number;
 }
 
 function key(diagnostic: Diagnostic): string {
@@ -72,28 +82,30 @@ export function diagnosticsSource(service: LspService): AttachmentSource {
       for (const path of edited) {
         const client = manager.runningClientFor(path);
         if (!client) continue;
-        const wasOpen = client.isOpen(path);
-        const baseline = wasOpen ? client.currentDiagnostics(path) : [];
-        const countAtChange = client.diagnosticsCount(path);
+        const baseline = client.isOpen(path) ? client.currentDiagnostics(path) : [];
+        let countAtChange: number | undefined;
         try {
-          if (!(await client.sync(path))) continue;
+          countAtChange = await client.reopen(path);
         } catch {
           continue; // The file is gone or unreadable: nothing to check.
         }
+        if (countAtChange === undefined) continue;
         pending = pending.filter((edit) => edit.path !== path);
-        pending.push({ client, path, baseline, countAtChange });
+        pending.push({ client, path, baseline, countAtChange, reported: [], lookAgain: LOOK_AGAIN });
       }
       const items: AttachmentItem[] = [];
-      const waitMs = edited.length > 0 ? FIRST_PUBLISH_WAIT_MS : 0;
       const still: PendingEdit[] = [];
       for (const edit of pending) {
+        // Only an edit made since the last request is waited for; older ones are looked at as they are.
+        const waitMs = edited.includes(edit.path) ? FIRST_PUBLISH_WAIT_MS : 0;
         const after = await edit.client.waitForDiagnostics(edit.path, edit.countAtChange, waitMs, QUIET_MS);
-        if (after === undefined) {
-          if (edit.client.alive) still.push(edit);
-          continue;
+        if (after !== undefined) {
+          const fresh = newErrors([...edit.baseline, ...edit.reported], after);
+          if (fresh.length > 0) items.push({ text: describe(edit.path, fresh, context.options.cwd) });
+          edit.reported.push(...fresh);
+          edit.countAtChange = edit.client.diagnosticsCount(edit.path);
         }
-        const fresh = newErrors(edit.baseline, after);
-        if (fresh.length > 0) items.push({ text: describe(edit.path, fresh, context.options.cwd) });
+        if (edit.client.alive && edit.lookAgain-- > 0) still.push(edit);
       }
       pending = still;
       // Files the model read: opened now, so their errors before an edit are known.
