@@ -3,8 +3,8 @@
 // the session's end that stops every server it started.
 import type { LoadedSettings } from "../config/settings.js";
 import { isWorkspaceTrusted } from "../config/trust/index.js";
-import { LspService } from "../lsp/service.js";
 import { chooseLspServers } from "../lsp/servers.js";
+import { LspService } from "../lsp/service.js";
 import type { AnyTool } from "../tool/types.js";
 import { createLspTool } from "../tools/lsp/tool.js";
 

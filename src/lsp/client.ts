@@ -6,8 +6,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
-// CommonJS package: its named exports are reached through the default import.
-import lsp from "vscode-languageserver-protocol/node";
 import type {
   ClientCapabilities,
   Diagnostic,
@@ -15,12 +13,10 @@ import type {
   PublishDiagnosticsParams,
   ServerCapabilities,
 } from "vscode-languageserver-protocol/node";
-import {
-  guardProcessGroup,
-  prepareOrphanGuard,
-  releaseProcessGroup,
-} from "../process/orphan-guard.js";
-import { languageIdFor, type LspServerSpec } from "./servers.js";
+// CommonJS package: its named exports are reached through the default import.
+import lsp from "vscode-languageserver-protocol/node";
+import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from "../process/orphan-guard.js";
+import { type LspServerSpec, languageIdFor } from "./servers.js";
 
 const INITIALIZE_TIMEOUT_MS = 60_000;
 const SHUTDOWN_GRACE_MS = 1_500;
@@ -152,7 +148,10 @@ export class LspClient {
     exited.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer to initialize within ${INITIALIZE_TIMEOUT_MS} ms`)), INITIALIZE_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`no answer to initialize within ${INITIALIZE_TIMEOUT_MS} ms`)),
+        INITIALIZE_TIMEOUT_MS,
+      );
     });
     try {
       const result = await Promise.race([
@@ -249,7 +248,11 @@ export class LspClient {
     return this.documents.get(fileUri(path))?.text;
   }
 
-  async request<P, R>(type: lsp.ProtocolRequestType<P, R, unknown, unknown, unknown>, params: P, signal?: AbortSignal): Promise<R> {
+  async request<P, R>(
+    type: lsp.ProtocolRequestType<P, R, unknown, unknown, unknown>,
+    params: P,
+    signal?: AbortSignal,
+  ): Promise<R> {
     if (!this.alive) throw new Error(`language server "${this.spec.name}" is not running`);
     const source = new lsp.CancellationTokenSource();
     const cancel = () => source.cancel();
@@ -332,9 +335,9 @@ export class LspClient {
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
       try {
         await Promise.race([
-          this.connection.sendRequest(lsp.ShutdownRequest.type).then(() =>
-            this.connection.sendNotification(lsp.ExitNotification.type),
-          ),
+          this.connection
+            .sendRequest(lsp.ShutdownRequest.type)
+            .then(() => this.connection.sendNotification(lsp.ExitNotification.type)),
           grace,
         ]);
         await Promise.race([exited, grace]);

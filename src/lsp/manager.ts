@@ -1,7 +1,7 @@
 // A session's running language servers: each started on the first file of its language, once
 // (concurrent callers share the start), and stopped together when the session ends. A server that
 // could not start is not tried again in the session: its error is kept and repeated.
-import { type LspClient, LspClient as Client } from "./client.js";
+import { LspClient as Client, type LspClient } from "./client.js";
 import { type LspServerSpec, serverForFile } from "./servers.js";
 
 export class LspManager {
@@ -20,7 +20,9 @@ export class LspManager {
     const spec = serverForFile(this.servers, path);
     if (!spec) {
       const known = this.servers.flatMap((server) => server.extensions).join(", ");
-      return Promise.reject(new Error(`No language server handles ${path} (servers here handle: ${known || "nothing"})`));
+      return Promise.reject(
+        new Error(`No language server handles ${path} (servers here handle: ${known || "nothing"})`),
+      );
     }
     if (this.closed) return Promise.reject(new Error("the session's language servers are shut down"));
     const live = this.running.get(spec.name);
@@ -65,7 +67,12 @@ export class LspManager {
 
   async close(): Promise<void> {
     this.closed = true;
-    const pending = [...this.starting.values()].map((start) => start.then((client) => client.stop(), () => undefined));
+    const pending = [...this.starting.values()].map((start) =>
+      start.then(
+        (client) => client.stop(),
+        () => undefined,
+      ),
+    );
     await Promise.all([...[...this.running.values()].map((client) => client.stop()), ...pending]);
     this.running.clear();
   }

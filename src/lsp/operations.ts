@@ -4,7 +4,6 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import lsp from "vscode-languageserver-protocol/node";
 import type {
   CallHierarchyItem,
   DocumentSymbol,
@@ -18,6 +17,7 @@ import type {
   SymbolInformation,
   WorkspaceSymbol,
 } from "vscode-languageserver-protocol/node";
+import lsp from "vscode-languageserver-protocol/node";
 import { fileUri, type LspClient } from "./client.js";
 import type { LspManager } from "./manager.js";
 
@@ -150,7 +150,8 @@ export async function answer(manager: LspManager, request: LspRequest, options: 
     case "incomingCalls":
     case "outgoingCalls": {
       const items = await prepare(client, textDocument, position, signal);
-      if (items.length === 0) return out.none("No callable symbol at this position (prepareCallHierarchy found nothing)");
+      if (items.length === 0)
+        return out.none("No callable symbol at this position (prepareCallHierarchy found nothing)");
       const lines: Array<{ item: CallHierarchyItem; ranges: Range[]; uri: string }> = [];
       for (const item of items) {
         if (request.operation === "incomingCalls") {
@@ -180,7 +181,9 @@ async function prepare(
 export function toPosition(text: string, line: number, character: number): Position {
   const lines = text.split("\n");
   const lineText = lines[line - 1] ?? "";
-  const before = Array.from(lineText).slice(0, Math.max(0, character - 1)).join("");
+  const before = Array.from(lineText)
+    .slice(0, Math.max(0, character - 1))
+    .join("");
   return { line: line - 1, character: before.length };
 }
 
@@ -301,7 +304,9 @@ class AnswerWriter {
       for (const symbol of found as SymbolInformation[]) {
         count++;
         const container = symbol.containerName ? ` in ${symbol.containerName}` : "";
-        lines.push(`${symbol.name} (${kindName(symbol.kind)})${container} - line ${symbol.location.range.start.line + 1}`);
+        lines.push(
+          `${symbol.name} (${kindName(symbol.kind)})${container} - line ${symbol.location.range.start.line + 1}`,
+        );
       }
     } else {
       walk(found as DocumentSymbol[], 0);
@@ -351,7 +356,11 @@ class AnswerWriter {
     return `${item.name} (${kindName(item.kind)})${detail} - ${this.where(item.uri, item.selectionRange.start)}`;
   }
 
-  calls(all: Array<{ item: CallHierarchyItem; ranges: Range[]; uri: string }>, direction: string, name: string): LspAnswer {
+  calls(
+    all: Array<{ item: CallHierarchyItem; ranges: Range[]; uri: string }>,
+    direction: string,
+    name: string,
+  ): LspAnswer {
     const calls = all.filter((call) => this.shown(call.item.uri) && this.shown(call.uri));
     const hidden = all.length - calls.length;
     const what = direction === "incoming" ? `callers of ${name}` : `calls made by ${name}`;

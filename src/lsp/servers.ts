@@ -29,7 +29,10 @@ export interface LspServerSpec {
 const userServerSchema = z.strictObject({
   command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
-  extensions: z.array(z.string().regex(/^\.?[A-Za-z0-9_+-]+$/)).min(1).optional(),
+  extensions: z
+    .array(z.string().regex(/^\.?[A-Za-z0-9_+-]+$/))
+    .min(1)
+    .optional(),
   languageIds: z.record(z.string(), z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   initializationOptions: z.unknown().optional(),

@@ -22,7 +22,6 @@ import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { builtInTools } from "../../tools/registry.js";
 import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
-import { setUpLsp } from "../lsp-setup.js";
 import { HeadlessReporter, workspaceTrustLine } from "../headless-output.js";
 import {
   buildHeadlessCanUseTool,
@@ -30,6 +29,7 @@ import {
   runPromptWithPermissions,
   sessionPermissions,
 } from "../headless-permissions.js";
+import { setUpLsp } from "../lsp-setup.js";
 import { headlessMcpFeatures } from "../mcp-features.js";
 import { defaultModelSpec, resolveModel } from "../model-choice.js";
 import { modelOverrideFromSettings } from "../model-settings.js";

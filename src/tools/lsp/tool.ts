@@ -5,8 +5,8 @@
 // errors in a file Edit or Write changed (./diagnostics-source.ts).
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import type { LspService } from "../../lsp/service.js";
 import { serverForFile } from "../../lsp/servers.js";
+import type { LspService } from "../../lsp/service.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { AnyTool } from "../../tool/types.js";
 import { filePermission } from "../file-shared/path-permission.js";

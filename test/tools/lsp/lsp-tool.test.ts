@@ -3,8 +3,8 @@
 import { mkdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LspService } from "../../../src/lsp/service.js";
 import { chooseLspServers } from "../../../src/lsp/servers.js";
+import { LspService } from "../../../src/lsp/service.js";
 import { createToolUseContext } from "../../../src/tool/context.js";
 import { emptyPermissionContext, type PermissionRule } from "../../../src/tool/permission-types.js";
 import type { AnyTool, ToolUseContext } from "../../../src/tool/types.js";
@@ -49,7 +49,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("the LSP tool with typescript-language-server", () => {
+// The first call starts the server, which takes seconds (more on a loaded machine).
+describe("the LSP tool with typescript-language-server", { timeout: 120_000 }, () => {
   it("is offered for a TypeScript project, deferred, and read-only", () => {
     expect(service.servers.map((server) => server.name)).toEqual(["typescript"]);
     expect(tool.isEnabled()).toBe(true);
@@ -144,7 +145,9 @@ describe("the LSP tool with typescript-language-server", () => {
     expect(await callText(tool, input(big), contextFor())).toContain("up to 10 MB");
     expect(await validationCode(tool, input(join(dir, "src/none.ts")), contextFor())).toBe(2);
     writeFileSync(join(dir, "notes.md"), "# notes\n");
-    expect(await callText(tool, input(join(dir, "notes.md")), contextFor())).toContain("No language server here handles");
+    expect(await callText(tool, input(join(dir, "notes.md")), contextFor())).toContain(
+      "No language server here handles",
+    );
     expect(await callText(tool, input("src/main.ts"), contextFor())).toContain("absolute path");
     rmSync(big);
   });
