@@ -22,8 +22,6 @@ export interface LspServerSpec {
   initializationOptions?: unknown;
   /** What the server gets when it asks for `workspace/configuration`, by section. */
   settings?: Record<string, unknown>;
-  /** Files whose presence at the project's top says the project is in this server's language. */
-  rootMarkers: string[];
 }
 
 const userServerSchema = z.strictObject({
@@ -37,7 +35,6 @@ const userServerSchema = z.strictObject({
   env: z.record(z.string(), z.string()).optional(),
   initializationOptions: z.unknown().optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
-  rootMarkers: z.array(z.string()).optional(),
   disabled: z.boolean().optional(),
 });
 
@@ -82,7 +79,6 @@ function builtInTypeScript(): Omit<LspServerSpec, "name"> | undefined {
     languageIds: TS_LANGUAGE_IDS,
     env: {},
     initializationOptions: { tsserver: { path: join(typescript, "lib", "tsserver.js") }, preferences: {} },
-    rootMarkers: ["tsconfig.json", "jsconfig.json", "package.json"],
   };
 }
 
@@ -93,7 +89,6 @@ function builtInPyright(): Omit<LspServerSpec, "name"> {
     extensions: [".py", ".pyi"],
     languageIds: { ".py": "python", ".pyi": "python" },
     env: {},
-    rootMarkers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "pyrightconfig.json"],
   };
 }
 
@@ -150,9 +145,10 @@ export interface ChooseServersOptions {
 export function chooseLspServers(options: ChooseServersOptions): LspServerChoice {
   const warnings: string[] = [];
   const topNames = topLevelNames(options.cwd);
-  const builtIn: Record<string, Omit<LspServerSpec, "name"> | undefined> = {
-    typescript: builtInTypeScript(),
-    pyright: builtInPyright(),
+  // Functions: resolving Warden's own packages costs file lookups, done only for a project that needs them.
+  const builtIn: Partial<Record<string, () => Omit<LspServerSpec, "name"> | undefined>> = {
+    typescript: builtInTypeScript,
+    pyright: builtInPyright,
   };
   const configured = new Map<string, LspServerSettings>();
   for (const [name, raw] of Object.entries(options.settings ?? {})) {
@@ -165,17 +161,19 @@ export function chooseLspServers(options: ChooseServersOptions): LspServerChoice
   }
   const servers: LspServerSpec[] = [];
   for (const name of new Set([...Object.keys(builtIn), ...configured.keys()])) {
-    const base = builtIn[name];
     const own = configured.get(name);
     if (own?.disabled) continue;
-    if (!base && (!own?.command || !own.extensions)) {
+    const makeBase = builtIn[name];
+    if (!makeBase && (!own?.command || !own.extensions)) {
       warnings.push(`settings lspServers.${name} needs "command" and "extensions"; it is ignored`);
       continue;
     }
-    const merged = mergeSpec(name, base, own);
     // A built-in server stays out of projects that show nothing in its language; one the user
     // configured is always offered.
-    if (!own && !showsLanguage(topNames, merged)) continue;
+    if (!own && !showsLanguage(topNames, BUILT_IN_SIGNS[name])) continue;
+    const base = makeBase?.();
+    if (makeBase && !base) continue; // Its package is not installed.
+    const merged = mergeSpec(name, base, own);
     const command =
       merged.command === process.execPath ? merged.command : findCommand(merged.command, options.cwd, options.trusted);
     if (!command) {
@@ -204,7 +202,6 @@ function mergeSpec(
     env: { ...base?.env, ...own?.env },
     initializationOptions: own?.initializationOptions ?? base?.initializationOptions,
     settings: own?.settings ?? base?.settings,
-    rootMarkers: own?.rootMarkers ?? base?.rootMarkers ?? [],
   };
 }
 
@@ -216,8 +213,23 @@ function topLevelNames(cwd: string): string[] {
   }
 }
 
-function showsLanguage(names: readonly string[], spec: LspServerSpec): boolean {
-  return names.some((name) => spec.rootMarkers.includes(name) || spec.extensions.includes(extname(name).toLowerCase()));
+/** What shows a project is in a built-in server's language, at its top folder. */
+const BUILT_IN_SIGNS: Record<string, { rootMarkers: string[]; extensions: string[] }> = {
+  typescript: { rootMarkers: ["tsconfig.json", "jsconfig.json", "package.json"], extensions: TS_EXTENSIONS },
+  pyright: {
+    rootMarkers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "pyrightconfig.json"],
+    extensions: [".py", ".pyi"],
+  },
+};
+
+function showsLanguage(
+  names: readonly string[],
+  signs: { rootMarkers: string[]; extensions: string[] } | undefined,
+): boolean {
+  if (!signs) return true;
+  return names.some(
+    (name) => signs.rootMarkers.includes(name) || signs.extensions.includes(extname(name).toLowerCase()),
+  );
 }
 
 /** The server that answers for this file, if any. */

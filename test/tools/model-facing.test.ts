@@ -12,12 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LspService } from "../../src/lsp/service.js";
 import { isDeferredTool } from "../../src/tool/deferred.js";
 import type { McpResourceSource } from "../../src/tool/mcp-resource-source.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { toolInputJSONSchema } from "../../src/tool/schema.js";
 import type { AnyTool } from "../../src/tool/types.js";
-import { LspService } from "../../src/lsp/service.js";
 import { createListMcpResourcesTool } from "../../src/tools/list-mcp-resources/tool.js";
 import { createLspTool } from "../../src/tools/lsp/tool.js";
 import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
@@ -54,7 +54,16 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createLspTool: () =>
     createLspTool(
       new LspService(
-        [{ name: "demo", command: "demo-ls", args: [], extensions: [".ts"], languageIds: {}, env: {}, rootMarkers: [] }],
+        [
+          {
+            name: "demo",
+            command: "demo-ls",
+            args: [],
+            extensions: [".ts"],
+            languageIds: {},
+            env: {},
+          },
+        ],
         "/project",
       ),
     ),
