@@ -103,7 +103,9 @@ function webSearchResultEvent(block: Anthropic.WebSearchToolResultBlock): Provid
   return {
     type: "web_search_result",
     toolUseId: block.tool_use_id,
-    hits: content.map((hit) => (hit.page_age ? { title: hit.title, url: hit.url, pageAge: hit.page_age } : { title: hit.title, url: hit.url })),
+    hits: content.map((hit) =>
+      hit.page_age ? { title: hit.title, url: hit.url, pageAge: hit.page_age } : { title: hit.title, url: hit.url },
+    ),
   };
 }
 
@@ -216,7 +218,12 @@ class TurnAssembler {
         const open = this.open.get(event.index);
         this.open.delete(event.index);
         if (open?.kind === "server_tool_use") {
-          yield { type: "server_tool_use", id: open.id, name: open.name, input: serverToolInput(open.text || open.signature) };
+          yield {
+            type: "server_tool_use",
+            id: open.id,
+            name: open.name,
+            input: serverToolInput(open.text || open.signature),
+          };
           break;
         }
         const block = open && this.finish(open);

@@ -208,7 +208,10 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
   }
   const played = new Map<string, number>();
   /** The next turn for this request, and what to say when there is none. */
-  const nextTurn = (agent: RequestAgent | undefined, side: string | undefined): { turn?: ReplayTurn; missing: string } => {
+  const nextTurn = (
+    agent: RequestAgent | undefined,
+    side: string | undefined,
+  ): { turn?: ReplayTurn; missing: string } => {
     if (side !== undefined) {
       const key = sideQueueKey(side);
       const queue = queues.get(key) ?? [];
