@@ -1,0 +1,75 @@
+// The first half of building a session, shared by every front end (`-p`, the interactive UI, the
+// Agent SDK's stream-json mode, the library, ACP): everything that can be checked without
+// starting anything. A bad model, settings file, budget or JSON schema stops the session here,
+// before any MCP server or hook process is started.
+import { settingsValue } from "../../config/settings.js";
+import { budgetProblem } from "../../models/budget.js";
+import { applyOverride, type ModelInfo, modelInfoFor } from "../../models/resolve.js";
+import type { SessionPermissions } from "../../permissions/settings/index.js";
+import { defaultModelSpec, type ResolvedModel, resolveModel } from "../model-choice.js";
+import { modelOverrideFromSettings } from "../model-settings.js";
+import type { SessionConfig } from "../session-config.js";
+import { type StructuredOutputSetup, setUpStructuredOutput } from "../structured-output.js";
+import { sessionPermissions } from "./permissions.js";
+import { loadResumed, type ResumedSession, type ResumeRequest } from "./resume.js";
+import { SessionSetupError } from "./setup-error.js";
+
+export interface PlanRequest extends ResumeRequest {
+  /** A model chosen by the front end (the UI's /model), ahead of --model. */
+  model?: string;
+  warn: (message: string) => void;
+}
+
+export interface SessionPlan {
+  config: SessionConfig;
+  resumed?: ResumedSession;
+  resolved: ResolvedModel;
+  /** The settings sources, read once: the MCP set-up, hooks and the engine all take them from here. */
+  permissions: SessionPermissions;
+  /** Settings `modelOverrides` for this model, when there are some. */
+  modelOverride?: ReturnType<typeof modelOverrideFromSettings>;
+  modelInfo: ModelInfo;
+  /** --json-schema, read and compiled. */
+  structured?: StructuredOutputSetup;
+}
+
+export async function planSession(config: SessionConfig, request: PlanRequest): Promise<SessionPlan> {
+  const resumed = await loadResumed(config.cwd, request, request.warn);
+  // Settings are read once, here: broken ones stop the session before any MCP server is started.
+  const permissions = sessionPermissions(config);
+  const modelSpec =
+    request.model ?? config.model ?? resumed?.model ?? settingsModel(permissions) ?? chooseDefaultModel();
+  const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
+    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 1);
+  });
+  const modelOverride = modelOverrideFromSettings(permissions.settings, resolved.provider.name, resolved.model);
+  const knownModelInfo = modelInfoFor(resolved.provider.name, resolved.model);
+  const modelInfo = modelOverride ? applyOverride(knownModelInfo, modelOverride) : knownModelInfo;
+  if (config.maxBudgetUsd !== undefined) {
+    // A budget that cannot be kept is a usage error.
+    const problem = budgetProblem(config.maxBudgetUsd, modelInfo, resolved.label);
+    if (problem) throw new SessionSetupError(problem, 2);
+  }
+  const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
+  return { config, resumed, resolved, permissions, modelOverride, modelInfo, structured };
+}
+
+async function structuredOutputFor(option: string): Promise<StructuredOutputSetup> {
+  try {
+    return await setUpStructuredOutput(option);
+  } catch (error) {
+    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
+  }
+}
+
+/** Settings `model` (what Config sets): the model when neither --model nor a resumed session names one. */
+function settingsModel(permissions: SessionPermissions): string | undefined {
+  const value = settingsValue(permissions.settings, "model");
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+function chooseDefaultModel(): string {
+  const choice = defaultModelSpec();
+  if ("error" in choice) throw new SessionSetupError(choice.error, 2);
+  return choice.spec;
+}
