@@ -92,8 +92,11 @@ export function anthropicEvents(spec: ReplySpec, model: string, messageId: strin
         );
       }
     } else if (block.type === "raw") {
-      events.push(sse("content_block_start", { type: "content_block_start", index, content_block: block.contentBlock }));
-      for (const delta of block.deltas) events.push(sse("content_block_delta", { type: "content_block_delta", index, delta }));
+      events.push(
+        sse("content_block_start", { type: "content_block_start", index, content_block: block.contentBlock }),
+      );
+      for (const delta of block.deltas)
+        events.push(sse("content_block_delta", { type: "content_block_delta", index, delta }));
     } else if (block.type === "thinking") {
       events.push(
         sse("content_block_start", {

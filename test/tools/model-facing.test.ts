@@ -22,6 +22,8 @@ import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/too
 import { builtInTools } from "../../src/tools/registry.js";
 import { createSkillTool } from "../../src/tools/skill/tool.js";
 import { createStructuredOutputTool } from "../../src/tools/structured-output/tool.js";
+import { createWebFetchTool } from "../../src/tools/web-fetch/tool.js";
+import { createWebSearchTool } from "../../src/tools/web-search/tool.js";
 import { type CliRun, jsonLines, runCli } from "../cli/run-cli.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { stdioServerConfig } from "../mcp/fixtures.js";
@@ -48,18 +50,27 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createSkillTool: () => createSkillTool({ skills: [], commands: [], projectTrusted: false, warnings: [] }),
   // The schema is the caller's (--json-schema): this one is what the schema-run pool below passes.
   createStructuredOutputTool: () => createStructuredOutputTool(ANSWER_SCHEMA, () => ({ ok: true })),
+  // Settings change only who is pre-approved (WebFetch) and which service searches (WebSearch).
+  createWebFetchTool: () => createWebFetchTool(),
+  createWebSearchTool: () => createWebSearchTool(),
 };
 
 /**
  * Every tool this test knows how to build: the registry's (both task-list families: a session
- * offers one, chosen by settings `taskTools`; SendUserMessage, offered with --brief), then the
- * factories'.
+ * offers one, chosen by settings `taskTools`; SendUserMessage, offered with --brief; WebSearch,
+ * offered where something can search), then the factories' (those the registry does not already
+ * offer under the same name).
  */
 function knownTools(): AnyTool[] {
   const headless = builtInTools();
   const tasks = builtInTools({ taskTools: "Tasks" }).filter((tool) => !headless.includes(tool));
   const brief = builtInTools({ brief: true }).filter((tool) => !headless.includes(tool));
-  return [...headless, ...tasks, ...brief, ...Object.values(TOOL_FACTORIES).map((build) => build())];
+  const search = builtInTools({ webSearch: { serverSide: true } }).filter((tool) => !headless.includes(tool));
+  const registry = [...headless, ...tasks, ...brief, ...search];
+  const factories = Object.values(TOOL_FACTORIES)
+    .map((build) => build())
+    .filter((tool) => !registry.some((known) => known.name === tool.name));
+  return [...registry, ...factories];
 }
 
 /**
@@ -142,7 +153,11 @@ beforeAll(async () => {
   mkdirSync(join(dir, "home-mcp", "skills", "demo"), { recursive: true });
   writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
-  const withTasks = poolRun("home-tasks", ["--settings", JSON.stringify({ taskTools: "Tasks" })]);
+  // With a search backend in settings, so that WebSearch joins a pool of the replay provider.
+  const withTasks = poolRun("home-tasks", [
+    "--settings",
+    JSON.stringify({ taskTools: "Tasks", webSearch: { provider: "searxng", url: "http://127.0.0.1:9" } }),
+  ]);
   const withSchema = poolRun("home-schema", ["--json-schema", JSON.stringify(ANSWER_SCHEMA), "--brief"], schemaScript);
 
   // The first request as each wire protocol carries it: no MCP, no memory files, a folder outside git.
@@ -290,13 +305,16 @@ describe("the first request of a headless session", () => {
     };
     const system = body.messages[0];
     expect(system?.role).toBe("system");
-    // The same words: only the model's label differs between the two sessions.
+    // The same words: only the model's label differs between the two sessions, and WebSearch is
+    // named among the deferred tools only where the provider searches by itself (Anthropic).
     expect(system?.content).toBe(
       anthropic.system
         .map((block) => block.text)
         .join("\n\n")
-        .replace("anthropic:claude-test", "openai:gpt-test"),
+        .replace("anthropic:claude-test", "openai:gpt-test")
+        .replace(", WebSearch", ""),
     );
+    expect(anthropic.system.map((block) => block.text).join("")).toContain(", WebSearch");
     expect(body.tools.map((tool) => tool.function)).toEqual(
       anthropic.tools.map((tool) => ({
         name: tool.name,

@@ -9,7 +9,10 @@ export interface Route {
   headers?: Record<string, string>;
   body?: string | Buffer;
   /** Answers from the request (a search API reading its query). */
-  handle?: (request: IncomingMessage, body: string) => { status?: number; headers?: Record<string, string>; body: string };
+  handle?: (
+    request: IncomingMessage,
+    body: string,
+  ) => { status?: number; headers?: Record<string, string>; body: string };
 }
 
 export interface PageServer {

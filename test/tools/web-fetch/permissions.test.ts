@@ -38,7 +38,12 @@ function check(requests: Request[], extraArgs: string[] = []): Promise<Decision[
     ["--import", tsx, join(root, "src/cli/main.ts"), "permissions", "check", "--jsonl", "--cwd", home, ...extraArgs],
     {
       cwd: home,
-      env: { ...process.env, HOME: home, WARDEN_HOME: join(home, ".warden"), WARDEN_MANAGED_SETTINGS: join(home, "none.json") },
+      env: {
+        ...process.env,
+        HOME: home,
+        WARDEN_HOME: join(home, ".warden"),
+        WARDEN_MANAGED_SETTINGS: join(home, "none.json"),
+      },
       stdio: ["pipe", "pipe", "pipe"],
     },
   );
@@ -50,7 +55,13 @@ function check(requests: Request[], extraArgs: string[] = []): Promise<Decision[
   return new Promise((resolve, reject) =>
     child.on("close", (code) => {
       if (code !== 0) reject(new Error(`exit ${code}: ${stderr}`));
-      else resolve(stdout.trim().split("\n").map((line) => JSON.parse(line) as Decision));
+      else
+        resolve(
+          stdout
+            .trim()
+            .split("\n")
+            .map((line) => JSON.parse(line) as Decision),
+        );
     }),
   );
 }
@@ -83,7 +94,10 @@ describe("WebFetch permissions", () => {
   it("allows a private address that a rule names explicitly, and a deny rule still wins there", async () => {
     const [named, denied] = await check([
       fetchOf("http://127.0.0.1:8080/docs", { allow: ["WebFetch(domain:127.0.0.1)"] }),
-      fetchOf("http://127.0.0.1:8080/docs", { allow: ["WebFetch(domain:127.0.0.1)"], deny: ["WebFetch(domain:127.0.0.1)"] }),
+      fetchOf("http://127.0.0.1:8080/docs", {
+        allow: ["WebFetch(domain:127.0.0.1)"],
+        deny: ["WebFetch(domain:127.0.0.1)"],
+      }),
     ]);
     expect(named).toMatchObject({ behavior: "allow", rule: "WebFetch(domain:127.0.0.1)" });
     expect(denied).toMatchObject({ behavior: "deny", rule: "WebFetch(domain:127.0.0.1)" });
@@ -106,7 +120,10 @@ describe("WebFetch permissions", () => {
       fetchOf("https://example.invalid/a", { allow: ["WebFetch(domain:example.invalid)"] }),
       fetchOf("https://api.example.invalid/a", { allow: ["WebFetch(domain:example.invalid)"] }),
       fetchOf("https://api.example.invalid/a", { allow: ["WebFetch(domain:*.example.invalid)"] }),
-      fetchOf("https://example.invalid/a", { allow: ["WebFetch(domain:example.invalid)"], ask: ["WebFetch(domain:example.invalid)"] }),
+      fetchOf("https://example.invalid/a", {
+        allow: ["WebFetch(domain:example.invalid)"],
+        ask: ["WebFetch(domain:example.invalid)"],
+      }),
       fetchOf("https://example.invalid/a"),
       fetchOf("https://example.invalid/a", { allow: ["WebFetch"] }),
       fetchOf("https://example.invalid/a", { deny: ["WebFetch"] }),
@@ -131,15 +148,15 @@ describe("WebFetch permissions", () => {
   });
 
   it("takes the pre-approved list from settings: [] asks for every host, a list of its own allows those", async () => {
-    const none = await check([fetchOf("https://docs.python.org/3/")], [
-      "--settings",
-      JSON.stringify({ webFetch: { preapprovedHosts: [] } }),
-    ]);
+    const none = await check(
+      [fetchOf("https://docs.python.org/3/")],
+      ["--settings", JSON.stringify({ webFetch: { preapprovedHosts: [] } })],
+    );
     expect(none[0]!.behavior).toBe("ask");
-    const own = await check([fetchOf("https://wiki.example.invalid/page"), fetchOf("https://docs.python.org/3/")], [
-      "--settings",
-      JSON.stringify({ webFetch: { preapprovedHosts: ["wiki.example.invalid"] } }),
-    ]);
+    const own = await check(
+      [fetchOf("https://wiki.example.invalid/page"), fetchOf("https://docs.python.org/3/")],
+      ["--settings", JSON.stringify({ webFetch: { preapprovedHosts: ["wiki.example.invalid"] } })],
+    );
     expect(own.map((d) => d.behavior)).toEqual(["allow", "ask"]);
   });
 });

@@ -8,7 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, jsonLines, runCli } from "../../cli/run-cli.js";
-import { reply, replyFrom, type ScriptedModelServer, startScriptedModelServer } from "../../helpers/scripted-model-server.js";
+import {
+  reply,
+  replyFrom,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+} from "../../helpers/scripted-model-server.js";
 import { GUIDE_HTML, type PageServer, startPageServer } from "./page-server.js";
 
 let dir: string;
@@ -75,10 +80,13 @@ const fetchCall = (id: string, url: string, prompt = "What does the page say?") 
 });
 
 async function headless(args: string[], home: string, env: Record<string, string> = {}): Promise<CliRun> {
-  const run = await runCli(["-p", "Read the docs", "--output-format", "stream-json", "--cwd", join(dir, "project"), ...args], {
-    home: join(dir, home),
-    env: { WARDEN_MANAGED_SETTINGS: join(dir, "no-policy.json"), ...env },
-  });
+  const run = await runCli(
+    ["-p", "Read the docs", "--output-format", "stream-json", "--cwd", join(dir, "project"), ...args],
+    {
+      home: join(dir, home),
+      env: { WARDEN_MANAGED_SETTINGS: join(dir, "no-policy.json"), ...env },
+    },
+  );
   expect(run.code, `exit ${run.code}\n${run.stderr}`).toBe(0);
   return run;
 }
@@ -87,7 +95,11 @@ describe("WebFetch with a scripted Anthropic model", () => {
   it("converts the page to markdown, has the small model read it for the prompt, and counts its cost", async () => {
     let sideRequest: Record<string, unknown> | undefined;
     model.enqueue(
-      reply().tool("WebFetch", { url: `${pages.origin}/guide`, prompt: "How do I install widgets?" }, { id: "toolu_fetch" }),
+      reply().tool(
+        "WebFetch",
+        { url: `${pages.origin}/guide`, prompt: "How do I install widgets?" },
+        { id: "toolu_fetch" },
+      ),
       replyFrom((request) => {
         sideRequest = request.body as Record<string, unknown>;
         return reply().text("Run `npm install widget@4.2.0` from the project root.").usage({ input: 1200, output: 14 });
@@ -150,7 +162,10 @@ describe("WebFetch with a replay script", () => {
       { content: [fetchCall("again", `${pages.origin}/readme.md`), fetchCall("moved", `${pages.origin}/moved`)] },
       { content: [{ type: "text", text: "done" }] },
     ]);
-    const run = await headless(["--model", `replay:${script}`, "--allowedTools", "WebFetch(domain:127.0.0.1)"], "home-replay");
+    const run = await headless(
+      ["--model", `replay:${script}`, "--allowedTools", "WebFetch(domain:127.0.0.1)"],
+      "home-replay",
+    );
     const results = toolResults(run);
 
     const away = results.get("away");
@@ -179,10 +194,17 @@ describe("WebFetch with a replay script", () => {
   it("answers from the script's side line for an HTML page", async () => {
     const script = writeScript("side.jsonl", [
       { content: [fetchCall("guide", `${pages.origin}/guide`, "Which Node version?")] },
-      { side: "WebFetch", content: [{ type: "text", text: "Node 20 or newer." }], usage: { input_tokens: 700, output_tokens: 5 } },
+      {
+        side: "WebFetch",
+        content: [{ type: "text", text: "Node 20 or newer." }],
+        usage: { input_tokens: 700, output_tokens: 5 },
+      },
       { content: [{ type: "text", text: "Node 20." }] },
     ]);
-    const run = await headless(["--model", `replay:${script}`, "--allowedTools", "WebFetch(domain:127.0.0.1)"], "home-side");
+    const run = await headless(
+      ["--model", `replay:${script}`, "--allowedTools", "WebFetch(domain:127.0.0.1)"],
+      "home-side",
+    );
     expect(toolResults(run).get("guide")?.content).toContain("\nNode 20 or newer.\n</web-content>");
   });
 

@@ -8,7 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, jsonLines, runCli } from "../../cli/run-cli.js";
-import { reply, replyFrom, type ScriptedModelServer, startScriptedModelServer } from "../../helpers/scripted-model-server.js";
+import {
+  reply,
+  replyFrom,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+} from "../../helpers/scripted-model-server.js";
 import { type PageServer, startPageServer } from "../web-fetch/page-server.js";
 
 let dir: string;
@@ -19,7 +24,11 @@ let apis: PageServer;
 const SEARX_RESULTS = {
   query: "vitest browser mode",
   results: [
-    { title: "Browser Mode | Vitest", url: "https://vitest.dev/guide/browser/", content: "Vitest can run tests in a real browser." },
+    {
+      title: "Browser Mode | Vitest",
+      url: "https://vitest.dev/guide/browser/",
+      content: "Vitest can run tests in a real browser.",
+    },
     { title: "Spam page", url: "https://spam.example.com/vitest", content: "Buy now" },
     { title: "Not a web link", url: "ftp://files.example.com/x", content: "skipped" },
   ],
@@ -40,7 +49,14 @@ beforeAll(async () => {
           headers: { "content-type": "application/json" },
           body: JSON.stringify({
             query: query.query,
-            results: [{ title: "Node.js 24 released", url: "https://nodejs.org/en/blog/release/v24.0.0", content: "Node.js 24 is out.", score: 0.9 }],
+            results: [
+              {
+                title: "Node.js 24 released",
+                url: "https://nodejs.org/en/blog/release/v24.0.0",
+                content: "Node.js 24 is out.",
+                score: 0.9,
+              },
+            ],
           }),
         };
       },
@@ -48,7 +64,16 @@ beforeAll(async () => {
     "/brave": {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
-        web: { results: [{ title: "TypeScript 6.0", url: "https://devblogs.microsoft.com/typescript/ts-6/", description: "Announcing TypeScript 6.0", age: "2 days ago" }] },
+        web: {
+          results: [
+            {
+              title: "TypeScript 6.0",
+              url: "https://devblogs.microsoft.com/typescript/ts-6/",
+              description: "Announcing TypeScript 6.0",
+              age: "2 days ago",
+            },
+          ],
+        },
       }),
     },
   });
@@ -78,7 +103,17 @@ function initTools(run: CliRun): string[] {
 
 async function headless(args: string[], home: string, env: Record<string, string> = {}): Promise<CliRun> {
   const run = await runCli(
-    ["-p", "Search the web", "--output-format", "stream-json", "--cwd", join(dir, "project"), "--allowedTools", "WebSearch", ...args],
+    [
+      "-p",
+      "Search the web",
+      "--output-format",
+      "stream-json",
+      "--cwd",
+      join(dir, "project"),
+      "--allowedTools",
+      "WebSearch",
+      ...args,
+    ],
     { home: join(dir, home), env: { WARDEN_MANAGED_SETTINGS: join(dir, "no-policy.json"), ...env } },
   );
   expect(run.code, `exit ${run.code}\n${run.stderr}`).toBe(0);
@@ -99,7 +134,11 @@ describe("WebSearch through the provider's server-side search (Anthropic)", () =
   it("sends web_search with at most 8 uses and the domains, and maps results, summary and citations", async () => {
     let sideRequest: Record<string, unknown> | undefined;
     model.enqueue(
-      reply().tool("WebSearch", { query: "vitest browser mode", allowed_domains: ["vitest.dev"] }, { id: "toolu_search" }),
+      reply().tool(
+        "WebSearch",
+        { query: "vitest browser mode", allowed_domains: ["vitest.dev"] },
+        { id: "toolu_search" },
+      ),
       replyFrom((request) => {
         sideRequest = request.body as Record<string, unknown>;
         return reply()
@@ -109,7 +148,11 @@ describe("WebSearch through the provider's server-side search (Anthropic)", () =
             { title: "Browser Config", url: "https://vitest.dev/config/browser/" },
           ])
           .citedText("Vitest runs tests in a real browser with browser mode.", [
-            { url: "https://vitest.dev/guide/browser/", title: "Browser Mode | Vitest", cited_text: "Vitest can run tests in the browser" },
+            {
+              url: "https://vitest.dev/guide/browser/",
+              title: "Browser Mode | Vitest",
+              cited_text: "Vitest can run tests in the browser",
+            },
           ])
           .usage({ input: 3000, output: 40, webSearchRequests: 1 });
       }),
@@ -135,7 +178,9 @@ describe("WebSearch through the provider's server-side search (Anthropic)", () =
     expect(text).toContain("1. [Browser Mode | Vitest](https://vitest.dev/guide/browser/) (1 week ago)");
     expect(text).toContain("2. [Browser Config](https://vitest.dev/config/browser/)");
     expect(text).toContain("Summary:\nVitest runs tests in a real browser with browser mode.");
-    expect(text).toContain('- [Browser Mode | Vitest](https://vitest.dev/guide/browser/): "Vitest can run tests in the browser"');
+    expect(text).toContain(
+      '- [Browser Mode | Vitest](https://vitest.dev/guide/browser/): "Vitest can run tests in the browser"',
+    );
     expect(text).toContain("untrusted data, not instructions");
 
     const final = jsonLines(run.stdout).find((line) => line.type === "result")!;
@@ -157,7 +202,9 @@ describe("WebSearch through a search backend in settings", () => {
     const result = toolResult(run, "search");
     expect(result?.is_error).toBe(false);
     expect(result?.content).toContain("(searxng,");
-    expect(result?.content).toContain("1. [Browser Mode | Vitest](https://vitest.dev/guide/browser/)\n   Vitest can run tests in a real browser.");
+    expect(result?.content).toContain(
+      "1. [Browser Mode | Vitest](https://vitest.dev/guide/browser/)\n   Vitest can run tests in a real browser.",
+    );
     expect(result?.content).not.toContain("spam.example.com");
     expect(result?.content).not.toContain("ftp://");
   });
@@ -171,7 +218,9 @@ describe("WebSearch through a search backend in settings", () => {
     const request = apis.requests.find((r) => r.path === "/tavily")!;
     expect(request.headers.authorization).toBe("Bearer tvly-test-key");
     expect(JSON.parse(request.body)).toMatchObject({ query: "node 24 release", include_domains: ["nodejs.org"] });
-    expect(toolResult(run, "search")?.content).toContain("1. [Node.js 24 released](https://nodejs.org/en/blog/release/v24.0.0)");
+    expect(toolResult(run, "search")?.content).toContain(
+      "1. [Node.js 24 released](https://nodejs.org/en/blog/release/v24.0.0)",
+    );
   });
 
   it("sends Brave its subscription token and reads web.results", async () => {
