@@ -116,7 +116,13 @@ beforeAll(async () => {
   sessionCwd = join(dir, "project");
   mkdirSync(sessionCwd);
   server = await startScriptedModelServer();
-  const env = { ...NEUTRAL_ENV, WARDEN_MANAGED_SETTINGS: join(dir, "no-managed-settings.json") };
+  const env = {
+    ...NEUTRAL_ENV,
+    WARDEN_MANAGED_SETTINGS: join(dir, "no-managed-settings.json"),
+    // The pools must include the demo server's tools: on a loaded machine its start (a tsx-run
+    // fixture) can take longer than the default wait.
+    WARDEN_MCP_STARTUP_WAIT_MS: "60000",
+  };
 
   // The pool, with an MCP server that offers resources (so ListMcpResources / ReadMcpResource join).
   const script = join(dir, "answer.jsonl");
@@ -186,7 +192,7 @@ beforeAll(async () => {
     const tools = (init?.tools ?? []) as string[];
     expect(
       tools.some((name) => name.startsWith("mcp__demo__")),
-      "the demo MCP server joined the pool",
+      `the demo MCP server joined the pool\n${finished.stderr}`,
     ).toBe(true);
     return tools.filter((name) => !name.startsWith("mcp__"));
   };
