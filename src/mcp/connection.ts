@@ -129,7 +129,7 @@ export class McpServerConnection {
       name: this.name,
       scope: this.entry.scope,
       origin: this.entry.origin,
-      transport: this.entry.config?.type,
+      transport: this.entry.config?.type ?? this.entry.transport,
       state: this.stateValue,
       error: this.errorValue,
       toolCount: this.toolDefs.length,
