@@ -141,6 +141,8 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["taskTools"], schema: z.enum(TASK_LIST_FAMILIES as [TaskListFamily, ...TaskListFamily[]]), critical: false },
   { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
   { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
+  // Each server's own shape is checked by src/lsp/servers.ts, which warns about a bad one.
+  { path: ["lspServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },
   // Critical: a broken list must not fall back to the (wider) built-in one a user meant to narrow.
   { path: ["webFetch"], schema: webFetchSettingsSchema, critical: true },
   { path: ["webSearch"], schema: webSearchSettingsSchema, critical: false },
@@ -171,6 +173,8 @@ export interface Settings {
   mcpSamplingServers?: string[];
   /** The least severe log message MCP servers send (default "warning"). */
   mcpLogLevel?: McpLogLevel;
+  /** Language servers for the LSP tool, by name (`typescript` and `pyright` change the built-in ones). */
+  lspServers?: Record<string, Record<string, unknown>>;
   /** WebFetch's pre-approved hosts. */
   webFetch?: WebFetchSettings;
   /** The search service WebSearch uses. */

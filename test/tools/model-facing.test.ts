@@ -12,12 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LspService } from "../../src/lsp/service.js";
 import { isDeferredTool } from "../../src/tool/deferred.js";
 import type { McpResourceSource } from "../../src/tool/mcp-resource-source.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { toolInputJSONSchema } from "../../src/tool/schema.js";
 import type { AnyTool } from "../../src/tool/types.js";
 import { createListMcpResourcesTool } from "../../src/tools/list-mcp-resources/tool.js";
+import { createLspTool } from "../../src/tools/lsp/tool.js";
 import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
 import { builtInTools } from "../../src/tools/registry.js";
 import { createSkillTool } from "../../src/tools/skill/tool.js";
@@ -53,6 +55,23 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   // Settings change only who is pre-approved (WebFetch) and which service searches (WebSearch).
   createWebFetchTool: () => createWebFetchTool(),
   createWebSearchTool: () => createWebSearchTool(),
+  // The servers shape neither the prompt nor the schema; the tool is enabled when there is one.
+  createLspTool: () =>
+    createLspTool(
+      new LspService(
+        [
+          {
+            name: "demo",
+            command: "demo-ls",
+            args: [],
+            extensions: [".ts"],
+            languageIds: {},
+            env: {},
+          },
+        ],
+        "/project",
+      ),
+    ),
 };
 
 /**
@@ -99,7 +118,7 @@ let server: ScriptedModelServer;
  */
 let cliPoolNames: string[];
 let cliTasksPoolNames: string[];
-/** With --json-schema and --brief (StructuredOutput and SendUserMessage join). */
+/** With --json-schema, --brief and a language server (StructuredOutput, SendUserMessage and LSP join). */
 let cliSchemaPoolNames: string[];
 /** The first request body of a headless session, per wire protocol. */
 let anthropicBody: Record<string, unknown>;
@@ -164,7 +183,18 @@ beforeAll(async () => {
     "--settings",
     JSON.stringify({ taskTools: "Tasks", webSearch: { provider: "searxng", url: "http://127.0.0.1:9" } }),
   ]);
-  const withSchema = poolRun("home-schema", ["--json-schema", JSON.stringify(ANSWER_SCHEMA), "--brief"], schemaScript);
+  // Settings naming the built-in TypeScript server offer LSP even in this folder without TypeScript.
+  const withSchema = poolRun(
+    "home-schema",
+    [
+      "--json-schema",
+      JSON.stringify(ANSWER_SCHEMA),
+      "--brief",
+      "--settings",
+      JSON.stringify({ lspServers: { typescript: {} } }),
+    ],
+    schemaScript,
+  );
 
   // The first request as each wire protocol carries it: no MCP, no memory files, a folder outside git.
   server.enqueue(reply().text("done"));
@@ -237,6 +267,9 @@ describe("every tool the CLI offers", () => {
     // StructuredOutput only where a run asked for data.
     expect(cliPoolNames).not.toContain("StructuredOutput");
     expect(cliSchemaPoolNames).toContain("StructuredOutput");
+    // LSP only where a language server can be started.
+    expect(cliPoolNames).not.toContain("LSP");
+    expect(cliSchemaPoolNames).toContain("LSP");
     expect(offered.sort()).toEqual([...known].sort());
     // Exactly one task-list family per session: TodoWrite by default (headless), Tasks by setting.
     expect(cliPoolNames).toContain("TodoWrite");
