@@ -11,6 +11,8 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   undo: () => import("./commands/undo.js"),
   mcp: () => import("./commands/mcp.js"),
   trust: () => import("./commands/trust.js"),
+  // BullMQ and ioredis load only here: a local session never pays for the fleet.
+  fleet: () => import("./commands/fleet.js"),
 };
 
 /** Flags after which the session command prints something and exits, or runs headless. */
