@@ -47,7 +47,7 @@ export class FleetClient {
     this.redis = openRedis(options.url, {
       role: "client",
       report: options.report,
-      giveUpAfterMs: options.giveUpAfterMs ?? 30_000,
+      giveUpAfterMs: options.giveUpAfterMs ?? redisTimeoutFromEnv(),
     });
     this.queue = new Queue(QUEUE_NAME, { connection: this.redis });
     this.queue.on("error", () => undefined);
@@ -86,8 +86,9 @@ export class FleetClient {
       const now = Date.now();
       const ids = jobs.map((job) => String(job.id));
       const pipeline = this.redis.pipeline();
-      for (const id of ids) {
-        pipeline.zadd(keys.allJobs, now, id);
+      for (const [index, id] of ids.entries()) {
+        // Scores in submission order (ids of one second sort as strings otherwise).
+        pipeline.zadd(keys.allJobs, now * 1_000 + index, id);
         pipeline.hset(keys.job(id), "submittedAt", new Date(now).toISOString());
       }
       await pipeline.exec();
@@ -194,6 +195,12 @@ export class FleetClient {
       }
     });
   }
+}
+
+/** How long a fleet command waits for an unreachable Redis: WARDEN_FLEET_REDIS_TIMEOUT_MS, else 30 s. */
+function redisTimeoutFromEnv(): number {
+  const raw = Number(process.env.WARDEN_FLEET_REDIS_TIMEOUT_MS);
+  return Number.isFinite(raw) && raw > 0 ? raw : 30_000;
 }
 
 function fieldOf(fields: string[], name: string): string | undefined {

@@ -71,7 +71,7 @@ export async function processJob(ctx: WorkerContext, job: Job, token: string | u
     throw new DelayedError();
   }
   try {
-    return await runSession(ctx, job, id, spec, known.sessionId);
+    return await runSession(ctx, id, spec, known.sessionId);
   } finally {
     await slot.release();
   }
@@ -79,7 +79,6 @@ export async function processJob(ctx: WorkerContext, job: Job, token: string | u
 
 async function runSession(
   ctx: WorkerContext,
-  job: Job,
   id: string,
   spec: JobSpec,
   earlierSessionId: string | undefined,
@@ -107,6 +106,11 @@ async function runSession(
       }
     }
   }
+  // The session may have ended on the worker that lost the job, after its answer but before the
+  // result was recorded: its result line is then the job's, and the session is not run again.
+  const answered = resume ? await resultOfLastRun(redis, id) : undefined;
+  if (answered) return finish(ctx, id, owner, answered, cwd, jobDir);
+
   addEvent(redis, id, {
     type: "fleet",
     event: resume ? "resumed" : "started",
@@ -204,6 +208,19 @@ async function runSession(
     addEvent(redis, id, { type: "fleet", event: "overloaded", run, error: String(finalResult.error ?? "") });
     throw new Error(`the model provider is overloaded: ${String(finalResult.error ?? finalResult.result ?? "")}`);
   }
+  return finish(ctx, id, owner, finalResult, cwd, jobDir);
+}
+
+/** Records the result once (see FINISH) with the patch the session made, and ends the event stream. */
+async function finish(
+  ctx: WorkerContext,
+  id: string,
+  owner: string,
+  finalResult: Record<string, unknown>,
+  cwd: string,
+  jobDir: string,
+): Promise<JobOutcome> {
+  const { redis } = ctx;
   const outcome = finalResult.is_error === true ? "failed" : "completed";
   const patch = await workspacePatch(cwd, jobDir).catch(() => "");
   const stat = await workspaceStat(cwd, jobDir).catch(() => "");
@@ -237,6 +254,21 @@ async function runSession(
 function isOverload(result: Record<string, unknown>): boolean {
   const text = `${String(result.error ?? "")} ${String(result.result ?? "")}`;
   return /overloaded|\b529\b|\b429\b|rate.?limit/i.test(text);
+}
+
+/**
+ * The result line of the job's last run, when that run printed one (a successful one: an error is
+ * worth a new run). Found by reading the event stream backwards to the run's start.
+ */
+async function resultOfLastRun(redis: Redis, id: string): Promise<Record<string, unknown> | undefined> {
+  const entries = await redis.xrevrange(keys.events(id), "+", "-", "COUNT", 200);
+  for (const [, fields] of entries) {
+    const line = fields[fields.indexOf("line") + 1];
+    const event = line === undefined ? undefined : parseLine(line);
+    if (event?.type === "fleet" && (event.event === "started" || event.event === "resumed")) return undefined;
+    if (event?.type === "result") return event.is_error === true ? undefined : event;
+  }
+  return undefined;
 }
 
 function parseLine(line: string): Record<string, unknown> | undefined {

@@ -56,13 +56,10 @@ export async function workspacePatch(dir: string, scratch: string): Promise<stri
   return git(dir, ["diff", "--cached", "--binary", base], env);
 }
 
-/** `git diff --stat` of a patch's effect, for `results`. */
+/** `git diff --stat` of what the last workspacePatch() saw (its index is still in place), for `results`. */
 export async function workspaceStat(dir: string, scratch: string): Promise<string> {
   const env = { GIT_INDEX_FILE: join(scratch, "snapshot.index") };
-  const base = await baseCommit(dir);
-  await git(dir, ["read-tree", base], env);
-  await git(dir, ["add", "-A", "."], env);
-  return git(dir, ["diff", "--cached", "--stat", base], env);
+  return git(dir, ["diff", "--cached", "--stat", await baseCommit(dir)], env);
 }
 
 /** Puts a patch taken on another worker back on a fresh clone. */
