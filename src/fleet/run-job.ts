@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import type { Redis } from "ioredis";
 import { transcriptPath } from "../config/paths.js";
@@ -15,7 +16,7 @@ import { type JobSpec, parseJobSpec, providerOf } from "./job-spec.js";
 import { keys } from "./keys.js";
 import { tryAcquireSlot } from "./provider-slots.js";
 import { ownedSet, restoreTranscript, TranscriptMirror } from "./transcript-mirror.js";
-import { applyPatch, markBase, prepareWorkspace, workspacePatch, workspaceStat } from "./workspace.js";
+import { applyPatch, patchStat, prepareWorkspace, type Workspace, workspacePatch } from "./workspace.js";
 
 export interface WorkerContext {
   redis: Redis;
@@ -84,14 +85,14 @@ async function runSession(
   earlierSessionId: string | undefined,
 ): Promise<JobOutcome> {
   const { redis } = ctx;
+  const startedAt = performance.now();
   const owner = `${ctx.workerId}:${randomUUID()}`;
   const run = await redis.hincrby(keys.job(id), "runs", 1);
   await redis.hset(keys.job(id), "owner", owner, "worker", ctx.workerId, "startedAt", new Date().toISOString());
   const jobDir = join(ctx.workRoot, `job-${id}-${run}`);
   const cwd = join(jobDir, "repo");
   mkdirSync(jobDir, { recursive: true });
-  await prepareWorkspace(cwd, spec.repo);
-  await markBase(cwd);
+  const workspace = await prepareWorkspace(cwd, spec.repo, jobDir);
 
   let resume: string | undefined;
   if (earlierSessionId) {
@@ -109,7 +110,7 @@ async function runSession(
   // The session may have ended on the worker that lost the job, after its answer but before the
   // result was recorded: its result line is then the job's, and the session is not run again.
   const answered = resume ? await resultOfLastRun(redis, id) : undefined;
-  if (answered) return finish(ctx, id, owner, answered, cwd, jobDir);
+  if (answered) return finish(ctx, id, owner, answered, workspace, jobDir);
 
   addEvent(redis, id, {
     type: "fleet",
@@ -118,6 +119,8 @@ async function runSession(
     worker: ctx.workerId,
     run,
     ...(resume ? { session_id: resume } : {}),
+    // Where a job's time goes besides its session: the clone and what a takeover puts back.
+    prepare_ms: Math.round(performance.now() - startedAt),
   });
 
   let mirror: TranscriptMirror | undefined;
@@ -136,7 +139,7 @@ async function runSession(
       startAtBeginning: fromStart,
       onTurnRecorded: () => {
         snapshotting = snapshotting.then(async () => {
-          const patch = await workspacePatch(cwd, jobDir).catch(() => undefined);
+          const patch = await workspacePatch(workspace).catch(() => undefined);
           if (patch !== undefined) await ownedSet(redis, id, owner, keys.workspace(id), patch).catch(() => false);
         });
       },
@@ -184,6 +187,7 @@ async function runSession(
       .catch(() => undefined);
   }, CANCEL_POLL_MS);
   let code: number;
+  const sessionStartedAt = performance.now();
   try {
     code = await child.done;
   } finally {
@@ -208,7 +212,9 @@ async function runSession(
     addEvent(redis, id, { type: "fleet", event: "overloaded", run, error: String(finalResult.error ?? "") });
     throw new Error(`the model provider is overloaded: ${String(finalResult.error ?? finalResult.result ?? "")}`);
   }
-  return finish(ctx, id, owner, finalResult, cwd, jobDir);
+  return finish(ctx, id, owner, finalResult, workspace, jobDir, {
+    session_ms: Math.round(performance.now() - sessionStartedAt),
+  });
 }
 
 /** Records the result once (see FINISH) with the patch the session made, and ends the event stream. */
@@ -217,13 +223,15 @@ async function finish(
   id: string,
   owner: string,
   finalResult: Record<string, unknown>,
-  cwd: string,
+  workspace: Workspace,
   jobDir: string,
+  timing: Record<string, number> = {},
 ): Promise<JobOutcome> {
   const { redis } = ctx;
+  const finishStartedAt = performance.now();
   const outcome = finalResult.is_error === true ? "failed" : "completed";
-  const patch = await workspacePatch(cwd, jobDir).catch(() => "");
-  const stat = await workspaceStat(cwd, jobDir).catch(() => "");
+  const patch = await workspacePatch(workspace).catch(() => "");
+  const stat = patchStat(patch);
   const summary: JobOutcome = {
     sessionId: typeof finalResult.session_id === "string" ? finalResult.session_id : undefined,
     subtype: String(finalResult.subtype ?? outcome),
@@ -244,7 +252,7 @@ async function finish(
   );
   if (recorded === -1) throw new Error(`job ${id} was taken over by another worker; its result was not recorded`);
   await redis.hset(keys.job(id), "outcomeSummary", JSON.stringify(summary));
-  await endEvents(redis, id, outcome);
+  await endEvents(redis, id, outcome, { ...timing, finish_ms: Math.round(performance.now() - finishStartedAt) });
   rmSync(jobDir, { recursive: true, force: true });
   if (outcome === "failed") throw new UnrecoverableError(summary.result || summary.subtype);
   return summary;
@@ -290,6 +298,12 @@ function addEvent(redis: Redis, id: string, event: Record<string, unknown>): voi
 }
 
 /** The last line of a job's stream: `logs --follow` stops there. */
-export async function endEvents(redis: Redis, id: string, state: string): Promise<void> {
-  await redis.xadd(keys.events(id), "*", "line", JSON.stringify({ type: "fleet", event: "end", state }), "end", state);
+export async function endEvents(
+  redis: Redis,
+  id: string,
+  state: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const line = JSON.stringify({ type: "fleet", event: "end", state, ...extra });
+  await redis.xadd(keys.events(id), "*", "line", line, "end", state);
 }

@@ -2,8 +2,12 @@
 // session never works in the submitter's checkout and two jobs of one repository never share
 // files. Its changes are kept in Redis at each completed turn, so a worker taking the job over
 // starts from the files the transcript's last turn left, and the finished job's patch is its result.
+//
+// Few git processes per job (each costs tens of ms on a busy machine): the clone, the starting
+// commit, and two per snapshot (add, diff) into an index of our own, so the session's own index
+// and staging are never touched.
 import { execFile } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
@@ -27,39 +31,41 @@ async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Pr
   return stdout;
 }
 
+export interface Workspace {
+  dir: string;
+  /** The commit the job started from: the patch is taken against it, whatever the session commits. */
+  base: string;
+  /** Our own index file, beside the checkout. */
+  index: string;
+}
+
 /** Makes `dir` the job's checkout: a clone of `repo`, or an empty repository when there is none. */
-export async function prepareWorkspace(dir: string, repo: string | undefined): Promise<void> {
+export async function prepareWorkspace(dir: string, repo: string | undefined, scratch: string): Promise<Workspace> {
   rmSync(dir, { recursive: true, force: true });
   if (repo === undefined) {
     mkdirSync(dir, { recursive: true });
     await git(dir, ["init", "--quiet"]);
     await git(dir, ["commit", "--quiet", "--allow-empty", "-m", "empty workspace of a fleet job"]);
-    return;
+  } else {
+    try {
+      await git(process.cwd(), ["clone", "--quiet", repo, dir]);
+    } catch (error) {
+      const stderr = (error as { stderr?: string }).stderr?.trim();
+      throw new Error(`cannot clone ${repo}: ${stderr || (error instanceof Error ? error.message : String(error))}`);
+    }
   }
-  try {
-    await git(process.cwd(), ["clone", "--quiet", "--no-hardlinks", repo, dir]);
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`cannot clone ${repo}: ${stderr || (error instanceof Error ? error.message : String(error))}`);
-  }
+  const base = (await git(dir, ["rev-parse", "HEAD"])).trim();
+  // The fresh checkout's index is exactly the base tree: ours starts as a copy of it.
+  const index = join(scratch, "snapshot.index");
+  copyFileSync(join(dir, ".git", "index"), index);
+  return { dir, base, index };
 }
 
-/**
- * The checkout's changes against its first commit, untracked files included, as a binary patch.
- * A separate index file keeps this from touching the index the session itself may be using.
- */
-export async function workspacePatch(dir: string, scratch: string): Promise<string> {
-  const env = { GIT_INDEX_FILE: join(scratch, "snapshot.index") };
-  const base = await baseCommit(dir);
-  await git(dir, ["read-tree", base], env);
-  await git(dir, ["add", "-A", "."], env);
-  return git(dir, ["diff", "--cached", "--binary", base], env);
-}
-
-/** `git diff --stat` of what the last workspacePatch() saw (its index is still in place), for `results`. */
-export async function workspaceStat(dir: string, scratch: string): Promise<string> {
-  const env = { GIT_INDEX_FILE: join(scratch, "snapshot.index") };
-  return git(dir, ["diff", "--cached", "--stat", await baseCommit(dir)], env);
+/** The checkout's changes against the base commit, untracked files included, as a binary patch. */
+export async function workspacePatch(workspace: Workspace): Promise<string> {
+  const env = { GIT_INDEX_FILE: workspace.index };
+  await git(workspace.dir, ["add", "-A", "."], env);
+  return git(workspace.dir, ["diff", "--cached", "--binary", workspace.base], env);
 }
 
 /** Puts a patch taken on another worker back on a fresh clone. */
@@ -67,18 +73,28 @@ export async function applyPatch(dir: string, patchFile: string): Promise<void> 
   await git(dir, ["apply", "--binary", "--whitespace=nowarn", patchFile]);
 }
 
-/** The commit the job started from: recorded on the clone as a tag so later commits don't move it. */
-async function baseCommit(dir: string): Promise<string> {
-  try {
-    return (await git(dir, ["rev-parse", "--verify", "--quiet", "refs/tags/warden-fleet-base"])).trim();
-  } catch {
-    const head = (await git(dir, ["rev-parse", "HEAD"])).trim();
-    await git(dir, ["tag", "warden-fleet-base", head]);
-    return head;
+/** `git diff --stat`-like lines for a patch (files, lines added and removed), without another git run. */
+export function patchStat(patch: string): string {
+  const files: Array<{ name: string; added: number; removed: number; binary: boolean }> = [];
+  let current: (typeof files)[number] | undefined;
+  for (const line of patch.split("\n")) {
+    const header = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
+    if (header) {
+      current = { name: header[2] ?? "", added: 0, removed: 0, binary: false };
+      files.push(current);
+    } else if (!current || line.startsWith("+++ ") || line.startsWith("--- ")) {
+      // File headers, not content.
+    } else if (line.startsWith("GIT binary patch")) current.binary = true;
+    else if (line.startsWith("+")) current.added++;
+    else if (line.startsWith("-")) current.removed++;
   }
-}
-
-/** Records the starting commit now, before the session can commit anything. */
-export async function markBase(dir: string): Promise<void> {
-  await baseCommit(dir);
+  if (files.length === 0) return "";
+  const width = Math.max(...files.map((f) => f.name.length));
+  const lines = files.map((f) => ` ${f.name.padEnd(width)} | ${f.binary ? "Bin" : `+${f.added} -${f.removed}`}`);
+  const added = files.reduce((n, f) => n + f.added, 0);
+  const removed = files.reduce((n, f) => n + f.removed, 0);
+  lines.push(
+    ` ${files.length} file${files.length === 1 ? "" : "s"} changed, ${added} insertions(+), ${removed} deletions(-)`,
+  );
+  return `${lines.join("\n")}\n`;
 }
