@@ -1,32 +1,19 @@
 // One session of the interactive UI, wired as the headless one is (model, settings read once,
 // permissions, hooks, MCP servers, a resumed conversation) but with the person as the answer to
 // every ask: the engine's ask handler is the UI's permission queue. /clear, /resume and /model
-// open another one through the same function.
+// open another one through the same function. The set-up is the one every front end shares (session/).
 
 import { randomUUID } from "node:crypto";
 import { sessionArtifactsDir } from "../config/paths.js";
-import { settingsValue } from "../config/settings.js";
-import { createSession, type SessionEngine } from "../loop/session.js";
-import { runSessionStartHooks, submitWithHooks } from "../loop/session-hooks.js";
-import { connectMcpForSession } from "../mcp/session-setup.js";
-import type { Message, ToolUseBlock, UserMessage } from "../messages/types.js";
-import { applyOverride, modelInfoFor } from "../models/resolve.js";
+import type { ToolUseBlock, UserMessage } from "../messages/types.js";
 import { runToolUse } from "../orchestration/run-tool-use.js";
-import { createCanUseTool } from "../permissions/engine/index.js";
-import { restoredTaskListState } from "../session/task-store.js";
-import { latestSessionId, loadSession } from "../session/transcript-reader.js";
-import type { AppState } from "../tool/app-state.js";
+import { latestSessionId } from "../session/transcript-reader.js";
 import { ReadFileState } from "../tool/read-file-state.js";
-import type { AnyTool, ToolUseContext } from "../tool/types.js";
+import type { ToolUseContext } from "../tool/types.js";
 import { builtInCatalog } from "../tools/agent/catalog.js";
-import { builtInTools } from "../tools/registry.js";
 import type { OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
-import { loadSessionAgentCatalog } from "./agent-catalog.js";
-import { loadExtraTools } from "./extra-tools.js";
-import { autoModeClassifier, bindPermissions, sessionPermissions } from "./headless-permissions.js";
-import { headlessMcpFeatures } from "./mcp-features.js";
-import { defaultModelSpec, resolveModel } from "./model-choice.js";
-import { modelOverrideFromSettings } from "./model-settings.js";
+import { planSession } from "./session/plan.js";
+import { startSession } from "./session/start.js";
 import type { SessionConfig } from "./session-config.js";
 
 export async function openInteractiveSession(
@@ -36,81 +23,22 @@ export async function openInteractiveSession(
 ): Promise<SessionHandle> {
   const notices: string[] = [];
   const warn = (message: string) => void notices.push(`warning: ${message}`);
-  const resumed = options.resume !== undefined ? loadResumed(config.cwd, options.resume, warn) : undefined;
-  const modelSpec = options.model ?? config.model ?? resumed?.model ?? chooseDefaultModel();
-  const resolved = await resolveModel(modelSpec, config.cwd);
-  const setup = sessionPermissions(config);
-  const taskTools = settingsValue(setup.settings, "taskTools");
-  const tools: AnyTool[] = [...builtInTools({ taskTools }), ...(await loadExtraTools())];
-  const modelOverride = modelOverrideFromSettings(setup.settings, resolved.provider.name, resolved.model);
-  const known = modelInfoFor(resolved.provider.name, resolved.model);
-  const modelInfo = modelOverride ? applyOverride(known, modelOverride) : known;
-  // Servers may sample, ask for roots or log once connected, before the session exists.
-  let sessionRef: SessionEngine | undefined;
-  const mcp = await connectMcpForSession({
-    cwd: config.cwd,
-    mcpConfig: config.mcpConfig,
-    loadedSettings: setup.settings,
+  const plan = await planSession(config, { resume: options.resume, model: options.model, warn });
+  const built = await startSession(plan, {
+    askHandler: permissions.ask,
+    isNonInteractive: false,
     warn,
     // The UI does not answer servers' questions (elicitation) yet: they are declined with a warning.
-    features: headlessMcpFeatures({
-      settings: setup.settings,
-      provider: resolved.provider,
-      model: resolved.model,
-      workingDirectories: () =>
-        (sessionRef?.getAppState().toolPermissionContext ?? setup.permissionContext).workingDirectories,
-      recordUsage: (usage) => sessionRef?.ledger.add(modelInfo, usage),
-      warn,
-      onServerLog: (message) => {
-        if (config.verbose) notices.push(`MCP ${JSON.stringify(message)}`);
-      },
-    }),
+    onServerLog: (message) => {
+      if (config.verbose) notices.push(`MCP ${JSON.stringify(message)}`);
+    },
   });
-  const agentCatalog = await loadSessionAgentCatalog(config.cwd, setup.settings, warn);
-  let recordEntry: (entry: { type: string; [key: string]: unknown }) => void = () => undefined;
-  const canUseTool = createCanUseTool({
-    askHandler: permissions.ask,
-    recordDecision: (record) => recordEntry({ ...record, input: undefined }),
-    onWarning: warn,
-    classifier: autoModeClassifier(config),
-  });
-  const session = createSession({
-    provider: resolved.provider,
-    model: resolved.model,
-    modelLabel: resolved.label,
-    tools,
-    mcpTools: mcp.tools,
-    appState: withLoadedTools(
-      {
-        ...mcp.initialAppState(resumed?.messages),
-        ...(resumed ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId)) : {}),
-        ...(agentCatalog ? { agentCatalog } : {}),
-      },
-      resumed?.loadedDeferredTools,
-    ),
-    canUseTool,
-    cwd: config.cwd,
-    sessionId: resumed?.sessionId,
-    initialMessages: resumed?.messages,
-    maxTurns: config.maxTurns,
-    modelInfo: modelOverride,
-    maxBudgetUsd: config.maxBudgetUsd,
-    appendSystemPrompt: [mcp.systemPromptSection, config.appendSystemPrompt].filter(Boolean).join("\n\n") || undefined,
-    permissionContext: setup.permissionContext,
-    isNonInteractive: false,
-    verbose: config.verbose,
-    onAttachmentError: (kind, error) =>
-      warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
-  });
-  sessionRef = session;
-  recordEntry = (entry) => session.recordEntry(entry);
-  mcp.onToolsChanged((mcpTools) => session.setMcpTools(mcpTools));
-  const bound = bindPermissions(config, session);
-  await runSessionStartHooks(session, bound.hooks, resumed ? "resume" : "startup", warn);
+  const { session, canUseTool, mcp, agentCatalog } = built;
+  await built.runStartHooks();
   return {
     engine: session,
-    runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
-    compact: (instructions) => session.compact(instructions),
+    runPrompt: (prompt) => built.runPrompt(prompt),
+    compact: (instructions) => built.compact(instructions),
     runShell: async (command, signal) => {
       const toolUse: ToolUseBlock = {
         type: "tool_use",
@@ -151,8 +79,7 @@ export async function openInteractiveSession(
     notices,
     async close() {
       await session.getAppState().backgroundTasks?.stopAll();
-      session.close();
-      await mcp.close();
+      await built.close();
     },
   };
 }
@@ -160,41 +87,4 @@ export async function openInteractiveSession(
 /** The session id `--continue` means: the latest of the folder. */
 export function latestSession(cwd: string): string | undefined {
   return latestSessionId(cwd);
-}
-
-function chooseDefaultModel(): string {
-  const choice = defaultModelSpec();
-  if ("error" in choice) throw new Error(choice.error);
-  return choice.spec;
-}
-
-function loadResumed(
-  cwd: string,
-  sessionId: string,
-  warn: (message: string) => void,
-): {
-  sessionId: string;
-  messages: Message[];
-  model?: string;
-  taskList?: Parameters<typeof restoredTaskListState>[0];
-  loadedDeferredTools?: string[];
-} {
-  try {
-    const loaded = loadSession(cwd, sessionId);
-    for (const warning of loaded.warnings) warn(warning);
-    return loaded;
-  } catch (error) {
-    throw new Error(`cannot resume session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-/** Tools loaded before a compaction are named by its boundary, not by the (summarised) messages. */
-function withLoadedTools(
-  state: Partial<AppState>,
-  loadedBeforeCompaction: readonly string[] | undefined,
-): Partial<AppState> {
-  if (!loadedBeforeCompaction?.length) return state;
-  const loaded = [...(state.loadedDeferredTools ?? [])];
-  for (const name of loadedBeforeCompaction) if (!loaded.includes(name)) loaded.push(name);
-  return { ...state, loadedDeferredTools: loaded };
 }

@@ -2,7 +2,7 @@
 // as the tool's input schema, a valid call in the result's structured_output, a mismatch refused
 // with the errors and corrected, a model that forgets sent back (a bounded number of times), and
 // schemas that cannot be used refused before anything starts.
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
@@ -174,5 +174,23 @@ describe("--json-schema", () => {
       expect(run.code, schema).toBe(2);
       expect(run.stderr).toContain(message);
     }
+  });
+
+  it("refuses a bad schema before any MCP server is started", async () => {
+    const dir = tempDir("warden-json-mcp-");
+    const marker = join(dir, "server-started");
+    // A stdio "server" that only records that it was launched: started, it would leave the marker.
+    const config = JSON.stringify({
+      mcpServers: {
+        probe: {
+          command: process.execPath,
+          args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`],
+        },
+      },
+    });
+    const run = await warden(["-p", "x", "--json-schema", "{not json", "--mcp-config", config]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("is not valid JSON");
+    expect(existsSync(marker)).toBe(false);
   });
 });

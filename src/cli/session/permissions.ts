@@ -1,0 +1,74 @@
+// The permission side of a session's set-up (plan.ts and start.ts use it): the
+// settings sources read once with the rules and modes from flags, the auto-mode classifier's
+// model, and the settings' hooks and sandbox bound to the session once it exists.
+
+import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
+import type { AutoModeClassifier } from "../../permissions/classifier/index.js";
+import { createLazyClassifier, createModelClassifier } from "../../permissions/classifier/index.js";
+import { loadSessionPermissions, type SessionPermissions } from "../../permissions/settings/index.js";
+import type { AppState } from "../../tool/app-state.js";
+import { defaultModelSpec, resolveModel } from "../model-choice.js";
+import type { SessionConfig } from "../session-config.js";
+
+const warn = (message: string) => void process.stderr.write(`warden: warning: ${message}\n`);
+
+const setups = new WeakMap<SessionConfig, SessionPermissions>();
+
+/** Reads the settings of this session once (throws, with the file and problem, when it must not start). */
+export function sessionPermissions(config: SessionConfig): SessionPermissions {
+  let setup = setups.get(config);
+  if (!setup) {
+    setup = loadSessionPermissions({
+      cwd: config.cwd,
+      cli: {
+        allowedTools: config.allowedTools,
+        disallowedTools: config.disallowedTools,
+        permissionMode: config.permissionMode,
+        addDirs: config.addDirs,
+        dangerouslySkipPermissions: config.dangerouslySkipPermissions,
+      },
+      extraSettings: config.settings !== undefined ? [config.settings] : [],
+      trustProject: config.trustProject,
+    });
+    for (const warning of setup.warnings) warn(warning);
+    if (setup.trustNotice) process.stderr.write(`warden: ${setup.trustNotice}\n`);
+    setups.set(config, setup);
+  }
+  return setup;
+}
+
+/**
+ * The auto-mode classifier's model: WARDEN_CLASSIFIER_MODEL, else the session's own model. A
+ * replayed session's model is a script, so it has no classifier unless one is named explicitly.
+ */
+export function autoModeClassifier(config: SessionConfig): AutoModeClassifier | undefined {
+  const fallback = defaultModelSpec();
+  const spec = process.env.WARDEN_CLASSIFIER_MODEL || config.model || ("spec" in fallback ? fallback.spec : undefined);
+  if (!spec || (spec.startsWith("replay:") && !process.env.WARDEN_CLASSIFIER_MODEL)) return undefined;
+  return createLazyClassifier(`model:${spec}`, async () => {
+    const { provider, model } = await resolveModel(spec, config.cwd);
+    return createModelClassifier({ provider, model });
+  });
+}
+
+/** What the engine needs of the session once it exists. */
+export interface PermissionAwareSession {
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  getAppState(): AppState;
+  setAppState(update: (prev: AppState) => AppState): void;
+  recordEntry(entry: { type: string; [key: string]: unknown }): void;
+  submitMessage(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent>;
+}
+
+/** Hooks and sandbox settings into the session's AppState, decisions into its transcript. */
+export function bindPermissions(config: SessionConfig, session: PermissionAwareSession): SessionPermissions {
+  const setup = sessionPermissions(config);
+  session.setAppState((prev) => ({ ...prev, ...setup.appState }));
+  setup.hooks?.bindSession({
+    sessionId: session.sessionId,
+    transcriptPath: session.transcriptPath,
+    getPermissionMode: () => session.getAppState().toolPermissionContext.mode,
+  });
+  return setup;
+}

@@ -1,0 +1,92 @@
+// The first half of building a session, shared by every front end (`-p`, the interactive UI, the
+// Agent SDK's stream-json mode, the library, ACP): everything that can be checked without
+// starting anything. A bad model, settings file, budget or JSON schema stops the session here,
+// before any MCP server or hook process is started.
+import { resolve } from "node:path";
+import { SettingsError, settingsValue } from "../../config/settings.js";
+import { mcpConfigArgProblems } from "../../mcp/config-sources.js";
+import { budgetProblem } from "../../models/budget.js";
+import { applyOverride, type ModelInfo, modelInfoFor } from "../../models/resolve.js";
+import type { SessionPermissions } from "../../permissions/settings/index.js";
+import { defaultModelSpec, type ResolvedModel, resolveModel } from "../model-choice.js";
+import { modelOverrideFromSettings } from "../model-settings.js";
+import type { SessionConfig } from "../session-config.js";
+import { type StructuredOutputSetup, setUpStructuredOutput } from "../structured-output.js";
+import { sessionPermissions } from "./permissions.js";
+import { loadResumed, type ResumedSession, type ResumeRequest } from "./resume.js";
+import { SessionSetupError } from "./setup-error.js";
+
+export interface PlanRequest extends ResumeRequest {
+  /** A model chosen by the front end (the UI's /model), ahead of --model. */
+  model?: string;
+  warn: (message: string) => void;
+}
+
+export interface SessionPlan {
+  config: SessionConfig;
+  resumed?: ResumedSession;
+  resolved: ResolvedModel;
+  /** The settings sources, read once: the MCP set-up, hooks and the engine all take them from here. */
+  permissions: SessionPermissions;
+  /** Settings `modelOverrides` for this model, when there are some. */
+  modelOverride?: ReturnType<typeof modelOverrideFromSettings>;
+  modelInfo: ModelInfo;
+  /** --json-schema, read and compiled. */
+  structured?: StructuredOutputSetup;
+}
+
+export async function planSession(config: SessionConfig, request: PlanRequest): Promise<SessionPlan> {
+  const resumed = await loadResumed(config.cwd, request, request.warn);
+  // Settings are read once, here: broken ones stop the session before any MCP server is started.
+  const permissions = settingsOrUsageError(config);
+  const mcpProblems = mcpConfigArgProblems(config.mcpConfig, config.cwd);
+  if (mcpProblems.length > 0) throw new SessionSetupError(`bad --mcp-config: ${mcpProblems.join("; ")}`, 2);
+  const modelSpec =
+    request.model ?? config.model ?? resumed?.model ?? settingsModel(permissions) ?? chooseDefaultModel();
+  // An unknown provider, a missing or malformed replay script: the model named cannot be used (usage).
+  const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
+    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
+  });
+  const modelOverride = modelOverrideFromSettings(permissions.settings, resolved.provider.name, resolved.model);
+  const knownModelInfo = modelInfoFor(resolved.provider.name, resolved.model);
+  const modelInfo = modelOverride ? applyOverride(knownModelInfo, modelOverride) : knownModelInfo;
+  if (config.maxBudgetUsd !== undefined) {
+    // A budget that cannot be kept is a usage error.
+    const problem = budgetProblem(config.maxBudgetUsd, modelInfo, resolved.label);
+    if (problem) throw new SessionSetupError(problem, 2);
+  }
+  const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
+  return { config, resumed, resolved, permissions, modelOverride, modelInfo, structured };
+}
+
+/** The settings; a --settings value that cannot be read is a usage error (exit 2), like any bad flag. */
+function settingsOrUsageError(config: SessionConfig): SessionPermissions {
+  try {
+    return sessionPermissions(config);
+  } catch (error) {
+    if (!(error instanceof SettingsError) || config.settings === undefined) throw error;
+    const flagFile = config.settings.trimStart().startsWith("{") ? "--settings" : resolve(config.cwd, config.settings);
+    if (!error.issues.some((issue) => issue.file === flagFile)) throw error;
+    throw new SessionSetupError(error.message, 2);
+  }
+}
+
+async function structuredOutputFor(option: string): Promise<StructuredOutputSetup> {
+  try {
+    return await setUpStructuredOutput(option);
+  } catch (error) {
+    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
+  }
+}
+
+/** Settings `model` (what Config sets): the model when neither --model nor a resumed session names one. */
+function settingsModel(permissions: SessionPermissions): string | undefined {
+  const value = settingsValue(permissions.settings, "model");
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+function chooseDefaultModel(): string {
+  const choice = defaultModelSpec();
+  if ("error" in choice) throw new SessionSetupError(choice.error, 2);
+  return choice.spec;
+}

@@ -1,0 +1,196 @@
+// The second half of building a session, shared by every front end: MCP servers started (and
+// booting while the rest is set up), skills, the tool pool, agents, the permission engine with the
+// front end's answer to an ask, the engine itself, and the settings' hooks bound to it. What
+// differs between front ends is passed in: who answers an ask, where warnings go, whether the
+// session is interactive, and a step that may change the permission context before the engine is
+// built (`-p "/skill"` grants the skill's allowed-tools).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { sessionArtifactsDir } from "../../config/paths.js";
+import { settingsValue } from "../../config/settings.js";
+import type { CompactOutcome } from "../../loop/context-manager.js";
+import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
+import { createSession, type SessionEngine } from "../../loop/session.js";
+import { runSessionStartHooks, submitWithHooks } from "../../loop/session-hooks.js";
+import type { ServerLogMessage } from "../../mcp/client-features/types.js";
+import { connectMcpForSession, type McpSession } from "../../mcp/session-setup.js";
+import { type AskHandler, createCanUseTool } from "../../permissions/engine/index.js";
+import { restoredTaskListState } from "../../session/task-store.js";
+import type { AgentCatalog } from "../../tool/agents.js";
+import type { ToolPermissionContext } from "../../tool/permission-types.js";
+import type { AnyTool, CanUseTool } from "../../tool/types.js";
+import { builtInTools } from "../../tools/registry.js";
+import { loadSessionAgentCatalog } from "../agent-catalog.js";
+import { loadExtraTools } from "../extra-tools.js";
+import { setUpLsp } from "../lsp-setup.js";
+import { headlessMcpFeatures } from "../mcp-features.js";
+import type { SessionSkills } from "../skills-setup.js";
+import { setUpSkills } from "../skills-setup.js";
+import { traceFirstRequest } from "../timing.js";
+import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
+import { autoModeClassifier, bindPermissions } from "./permissions.js";
+import type { SessionPlan } from "./plan.js";
+import { withToolsLoadedBefore } from "./resume.js";
+
+export interface StartOptions {
+  /** Who settles an ask the rules and modes leave open (nobody in -p: denied with a reason). */
+  askHandler: AskHandler;
+  /** False for the interactive UI: the tools and prompts may count on a person being there. */
+  isNonInteractive: boolean;
+  /** A warning for the person (a skipped skill, a broken hook). */
+  warn: (message: string) => void;
+  /** What MCP set-up reports (a server that did not start); `warn` when not given. */
+  mcpWarn?: (message: string) => void;
+  /** Log messages of MCP servers, at the level settings ask for. */
+  onServerLog?: (message: ServerLogMessage) => void;
+  /**
+   * Servers whose tools the project's last session remembers finish their handshake once the
+   * first request is on the wire (headless start-up); otherwise every server is connected before
+   * the session starts.
+   */
+  deferMcpHandshake?: boolean;
+  /** Re-arm this project's durable scheduled tasks (only when their file exists). */
+  armDurableTasks?: boolean;
+  /** Run after skills are known and before the engine is built; may return a wider context. */
+  beforeCreate?: (ready: {
+    skills: SessionSkills;
+    permissionContext: ToolPermissionContext;
+  }) => Promise<ToolPermissionContext> | ToolPermissionContext;
+  /** Tools beyond the built-in pool (e.g. those of in-process SDK MCP servers). */
+  extraTools?: readonly AnyTool[];
+}
+
+export interface BuiltSession {
+  plan: SessionPlan;
+  session: SessionEngine;
+  canUseTool: CanUseTool;
+  mcp: McpSession;
+  skills: SessionSkills;
+  agentCatalog?: AgentCatalog;
+  /** SessionStart hooks ("resume" when the session continues one), their context queued for the model. */
+  runStartHooks(): Promise<void>;
+  /** One prompt with the settings' UserPromptSubmit and Stop hooks around it. */
+  runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
+  compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
+  /** Transcript closed and MCP servers stopped. */
+  close(): Promise<void>;
+}
+
+export async function startSession(plan: SessionPlan, options: StartOptions): Promise<BuiltSession> {
+  const { config, resumed, resolved, permissions } = plan;
+  const warn = options.warn;
+  const firstRequest = watchRequests(traceFirstRequest(resolved.provider));
+  // Filled in below: servers may log, sample or ask for roots once connected, before the session exists.
+  let sessionRef: SessionEngine | undefined;
+  const mcpStarting = connectMcpForSession({
+    cwd: config.cwd,
+    mcpConfig: config.mcpConfig,
+    loadedSettings: permissions.settings,
+    warn: options.mcpWarn ?? warn,
+    features: headlessMcpFeatures({
+      settings: permissions.settings,
+      provider: resolved.provider,
+      model: resolved.model,
+      workingDirectories: () =>
+        (sessionRef?.getAppState().toolPermissionContext ?? permissions.permissionContext).workingDirectories,
+      recordUsage: (usage) => sessionRef?.ledger.add(plan.modelInfo, usage),
+      warn: options.mcpWarn ?? warn,
+      onServerLog: (message) => options.onServerLog?.(message),
+    }),
+    ...(options.deferMcpHandshake ? { handshakeAfter: firstRequest.sent } : {}),
+  });
+  // Awaited below; until then a failure must not count as unhandled.
+  mcpStarting.catch(() => undefined);
+  // Which language servers may start here; none starts, and no LSP code loads, before the first LSP call.
+  const lsp = setUpLsp(config.cwd, permissions.settings, warn);
+  try {
+    const taskTools = settingsValue(permissions.settings, "taskTools");
+    const skills = await setUpSkills(config.cwd, permissions.settings, warn);
+    const tools: AnyTool[] = [
+      ...builtInTools({ taskTools, brief: config.brief || settingsValue(permissions.settings, "brief") === true }),
+      ...(plan.structured ? [plan.structured.tool] : []),
+      ...skills.tools,
+      ...lsp.tools,
+      ...(options.extraTools ?? []),
+      ...(await loadExtraTools()),
+    ];
+    const permissionContext =
+      (await options.beforeCreate?.({ skills, permissionContext: permissions.permissionContext })) ??
+      permissions.permissionContext;
+    warmUpWhileWaiting(firstRequest, tools);
+    const mcp = await mcpStarting;
+    const agentCatalog = await loadSessionAgentCatalog(config.cwd, permissions.settings, warn);
+    const canUseTool = createCanUseTool({
+      askHandler: options.askHandler,
+      // The call's input is already in the transcript with its tool_use; the id links the two.
+      recordDecision: (record) => sessionRef?.recordEntry({ ...record, input: undefined }),
+      onWarning: warn,
+      classifier: autoModeClassifier(config),
+    });
+    const session = createSession({
+      provider: firstRequest.provider,
+      model: resolved.model,
+      modelLabel: resolved.label,
+      tools,
+      mcpTools: mcp.tools,
+      appState: withToolsLoadedBefore(
+        {
+          ...mcp.initialAppState(resumed?.messages),
+          ...(resumed
+            ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId))
+            : {}),
+          ...(agentCatalog ? { agentCatalog } : {}),
+        },
+        resumed?.loadedDeferredTools,
+      ),
+      canUseTool,
+      cwd: config.cwd,
+      sessionId: resumed?.sessionId,
+      initialMessages: resumed?.messages,
+      maxTurns: config.maxTurns,
+      modelInfo: plan.modelOverride,
+      maxBudgetUsd: config.maxBudgetUsd,
+      appendSystemPrompt:
+        [mcp.systemPromptSection, config.appendSystemPrompt].filter(Boolean).join("\n\n") || undefined,
+      permissionContext,
+      isNonInteractive: options.isNonInteractive,
+      verbose: config.verbose,
+      onAttachmentError: (kind, error) =>
+        warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    sessionRef = session;
+    mcp.onToolsChanged((mcpTools, instructions) => {
+      session.setMcpTools(mcpTools);
+      // Told to the model as a delta (mcp_instructions_delta), never by rewriting the system prompt.
+      session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
+    });
+    const bound = bindPermissions(config, session);
+    // Durable scheduled tasks of this project come back (only when its file exists: croner loads then).
+    if (options.armDurableTasks && existsSync(join(config.cwd, ".warden", "scheduled_tasks.json"))) {
+      const { armDurableTasks } = await import("../../tools/cron-shared/rearm.js");
+      for (const warning of await armDurableTasks(session, config.cwd)) warn(warning);
+    }
+    return {
+      plan,
+      session,
+      canUseTool,
+      mcp,
+      skills,
+      agentCatalog,
+      runStartHooks: () => runSessionStartHooks(session, bound.hooks, resumed ? "resume" : "startup", warn),
+      runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
+      compact: (instructions) => session.compact(instructions),
+      async close() {
+        session.close();
+        await Promise.all([mcp.close(), lsp.close()]);
+      },
+    };
+  } catch (error) {
+    // Nothing will use the servers already starting: stop them rather than leave them running.
+    void mcpStarting.then(
+      (mcp) => mcp.close(),
+      () => undefined,
+    );
+    throw error;
+  }
+}
