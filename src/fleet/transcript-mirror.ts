@@ -122,6 +122,13 @@ export class TranscriptMirror {
   }
 }
 
+/** A user message carrying tool results: the end of a turn whose tools ran. */
 function isUserMessageLine(line: string): boolean {
-  return line.startsWith('{"type":"message"') && line.includes('"role":"user"');
+  if (!line.includes('"tool_result"')) return false;
+  try {
+    const entry = JSON.parse(line) as { message?: { role?: unknown } };
+    return entry.message?.role === "user";
+  } catch {
+    return false;
+  }
 }

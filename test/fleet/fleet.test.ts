@@ -168,7 +168,7 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     // The transcript kept in Redis records the cut-off call as interrupted, naming its command.
     const transcript = (await client.lrange(`warden:fleet:job:${id}:transcript`, 0, -1)).map((l) => JSON.parse(l));
     const results = transcript
-      .filter((e) => e.type === "message" && e.message.role === "user")
+      .filter((e) => e.message?.role === "user")
       .flatMap((e) => e.message.content)
       .filter((b: { type: string }) => b.type === "tool_result");
     expect(results.filter((b: { tool_use_id: string }) => b.tool_use_id === "t1")).toHaveLength(1);
