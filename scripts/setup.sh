@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything a fresh machine needs before Warden runs or tests: Debian's bubblewrap for the Bash
-# sandbox and tmux for the interactive UI's tests (each skipped when already there or when apt-get
-# is not available), then the npm packages
+# sandbox, tmux for the interactive UI's tests and redis-server for the fleet's (each skipped when
+# already there or when apt-get is not available), then the npm packages
 # (ripgrep comes inside @vscode/ripgrep; `npm ci` also builds dist/ through the prepare script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,15 @@ if ! command -v tmux >/dev/null 2>&1; then
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
   else
     echo "setup: tmux is missing; the interactive UI's terminal tests will fail" >&2
+  fi
+fi
+# redis-server: the fleet's queue (warden fleet); its tests start their own server on a free port
+# and are skipped, saying so, when the binary is missing. The package's own service is not needed.
+if ! command -v redis-server >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "setup: redis-server is missing; the fleet's tests will be skipped" >&2
   fi
 fi
 npm ci --no-audit --no-fund
