@@ -33,7 +33,7 @@ export interface OAuthFixture {
 
 class Clients implements OAuthRegisteredClientsStore {
   readonly clients = new Map<string, OAuthClientInformationFull>();
-  onRegister = () => undefined as void;
+  onRegister: () => void = () => undefined;
   getClient(id: string) {
     return this.clients.get(id);
   }

@@ -51,10 +51,10 @@ describe("an MCP server that needs a login", () => {
     const changed = new Promise<AnyTool[]>((resolve) => manager.onToolsChanged((tools) => resolve(tools)));
 
     const auth = manager.tools()[0] as AnyTool;
-    const usePool = (tools: AnyTool[]) => {
+    const offerToModel = (tools: AnyTool[]) => {
       (project.context.options as { tools: AnyTool[] }).tools = tools;
     };
-    usePool(manager.tools());
+    offerToModel(manager.tools());
     expect(auth.shouldDefer).toBe(true);
     expect(auth.maxResultSizeChars).toBe(10_000);
     const result = await callTool(auth, {}, project.context);
@@ -82,7 +82,7 @@ describe("an MCP server that needs a login", () => {
     expect(text).not.toContain(accessToken as string);
 
     const whoami = manager.tools()[0] as AnyTool;
-    usePool(manager.tools());
+    offerToModel(manager.tools());
     expect(toolResultText((await callTool(whoami, {}, project.context)).content)).toMatch(/^client /);
 
     // The access token expires: the next call is refused, refreshed with the refresh token, retried.
