@@ -28,6 +28,7 @@ import type { SessionSkills } from "../skills-setup.js";
 import { setUpSkills } from "../skills-setup.js";
 import { traceFirstRequest } from "../timing.js";
 import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
+import { smallFastModelSetting, webToolOptions } from "../web-tools.js";
 import { autoModeClassifier, bindPermissions } from "./permissions.js";
 import type { SessionPlan } from "./plan.js";
 import { withToolsLoadedBefore } from "./resume.js";
@@ -107,7 +108,11 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     const taskTools = settingsValue(permissions.settings, "taskTools");
     const skills = await setUpSkills(config.cwd, permissions.settings, warn);
     const tools: AnyTool[] = [
-      ...builtInTools({ taskTools, brief: config.brief || settingsValue(permissions.settings, "brief") === true }),
+      ...builtInTools({
+        taskTools,
+        brief: config.brief || settingsValue(permissions.settings, "brief") === true,
+        ...webToolOptions(permissions.settings, resolved.provider.name),
+      }),
       ...(plan.structured ? [plan.structured.tool] : []),
       ...skills.tools,
       ...lsp.tools,
@@ -131,6 +136,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       provider: firstRequest.provider,
       model: resolved.model,
       modelLabel: resolved.label,
+      smallFastModel: smallFastModelSetting(permissions.settings),
       tools,
       mcpTools: mcp.tools,
       appState: withToolsLoadedBefore(
