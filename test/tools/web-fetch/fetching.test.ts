@@ -49,13 +49,26 @@ describe("fetchPage", () => {
     expect(outcome.kind === "page" && outcome.page.content).toBe("café");
   });
 
+  it("converts only the beginning of HTML longer than the conversion limit, and says so", async () => {
+    await judged("cut");
+    const cutAt = GUIDE_HTML.indexOf("<h2>Install</h2>");
+    const outcome = await fetchPage(new URL(`${server.origin}/guide`), {
+      sessionId: "cut",
+      signal,
+      maxHtmlChars: cutAt,
+    });
+    expect(outcome.kind === "page" && outcome.page.htmlCut).toBe(true);
+    expect(outcome.kind === "page" && outcome.page.content).toContain("Widgets are small components");
+    expect(outcome.kind === "page" && outcome.page.content).not.toContain("npm install");
+  });
+
   it("refuses to connect to a local address the permission check did not judge as one", async () => {
     const refused = await addressesForFetch("never-judged", "localhost");
     expect(refused).toEqual({ error: expect.stringContaining("approved as a public host") });
     await expect(fetchPage(new URL(`${server.origin}/guide`), { sessionId: "never-judged", signal })).rejects.toThrow(
       /refusing to connect/,
     );
-    expect(server.hits.get("/guide") ?? 0).toBe(0);
+    expect(server.hits.get("/guide") ?? 0).toBe(1);
   });
 });
 
