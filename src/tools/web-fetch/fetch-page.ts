@@ -9,6 +9,12 @@ import { fetchTarget, sameHost } from "./url.js";
 export const MAX_CONTENT_BYTES = 10 * 1024 * 1024;
 export const FETCH_TIMEOUT_MS = 60_000;
 export const MAX_REDIRECTS = 10;
+/**
+ * HTML beyond this many characters is not converted. The conversion runs on the session's thread
+ * (a 1 MB page takes seconds on a busy machine) and the reader only sees the first 100,000
+ * characters of markdown anyway; the cut keeps a 10 MB page from stalling the session for a minute.
+ */
+export const MAX_HTML_CONVERT_CHARS = 2_000_000;
 
 export interface FetchedPage {
   /** The URL the content came from (after same-host redirects). */
@@ -24,6 +30,8 @@ export interface FetchedPage {
   /** The server sent markdown (text/markdown, or a .md URL served as plain text). */
   isMarkdown: boolean;
   title?: string;
+  /** The HTML was longer than the conversion limit: only its beginning became markdown. */
+  htmlCut?: boolean;
 }
 
 export type FetchOutcome =
@@ -43,6 +51,8 @@ export interface FetchPageOptions {
   signal: AbortSignal;
   maxBytes?: number;
   timeoutMs?: number;
+  /** Default MAX_HTML_CONVERT_CHARS. */
+  maxHtmlChars?: number;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -91,7 +101,14 @@ export async function fetchPage(start: URL, options: FetchPageOptions): Promise<
     }
     return {
       kind: "page",
-      page: await pageOf(url, response.status, response.statusText, response.headers["content-type"], response.body),
+      page: await pageOf(
+        options.maxHtmlChars ?? MAX_HTML_CONVERT_CHARS,
+        url,
+        response.status,
+        response.statusText,
+        response.headers["content-type"],
+        response.body,
+      ),
     };
   }
 }
@@ -162,6 +179,7 @@ function decode(body: Buffer, charset: string): string {
 }
 
 async function pageOf(
+  maxHtmlChars: number,
   url: URL,
   status: number,
   statusText: string,
@@ -181,12 +199,14 @@ async function pageOf(
   const text = decode(body, charsetOf(contentTypeHeader, body, isHtml));
   const base = { url: url.href, status, statusText, contentType: contentType || "text/plain", bytes: body.length };
   if (isHtml) {
-    const converted = await htmlToMarkdown(text, url.href);
+    const htmlCut = text.length > maxHtmlChars;
+    const converted = await htmlToMarkdown(htmlCut ? text.slice(0, maxHtmlChars) : text, url.href);
     return {
       ...base,
       content: converted.markdown,
       isMarkdown: false,
       ...(converted.title ? { title: converted.title } : {}),
+      ...(htmlCut ? { htmlCut } : {}),
     };
   }
   const isMarkdown =

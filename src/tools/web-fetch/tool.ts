@@ -9,7 +9,7 @@ import type { Tool, ToolUseContext } from "../../tool/types.js";
 import { formatBytes } from "../web-shared/http-request.js";
 import { markUntrusted } from "../web-shared/untrusted.js";
 import { PageCache } from "./cache.js";
-import { type FetchedPage, fetchPage, WebFetchError } from "./fetch-page.js";
+import { type FetchedPage, fetchPage, MAX_HTML_CONVERT_CHARS, WebFetchError } from "./fetch-page.js";
 import { webFetchPermission } from "./permission.js";
 import { DEFAULT_PREAPPROVED_HOSTS } from "./preapproved-hosts.js";
 import { WEB_FETCH_PROMPT, WEB_FETCH_READER_SYSTEM, WEB_FETCH_TOOL_NAME, webFetchReaderPrompt } from "./prompt.js";
@@ -156,9 +156,11 @@ function resultText(output: WebFetchOutput): string {
     output.kind === "answer"
       ? "A model read the page for your prompt; its answer follows."
       : `The page's content follows (${output.note ?? "returned whole"}).`;
-  const cut = output.truncated
-    ? `\nOnly the first ${MAX_MARKDOWN_LENGTH.toLocaleString("en-US")} characters were read.`
-    : "";
+  const cut = page.htmlCut
+    ? `\nThe page's HTML was longer than ${MAX_HTML_CONVERT_CHARS.toLocaleString("en-US")} characters: only its beginning was converted and read.`
+    : output.truncated
+      ? `\nOnly the first ${MAX_MARKDOWN_LENGTH.toLocaleString("en-US")} characters were read.`
+      : "";
   return `Fetched ${page.url}${title} (${facts}). ${what}${cut}\n\n${markUntrusted(output.result, page.url)}`;
 }
 
