@@ -130,6 +130,7 @@ export class SessionEngine {
             cwd: this.cwd,
             model: this.modelLabel,
           });
+    if (options.recordInitialMessages) for (const message of this.messages) this.transcript?.recordMessage(message);
   }
 
   get usage(): Usage {

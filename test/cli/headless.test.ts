@@ -161,7 +161,7 @@ describe("warden -p (headless)", () => {
     const bad = join(cwd, "bad.jsonl");
     writeFileSync(bad, '{"content":[{"type":"text","text":"ok"}]}\n{"content":[{"type":"tool_use","name":"Echo"}]}\n');
     const run = await runCli(["-p", "x", "--model", `replay:${bad}`, "--cwd", cwd], { home });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(`replay script ${bad} line 2, block 1: a tool_use block needs an "id"`);
   });

@@ -6,6 +6,7 @@ import { settingsValue } from "../../config/settings.js";
 import { budgetProblem } from "../../models/budget.js";
 import { applyOverride, type ModelInfo, modelInfoFor } from "../../models/resolve.js";
 import type { SessionPermissions } from "../../permissions/settings/index.js";
+import type { RetryInfo } from "../../providers/retry.js";
 import { defaultModelSpec, type ResolvedModel, resolveModel } from "../model-choice.js";
 import { modelOverrideFromSettings } from "../model-settings.js";
 import type { SessionConfig } from "../session-config.js";
@@ -18,6 +19,8 @@ export interface PlanRequest extends ResumeRequest {
   /** A model chosen by the front end (the UI's /model), ahead of --model. */
   model?: string;
   warn: (message: string) => void;
+  /** Told before each retry of a failed model request. */
+  onRetry?: (info: RetryInfo) => void;
 }
 
 export interface SessionPlan {
@@ -31,17 +34,29 @@ export interface SessionPlan {
   modelInfo: ModelInfo;
   /** --json-schema, read and compiled. */
   structured?: StructuredOutputSetup;
+  /** --fallback-model, resolved. */
+  fallback?: ResolvedModel;
 }
 
 export async function planSession(config: SessionConfig, request: PlanRequest): Promise<SessionPlan> {
   const resumed = await loadResumed(config.cwd, request, request.warn);
   // Settings are read once, here: broken ones stop the session before any MCP server is started.
-  const permissions = sessionPermissions(config);
+  const permissions = settingsOf(config);
   const modelSpec =
     request.model ?? config.model ?? resumed?.model ?? settingsModel(permissions) ?? chooseDefaultModel();
-  const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
-    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 1);
+  // A model that cannot be used (unknown name, missing or malformed replay file) is bad usage.
+  const resolved = await resolveModel(modelSpec, config.cwd, request.onRetry).catch((error: unknown) => {
+    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
   });
+  const fallback =
+    config.fallbackModel === undefined
+      ? undefined
+      : await resolveModel(config.fallbackModel, config.cwd, request.onRetry).catch((error: unknown) => {
+          throw new SessionSetupError(`--fallback-model: ${error instanceof Error ? error.message : String(error)}`, 2);
+        });
+  if (fallback && fallback.label === resolved.label) {
+    throw new SessionSetupError("--fallback-model must differ from the main model", 2);
+  }
   const modelOverride = modelOverrideFromSettings(permissions.settings, resolved.provider.name, resolved.model);
   const knownModelInfo = modelInfoFor(resolved.provider.name, resolved.model);
   const modelInfo = modelOverride ? applyOverride(knownModelInfo, modelOverride) : knownModelInfo;
@@ -51,7 +66,16 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
     if (problem) throw new SessionSetupError(problem, 2);
   }
   const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
-  return { config, resumed, resolved, permissions, modelOverride, modelInfo, structured };
+  return { config, resumed, resolved, permissions, modelOverride, modelInfo, structured, fallback };
+}
+
+/** The settings, read once; a file that cannot be used (or bad `--settings` JSON) is bad usage. */
+function settingsOf(config: SessionConfig): SessionPermissions {
+  try {
+    return sessionPermissions(config);
+  } catch (error) {
+    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
+  }
 }
 
 async function structuredOutputFor(option: string): Promise<StructuredOutputSetup> {
