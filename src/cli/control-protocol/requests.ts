@@ -12,6 +12,7 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
   const { session } = built;
   switch (request.subtype) {
     case "interrupt":
+      state.interruptRequested = true;
       session.abort("user");
       return {};
     case "set_permission_mode": {

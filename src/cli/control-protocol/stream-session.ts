@@ -26,6 +26,11 @@ export interface StreamState {
   built: BuiltSession;
   reporter: HeadlessReporter;
   sdkServers: SdkMcpServer[];
+  /**
+   * Set by an interrupt: one that comes while the turn is starting, before the engine runs the
+   * prompt, still stops it at its first event.
+   */
+  interruptRequested: boolean;
 }
 
 export async function runStreamSession(config: SessionConfig): Promise<number> {
@@ -188,7 +193,7 @@ async function buildState(
   reporter = new HeadlessReporter("stream-json", out, err, built.session.sessionId, config.verbose);
   if (config.includePartialMessages) reporter.includePartialMessages();
   onReporter(reporter);
-  return { built, reporter, sdkServers };
+  return { built, reporter, sdkServers, interruptRequested: false };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -210,6 +215,7 @@ async function runTurn(
     write({ ...message, session_id: session.sessionId, uuid: message.uuid ?? crypto.randomUUID() });
   }
   reporter.startTurn();
+  state.interruptRequested = false;
   if (first || config.verbose) {
     reporter.init(
       initInfoOf(
@@ -224,6 +230,10 @@ async function runTurn(
   try {
     const events = typeof content === "string" ? built.runPrompt(content) : session.submitMessage(content);
     for await (const event of events) {
+      if (state.interruptRequested && session.isRunning) {
+        state.interruptRequested = false;
+        session.abort("user");
+      }
       reporter.event(event);
       if (event.type === "terminal") terminal = event;
     }
