@@ -54,6 +54,17 @@ export async function collect(q: Query): Promise<SDKMessage[]> {
   return messages;
 }
 
+/** The messages of a query that ends with an error result (the SDK throws after yielding it). */
+export async function collectFailing(q: Query): Promise<{ messages: SDKMessage[]; error: Error }> {
+  const messages: SDKMessage[] = [];
+  try {
+    for await (const message of q) messages.push(message);
+  } catch (error) {
+    return { messages, error: error as Error };
+  }
+  throw new Error("the query was expected to end with an error result");
+}
+
 export function run(prompt: string, options: Options): Promise<SDKMessage[]> {
   return collect(query({ prompt, options }));
 }
