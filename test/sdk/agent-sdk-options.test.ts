@@ -211,6 +211,7 @@ describe("Agent SDK options through Warden", () => {
     const messages = await collect(q);
     expect(results(messages)[0]).toMatchObject({ subtype: "success", result: "ok" });
     // --replay-user-messages: the prompt comes back as a user message.
-    expect(messages.some((m) => m.type === "user" && m.message.content === "x")).toBe(true);
+    const firstUser = messages.find((m) => m.type === "user");
+    expect(firstUser?.type === "user" && firstUser.message.content).toEqual([{ type: "text", text: "x" }]);
   });
 });
