@@ -27,8 +27,10 @@ const MAY_IMPORT = {
   permissions: ["messages", "tool", "config", "fs", "shell", "hooks", "providers"],
   results: ["messages", "tool", "config", "fs"],
   session: ["messages", "tool", "config", "fs"],
+  // Language servers for the LSP tool: which may start here (cheap), and the client, loaded on use.
+  lsp: ["process"],
   // The concrete tools: the contract and the services they use, never the loop or the CLI.
-  tools: ["messages", "tool", "config", "fs", "process", "shell", "permissions", "session", "results"],
+  tools: ["messages", "tool", "config", "fs", "process", "shell", "permissions", "session", "results", "lsp"],
   // Running a response's tool calls: it asks the authority through CanUseTool (src/tool/), so it
   // never imports the permission engine itself.
   orchestration: ["messages", "tool", "config", "hooks", "results"],

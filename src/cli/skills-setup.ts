@@ -61,9 +61,33 @@ export async function expandPrompt(
   if (!expansion) return { ok: true, prompt, permissionContext };
   const item = expansion.kind === "command" ? expansion.command : expansion.skill;
   if (expansion.kind === "skill" && expansion.skill.context === "fork") {
+    if (expansion.skill.disableModelInvocation) {
+      return {
+        ok: false,
+        message: `the skill ${item.name} runs as a subagent (context: fork), which the Skill tool starts, and its disable-model-invocation keeps it from the Skill tool`,
+      };
+    }
+    // The subagent is started by the Skill tool: the model is asked to call it, and the user's own
+    // `/name` is the approval of that call (its grants are the Skill tool's to give the child).
+    const args = prompt
+      .trim()
+      .slice(item.name.length + 1)
+      .trim();
     return {
-      ok: false,
-      message: `the skill ${item.name} runs as a subagent (context: fork), and this Warden cannot run subagents yet`,
+      ok: true,
+      prompt: `Run the skill ${JSON.stringify(item.name)} with the Skill tool${args ? `, args ${JSON.stringify(args)}` : ""}. It runs as a subagent; then give me its report.`,
+      permissionContext: applyPermissionUpdates(
+        permissionContext,
+        [
+          {
+            type: "addRules",
+            behavior: "allow",
+            rules: [{ toolName: "Skill", ruleContent: item.name }],
+            destination: "session",
+          },
+        ],
+        cwd,
+      ),
     };
   }
   if (item.allowedTools.length === 0) return { ok: true, prompt: expansion.prompt, permissionContext };

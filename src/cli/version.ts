@@ -1,18 +1,2 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-/** The package version, found by walking up from this file (src/cli/ in development, dist/ when built). */
-export function wardenVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "warden" && pkg.version) return pkg.version;
-    } catch {
-      // not here: keep walking up
-    }
-    dir = dirname(dir);
-  }
-  return "unknown";
-}
+// The CLI reports the package version found by config/version.ts (transcripts record it too).
+export { wardenVersion } from "../config/version.js";

@@ -3,6 +3,7 @@
 // few and small, and the system prompt cannot be built without them.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { importedPaths, MAX_IMPORT_DEPTH } from "./memory-imports.js";
 import { userHome, wardenHome } from "./paths.js";
 
 export type MemoryScope = "user" | "project" | "local";
@@ -13,6 +14,8 @@ export interface MemoryFile {
   content: string;
   /** True when the file was longer than MAX_MEMORY_FILE_CHARS and was cut. */
   truncated: boolean;
+  /** Set when an `@path` import in that memory file brought this one in (it shares that file's scope). */
+  importedFrom?: string;
 }
 
 /** A memory file is instructions, not a data dump: past this it is cut so it cannot eat the context. */
@@ -32,7 +35,8 @@ function readMemoryFile(path: string, scope: MemoryScope): MemoryFile | undefine
     const text = readFileSync(path, "utf8");
     const truncated = text.length > MAX_MEMORY_FILE_CHARS;
     const content = truncated ? text.slice(0, MAX_MEMORY_FILE_CHARS) : text;
-    if (content.trim() === "") return undefined;
+    // A binary file named by an import is not instructions.
+    if (content.trim() === "" || content.includes("\u0000")) return undefined;
     return { path, scope, content, truncated };
   } catch {
     // An unreadable memory file (permissions, a dangling link) is skipped, not fatal.
@@ -40,13 +44,33 @@ function readMemoryFile(path: string, scope: MemoryScope): MemoryFile | undefine
   }
 }
 
-/** The memory files a single directory holds (AGENTS.md, CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md). */
+/**
+ * Reads `path` and, after it, the files its `@path` imports name (depth-first, at most
+ * MAX_IMPORT_DEPTH levels below the file the user wrote). `seen` holds every path already taken,
+ * so a cycle or a file imported twice is read once.
+ */
+function readWithImports(path: string, scope: MemoryScope, seen: Set<string>, into: MemoryFile[]): void {
+  const visit = (file: MemoryFile, depth: number) => {
+    into.push(file);
+    if (depth >= MAX_IMPORT_DEPTH) return;
+    for (const imported of importedPaths(file.content, dirname(file.path))) {
+      if (seen.has(imported)) continue;
+      seen.add(imported);
+      const child = readMemoryFile(imported, scope);
+      if (child) visit({ ...child, importedFrom: file.path }, depth + 1);
+    }
+  };
+  if (seen.has(path)) return;
+  seen.add(path);
+  const file = readMemoryFile(path, scope);
+  if (file) visit(file, 0);
+}
+
+/** The memory files a single directory holds (AGENTS.md, CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md), with their imports. */
 export function projectMemoryFilesIn(dir: string): MemoryFile[] {
   const files: MemoryFile[] = [];
-  for (const [name, scope] of PROJECT_FILES) {
-    const file = readMemoryFile(join(dir, name), scope);
-    if (file) files.push(file);
-  }
+  const seen = new Set<string>();
+  for (const [name, scope] of PROJECT_FILES) readWithImports(join(dir, name), scope, seen, files);
   return files;
 }
 
@@ -66,17 +90,13 @@ function ancestorsRootFirst(cwd: string): string[] {
 /**
  * The memory files that apply to `cwd`: the user's own (~/.warden/AGENTS.md, ~/.warden/CLAUDE.md,
  * ~/.claude/CLAUDE.md), then each directory's AGENTS.md, CLAUDE.md, .claude/CLAUDE.md and
- * CLAUDE.local.md from the root down to cwd. A file reached twice (home inside the path) counts once.
+ * CLAUDE.local.md from the root down to cwd, each followed by the files its `@path` imports name.
+ * A file reached twice (home inside the path, imported by two files) counts once.
  */
 export function loadMemoryFiles(cwd: string): MemoryFile[] {
   const seen = new Set<string>();
   const files: MemoryFile[] = [];
-  const consider = (path: string, scope: MemoryScope) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    const file = readMemoryFile(path, scope);
-    if (file) files.push(file);
-  };
+  const consider = (path: string, scope: MemoryScope) => readWithImports(path, scope, seen, files);
   const home = wardenHome();
   consider(join(home, "AGENTS.md"), "user");
   consider(join(home, "CLAUDE.md"), "user");

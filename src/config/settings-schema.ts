@@ -118,6 +118,8 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["taskTools"], schema: z.enum(TASK_LIST_FAMILIES as [TaskListFamily, ...TaskListFamily[]]), critical: false },
   { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
   { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
+  // Each server's own shape is checked by src/lsp/servers.ts, which warns about a bad one.
+  { path: ["lspServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },
 ];
 
 export interface PermissionsSettings {
@@ -144,5 +146,7 @@ export interface Settings {
   mcpSamplingServers?: string[];
   /** The least severe log message MCP servers send (default "warning"). */
   mcpLogLevel?: McpLogLevel;
+  /** Language servers for the LSP tool, by name (`typescript` and `pyright` change the built-in ones). */
+  lspServers?: Record<string, Record<string, unknown>>;
   [key: string]: unknown;
 }

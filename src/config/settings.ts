@@ -73,6 +73,17 @@ export interface LoadSettingsOptions {
 }
 
 /** The system-wide policy file; `WARDEN_MANAGED_SETTINGS` moves it (tests, unusual installs). */
+/**
+ * The `env` of the files in force, merged lowest precedence first: the variables a session adds to
+ * the processes it starts (Bash, hooks, MCP stdio servers). Callers pass files after workspace
+ * trust, so an untrusted folder's own `env` is not among them.
+ */
+export function settingsEnv(files: ReadonlyArray<{ settings: Settings }>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const file of files) if (file.settings.env) Object.assign(env, file.settings.env);
+  return env;
+}
+
 export function managedSettingsPath(): string {
   return process.env.WARDEN_MANAGED_SETTINGS || "/etc/warden/managed-settings.json";
 }

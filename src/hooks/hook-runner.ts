@@ -26,6 +26,8 @@ export interface HookRunnerOptions {
   transcriptPath?: string;
   getPermissionMode?: () => string;
   defaultTimeoutMs?: number;
+  /** Variables added to every hook command's environment (settings `env` from trusted sources). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -130,7 +132,12 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       permission_mode: this.options.getPermissionMode?.(),
       ...payload,
     };
-    const env = { ...process.env, WARDEN_PROJECT_DIR: this.options.cwd, CLAUDE_PROJECT_DIR: this.options.cwd };
+    const env = {
+      ...process.env,
+      ...this.options.env,
+      WARDEN_PROJECT_DIR: this.options.cwd,
+      CLAUDE_PROJECT_DIR: this.options.cwd,
+    };
     const fromCallbacks = callbackIds.map(async ({ id, timeout }) => {
       const timeoutMs =
         timeout !== undefined ? timeout * 1000 : (this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);

@@ -1,8 +1,9 @@
 // The session engine: owns one conversation across submitted prompts (messages, accumulated
 // usage, the tool pool, the AppState store, the file-read memory) and runs query() for each
 // prompt. This is the object a library user creates to run an agent.
-import { loadMemoryFiles } from "../config/memory.js";
+import { loadMemoryFiles, type MemoryFile } from "../config/memory.js";
 import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
+import { readableMemoryFiles } from "../context/memory-access.js";
 import { contextThresholds } from "../context/thresholds.js";
 import {
   addUsage,
@@ -370,7 +371,12 @@ export class SessionEngine {
       model: this.modelLabel,
       additionalDirectories: permissionContext.workingDirectories.filter((d) => d !== this.cwd),
     };
-    return async (split) => buildSystemPrompt({ environment, memory, append: this.options.appendSystemPrompt }, split);
+    const pool = this.pool;
+    let allowed: Promise<MemoryFile[]> | undefined;
+    return async (split) => {
+      allowed ??= readableMemoryFiles(memory, permissionContext, pool);
+      return buildSystemPrompt({ environment, memory: await allowed, append: this.options.appendSystemPrompt }, split);
+    };
   }
 }
 

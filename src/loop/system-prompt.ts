@@ -88,7 +88,8 @@ function memorySection(memory: readonly MemoryFile[]): string | undefined {
   if (memory.length === 0) return undefined;
   const files = memory.map((file) => {
     const cut = file.truncated ? "\n[the file is longer; the rest was cut]" : "";
-    return `Contents of ${file.path} (${SCOPE_LABEL[file.scope]}):\n\n${file.content.trimEnd()}${cut}`;
+    const from = file.importedFrom ? `imported by ${file.importedFrom}; ` : "";
+    return `Contents of ${file.path} (${from}${SCOPE_LABEL[file.scope]}):\n\n${file.content.trimEnd()}${cut}`;
   });
   return `# Memory\nThe user keeps these instructions for you. Follow them; where they conflict, later files (closer to the working directory) win.\n\n${files.join("\n\n")}`;
 }

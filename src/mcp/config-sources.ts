@@ -137,6 +137,29 @@ function approvalProblem(name: string, approvals: Approvals): string | undefined
   return `project server not approved: add "enabledMcpjsonServers": ["${name}"] (or "enableAllProjectMcpServers": true) to .warden/settings.local.json or user settings`;
 }
 
+/**
+ * What is wrong with `--mcp-config` values: a file that cannot be read, JSON that does not parse,
+ * no `mcpServers` object, a server entry that is not valid. The command line is the user's own
+ * input, so the session stops on these (exit 2, as for a bad --settings) rather than going on
+ * without the servers. `${VAR}` references are not checked here: a missing variable is the
+ * server's problem, reported when it would start.
+ */
+export function mcpConfigArgProblems(values: readonly string[], cwd: string): string[] {
+  const problems: string[] = [];
+  for (const value of values) {
+    const before = problems.length;
+    const source = cliConfig(value, resolve(cwd), problems);
+    if (problems.length > before) continue;
+    for (const [name, raw] of Object.entries(source.servers)) {
+      const entry = parseServerConfig(name, raw, "cli", source.origin, {});
+      if (entry.problem && !entry.problem.startsWith("missing environment variable")) {
+        problems.push(`${source.origin}: server "${name}": ${entry.problem}`);
+      }
+    }
+  }
+  return problems;
+}
+
 /** Gathers every configured server, validated and expanded, one entry per name. */
 export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfigLoad {
   const cwd = resolve(options.cwd);
@@ -185,10 +208,8 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
         : trust?.status === "untrusted"
           ? `not started: ${trust.folder} is not trusted; ${howToTrust(trust.folder)}`
           : approvalProblem(name, approvals);
-      byName.set(
-        name,
-        unapproved && !entry.problem ? { name, scope: entry.scope, origin: entry.origin, problem: unapproved } : entry,
-      );
+      const { config: _withheld, ...described } = entry;
+      byName.set(name, unapproved && !entry.problem ? { ...described, problem: unapproved } : entry);
     }
   }
   const servers = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -23,6 +23,18 @@ export interface McpServerEntry {
   /** Absent when the entry could not be used; `problem` then says why. */
   config?: McpServerConfig;
   problem?: string;
+  /** The transport the entry names, known even when it cannot be used (`warden mcp list` shows it). */
+  transport?: McpServerConfig["type"];
+}
+
+/** The transport a raw server entry asks for (stdio when it names none), or undefined when unknown. */
+export function declaredTransport(raw: unknown): McpServerConfig["type"] | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  const type = (raw as { type?: unknown }).type;
+  if (type === undefined || type === "stdio") return "stdio";
+  if (type === "http" || type === "streamable-http") return "http";
+  if (type === "sse") return "sse";
+  return undefined;
 }
 
 const stdioSchema = z.object({
@@ -67,7 +79,8 @@ export function parseServerConfig(
   origin: string,
   env: NodeJS.ProcessEnv = process.env,
 ): McpServerEntry {
-  const entry = { name, scope, origin };
+  const transport = declaredTransport(raw);
+  const entry = { name, scope, origin, ...(transport && { transport }) };
   // As in Claude Code: the name goes verbatim into tool names and rules (`mcp__<server>__...`).
   if (!/^[A-Za-z0-9_-]+$/.test(name)) {
     return { ...entry, problem: `server name "${name}" may only use letters, digits, "_" and "-"` };

@@ -34,6 +34,8 @@ export interface McpServerStatus {
 
 export interface ConnectionOptions {
   cwd: string;
+  /** Variables the session adds to the processes it starts (settings `env`), for stdio servers. */
+  env?: Readonly<Record<string, string>>;
   connectTimeoutMs: number;
   toolTimeoutMs: number;
   /** Called after the server's tool list was fetched again (list_changed, reconnect). */
@@ -127,7 +129,7 @@ export class McpServerConnection {
       name: this.name,
       scope: this.entry.scope,
       origin: this.entry.origin,
-      transport: this.entry.config?.type,
+      transport: this.entry.config?.type ?? this.entry.transport,
       state: this.stateValue,
       error: this.errorValue,
       toolCount: this.toolDefs.length,
@@ -143,7 +145,7 @@ export class McpServerConnection {
   startProcess(): void {
     const config = this.entry.config;
     if (config?.type !== "stdio" || this.early || this.created || this.closing) return;
-    this.early = new StdioServerProcess(stdioLaunch(config, this.options.cwd));
+    this.early = new StdioServerProcess(stdioLaunch(config, this.options.cwd, this.options.env));
   }
 
   /** Connects (once at a time) and lists the tools. Never throws: see state and error. */
@@ -171,7 +173,7 @@ export class McpServerConnection {
       });
       await installClientFeatures(client, this.name, features);
       if (this.closing) throw new Error("the session is closing");
-      const created = await createTransport(config, this.options.cwd, this.early);
+      const created = await createTransport(config, this.options.cwd, this.early, this.options.env);
       this.early = undefined;
       this.client = client;
       this.created = created;

@@ -19,6 +19,8 @@ import { mcpConnectTimeoutMs, mcpToolTimeoutMs } from "./timeouts.js";
 
 export interface McpClientManagerOptions {
   cwd: string;
+  /** Variables the session adds to the processes it starts (settings `env`), for stdio servers. */
+  env?: Readonly<Record<string, string>>;
   /** Default MCP_TIMEOUT or 30 s. */
   connectTimeoutMs?: number;
   /** Default MCP_TOOL_TIMEOUT or 10 min. */
@@ -63,6 +65,7 @@ export class McpClientManager implements McpResourceSource {
   ) {
     const connectionOptions = {
       cwd: options.cwd,
+      ...(options.env && { env: options.env }),
       connectTimeoutMs: options.connectTimeoutMs ?? mcpConnectTimeoutMs(),
       toolTimeoutMs: options.toolTimeoutMs ?? mcpToolTimeoutMs(),
       onToolsChanged: () => this.notify(),

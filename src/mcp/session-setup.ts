@@ -5,7 +5,7 @@
 // `handshakeAfter`); when its live list differs, the session hears only the change. Servers not
 // remembered are waited for, at most WARDEN_MCP_STARTUP_WAIT_MS, then the session goes on without
 // them and says so. Failures are reported as they happen.
-import { type LoadedSettings, loadSettings } from "../config/settings.js";
+import { type LoadedSettings, loadSettings, settingsEnv } from "../config/settings.js";
 import type { Message } from "../messages/types.js";
 import type { AppState, McpServerInstructions } from "../tool/app-state.js";
 import { loadedToolNamesFromMessages } from "../tool/loaded-tools-record.js";
@@ -31,6 +31,11 @@ export interface McpSessionOptions {
   loadedSettings?: LoadedSettings;
   /** Where problems are reported (stderr in the CLI). */
   warn: (message: string) => void;
+  /**
+   * Variables for stdio servers' processes besides Warden's own environment. Default: settings
+   * `env` of the files in force (an untrusted folder's are not among them).
+   */
+  env?: Readonly<Record<string, string>>;
   /** What servers may ask of the session besides tools (questions, completions, roots, logs). */
   features?: McpClientFeatures;
   /**
@@ -164,8 +169,10 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
       `MCP server "${status.name}" (${status.origin}) is ${status.state}: ${status.error ?? "no reason given"}`,
     );
   };
+  const env = options.env ?? settingsEnv(settings?.files ?? []);
   const manager: McpClientManager = new McpClientManager(load.servers, {
     cwd: options.cwd,
+    env,
     ...(options.features && { features: options.features }),
     remembered,
     onServerSettled: (connection) => {

@@ -13,11 +13,16 @@ export interface CreatedTransport {
 }
 
 /** How a stdio server is launched: with the user's environment (PATH, tokens exported in the shell), as in Claude Code. */
-export function stdioLaunch(config: Extract<McpServerConfig, { type: "stdio" }>, cwd: string): StdioLaunch {
+export function stdioLaunch(
+  config: Extract<McpServerConfig, { type: "stdio" }>,
+  cwd: string,
+  sessionEnv: Readonly<Record<string, string>> = {},
+): StdioLaunch {
   return {
     command: config.command,
     args: config.args,
-    env: { ...stringEnv(process.env), ...config.env },
+    // The session's own variables (settings `env`) under the server's: its config names it exactly.
+    env: { ...stringEnv(process.env), ...sessionEnv, ...config.env },
     cwd: config.cwd ?? cwd,
   };
 }
@@ -26,10 +31,11 @@ export async function createTransport(
   config: McpServerConfig,
   cwd: string,
   started?: StdioServerProcess,
+  sessionEnv?: Readonly<Record<string, string>>,
 ): Promise<CreatedTransport> {
   if (config.type === "stdio") {
     const framing = await import("@modelcontextprotocol/sdk/shared/stdio.js");
-    const server = started ?? new StdioServerProcess(stdioLaunch(config, cwd));
+    const server = started ?? new StdioServerProcess(stdioLaunch(config, cwd, sessionEnv));
     return { transport: new ChildStdioTransport(server, framing), pid: () => server.pid, stderr: server.stderr };
   }
   const stderr = new StderrTail();

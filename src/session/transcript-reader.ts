@@ -4,6 +4,7 @@ import { basename, join } from "node:path";
 import { projectDataDir, transcriptPath } from "../config/paths.js";
 import type { Message, ToolResultBlock, ToolUseBlock, UserMessage } from "../messages/types.js";
 import { TASK_LIST_FAMILIES, TASK_LIST_STATUSES, type TaskListItem, type TaskListSnapshot } from "../tool/task-list.js";
+import { messageFromLine } from "./transcript-lines.js";
 
 export interface LoadedTranscript {
   sessionId: string;
@@ -45,12 +46,6 @@ export function interruptedToolResult(call: ToolUseBlock): string {
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
-
-function isMessage(value: unknown): value is Message {
-  if (typeof value !== "object" || value === null) return false;
-  const m = value as { role?: unknown; content?: unknown };
-  return (m.role === "user" || m.role === "assistant") && Array.isArray(m.content);
 }
 
 /**
@@ -144,8 +139,10 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
       loadedDeferredTools = Array.isArray(entry.loadedDeferredTools)
         ? entry.loadedDeferredTools.filter((name): name is string => typeof name === "string")
         : [];
-    } else if (entry.type === "message") {
-      if (isMessage(entry.message)) messages.push(entry.message);
+    } else if (entry.type === "message" || entry.type === "user" || entry.type === "assistant") {
+      // Claude Code's user / assistant lines, or a `message` entry of a format-1 transcript.
+      const message = messageFromLine(entry as Record<string, unknown>);
+      if (message) messages.push(message);
       else warnings.push(`transcript ${path}: line ${index + 1} holds a malformed message; skipped it`);
     }
   });

@@ -4,24 +4,35 @@
 // of one per entry: it was a quarter of the loop's cost per tool call), and at once on close and
 // on process exit. A killed process loses at most the entries of its last event-loop turn, and
 // the reader skips a torn last line.
-import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
+//
+// Conversation messages are written in Claude Code's line shape (transcript-lines.ts), chained by
+// parentUuid; the other entries (the header, permission decisions, results, compaction markers)
+// keep Warden's own types, which Claude Code's tools skip.
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { wardenVersion } from "../config/version.js";
 import type { Message, Usage } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
 import type { ToolInput } from "../tool/types.js";
+import { currentGitBranch } from "./git-branch.js";
+import { type LineContext, type MessageLine, messageLine } from "./transcript-lines.js";
 
-export const TRANSCRIPT_VERSION = 1;
+/** 1: messages as `{type:"message"}` entries; 2: messages as Claude Code's user / assistant lines. */
+export const TRANSCRIPT_FORMAT = 2;
 
 /** First line of a transcript file. */
 export interface SessionHeaderEntry {
   type: "session";
-  version: number;
+  format: number;
+  /** Warden's version (as in every message line). Format-1 files hold the format number here. */
+  version: string | number;
   sessionId: string;
   cwd: string;
   model: string;
   timestamp: string;
 }
 
+/** A conversation message as format 1 wrote it (still read; format 2 writes transcript-lines.ts's lines). */
 export interface MessageEntry {
   type: "message";
   message: Message;
@@ -88,6 +99,8 @@ export interface TranscriptHeader {
   sessionId: string;
   cwd: string;
   model: string;
+  /** A subagent's transcript: its lines are marked as a sidechain with this agent's id. */
+  agentId?: string;
 }
 
 /** Writers with entries that may still be pending, flushed if the process exits first. */
@@ -106,6 +119,9 @@ export class TranscriptWriter {
   private fd: number | undefined;
   private pending: string[] = [];
   private flushScheduled = false;
+  private lineContext: LineContext | undefined;
+  /** The uuid of the last message line: the next one's parentUuid (undefined until known). */
+  private lastUuid: string | null | undefined;
 
   constructor(
     readonly path: string,
@@ -113,7 +129,18 @@ export class TranscriptWriter {
   ) {}
 
   recordMessage(message: Message): void {
-    this.append({ type: "message", message, timestamp: new Date().toISOString() });
+    this.lineContext ??= {
+      sessionId: this.header.sessionId,
+      cwd: this.header.cwd,
+      version: wardenVersion(),
+      gitBranch: currentGitBranch(this.header.cwd),
+      ...(this.header.agentId !== undefined && { agentId: this.header.agentId }),
+    };
+    // A resumed session continues the chain from the file's last message.
+    if (this.lastUuid === undefined) this.lastUuid = existsSync(this.path) ? lastMessageUuid(this.path) : null;
+    const line = messageLine(message, this.lineContext, this.lastUuid, new Date().toISOString());
+    this.lastUuid = line.uuid;
+    this.append(line);
   }
 
   /** Public hook for other modules (permission decisions, hooks, compaction markers...). */
@@ -137,7 +164,7 @@ export class TranscriptWriter {
     this.fd = undefined;
   }
 
-  private append(entry: TranscriptEntry | ExtraTranscriptEntry): void {
+  private append(entry: TranscriptEntry | ExtraTranscriptEntry | MessageLine): void {
     // Serialised now: the entry is recorded as it is at this moment, whatever happens to it later.
     this.pending.push(`${JSON.stringify(entry)}\n`);
     if (this.flushScheduled) return;
@@ -159,9 +186,49 @@ export class TranscriptWriter {
     this.fd = openSync(this.path, "a", 0o600);
     const timestamp = new Date().toISOString();
     const first: TranscriptEntry = isNew
-      ? { type: "session", version: TRANSCRIPT_VERSION, ...this.header, timestamp }
+      ? { type: "session", format: TRANSCRIPT_FORMAT, version: wardenVersion(), ...this.header, timestamp }
       : { type: "resume", timestamp };
     writeSync(this.fd, `${JSON.stringify(first)}\n`);
     return this.fd;
+  }
+}
+
+/**
+ * The uuid of the last message line of a transcript, reading back from its end only as far as
+ * needed (a resumed transcript may be large); null when it has none (empty, or format 1).
+ */
+function lastMessageUuid(path: string): string | null {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    let span = Math.min(size, 64 * 1024);
+    while (span > 0) {
+      const buffer = Buffer.alloc(span);
+      readSync(fd, buffer, 0, span, size - span);
+      const lines = buffer.toString("utf8").split("\n");
+      // The first piece may be a cut line unless the whole file was read.
+      const whole = span === size ? lines : lines.slice(1);
+      for (let i = whole.length - 1; i >= 0; i -= 1) {
+        const uuid = uuidOf(whole[i] ?? "");
+        if (uuid !== undefined) return uuid;
+      }
+      if (span === size) return null;
+      span = Math.min(size, span * 4);
+    }
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function uuidOf(line: string): string | undefined {
+  if (!line.includes('"uuid"')) return undefined;
+  try {
+    const entry = JSON.parse(line) as { type?: unknown; uuid?: unknown };
+    return (entry.type === "user" || entry.type === "assistant") && typeof entry.uuid === "string"
+      ? entry.uuid
+      : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -138,6 +138,11 @@ export interface AppState {
   bashCwd?: string;
   /** Shell and environment captured on the session's first command. */
   bashShellSnapshot?: ShellSnapshot;
+  /**
+   * Variables the session adds to the environment of the commands it runs (settings `env` from
+   * trusted sources, a library caller's `env` option), over Warden's own environment.
+   */
+  toolEnv?: Readonly<Record<string, string>>;
   /** This session's background tasks (run_in_background), read by TaskOutput and TaskStop. */
   backgroundTasks?: BackgroundTaskRegistry;
   /** The foreground commands running now, which the person may send to the background (Ctrl+B). */

@@ -43,7 +43,7 @@ function transcriptMessages(path: string): Array<{ role: string; content: Block[
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { type: string; message?: { role: string; content: Block[] } })
-    .filter((entry) => entry.type === "message" && entry.message)
+    .filter((entry) => (entry.type === "user" || entry.type === "assistant") && entry.message)
     .map((entry) => entry.message as { role: string; content: Block[] });
 }
 

@@ -202,12 +202,10 @@ describe("warden -p (headless)", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l))
-      .filter((e) => e.type === "message");
+      .filter((e) => e.type === "user" || e.type === "assistant");
     // The agent list was told once: a resumed session finds it in the conversation.
-    expect(entries.filter((e) => e.message.isMeta && e.message.content[0].text.includes("Agent types"))).toHaveLength(
-      1,
-    );
-    const messages = entries.filter((e) => !e.message.isMeta).map((e) => e.message.content[0].text);
+    expect(entries.filter((e) => e.isMeta && e.message.content[0].text.includes("Agent types"))).toHaveLength(1);
+    const messages = entries.filter((e) => !e.isMeta).map((e) => e.message.content[0].text);
     expect(messages).toEqual([
       "first question",
       "first answer",

@@ -191,7 +191,7 @@ describe("slash commands in -p prompts", () => {
     expect(readFileSync(target, "utf8")).toBe("m");
   });
 
-  it("sends a prompt that only looks like a command unchanged, and refuses a forked skill with why", async () => {
+  it("sends a prompt that only looks like a command unchanged", async () => {
     const p = project();
     write(join(p.home, "skills", "deep", "SKILL.md"), "---\ndescription: d\ncontext: fork\n---\nDig.\n");
     const at = server.requests.length;
@@ -199,9 +199,40 @@ describe("slash commands in -p prompts", () => {
     const plain = await warden(p, ["-p", "/etc/hosts looks odd"]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(requestText(at)).toContain("/etc/hosts looks odd");
+  });
 
-    const forked = await warden(p, ["-p", "/deep into it"]);
-    expect(forked.code).toBe(2);
-    expect(forked.stderr).toContain("the skill deep runs as a subagent (context: fork)");
+  it("runs a forked skill as a subagent: its text is the child's task, its grants hold there, the parent reads the report", async () => {
+    const p = project();
+    const made = join(p.cwd, "dug.txt");
+    write(
+      join(p.home, "skills", "deep", "SKILL.md"),
+      "---\ndescription: Dig deep\ncontext: fork\nallowed-tools: Write\n---\nDig into $ARGUMENTS and write what you found.\n",
+    );
+    const at = server.requests.length;
+    server.enqueue(
+      // The main loop, asked by `/deep the logs`, calls the Skill tool.
+      reply().tool("Skill", { skill: "deep", args: "the logs" }, { id: "s1" }),
+      // The child: writes with the skill's grant (headless, a Write would otherwise be refused).
+      reply().tool("Write", { file_path: made, content: "found it" }, { id: "w1" }),
+      reply().text("The logs show a timeout."),
+      // The main loop reads the report.
+      reply().text("Done: a timeout."),
+    );
+    const run = await warden(p, ["-p", "/deep the logs"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(requestText(at)).toContain('Run the skill \\"deep\\" with the Skill tool, args \\"the logs\\"');
+    // The child's first request carries the skill's text, not the parent's conversation.
+    const child = requestText(at + 1);
+    expect(child).toContain("Dig into the logs and write what you found.");
+    expect(child).not.toContain("Run the skill");
+    expect(readFileSync(made, "utf8")).toBe("found it");
+    const report = resultText(at + 3, "s1");
+    expect(report).toContain("ran as a subagent (general-purpose");
+    expect(report).toContain("The logs show a timeout.");
+    expect(report).toContain("allowed without asking: Write");
+    // The parent's conversation never received the skill's instructions.
+    expect(requestText(at + 3)).not.toContain("Dig into the logs");
+    const result = jsonLines(run.stdout).find((line) => line.type === "result");
+    expect(result?.result).toBe("Done: a timeout.");
   });
 });

@@ -4,7 +4,8 @@
 // suite needs Node 22, which scripts/setup.sh installs from npm on linux-x64; elsewhere this file
 // is skipped and says why.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,10 +37,18 @@ describe.skipIf(!available)("the MCP conformance suite", () => {
   let url: string;
 
   beforeAll(async () => {
+    // A project with a memory file and a slash command without a description (served as a prompt).
+    const project = mkdtempSync(join(tmpdir(), "warden-conformance-"));
+    mkdirSync(join(project, ".warden", "commands"), { recursive: true });
+    writeFileSync(join(project, "AGENTS.md"), "# Rules\n");
+    writeFileSync(join(project, ".warden", "commands", "bare.md"), "Summarise $ARGUMENTS.\n");
     server = spawn(
       process.execPath,
-      ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "serve", "--port", "0", "--cwd", REPO_ROOT],
-      { stdio: ["ignore", "ignore", "pipe"] },
+      ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "serve", "--port", "0", "--cwd", project],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, HOME: project, WARDEN_HOME: join(project, "home") },
+      },
     );
     url = await new Promise<string>((resolve, reject) => {
       let seen = "";
@@ -62,6 +71,7 @@ describe.skipIf(!available)("the MCP conformance suite", () => {
     "logging-set-level",
     "completion-complete",
     "resources-list",
+    "prompts-list",
     "dns-rebinding-protection",
   ]) {
     it(`server: ${scenario}`, async () => {

@@ -134,6 +134,9 @@ describe("warden mcp usage errors", () => {
     [["mcp", "frob"], /unknown subcommand "frob"/],
     [["mcp", "serve", "--port", "abc"], /--port must be 0-65535, not abc/],
     [["mcp", "list", "--bogus"], /Unknown option '--bogus'/],
+    [["mcp", "list", "--mcp-config", "{not json"], /bad --mcp-config: --mcp-config: invalid JSON/],
+    [["mcp", "list", "--mcp-config", "/nonexistent/servers.json"], /bad --mcp-config: .*file not found/],
+    [["mcp", "list", "--mcp-config", '{"mcpServers":{"x":{"type":"http"}}}'], /server "x": url/],
   ])("%j exits 2 with a clear message", (args, message) => {
     const run = spawnSync(process.execPath, ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), ...args], {
       encoding: "utf8",

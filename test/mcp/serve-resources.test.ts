@@ -27,6 +27,17 @@ beforeAll(async () => {
   await writeFile(join(project, "notes", "pixel.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
   await writeFile(join(project, "secret.txt"), "hunter2\n");
   await writeFile(join(dir, "outside.txt"), "not in the project\n");
+  // A project command and a user skill: served as MCP prompts.
+  await mkdir(join(project, ".warden", "commands"), { recursive: true });
+  await writeFile(
+    join(project, ".warden", "commands", "review.md"),
+    "---\ndescription: Review a file\nargument-hint: <file>\nallowed-tools: Bash\n---\nReview $1 closely. All: $ARGUMENTS\n",
+  );
+  await mkdir(join(dir, "home", ".warden", "skills", "explain"), { recursive: true });
+  await writeFile(
+    join(dir, "home", ".warden", "skills", "explain", "SKILL.md"),
+    "---\nname: explain\ndescription: Explain code simply\n---\nExplain the code.\n",
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -160,10 +171,47 @@ describe("warden mcp serve: resources", () => {
       });
       expect(beside.completion.values).toEqual([`${project.slice(1)}/`]);
       const relative = await client.complete({
-        ref: { type: "ref/prompt", name: "anything" },
-        argument: { name: "args", value: "notes/pl" },
+        ref: { type: "ref/prompt", name: "review" },
+        argument: { name: "arguments", value: "notes/pl" },
       });
       expect(relative.completion.values).toEqual(["notes/plan.txt"]);
+      // A prompt that does not exist completes nothing.
+      const unknown = await client.complete({
+        ref: { type: "ref/prompt", name: "anything" },
+        argument: { name: "arguments", value: "notes/pl" },
+      });
+      expect(unknown.completion.values).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
+
+describe("warden mcp serve: prompts", () => {
+  it("serves the slash commands and skills as prompts, with their arguments put in", async () => {
+    const client = await connect();
+    try {
+      expect(client.getServerCapabilities()?.prompts).toBeDefined();
+      const { prompts } = await client.listPrompts();
+      expect(prompts.map((p) => p.name).sort()).toEqual(["explain", "review"]);
+      const review = prompts.find((p) => p.name === "review");
+      expect(review?.description).toBe("Review a file");
+      expect(review?.arguments).toEqual([
+        { name: "arguments", description: "What follows /review (<file>)", required: false },
+      ]);
+      const got = await client.getPrompt({ name: "review", arguments: { arguments: "src/a.ts --strict" } });
+      expect(got.messages).toEqual([
+        { role: "user", content: { type: "text", text: "Review src/a.ts closely. All: src/a.ts --strict" } },
+      ]);
+      const skill = await client.getPrompt({ name: "explain" });
+      const text = (skill.messages[0]?.content as { text?: string } | undefined)?.text;
+      expect(text).toContain("Explain the code.");
+      expect(text).toContain(join(dir, "home", ".warden", "skills", "explain"));
+      // An edit is served at once; an unknown name is an error with the reason.
+      await writeFile(join(project, ".warden", "commands", "review.md"), "Look at $ARGUMENTS again.\n");
+      const edited = await client.getPrompt({ name: "review", arguments: { arguments: "b.ts" } });
+      expect((edited.messages[0]?.content as { text?: string } | undefined)?.text).toBe("Look at b.ts again.");
+      await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(/No such prompt: nope/);
     } finally {
       await client.close();
     }

@@ -144,18 +144,21 @@ describe("warden mcp serve over streamable HTTP", () => {
       stdio: ["ignore", "ignore", "pipe"],
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
+      const { url, count } = await new Promise<{ url: string; count: number }>((resolve, reject) => {
         let seen = "";
         child.stderr.on("data", (chunk: Buffer) => {
           seen += chunk.toString();
-          const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
-          if (match) resolve(match[1] as string);
+          const match = /serving (\d+) tools at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
+          if (match) resolve({ url: match[2] as string, count: Number(match[1]) });
         });
         child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${seen}`)));
       });
       const client = new Client({ name: "http-client", version: "1.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      expect((await client.listTools()).tools.map((t) => t.name)).toContain("Read");
+      const listed = (await client.listTools()).tools.map((t) => t.name);
+      expect(listed).toContain("Read");
+      // The count it announces is the number of tools a client gets.
+      expect(count).toBe(listed.length);
       const read = await client.callTool({ name: "Read", arguments: { file_path: join(project, "notes.txt") } });
       expect(text(read)).toContain("alpha");
       await client.close();

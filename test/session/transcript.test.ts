@@ -42,10 +42,10 @@ describe("transcripts", () => {
     expect(lines[0]).toMatchObject({ type: "session", sessionId: session.sessionId, cwd });
     expect(lines.map((l) => l.type)).toEqual([
       "session",
-      "message",
-      "message",
-      "message",
-      "message",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
       "result",
       "permission",
     ]);
@@ -124,7 +124,7 @@ describe("transcripts", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l).type);
-    expect(types).toEqual(["session", "resume", "message"]);
+    expect(types).toEqual(["session", "resume", "user"]);
   });
 
   it("resumes: the loaded conversation is sent again with the new prompt", async () => {

@@ -12,12 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LspService } from "../../src/lsp/service.js";
 import { isDeferredTool } from "../../src/tool/deferred.js";
 import type { McpResourceSource } from "../../src/tool/mcp-resource-source.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { toolInputJSONSchema } from "../../src/tool/schema.js";
 import type { AnyTool } from "../../src/tool/types.js";
 import { createListMcpResourcesTool } from "../../src/tools/list-mcp-resources/tool.js";
+import { createLspTool } from "../../src/tools/lsp/tool.js";
 import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
 import { builtInTools } from "../../src/tools/registry.js";
 import { createSkillTool } from "../../src/tools/skill/tool.js";
@@ -48,6 +50,23 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createSkillTool: () => createSkillTool({ skills: [], commands: [], projectTrusted: false, warnings: [] }),
   // The schema is the caller's (--json-schema): this one is what the schema-run pool below passes.
   createStructuredOutputTool: () => createStructuredOutputTool(ANSWER_SCHEMA, () => ({ ok: true })),
+  // The servers shape neither the prompt nor the schema; the tool is enabled when there is one.
+  createLspTool: () =>
+    createLspTool(
+      new LspService(
+        [
+          {
+            name: "demo",
+            command: "demo-ls",
+            args: [],
+            extensions: [".ts"],
+            languageIds: {},
+            env: {},
+          },
+        ],
+        "/project",
+      ),
+    ),
 };
 
 /**
@@ -88,7 +107,7 @@ let server: ScriptedModelServer;
  */
 let cliPoolNames: string[];
 let cliTasksPoolNames: string[];
-/** With --json-schema and --brief (StructuredOutput and SendUserMessage join). */
+/** With --json-schema, --brief and a language server (StructuredOutput, SendUserMessage and LSP join). */
 let cliSchemaPoolNames: string[];
 /** The first request body of a headless session, per wire protocol. */
 let anthropicBody: Record<string, unknown>;
@@ -143,7 +162,18 @@ beforeAll(async () => {
   writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
   const withTasks = poolRun("home-tasks", ["--settings", JSON.stringify({ taskTools: "Tasks" })]);
-  const withSchema = poolRun("home-schema", ["--json-schema", JSON.stringify(ANSWER_SCHEMA), "--brief"], schemaScript);
+  // Settings naming the built-in TypeScript server offer LSP even in this folder without TypeScript.
+  const withSchema = poolRun(
+    "home-schema",
+    [
+      "--json-schema",
+      JSON.stringify(ANSWER_SCHEMA),
+      "--brief",
+      "--settings",
+      JSON.stringify({ lspServers: { typescript: {} } }),
+    ],
+    schemaScript,
+  );
 
   // The first request as each wire protocol carries it: no MCP, no memory files, a folder outside git.
   server.enqueue(reply().text("done"));
@@ -216,6 +246,9 @@ describe("every tool the CLI offers", () => {
     // StructuredOutput only where a run asked for data.
     expect(cliPoolNames).not.toContain("StructuredOutput");
     expect(cliSchemaPoolNames).toContain("StructuredOutput");
+    // LSP only where a language server can be started.
+    expect(cliPoolNames).not.toContain("LSP");
+    expect(cliSchemaPoolNames).toContain("LSP");
     expect(offered.sort()).toEqual([...known].sort());
     // Exactly one task-list family per session: TodoWrite by default (headless), Tasks by setting.
     expect(cliPoolNames).toContain("TodoWrite");

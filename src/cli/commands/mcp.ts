@@ -1,4 +1,5 @@
 // `warden mcp list`: the configured MCP servers, their state and tool counts.
+// `warden mcp add | remove | get | approve`: editing them, as `claude mcp` does (./mcp-edit.ts).
 // `warden mcp serve [--port N]`: Warden's built-in tools as an MCP server (stdio, or streamable
 // HTTP on 127.0.0.1:N) under the permission engine with a headless policy.
 import { randomUUID } from "node:crypto";
@@ -7,6 +8,7 @@ import { parseArgs } from "node:util";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import type { McpServerStatus } from "../../mcp/connection.js";
 import { wardenVersion } from "../version.js";
+import { add, approve, EDIT_USAGE, get, McpUsageError, remove } from "./mcp-edit.js";
 
 const out = (text: string) => void process.stdout.write(text);
 const err = (text: string) => void process.stderr.write(text);
@@ -16,7 +18,7 @@ const USAGE = `Usage:
   warden mcp serve [--port <n>] [--allowedTools <rules...>] [--disallowedTools <rules...>]
                    [--permission-mode <mode>] [--settings <file-or-json>] [--add-dir <dir>...] [--cwd <dir>]
                    [--trust-project]
-
+${EDIT_USAGE}
 serve speaks MCP over stdio, or over streamable HTTP at http://127.0.0.1:<n>/mcp with --port:
 the built-in tools, files as file:// resources (read under the same rules as Read), path
 completions, log messages and progress. Calls that would need approval are denied with the
@@ -31,6 +33,7 @@ function isUsageError(error: unknown): boolean {
   // node:util parseArgs reports unknown options and missing values as TypeErrors with an ERR_PARSE_ARGS code.
   return (
     error instanceof UsageError ||
+    error instanceof McpUsageError ||
     (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS"))
   );
 }
@@ -40,6 +43,10 @@ export async function run(argv: string[]): Promise<number> {
   try {
     if (sub === "list") return await list(rest);
     if (sub === "serve") return await serve(rest);
+    if (sub === "add") return await add(rest);
+    if (sub === "remove") return await remove(rest);
+    if (sub === "get") return await get(rest);
+    if (sub === "approve") return await approve(rest);
   } catch (error) {
     err(`warden mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     return isUsageError(error) ? 2 : 1;
@@ -71,8 +78,13 @@ async function list(argv: string[]): Promise<number> {
       settings: { type: "string" },
       cwd: { type: "string" },
       json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   const cwd = resolve(values.cwd ?? ".");
   const [{ loadSettings }, { loadMcpServerEntries }, { McpClientManager }] = await Promise.all([
     import("../../config/settings.js"),
@@ -80,6 +92,9 @@ async function list(argv: string[]): Promise<number> {
     import("../../mcp/manager.js"),
   ]);
   const settings = loadSettings({ cwd, extraSettings: values.settings ? [values.settings] : [] });
+  const { mcpConfigArgProblems } = await import("../../mcp/config-sources.js");
+  const argProblems = mcpConfigArgProblems(values["mcp-config"] ?? [], cwd);
+  if (argProblems.length > 0) throw new UsageError(`bad --mcp-config: ${argProblems.join("; ")}`);
   const load = loadMcpServerEntries({
     cwd,
     settings,
@@ -120,8 +135,13 @@ async function serve(argv: string[]): Promise<number> {
       "add-dir": { type: "string", multiple: true },
       cwd: { type: "string" },
       "trust-project": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
@@ -191,7 +211,9 @@ async function serve(argv: string[]): Promise<number> {
 
   const { serveStreamableHttp } = await import("../../mcp/server/http.js");
   const running = await serveStreamableHttp(port, makeServer);
-  err(`warden mcp: serving ${tools.length} tools at ${running.url}\n`);
+  const { servableTools } = await import("../../mcp/server/warden-server.js");
+  // What clients see: the pool less the tools that cannot be served (ToolSearch, ones that need a person here).
+  err(`warden mcp: serving ${servableTools(tools).length} tools at ${running.url}\n`);
   await new Promise<void>((done) => {
     process.once("SIGINT", done);
     process.once("SIGTERM", done);

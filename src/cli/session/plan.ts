@@ -2,7 +2,9 @@
 // Agent SDK's stream-json mode, the library, ACP): everything that can be checked without
 // starting anything. A bad model, settings file, budget or JSON schema stops the session here,
 // before any MCP server or hook process is started.
-import { settingsValue } from "../../config/settings.js";
+import { resolve } from "node:path";
+import { SettingsError, settingsValue } from "../../config/settings.js";
+import { mcpConfigArgProblems } from "../../mcp/config-sources.js";
 import { budgetProblem } from "../../models/budget.js";
 import { applyOverride, type ModelInfo, modelInfoFor } from "../../models/resolve.js";
 import type { SessionPermissions } from "../../permissions/settings/index.js";
@@ -41,10 +43,12 @@ export interface SessionPlan {
 export async function planSession(config: SessionConfig, request: PlanRequest): Promise<SessionPlan> {
   const resumed = await loadResumed(config.cwd, request, request.warn);
   // Settings are read once, here: broken ones stop the session before any MCP server is started.
-  const permissions = settingsOf(config);
+  const permissions = settingsOrUsageError(config);
+  const mcpProblems = mcpConfigArgProblems(config.mcpConfig, config.cwd);
+  if (mcpProblems.length > 0) throw new SessionSetupError(`bad --mcp-config: ${mcpProblems.join("; ")}`, 2);
   const modelSpec =
     request.model ?? config.model ?? resumed?.model ?? settingsModel(permissions) ?? chooseDefaultModel();
-  // A model that cannot be used (unknown name, missing or malformed replay file) is bad usage.
+  // An unknown provider, a missing or malformed replay script: the model named cannot be used (usage).
   const resolved = await resolveModel(modelSpec, config.cwd, request.onRetry).catch((error: unknown) => {
     throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
   });
@@ -69,12 +73,15 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
   return { config, resumed, resolved, permissions, modelOverride, modelInfo, structured, fallback };
 }
 
-/** The settings, read once; a file that cannot be used (or bad `--settings` JSON) is bad usage. */
-function settingsOf(config: SessionConfig): SessionPermissions {
+/** The settings; a --settings value that cannot be read is a usage error (exit 2), like any bad flag. */
+function settingsOrUsageError(config: SessionConfig): SessionPermissions {
   try {
     return sessionPermissions(config);
   } catch (error) {
-    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
+    if (!(error instanceof SettingsError) || config.settings === undefined) throw error;
+    const flagFile = config.settings.trimStart().startsWith("{") ? "--settings" : resolve(config.cwd, config.settings);
+    if (!error.issues.some((issue) => issue.file === flagFile)) throw error;
+    throw new SessionSetupError(error.message, 2);
   }
 }
 

@@ -22,6 +22,7 @@ import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
 import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
+import { setUpLsp } from "../lsp-setup.js";
 import { headlessMcpFeatures } from "../mcp-features.js";
 import type { SessionSkills } from "../skills-setup.js";
 import { setUpSkills } from "../skills-setup.js";
@@ -113,6 +114,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
   });
   // Awaited below; until then a failure must not count as unhandled.
   mcpStarting.catch(() => undefined);
+  // Which language servers may start here; none starts, and no LSP code loads, before the first LSP call.
+  const lsp = setUpLsp(config.cwd, permissions.settings, warn);
   try {
     const taskTools = settingsValue(permissions.settings, "taskTools");
     const skills = await setUpSkills(config.cwd, permissions.settings, warn);
@@ -125,6 +128,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       ...(config.tools ? builtIn.filter((tool) => config.tools?.includes(tool.name)) : builtIn),
       ...(plan.structured ? [plan.structured.tool] : []),
       ...skills.tools,
+      ...lsp.tools,
       ...(options.extraTools ?? []),
       ...(await loadExtraTools()),
     ];
@@ -213,7 +217,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       compact: (instructions) => session.compact(instructions),
       async close() {
         session.close();
-        await mcp.close();
+        await Promise.all([mcp.close(), lsp.close()]);
       },
     };
   } catch (error) {

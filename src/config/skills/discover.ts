@@ -107,6 +107,8 @@ async function loadSkill(file: string, root: SkillRoot): Promise<SkillDefinition
   };
   const model = optionalString(attributes, "model");
   if (model !== undefined) skill.model = model;
+  const agent = optionalString(attributes, "agent");
+  if (agent !== undefined) skill.agent = agent;
   const hint = optionalString(attributes, "argument-hint");
   if (hint !== undefined) skill.argumentHint = hint;
   return skill;

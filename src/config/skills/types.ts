@@ -26,6 +26,8 @@ export interface SkillDefinition {
   /** `model`, when the skill asks for one (honoured for forked skills). */
   model?: string;
   context: SkillContext;
+  /** `agent`: the subagent type a forked skill runs as (default general-purpose). */
+  agent?: string;
   /** `argument-hint`: how the arguments look (`<file> [--fix]`). */
   argumentHint?: string;
   /** `disable-model-invocation: true`: only a user may invoke it (as `/name`); the model is not told of it. */

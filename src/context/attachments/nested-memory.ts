@@ -7,7 +7,8 @@
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { type MemoryFile, projectMemoryFilesIn } from "../../config/memory.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
-import type { AnyTool, AttachmentItem, AttachmentSource } from "../../tool/types.js";
+import type { AttachmentItem, AttachmentSource } from "../../tool/types.js";
+import { readableMemoryFiles } from "../memory-access.js";
 
 export function nestedMemorySource(): AttachmentSource {
   /** Folders whose memory files were looked for already (each folder is looked at once). */
@@ -33,7 +34,7 @@ export function nestedMemorySource(): AttachmentSource {
         }
       }
       if (found.length === 0) return undefined;
-      const allowed = await readable(found, state.toolPermissionContext, context.options.tools);
+      const allowed = await readableMemoryFiles(found, state.toolPermissionContext, context.options.tools);
       attached.push(...allowed);
       return allowed.map((file): AttachmentItem => ({ text: render(file) }));
     },
@@ -73,17 +74,6 @@ function foldersToLook(place: string, roots: readonly Root[]): string[] {
     return folders;
   }
   return [];
-}
-
-async function readable(
-  files: MemoryFile[],
-  permissions: ToolPermissionContext,
-  pool: readonly AnyTool[],
-): Promise<MemoryFile[]> {
-  if (!permissions.rules.deny.some((rule) => rule.value.ruleContent !== undefined)) return files;
-  // Loaded only when a deny rule with a path could match: most sessions never pay for it here.
-  const { checkReadPermission } = await import("../../permissions/filesystem/index.js");
-  return files.filter((file) => checkReadPermission("Read", file.path, permissions, pool).behavior !== "deny");
 }
 
 /** The folder a memory file speaks for (`.claude/CLAUDE.md` speaks for the folder holding `.claude`). */

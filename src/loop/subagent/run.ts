@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { loadMemoryFiles } from "../../config/memory.js";
 import { sessionArtifactsDir } from "../../config/paths.js";
+import { readableMemoryFiles } from "../../context/memory-access.js";
 import { emptyUsage, type Message, textOf, userText } from "../../messages/types.js";
 import { modelInfoFor } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
@@ -53,6 +54,7 @@ function childAppState(parent: AppState, request: SubagentRequest, cwd: string):
     autoModeCircuitTripped: parent.autoModeCircuitTripped,
     sandboxSettings: parent.sandboxSettings,
     bashShellSnapshot: parent.bashShellSnapshot,
+    toolEnv: parent.toolEnv,
     backgroundTasks: parent.backgroundTasks,
     taskStore: parent.taskStore,
     toolSearchMode: parent.toolSearchMode,
@@ -127,13 +129,21 @@ export async function runSubagent(
       additionalDirectories: workingDirectories.filter((dir) => dir !== cwd),
     };
     const intro = request.definition.systemPrompt;
-    prefix = new RequestPrefixCache(async (split) => buildSystemPrompt({ environment, memory, intro }, split));
+    const allowed = readableMemoryFiles(memory, parentState.toolPermissionContext, parent.options.tools);
+    prefix = new RequestPrefixCache(async (split) =>
+      buildSystemPrompt({ environment, memory: await allowed, intro }, split),
+    );
     messages = [userText(request.prompt)];
   }
 
   const transcriptPath = sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId);
   const transcript = deps.transcripts
-    ? new TranscriptWriter(transcriptPath, { sessionId: deps.sessionId, cwd, model: chosen.label })
+    ? new TranscriptWriter(transcriptPath, {
+        sessionId: deps.sessionId,
+        cwd,
+        model: chosen.label,
+        agentId: request.agentId,
+      })
     : undefined;
   transcript?.recordEntry({
     type: "agent",

@@ -6,6 +6,7 @@ import type * as McpTypes from "@modelcontextprotocol/sdk/types.js";
 import type { AnyTool } from "../../tool/types.js";
 import type { CallContextFactory } from "./call-context.js";
 import { completePath } from "./completions.js";
+import { listPrompts, loadPromptCatalog, PROMPT_ARGUMENT } from "./prompts.js";
 import {
   checkReadable,
   FILE_TEMPLATE,
@@ -72,7 +73,13 @@ export function registerResourceHandlers(server: Server, types: Types, parts: Re
     const { ref, argument } = request.params;
     const isFileTemplate =
       ref.type === "ref/resource" && ref.uri === FILE_TEMPLATE.uriTemplate && argument.name === "path";
-    if (!isFileTemplate && ref.type !== "ref/prompt") return { completion: { values: [], total: 0, hasMore: false } };
+    // A prompt's arguments are completed as paths (what commands are usually given), only for
+    // prompts that exist.
+    const isPromptArgument =
+      ref.type === "ref/prompt" &&
+      argument.name === PROMPT_ARGUMENT &&
+      listPrompts(await loadPromptCatalog(options.cwd)).some((p) => p.name === ref.name);
+    if (!isFileTemplate && !isPromptArgument) return { completion: { values: [], total: 0, hasMore: false } };
     const completion = await completePath(argument.value, {
       base: options.cwd,
       workingDirectories: workingDirectories(),

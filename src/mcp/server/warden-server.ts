@@ -14,6 +14,7 @@ import { toolInputJSONSchema, toolOutputJSONSchema } from "../../tool/schema.js"
 import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { callContextFactory } from "./call-context.js";
 import { startCallProgress } from "./call-progress.js";
+import { registerPromptHandlers } from "./prompt-handlers.js";
 import { registerResourceHandlers } from "./resource-handlers.js";
 
 export interface WardenMcpServerOptions {
@@ -118,6 +119,7 @@ export async function createWardenMcpServer(options: WardenMcpServerOptions): Pr
         logging: {},
         resources: { subscribe: true },
         completions: {},
+        prompts: {},
       },
     },
   );
@@ -144,5 +146,6 @@ export async function createWardenMcpServer(options: WardenMcpServerOptions): Pr
     return result;
   });
   registerResourceHandlers(server, types, { tools, makeCall, options });
+  registerPromptHandlers(server, types, options.cwd);
   return server;
 }

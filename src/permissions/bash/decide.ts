@@ -19,6 +19,7 @@ import type { PermissionResult, ToolPermissionContext } from "../../tool/permiss
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
 import { fileRuleDecision } from "./file-rules.js";
 import { ruleMatchesFlags } from "./flag-spellings.js";
+import { expandConfiguredGitAlias } from "./git-config-aliases.js";
 import { gitConfigObjection } from "./git-read-only.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { beyondRule } from "./rule-scope.js";
@@ -60,6 +61,8 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   // read (an interpreter's program, a script file, a variable the shell executes), no allow rule or
   // mode can vouch that it stays clear of the denied commands: it asks.
   if (denyRules.length > 0) {
+    const aliased = configuredAliasDecision(analysis, denyRules);
+    if (aliased) return aliased;
     const hidden = analysis.parts.find((p) => p.hidden !== undefined);
     if (hidden) {
       const names = denyRules.map((r) => `Bash(${r.rule.value.ruleContent})`).join(", ");
@@ -201,6 +204,28 @@ function denialOf(denied: { rule: BashRule; words: string }): PermissionResult {
     message: `Permission to run this command was denied by the rule Bash(${denied.rule.rule.value.ruleContent}) (it matches \`${denied.words}\`).`,
     decisionReason: { type: "rule", rule: denied.rule.rule },
   };
+}
+
+/** Deny rules against git aliases from the configuration files (`git p` with `alias.p = push`). */
+function configuredAliasDecision(analysis: ScriptAnalysis, denyRules: BashRule[]): PermissionResult | undefined {
+  for (const part of analysis.parts) {
+    for (const view of part.unwrapping.views) {
+      const expansion = expandConfiguredGitAlias(view.words, part.command.cwd);
+      if (expansion === undefined) continue;
+      if (expansion.kind === "words") {
+        const denied = matchCandidates(denyRules, [expansion.words]);
+        if (denied) return denialOf(denied);
+        continue;
+      }
+      const names = denyRules.map((r) => `Bash(${r.rule.value.ruleContent})`).join(", ");
+      const what =
+        expansion.kind === "shell"
+          ? `the git alias \`${expansion.alias}\` runs the shell command \`${expansion.command}\` (from git's configuration)`
+          : `${expansion.reason}, so what its aliases run is unknown`;
+      return safetyAsk(`${what}, and deny rules are in force (${names})`);
+    }
+  }
+  return undefined;
 }
 
 function matchCandidates(rules: BashRule[], candidates: Field[][]): { rule: BashRule; words: string } | undefined {

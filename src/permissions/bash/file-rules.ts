@@ -2,7 +2,9 @@
 // `Read(./config/credentials.yml)` deny stops `cat`, `head`, `grep` and `git diff --no-index` on
 // that file as it stops Read, and an `Edit(...)` deny stops a redirection or `cp` into it. A
 // command that reads every file under a folder (`grep -r`, `rg`, `git grep`, a glob) cannot be
-// checked file by file: when a read rule reaches into that folder it asks.
+// checked file by file: when a read rule reaches into that folder it asks. So does a git command
+// that prints the repository's files from its tree or history without naming them (`git diff`,
+// `git log -p`, `git show REV`), when a read rule covers a file of the repository, present or not.
 import { existsSync } from "node:fs";
 import { pathsToCheck } from "../../fs/real-path.js";
 import type { ScriptAnalysis } from "../../shell/analysis/index.js";
@@ -11,8 +13,10 @@ import { classifyReadOnly } from "../../shell/read-only/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, PermissionRule, ToolPermissionContext } from "../../tool/permission-types.js";
+import { repositoryAt } from "../filesystem/git-repository.js";
 import { READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
+import { homeResolved } from "./path-candidates.js";
 import { readTargetsOf } from "./read-targets.js";
 
 interface Access {
@@ -20,6 +24,11 @@ interface Access {
   verb: "read" | "write";
   /** Every file under the path is read (a recursive search, a glob). */
   whole: boolean;
+  /**
+   * Files are read from the repository's history too: a rule's file counts even when it is no
+   * longer in the working tree.
+   */
+  history?: boolean;
 }
 
 /** Deny or ask from the file rules for what the command reads and writes, or undefined. */
@@ -51,11 +60,14 @@ export function fileRuleDecision(
         askRule,
       );
     else if (access.whole) {
+      const exists = access.history ? () => true : existsSync;
       const inside =
-        findPathRuleInside(deny, names, paths, root, existsSync) ??
-        findPathRuleInside(ask, names, paths, root, existsSync);
+        findPathRuleInside(deny, names, paths, root, exists) ?? findPathRuleInside(ask, names, paths, root, exists);
       if (inside) {
-        const reason = `the command reads every file under ${access.path}, and ${describeRule(inside)} covers a file there`;
+        const what = access.history
+          ? `prints files of the repository at ${access.path} (its working tree or its history) without naming them`
+          : `reads every file under ${access.path}`;
+        const reason = `the command ${what}, and ${describeRule(inside)} covers a file there`;
         asked = {
           behavior: "ask",
           message: `This command needs a human to look at it: ${reason}`,
@@ -82,7 +94,9 @@ function ruleAsk(message: string, rule: PermissionRule): PermissionResult {
 function accessesOf(analysis: ScriptAnalysis): Access[] {
   const accesses: Access[] = [];
   const add = (word: Field, cwd: string | undefined, verb: Access["verb"], whole: boolean) => {
-    const path = resolveWordPath(word, cwd);
+    // A deny or ask rule on `~/.ssh/**` holds for `$HOME/.ssh/id_rsa` too (see path-candidates.ts).
+    const known = homeResolved(word);
+    const path = known === undefined ? undefined : resolveWordPath(known, cwd);
     if (path !== undefined) accesses.push({ path, verb, whole: whole || word.glob });
   };
   for (const redirect of analysis.structure.redirects) {
@@ -98,7 +112,19 @@ function accessesOf(analysis: ScriptAnalysis): Access[] {
       for (const word of reads.files) add(word, cwd, "read", false);
       for (const word of reads.folders) add(word, cwd, "read", true);
       if (reads.searchesHere && cwd !== undefined) accesses.push({ path: cwd, verb: "read", whole: true });
+      if (reads.repository) accesses.push(repositoryAccess(reads.repository.directories, cwd));
     }
   }
   return accesses;
+}
+
+/**
+ * The repository a git command reads from: its `-C` folders or the shell's, walked up to the top.
+ * A folder the text does not pin (a variable) stands for the whole disk, so any rule asks.
+ */
+function repositoryAccess(directories: readonly Field[], cwd: string | undefined): Access {
+  let start = cwd;
+  for (const directory of directories) start = start === undefined ? undefined : resolveWordPath(directory, start);
+  const path = start === undefined ? "/" : (repositoryAt(start)?.top ?? start);
+  return { path, verb: "read", whole: true, history: true };
 }

@@ -1,8 +1,11 @@
 // Which files a command reads, as far as its words say: the read-only classifier's paths (cat,
 // head, grep's files, sort's inputs...), git's explicit files (`git diff --no-index a b`,
 // `git show REV:path`, pathspecs after `--`), cp/rsync/scp sources, and the folders a recursive
-// search reads whole (`grep -r`, `rg`, `ag`, `git grep`; with no folder named, the current one).
+// search reads whole (`grep -r`, `rg`, `ag`, `git grep`; with no folder named, the current one),
+// and git commands that print file contents from the repository's tree or history without saying
+// which files (`git diff`, `git show REV`, `git log -p`, `git cat-file -p SHA`).
 import type { ReadOnlyVerdict } from "../../shell/read-only/index.js";
+import { locateGitSubcommand } from "../../shell/read-only/index.js";
 import { commandBaseName, type Field, parseArgs } from "../../shell/words/index.js";
 
 export interface ReadTargets {
@@ -10,6 +13,12 @@ export interface ReadTargets {
   folders: Field[];
   /** The command searches the folder it runs in (no folder named). */
   searchesHere: boolean;
+  /**
+   * A git command prints contents of files it does not name, from the working tree or from any
+   * commit: the whole repository (and its history) is read. `directories` are its `-C` folders,
+   * each relative to the one before.
+   */
+  repository?: { directories: Field[] };
 }
 
 const RECURSIVE_ALWAYS = new Set(["rg", "ag", "ack"]);
@@ -57,15 +66,58 @@ function gitTargets(words: Field[], targets: ReadTargets): ReadTargets {
   const args = subIndex === -1 ? [] : words.slice(subIndex + 1);
   if (sub === "grep") targets.searchesHere = true;
   const dashes = args.findIndex((w) => w.value === "--");
-  if (dashes !== -1) targets.files.push(...args.slice(dashes + 1));
+  const pathspecs = dashes === -1 ? [] : args.slice(dashes + 1);
+  const options = dashes === -1 ? args : args.slice(0, dashes);
   if (sub === "diff" && args.some((w) => w.value === "--no-index")) {
     // Both sides are plain paths, folders compared whole.
     targets.folders.push(...args.filter((w) => !w.value.startsWith("-")));
+    return targets;
   }
-  for (const arg of args) {
+  const blobs: Field[] = [];
+  for (const arg of options) {
     // `git show HEAD:config/credentials.yml` prints that file as committed.
     const blob = /^[^:\s]*:(?!\/)(.+)$/.exec(arg.value);
-    if (blob?.[1] && (sub === "show" || sub === "cat-file")) targets.files.push({ ...arg, value: blob[1] });
+    if (blob?.[1] && (sub === "show" || sub === "cat-file")) blobs.push({ ...arg, value: blob[1] });
   }
+  targets.files.push(...blobs);
+  // `git blame FILE` prints that file (a revision among the words resolves to no rule's path).
+  if (sub === "blame" || sub === "annotate") targets.files.push(...options.filter((w) => !w.value.startsWith("-")));
+  if (sub !== undefined && printsContents(sub, options, blobs.length)) {
+    // A pathspec may name a folder: what is under it is read whole (and from every commit).
+    if (pathspecs.length > 0) targets.folders.push(...pathspecs);
+    else {
+      targets.repository = { directories: locateGitSubcommand(words).directories };
+    }
+  } else targets.files.push(...pathspecs);
   return targets;
+}
+
+/** Options after which diff-printing subcommands print names or counts, not contents. */
+const SUMMARY_ONLY =
+  /^(--stat(=.*)?|--numstat|--shortstat|--name-only|--name-status|--summary|--dirstat(=.*)?|--quiet|-s|--no-patch|--raw|--compact-summary|--check)$/;
+/** Options that make log-like subcommands print each commit's patch (or a file's lines). */
+const PATCH =
+  /^(-p|-u|--patch|--patch-with-stat|--patch-with-raw|--cc|-c|--full-diff|--binary|-L.*|-W|--function-context|--ext-diff|--textconv)$/;
+/** Subcommands that print file contents unless told to summarise. */
+const DIFF_LIKE = new Set(["diff", "diff-tree", "diff-index", "diff-files", "show", "difftool", "range-diff"]);
+/** Subcommands that print contents only when asked for patches. */
+const LOG_LIKE = new Set(["log", "whatchanged", "reflog", "stash", "shortlog", "format-patch"]);
+/** Subcommands that write out whole trees or histories. */
+const DUMPS = new Set(["archive", "bundle", "fast-export"]);
+
+/**
+ * Whether a git subcommand prints file contents it does not pin to named files. `blobs` is how
+ * many `REV:path` arguments named files already (`git show HEAD:a` reads only a).
+ */
+function printsContents(sub: string, options: readonly Field[], blobs: number): boolean {
+  const values = options.map((w) => w.value);
+  const patch = values.some((v) => PATCH.test(v));
+  if (DIFF_LIKE.has(sub)) {
+    if (sub === "show" && blobs > 0 && blobs === values.filter((v) => !v.startsWith("-")).length) return false;
+    return patch || !values.some((v) => SUMMARY_ONLY.test(v));
+  }
+  if (LOG_LIKE.has(sub)) return patch;
+  if (sub === "cat-file")
+    return blobs === 0 && values.some((v) => /^-[pe]$|^--batch|^blob$|^--textconv|^--filters/.test(v));
+  return DUMPS.has(sub);
 }

@@ -1,7 +1,7 @@
 // Everything a session needs from settings, read once at start: the permission context, the hooks
 // and the sandbox settings. Throws (SettingsError, PermissionConfigError) when the session must
 // not start; the message names the file and the problem.
-import { formatSettingsIssue, type LoadedSettings, loadSettings } from "../../config/settings.js";
+import { formatSettingsIssue, type LoadedSettings, loadSettings, settingsEnv } from "../../config/settings.js";
 import { untrustedNotice } from "../../config/trust/index.js";
 import { HookRunner, hooksFromSettings } from "../../hooks/hook-runner.js";
 import { parseSandboxSettings, type SandboxSettings } from "../../shell/sandbox/index.js";
@@ -45,9 +45,11 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
   });
   const built = buildPermissionContext({ cwd: options.cwd, settings, cli: options.cli });
   const hooksConfig = hooksFromSettings(settings);
+  // The files in force only: an untrusted folder's `env` waits for trust like its other widening keys.
+  const env = settingsEnv(settings.files);
   const hooks =
     Object.keys(hooksConfig).length > 0
-      ? new HookRunner({ config: hooksConfig, cwd: options.cwd, sessionId: "" })
+      ? new HookRunner({ config: hooksConfig, cwd: options.cwd, sessionId: "", env })
       : undefined;
   // Higher-precedence files override lower ones field by field (the policy file comes last).
   const sandboxSettings: SandboxSettings = {};
@@ -56,6 +58,7 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
       Object.assign(sandboxSettings, parseSandboxSettings(file.settings.sandbox));
   }
   const appState: Partial<AppState> = { sandboxSettings };
+  if (Object.keys(env).length > 0) appState.toolEnv = env;
   if (hooks) {
     appState.hooks = hooks;
     appState.compactHooks = hooks;

@@ -18,9 +18,13 @@ export function chooseShell(env: NodeJS.ProcessEnv): string {
   return "bash";
 }
 
-function captureEnvironment(source: NodeJS.ProcessEnv): Record<string, string> {
+function captureEnvironment(
+  source: NodeJS.ProcessEnv,
+  sessionEnv: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) if (value !== undefined) env[key] = value;
+  Object.assign(env, sessionEnv);
   // Nothing may stop to wait for a human: no editor for git commit, no pager for git log.
   env.GIT_EDITOR = "true";
   env.GIT_PAGER = "cat";
@@ -34,7 +38,8 @@ function captureEnvironment(source: NodeJS.ProcessEnv): Record<string, string> {
 export function shellSnapshot(context: ToolUseContext): ShellSnapshot {
   const existing = context.getAppState().bashShellSnapshot;
   if (existing) return existing;
-  const snapshot = { shellPath: chooseShell(process.env), env: captureEnvironment(process.env) };
+  const state = context.getAppState();
+  const snapshot = { shellPath: chooseShell(process.env), env: captureEnvironment(process.env, state.toolEnv) };
   context.setAppState((state) => (state.bashShellSnapshot ? state : { ...state, bashShellSnapshot: snapshot }));
   return context.getAppState().bashShellSnapshot ?? snapshot;
 }

@@ -1,14 +1,17 @@
 // Skill: runs one of the session's skills (src/config/skills/). Inline, its instructions join the
 // conversation as a message after this call's result, and its `allowed-tools` hold for the rest of
-// the prompt; `context: fork` skills need subagents, which this Warden does not have yet, so they
-// are refused with words saying so. Made per session by createSkillTool(catalog): the tool carries
+// the prompt; a `context: fork` skill runs as a subagent and its report is the result (fork.ts).
+// Made per session by createSkillTool(catalog): the tool carries
 // the catalog and its listing reminder (listing.ts).
 import { z } from "zod";
 import { findSkill, grantsHonoured, type SkillCatalog, skillPrompt } from "../../config/skills/index.js";
+import type { ToolResultBlock } from "../../messages/types.js";
 import { userText } from "../../messages/types.js";
 import { formatRule } from "../../permissions/rules/index.js";
 import { buildTool } from "../../tool/build-tool.js";
+import type { PermissionRule } from "../../tool/permission-types.js";
 import type { Tool } from "../../tool/types.js";
+import { type ForkedSkillRun, forkUnavailable, runForkedSkill } from "./fork.js";
 import { grantWhileRunning, parseGrants } from "./grants.js";
 import { skillListingSource } from "./listing.js";
 import { skillPermission } from "./permission.js";
@@ -27,6 +30,8 @@ export interface SkillOutput {
   granted: string[];
   /** `allowed-tools` entries that were not granted, with why. */
   notGranted: string[];
+  /** A `context: fork` skill: what its subagent reported. */
+  forked?: ForkedSkillRun;
 }
 
 const nameOf = (input: Pick<SkillInput, "skill">) => input.skill.trim().replace(/^\//, "");
@@ -43,7 +48,7 @@ export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOu
     userFacingName: () => "Skill",
     toAutoClassifierInput: (input) => `${nameOf(input)} ${input.args ?? ""}`.trim(),
 
-    async validateInput(input) {
+    async validateInput(input, context) {
       const name = nameOf(input);
       const skill = findSkill(catalog, name);
       if (!skill) {
@@ -61,10 +66,11 @@ export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOu
           errorCode: 2,
         };
       }
-      if (skill.context === "fork") {
+      const cannotFork = skill.context === "fork" ? forkUnavailable(skill, context) : undefined;
+      if (cannotFork) {
         return {
           result: false,
-          message: `The skill ${name} is meant to run as a subagent (context: fork), and this Warden cannot run subagents yet. Do the task yourself, reading ${skill.file} for its instructions if they help.`,
+          message: `The skill ${name} is meant to run as a subagent (context: fork), but ${cannotFork}. Do the task yourself, reading ${skill.file} for its instructions if they help.`,
           errorCode: 3,
         };
       }
@@ -83,14 +89,14 @@ export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOu
       return skillPermission(skill, context.getAppState().toolPermissionContext.rules);
     },
 
-    async call(input, context) {
+    async call(input, context, canUseTool) {
       const name = nameOf(input);
       const skill = findSkill(catalog, name);
       if (!skill) throw new Error(`There is no skill named ${name}.`);
       const text = await skillPrompt(skill, input.args ?? "");
       const granted: string[] = [];
       const notGranted: string[] = [];
-      let contextModifier: ReturnType<typeof grantWhileRunning> | undefined;
+      let grantedRules: PermissionRule[] = [];
       if (skill.allowedTools.length > 0) {
         if (!grantsHonoured(catalog, skill)) {
           notGranted.push(
@@ -100,9 +106,15 @@ export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOu
           const grants = parseGrants(skill.allowedTools, context.options.cwd);
           for (const rule of grants.rules) granted.push(formatRule(rule.value));
           for (const { entry, why } of grants.rejected) notGranted.push(`${entry} (${why})`);
-          if (grants.rules.length > 0) contextModifier = grantWhileRunning(grants.rules);
+          grantedRules = grants.rules;
         }
       }
+      if (skill.context === "fork") {
+        // The grants hold for the subagent only: this conversation gets its report, not the skill.
+        const forked = await runForkedSkill(skill, text, grantedRules, context, canUseTool);
+        return { data: { name, granted, notGranted, forked } };
+      }
+      const contextModifier = grantedRules.length > 0 ? grantWhileRunning(grantedRules) : undefined;
       const message = userText(`<skill name="${name}">\n${text}\n</skill>`, true);
       return {
         data: { name, granted, notGranted },
@@ -112,6 +124,7 @@ export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOu
     },
 
     mapToolResult(output, toolUseId) {
+      if (output.forked) return forkedResult(output, output.forked, toolUseId);
       const lines = [`The skill ${output.name} is loaded: its instructions follow. Carry them out for the request.`];
       if (output.granted.length)
         lines.push(`Allowed without asking until this request is done: ${output.granted.join(", ")}.`);
@@ -119,4 +132,18 @@ export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOu
       return { type: "tool_result", tool_use_id: toolUseId, content: lines.join("\n") };
     },
   });
+}
+
+function forkedResult(output: SkillOutput, run: ForkedSkillRun, toolUseId: string): ToolResultBlock {
+  const stopped = run.reason !== "completed";
+  const head = `The skill ${output.name} ran as a subagent (${run.agentType}, ${run.turns} turns)${stopped ? ` and stopped (${run.reason}${run.error ? `: ${run.error}` : ""})` : ""}. Its report:`;
+  const lines = [head, "", run.text || "(no text)"];
+  if (output.granted.length) lines.push("", `It was allowed without asking: ${output.granted.join(", ")}.`);
+  if (output.notGranted.length) lines.push("", `Not granted: ${output.notGranted.join("; ")}.`);
+  return {
+    type: "tool_result",
+    tool_use_id: toolUseId,
+    content: lines.join("\n"),
+    ...(stopped ? { is_error: true } : {}),
+  };
 }

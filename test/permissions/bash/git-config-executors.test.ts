@@ -125,3 +125,35 @@ describe("read-only git commands in a repository whose config runs programs", ()
     }
   });
 });
+
+describe("deny rules hold against aliases from git's configuration files", () => {
+  const denyPush = { allow: ["Bash(git:*)"], deny: ["Bash(git push:*)", "Bash(rm:*)"] };
+  const judge = (command: string, cwd: string) =>
+    checkBashCommandPermission({ command, cwd, permissionContext: contextWith(denyPush, [cwd]) });
+
+  it("a word alias in the repository's .git/config is expanded and denied, naming the rule", async () => {
+    const { session } = repository();
+    git(session.project, "config", "alias.p", "push --force");
+    // git really runs push for it (no remote: push fails for that reason, not as an unknown command).
+    expect(() => git(session.project, "p")).toThrow();
+    const result = await judge("git p origin main", session.project);
+    expect(result.behavior).toBe("deny");
+    expect("message" in result ? result.message : "").toContain("Bash(git push:*)");
+    // Elsewhere, and for a subcommand with no alias, the broad allow stands.
+    expect((await judge("git st", session.project)).behavior).toBe("allow");
+    expect((await judge("git log --oneline", session.project)).behavior).toBe("allow");
+  });
+
+  it("a shell alias asks while deny rules are in force, and runs under the broad allow when none is", async () => {
+    const { session } = repository();
+    git(session.project, "config", "alias.clean-all", "!rm -rf build");
+    const result = await judge("git clean-all", session.project);
+    expect(result.behavior).toBe("ask");
+    expect("message" in result ? result.message : "").toContain("rm -rf build");
+    const noDeny = contextWith({ allow: ["Bash(git:*)"] }, [session.project]);
+    expect(
+      (await checkBashCommandPermission({ command: "git clean-all", cwd: session.project, permissionContext: noDeny }))
+        .behavior,
+    ).toBe("allow");
+  });
+});

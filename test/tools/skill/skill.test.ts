@@ -273,9 +273,10 @@ describe("the Skill tool", () => {
       result: false,
       message: expect.stringContaining("only be run by the user"),
     });
+    // A forked skill needs the session's subagent host; this bare context has none.
     expect(await check("forked")).toMatchObject({
       result: false,
-      message: expect.stringContaining("cannot run subagents yet"),
+      message: expect.stringContaining("but this session cannot run subagents"),
     });
     expect(await check("/safe")).toEqual({ result: true });
   });

@@ -1,0 +1,361 @@
+// One running language server: its process (in a process group of its own, guarded so it dies with
+// Warden even on SIGKILL, together with whatever it started: typescript-language-server runs
+// tsserver as a child), the JSON-RPC connection (vscode-jsonrpc through
+// vscode-languageserver-protocol), the initialize handshake, the documents it has open and the
+// diagnostics it last published for each.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import type {
+  ClientCapabilities,
+  Diagnostic,
+  ProtocolConnection,
+  PublishDiagnosticsParams,
+  ServerCapabilities,
+} from "vscode-languageserver-protocol/node";
+// CommonJS package: its named exports are reached through the default import.
+import lsp from "vscode-languageserver-protocol/node";
+import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from "../process/orphan-guard.js";
+import { type LspServerSpec, languageIdFor } from "./servers.js";
+
+const INITIALIZE_TIMEOUT_MS = 60_000;
+const SHUTDOWN_GRACE_MS = 1_500;
+const STDERR_TAIL_CHARS = 2_000;
+
+const CAPABILITIES: ClientCapabilities = {
+  general: { positionEncodings: ["utf-16"] },
+  workspace: {
+    configuration: true,
+    workspaceFolders: true,
+    symbol: { dynamicRegistration: false },
+  },
+  textDocument: {
+    synchronization: { dynamicRegistration: false, didSave: true, willSave: false, willSaveWaitUntil: false },
+    hover: { dynamicRegistration: false, contentFormat: ["markdown", "plaintext"] },
+    definition: { dynamicRegistration: false, linkSupport: true },
+    implementation: { dynamicRegistration: false, linkSupport: true },
+    references: { dynamicRegistration: false },
+    documentSymbol: { dynamicRegistration: false, hierarchicalDocumentSymbolSupport: true },
+    callHierarchy: { dynamicRegistration: false },
+    publishDiagnostics: { relatedInformation: false, versionSupport: false },
+  },
+  window: { workDoneProgress: false },
+};
+
+interface OpenDocument {
+  version: number;
+  text: string;
+}
+
+interface PublishedDiagnostics {
+  /** How many times the server has published for this file (to wait for the next one). */
+  count: number;
+  diagnostics: Diagnostic[];
+}
+
+/** Resolves once no process of the group is left (a SIGKILL takes a moment to land), at most ~2 s. */
+async function groupGone(pgid: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export function fileUri(path: string): string {
+  return pathToFileURL(path).href;
+}
+
+export class LspClient {
+  readonly spec: LspServerSpec;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly connection: ProtocolConnection;
+  private readonly documents = new Map<string, OpenDocument>();
+  private readonly diagnostics = new Map<string, PublishedDiagnostics>();
+  private readonly waiters = new Set<() => void>();
+  private stderrTail = "";
+  private exited = false;
+  private stopping: Promise<void> | undefined;
+  capabilities: ServerCapabilities = {};
+
+  private constructor(spec: LspServerSpec, cwd: string) {
+    this.spec = spec;
+    // The watcher exists before the spawn, so guarding the group is one write in the same turn.
+    prepareOrphanGuard();
+    this.child = spawn(spec.command, spec.args, {
+      cwd,
+      env: { ...process.env, ...spec.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const pid = this.child.pid;
+    if (pid !== undefined) guardProcessGroup(pid);
+    this.child.stderr.on("data", (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+    });
+    this.child.once("exit", () => {
+      this.exited = true;
+      if (pid !== undefined) releaseProcessGroup(pid);
+      this.wakeWaiters();
+    });
+    this.connection = lsp.createProtocolConnection(
+      new lsp.StreamMessageReader(this.child.stdout),
+      new lsp.StreamMessageWriter(this.child.stdin),
+    );
+    this.connection.onRequest(lsp.ConfigurationRequest.type, (params) =>
+      params.items.map((item) => (item.section ? (spec.settings?.[item.section] ?? null) : (spec.settings ?? null))),
+    );
+    this.connection.onRequest(lsp.RegistrationRequest.type, () => undefined);
+    this.connection.onRequest(lsp.UnregistrationRequest.type, () => undefined);
+    this.connection.onRequest(lsp.WorkDoneProgressCreateRequest.type, () => undefined);
+    this.connection.onRequest(lsp.WorkspaceFoldersRequest.type, () => [
+      { uri: fileUri(cwd), name: cwd.split("/").pop() || cwd },
+    ]);
+    this.connection.onRequest(lsp.ShowMessageRequest.type, () => null);
+    this.connection.onNotification(lsp.PublishDiagnosticsNotification.type, (params) => this.onDiagnostics(params));
+    // A pipe closed under us is reported through the process's exit; nothing to do here.
+    this.connection.onError(() => undefined);
+    this.connection.listen();
+  }
+
+  /** Starts the server and completes the initialize handshake; rejects with the reason it could not. */
+  static async start(spec: LspServerSpec, cwd: string): Promise<LspClient> {
+    const client = new LspClient(spec, cwd);
+    const spawned = new Promise<void>((resolve, reject) => {
+      client.child.once("spawn", () => resolve());
+      client.child.once("error", reject);
+    });
+    try {
+      await spawned;
+      await client.initialize(cwd);
+      return client;
+    } catch (error) {
+      await client.stop();
+      const stderr = client.stderrTail.trim();
+      throw new Error(
+        `language server "${spec.name}" (${spec.command}) could not start: ${error instanceof Error ? error.message : String(error)}${stderr ? `\nits stderr ended with: ${stderr.slice(-600)}` : ""}`,
+      );
+    }
+  }
+
+  private async initialize(cwd: string): Promise<void> {
+    const exited = new Promise<never>((_, reject) => {
+      this.child.once("exit", (code, signal) => reject(new Error(`it exited (${signal ?? `code ${code}`})`)));
+    });
+    exited.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer to initialize within ${INITIALIZE_TIMEOUT_MS} ms`)),
+        INITIALIZE_TIMEOUT_MS,
+      );
+    });
+    try {
+      const result = await Promise.race([
+        this.connection.sendRequest(lsp.InitializeRequest.type, {
+          processId: process.pid,
+          rootUri: fileUri(cwd),
+          workspaceFolders: [{ uri: fileUri(cwd), name: cwd.split("/").pop() || cwd }],
+          capabilities: CAPABILITIES,
+          initializationOptions: this.spec.initializationOptions ?? null,
+          clientInfo: { name: "warden" },
+        }),
+        exited,
+        timedOut,
+      ]);
+      this.capabilities = result.capabilities;
+    } finally {
+      clearTimeout(timer);
+    }
+    await this.connection.sendNotification(lsp.InitializedNotification.type, {});
+    if (this.spec.settings) {
+      await this.connection.sendNotification(lsp.DidChangeConfigurationNotification.type, {
+        settings: this.spec.settings,
+      });
+    }
+  }
+
+  get alive(): boolean {
+    return !this.exited && !this.stopping;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** The last of the server's stderr, to explain a failure. */
+  get stderr(): string {
+    return this.stderrTail.trim();
+  }
+
+  isOpen(path: string): boolean {
+    return this.documents.has(fileUri(path));
+  }
+
+  /**
+   * Makes the server see the file as it is on disk (or as `text` says): opened the first time,
+   * changed (whole text) when it differs from what the server has. Returns whether it was sent.
+   */
+  async sync(path: string, text?: string): Promise<boolean> {
+    const content = text ?? (await readFile(path, "utf8"));
+    const uri = fileUri(path);
+    const open = this.documents.get(uri);
+    if (!open) {
+      this.documents.set(uri, { version: 1, text: content });
+      await this.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: languageIdFor(this.spec, path), version: 1, text: content },
+      });
+      return true;
+    }
+    if (open.text === content) return false;
+    open.version += 1;
+    open.text = content;
+    await this.connection.sendNotification(lsp.DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: open.version },
+      contentChanges: [{ text: content }],
+    });
+    return true;
+  }
+
+  /**
+   * Gives the server the file's current text as a freshly opened document (close, then open), and
+   * returns the diagnostics count to wait beyond. A reopened document gets its diagnostics published
+   * even when they did not change (a plain change would be answered by silence when a file stays
+   * clean, leaving a waiter to time out). The close's own publish, if the server sends one, is in
+   * before the count is taken: a request after the close is answered only after it.
+   */
+  async reopen(path: string): Promise<number | undefined> {
+    const content = await readFile(path, "utf8");
+    const uri = fileUri(path);
+    const open = this.documents.get(uri);
+    if (open && open.text === content) return undefined;
+    if (open) {
+      this.documents.delete(uri);
+      await this.connection.sendNotification(lsp.DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+      // No server knows this method: the error answer only marks where the close was handled.
+      await this.connection.sendRequest("$/warden/ping").catch(() => undefined);
+    }
+    const count = this.diagnosticsCount(path);
+    await this.sync(path, content);
+    return count;
+  }
+
+  /** The text the server has for a file it has open. */
+  openText(path: string): string | undefined {
+    return this.documents.get(fileUri(path))?.text;
+  }
+
+  async request<P, R>(
+    type: lsp.ProtocolRequestType<P, R, unknown, unknown, unknown>,
+    params: P,
+    signal?: AbortSignal,
+  ): Promise<R> {
+    if (!this.alive) throw new Error(`language server "${this.spec.name}" is not running`);
+    const source = new lsp.CancellationTokenSource();
+    const cancel = () => source.cancel();
+    signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      return await this.connection.sendRequest<R>(type.method, params, source.token);
+    } finally {
+      signal?.removeEventListener("abort", cancel);
+      source.dispose();
+    }
+  }
+
+  /** How many times diagnostics were published for the file so far (pass it to waitForDiagnostics). */
+  diagnosticsCount(path: string): number {
+    return this.diagnostics.get(fileUri(path))?.count ?? 0;
+  }
+
+  currentDiagnostics(path: string): Diagnostic[] {
+    return this.diagnostics.get(fileUri(path))?.diagnostics ?? [];
+  }
+
+  /**
+   * Waits until the server has published diagnostics for the file after `afterCount` and then
+   * stayed quiet for `quietMs` (servers publish in stages: syntax, then types), or `timeoutMs`
+   * passed. Resolves with the file's diagnostics then, undefined when nothing new came.
+   */
+  async waitForDiagnostics(
+    path: string,
+    afterCount: number,
+    timeoutMs: number,
+    quietMs: number,
+  ): Promise<Diagnostic[] | undefined> {
+    const uri = fileUri(path);
+    const deadline = Date.now() + timeoutMs;
+    let seen = afterCount;
+    let quietUntil: number | undefined;
+    for (;;) {
+      const now = Date.now();
+      const published = this.diagnostics.get(uri);
+      if (published && published.count > seen) {
+        seen = published.count;
+        quietUntil = now + quietMs;
+      }
+      const until = Math.min(deadline, quietUntil ?? deadline);
+      if (now >= until || this.exited) break;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.waiters.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, until - now);
+        this.waiters.add(wake);
+      });
+    }
+    return seen > afterCount ? (this.diagnostics.get(uri)?.diagnostics ?? []) : undefined;
+  }
+
+  private onDiagnostics(params: PublishDiagnosticsParams): void {
+    const previous = this.diagnostics.get(params.uri);
+    this.diagnostics.set(params.uri, { count: (previous?.count ?? 0) + 1, diagnostics: params.diagnostics });
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  /** Asks the server to shut down, then kills its process group whatever it answered. */
+  stop(): Promise<void> {
+    this.stopping ??= this.stopOnce();
+    return this.stopping;
+  }
+
+  private async stopOnce(): Promise<void> {
+    const pid = this.child.pid;
+    if (!this.exited && pid !== undefined) {
+      const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
+      try {
+        await Promise.race([
+          this.connection
+            .sendRequest(lsp.ShutdownRequest.type)
+            .then(() => this.connection.sendNotification(lsp.ExitNotification.type)),
+          grace,
+        ]);
+        await Promise.race([exited, grace]);
+      } catch {
+        // A server that cannot take the request is killed below.
+      } finally {
+        clearTimeout(timer);
+      }
+      // The whole group: the server's own children (tsserver) go with it.
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+      await groupGone(pid);
+      releaseProcessGroup(pid);
+    }
+    this.connection.dispose();
+    this.wakeWaiters();
+  }
+}
