@@ -39,7 +39,8 @@ describe("warden -p (headless)", () => {
     const [init, listing, call, toolResult, answer, result] = lines;
     expect(listing).toMatchObject({ isMeta: true });
     expect(JSON.stringify(listing?.message)).toContain("Agent types available to the Agent tool");
-    expect(init).toMatchObject({ subtype: "init", cwd, model: `replay:${script}`, permissionMode: "default" });
+    // The model id without the provider, as the Agent SDK shows it (for replay: the script).
+    expect(init).toMatchObject({ subtype: "init", cwd, model: script, permissionMode: "default" });
     expect(init?.tools).toContain("Echo");
     const sessionId = init?.session_id as string;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);

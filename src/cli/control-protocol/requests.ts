@@ -5,7 +5,7 @@ import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { resolveModel } from "../model-choice.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
-import type { StreamState } from "./stream-session.js";
+import type { StreamState } from "./stream-state.js";
 
 export async function handleControlRequest(request: JsonObject, state: StreamState): Promise<JsonObject> {
   const { built, sdkServers, reporter } = state;

@@ -20,18 +20,8 @@ import { ControlChannel, type JsonObject, type UserMessageLine } from "./channel
 import { sdkAskHandler } from "./permission-bridge.js";
 import { handleControlRequest, initializeResponse } from "./requests.js";
 import { callbackHooksFrom, hookCallbackRunner } from "./sdk-hooks.js";
-import { connectSdkMcpServers, type SdkMcpServer } from "./sdk-mcp.js";
-
-export interface StreamState {
-  built: BuiltSession;
-  reporter: HeadlessReporter;
-  sdkServers: SdkMcpServer[];
-  /**
-   * Set by an interrupt: one that comes while the turn is starting, before the engine runs the
-   * prompt, still stops it at its first event.
-   */
-  interruptRequested: boolean;
-}
+import { connectSdkMcpServers } from "./sdk-mcp.js";
+import type { StreamState } from "./stream-state.js";
 
 export async function runStreamSession(config: SessionConfig): Promise<number> {
   let outputClosed = false;
