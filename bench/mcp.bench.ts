@@ -71,7 +71,8 @@ async function firstRequestBytes(
 const tokens = (bytes: number) => Math.round(bytes / 4);
 
 export default async function mcpBench(): Promise<BenchRow[]> {
-  const builtIn = builtInTools();
+  // The pool an Anthropic session gets: WebSearch joins, since the provider searches by itself.
+  const builtIn = builtInTools({ webSearch: { serverSide: true } });
   const entries = ["github", "slack", "linear"].map((server) =>
     parseServerConfig(
       server,

@@ -1,7 +1,7 @@
 // The LSP tool for a session: which language servers may be started here (decided from settings
 // and the project's top folder, no LSP code loaded), the tool when there is one, and the close at
 // the session's end that stops every server it started.
-import type { LoadedSettings } from "../config/settings.js";
+import { type LoadedSettings, settingsEnv } from "../config/settings.js";
 import { isWorkspaceTrusted } from "../config/trust/index.js";
 import { chooseLspServers } from "../lsp/servers.js";
 import { LspService } from "../lsp/service.js";
@@ -29,6 +29,9 @@ export function setUpLsp(cwd: string, loaded: LoadedSettings, warn: (message: st
   });
   for (const warning of choice.warnings) warn(warning);
   if (choice.servers.length === 0) return { tools: [], service: undefined, close: async () => undefined };
-  const service = new LspService(choice.servers, cwd);
+  // Settings `env` (of the files in force: a folder's own only once trusted) under each server's own.
+  const sessionEnv = settingsEnv(loaded.files);
+  const servers = choice.servers.map((server) => ({ ...server, env: { ...sessionEnv, ...server.env } }));
+  const service = new LspService(servers, cwd);
   return { tools: [createLspTool(service)], service, close: () => service.close() };
 }

@@ -11,6 +11,7 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   undo: () => import("./commands/undo.js"),
   mcp: () => import("./commands/mcp.js"),
   trust: () => import("./commands/trust.js"),
+  acp: () => import("./commands/acp.js"),
 };
 
 /** Flags after which the session command prints something and exits, or runs headless. */

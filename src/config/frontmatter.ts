@@ -1,25 +1,22 @@
-// Markdown files with a YAML frontmatter block (agent definitions, and any other `---` headed
-// file): the block parsed by the `yaml` package, the rest kept as the body. Only the first block
-// counts, and it must open on the file's first line, as every tool that writes such files does.
+// An agent definition's YAML frontmatter, which it must have (split by ./frontmatter-split.ts as
+// every frontmatter is), parsed by the `yaml` package with the reason when it cannot be used.
 import { parseDocument } from "yaml";
+import { splitFrontmatter } from "./frontmatter-split.js";
 
 export type FrontmatterResult =
   | { ok: true; data: Record<string, unknown>; body: string }
   | { ok: false; reason: string };
 
-const OPENING = /^---[ \t]*\r?\n/;
-const CLOSING = /^---[ \t]*$/m;
-
+/** An agent file's frontmatter, which it must have; the reason when it cannot be used. */
 export function parseFrontmatter(text: string): FrontmatterResult {
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const opening = OPENING.exec(source);
-  if (!opening) return { ok: false, reason: "no frontmatter: the file must start with a line '---'" };
-  const rest = source.slice(opening[0].length);
-  // An empty block closes on the very next line.
-  const closing = rest.startsWith("---") ? { index: 0, 0: rest.split(/\r?\n/, 1)[0] ?? "---" } : CLOSING.exec(rest);
-  if (!closing) return { ok: false, reason: "the frontmatter is not closed: no second line '---'" };
-  const yamlText = rest.slice(0, closing.index);
-  const body = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, "");
+  let split: { yaml: string | undefined; body: string };
+  try {
+    split = splitFrontmatter(text);
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  }
+  const { yaml: yamlText, body } = split;
+  if (yamlText === undefined) return { ok: false, reason: "no frontmatter: the file must start with a line '---'" };
   const document = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     const first = document.errors[0];

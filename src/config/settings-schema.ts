@@ -76,6 +76,29 @@ export const trustedFolderSchema = z.object({
   trustedAt: z.string().optional(),
 });
 
+/** The search services WebSearch can use besides the provider's own search (src/tools/web-search/backends/). */
+export const WEB_SEARCH_BACKENDS = ["brave", "tavily", "searxng"] as const;
+
+/** `webSearch`: the search service WebSearch uses (it wins over the provider's server-side search). */
+export const webSearchSettingsSchema = z.strictObject({
+  provider: z.enum(WEB_SEARCH_BACKENDS),
+  /** The service's URL: required for SearXNG; the official endpoint by default for the others. */
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  /** The environment variable holding the API key (default BRAVE_API_KEY, TAVILY_API_KEY). */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional(),
+  maxResults: z.number().int().min(1).max(20).optional(),
+});
+export type WebSearchSettings = z.infer<typeof webSearchSettingsSchema>;
+
+/** `webFetch`: the hosts WebFetch reads without asking (replaces the built-in list; [] asks for all). */
+export const webFetchSettingsSchema = z.strictObject({
+  preapprovedHosts: z.array(z.string().min(1)).optional(),
+});
+export type WebFetchSettings = z.infer<typeof webFetchSettingsSchema>;
+
 /**
  * A field of the settings file. `critical` fields can only make a session stricter (deny and ask
  * rules, hooks that can block, the bypass switch-off): when one is broken the session must not
@@ -120,6 +143,10 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
   // Each server's own shape is checked by src/lsp/servers.ts, which warns about a bad one.
   { path: ["lspServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },
+  // Critical: a broken list must not fall back to the (wider) built-in one a user meant to narrow.
+  { path: ["webFetch"], schema: webFetchSettingsSchema, critical: true },
+  { path: ["webSearch"], schema: webSearchSettingsSchema, critical: false },
+  { path: ["smallFastModel"], schema: z.string().min(1), critical: false },
 ];
 
 export interface PermissionsSettings {
@@ -148,5 +175,11 @@ export interface Settings {
   mcpLogLevel?: McpLogLevel;
   /** Language servers for the LSP tool, by name (`typescript` and `pyright` change the built-in ones). */
   lspServers?: Record<string, Record<string, unknown>>;
+  /** WebFetch's pre-approved hosts. */
+  webFetch?: WebFetchSettings;
+  /** The search service WebSearch uses. */
+  webSearch?: WebSearchSettings;
+  /** The model tools' side queries ask (WebFetch reading a page), of the session's provider. */
+  smallFastModel?: string;
   [key: string]: unknown;
 }

@@ -29,6 +29,11 @@ export interface SessionEngineOptions {
   maxTurns?: number;
   maxOutputTokens?: number;
   /**
+   * The model tools' side queries ask (WebFetch reading a page): a model id of the same provider.
+   * Default: the provider's small fast model (src/loop/side-query.ts), else the session's model.
+   */
+  smallFastModel?: string;
+  /**
    * What to assume of the model beyond the built-in table (src/models/catalog.ts): its window,
    * output limit, price. Fields left out keep the table's (or the provider default's) figures.
    */

@@ -24,6 +24,7 @@ import { createAppStateStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import { assembleToolPool } from "../tool/pool.js";
 import { ReadFileState } from "../tool/read-file-state.js";
+import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
 import { type CompactOutcome, ContextManager } from "./context-manager.js";
 import type { CompactBoundaryEvent, QueryEvent, TerminalEvent } from "./events.js";
@@ -31,6 +32,7 @@ import { query } from "./query.js";
 import { SessionAttachments } from "./reminders.js";
 import { RequestPrefixCache, type SystemPromptBuilder } from "./request-prefix.js";
 import type { SessionEngineOptions } from "./session-options.js";
+import { createSideQuery } from "./side-query.js";
 import { createSubagentHost } from "./subagent/host.js";
 import { buildSystemPrompt, findGitRoot, todayISODate } from "./system-prompt.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
@@ -83,6 +85,9 @@ export class SessionEngine {
     contextManagement: this.options.contextManagement,
   }));
 
+  /** Tools' one-shot questions to a model (WebFetch, WebSearch), counted in this session's ledger. */
+  private readonly sideQuery: SideQuery;
+
   constructor(private readonly options: SessionEngineOptions) {
     this.sessionId = options.sessionId ?? crypto.randomUUID();
     this.cwd = options.cwd;
@@ -95,6 +100,13 @@ export class SessionEngine {
         : budgetProblem(options.maxBudgetUsd, this.modelInfo, this.modelLabel);
     if (problem) throw new Error(problem);
     this.messages = [...(options.initialMessages ?? [])];
+    this.sideQuery = createSideQuery({
+      provider: options.provider,
+      model: options.model,
+      modelInfo: this.modelInfo,
+      ledger: this.ledger,
+      smallFastModel: options.smallFastModel,
+    });
     // The plan file sits in the session's folder; the permission context names it so the file
     // tools may write it in plan mode (also when the session starts in plan mode).
     const basePermissions = options.permissionContext ?? emptyPermissionContext(options.cwd);
@@ -348,6 +360,7 @@ export class SessionEngine {
         verbose: this.options.verbose ?? false,
         userDialog: this.options.userDialog,
         subagents: this.subagents,
+        sideQuery: this.sideQuery,
       },
       abortController,
       messages: this.messages,

@@ -51,6 +51,8 @@ export interface Usage {
   output_tokens: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** Server-side tool use the provider counted (Anthropic's web search), billed per request. */
+  server_tool_use?: { web_search_requests?: number };
 }
 
 export interface UserMessage {

@@ -29,6 +29,12 @@ export function costOfUsage(price: ModelPrice, usage: Usage): number {
   );
 }
 
+/**
+ * USD per server-side web search (Anthropic bills $10 per 1,000 searches on top of tokens). Only
+ * requests whose usage counts searches pay it.
+ */
+export const WEB_SEARCH_USD_PER_REQUEST = 0.01;
+
 /** Tokens and cost of every model request of a session (the loop's, compaction's), by model. */
 export class UsageLedger {
   private readonly byModel = new Map<string, ModelUsageEntry>();
@@ -54,7 +60,10 @@ export class UsageLedger {
     entry.outputTokens += usage.output_tokens;
     entry.cacheReadInputTokens += usage.cache_read_input_tokens ?? 0;
     entry.cacheCreationInputTokens += usage.cache_creation_input_tokens ?? 0;
-    if (entry.costUSD !== null && info.price) entry.costUSD += costOfUsage(info.price, usage);
+    const searches = usage.server_tool_use?.web_search_requests ?? 0;
+    entry.webSearchRequests += searches;
+    if (entry.costUSD !== null && info.price)
+      entry.costUSD += costOfUsage(info.price, usage) + searches * WEB_SEARCH_USD_PER_REQUEST;
     else entry.costUSD = null;
   }
 

@@ -23,21 +23,33 @@ export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreat
     stream: true,
   };
   if (request.system) params.system = [{ type: "text", text: request.system, cache_control: EPHEMERAL }];
-  if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool) => {
-      const param: Anthropic.Tool = {
-        name: tool.name,
-        description: tool.description,
-        input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
-      };
-      if (tool.strict) param.strict = true;
-      return param;
-    });
-  }
+  const tools: Anthropic.ToolUnion[] = request.tools.map((tool) => {
+    const param: Anthropic.Tool = {
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
+    };
+    if (tool.strict) param.strict = true;
+    return param;
+  });
+  if (request.webSearch) tools.push(webSearchTool(request.webSearch));
+  if (tools.length > 0) params.tools = tools;
   // This SDK's types no longer list temperature; the API still takes it for the models that do.
   if (request.temperature !== undefined)
     return { ...params, temperature: request.temperature } as Anthropic.MessageCreateParamsStreaming;
   return params;
+}
+
+/** The server-side web search tool (the API refuses allowed and blocked domains together). */
+function webSearchTool(options: NonNullable<ModelRequest["webSearch"]>): Anthropic.WebSearchTool20250305 {
+  const tool: Anthropic.WebSearchTool20250305 = {
+    type: "web_search_20250305",
+    name: "web_search",
+    max_uses: options.maxUses,
+  };
+  if (options.allowedDomains?.length) tool.allowed_domains = [...options.allowedDomains];
+  else if (options.blockedDomains?.length) tool.blocked_domains = [...options.blockedDomains];
+  return tool;
 }
 
 function toMessageParam(message: Message): Anthropic.MessageParam {

@@ -87,11 +87,39 @@ async function* streamMessages(
 }
 
 interface OpenBlock {
-  kind: "text" | "thinking" | "tool_use" | "other";
+  kind: "text" | "thinking" | "tool_use" | "server_tool_use" | "other";
   text: string;
   signature: string;
   id: string;
   name: string;
+}
+
+/** What a server-side web search returned, as our event carries it. */
+function webSearchResultEvent(block: Anthropic.WebSearchToolResultBlock): ProviderEvent {
+  const content = block.content;
+  if (!Array.isArray(content)) {
+    return { type: "web_search_result", toolUseId: block.tool_use_id, hits: [], errorCode: content.error_code };
+  }
+  return {
+    type: "web_search_result",
+    toolUseId: block.tool_use_id,
+    hits: content.map((hit) =>
+      hit.page_age ? { title: hit.title, url: hit.url, pageAge: hit.page_age } : { title: hit.title, url: hit.url },
+    ),
+  };
+}
+
+/** A server tool's input: streamed as JSON deltas, or whole in the block's start. */
+function serverToolInput(text: string): Record<string, unknown> {
+  if (text.trim() === "") return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
 }
 
 const STOP_REASONS: Record<string, StopReason> = {
@@ -132,8 +160,18 @@ class TurnAssembler {
       }
       case "content_block_start": {
         const block = event.content_block;
+        if (block.type === "web_search_tool_result") {
+          // Complete in its start event: nothing streams into it.
+          yield webSearchResultEvent(block);
+          break;
+        }
         const kind =
-          block.type === "text" || block.type === "thinking" || block.type === "tool_use" ? block.type : "other";
+          block.type === "text" ||
+          block.type === "thinking" ||
+          block.type === "tool_use" ||
+          block.type === "server_tool_use"
+            ? block.type
+            : "other";
         const open: OpenBlock = { kind, text: "", signature: "", id: "", name: "" };
         if (block.type === "text") open.text = block.text;
         if (block.type === "thinking") {
@@ -143,6 +181,13 @@ class TurnAssembler {
         if (block.type === "tool_use") {
           open.id = block.id;
           open.name = block.name;
+        }
+        if (block.type === "server_tool_use") {
+          open.id = block.id;
+          open.name = block.name;
+          const input = block.input as Record<string, unknown> | undefined;
+          // Kept only when the start carries the whole input; otherwise it streams as JSON deltas.
+          if (input && Object.keys(input).length > 0) open.signature = JSON.stringify(input);
         }
         this.open.set(event.index, open);
         break;
@@ -161,12 +206,26 @@ class TurnAssembler {
           open.signature += delta.signature;
         } else if (delta.type === "input_json_delta") {
           open.text += delta.partial_json;
+        } else if (delta.type === "citations_delta" && delta.citation.type === "web_search_result_location") {
+          const { url, title, cited_text } = delta.citation;
+          yield title
+            ? { type: "citation", url, title, citedText: cited_text }
+            : { type: "citation", url, citedText: cited_text };
         }
         break;
       }
       case "content_block_stop": {
         const open = this.open.get(event.index);
         this.open.delete(event.index);
+        if (open?.kind === "server_tool_use") {
+          yield {
+            type: "server_tool_use",
+            id: open.id,
+            name: open.name,
+            input: serverToolInput(open.text || open.signature),
+          };
+          break;
+        }
         const block = open && this.finish(open);
         if (block) yield { type: "block", block };
         break;
@@ -181,6 +240,8 @@ class TurnAssembler {
           cache_creation_input_tokens: usage.cache_creation_input_tokens ?? this.usage.cache_creation_input_tokens,
           cache_read_input_tokens: usage.cache_read_input_tokens ?? this.usage.cache_read_input_tokens,
         };
+        const searches = usage.server_tool_use?.web_search_requests;
+        if (searches) this.usage.server_tool_use = { web_search_requests: searches };
         break;
       }
       case "message_stop": {

@@ -21,6 +21,16 @@
 //   {"agent":"find tests","content":[{"type":"tool_use","id":"e1","name":"Grep","input":{"pattern":"describe\\("}}]}
 //   {"agent":"find tests","content":[{"type":"text","text":"The tests are in test/."}]}
 //   {"content":[{"type":"text","text":"Done."}]}
+//
+// Side queries: a line with `"side": "TOOL"` answers a tool's one-shot question to a small model
+// (src/loop/side-query.ts: WebFetch reading a page for its prompt, say), never a turn of the main
+// loop or of an agent. Each tool name has its own queue, played in file order, and a side query
+// with none left fails the tool call with a message naming the script. The line's text is the
+// answer; the side query's prompt is not checked. Between the main loop's turns:
+//
+//   {"content":[{"type":"tool_use","id":"f1","name":"WebFetch","input":{"url":"https://example.com","prompt":"What is it?"}}]}
+//   {"side":"WebFetch","content":[{"type":"text","text":"An example page."}],"usage":{"input_tokens":900,"output_tokens":6}}
+//   {"content":[{"type":"text","text":"It is an example page."}]}
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
@@ -42,6 +52,8 @@ export interface ReplayTurn {
   error?: ReplayError;
   /** The subagent this turn answers (see the header); absent: the main loop. */
   agent?: string;
+  /** The tool whose side query this line answers (see the header). */
+  side?: string;
 }
 
 const STOP_REASONS: ReadonlySet<string> = new Set([
@@ -133,6 +145,12 @@ export function parseReplayLine(line: string, where: string, cwd: string): Repla
       throw scriptError(`${where}: "agent" must be a non-empty string`);
     turn.agent = raw.agent;
   }
+  if (raw.side !== undefined) {
+    if (typeof raw.side !== "string" || raw.side === "")
+      throw scriptError(`${where}: "side" must be a tool name (the tool whose side query this line answers)`);
+    if (turn.agent !== undefined) throw scriptError(`${where}: a line answers an "agent" or a "side" query, not both`);
+    turn.side = raw.side;
+  }
   if (raw.error !== undefined) turn.error = checkError(raw.error, where);
   if (raw.content === undefined && turn.error) return withDelay(turn, raw, where);
   if (!Array.isArray(raw.content)) throw scriptError(`${where}: "content" must be an array of blocks`);
@@ -183,14 +201,29 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
   const path = resolve(opts.cwd, file);
   const queues = new Map<string, ReplayTurn[]>();
   for (const turn of turns) {
-    const key = turn.agent ?? MAIN_QUEUE;
+    const key = turn.side !== undefined ? sideQueueKey(turn.side) : (turn.agent ?? MAIN_QUEUE);
     const queue = queues.get(key) ?? [];
     queue.push(turn);
     queues.set(key, queue);
   }
   const played = new Map<string, number>();
   /** The next turn for this request, and what to say when there is none. */
-  const nextTurn = (agent: RequestAgent | undefined): { turn?: ReplayTurn; missing: string } => {
+  const nextTurn = (
+    agent: RequestAgent | undefined,
+    side: string | undefined,
+  ): { turn?: ReplayTurn; missing: string } => {
+    if (side !== undefined) {
+      const key = sideQueueKey(side);
+      const queue = queues.get(key) ?? [];
+      const index = played.get(key) ?? 0;
+      if (index < queue.length) {
+        played.set(key, index + 1);
+        return { turn: queue[index], missing: "" };
+      }
+      return {
+        missing: `replay script ${path} has no "side": ${JSON.stringify(side)} line left for ${side}'s side query (it has ${queue.length})`,
+      };
+    }
     const keys = agent ? agentKeys(agent) : [MAIN_QUEUE];
     for (const key of keys) {
       const queue = queues.get(key);
@@ -215,7 +248,7 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
   return {
     name: "replay",
     async *stream(request: ModelRequest): AsyncGenerator<ProviderEvent> {
-      const { turn, missing } = nextTurn(request.agent);
+      const { turn, missing } = nextTurn(request.agent, request.sideQuery);
       if (!turn) throw scriptError(missing);
       if (turn.delay_ms) await sleepUnlessAborted(turn.delay_ms, request.signal);
       if (request.signal.aborted) throw abortedError();
@@ -238,6 +271,11 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
 
 /** The main loop's queue: lines without "agent" (a key no agent line can have: it is empty). */
 const MAIN_QUEUE = "";
+
+/** Side-query queues live beside the agents' under a key no agent name can collide with. */
+function sideQueueKey(tool: string): string {
+  return `\u0000side:${tool}`;
+}
 
 /** The keys a subagent's request is matched by, most specific first. */
 function agentKeys(agent: RequestAgent): string[] {

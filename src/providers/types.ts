@@ -1,4 +1,5 @@
 import type { AssistantContentBlock, Message, StopReason, Usage } from "../messages/types.js";
+import type { ServerWebSearchOptions, WebSearchHit } from "../tool/side-query.js";
 import type { JSONSchema } from "../tool/types.js";
 
 /** A tool as the model sees it in a request. */
@@ -23,6 +24,14 @@ export interface ModelRequest {
    * ignore it; the replay provider plays each agent's own scripted turns by it.
    */
   agent?: RequestAgent;
+  /**
+   * Set when a tool's side query sends the request (src/loop/side-query.ts): who asks (`WebFetch`,
+   * `WebSearch`). Real providers ignore it; the replay provider answers from the script's lines
+   * that carry it as `"side"`.
+   */
+  sideQuery?: string;
+  /** The provider's server-side web search, for this request only (Anthropic; others ignore it). */
+  webSearch?: ServerWebSearchOptions;
 }
 
 /** Which subagent a request comes from. */
@@ -44,6 +53,12 @@ export type ProviderEvent =
   /** The turn's token counts, once per response (totals, not increments), before `stop`. */
   | { type: "usage"; usage: Usage }
   | { type: "stop"; stopReason: StopReason }
+  /** The model ran a server-side tool (web search): its id, name and input, once complete. */
+  | { type: "server_tool_use"; id: string; name: string; input: Record<string, unknown> }
+  /** What a server-side web search found (or why it failed), for the server_tool_use `toolUseId`. */
+  | { type: "web_search_result"; toolUseId: string; hits: WebSearchHit[]; errorCode?: string }
+  /** A citation of the text block being streamed (a passage backed by a search result). */
+  | { type: "citation"; url: string; title?: string; citedText: string }
   /**
    * The stream broke after some events of this turn were already yielded and the request is being
    * retried from the start: drop every delta and block received so far for this turn.

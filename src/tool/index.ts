@@ -12,6 +12,7 @@ export * from "./pool.js";
 export * from "./read-file-state.js";
 export * from "./schema.js";
 export * from "./shell-state.js";
+export * from "./side-query.js";
 export * from "./task-list.js";
 export * from "./tool-call-hooks.js";
 export * from "./tool-search-mode.js";

@@ -11,6 +11,7 @@ import type {
 } from "./permission-types.js";
 import type { ReadFileState } from "./read-file-state.js";
 import type { SandboxSettings } from "./shell-state.js";
+import type { SideQuery } from "./side-query.js";
 import type { UserDialog } from "./user-dialog.js";
 
 export type ToolInput = Record<string, unknown>;
@@ -56,6 +57,12 @@ export interface ToolUseContextOptions {
    * provider and transcripts. Absent: the Agent tool says subagents cannot run here.
    */
   subagents?: SubagentHost;
+  /**
+   * One-shot questions to a model outside the conversation (./side-query.ts), counted in the
+   * session's cost. Absent (a library's bare context, `warden mcp serve`): tools that would use
+   * one do without it.
+   */
+  sideQuery?: SideQuery;
 }
 
 /**

@@ -28,6 +28,9 @@ import { TaskStopTool } from "./task-stop/tool.js";
 import { TaskUpdateTool } from "./task-update/tool.js";
 import { TodoWriteTool } from "./todo-write/tool.js";
 import { ToolSearchTool } from "./tool-search/tool.js";
+import { createWebFetchTool, WebFetchTool, type WebFetchToolOptions } from "./web-fetch/tool.js";
+import type { WebSearchBackendConfig } from "./web-search/backends/index.js";
+import { createWebSearchTool, WebSearchTool } from "./web-search/tool.js";
 import { WriteTool } from "./write/tool.js";
 
 export interface BuiltInToolsOptions {
@@ -41,6 +44,20 @@ export interface BuiltInToolsOptions {
   interactive?: boolean;
   /** Offer SendUserMessage (`--brief`, settings `brief`). Default false. */
   brief?: boolean;
+  /** WebFetch's settings (`webFetch`: the pre-approved hosts). Default: the built-in list. */
+  webFetch?: WebFetchToolOptions;
+  /**
+   * Offer WebSearch: `serverSide` when the model's provider searches by itself (Anthropic), or a
+   * search backend from settings (`webSearch`). Default: not offered (nothing could search).
+   */
+  webSearch?: { serverSide?: boolean; backend?: WebSearchBackendConfig };
+}
+
+function webTools(options: BuiltInToolsOptions): AnyTool[] {
+  const fetch = options.webFetch?.preapprovedHosts ? createWebFetchTool(options.webFetch) : WebFetchTool;
+  const { serverSide, backend } = options.webSearch ?? {};
+  if (backend) return [fetch, createWebSearchTool({ backend })];
+  return serverSide ? [fetch, WebSearchTool] : [fetch];
 }
 
 /** The family a session gets: an explicit choice, else Tasks with a person and TodoWrite without. */
@@ -60,7 +77,8 @@ export function projectTools(): AnyTool[] {
 /**
  * A session's tools: the project tools, Agent (subagents), the session's task list, the tools that
  * talk with the user (AskUserQuestion, plan mode, SendUserMessage when asked for), settings
- * (Config), Sleep, scheduled prompts (Cron*), and ToolSearch for the deferred ones.
+ * (Config), Sleep, scheduled prompts (Cron*), ToolSearch for the deferred ones, worktrees, and the
+ * web (WebFetch; WebSearch where something can search).
  */
 export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
   return [
@@ -79,5 +97,6 @@ export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
     ToolSearchTool,
     EnterWorktreeTool,
     ExitWorktreeTool,
+    ...webTools(options),
   ];
 }

@@ -144,6 +144,57 @@ export class ReplyBuilder implements ScriptStepSource {
     return this;
   }
 
+  /**
+   * Anthropic: a server-side tool call (web_search), its input streamed as JSON deltas as the API
+   * does. The OpenAI encoding leaves it out.
+   */
+  serverToolUse(id: string, name: string, input: Record<string, unknown>): this {
+    this.blocks.push({
+      type: "raw",
+      contentBlock: { type: "server_tool_use", id, name, input: {} },
+      deltas: [{ type: "input_json_delta", partial_json: JSON.stringify(input) }],
+    });
+    return this;
+  }
+
+  /** Anthropic: a web_search_tool_result block: the hits, or `{ error_code }` for a failed search. */
+  webSearchResult(
+    toolUseId: string,
+    content: Array<{ title: string; url: string; page_age?: string }> | { error_code: string },
+  ): this {
+    const body = Array.isArray(content)
+      ? content.map((hit) => ({
+          type: "web_search_result",
+          title: hit.title,
+          url: hit.url,
+          encrypted_content: "scripted",
+          page_age: hit.page_age ?? null,
+        }))
+      : { type: "web_search_tool_result_error", error_code: content.error_code };
+    this.blocks.push({
+      type: "raw",
+      contentBlock: { type: "web_search_tool_result", tool_use_id: toolUseId, content: body },
+      deltas: [],
+    });
+    return this;
+  }
+
+  /** Anthropic: a text block whose citations arrive as citations_delta events before its text. */
+  citedText(text: string, citations: Array<{ url: string; title: string; cited_text: string }>): this {
+    this.blocks.push({
+      type: "raw",
+      contentBlock: { type: "text", text: "", citations: [] },
+      deltas: [
+        ...citations.map((citation) => ({
+          type: "citations_delta",
+          citation: { type: "web_search_result_location", encrypted_index: "scripted", ...citation },
+        })),
+        { type: "text_delta", text },
+      ],
+    });
+    return this;
+  }
+
   usage(usage: Partial<ScriptedUsage>): this {
     this.usageCounts = { ...this.usageCounts, ...usage };
     return this;

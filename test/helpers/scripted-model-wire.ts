@@ -7,13 +7,20 @@ export type ScriptedStopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_
 export type ScriptedBlock =
   | { type: "text"; pieces: string[] }
   | { type: "thinking"; pieces: string[]; signature: string }
-  | { type: "tool_use"; id: string; name: string; argumentPieces: string[] };
+  | { type: "tool_use"; id: string; name: string; argumentPieces: string[] }
+  /**
+   * Anthropic only: a block sent as given, its start event's `content_block` and the deltas that
+   * follow (server_tool_use, web_search_tool_result, text with citations_delta). OpenAI skips it.
+   */
+  | { type: "raw"; contentBlock: Record<string, unknown>; deltas: Record<string, unknown>[] };
 
 export interface ScriptedUsage {
   input: number;
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Anthropic: `usage.server_tool_use.web_search_requests` of the final message_delta. */
+  webSearchRequests?: number;
 }
 
 /** Everything a scripted streamed reply says, independent of the protocol it is spoken in. */
@@ -84,6 +91,12 @@ export function anthropicEvents(spec: ReplySpec, model: string, messageId: strin
           sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text } }),
         );
       }
+    } else if (block.type === "raw") {
+      events.push(
+        sse("content_block_start", { type: "content_block_start", index, content_block: block.contentBlock }),
+      );
+      for (const delta of block.deltas)
+        events.push(sse("content_block_delta", { type: "content_block_delta", index, delta }));
     } else if (block.type === "thinking") {
       events.push(
         sse("content_block_start", {
@@ -138,7 +151,12 @@ export function anthropicEvents(spec: ReplySpec, model: string, messageId: strin
     sse("message_delta", {
       type: "message_delta",
       delta: { stop_reason: stopReasonOf(spec), stop_sequence: null },
-      usage: { output_tokens: spec.usage.output },
+      usage: {
+        output_tokens: spec.usage.output,
+        ...(spec.usage.webSearchRequests !== undefined
+          ? { server_tool_use: { web_search_requests: spec.usage.webSearchRequests, web_fetch_requests: 0 } }
+          : {}),
+      },
     }),
   );
   events.push(sse("message_stop", { type: "message_stop" }));

@@ -24,6 +24,8 @@ import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/too
 import { builtInTools } from "../../src/tools/registry.js";
 import { createSkillTool } from "../../src/tools/skill/tool.js";
 import { createStructuredOutputTool } from "../../src/tools/structured-output/tool.js";
+import { createWebFetchTool } from "../../src/tools/web-fetch/tool.js";
+import { createWebSearchTool } from "../../src/tools/web-search/tool.js";
 import { type CliRun, jsonLines, runCli } from "../cli/run-cli.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { stdioServerConfig } from "../mcp/fixtures.js";
@@ -50,6 +52,9 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createSkillTool: () => createSkillTool({ skills: [], commands: [], projectTrusted: false, warnings: [] }),
   // The schema is the caller's (--json-schema): this one is what the schema-run pool below passes.
   createStructuredOutputTool: () => createStructuredOutputTool(ANSWER_SCHEMA, () => ({ ok: true })),
+  // Settings change only who is pre-approved (WebFetch) and which service searches (WebSearch).
+  createWebFetchTool: () => createWebFetchTool(),
+  createWebSearchTool: () => createWebSearchTool(),
   // The servers shape neither the prompt nor the schema; the tool is enabled when there is one.
   createLspTool: () =>
     createLspTool(
@@ -71,14 +76,20 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
 
 /**
  * Every tool this test knows how to build: the registry's (both task-list families: a session
- * offers one, chosen by settings `taskTools`; SendUserMessage, offered with --brief), then the
- * factories'.
+ * offers one, chosen by settings `taskTools`; SendUserMessage, offered with --brief; WebSearch,
+ * offered where something can search), then the factories' (those the registry does not already
+ * offer under the same name).
  */
 function knownTools(): AnyTool[] {
   const headless = builtInTools();
   const tasks = builtInTools({ taskTools: "Tasks" }).filter((tool) => !headless.includes(tool));
   const brief = builtInTools({ brief: true }).filter((tool) => !headless.includes(tool));
-  return [...headless, ...tasks, ...brief, ...Object.values(TOOL_FACTORIES).map((build) => build())];
+  const search = builtInTools({ webSearch: { serverSide: true } }).filter((tool) => !headless.includes(tool));
+  const registry = [...headless, ...tasks, ...brief, ...search];
+  const factories = Object.values(TOOL_FACTORIES)
+    .map((build) => build())
+    .filter((tool) => !registry.some((known) => known.name === tool.name));
+  return [...registry, ...factories];
 }
 
 /**
@@ -124,7 +135,13 @@ beforeAll(async () => {
   sessionCwd = join(dir, "project");
   mkdirSync(sessionCwd);
   server = await startScriptedModelServer();
-  const env = { ...NEUTRAL_ENV, WARDEN_MANAGED_SETTINGS: join(dir, "no-managed-settings.json") };
+  const env = {
+    ...NEUTRAL_ENV,
+    WARDEN_MANAGED_SETTINGS: join(dir, "no-managed-settings.json"),
+    // The pools must include the demo server's tools: on a loaded machine its start (a tsx-run
+    // fixture) can take longer than the default wait.
+    WARDEN_MCP_STARTUP_WAIT_MS: "60000",
+  };
 
   // The pool, with an MCP server that offers resources (so ListMcpResources / ReadMcpResource join).
   const script = join(dir, "answer.jsonl");
@@ -161,7 +178,11 @@ beforeAll(async () => {
   mkdirSync(join(dir, "home-mcp", "skills", "demo"), { recursive: true });
   writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
-  const withTasks = poolRun("home-tasks", ["--settings", JSON.stringify({ taskTools: "Tasks" })]);
+  // With a search backend in settings, so that WebSearch joins a pool of the replay provider.
+  const withTasks = poolRun("home-tasks", [
+    "--settings",
+    JSON.stringify({ taskTools: "Tasks", webSearch: { provider: "searxng", url: "http://127.0.0.1:9" } }),
+  ]);
   // Settings naming the built-in TypeScript server offer LSP even in this folder without TypeScript.
   const withSchema = poolRun(
     "home-schema",
@@ -201,7 +222,7 @@ beforeAll(async () => {
     const tools = (init?.tools ?? []) as string[];
     expect(
       tools.some((name) => name.startsWith("mcp__demo__")),
-      "the demo MCP server joined the pool",
+      `the demo MCP server joined the pool\n${finished.stderr}`,
     ).toBe(true);
     return tools.filter((name) => !name.startsWith("mcp__"));
   };
@@ -323,13 +344,16 @@ describe("the first request of a headless session", () => {
     };
     const system = body.messages[0];
     expect(system?.role).toBe("system");
-    // The same words: only the model's label differs between the two sessions.
+    // The same words: only the model's label differs between the two sessions, and WebSearch is
+    // named among the deferred tools only where the provider searches by itself (Anthropic).
     expect(system?.content).toBe(
       anthropic.system
         .map((block) => block.text)
         .join("\n\n")
-        .replace("anthropic:claude-test", "openai:gpt-test"),
+        .replace("anthropic:claude-test", "openai:gpt-test")
+        .replace(", WebSearch", ""),
     );
+    expect(anthropic.system.map((block) => block.text).join("")).toContain(", WebSearch");
     expect(body.tools.map((tool) => tool.function)).toEqual(
       anthropic.tools.map((tool) => ({
         name: tool.name,

@@ -176,7 +176,10 @@ export async function run(argv: string[]): Promise<number> {
   // Settings and flags are read once; each request only adds its own rules and mode.
   const setup = loadPermissionsFor(args);
   const { builtInTools } = await import("../../tools/registry.js");
-  const checker = createPermissionChecker(builtInTools(), setup.permissionContext, args.cwd, setup.appState);
+  const { webToolOptions } = await import("../web-tools.js");
+  // Every tool a session could offer is checkable: WebSearch as if the provider searched by itself.
+  const web = webToolOptions(setup.settings, "anthropic");
+  const checker = createPermissionChecker(builtInTools(web), setup.permissionContext, args.cwd, setup.appState);
 
   if (!args.jsonl) {
     const [tool, json] = args.positionals as [string, string];

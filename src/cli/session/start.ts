@@ -28,6 +28,7 @@ import type { SessionSkills } from "../skills-setup.js";
 import { setUpSkills } from "../skills-setup.js";
 import { traceFirstRequest } from "../timing.js";
 import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
+import { smallFastModelSetting, webToolOptions } from "../web-tools.js";
 import { autoModeClassifier, bindPermissions } from "./permissions.js";
 import type { SessionPlan } from "./plan.js";
 import { withToolsLoadedBefore } from "./resume.js";
@@ -122,6 +123,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     const builtIn = builtInTools({
       taskTools,
       brief: config.brief || settingsValue(permissions.settings, "brief") === true,
+      ...webToolOptions(permissions.settings, resolved.provider.name),
     });
     const tools: AnyTool[] = [
       // --tools: only the built-in tools named (an empty list: none).
@@ -158,6 +160,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       provider: firstRequest.provider,
       model: resolved.model,
       modelLabel: resolved.label,
+      smallFastModel: smallFastModelSetting(permissions.settings),
       tools,
       mcpTools: [...mcp.tools, ...extraMcpTools],
       appState: withToolsLoadedBefore(

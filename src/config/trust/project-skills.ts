@@ -5,8 +5,8 @@
 // Only the frontmatter counts: the instructions themselves grant nothing.
 import { readFileSync, statSync } from "node:fs";
 import { relative } from "node:path";
+import { splitFrontmatter } from "../frontmatter-split.js";
 import { MAX_SKILL_FILE_BYTES } from "../skills/discover.js";
-import { splitFrontmatter } from "../skills/frontmatter.js";
 import { projectSkillFiles } from "../skills/locations.js";
 import type { WideningSetting } from "./types.js";
 

@@ -58,7 +58,7 @@ describe("frontmatter", () => {
 
   it("says what is wrong with a broken one", async () => {
     await expect(parseFrontmatter("---\nname: [unclosed\n---\n")).rejects.toThrow(/not valid YAML/);
-    await expect(parseFrontmatter("---\nname: x\n")).rejects.toThrow(/never closed/);
+    await expect(parseFrontmatter("---\nname: x\n")).rejects.toThrow(/not closed/);
     await expect(parseFrontmatter("---\n- a\n- b\n---\n")).rejects.toThrow(/key: value/);
   });
 });

@@ -1,0 +1,69 @@
+// An ask the rules and mode leave open, put to the person in their editor: allow once, always
+// allow (with the rule the engine suggests, saved where the engine saves "don't ask again"), or
+// reject. A cancelled request (the prompt was cancelled) is a deny.
+import type { PermissionOption, RequestPermissionRequest, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { AskHandler, AskRequest, AskResponse } from "../../permissions/engine/index.js";
+import { describeReason, formatRule } from "../../permissions/rules/index.js";
+import type { PermissionUpdate } from "../../tool/permission-types.js";
+import { toolKind, toolLocations, toolTitle } from "./tool-calls.js";
+
+/** The "don't ask again" the engine suggests: an allow rule first, else another update (a folder, a mode). */
+function alwaysSuggestion(request: AskRequest): PermissionUpdate | undefined {
+  const suggestions = request.ask.suggestions ?? [];
+  return (
+    suggestions.find((s) => s.type === "addRules" && s.behavior === "allow") ??
+    suggestions.find((s) => s.type !== "addRules")
+  );
+}
+
+function alwaysLabel(update: PermissionUpdate): string {
+  switch (update.type) {
+    case "addRules":
+      return `Always allow ${update.rules.map(formatRule).join(", ")}`;
+    case "addDirectories":
+      return `Always allow files in ${update.directories.join(", ")}`;
+    case "setMode":
+      return `Allow, and switch to ${update.mode} mode`;
+  }
+}
+
+export interface EditorPermissionChannel {
+  /** Sends session/request_permission and waits for the editor's answer. */
+  request(
+    params: RequestPermissionRequest,
+  ): Promise<{ outcome: "cancelled" } | { outcome: "selected"; optionId: string }>;
+  /** Called before the request so the editor already lists the call it is about. */
+  announce(toolUseId: string, name: string, input: Record<string, unknown>): Promise<void>;
+}
+
+export function editorAskHandler(sessionId: string, channel: EditorPermissionChannel): AskHandler {
+  return async (request): Promise<AskResponse> => {
+    const input = request.input as Record<string, unknown>;
+    await channel.announce(request.toolUseId, request.tool.name, input);
+    const always = alwaysSuggestion(request);
+    const options: PermissionOption[] = [
+      { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+      ...(always ? [{ optionId: "allow_always", name: alwaysLabel(always), kind: "allow_always" as const }] : []),
+      { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+    ];
+    const reason = request.ask.decisionReason ? describeReason(request.ask.decisionReason) : undefined;
+    const toolCall: ToolCallUpdate = {
+      toolCallId: request.toolUseId,
+      title: toolTitle(request.tool.name, input),
+      kind: toolKind(request.tool.name),
+      status: "pending",
+      rawInput: input,
+      locations: toolLocations(input),
+    };
+    const answer = await channel.request({
+      sessionId,
+      toolCall,
+      options,
+      ...(reason || request.ask.message ? { _meta: { reason: reason ?? request.ask.message } } : {}),
+    });
+    if (answer.outcome === "cancelled") return { behavior: "deny", message: "The prompt was cancelled in the editor." };
+    if (answer.optionId === "allow_once") return { behavior: "allow" };
+    if (answer.optionId === "allow_always" && always) return { behavior: "allow", updates: [always] };
+    return { behavior: "deny", message: "The user rejected this tool call in the editor." };
+  };
+}

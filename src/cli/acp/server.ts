@@ -1,0 +1,251 @@
+// `warden acp`: Warden as an editor's agent over the Agent Client Protocol (stdio, newline-
+// delimited JSON-RPC) with the official SDK. Each ACP session is a Warden session built by the
+// same builder as `-p` (plan, then start), from the command line's flags with the editor's folder
+// and MCP servers. Prompts stream back as message chunks and tool calls (kind, title, files);
+// asks go to the editor as permission requests; modes are the permission modes; cancel stops the
+// running prompt.
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
+import { applyPermissionUpdates } from "../../permissions/settings/index.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
+import { planSession } from "../session/plan.js";
+import { type BuiltSession, startSession } from "../session/start.js";
+import type { SessionConfig } from "../session-config.js";
+import { wardenVersion } from "../version.js";
+import { editorAskHandler } from "./permission.js";
+import { promptText } from "./prompt-content.js";
+import { announcedToolCall, resultContent } from "./tool-calls.js";
+
+const MODE_NAMES: Record<PermissionMode, string> = {
+  default: "Default: ask before edits and commands",
+  acceptEdits: "Accept edits",
+  plan: "Plan: read only until a plan is approved",
+  bypassPermissions: "Bypass permissions",
+  dontAsk: "Don't ask: deny what is not allowed",
+  auto: "Auto: a classifier decides",
+};
+
+interface AcpSession {
+  built: BuiltSession;
+  /** Tool calls already shown to the editor. */
+  announced: Set<string>;
+  cancelled: boolean;
+  running?: Promise<unknown>;
+}
+
+export interface AcpServerOptions {
+  /** The session flags given to `warden acp` (model, permission mode, settings...). */
+  base: SessionConfig;
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  warn: (message: string) => void;
+}
+
+function modeState(built: BuiltSession): acp.SessionModeState {
+  const context = built.session.getAppState().toolPermissionContext;
+  const modes = PERMISSION_MODES.filter(
+    (mode) => mode !== "bypassPermissions" || context.isBypassPermissionsModeAvailable,
+  );
+  return {
+    currentModeId: context.mode,
+    availableModes: modes.map((mode) => ({ id: mode, name: MODE_NAMES[mode] })),
+  };
+}
+
+/** The editor's MCP servers in Warden's `mcpServers` shape (an --mcp-config value). */
+function mcpConfigOf(servers: readonly acp.McpServer[]): string | undefined {
+  if (servers.length === 0) return undefined;
+  const entries: Record<string, unknown> = {};
+  for (const server of servers) {
+    const pairs = (list: ReadonlyArray<{ name: string; value: string }> | undefined) =>
+      Object.fromEntries((list ?? []).map((pair) => [pair.name, pair.value]));
+    if ("command" in server) {
+      entries[server.name] = { type: "stdio", command: server.command, args: server.args, env: pairs(server.env) };
+    } else {
+      entries[server.name] = { type: server.type, url: server.url, headers: pairs(server.headers) };
+    }
+  }
+  return JSON.stringify({ mcpServers: entries });
+}
+
+function stopReasonOf(terminal: TerminalEvent | undefined, cancelled: boolean): acp.StopReason {
+  if (cancelled) return "cancelled";
+  switch (terminal?.reason) {
+    case "max_turns":
+    case "max_budget_usd":
+      return "max_turn_requests";
+    case "max_output_tokens":
+      return "max_tokens";
+    case "aborted_streaming":
+    case "aborted_tools":
+      return "cancelled";
+    default:
+      return "end_turn";
+  }
+}
+
+export function serveAcp(options: AcpServerOptions): Promise<void> {
+  const sessions = new Map<string, AcpSession>();
+  const app = acp.agent({ name: "warden" });
+
+  app.onRequest(acp.methods.agent.initialize, () => ({
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: false,
+      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+    },
+    agentInfo: { name: "warden", title: "Warden", version: wardenVersion() },
+    authMethods: [],
+  }));
+
+  app.onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+    const extra = mcpConfigOf(params.mcpServers ?? []);
+    const config: SessionConfig = {
+      ...options.base,
+      cwd: params.cwd,
+      mcpConfig: extra ? [...options.base.mcpConfig, extra] : [...options.base.mcpConfig],
+    };
+    let sessionId = "";
+    let entry: AcpSession | undefined;
+    const announce = async (id: string, name: string, input: Record<string, unknown>) => {
+      if (!entry || entry.announced.has(id)) return;
+      entry.announced.add(id);
+      await client.notify(acp.methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: "tool_call", ...announcedToolCall(id, name, input) },
+      });
+    };
+    const askHandler = editorAskHandler("", {
+      announce,
+      request: async (request) => {
+        const answer = await client.request(acp.methods.client.session.requestPermission, {
+          ...request,
+          sessionId,
+        });
+        return answer.outcome;
+      },
+    });
+    const plan = await planSession(config, { warn: options.warn });
+    const built = await startSession(plan, {
+      askHandler,
+      isNonInteractive: false,
+      warn: options.warn,
+    });
+    sessionId = built.session.sessionId;
+    entry = { built, announced: new Set(), cancelled: false };
+    sessions.set(sessionId, entry);
+    await built.runStartHooks();
+    return { sessionId, modes: modeState(built) };
+  });
+
+  app.onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
+    const entry = sessions.get(params.sessionId);
+    if (!entry) throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, "no such session");
+    const mode = params.modeId as PermissionMode;
+    const context = entry.built.session.getAppState().toolPermissionContext;
+    if (
+      !PERMISSION_MODES.includes(mode) ||
+      (mode === "bypassPermissions" && !context.isBypassPermissionsModeAvailable)
+    ) {
+      throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown or unavailable mode ${params.modeId}`);
+    }
+    entry.built.session.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: applyPermissionUpdates(
+        state.toolPermissionContext,
+        [{ type: "setMode", mode, destination: "session" }],
+        entry.built.plan.config.cwd,
+      ),
+    }));
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: "current_mode_update", currentModeId: mode },
+    });
+    return {};
+  });
+
+  app.onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+    const entry = sessions.get(params.sessionId);
+    if (!entry?.running) return;
+    entry.cancelled = true;
+    entry.built.session.abort(new Error("cancelled in the editor"));
+  });
+
+  app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+    const entry = sessions.get(params.sessionId);
+    if (!entry) throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, "no such session");
+    if (entry.running) throw acp.RequestError.invalidRequest(undefined, "a prompt is already running in this session");
+    entry.cancelled = false;
+    const send = (update: acp.SessionUpdate) =>
+      client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
+    const run = async (): Promise<TerminalEvent | undefined> => {
+      const events = entry.built.runPrompt(promptText(params.prompt));
+      while (true) {
+        const step = await events.next();
+        if (step.done) return step.value;
+        await forward(step.value);
+      }
+    };
+    const forward = async (event: QueryEvent) => {
+      if (event.type === "text_delta") {
+        await send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } });
+      } else if (event.type === "thinking_delta") {
+        await send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.thinking } });
+      } else if (event.type === "assistant") {
+        for (const block of event.message.content) {
+          if (block.type !== "tool_use" || entry.announced.has(block.id)) continue;
+          entry.announced.add(block.id);
+          await send({ sessionUpdate: "tool_call", ...announcedToolCall(block.id, block.name, block.input) });
+        }
+      } else if (event.type === "tool_result") {
+        const { toolUse, result } = event;
+        if (!entry.announced.has(toolUse.id)) {
+          entry.announced.add(toolUse.id);
+          await send({ sessionUpdate: "tool_call", ...announcedToolCall(toolUse.id, toolUse.name, toolUse.input) });
+        }
+        await send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: toolUse.id,
+          status: result.is_error ? "failed" : "completed",
+          content: resultContent(result),
+        });
+      } else if (event.type === "todo") {
+        await send({
+          sessionUpdate: "plan",
+          entries: event.list.items.map((item) => ({
+            content: item.content,
+            priority: "medium",
+            status:
+              item.status === "completed" ? "completed" : item.status === "in_progress" ? "in_progress" : "pending",
+          })),
+        });
+      } else if (event.type === "notice") {
+        options.warn(event.message);
+      }
+    };
+    const running = run();
+    entry.running = running;
+    try {
+      const terminal = await running;
+      return { stopReason: stopReasonOf(terminal, entry.cancelled) };
+    } catch (error) {
+      if (entry.cancelled) return { stopReason: "cancelled" };
+      throw error;
+    } finally {
+      entry.running = undefined;
+    }
+  });
+
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(options.output as Writable) as WritableStream<Uint8Array>,
+    Readable.toWeb(options.input as Readable) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  return connection.closed.finally(async () => {
+    for (const entry of sessions.values()) {
+      entry.built.session.abort(new Error("the editor closed the connection"));
+      await entry.built.close();
+    }
+  });
+}
