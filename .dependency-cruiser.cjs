@@ -70,6 +70,9 @@ const MAY_IMPORT = {
     "context",
     "loop",
   ],
+  // The fleet: sessions as BullMQ jobs in Redis, run by workers as child `warden -p` processes.
+  // Reached only through `warden fleet` (and the tools that submit to it, through the CLI's wiring).
+  fleet: ["messages", "tool", "config", "fs", "process", "session"],
   cli: ["*"],
 };
 

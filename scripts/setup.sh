@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything a fresh machine needs before Warden runs or tests: Debian's bubblewrap for the Bash
-# sandbox and tmux for the interactive UI's tests (each skipped when already there or when apt-get
-# is not available), then the npm packages
+# sandbox, tmux for the interactive UI's tests and redis-server for the fleet's (each skipped when
+# already there or when apt-get is not available), then the npm packages
 # (ripgrep comes inside @vscode/ripgrep; `npm ci` also builds dist/ through the prepare script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,10 +20,22 @@ if ! command -v tmux >/dev/null 2>&1; then
     echo "setup: tmux is missing; the interactive UI's terminal tests will fail" >&2
   fi
 fi
+# redis-server: the fleet's queue (warden fleet); its tests start their own server on a free port
+# and are skipped, saying so, when the binary is missing. The package's own service is not needed.
+if ! command -v redis-server >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "setup: redis-server is missing; the fleet's tests will be skipped" >&2
+  fi
+fi
 npm ci --no-audit --no-fund
 # The official MCP conformance suite needs Node 22, which npm carries as a package for linux-x64
 # only: installed beside the project (scripts/mcp-conformance, pinned by its own lock file, not a
 # dependency of Warden) so test/mcp/conformance.test.ts can run it; elsewhere that test is skipped.
 if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; then
   npm ci --prefix scripts/mcp-conformance --no-audit --no-fund --loglevel=error
+  # ccusage for the transcript-format test: its native package is linux-x64 only here, so it has no
+  # lock file (npm ci would want the other platforms' entries) and is installed at its pinned version.
+  npm install --prefix scripts/ccusage --no-package-lock --no-audit --no-fund --loglevel=error
 fi

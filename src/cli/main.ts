@@ -12,6 +12,8 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   mcp: () => import("./commands/mcp.js"),
   trust: () => import("./commands/trust.js"),
   acp: () => import("./commands/acp.js"),
+  // BullMQ and ioredis load only here: a local session never pays for the fleet.
+  fleet: () => import("./commands/fleet.js"),
 };
 
 /** Flags after which the session command prints something and exits, or runs headless. */

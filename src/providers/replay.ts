@@ -10,6 +10,12 @@
 // `"error": {"message": "...", "status"?: 529, "kind"?: "prompt_too_long"}` makes that turn fail
 // as the model service would. This format is public: tests and examples of other modules rely on it.
 //
+// Resumed sessions: a fresh provider starts at the script's first turn, which suits a local
+// `--resume` given a new script. A fleet job taken over by another worker resumes with the same
+// script, which must go on where the dead worker's session stopped: with
+// `WARDEN_REPLAY_CONTINUE=1` the first main-loop request skips one main turn for every assistant
+// message the resumed conversation already holds (the turns the script has already answered).
+//
 // Subagents: a line with `"agent": "KEY"` is a turn of a subagent, not of the main loop. Each key
 // has its own queue, played in file order. A subagent's request takes the next turn of the first
 // key that matches it, tried in this order: the agent's name (the Agent call's `name`), its
@@ -207,6 +213,7 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
     queues.set(key, queue);
   }
   const played = new Map<string, number>();
+  let continueChecked = process.env.WARDEN_REPLAY_CONTINUE !== "1";
   /** The next turn for this request, and what to say when there is none. */
   const nextTurn = (
     agent: RequestAgent | undefined,
@@ -248,6 +255,10 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
   return {
     name: "replay",
     async *stream(request: ModelRequest): AsyncGenerator<ProviderEvent> {
+      if (!continueChecked && !request.agent && request.sideQuery === undefined) {
+        continueChecked = true;
+        played.set(MAIN_QUEUE, request.messages.filter((m) => m.role === "assistant").length);
+      }
       const { turn, missing } = nextTurn(request.agent, request.sideQuery);
       if (!turn) throw scriptError(missing);
       if (turn.delay_ms) await sleepUnlessAborted(turn.delay_ms, request.signal);

@@ -1,0 +1,286 @@
+// `warden fleet ...`: sessions as jobs on a BullMQ queue in Redis, run by workers on any number of
+// machines. Loaded only for `warden fleet` (main.ts), so nothing of BullMQ or ioredis reaches a
+// local session.
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { FleetClient, type JobResult, type JobStatus } from "../../fleet/client.js";
+import { type JobSpec, parseJobLines, parseJobSpec } from "../../fleet/job-spec.js";
+import { FleetConnectionError, FleetUsageError, redisUrlFrom } from "../../fleet/redis.js";
+import { checkSubmitPolicy } from "../../fleet/submit-policy.js";
+import { startWorker } from "../../fleet/worker.js";
+import { splitRuleList } from "../../permissions/index.js";
+
+const out = (text: string) => void process.stdout.write(text);
+const err = (text: string) => void process.stderr.write(text);
+const report = (line: string) => err(`${line}\n`);
+
+const USAGE = `Usage:
+  warden fleet submit [PROMPT | --prompt TEXT] [--repo PATH_OR_URL] [--model M] [--allowed-tools RULES...]
+                      [--disallowed-tools RULES...] [--permission-mode MODE] [--max-turns N]
+                      [--max-budget-usd USD] [--json-schema FILE_OR_JSON]
+  warden fleet submit FILE | -        one job per line: {"prompt", "repo", "model", "allowedTools",
+                                      "disallowedTools", "permissionMode", "maxTurns", "maxBudgetUsd",
+                                      "outputFormat", "jsonSchema"}
+  warden fleet worker [--concurrency N] [--provider-limit PROVIDER=N...] [--lock-duration MS]
+                      [--stalled-interval MS] [--work-dir DIR]
+  warden fleet status [ID] [--json]
+  warden fleet logs ID [--follow]
+  warden fleet cancel ID
+  warden fleet results [ID] [--json]
+
+Every command takes --redis URL (default: WARDEN_REDIS_URL, else redis://127.0.0.1:6379).
+submit prints the job ids, one a line. A job's state is waiting, active, completed, failed or
+cancelled. bypassPermissions is refused unless your own settings already use it.
+`;
+
+const COMMON = { redis: { type: "string" } } as const;
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    switch (sub) {
+      case "submit":
+        return await submit(rest);
+      case "worker":
+        return await worker(rest);
+      case "status":
+        return await status(rest);
+      case "logs":
+        return await logs(rest);
+      case "cancel":
+        return await cancel(rest);
+      case "results":
+        return await results(rest);
+      case "help":
+      case "--help":
+      case "-h":
+        out(USAGE);
+        return 0;
+      case undefined:
+        err(USAGE);
+        return 2;
+      default:
+        err(`warden fleet: unknown subcommand ${JSON.stringify(sub)}\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    err(`warden fleet: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof FleetConnectionError) return 1;
+    const usage =
+      error instanceof FleetUsageError ||
+      (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS"));
+    return usage ? 2 : 1;
+  }
+}
+
+async function withClient<T>(redisFlag: string | undefined, work: (client: FleetClient) => Promise<T>): Promise<T> {
+  const client = new FleetClient({ url: redisUrlFrom(redisFlag), report });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
+}
+
+async function submit(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...COMMON,
+      prompt: { type: "string" },
+      repo: { type: "string" },
+      model: { type: "string" },
+      "allowed-tools": { type: "string", multiple: true },
+      "disallowed-tools": { type: "string", multiple: true },
+      "permission-mode": { type: "string" },
+      "max-turns": { type: "string" },
+      "max-budget-usd": { type: "string" },
+      "json-schema": { type: "string" },
+    },
+  });
+  if (positionals.length > 1) throw new FleetUsageError("submit takes one prompt or one file (quote the prompt)");
+  const [positional] = positionals;
+  let specs: JobSpec[];
+  if (values.prompt === undefined && positional !== undefined && (positional === "-" || existsSync(positional))) {
+    const text = positional === "-" ? readFileSync(0, "utf8") : readFileSync(positional, "utf8");
+    specs = parseJobLines(text, positional === "-" ? "stdin" : positional).map(withLocalRepo);
+  } else {
+    const prompt = values.prompt ?? positional;
+    if (prompt === undefined) throw new FleetUsageError("submit needs a prompt, a file of jobs, or - for stdin");
+    const spec: Record<string, unknown> = { prompt };
+    if (values.repo !== undefined) spec.repo = values.repo;
+    if (values.model !== undefined) spec.model = values.model;
+    if (values["allowed-tools"]) spec.allowedTools = values["allowed-tools"].flatMap(splitRuleList);
+    if (values["disallowed-tools"]) spec.disallowedTools = values["disallowed-tools"].flatMap(splitRuleList);
+    if (values["permission-mode"] !== undefined) spec.permissionMode = values["permission-mode"];
+    if (values["max-turns"] !== undefined) spec.maxTurns = numberFlag("--max-turns", values["max-turns"]);
+    if (values["max-budget-usd"] !== undefined)
+      spec.maxBudgetUsd = numberFlag("--max-budget-usd", values["max-budget-usd"]);
+    if (values["json-schema"] !== undefined) spec.jsonSchema = jsonSchemaFlag(values["json-schema"]);
+    specs = [withLocalRepo(parseJobSpec(spec, "submit"))];
+  }
+  checkSubmitPolicy(specs, process.cwd());
+  const ids = await withClient(values.redis, (client) => client.submit(specs));
+  out(ids.map((id) => `${id}\n`).join(""));
+  return 0;
+}
+
+/** A local repository path is made absolute here: the worker's working directory is not ours. */
+function withLocalRepo(spec: JobSpec): JobSpec {
+  if (spec.repo === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(spec.repo) || /^[^/]+@[^/]+:/.test(spec.repo)) {
+    return spec;
+  }
+  const path = resolve(spec.repo);
+  if (!existsSync(path)) throw new FleetUsageError(`repo ${spec.repo}: no such directory`);
+  return { ...spec, repo: path };
+}
+
+function numberFlag(name: string, raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value)) throw new FleetUsageError(`${name} needs a number (got ${raw})`);
+  return value;
+}
+
+function jsonSchemaFlag(raw: string): Record<string, unknown> {
+  const text = raw.trimStart().startsWith("{") ? raw : readFileSync(raw, "utf8");
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Reported below.
+  }
+  throw new FleetUsageError("--json-schema needs a JSON object (inline or a file holding one)");
+}
+
+async function worker(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...COMMON,
+      concurrency: { type: "string", default: "1" },
+      "provider-limit": { type: "string", multiple: true },
+      "lock-duration": { type: "string", default: "30000" },
+      "stalled-interval": { type: "string", default: "30000" },
+      "work-dir": { type: "string" },
+    },
+  });
+  const concurrency = numberFlag("--concurrency", values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new FleetUsageError("--concurrency must be at least 1");
+  const providerLimits: Record<string, number> = {};
+  for (const item of values["provider-limit"] ?? []) {
+    const match = /^([A-Za-z0-9_-]+)=(\d+)$/.exec(item);
+    if (!match) throw new FleetUsageError(`--provider-limit takes PROVIDER=N (got ${item})`);
+    providerLimits[match[1] as string] = Number(match[2]);
+  }
+  const script = process.argv[1];
+  if (!script) throw new Error("cannot tell which warden to run the sessions with");
+  const running = await startWorker({
+    url: redisUrlFrom(values.redis),
+    concurrency,
+    command: [process.execPath, script],
+    lockDuration: numberFlag("--lock-duration", values["lock-duration"]),
+    stalledInterval: numberFlag("--stalled-interval", values["stalled-interval"]),
+    providerLimits,
+    ...(values["work-dir"] ? { workRoot: resolve(values["work-dir"]) } : {}),
+    report,
+  });
+  // First SIGINT/SIGTERM: take no more jobs, let the running ones finish. Second: leave now (the
+  // sessions die with us; their jobs are resumed elsewhere once their locks expire).
+  await new Promise<void>((resolveStop) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      report(`warden fleet worker ${running.id}: finishing running jobs (again to leave at once)`);
+      void running.close().then(resolveStop);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  return 0;
+}
+
+async function status(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...COMMON, json: { type: "boolean", default: false } },
+  });
+  return withClient(values.redis, async (client) => {
+    const ids = positionals.length > 0 ? positionals : await client.jobIds();
+    let missing = 0;
+    for (const id of ids) {
+      const found = await client.status(id);
+      if (!found) {
+        err(`warden fleet: no job ${id}\n`);
+        missing++;
+        continue;
+      }
+      out(values.json ? `${JSON.stringify(found)}\n` : statusLine(found));
+    }
+    return missing > 0 ? 1 : 0;
+  });
+}
+
+function statusLine(job: JobStatus): string {
+  const where = job.worker ? `  ${job.worker}` : "";
+  return `${job.id}  ${job.state.padEnd(9)}${where}  ${job.prompt.replace(/\s+/g, " ").slice(0, 60)}\n`;
+}
+
+async function logs(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...COMMON, follow: { type: "boolean", short: "f", default: false } },
+  });
+  const [id] = positionals;
+  if (id === undefined || positionals.length > 1) throw new FleetUsageError("logs takes one job id");
+  await withClient(values.redis, (client) => client.logs(id, values.follow, (line) => out(`${line}\n`)));
+  return 0;
+}
+
+async function cancel(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON } });
+  if (positionals.length === 0) throw new FleetUsageError("cancel takes one or more job ids");
+  return withClient(values.redis, async (client) => {
+    let code = 0;
+    for (const id of positionals) {
+      const after = await client.cancel(id);
+      out(`${id}  ${after.state}\n`);
+      if (after.state !== "cancelled") code = 1;
+    }
+    return code;
+  });
+}
+
+async function results(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...COMMON, json: { type: "boolean", default: false } },
+  });
+  return withClient(values.redis, async (client) => {
+    const ids = positionals.length > 0 ? positionals : await client.jobIds();
+    for (const id of ids) {
+      const found = await client.result(id);
+      if (!found) {
+        err(`warden fleet: no job ${id}\n`);
+        continue;
+      }
+      out(values.json ? `${JSON.stringify(found)}\n` : resultText(found));
+    }
+    return 0;
+  });
+}
+
+function resultText(job: JobResult): string {
+  const lines = [`== ${job.id} ${job.state}${job.worker ? ` (${job.worker})` : ""}`];
+  if (job.result) lines.push(String(job.result.result ?? ""));
+  else if (job.error) lines.push(`error: ${job.error}`);
+  if (job.structuredOutput !== undefined) lines.push(`structured output: ${JSON.stringify(job.structuredOutput)}`);
+  if (job.diffstat?.trim()) lines.push(job.diffstat.trimEnd());
+  else if (job.state === "completed") lines.push("(no changes to the repository)");
+  return `${lines.join("\n")}\n\n`;
+}

@@ -1,0 +1,309 @@
+// What a worker does with one job: its own clone, the session as a child process, every event
+// into the job's Redis stream, the transcript and the workspace mirrored at each turn, and the
+// result recorded once. A job that already has a transcript in Redis was started by a worker that
+// died (or lost its lock): the transcript and the files of its last completed turn are put back
+// and the session resumed, so the interrupted call is recorded as interrupted, as a local
+// `--resume` records it, and nothing that completed runs again.
+import { randomUUID } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { DelayedError, type Job, UnrecoverableError } from "bullmq";
+import type { Redis } from "ioredis";
+import { transcriptPath } from "../config/paths.js";
+import { startChildSession } from "./child-session.js";
+import { type JobSpec, parseJobSpec, providerOf } from "./job-spec.js";
+import { keys } from "./keys.js";
+import { tryAcquireSlot } from "./provider-slots.js";
+import { ownedSet, restoreTranscript, TranscriptMirror } from "./transcript-mirror.js";
+import { applyPatch, patchStat, prepareWorkspace, type Workspace, workspacePatch } from "./workspace.js";
+
+export interface WorkerContext {
+  redis: Redis;
+  workerId: string;
+  /** Where jobs' clones live on this worker. */
+  workRoot: string;
+  /** The `warden` command (node and the CLI script). */
+  command: readonly string[];
+  report: (line: string) => void;
+}
+
+/** What BullMQ keeps as the job's return value (the full result is in the job's hash). */
+export interface JobOutcome {
+  sessionId?: string;
+  subtype: string;
+  result: string;
+}
+
+/** What the resumed session is told: the task goes on, on another machine, from its transcript. */
+export const TAKEOVER_PROMPT =
+  "This session ran as a fleet job and the worker running it stopped. It continues on another worker, in a fresh checkout holding the changes of the last completed turn. Carry on with the task from where the conversation stops.";
+
+const EVENTS_MAX = 100_000;
+const CANCEL_POLL_MS = 300;
+
+/** The job's commit: only the owner records it, and only once (no job runs twice to completion). */
+const FINISH = `
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return -1 end
+if redis.call('HGET', KEYS[1], 'outcome') then return 0 end
+redis.call('HSET', KEYS[1], 'outcome', ARGV[2], 'result', ARGV[3], 'diffstat', ARGV[4], 'finishedAt', ARGV[5], 'finishedBy', ARGV[6])
+redis.call('SET', KEYS[2], ARGV[7])
+return 1`;
+
+export async function processJob(ctx: WorkerContext, job: Job, token: string | undefined): Promise<JobOutcome> {
+  const id = job.id;
+  if (id === undefined) throw new UnrecoverableError("a job without an id");
+  const { redis } = ctx;
+  const spec = parseJobSpec(job.data, `job ${id}`);
+  const known = await redis.hgetall(keys.job(id));
+  if (known.outcome === "completed") {
+    // Finished by another worker whose acknowledgement to BullMQ was lost: never run it again.
+    return JSON.parse(known.outcomeSummary ?? '{"subtype":"success","result":""}') as JobOutcome;
+  }
+  if (known.cancel) {
+    await redis.hset(keys.job(id), "outcome", "cancelled", "finishedAt", new Date().toISOString());
+    await endEvents(redis, id, "cancelled");
+    throw new UnrecoverableError("cancelled");
+  }
+  const slot = await tryAcquireSlot(redis, providerOf(spec), id);
+  if (!slot) {
+    // The fleet runs as many sessions of this provider as it may: try again a little later.
+    await job.moveToDelayed(Date.now() + 1_000 + Math.floor(Math.random() * 1_000), token);
+    throw new DelayedError();
+  }
+  try {
+    return await runSession(ctx, id, spec, known.sessionId);
+  } finally {
+    await slot.release();
+  }
+}
+
+async function runSession(
+  ctx: WorkerContext,
+  id: string,
+  spec: JobSpec,
+  earlierSessionId: string | undefined,
+): Promise<JobOutcome> {
+  const { redis } = ctx;
+  const startedAt = performance.now();
+  const owner = `${ctx.workerId}:${randomUUID()}`;
+  const run = await redis.hincrby(keys.job(id), "runs", 1);
+  await redis.hset(keys.job(id), "owner", owner, "worker", ctx.workerId, "startedAt", new Date().toISOString());
+  const jobDir = join(ctx.workRoot, `job-${id}-${run}`);
+  const cwd = join(jobDir, "repo");
+  mkdirSync(jobDir, { recursive: true });
+  const workspace = await prepareWorkspace(cwd, spec.repo, jobDir);
+
+  let resume: string | undefined;
+  if (earlierSessionId) {
+    const restored = await restoreTranscript(redis, id, transcriptPath(cwd, earlierSessionId));
+    if (restored > 0) {
+      resume = earlierSessionId;
+      const patch = await redis.getBuffer(keys.workspace(id));
+      if (patch && patch.length > 0) {
+        const file = join(jobDir, "takeover.patch");
+        writeFileSync(file, patch);
+        await applyPatch(cwd, file);
+      }
+    }
+  }
+  // The session may have ended on the worker that lost the job, after its answer but before the
+  // result was recorded: its result line is then the job's, and the session is not run again.
+  const answered = resume ? await resultOfLastRun(redis, id) : undefined;
+  if (answered) return finish(ctx, id, owner, answered, workspace, jobDir);
+
+  addEvent(redis, id, {
+    type: "fleet",
+    event: resume ? "resumed" : "started",
+    job_id: id,
+    worker: ctx.workerId,
+    run,
+    ...(resume ? { session_id: resume } : {}),
+    // Where a job's time goes besides its session: the clone and what a takeover puts back.
+    prepare_ms: Math.round(performance.now() - startedAt),
+  });
+
+  let mirror: TranscriptMirror | undefined;
+  let snapshotting = Promise.resolve();
+  let result: Record<string, unknown> | undefined;
+  let cancelled = false;
+  let lostOwnership = false;
+  let stderrTail = "";
+  const startMirror = (sessionId: string, fromStart: boolean) => {
+    if (mirror) return;
+    mirror = new TranscriptMirror({
+      redis,
+      jobId: id,
+      owner,
+      path: transcriptPath(cwd, sessionId),
+      startAtBeginning: fromStart,
+      onTurnRecorded: () => {
+        snapshotting = snapshotting.then(async () => {
+          const patch = await workspacePatch(workspace).catch(() => undefined);
+          if (patch !== undefined) await ownedSet(redis, id, owner, keys.workspace(id), patch).catch(() => false);
+        });
+      },
+      onOwnershipLost: () => {
+        lostOwnership = true;
+        ctx.report(`warden fleet worker: job ${id} was taken over by another worker; stopping this copy`);
+        child.kill();
+      },
+    });
+    mirror.start();
+  };
+  if (resume) startMirror(resume, false);
+
+  const child = startChildSession({
+    spec,
+    cwd,
+    prompt: resume ? TAKEOVER_PROMPT : spec.prompt,
+    resume,
+    command: ctx.command,
+    env: { ...process.env, WARDEN_REPLAY_CONTINUE: "1", WARDEN_FLEET_JOB: id },
+    onLine: (line) => {
+      addEventLine(redis, id, line);
+      const event = parseLine(line);
+      if (event?.type === "system" && event.subtype === "init" && typeof event.session_id === "string") {
+        void redis.hset(keys.job(id), "sessionId", event.session_id).catch(() => undefined);
+        startMirror(event.session_id, !resume);
+      } else if (event?.type === "result") {
+        result = event;
+      }
+    },
+    onStderr: (text) => {
+      stderrTail = (stderrTail + text).slice(-4_000);
+    },
+  });
+  await redis.hset(keys.job(id), "pid", String(child.pid));
+  const cancelWatch = setInterval(() => {
+    void redis
+      .hget(keys.job(id), "cancel")
+      .then((flag) => {
+        if (flag && !cancelled) {
+          cancelled = true;
+          child.abort();
+        }
+      })
+      .catch(() => undefined);
+  }, CANCEL_POLL_MS);
+  let code: number;
+  const sessionStartedAt = performance.now();
+  try {
+    code = await child.done;
+  } finally {
+    clearInterval(cancelWatch);
+    await (mirror as TranscriptMirror | undefined)?.finish();
+    await snapshotting;
+  }
+  if (lostOwnership) throw new Error(`job ${id} was taken over by another worker`);
+  if (cancelled || (await redis.hget(keys.job(id), "cancel"))) {
+    await redis.hset(keys.job(id), "outcome", "cancelled", "finishedAt", new Date().toISOString());
+    await endEvents(redis, id, "cancelled");
+    throw new UnrecoverableError("cancelled");
+  }
+  const finalResult = result as Record<string, unknown> | undefined;
+  if (!finalResult) {
+    const why = stderrTail.trim().split("\n").slice(-3).join(" | ") || `exit code ${code}`;
+    // A crash, not an answer: BullMQ retries with back-off and the next run resumes.
+    addEvent(redis, id, { type: "fleet", event: "run_failed", run, error: why });
+    throw new Error(`the session ended without a result (${why})`);
+  }
+  if (finalResult.is_error === true && isOverload(finalResult)) {
+    addEvent(redis, id, { type: "fleet", event: "overloaded", run, error: String(finalResult.error ?? "") });
+    throw new Error(`the model provider is overloaded: ${String(finalResult.error ?? finalResult.result ?? "")}`);
+  }
+  return finish(ctx, id, owner, finalResult, workspace, jobDir, {
+    session_ms: Math.round(performance.now() - sessionStartedAt),
+  });
+}
+
+/** Records the result once (see FINISH) with the patch the session made, and ends the event stream. */
+async function finish(
+  ctx: WorkerContext,
+  id: string,
+  owner: string,
+  finalResult: Record<string, unknown>,
+  workspace: Workspace,
+  jobDir: string,
+  timing: Record<string, number> = {},
+): Promise<JobOutcome> {
+  const { redis } = ctx;
+  const finishStartedAt = performance.now();
+  const outcome = finalResult.is_error === true ? "failed" : "completed";
+  const patch = await workspacePatch(workspace).catch(() => "");
+  const stat = patchStat(patch);
+  const summary: JobOutcome = {
+    sessionId: typeof finalResult.session_id === "string" ? finalResult.session_id : undefined,
+    subtype: String(finalResult.subtype ?? outcome),
+    result: String(finalResult.result ?? ""),
+  };
+  const recorded = await redis.eval(
+    FINISH,
+    2,
+    keys.job(id),
+    keys.patch(id),
+    owner,
+    outcome,
+    JSON.stringify(finalResult),
+    stat,
+    new Date().toISOString(),
+    ctx.workerId,
+    patch,
+  );
+  if (recorded === -1) throw new Error(`job ${id} was taken over by another worker; its result was not recorded`);
+  await redis.hset(keys.job(id), "outcomeSummary", JSON.stringify(summary));
+  await endEvents(redis, id, outcome, { ...timing, finish_ms: Math.round(performance.now() - finishStartedAt) });
+  rmSync(jobDir, { recursive: true, force: true });
+  if (outcome === "failed") throw new UnrecoverableError(summary.result || summary.subtype);
+  return summary;
+}
+
+/** Overload and rate limits are the provider's, not the job's: retried with back-off. */
+function isOverload(result: Record<string, unknown>): boolean {
+  const text = `${String(result.error ?? "")} ${String(result.result ?? "")}`;
+  return /overloaded|\b529\b|\b429\b|rate.?limit/i.test(text);
+}
+
+/**
+ * The result line of the job's last run, when that run printed one (a successful one: an error is
+ * worth a new run). Found by reading the event stream backwards to the run's start.
+ */
+async function resultOfLastRun(redis: Redis, id: string): Promise<Record<string, unknown> | undefined> {
+  const entries = await redis.xrevrange(keys.events(id), "+", "-", "COUNT", 200);
+  for (const [, fields] of entries) {
+    const line = fields[fields.indexOf("line") + 1];
+    const event = line === undefined ? undefined : parseLine(line);
+    if (event?.type === "fleet" && (event.event === "started" || event.event === "resumed")) return undefined;
+    if (event?.type === "result") return event.is_error === true ? undefined : event;
+  }
+  return undefined;
+}
+
+function parseLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends without waiting: ioredis keeps the order, and queues the line while Redis is away. */
+function addEventLine(redis: Redis, id: string, line: string): void {
+  redis.xadd(keys.events(id), "MAXLEN", "~", EVENTS_MAX, "*", "line", line).catch(() => undefined);
+}
+
+function addEvent(redis: Redis, id: string, event: Record<string, unknown>): void {
+  addEventLine(redis, id, JSON.stringify(event));
+}
+
+/** The last line of a job's stream: `logs --follow` stops there. */
+export async function endEvents(
+  redis: Redis,
+  id: string,
+  state: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const line = JSON.stringify({ type: "fleet", event: "end", state, ...extra });
+  await redis.xadd(keys.events(id), "*", "line", line, "end", state);
+}
