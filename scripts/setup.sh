@@ -35,4 +35,7 @@ npm ci --no-audit --no-fund
 # dependency of Warden) so test/mcp/conformance.test.ts can run it; elsewhere that test is skipped.
 if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; then
   npm ci --prefix scripts/mcp-conformance --no-audit --no-fund --loglevel=error
+  # ccusage for the transcript-format test: its native package is linux-x64 only here, so it has no
+  # lock file (npm ci would want the other platforms' entries) and is installed at its pinned version.
+  npm install --prefix scripts/ccusage --no-package-lock --no-audit --no-fund --loglevel=error
 fi

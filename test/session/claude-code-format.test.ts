@@ -3,7 +3,7 @@
 // resumed session continuing the chain, transcripts written before (format 1) still resuming,
 // and the real `ccusage` CLI reading Warden's sessions with the right token figures.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { transcriptPath } from "../../src/config/paths.js";
@@ -159,7 +159,11 @@ describe("Claude Code's transcript shape", () => {
 });
 
 // ccusage's native package exists for linux-x64 here (STACK.md); elsewhere the CLI cannot run.
-const ccusageRuns = process.platform === "linux" && process.arch === "x64";
+// scripts/setup.sh installs it there (scripts/ccusage), beside the project, not as its dependency.
+const ccusageCli = join(process.cwd(), "scripts", "ccusage", "node_modules", "ccusage", "src", "cli.js");
+const ccusageRuns = process.platform === "linux" && process.arch === "x64" && existsSync(ccusageCli);
+if (process.platform === "linux" && process.arch === "x64" && !ccusageRuns)
+  console.warn("ccusage test skipped: run scripts/setup.sh to install scripts/ccusage");
 
 describe.skipIf(!ccusageRuns)("ccusage on Warden's transcripts", () => {
   it("reports the tokens of each session as the provider counted them", async () => {
@@ -186,7 +190,7 @@ describe.skipIf(!ccusageRuns)("ccusage on Warden's transcripts", () => {
     expect(run.code, run.stderr).toBe(0);
     const sessionId = jsonLines(run.stdout)[0]?.session_id;
 
-    const cli = join(process.cwd(), "node_modules", "ccusage", "src", "cli.js");
+    const cli = ccusageCli;
     const report = spawnSync(process.execPath, [cli, "claude", "session", "--json", "--offline"], {
       cwd: home,
       encoding: "utf8",
