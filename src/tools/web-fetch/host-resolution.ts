@@ -1,9 +1,10 @@
 // Where a host really is. A name may resolve to the local network (a DNS record pointing at
 // 127.0.0.1 or 10.0.0.5, or at the cloud metadata address), so the permission check resolves it
-// and treats it as private when any address is. What the check judged is remembered per host for
-// the session's process; the fetch connects only to addresses it resolves again and accepts them
-// only when they do not turn a host judged public into a private one (DNS rebinding: a record
-// that answers a public address to the check and 127.0.0.1 to the fetch).
+// and treats it as private when any address is. What the check judged is remembered per host and
+// session; the fetch connects only to addresses it resolves again, and refuses them when they turn
+// a host judged public into a private one (DNS rebinding: a record that answers a public address
+// to the check and 127.0.0.1 to the fetch). A host the check never judged (a whole-tool ask rule
+// settles the call before the tool's own check runs) was approved by a person who saw its URL.
 import type { LookupAddress } from "node:dns";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
@@ -62,7 +63,7 @@ export function recordJudgement(sessionId: string, resolution: HostResolution): 
 
 /**
  * The addresses to connect to, or why not: a host that resolves to the local network now but was
- * judged public (or never judged) is refused.
+ * judged public is refused.
  */
 export async function addressesForFetch(
   sessionId: string,
@@ -71,7 +72,7 @@ export async function addressesForFetch(
   const resolution = await resolveHost(hostname);
   if (resolution.error) return { error: `${resolution.host}: ${resolution.error}` };
   if (resolution.addresses.length === 0) return { error: `${resolution.host} has no address` };
-  if (resolution.isPrivate && judged.get(judgementKey(sessionId, resolution.host)) !== true) {
+  if (resolution.isPrivate && judged.get(judgementKey(sessionId, resolution.host)) === false) {
     return {
       error: `${resolution.host} now resolves to the local address ${resolution.privateAddress}, but it was approved as a public host; refusing to connect (its DNS answer changed since the permission check).`,
     };

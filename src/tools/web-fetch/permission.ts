@@ -82,6 +82,9 @@ export async function webFetchPermission<Input>(args: WebFetchPermissionInput): 
       decisionReason: { type: "rule", rule: deny },
     };
   }
+  // Resolved before the ask rule, so that a fetch approved there is judged (and held to) like any other.
+  const resolution = await (args.resolve ?? resolveHost)(host);
+  recordJudgement(args.sessionId, resolution);
   const ask = rulesFor(args.rules.ask, host);
   if (ask) {
     return {
@@ -90,8 +93,6 @@ export async function webFetchPermission<Input>(args: WebFetchPermissionInput): 
       decisionReason: { type: "rule", rule: ask },
     };
   }
-  const resolution = await (args.resolve ?? resolveHost)(host);
-  recordJudgement(args.sessionId, resolution);
   const suggestion = {
     type: "addRules" as const,
     behavior: "allow" as const,

@@ -62,13 +62,30 @@ describe("fetchPage", () => {
     expect(outcome.kind === "page" && outcome.page.content).not.toContain("npm install");
   });
 
-  it("refuses to connect to a local address the permission check did not judge as one", async () => {
-    const refused = await addressesForFetch("never-judged", "localhost");
+  it("refuses to connect when a host judged public resolves to a local address at fetch time", async () => {
+    // What the permission check saw: these names answered public addresses then (a rebinding DNS
+    // record's first answer). Now they resolve to this machine.
+    recordJudgement("rebinding", {
+      host: "localhost",
+      addresses: [{ address: "93.184.216.34", family: 4 }],
+      isPrivate: false,
+    });
+    recordJudgement("rebinding", {
+      host: "127.0.0.1",
+      addresses: [{ address: "93.184.216.34", family: 4 }],
+      isPrivate: false,
+    });
+    const refused = await addressesForFetch("rebinding", "localhost");
     expect(refused).toEqual({ error: expect.stringContaining("approved as a public host") });
-    await expect(fetchPage(new URL(`${server.origin}/guide`), { sessionId: "never-judged", signal })).rejects.toThrow(
+    await expect(fetchPage(new URL(`${server.origin}/guide`), { sessionId: "rebinding", signal })).rejects.toThrow(
       /refusing to connect/,
     );
     expect(server.hits.get("/guide") ?? 0).toBe(1);
+    // Judged private (asked about, or named by a rule): connected.
+    await judged("rebinding-ok");
+    expect(await addressesForFetch("rebinding-ok", "127.0.0.1")).toEqual({
+      addresses: [{ address: "127.0.0.1", family: 4 }],
+    });
   });
 });
 
