@@ -8,6 +8,9 @@ import type {
   ReadResourceResult,
   Resource,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { LoginStarted } from "./auth/flow.js";
+import type { WardenOAuthProvider } from "./auth/provider.js";
+import { hasServerAuth } from "./auth/store.js";
 import { untrackChild } from "./child-registry.js";
 import {
   applyServerLogLevel,
@@ -19,7 +22,7 @@ import type { McpConfigScope, McpServerConfig, McpServerEntry } from "./config.j
 import { StdioServerProcess } from "./stdio-child.js";
 import { type CreatedTransport, createTransport, stdioLaunch } from "./transport.js";
 
-export type McpServerState = "pending" | "connected" | "failed" | "disconnected" | "disabled" | "closed";
+export type McpServerState = "pending" | "connected" | "failed" | "needs-auth" | "disconnected" | "disabled" | "closed";
 
 export interface McpServerStatus {
   name: string;
@@ -63,6 +66,14 @@ function signalIfAlive(pid: number, signal: NodeJS.Signals): void {
 /** JSON-RPC errors are answers from a live server (bad params, tool failure); anything else is transport trouble. */
 function isJsonRpcErrorCode(code: unknown): boolean {
   return typeof code === "number" && code < 0;
+}
+
+/** The server turned us away for want of credentials (HTTP 401, or the SDK's auth gave up). */
+function isUnauthorized(error: unknown, signInWanted: boolean): boolean {
+  if (signInWanted) return true;
+  const code = (error as { code?: unknown }).code;
+  if (code === 401) return true;
+  return error instanceof Error && /\bUnauthorized\b|\b401\b/.test(error.message);
 }
 
 function messageOf(error: unknown): string {
@@ -164,6 +175,7 @@ export class McpServerConnection {
     this.errorValue = undefined;
     const timeoutMs = this.options.connectTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
+    let signInWanted = () => false;
     try {
       const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
       const features = this.options.features ?? {};
@@ -173,7 +185,14 @@ export class McpServerConnection {
       });
       await installClientFeatures(client, this.name, features);
       if (this.closing) throw new Error("the session is closing");
-      const created = await createTransport(config, this.options.cwd, this.early, this.options.env);
+      // Credentials only when a login left some: a server without them costs no auth code at all.
+      let authProvider: WardenOAuthProvider | undefined;
+      if (config.type !== "stdio" && hasServerAuth(this.name, config.url)) {
+        const { WardenOAuthProvider } = await import("./auth/provider.js");
+        authProvider = new WardenOAuthProvider({ name: this.name, serverUrl: config.url });
+      }
+      signInWanted = () => authProvider?.needsUserSignIn === true;
+      const created = await createTransport(config, this.options.cwd, this.early, this.options.env, authProvider);
       this.early = undefined;
       this.client = client;
       this.created = created;
@@ -192,6 +211,13 @@ export class McpServerConnection {
       this.stateValue = "connected";
     } catch (error) {
       const stderr = this.created?.stderr.toString();
+      if (this.isRemote() && isUnauthorized(error, signInWanted())) {
+        this.stateValue = "needs-auth";
+        this.errorValue = `needs authentication: run \`warden mcp login ${this.name}\`, or let the model call mcp__${this.name}__authenticate`;
+        this.toolDefs = [];
+        await this.dropTransport();
+        return;
+      }
       this.errorValue = `${messageOf(error)}${stderr ? `\nserver stderr: ${stderr.slice(-600)}` : ""}`;
       this.stateValue = "failed";
       this.toolDefs = [];
@@ -380,6 +406,28 @@ export class McpServerConnection {
       untrackChild(pid);
       signalIfAlive(pid, "SIGKILL");
     }
+  }
+
+  /**
+   * Starts signing in to a remote server (OAuth, src/mcp/auth/): resolves with the page the user
+   * must open, or "already" when the stored credentials are accepted. Once the user has signed in,
+   * the server is connected again and the pool told of its tools (`onToolsChanged`).
+   */
+  async startAuthentication(): Promise<LoginStarted | "already"> {
+    const config = this.entry.config;
+    if (!config || config.type === "stdio") throw new Error(`MCP server "${this.name}" does not use OAuth (stdio)`);
+    const { startLogin } = await import("./auth/flow.js");
+    const started = await startLogin({ name: this.name, serverUrl: config.url });
+    const reconnect = async () => {
+      await this.dropTransport();
+      await this.connect();
+      this.options.onToolsChanged?.(this);
+    };
+    if (started === "already") {
+      await reconnect();
+      return started;
+    }
+    return { ...started, done: started.done.then(reconnect) };
   }
 
   /** Shuts the server down (the stdio child gets EOF, then SIGTERM, then SIGKILL). */

@@ -9,6 +9,7 @@ import type { Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.
 import type { McpResourceContents, McpResourceInfo, McpResourceSource } from "../tool/mcp-resource-source.js";
 import type { AnyTool } from "../tool/types.js";
 import { createListMcpResourcesTool } from "../tools/list-mcp-resources/tool.js";
+import { createMcpAuthTool } from "../tools/mcp-auth/tool.js";
 import { createReadMcpResourceTool } from "../tools/read-mcp-resource/tool.js";
 import type { McpClientFeatures } from "./client-features/index.js";
 import type { McpServerEntry } from "./config.js";
@@ -53,6 +54,8 @@ export class McpClientManager implements McpResourceSource {
   private readonly toolsByServer = new Map<string, OfferedTools>();
   private readonly listeners = new Set<ToolsChangedListener>();
   private readonly resourceTools: AnyTool[];
+  /** The McpAuth tool of each server that needs a login (kept, so the pool stays the same objects). */
+  private readonly authTools = new Map<string, AnyTool>();
   private readonly remembered: ReadonlyMap<string, RememberedServer>;
   private readonly started = new Map<McpServerConnection, Promise<void>>();
   private closed = false;
@@ -142,6 +145,10 @@ export class McpClientManager implements McpResourceSource {
   tools(): AnyTool[] {
     const tools: AnyTool[] = [];
     for (const connection of this.connections) {
+      if (connection.state === "needs-auth") {
+        tools.push(this.authToolFor(connection));
+        continue;
+      }
       const defs = this.offeredDefinitions(connection);
       if (!defs) continue;
       let offered = this.toolsByServer.get(connection.name);
@@ -159,6 +166,21 @@ export class McpClientManager implements McpResourceSource {
     }
     if (this.resourceServers().length > 0) tools.push(...this.resourceTools);
     return tools;
+  }
+
+  private authToolFor(connection: McpServerConnection): AnyTool {
+    let tool = this.authTools.get(connection.name);
+    const config = connection.entry.config;
+    if (!tool && config && config.type !== "stdio") {
+      tool = createMcpAuthTool({
+        serverName: connection.name,
+        transport: config.type,
+        url: config.url,
+        startAuthentication: () => connection.startAuthentication(),
+      });
+      this.authTools.set(connection.name, tool);
+    }
+    return tool as AnyTool;
   }
 
   /**

@@ -1,6 +1,7 @@
 // Builds the SDK transport for one server config. The SDK modules are imported here, on first
 // use, so a session without MCP servers never loads them. A stdio server's process may have been
 // started earlier (stdio-child.ts); it is then taken over instead of started again.
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "./config.js";
 import { ChildStdioTransport, StderrTail, type StdioLaunch, StdioServerProcess } from "./stdio-child.js";
@@ -32,6 +33,7 @@ export async function createTransport(
   cwd: string,
   started?: StdioServerProcess,
   sessionEnv?: Readonly<Record<string, string>>,
+  authProvider?: OAuthClientProvider,
 ): Promise<CreatedTransport> {
   if (config.type === "stdio") {
     const framing = await import("@modelcontextprotocol/sdk/shared/stdio.js");
@@ -45,11 +47,23 @@ export async function createTransport(
   const { httpFetch } = await import("../providers/http-fetch.js");
   if (config.type === "sse") {
     const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
-    return { transport: new SSEClientTransport(url, { requestInit, fetch: httpFetch }), pid: () => null, stderr };
+    return {
+      transport: new SSEClientTransport(url, {
+        requestInit,
+        fetch: httpFetch,
+        ...(authProvider ? { authProvider } : {}),
+      }),
+      pid: () => null,
+      stderr,
+    };
   }
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   return {
-    transport: new StreamableHTTPClientTransport(url, { requestInit, fetch: httpFetch }),
+    transport: new StreamableHTTPClientTransport(url, {
+      requestInit,
+      fetch: httpFetch,
+      ...(authProvider ? { authProvider } : {}),
+    }),
     pid: () => null,
     stderr,
   };

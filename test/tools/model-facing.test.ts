@@ -20,6 +20,7 @@ import { toolInputJSONSchema } from "../../src/tool/schema.js";
 import type { AnyTool } from "../../src/tool/types.js";
 import { createListMcpResourcesTool } from "../../src/tools/list-mcp-resources/tool.js";
 import { createLspTool } from "../../src/tools/lsp/tool.js";
+import { createMcpAuthTool } from "../../src/tools/mcp-auth/tool.js";
 import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
 import { builtInTools } from "../../src/tools/registry.js";
 import { createSkillTool } from "../../src/tools/skill/tool.js";
@@ -52,6 +53,14 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createSkillTool: () => createSkillTool({ skills: [], commands: [], projectTrusted: false, warnings: [] }),
   // The schema is the caller's (--json-schema): this one is what the schema-run pool below passes.
   createStructuredOutputTool: () => createStructuredOutputTool(ANSWER_SCHEMA, () => ({ ok: true })),
+  // One per MCP server that needs a login (offered in place of its tools).
+  createMcpAuthTool: () =>
+    createMcpAuthTool({
+      serverName: "secure",
+      transport: "http",
+      url: "https://mcp.example.com/mcp",
+      startAuthentication: async () => "already",
+    }),
   // Settings change only who is pre-approved (WebFetch) and which service searches (WebSearch).
   createWebFetchTool: () => createWebFetchTool(),
   createWebSearchTool: () => createWebSearchTool(),
@@ -270,7 +279,8 @@ describe("every tool the CLI offers", () => {
     // LSP only where a language server can be started.
     expect(cliPoolNames).not.toContain("LSP");
     expect(cliSchemaPoolNames).toContain("LSP");
-    expect(offered.sort()).toEqual([...known].sort());
+    // McpAuth is named after its server (mcp__NAME__authenticate), so it is left out like MCP tools.
+    expect(offered.sort()).toEqual(known.filter((name) => !name.startsWith("mcp__")).sort());
     // Exactly one task-list family per session: TodoWrite by default (headless), Tasks by setting.
     expect(cliPoolNames).toContain("TodoWrite");
     expect(cliPoolNames.filter((name) => /^Task(Create|Get|Update|List)$/.test(name))).toEqual([]);

@@ -15,6 +15,8 @@ const err = (text: string) => void process.stderr.write(text);
 
 const USAGE = `Usage:
   warden mcp list  [--mcp-config <file-or-json>...] [--strict-mcp-config] [--settings <file-or-json>] [--cwd <dir>] [--json]
+  warden mcp login NAME  [--mcp-config ...] [--settings ...] [--cwd <dir>]   sign in to an HTTP or SSE server (OAuth)
+  warden mcp logout NAME                                                  forget the server's stored tokens
   warden mcp serve [--port <n>] [--allowedTools <rules...>] [--disallowedTools <rules...>]
                    [--permission-mode <mode>] [--settings <file-or-json>] [--add-dir <dir>...] [--cwd <dir>]
                    [--trust-project]
@@ -42,6 +44,8 @@ export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   try {
     if (sub === "list") return await list(rest);
+    if (sub === "login") return await login(rest);
+    if (sub === "logout") return await logout(rest);
     if (sub === "serve") return await serve(rest);
     if (sub === "add") return await add(rest);
     if (sub === "remove") return await remove(rest);
@@ -118,6 +122,73 @@ async function list(argv: string[]): Promise<number> {
   } finally {
     await manager.close();
   }
+  return 0;
+}
+
+/**
+ * Signs in to one remote server: prints the page to open, waits on 127.0.0.1 for the browser to
+ * come back, saves the tokens (0600, ~/.warden/mcp-oauth.json) and connects to show it worked.
+ */
+async function login(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      "mcp-config": { type: "string", multiple: true },
+      "strict-mcp-config": { type: "boolean" },
+      settings: { type: "string" },
+      cwd: { type: "string" },
+    },
+  });
+  const name = positionals[0];
+  if (!name || positionals.length > 1) throw new UsageError("login takes one server name: warden mcp login NAME");
+  const cwd = resolve(values.cwd ?? ".");
+  const [{ loadSettings }, { loadMcpServerEntries }, { McpClientManager }] = await Promise.all([
+    import("../../config/settings.js"),
+    import("../../mcp/config-sources.js"),
+    import("../../mcp/manager.js"),
+  ]);
+  const settings = loadSettings({ cwd, extraSettings: values.settings ? [values.settings] : [] });
+  const load = loadMcpServerEntries({
+    cwd,
+    settings,
+    mcpConfigArgs: values["mcp-config"] ?? [],
+    strict: values["strict-mcp-config"] === true,
+  });
+  const entry = load.servers.find((server) => server.name === name);
+  if (!entry) throw new UsageError(`no MCP server named "${name}" is configured here`);
+  if (!entry.config) throw new Error(`MCP server "${name}" cannot be used: ${entry.problem ?? "it is disabled"}`);
+  if (entry.config.type === "stdio")
+    throw new UsageError(`MCP server "${name}" runs over stdio: there is nothing to sign in to`);
+  const manager = new McpClientManager([entry], { cwd });
+  try {
+    const connection = manager.connection(name);
+    if (!connection) throw new Error(`MCP server "${name}" could not be set up`);
+    const started = await connection.startAuthentication();
+    if (started !== "already") {
+      out(`Open this URL in your browser to sign in to ${name}:\n${started.authorizationUrl}\n`);
+      out("Waiting for the browser to come back (up to 5 minutes)...\n");
+      await started.done;
+    }
+    const status = connection.status();
+    if (status.state !== "connected") {
+      err(`warden mcp: signed in, but ${name} did not connect: ${status.error ?? status.state}\n`);
+      return 1;
+    }
+    out(`Signed in to ${name}: connected, ${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}.\n`);
+    return 0;
+  } finally {
+    await manager.close();
+  }
+}
+
+async function logout(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const name = positionals[0];
+  if (!name || positionals.length > 1) throw new UsageError("logout takes one server name: warden mcp logout NAME");
+  const { removeServerAuth } = await import("../../mcp/auth/store.js");
+  if (removeServerAuth(name)) out(`Signed out of ${name}: its stored tokens were deleted.\n`);
+  else out(`No stored credentials for ${name}.\n`);
   return 0;
 }
 
