@@ -5,16 +5,19 @@
 
 import { randomUUID } from "node:crypto";
 import { sessionArtifactsDir } from "../config/paths.js";
+import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import type { ToolUseBlock, UserMessage } from "../messages/types.js";
 import { runToolUse } from "../orchestration/run-tool-use.js";
 import { latestSessionId } from "../session/transcript-reader.js";
+import type { PermissionRule } from "../tool/permission-types.js";
 import { ReadFileState } from "../tool/read-file-state.js";
 import type { ToolUseContext } from "../tool/types.js";
 import { builtInCatalog } from "../tools/agent/catalog.js";
 import type { OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
 import { planSession } from "./session/plan.js";
-import { startSession } from "./session/start.js";
+import { type BuiltSession, startSession } from "./session/start.js";
 import type { SessionConfig } from "./session-config.js";
+import { expandPrompt } from "./skills-setup.js";
 
 export async function openInteractiveSession(
   config: SessionConfig,
@@ -37,7 +40,7 @@ export async function openInteractiveSession(
   await built.runStartHooks();
   return {
     engine: session,
-    runPrompt: (prompt) => built.runPrompt(prompt),
+    runPrompt: (prompt) => runWithSlashCommands(built, prompt, config.cwd, warn),
     compact: (instructions) => built.compact(instructions),
     runShell: async (command, signal) => {
       const toolUse: ToolUseBlock = {
@@ -87,4 +90,42 @@ export async function openInteractiveSession(
 /** The session id `--continue` means: the latest of the folder. */
 export function latestSession(cwd: string): string | undefined {
   return latestSessionId(cwd);
+}
+
+/**
+ * A prompt typed in the UI: `/name args` naming one of the user's or the project's commands or
+ * skills becomes its text, as with `-p`. Its `allowed-tools` hold while this prompt runs and are
+ * taken away when it ends (a later prompt is not covered by them).
+ */
+async function* runWithSlashCommands(
+  built: BuiltSession,
+  prompt: string,
+  cwd: string,
+  warn: (message: string) => void,
+): AsyncGenerator<QueryEvent, TerminalEvent | undefined> {
+  const { session } = built;
+  const before = session.getAppState().toolPermissionContext;
+  const expanded = await expandPrompt(prompt, built.skills.catalog, before, cwd, warn);
+  if (!expanded.ok) {
+    warn(expanded.message);
+    return undefined;
+  }
+  const granted = expanded.permissionContext.rules.allow.filter((rule) => !before.rules.allow.includes(rule));
+  const withRules = (keep: (rule: PermissionRule) => boolean, extra: readonly PermissionRule[]) =>
+    session.setAppState((prev) => ({
+      ...prev,
+      toolPermissionContext: {
+        ...prev.toolPermissionContext,
+        rules: {
+          ...prev.toolPermissionContext.rules,
+          allow: [...prev.toolPermissionContext.rules.allow.filter(keep), ...extra],
+        },
+      },
+    }));
+  if (granted.length > 0) withRules(() => true, granted);
+  try {
+    return yield* built.runPrompt(expanded.prompt);
+  } finally {
+    if (granted.length > 0) withRules((rule) => !granted.includes(rule), []);
+  }
 }
