@@ -199,6 +199,7 @@ async function runSession(
   if (cancelled || (await redis.hget(keys.job(id), "cancel"))) {
     await redis.hset(keys.job(id), "outcome", "cancelled", "finishedAt", new Date().toISOString());
     await endEvents(redis, id, "cancelled");
+    rmSync(jobDir, { recursive: true, force: true });
     throw new UnrecoverableError("cancelled");
   }
   const finalResult = result as Record<string, unknown> | undefined;

@@ -75,6 +75,21 @@ describe("warden permissions check", () => {
     expect(JSON.parse(denied.stdout)).toMatchObject({ behavior: "deny", rule: "Edit(./docs/**)", source: "cliArg" });
   });
 
+  it("takes --flag=value spellings too, and refuses a value on a switch", async () => {
+    const { home, cwd } = project();
+    const write = JSON.stringify({ file_path: join(cwd, "docs", "a.md"), content: "x" });
+    const allowed = await warden(["check", "Write", write, `--cwd=${cwd}`, "--permission-mode=acceptEdits"], home);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({ behavior: "allow", source: "mode" });
+    const denied = await warden(
+      ["check", "Write", write, `--cwd=${cwd}`, "--allowedTools=Write", "--disallowedTools=Edit(./docs/**)"],
+      home,
+    );
+    expect(JSON.parse(denied.stdout)).toMatchObject({ behavior: "deny", rule: "Edit(./docs/**)", source: "cliArg" });
+    const bad = await warden(["check", "Write", write, `--cwd=${cwd}`, "--json=yes"], home);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--json takes no value");
+  });
+
   it("reads --jsonl requests, adds their rules as session rules, and answers each in order", async () => {
     const { home, cwd } = project();
     const marker = join(cwd, "ran-marker");

@@ -54,19 +54,34 @@ function parseArgs(argv: readonly string[]): CheckArgs {
   const allowed: string[] = [];
   const disallowed: string[] = [];
   const addDirs: string[] = [];
+  // `--name value` and `--name=value` alike (the Agent SDK and scripts write the second).
+  let inline: string | undefined;
   const takeList = (i: number, into: string[], name: string): number => {
+    if (inline !== undefined) {
+      into.push(inline);
+      return i;
+    }
     let j = i;
     while (j + 1 < argv.length && !argv[j + 1]!.startsWith("--")) into.push(argv[++j]!);
     if (j === i) throw new UsageError(`${name} needs a value`);
     return j;
   };
-  const takeOne = (i: number, name: string): string => {
+  const takeOne = (i: number, name: string): [string, number] => {
+    if (inline !== undefined) return [inline, i];
     const value = argv[i + 1];
     if (value === undefined) throw new UsageError(`${name} needs a value`);
-    return value;
+    return [value, i + 1];
+  };
+  const flag = (name: string): true => {
+    if (inline !== undefined) throw new UsageError(`${name} takes no value`);
+    return true;
   };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const raw = argv[i]!;
+    const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
+    const arg = eq > 0 ? raw.slice(0, eq) : raw;
+    inline = eq > 0 ? raw.slice(eq + 1) : undefined;
+    let value: string;
     switch (arg) {
       case "--allowedTools":
       case "--allowed-tools":
@@ -80,29 +95,31 @@ function parseArgs(argv: readonly string[]): CheckArgs {
         i = takeList(i, addDirs, arg);
         break;
       case "--permission-mode":
-        args.cli.permissionMode = takeOne(i++, arg);
+        [value, i] = takeOne(i, arg);
+        args.cli.permissionMode = value;
         break;
       case "--dangerously-skip-permissions":
-        args.cli.dangerouslySkipPermissions = true;
+        args.cli.dangerouslySkipPermissions = flag(arg);
         break;
       case "--cwd":
-        args.cwd = takeOne(i++, arg);
+        [args.cwd, i] = takeOne(i, arg);
         break;
       case "--settings":
-        args.settings.push(takeOne(i++, arg));
+        [value, i] = takeOne(i, arg);
+        args.settings.push(value);
         break;
       case "--trust-project":
-        args.trustProject = true;
+        args.trustProject = flag(arg);
         break;
       case "--jsonl":
-        args.jsonl = true;
+        args.jsonl = flag(arg);
         break;
       case "--json":
-        args.json = true;
+        args.json = flag(arg);
         break;
       default:
         if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
-        args.positionals.push(arg);
+        args.positionals.push(raw);
     }
   }
   args.cli.allowedTools = allowed;
