@@ -11,10 +11,16 @@ export async function loadSessionAgentCatalog(
   cwd: string,
   settings: LoadedSettings,
   warn: (message: string) => void,
+  /** `--agents` JSON (or the Agent SDK's `agents`): over the settings' agents of the same names. */
+  cliAgents?: Record<string, unknown>,
 ): Promise<AgentCatalog | undefined> {
   let settingsAgents: { value: unknown; where: string } | undefined;
   for (const file of settings.files) {
     if (file.settings.agents !== undefined) settingsAgents = { value: file.settings.agents, where: file.path };
+  }
+  if (cliAgents !== undefined) {
+    const merged = { ...((settingsAgents?.value as Record<string, unknown> | undefined) ?? {}), ...cliAgents };
+    settingsAgents = { value: merged, where: "--agents" };
   }
   if (!settingsAgents && !anyAgentFiles(cwd)) return undefined;
   const catalog = await loadAgentCatalog({

@@ -9,7 +9,9 @@ import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js"
 import { emptyUsage, textOf, toolResultText } from "../messages/types.js";
 import type { ModelUsageEntry } from "../models/cost.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
+import { PartialMessages } from "./partial-messages.js";
 import type { OutputFormat } from "./session-config.js";
+import { wardenVersion } from "./version.js";
 
 export interface InitInfo {
   cwd: string;
@@ -23,6 +25,19 @@ export interface InitInfo {
   agents: string[];
   /** Agent files (or settings agents) that could not be loaded: path and reason. */
   agentErrors: Array<{ path: string; reason: string }>;
+  /** The model id without our provider prefix, as the Agent SDK's init shows it. */
+  bareModel: string;
+  /** Where the API key comes from, in Claude Code's words (`ANTHROPIC_API_KEY`, `none`). */
+  apiKeySource: string;
+  /** Slash commands and skills the session knows (names without the slash). */
+  slashCommands: string[];
+  skills: string[];
+}
+
+/** `ANTHROPIC_API_KEY` when the session's provider reads it from the environment; else `none`. */
+export function apiKeySourceFor(providerName: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (providerName === "anthropic" && env.ANTHROPIC_API_KEY) return "ANTHROPIC_API_KEY";
+  return "none";
 }
 
 /**
@@ -79,6 +94,10 @@ export interface ResultObject {
   terminal_reason: TerminalReason;
   /** What went wrong, for error results. */
   error?: string;
+  /** The same, as the Agent SDK's error results carry it. */
+  errors?: string[];
+  /** The last answer's stop reason (null when there was none). */
+  stop_reason: string | null;
   /** `--json-schema` runs: the data of the last StructuredOutput call that matched the schema. */
   structured_output?: unknown;
   uuid: string;
@@ -107,10 +126,25 @@ const REASON_TEXT: Record<TerminalReason, string> = {
   max_budget_usd: "the session reached its USD budget (--max-budget-usd)",
 };
 
+/** The Agent SDK's usage shape: every field present. */
+function fullUsage(usage: Usage | undefined): object {
+  return {
+    input_tokens: usage?.input_tokens ?? 0,
+    output_tokens: usage?.output_tokens ?? 0,
+    cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
+    server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+    service_tier: "standard",
+    cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+  };
+}
+
 export class HeadlessReporter {
   private lastAssistant: AssistantMessage | undefined;
   private apiStartedAt: number | undefined;
   private apiMs = 0;
+  /** --include-partial-messages: the model's answer as Anthropic stream events while it streams. */
+  private partial: PartialMessages | undefined;
 
   constructor(
     private readonly format: OutputFormat,
@@ -127,18 +161,71 @@ export class HeadlessReporter {
       subtype: "init",
       cwd: info.cwd,
       session_id: info.sessionId,
-      model: info.model,
+      model: info.bareModel,
       tools: info.tools,
       mcp_servers: info.mcpServers,
       permissionMode: info.permissionMode,
       workspace_trust: info.workspaceTrust,
       agents: info.agents,
       ...(info.agentErrors.length > 0 ? { agent_errors: info.agentErrors } : {}),
+      apiKeySource: info.apiKeySource,
+      claude_code_version: wardenVersion(),
+      slash_commands: info.slashCommands,
+      output_style: "default",
+      skills: info.skills,
+      plugins: [],
       uuid: crypto.randomUUID(),
     });
   }
 
+  /** Partial messages (`stream_event` lines) from now on. */
+  includePartialMessages(): void {
+    if (this.format === "stream-json") this.partial = new PartialMessages((line) => this.line(line), this.sessionId);
+  }
+
+  /** A new prompt of a stream-json input session: the result line will speak of it alone. */
+  startTurn(): void {
+    this.lastAssistant = undefined;
+    this.apiMs = 0;
+    this.apiStartedAt = undefined;
+  }
+
+  /** A failed model request about to be retried (Claude Code's `api_retry` line). */
+  apiRetry(info: {
+    retry: number;
+    maxRetries: number;
+    delayMs: number;
+    status: number | undefined;
+    error: string;
+  }): void {
+    if (this.format !== "stream-json") return;
+    this.line({
+      type: "system",
+      subtype: "api_retry",
+      attempt: info.retry,
+      max_retries: info.maxRetries,
+      retry_delay_ms: info.delayMs,
+      error_status: info.status ?? null,
+      error:
+        info.status === 429
+          ? "rate_limit"
+          : info.status !== undefined && info.status >= 500
+            ? "server_error"
+            : "unknown",
+      error_message: info.error,
+      session_id: this.sessionId,
+      uuid: crypto.randomUUID(),
+    });
+  }
+
+  /** Any other line of the stream (system status lines of the control protocol). */
+  system(fields: Record<string, unknown>): void {
+    if (this.format === "stream-json")
+      this.line({ type: "system", ...fields, session_id: this.sessionId, uuid: crypto.randomUUID() });
+  }
+
   event(event: QueryEvent): void {
+    this.partial?.event(event);
     switch (event.type) {
       case "request_start":
         this.apiStartedAt = performance.now();
@@ -257,7 +344,7 @@ export class HeadlessReporter {
       result: resultText ?? (this.lastAssistant ? textOf(this.lastAssistant) : ""),
       session_id: this.sessionId,
       total_cost_usd: costs.totalCostUsd,
-      usage: terminal.usage,
+      usage: fullUsage(terminal.usage) as Usage,
       modelUsage: costs.modelUsage,
       permission_denials: denials.map((d) => ({
         tool_name: d.tool_name,
@@ -265,6 +352,7 @@ export class HeadlessReporter {
         tool_input: d.tool_input,
       })),
       terminal_reason: terminal.reason,
+      stop_reason: this.lastAssistant?.stopReason ?? null,
       uuid: crypto.randomUUID(),
     };
     if (structured?.output !== undefined) result.structured_output = structured.output.data;
@@ -274,6 +362,7 @@ export class HeadlessReporter {
       const why = REASON_TEXT[terminal.reason];
       result.error = terminal.error ? `${why}: ${terminal.error}` : why;
     }
+    if (result.error !== undefined) result.errors = [result.error];
     if (this.format === "text") {
       // A --json-schema run's answer is its data: printed as JSON, ready for a pipe.
       if (structured?.output !== undefined) this.out(`${JSON.stringify(structured.output.data)}\n`);
@@ -301,9 +390,10 @@ export class HeadlessReporter {
         model: message.model,
         content: message.content,
         stop_reason: message.stopReason ?? null,
+        stop_sequence: null,
         // Claude Code consumers read usage fields without a null check: a model that reported
         // none is shown as zero tokens.
-        usage: message.usage ?? emptyUsage(),
+        usage: fullUsage(message.usage ?? emptyUsage()),
       },
       parent_tool_use_id: null,
       session_id: this.sessionId,

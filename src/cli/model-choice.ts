@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { resolveProvider } from "../providers/resolve.js";
+import type { RetryInfo } from "../providers/retry.js";
 import type { Provider } from "../providers/types.js";
 
 export const DEFAULT_ANTHROPIC_MODEL = "anthropic:claude-sonnet-4-6";
@@ -24,11 +25,19 @@ export interface ResolvedModel {
 }
 
 /** Turns `--model` into a provider; each provider's code (and SDK) is loaded only when chosen. */
-export async function resolveModel(spec: string, cwd: string): Promise<ResolvedModel> {
+export async function resolveModel(
+  spec: string,
+  cwd: string,
+  /** Told before each retry of a failed request (the Agent SDK's `api_retry` lines). */
+  onRetry?: (info: RetryInfo) => void,
+): Promise<ResolvedModel> {
   // A script path on the command line is relative to where the command runs (as the shell
   // completed it), not to --cwd; `{{cwd}}` inside the script still means the session's cwd.
   const replayFile = /^replay:(.+)$/.exec(spec)?.[1];
   if (replayFile !== undefined && !isAbsolute(replayFile)) spec = `replay:${resolve(replayFile)}`;
-  const { provider, model, providerName } = await resolveProvider(spec, { cwd });
+  const { provider, model, providerName } = await resolveProvider(spec, {
+    cwd,
+    ...(onRetry && { retry: { onRetry } }),
+  });
   return { provider, model, label: `${providerName}:${model}` };
 }

@@ -6,6 +6,9 @@ import { splitRuleList } from "../permissions/rules/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
+export type InputFormat = "text" | "stream-json";
+export const SETTING_SOURCES = ["user", "project", "local"] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];
 
 /**
  * Everything the command line says about a session, in one object. Modules wired in later
@@ -45,16 +48,54 @@ export interface SessionConfig {
   jsonSchema?: string;
   /** --brief: offer SendUserMessage (also settings `brief: true`). */
   brief: boolean;
+  /** --input-format stream-json: user messages and control requests as NDJSON on stdin (the Agent SDK). */
+  inputFormat: InputFormat;
+  /** --include-partial-messages: `stream_event` lines as the model's answer streams in. */
+  includePartialMessages: boolean;
+  /** --replay-user-messages: each user message read from stdin is written back on stdout. */
+  replayUserMessages: boolean;
+  /** --permission-prompt-tool stdio: asks go to the SDK as `can_use_tool` control requests. */
+  permissionPromptTool?: string;
+  /** --system-prompt: replaces the built-in system prompt. */
+  systemPrompt?: string;
+  /** --setting-sources user,project,local: which settings files are read (managed policy always is). */
+  settingSources?: SettingSource[];
+  /** --strict-mcp-config: only the servers of --mcp-config, none from settings files. */
+  strictMcpConfig: boolean;
+  /** --fallback-model: used when the main model's request fails. */
+  fallbackModel?: string;
+  /** --session-id: the new session's id (a UUID). */
+  sessionId?: string;
+  /** --fork-session: a resumed conversation continues under a new session id. */
+  forkSession: boolean;
+  /** --tools: the built-in tools offered ("default" or absent: all; empty: none). */
+  tools?: string[];
+  /** --agents: custom agents as JSON (`{"name": {"description", "prompt", "tools"?, "model"?}}`). */
+  agents?: string;
+  /** --max-thinking-tokens: the thinking budget for models that think. */
+  maxThinkingTokens?: number;
+  /** --no-session-persistence: no transcript is written (the session cannot be resumed). */
+  noSessionPersistence: boolean;
+  /** --debug [categories]: protocol and set-up details on stderr. */
+  debug: boolean;
   help: boolean;
   version: boolean;
 }
 
-type OptionKind = "boolean" | "string" | "list";
+/** `optional`: a boolean that may take a value with `=` (`--debug` or `--debug=api,hooks`). */
+type OptionKind = "boolean" | "string" | "list" | "optional";
 
 interface OptionSpec {
   names: string[];
   kind: OptionKind;
-  key: keyof SessionConfig | "maxTurnsRaw" | "maxBudgetRaw";
+  key:
+    | keyof SessionConfig
+    | "maxTurnsRaw"
+    | "maxBudgetRaw"
+    | "maxThinkingRaw"
+    | "settingSourcesRaw"
+    | "toolsRaw"
+    | "ignored";
   help: string;
   arg?: string;
   /** A list whose values may hold several items (`Read,Glob` or `"Read Glob"`). */
@@ -176,6 +217,95 @@ const OPTIONS: OptionSpec[] = [
     key: "trustProject",
     help: "Apply this folder's own settings whole for this run, as if trusted (CI)",
   },
+  {
+    names: ["--input-format"],
+    kind: "string",
+    key: "inputFormat",
+    arg: "<format>",
+    help: "text (default) or stream-json (NDJSON messages and control requests on stdin)",
+  },
+  {
+    names: ["--include-partial-messages"],
+    kind: "boolean",
+    key: "includePartialMessages",
+    help: "stream-json: stream_event lines as the answer streams in",
+  },
+  {
+    names: ["--replay-user-messages"],
+    kind: "boolean",
+    key: "replayUserMessages",
+    help: "stream-json input: write each user message back on stdout",
+  },
+  {
+    names: ["--permission-prompt-tool"],
+    kind: "string",
+    key: "permissionPromptTool",
+    arg: "stdio",
+    help: "stdio: asks go to the Agent SDK (can_use_tool) instead of being denied",
+  },
+  {
+    names: ["--system-prompt"],
+    kind: "string",
+    key: "systemPrompt",
+    arg: "<text>",
+    help: "Replace the system prompt",
+  },
+  {
+    names: ["--setting-sources"],
+    kind: "string",
+    key: "settingSourcesRaw",
+    arg: "<sources>",
+    help: "Settings files to read: a comma list of user, project, local (managed policy always applies)",
+  },
+  {
+    names: ["--strict-mcp-config"],
+    kind: "boolean",
+    key: "strictMcpConfig",
+    help: "Only the MCP servers of --mcp-config",
+  },
+  {
+    names: ["--fallback-model"],
+    kind: "string",
+    key: "fallbackModel",
+    arg: "<model>",
+    help: "Model to use when the main one's request fails",
+  },
+  { names: ["--session-id"], kind: "string", key: "sessionId", arg: "<uuid>", help: "The new session's id" },
+  {
+    names: ["--fork-session"],
+    kind: "boolean",
+    key: "forkSession",
+    help: "With --resume or --continue: continue under a new session id",
+  },
+  {
+    names: ["--tools"],
+    kind: "string",
+    key: "toolsRaw",
+    arg: "<names>",
+    help: 'Built-in tools to offer: a comma list, "default" for all, "" for none',
+  },
+  { names: ["--agents"], kind: "string", key: "agents", arg: "<json>", help: "Custom agents as JSON" },
+  {
+    names: ["--max-thinking-tokens"],
+    kind: "string",
+    key: "maxThinkingRaw",
+    arg: "<n>",
+    help: "Thinking budget for models that think",
+  },
+  {
+    names: ["--no-session-persistence"],
+    kind: "boolean",
+    key: "noSessionPersistence",
+    help: "Write no transcript (the session cannot be resumed)",
+  },
+  { names: ["--debug"], kind: "optional", key: "debug", help: "Protocol and set-up details on stderr" },
+  {
+    // Passed by the Agent SDK with allowDangerouslySkipPermissions: bypass mode still has to be asked for.
+    names: ["--allow-dangerously-skip-permissions"],
+    kind: "boolean",
+    key: "ignored",
+    help: "Allow switching to bypassPermissions later (accepted; the mode is still chosen explicitly)",
+  },
   { names: ["-h", "--help"], kind: "boolean", key: "help", help: "Show this help" },
   { names: ["-v", "--version"], kind: "boolean", key: "version", help: "Show the version" },
 ];
@@ -217,6 +347,8 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
     const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
     if (spec.kind === "boolean") {
       if (inline !== undefined) throw new UsageError(`${name} takes no value`);
+      raw[spec.key] = true;
+    } else if (spec.kind === "optional") {
       raw[spec.key] = true;
     } else if (spec.kind === "string") {
       const value = inline ?? argv[++i];
@@ -265,6 +397,63 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
   }
   if (raw.resume !== undefined && raw.continueLatest)
     throw new UsageError("use either --resume or --continue, not both");
+  const inputFormat = (raw.inputFormat as string | undefined) ?? "text";
+  if (inputFormat !== "text" && inputFormat !== "stream-json") {
+    throw new UsageError(`--input-format must be text or stream-json, not ${JSON.stringify(inputFormat)}`);
+  }
+  if (inputFormat === "stream-json" && outputFormat !== "stream-json") {
+    throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  }
+  const promptTool = raw.permissionPromptTool as string | undefined;
+  if (promptTool !== undefined && promptTool !== "stdio") {
+    throw new UsageError(
+      `--permission-prompt-tool: only "stdio" (the Agent SDK's canUseTool) is supported, not ${JSON.stringify(promptTool)}`,
+    );
+  }
+  if (promptTool === "stdio" && inputFormat !== "stream-json") {
+    throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
+  }
+  let maxThinkingTokens: number | undefined;
+  if (raw.maxThinkingRaw !== undefined) {
+    maxThinkingTokens = Number(raw.maxThinkingRaw);
+    if (!Number.isInteger(maxThinkingTokens) || maxThinkingTokens < 0) {
+      throw new UsageError(
+        `--max-thinking-tokens must be a whole number >= 0, not ${JSON.stringify(raw.maxThinkingRaw)}`,
+      );
+    }
+  }
+  let settingSources: SettingSource[] | undefined;
+  if (raw.settingSourcesRaw !== undefined) {
+    const names = String(raw.settingSourcesRaw)
+      .split(",")
+      .map((n) => n.trim())
+      .filter(Boolean);
+    const unknown = names.filter((n) => !(SETTING_SOURCES as readonly string[]).includes(n));
+    if (unknown.length > 0) {
+      throw new UsageError(
+        `--setting-sources takes ${SETTING_SOURCES.join(", ")}, not ${unknown.map((n) => JSON.stringify(n)).join(", ")}`,
+      );
+    }
+    settingSources = names as SettingSource[];
+  }
+  const sessionId = raw.sessionId as string | undefined;
+  if (sessionId !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) {
+    throw new UsageError(`--session-id must be a UUID, not ${JSON.stringify(sessionId)}`);
+  }
+  if (sessionId !== undefined && (raw.resume !== undefined || raw.continueLatest) && raw.forkSession !== true) {
+    throw new UsageError("--session-id with --resume or --continue needs --fork-session");
+  }
+  if (raw.forkSession === true && raw.resume === undefined && !raw.continueLatest) {
+    throw new UsageError("--fork-session needs --resume or --continue");
+  }
+  if (raw.agents !== undefined) {
+    try {
+      const parsed: unknown = JSON.parse(raw.agents as string);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+    } catch (error) {
+      throw new UsageError(`--agents must be a JSON object of agents: ${(error as Error).message}`);
+    }
+  }
   const config: SessionConfig = {
     print: raw.print === true,
     outputFormat,
@@ -278,6 +467,13 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
     mcpConfig: raw.mcpConfig as string[],
     trustProject: raw.trustProject === true,
     brief: raw.brief === true,
+    inputFormat,
+    includePartialMessages: raw.includePartialMessages === true,
+    replayUserMessages: raw.replayUserMessages === true,
+    strictMcpConfig: raw.strictMcpConfig === true,
+    forkSession: raw.forkSession === true,
+    noSessionPersistence: raw.noSessionPersistence === true,
+    debug: raw.debug === true,
     help: raw.help === true,
     version: raw.version === true,
   };
@@ -289,6 +485,17 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
   if (raw.resume !== undefined) config.resume = raw.resume as string;
   if (mode !== undefined) config.permissionMode = mode as PermissionMode;
   if (raw.settings !== undefined) config.settings = raw.settings as string;
+  if (promptTool !== undefined) config.permissionPromptTool = promptTool;
+  if (raw.systemPrompt !== undefined) config.systemPrompt = raw.systemPrompt as string;
+  if (settingSources !== undefined) config.settingSources = settingSources;
+  if (raw.fallbackModel !== undefined) config.fallbackModel = raw.fallbackModel as string;
+  if (sessionId !== undefined) config.sessionId = sessionId;
+  if (raw.toolsRaw !== undefined) {
+    const value = String(raw.toolsRaw).trim();
+    if (value !== "default") config.tools = splitRuleList(value);
+  }
+  if (raw.agents !== undefined) config.agents = raw.agents as string;
+  if (maxThinkingTokens !== undefined) config.maxThinkingTokens = maxThinkingTokens;
   if (raw.jsonSchema !== undefined) {
     const value = raw.jsonSchema as string;
     config.jsonSchema = value.trimStart().startsWith("{") ? value : resolve(baseCwd, value);

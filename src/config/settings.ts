@@ -65,6 +65,11 @@ export interface LoadSettingsOptions {
   extraSettings?: string[];
   /** `--trust-project`: trust the folder's own settings for this run (CI). */
   trustProject?: boolean;
+  /**
+   * `--setting-sources`: which of the user, project and local files are read (all when absent);
+   * `--settings` values and the managed policy always are.
+   */
+  sources?: ReadonlyArray<"user" | "project" | "local">;
 }
 
 /** The system-wide policy file; `WARDEN_MANAGED_SETTINGS` moves it (tests, unusual installs). */
@@ -95,7 +100,7 @@ export function localSettingsPath(cwd: string): string {
 export function settingsFileLocations(options: LoadSettingsOptions): SettingsFileLocation[] {
   const cwd = resolve(options.cwd);
   const home = userHome();
-  const locations: SettingsFileLocation[] = [
+  const everyFile: SettingsFileLocation[] = [
     { source: "userSettings", path: join(home, ".claude", "settings.json"), root: home },
     { source: "userSettings", path: userSettingsPath(), root: home },
     { source: "projectSettings", path: join(cwd, ".claude", "settings.json"), root: cwd },
@@ -103,6 +108,10 @@ export function settingsFileLocations(options: LoadSettingsOptions): SettingsFil
     { source: "localSettings", path: join(cwd, ".claude", "settings.local.json"), root: cwd },
     { source: "localSettings", path: localSettingsPath(cwd), root: cwd },
   ];
+  const chosen = options.sources;
+  const locations = chosen
+    ? everyFile.filter((l) => chosen.includes(l.source.replace("Settings", "") as "user" | "project" | "local"))
+    : everyFile;
   for (const value of options.extraSettings ?? []) {
     if (value.trimStart().startsWith("{")) {
       locations.push({ source: "cliArg", path: "--settings", root: cwd, inline: value });

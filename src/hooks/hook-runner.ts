@@ -13,7 +13,7 @@ import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/com
 import type { PostToolUseResult, PreToolUseResult, ToolCallHooks } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
 import { type HookOutcome, interpretHookResult } from "./hook-output.js";
-import { runHookCommand } from "./run-command.js";
+import { type HookCommandResult, runHookCommand } from "./run-command.js";
 
 export type { PostToolUseResult, PreToolUseResult };
 
@@ -29,6 +29,25 @@ export interface HookRunnerOptions {
   /** Variables added to every hook command's environment (settings `env` from trusted sources). */
   env?: Readonly<Record<string, string>>;
 }
+
+/**
+ * Hooks that are functions of the program embedding Warden (the Agent SDK's `hooks` option), not
+ * commands: called with the same input a command gets on stdin, answering with the JSON a command
+ * would print.
+ */
+export interface CallbackHookMatcher {
+  matcher?: string;
+  callbackIds: string[];
+  /** Seconds, as for command hooks. */
+  timeout?: number;
+}
+export type CallbackHooks = Partial<Record<HookEventName, CallbackHookMatcher[]>>;
+export type HookCallbackRunner = (
+  callbackId: string,
+  input: Record<string, unknown>,
+  toolUseId: string | undefined,
+  signal?: AbortSignal,
+) => Promise<unknown>;
 
 export interface UserPromptSubmitResult {
   blocked?: string;
@@ -71,7 +90,14 @@ export function matcherAccepts(matcher: string | undefined, toolName: string): b
 }
 
 export class HookRunner implements ToolCallHooks, CompactHooks {
+  private callbacks: { hooks: CallbackHooks; run: HookCallbackRunner } | undefined;
+
   constructor(private readonly options: HookRunnerOptions) {}
+
+  /** Adds the embedding program's hook functions; they run beside the command hooks of each event. */
+  addCallbacks(hooks: CallbackHooks, run: HookCallbackRunner): void {
+    this.callbacks = { hooks, run };
+  }
 
   /** Hooks are configured before the session exists; the session tells them who it is. */
   bindSession(session: { sessionId: string; transcriptPath?: string; getPermissionMode?: () => string }): void {
@@ -81,7 +107,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   }
 
   has(event: HookEventName): boolean {
-    return (this.options.config[event]?.length ?? 0) > 0;
+    return (this.options.config[event]?.length ?? 0) > 0 || (this.callbacks?.hooks[event]?.length ?? 0) > 0;
   }
 
   private async run(
@@ -94,7 +120,10 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     const commands = matchers
       .filter((m) => toolName === undefined || matcherAccepts(m.matcher, toolName))
       .flatMap((m) => m.hooks);
-    if (commands.length === 0) return [];
+    const callbackIds = (this.callbacks?.hooks[event] ?? [])
+      .filter((m) => toolName === undefined || matcherAccepts(m.matcher, toolName))
+      .flatMap((m) => m.callbackIds.map((id) => ({ id, timeout: m.timeout })));
+    if (commands.length === 0 && callbackIds.length === 0) return [];
     const input = {
       session_id: this.options.sessionId,
       transcript_path: this.options.transcriptPath ?? "",
@@ -109,7 +138,17 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       WARDEN_PROJECT_DIR: this.options.cwd,
       CLAUDE_PROJECT_DIR: this.options.cwd,
     };
-    return Promise.all(
+    const fromCallbacks = callbackIds.map(async ({ id, timeout }) => {
+      const timeoutMs =
+        timeout !== undefined ? timeout * 1000 : (this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+      const toolUseId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : undefined;
+      return interpretHookResult(
+        `callback ${id}`,
+        await this.runCallback(id, input, toolUseId, timeoutMs, signal),
+        timeoutMs,
+      );
+    });
+    const fromCommands = Promise.all(
       commands.map(async (hook) => {
         const timeoutMs =
           hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
@@ -117,6 +156,33 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
         return interpretHookResult(hook.command, result, timeoutMs);
       }),
     );
+    return [...(await fromCommands), ...(await Promise.all(fromCallbacks))];
+  }
+
+  /** A hook function's answer in a command's terms: its JSON on stdout, a throw or a timeout a failure. */
+  private async runCallback(
+    id: string,
+    input: Record<string, unknown>,
+    toolUseId: string | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<HookCommandResult> {
+    const run = this.callbacks?.run;
+    const base = { exitCode: 0, signal: null, stderr: "", timedOut: false };
+    if (!run) return { ...base, stdout: "" };
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
+    try {
+      const answer = await Promise.race([run(id, input, toolUseId, signal), timedOut]);
+      if (answer === "timeout") return { ...base, exitCode: null, stdout: "", timedOut: true };
+      return { ...base, stdout: answer === undefined || answer === null ? "" : JSON.stringify(answer) };
+    } catch (error) {
+      return { ...base, exitCode: 1, stdout: "", stderr: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async preToolUse(

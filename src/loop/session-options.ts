@@ -60,6 +60,8 @@ export interface SessionEngineOptions {
   verbose?: boolean;
   /** Write the transcript under the user's data folder. Default true. */
   transcript?: boolean;
+  /** Write initialMessages into this session's transcript (a fork continues a conversation under a new id). */
+  recordInitialMessages?: boolean;
   /** Read AGENTS.md / CLAUDE.md memory files. Default true. */
   loadMemory?: boolean;
   /** Reminder kinds of the library user's own, asked before each request after the built-in ones. */

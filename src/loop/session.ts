@@ -143,6 +143,7 @@ export class SessionEngine {
             cwd: this.cwd,
             model: this.modelLabel,
           });
+    if (options.recordInitialMessages) for (const message of this.messages) this.transcript?.recordMessage(message);
   }
 
   get usage(): Usage {

@@ -44,6 +44,8 @@ export interface McpSessionOptions {
    * connecting never delays it. Default: at once.
    */
   handshakeAfter?: Promise<void>;
+  /** `--strict-mcp-config`: only the servers of `mcpConfig`, none from settings or `.mcp.json`. */
+  strict?: boolean;
 }
 
 /** A server as the headless init line shows it (the shape of Claude Code's `mcp_servers`). */
@@ -126,7 +128,12 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     );
   }
   const toolSearchMode = resolveToolSearchMode(configuredMode);
-  const load = loadMcpServerEntries({ cwd: options.cwd, mcpConfigArgs: [...options.mcpConfig], settings });
+  const load = loadMcpServerEntries({
+    cwd: options.cwd,
+    mcpConfigArgs: [...options.mcpConfig],
+    settings,
+    strict: options.strict,
+  });
   for (const problem of load.fileProblems) options.warn(`MCP config: ${problem}`);
   let instructions: Array<{ server: string; text: string }> = [];
   const initialAppState = (resumedMessages?: readonly Message[]): Partial<AppState> => {

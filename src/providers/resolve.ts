@@ -59,14 +59,35 @@ export function modelSpecForms(): string {
     "  openai:MODEL      OpenAI Chat Completions or any compatible server (OPENAI_API_KEY, OPENAI_BASE_URL), e.g. openai:gpt-4.1",
     ...presets,
     "  replay:FILE       a scripted model from a JSONL file, one line per turn",
+    "  sonnet, opus, haiku, claude-*   Claude Code's names: the Anthropic API",
   ].join("\n");
+}
+
+/**
+ * Claude Code's model names: its aliases and bare `claude-*` ids mean the Anthropic API, so
+ * `--model sonnet` (and the Agent SDK's `model: "claude-sonnet-4-6"`) work unchanged.
+ */
+export const ANTHROPIC_ALIASES: Readonly<Record<string, string>> = {
+  sonnet: "claude-sonnet-4-6",
+  opus: "claude-opus-4-6",
+  haiku: "claude-haiku-4-5",
+};
+
+/** `provider:model` for a name Claude Code users write; anything else unchanged. */
+export function canonicalModelSpec(spec: string): string {
+  const name = spec.trim();
+  const alias = ANTHROPIC_ALIASES[name.toLowerCase()];
+  if (alias) return `anthropic:${alias}`;
+  if (!name.includes(":") && /^claude-[A-Za-z0-9.-]+$/.test(name)) return `anthropic:${name}`;
+  return spec;
 }
 
 function specError(spec: string, problem: string): Error {
   return new Error(`Invalid model "${spec}": ${problem}. Use one of:\n${modelSpecForms()}`);
 }
 
-export async function resolveProvider(spec: string, opts: ResolveOptions): Promise<ResolvedProvider> {
+export async function resolveProvider(given: string, opts: ResolveOptions): Promise<ResolvedProvider> {
+  const spec = canonicalModelSpec(given);
   const colon = spec.indexOf(":");
   if (colon < 0) throw specError(spec, "it has no provider prefix");
   const providerName = spec.slice(0, colon).trim().toLowerCase();

@@ -39,7 +39,8 @@ describe("warden -p (headless)", () => {
     const [init, listing, call, toolResult, answer, result] = lines;
     expect(listing).toMatchObject({ isMeta: true });
     expect(JSON.stringify(listing?.message)).toContain("Agent types available to the Agent tool");
-    expect(init).toMatchObject({ subtype: "init", cwd, model: `replay:${script}`, permissionMode: "default" });
+    // The model id without the provider, as the Agent SDK shows it (for replay: the script).
+    expect(init).toMatchObject({ subtype: "init", cwd, model: script, permissionMode: "default" });
     expect(init?.tools).toContain("Echo");
     const sessionId = init?.session_id as string;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -161,7 +162,7 @@ describe("warden -p (headless)", () => {
     const bad = join(cwd, "bad.jsonl");
     writeFileSync(bad, '{"content":[{"type":"text","text":"ok"}]}\n{"content":[{"type":"tool_use","name":"Echo"}]}\n');
     const run = await runCli(["-p", "x", "--model", `replay:${bad}`, "--cwd", cwd], { home });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(`replay script ${bad} line 2, block 1: a tool_use block needs an "id"`);
   });

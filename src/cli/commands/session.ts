@@ -6,9 +6,9 @@
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
-import { builtInCatalog } from "../../tools/agent/catalog.js";
-import { HeadlessReporter, workspaceTrustLine } from "../headless-output.js";
+import { HeadlessReporter } from "../headless-output.js";
 import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
+import { initInfoOf } from "../session/init-info.js";
 import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
 import { type BuiltSession, startSession } from "../session/start.js";
@@ -43,6 +43,12 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    if (config.inputFormat === "stream-json") {
+      if (!isDirectory(config.cwd)) throw new SessionSetupError(`--cwd ${config.cwd} is not a directory`, 2);
+      // The Agent SDK's protocol, loaded only for it: a plain -p run does not pay for it.
+      const { runStreamSession } = await import("../control-protocol/stream-session.js");
+      return await runStreamSession(config);
+    }
     return await runHeadless(config, startedAt);
   } catch (error) {
     if (error instanceof SessionSetupError) {
@@ -64,11 +70,16 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
 
   const warn = (message: string) => err(`warden: warning: ${message}\n`);
   // Everything that can be checked (model, settings, budget, --json-schema) is, before anything starts.
-  const plan = await planSession(config, { resume: config.resume, continueLatest: config.continueLatest, warn });
+  let reporterRef: HeadlessReporter | undefined;
+  const plan = await planSession(config, {
+    resume: config.resume,
+    continueLatest: config.continueLatest,
+    warn,
+    onRetry: (info) => reporterRef?.apiRetry({ ...info, status: info.error.status, error: info.error.message }),
+  });
   const structured = plan.structured;
   const compactInstructions = manualCompaction(prompt);
   let expandedPrompt = prompt;
-  let reporterRef: HeadlessReporter | undefined;
   // Every MCP server starts now and boots while the rest is set up; a dead one is reported and the
   // session goes on. Servers whose tools the project's last session remembers finish connecting
   // once the first request is on the wire (src/mcp/session-setup.ts).
@@ -89,7 +100,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       return expanded.permissionContext;
     },
   });
-  const { session, mcp, agentCatalog } = built;
+  const { session } = built;
 
   let interrupted = false;
   const onSigint = () => {
@@ -108,17 +119,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   process.stdout.on("error", onOutputError);
   const reporter = new HeadlessReporter(config.outputFormat, out, err, session.sessionId, config.verbose);
   reporterRef = reporter;
-  reporter.init({
-    cwd: config.cwd,
-    sessionId: session.sessionId,
-    model: plan.resolved.label,
-    tools: session.tools.map((t) => t.name),
-    permissionMode: session.getAppState().toolPermissionContext.mode,
-    mcpServers: mcp.servers,
-    workspaceTrust: workspaceTrustLine(plan.permissions.settings.workspaceTrust),
-    agents: (agentCatalog ?? builtInCatalog()).agents.map((agent) => agent.agentType),
-    agentErrors: agentCatalog?.issues ?? [],
-  });
+  reporter.init(initInfoOf(built));
+  if (config.includePartialMessages) reporter.includePartialMessages();
 
   let terminal: TerminalEvent | undefined;
   let resultText: string | undefined;

@@ -8,6 +8,7 @@ import { mcpConfigArgProblems } from "../../mcp/config-sources.js";
 import { budgetProblem } from "../../models/budget.js";
 import { applyOverride, type ModelInfo, modelInfoFor } from "../../models/resolve.js";
 import type { SessionPermissions } from "../../permissions/settings/index.js";
+import type { RetryInfo } from "../../providers/retry.js";
 import { defaultModelSpec, type ResolvedModel, resolveModel } from "../model-choice.js";
 import { modelOverrideFromSettings } from "../model-settings.js";
 import type { SessionConfig } from "../session-config.js";
@@ -20,6 +21,8 @@ export interface PlanRequest extends ResumeRequest {
   /** A model chosen by the front end (the UI's /model), ahead of --model. */
   model?: string;
   warn: (message: string) => void;
+  /** Told before each retry of a failed model request. */
+  onRetry?: (info: RetryInfo) => void;
 }
 
 export interface SessionPlan {
@@ -33,6 +36,8 @@ export interface SessionPlan {
   modelInfo: ModelInfo;
   /** --json-schema, read and compiled. */
   structured?: StructuredOutputSetup;
+  /** --fallback-model, resolved. */
+  fallback?: ResolvedModel;
 }
 
 export async function planSession(config: SessionConfig, request: PlanRequest): Promise<SessionPlan> {
@@ -44,9 +49,18 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
   const modelSpec =
     request.model ?? config.model ?? resumed?.model ?? settingsModel(permissions) ?? chooseDefaultModel();
   // An unknown provider, a missing or malformed replay script: the model named cannot be used (usage).
-  const resolved = await resolveModel(modelSpec, config.cwd).catch((error: unknown) => {
+  const resolved = await resolveModel(modelSpec, config.cwd, request.onRetry).catch((error: unknown) => {
     throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
   });
+  const fallback =
+    config.fallbackModel === undefined
+      ? undefined
+      : await resolveModel(config.fallbackModel, config.cwd, request.onRetry).catch((error: unknown) => {
+          throw new SessionSetupError(`--fallback-model: ${error instanceof Error ? error.message : String(error)}`, 2);
+        });
+  if (fallback && fallback.label === resolved.label) {
+    throw new SessionSetupError("--fallback-model must differ from the main model", 2);
+  }
   const modelOverride = modelOverrideFromSettings(permissions.settings, resolved.provider.name, resolved.model);
   const knownModelInfo = modelInfoFor(resolved.provider.name, resolved.model);
   const modelInfo = modelOverride ? applyOverride(knownModelInfo, modelOverride) : knownModelInfo;
@@ -56,7 +70,7 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
     if (problem) throw new SessionSetupError(problem, 2);
   }
   const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
-  return { config, resumed, resolved, permissions, modelOverride, modelInfo, structured };
+  return { config, resumed, resolved, permissions, modelOverride, modelInfo, structured, fallback };
 }
 
 /** The settings; a --settings value that cannot be read is a usage error (exit 2), like any bad flag. */

@@ -32,6 +32,7 @@ import { smallFastModelSetting, webToolOptions } from "../web-tools.js";
 import { autoModeClassifier, bindPermissions } from "./permissions.js";
 import type { SessionPlan } from "./plan.js";
 import { withToolsLoadedBefore } from "./resume.js";
+import { type SwitchableProvider, switchableProvider } from "./switchable-provider.js";
 
 export interface StartOptions {
   /** Who settles an ask the rules and modes leave open (nobody in -p: denied with a reason). */
@@ -57,13 +58,23 @@ export interface StartOptions {
     skills: SessionSkills;
     permissionContext: ToolPermissionContext;
   }) => Promise<ToolPermissionContext> | ToolPermissionContext;
-  /** Tools beyond the built-in pool (e.g. those of in-process SDK MCP servers). */
+  /** Tools beyond the built-in pool. */
   extraTools?: readonly AnyTool[];
+  /** MCP tools served outside the settings' servers (the Agent SDK's in-process servers). */
+  extraMcpTools?: readonly AnyTool[];
+  /** Replaces the system prompt (--system-prompt, or the SDK's initialize). */
+  systemPrompt?: string;
+  /** Added to the system prompt (--append-system-prompt, or the SDK's initialize). */
+  appendSystemPrompt?: string;
+  /** Custom agents (--agents, or the SDK's initialize), over the settings' agents of the same names. */
+  agents?: Record<string, unknown>;
 }
 
 export interface BuiltSession {
   plan: SessionPlan;
   session: SessionEngine;
+  /** The model requests go to; the SDK's set_model switches it. */
+  provider: SwitchableProvider;
   canUseTool: CanUseTool;
   mcp: McpSession;
   skills: SessionSkills;
@@ -80,7 +91,8 @@ export interface BuiltSession {
 export async function startSession(plan: SessionPlan, options: StartOptions): Promise<BuiltSession> {
   const { config, resumed, resolved, permissions } = plan;
   const warn = options.warn;
-  const firstRequest = watchRequests(traceFirstRequest(resolved.provider));
+  const provider = switchableProvider(resolved, plan.fallback);
+  const firstRequest = watchRequests(traceFirstRequest(provider));
   // Filled in below: servers may log, sample or ask for roots once connected, before the session exists.
   let sessionRef: SessionEngine | undefined;
   const mcpStarting = connectMcpForSession({
@@ -99,6 +111,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       onServerLog: (message) => options.onServerLog?.(message),
     }),
     ...(options.deferMcpHandshake ? { handshakeAfter: firstRequest.sent } : {}),
+    strict: config.strictMcpConfig,
   });
   // Awaited below; until then a failure must not count as unhandled.
   mcpStarting.catch(() => undefined);
@@ -107,12 +120,14 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
   try {
     const taskTools = settingsValue(permissions.settings, "taskTools");
     const skills = await setUpSkills(config.cwd, permissions.settings, warn);
+    const builtIn = builtInTools({
+      taskTools,
+      brief: config.brief || settingsValue(permissions.settings, "brief") === true,
+      ...webToolOptions(permissions.settings, resolved.provider.name),
+    });
     const tools: AnyTool[] = [
-      ...builtInTools({
-        taskTools,
-        brief: config.brief || settingsValue(permissions.settings, "brief") === true,
-        ...webToolOptions(permissions.settings, resolved.provider.name),
-      }),
+      // --tools: only the built-in tools named (an empty list: none).
+      ...(config.tools ? builtIn.filter((tool) => config.tools?.includes(tool.name)) : builtIn),
       ...(plan.structured ? [plan.structured.tool] : []),
       ...skills.tools,
       ...lsp.tools,
@@ -124,7 +139,16 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       permissions.permissionContext;
     warmUpWhileWaiting(firstRequest, tools);
     const mcp = await mcpStarting;
-    const agentCatalog = await loadSessionAgentCatalog(config.cwd, permissions.settings, warn);
+    const agentCatalog = await loadSessionAgentCatalog(
+      config.cwd,
+      permissions.settings,
+      warn,
+      options.agents ??
+        (config.agents !== undefined ? (JSON.parse(config.agents) as Record<string, unknown>) : undefined),
+    );
+    const extraMcpTools = options.extraMcpTools ?? [];
+    // --fork-session: the conversation goes on under a new id (given with --session-id, or new).
+    const sessionId = resumed && !config.forkSession ? resumed.sessionId : config.sessionId;
     const canUseTool = createCanUseTool({
       askHandler: options.askHandler,
       // The call's input is already in the transcript with its tool_use; the id links the two.
@@ -138,7 +162,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       modelLabel: resolved.label,
       smallFastModel: smallFastModelSetting(permissions.settings),
       tools,
-      mcpTools: mcp.tools,
+      mcpTools: [...mcp.tools, ...extraMcpTools],
       appState: withToolsLoadedBefore(
         {
           ...mcp.initialAppState(resumed?.messages),
@@ -151,13 +175,20 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       ),
       canUseTool,
       cwd: config.cwd,
-      sessionId: resumed?.sessionId,
+      sessionId,
       initialMessages: resumed?.messages,
+      recordInitialMessages: resumed !== undefined && config.forkSession,
+      transcript: !config.noSessionPersistence,
       maxTurns: config.maxTurns,
       modelInfo: plan.modelOverride,
       maxBudgetUsd: config.maxBudgetUsd,
+      ...((options.systemPrompt ?? config.systemPrompt) !== undefined && {
+        systemPrompt: options.systemPrompt ?? config.systemPrompt,
+      }),
       appendSystemPrompt:
-        [mcp.systemPromptSection, config.appendSystemPrompt].filter(Boolean).join("\n\n") || undefined,
+        [mcp.systemPromptSection, options.appendSystemPrompt ?? config.appendSystemPrompt]
+          .filter(Boolean)
+          .join("\n\n") || undefined,
       permissionContext,
       isNonInteractive: options.isNonInteractive,
       verbose: config.verbose,
@@ -166,7 +197,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     });
     sessionRef = session;
     mcp.onToolsChanged((mcpTools, instructions) => {
-      session.setMcpTools(mcpTools);
+      session.setMcpTools([...mcpTools, ...extraMcpTools]);
       // Told to the model as a delta (mcp_instructions_delta), never by rewriting the system prompt.
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
     });
@@ -179,6 +210,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     return {
       plan,
       session,
+      provider,
       canUseTool,
       mcp,
       skills,

@@ -16,6 +16,8 @@ export interface SessionPermissionsOptions {
   extraSettings?: string[];
   /** `--trust-project`: the folder's own settings apply whole for this run. */
   trustProject?: boolean;
+  /** `--setting-sources`: the user, project and local files to read (all when absent). */
+  sources?: ReadonlyArray<"user" | "project" | "local">;
 }
 
 export interface SessionPermissions {
@@ -39,6 +41,7 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
     cwd: options.cwd,
     extraSettings: options.extraSettings,
     trustProject: options.trustProject,
+    sources: options.sources,
   });
   const built = buildPermissionContext({ cwd: options.cwd, settings, cli: options.cli });
   const hooksConfig = hooksFromSettings(settings);

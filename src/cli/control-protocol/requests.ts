@@ -1,0 +1,85 @@
+// The SDK's control requests, answered from the running session. A request we do not handle gets
+// an error response naming it (the SDK rejects that one call), never silence.
+import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
+import { builtInCatalog } from "../../tools/agent/catalog.js";
+import { resolveModel } from "../model-choice.js";
+import { wardenVersion } from "../version.js";
+import type { JsonObject } from "./channel.js";
+import type { StreamState } from "./stream-state.js";
+
+export async function handleControlRequest(request: JsonObject, state: StreamState): Promise<JsonObject> {
+  const { built, sdkServers, reporter } = state;
+  const { session } = built;
+  switch (request.subtype) {
+    case "interrupt":
+      state.interruptRequested = true;
+      session.abort("user");
+      return {};
+    case "set_permission_mode": {
+      const mode = request.mode;
+      if (typeof mode !== "string" || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+        throw new Error(
+          `set_permission_mode: the mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
+        );
+      }
+      session.setAppState((prev) => ({
+        ...prev,
+        toolPermissionContext: { ...prev.toolPermissionContext, mode: mode as PermissionMode },
+      }));
+      reporter.system({ subtype: "status", status: null, permissionMode: mode });
+      return {};
+    }
+    case "set_model": {
+      const wanted = typeof request.model === "string" && request.model.trim() !== "" ? request.model : undefined;
+      const next = wanted === undefined ? built.plan.resolved : await resolveModel(wanted, built.plan.config.cwd);
+      built.provider.switchTo(next);
+      return {};
+    }
+    case "set_max_thinking_tokens":
+      // Thinking budgets are not passed to the providers yet; accepted so the SDK's call succeeds.
+      return {};
+    case "mcp_status":
+      return {
+        mcpServers: [
+          ...built.mcp.servers.map((server) => ({ name: server.name, status: server.status })),
+          ...sdkServers.map((server) => ({
+            name: server.name,
+            status: server.status,
+            ...(server.error !== undefined && { error: server.error }),
+          })),
+        ],
+      };
+    case "mcp_message": {
+      const server = sdkServers.find((s) => s.name === request.server_name);
+      if (!server) throw new Error(`mcp_message: no SDK MCP server named ${JSON.stringify(request.server_name)}`);
+      server.transport.deliver(request.message as Parameters<typeof server.transport.deliver>[0]);
+      return {};
+    }
+    default:
+      throw new Error(`unsupported control request: ${JSON.stringify(request.subtype)}`);
+  }
+}
+
+/** What initialize answers: the session's commands, agents and models, in the SDK's shapes. */
+export function initializeResponse(state: StreamState): JsonObject {
+  const { built } = state;
+  const catalog = built.skills.catalog;
+  const current = built.provider.current;
+  return {
+    commands: [
+      { name: "compact", description: "Summarise the conversation to free context", argumentHint: "[instructions]" },
+      ...catalog.commands.map((c) => ({ name: c.name, description: c.description ?? "", argumentHint: "" })),
+      ...catalog.skills.map((s) => ({ name: s.name, description: s.description ?? "", argumentHint: "" })),
+    ],
+    agents: (built.agentCatalog ?? builtInCatalog()).agents.map((a) => ({
+      name: a.agentType,
+      description: a.whenToUse ?? "",
+    })),
+    output_style: "default",
+    available_output_styles: ["default"],
+    models: [{ value: current.model, displayName: current.label, description: `${current.label} through Warden` }],
+    account: {},
+    claude_code_version: wardenVersion(),
+    pid: process.pid,
+  };
+}

@@ -1,0 +1,274 @@
+// `warden -p --input-format stream-json --output-format stream-json`: Warden as the Agent SDK's
+// executable. User messages arrive as NDJSON on stdin, each run as one prompt of the same session
+// (stdin stays open between them; the session ends when it closes). The SDK's control requests
+// come in between (initialize first, then interrupt, set_permission_mode, set_model, mcp_status,
+// mcp_message), and ours go out (can_use_tool, hook_callback, mcp_message). Loaded only when
+// --input-format stream-json is used.
+import { HookRunner } from "../../hooks/hook-runner.js";
+import type { TerminalEvent } from "../../loop/events.js";
+import { PromptBlockedError } from "../../loop/session-hooks.js";
+import type { UserContentBlock } from "../../messages/types.js";
+import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
+import { HeadlessReporter, type ResultObject } from "../headless-output.js";
+import { initInfoOf } from "../session/init-info.js";
+import { planSession } from "../session/plan.js";
+import { SessionSetupError } from "../session/setup-error.js";
+import { type BuiltSession, startSession } from "../session/start.js";
+import type { SessionConfig } from "../session-config.js";
+import { shouldNudge, structuredOutputOf } from "../structured-output.js";
+import { ControlChannel, type JsonObject, type UserMessageLine } from "./channel.js";
+import { sdkAskHandler } from "./permission-bridge.js";
+import { handleControlRequest, initializeResponse } from "./requests.js";
+import { callbackHooksFrom, hookCallbackRunner } from "./sdk-hooks.js";
+import { connectSdkMcpServers } from "./sdk-mcp.js";
+import type { StreamState } from "./stream-state.js";
+
+export async function runStreamSession(config: SessionConfig): Promise<number> {
+  let outputClosed = false;
+  const out = (text: string) => {
+    if (!outputClosed) process.stdout.write(text);
+  };
+  const write = (line: JsonObject) => out(`${JSON.stringify(line)}\n`);
+  const err = (text: string) => void process.stderr.write(text);
+  const warn = (message: string) => err(`warden: warning: ${message}\n`);
+  const channel = new ControlChannel({
+    input: process.stdin,
+    write,
+    warn,
+    ...(config.debug && { debug: (message: string) => err(`warden [debug] ${message}\n`) }),
+  });
+  const queue: UserMessageLine[] = [];
+  let wake: (() => void) | undefined;
+  channel.onUserMessage((message) => {
+    queue.push(message);
+    wake?.();
+  });
+
+  let initialize: JsonObject | undefined;
+  let building: Promise<StreamState> | undefined;
+  let reporterRef: HeadlessReporter | undefined;
+  const build = (): Promise<StreamState> => {
+    building ??= buildState(config, initialize, channel, warn, err, out, (reporter) => {
+      reporterRef = reporter;
+    });
+    return building;
+  };
+  channel.onControlRequest(async (request) => {
+    if (request.subtype === "initialize") {
+      if (building) throw new Error("initialize must be the first request, and comes once");
+      initialize = request;
+      return initializeResponse(await build());
+    }
+    return handleControlRequest(request, await build());
+  });
+
+  let state: StreamState;
+  let lastResult: ResultObject | undefined;
+  let first = true;
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    void building?.then(({ built }) => built.session.abort("user"));
+  };
+  process.on("SIGINT", onSigint);
+  process.stdout.on("error", () => {
+    outputClosed = true;
+    void building?.then(({ built }) => built.session.abort("output_closed"));
+  });
+  try {
+    while (true) {
+      if (queue.length === 0) {
+        if (channel.inputEnded) break;
+        await Promise.race([new Promise<void>((resolve) => (wake = resolve)), channel.closed]);
+        continue;
+      }
+      const message = queue.shift() as UserMessageLine;
+      try {
+        state = await build();
+      } catch (error) {
+        return setupFailed(error, err);
+      }
+      if (first) await state.built.runStartHooks();
+      lastResult = await runTurn(state, message, config, first, write);
+      first = false;
+      if (interrupted || outputClosed) break;
+    }
+    // stdin closed with no prompt: a session that was initialized still ends cleanly.
+    if (building) {
+      try {
+        state = await building;
+      } catch (error) {
+        return setupFailed(error, err);
+      }
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+    if (building) {
+      await building.then(
+        async ({ built, sdkServers }) => {
+          await built.session.getAppState().backgroundTasks?.stopAll();
+          await built.close();
+          await Promise.all(sdkServers.map((server) => server.close()));
+        },
+        () => undefined,
+      );
+    }
+  }
+  void reporterRef;
+  if (interrupted) return 130;
+  if (outputClosed) return 141;
+  return lastResult?.is_error ? 1 : 0;
+}
+
+function setupFailed(error: unknown, err: (text: string) => void): number {
+  const message = error instanceof Error ? error.message : String(error);
+  err(`warden: ${message}\n`);
+  return error instanceof SessionSetupError ? error.exitCode : 1;
+}
+
+async function buildState(
+  given: SessionConfig,
+  initialize: JsonObject | undefined,
+  channel: ControlChannel,
+  warn: (message: string) => void,
+  err: (text: string) => void,
+  out: (text: string) => void,
+  onReporter: (reporter: HeadlessReporter) => void,
+): Promise<StreamState> {
+  // The SDK's outputFormat comes in initialize (jsonSchema); --json-schema works as with -p.
+  const config: SessionConfig =
+    initialize?.jsonSchema !== undefined && given.jsonSchema === undefined
+      ? { ...given, jsonSchema: JSON.stringify(initialize.jsonSchema) }
+      : given;
+  let reporter: HeadlessReporter | undefined;
+  const plan = await planSession(config, {
+    resume: config.resume,
+    continueLatest: config.continueLatest,
+    warn,
+    onRetry: (info) => reporter?.apiRetry({ ...info, status: info.error.status, error: info.error.message }),
+  });
+  const hooks = callbackHooksFrom(initialize?.hooks);
+  if (hooks) {
+    const permissions = plan.permissions;
+    if (!permissions.hooks) {
+      permissions.hooks = new HookRunner({ config: {}, cwd: config.cwd, sessionId: "" });
+      permissions.appState.hooks = permissions.hooks;
+      permissions.appState.compactHooks = permissions.hooks;
+    }
+    permissions.hooks.addCallbacks(hooks, hookCallbackRunner(channel));
+  }
+  const sdkServerNames = Array.isArray(initialize?.sdkMcpServers) ? initialize.sdkMcpServers.map(String) : [];
+  const sdkServers = sdkServerNames.length > 0 ? await connectSdkMcpServers(channel, sdkServerNames) : [];
+  for (const server of sdkServers) {
+    if (server.status === "failed") err(`warden: SDK MCP server "${server.name}" failed: ${server.error}\n`);
+  }
+  let sessionRef: BuiltSession | undefined;
+  const built = await startSession(plan, {
+    askHandler:
+      config.permissionPromptTool === "stdio"
+        ? sdkAskHandler(channel, () => sessionRef?.session.abort("user"))
+        : createHeadlessAskHandler(),
+    isNonInteractive: true,
+    warn,
+    mcpWarn: (message) => err(`warden: ${message}\n`),
+    onServerLog: (message) => reporter?.serverLog(message),
+    armDurableTasks: true,
+    extraMcpTools: sdkServers.flatMap((server) => server.tools),
+    ...(Array.isArray(initialize?.systemPrompt) && { systemPrompt: initialize.systemPrompt.map(String).join("\n\n") }),
+    ...(typeof initialize?.appendSystemPrompt === "string" && { appendSystemPrompt: initialize.appendSystemPrompt }),
+    ...(isObject(initialize?.agents) && { agents: initialize.agents }),
+  });
+  sessionRef = built;
+  reporter = new HeadlessReporter("stream-json", out, err, built.session.sessionId, config.verbose);
+  if (config.includePartialMessages) reporter.includePartialMessages();
+  onReporter(reporter);
+  return { built, reporter, sdkServers, interruptRequested: false };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** One user message of the stream, run to its result line. */
+async function runTurn(
+  state: StreamState,
+  message: UserMessageLine,
+  config: SessionConfig,
+  first: boolean,
+  write: (line: JsonObject) => void,
+): Promise<ResultObject> {
+  const { built, reporter, sdkServers } = state;
+  const { session } = built;
+  const startedAt = performance.now();
+  if (config.replayUserMessages) {
+    write({ ...message, session_id: session.sessionId, uuid: message.uuid ?? crypto.randomUUID() });
+  }
+  reporter.startTurn();
+  state.interruptRequested = false;
+  if (first || config.verbose) {
+    reporter.init(
+      initInfoOf(
+        built,
+        sdkServers.map((server) => ({ name: server.name, status: server.status })),
+      ),
+    );
+  }
+  reporter.system({ subtype: "session_state_changed", state: "running" });
+  let terminal: TerminalEvent | undefined;
+  const content = promptOf(message.message?.content);
+  try {
+    const events = typeof content === "string" ? built.runPrompt(content) : session.submitMessage(content);
+    for await (const event of events) {
+      if (state.interruptRequested && session.isRunning) {
+        state.interruptRequested = false;
+        session.abort("user");
+      }
+      reporter.event(event);
+      if (event.type === "terminal") terminal = event;
+    }
+    const structured = built.plan.structured;
+    for (let nudges = 0; structured && terminal?.reason === "completed"; nudges++) {
+      if (!shouldNudge(session.getAppState(), structured, nudges)) break;
+      for await (const event of session.submitMessage(structured.nudge)) {
+        reporter.event(event);
+        if (event.type === "terminal") terminal = event;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof PromptBlockedError)) throw error;
+    terminal = {
+      type: "terminal",
+      reason: "model_error",
+      turnCount: 0,
+      usage: { input_tokens: 0, output_tokens: 0 },
+      error: error.message,
+    };
+  }
+  const result = reporter.finish(
+    terminal ?? {
+      type: "terminal",
+      reason: "model_error",
+      turnCount: 0,
+      usage: { input_tokens: 0, output_tokens: 0 },
+      error: "the prompt ended without a result",
+    },
+    performance.now() - startedAt,
+    session.permissionDenials,
+    { totalCostUsd: session.totalCostUSD, modelUsage: session.modelUsage() },
+    undefined,
+    built.plan.structured ? { output: structuredOutputOf(session.getAppState()) } : undefined,
+  );
+  // The SDK's sign that the turn is over: a query with a single prompt closes stdin on it.
+  reporter.system({ subtype: "session_state_changed", state: "idle" });
+  return result;
+}
+
+/** A user message's content: text as a string (run with the prompt hooks), other blocks as they are. */
+function promptOf(content: unknown): string | UserContentBlock[] {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const blocks = content as Array<{ type?: string; text?: string }>;
+  if (blocks.every((block) => block?.type === "text")) return blocks.map((block) => block.text ?? "").join("\n\n");
+  return content as UserContentBlock[];
+}

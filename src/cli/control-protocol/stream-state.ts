@@ -1,0 +1,16 @@
+// What a stream-json session holds once built: the session, its reporter, the SDK's in-process
+// MCP servers, and an interrupt that came while a turn was starting.
+import type { HeadlessReporter } from "../headless-output.js";
+import type { BuiltSession } from "../session/start.js";
+import type { SdkMcpServer } from "./sdk-mcp.js";
+
+export interface StreamState {
+  built: BuiltSession;
+  reporter: HeadlessReporter;
+  sdkServers: SdkMcpServer[];
+  /**
+   * Set by an interrupt: one that comes while the turn is starting, before the engine runs the
+   * prompt, still stops it at its first event.
+   */
+  interruptRequested: boolean;
+}

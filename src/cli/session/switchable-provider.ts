@@ -1,0 +1,41 @@
+// The provider a session talks to, as one object whose target can change while the session runs:
+// the Agent SDK's set_model swaps it between turns, and --fallback-model answers a request the
+// main model failed before sending anything back.
+import type { ModelRequest, Provider, ProviderEvent } from "../../providers/types.js";
+import type { ResolvedModel } from "../model-choice.js";
+
+export interface SwitchableProvider extends Provider {
+  /** Requests from now on go to this model. */
+  switchTo(model: ResolvedModel): void;
+  /** The model requests go to now (`provider:model`). */
+  readonly current: ResolvedModel;
+}
+
+export function switchableProvider(initial: ResolvedModel, fallback?: ResolvedModel): SwitchableProvider {
+  let current = initial;
+  return {
+    name: initial.provider.name,
+    get current() {
+      return current;
+    },
+    switchTo(model) {
+      current = model;
+    },
+    stream(request: ModelRequest): AsyncIterable<ProviderEvent> {
+      const target = current;
+      return (async function* () {
+        let sentSomething = false;
+        try {
+          for await (const event of target.provider.stream({ ...request, model: target.model })) {
+            sentSomething = true;
+            yield event;
+          }
+        } catch (error) {
+          // Only a request that failed whole goes to the fallback: half an answer cannot be merged.
+          if (!fallback || sentSomething || request.signal.aborted || fallback.label === target.label) throw error;
+          yield* fallback.provider.stream({ ...request, model: fallback.model });
+        }
+      })();
+    },
+  };
+}
