@@ -106,5 +106,6 @@ describe("settings env", () => {
     expect(env.bashOutput(trusted.stdout)).toContain("bash:u1:p1:project");
     expect(readFileSync(env.hookMarker, "utf8").trim()).toBe("u1:p1:project");
     expect(readFileSync(env.mcpMarker, "utf8").trim()).toBe("u1:p1:project");
-  });
+    // Two whole sessions, each starting an MCP server under tsx: slow on a busy machine.
+  }, 120_000);
 });
