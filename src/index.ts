@@ -1,5 +1,9 @@
 // Warden's public API: build an agent on these tools, this permission engine and this loop.
 
+// The Agent SDK's API (query, tool, createSdkMcpServer) in one process. The loop's own query()
+// is exported as agentLoop (an explicit export wins over the loop's `export *`).
+export * from "./cli/library/index.js";
+export { query } from "./cli/library/index.js";
 export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
 // Workspace trust: what a folder's own settings would grant, and recording the user's answer.
 export {
@@ -12,6 +16,7 @@ export { inspectWorkspaceTrust, trustWorkspace, untrustWorkspace } from "./confi
 export { writeFileAtomicSync } from "./fs/atomic-write.js";
 export * from "./hooks/index.js";
 export * from "./loop/index.js";
+export { query as agentLoop } from "./loop/query.js";
 // MCP: client manager, MCP tools, config loading, and serving a pool over MCP; ToolSearch.
 export * from "./mcp/index.js";
 export * from "./messages/index.js";

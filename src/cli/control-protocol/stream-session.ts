@@ -4,6 +4,7 @@
 // come in between (initialize first, then interrupt, set_permission_mode, set_model, mcp_status,
 // mcp_message), and ours go out (can_use_tool, hook_callback, mcp_message). Loaded only when
 // --input-format stream-json is used.
+import type { Readable } from "node:stream";
 import { HookRunner } from "../../hooks/hook-runner.js";
 import type { TerminalEvent } from "../../loop/events.js";
 import { PromptBlockedError } from "../../loop/session-hooks.js";
@@ -23,16 +24,35 @@ import { callbackHooksFrom, hookCallbackRunner } from "./sdk-hooks.js";
 import { connectSdkMcpServers } from "./sdk-mcp.js";
 import type { StreamState } from "./stream-state.js";
 
-export async function runStreamSession(config: SessionConfig): Promise<number> {
+/**
+ * Where the stream session reads and writes: the process's stdin, stdout and stderr for the CLI;
+ * in-memory streams for the library's query(), which speaks the same protocol in one process.
+ */
+export interface StreamIo {
+  input: Readable;
+  output: (text: string) => void;
+  err: (text: string) => void;
+  /** The CLI owns the process: Ctrl+C interrupts, a closed stdout stops the session. */
+  ownsProcess: boolean;
+}
+
+const processIo = (): StreamIo => ({
+  input: process.stdin,
+  output: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+  ownsProcess: true,
+});
+
+export async function runStreamSession(config: SessionConfig, io: StreamIo = processIo()): Promise<number> {
   let outputClosed = false;
   const out = (text: string) => {
-    if (!outputClosed) process.stdout.write(text);
+    if (!outputClosed) io.output(text);
   };
   const write = (line: JsonObject) => out(`${JSON.stringify(line)}\n`);
-  const err = (text: string) => void process.stderr.write(text);
+  const err = io.err;
   const warn = (message: string) => err(`warden: warning: ${message}\n`);
   const channel = new ControlChannel({
-    input: process.stdin,
+    input: io.input,
     write,
     warn,
     ...(config.debug && { debug: (message: string) => err(`warden [debug] ${message}\n`) }),
@@ -71,11 +91,13 @@ export async function runStreamSession(config: SessionConfig): Promise<number> {
     interrupted = true;
     void building?.then(({ built }) => built.session.abort("user"));
   };
-  process.on("SIGINT", onSigint);
-  process.stdout.on("error", () => {
-    outputClosed = true;
-    void building?.then(({ built }) => built.session.abort("output_closed"));
-  });
+  if (io.ownsProcess) {
+    process.on("SIGINT", onSigint);
+    process.stdout.on("error", () => {
+      outputClosed = true;
+      void building?.then(({ built }) => built.session.abort("output_closed"));
+    });
+  }
   try {
     while (true) {
       if (queue.length === 0) {
@@ -103,7 +125,7 @@ export async function runStreamSession(config: SessionConfig): Promise<number> {
       }
     }
   } finally {
-    process.off("SIGINT", onSigint);
+    if (io.ownsProcess) process.off("SIGINT", onSigint);
     if (building) {
       await building.then(
         async ({ built, sdkServers }) => {

@@ -1,0 +1,319 @@
+// query() in one process: the same stream session the Agent SDK drives as a child process
+// (cli/control-protocol/), run here over in-memory streams, with this file as the SDK's side of
+// the protocol. Options become the flags the SDK would pass (parsed by the CLI's own parser) and
+// the initialize request (hooks, in-process MCP servers, agents, system prompt, output schema);
+// the session's control requests are answered by the caller's functions (canUseTool, hook
+// callbacks, tool() handlers); every line the session writes is yielded as a message.
+import { randomUUID } from "node:crypto";
+import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonObject } from "../control-protocol/channel.js";
+import { runStreamSession } from "../control-protocol/stream-session.js";
+import { parseSessionArgs, UsageError } from "../session-config.js";
+import { SdkServerBridge } from "./sdk-server-bridge.js";
+import type {
+  HookCallback,
+  McpSdkServerConfigWithInstance,
+  Options,
+  PermissionMode,
+  Query,
+  SDKMessage,
+  SDKUserMessage,
+} from "./types.js";
+
+export interface QueryParams {
+  prompt: string | AsyncIterable<SDKUserMessage>;
+  options?: Options;
+}
+
+/** The flags the Agent SDK passes its executable for these options. */
+function flagsOf(options: Options, sdkServers: ReadonlyMap<string, McpSdkServerConfigWithInstance>): string[] {
+  const argv = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
+  if (options.model) argv.push("--model", options.model);
+  if (options.permissionMode) argv.push("--permission-mode", options.permissionMode);
+  if (options.allowedTools?.length) argv.push(`--allowedTools=${options.allowedTools.join(",")}`);
+  if (options.disallowedTools?.length) argv.push(`--disallowedTools=${options.disallowedTools.join(",")}`);
+  for (const dir of options.additionalDirectories ?? []) argv.push(`--add-dir=${dir}`);
+  if (options.maxTurns !== undefined) argv.push("--max-turns", String(options.maxTurns));
+  if (options.maxBudgetUsd !== undefined) argv.push("--max-budget-usd", String(options.maxBudgetUsd));
+  if (options.continue) argv.push("--continue");
+  if (options.resume) argv.push("--resume", options.resume);
+  if (options.forkSession) argv.push("--fork-session");
+  if (options.settingSources) argv.push(`--setting-sources=${options.settingSources.join(",")}`);
+  if (options.includePartialMessages) argv.push("--include-partial-messages");
+  if (options.canUseTool) argv.push("--permission-prompt-tool", "stdio");
+  // Settings given on the command line apply at once: their `env` reaches the session's processes.
+  if (options.env && Object.keys(options.env).length > 0)
+    argv.push(`--settings=${JSON.stringify({ env: options.env })}`);
+  const external = Object.entries(options.mcpServers ?? {}).filter(([name]) => !sdkServers.has(name));
+  if (external.length > 0) argv.push(`--mcp-config=${JSON.stringify({ mcpServers: Object.fromEntries(external) })}`);
+  return argv;
+}
+
+/** What initialize carries: the functions stay here, the session gets their ids. */
+function initializeRequest(
+  options: Options,
+  sdkServers: ReadonlyMap<string, McpSdkServerConfigWithInstance>,
+  callbacks: Map<string, HookCallback>,
+): JsonObject {
+  const hooks: Record<string, unknown[]> = {};
+  for (const [event, matchers] of Object.entries(options.hooks ?? {})) {
+    hooks[event] = (matchers ?? []).map((matcher) => ({
+      ...(matcher.matcher !== undefined && { matcher: matcher.matcher }),
+      hookCallbackIds: matcher.hooks.map((hook) => {
+        const id = `hook_${callbacks.size}`;
+        callbacks.set(id, hook);
+        return id;
+      }),
+      ...(matcher.timeout !== undefined && { timeout: matcher.timeout }),
+    }));
+  }
+  const system = options.systemPrompt;
+  return {
+    subtype: "initialize",
+    ...(Object.keys(hooks).length > 0 && { hooks }),
+    ...(sdkServers.size > 0 && { sdkMcpServers: [...sdkServers.keys()] }),
+    ...(typeof system === "string" && { systemPrompt: [system] }),
+    ...(typeof system === "object" && system.append !== undefined && { appendSystemPrompt: system.append }),
+    ...(options.agents && { agents: options.agents }),
+    ...(options.outputFormat?.type === "json_schema" && { jsonSchema: options.outputFormat.schema }),
+  };
+}
+
+class WardenQuery implements Query {
+  private readonly input = new PassThrough();
+  private readonly messages: SDKMessage[] = [];
+  private wake: (() => void) | undefined;
+  private finished = false;
+  private failure: Error | undefined;
+  private readonly pending = new Map<string, { resolve: (value: JsonObject) => void; reject: (e: Error) => void }>();
+  private readonly callbacks = new Map<string, HookCallback>();
+  private readonly bridge: SdkServerBridge;
+  private readonly abort: AbortController;
+  private stderrText = "";
+  private sent = 0;
+  private results = 0;
+  private promptsDone = false;
+
+  constructor(private readonly params: QueryParams) {
+    const options = params.options ?? {};
+    this.abort = options.abortController ?? new AbortController();
+    const sdkServers = new Map(
+      Object.entries(options.mcpServers ?? {}).filter(
+        (entry): entry is [string, McpSdkServerConfigWithInstance] => entry[1].type === "sdk",
+      ),
+    );
+    this.bridge = new SdkServerBridge(sdkServers);
+    let config: ReturnType<typeof parseSessionArgs>;
+    try {
+      config = parseSessionArgs(flagsOf(options, sdkServers), options.cwd ?? process.cwd());
+    } catch (error) {
+      this.failure = error instanceof UsageError ? new Error(`invalid options: ${error.message}`) : (error as Error);
+      this.finished = true;
+      return;
+    }
+    const output = new PassThrough();
+    createInterface({ input: output, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => this.receive(line));
+    const session = runStreamSession(config, {
+      input: this.input,
+      output: (text) => void output.write(text),
+      err: (text) => {
+        this.stderrText += text;
+        options.stderr?.(text);
+      },
+      ownsProcess: false,
+    });
+    session.then(
+      (code) => {
+        // Lines already written are delivered before the end.
+        setImmediate(() => this.end(code === 0 || this.results > 0 ? undefined : this.setupError(code)));
+      },
+      (error: unknown) => this.end(error instanceof Error ? error : new Error(String(error))),
+    );
+    this.abort.signal.addEventListener("abort", () => void this.stop(), { once: true });
+    void this.request(initializeRequest(options, sdkServers, this.callbacks)).catch(() => undefined);
+    void this.feed();
+  }
+
+  private setupError(code: number): Error {
+    const said = this.stderrText.trim().split("\n").filter(Boolean).at(-1);
+    return new Error(said ? said.replace(/^warden: /, "") : `the session ended with exit code ${code}`);
+  }
+
+  private send(line: JsonObject): void {
+    if (!this.input.writableEnded) this.input.write(`${JSON.stringify(line)}\n`);
+  }
+
+  private request(request: JsonObject): Promise<JsonObject> {
+    const requestId = randomUUID();
+    return new Promise((resolve, reject) => {
+      if (this.finished) return reject(new Error("the query has ended"));
+      this.pending.set(requestId, { resolve, reject });
+      this.send({ type: "control_request", request_id: requestId, request });
+    });
+  }
+
+  /** Sends the prompt (or each message of the stream); the input ends once every prompt has its result. */
+  private async feed(): Promise<void> {
+    const { prompt } = this.params;
+    try {
+      if (typeof prompt === "string") {
+        this.sendUser({ type: "user", message: { role: "user", content: prompt }, parent_tool_use_id: null });
+      } else {
+        for await (const message of prompt) {
+          if (this.finished || this.abort.signal.aborted) break;
+          this.sendUser(message);
+        }
+      }
+    } finally {
+      this.promptsDone = true;
+      this.maybeCloseInput();
+    }
+  }
+
+  private sendUser(message: SDKUserMessage): void {
+    this.sent += 1;
+    this.send({ ...message, session_id: message.session_id ?? "" });
+  }
+
+  private maybeCloseInput(): void {
+    if (this.promptsDone && this.results >= this.sent && !this.input.writableEnded) this.input.end();
+  }
+
+  private receive(text: string): void {
+    let line: JsonObject;
+    try {
+      line = JSON.parse(text) as JsonObject;
+    } catch {
+      return;
+    }
+    if (line.type === "control_response") {
+      const response = (line.response ?? {}) as JsonObject;
+      const waiter = this.pending.get(String(response.request_id));
+      if (!waiter) return;
+      this.pending.delete(String(response.request_id));
+      if (response.subtype === "error") waiter.reject(new Error(String(response.error)));
+      else waiter.resolve((response.response as JsonObject | undefined) ?? {});
+      return;
+    }
+    if (line.type === "control_request") {
+      void this.answer(String(line.request_id), (line.request ?? {}) as JsonObject);
+      return;
+    }
+    if (line.type === "control_cancel_request") return;
+    this.messages.push(line as SDKMessage);
+    if (line.type === "result") {
+      this.results += 1;
+      this.maybeCloseInput();
+    }
+    this.wake?.();
+  }
+
+  private async answer(requestId: string, request: JsonObject): Promise<void> {
+    try {
+      const response = await this.handle(request);
+      this.send({
+        type: "control_response",
+        response: { subtype: "success", request_id: requestId, response: response ?? {} },
+      });
+    } catch (error) {
+      this.send({
+        type: "control_response",
+        response: { subtype: "error", request_id: requestId, error: (error as Error).message ?? String(error) },
+      });
+    }
+  }
+
+  private async handle(request: JsonObject): Promise<JsonObject | undefined> {
+    const options = this.params.options ?? {};
+    switch (request.subtype) {
+      case "can_use_tool": {
+        if (!options.canUseTool) throw new Error("no canUseTool was given");
+        const result = await options.canUseTool(String(request.tool_name), (request.input ?? {}) as JsonObject, {
+          signal: this.abort.signal,
+          suggestions: (request.permission_suggestions ?? []) as JsonObject[] as never,
+          toolUseID: String(request.tool_use_id ?? ""),
+          ...(typeof request.decision_reason === "string" && { decisionReason: request.decision_reason }),
+        });
+        return result as unknown as JsonObject;
+      }
+      case "hook_callback": {
+        const callback = this.callbacks.get(String(request.callback_id));
+        if (!callback) throw new Error(`no hook callback ${String(request.callback_id)}`);
+        const toolUseId = typeof request.tool_use_id === "string" ? request.tool_use_id : undefined;
+        return callback((request.input ?? {}) as JsonObject, toolUseId, { signal: this.abort.signal });
+      }
+      case "mcp_message": {
+        const reply = await this.bridge.handle(String(request.server_name), request.message as JSONRPCMessage);
+        return reply ? { mcp_response: reply } : {};
+      }
+      default:
+        throw new Error(`unsupported control request: ${JSON.stringify(request.subtype)}`);
+    }
+  }
+
+  private end(failure?: Error): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.failure ??= failure;
+    for (const waiter of this.pending.values()) waiter.reject(new Error("the query has ended"));
+    this.pending.clear();
+    if (!this.input.writableEnded) this.input.end();
+    void this.bridge.close();
+    this.wake?.();
+  }
+
+  private async stop(): Promise<void> {
+    await this.interrupt().catch(() => undefined);
+    this.promptsDone = true;
+    if (!this.input.writableEnded) this.input.end();
+  }
+
+  async next(): Promise<IteratorResult<SDKMessage, void>> {
+    while (this.messages.length === 0 && !this.finished) {
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+    const message = this.messages.shift();
+    if (message) return { value: message, done: false };
+    if (this.failure) {
+      const failure = this.failure;
+      this.failure = undefined;
+      throw failure;
+    }
+    return { value: undefined, done: true };
+  }
+
+  async return(): Promise<IteratorResult<SDKMessage, void>> {
+    await this.stop();
+    return { value: undefined, done: true };
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<SDKMessage, void>> {
+    await this.stop();
+    throw error;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async interrupt(): Promise<void> {
+    await this.request({ subtype: "interrupt" });
+  }
+
+  async setPermissionMode(mode: PermissionMode): Promise<void> {
+    await this.request({ subtype: "set_permission_mode", mode });
+  }
+
+  async setModel(model?: string): Promise<void> {
+    await this.request({ subtype: "set_model", ...(model !== undefined && { model }) });
+  }
+}
+
+export function startQuery(params: QueryParams): Query {
+  return new WardenQuery(params);
+}

@@ -1,0 +1,154 @@
+// The library API's types, named and shaped as the Agent SDK's (`@anthropic-ai/claude-agent-sdk`),
+// so that a program written for it runs on Warden by changing its import. Messages are the SDK's
+// message kinds as Warden's stream-json writes them (system init, assistant, user, result,
+// stream_event...): typed here by their common fields, the rest kept as they come.
+
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk" | "auto";
+export type SettingSource = "user" | "project" | "local";
+
+/** One message of the conversation as query() yields it. */
+export interface SDKMessage {
+  type: "system" | "assistant" | "user" | "result" | "stream_event" | string;
+  subtype?: string;
+  session_id?: string;
+  uuid?: string;
+  message?: { role: string; content: unknown; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface SDKUserMessage {
+  type: "user";
+  message: { role: "user"; content: string | Array<Record<string, unknown>> };
+  parent_tool_use_id?: string | null;
+  session_id?: string;
+  uuid?: string;
+}
+
+export interface SDKResultMessage extends SDKMessage {
+  type: "result";
+  subtype: string;
+  is_error: boolean;
+  result?: string;
+  structured_output?: unknown;
+  total_cost_usd: number | null;
+  num_turns: number;
+}
+
+export interface PermissionUpdateLike {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type PermissionResult =
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdateLike[] }
+  | { behavior: "deny"; message: string; interrupt?: boolean };
+
+export type CanUseTool = (
+  toolName: string,
+  input: Record<string, unknown>,
+  options: {
+    signal: AbortSignal;
+    suggestions?: PermissionUpdateLike[];
+    toolUseID: string;
+    decisionReason?: string;
+  },
+) => Promise<PermissionResult>;
+
+export type HookEvent =
+  | "PreToolUse"
+  | "PostToolUse"
+  | "UserPromptSubmit"
+  | "Stop"
+  | "SessionStart"
+  | "PreCompact"
+  | "PostCompact"
+  | string;
+
+export type HookJSONOutput = Record<string, unknown>;
+export type HookCallback = (
+  input: Record<string, unknown>,
+  toolUseID: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<HookJSONOutput>;
+
+export interface HookCallbackMatcher {
+  matcher?: string;
+  hooks: HookCallback[];
+  /** Seconds. */
+  timeout?: number;
+}
+
+export interface AgentDefinition {
+  description: string;
+  prompt: string;
+  tools?: string[];
+  model?: string;
+  [key: string]: unknown;
+}
+
+/** An MCP server the session connects to, as in `.mcp.json` (stdio, http, sse), or an in-process one. */
+export type McpServerConfig =
+  | { type?: "stdio"; command: string; args?: string[]; env?: Record<string, string> }
+  | { type: "http" | "sse"; url: string; headers?: Record<string, string> }
+  | McpSdkServerConfigWithInstance;
+
+export interface CallToolResult {
+  content: Array<Record<string, unknown>>;
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A tool of an in-process server (tool()): its input is a zod raw shape, as in the SDK. */
+export interface SdkMcpToolDefinition<Shape = Record<string, unknown>> {
+  name: string;
+  description: string;
+  inputSchema: Shape;
+  // biome-ignore lint/suspicious/noExplicitAny: the arguments are what the caller's zod shape says
+  handler: (args: any, extra: unknown) => Promise<CallToolResult>;
+  annotations?: Record<string, unknown>;
+}
+
+/** An in-process MCP server (createSdkMcpServer()): its tools run in this process. */
+export interface McpSdkServerConfigWithInstance {
+  type: "sdk";
+  name: string;
+  version: string;
+  instructions?: string;
+  tools: SdkMcpToolDefinition[];
+}
+
+export interface Options {
+  abortController?: AbortController;
+  additionalDirectories?: string[];
+  agents?: Record<string, AgentDefinition>;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  canUseTool?: CanUseTool;
+  continue?: boolean;
+  resume?: string;
+  forkSession?: boolean;
+  cwd?: string;
+  /** Variables for the processes the session starts (Bash, hooks, MCP stdio servers). */
+  env?: Record<string, string>;
+  hooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  mcpServers?: Record<string, McpServerConfig>;
+  /** `provider:model`, a Claude Code alias (sonnet, opus, haiku) or a bare claude-* id. */
+  model?: string;
+  permissionMode?: PermissionMode;
+  systemPrompt?: string | { type: "preset"; preset: "claude_code"; append?: string };
+  settingSources?: SettingSource[];
+  includePartialMessages?: boolean;
+  outputFormat?: { type: "json_schema"; schema: Record<string, unknown> };
+  /** Problems and warnings of the session, line by line (default: dropped). */
+  stderr?: (data: string) => void;
+}
+
+export interface Query extends AsyncGenerator<SDKMessage, void> {
+  /** Stops the running prompt (as Esc does); the result still comes. */
+  interrupt(): Promise<void>;
+  setPermissionMode(mode: PermissionMode): Promise<void>;
+  setModel(model?: string): Promise<void>;
+}
