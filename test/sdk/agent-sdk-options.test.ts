@@ -129,7 +129,9 @@ describe("Agent SDK options through Warden", () => {
     expect(error.message).toContain("turn limit");
     expect(lastRequest().tools?.map((t) => t.name)).toEqual(["Read"]);
     expect(results(messages)[0]).toMatchObject({ subtype: "error_max_turns", is_error: true });
-    expect(results(messages)[0]?.errors?.[0]).toContain("turn limit");
+    const failed = results(messages)[0];
+    // An error result (the SDK's SDKResultError) carries errors: string[].
+    expect(failed && "errors" in failed ? failed.errors[0] : undefined).toContain("turn limit");
   });
 
   it("offers the agents given in options.agents to the Agent tool", async () => {
