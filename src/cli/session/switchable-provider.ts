@@ -22,6 +22,10 @@ export function switchableProvider(initial: ResolvedModel, fallback?: ResolvedMo
       current = model;
     },
     stream(request: ModelRequest): AsyncIterable<ProviderEvent> {
+      // Only the main loop's requests follow a switch: they name the model the session started on.
+      // A request for another model of this provider (a side query's small model, a subagent's
+      // alias) goes where it asks, as the provider itself would send it.
+      if (request.model !== initial.model) return initial.provider.stream(request);
       const target = current;
       return (async function* () {
         let sentSomething = false;
