@@ -35,8 +35,10 @@ describe("resolveProvider", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("refuses a spec without a prefix, listing the accepted forms", async () => {
-    await expect(resolveProvider("claude-test-model", { cwd: dir })).rejects.toThrow(
+  it("refuses a spec without a prefix (other than Claude's own names), listing the accepted forms", async () => {
+    // Bare claude-* ids and sonnet/opus/haiku are Anthropic's, as Claude Code users write them.
+    expect((await resolveProvider("claude-test-model", { cwd: dir })).providerName).toBe("anthropic");
+    await expect(resolveProvider("some-test-model", { cwd: dir })).rejects.toThrow(
       /no provider prefix[\s\S]*anthropic:MODEL[\s\S]*openai:MODEL[\s\S]*replay:FILE/,
     );
   });
