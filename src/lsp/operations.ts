@@ -20,19 +20,9 @@ import type {
 import lsp from "vscode-languageserver-protocol/node";
 import { fileUri, type LspClient } from "./client.js";
 import type { LspManager } from "./manager.js";
+import type { LspOperation } from "./operation-names.js";
 
-export const LSP_OPERATIONS = [
-  "goToDefinition",
-  "findReferences",
-  "hover",
-  "documentSymbol",
-  "workspaceSymbol",
-  "goToImplementation",
-  "prepareCallHierarchy",
-  "incomingCalls",
-  "outgoingCalls",
-] as const;
-export type LspOperation = (typeof LSP_OPERATIONS)[number];
+export { LSP_OPERATIONS, type LspOperation } from "./operation-names.js";
 
 export interface LspRequest {
   operation: LspOperation;

@@ -3,8 +3,10 @@
 // pyright), deferred until ToolSearch loads it, read-only and safe to run beside other calls. The
 // client code and the server are loaded on the first call. Brings the diagnostics reminder: new
 // errors in a file Edit or Write changed (./diagnostics-source.ts).
+
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { LSP_OPERATIONS } from "../../lsp/operation-names.js";
 import { serverForFile } from "../../lsp/servers.js";
 import type { LspService } from "../../lsp/service.js";
 import { buildTool } from "../../tool/build-tool.js";
@@ -18,20 +20,8 @@ import { LSP_DESCRIPTION, LSP_PROMPT, LSP_TOOL_NAME } from "./prompt.js";
 /** Files above this are refused: a language server would take long to parse them, for little. */
 export const LSP_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-const OPERATIONS = [
-  "goToDefinition",
-  "findReferences",
-  "hover",
-  "documentSymbol",
-  "workspaceSymbol",
-  "goToImplementation",
-  "prepareCallHierarchy",
-  "incomingCalls",
-  "outgoingCalls",
-] as const;
-
 const inputSchema = z.strictObject({
-  operation: z.enum(OPERATIONS).describe("The LSP operation to perform"),
+  operation: z.enum(LSP_OPERATIONS).describe("The LSP operation to perform"),
   filePath: z.string().describe("The absolute path to the file"),
   line: z.number().int().positive().describe("The line number (1-based, as shown in editors)"),
   character: z.number().int().positive().describe("The character offset (1-based, as shown in editors)"),
