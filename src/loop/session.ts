@@ -334,6 +334,8 @@ export class SessionEngine {
   close(): void {
     // Scheduled prompts end with the session (durable ones stay saved for the next).
     this.store.getAppState().cron?.close();
+    // Teammates stop with it (stopAgents() waits for their ends; this only asks).
+    void this.subagents.teams?.stop();
     this.transcript?.close();
   }
 

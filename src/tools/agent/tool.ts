@@ -248,8 +248,14 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
         errorCode: 1,
       };
     }
-    if (input.team_name !== undefined && !context.options.subagents?.teams) {
-      return { result: false, message: "Teams are not available in this session: omit team_name.", errorCode: 2 };
+    const teamsOffered = context.options.tools.some((tool) => tool.name === "TeamCreate");
+    if (input.team_name !== undefined && (!context.options.subagents?.teams || !teamsOffered)) {
+      return {
+        result: false,
+        message:
+          "Teams are not enabled in this session (WARDEN_AGENT_TEAMS=1 or settings agentTeams turn them on): omit team_name.",
+        errorCode: 2,
+      };
     }
     // Both guards of a fork: its query source and the boilerplate in its messages.
     if (isInForkChild(context)) {
