@@ -5,6 +5,7 @@ import type { WorkspaceTrust } from "../config/trust/index.js";
 import { App } from "./app/App.js";
 import type { OpenSession, SessionHandle } from "./app/session-handle.js";
 import { builtinCommands } from "./commands/builtins.js";
+import type { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 import type { PermissionQueue } from "./dialogs/permission-queue.js";
 import { TrustPrompt } from "./dialogs/TrustPrompt.js";
 import { keySourceFor } from "./input/use-keys.js";
@@ -12,6 +13,7 @@ import { TranscriptModel } from "./transcript/transcript-model.js";
 
 export type { OpenSession, OpenSessionOptions, SessionHandle } from "./app/session-handle.js";
 export type { CustomCommandInfo } from "./commands/custom-command-info.js";
+export { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 export { PermissionQueue } from "./dialogs/permission-queue.js";
 
 export interface Terminal {
@@ -49,6 +51,7 @@ export interface SessionUiOptions {
   session: Promise<SessionHandle>;
   openSession: OpenSession;
   permissions: PermissionQueue;
+  elicitations: ElicitationQueue;
   earlyInput: string;
   initialPrompt?: string;
   /** Called with each session the UI switches to (so the CLI closes the right one at the end). */
@@ -74,6 +77,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
         openSession={options.openSession}
         transcript={transcript}
         permissions={options.permissions}
+        elicitations={options.elicitations}
         commands={commands}
         earlyInput={options.earlyInput}
         initialPrompt={options.initialPrompt}
