@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ElicitationRequest, query, type SDKMessage } from "../../src/cli/library/index.js";
+import { query, type SDKMessage, type SdkElicitationRequest } from "../../src/cli/library/index.js";
 import { writeScript } from "../loop/helpers.js";
 import { stdioServerConfig } from "../mcp/fixtures.js";
 
@@ -36,7 +36,7 @@ describe("query() with onElicitation", () => {
       { content: [{ type: "tool_use", id: "e2", name: "mcp__asking__connect_account", input: {} }] },
       { content: [{ type: "text", text: "done" }] },
     ]);
-    const asked: ElicitationRequest[] = [];
+    const asked: SdkElicitationRequest[] = [];
     const messages: SDKMessage[] = [];
     for await (const message of query({
       prompt: "sign me up",
@@ -58,7 +58,7 @@ describe("query() with onElicitation", () => {
       ["asking", "form", "Create your account"],
       ["asking", "url", "Sign in to the example service"],
     ]);
-    expect(Object.keys((asked[0]?.requestedSchema as { properties: object }).properties)).toEqual([
+    expect(Object.keys((asked[0]?.requestedSchema?.properties ?? {}) as object)).toEqual([
       "email",
       "age",
       "height",
