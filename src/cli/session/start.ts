@@ -20,6 +20,7 @@ import type { AgentCatalog } from "../../tool/agents.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
+import { isAgentTeamsEnabled } from "../../tools/team-shared/enabled.js";
 import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
 import { setUpLsp } from "../lsp-setup.js";
@@ -45,6 +46,8 @@ export interface StartOptions {
   mcpWarn?: (message: string) => void;
   /** Who answers MCP servers' questions (elicitation); none: they are declined with a warning. */
   onElicitation?: McpClientFeatures["onElicitation"];
+  /** A server's URL-mode question was completed (the SDK is told with a system line). */
+  onElicitationComplete?: McpClientFeatures["onElicitationComplete"];
   /** Log messages of MCP servers, at the level settings ask for. */
   onServerLog?: (message: ServerLogMessage) => void;
   /**
@@ -112,6 +115,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       warn: options.mcpWarn ?? warn,
       onServerLog: (message) => options.onServerLog?.(message),
       ...(options.onElicitation && { onElicitation: options.onElicitation }),
+      ...(options.onElicitationComplete && { onElicitationComplete: options.onElicitationComplete }),
     }),
     ...(options.deferMcpHandshake ? { handshakeAfter: firstRequest.sent } : {}),
     strict: config.strictMcpConfig,
@@ -126,6 +130,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     const builtIn = builtInTools({
       taskTools,
       brief: config.brief || settingsValue(permissions.settings, "brief") === true,
+      teams: isAgentTeamsEnabled(settingsValue(permissions.settings, "agentTeams")),
       ...webToolOptions(permissions.settings, resolved.provider.name),
     });
     const tools: AnyTool[] = [
@@ -223,6 +228,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
       compact: (instructions) => session.compact(instructions),
       async close() {
+        // Teammates and background agents stop with the session, their ends recorded.
+        await session.stopAgents();
         session.close();
         await Promise.all([mcp.close(), lsp.close()]);
       },
