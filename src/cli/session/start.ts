@@ -22,6 +22,7 @@ import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
 import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
+import { configuredFleetUrl, lazyFleetAccess } from "../fleet-access.js";
 import { setUpLsp } from "../lsp-setup.js";
 import { headlessMcpFeatures } from "../mcp-features.js";
 import type { SessionSkills } from "../skills-setup.js";
@@ -117,12 +118,15 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
   mcpStarting.catch(() => undefined);
   // Which language servers may start here; none starts, and no LSP code loads, before the first LSP call.
   const lsp = setUpLsp(config.cwd, permissions.settings, warn);
+  const fleetUrl = configuredFleetUrl(permissions.settings);
+  const fleet = fleetUrl ? lazyFleetAccess(fleetUrl, warn) : undefined;
   try {
     const taskTools = settingsValue(permissions.settings, "taskTools");
     const skills = await setUpSkills(config.cwd, permissions.settings, warn);
     const builtIn = builtInTools({
       taskTools,
       brief: config.brief || settingsValue(permissions.settings, "brief") === true,
+      fleet: fleet !== undefined,
       ...webToolOptions(permissions.settings, resolved.provider.name),
     });
     const tools: AnyTool[] = [
@@ -191,6 +195,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           .join("\n\n") || undefined,
       permissionContext,
       isNonInteractive: options.isNonInteractive,
+      ...(fleet ? { fleet: fleet.access } : {}),
       verbose: config.verbose,
       onAttachmentError: (kind, error) =>
         warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
@@ -220,7 +225,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       compact: (instructions) => session.compact(instructions),
       async close() {
         session.close();
-        await Promise.all([mcp.close(), lsp.close()]);
+        await Promise.all([mcp.close(), lsp.close(), fleet?.close()]);
       },
     };
   } catch (error) {
