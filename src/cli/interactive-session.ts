@@ -13,7 +13,7 @@ import type { PermissionRule } from "../tool/permission-types.js";
 import { ReadFileState } from "../tool/read-file-state.js";
 import type { ToolUseContext } from "../tool/types.js";
 import { builtInCatalog } from "../tools/agent/catalog.js";
-import type { OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
+import type { ElicitationQueue, OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
 import { planSession } from "./session/plan.js";
 import { type BuiltSession, startSession } from "./session/start.js";
 import type { SessionConfig } from "./session-config.js";
@@ -21,17 +21,18 @@ import { expandPrompt } from "./skills-setup.js";
 
 export async function openInteractiveSession(
   config: SessionConfig,
-  permissions: PermissionQueue,
+  person: { permissions: PermissionQueue; elicitations: ElicitationQueue },
   options: OpenSessionOptions,
 ): Promise<SessionHandle> {
   const notices: string[] = [];
   const warn = (message: string) => void notices.push(`warning: ${message}`);
   const plan = await planSession(config, { resume: options.resume, model: options.model, warn });
   const built = await startSession(plan, {
-    askHandler: permissions.ask,
+    askHandler: person.permissions.ask,
     isNonInteractive: false,
     warn,
-    // The UI does not answer servers' questions (elicitation) yet: they are declined with a warning.
+    // Servers' questions (elicitation) wait for the person in the UI's form.
+    onElicitation: person.elicitations.ask,
     onServerLog: (message) => {
       if (config.verbose) notices.push(`MCP ${JSON.stringify(message)}`);
     },

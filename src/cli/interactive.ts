@@ -54,7 +54,9 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
       trustWorkspace(trust);
     }
     const permissions = new ui.PermissionQueue();
-    const open = (options: { resume?: string; model?: string }) => openInteractiveSession(config, permissions, options);
+    const elicitations = new ui.ElicitationQueue();
+    const open = (options: { resume?: string; model?: string }) =>
+      openInteractiveSession(config, { permissions, elicitations }, options);
     const resume = config.resume ?? (config.continueLatest ? latestSession(config.cwd) : undefined);
     if (config.continueLatest && resume === undefined) {
       err(`warden: no earlier session in ${config.cwd} to continue\n`);
@@ -73,6 +75,7 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
       session: first,
       openSession: open,
       permissions,
+      elicitations,
       earlyInput,
       initialPrompt: config.prompt,
       onHandleChange: (handle) => {

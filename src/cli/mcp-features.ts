@@ -1,5 +1,6 @@
-// What a headless session lets its MCP servers ask of it: no one can answer a question (declined,
-// with a warning naming the server), completions only for the servers settings name
+// What a session lets its MCP servers ask of it: questions go to whoever the front end names (the
+// interactive UI's form, the Agent SDK's onElicitation), or with no one are declined with a warning
+// naming the server; completions only for the servers settings name
 // (`mcpSamplingServers`), counted in the session's cost; the working directories as roots; log
 // messages at `mcpLogLevel` or above, shown with --verbose.
 import type { LoadedSettings } from "../config/settings.js";
@@ -18,6 +19,7 @@ export interface HeadlessMcpFeatureParts {
   recordUsage: (usage: Usage) => void;
   warn: (message: string) => void;
   onServerLog: (message: ServerLogMessage) => void;
+  onElicitation?: McpClientFeatures["onElicitation"];
 }
 
 export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFeatures {
@@ -30,5 +32,6 @@ export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFe
     ...(logLevel !== undefined && { logLevel }),
     onServerLog: parts.onServerLog,
     warn: parts.warn,
+    ...(parts.onElicitation && { onElicitation: parts.onElicitation }),
   };
 }

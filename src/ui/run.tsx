@@ -6,12 +6,14 @@ import { App } from "./app/App.js";
 import type { OpenSession, SessionHandle } from "./app/session-handle.js";
 import { builtinCommands } from "./commands/builtins.js";
 import type { SlashCommand } from "./commands/slash-commands.js";
+import type { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 import type { PermissionQueue } from "./dialogs/permission-queue.js";
 import { TrustPrompt } from "./dialogs/TrustPrompt.js";
 import { keySourceFor } from "./input/use-keys.js";
 import { TranscriptModel } from "./transcript/transcript-model.js";
 
 export type { OpenSession, OpenSessionOptions, SessionHandle } from "./app/session-handle.js";
+export { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 export { PermissionQueue } from "./dialogs/permission-queue.js";
 
 export interface Terminal {
@@ -49,6 +51,7 @@ export interface SessionUiOptions {
   session: Promise<SessionHandle>;
   openSession: OpenSession;
   permissions: PermissionQueue;
+  elicitations: ElicitationQueue;
   earlyInput: string;
   initialPrompt?: string;
   /** Commands beyond the built-in ones (the project's and user's own). */
@@ -77,6 +80,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
         openSession={options.openSession}
         transcript={transcript}
         permissions={options.permissions}
+        elicitations={options.elicitations}
         commands={commands}
         earlyInput={options.earlyInput}
         initialPrompt={options.initialPrompt}

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openInteractiveSession } from "../../src/cli/interactive-session.js";
 import { parseSessionArgs } from "../../src/cli/session-config.js";
+import { ElicitationQueue } from "../../src/ui/dialogs/elicitation-queue.js";
 import { PermissionQueue } from "../../src/ui/dialogs/permission-queue.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { tempDir } from "../loop/helpers.js";
@@ -45,7 +46,7 @@ describe("slash commands in an interactive session", () => {
       queueMicrotask(() => pending.answer({ behavior: "deny", message: "no" }));
     });
     const config = parseSessionArgs(["--model", "anthropic:claude-test", "--cwd", cwd]);
-    const handle = await openInteractiveSession(config, permissions, {});
+    const handle = await openInteractiveSession(config, { permissions, elicitations: new ElicitationQueue() }, {});
     try {
       const first = join(cwd, "hello.txt");
       const at = server.requests.length;

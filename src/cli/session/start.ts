@@ -12,7 +12,7 @@ import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { createSession, type SessionEngine } from "../../loop/session.js";
 import { runSessionStartHooks, submitWithHooks } from "../../loop/session-hooks.js";
-import type { ServerLogMessage } from "../../mcp/client-features/types.js";
+import type { McpClientFeatures, ServerLogMessage } from "../../mcp/client-features/types.js";
 import { connectMcpForSession, type McpSession } from "../../mcp/session-setup.js";
 import { type AskHandler, createCanUseTool } from "../../permissions/engine/index.js";
 import { restoredTaskListState } from "../../session/task-store.js";
@@ -44,6 +44,8 @@ export interface StartOptions {
   warn: (message: string) => void;
   /** What MCP set-up reports (a server that did not start); `warn` when not given. */
   mcpWarn?: (message: string) => void;
+  /** Who answers MCP servers' questions (elicitation); none: they are declined with a warning. */
+  onElicitation?: McpClientFeatures["onElicitation"];
   /** Log messages of MCP servers, at the level settings ask for. */
   onServerLog?: (message: ServerLogMessage) => void;
   /**
@@ -110,6 +112,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       recordUsage: (usage) => sessionRef?.ledger.add(plan.modelInfo, usage),
       warn: options.mcpWarn ?? warn,
       onServerLog: (message) => options.onServerLog?.(message),
+      ...(options.onElicitation && { onElicitation: options.onElicitation }),
     }),
     ...(options.deferMcpHandshake ? { handshakeAfter: firstRequest.sent } : {}),
     strict: config.strictMcpConfig,

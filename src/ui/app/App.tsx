@@ -13,6 +13,8 @@ import { parseSlashCommand } from "../commands/slash-commands.js";
 import { Markdown } from "../components/Markdown.js";
 import { Prompt } from "../components/Prompt.js";
 import { StatusLine } from "../components/StatusLine.js";
+import { ElicitationDialog } from "../dialogs/ElicitationDialog.js";
+import type { ElicitationQueue } from "../dialogs/elicitation-queue.js";
 import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
 import { PickList } from "../dialogs/PickList.js";
 import type { PermissionQueue } from "../dialogs/permission-queue.js";
@@ -30,6 +32,8 @@ export interface AppProps {
   openSession: OpenSession;
   transcript: TranscriptModel;
   permissions: PermissionQueue;
+  /** Questions MCP servers ask the person, shown after any permission question. */
+  elicitations: ElicitationQueue;
   commands: readonly SlashCommand[];
   /** Raw input typed before the UI loaded, replayed into the prompt. */
   earlyInput: string;
@@ -48,7 +52,7 @@ interface Picking {
 }
 
 export function App(props: AppProps) {
-  const { transcript, permissions } = props;
+  const { transcript, permissions, elicitations } = props;
   const { stdin } = useStdin();
   const { stdout } = useStdout();
   const [, redraw] = useReducer((n: number) => n + 1, 0);
@@ -74,6 +78,7 @@ export function App(props: AppProps) {
 
   useEffect(() => transcript.subscribe(redraw), [transcript]);
   useEffect(() => permissions.subscribe(redraw), [permissions]);
+  useEffect(() => elicitations.subscribe(redraw), [elicitations]);
 
   // The elapsed time of running tools ticks while something runs.
   const tasksRunning =
@@ -332,6 +337,7 @@ export function App(props: AppProps) {
   };
 
   const ask = permissions.current;
+  const question = ask ? undefined : elicitations.current;
   const engine = handle?.engine;
   const usage = engine?.usage;
   const contextWindow = engine?.modelInfo.contextWindow;
@@ -373,7 +379,7 @@ export function App(props: AppProps) {
       ))}
       {transcript.todo ? <TodoPanel list={transcript.todo} /> : null}
       {engine ? <BackgroundTasksPanel tasks={engine.getAppState().backgroundTasks?.list() ?? []} now={now} /> : null}
-      {busy && !ask ? (
+      {busy && !ask && !question ? (
         <Box marginTop={1}>
           <Text color="magenta">✻ Working… </Text>
           <Text dimColor>(esc to interrupt)</Text>
@@ -390,10 +396,11 @@ export function App(props: AppProps) {
             }}
           />
         ) : null}
+        {question ? <ElicitationDialog key={question.id} pending={question} /> : null}
         {picking ? <PickList title={picking.title} choices={picking.choices} onPick={picking.resolve} /> : null}
         <Box borderStyle="round" borderColor="gray" borderLeft={false} borderRight={false} paddingX={0}>
           <Prompt
-            active={!ask && !picking}
+            active={!ask && !question && !picking}
             onSubmit={onSubmit}
             onOtherKey={onOtherKey}
             placeholder={busy ? "Type to queue a message for the model" : undefined}
