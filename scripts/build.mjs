@@ -2,7 +2,8 @@
 // beside us); code splitting keeps rarely used parts (other providers, the bash grammar, MCP)
 // out of the start-up path because they are reached only through dynamic import().
 import { build } from "esbuild";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { mergeChunks } from "./merge-chunks.mjs";
 import { execFileSync } from "node:child_process";
 
 // Small pure-JS dependencies every session loads are bundled in: zod alone is ~100 ES modules, and
@@ -67,7 +68,8 @@ external.push("react-devtools-core");
 
 const withTypes = !process.argv.includes("--no-types");
 rmSync("dist", { recursive: true, force: true });
-await build({
+const result = await build({
+  metafile: true,
   entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts" },
   outdir: "dist",
   bundle: true,
@@ -82,20 +84,9 @@ await build({
 
   logLevel: "warning",
 });
-// Bundled CommonJS (ink's signal-exit and stack-utils) calls require() for Node's own modules,
-// which an ES module does not have. esbuild's __require helper looks for `require` in the scope of
-// the chunk that defines it, so that chunk alone gets one from createRequire (~0.05 ms, once),
-// prepended on its first line so that its source map stays right.
-const requireShim =
-  'import { createRequire as __wardenCreateRequire } from "node:module"; const require = __wardenCreateRequire(import.meta.url); ';
-for (const dir of ["dist", "dist/chunks"]) {
-  for (const name of readdirSync(dir)) {
-    if (!name.endsWith(".js")) continue;
-    const path = `${dir}/${name}`;
-    const code = readFileSync(path, "utf8");
-    if (code.includes("var __require =")) writeFileSync(path, requireShim + code);
-  }
-}
+// Fewer, larger files on the paths users take (see merge-chunks.mjs); it also gives each chunk that
+// needs one its `require`.
+await mergeChunks("dist", { cli: "dist/cli.js", index: "dist/index.js" }, result.metafile);
 if (withTypes) {
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--emitDeclarationOnly"], { stdio: "inherit" });
 }

@@ -14,6 +14,7 @@ import { ReadFileState } from "../tool/read-file-state.js";
 import type { ToolUseContext } from "../tool/types.js";
 import { builtInCatalog } from "../tools/agent/catalog.js";
 import type { ElicitationQueue, OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
+import { type LiveSkillCatalog, liveSkillCatalog } from "./interactive-skills.js";
 import { planSession } from "./session/plan.js";
 import { type BuiltSession, startSession } from "./session/start.js";
 import type { SessionConfig } from "./session-config.js";
@@ -39,9 +40,11 @@ export async function openInteractiveSession(
   });
   const { session, canUseTool, mcp, agentCatalog } = built;
   await built.runStartHooks();
+  const skills = liveSkillCatalog(config.cwd, built.skills.catalog, warn);
   return {
     engine: session,
-    runPrompt: (prompt) => runWithSlashCommands(built, prompt, config.cwd, warn),
+    runPrompt: (prompt) => runWithSlashCommands(built, skills, prompt, config.cwd, warn),
+    customCommands: () => skills.listing(),
     compact: (instructions) => built.compact(instructions),
     runShell: async (command, signal) => {
       const toolUse: ToolUseBlock = {
@@ -100,13 +103,16 @@ export function latestSession(cwd: string): string | undefined {
  */
 async function* runWithSlashCommands(
   built: BuiltSession,
+  skills: LiveSkillCatalog,
   prompt: string,
   cwd: string,
   warn: (message: string) => void,
 ): AsyncGenerator<QueryEvent, TerminalEvent | undefined> {
   const { session } = built;
   const before = session.getAppState().toolPermissionContext;
-  const expanded = await expandPrompt(prompt, built.skills.catalog, before, cwd, warn);
+  // Read again so that a command written since the session started runs as it is now.
+  const catalog = prompt.trimStart().startsWith("/") ? await skills.current() : built.skills.catalog;
+  const expanded = await expandPrompt(prompt, catalog, before, cwd, warn);
   if (!expanded.ok) {
     warn(expanded.message);
     return undefined;

@@ -3,7 +3,9 @@
 // (`--allowedTools Read "Bash(git:*)"` takes every following word that is not a flag).
 import { resolve } from "node:path";
 import { splitRuleList } from "../permissions/rules/index.js";
+import type { ThinkingSetting } from "../providers/types.js";
 import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
+import { thinkingFromFlags } from "./thinking-option.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type InputFormat = "text" | "stream-json";
@@ -72,8 +74,10 @@ export interface SessionConfig {
   tools?: string[];
   /** --agents: custom agents as JSON (`{"name": {"description", "prompt", "tools"?, "model"?}}`). */
   agents?: string;
-  /** --max-thinking-tokens: the thinking budget for models that think. */
-  maxThinkingTokens?: number;
+  /** --max-thinking-tokens, --thinking, --thinking-display: how the model may think (Anthropic). */
+  thinking?: ThinkingSetting;
+  /** --include-hook-events: hook_started / hook_progress / hook_response lines in stream-json. */
+  includeHookEvents: boolean;
   /** --no-session-persistence: no transcript is written (the session cannot be resumed). */
   noSessionPersistence: boolean;
   /** --debug [categories]: protocol and set-up details on stderr. */
@@ -93,6 +97,8 @@ interface OptionSpec {
     | "maxTurnsRaw"
     | "maxBudgetRaw"
     | "maxThinkingRaw"
+    | "thinkingRaw"
+    | "thinkingDisplayRaw"
     | "settingSourcesRaw"
     | "toolsRaw"
     | "ignored";
@@ -290,7 +296,27 @@ const OPTIONS: OptionSpec[] = [
     kind: "string",
     key: "maxThinkingRaw",
     arg: "<n>",
-    help: "Thinking budget for models that think",
+    help: "Thinking budget for models that think (0: no thinking)",
+  },
+  {
+    names: ["--thinking"],
+    kind: "string",
+    key: "thinkingRaw",
+    arg: "<type>",
+    help: "adaptive, enabled or disabled: whether the model thinks (Anthropic)",
+  },
+  {
+    names: ["--thinking-display"],
+    kind: "string",
+    key: "thinkingDisplayRaw",
+    arg: "<display>",
+    help: "summarized or omitted: how much of the thinking comes back",
+  },
+  {
+    names: ["--include-hook-events"],
+    kind: "boolean",
+    key: "includeHookEvents",
+    help: "stream-json: hook_started, hook_progress and hook_response lines",
   },
   {
     names: ["--no-session-persistence"],
@@ -413,15 +439,12 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
   if (promptTool === "stdio" && inputFormat !== "stream-json") {
     throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
   }
-  let maxThinkingTokens: number | undefined;
-  if (raw.maxThinkingRaw !== undefined) {
-    maxThinkingTokens = Number(raw.maxThinkingRaw);
-    if (!Number.isInteger(maxThinkingTokens) || maxThinkingTokens < 0) {
-      throw new UsageError(
-        `--max-thinking-tokens must be a whole number >= 0, not ${JSON.stringify(raw.maxThinkingRaw)}`,
-      );
-    }
-  }
+  const thinking = thinkingFromFlags({
+    maxThinkingTokens: raw.maxThinkingRaw as string | undefined,
+    thinking: raw.thinkingRaw as string | undefined,
+    display: raw.thinkingDisplayRaw as string | undefined,
+  });
+  if (thinking.error) throw new UsageError(thinking.error);
   let settingSources: SettingSource[] | undefined;
   if (raw.settingSourcesRaw !== undefined) {
     const names = String(raw.settingSourcesRaw)
@@ -469,6 +492,7 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
     brief: raw.brief === true,
     inputFormat,
     includePartialMessages: raw.includePartialMessages === true,
+    includeHookEvents: raw.includeHookEvents === true,
     replayUserMessages: raw.replayUserMessages === true,
     strictMcpConfig: raw.strictMcpConfig === true,
     forkSession: raw.forkSession === true,
@@ -495,7 +519,7 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
     if (value !== "default") config.tools = splitRuleList(value);
   }
   if (raw.agents !== undefined) config.agents = raw.agents as string;
-  if (maxThinkingTokens !== undefined) config.maxThinkingTokens = maxThinkingTokens;
+  if (thinking.setting) config.thinking = thinking.setting;
   if (raw.jsonSchema !== undefined) {
     const value = raw.jsonSchema as string;
     config.jsonSchema = value.trimStart().startsWith("{") ? value : resolve(baseCwd, value);

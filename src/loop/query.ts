@@ -21,7 +21,13 @@ import type { UsageLedger } from "../models/cost.js";
 import { type ModelInfo, modelInfoFor } from "../models/resolve.js";
 import { wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import { errorResult } from "../orchestration/run-tool-use.js";
-import { type ModelRequest, type Provider, ProviderError, type RequestAgent } from "../providers/types.js";
+import {
+  type ModelRequest,
+  type Provider,
+  ProviderError,
+  type RequestAgent,
+  type ThinkingSetting,
+} from "../providers/types.js";
 import type { BriefMessage } from "../tool/brief.js";
 import { currentTaskList, MAIN_TODO_LIST, taskListRevision } from "../tool/task-list.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
@@ -69,6 +75,8 @@ export interface QueryParams {
   contextManager?: ContextManager;
   /** Set for a subagent's loop: passed on with every model request (ModelRequest.agent). */
   agent?: RequestAgent;
+  /** How the model may think, read before each request (the Agent SDK may change it between prompts). */
+  thinking?: () => ThinkingSetting | undefined;
 }
 
 function toolResultsMessage(results: ToolResultBlock[]): UserMessage {
@@ -195,6 +203,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     const toolTurn = new StreamingToolTurn({ ...context, messages, renderedRequest }, canUseTool);
     const modelRequest: ModelRequest = { model, system, messages: requestMessages, tools, maxTokens, signal };
     if (params.agent) modelRequest.agent = params.agent;
+    const thinking = params.thinking?.();
+    if (thinking) modelRequest.thinking = thinking;
     const outcome = yield* streamTurn(provider, modelRequest, signal, toolTurn);
     usage = addUsage(usage, outcome.turn.usage);
     ledger?.add(modelInfo, outcome.turn.usage);

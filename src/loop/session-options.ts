@@ -2,7 +2,7 @@
 import type { ContextManagementOptions } from "../context/thresholds.js";
 import type { Message } from "../messages/types.js";
 import type { ModelOverride } from "../models/resolve.js";
-import type { Provider } from "../providers/types.js";
+import type { Provider, ThinkingSetting } from "../providers/types.js";
 import type { AppState } from "../tool/app-state.js";
 import type { FleetAccess } from "../tool/fleet.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
@@ -29,6 +29,8 @@ export interface SessionEngineOptions {
   /** Model requests allowed per submitted prompt. */
   maxTurns?: number;
   maxOutputTokens?: number;
+  /** How the model may think (Anthropic's thinking budget); absent: the model's default. */
+  thinking?: ThinkingSetting;
   /**
    * The model tools' side queries ask (WebFetch reading a page): a model id of the same provider.
    * Default: the provider's small fast model (src/loop/side-query.ts), else the session's model.

@@ -18,6 +18,7 @@ import { type ModelUsageEntry, UsageLedger } from "../models/cost.js";
 import { applyOverride, type ModelInfo, modelInfoFor } from "../models/resolve.js";
 import { type InterruptOutcome, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
+import type { ThinkingSetting } from "../providers/types.js";
 import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
 import type { AppState } from "../tool/app-state.js";
 import { createAppStateStore } from "../tool/context.js";
@@ -56,8 +57,13 @@ export class SessionEngine {
   private totalUsage: Usage = emptyUsage();
   /** Tokens and cost of every model request of this session, by model. */
   readonly ledger = new UsageLedger();
-  /** The main model's window, output limit and price. */
-  readonly modelInfo: ModelInfo;
+  /** The main model's window, output limit and price (see setModelInfo). */
+  get modelInfo(): ModelInfo {
+    return this.mainModelInfo;
+  }
+  private mainModelInfo: ModelInfo;
+  /** How the main loop's model may think, read before each request (the Agent SDK changes it). */
+  thinking: ThinkingSetting | undefined;
   private readonly store: Pick<ToolUseContext, "getAppState" | "setAppState">;
   private readonly readFileState = new ReadFileState();
   private readonly prefix: RequestPrefixCache;
@@ -93,7 +99,8 @@ export class SessionEngine {
     this.cwd = options.cwd;
     this.modelLabel = options.modelLabel ?? `${options.provider.name}:${options.model}`;
     const known = modelInfoFor(options.provider.name, options.model);
-    this.modelInfo = options.modelInfo ? applyOverride(known, options.modelInfo) : known;
+    this.mainModelInfo = options.modelInfo ? applyOverride(known, options.modelInfo) : known;
+    this.thinking = options.thinking;
     const problem =
       options.maxBudgetUsd === undefined
         ? undefined
@@ -148,6 +155,15 @@ export class SessionEngine {
 
   get usage(): Usage {
     return this.totalUsage;
+  }
+
+  /**
+   * The main loop's requests now go to this model (the Agent SDK's set_model switches the provider
+   * under the session): from the next prompt its usage is counted and priced under its own id in
+   * modelUsage, and its window and output limit apply.
+   */
+  setModelInfo(info: ModelInfo): void {
+    this.mainModelInfo = info;
   }
 
   /** USD spent by this session so far; null when a model it used has no known price. */
@@ -208,6 +224,7 @@ export class SessionEngine {
           contextManager: this.contextManager,
           contextManagement: this.options.contextManagement,
           now: this.now,
+          thinking: () => this.thinking,
         });
         let terminal: TerminalEvent;
         while (true) {

@@ -4,7 +4,7 @@
 // provider, they cannot be verified).
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ImageBlock, Message, TextBlock, ToolResultContent } from "../messages/types.js";
-import type { ModelRequest } from "./types.js";
+import type { ModelRequest, ThinkingSetting } from "./types.js";
 
 type ContentParam = Anthropic.ContentBlockParam;
 type TextOrImageParam = Anthropic.TextBlockParam | Anthropic.ImageBlockParam;
@@ -34,10 +34,39 @@ export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreat
   });
   if (request.webSearch) tools.push(webSearchTool(request.webSearch));
   if (tools.length > 0) params.tools = tools;
+  const thinking = request.thinking && thinkingParam(request.thinking, request.maxTokens);
+  if (thinking) {
+    params.thinking = thinking;
+    // The API refuses a temperature other than 1 while the model thinks.
+    if (thinking.type !== "disabled") return params;
+  }
   // This SDK's types no longer list temperature; the API still takes it for the models that do.
   if (request.temperature !== undefined)
     return { ...params, temperature: request.temperature } as Anthropic.MessageCreateParamsStreaming;
   return params;
+}
+
+/** The smallest budget the API takes for manual thinking. */
+const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * The request's `thinking`: the budget must be at least 1,024 and below max_tokens, so a larger one
+ * is cut to fit what the model may write; a response too short to hold the minimum gets none.
+ */
+function thinkingParam(setting: ThinkingSetting, maxTokens: number): Anthropic.ThinkingConfigParam | undefined {
+  switch (setting.type) {
+    case "disabled":
+      return { type: "disabled" };
+    case "adaptive":
+      return setting.display ? { type: "adaptive", display: setting.display } : { type: "adaptive" };
+    case "enabled": {
+      if (maxTokens <= MIN_THINKING_BUDGET) return undefined;
+      const budget = Math.min(Math.max(setting.budgetTokens, MIN_THINKING_BUDGET), maxTokens - 1);
+      const param: Anthropic.ThinkingConfigEnabled = { type: "enabled", budget_tokens: budget };
+      if (setting.display) param.display = setting.display;
+      return param;
+    }
+  }
 }
 
 /** The server-side web search tool (the API refuses allowed and blocked domains together). */

@@ -32,7 +32,22 @@ export interface ModelRequest {
   sideQuery?: string;
   /** The provider's server-side web search, for this request only (Anthropic; others ignore it). */
   webSearch?: ServerWebSearchOptions;
+  /** How the model may think before answering (Anthropic's thinking); absent: the model's default. */
+  thinking?: ThinkingSetting;
 }
+
+/** How much of the model's thinking comes back: all of it (summarized) or only its signature. */
+export type ThinkingDisplay = "summarized" | "omitted";
+
+/**
+ * Thinking as Claude Code's flags name it: a budget of tokens (`--max-thinking-tokens`), the model
+ * deciding (`--thinking adaptive`) or none (`--thinking disabled`, a budget of 0). Providers
+ * without thinking ignore it.
+ */
+export type ThinkingSetting =
+  | { type: "enabled"; budgetTokens: number; display?: ThinkingDisplay }
+  | { type: "adaptive"; display?: ThinkingDisplay }
+  | { type: "disabled" };
 
 /** Which subagent a request comes from. */
 export interface RequestAgent {

@@ -5,7 +5,6 @@ import type { WorkspaceTrust } from "../config/trust/index.js";
 import { App } from "./app/App.js";
 import type { OpenSession, SessionHandle } from "./app/session-handle.js";
 import { builtinCommands } from "./commands/builtins.js";
-import type { SlashCommand } from "./commands/slash-commands.js";
 import type { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 import type { PermissionQueue } from "./dialogs/permission-queue.js";
 import { TrustPrompt } from "./dialogs/TrustPrompt.js";
@@ -13,6 +12,7 @@ import { keySourceFor } from "./input/use-keys.js";
 import { TranscriptModel } from "./transcript/transcript-model.js";
 
 export type { OpenSession, OpenSessionOptions, SessionHandle } from "./app/session-handle.js";
+export type { CustomCommandInfo } from "./commands/custom-command-info.js";
 export { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 export { PermissionQueue } from "./dialogs/permission-queue.js";
 
@@ -54,8 +54,6 @@ export interface SessionUiOptions {
   elicitations: ElicitationQueue;
   earlyInput: string;
   initialPrompt?: string;
-  /** Commands beyond the built-in ones (the project's and user's own). */
-  customCommands?: () => readonly SlashCommand[];
   /** Called with each session the UI switches to (so the CLI closes the right one at the end). */
   onHandleChange?(handle: SessionHandle): void;
 }
@@ -70,8 +68,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
     },
     () => undefined,
   );
-  const custom = options.customCommands ?? (() => []);
-  const commands = [...builtinCommands(custom), ...custom()];
+  const commands = builtinCommands();
   return new Promise((resolve) => {
     const instance = render(
       <App

@@ -39,7 +39,22 @@ describe("session command line", () => {
     });
   });
 
+  it("reads the thinking flags as the Agent SDK passes them", () => {
+    expect(parse("--max-thinking-tokens", "2048").thinking).toEqual({ type: "enabled", budgetTokens: 2048 });
+    expect(parse("--max-thinking-tokens=0").thinking).toEqual({ type: "disabled" });
+    expect(parse("--thinking=disabled").thinking).toEqual({ type: "disabled" });
+    expect(parse("--thinking=adaptive", "--thinking-display", "omitted").thinking).toEqual({
+      type: "adaptive",
+      display: "omitted",
+    });
+    expect(parse("--thinking", "enabled").thinking).toEqual({ type: "enabled", budgetTokens: 10_000 });
+    expect(parse("-p", "x").thinking).toBeUndefined();
+  });
+
   it.each([
+    [["--max-thinking-tokens", "lots"], "--max-thinking-tokens must be a whole number >= 0"],
+    [["--thinking", "deep"], "--thinking must be one of adaptive, enabled, disabled"],
+    [["--thinking-display", "full"], "--thinking-display must be one of summarized, omitted"],
     [["--frobnicate"], "unknown option --frobnicate"],
     [["--model"], "--model needs a value"],
     [["--output-format", "xml"], "--output-format must be text, json or stream-json"],

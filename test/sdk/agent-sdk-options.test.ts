@@ -3,7 +3,7 @@
 // what the session does. The model is named as Claude Code users name it (a bare claude-* id).
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { query } from "@anthropic-ai/claude-agent-sdk";
+import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   httpError,
@@ -11,7 +11,16 @@ import {
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
-import { collect, collectFailing, results, run, sdkOptions, type Workspace, workspace } from "./sdk-harness.js";
+import {
+  collect,
+  collectFailing,
+  Prompts,
+  results,
+  run,
+  sdkOptions,
+  type Workspace,
+  workspace,
+} from "./sdk-harness.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -25,7 +34,7 @@ interface WireRequest {
   system: Array<{ text: string }> | string;
   tools?: Array<{ name: string }>;
   messages: Array<{ role: string; content: Array<{ type: string; text?: string }> | string }>;
-  thinking?: { budget_tokens?: number };
+  thinking?: { type: string; budget_tokens?: number };
 }
 const lastRequest = (): WireRequest => server.requests[server.requests.length - 1]?.body as WireRequest;
 const systemText = (request: WireRequest) =>
@@ -195,21 +204,83 @@ describe("Agent SDK options through Warden", () => {
     expect(results(messages)[0]).toMatchObject({ subtype: "success", structured_output: { answer: 42 } });
   });
 
-  it("accepts maxThinkingTokens, maxBudgetUsd and debug, and answers an unknown request with an error", async () => {
+  it("sends maxThinkingTokens to the model as its thinking budget; setMaxThinkingTokens() changes it", async () => {
+    const ws = workspace();
+    server.enqueue(
+      reply().thinking("let me see", { signature: "sig-1" }).text("one"),
+      reply().text("two"),
+      reply().text("three"),
+    );
+    const prompts = new Prompts();
+    const q = query({ prompt: prompts, options: anthropic(ws, { maxThinkingTokens: 2048 }) });
+    prompts.send("first");
+    const thinkingSent: unknown[] = [];
+    const answers: string[] = [];
+    for await (const message of q) {
+      if (message.type !== "result") continue;
+      answers.push(message.subtype === "success" ? message.result : message.subtype);
+      thinkingSent.push(lastRequest().thinking);
+      if (answers.length === 1) {
+        await q.setMaxThinkingTokens(0);
+        prompts.send("second");
+      } else if (answers.length === 2) {
+        await q.setMaxThinkingTokens(4096);
+        prompts.send("third");
+      } else prompts.end();
+    }
+    expect(answers).toEqual(["one", "two", "three"]);
+    expect(thinkingSent).toEqual([
+      { type: "enabled", budget_tokens: 2048 },
+      { type: "disabled" },
+      { type: "enabled", budget_tokens: 4096 },
+    ]);
+    // The thinking block, with its signature, goes back to the model with the conversation.
+    const history = server.requests[server.requests.length - 2]?.body as WireRequest;
+    const assistant = history.messages.find((m) => m.role === "assistant");
+    expect(assistant?.content).toContainEqual({ type: "thinking", thinking: "let me see", signature: "sig-1" });
+    // The SDK's thinking option becomes --thinking: adaptive is sent as it is.
+    server.enqueue(reply().text("adaptive"));
+    await run("x", anthropic(workspace(), { thinking: { type: "adaptive" } }));
+    expect(lastRequest().thinking).toEqual({ type: "adaptive" });
+  });
+
+  it("setModel(): the next request goes to the new model, and init and modelUsage name it", async () => {
+    const ws = workspace();
+    server.enqueue(reply().text("from sonnet").usage({ input: 10, output: 2 }));
+    server.enqueue(reply().text("from haiku").usage({ input: 20, output: 4 }));
+    const prompts = new Prompts();
+    const q = query({ prompt: prompts, options: anthropic(ws) });
+    prompts.send("first");
+    const models: string[] = [];
+    const inits: string[] = [];
+    let lastResult: Extract<SDKMessage, { type: "result" }> | undefined;
+    for await (const message of q) {
+      if (message.type === "system" && message.subtype === "init") inits.push(message.model);
+      if (message.type !== "result") continue;
+      models.push(lastRequest().model);
+      lastResult = message;
+      if (models.length === 1) {
+        await q.setModel("haiku");
+        prompts.send("second");
+      } else prompts.end();
+    }
+    expect(models).toEqual(["claude-sonnet-4-6", "claude-haiku-4-5"]);
+    expect(inits).toEqual(["claude-sonnet-4-6", "claude-haiku-4-5"]);
+    expect(lastResult?.modelUsage).toMatchObject({
+      "claude-sonnet-4-6": { inputTokens: 10, outputTokens: 2 },
+      "claude-haiku-4-5": { inputTokens: 20, outputTokens: 4 },
+    });
+  });
+
+  it("accepts maxBudgetUsd and debug, and replays user messages (--replay-user-messages)", async () => {
     const ws = workspace();
     server.enqueue(reply().text("ok"));
     const q = query({
       prompt: "x",
-      options: anthropic(ws, {
-        maxThinkingTokens: 2048,
-        maxBudgetUsd: 5,
-        debug: true,
-        extraArgs: { "replay-user-messages": null },
-      }),
+      options: anthropic(ws, { maxBudgetUsd: 5, debug: true, extraArgs: { "replay-user-messages": null } }),
     });
     const servers = await q.mcpServerStatus();
     expect(servers).toEqual([]);
-    await expect(q.getContextUsage()).rejects.toThrow(/unsupported control request/);
     const messages = await collect(q);
     expect(results(messages)[0]).toMatchObject({ subtype: "success", result: "ok" });
     // --replay-user-messages: the prompt comes back as a user message.

@@ -1,8 +1,11 @@
 // The SDK's control requests, answered from the running session. A request we do not handle gets
 // an error response naming it (the SDK rejects that one call), never silence.
+
+import { modelInfoFor } from "../../models/resolve.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { resolveModel } from "../model-choice.js";
+import { thinkingFromBudget } from "../thinking-option.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
 import type { StreamState } from "./stream-state.js";
@@ -33,10 +36,14 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
       const wanted = typeof request.model === "string" && request.model.trim() !== "" ? request.model : undefined;
       const next = wanted === undefined ? built.plan.resolved : await resolveModel(wanted, built.plan.config.cwd);
       built.provider.switchTo(next);
+      // Usage from now on is counted under the new model, with its own price and limits.
+      session.setModelInfo(
+        next.label === built.plan.resolved.label ? built.plan.modelInfo : modelInfoFor(next.provider.name, next.model),
+      );
       return {};
     }
     case "set_max_thinking_tokens":
-      // Thinking budgets are not passed to the providers yet; accepted so the SDK's call succeeds.
+      session.thinking = thinkingFromBudget(request.max_thinking_tokens, built.plan.config.thinking);
       return {};
     case "mcp_status":
       return {

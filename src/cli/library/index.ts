@@ -36,5 +36,6 @@ export function query(params: QueryParams): Query {
     interrupt: () => use((q) => q.interrupt()),
     setPermissionMode: (mode: PermissionMode) => use((q) => q.setPermissionMode(mode)),
     setModel: (model?: string) => use((q) => q.setModel(model)),
+    setMaxThinkingTokens: (tokens: number | null) => use((q) => q.setMaxThinkingTokens(tokens)),
   } satisfies Query as Query & AsyncGenerator<SDKMessage, void>;
 }

@@ -42,6 +42,7 @@ function flagsOf(options: Options, sdkServers: ReadonlyMap<string, McpSdkServerC
   if (options.forkSession) argv.push("--fork-session");
   if (options.settingSources) argv.push(`--setting-sources=${options.settingSources.join(",")}`);
   if (options.includePartialMessages) argv.push("--include-partial-messages");
+  if (options.maxThinkingTokens !== undefined) argv.push(`--max-thinking-tokens=${options.maxThinkingTokens}`);
   if (options.canUseTool) argv.push("--permission-prompt-tool", "stdio");
   // Settings given on the command line apply at once: their `env` reaches the session's processes.
   if (options.env && Object.keys(options.env).length > 0)
@@ -311,6 +312,10 @@ class WardenQuery implements Query {
 
   async setModel(model?: string): Promise<void> {
     await this.request({ subtype: "set_model", ...(model !== undefined && { model }) });
+  }
+
+  async setMaxThinkingTokens(maxThinkingTokens: number | null): Promise<void> {
+    await this.request({ subtype: "set_max_thinking_tokens", max_thinking_tokens: maxThinkingTokens });
   }
 }
 

@@ -141,6 +141,8 @@ export interface Options {
   systemPrompt?: string | { type: "preset"; preset: "claude_code"; append?: string };
   settingSources?: SettingSource[];
   includePartialMessages?: boolean;
+  /** The model's thinking budget in tokens (Anthropic); 0 turns thinking off. */
+  maxThinkingTokens?: number;
   outputFormat?: { type: "json_schema"; schema: Record<string, unknown> };
   /** Problems and warnings of the session, line by line (default: dropped). */
   stderr?: (data: string) => void;
@@ -151,4 +153,6 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   interrupt(): Promise<void>;
   setPermissionMode(mode: PermissionMode): Promise<void>;
   setModel(model?: string): Promise<void>;
+  /** A new thinking budget from the next request; 0 for none, null for the session's own. */
+  setMaxThinkingTokens(maxThinkingTokens: number | null): Promise<void>;
 }

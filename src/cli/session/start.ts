@@ -189,6 +189,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       maxTurns: config.maxTurns,
       modelInfo: plan.modelOverride,
       maxBudgetUsd: config.maxBudgetUsd,
+      ...(config.thinking && { thinking: config.thinking }),
       ...((options.systemPrompt ?? config.systemPrompt) !== undefined && {
         systemPrompt: options.systemPrompt ?? config.systemPrompt,
       }),

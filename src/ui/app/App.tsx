@@ -8,6 +8,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { enterPlanMode, leavePlanMode } from "../../permissions/settings/index.js";
 import type { PermissionMode } from "../../tool/permission-types.js";
+import { customCommandEntries, suggestCommands } from "../commands/custom-commands.js";
 import type { CommandContext, SlashCommand } from "../commands/slash-commands.js";
 import { parseSlashCommand } from "../commands/slash-commands.js";
 import { Markdown } from "../components/Markdown.js";
@@ -68,6 +69,8 @@ export function App(props: AppProps) {
   const [now, setNow] = useState(Date.now());
   const primed = useRef(false);
   const lastContext = useRef<number | undefined>(undefined);
+  /** The user's and the project's commands and skills, as last read from disk (a `/` reads them again). */
+  const [customCommands, setCustomCommands] = useState<readonly SlashCommand[]>([]);
   /** Tokens of the running prompt's requests so far (the session adds them up when it ends). */
   const runningTokens = useRef({ input: 0, output: 0 });
 
@@ -92,13 +95,32 @@ export function App(props: AppProps) {
     return () => clearInterval(timer);
   }, [busy, tasksRunning]);
 
+  const refreshCustomCommands = useCallback(async (): Promise<readonly SlashCommand[]> => {
+    const current = handleRef.current;
+    if (!current) return [];
+    try {
+      const entries = customCommandEntries(await current.customCommands(), props.commands);
+      setCustomCommands(entries);
+      return entries;
+    } catch (error) {
+      transcript.addNotice(
+        `Could not read your commands: ${error instanceof Error ? error.message : String(error)}`,
+        "error",
+      );
+      return [];
+    } finally {
+      showNotices(current, transcript);
+    }
+  }, [props.commands, transcript]);
+
   const adopt = useCallback(
     (next: SessionHandle) => {
       handleRef.current = next;
       setHandle(next);
       props.onHandleChange?.(next);
+      void refreshCustomCommands();
     },
-    [props.onHandleChange],
+    [props.onHandleChange, refreshCustomCommands],
   );
 
   const runPrompt = useCallback(
@@ -237,6 +259,7 @@ export function App(props: AppProps) {
       }
     },
     setMode,
+    customCommands: refreshCustomCommands,
     exit,
   });
 
@@ -405,6 +428,10 @@ export function App(props: AppProps) {
             onOtherKey={onOtherKey}
             placeholder={busy ? "Type to queue a message for the model" : undefined}
             completeMention={(partial) => completeMention(partial, props.cwd)}
+            suggestCommands={(text) => suggestCommands(text, [...props.commands, ...customCommands])}
+            onSlash={() => void refreshCustomCommands()}
+            // The prompt, its borders and the status line stay on screen under the list.
+            maxSuggestions={Math.max(4, (stdout.rows ?? 24) - 8)}
           />
         </Box>
         <StatusLine status={status} />

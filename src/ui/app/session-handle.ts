@@ -6,6 +6,7 @@ import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import type { SessionEngine } from "../../loop/session.js";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
 import type { AgentDefinition } from "../../tool/agents.js";
+import type { CustomCommandInfo } from "../commands/custom-command-info.js";
 
 export interface SessionHandle {
   engine: SessionEngine;
@@ -21,6 +22,8 @@ export interface SessionHandle {
   notices: string[];
   /** The agents the Agent tool can start in this session, for /agents. */
   agents: readonly AgentDefinition[];
+  /** The user's and the project's commands and skills as the folders hold them now (read again at each call). */
+  customCommands(): Promise<readonly CustomCommandInfo[]>;
   /** MCP servers and their state, for /mcp. */
   mcpServers: ReadonlyArray<{ name: string; status: string }>;
   /** Ends the session: transcript closed, background commands and MCP servers stopped. */

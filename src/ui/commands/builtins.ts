@@ -10,21 +10,23 @@ import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
-export function builtinCommands(extra: () => readonly SlashCommand[]): SlashCommand[] {
+export function builtinCommands(): SlashCommand[] {
   const commands: SlashCommand[] = [
     {
       name: "help",
       description: "Show the commands and keys",
-      run: (ctx) => {
-        const all = [...commands, ...extra()];
-        const width = Math.max(...all.map((c) => c.name.length + (c.argumentHint?.length ?? 0) + 1));
+      run: async (ctx) => {
+        const custom = await ctx.customCommands();
+        const width = Math.max(
+          ...[...commands, ...custom].map((c) => c.name.length + (c.argumentHint?.length ?? 0) + 1),
+        );
+        const line = (c: SlashCommand) =>
+          `  /${`${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(width + 1)} ${c.description}`;
         ctx.transcript.addNotice(
           [
             "Commands:",
-            ...all.map(
-              (c) =>
-                `  /${`${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(width + 1)} ${c.description}`,
-            ),
+            ...commands.map(line),
+            ...(custom.length > 0 ? ["", "Your commands and skills:", ...custom.map(line)] : []),
             "",
             "Keys: Enter sends · Alt+Enter, Ctrl+J or \\ then Enter: new line · ↑/↓ history",
             "      Esc interrupts · Shift+Tab cycles the mode · Ctrl+C twice or Ctrl+D (empty prompt) exits",

@@ -18,6 +18,8 @@ export interface CommandContext {
   pick(title: string, choices: ReadonlyArray<{ label: string; value: string }>): Promise<string | undefined>;
   compact(instructions: string | undefined): Promise<void>;
   setMode(mode: PermissionMode): void;
+  /** The user's and the project's commands and skills, read again from disk now. */
+  customCommands(): Promise<readonly SlashCommand[]>;
   exit(): void;
 }
 

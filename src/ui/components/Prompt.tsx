@@ -35,6 +35,18 @@ export interface PromptProps {
   history?: readonly string[];
   /** Completes the `@path` before the cursor (Tab); several candidates are listed under the prompt. */
   completeMention?(partial: string): string[];
+  /** The commands a prompt that is only `/partial` could be: listed under the prompt, Tab completes. */
+  suggestCommands?(text: string): ReadonlyArray<CommandSuggestion>;
+  /** The prompt has just become a `/command` (the list of commands is worth reading again). */
+  onSlash?(): void;
+  /** Commands listed under the prompt at most (the rest are counted); fits the terminal's height. */
+  maxSuggestions?: number;
+}
+
+export interface CommandSuggestion {
+  name: string;
+  description: string;
+  argumentHint?: string;
 }
 
 export function Prompt({
@@ -45,14 +57,19 @@ export function Prompt({
   marker = ">",
   history,
   completeMention,
+  suggestCommands,
+  onSlash,
+  maxSuggestions = 8,
 }: PromptProps) {
   const [editor, setEditor] = useState<LineEditorState>(() => emptyEditor(history));
   const [candidates, setCandidates] = useState<string[]>([]);
   // Several keys can arrive in one chunk, before React renders again: each must see the last edit.
   const latest = useRef(editor);
   const update = (state: LineEditorState) => {
+    const wasCommand = latest.current.text.startsWith("/");
     latest.current = state;
     setEditor(state);
+    if (!wasCommand && state.text.startsWith("/")) onSlash?.();
   };
   useKeys((event) => {
     const current = latest.current;
@@ -63,6 +80,15 @@ export function Prompt({
         const prefix = commonPrefix(found);
         if (prefix.length > partial.length) update(insertText(current, prefix.slice(partial.length)));
         setCandidates(found.length > 1 ? found : []);
+        return;
+      }
+    }
+    if (event.kind === "key" && event.name === "tab" && suggestCommands) {
+      const names = suggestCommands(current.text).map((c) => c.name);
+      if (names.length > 0) {
+        const partial = current.text.slice(1);
+        const completed = names.length === 1 ? `${names[0]} ` : commonPrefix(names);
+        if (completed.length > partial.length) update(insertText(current, completed.slice(partial.length)));
         return;
       }
     }
@@ -79,6 +105,26 @@ export function Prompt({
     <Box flexDirection="column">
       {renderLines(editor, marker, active, placeholder)}
       {candidates.length > 0 ? <Text dimColor>{candidates.slice(0, 12).join("  ")}</Text> : null}
+      {active && suggestCommands ? renderSuggestions(suggestCommands(editor.text), maxSuggestions) : null}
+    </Box>
+  );
+}
+
+function renderSuggestions(suggestions: ReadonlyArray<CommandSuggestion>, max: number) {
+  if (suggestions.length === 0) return null;
+  const shown = suggestions.length > max ? suggestions.slice(0, max - 1) : suggestions;
+  const width = Math.max(...shown.map((c) => c.name.length + (c.argumentHint ? c.argumentHint.length + 1 : 0))) + 3;
+  return (
+    <Box flexDirection="column">
+      {shown.map((c) => (
+        <Text key={c.name} wrap="truncate-end">
+          <Text color="cyan">{`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(width + 2)}</Text>
+          <Text dimColor>{c.description}</Text>
+        </Text>
+      ))}
+      {suggestions.length > shown.length ? (
+        <Text dimColor>{`  … ${suggestions.length - shown.length} more (type more of the name)`}</Text>
+      ) : null}
     </Box>
   );
 }

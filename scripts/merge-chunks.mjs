@@ -1,0 +1,126 @@
+// Re-chunks esbuild's output with rollup so that a path a user takes loads a few large files instead
+// of dozens of small ones.
+//
+// esbuild splits code into one chunk per set of entry points that share it: with ~60 dynamic
+// import()s in the code base, the headless session's own static graph came out as ~65 files.
+// Node resolves, opens, reads, compiles and links each ES module file on its own, and that per-file
+// cost was most of the start-up that had grown since (measured for issue 19: CPU to the first
+// request ~435 ms with 66 files, ~375 ms with 5, on the same loaded machine).
+//
+// esbuild cannot be told how to group chunks; rollup can (`manualChunks`). Its input here is
+// esbuild's finished ES modules, not our TypeScript, so no TypeScript or CommonJS handling is
+// needed, and tree-shaking stays esbuild's. Each group below gets, in one file, every module of
+// that path's static graph not already claimed by an earlier group; everything else keeps the
+// chunking rollup derives from the dynamic imports, so code that only some sessions need (other
+// providers, MCP, the bash grammar, ink) still loads only when it is used.
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { rollup } from "rollup";
+
+/** Paths users take, in order of priority: a module goes to the first group whose path reaches it. */
+const GROUPS = [
+  // `warden -p` and the SDK's executable: everything loaded before the first request.
+  { name: "headless", entry: "src/cli/commands/session.ts" },
+  // The provider most sessions use: its adapter and its SDK, one file.
+  { name: "anthropic", entry: "src/providers/anthropic.ts" },
+  // The interactive session beyond what the headless path already loads (ink stays apart).
+  { name: "interactive", entry: "src/cli/interactive.ts" },
+];
+
+// Bundled CommonJS (ink's signal-exit and stack-utils) calls require() for Node's own modules,
+// which an ES module does not have. esbuild's __require helper looks for `require` in the scope of
+// its chunk, so each chunk that holds the helper gets one from createRequire (~0.05 ms, once),
+// prepended on its first line so that its source map stays right.
+const REQUIRE_SHIM =
+  'import { createRequire as __wardenCreateRequire } from "node:module"; const require = __wardenCreateRequire(import.meta.url); ';
+const USES_REQUIRE_HELPER = 'typeof require !== "undefined" ? require';
+
+/** Notes about esbuild's already-bundled output that say nothing about ours. */
+const QUIET_WARNINGS = new Set(["CIRCULAR_DEPENDENCY", "SOURCEMAP_BROKEN", "UNUSED_EXTERNAL_IMPORT"]);
+
+/** esbuild's output files keyed by the source entry point each was built for. */
+function outputsByEntry(metafile) {
+  const byEntry = new Map();
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    if (info.entryPoint && output.endsWith(".js")) byEntry.set(info.entryPoint, resolve(output));
+  }
+  return byEntry;
+}
+
+/** Loads esbuild's files with their source maps, so that rollup's maps still point at our TypeScript. */
+const withEsbuildMaps = {
+  name: "esbuild-source-maps",
+  load(id) {
+    const code = readFileSync(id, "utf8");
+    const mapFile = `${id}.map`;
+    return existsSync(mapFile) ? { code, map: JSON.parse(readFileSync(mapFile, "utf8")) } : { code };
+  },
+};
+
+/**
+ * Rewrites `dir` (esbuild's output, built with `metafile: true`) in place. `entries` are its entry
+ * files by output name (`{ cli: "dist/cli.js" }`).
+ */
+export async function mergeChunks(dir, entries, metafile) {
+  const byEntry = outputsByEntry(metafile);
+  const groupRoots = GROUPS.map((group) => {
+    const root = byEntry.get(group.entry);
+    if (!root) throw new Error(`merge-chunks: no output for ${group.entry}; was it renamed?`);
+    return { name: group.name, root };
+  });
+  let assignment;
+  const bundle = await rollup({
+    input: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, resolve(file)])),
+    // Bare specifiers are the installed packages esbuild left external, and Node's own modules.
+    external: (id) => !id.startsWith(".") && !id.startsWith("/"),
+    treeshake: false,
+    plugins: [withEsbuildMaps],
+    onwarn(warning, warn) {
+      if (QUIET_WARNINGS.has(warning.code)) return;
+      warn(warning);
+    },
+  });
+  const outDir = `${dir}.merged`;
+  rmSync(outDir, { recursive: true, force: true });
+  await bundle.write({
+    dir: outDir,
+    format: "es",
+    sourcemap: true,
+    entryFileNames: "[name].js",
+    // A chunk made from one esbuild file is named after it: drop esbuild's hash (rollup adds its own).
+    chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`,
+    manualChunks(id, { getModuleInfo }) {
+      if (!assignment) {
+        assignment = new Map();
+        for (const { name, root } of groupRoots) {
+          const queue = [root];
+          while (queue.length > 0) {
+            const moduleId = queue.pop();
+            if (assignment.has(moduleId)) continue;
+            assignment.set(moduleId, name);
+            for (const imported of getModuleInfo(moduleId)?.importedIds ?? []) {
+              if (imported.startsWith("/")) queue.push(imported);
+            }
+          }
+        }
+      }
+      return assignment.get(id);
+    },
+  });
+  await bundle.close();
+  for (const sub of [outDir, join(outDir, "chunks")]) {
+    for (const name of readdirSync(sub)) {
+      if (!name.endsWith(".js")) continue;
+      const path = join(sub, name);
+      const code = readFileSync(path, "utf8");
+      if (code.includes(USES_REQUIRE_HELPER)) writeFileSync(path, REQUIRE_SHIM + code);
+    }
+  }
+  // Keep what esbuild wrote beside the code (the declaration files) and swap in the merged code.
+  for (const name of readdirSync(dir)) {
+    if (name.endsWith(".js") || name.endsWith(".js.map") || name === "chunks") continue;
+    renameSync(join(dir, name), join(outDir, name));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(outDir, dir);
+}

@@ -1,0 +1,33 @@
+// The user's and the project's own commands and skills, as the prompt lists them (/help and the
+// completion under a `/`). The session re-reads them from disk when asked, so a command file written
+// while the session runs is listed, and typed, without a restart.
+import type { CustomCommandInfo } from "./custom-command-info.js";
+import type { SlashCommand } from "./slash-commands.js";
+
+/**
+ * The entries /help and the completion show. A built-in command of the same name wins when typed,
+ * so such a file is left out rather than listed as if it ran.
+ */
+export function customCommandEntries(
+  custom: readonly CustomCommandInfo[],
+  builtins: readonly SlashCommand[],
+): SlashCommand[] {
+  const taken = new Set(builtins.map((c) => c.name));
+  return custom
+    .filter((c) => !taken.has(c.name.toLowerCase()))
+    .map((c) => ({
+      name: c.name,
+      description: `${c.description || "(no description)"} (${c.level} ${c.kind})`,
+      ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+      // Typed custom commands reach the session as prompts (it expands them); never run from here.
+      run: () => undefined,
+    }));
+}
+
+/** The commands a `/partial` at the start of the prompt could be, in the order given; none when it is not one. */
+export function suggestCommands(text: string, commands: readonly SlashCommand[]): SlashCommand[] {
+  const match = /^\/([\w:.-]*)$/.exec(text);
+  if (!match) return [];
+  const partial = (match[1] as string).toLowerCase();
+  return commands.filter((c) => c.name.toLowerCase().startsWith(partial));
+}

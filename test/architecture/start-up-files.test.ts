@@ -1,0 +1,60 @@
+// The built CLI's start-up path stays a few files (issue 19). Node pays per ES module file to
+// resolve, read, compile and link it; when esbuild's code splitting left the headless session as
+// ~65 small chunks, that cost grew with every feature until spawn → first request was 3.5x
+// `node -e 0`. scripts/merge-chunks.mjs groups each path's static graph into one file; this test
+// follows the built files' own imports and fails when a path grows back into many.
+// Needs dist/ (`npm run build`; `npm ci` builds it too).
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const dist = fileURLToPath(new URL("../../dist", import.meta.url));
+
+const STATIC_IMPORT =
+  /^(?:import|export)\s[^;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|^import\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
+const DYNAMIC_IMPORT = /import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+function relativeImports(file: string, pattern: RegExp): string[] {
+  const code = readFileSync(file, "utf8");
+  return [...code.matchAll(pattern)].map((match) => resolve(dirname(file), (match[1] ?? match[2]) as string));
+}
+
+/** Every file `entry` loads before any of its code runs: itself and its static imports, transitively. */
+function staticClosure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...relativeImports(file, STATIC_IMPORT));
+  }
+  return seen;
+}
+
+/** The file `from`'s code imports dynamically whose name starts with `prefix`. */
+function dynamicTarget(from: Iterable<string>, prefix: string): string {
+  for (const file of from) {
+    const found = relativeImports(file, DYNAMIC_IMPORT).find((target) => target.split("/").pop()?.startsWith(prefix));
+    if (found) return found;
+  }
+  throw new Error(`no dynamic import of ${prefix}* in the built files`);
+}
+
+describe.skipIf(!existsSync(join(dist, "cli.js")))("the built CLI's start-up files", () => {
+  const cli = join(dist, "cli.js");
+
+  it("loads the headless session (warden -p, the SDK's executable) from at most three files", () => {
+    const session = dynamicTarget([cli], "headless-");
+    const files = staticClosure(session);
+    expect(files.size, [...files].join(", ")).toBeLessThanOrEqual(3);
+  });
+
+  it("loads the Anthropic provider, its SDK included, from at most two more files", () => {
+    const headless = staticClosure(dynamicTarget([cli], "headless-"));
+    const provider = dynamicTarget(headless, "anthropic-");
+    const added = [...staticClosure(provider)].filter((file) => !headless.has(file));
+    expect(added.length, added.join(", ")).toBeLessThanOrEqual(2);
+  });
+});
