@@ -139,6 +139,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   // Dropping a broken list only makes folders untrusted again: stricter, so not critical.
   { path: ["trustedFolders"], schema: z.array(trustedFolderSchema), critical: false },
   { path: ["taskTools"], schema: z.enum(TASK_LIST_FAMILIES as [TaskListFamily, ...TaskListFamily[]]), critical: false },
+  { path: ["agentTeams"], schema: z.boolean(), critical: false },
   { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
   { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
   // Each server's own shape is checked by src/lsp/servers.ts, which warns about a bad one.
@@ -175,6 +176,8 @@ export interface Settings {
   trustedFolders?: Array<z.infer<typeof trustedFolderSchema>>;
   /** Which family of task-list tools sessions offer: TodoWrite, or Tasks (TaskCreate and the rest). */
   taskTools?: TaskListFamily;
+  /** Offer teams (TeamCreate, TeamDelete, SendMessage; WARDEN_AGENT_TEAMS=1 does the same). */
+  agentTeams?: boolean;
   /** MCP servers that may ask the session's model for completions (sampling) without asking the user. */
   mcpSamplingServers?: string[];
   /** The least severe log message MCP servers send (default "warning"). */

@@ -56,6 +56,11 @@ export interface SessionEngineOptions {
   /** True when nobody can answer a permission prompt. Default true. */
   isNonInteractive?: boolean;
   /**
+   * A lead whose teammates still work keeps its prompt running and goes on with their messages
+   * (src/loop/team-wait.ts). Default: as isNonInteractive (a person at the prompt is not blocked).
+   */
+  waitForTeammates?: boolean;
+  /**
    * Answers AskUserQuestion and approves ExitPlanMode's plans (callbacks a library supplies).
    * Without it those tools go through canUseTool's prompt, or tell the model to go on alone.
    */

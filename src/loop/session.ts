@@ -36,6 +36,7 @@ import type { SessionEngineOptions } from "./session-options.js";
 import { createSideQuery } from "./side-query.js";
 import { createSubagentHost } from "./subagent/host.js";
 import { buildSystemPrompt, findGitRoot, todayISODate } from "./system-prompt.js";
+import { waitForTeamMail } from "./team-wait.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
 
 export class SessionEngine {
@@ -240,7 +241,10 @@ export class SessionEngine {
         // A message sent while this ran and not yet drained (it stopped the prompt, or arrived
         // after the last request) starts the next query in the same run. ESC keeps it queued.
         const cancelled = abortController.signal.aborted && !wasInterruptedByNewMessage(abortController.signal);
-        if (cancelled || !hasQueuedUserMessages(this.store)) return terminal;
+        if (cancelled) return terminal;
+        // A lead whose teammates still work goes on with their next message (headless: nobody else will prompt).
+        if (!hasQueuedUserMessages(this.store) && !(await this.teamMailArrived(abortController.signal)))
+          return terminal;
         abortController = new AbortController();
         this.running = abortController;
       }
@@ -253,6 +257,20 @@ export class SessionEngine {
       }
       this.running = undefined;
     }
+  }
+
+  /** Waits for the team's next message to the lead, when this session leads a working team and waits for it. */
+  private teamMailArrived(signal: AbortSignal): Promise<boolean> {
+    if (!(this.options.waitForTeammates ?? this.options.isNonInteractive ?? true)) return Promise.resolve(false);
+    return waitForTeamMail(this.store.getAppState(), this.subagents.teams, signal);
+  }
+
+  /**
+   * Stops what runs on without a prompt: teammates and background tasks (agents, shell commands),
+   * each ending recorded in its sidechain. Called before close() when the session ends.
+   */
+  async stopAgents(): Promise<void> {
+    await Promise.all([this.subagents.teams?.stop(), this.store.getAppState().backgroundTasks?.stopAll()]);
   }
 
   private record(event: QueryEvent): void {
@@ -333,6 +351,8 @@ export class SessionEngine {
   close(): void {
     // Scheduled prompts end with the session (durable ones stay saved for the next).
     this.store.getAppState().cron?.close();
+    // Teammates stop with it (stopAgents() waits for their ends; this only asks).
+    void this.subagents.teams?.stop();
     this.transcript?.close();
   }
 

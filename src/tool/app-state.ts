@@ -16,6 +16,7 @@ import type {
   ShellSnapshot,
 } from "./shell-state.js";
 import type { TaskListReminderState, TaskListStore, TodoListState } from "./task-list.js";
+import type { TeamContext } from "./team.js";
 import type { ToolCallHooks } from "./tool-call-hooks.js";
 import type { ToolSearchMode } from "./tool-search-mode.js";
 
@@ -159,4 +160,15 @@ export interface AppState {
   worktree?: WorktreeState;
   /** The agent list as last told to the model (src/tools/agent/listing.ts): a change is told again. */
   agentListingSent?: string;
+
+  // --- Teams (src/tools/team-create/, send-message/, src/loop/subagent/teammates.ts) ---
+  /** The team this agent leads (after TeamCreate) or belongs to (a teammate). */
+  team?: TeamContext;
+  /**
+   * A teammate that approved the lead's shutdown request (SendMessage shutdown_response): its loop
+   * ends after the turn's tool calls.
+   */
+  teamShutdownApproved?: boolean;
+  /** A teammate's plan waiting for the lead's answer: the request id ExitPlanMode sent. */
+  pendingPlanApproval?: string;
 }

@@ -13,6 +13,7 @@ import type {
 import type { ReadFileState } from "./read-file-state.js";
 import type { SandboxSettings } from "./shell-state.js";
 import type { SideQuery } from "./side-query.js";
+import type { TeamContext, TeammateStatus } from "./team.js";
 import type { UserDialog } from "./user-dialog.js";
 
 export type ToolInput = Record<string, unknown>;
@@ -231,10 +232,11 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
   readonly autoModeSafe: boolean;
   /**
    * Which subagents may be given this tool (src/tools/agent/tool-filter.ts). Absent or 'all': any
-   * agent; 'built-in': only Warden's own agents, not a user's or a repository's; 'none': no
+   * agent; 'built-in': only Warden's own agents, not a user's or a repository's; 'teammates': no
+   * subagent but a teammate (it talks with the team's lead: SendMessage, ExitPlanMode); 'none': no
    * subagent at all (it talks with the user or steers the main session).
    */
-  readonly subagentAccess?: "all" | "built-in" | "none";
+  readonly subagentAccess?: "all" | "built-in" | "teammates" | "none";
 
   // --- Checks before the call runs (src/orchestration/run-tool-use.ts) ---
   validateInput?(input: Input, context: ToolUseContext): Promise<ValidationResult>;
@@ -348,6 +350,30 @@ export interface SubagentResult {
 export interface SubagentHost {
   /** Runs a child to its end; aborting the parent's call signal (context) cancels it. */
   run(request: SubagentRequest, parent: ToolUseContext): Promise<SubagentResult>;
+  /** The session's teammates (Agent with team_name + name); absent where teams cannot run. */
+  teams?: TeamRuntime;
+}
+
+/** A teammate to start: a subagent request with its name and team. */
+export interface TeammateRequest extends SubagentRequest {
+  name: string;
+  team: TeamContext;
+}
+
+/**
+ * Keeps a session's teammates running: each has its own loop, works on its prompt, goes idle
+ * (telling the lead), and wakes when a message reaches its mailbox, until it approves a shutdown
+ * request or is stopped.
+ */
+export interface TeamRuntime {
+  /** Starts the teammate and returns once it runs (its work goes on without the caller). */
+  spawn(request: TeammateRequest, parent: ToolUseContext): Promise<void>;
+  /** The teammates this session started for the team, stopped ones included. */
+  members(teamName: string): TeammateStatus[];
+  /** Stops the named teammates (all of the team's when omitted; every team's when teamName is too) and waits for their ends. */
+  stop(teamName?: string, names?: readonly string[]): Promise<void>;
+  /** Resolves at the next change of any teammate's state (or when `signal` aborts). */
+  changed(signal?: AbortSignal): Promise<void>;
 }
 
 /** The request a turn sent, as rendered, for a fork to continue byte for byte. */

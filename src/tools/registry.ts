@@ -20,6 +20,7 @@ import { GrepTool } from "./grep/tool.js";
 import { NotebookEditTool } from "./notebook-edit/tool.js";
 import { ReadTool } from "./read/tool.js";
 import { RemoteTriggerTool } from "./remote-trigger/tool.js";
+import { SendMessageTool } from "./send-message/tool.js";
 import { SleepTool } from "./sleep/tool.js";
 import { TaskCreateTool } from "./task-create/tool.js";
 import { TaskGetTool } from "./task-get/tool.js";
@@ -27,6 +28,8 @@ import { TaskListTool } from "./task-list/tool.js";
 import { TaskOutputTool } from "./task-output/tool.js";
 import { TaskStopTool } from "./task-stop/tool.js";
 import { TaskUpdateTool } from "./task-update/tool.js";
+import { TeamCreateTool } from "./team-create/tool.js";
+import { TeamDeleteTool } from "./team-delete/tool.js";
 import { TodoWriteTool } from "./todo-write/tool.js";
 import { ToolSearchTool } from "./tool-search/tool.js";
 import { createWebFetchTool, WebFetchTool, type WebFetchToolOptions } from "./web-fetch/tool.js";
@@ -43,6 +46,12 @@ export interface BuiltInToolsOptions {
   taskTools?: TaskListFamily;
   /** A person works in this session (the interactive UI). Default false. */
   interactive?: boolean;
+  /**
+   * Offer teams: TeamCreate, TeamDelete, SendMessage (`WARDEN_AGENT_TEAMS=1`, settings
+   * `agentTeams`). Their members share a Tasks list, so the Tasks family is the default with them.
+   * Default false.
+   */
+  teams?: boolean;
   /** Offer SendUserMessage (`--brief`, settings `brief`). Default false. */
   brief?: boolean;
   /** WebFetch's settings (`webFetch`: the pre-approved hosts). Default: the built-in list. */
@@ -65,7 +74,7 @@ function webTools(options: BuiltInToolsOptions): AnyTool[] {
 
 /** The family a session gets: an explicit choice, else Tasks with a person and TodoWrite without. */
 export function taskToolFamily(options: BuiltInToolsOptions = {}): TaskListFamily {
-  return options.taskTools ?? (options.interactive ? "Tasks" : "TodoWrite");
+  return options.taskTools ?? (options.interactive || options.teams ? "Tasks" : "TodoWrite");
 }
 
 function taskListTools(family: TaskListFamily): AnyTool[] {
@@ -80,7 +89,7 @@ export function projectTools(): AnyTool[] {
 /**
  * A session's tools: the project tools, Agent (subagents), the session's task list, the tools that
  * talk with the user (AskUserQuestion, plan mode, SendUserMessage when asked for), settings
- * (Config), Sleep, scheduled prompts (Cron*), ToolSearch for the deferred ones, worktrees, and the
+ * (Config), Sleep, scheduled prompts (Cron*), teams when asked for, ToolSearch for the deferred ones, worktrees, and the
  * web (WebFetch; WebSearch where something can search).
  */
 export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
@@ -96,6 +105,7 @@ export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
     CronCreateTool,
     CronDeleteTool,
     CronListTool,
+    ...(options.teams ? [TeamCreateTool, TeamDeleteTool, SendMessageTool] : []),
     ...(options.fleet ? [RemoteTriggerTool] : []),
     ...(options.brief ? [BriefTool] : []),
     ToolSearchTool,

@@ -85,7 +85,8 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
 
 /**
  * Every tool this test knows how to build: the registry's (both task-list families: a session
- * offers one, chosen by settings `taskTools`; SendUserMessage, offered with --brief; WebSearch,
+ * offers one, chosen by settings `taskTools`; SendUserMessage, offered with --brief; the team tools,
+ * offered with settings `agentTeams`; WebSearch,
  * offered where something can search), then the factories' (those the registry does not already
  * offer under the same name).
  */
@@ -93,9 +94,10 @@ function knownTools(): AnyTool[] {
   const headless = builtInTools();
   const tasks = builtInTools({ taskTools: "Tasks" }).filter((tool) => !headless.includes(tool));
   const brief = builtInTools({ brief: true }).filter((tool) => !headless.includes(tool));
+  const teams = builtInTools({ teams: true }).filter((tool) => !headless.includes(tool) && !tasks.includes(tool));
   const search = builtInTools({ webSearch: { serverSide: true } }).filter((tool) => !headless.includes(tool));
   const fleet = builtInTools({ fleet: true }).filter((tool) => !headless.includes(tool));
-  const registry = [...headless, ...tasks, ...brief, ...search, ...fleet];
+  const registry = [...headless, ...tasks, ...brief, ...teams, ...search, ...fleet];
   const factories = Object.values(TOOL_FACTORIES)
     .map((build) => build())
     .filter((tool) => !registry.some((known) => known.name === tool.name));
@@ -111,6 +113,7 @@ const NEUTRAL_ENV = {
   BASH_MAX_TIMEOUT_MS: "",
   WARDEN_SANDBOX: "",
   WARDEN_TOOL_SEARCH: "",
+  WARDEN_AGENT_TEAMS: "",
   WARDEN_EXTRA_TOOLS: "",
   // A configured fleet offers RemoteTrigger.
   WARDEN_REDIS_URL: "",
@@ -191,11 +194,13 @@ beforeAll(async () => {
   writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
   // With a search backend in settings, so that WebSearch joins a pool of the replay provider, and
-  // a fleet (never connected: nothing calls it), so that RemoteTrigger does.
+  // teams (TeamCreate, TeamDelete, SendMessage), and a fleet (never connected: nothing calls it),
+  // so that RemoteTrigger does.
   const withTasks = poolRun("home-tasks", [
     "--settings",
     JSON.stringify({
       taskTools: "Tasks",
+      agentTeams: true,
       webSearch: { provider: "searxng", url: "http://127.0.0.1:9" },
       fleet: { redisUrl: "redis://127.0.0.1:9" },
     }),

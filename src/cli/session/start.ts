@@ -20,6 +20,7 @@ import type { AgentCatalog } from "../../tool/agents.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
+import { isAgentTeamsEnabled } from "../../tools/team-shared/enabled.js";
 import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
 import { configuredFleetUrl, lazyFleetAccess } from "../fleet-access.js";
@@ -129,6 +130,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     const builtIn = builtInTools({
       taskTools,
       brief: config.brief || settingsValue(permissions.settings, "brief") === true,
+      teams: isAgentTeamsEnabled(settingsValue(permissions.settings, "agentTeams")),
       fleet: fleet !== undefined,
       ...webToolOptions(permissions.settings, resolved.provider.name),
     });
@@ -228,6 +230,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
       compact: (instructions) => session.compact(instructions),
       async close() {
+        // Teammates and background agents stop with the session, their ends recorded.
+        await session.stopAgents();
         session.close();
         await Promise.all([mcp.close(), lsp.close(), fleet?.close()]);
       },

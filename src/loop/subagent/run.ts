@@ -1,88 +1,13 @@
-// One subagent, run in process: its own query loop, message list, abort controller (under the
-// parent call's, so cancelling the parent cancels it and its tools), AppState (the parent's
-// permissions and shared services, its own reminders and shell directory) and system prompt. Its
-// messages go to a sidechain transcript beside the session's. Loaded on the first Agent call.
-import { join } from "node:path";
-import { loadMemoryFiles } from "../../config/memory.js";
-import { sessionArtifactsDir } from "../../config/paths.js";
-import { readableMemoryFiles } from "../../context/memory-access.js";
-import { emptyUsage, type Message, textOf, userText } from "../../messages/types.js";
-import { modelInfoFor } from "../../models/resolve.js";
-import type { Provider } from "../../providers/types.js";
-import { TranscriptWriter } from "../../session/transcript.js";
-import { FORK_QUERY_SOURCE } from "../../tool/agents.js";
-import type { AppState } from "../../tool/app-state.js";
-import { createAppStateStore } from "../../tool/context.js";
+// One subagent, run in process to its end: the child of ./child.ts runs one query loop; its final
+// text is the result. Its messages go to its sidechain transcript. Loaded on the first Agent call.
+import { emptyUsage, textOf } from "../../messages/types.js";
 import type { SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
 import type { TerminalEvent } from "../events.js";
 import { query } from "../query.js";
-import { type RequestPrefix, RequestPrefixCache } from "../request-prefix.js";
-import { buildSystemPrompt, findGitRoot } from "../system-prompt.js";
+import { childQueryParams, setUpChild } from "./child.js";
 import type { SubagentDeps } from "./deps.js";
 
-/** Where a subagent's sidechain transcript is kept: beside the session's artifacts. */
-export function sidechainPath(cwd: string, sessionId: string, agentId: string): string {
-  return join(sessionArtifactsDir(cwd, sessionId), "subagents", `${agentId}.jsonl`);
-}
-
-interface ChildModel {
-  provider: Provider;
-  model: string;
-  label: string;
-}
-
-async function childModel(deps: SubagentDeps, spec: string | undefined, cwd: string): Promise<ChildModel> {
-  if (spec === undefined || spec === deps.modelLabel) {
-    return { provider: deps.provider, model: deps.model, label: deps.modelLabel };
-  }
-  const colon = spec.indexOf(":");
-  const providerName = spec.slice(0, colon);
-  // The same provider serves another of its models: no second client.
-  if (providerName === deps.provider.name)
-    return { provider: deps.provider, model: spec.slice(colon + 1), label: spec };
-  const { resolveProvider } = await import("../../providers/resolve.js");
-  const resolved = await resolveProvider(spec, { cwd });
-  return { provider: resolved.provider, model: resolved.model, label: `${resolved.providerName}:${resolved.model}` };
-}
-
-/** The child's AppState: the parent's permissions (mode as decided) and shared services, nothing of its turn. */
-function childAppState(parent: AppState, request: SubagentRequest, cwd: string): AppState {
-  return {
-    toolPermissionContext: { ...parent.toolPermissionContext, mode: request.permissionMode },
-    hooks: parent.hooks,
-    compactHooks: parent.compactHooks,
-    autoModeCircuitTripped: parent.autoModeCircuitTripped,
-    sandboxSettings: parent.sandboxSettings,
-    bashShellSnapshot: parent.bashShellSnapshot,
-    toolEnv: parent.toolEnv,
-    backgroundTasks: parent.backgroundTasks,
-    taskStore: parent.taskStore,
-    toolSearchMode: parent.toolSearchMode,
-    mcpInstructions: parent.mcpInstructions,
-    agentCatalog: parent.agentCatalog,
-    bashCwd: cwd,
-    // A fork sends the parent's results exactly as the parent did: the same frozen budget decisions.
-    ...(request.fork ? { toolResultReplacements: parent.toolResultReplacements } : {}),
-  };
-}
-
-/** Aborting `parent` aborts `child` (with its reason); returns the unlink. */
-function linkAbort(parent: AbortSignal, child: AbortController): () => void {
-  if (parent.aborted) {
-    child.abort(parent.reason);
-    return () => {};
-  }
-  const onAbort = () => child.abort(parent.reason);
-  parent.addEventListener("abort", onAbort, { once: true });
-  return () => parent.removeEventListener("abort", onAbort);
-}
-
-/** The fork's prefix: the parent's rendered bytes, never rebuilt (a rebuild could differ). */
-function frozenPrefix(rendered: RequestPrefix): RequestPrefixCache {
-  const cache = new RequestPrefixCache(async () => rendered.system);
-  cache.prefixFor = async () => rendered;
-  return cache;
-}
+export { sidechainPath } from "./child.js";
 
 export async function runSubagent(
   deps: SubagentDeps,
@@ -90,94 +15,9 @@ export async function runSubagent(
   parent: ToolUseContext,
 ): Promise<SubagentResult> {
   const startedAt = performance.now();
-  const cwd = request.cwd ?? parent.getAppState().bashCwd ?? parent.options.cwd;
-  const chosen = await childModel(deps, request.modelSpec, cwd);
-  const modelInfo =
-    chosen.label === deps.modelLabel ? deps.modelInfo : modelInfoFor(chosen.provider.name, chosen.model);
-  const abortController = new AbortController();
-  // A background agent outlives the call that started it; its own stop comes through its task.
-  const unlink = request.background ? () => {} : linkAbort(parent.abortController.signal, abortController);
-  const parentState = parent.getAppState();
-  const store = createAppStateStore(childAppState(parentState, request, cwd));
-  const fork = request.fork && parent.renderedRequest ? parent.renderedRequest : undefined;
-  const context: ToolUseContext = {
-    options: { ...parent.options, tools: request.tools, model: chosen.label, cwd },
-    abortController,
-    messages: [],
-    // The child knows what the parent read (read-before-write holds across the hand-over).
-    readFileState: parent.readFileState.clone(),
-    ...store,
-    agentId: request.agentId,
-    querySource: request.fork ? FORK_QUERY_SOURCE : `agent:${request.definition.agentType}`,
-  };
-  if (request.onStart) request.onStart(abortController);
-
-  let prefix: RequestPrefixCache;
-  let messages: Message[];
-  if (fork && request.fork) {
-    prefix = frozenPrefix({ system: fork.system, tools: [...fork.tools] } as RequestPrefix);
-    messages = [...fork.messages, ...request.fork.messages];
-  } else {
-    const memory = request.definition.omitMemory || !deps.loadMemory ? [] : loadMemoryFiles(cwd);
-    const workingDirectories = parentState.toolPermissionContext.workingDirectories;
-    const environment = {
-      cwd,
-      platform: process.platform,
-      date: deps.startDate,
-      gitRoot: findGitRoot(cwd),
-      model: chosen.label,
-      additionalDirectories: workingDirectories.filter((dir) => dir !== cwd),
-    };
-    const intro = request.definition.systemPrompt;
-    const allowed = readableMemoryFiles(memory, parentState.toolPermissionContext, parent.options.tools);
-    prefix = new RequestPrefixCache(async (split) =>
-      buildSystemPrompt({ environment, memory: await allowed, intro }, split),
-    );
-    messages = [userText(request.prompt)];
-  }
-
-  const transcriptPath = sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId);
-  const transcript = deps.transcripts
-    ? new TranscriptWriter(transcriptPath, {
-        sessionId: deps.sessionId,
-        cwd,
-        model: chosen.label,
-        agentId: request.agentId,
-      })
-    : undefined;
-  transcript?.recordEntry({
-    type: "agent",
-    agentId: request.agentId,
-    agentType: request.definition.agentType,
-    description: request.description,
-    parentToolUseId: parent.toolUseId,
-    background: request.background,
-    fork: request.fork !== undefined,
-  });
-  // A fork's inherited history is the parent's (already in its transcript); only what is new is kept.
-  for (const message of request.fork ? request.fork.messages : messages) transcript?.recordMessage(message);
-
-  const agent = {
-    agentId: request.agentId,
-    agentType: request.definition.agentType,
-    description: request.description,
-    ...(request.name ? { name: request.name } : {}),
-  };
-  const loop = query({
-    messages,
-    provider: chosen.provider,
-    model: chosen.model,
-    context,
-    canUseTool: request.canUseTool,
-    prefix,
-    maxTurns: request.maxTurns,
-    maxOutputTokens: deps.maxOutputTokens,
-    modelInfo,
-    ledger: deps.ledger,
-    contextManagement: deps.contextManagement,
-    now: deps.now,
-    agent,
-  });
+  const setup = await setUpChild(deps, request, parent);
+  const { transcript } = setup;
+  const loop = query(childQueryParams(deps, setup, request, setup.messages));
   let terminal: TerminalEvent | undefined;
   let lastText = "";
   try {
@@ -206,7 +46,7 @@ export async function runSubagent(
       error: error instanceof Error ? error.message : String(error),
     };
   } finally {
-    unlink();
+    setup.unlink();
   }
   const result: SubagentResult = {
     agentId: request.agentId,
@@ -217,7 +57,7 @@ export async function runSubagent(
     durationMs: performance.now() - startedAt,
   };
   if (terminal.error !== undefined) result.error = terminal.error;
-  if (transcript) result.transcriptPath = transcriptPath;
+  if (transcript) result.transcriptPath = setup.transcriptPath;
   transcript?.recordEntry({ type: "agent_result", ...result });
   transcript?.close();
   return result;

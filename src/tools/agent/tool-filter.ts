@@ -2,7 +2,7 @@
 //   1. MCP tools are always allowed (they are the user's own servers; the definition may still
 //      name them in disallowedTools);
 //   2. tools no agent may have (Tool.subagentAccess 'none': they talk with the user or steer the
-//      main session);
+//      main session), and those only a teammate may have ('teammates': they talk with its lead);
 //   3. tools no custom agent may have (subagentAccess 'built-in');
 //   4. the smaller set for background agents: nothing that needs a person;
 //   5. the definition's own `tools` and `disallowedTools`.
@@ -13,6 +13,8 @@ import type { AnyTool } from "../../tool/types.js";
 
 export interface ToolFilterOptions {
   background: boolean;
+  /** The agent is a teammate (its lead answers for it: SendMessage, ExitPlanMode). */
+  teammate?: boolean;
 }
 
 function named(tool: AnyTool, names: readonly string[] | undefined): boolean {
@@ -37,6 +39,7 @@ export function filterAgentTools(
     if (tool.mcpInfo) return true;
     const access = tool.subagentAccess ?? "all";
     if (access === "none") return false;
+    if (access === "teammates" && !options.teammate) return false;
     if (access === "built-in" && definition.source !== "built-in") return false;
     if (options.background && tool.requiresUserInteraction()) return false;
     return allowList ? named(tool, allowList) : true;

@@ -21,13 +21,16 @@ import { childPermissionMode } from "./permissions.js";
 import { AGENT_PROMPT, AGENT_TOOL_NAME } from "./prompt.js";
 import { remoteSubagentHost } from "./remote.js";
 import { type AgentInput, agentInputSchema } from "./schema.js";
+import { teammateProblem, teammateRequest } from "./teammate.js";
 import { filterAgentTools } from "./tool-filter.js";
 
 export interface AgentToolOutput {
   /** isolation 'worktree': where the agent worked, and whether the worktree was kept (it changed something). */
   worktree?: { path: string; branch: string; kept: boolean };
-  /** async_launched: a background agent was started and runs on (taskId says where). */
-  status: "completed" | "stopped" | "async_launched";
+  /** async_launched: a background agent was started and runs on (taskId says where); teammate_spawned: it joined the team. */
+  status: "completed" | "stopped" | "async_launched" | "teammate_spawned";
+  /** teammate_spawned: its name and team. */
+  teammate?: { name: string; teamName: string };
   taskId?: string;
   outputPath?: string;
   agentId: string;
@@ -99,16 +102,17 @@ export function buildSubagentRequest(
   input: AgentInput,
   context: ToolUseContext,
   canUseTool: SubagentRequest["canUseTool"],
+  teammate = false,
 ): SubagentRequest {
   const definition = chooseAgent(input, context);
-  const background = input.run_in_background ?? definition.background ?? false;
+  const background = teammate || (input.run_in_background ?? definition.background ?? false);
   const parentMode = context.getAppState().toolPermissionContext.mode;
   const request: SubagentRequest = {
     agentId: newAgentId(),
     definition,
     description: input.description,
     prompt: input.prompt,
-    tools: filterAgentTools(context.options.tools, definition, { background }),
+    tools: filterAgentTools(context.options.tools, definition, { background, teammate }),
     permissionMode: childPermissionMode(parentMode, definition.permissionMode, input.mode),
     background,
     canUseTool,
@@ -197,6 +201,10 @@ function startInBackground(
 }
 
 function render(output: AgentToolOutput): string {
+  if (output.status === "teammate_spawned" && output.teammate) {
+    const { name, teamName } = output.teammate;
+    return `Spawned teammate "${name}" (${output.agentType}, agent id ${output.agentId}) in team "${teamName}". It works on its own and shares the team's task list; its messages, and a notice each time it goes idle, reach you at your next turn. Talk to it with SendMessage (to "${name}").`;
+  }
   if (output.status === "async_launched") {
     return `Started background agent ${output.agentId} (${output.agentType}) as task ${output.taskId}. You will be told when it ends; TaskOutput (task_id "${output.taskId}") reads its output so far, TaskStop stops it.`;
   }
@@ -242,10 +250,12 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
         errorCode: 1,
       };
     }
-    if (input.team_name !== undefined) {
+    const teamsOffered = context.options.tools.some((tool) => tool.name === "TeamCreate");
+    if (input.team_name !== undefined && (!context.options.subagents?.teams || !teamsOffered)) {
       return {
         result: false,
-        message: "Teams are not available in this session yet: omit team_name.",
+        message:
+          "Teams are not enabled in this session (WARDEN_AGENT_TEAMS=1 or settings agentTeams turn them on): omit team_name.",
         errorCode: 2,
       };
     }
@@ -259,6 +269,10 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
     }
     if (context.agentId !== undefined) {
       return { result: false, message: "A subagent cannot start agents of its own.", errorCode: 5 };
+    }
+    if (input.team_name !== undefined) {
+      const problem = teammateProblem(input, context);
+      if (problem) return problem;
     }
     const catalog = sessionAgentCatalog(context);
     if (input.subagent_type !== undefined && !findAgent(catalog, input.subagent_type)) {
@@ -282,6 +296,27 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
   async call(input, context, canUseTool, parentMessage) {
     const host = context.options.subagents;
     if (!host) throw new Error("Subagents cannot run in this session (no subagent host).");
+    // Teammate, then remote, then fork, then subagent: the reference's order.
+    if (input.team_name !== undefined && input.name !== undefined) {
+      if (!host.teams) throw new Error("Teams are not available in this session.");
+      const request = teammateRequest(buildSubagentRequest(input, context, canUseTool, true), input.name, context);
+      await host.teams.spawn(request, context);
+      return {
+        data: {
+          status: "teammate_spawned",
+          teammate: { name: request.name, teamName: request.team.teamName },
+          agentId: request.agentId,
+          agentType: request.definition.agentType,
+          description: request.description,
+          text: "",
+          turns: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+          durationMs: 0,
+          reason: "running",
+        },
+      };
+    }
     if (input.isolation === "remote") {
       // A fleet job: never a fork (the parent's request cannot travel), whatever the definition says.
       const fleet = context.options.fleet;

@@ -15,11 +15,14 @@ import {
   leavePlanMode,
   modeAfterPlan,
 } from "../../permissions/settings/index.js";
+import { deliver } from "../../session/mailbox.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionMode, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
+import { isTeammate, TEAM_LEAD_NAME } from "../../tool/team.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import type { AllowedPrompt } from "../../tool/user-dialog.js";
 import { planModeReminderSource } from "../plan-shared/reminder.js";
+import { newRequestId, newTeamMessage } from "../team-shared/messages.js";
 import { EXIT_PLAN_MODE_PROMPT, EXIT_PLAN_MODE_TOOL_NAME } from "./prompt.js";
 
 const allowedPromptSchema = z.strictObject({
@@ -45,7 +48,9 @@ export type ExitPlanModeOutput =
       granted: string[];
       notGranted: string[];
     }
-  | { kind: "rejected"; planFilePath: string; feedback?: string };
+  | { kind: "rejected"; planFilePath: string; feedback?: string }
+  /** A teammate's plan, sent to its team's lead, whose answer arrives as a message. */
+  | { kind: "submitted"; planFilePath: string; requestId: string };
 
 const MAX_PLAN_CHARS_IN_PROMPT = 20_000;
 
@@ -78,10 +83,31 @@ function grantedPatterns(prompts: readonly AllowedPrompt[], permissions: ToolPer
   return { granted, notGranted };
 }
 
+/** A teammate's plan goes to its lead's mailbox; the lead answers with plan_approval_response. */
+async function submitToLead(context: ToolUseContext, planFilePath: string): Promise<ExitPlanModeOutput> {
+  const team = context.getAppState().team;
+  if (!team) throw new Error("You are not in a team.");
+  const requestId = newRequestId("plan");
+  const plan = (await readPlan(planFilePath)) ?? "";
+  deliver(
+    team.dir,
+    TEAM_LEAD_NAME,
+    newTeamMessage(team.memberName, {
+      type: "plan_approval_request",
+      request_id: requestId,
+      plan_file_path: planFilePath,
+      plan: plan.length > MAX_PLAN_CHARS_IN_PROMPT ? `${plan.slice(0, MAX_PLAN_CHARS_IN_PROMPT)}\n…` : plan,
+    }),
+  );
+  context.setAppState((prev) => ({ ...prev, pendingPlanApproval: requestId }));
+  return { kind: "submitted", planFilePath, requestId };
+}
+
 export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>({
   name: EXIT_PLAN_MODE_TOOL_NAME,
-  // Talks with the user or steers the main session: never a subagent's.
-  subagentAccess: "none",
+  // Talks with the user or steers the main session: never a plain subagent's. A teammate has it:
+  // its lead approves its plan.
+  subagentAccess: "teammates",
   searchHint: "present plan for approval leave plan mode",
   shouldDefer: true,
   attachments: [planModeReminderSource],
@@ -120,6 +146,9 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
   },
 
   async checkPermissions(input, context) {
+    if (isTeammate(context)) {
+      return { behavior: "allow", decisionReason: { type: "tool", reason: "a teammate's plan goes to its team lead" } };
+    }
     if (context.options.userDialog?.approvePlan) {
       return { behavior: "allow", decisionReason: { type: "tool", reason: "the session's userDialog approves plans" } };
     }
@@ -145,6 +174,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
 
   async call(input, context) {
     const planFilePath = planFileOf(context);
+    if (isTeammate(context)) return { data: await submitToLead(context, planFilePath) };
     const prompts = input.allowedPrompts ?? [];
     const nextMode = modeAfterPlan(context.getAppState());
     const approvePlan = context.options.userDialog?.approvePlan;
@@ -173,6 +203,13 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
   },
 
   mapToolResult(output, toolUseId) {
+    if (output.kind === "submitted") {
+      return {
+        type: "tool_result",
+        tool_use_id: toolUseId,
+        content: `Your plan (${output.planFilePath}) was sent to the team lead for approval (request ${output.requestId}). You stay in plan mode until the lead approves it: end your turn and wait for the answer.`,
+      };
+    }
     if (output.kind === "rejected") {
       const feedback = output.feedback ? ` The user said: ${output.feedback}` : "";
       return {

@@ -5,6 +5,7 @@ import { buildTool } from "../../tool/build-tool.js";
 import type { TaskChanges, TaskListStatus, TaskRecord } from "../../tool/task-list.js";
 import { unknownTaskMessage } from "../task-shared/format.js";
 import { taskReminderSource } from "../task-shared/reminder.js";
+import { notifyAssignment } from "../team-shared/assignment.js";
 import { TASK_UPDATE_PROMPT, TASK_UPDATE_TOOL_NAME } from "./prompt.js";
 
 const taskIds = z.array(z.string().trim().min(1));
@@ -66,6 +67,27 @@ export const TaskUpdateTool = buildTool<TaskUpdateInput, TaskUpdateOutput>({
         return { result: false, message: `Task #${id} cannot block or wait for itself.`, errorCode: 2 };
       if (!exists(id)) return { result: false, message: unknownTaskMessage(id, known), errorCode: 1 };
     }
+    // In a team, taking a task is a hard rule: not someone else's, not before its blockers are done.
+    const team = context.getAppState().team;
+    const task = known.find((t) => t.id === input.taskId);
+    if (team && task && input.status === "in_progress") {
+      const taker = input.owner ?? team.memberName;
+      if (task.owner !== undefined && task.owner !== taker) {
+        return {
+          result: false,
+          message: `Task #${task.id} belongs to ${task.owner}. Pick a task without an owner (TaskList), or ask ${task.owner} with SendMessage.`,
+          errorCode: 3,
+        };
+      }
+      const open = task.blockedBy.filter((id) => known.find((t) => t.id === id)?.status !== "completed");
+      if (open.length > 0) {
+        return {
+          result: false,
+          message: `Task #${task.id} is blocked by ${open.map((id) => `#${id}`).join(", ")}, not completed yet. Pick an unblocked task.`,
+          errorCode: 4,
+        };
+      }
+    }
     return { result: true };
   },
 
@@ -78,12 +100,19 @@ export const TaskUpdateTool = buildTool<TaskUpdateInput, TaskUpdateOutput>({
     const { taskId, status, ...rest } = input;
     const changes: TaskChanges = { ...rest };
     if (status !== undefined) changes.status = status as TaskListStatus;
-    // A teammate that starts a task takes it, unless someone already has.
-    if (status === "in_progress" && changes.owner === undefined && context.agentId !== undefined) {
-      if (!store.get(taskId)?.owner) changes.owner = context.agentId;
+    // An agent that starts a task takes it, unless someone already has: a teammate by its name.
+    const team = context.getAppState().team;
+    const me = team?.memberName ?? context.agentId;
+    if (status === "in_progress" && changes.owner === undefined && me !== undefined) {
+      if (!store.get(taskId)?.owner) changes.owner = me;
     }
     const updated = store.update(taskId, changes);
     if (!updated) throw new Error(`There is no task #${taskId}.`);
+    // A task given to another member: it is told at its next turn.
+    const owner = updated.after.owner;
+    if (team && owner !== undefined && owner !== updated.before.owner && owner !== team.memberName) {
+      notifyAssignment(team, owner, updated.after);
+    }
     return { data: { kind: "updated", ...updated } };
   },
 

@@ -1,0 +1,155 @@
+// One teammate's life, in process: a child agent (./child.ts) in its team's context (the team's
+// task list, its own plan file, SendMessage to talk) that works on its prompt, then goes idle,
+// telling the lead (an idle notification in the lead's mailbox), and waits for a message; a
+// message wakes it and it works again, delivered at the start of its next turn by SendMessage's
+// mailbox attachment. It ends when it approves a shutdown request (after that turn's calls), when
+// it is stopped (TeamDelete, the session ending), never by itself. Its messages go to its
+// sidechain transcript; the team file marks it inactive when it ends. Loaded on the first spawn.
+import { randomBytes } from "node:crypto";
+import { addUsage, emptyUsage, type Message, textOf } from "../../messages/types.js";
+import { deliver, waitForMail } from "../../session/mailbox.js";
+import { addTeamMember, setMemberActive, teammatePlanPath, teamTaskStore } from "../../session/team-files.js";
+import { type StructuredTeamMessage, TEAM_LEAD_NAME, type TeammateState } from "../../tool/team.js";
+import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
+import type { TerminalEvent } from "../events.js";
+import { query } from "../query.js";
+import { SessionAttachments } from "../reminders.js";
+import { childQueryParams, setUpChild } from "./child.js";
+import type { SubagentDeps } from "./deps.js";
+
+/** How much of its last words an idle notification carries. */
+const IDLE_SUMMARY_CHARS = 300;
+
+function teammateIntro(request: TeammateRequest): string {
+  const { teamName } = request.team;
+  return `# Your team
+You are "${request.name}", a teammate in the team "${teamName}", led by "${TEAM_LEAD_NAME}".
+- The team shares one task list (TaskList, TaskGet, TaskUpdate, TaskCreate). Take a task by setting it in_progress (you become its owner), mark it completed when done, then look for the next one that has no owner and is not blocked.
+- Nobody reads your plain text output. Report to the lead, and talk with other members, through SendMessage.
+- When you have nothing left to do, end your turn: you go idle (the lead is told) and wake when a message arrives.
+- When the lead sends a shutdown_request, wrap up and answer with SendMessage shutdown_response (approve: true ends your work).`;
+}
+
+function notice(from: string, structured: StructuredTeamMessage) {
+  return {
+    id: randomBytes(6).toString("hex"),
+    from,
+    text: JSON.stringify(structured),
+    structured,
+    timestamp: new Date().toISOString(),
+    read: false,
+  };
+}
+
+export async function runTeammate(
+  deps: SubagentDeps,
+  request: TeammateRequest,
+  parent: ToolUseContext,
+  setState: (state: TeammateState) => void,
+): Promise<void> {
+  const { team, name } = request;
+  const startedAt = performance.now();
+  addTeamMember(team.dir, {
+    name,
+    agentId: request.agentId,
+    agentType: request.definition.agentType,
+    ...(request.modelSpec ? { model: request.modelSpec } : {}),
+    joinedAt: new Date().toISOString(),
+    active: true,
+  });
+  const setup = await setUpChild(deps, request, parent, {
+    introSuffix: teammateIntro(request),
+    entry: { teamName: team.teamName, name },
+  });
+  const { context, transcript } = setup;
+  // Its place in the team, the team's list, and a plan file of its own (not the lead's).
+  context.setAppState((prev) => ({
+    ...prev,
+    team,
+    taskStore: teamTaskStore(team.dir),
+    toolPermissionContext: { ...prev.toolPermissionContext, planFilePath: teammatePlanPath(team.dir, name) },
+  }));
+  const signal = context.abortController.signal;
+  const attachments = new SessionAttachments({ startDate: deps.startDate, prefix: setup.prefix });
+  const messages: Message[] = [...setup.messages];
+  let turns = 0;
+  let usage = emptyUsage();
+  let reason = "stopped";
+  let error: string | undefined;
+  try {
+    while (!signal.aborted) {
+      setState("working");
+      const loop = query({ ...childQueryParams(deps, setup, request, messages), attachments });
+      let terminal: TerminalEvent | undefined;
+      let lastText = "";
+      try {
+        while (true) {
+          const step = await loop.next();
+          if (step.done) {
+            terminal = step.value;
+            break;
+          }
+          const event = step.value;
+          if (event.type === "assistant" || event.type === "user") {
+            messages.push(event.message);
+            transcript?.recordMessage(event.message);
+            if (event.type === "assistant" && textOf(event.message).trim() !== "") lastText = textOf(event.message);
+            // A shutdown it approved: the turn's calls are answered; no further request.
+            if (event.type === "user" && context.getAppState().teamShutdownApproved) {
+              await loop.return(undefined as never);
+              break;
+            }
+          } else if (event.type === "compact_boundary") {
+            messages.splice(0, messages.length, ...event.messages);
+          } else if (event.type === "terminal") {
+            turns += event.turnCount;
+            usage = addUsage(usage, event.usage);
+          }
+        }
+      } catch (thrown) {
+        terminal = {
+          type: "terminal",
+          reason: "model_error",
+          turnCount: 0,
+          usage: emptyUsage(),
+          error: thrown instanceof Error ? thrown.message : String(thrown),
+        };
+      }
+      if (context.getAppState().teamShutdownApproved) {
+        reason = "shutdown";
+        break;
+      }
+      if (signal.aborted) break;
+      const failed = terminal !== undefined && terminal.reason !== "completed";
+      if (failed) error = terminal?.error ?? terminal?.reason;
+      // The lead hears before the state changes, so it never sees an idle team with no mail.
+      const summary = failed ? `stopped working: ${error}` : lastText.slice(0, IDLE_SUMMARY_CHARS);
+      deliver(
+        team.dir,
+        TEAM_LEAD_NAME,
+        notice(name, {
+          type: "idle_notification",
+          idle_reason: failed ? "failed" : "available",
+          ...(summary ? { summary } : {}),
+        }),
+      );
+      setState("idle");
+      await waitForMail(team.dir, name, signal);
+    }
+  } finally {
+    setup.unlink();
+    setMemberActive(team.dir, name, false);
+    transcript?.recordEntry({
+      type: "agent_result",
+      agentId: request.agentId,
+      name,
+      teamName: team.teamName,
+      reason,
+      turns,
+      usage,
+      durationMs: performance.now() - startedAt,
+      ...(error !== undefined ? { error } : {}),
+    });
+    transcript?.close();
+  }
+}
