@@ -20,6 +20,7 @@ export interface HeadlessMcpFeatureParts {
   warn: (message: string) => void;
   onServerLog: (message: ServerLogMessage) => void;
   onElicitation?: McpClientFeatures["onElicitation"];
+  onElicitationComplete?: McpClientFeatures["onElicitationComplete"];
 }
 
 export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFeatures {
@@ -33,5 +34,6 @@ export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFe
     onServerLog: parts.onServerLog,
     warn: parts.warn,
     ...(parts.onElicitation && { onElicitation: parts.onElicitation }),
+    ...(parts.onElicitationComplete && { onElicitationComplete: parts.onElicitationComplete }),
   };
 }

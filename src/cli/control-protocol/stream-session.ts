@@ -2,7 +2,7 @@
 // executable. User messages arrive as NDJSON on stdin, each run as one prompt of the same session
 // (stdin stays open between them; the session ends when it closes). The SDK's control requests
 // come in between (initialize first, then interrupt, set_permission_mode, set_model, mcp_status,
-// mcp_message), and ours go out (can_use_tool, hook_callback, mcp_message). Loaded only when
+// mcp_message), and ours go out (can_use_tool, hook_callback, mcp_message, elicitation). Loaded only when
 // --input-format stream-json is used.
 import type { Readable } from "node:stream";
 import { HookRunner } from "../../hooks/hook-runner.js";
@@ -18,6 +18,7 @@ import { type BuiltSession, startSession } from "../session/start.js";
 import type { SessionConfig } from "../session-config.js";
 import { shouldNudge, structuredOutputOf } from "../structured-output.js";
 import { ControlChannel, type JsonObject, type UserMessageLine } from "./channel.js";
+import { sdkElicitationHandler } from "./elicitation-bridge.js";
 import { sdkAskHandler } from "./permission-bridge.js";
 import { handleControlRequest, initializeResponse } from "./requests.js";
 import { callbackHooksFrom, hookCallbackRunner } from "./sdk-hooks.js";
@@ -195,6 +196,10 @@ async function buildState(
     warn,
     mcpWarn: (message) => err(`warden: ${message}\n`),
     onServerLog: (message) => reporter?.serverLog(message),
+    // Servers' questions go to the SDK (its onElicitation answers, or it declines).
+    onElicitation: sdkElicitationHandler(channel, warn),
+    onElicitationComplete: (server, elicitationId) =>
+      reporter?.system({ subtype: "elicitation_complete", mcp_server_name: server, elicitation_id: elicitationId }),
     armDurableTasks: true,
     extraMcpTools: sdkServers.flatMap((server) => server.tools),
     ...(Array.isArray(initialize?.systemPrompt) && { systemPrompt: initialize.systemPrompt.map(String).join("\n\n") }),

@@ -13,6 +13,7 @@ import { runStreamSession } from "../control-protocol/stream-session.js";
 import { parseSessionArgs, UsageError } from "../session-config.js";
 import { SdkServerBridge } from "./sdk-server-bridge.js";
 import type {
+  ElicitationRequest,
   HookCallback,
   McpSdkServerConfigWithInstance,
   Options,
@@ -79,6 +80,23 @@ function initializeRequest(
     ...(typeof system === "object" && system.append !== undefined && { appendSystemPrompt: system.append }),
     ...(options.agents && { agents: options.agents }),
     ...(options.outputFormat?.type === "json_schema" && { jsonSchema: options.outputFormat.schema }),
+  };
+}
+
+/** The control request's fields under the names the SDK's onElicitation receives. */
+function elicitationRequestOf(request: JsonObject): ElicitationRequest {
+  const optional = (value: unknown) => (typeof value === "string" ? value : undefined);
+  const mode = request.mode === "url" || request.mode === "form" ? request.mode : undefined;
+  const url = optional(request.url);
+  const elicitationId = optional(request.elicitation_id);
+  const schema = request.requested_schema;
+  return {
+    serverName: String(request.mcp_server_name),
+    message: String(request.message ?? ""),
+    ...(mode && { mode }),
+    ...(url !== undefined && { url }),
+    ...(elicitationId !== undefined && { elicitationId }),
+    ...(typeof schema === "object" && schema !== null && { requestedSchema: schema as Record<string, unknown> }),
   };
 }
 
@@ -213,7 +231,7 @@ class WardenQuery implements Query {
 
   private async answer(requestId: string, request: JsonObject): Promise<void> {
     try {
-      const response = await this.handle(request);
+      const response = await this.handle(request, requestId);
       this.send({
         type: "control_response",
         response: { subtype: "success", request_id: requestId, response: response ?? {} },
@@ -226,7 +244,7 @@ class WardenQuery implements Query {
     }
   }
 
-  private async handle(request: JsonObject): Promise<JsonObject | undefined> {
+  private async handle(request: JsonObject, requestId: string): Promise<JsonObject | undefined> {
     const options = this.params.options ?? {};
     switch (request.subtype) {
       case "can_use_tool": {
@@ -244,6 +262,15 @@ class WardenQuery implements Query {
         if (!callback) throw new Error(`no hook callback ${String(request.callback_id)}`);
         const toolUseId = typeof request.tool_use_id === "string" ? request.tool_use_id : undefined;
         return callback((request.input ?? {}) as JsonObject, toolUseId, { signal: this.abort.signal });
+      }
+      case "elicitation": {
+        // As the SDK does: with no callback, the server's question is declined.
+        if (!options.onElicitation) return { action: "decline" };
+        const result = await options.onElicitation(elicitationRequestOf(request), {
+          signal: this.abort.signal,
+          requestId,
+        });
+        return result as unknown as JsonObject;
       }
       case "mcp_message": {
         const reply = await this.bridge.handle(String(request.server_name), request.message as JSONRPCMessage);

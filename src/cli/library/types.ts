@@ -118,6 +118,30 @@ export interface McpSdkServerConfigWithInstance {
   tools: SdkMcpToolDefinition[];
 }
 
+/** An MCP server's question for the user (elicitation), as the SDK's onElicitation receives it. */
+export interface ElicitationRequest {
+  serverName: string;
+  message: string;
+  mode?: "form" | "url";
+  /** URL mode: the link the user is asked to open. */
+  url?: string;
+  /** URL mode: the id a later `elicitation_complete` system message names. */
+  elicitationId?: string;
+  /** Form mode: the JSON Schema of the answer (flat, primitive properties). */
+  requestedSchema?: Record<string, unknown>;
+}
+
+/** The user's answer: only "accept" carries content, and only when the user gave it. */
+export interface ElicitationResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+export type OnElicitation = (
+  request: ElicitationRequest,
+  options: { signal: AbortSignal; requestId: string },
+) => Promise<ElicitationResult>;
+
 export interface Options {
   abortController?: AbortController;
   additionalDirectories?: string[];
@@ -125,6 +149,8 @@ export interface Options {
   allowedTools?: string[];
   disallowedTools?: string[];
   canUseTool?: CanUseTool;
+  /** Answers MCP servers' questions; without it they are declined. */
+  onElicitation?: OnElicitation;
   continue?: boolean;
   resume?: string;
   forkSession?: boolean;

@@ -53,6 +53,9 @@ export async function installClientFeatures(
   if (features.roots) {
     client.setRequestHandler(types.ListRootsRequestSchema, async () => ({ roots: rootsOf(features) }));
   }
+  client.setNotificationHandler(types.ElicitationCompleteNotificationSchema, (notification) => {
+    features.onElicitationComplete?.(server, notification.params.elicitationId);
+  });
   client.setNotificationHandler(types.LoggingMessageNotificationSchema, (notification) => {
     const { level, logger, data } = notification.params;
     features.onServerLog?.({ server, level, ...(logger !== undefined && { logger }), data });

@@ -41,6 +41,8 @@ export interface McpClientFeatures {
    * Absent: every question is declined, and `warn` says which server asked what.
    */
   onElicitation?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
+  /** A server says a URL-mode question it asked (by its elicitationId) has been completed. */
+  onElicitationComplete?: (server: string, elicitationId: string) => void;
   /** Runs sampling requests; absent: servers are told sampling is not available. */
   sampler?: Sampler;
   /** Servers allowed to sample without asking (settings `mcpSamplingServers`). */
