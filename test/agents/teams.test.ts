@@ -11,7 +11,9 @@ import { sessionArtifactsDir } from "../../src/config/paths.js";
 import type { QueryEvent } from "../../src/loop/events.js";
 import { createSession } from "../../src/loop/session.js";
 import type { AssistantContentBlock, Message } from "../../src/messages/types.js";
+import { createCanUseTool, createHeadlessAskHandler } from "../../src/permissions/engine/index.js";
 import type { ModelRequest, Provider } from "../../src/providers/types.js";
+import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { builtInTools } from "../../src/tools/registry.js";
 import { allowAll, tempDir } from "../loop/helpers.js";
 
@@ -249,6 +251,86 @@ describe("a team of two teammates", () => {
         .find((l) => l.type === "agent_result");
       expect(end).toMatchObject({ reason: "shutdown", teamName: "crew" });
     }
+    s.close();
+  }, 60_000);
+});
+
+describe("a teammate in plan mode", () => {
+  it("cannot write until the lead approves its plan; the approval returns it to the lead's mode", async () => {
+    const cwd = realpathSync(tempDir("warden-teams-plan-"));
+    let planFile = "";
+    const { provider, requests } = scriptedProvider({
+      lead: (request) => {
+        const seen = userTexts(request.messages);
+        if (turnOf(request) === 0) return [call("TeamCreate", { team_name: "crew" })];
+        if (turnOf(request) === 1) {
+          return [
+            call("Agent", {
+              team_name: "crew",
+              name: "planner",
+              description: "plan it",
+              prompt: "Plan, then do.",
+              mode: "plan",
+            }),
+          ];
+        }
+        const asked = /"type":"plan_approval_request","request_id":"(plan-[0-9a-f]+)"/.exec(seen);
+        if (asked && calledSoFar(request.messages, "SendMessage").length === 0) {
+          return [
+            call("SendMessage", {
+              to: "planner",
+              message: { type: "plan_approval_response", request_id: asked[1], approve: true },
+            }),
+          ];
+        }
+        return [text("Waiting.")];
+      },
+      planner: (request) => {
+        const seen = userTexts(request.messages);
+        if (seen.includes("Your plan was approved")) {
+          return calledSoFar(request.messages, "Write").length < 3
+            ? [call("Write", { file_path: join(cwd, "impl.txt"), content: "done\n" })]
+            : [text("Implemented.")];
+        }
+        switch (turnOf(request)) {
+          case 0:
+            return [call("Write", { file_path: join(cwd, "impl.txt"), content: "too early\n" })];
+          case 1:
+            // The plan-mode reminder names the teammate's own plan file.
+            planFile = /the plan file, (\/\S+planner\.md):/.exec(seen)?.[1] ?? "";
+            return [call("Write", { file_path: planFile, content: "1. Write impl.txt\n" })];
+          case 2:
+            return [call("ExitPlanMode", {})];
+          default:
+            return [text("Waiting for the lead.")];
+        }
+      },
+    });
+    const s = createSession({
+      provider,
+      model: "scripted",
+      tools: builtInTools({ teams: true }),
+      // The real engine: plan mode is enforced, asks are denied (nobody to ask headless).
+      canUseTool: createCanUseTool({ askHandler: createHeadlessAskHandler() }),
+      permissionContext: emptyPermissionContext(cwd, "acceptEdits"),
+      cwd,
+      transcript: false,
+      loadMemory: false,
+    });
+    const events = await drain(s.submitMessage("Plan and do it with a teammate."));
+    expect(events.at(-1)).toMatchObject({ type: "terminal", reason: "completed" });
+
+    const planner = requests.filter((r) => r.agent?.name === "planner");
+    const plannerSeen = userTexts(planner.at(-1)?.messages ?? []);
+    // Refused before approval (plan mode), the plan file written, the plan sent to the lead.
+    expect(plannerSeen).toContain("Write would change something, and plan mode is read-only");
+    expect(planFile).toMatch(/teams\/crew\/plans\/planner\.md$/);
+    expect(plannerSeen).toContain("was sent to the team lead for approval");
+    // The lead read the plan in the request, answered, and the teammate left plan mode.
+    const leadSeen = userTexts(requests.filter((r) => !r.agent).at(-1)?.messages ?? []);
+    expect(leadSeen).toContain('"plan":"1. Write impl.txt\\n"');
+    expect(plannerSeen).toContain("Your plan was approved: plan mode is off, the permission mode is now acceptEdits");
+    expect(readFileSync(join(cwd, "impl.txt"), "utf8")).toBe("done\n");
     s.close();
   }, 60_000);
 });

@@ -4,7 +4,7 @@
 // `node -e 0`. scripts/merge-chunks.mjs groups each path's static graph into one file; this test
 // follows the built files' own imports and fails when a path grows back into many.
 // Needs dist/ (`npm run build`; `npm ci` builds it too).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -42,6 +42,17 @@ function dynamicTarget(from: Iterable<string>, prefix: string): string {
   throw new Error(`no dynamic import of ${prefix}* in the built files`);
 }
 
+/** The built file whose source map names `source` (a path under src/). */
+function chunkWithSource(source: string): string {
+  const chunks = join(dist, "chunks");
+  for (const name of readdirSync(chunks)) {
+    if (!name.endsWith(".js.map")) continue;
+    const map = JSON.parse(readFileSync(join(chunks, name), "utf8")) as { sources: string[] };
+    if (map.sources.some((path) => path.endsWith(source))) return join(chunks, name.slice(0, -".map".length));
+  }
+  throw new Error(`no built file holds ${source}`);
+}
+
 describe.skipIf(!existsSync(join(dist, "cli.js")))("the built CLI's start-up files", () => {
   const cli = join(dist, "cli.js");
 
@@ -59,5 +70,15 @@ describe.skipIf(!existsSync(join(dist, "cli.js")))("the built CLI's start-up fil
     for (const file of relativeImports(provider, DYNAMIC_IMPORT)) providerFiles.add(file);
     const added = [...providerFiles].filter((file) => !headless.has(file));
     expect(added, added.join(", ")).toHaveLength(1);
+  });
+
+  it("connects MCP servers without loading ajv before the first request (it loads at the first form to check)", () => {
+    // A remembered server's tools reach the first request through the manager; ajv is ~70 files
+    // of CommonJS, and loading them there put ~50-100 ms of CPU before every such request.
+    const files = staticClosure(chunkWithSource("src/mcp/manager.ts"));
+    const importingAjv = [...files].filter((file) =>
+      /^import[^;]*['"]ajv(?:\/[^'"]*)?['"]/m.test(readFileSync(file, "utf8")),
+    );
+    expect(importingAjv).toEqual([]);
   });
 });

@@ -62,12 +62,15 @@ export async function runTeammate(
     entry: { teamName: team.teamName, name },
   });
   const { context, transcript } = setup;
-  // Its place in the team, the team's list, and a plan file of its own (not the lead's).
+  // Its place in the team, the team's list, and a plan file of its own (not the lead's). Started
+  // in plan mode, it returns to the lead's mode once the lead approves its plan.
+  const leadMode = parent.getAppState().toolPermissionContext.mode;
   context.setAppState((prev) => ({
     ...prev,
     team,
     taskStore: teamTaskStore(team.dir),
     toolPermissionContext: { ...prev.toolPermissionContext, planFilePath: teammatePlanPath(team.dir, name) },
+    ...(request.permissionMode === "plan" && leadMode !== "plan" ? { planMode: { previousMode: leadMode } } : {}),
   }));
   const signal = context.abortController.signal;
   const attachments = new SessionAttachments({ startDate: deps.startDate, prefix: setup.prefix });

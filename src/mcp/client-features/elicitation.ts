@@ -2,10 +2,21 @@
 // callback, which stands for a person; with none, the question is declined and the session says
 // which server asked what. An accepted form is checked against the schema the server sent before
 // it goes back: a server must never receive content it did not ask for.
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { ElicitationRequest, ElicitResult, McpClientFeatures } from "./types.js";
 
-const validator = new AjvJsonSchemaValidator();
+let validator: Promise<AjvJsonSchemaValidator> | undefined;
+
+/**
+ * The schema checker, loaded at the first answer to check: ajv is ~70 files of CommonJS, and this
+ * module is on the path every session with an MCP server takes before its first request.
+ */
+function schemaValidator(): Promise<AjvJsonSchemaValidator> {
+  validator ??= import("@modelcontextprotocol/sdk/validation/ajv").then(
+    ({ AjvJsonSchemaValidator }) => new AjvJsonSchemaValidator(),
+  );
+  return validator;
+}
 
 export function describeElicitation(request: ElicitationRequest): string {
   const { params } = request;
@@ -26,7 +37,8 @@ export async function answerElicitation(
   if (answer.action !== "accept" || request.params.mode === "url") return answer;
   const schema = request.params.requestedSchema;
   const content = withDefaults(schema.properties, answer.content ?? {});
-  const check = validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])(content);
+  const checker = await schemaValidator();
+  const check = checker.getValidator(schema as Parameters<typeof checker.getValidator>[0])(content);
   if (!check.valid) {
     features.warn?.(
       `${describeElicitation(request)}; the answer did not match the form (${check.errorMessage}) and was not sent`,

@@ -248,15 +248,6 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
         errorCode: 1,
       };
     }
-    const teamsOffered = context.options.tools.some((tool) => tool.name === "TeamCreate");
-    if (input.team_name !== undefined && (!context.options.subagents?.teams || !teamsOffered)) {
-      return {
-        result: false,
-        message:
-          "Teams are not enabled in this session (WARDEN_AGENT_TEAMS=1 or settings agentTeams turn them on): omit team_name.",
-        errorCode: 2,
-      };
-    }
     // Both guards of a fork: its query source and the boilerplate in its messages.
     if (isInForkChild(context)) {
       return {
@@ -267,6 +258,15 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
     }
     if (context.agentId !== undefined) {
       return { result: false, message: "A subagent cannot start agents of its own.", errorCode: 5 };
+    }
+    const teamsOffered = context.options.tools.some((tool) => tool.name === "TeamCreate");
+    if (input.team_name !== undefined && (!context.options.subagents?.teams || !teamsOffered)) {
+      return {
+        result: false,
+        message:
+          "Teams are not enabled in this session (WARDEN_AGENT_TEAMS=1 or settings agentTeams turn them on): omit team_name.",
+        errorCode: 2,
+      };
     }
     if (input.team_name !== undefined) {
       const problem = teammateProblem(input, context);

@@ -4,6 +4,7 @@
 // (--permission-mode plan): the plan tools are in the pool either way.
 import { readFile } from "node:fs/promises";
 import type { AppState } from "../../tool/app-state.js";
+import { isTeammate } from "../../tool/team.js";
 import type { AttachmentSource } from "../../tool/types.js";
 
 /** The full plan-mode instructions at most this often; a one-line reminder in between. */
@@ -43,8 +44,9 @@ export function planModeReminder(state: AppState, turn: number): { text?: string
 export const planModeReminderSource: AttachmentSource = {
   kind: "plan_mode",
   collect({ context, turn }) {
-    // Only the main thread plans; a subagent's requests carry no plan-mode reminder.
-    if (context.agentId !== undefined) return undefined;
+    // Only the main thread and teammates plan (a teammate's plan goes to its lead); a plain
+    // subagent's requests carry no plan-mode reminder.
+    if (context.agentId !== undefined && !isTeammate(context)) return undefined;
     const { text, lastFullTurn } = planModeReminder(context.getAppState(), turn);
     if (context.getAppState().planModeReminderTurn !== lastFullTurn) {
       context.setAppState((prev) => ({ ...prev, planModeReminderTurn: lastFullTurn }));
