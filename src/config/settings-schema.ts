@@ -148,6 +148,12 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["webFetch"], schema: webFetchSettingsSchema, critical: true },
   { path: ["webSearch"], schema: webSearchSettingsSchema, critical: false },
   { path: ["smallFastModel"], schema: z.string().min(1), critical: false },
+  // Where the fleet's Redis is (remote agents, RemoteTrigger, durable Cron as repeatable jobs).
+  {
+    path: ["fleet", "redisUrl"],
+    schema: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://"),
+    critical: false,
+  },
 ];
 
 export interface PermissionsSettings {
@@ -184,5 +190,7 @@ export interface Settings {
   webSearch?: WebSearchSettings;
   /** The model tools' side queries ask (WebFetch reading a page), of the session's provider. */
   smallFastModel?: string;
+  /** The fleet a session may use (WARDEN_REDIS_URL wins): `{ "redisUrl": "redis://host:6379" }`. */
+  fleet?: { redisUrl?: string };
   [key: string]: unknown;
 }

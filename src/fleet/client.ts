@@ -4,7 +4,15 @@
 import { type Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { JobSpec } from "./job-spec.js";
-import { type FleetState, keys, QUEUE_NAME, TERMINAL_STATES } from "./keys.js";
+import {
+  expireJob,
+  type FleetState,
+  keys,
+  QUEUE_NAME,
+  removeAfterRetention,
+  retainSeconds,
+  TERMINAL_STATES,
+} from "./keys.js";
 import { connectionError, FleetUsageError, openRedis } from "./redis.js";
 
 export interface FleetClientOptions {
@@ -80,12 +88,15 @@ export class FleetClient {
           opts: {
             attempts: JOB_ATTEMPTS,
             backoff: { type: "exponential", delay: JOB_BACKOFF_MS },
+            ...removeAfterRetention(),
           },
         })),
       );
       const now = Date.now();
       const ids = jobs.map((job) => String(job.id));
       const pipeline = this.redis.pipeline();
+      // Jobs past the retention have expired: their ids leave the list too.
+      pipeline.zremrangebyscore(keys.allJobs, "-inf", (now - retainSeconds() * 1_000) * 1_000);
       for (const [index, id] of ids.entries()) {
         // Scores in submission order (ids of one second sort as strings otherwise).
         pipeline.zadd(keys.allJobs, now * 1_000 + index, id);
@@ -150,6 +161,7 @@ export class FleetClient {
             "end",
             "cancelled",
           );
+          await expireJob(this.redis, id);
         }
       }
       const deadline = Date.now() + waitMs;

@@ -22,6 +22,13 @@ export const jobSpecSchema = z
     jsonSchema: z.record(z.string(), z.unknown()).optional(),
     /** Set by the fleet itself for a subagent run remotely (Agent isolation: "remote"). */
     appendSystemPrompt: z.string().optional(),
+    /** The subagent this job runs (Agent isolation "remote"): replay scripts answer it by these keys. */
+    agent: z
+      .object({ type: z.string().min(1), description: z.string().min(1), name: z.string().min(1).optional() })
+      .strict()
+      .optional(),
+    /** What made the job ("agent:ID", "trigger:ID", "cron:ID"); shown by status. */
+    origin: z.string().min(1).optional(),
   })
   .strict();
 

@@ -1,3 +1,5 @@
+import type { Redis } from "ioredis";
+
 // The Redis names the fleet uses besides BullMQ's own (which live under `bull:warden-fleet:*`).
 // Everything of one job sits under `warden:fleet:job:<id>:`, so a job's data can be found, read
 // and expired together.
@@ -32,3 +34,28 @@ export const keys = {
 export type FleetState = "waiting" | "active" | "completed" | "failed" | "cancelled";
 
 export const TERMINAL_STATES: ReadonlySet<FleetState> = new Set(["completed", "failed", "cancelled"]);
+
+/**
+ * How long a finished job's data stays in Redis (its hash, events, transcript, patches, and
+ * BullMQ's own record): WARDEN_FLEET_RETAIN_SECONDS, else 7 days. Without it a busy fleet's Redis
+ * only grows.
+ */
+export function retainSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = Number(env.WARDEN_FLEET_RETAIN_SECONDS);
+  return Number.isInteger(raw) && raw > 0 ? raw : 7 * 24 * 3600;
+}
+
+/** Sets every key of a finished job to expire after the retention. */
+export async function expireJob(redis: Redis, id: string, seconds = retainSeconds()): Promise<void> {
+  const pipeline = redis.pipeline();
+  for (const key of [keys.job(id), keys.events(id), keys.transcript(id), keys.workspace(id), keys.patch(id)]) {
+    pipeline.expire(key, seconds);
+  }
+  await pipeline.exec();
+}
+
+/** BullMQ's own record of a finished job goes after the same time (job options). */
+export function removeAfterRetention(): { removeOnComplete: { age: number }; removeOnFail: { age: number } } {
+  const age = retainSeconds();
+  return { removeOnComplete: { age }, removeOnFail: { age } };
+}

@@ -13,7 +13,7 @@ import type { Redis } from "ioredis";
 import { transcriptPath } from "../config/paths.js";
 import { startChildSession } from "./child-session.js";
 import { type JobSpec, parseJobSpec, providerOf } from "./job-spec.js";
-import { keys } from "./keys.js";
+import { expireJob, keys } from "./keys.js";
 import { tryAcquireSlot } from "./provider-slots.js";
 import { ownedSet, restoreTranscript, TranscriptMirror } from "./transcript-mirror.js";
 import { applyPatch, patchStat, prepareWorkspace, type Workspace, workspacePatch } from "./workspace.js";
@@ -55,6 +55,12 @@ export async function processJob(ctx: WorkerContext, job: Job, token: string | u
   if (id === undefined) throw new UnrecoverableError("a job without an id");
   const { redis } = ctx;
   const spec = parseJobSpec(job.data, `job ${id}`);
+  // A job a schedule added (a trigger's, a durable Cron task's) was never listed by submit.
+  await redis
+    .multi()
+    .zadd(keys.allJobs, "NX", job.timestamp * 1_000, id)
+    .hsetnx(keys.job(id), "submittedAt", new Date(job.timestamp).toISOString())
+    .exec();
   const known = await redis.hgetall(keys.job(id));
   if (known.outcome === "completed") {
     // Finished by another worker whose acknowledgement to BullMQ was lost: never run it again.
@@ -159,7 +165,22 @@ async function runSession(
     prompt: resume ? TAKEOVER_PROMPT : spec.prompt,
     resume,
     command: ctx.command,
-    env: { ...process.env, WARDEN_REPLAY_CONTINUE: "1", WARDEN_FLEET_JOB: id },
+    env: {
+      ...process.env,
+      WARDEN_REPLAY_CONTINUE: "1",
+      WARDEN_FLEET_JOB: id,
+      // A remote subagent's job: a replay script answers its main loop from the agent's lines.
+      ...(spec.agent
+        ? {
+            WARDEN_REPLAY_AS_AGENT: JSON.stringify({
+              agentId: spec.origin?.replace(/^agent:/, "") ?? "",
+              agentType: spec.agent.type,
+              description: spec.agent.description,
+              ...(spec.agent.name ? { name: spec.agent.name } : {}),
+            }),
+          }
+        : {}),
+    },
     onLine: (line) => {
       addEventLine(redis, id, line);
       const event = parseLine(line);
@@ -307,4 +328,5 @@ export async function endEvents(
 ): Promise<void> {
   const line = JSON.stringify({ type: "fleet", event: "end", state, ...extra });
   await redis.xadd(keys.events(id), "*", "line", line, "end", state);
+  await expireJob(redis, id);
 }

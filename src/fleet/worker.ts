@@ -8,7 +8,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { Worker } from "bullmq";
 import { wardenHome } from "../config/paths.js";
-import { QUEUE_NAME } from "./keys.js";
+import { expireJob, QUEUE_NAME } from "./keys.js";
 import { setProviderLimit } from "./provider-slots.js";
 import { openRedis } from "./redis.js";
 import { processJob } from "./run-job.js";
@@ -58,6 +58,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   worker.on("failed", (job, error) => {
     if (job && error.name !== "DelayedError") {
       options.report(`warden fleet worker: job ${job.id} failed: ${error.message}`);
+      // Its last attempt: nothing will write to its keys again.
+      if (job.id && job.finishedOn) void expireJob(redis, job.id).catch(() => undefined);
     }
   });
   await worker.waitUntilReady();

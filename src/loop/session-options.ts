@@ -4,6 +4,7 @@ import type { Message } from "../messages/types.js";
 import type { ModelOverride } from "../models/resolve.js";
 import type { Provider, ThinkingSetting } from "../providers/types.js";
 import type { AppState } from "../tool/app-state.js";
+import type { FleetAccess } from "../tool/fleet.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
 import type { AnyTool, AttachmentSource, CanUseTool } from "../tool/types.js";
 import type { UserDialog } from "../tool/user-dialog.js";
@@ -64,6 +65,8 @@ export interface SessionEngineOptions {
    * Without it those tools go through canUseTool's prompt, or tell the model to go on alone.
    */
   userDialog?: UserDialog;
+  /** The fleet the session's tools may submit jobs to (ToolUseContextOptions.fleet). */
+  fleet?: FleetAccess;
   verbose?: boolean;
   /** Write the transcript under the user's data folder. Default true. */
   transcript?: boolean;

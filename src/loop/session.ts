@@ -398,6 +398,7 @@ export class SessionEngine {
         userDialog: this.options.userDialog,
         subagents: this.subagents,
         sideQuery: this.sideQuery,
+        ...(this.options.fleet ? { fleet: this.options.fleet } : {}),
       },
       abortController,
       messages: this.messages,

@@ -28,6 +28,10 @@
 //   {"agent":"find tests","content":[{"type":"text","text":"The tests are in test/."}]}
 //   {"content":[{"type":"text","text":"Done."}]}
 //
+// A subagent run as a fleet job (Agent `isolation: "remote"`) is a session of its own on a worker:
+// the worker sets `WARDEN_REPLAY_AS_AGENT` (JSON: agentId, agentType, description, name) and that
+// session's main loop takes the agent's lines, so one script scripts both sides.
+//
 // Side queries: a line with `"side": "TOOL"` answers a tool's one-shot question to a small model
 // (src/loop/side-query.ts: WebFetch reading a page for its prompt, say), never a turn of the main
 // loop or of an agent. Each tool name has its own queue, played in file order, and a side query
@@ -214,6 +218,8 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
   }
   const played = new Map<string, number>();
   let continueChecked = process.env.WARDEN_REPLAY_CONTINUE !== "1";
+  // A subagent run as a fleet job (Agent isolation "remote"): its main loop is that agent's.
+  const asAgent = agentFromEnv(process.env.WARDEN_REPLAY_AS_AGENT);
   /** The next turn for this request, and what to say when there is none. */
   const nextTurn = (
     agent: RequestAgent | undefined,
@@ -257,9 +263,10 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
     async *stream(request: ModelRequest): AsyncGenerator<ProviderEvent> {
       if (!continueChecked && !request.agent && request.sideQuery === undefined) {
         continueChecked = true;
-        played.set(MAIN_QUEUE, request.messages.filter((m) => m.role === "assistant").length);
+        const key = asAgent ? (agentKeys(asAgent).find((k) => queues.has(k)) ?? MAIN_QUEUE) : MAIN_QUEUE;
+        played.set(key, request.messages.filter((m) => m.role === "assistant").length);
       }
-      const { turn, missing } = nextTurn(request.agent, request.sideQuery);
+      const { turn, missing } = nextTurn(request.agent ?? asAgent, request.sideQuery);
       if (!turn) throw scriptError(missing);
       if (turn.delay_ms) await sleepUnlessAborted(turn.delay_ms, request.signal);
       if (request.signal.aborted) throw abortedError();
@@ -278,6 +285,23 @@ export function createReplayProvider(file: string, opts: { cwd: string }): Provi
       yield { type: "stop", stopReason: turn.stop_reason ?? (hasToolUse ? "tool_use" : "end_turn") };
     },
   };
+}
+
+/** WARDEN_REPLAY_AS_AGENT: the agent (JSON: agentId, agentType, description, name) a job's main loop plays. */
+function agentFromEnv(raw: string | undefined): RequestAgent | undefined {
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(raw) as Partial<RequestAgent>;
+    if (typeof value.agentType !== "string" || typeof value.description !== "string") return undefined;
+    return {
+      agentId: typeof value.agentId === "string" ? value.agentId : "",
+      agentType: value.agentType,
+      description: value.description,
+      ...(typeof value.name === "string" ? { name: value.name } : {}),
+    };
+  } catch {
+    throw scriptError(`WARDEN_REPLAY_AS_AGENT is not valid JSON: ${raw}`);
+  }
 }
 
 /** The main loop's queue: lines without "agent" (a key no agent line can have: it is empty). */

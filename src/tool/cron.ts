@@ -14,6 +14,8 @@ export interface ScheduledTask {
   durable: boolean;
   /** ISO times. */
   createdAt: string;
+  /** A durable task kept on the fleet's queue (a repeatable job) rather than in the project's file. */
+  onFleet?: boolean;
   /** When it runs next (undefined once a one-shot task has run). */
   nextRunAt?: string;
 }

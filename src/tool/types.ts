@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AssistantMessage, Message, ToolResultBlock, Usage, UserMessage } from "../messages/types.js";
 import type { AgentDefinition } from "./agents.js";
 import type { AppState } from "./app-state.js";
+import type { FleetAccess } from "./fleet.js";
 import type {
   PermissionDecision,
   PermissionMode,
@@ -64,6 +65,11 @@ export interface ToolUseContextOptions {
    * one do without it.
    */
   sideQuery?: SideQuery;
+  /**
+   * The fleet (./fleet.ts), when a Redis URL is configured: remote agents, RemoteTrigger, durable
+   * Cron tasks as repeatable jobs. Absent: those say a fleet is needed, durable Cron uses its file.
+   */
+  fleet?: FleetAccess;
 }
 
 /**

@@ -19,6 +19,7 @@ import { GlobTool } from "./glob/tool.js";
 import { GrepTool } from "./grep/tool.js";
 import { NotebookEditTool } from "./notebook-edit/tool.js";
 import { ReadTool } from "./read/tool.js";
+import { RemoteTriggerTool } from "./remote-trigger/tool.js";
 import { SendMessageTool } from "./send-message/tool.js";
 import { SleepTool } from "./sleep/tool.js";
 import { TaskCreateTool } from "./task-create/tool.js";
@@ -60,6 +61,8 @@ export interface BuiltInToolsOptions {
    * search backend from settings (`webSearch`). Default: not offered (nothing could search).
    */
   webSearch?: { serverSide?: boolean; backend?: WebSearchBackendConfig };
+  /** A fleet is configured (WARDEN_REDIS_URL, settings fleet.redisUrl): offer RemoteTrigger. Default false. */
+  fleet?: boolean;
 }
 
 function webTools(options: BuiltInToolsOptions): AnyTool[] {
@@ -103,6 +106,7 @@ export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
     CronDeleteTool,
     CronListTool,
     ...(options.teams ? [TeamCreateTool, TeamDeleteTool, SendMessageTool] : []),
+    ...(options.fleet ? [RemoteTriggerTool] : []),
     ...(options.brief ? [BriefTool] : []),
     ToolSearchTool,
     EnterWorktreeTool,

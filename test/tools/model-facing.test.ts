@@ -96,7 +96,8 @@ function knownTools(): AnyTool[] {
   const brief = builtInTools({ brief: true }).filter((tool) => !headless.includes(tool));
   const teams = builtInTools({ teams: true }).filter((tool) => !headless.includes(tool) && !tasks.includes(tool));
   const search = builtInTools({ webSearch: { serverSide: true } }).filter((tool) => !headless.includes(tool));
-  const registry = [...headless, ...tasks, ...brief, ...teams, ...search];
+  const fleet = builtInTools({ fleet: true }).filter((tool) => !headless.includes(tool));
+  const registry = [...headless, ...tasks, ...brief, ...teams, ...search, ...fleet];
   const factories = Object.values(TOOL_FACTORIES)
     .map((build) => build())
     .filter((tool) => !registry.some((known) => known.name === tool.name));
@@ -114,6 +115,8 @@ const NEUTRAL_ENV = {
   WARDEN_TOOL_SEARCH: "",
   WARDEN_AGENT_TEAMS: "",
   WARDEN_EXTRA_TOOLS: "",
+  // A configured fleet offers RemoteTrigger.
+  WARDEN_REDIS_URL: "",
 };
 
 function looksLikeTool(value: unknown): value is AnyTool {
@@ -191,13 +194,15 @@ beforeAll(async () => {
   writeFileSync(join(dir, "home-mcp", "skills", "demo", "SKILL.md"), "---\ndescription: A demo skill\n---\nDemo.\n");
   const withMcp = poolRun("home-mcp", []);
   // With a search backend in settings, so that WebSearch joins a pool of the replay provider, and
-  // teams (TeamCreate, TeamDelete, SendMessage).
+  // teams (TeamCreate, TeamDelete, SendMessage), and a fleet (never connected: nothing calls it),
+  // so that RemoteTrigger does.
   const withTasks = poolRun("home-tasks", [
     "--settings",
     JSON.stringify({
       taskTools: "Tasks",
       agentTeams: true,
       webSearch: { provider: "searxng", url: "http://127.0.0.1:9" },
+      fleet: { redisUrl: "redis://127.0.0.1:9" },
     }),
   ]);
   // Settings naming the built-in TypeScript server offer LSP even in this folder without TypeScript.

@@ -23,6 +23,7 @@ import { builtInTools } from "../../tools/registry.js";
 import { isAgentTeamsEnabled } from "../../tools/team-shared/enabled.js";
 import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
+import { configuredFleetUrl, lazyFleetAccess } from "../fleet-access.js";
 import { setUpLsp } from "../lsp-setup.js";
 import { headlessMcpFeatures } from "../mcp-features.js";
 import type { SessionSkills } from "../skills-setup.js";
@@ -124,6 +125,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
   mcpStarting.catch(() => undefined);
   // Which language servers may start here; none starts, and no LSP code loads, before the first LSP call.
   const lsp = setUpLsp(config.cwd, permissions.settings, warn);
+  const fleetUrl = configuredFleetUrl(permissions.settings);
+  const fleet = fleetUrl ? lazyFleetAccess(fleetUrl, warn) : undefined;
   try {
     const taskTools = settingsValue(permissions.settings, "taskTools");
     const skills = await setUpSkills(config.cwd, permissions.settings, warn);
@@ -131,6 +134,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       taskTools,
       brief: config.brief || settingsValue(permissions.settings, "brief") === true,
       teams: isAgentTeamsEnabled(settingsValue(permissions.settings, "agentTeams")),
+      fleet: fleet !== undefined,
       ...webToolOptions(permissions.settings, resolved.provider.name),
     });
     const tools: AnyTool[] = [
@@ -209,6 +213,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           .join("\n\n") || undefined,
       permissionContext,
       isNonInteractive: options.isNonInteractive,
+      ...(fleet ? { fleet: fleet.access } : {}),
       verbose: config.verbose,
       onAttachmentError: (kind, error) =>
         warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
@@ -240,7 +245,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
         // Teammates and background agents stop with the session, their ends recorded.
         await session.stopAgents();
         session.close();
-        await Promise.all([mcp.close(), lsp.close()]);
+        await Promise.all([mcp.close(), lsp.close(), fleet?.close()]);
       },
     };
   } catch (error) {

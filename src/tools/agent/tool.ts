@@ -19,6 +19,7 @@ import { agentListingSource } from "./listing.js";
 import { resolveAgentModel } from "./model.js";
 import { childPermissionMode } from "./permissions.js";
 import { AGENT_PROMPT, AGENT_TOOL_NAME } from "./prompt.js";
+import { remoteSubagentHost } from "./remote.js";
 import { type AgentInput, agentInputSchema } from "./schema.js";
 import { teammateProblem, teammateRequest } from "./teammate.js";
 import { filterAgentTools } from "./tool-filter.js";
@@ -241,10 +242,11 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
 
   async validateInput(input, context) {
-    if (input.isolation === "remote") {
+    if (input.isolation === "remote" && !context.options.fleet) {
       return {
         result: false,
-        message: 'isolation "remote" is not available: Warden has no remote runners yet. Omit it or use "worktree".',
+        message:
+          'isolation "remote" needs a fleet, and none is configured: set WARDEN_REDIS_URL (or settings fleet.redisUrl) to a Redis that `warden fleet worker` processes serve. Omit it or use "worktree".',
         errorCode: 1,
       };
     }
@@ -294,7 +296,7 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
   async call(input, context, canUseTool, parentMessage) {
     const host = context.options.subagents;
     if (!host) throw new Error("Subagents cannot run in this session (no subagent host).");
-    // Teammate first, then fork, then subagent: the reference's order.
+    // Teammate, then remote, then fork, then subagent: the reference's order.
     if (input.team_name !== undefined && input.name !== undefined) {
       if (!host.teams) throw new Error("Teams are not available in this session.");
       const request = teammateRequest(buildSubagentRequest(input, context, canUseTool, true), input.name, context);
@@ -314,6 +316,15 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
           reason: "running",
         },
       };
+    }
+    if (input.isolation === "remote") {
+      // A fleet job: never a fork (the parent's request cannot travel), whatever the definition says.
+      const fleet = context.options.fleet;
+      if (!fleet) throw new Error('isolation "remote" needs a fleet (WARDEN_REDIS_URL)');
+      const request = buildSubagentRequest(input, context, canUseTool);
+      const remote = remoteSubagentHost(fleet);
+      if (request.background) return { data: startInBackground(request, context, remote) };
+      return { data: outputOf(request, await remote.run(request, context)) };
     }
     const request =
       input.subagent_type === undefined && isForkEnabled()

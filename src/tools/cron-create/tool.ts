@@ -45,11 +45,18 @@ export const CronCreateTool = buildTool<CronCreateInput, ScheduledTask>({
     return { result: true };
   },
 
-  async checkPermissions(input) {
+  async checkPermissions(input, context) {
     if (!input.durable) {
       return {
         behavior: "allow",
         decisionReason: { type: "tool", reason: "a session-only schedule sends messages only" },
+      };
+    }
+    if (context.options.fleet) {
+      return {
+        behavior: "ask",
+        message: `Schedule a fleet job that runs "${input.prompt}" at "${input.cron}" in a fresh clone of this repository, unattended on a worker of ${context.options.fleet.url}, whether or not this session still runs?`,
+        decisionReason: { type: "tool", reason: "a durable task becomes a repeatable job of the fleet" },
       };
     }
     return {
@@ -60,6 +67,11 @@ export const CronCreateTool = buildTool<CronCreateInput, ScheduledTask>({
   },
 
   async call(input, context) {
+    const fleet = context.options.fleet;
+    if (input.durable && fleet) {
+      const { createFleetTask } = await import("../cron-shared/fleet-tasks.js");
+      return { data: await createFleetTask(fleet, input, context) };
+    }
     const task = await (await scheduleOf(context)).create(input);
     return { data: task };
   },

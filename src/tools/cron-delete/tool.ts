@@ -25,6 +25,13 @@ export const CronDeleteTool = buildTool<CronDeleteInput, { id: string }>({
   async validateInput(input, context) {
     const tasks = context.getAppState().cron?.list() ?? [];
     if (tasks.some((task) => task.id === input.id)) return { result: true };
+    const fleet = context.options.fleet;
+    if (fleet) {
+      const { listFleetTasks } = await import("../cron-shared/fleet-tasks.js");
+      const onFleet = await listFleetTasks(fleet, context);
+      if (onFleet.some((task) => task.id === input.id)) return { result: true };
+      tasks.push(...onFleet);
+    }
     return {
       result: false,
       message: `No scheduled task has the id ${JSON.stringify(input.id)}.${tasks.length ? ` Ids: ${tasks.map((t) => t.id).join(", ")}.` : " This session has none."}`,
@@ -33,6 +40,13 @@ export const CronDeleteTool = buildTool<CronDeleteInput, { id: string }>({
   },
 
   async call(input, context) {
+    const own = context.getAppState().cron?.list() ?? [];
+    const fleet = context.options.fleet;
+    if (fleet && !own.some((task) => task.id === input.id)) {
+      const { deleteFleetTask } = await import("../cron-shared/fleet-tasks.js");
+      await deleteFleetTask(fleet, input.id);
+      return { data: { id: input.id } };
+    }
     (await scheduleOf(context)).delete(input.id);
     return { data: { id: input.id } };
   },

@@ -24,7 +24,11 @@ export const CronListTool = buildTool<z.infer<typeof inputSchema>, ScheduledTask
   }),
 
   async call(_input, context) {
-    return { data: context.getAppState().cron?.list() ?? [] };
+    const own = context.getAppState().cron?.list() ?? [];
+    const fleet = context.options.fleet;
+    if (!fleet) return { data: own };
+    const { listFleetTasks } = await import("../cron-shared/fleet-tasks.js");
+    return { data: [...own, ...(await listFleetTasks(fleet, context))] };
   },
 
   mapToolResult: (tasks, toolUseId) => ({

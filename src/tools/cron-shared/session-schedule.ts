@@ -35,10 +35,11 @@ export function describeTask(task: {
   cron: string;
   recurring: boolean;
   durable: boolean;
+  onFleet?: boolean;
   nextRunAt?: string;
   prompt: string;
 }): string {
-  const kind = `${task.recurring ? "recurring" : "once"}${task.durable ? ", durable" : ""}`;
+  const kind = `${task.recurring ? "recurring" : "once"}${task.durable ? ", durable" : ""}${task.onFleet ? ", a fleet job" : ""}`;
   const next = task.nextRunAt ? `next ${new Date(task.nextRunAt).toString()}` : "done";
   const prompt = task.prompt.length > 80 ? `${task.prompt.slice(0, 79)}…` : task.prompt;
   return `${task.id}  "${task.cron}" (${kind}; ${next}): ${prompt}`;
