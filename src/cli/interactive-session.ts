@@ -14,6 +14,7 @@ import { ReadFileState } from "../tool/read-file-state.js";
 import type { ToolUseContext } from "../tool/types.js";
 import { builtInCatalog } from "../tools/agent/catalog.js";
 import type { ElicitationQueue, OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
+import { attachMentions } from "./interactive-mentions.js";
 import { type LiveSkillCatalog, liveSkillCatalog } from "./interactive-skills.js";
 import { planSession } from "./session/plan.js";
 import { type BuiltSession, startSession } from "./session/start.js";
@@ -45,6 +46,7 @@ export async function openInteractiveSession(
     engine: session,
     runPrompt: (prompt) => runWithSlashCommands(built, skills, prompt, config.cwd, warn),
     customCommands: () => skills.listing(),
+    attachMentions: (prompt, signal) => attachMentions(prompt, session, canUseTool, signal),
     compact: (instructions) => built.compact(instructions),
     runShell: async (command, signal) => {
       const toolUse: ToolUseBlock = {

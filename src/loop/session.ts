@@ -383,6 +383,15 @@ export class SessionEngine {
     this.runningTools?.splice(0, this.runningTools.length, ...this.pool);
   }
 
+  /**
+   * A context for a tool call the person makes outside the model's turns (an `@file` the
+   * interactive UI attaches with Read): it shares this session's file-read memory, so the model may
+   * edit a file the person attached without reading it again.
+   */
+  toolUseContext(abortController: AbortController): ToolUseContext {
+    return this.createContext(abortController);
+  }
+
   private createContext(abortController: AbortController): ToolUseContext {
     this.runningTools = [...this.pool];
     return {

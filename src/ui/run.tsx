@@ -11,7 +11,7 @@ import { TrustPrompt } from "./dialogs/TrustPrompt.js";
 import { keySourceFor } from "./input/use-keys.js";
 import { TranscriptModel } from "./transcript/transcript-model.js";
 
-export type { OpenSession, OpenSessionOptions, SessionHandle } from "./app/session-handle.js";
+export type { MentionOutcome, OpenSession, OpenSessionOptions, SessionHandle } from "./app/session-handle.js";
 export type { CustomCommandInfo } from "./commands/custom-command-info.js";
 export { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 export { PermissionQueue } from "./dialogs/permission-queue.js";

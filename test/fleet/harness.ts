@@ -59,7 +59,12 @@ export interface TestWorker {
   ready: Promise<void>;
 }
 
-export function startWorker(fleet: FleetEnv, workDir: string, args: string[] = []): TestWorker {
+export function startWorker(
+  fleet: FleetEnv,
+  workDir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): TestWorker {
   mkdirSync(workDir, { recursive: true });
   const child = spawn(
     process.execPath,
@@ -75,7 +80,7 @@ export function startWorker(fleet: FleetEnv, workDir: string, args: string[] = [
       "1000",
       ...args,
     ],
-    { env: envFor(fleet), stdio: ["ignore", "ignore", "pipe"] },
+    { env: envFor(fleet, env), stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";
   const ready = new Promise<void>((resolve, reject) => {

@@ -8,7 +8,7 @@ import { render } from "ink-testing-library";
 import { createElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Prompt } from "../../src/ui/components/Prompt.js";
-import { completeMention, withMentionNote } from "../../src/ui/input/file-mentions.js";
+import { completeMention, mentionTokens } from "../../src/ui/input/file-mentions.js";
 import type { KeyName } from "../../src/ui/input/keys.js";
 
 const pause = () => new Promise((r) => setTimeout(r, 60));
@@ -144,7 +144,7 @@ describe("Prompt", () => {
     expect(frame).toContain("src/grid.ts");
     await keys("e", "\t", "\r");
     expect(sent).toEqual(["look at @src/greet.ts"]);
-    expect(withMentionNote(sent[0] as string, cwd)).toContain("The user mentioned this file: src/greet.ts");
-    expect(withMentionNote("mail me@example.com", cwd)).toBe("mail me@example.com");
+    expect(mentionTokens(sent[0] as string)).toEqual(["src/greet.ts"]);
+    expect(mentionTokens('mail me@example.com about @"my notes.md" and @a.ts')).toEqual(["my notes.md", "a.ts"]);
   });
 });

@@ -6,6 +6,8 @@
 import { Box, Static, Text, useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { sessionArtifactsDir } from "../../config/paths.js";
+import { INTERRUPTED_BY_USER } from "../../loop/query.js";
+import { toolResultText } from "../../messages/types.js";
 import { enterPlanMode, leavePlanMode } from "../../permissions/settings/index.js";
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { customCommandEntries, suggestCommands } from "../commands/custom-commands.js";
@@ -19,7 +21,7 @@ import type { ElicitationQueue } from "../dialogs/elicitation-queue.js";
 import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
 import { PickList } from "../dialogs/PickList.js";
 import type { PermissionQueue } from "../dialogs/permission-queue.js";
-import { completeMention, withMentionNote } from "../input/file-mentions.js";
+import { completeMention } from "../input/file-mentions.js";
 import type { KeyName } from "../input/keys.js";
 import { keySourceFor } from "../input/use-keys.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
@@ -73,6 +75,8 @@ export function App(props: AppProps) {
   const [customCommands, setCustomCommands] = useState<readonly SlashCommand[]>([]);
   /** Tokens of the running prompt's requests so far (the session adds them up when it ends). */
   const runningTokens = useRef({ input: 0, output: 0 });
+  /** Stops what runs beside the model (a `!command`, the Reads of `@file` mentions) on Esc. */
+  const sideAbort = useRef<AbortController | undefined>(undefined);
 
   if (!primed.current) {
     primed.current = true;
@@ -123,6 +127,37 @@ export function App(props: AppProps) {
     [props.onHandleChange, refreshCustomCommands],
   );
 
+  /** Attaches the files a prompt mentions (`@path`); false when Esc stopped it (the prompt is then not sent). */
+  const attachMentions = useCallback(
+    async (current: SessionHandle, text: string): Promise<boolean> => {
+      if (!text.includes("@")) return true;
+      const abort = new AbortController();
+      sideAbort.current = abort;
+      try {
+        for (const outcome of await current.attachMentions(text, abort.signal)) {
+          if (outcome.read && !outcome.read.result.is_error)
+            transcript.addToolCall(outcome.read.toolUse, outcome.read.result);
+          else {
+            const reason = outcome.read
+              ? toolResultText(outcome.read.result.content).replace(/^Error: /, "")
+              : outcome.problem;
+            transcript.addNotice(`@${outcome.mention} was not attached: ${reason}`, "warning");
+          }
+        }
+      } catch (error) {
+        transcript.addNotice(
+          `Attaching files failed: ${error instanceof Error ? error.message : String(error)}`,
+          "error",
+        );
+      } finally {
+        sideAbort.current = undefined;
+      }
+      if (abort.signal.aborted) transcript.addNotice(INTERRUPTED_BY_USER, "warning");
+      return !abort.signal.aborted;
+    },
+    [transcript],
+  );
+
   const runPrompt = useCallback(
     async (text: string) => {
       const current = handleRef.current;
@@ -135,6 +170,7 @@ export function App(props: AppProps) {
       busyRef.current = true;
       setBusy(true);
       try {
+        if (!(await attachMentions(current, text))) return;
         const run = current.runPrompt(text);
         for await (const event of run) {
           if (event.type === "assistant" && event.message.usage) {
@@ -157,7 +193,7 @@ export function App(props: AppProps) {
         showNotices(current, transcript);
       }
     },
-    [transcript],
+    [transcript, attachMentions],
   );
 
   // The session becomes ready (model, settings, MCP servers): prompts typed meanwhile go out.
@@ -293,22 +329,31 @@ export function App(props: AppProps) {
     }
     if (busyRef.current && current) {
       transcript.addUser(text);
-      const outcome = current.engine.sendWhileRunning(withMentionNote(text, props.cwd));
-      transcript.addNotice(
-        outcome === "interrupted"
-          ? "(interrupted the running tools; your message goes to the model now)"
-          : "(queued: the model reads it at its next turn)",
-      );
+      void sendWhileRunning(current, text);
       return;
     }
     transcript.addUser(text);
-    void runPrompt(withMentionNote(text, props.cwd));
+    void runPrompt(text);
   };
 
-  const shellAbort = useRef<AbortController | undefined>(undefined);
+  const sendWhileRunning = async (current: SessionHandle, text: string) => {
+    if (!(await attachMentions(current, text))) return;
+    // The prompt may have ended while the files were read: then this message starts the next one.
+    if (!current.engine.isRunning) {
+      void runPrompt(text);
+      return;
+    }
+    const outcome = current.engine.sendWhileRunning(text);
+    transcript.addNotice(
+      outcome === "interrupted"
+        ? "(interrupted the running tools; your message goes to the model now)"
+        : "(queued: the model reads it at its next turn)",
+    );
+  };
+
   const runShell = async (handle: SessionHandle, command: string) => {
     const abort = new AbortController();
-    shellAbort.current = abort;
+    sideAbort.current = abort;
     busyRef.current = true;
     setBusy(true);
     try {
@@ -317,7 +362,7 @@ export function App(props: AppProps) {
     } catch (error) {
       transcript.addNotice(`!${command}: ${error instanceof Error ? error.message : String(error)}`, "error");
     } finally {
-      shellAbort.current = undefined;
+      sideAbort.current = undefined;
       busyRef.current = false;
       setBusy(false);
     }
@@ -326,7 +371,7 @@ export function App(props: AppProps) {
   const onOtherKey = (name: KeyName, promptIsEmpty: boolean) => {
     if (name === "escape") {
       if (busyRef.current) handleRef.current?.engine.abort("user");
-      shellAbort.current?.abort();
+      sideAbort.current?.abort();
       return;
     }
     if (name === "shiftTab") {

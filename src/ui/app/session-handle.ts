@@ -8,6 +8,15 @@ import type { ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
 import type { AgentDefinition } from "../../tool/agents.js";
 import type { CustomCommandInfo } from "../commands/custom-command-info.js";
 
+export interface MentionOutcome {
+  /** The mention as typed, without the `@`. */
+  mention: string;
+  /** The Read call made for it, and its result (an error result when Read refused or failed). */
+  read?: { toolUse: ToolUseBlock; result: ToolResultBlock };
+  /** Why nothing was read (no such file, a folder). */
+  problem?: string;
+}
+
 export interface SessionHandle {
   engine: SessionEngine;
   /** A prompt run with the session's hooks (UserPromptSubmit, Stop...). */
@@ -18,6 +27,11 @@ export interface SessionHandle {
    * model's calls); the command and its output join the conversation at the next prompt.
    */
   runShell(command: string, signal: AbortSignal): Promise<{ toolUse: ToolUseBlock; result: ToolResultBlock }>;
+  /**
+   * `@path` mentions of a prompt: each file read with the Read tool (the permission engine
+   * decides) and queued for the model ahead of the prompt. What became of each, for the screen.
+   */
+  attachMentions(prompt: string, signal: AbortSignal): Promise<MentionOutcome[]>;
   /** Warnings for the person (a broken hook, an MCP server that did not start); the UI shows and empties it. */
   notices: string[];
   /** The agents the Agent tool can start in this session, for /agents. */

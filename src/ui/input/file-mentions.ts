@@ -1,9 +1,8 @@
 // `@path` in the prompt: Tab completes the path from the working directory, and on sending, the
-// mentioned files are named to the model in a note so that it reads them with the Read tool. The
-// contents go through Read (not pasted into the prompt here) so that deny rules and the other
-// permission checks decide about every byte, as for any other read.
+// session attaches each mentioned file by calling the Read tool for it (src/cli/interactive-mentions.ts),
+// so deny rules and the other permission checks decide about every byte, as for any other read.
 import { readdirSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 
 const MENTION = /(^|\s)@([^\s@]*)$/;
 const MAX_CANDIDATES = 50;
@@ -51,23 +50,19 @@ export function commonPrefix(candidates: readonly string[]): string {
   return prefix;
 }
 
-/** The files a sent prompt mentions that exist under `cwd`, as paths relative to it. */
-export function mentionedFiles(prompt: string, cwd: string): string[] {
+/**
+ * The `@tokens` of a sent prompt, as written (a quoted `@"a b.txt"` without its quotes). An
+ * address such as me@example.com is no mention: the `@` must start a word.
+ */
+export function mentionTokens(prompt: string): string[] {
   const found = new Set<string>();
-  for (const match of prompt.matchAll(/(?:^|\s)@([^\s@]+)/g)) {
-    const path = resolve(cwd, match[1] as string);
-    try {
-      if (statSync(path).isFile()) found.add(relative(cwd, path) || path);
-    } catch {
-      // Not a file: an e-mail address, a handle, a typo. Left as the person wrote it.
-    }
+  for (const match of prompt.matchAll(/(?:^|\s)@(?:"([^"\n]+)"|([^\s@"]+))/g)) {
+    const token = match[1] ?? match[2];
+    if (token) found.add(token);
   }
   return [...found];
 }
 
-/** The prompt as the model receives it: the person's words, then a note naming the mentioned files. */
-export function withMentionNote(prompt: string, cwd: string): string {
-  const files = mentionedFiles(prompt, cwd);
-  if (files.length === 0) return prompt;
-  return `${prompt}\n\n(The user mentioned ${files.length === 1 ? "this file" : "these files"}: ${files.join(", ")}. Read ${files.length === 1 ? "it" : "them"} with the Read tool if you need the contents.)`;
-}
+/** How the attachment message for the model starts (src/cli/interactive-mentions.ts): a resumed session's history leaves it out. */
+export const ATTACHED_PREFIX = "The user attached @";
+export const NOT_ATTACHED_PREFIX = "The user mentioned @";

@@ -8,6 +8,7 @@ import { INTERRUPTED_BY_USER, INTERRUPTED_DURING_TOOLS } from "../../loop/query.
 import type { Message, ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
 import type { TaskListSnapshot } from "../../tool/task-list.js";
 import type { AnyTool } from "../../tool/types.js";
+import { ATTACHED_PREFIX, NOT_ATTACHED_PREFIX } from "../input/file-mentions.js";
 import {
   type EditPreview,
   editOf,
@@ -66,6 +67,16 @@ export class TranscriptModel {
     this.push({ kind: "notice", text, tone });
   }
 
+  /** A call the person made (an `@file` attached with Read), summarised as the model's calls are. */
+  addToolCall(toolUse: ToolUseBlock, result: ToolResultBlock): void {
+    const tool = this.tool(toolUse.name);
+    this.push({
+      kind: "tool",
+      summary: toolCallSummary(tool, toolUse, this.cwd),
+      result: summarizeResult(tool, toolUse, result),
+    });
+  }
+
   /** A `!command` the person ran: its output is shown (the person asked to see it), up to 20 lines. */
   addShellResult(toolUse: ToolUseBlock, result: ToolResultBlock): void {
     const tool = this.tool(toolUse.name);
@@ -94,6 +105,15 @@ export class TranscriptModel {
       for (const block of message.content) if (block.type === "tool_result") results.set(block.tool_use_id, block);
     }
     for (const message of messages) {
+      // Files attached with `@path`: their Read is not something the person typed.
+      const first = message.content[0];
+      if (
+        message.role === "user" &&
+        first?.type === "text" &&
+        (first.text.startsWith(ATTACHED_PREFIX) || first.text.startsWith(NOT_ATTACHED_PREFIX))
+      ) {
+        continue;
+      }
       for (const block of message.content) {
         if (block.type === "text") {
           if (message.role === "user" && block.text.startsWith("<system-reminder>")) continue;
