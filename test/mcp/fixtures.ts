@@ -60,7 +60,11 @@ export async function startHttpFixture(flag: "--http" | "--sse", fixedPort = 0):
   };
 }
 
-/** Live processes whose parent is this process (Linux /proc): what would be orphaned. */
+/**
+ * Live processes whose parent is this process (Linux /proc): what would be orphaned. The orphan
+ * guard's watcher (src/process/orphan-guard.ts) is left out: it is meant to live as long as this
+ * process, started by whichever test first guards a child.
+ */
 export function childPids(): number[] {
   const pids: number[] = [];
   for (const name of readdirSync("/proc")) {
@@ -70,7 +74,9 @@ export function childPids(): number[] {
       // Field 4 (ppid) comes after the parenthesised command, which may itself hold spaces.
       const afterComm = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const state = afterComm[0];
-      if (Number(afterComm[1]) === process.pid && state !== "Z") pids.push(Number(name));
+      if (Number(afterComm[1]) !== process.pid || state === "Z") continue;
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").startsWith("/bin/sh\0-c\0trap '' INT HUP TERM QUIT")) continue;
+      pids.push(Number(name));
     } catch {
       // The process ended while we looked.
     }

@@ -22,7 +22,7 @@ function place() {
   return { home, repo, warden, json };
 }
 
-describe("warden mcp add / get / remove", () => {
+describe("warden mcp add / get / remove", { timeout: 120_000 }, () => {
   it("writes stdio, http and sse servers in each scope's file, in Claude Code's shapes", async () => {
     const { home, repo, warden, json } = place();
     const stdio = await warden(
@@ -136,7 +136,7 @@ describe("warden mcp add / get / remove", () => {
   });
 });
 
-describe("warden mcp approve", () => {
+describe("warden mcp approve", { timeout: 120_000 }, () => {
   it("approves a project server so that it starts, and `mcp list` shows every server's type even when it does not start", async () => {
     const { repo, warden, json } = place();
     writeFileSync(
@@ -170,7 +170,7 @@ describe("warden mcp approve", () => {
   });
 });
 
-describe("command-line input that is wrong stops with exit 2", () => {
+describe("command-line input that is wrong stops with exit 2", { timeout: 120_000 }, () => {
   it("a bad --mcp-config, --settings, --model or replay script, before anything starts", async () => {
     const { repo, warden } = place();
     writeFileSync(join(repo, "malformed.jsonl"), '{"content": "not blocks"}\n');
