@@ -78,6 +78,8 @@ export interface SessionConfig {
   thinking?: ThinkingSetting;
   /** --include-hook-events: hook_started / hook_progress / hook_response lines in stream-json. */
   includeHookEvents: boolean;
+  /** --enable-file-checkpointing: the Agent SDK's rewind_files may undo the changes since a user message. */
+  enableFileCheckpointing: boolean;
   /** --no-session-persistence: no transcript is written (the session cannot be resumed). */
   noSessionPersistence: boolean;
   /** --debug [categories]: protocol and set-up details on stderr. */
@@ -319,6 +321,12 @@ const OPTIONS: OptionSpec[] = [
     help: "stream-json: hook_started, hook_progress and hook_response lines",
   },
   {
+    names: ["--enable-file-checkpointing"],
+    kind: "boolean",
+    key: "enableFileCheckpointing",
+    help: "stream-json: the SDK's rewindFiles() may undo the file changes since a user message",
+  },
+  {
     names: ["--no-session-persistence"],
     kind: "boolean",
     key: "noSessionPersistence",
@@ -493,6 +501,7 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
     inputFormat,
     includePartialMessages: raw.includePartialMessages === true,
     includeHookEvents: raw.includeHookEvents === true,
+    enableFileCheckpointing: raw.enableFileCheckpointing === true,
     replayUserMessages: raw.replayUserMessages === true,
     strictMcpConfig: raw.strictMcpConfig === true,
     forkSession: raw.forkSession === true,

@@ -28,6 +28,7 @@ import { ReadFileState } from "../tool/read-file-state.js";
 import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
 import { type CompactOutcome, ContextManager } from "./context-manager.js";
+import { type ContextUsage, measureContextUsage } from "./context-usage.js";
 import type { CompactBoundaryEvent, QueryEvent, TerminalEvent } from "./events.js";
 import { query } from "./query.js";
 import { SessionAttachments } from "./reminders.js";
@@ -165,6 +166,19 @@ export class SessionEngine {
    */
   setModelInfo(info: ModelInfo): void {
     this.mainModelInfo = info;
+  }
+
+  /** What fills the model's context window now, by kind (the Agent SDK's getContextUsage()). */
+  async contextUsage(): Promise<ContextUsage> {
+    // Its own context: the running prompt's pool (updated in place by MCP changes) is left alone.
+    const prefix = await this.prefix.prefixFor(this.contextWith(new AbortController(), [...this.pool]));
+    return measureContextUsage({
+      prefix,
+      pool: this.pool,
+      messages: this.messages,
+      modelInfo: this.modelInfo,
+      thresholds: contextThresholds(this.modelInfo, this.options.contextManagement),
+    });
   }
 
   /** USD spent by this session so far; null when a model it used has no known price. */
@@ -394,9 +408,13 @@ export class SessionEngine {
 
   private createContext(abortController: AbortController): ToolUseContext {
     this.runningTools = [...this.pool];
+    return this.contextWith(abortController, this.runningTools);
+  }
+
+  private contextWith(abortController: AbortController, tools: AnyTool[]): ToolUseContext {
     return {
       options: {
-        tools: this.runningTools,
+        tools,
         model: this.modelLabel,
         // EnterWorktree moves the session's working directory until ExitWorktree.
         cwd: this.store.getAppState().worktree?.path ?? this.cwd,

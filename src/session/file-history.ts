@@ -121,6 +121,11 @@ export function listFileChanges(sessionDir: string): FileChangeEntry[] {
   return lines.filter((l): l is FileChangeEntry => l.type === "change" && !undone.has(l.id));
 }
 
+/** The content a file had before a change (`before` of a FileChangeEntry); null when it did not exist. */
+export function readBackup(sessionDir: string, hash: string | null): Buffer | null {
+  return hash === null ? null : readFileSync(backupPath(sessionDir, hash));
+}
+
 function currentHash(filePath: string): string | null {
   try {
     return contentHash(readFileSync(filePath));

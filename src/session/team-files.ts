@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomicSync } from "../fs/atomic-write.js";
 import { withFileLockSync } from "../fs/file-lock.js";
+import type { AppState } from "../tool/app-state.js";
 import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN, type TeamContext } from "../tool/team.js";
 import { FileTaskStore } from "./task-store.js";
 
@@ -163,4 +164,15 @@ export function markTeammatesInactive(dir: string): void {
   updateTeamFile(dir, (file) => {
     for (const member of file.members) if (member.name !== TEAM_LEAD_NAME) member.active = false;
   });
+}
+
+/**
+ * The AppState that gives a resumed session its team back: the lead's place in it and the team's
+ * task list. Its teammates ran in the ended process: the team file marks them inactive.
+ */
+export function restoredTeamState(sessionDir: string): Partial<AppState> {
+  const team = findLedTeam(sessionDir);
+  if (!team) return {};
+  markTeammatesInactive(team.dir);
+  return { team, taskStore: teamTaskStore(team.dir) };
 }

@@ -38,6 +38,11 @@ beforeAll(async () => {
     join(dir, "home", ".warden", "skills", "explain", "SKILL.md"),
     "---\nname: explain\ndescription: Explain code simply\n---\nExplain the code.\n",
   );
+  // A command whose frontmatter names its arguments: each one a prompt argument.
+  await writeFile(
+    join(project, ".warden", "commands", "compare.md"),
+    "---\ndescription: Compare two files\narguments: [left, right]\n---\nCompare $left with $right ($ARGUMENTS).\n",
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -193,7 +198,7 @@ describe("warden mcp serve: prompts", () => {
     try {
       expect(client.getServerCapabilities()?.prompts).toBeDefined();
       const { prompts } = await client.listPrompts();
-      expect(prompts.map((p) => p.name).sort()).toEqual(["explain", "review"]);
+      expect(prompts.map((p) => p.name).sort()).toEqual(["compare", "explain", "review"]);
       const review = prompts.find((p) => p.name === "review");
       expect(review?.description).toBe("Review a file");
       expect(review?.arguments).toEqual([
@@ -203,6 +208,28 @@ describe("warden mcp serve: prompts", () => {
       expect(got.messages).toEqual([
         { role: "user", content: { type: "text", text: "Review src/a.ts closely. All: src/a.ts --strict" } },
       ]);
+      const compare = prompts.find((p) => p.name === "compare");
+      expect(compare?.arguments).toEqual([
+        { name: "left", description: "Argument 1 of /compare, $left in its text", required: false },
+        { name: "right", description: "Argument 2 of /compare, $right in its text", required: false },
+      ]);
+      // Each named argument lands where its name stands, spaces and all.
+      const compared = await client.getPrompt({
+        name: "compare",
+        arguments: { left: "old notes.txt", right: "new.txt" },
+      });
+      expect(compared.messages).toEqual([
+        {
+          role: "user",
+          content: { type: "text", text: "Compare old notes.txt with new.txt (old notes.txt new.txt)." },
+        },
+      ]);
+      // Named arguments complete as paths too.
+      const completed = await client.complete({
+        ref: { type: "ref/prompt", name: "compare" },
+        argument: { name: "right", value: "notes/pl" },
+      });
+      expect(completed.completion.values).toEqual(["notes/plan.txt"]);
       const skill = await client.getPrompt({ name: "explain" });
       const text = (skill.messages[0]?.content as { text?: string } | undefined)?.text;
       expect(text).toContain("Explain the code.");

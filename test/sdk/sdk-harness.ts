@@ -73,8 +73,13 @@ export function results(messages: SDKMessage[]): Array<Extract<SDKMessage, { typ
   return messages.filter((m): m is Extract<SDKMessage, { type: "result" }> => m.type === "result");
 }
 
-export function userMessage(text: string): SDKUserMessage {
-  return { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null };
+export function userMessage(text: string, uuid?: string): SDKUserMessage {
+  return {
+    type: "user",
+    message: { role: "user", content: text },
+    parent_tool_use_id: null,
+    ...(uuid !== undefined && { uuid: uuid as SDKUserMessage["uuid"] }),
+  };
 }
 
 /** An async iterable of user messages the test feeds one at a time. */
@@ -83,8 +88,8 @@ export class Prompts implements AsyncIterable<SDKUserMessage> {
   private waiting: ((value: IteratorResult<SDKUserMessage>) => void) | undefined;
   private done = false;
 
-  send(text: string): void {
-    const message = userMessage(text);
+  send(text: string, uuid?: string): void {
+    const message = userMessage(text, uuid);
     if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = undefined;

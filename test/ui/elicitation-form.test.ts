@@ -29,16 +29,16 @@ describe("the elicitation form", () => {
     expect(initialValues(fields)).toEqual({ when: undefined, count: "2", colour: undefined, note: undefined });
   });
 
-  it("turns typed numbers into numbers and leaves unset optional fields out", () => {
+  it("turns typed numbers into numbers and leaves unset optional fields out", async () => {
     const fields = fieldsOf(schema);
-    expect(answerOf(fields, { when: "2026-12-01", count: "3", colour: undefined, note: "" })).toEqual({
+    expect(await answerOf(fields, { when: "2026-12-01", count: "3", colour: undefined, note: "" })).toEqual({
       content: { when: "2026-12-01", count: 3 },
     });
   });
 
-  it("names every field that does not fit its schema", () => {
+  it("names every field that does not fit its schema", async () => {
     const fields = fieldsOf(schema);
-    const answer = answerOf(fields, { when: "tomorrow", count: "2.5", note: "too long" });
+    const answer = await answerOf(fields, { when: "tomorrow", count: "2.5", note: "too long" });
     expect(answer).toEqual({
       errors: {
         when: 'must match format "date"',
@@ -46,7 +46,7 @@ describe("the elicitation form", () => {
         note: "must NOT have more than 5 characters",
       },
     });
-    expect(answerOf(fields, { count: "x" })).toEqual({
+    expect(await answerOf(fields, { count: "x" })).toEqual({
       errors: { when: "is required", count: 'must be a number (got "x")' },
     });
   });

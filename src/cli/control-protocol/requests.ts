@@ -43,8 +43,34 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
       return {};
     }
     case "set_max_thinking_tokens":
-      session.thinking = thinkingFromBudget(request.max_thinking_tokens, built.plan.config.thinking);
+      // Left out: the budget stays (the request may only change the display, which we do not).
+      if ("max_thinking_tokens" in request) {
+        session.thinking = thinkingFromBudget(request.max_thinking_tokens, built.plan.config.thinking);
+      }
       return {};
+    case "get_context_usage":
+      return {
+        ...(await session.contextUsage()),
+        rawMaxTokens: session.modelInfo.contextWindow,
+        gridRows: [],
+        memoryFiles: [],
+        agents: [],
+      };
+    case "rewind_files": {
+      if (!state.checkpoints) {
+        throw new Error(
+          "rewind_files: file checkpointing is off (enableFileCheckpointing, --enable-file-checkpointing)",
+        );
+      }
+      if (typeof request.user_message_id !== "string") throw new Error("rewind_files: user_message_id is missing");
+      return { ...state.checkpoints.rewind(request.user_message_id, request.dry_run === true) };
+    }
+    case "stop_task": {
+      const id = String(request.task_id);
+      const stopped = await session.getAppState().backgroundTasks?.stop(id);
+      if (!stopped) throw new Error(`stop_task: no running task ${JSON.stringify(id)}`);
+      return {};
+    }
     case "mcp_status":
       return {
         mcpServers: [

@@ -5,6 +5,7 @@
 // mcp_message), and ours go out (can_use_tool, hook_callback, mcp_message, elicitation). Loaded only when
 // --input-format stream-json is used.
 import type { Readable } from "node:stream";
+import { sessionArtifactsDir } from "../../config/paths.js";
 import { HookRunner } from "../../hooks/hook-runner.js";
 import type { TerminalEvent } from "../../loop/events.js";
 import { PromptBlockedError } from "../../loop/session-hooks.js";
@@ -210,7 +211,15 @@ async function buildState(
   reporter = new HeadlessReporter("stream-json", out, err, built.session.sessionId, config.verbose);
   if (config.includePartialMessages) reporter.includePartialMessages();
   onReporter(reporter);
-  return { built, reporter, sdkServers, interruptRequested: false };
+  // The Agent SDK asks for checkpoints through its environment (enableFileCheckpointing).
+  const checkpointing =
+    config.enableFileCheckpointing || process.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING === "true";
+  const checkpoints = checkpointing
+    ? new (await import("./file-checkpoints.js")).FileCheckpoints(() =>
+        sessionArtifactsDir(config.cwd, built.session.sessionId),
+      )
+    : undefined;
+  return { built, reporter, sdkServers, interruptRequested: false, ...(checkpoints && { checkpoints }) };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -228,9 +237,10 @@ async function runTurn(
   const { built, reporter, sdkServers } = state;
   const { session } = built;
   const startedAt = performance.now();
-  if (config.replayUserMessages) {
-    write({ ...message, session_id: session.sessionId, uuid: message.uuid ?? crypto.randomUUID() });
-  }
+  // The message's id: rewind_files names the point to go back to by it.
+  const uuid = typeof message.uuid === "string" ? message.uuid : crypto.randomUUID();
+  state.checkpoints?.mark(uuid);
+  if (config.replayUserMessages) write({ ...message, session_id: session.sessionId, uuid });
   reporter.startTurn();
   state.interruptRequested = false;
   if (first || config.verbose) {

@@ -2,6 +2,7 @@
 // MCP servers, and an interrupt that came while a turn was starting.
 import type { HeadlessReporter } from "../headless-output.js";
 import type { BuiltSession } from "../session/start.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
 import type { SdkMcpServer } from "./sdk-mcp.js";
 
 export interface StreamState {
@@ -13,4 +14,6 @@ export interface StreamState {
    * prompt, still stops it at its first event.
    */
   interruptRequested: boolean;
+  /** Set with file checkpointing (--enable-file-checkpointing, or the SDK's enableFileCheckpointing). */
+  checkpoints?: FileCheckpoints;
 }

@@ -9,6 +9,7 @@ export type {
   AgentDefinition as SdkAgentDefinition,
   CallToolResult,
   CanUseTool as SdkCanUseTool,
+  ContextUsageResponse,
   ElicitationRequest as SdkElicitationRequest,
   ElicitationResult as SdkElicitationResult,
   HookCallback,
@@ -20,6 +21,7 @@ export type {
   Options,
   PermissionResult as SdkPermissionResult,
   Query,
+  RewindFilesResult,
   SDKMessage,
   SDKResultMessage,
   SDKUserMessage,
@@ -40,5 +42,8 @@ export function query(params: QueryParams): Query {
     setPermissionMode: (mode: PermissionMode) => use((q) => q.setPermissionMode(mode)),
     setModel: (model?: string) => use((q) => q.setModel(model)),
     setMaxThinkingTokens: (tokens: number | null) => use((q) => q.setMaxThinkingTokens(tokens)),
+    getContextUsage: () => use((q) => q.getContextUsage()),
+    rewindFiles: (id: string, options?: { dryRun?: boolean }) => use((q) => q.rewindFiles(id, options)),
+    stopTask: (taskId: string) => use((q) => q.stopTask(taskId)),
   } satisfies Query as Query & AsyncGenerator<SDKMessage, void>;
 }

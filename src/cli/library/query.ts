@@ -13,12 +13,14 @@ import { runStreamSession } from "../control-protocol/stream-session.js";
 import { parseSessionArgs, UsageError } from "../session-config.js";
 import { SdkServerBridge } from "./sdk-server-bridge.js";
 import type {
+  ContextUsageResponse,
   ElicitationRequest,
   HookCallback,
   McpSdkServerConfigWithInstance,
   Options,
   PermissionMode,
   Query,
+  RewindFilesResult,
   SDKMessage,
   SDKUserMessage,
 } from "./types.js";
@@ -43,6 +45,7 @@ function flagsOf(options: Options, sdkServers: ReadonlyMap<string, McpSdkServerC
   if (options.forkSession) argv.push("--fork-session");
   if (options.settingSources) argv.push(`--setting-sources=${options.settingSources.join(",")}`);
   if (options.includePartialMessages) argv.push("--include-partial-messages");
+  if (options.enableFileCheckpointing) argv.push("--enable-file-checkpointing");
   if (options.maxThinkingTokens !== undefined) argv.push(`--max-thinking-tokens=${options.maxThinkingTokens}`);
   if (options.canUseTool) argv.push("--permission-prompt-tool", "stdio");
   // Settings given on the command line apply at once: their `env` reaches the session's processes.
@@ -343,6 +346,19 @@ class WardenQuery implements Query {
 
   async setMaxThinkingTokens(maxThinkingTokens: number | null): Promise<void> {
     await this.request({ subtype: "set_max_thinking_tokens", max_thinking_tokens: maxThinkingTokens });
+  }
+
+  async getContextUsage(): Promise<ContextUsageResponse> {
+    return (await this.request({ subtype: "get_context_usage" })) as unknown as ContextUsageResponse;
+  }
+
+  async rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult> {
+    const request = { subtype: "rewind_files", user_message_id: userMessageId, dry_run: options?.dryRun === true };
+    return (await this.request(request)) as unknown as RewindFilesResult;
+  }
+
+  async stopTask(taskId: string): Promise<void> {
+    await this.request({ subtype: "stop_task", task_id: taskId });
   }
 }
 

@@ -3,6 +3,9 @@
 // message kinds as Warden's stream-json writes them (system init, assistant, user, result,
 // stream_event...): typed here by their common fields, the rest kept as they come.
 
+import type { ContextUsage } from "../../loop/context-usage.js";
+import type { RewindResult } from "../control-protocol/file-checkpoints.js";
+
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk" | "auto";
 export type SettingSource = "user" | "project" | "local";
 
@@ -167,6 +170,8 @@ export interface Options {
   systemPrompt?: string | { type: "preset"; preset: "claude_code"; append?: string };
   settingSources?: SettingSource[];
   includePartialMessages?: boolean;
+  /** Lets rewindFiles() undo the file changes made since a user message. */
+  enableFileCheckpointing?: boolean;
   /** The model's thinking budget in tokens (Anthropic); 0 turns thinking off. */
   maxThinkingTokens?: number;
   outputFormat?: { type: "json_schema"; schema: Record<string, unknown> };
@@ -181,4 +186,20 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   setModel(model?: string): Promise<void>;
   /** A new thinking budget from the next request; 0 for none, null for the session's own. */
   setMaxThinkingTokens(maxThinkingTokens: number | null): Promise<void>;
+  /** What fills the model's context window, by kind. */
+  getContextUsage(): Promise<ContextUsageResponse>;
+  /** Undoes the file changes since the user message with this uuid (needs enableFileCheckpointing). */
+  rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
+  /** Stops a background task (a Bash command run in the background) by its id. */
+  stopTask(taskId: string): Promise<void>;
 }
+
+/** getContextUsage()'s answer, in the Agent SDK's shape. */
+export type ContextUsageResponse = ContextUsage & {
+  rawMaxTokens: number;
+  gridRows: unknown[][];
+  memoryFiles: Array<{ path: string; type: string; tokens: number }>;
+  agents: Array<{ agentType: string; source: string; tokens: number }>;
+};
+
+export type RewindFilesResult = RewindResult;

@@ -168,6 +168,14 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       onWarning: warn,
       classifier: autoModeClassifier(config),
     });
+    // A resumed lead takes up its team again (loaded only then: most sessions have none).
+    const teams = isAgentTeamsEnabled(settingsValue(permissions.settings, "agentTeams"));
+    const restoredTeam =
+      resumed && teams
+        ? (await import("../../session/team-files.js")).restoredTeamState(
+            sessionArtifactsDir(config.cwd, resumed.sessionId),
+          )
+        : {};
     const session = createSession({
       provider: firstRequest.provider,
       model: resolved.model,
@@ -181,6 +189,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           ...(resumed
             ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId))
             : {}),
+          ...restoredTeam,
           ...(agentCatalog ? { agentCatalog } : {}),
         },
         resumed?.loadedDeferredTools,

@@ -7,6 +7,7 @@
 // it and why; the others still load.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
+import { argumentNamesOf } from "./expand.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { type SkillRoot, skillFileOf, skillRoots } from "./locations.js";
 import type { SkillCatalog, SkillContext, SkillDefinition, SlashCommand } from "./types.js";
@@ -111,6 +112,8 @@ async function loadSkill(file: string, root: SkillRoot): Promise<SkillDefinition
   if (agent !== undefined) skill.agent = agent;
   const hint = optionalString(attributes, "argument-hint");
   if (hint !== undefined) skill.argumentHint = hint;
+  const names = argumentNamesOf(attributes.arguments);
+  if (names !== undefined) skill.argumentNames = names;
   return skill;
 }
 
@@ -128,6 +131,8 @@ async function loadCommand(file: string, root: SkillRoot): Promise<SlashCommand 
   if (description !== undefined) command.description = cut(description);
   const hint = optionalString(attributes, "argument-hint");
   if (hint !== undefined) command.argumentHint = hint;
+  const names = argumentNamesOf(attributes.arguments);
+  if (names !== undefined) command.argumentNames = names;
   const model = optionalString(attributes, "model");
   if (model !== undefined) command.model = model;
   return command;

@@ -1,7 +1,8 @@
 // A skill's or command's text as the model receives it when it is invoked: the body read fresh
 // from its file, with the arguments put in. `$ARGUMENTS` is everything after the name; `$1` ... `$9`
-// are its words (quotes group words). Text without `$ARGUMENTS` gets the arguments appended, so
-// what the user or model passed is never silently dropped.
+// are its words (quotes group words), and `$name` the word at the position of `name` in the
+// frontmatter's `arguments`. Text that uses none of them gets the arguments appended, so what the
+// user or model passed is never silently dropped.
 import { readFile } from "node:fs/promises";
 import { parseFrontmatter } from "./frontmatter.js";
 import { findCommand, findSkill, type SkillCatalog, type SkillDefinition, type SlashCommand } from "./types.js";
@@ -16,16 +17,56 @@ export function argumentWords(args: string): string[] {
   return words;
 }
 
-export function substituteArguments(body: string, args: string): string {
+export function substituteArguments(body: string, args: string, names: readonly string[] = []): string {
   const trimmed = args.trim();
-  const words = argumentWords(trimmed);
+  return substituteWords(body, trimmed, argumentWords(trimmed), names);
+}
+
+/**
+ * The same with the words already apart (an MCP client sends each named argument on its own, and
+ * a value may hold spaces): `text` is what `$ARGUMENTS` becomes.
+ */
+export function substituteWords(
+  body: string,
+  text: string,
+  words: readonly string[],
+  names: readonly string[],
+): string {
+  const placeholders = ["ARGUMENTS", "[1-9]", ...names.filter((name) => NAME.test(name))];
+  const pattern = new RegExp(`\\$(${placeholders.join("|")})\\b`, "g");
   let used = false;
-  const text = body.replace(/\$(ARGUMENTS|[1-9])\b/g, (_whole, which: string) => {
+  const result = body.replace(pattern, (_whole, which: string) => {
     used = true;
-    return which === "ARGUMENTS" ? trimmed : (words[Number(which) - 1] ?? "");
+    if (which === "ARGUMENTS") return text;
+    const position = /^[1-9]$/.test(which) ? Number(which) - 1 : names.indexOf(which);
+    return words[position] ?? "";
   });
-  if (used || trimmed === "") return text;
-  return `${text.replace(/\s+$/, "")}\n\nARGUMENTS: ${trimmed}`;
+  if (used || text === "") return result;
+  return `${result.replace(/\s+$/, "")}\n\nARGUMENTS: ${text}`;
+}
+
+/** What a named argument may be called: `$name` must be told apart from the text around it. */
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The frontmatter's `arguments`: a space-separated string or a list; names that cannot be `$name` are refused. */
+export function argumentNamesOf(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const names = Array.isArray(value)
+    ? value
+    : typeof value === "string"
+      ? value.split(/\s+/).filter(Boolean)
+      : undefined;
+  if (!names || names.some((name) => typeof name !== "string")) {
+    throw new Error("`arguments` must be a space-separated string or a list of names");
+  }
+  for (const name of names as string[]) {
+    if (!NAME.test(name) || name === "ARGUMENTS") {
+      throw new Error(
+        `\`arguments\`: ${JSON.stringify(name)} is not a name $${name} could stand for (letters, digits, _)`,
+      );
+    }
+  }
+  return names as string[];
 }
 
 /** The body of a skill or command file (frontmatter removed), read now. */
@@ -34,8 +75,12 @@ export async function readInstructions(file: string): Promise<string> {
 }
 
 /** A skill's text for the conversation: where its resources are, then its instructions. */
-export async function skillPrompt(skill: SkillDefinition, args: string): Promise<string> {
-  const body = substituteArguments(await readInstructions(skill.file), args);
+export async function skillPrompt(skill: SkillDefinition, args: string, words?: readonly string[]): Promise<string> {
+  const instructions = await readInstructions(skill.file);
+  const names = skill.argumentNames ?? [];
+  const body = words
+    ? substituteWords(instructions, args, words, names)
+    : substituteArguments(instructions, args, names);
   return `Base directory of this skill (its other files are here): ${skill.dir}\n\n${body.trim()}`;
 }
 
@@ -55,7 +100,8 @@ export async function expandSlashPrompt(prompt: string, catalog: SkillCatalog): 
   const args = match[2] ?? "";
   const command = findCommand(catalog, name);
   if (command) {
-    return { kind: "command", command, prompt: substituteArguments(await readInstructions(command.file), args).trim() };
+    const body = substituteArguments(await readInstructions(command.file), args, command.argumentNames);
+    return { kind: "command", command, prompt: body.trim() };
   }
   const skill = findSkill(catalog, name);
   if (skill) return { kind: "skill", skill, prompt: await skillPrompt(skill, args) };

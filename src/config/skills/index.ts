@@ -9,6 +9,7 @@ export {
   type SlashExpansion,
   skillPrompt,
   substituteArguments,
+  substituteWords,
 } from "./expand.js";
 export { type MarkdownWithFrontmatter, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
 export { projectSkillFiles, type SkillFileKind, type SkillRoot, skillRoots } from "./locations.js";

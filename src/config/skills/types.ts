@@ -30,6 +30,8 @@ export interface SkillDefinition {
   agent?: string;
   /** `argument-hint`: how the arguments look (`<file> [--fix]`). */
   argumentHint?: string;
+  /** `arguments`: names for the words of the arguments, in order, each usable as `$name`. */
+  argumentNames?: string[];
   /** `disable-model-invocation: true`: only a user may invoke it (as `/name`); the model is not told of it. */
   disableModelInvocation: boolean;
   /** Every frontmatter key the file sets, as written: the permission check allows only safe ones unasked. */
@@ -44,6 +46,8 @@ export interface SlashCommand {
   file: string;
   allowedTools: string[];
   argumentHint?: string;
+  /** `arguments`: names for the words of the arguments, in order, each usable as `$name`. */
+  argumentNames?: string[];
   model?: string;
 }
 

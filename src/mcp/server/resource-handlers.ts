@@ -6,7 +6,7 @@ import type * as McpTypes from "@modelcontextprotocol/sdk/types.js";
 import type { AnyTool } from "../../tool/types.js";
 import type { CallContextFactory } from "./call-context.js";
 import { completePath } from "./completions.js";
-import { listPrompts, loadPromptCatalog, PROMPT_ARGUMENT } from "./prompts.js";
+import { listPrompts, loadPromptCatalog } from "./prompts.js";
 import {
   checkReadable,
   FILE_TEMPLATE,
@@ -74,11 +74,12 @@ export function registerResourceHandlers(server: Server, types: Types, parts: Re
     const isFileTemplate =
       ref.type === "ref/resource" && ref.uri === FILE_TEMPLATE.uriTemplate && argument.name === "path";
     // A prompt's arguments are completed as paths (what commands are usually given), only for
-    // prompts that exist.
+    // prompts that exist and arguments they take.
     const isPromptArgument =
       ref.type === "ref/prompt" &&
-      argument.name === PROMPT_ARGUMENT &&
-      listPrompts(await loadPromptCatalog(options.cwd)).some((p) => p.name === ref.name);
+      listPrompts(await loadPromptCatalog(options.cwd)).some(
+        (p) => p.name === ref.name && p.arguments.some((a) => a.name === argument.name),
+      );
     if (!isFileTemplate && !isPromptArgument) return { completion: { values: [], total: 0, hasMore: false } };
     const completion = await completePath(argument.value, {
       base: options.cwd,

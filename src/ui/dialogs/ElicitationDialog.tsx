@@ -47,11 +47,17 @@ export function ElicitationDialog({ pending }: { pending: PendingElicitation }) 
     redraw();
   };
 
-  const send = (action: Action) => {
+  const checking = useRef(false);
+  const send = async (action: Action) => {
     if (action === "Decline") return pending.answer({ action: "decline" });
     if (action === "Cancel") return pending.answer({ action: "cancel" });
     if (params.mode === "url") return pending.answer({ action: "accept" });
-    const answer = answerOf(fields, valuesOf(fields, state.current));
+    // A second Enter while the first is being checked does not send twice.
+    if (checking.current) return;
+    checking.current = true;
+    const answer = await answerOf(fields, valuesOf(fields, state.current)).finally(() => {
+      checking.current = false;
+    });
     if ("errors" in answer) {
       const first = fields.findIndex((field) => answer.errors[field.name] !== undefined);
       return update({ errors: answer.errors, focus: Math.max(0, first) });
@@ -61,14 +67,14 @@ export function ElicitationDialog({ pending }: { pending: PendingElicitation }) 
 
   useKeys((event: KeyEvent) => {
     const now = state.current;
-    if (event.kind === "key" && (event.name === "escape" || event.name === "ctrlC")) return send("Cancel");
+    if (event.kind === "key" && (event.name === "escape" || event.name === "ctrlC")) return void send("Cancel");
     const onActions = now.focus >= fields.length;
     if (event.kind === "key") {
       if (event.name === "up" || event.name === "shiftTab") return update({ focus: Math.max(0, now.focus - 1) });
       if (event.name === "down" || event.name === "tab")
         return update({ focus: Math.min(fields.length, now.focus + 1) });
       if (event.name === "enter") {
-        if (onActions) return send(ACTIONS[now.action] ?? "Cancel");
+        if (onActions) return void send(ACTIONS[now.action] ?? "Cancel");
         return update({ focus: now.focus + 1, ...(now.focus + 1 === fields.length && { action: 0 }) });
       }
     }
@@ -80,7 +86,7 @@ export function ElicitationDialog({ pending }: { pending: PendingElicitation }) 
       // In URL mode (no fields) the answers are also the number keys.
       if (event.kind === "text" && fields.length === 0) {
         const chosen = ACTIONS[Number(event.text) - 1];
-        if (chosen) return send(chosen);
+        if (chosen) return void send(chosen);
       }
       return;
     }

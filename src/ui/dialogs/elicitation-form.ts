@@ -5,7 +5,7 @@
 // says, field by field, what is wrong. Nothing here sends anything: the dialog does, on Accept.
 
 import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 
 export type FieldKind = "text" | "number" | "integer" | "boolean" | "choice" | "multi";
 
@@ -99,13 +99,22 @@ function parsed(field: FormField, value: FieldValue): { value?: AnswerContent[st
   return { value: value as AnswerContent[string] };
 }
 
-const validator = new AjvJsonSchemaValidator();
+let validator: Promise<AjvJsonSchemaValidator> | undefined;
+
+/** Loaded at the first Accept: ajv is many files, and the UI's start-up should not wait for it. */
+function schemaValidator(): Promise<AjvJsonSchemaValidator> {
+  validator ??= import("@modelcontextprotocol/sdk/validation/ajv").then(
+    ({ AjvJsonSchemaValidator }) => new AjvJsonSchemaValidator(),
+  );
+  return validator;
+}
 
 /** The answer to send, or a message for each field that is not right yet. */
-export function answerOf(
+export async function answerOf(
   fields: readonly FormField[],
   values: FormValues,
-): { content: AnswerContent } | { errors: Record<string, string> } {
+): Promise<{ content: AnswerContent } | { errors: Record<string, string> }> {
+  const checker = await schemaValidator();
   const content: AnswerContent = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
@@ -115,7 +124,7 @@ export function answerOf(
       continue;
     }
     if (result.value === undefined) continue;
-    const check = validator.getValidator(field.schema as Parameters<typeof validator.getValidator>[0])(result.value);
+    const check = checker.getValidator(field.schema as Parameters<typeof checker.getValidator>[0])(result.value);
     if (!check.valid) {
       errors[field.name] = readableError(check.errorMessage);
       continue;

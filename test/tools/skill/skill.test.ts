@@ -180,6 +180,19 @@ describe("arguments", () => {
     expect(await expandSlashPrompt("/tmp/file is broken", catalog)).toBeUndefined();
     expect(await expandSlashPrompt("/unknown thing", catalog)).toBeUndefined();
   });
+
+  it("puts each word where the frontmatter's `arguments` name it, and refuses names $name cannot be", async () => {
+    skillFile(join(project, ".warden"), "component", "arguments: name kind", "Make $name, a $kind. ($names stays)");
+    write(join(project, ".warden", "commands", "move.md"), "---\narguments:\n  - from\n  - to\n---\nMove $from to $to");
+    const broken = skillFile(join(project, ".warden"), "broken", "arguments: [ok, not-a-name]");
+    const catalog = await discover();
+    expect(catalog.skills.find((s) => s.name === "component")?.argumentNames).toEqual(["name", "kind"]);
+    const skill = await expandSlashPrompt('/component "Search Bar" form', catalog);
+    expect(skill?.prompt).toContain("Make Search Bar, a form. ($names stays)");
+    expect(skill?.prompt).not.toContain("ARGUMENTS:");
+    expect(await expandSlashPrompt("/move a.txt b.txt", catalog)).toMatchObject({ prompt: "Move a.txt to b.txt" });
+    expect(catalog.warnings.find((w) => w.startsWith(broken))).toContain('"not-a-name" is not a name');
+  });
 });
 
 describe("the listing the model sees up front", () => {
