@@ -2,6 +2,7 @@
 // per event. Hooks of one event run in parallel; for PreToolUse the strictest answer wins, and a
 // hook that fails (crash, hang, broken output) refuses the call: a guard that could not look has
 // not said yes.
+import { randomUUID } from "node:crypto";
 import type { LoadedSettings } from "../config/settings.js";
 import {
   HOOK_EVENTS,
@@ -49,6 +50,20 @@ export type HookCallbackRunner = (
   signal?: AbortSignal,
 ) => Promise<unknown>;
 
+/** A command hook starting or ending, for whoever shows hooks at work (stream-json's hook lines). */
+export type HookLifecycleEvent =
+  | { kind: "started"; hookId: string; hookName: string; event: HookEventName }
+  | {
+      kind: "response";
+      hookId: string;
+      hookName: string;
+      event: HookEventName;
+      stdout: string;
+      stderr: string;
+      exitCode: number | null;
+      outcome: "success" | "error" | "cancelled";
+    };
+
 export interface UserPromptSubmitResult {
   blocked?: string;
   additionalContext: string[];
@@ -95,6 +110,13 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   constructor(private readonly options: HookRunnerOptions) {}
 
   /** Adds the embedding program's hook functions; they run beside the command hooks of each event. */
+  private observer: ((event: HookLifecycleEvent) => void) | undefined;
+
+  /** Told when each command hook starts and ends (--include-hook-events). */
+  observe(observer: (event: HookLifecycleEvent) => void): void {
+    this.observer = observer;
+  }
+
   addCallbacks(hooks: CallbackHooks, run: HookCallbackRunner): void {
     this.callbacks = { hooks, run };
   }
@@ -152,7 +174,24 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       commands.map(async (hook) => {
         const timeoutMs =
           hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+        const observed = this.observer && {
+          hookId: randomUUID(),
+          hookName: toolName ? `${event}:${toolName}` : event,
+          event,
+        };
+        if (observed) this.observer?.({ kind: "started", ...observed });
         const result = await runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs, env, signal });
+        if (observed) {
+          const failed = result.timedOut || result.spawnError !== undefined || result.exitCode !== 0;
+          this.observer?.({
+            kind: "response",
+            ...observed,
+            stdout: result.stdout,
+            stderr: result.spawnError ?? result.stderr,
+            exitCode: result.exitCode,
+            outcome: signal?.aborted ? "cancelled" : failed ? "error" : "success",
+          });
+        }
         return interpretHookResult(hook.command, result, timeoutMs);
       }),
     );

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { writeScript } from "../loop/helpers.js";
-import { Prompts, sdkOptions, workspace } from "./sdk-harness.js";
+import { collect, Prompts, results, sdkOptions, workspace } from "./sdk-harness.js";
 
 const text = (t: string) => ({ type: "text", text: t });
 const toolUse = (id: string, name: string, input: object) => ({ type: "tool_use", id, name, input });
@@ -127,5 +127,49 @@ describe("Agent SDK control requests", () => {
       expect.stringMatching(/no running task "no-such-task"/),
       expect.stringMatching(/unsupported control request: "reload_skills"/),
     ]);
+  });
+
+  it("writes hook_started and hook_response lines for command hooks (includeHookEvents)", async () => {
+    const ws = workspace();
+    const script = writeScript(ws.cwd, [
+      { content: [toolUse("b1", "Bash", { command: "true" })] },
+      { content: [text("done")] },
+    ]);
+    const hooks = {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo looked; echo warn >&2" }] }],
+    };
+    const run = (includeHookEvents: boolean) =>
+      collect(
+        query({
+          prompt: "go",
+          options: sdkOptions(ws, {
+            model: `replay:${script}`,
+            allowedTools: ["Bash"],
+            includeHookEvents,
+            extraArgs: { settings: JSON.stringify({ hooks }) },
+          }),
+        }),
+      );
+    const messages = await run(true);
+    const lines = messages.filter(
+      (m) => m.type === "system" && (m.subtype === "hook_started" || m.subtype === "hook_response"),
+    );
+    expect(lines).toEqual([
+      expect.objectContaining({ subtype: "hook_started", hook_name: "PreToolUse:Bash", hook_event: "PreToolUse" }),
+      expect.objectContaining({
+        subtype: "hook_response",
+        hook_name: "PreToolUse:Bash",
+        stdout: "looked\n",
+        stderr: "warn\n",
+        exit_code: 0,
+        outcome: "success",
+      }),
+    ]);
+    const [started, response] = lines as Array<{ hook_id: string }>;
+    expect(response?.hook_id).toBe(started?.hook_id);
+    expect(results(messages)[0]).toMatchObject({ subtype: "success", result: "done" });
+    // Without the option, no hook lines.
+    const quiet = await run(false);
+    expect(quiet.some((m) => m.type === "system" && m.subtype === "hook_started")).toBe(false);
   });
 });

@@ -210,6 +210,25 @@ async function buildState(
   sessionRef = built;
   reporter = new HeadlessReporter("stream-json", out, err, built.session.sessionId, config.verbose);
   if (config.includePartialMessages) reporter.includePartialMessages();
+  const hookLines = reporter;
+  if (config.includeHookEvents) {
+    // Claude Code's hook lines: hook_started when a command hook starts, hook_response when it ends.
+    built.plan.permissions.hooks?.observe((event) =>
+      hookLines.system({
+        subtype: event.kind === "started" ? "hook_started" : "hook_response",
+        hook_id: event.hookId,
+        hook_name: event.hookName,
+        hook_event: event.event,
+        ...(event.kind === "response" && {
+          output: event.stdout + event.stderr,
+          stdout: event.stdout,
+          stderr: event.stderr,
+          ...(event.exitCode !== null && { exit_code: event.exitCode }),
+          outcome: event.outcome,
+        }),
+      }),
+    );
+  }
   onReporter(reporter);
   // The Agent SDK asks for checkpoints through its environment (enableFileCheckpointing).
   const checkpointing =

@@ -46,6 +46,7 @@ function flagsOf(options: Options, sdkServers: ReadonlyMap<string, McpSdkServerC
   if (options.settingSources) argv.push(`--setting-sources=${options.settingSources.join(",")}`);
   if (options.includePartialMessages) argv.push("--include-partial-messages");
   if (options.enableFileCheckpointing) argv.push("--enable-file-checkpointing");
+  if (options.includeHookEvents) argv.push("--include-hook-events");
   if (options.maxThinkingTokens !== undefined) argv.push(`--max-thinking-tokens=${options.maxThinkingTokens}`);
   if (options.canUseTool) argv.push("--permission-prompt-tool", "stdio");
   // Settings given on the command line apply at once: their `env` reaches the session's processes.

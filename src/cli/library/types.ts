@@ -170,6 +170,8 @@ export interface Options {
   systemPrompt?: string | { type: "preset"; preset: "claude_code"; append?: string };
   settingSources?: SettingSource[];
   includePartialMessages?: boolean;
+  /** hook_started / hook_response system messages around each command hook. */
+  includeHookEvents?: boolean;
   /** Lets rewindFiles() undo the file changes made since a user message. */
   enableFileCheckpointing?: boolean;
   /** The model's thinking budget in tokens (Anthropic); 0 turns thinking off. */

@@ -17,6 +17,7 @@ export {
   leavePlanMode,
   modeAfterPlan,
 } from "./plan-mode.js";
+export { type RuleRemoval, removeRuleFromSource, withoutRule } from "./remove-rule.js";
 export { loadSessionPermissions, type SessionPermissions, type SessionPermissionsOptions } from "./session-setup.js";
 export {
   applyPermissionUpdate,

@@ -2,12 +2,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { projectDataDir, sessionArtifactsDir } from "../../config/paths.js";
-import { formatRule, parseRule, RULE_BEHAVIORS } from "../../permissions/rules/index.js";
-import { applyPermissionUpdate, persistPermissionUpdate } from "../../permissions/settings/index.js";
 import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
-import type { PermissionBehavior, PermissionUpdate } from "../../tool/permission-types.js";
 import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
+import { permissionsCommand } from "./permissions-command.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
 export function builtinCommands(): SlashCommand[] {
@@ -87,46 +85,7 @@ export function builtinCommands(): SlashCommand[] {
         ctx.transcript.showHistory(ctx.current().engine.messages);
       },
     },
-    {
-      name: "permissions",
-      argumentHint: "[allow|deny|ask RULE]",
-      description: "The rules in force and their sources; or add a rule (saved to .warden/settings.local.json)",
-      run: (ctx, args) => {
-        if (!args) {
-          ctx.transcript.addNotice(permissionsText(ctx));
-          return;
-        }
-        const match = /^(allow|deny|ask)\s+(.+)$/.exec(args);
-        if (!match) {
-          ctx.transcript.addNotice(
-            "Usage: /permissions, or /permissions allow|deny|ask RULE (e.g. Bash(npm test:*))",
-            "error",
-          );
-          return;
-        }
-        const behavior = match[1] as PermissionBehavior;
-        const parsed = parseRule(match[2] as string);
-        if (!parsed.ok) {
-          ctx.transcript.addNotice(`Not a rule: ${parsed.error}`, "error");
-          return;
-        }
-        const engine = ctx.handle.engine;
-        const update: PermissionUpdate = {
-          type: "addRules",
-          behavior,
-          rules: [parsed.value],
-          destination: "localSettings",
-        };
-        const file = persistPermissionUpdate(update, engine.cwd);
-        engine.setAppState((state) => ({
-          ...state,
-          toolPermissionContext: applyPermissionUpdate(state.toolPermissionContext, update, engine.cwd),
-        }));
-        ctx.transcript.addNotice(
-          `Added ${behavior} rule ${formatRule(parsed.value)}${file ? ` to ${displayPath(file, engine.cwd)}` : ""}.`,
-        );
-      },
-    },
+    permissionsCommand,
     {
       name: "mcp",
       description: "MCP servers and their state",
@@ -220,20 +179,4 @@ function pastSessions(ctx: CommandContext): Array<{ label: string; value: string
     .filter((s) => s.id !== ctx.handle.engine.sessionId)
     .sort((a, b) => b.mtime.getTime() - a.mtime.getTime())
     .map((s) => ({ label: `${s.mtime.toISOString().slice(0, 16).replace("T", " ")}  ${s.id}`, value: s.id }));
-}
-
-function permissionsText(ctx: CommandContext): string {
-  const context = ctx.handle.engine.getAppState().toolPermissionContext;
-  const cwd = ctx.handle.engine.cwd;
-  const lines = [`Mode: ${context.mode}`, `Working directories: ${context.workingDirectories.join(", ")}`];
-  for (const behavior of RULE_BEHAVIORS) {
-    const rules = context.rules[behavior];
-    lines.push(`${behavior} (${rules.length}):`);
-    for (const rule of rules) {
-      lines.push(
-        `  ${formatRule(rule.value)}  · ${rule.source}${rule.file ? ` (${displayPath(rule.file, cwd)})` : ""}`,
-      );
-    }
-  }
-  return lines.join("\n");
 }
