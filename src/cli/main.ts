@@ -14,6 +14,8 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   acp: () => import("./commands/acp.js"),
   // BullMQ and ioredis load only here: a local session never pays for the fleet.
   fleet: () => import("./commands/fleet.js"),
+  // A fleet worker's warm session process (internal: the job arrives on stdin).
+  "fleet-session": () => import("./commands/fleet-session.js"),
 };
 
 /** Flags after which the session command prints something and exits, or runs headless. */

@@ -23,6 +23,8 @@ export interface ChildSessionOptions {
   env: NodeJS.ProcessEnv;
   onLine: (line: string) => void;
   onStderr: (text: string) => void;
+  /** A warm `warden fleet-session` process (warm-sessions.ts) to run the session in, already guarded. */
+  warm?: ChildProcess;
 }
 
 export interface ChildSession {
@@ -54,19 +56,38 @@ export function sessionArgs(options: Pick<ChildSessionOptions, "spec" | "cwd" | 
   return args;
 }
 
-export function startChildSession(options: ChildSessionOptions): ChildSession {
+/** What differs from the worker's own environment: all a warm process needs to be told. */
+function envChanges(env: NodeJS.ProcessEnv): Record<string, string | null> {
+  const changes: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== process.env[key]) changes[key] = value ?? null;
+  for (const key of Object.keys(process.env)) if (!(key in env)) changes[key] = null;
+  return changes;
+}
+
+function spawnSession(options: ChildSessionOptions): ChildProcess {
+  if (options.warm) {
+    options.warm.stdin?.end(
+      `${JSON.stringify({ argv: sessionArgs(options), cwd: options.cwd, env: envChanges(options.env) })}\n`,
+    );
+    return options.warm;
+  }
   prepareOrphanGuard();
   const [program, ...prefix] = options.command;
   if (!program) throw new Error("no warden command to run the session with");
-  const child: ChildProcess = spawn(program, [...prefix, ...sessionArgs(options)], {
+  const child = spawn(program, [...prefix, ...sessionArgs(options)], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error(`cannot start the session: ${program} did not start`);
-  guardProcessGroup(pid);
+  if (child.pid === undefined) throw new Error(`cannot start the session: ${program} did not start`);
+  guardProcessGroup(child.pid);
+  return child;
+}
+
+export function startChildSession(options: ChildSessionOptions): ChildSession {
+  const child = spawnSession(options);
+  const pid = child.pid as number;
   let exited = false;
   const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout>, crlfDelay: Infinity });
   lines.on("line", (line) => {
@@ -76,6 +97,11 @@ export function startChildSession(options: ChildSessionOptions): ChildSession {
   child.stderr?.on("data", (text: string) => options.onStderr(text));
   const outputClosed = new Promise<void>((resolve) => lines.once("close", () => resolve()));
   const exit = new Promise<number>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      exited = true;
+      resolve(child.exitCode ?? 128 + (child.signalCode ? (SIGNAL_NUMBERS[child.signalCode] ?? 1) : 1));
+      return;
+    }
     child.once("error", (error) => {
       options.onStderr(`cannot start the session: ${error.message}\n`);
       resolve(127);

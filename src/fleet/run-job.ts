@@ -16,6 +16,7 @@ import { type JobSpec, parseJobSpec, providerOf } from "./job-spec.js";
 import { expireJob, keys } from "./keys.js";
 import { tryAcquireSlot } from "./provider-slots.js";
 import { ownedSet, restoreTranscript, TranscriptMirror } from "./transcript-mirror.js";
+import type { WarmSessions } from "./warm-sessions.js";
 import { applyPatch, patchStat, prepareWorkspace, type Workspace, workspacePatch } from "./workspace.js";
 
 export interface WorkerContext {
@@ -26,6 +27,8 @@ export interface WorkerContext {
   /** The `warden` command (node and the CLI script). */
   command: readonly string[];
   report: (line: string) => void;
+  /** Session processes started ahead of the jobs (absent: each job starts its own). */
+  warm?: WarmSessions;
 }
 
 /** What BullMQ keeps as the job's return value (the full result is in the job's hash). */
@@ -165,6 +168,7 @@ async function runSession(
     prompt: resume ? TAKEOVER_PROMPT : spec.prompt,
     resume,
     command: ctx.command,
+    ...(ctx.warm ? { warm: ctx.warm.take() } : {}),
     env: {
       ...process.env,
       WARDEN_REPLAY_CONTINUE: "1",
@@ -212,6 +216,8 @@ async function runSession(
   try {
     code = await child.done;
   } finally {
+    // The next job's process starts now that this one no longer competes for the CPU.
+    ctx.warm?.fill();
     clearInterval(cancelWatch);
     await (mirror as TranscriptMirror | undefined)?.finish();
     await snapshotting;

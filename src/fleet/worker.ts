@@ -12,6 +12,7 @@ import { expireJob, QUEUE_NAME } from "./keys.js";
 import { setProviderLimit } from "./provider-slots.js";
 import { openRedis } from "./redis.js";
 import { processJob } from "./run-job.js";
+import { WarmSessions } from "./warm-sessions.js";
 
 export interface WorkerOptions {
   url: string;
@@ -42,7 +43,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   for (const [provider, limit] of Object.entries(options.providerLimits)) {
     await setProviderLimit(redis, provider, limit);
   }
-  const context = { redis, workerId: id, workRoot, command: options.command, report: options.report };
+  // WARDEN_FLEET_WARM=0: every job starts its session process from scratch.
+  const warm =
+    process.env.WARDEN_FLEET_WARM === "0"
+      ? undefined
+      : new WarmSessions(options.command, options.concurrency, workRoot);
+  warm?.fill();
+  const context = { redis, workerId: id, workRoot, command: options.command, report: options.report, warm };
   const worker = new Worker(QUEUE_NAME, (job, token) => processJob(context, job, token), {
     connection: redis,
     concurrency: options.concurrency,
@@ -70,6 +77,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     id,
     async close() {
       await worker.close();
+      warm?.close();
       redis.disconnect();
     },
   };
