@@ -103,7 +103,8 @@ describe("MCP servers changed at run time through the Agent SDK", () => {
         await expect(q.reconnectMcpServer("broken")).rejects.toThrow(/missing API token/);
         await expect(q.reconnectMcpServer("nothing-here")).rejects.toThrow(/No MCP server named "nothing-here"/);
         // A server whose process dies: a clear state and error, then reconnect brings it back.
-        const wardenPid = (await q.initializationResult()).pid as number;
+        // Warden's initialize answer carries its pid (Claude Code's does too; the SDK's type leaves it out).
+        const wardenPid = ((await q.initializationResult()) as unknown as { pid: number }).pid;
         const [demoPid] = childrenOf(wardenPid, "demo-server.ts");
         expect(demoPid).toBeGreaterThan(0);
         process.kill(demoPid as number, "SIGKILL");
