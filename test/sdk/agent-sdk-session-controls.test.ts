@@ -4,13 +4,16 @@
 // user has not trusted they may only restrict). The replay model stands in for the model.
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { type Query, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { writeScript } from "../loop/helpers.js";
 import { Prompts, sdkOptions, workspace } from "./sdk-harness.js";
 
 const text = (t: string) => ({ type: "text", text: t });
 const toolUse = (id: string, name: string, input: object) => ({ type: "tool_use", id, name, input });
+
+/** Settings the SDK's type would not let through (a wrong shape, null inside an object): sent as they are. */
+const raw = (value: unknown) => value as Parameters<Query["applyFlagSettings"]>[0];
 
 /** The text of every tool result the SDK was shown, by tool_use id. */
 function toolResults(messages: SDKMessage[]): Map<string, string> {
@@ -83,7 +86,7 @@ describe("Agent SDK session controls", () => {
       /would widen: permissions\.defaultMode/,
     );
     await expect(q.applyFlagSettings({ model: "sonnet" })).rejects.toThrow(/not supported: model/);
-    await expect(q.applyFlagSettings({ permissions: { deny: "Write" } })).rejects.toThrow(/nothing was applied/);
+    await expect(q.applyFlagSettings(raw({ permissions: { deny: "Write" } }))).rejects.toThrow(/nothing was applied/);
     prompts.send("write it");
     const denials: string[] = [];
     for await (const message of q) {
@@ -122,7 +125,7 @@ describe("Agent SDK session controls", () => {
       denials.push(...message.permission_denials.map((d) => d.tool_use_id));
       if (outcomes.length === 1) {
         // The allow list taken away again, and plan mode: the next command is not run.
-        await q.applyFlagSettings({ permissions: { allow: null, defaultMode: "plan" } });
+        await q.applyFlagSettings(raw({ permissions: { allow: null, defaultMode: "plan" } }));
         prompts.send("once more");
       } else prompts.end();
     }
