@@ -182,12 +182,7 @@ async function echoWhileStreaming(rows: BenchRow[]): Promise<void> {
   const builds: Array<{ label: string; cli: string; series: EchoSeries }> = [
     { label: "", cli: snapshotBuiltCli("warden-tui-bench").cli, series: { idle: [], busy: [] } },
   ];
-  if (before)
-    builds.push({
-      label: "before: ",
-      cli: snapshotBuiltCli("warden-tui-bench-before", before).cli,
-      series: { idle: [], busy: [] },
-    });
+  if (before) builds.push({ label: "before: ", cli: join(resolve(before), "cli.js"), series: { idle: [], busy: [] } });
   const rounds = before ? 3 : 2;
   const loadAtStart = loadavg()[0] as number;
   for (let round = 0; round < rounds; round++) for (const build of builds) await echoSession(build.cli, build.series);

@@ -29,10 +29,9 @@ const renderOptions = (terminal: Terminal) => ({
   // ink holds every redraw to 30 a second by default, so a key typed just after a redraw waited up
   // to 33 ms to be echoed. Streaming output is held to one redraw a frame by the transcript model
   // instead, so ink may draw each key at once.
+  // (ink's incrementalRendering, which rewrites only changed lines, left stale lines on screen
+  // when the status line changed: tried and left off.)
   maxFps: 1000,
-  // Rewrite only the lines that changed: a keystroke rewrites the prompt line, not the whole live
-  // part (running tools, the prompt's borders, the status line), and the terminal has less to do.
-  incrementalRendering: true,
 });
 
 /** Asks whether to trust the folder; true once the person said yes. */
