@@ -175,6 +175,24 @@ async function echoSession(cliPath: string, into: EchoSeries): Promise<void> {
   }
 }
 
+/** Keys typed into bench/fixtures/echo-floor.mjs: what the machine allows at this moment. */
+async function echoFloor(into: number[]): Promise<void> {
+  const pane = new ControlPane(`exec ${process.execPath} ${join(root, "bench/fixtures/echo-floor.mjs")}`);
+  try {
+    await pane.waitFor((s) => s.includes("default mode"), performance.now());
+    let typed = "";
+    for (let i = 0; i < 20; i++) {
+      typed += "a";
+      const t0 = performance.now();
+      await pane.type("a");
+      into.push(await pane.waitFor((s) => promptLine(s, typed), t0));
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  } finally {
+    pane.kill();
+  }
+}
+
 async function echoWhileStreaming(rows: BenchRow[]): Promise<void> {
   // WARDEN_BENCH_BEFORE=<another build's dist/> measures it too, in alternating sessions, so that
   // a burst of load on the shared machine hits both alike.
@@ -185,8 +203,18 @@ async function echoWhileStreaming(rows: BenchRow[]): Promise<void> {
   if (before) builds.push({ label: "before: ", cli: join(resolve(before), "cli.js"), series: { idle: [], busy: [] } });
   const rounds = before ? 3 : 2;
   const loadAtStart = loadavg()[0] as number;
-  for (let round = 0; round < rounds; round++) for (const build of builds) await echoSession(build.cli, build.series);
+  const floor: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    await echoFloor(floor);
+    for (const build of builds) await echoSession(build.cli, build.series);
+  }
   const load = `load average ${loadAtStart.toFixed(1)} → ${(loadavg()[0] as number).toFixed(1)} on ${cpus().length} cores`;
+  rows.push({
+    name: `floor: a bare raw-mode echo redrawing a frame alike, p99 of ${floor.length}`,
+    value: percentile(floor, 99),
+    unit: "ms",
+    note: `median ${median(floor).toFixed(1)} ms (bench/fixtures/echo-floor.mjs: the machine's share)`,
+  });
   for (const { label, series } of builds) {
     rows.push(
       {
