@@ -47,6 +47,8 @@ export interface StartOptions {
   mcpWarn?: (message: string) => void;
   /** Who answers MCP servers' questions (elicitation); none: they are declined with a warning. */
   onElicitation?: McpClientFeatures["onElicitation"];
+  /** Asks the person whether a server may sample (absent: only servers settings name may). */
+  approveSampling?: McpClientFeatures["approveSampling"];
   /** A server's URL-mode question was completed (the SDK is told with a system line). */
   onElicitationComplete?: McpClientFeatures["onElicitationComplete"];
   /** Log messages of MCP servers, at the level settings ask for. */
@@ -117,6 +119,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       onServerLog: (message) => options.onServerLog?.(message),
       ...(options.onElicitation && { onElicitation: options.onElicitation }),
       ...(options.onElicitationComplete && { onElicitationComplete: options.onElicitationComplete }),
+      ...(options.approveSampling && { approveSampling: options.approveSampling }),
     }),
     ...(options.deferMcpHandshake ? { handshakeAfter: firstRequest.sent } : {}),
     strict: config.strictMcpConfig,
