@@ -14,6 +14,7 @@ import { ReadFileState } from "../tool/read-file-state.js";
 import type { ToolUseContext } from "../tool/types.js";
 import { builtInCatalog } from "../tools/agent/catalog.js";
 import type { ElicitationQueue, OpenSessionOptions, PermissionQueue, SamplingQueue, SessionHandle } from "../ui/run.js";
+import { mcpServersControl } from "./interactive-mcp.js";
 import { attachMentions } from "./interactive-mentions.js";
 import { type LiveSkillCatalog, liveSkillCatalog } from "./interactive-skills.js";
 import { planSession } from "./session/plan.js";
@@ -85,7 +86,7 @@ export async function openInteractiveSession(
       session.setAppState((prev) => ({ ...prev, queuedUserMessages: [...(prev.queuedUserMessages ?? []), note] }));
       return { toolUse, result };
     },
-    mcpServers: mcp.servers,
+    mcp: mcpServersControl(mcp.live),
     agents: (agentCatalog ?? builtInCatalog()).agents,
     notices,
     async close() {

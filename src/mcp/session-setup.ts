@@ -195,13 +195,14 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
       cwd: options.cwd,
       // A session that started with no server gets its manager (and the MCP SDK) at the first one added.
       manager: () => {
+        if (manager) return Promise.resolve(manager);
         making ??= import("./manager.js").then(({ McpClientManager }) => {
           const made = new McpClientManager([], managerOptions);
           listenTo(made, []);
           manager = made;
           return made;
         });
-        return manager ? Promise.resolve(manager) : making;
+        return making;
       },
       configuredEntry: (name, approved) =>
         loadMcpServerEntries({

@@ -38,10 +38,35 @@ export interface SessionHandle {
   agents: readonly AgentDefinition[];
   /** The user's and the project's commands and skills as the folders hold them now (read again at each call). */
   customCommands(): Promise<readonly CustomCommandInfo[]>;
-  /** MCP servers and their state, for /mcp. */
-  mcpServers: ReadonlyArray<{ name: string; status: string }>;
+  /** MCP servers as they stand now, and what /mcp can do with them. */
+  mcp: McpServersControl;
   /** Ends the session: transcript closed, background commands and MCP servers stopped. */
   close(): Promise<void>;
+}
+
+/** One MCP server as /mcp shows it. */
+export interface McpServerView {
+  name: string;
+  /** connected, pending, failed, needs-auth, disconnected, disabled... */
+  state: string;
+  error?: string;
+  /** Where it was configured (user, project, local, mcpjson, cli, policy, dynamic). */
+  scope: string;
+  transport?: string;
+  tools: readonly string[];
+  serverInfo?: { name: string; version: string };
+  /** Turned off in this session (it can be turned on again). */
+  disabledByUser: boolean;
+  /** A project server (.mcp.json, project settings) waiting for the user's approval. */
+  awaitingApproval: boolean;
+}
+
+/** What /mcp does; each operation resolves with the server afterwards, or throws with the reason. */
+export interface McpServersControl {
+  servers(): McpServerView[];
+  reconnect(name: string): Promise<McpServerView>;
+  setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
+  approve(name: string): Promise<McpServerView>;
 }
 
 export interface OpenSessionOptions {

@@ -5,6 +5,7 @@ import { projectDataDir, sessionArtifactsDir } from "../../config/paths.js";
 import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
 import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
+import { mcpCommand } from "./mcp-command.js";
 import { permissionsCommand } from "./permissions-command.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
@@ -86,27 +87,7 @@ export function builtinCommands(): SlashCommand[] {
       },
     },
     permissionsCommand,
-    {
-      name: "mcp",
-      description: "MCP servers and their state",
-      run: (ctx) => {
-        const servers = ctx.handle.mcpServers;
-        const tools = ctx.handle.engine.tools.filter((t) => t.name.startsWith("mcp__"));
-        ctx.transcript.addNotice(
-          servers.length === 0
-            ? "No MCP servers are configured (settings mcpServers, .mcp.json or --mcp-config)."
-            : [
-                "MCP servers:",
-                ...servers.map((s) => {
-                  const own = tools
-                    .filter((t) => t.name.startsWith(`mcp__${s.name}__`))
-                    .map((t) => t.name.split("__")[2]);
-                  return `  ${s.name}: ${s.status}${own.length ? ` · tools: ${own.join(", ")}` : ""}`;
-                }),
-              ].join("\n"),
-        );
-      },
-    },
+    mcpCommand,
     {
       name: "agents",
       description: "The agents the model can start with the Agent tool",
