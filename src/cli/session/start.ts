@@ -4,6 +4,7 @@
 // differs between front ends is passed in: who answers an ask, where warnings go, whether the
 // session is interactive, and a step that may change the permission context before the engine is
 // built (`-p "/skill"` grants the skill's allowed-tools).
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
@@ -92,6 +93,8 @@ export interface BuiltSession {
   /** One prompt with the settings' UserPromptSubmit and Stop hooks around it. */
   runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
   compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
+  /** Replaces the MCP tools served outside the manager's servers (the SDK's in-process servers). */
+  setExtraMcpTools(tools: readonly AnyTool[]): void;
   /** Transcript closed and MCP servers stopped. */
   close(): Promise<void>;
 }
@@ -173,9 +176,12 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       options.agents ??
         (config.agents !== undefined ? (JSON.parse(config.agents) as Record<string, unknown>) : undefined),
     );
-    const extraMcpTools = options.extraMcpTools ?? [];
+    let extraMcpTools = options.extraMcpTools ?? [];
+    let managedMcpTools: readonly AnyTool[] = mcp.tools;
     // --fork-session: the conversation goes on under a new id (given with --session-id, or new).
-    const sessionId = resumed && !config.forkSession ? resumed.sessionId : config.sessionId;
+    // Chosen here, not by the session, when resuming: restored agents' tasks need its folder now.
+    const sessionId =
+      resumed && !config.forkSession ? resumed.sessionId : (config.sessionId ?? (resumed ? randomUUID() : undefined));
     const canUseTool = createCanUseTool({
       askHandler: options.askHandler,
       // The call's input is already in the transcript with its tool_use; the id links the two.
@@ -191,6 +197,14 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
             sessionArtifactsDir(config.cwd, resumed.sessionId),
           )
         : {};
+    // Background agents of the earlier process come back as ended tasks TaskOutput can read.
+    const restoredAgents = resumed
+      ? await (await import("./resume-agents.js")).restoredAgentState(
+          config.cwd,
+          resumed.sessionId,
+          sessionId ?? resumed.sessionId,
+        )
+      : {};
     const session = createSession({
       provider: firstRequest.provider,
       model: resolved.model,
@@ -205,6 +219,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
             ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId))
             : {}),
           ...restoredTeam,
+          ...restoredAgents,
           ...(agentCatalog ? { agentCatalog } : {}),
         },
         resumed?.loadedDeferredTools,
@@ -238,6 +253,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     rootsKey = rootsNow().join("\0");
     mcpForRoots = mcp;
     mcp.onToolsChanged((mcpTools, instructions) => {
+      managedMcpTools = mcpTools;
       session.setMcpTools([...mcpTools, ...extraMcpTools]);
       // Told to the model as a delta (mcp_instructions_delta), never by rewriting the system prompt.
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
@@ -259,6 +275,10 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       runStartHooks: () => runSessionStartHooks(session, bound.hooks, resumed ? "resume" : "startup", warn),
       runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
       compact: (instructions) => session.compact(instructions),
+      setExtraMcpTools(tools) {
+        extraMcpTools = tools;
+        session.setMcpTools([...managedMcpTools, ...extraMcpTools]);
+      },
       async close() {
         // Teammates and background agents stop with the session, their ends recorded.
         await session.stopAgents();

@@ -12,7 +12,7 @@ import { addTeamMember, setMemberActive, teammatePlanPath, teamTaskStore } from 
 import { type StructuredTeamMessage, TEAM_LEAD_NAME, type TeammateState } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
 import { SessionAttachments } from "../reminders.js";
-import { childQueryParams, setUpChild } from "./child.js";
+import { childQueryParams, setUpChild, sidechainPath } from "./child.js";
 import type { SubagentDeps } from "./deps.js";
 import { driveChildLoop } from "./drive.js";
 
@@ -55,6 +55,7 @@ export async function runTeammate(
     ...(request.modelSpec ? { model: request.modelSpec } : {}),
     joinedAt: new Date().toISOString(),
     active: true,
+    ...(deps.transcripts ? { transcriptPath: sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId) } : {}),
   });
   const setup = await setUpChild(deps, request, parent, {
     introSuffix: teammateIntro(request),

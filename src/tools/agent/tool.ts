@@ -178,7 +178,9 @@ function startInBackground(
     command: label,
     description: request.description,
     notify: (text) => pushReminder(context, `<task-notification>\n${text}\n</task-notification>`),
-    async run(signal, output) {
+    async run(signal, output, task) {
+      // Kept in the agent's sidechain: a resumed session lists the task again.
+      request.task = { id: task.id, outputPath: task.outputPath };
       request.onStart = (controller) => {
         if (signal.aborted) controller.abort(signal.reason);
         else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
