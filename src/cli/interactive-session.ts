@@ -13,7 +13,7 @@ import type { PermissionRule } from "../tool/permission-types.js";
 import { ReadFileState } from "../tool/read-file-state.js";
 import type { ToolUseContext } from "../tool/types.js";
 import { builtInCatalog } from "../tools/agent/catalog.js";
-import type { ElicitationQueue, OpenSessionOptions, PermissionQueue, SessionHandle } from "../ui/run.js";
+import type { ElicitationQueue, OpenSessionOptions, PermissionQueue, SamplingQueue, SessionHandle } from "../ui/run.js";
 import { attachMentions } from "./interactive-mentions.js";
 import { type LiveSkillCatalog, liveSkillCatalog } from "./interactive-skills.js";
 import { planSession } from "./session/plan.js";
@@ -23,7 +23,7 @@ import { expandPrompt } from "./skills-setup.js";
 
 export async function openInteractiveSession(
   config: SessionConfig,
-  person: { permissions: PermissionQueue; elicitations: ElicitationQueue },
+  person: { permissions: PermissionQueue; elicitations: ElicitationQueue; samplings: SamplingQueue },
   options: OpenSessionOptions,
 ): Promise<SessionHandle> {
   const notices: string[] = [];
@@ -35,6 +35,8 @@ export async function openInteractiveSession(
     warn,
     // Servers' questions (elicitation) wait for the person in the UI's form.
     onElicitation: person.elicitations.ask,
+    // A server's request for a completion runs on the model only once the person says yes.
+    approveSampling: person.samplings.ask,
     onServerLog: (message) => {
       if (config.verbose) notices.push(`MCP ${JSON.stringify(message)}`);
     },

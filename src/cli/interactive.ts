@@ -5,6 +5,7 @@
 // exits. Loaded only on this path: a headless run never pays for ink and react.
 import { inspectWorkspaceTrust, trustWorkspace } from "../config/workspace-trust.js";
 import { isDirectory } from "../fs/path-kind.js";
+import { addToUserSettingList } from "../permissions/settings/index.js";
 import { BRACKETED_PASTE_OFF, type EarlyInput } from "../ui/early-input.js";
 import type { SessionHandle } from "../ui/run.js";
 import { latestSession, openInteractiveSession } from "./interactive-session.js";
@@ -55,8 +56,18 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
     }
     const permissions = new ui.PermissionQueue();
     const elicitations = new ui.ElicitationQueue();
+    // "Always" for a server's sampling goes to the user's settings, where headless sessions read it too.
+    const samplings = new ui.SamplingQueue((server) => {
+      try {
+        addToUserSettingList("mcpSamplingServers", server);
+      } catch (error) {
+        current?.notices.push(
+          `warning: "${server}" may sample for the rest of this session, but it was not saved: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    });
     const open = (options: { resume?: string; model?: string }) =>
-      openInteractiveSession(config, { permissions, elicitations }, options);
+      openInteractiveSession(config, { permissions, elicitations, samplings }, options);
     const resume = config.resume ?? (config.continueLatest ? latestSession(config.cwd) : undefined);
     if (config.continueLatest && resume === undefined) {
       err(`warden: no earlier session in ${config.cwd} to continue\n`);
@@ -76,6 +87,7 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
       openSession: open,
       permissions,
       elicitations,
+      samplings,
       earlyInput,
       initialPrompt: config.prompt,
       onHandleChange: (handle) => {

@@ -1,7 +1,7 @@
 // What a session lets its MCP servers ask of it: questions go to whoever the front end names (the
 // interactive UI's form, the Agent SDK's onElicitation), or with no one are declined with a warning
-// naming the server; completions only for the servers settings name
-// (`mcpSamplingServers`), counted in the session's cost; the working directories as roots; log
+// naming the server; completions for the servers settings name (`mcpSamplingServers`) or, where a
+// person is there to ask (the interactive UI), once they approve, counted in the session's cost; the working directories as roots; log
 // messages at `mcpLogLevel` or above, shown with --verbose.
 import type { LoadedSettings } from "../config/settings.js";
 import { settingsValue } from "../config/settings.js";
@@ -21,6 +21,7 @@ export interface HeadlessMcpFeatureParts {
   onServerLog: (message: ServerLogMessage) => void;
   onElicitation?: McpClientFeatures["onElicitation"];
   onElicitationComplete?: McpClientFeatures["onElicitationComplete"];
+  approveSampling?: McpClientFeatures["approveSampling"];
 }
 
 export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFeatures {
@@ -35,5 +36,6 @@ export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFe
     warn: parts.warn,
     ...(parts.onElicitation && { onElicitation: parts.onElicitation }),
     ...(parts.onElicitationComplete && { onElicitationComplete: parts.onElicitationComplete }),
+    ...(parts.approveSampling && { approveSampling: parts.approveSampling }),
   };
 }

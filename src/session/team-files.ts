@@ -19,6 +19,8 @@ export interface TeamMemberRecord {
   joinedAt: string;
   /** False once the member's loop ended (shut down, stopped, or its session ended). */
   active: boolean;
+  /** Its sidechain transcript: a teammate whose session ended is taken up again from it when messaged. */
+  transcriptPath?: string;
 }
 
 export interface TeamFile {

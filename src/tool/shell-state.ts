@@ -76,7 +76,11 @@ export interface StartInProcessTaskOptions {
    * Does the work, writing what it has to say through `output` (appended to the task's file), and
    * resolves with its outcome; `signal` aborts when the task is stopped.
    */
-  run(signal: AbortSignal, output: (text: string) => void): Promise<{ failed: boolean; summary: string }>;
+  run(
+    signal: AbortSignal,
+    output: (text: string) => void,
+    task: BackgroundTask,
+  ): Promise<{ failed: boolean; summary: string }>;
   /** Receives the completion notification for the model. */
   notify: (text: string) => void;
 }
@@ -104,6 +108,11 @@ export interface BackgroundTaskRegistry {
   startInProcess(options: StartInProcessTaskOptions): BackgroundTask;
   /** Takes over a running foreground command: its output goes on into the task's file. */
   adopt(options: AdoptTaskOptions): BackgroundTask;
+  /**
+   * Lists a task of an earlier process of this session again (--resume: a background agent that
+   * ended then), so TaskOutput reads it; a task still marked running is taken as failed.
+   */
+  restore(task: BackgroundTask): void;
   get(id: string): BackgroundTask | undefined;
   list(): BackgroundTask[];
   /** Waits until the task ends, the time is up or the signal aborts; returns the task as it is then. */

@@ -326,6 +326,13 @@ export interface SubagentRequest {
   canUseTool: CanUseTool;
   /** The agent's name (the call's `name`), for people and for replay scripts. */
   name?: string;
+  /** A background agent's task (id and output file), kept in its sidechain so --resume lists it again. */
+  task?: { id: string; outputPath: string };
+  /**
+   * The conversation to go on from instead of `prompt` (a teammate taken up again after --resume,
+   * from its sidechain transcript); its sidechain file is appended to, not started afresh.
+   */
+  history?: Message[];
   /** Called once the child's abort controller exists (a background task stops it through this). */
   onStart?: (abortController: AbortController) => void;
   /** Each of the child's assistant messages, as they come (progress, a background task's output). */

@@ -7,6 +7,7 @@ import type { OpenSession, SessionHandle } from "./app/session-handle.js";
 import { builtinCommands } from "./commands/builtins.js";
 import type { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 import type { PermissionQueue } from "./dialogs/permission-queue.js";
+import type { SamplingQueue } from "./dialogs/sampling-queue.js";
 import { TrustPrompt } from "./dialogs/TrustPrompt.js";
 import { keySourceFor } from "./input/use-keys.js";
 import { TranscriptModel } from "./transcript/transcript-model.js";
@@ -15,6 +16,7 @@ export type { MentionOutcome, OpenSession, OpenSessionOptions, SessionHandle } f
 export type { CustomCommandInfo } from "./commands/custom-command-info.js";
 export { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 export { PermissionQueue } from "./dialogs/permission-queue.js";
+export { SamplingQueue } from "./dialogs/sampling-queue.js";
 
 export interface Terminal {
   stdin: NodeJS.ReadStream;
@@ -52,6 +54,7 @@ export interface SessionUiOptions {
   openSession: OpenSession;
   permissions: PermissionQueue;
   elicitations: ElicitationQueue;
+  samplings: SamplingQueue;
   earlyInput: string;
   initialPrompt?: string;
   /** Called with each session the UI switches to (so the CLI closes the right one at the end). */
@@ -78,6 +81,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
         transcript={transcript}
         permissions={options.permissions}
         elicitations={options.elicitations}
+        samplings={options.samplings}
         commands={commands}
         earlyInput={options.earlyInput}
         initialPrompt={options.initialPrompt}

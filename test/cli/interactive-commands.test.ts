@@ -9,6 +9,7 @@ import { openInteractiveSession } from "../../src/cli/interactive-session.js";
 import { parseSessionArgs } from "../../src/cli/session-config.js";
 import { ElicitationQueue } from "../../src/ui/dialogs/elicitation-queue.js";
 import { PermissionQueue } from "../../src/ui/dialogs/permission-queue.js";
+import { SamplingQueue } from "../../src/ui/dialogs/sampling-queue.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { tempDir } from "../loop/helpers.js";
 
@@ -46,7 +47,15 @@ describe("slash commands in an interactive session", () => {
       queueMicrotask(() => pending.answer({ behavior: "deny", message: "no" }));
     });
     const config = parseSessionArgs(["--model", "anthropic:claude-test", "--cwd", cwd]);
-    const handle = await openInteractiveSession(config, { permissions, elicitations: new ElicitationQueue() }, {});
+    const handle = await openInteractiveSession(
+      config,
+      {
+        permissions,
+        elicitations: new ElicitationQueue(),
+        samplings: new SamplingQueue(),
+      },
+      {},
+    );
     try {
       const first = join(cwd, "hello.txt");
       const at = server.requests.length;

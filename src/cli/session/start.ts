@@ -4,6 +4,7 @@
 // differs between front ends is passed in: who answers an ask, where warnings go, whether the
 // session is interactive, and a step that may change the permission context before the engine is
 // built (`-p "/skill"` grants the skill's allowed-tools).
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
@@ -47,6 +48,8 @@ export interface StartOptions {
   mcpWarn?: (message: string) => void;
   /** Who answers MCP servers' questions (elicitation); none: they are declined with a warning. */
   onElicitation?: McpClientFeatures["onElicitation"];
+  /** Asks the person whether a server may sample (absent: only servers settings name may). */
+  approveSampling?: McpClientFeatures["approveSampling"];
   /** A server's URL-mode question was completed (the SDK is told with a system line). */
   onElicitationComplete?: McpClientFeatures["onElicitationComplete"];
   /** Log messages of MCP servers, at the level settings ask for. */
@@ -117,6 +120,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       onServerLog: (message) => options.onServerLog?.(message),
       ...(options.onElicitation && { onElicitation: options.onElicitation }),
       ...(options.onElicitationComplete && { onElicitationComplete: options.onElicitationComplete }),
+      ...(options.approveSampling && { approveSampling: options.approveSampling }),
     }),
     ...(options.deferMcpHandshake ? { handshakeAfter: firstRequest.sent } : {}),
     strict: config.strictMcpConfig,
@@ -160,7 +164,9 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     );
     const extraMcpTools = options.extraMcpTools ?? [];
     // --fork-session: the conversation goes on under a new id (given with --session-id, or new).
-    const sessionId = resumed && !config.forkSession ? resumed.sessionId : config.sessionId;
+    // Chosen here, not by the session, when resuming: restored agents' tasks need its folder now.
+    const sessionId =
+      resumed && !config.forkSession ? resumed.sessionId : (config.sessionId ?? (resumed ? randomUUID() : undefined));
     const canUseTool = createCanUseTool({
       askHandler: options.askHandler,
       // The call's input is already in the transcript with its tool_use; the id links the two.
@@ -176,6 +182,14 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
             sessionArtifactsDir(config.cwd, resumed.sessionId),
           )
         : {};
+    // Background agents of the earlier process come back as ended tasks TaskOutput can read.
+    const restoredAgents = resumed
+      ? await (await import("./resume-agents.js")).restoredAgentState(
+          config.cwd,
+          resumed.sessionId,
+          sessionId ?? resumed.sessionId,
+        )
+      : {};
     const session = createSession({
       provider: firstRequest.provider,
       model: resolved.model,
@@ -190,6 +204,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
             ? restoredTaskListState(resumed.taskList, sessionArtifactsDir(config.cwd, resumed.sessionId))
             : {}),
           ...restoredTeam,
+          ...restoredAgents,
           ...(agentCatalog ? { agentCatalog } : {}),
         },
         resumed?.loadedDeferredTools,

@@ -3,6 +3,7 @@
 // runs detached), AppState (the parent's permissions and shared services, its own reminders and
 // shell directory), system prompt or a fork's frozen prefix, first messages, and the sidechain
 // transcript its messages go to, beside the session's.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadMemoryFiles } from "../../config/memory.js";
 import { sessionArtifactsDir } from "../../config/paths.js";
@@ -159,7 +160,8 @@ export async function setUpChild(
     prefix = new RequestPrefixCache(async (split) =>
       buildSystemPrompt({ environment, memory: await allowed, intro }, split),
     );
-    messages = [userText(request.prompt)];
+    // A teammate taken up again goes on from its conversation; anyone else starts from the prompt.
+    messages = request.history ? [...request.history] : [userText(request.prompt)];
   }
 
   const transcriptPath = sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId);
@@ -171,18 +173,26 @@ export async function setUpChild(
         agentId: request.agentId,
       })
     : undefined;
-  transcript?.recordEntry({
-    type: "agent",
-    agentId: request.agentId,
-    agentType: request.definition.agentType,
-    description: request.description,
-    parentToolUseId: parent.toolUseId,
-    background: request.background,
-    fork: request.fork !== undefined,
-    ...options.entry,
-  });
+  // Taken up again: its file goes on (after a "resume" line); a new file (--fork-session) starts whole.
+  const continuing = request.history !== undefined && existsSync(transcriptPath);
+  if (continuing) transcript?.recordEntry({ type: "agent_resumed", agentId: request.agentId });
+  else
+    transcript?.recordEntry({
+      type: "agent",
+      agentId: request.agentId,
+      agentType: request.definition.agentType,
+      description: request.description,
+      parentToolUseId: parent.toolUseId,
+      background: request.background,
+      fork: request.fork !== undefined,
+      ...(request.name !== undefined ? { name: request.name } : {}),
+      ...(request.task ? { taskId: request.task.id, outputPath: request.task.outputPath } : {}),
+      ...(request.modelSpec !== undefined ? { model: request.modelSpec } : {}),
+      ...options.entry,
+    });
   // A fork's inherited history is the parent's (already in its transcript); only what is new is kept.
-  for (const message of request.fork ? request.fork.messages : messages) transcript?.recordMessage(message);
+  const recorded = request.fork ? request.fork.messages : continuing ? [] : messages;
+  for (const message of recorded) transcript?.recordMessage(message);
 
   const agent: RequestAgent = {
     agentId: request.agentId,

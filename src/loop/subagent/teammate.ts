@@ -6,16 +6,15 @@
 // it is stopped (TeamDelete, the session ending), never by itself. Its messages go to its
 // sidechain transcript; the team file marks it inactive when it ends. Loaded on the first spawn.
 import { randomBytes } from "node:crypto";
-import { addUsage, emptyUsage, type Message, textOf } from "../../messages/types.js";
+import { addUsage, emptyUsage, type Message } from "../../messages/types.js";
 import { deliver, waitForMail } from "../../session/mailbox.js";
 import { addTeamMember, setMemberActive, teammatePlanPath, teamTaskStore } from "../../session/team-files.js";
 import { type StructuredTeamMessage, TEAM_LEAD_NAME, type TeammateState } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
-import type { TerminalEvent } from "../events.js";
-import { query } from "../query.js";
 import { SessionAttachments } from "../reminders.js";
-import { childQueryParams, setUpChild } from "./child.js";
+import { childQueryParams, setUpChild, sidechainPath } from "./child.js";
 import type { SubagentDeps } from "./deps.js";
+import { driveChildLoop } from "./drive.js";
 
 /** How much of its last words an idle notification carries. */
 const IDLE_SUMMARY_CHARS = 300;
@@ -56,6 +55,7 @@ export async function runTeammate(
     ...(request.modelSpec ? { model: request.modelSpec } : {}),
     joinedAt: new Date().toISOString(),
     active: true,
+    ...(deps.transcripts ? { transcriptPath: sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId) } : {}),
   });
   const setup = await setUpChild(deps, request, parent, {
     introSuffix: teammateIntro(request),
@@ -82,41 +82,20 @@ export async function runTeammate(
   try {
     while (!signal.aborted) {
       setState("working");
-      const loop = query({ ...childQueryParams(deps, setup, request, messages), attachments });
-      let terminal: TerminalEvent | undefined;
-      let lastText = "";
-      try {
-        while (true) {
-          const step = await loop.next();
-          if (step.done) {
-            terminal = step.value;
-            break;
-          }
-          const event = step.value;
-          if (event.type === "assistant" || event.type === "user") {
-            messages.push(event.message);
-            transcript?.recordMessage(event.message);
-            if (event.type === "assistant" && textOf(event.message).trim() !== "") lastText = textOf(event.message);
-            // A shutdown it approved: the turn's calls are answered; no further request.
-            if (event.type === "user" && context.getAppState().teamShutdownApproved) {
-              await loop.return(undefined as never);
-              break;
-            }
-          } else if (event.type === "compact_boundary") {
-            messages.splice(0, messages.length, ...event.messages);
-          } else if (event.type === "terminal") {
-            turns += event.turnCount;
-            usage = addUsage(usage, event.usage);
-          }
-        }
-      } catch (thrown) {
-        terminal = {
-          type: "terminal",
-          reason: "model_error",
-          turnCount: 0,
-          usage: emptyUsage(),
-          error: thrown instanceof Error ? thrown.message : String(thrown),
-        };
+      const run = await driveChildLoop(
+        { ...childQueryParams(deps, setup, request, messages), attachments },
+        transcript,
+        (event) => {
+          if (event.type === "assistant" || event.type === "user") messages.push(event.message);
+          else if (event.type === "compact_boundary") messages.splice(0, messages.length, ...event.messages);
+          // A shutdown it approved: the turn's calls are answered; no further request.
+          return event.type === "user" && context.getAppState().teamShutdownApproved === true;
+        },
+      );
+      const { terminal, lastText } = run;
+      if (terminal) {
+        turns += terminal.turnCount;
+        usage = addUsage(usage, terminal.usage);
       }
       if (context.getAppState().teamShutdownApproved) {
         reason = "shutdown";

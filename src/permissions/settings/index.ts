@@ -20,6 +20,7 @@ export {
 export { type RuleRemoval, removeRuleFromSource, withoutRule } from "./remove-rule.js";
 export { loadSessionPermissions, type SessionPermissions, type SessionPermissionsOptions } from "./session-setup.js";
 export {
+  addToUserSettingList,
   applyPermissionUpdate,
   applyPermissionUpdates,
   persistPermissionUpdate,

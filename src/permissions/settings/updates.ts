@@ -114,6 +114,25 @@ export function persistUserSetting(key: string, value: unknown): string {
   return path;
 }
 
+/**
+ * Adds one string to a list setting of the user's settings file (`mcpSamplingServers`), read and
+ * written under the file's lock so two sessions adding at once both keep theirs. Returns the file.
+ */
+export function addToUserSettingList(key: string, item: string): string {
+  const path = userSettingsPath();
+  withFileLockSync(`${path}.lock`, () => {
+    const settings = readSettingsObjectForUpdate(path);
+    const list = settings[key] === undefined ? [] : settings[key];
+    if (!Array.isArray(list) || list.some((v) => typeof v !== "string")) {
+      throw new Error(`${path}: ${key} is not a list of strings; not changing it`);
+    }
+    if (list.includes(item)) return;
+    settings[key] = [...list, item];
+    writeFileAtomic(path, `${JSON.stringify(settings, null, 2)}\n`);
+  });
+  return path;
+}
+
 function writeUpdate(path: string, update: PermissionUpdate): void {
   const settings = readSettingsObjectForUpdate(path);
   const permissions = objectField(settings, "permissions", path);

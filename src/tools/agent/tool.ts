@@ -143,6 +143,22 @@ function outputOf(request: SubagentRequest, result: SubagentResult): AgentToolOu
   return output;
 }
 
+/** The output of an agent that runs on after the call returns (in the background, or as a teammate). */
+function notYetRun(request: SubagentRequest, status: "async_launched" | "teammate_spawned"): AgentToolOutput {
+  return {
+    status,
+    agentId: request.agentId,
+    agentType: request.definition.agentType,
+    description: request.description,
+    text: "",
+    turns: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    durationMs: 0,
+    reason: "running",
+  };
+}
+
 /** A report this long goes whole into the task's file; the notification carries its start. */
 const NOTIFICATION_RESULT_CHARS = 2_000;
 
@@ -162,7 +178,9 @@ function startInBackground(
     command: label,
     description: request.description,
     notify: (text) => pushReminder(context, `<task-notification>\n${text}\n</task-notification>`),
-    async run(signal, output) {
+    async run(signal, output, task) {
+      // Kept in the agent's sidechain: a resumed session lists the task again.
+      request.task = { id: task.id, outputPath: task.outputPath };
       request.onStart = (controller) => {
         if (signal.aborted) controller.abort(signal.reason);
         else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
@@ -184,20 +202,7 @@ function startInBackground(
       };
     },
   });
-  return {
-    status: "async_launched",
-    taskId: task.id,
-    outputPath: task.outputPath,
-    agentId: request.agentId,
-    agentType: request.definition.agentType,
-    description: request.description,
-    text: "",
-    turns: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    durationMs: 0,
-    reason: "running",
-  };
+  return { ...notYetRun(request, "async_launched"), taskId: task.id, outputPath: task.outputPath };
 }
 
 function render(output: AgentToolOutput): string {
@@ -303,17 +308,8 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
       await host.teams.spawn(request, context);
       return {
         data: {
-          status: "teammate_spawned",
+          ...notYetRun(request, "teammate_spawned"),
           teammate: { name: request.name, teamName: request.team.teamName },
-          agentId: request.agentId,
-          agentType: request.definition.agentType,
-          description: request.description,
-          text: "",
-          turns: 0,
-          inputTokens: 0,
-          outputTokens: 0,
-          durationMs: 0,
-          reason: "running",
         },
       };
     }

@@ -226,7 +226,7 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
       try {
         outcome = abort.signal.aborted
           ? { failed: true, summary: "stopped before it started" }
-          : await options.run(abort.signal, output);
+          : await options.run(abort.signal, output, task);
       } catch (error) {
         outcome = { failed: true, summary: error instanceof Error ? error.message : String(error) };
       } finally {
@@ -244,6 +244,17 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
     })();
     this.entries.set(id, entry);
     return task;
+  }
+
+  restore(task: BackgroundTask): void {
+    if (this.entries.has(task.id)) return;
+    const restored: BackgroundTask = task.status === "running" ? { ...task, status: "failed" } : { ...task };
+    this.entries.set(task.id, {
+      task: restored,
+      stoppedByRequest: false,
+      finished: Promise.resolve(),
+      end: async () => {},
+    });
   }
 
   private async inProcessSlot(signal: AbortSignal, output: (text: string) => void): Promise<void> {

@@ -5,9 +5,10 @@
 // the answer to a teammate's plan (lead to teammate). Messages to other sessions (`uds:`,
 // `bridge:`) are refused: Warden has no channel between sessions.
 import { deliver } from "../../session/mailbox.js";
-import { readTeamFile } from "../../session/team-files.js";
+import { readTeamFile, type TeamMemberRecord } from "../../session/team-files.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { type StructuredTeamMessage, TEAM_LEAD_NAME } from "../../tool/team.js";
+import type { CanUseTool, ToolUseContext } from "../../tool/types.js";
 import { teamMailboxSource } from "../team-shared/delivery.js";
 import { newRequestId, newTeamMessage } from "../team-shared/messages.js";
 import { SEND_MESSAGE_PROMPT, SEND_MESSAGE_TOOL_NAME } from "./prompt.js";
@@ -21,6 +22,35 @@ export interface SendMessageOutput {
   requestId?: string;
   /** A shutdown this teammate approved: it stops after this turn. */
   shuttingDown?: boolean;
+  /** Teammates of an earlier process of this session, started again from their transcripts for this message. */
+  resumed?: string[];
+  /** Why a teammate could not be taken up again. */
+  problems?: string[];
+}
+
+/**
+ * The lead's message to teammates whose session ended (a resumed lead): each that can be is taken
+ * up again from its sidechain transcript, and reads the message at its first turn.
+ */
+async function takeUpAgain(
+  members: TeamMemberRecord[],
+  context: ToolUseContext,
+  canUseTool: CanUseTool,
+): Promise<{ resumed: string[]; problems: string[] }> {
+  const resumed: string[] = [];
+  const problems: string[] = [];
+  if (members.length === 0 || !context.getAppState().team?.isLead) return { resumed, problems };
+  const { canResumeTeammate, resumeTeammate } = await import("../agent/resume-teammate.js");
+  for (const member of members) {
+    if (!canResumeTeammate(member, context)) continue;
+    try {
+      await resumeTeammate(member, context, canUseTool);
+      resumed.push(member.name);
+    } catch (error) {
+      problems.push(`${member.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { resumed, problems };
 }
 
 /** Who may send which structured message to whom. */
@@ -94,7 +124,7 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
     return { result: true };
   },
 
-  async call(input, context) {
+  async call(input, context, canUseTool) {
     const team = context.getAppState().team;
     const file = team ? readTeamFile(team.dir) : undefined;
     if (!team || !file) throw new Error("You are not in a team any more.");
@@ -117,11 +147,15 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
       }
     }
     for (const to of recipients) deliver(team.dir, to, newTeamMessage(team.memberName, content, input.summary));
+    const inactive = file.members.filter((m) => recipients.includes(m.name) && m.active === false);
+    const taken = await takeUpAgain(inactive, context, canUseTool);
     const output: SendMessageOutput = {
       recipients,
-      notRunning: recipients.filter((name) => file.members.find((m) => m.name === name)?.active === false),
+      notRunning: inactive.map((m) => m.name).filter((name) => !taken.resumed.includes(name)),
       kind: typeof content === "string" ? "message" : content.type,
     };
+    if (taken.resumed.length) output.resumed = taken.resumed;
+    if (taken.problems.length) output.problems = taken.problems;
     if (requestId !== undefined) output.requestId = requestId;
     if (typeof content !== "string" && content.type === "shutdown_response" && content.approve) {
       context.setAppState((prev) => ({ ...prev, teamShutdownApproved: true }));
@@ -136,6 +170,9 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
     if (output.kind === "shutdown_request")
       lines.push(`Request id ${output.requestId}: the teammate answers with shutdown_response.`);
     if (output.shuttingDown) lines.push("You approved the shutdown: your work ends after this turn.");
+    if (output.resumed?.length)
+      lines.push(`Taken up again from their transcripts (their session had ended): ${output.resumed.join(", ")}.`);
+    for (const problem of output.problems ?? []) lines.push(`Could not take up again ${problem}`);
     if (output.notRunning.length)
       lines.push(`Not running now (the message waits in their mailbox): ${output.notRunning.join(", ")}.`);
     return { type: "tool_result", tool_use_id: toolUseId, content: lines.join("\n") };

@@ -21,6 +21,8 @@ import type { ElicitationQueue } from "../dialogs/elicitation-queue.js";
 import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
 import { PickList } from "../dialogs/PickList.js";
 import type { PermissionQueue } from "../dialogs/permission-queue.js";
+import { SamplingPrompt } from "../dialogs/SamplingPrompt.js";
+import type { SamplingQueue } from "../dialogs/sampling-queue.js";
 import { completeMention } from "../input/file-mentions.js";
 import type { KeyName } from "../input/keys.js";
 import { keySourceFor } from "../input/use-keys.js";
@@ -37,6 +39,8 @@ export interface AppProps {
   permissions: PermissionQueue;
   /** Questions MCP servers ask the person, shown after any permission question. */
   elicitations: ElicitationQueue;
+  /** MCP servers' requests for a completion from the model, each waiting for the person's yes. */
+  samplings: SamplingQueue;
   commands: readonly SlashCommand[];
   /** Raw input typed before the UI loaded, replayed into the prompt. */
   earlyInput: string;
@@ -55,7 +59,7 @@ interface Picking {
 }
 
 export function App(props: AppProps) {
-  const { transcript, permissions, elicitations } = props;
+  const { transcript, permissions, elicitations, samplings } = props;
   const { stdin } = useStdin();
   const { stdout } = useStdout();
   const [, redraw] = useReducer((n: number) => n + 1, 0);
@@ -86,6 +90,7 @@ export function App(props: AppProps) {
   useEffect(() => transcript.subscribe(redraw), [transcript]);
   useEffect(() => permissions.subscribe(redraw), [permissions]);
   useEffect(() => elicitations.subscribe(redraw), [elicitations]);
+  useEffect(() => samplings.subscribe(redraw), [samplings]);
 
   // The elapsed time of running tools ticks while something runs.
   const tasksRunning =
@@ -406,6 +411,7 @@ export function App(props: AppProps) {
 
   const ask = permissions.current;
   const question = ask ? undefined : elicitations.current;
+  const sampling = ask || question ? undefined : samplings.current;
   const engine = handle?.engine;
   const usage = engine?.usage;
   const contextWindow = engine?.modelInfo.contextWindow;
@@ -447,7 +453,7 @@ export function App(props: AppProps) {
       ))}
       {transcript.todo ? <TodoPanel list={transcript.todo} /> : null}
       {engine ? <BackgroundTasksPanel tasks={engine.getAppState().backgroundTasks?.list() ?? []} now={now} /> : null}
-      {busy && !ask && !question ? (
+      {busy && !ask && !question && !sampling ? (
         <Box marginTop={1}>
           <Text color="magenta">✻ Working… </Text>
           <Text dimColor>(esc to interrupt)</Text>
@@ -465,10 +471,11 @@ export function App(props: AppProps) {
           />
         ) : null}
         {question ? <ElicitationDialog key={question.id} pending={question} /> : null}
+        {sampling ? <SamplingPrompt key={sampling.id} pending={sampling} cwd={props.cwd} /> : null}
         {picking ? <PickList title={picking.title} choices={picking.choices} onPick={picking.resolve} /> : null}
         <Box borderStyle="round" borderColor="gray" borderLeft={false} borderRight={false} paddingX={0}>
           <Prompt
-            active={!ask && !question && !picking}
+            active={!ask && !question && !sampling && !picking}
             onSubmit={onSubmit}
             onOtherKey={onOtherKey}
             placeholder={busy ? "Type to queue a message for the model" : undefined}
