@@ -18,6 +18,7 @@ import { connectMcpForSession, type McpSession } from "../../mcp/session-setup.j
 import { type AskHandler, createCanUseTool } from "../../permissions/engine/index.js";
 import { restoredTaskListState } from "../../session/task-store.js";
 import type { AgentCatalog } from "../../tool/agents.js";
+import type { EditorAccess } from "../../tool/editor.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
@@ -75,6 +76,8 @@ export interface StartOptions {
   systemPrompt?: string;
   /** Added to the system prompt (--append-system-prompt, or the SDK's initialize). */
   appendSystemPrompt?: string;
+  /** The editor driving the session over ACP: its files and terminals, for the tools. */
+  editor?: EditorAccess;
   /** Custom agents (--agents, or the SDK's initialize), over the settings' agents of the same names. */
   agents?: Record<string, unknown>;
 }
@@ -93,6 +96,8 @@ export interface BuiltSession {
   /** One prompt with the settings' UserPromptSubmit and Stop hooks around it. */
   runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
   compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
+  /** Replaces the MCP tools served outside the manager's servers (the SDK's in-process servers). */
+  setExtraMcpTools(tools: readonly AnyTool[]): void;
   /** Transcript closed and MCP servers stopped. */
   close(): Promise<void>;
 }
@@ -162,7 +167,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       options.agents ??
         (config.agents !== undefined ? (JSON.parse(config.agents) as Record<string, unknown>) : undefined),
     );
-    const extraMcpTools = options.extraMcpTools ?? [];
+    let extraMcpTools = options.extraMcpTools ?? [];
+    let managedMcpTools: readonly AnyTool[] = mcp.tools;
     // --fork-session: the conversation goes on under a new id (given with --session-id, or new).
     // Chosen here, not by the session, when resuming: restored agents' tasks need its folder now.
     const sessionId =
@@ -229,12 +235,14 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       permissionContext,
       isNonInteractive: options.isNonInteractive,
       ...(fleet ? { fleet: fleet.access } : {}),
+      ...(options.editor ? { editor: options.editor } : {}),
       verbose: config.verbose,
       onAttachmentError: (kind, error) =>
         warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
     });
     sessionRef = session;
     mcp.onToolsChanged((mcpTools, instructions) => {
+      managedMcpTools = mcpTools;
       session.setMcpTools([...mcpTools, ...extraMcpTools]);
       // Told to the model as a delta (mcp_instructions_delta), never by rewriting the system prompt.
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
@@ -256,6 +264,10 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       runStartHooks: () => runSessionStartHooks(session, bound.hooks, resumed ? "resume" : "startup", warn),
       runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
       compact: (instructions) => session.compact(instructions),
+      setExtraMcpTools(tools) {
+        extraMcpTools = tools;
+        session.setMcpTools([...managedMcpTools, ...extraMcpTools]);
+      },
       async close() {
         // Teammates and background agents stop with the session, their ends recorded.
         await session.stopAgents();
