@@ -24,7 +24,7 @@ import type { AppState } from "../tool/app-state.js";
 import { createAppStateStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import { assembleToolPool } from "../tool/pool.js";
-import { ReadFileState } from "../tool/read-file-state.js";
+import { type FileReadRecord, ReadFileState } from "../tool/read-file-state.js";
 import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
 import { type CompactOutcome, ContextManager } from "./context-manager.js";
@@ -126,7 +126,19 @@ export class SessionEngine {
       ...basePermissions,
       planFilePath: basePermissions.planFilePath ?? planFilePathIn(sessionArtifactsDir(options.cwd, this.sessionId)),
     };
-    this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
+    const store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
+    const onChange = options.onAppStateChange;
+    this.store = onChange
+      ? {
+          getAppState: store.getAppState,
+          setAppState: (update) => {
+            const before = store.getAppState();
+            store.setAppState(update);
+            const after = store.getAppState();
+            if (after !== before) onChange(after);
+          },
+        }
+      : store;
     this.ownTools = options.tools;
     this.mcpTools = options.mcpTools ?? [];
     this.pool = assembleToolPool(this.ownTools, this.mcpTools, permissionContext.rules);
@@ -415,6 +427,14 @@ export class SessionEngine {
   private reassemblePool(): void {
     this.pool = assembleToolPool(this.ownTools, this.mcpTools, this.store.getAppState().toolPermissionContext.rules);
     this.runningTools?.splice(0, this.runningTools.length, ...this.pool);
+  }
+
+  /**
+   * Records that the model has seen a file, as a Read would (the Agent SDK's seed_read_state: the
+   * host saw a Read that has since left the context), so a later Edit is not refused as unread.
+   */
+  seedFileRead(path: string, record: FileReadRecord): void {
+    this.readFileState.set(path, record);
   }
 
   /**
