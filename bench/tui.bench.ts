@@ -3,14 +3,20 @@
 //   moment the prompt appears, and the time until the full UI (ink) has taken over, for comparison;
 // - keystroke → echo while a Bash command streams 10,000 lines (target p99 <= 30 ms);
 // - peak RSS of an interactive session after 50 turns (target <= 150 MB).
-// The screen is read by polling `tmux capture-pane` (each poll is a tmux client process, ~2-5 ms),
-// so every latency includes that polling granularity; the idle keystroke latency is the floor.
+// Start-up and RSS read the screen by polling `tmux capture-pane` (a tmux client process per poll,
+// ~2-5 ms idle, far more on a loaded machine), which those figures include. The echo latencies
+// are taken over one tmux control-mode connection instead (tmux-control.ts): keys sent and the
+// screen read without starting processes, the echo timed at tmux's notice of the program's output
+// (`cat` in the same harness echoes in ~1 ms). WARDEN_TUI_BENCH=startup|echo|rss runs one part;
+// WARDEN_BENCH_BEFORE=<dist/ of another build> adds that build's echo figures, interleaved.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { snapshotBuiltCli } from "./cli-harness.js";
 import type { BenchRow } from "./run.js";
+import { ControlPane } from "./tmux-control.js";
 
 const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const cli = join(root, "dist/cli.js");
@@ -58,7 +64,7 @@ class Pane {
   }
 }
 
-function setup(turns: object[]): { command: (extra?: string) => string; home: string } {
+function setup(turns: object[], cliPath = cli): { command: (extra?: string) => string; home: string } {
   const dir = mkdtempSync(join(tmpdir(), "warden-tui-bench-"));
   const home = join(dir, "home");
   const script = join(dir, "script.jsonl");
@@ -68,7 +74,7 @@ function setup(turns: object[]): { command: (extra?: string) => string; home: st
   return {
     home,
     command: (extra = "") =>
-      `cd ${dir} && exec env WARDEN_HOME=${home} HOME=${home} TERM=xterm-256color ${process.execPath} ${cli} --model replay:${script} ${extra}`,
+      `cd ${dir} && exec env WARDEN_HOME=${home} HOME=${home} TERM=xterm-256color ${process.execPath} ${cliPath} --model replay:${script} ${extra}`,
   };
 }
 
@@ -117,60 +123,115 @@ async function startUp(rows: BenchRow[]): Promise<void> {
   );
 }
 
-async function echoWhileStreaming(rows: BenchRow[]): Promise<void> {
+interface EchoSeries {
+  idle: number[];
+  busy: number[];
+}
+
+/** One session: keys typed at an idle prompt, then while a Bash command streams 10,000 lines. */
+async function echoSession(cliPath: string, into: EchoSeries): Promise<void> {
   // 10,000 lines in 100 bursts of 100, 50 ms apart: ~5 s of streaming output.
   const streaming = `seq 1 10000 | awk '{ print "output line " $1; fflush(); if (NR % 100 == 0) system("sleep 0.05") }'`;
-  const { command } = setup([
-    { content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: streaming } }] },
-    { content: [{ type: "text", text: "streamed" }] },
-  ]);
-  const pane = new Pane(command("--allowedTools Bash"));
-  const idle: number[] = [];
-  const busy: number[] = [];
+  const { command } = setup(
+    [
+      { content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: streaming } }] },
+      { content: [{ type: "text", text: "streamed" }] },
+    ],
+    cliPath,
+  );
+  // Keys and screens go over one tmux control connection (see tmux-control.ts): no process is
+  // started per key or per look at the screen, so the figure is the program's latency.
+  const pane = new ControlPane(command("--allowedTools Bash"));
   try {
-    pane.waitFor((s) => s.includes("default mode"), performance.now());
+    await pane.waitFor((s) => s.includes("default mode"), performance.now());
     // The floor: the same measurement with nothing else happening.
     let typed = "";
     for (let i = 0; i < 20; i++) {
       typed += "a";
       const t0 = performance.now();
-      pane.type("a");
-      idle.push(pane.waitFor((s) => promptLine(s, typed), t0));
+      await pane.type("a");
+      into.idle.push(await pane.waitFor((s) => promptLine(s, typed), t0));
+      await new Promise((r) => setTimeout(r, 30));
     }
-    pane.press("C-u");
-    pane.waitFor((s) => promptLine(s, ""), performance.now());
-    pane.type("go");
-    pane.press("Enter");
+    await pane.press("C-u");
+    await pane.waitFor((s) => promptLine(s, ""), performance.now());
+    await pane.type("go");
+    await pane.press("Enter");
     // The command's own text says "output line" too: wait for numbered output.
     const streamingNow = (s: string) => /output line \d+/.test(s) && !s.includes("streamed");
-    pane.waitFor(streamingNow, performance.now());
+    await pane.waitFor(streamingNow, performance.now());
     typed = "";
+    // At most 60 keys: the prompt line stays on one line of the 100-column pane.
     for (let i = 0; i < 60; i++) {
-      if (!streamingNow(pane.screen())) break;
+      if (!streamingNow(await pane.screen())) break;
       typed += "b";
       const t0 = performance.now();
-      pane.type("b");
-      busy.push(pane.waitFor((s) => s.includes(`> ${typed}`), t0));
+      await pane.type("b");
+      into.busy.push(await pane.waitFor((s) => s.includes(`> ${typed}`), t0));
       await new Promise((r) => setTimeout(r, 30));
     }
   } finally {
     pane.kill();
   }
-  rows.push(
-    {
-      name: "keystroke → echo, idle (median / p99 of 20)",
-      value: median(idle),
-      unit: "ms",
-      note: `p99 ${percentile(idle, 99).toFixed(1)} ms`,
-    },
-    {
-      name: `keystroke → echo while 10,000 lines stream: p99 of ${busy.length}`,
-      value: percentile(busy, 99),
-      unit: "ms",
-      target: "<= 30",
-      note: `median ${median(busy).toFixed(1)} ms`,
-    },
-  );
+}
+
+/** Keys typed into bench/fixtures/echo-floor.mjs: what the machine allows at this moment. */
+async function echoFloor(into: number[]): Promise<void> {
+  const pane = new ControlPane(`exec ${process.execPath} ${join(root, "bench/fixtures/echo-floor.mjs")}`);
+  try {
+    await pane.waitFor((s) => s.includes("default mode"), performance.now());
+    let typed = "";
+    for (let i = 0; i < 20; i++) {
+      typed += "a";
+      const t0 = performance.now();
+      await pane.type("a");
+      into.push(await pane.waitFor((s) => promptLine(s, typed), t0));
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  } finally {
+    pane.kill();
+  }
+}
+
+async function echoWhileStreaming(rows: BenchRow[]): Promise<void> {
+  // WARDEN_BENCH_BEFORE=<another build's dist/> measures it too, in alternating sessions, so that
+  // a burst of load on the shared machine hits both alike.
+  const before = process.env.WARDEN_BENCH_BEFORE;
+  const builds: Array<{ label: string; cli: string; series: EchoSeries }> = [
+    { label: "", cli: snapshotBuiltCli("warden-tui-bench").cli, series: { idle: [], busy: [] } },
+  ];
+  if (before) builds.push({ label: "before: ", cli: join(resolve(before), "cli.js"), series: { idle: [], busy: [] } });
+  const rounds = before ? 3 : 2;
+  const loadAtStart = loadavg()[0] as number;
+  const floor: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    await echoFloor(floor);
+    for (const build of builds) await echoSession(build.cli, build.series);
+  }
+  const load = `load average ${loadAtStart.toFixed(1)} → ${(loadavg()[0] as number).toFixed(1)} on ${cpus().length} cores`;
+  rows.push({
+    name: `floor: a bare raw-mode echo redrawing a frame alike, p99 of ${floor.length}`,
+    value: percentile(floor, 99),
+    unit: "ms",
+    note: `median ${median(floor).toFixed(1)} ms (bench/fixtures/echo-floor.mjs: the machine's share)`,
+  });
+  for (const { label, series } of builds) {
+    rows.push(
+      {
+        name: `${label}keystroke → echo, idle: p99 of ${series.idle.length}`,
+        value: percentile(series.idle, 99),
+        unit: "ms",
+        note: `median ${median(series.idle).toFixed(1)} ms`,
+      },
+      {
+        name: `${label}keystroke → echo while 10,000 lines stream: p99 of ${series.busy.length}`,
+        value: percentile(series.busy, 99),
+        unit: "ms",
+        target: "<= 30",
+        note: `median ${median(series.busy).toFixed(1)} ms, p90 ${percentile(series.busy, 90).toFixed(1)} ms; ${load}`,
+      },
+    );
+  }
 }
 
 async function rssAfterFiftyTurns(rows: BenchRow[]): Promise<void> {
@@ -211,8 +272,10 @@ async function rssAfterFiftyTurns(rows: BenchRow[]): Promise<void> {
 export default async function run(): Promise<BenchRow[]> {
   if (spawnSync("tmux", ["-V"]).status !== 0) throw new Error("tmux is needed (scripts/setup.sh installs it)");
   const rows: BenchRow[] = [];
-  await startUp(rows);
-  await echoWhileStreaming(rows);
-  await rssAfterFiftyTurns(rows);
+  // WARDEN_TUI_BENCH=echo runs one part (startup, echo, rss).
+  const only = process.env.WARDEN_TUI_BENCH;
+  if (!only || only === "startup") await startUp(rows);
+  if (!only || only === "echo") await echoWhileStreaming(rows);
+  if (!only || only === "rss") await rssAfterFiftyTurns(rows);
   return rows;
 }

@@ -81,6 +81,10 @@ const result = await build({
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
   plugins: [zodEnglishOnly, silentDebug],
+  // React (bundled with ink) picks its development build unless NODE_ENV says production: that
+  // build checks every render and made each keystroke's redraw several times slower (issue 14's
+  // echo latency). A CLI is always production; the development branches also leave the bundle.
+  define: { "process.env.NODE_ENV": '"production"' },
 
   logLevel: "warning",
 });

@@ -24,6 +24,11 @@ export interface McpConfigSourcesOptions {
   /** `--strict-mcp-config`: only the `--mcp-config` servers count. */
   strict?: boolean;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Project servers the user approved during the session (/mcp), written to their local settings
+   * since the session read them: counted as approved (never in a folder that is not trusted).
+   */
+  approvedNow?: readonly string[];
 }
 
 export interface McpConfigLoad {
@@ -197,6 +202,10 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
   }
 
   const approvals = projectServerApprovals(options.settings);
+  for (const name of options.approvedNow ?? []) {
+    approvals.enabled.add(name);
+    approvals.disabled.delete(name);
+  }
   const trust = options.settings?.workspaceTrust;
   const byName = new Map<string, McpServerEntry>();
   for (const source of sources) {

@@ -12,8 +12,9 @@ export type McpServerConfig =
 /**
  * Where a server was configured. `project` and `mcpjson` servers come from files checked into the
  * repository: they run commands on this machine, so they need the user's approval first.
+ * `dynamic` servers were added while the session ran (the Agent SDK's mcp_set_servers).
  */
-export type McpConfigScope = "user" | "project" | "local" | "mcpjson" | "cli" | "policy";
+export type McpConfigScope = "user" | "project" | "local" | "mcpjson" | "cli" | "policy" | "dynamic";
 
 export interface McpServerEntry {
   name: string;

@@ -33,6 +33,8 @@ export interface McpServerStatus {
   error?: string;
   toolCount: number;
   supportsResources: boolean;
+  /** What the server called itself at the handshake, while connected. */
+  serverInfo?: { name: string; version: string };
 }
 
 export interface ConnectionOptions {
@@ -93,6 +95,8 @@ export class McpServerConnection {
   private early: StdioServerProcess | undefined;
   /** Set when the first connection attempt has ended, connected or not. */
   private settledOnce = false;
+  /** Turned off for this session (/mcp, the SDK's mcp_toggle): not connected until enable(). */
+  private userDisabled = false;
 
   constructor(
     readonly entry: McpServerEntry,
@@ -125,6 +129,13 @@ export class McpServerConnection {
     return this.stateValue === "connected" && this.client?.getServerCapabilities()?.resources !== undefined;
   }
 
+  /** What the server called itself at the handshake (name, version), while connected. */
+  get serverInfo(): { name: string; version: string } | undefined {
+    if (this.stateValue !== "connected") return undefined;
+    const info = this.client?.getServerVersion();
+    return info ? { name: info.name, version: info.version } : undefined;
+  }
+
   /** Whether the first attempt to connect has ended (until then a remembered tool list may stand in). */
   hasSettledOnce(): boolean {
     return this.settledOnce;
@@ -145,6 +156,7 @@ export class McpServerConnection {
       error: this.errorValue,
       toolCount: this.toolDefs.length,
       supportsResources: this.supportsResources,
+      ...(this.serverInfo && { serverInfo: this.serverInfo }),
     };
   }
 
@@ -161,7 +173,7 @@ export class McpServerConnection {
 
   /** Connects (once at a time) and lists the tools. Never throws: see state and error. */
   connect(): Promise<void> {
-    if (!this.entry.config || this.closing) return Promise.resolve();
+    if (!this.entry.config || this.closing || this.userDisabled) return Promise.resolve();
     // Already connected: a second caller (a tool call racing the session's own start) has nothing to do.
     if (this.stateValue === "connected" && !this.connecting) return Promise.resolve();
     this.connecting ??= this.connectOnce(this.entry.config).finally(() => {
@@ -428,6 +440,56 @@ export class McpServerConnection {
       return started;
     }
     return { ...started, done: started.done.then(reconnect) };
+  }
+
+  /**
+   * Drops the connection (ending a stdio server's process) and connects afresh: the way back from
+   * a crash or a hung server. Never throws: see state and error.
+   */
+  async reconnect(): Promise<void> {
+    if (!this.entry.config || this.closing || this.userDisabled) return;
+    await this.stopConnecting();
+    this.stateValue = "pending";
+    await this.connect();
+  }
+
+  /**
+   * Stops the server and keeps it stopped for this session, until enable(): it offers no tools
+   * meanwhile. A handshake under way is cut short rather than waited for.
+   */
+  async disable(): Promise<void> {
+    if (this.userDisabled || !this.entry.config) return;
+    this.userDisabled = true;
+    await this.stopConnecting();
+    this.toolDefs = [];
+    this.stateValue = "disabled";
+    this.errorValue = undefined;
+  }
+
+  /** Undoes disable(): connects again. Never throws: see state and error. */
+  async enable(): Promise<void> {
+    if (!this.userDisabled) return;
+    this.userDisabled = false;
+    this.stateValue = "pending";
+    await this.connect();
+  }
+
+  /** Whether this session turned the server off (disable()), as opposed to a configuration that cannot run. */
+  get isDisabledByUser(): boolean {
+    return this.userDisabled;
+  }
+
+  /** Ends the transport and any handshake under way, leaving the connection able to connect again. */
+  private async stopConnecting(): Promise<void> {
+    const wasClosing = this.closing;
+    this.closing = true;
+    try {
+      await this.dropTransport();
+      await this.connecting?.catch(() => undefined);
+      await this.dropTransport();
+    } finally {
+      this.closing = wasClosing;
+    }
   }
 
   /** Shuts the server down (the stdio child gets EOF, then SIGTERM, then SIGKILL). */

@@ -13,7 +13,7 @@ import { createMcpAuthTool } from "../tools/mcp-auth/tool.js";
 import { createReadMcpResourceTool } from "../tools/read-mcp-resource/tool.js";
 import type { McpClientFeatures } from "./client-features/index.js";
 import type { McpServerEntry } from "./config.js";
-import { McpServerConnection, type McpServerStatus } from "./connection.js";
+import { type ConnectionOptions, McpServerConnection, type McpServerStatus } from "./connection.js";
 import { createMcpTool } from "./mcp-tool.js";
 import { hashToolDefinitions, type RememberedServer } from "./remembered-tools.js";
 import { mcpConnectTimeoutMs, mcpToolTimeoutMs } from "./timeouts.js";
@@ -45,8 +45,22 @@ interface OfferedTools {
   tools: AnyTool[];
 }
 
+/** A server as it stands now, with what it offers: for mcp_status and /mcp. */
+export interface McpServerSnapshot extends McpServerStatus {
+  tools: readonly McpToolDefinition[];
+  config?: McpServerEntry["config"];
+  /** Turned off for this session (it can be turned on again), not a configuration that cannot run. */
+  disabledByUser: boolean;
+}
+
+function byName(a: McpServerConnection, b: McpServerConnection): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
 export class McpClientManager implements McpResourceSource {
+  /** In name order; servers come and go at run time (addServer, removeServer). */
   private readonly connections: McpServerConnection[];
+  private readonly connectionOptions: ConnectionOptions;
   /**
    * Tool objects per server, rebuilt only when that server's list changes (keeps schema caches
    * warm, and keeps the pool identical when a live list equals the remembered one).
@@ -56,7 +70,8 @@ export class McpClientManager implements McpResourceSource {
   private readonly resourceTools: AnyTool[];
   /** The McpAuth tool of each server that needs a login (kept, so the pool stays the same objects). */
   private readonly authTools = new Map<string, AnyTool>();
-  private readonly remembered: ReadonlyMap<string, RememberedServer>;
+  /** Forgotten for a server replaced or removed at run time: its memory was of another configuration. */
+  private readonly remembered: Map<string, RememberedServer>;
   private readonly started = new Map<McpServerConnection, Promise<void>>();
   private closed = false;
   /** The tool list listeners last heard of (or were given at start), to tell only real changes. */
@@ -66,7 +81,7 @@ export class McpClientManager implements McpResourceSource {
     entries: readonly McpServerEntry[],
     private readonly options: McpClientManagerOptions,
   ) {
-    const connectionOptions = {
+    const connectionOptions: ConnectionOptions = {
       cwd: options.cwd,
       ...(options.env && { env: options.env }),
       connectTimeoutMs: options.connectTimeoutMs ?? mcpConnectTimeoutMs(),
@@ -74,8 +89,9 @@ export class McpClientManager implements McpResourceSource {
       onToolsChanged: () => this.notify(),
       ...(options.features && { features: options.features }),
     };
+    this.connectionOptions = connectionOptions;
     this.connections = entries.map((entry) => new McpServerConnection(entry, connectionOptions));
-    this.remembered = options.remembered ?? new Map();
+    this.remembered = new Map(options.remembered ?? []);
     this.resourceTools = [createListMcpResourcesTool(this), createReadMcpResourceTool(this)];
   }
 
@@ -90,14 +106,98 @@ export class McpClientManager implements McpResourceSource {
   private start(connection: McpServerConnection): Promise<void> {
     let started = this.started.get(connection);
     if (!started) {
-      started = connection.connect().then(() => {
-        if (this.closed) return;
-        this.options.onServerSettled?.(connection);
-        this.notifyIfChanged();
-      });
+      started = this.afterSettling(connection, connection.connect());
       this.started.set(connection, started);
     }
     return started;
+  }
+
+  /** Once `attempt` has ended: the session hears of the server, listeners of a changed tool list. */
+  private async afterSettling(connection: McpServerConnection, attempt: Promise<void>): Promise<void> {
+    await attempt;
+    // A server removed or replaced meanwhile is nobody's concern any more.
+    if (this.closed || !this.connections.includes(connection)) return;
+    this.options.onServerSettled?.(connection);
+    this.notifyIfChanged();
+  }
+
+  /**
+   * Adds a server at run time (the SDK's mcp_set_servers, an approval in /mcp), replacing one of
+   * the same name. Resolves once it has connected or failed (at most MCP_TIMEOUT); never throws
+   * for the server's own failure: see its status.
+   */
+  async addServer(entry: McpServerEntry): Promise<McpServerSnapshot> {
+    if (this.closed) throw new Error("the session's MCP servers are shut down");
+    await this.removeServer(entry.name);
+    const connection = new McpServerConnection(entry, this.connectionOptions);
+    this.connections.push(connection);
+    this.connections.sort(byName);
+    connection.startProcess();
+    await this.start(connection);
+    return this.snapshotOf(connection);
+  }
+
+  /** Stops a server and takes its tools out of the pool. False when there is none of that name. */
+  async removeServer(name: string): Promise<boolean> {
+    const index = this.connections.findIndex((c) => c.name === name);
+    if (index < 0) return false;
+    const [connection] = this.connections.splice(index, 1) as [McpServerConnection];
+    this.started.delete(connection);
+    this.toolsByServer.delete(name);
+    this.authTools.delete(name);
+    this.remembered.delete(name);
+    this.notifyIfChanged();
+    await connection.close();
+    return true;
+  }
+
+  /**
+   * Drops a server's connection and process and connects it afresh. Throws when there is no such
+   * server, when it is turned off, or when it could not be connected (with the reason).
+   */
+  async reconnect(name: string): Promise<McpServerSnapshot> {
+    const connection = this.requireConnection(name);
+    if (connection.isDisabledByUser) throw new Error(`MCP server "${name}" is disabled; enable it first`);
+    if (!connection.entry.config) throw new Error(`MCP server "${name}" cannot run: ${connection.error}`);
+    await this.afterSettling(connection, connection.reconnect());
+    return this.failIfNotConnected(connection);
+  }
+
+  /**
+   * Turns a server off for this session (its process ends, its tools leave the model's list, told
+   * as a delta) or on again (connected anew; throws when that fails, the server staying on).
+   */
+  async setEnabled(name: string, enabled: boolean): Promise<McpServerSnapshot> {
+    const connection = this.requireConnection(name);
+    if (!enabled) {
+      await connection.disable();
+      this.notifyIfChanged();
+      return this.snapshotOf(connection);
+    }
+    if (!connection.entry.config) throw new Error(`MCP server "${name}" cannot run: ${connection.error}`);
+    if (!connection.isDisabledByUser) return this.snapshotOf(connection);
+    await this.afterSettling(connection, connection.enable());
+    return this.failIfNotConnected(connection);
+  }
+
+  private failIfNotConnected(connection: McpServerConnection): McpServerSnapshot {
+    const snapshot = this.snapshotOf(connection);
+    if (snapshot.state === "connected") return snapshot;
+    throw new Error(`MCP server "${connection.name}" is ${snapshot.state}: ${snapshot.error ?? "no reason given"}`);
+  }
+
+  /** Every server as it stands now, with its tools and what it said it is. */
+  snapshots(): McpServerSnapshot[] {
+    return this.connections.map((c) => this.snapshotOf(c));
+  }
+
+  private snapshotOf(connection: McpServerConnection): McpServerSnapshot {
+    return {
+      ...connection.status(),
+      tools: connection.tools,
+      ...(connection.entry.config && { config: connection.entry.config }),
+      disabledByUser: connection.isDisabledByUser,
+    };
   }
 
   /** Connects every server at once; resolves when each has connected or failed. Never throws. */

@@ -14,7 +14,8 @@ import type { AnyTool } from "../tool/types.js";
 import type { McpClientFeatures } from "./client-features/index.js";
 import { loadMcpServerEntries } from "./config-sources.js";
 import type { McpServerStatus } from "./connection.js";
-import type { McpClientManager } from "./manager.js";
+import { createLiveControl, type McpLiveControl } from "./live-control.js";
+import type { McpClientManager, McpClientManagerOptions } from "./manager.js";
 import { hashServerConfig, hashToolDefinitions, loadRememberedTools, rememberServerTools } from "./remembered-tools.js";
 import { mcpStartupWaitMs } from "./timeouts.js";
 
@@ -57,7 +58,10 @@ export interface McpServerSummary {
 export interface McpSession {
   /** The MCP tools to add to the pool (mcp__server__tool, plus the resource tools when useful). */
   tools: AnyTool[];
-  servers: McpServerSummary[];
+  /** Each server and its state now. */
+  readonly servers: McpServerSummary[];
+  /** Adding, removing, reconnecting, turning off and approving servers while the session runs. */
+  live: McpLiveControl;
   /** From env WARDEN_TOOL_SEARCH or settings `toolSearch`. */
   toolSearchMode: ToolSearchMode;
   /**
@@ -144,20 +148,6 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     if (instructions.length > 0) state.mcpInstructions = instructions;
     return state;
   };
-  if (load.servers.length === 0) {
-    return {
-      tools: [],
-      servers: [],
-      toolSearchMode,
-      initialAppState,
-      systemPromptSection: "",
-      onToolsChanged: () => {},
-      rootsChanged: async () => {},
-      close: async () => {},
-    };
-  }
-
-  const { McpClientManager } = await import("./manager.js");
   const remembered = loadRememberedTools(options.cwd, load.servers);
   let startupReported = false;
   const reported = new Set<string>();
@@ -170,7 +160,7 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     );
   };
   const env = options.env ?? settingsEnv(settings?.files ?? []);
-  const manager: McpClientManager = new McpClientManager(load.servers, {
+  const managerOptions: McpClientManagerOptions = {
     cwd: options.cwd,
     env,
     ...(options.features && { features: options.features }),
@@ -196,13 +186,63 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
       // Failures before the session starts are reported with the others, below; later ones now.
       if (startupReported) reportFailure(connection.status());
     },
+  };
+  const listeners: Array<(tools: AnyTool[], instructions: McpServerInstructions[]) => void> = [];
+  let manager: McpClientManager | undefined;
+  let making: Promise<McpClientManager> | undefined;
+  const live = createLiveControl(
+    {
+      cwd: options.cwd,
+      // A session that started with no server gets its manager (and the MCP SDK) at the first one added.
+      manager: () => {
+        making ??= import("./manager.js").then(({ McpClientManager }) => {
+          const made = new McpClientManager([], managerOptions);
+          listenTo(made, []);
+          manager = made;
+          return made;
+        });
+        return manager ? Promise.resolve(manager) : making;
+      },
+      configuredEntry: (name, approved) =>
+        loadMcpServerEntries({
+          cwd: options.cwd,
+          mcpConfigArgs: [...options.mcpConfig],
+          settings,
+          strict: options.strict,
+          approvedNow: approved,
+        }).servers.find((entry) => entry.name === name),
+    },
+    () => manager,
+  );
+  const listenTo = (made: McpClientManager, given: readonly AnyTool[]) =>
+    void made.onToolsChanged((changed) => {
+      const instructions = cappedInstructions(made.instructions());
+      for (const listener of listeners) listener(changed, instructions);
+    }, given);
+  const session = (tools: AnyTool[], systemPromptSection: string): McpSession => ({
+    tools,
+    get servers() {
+      return manager?.statuses().map(summary) ?? [];
+    },
+    live,
+    toolSearchMode,
+    initialAppState,
+    systemPromptSection,
+    onToolsChanged: (listener) => void listeners.push(listener),
+    rootsChanged: async () => manager?.rootsChanged(),
+    close: async () => manager?.close(),
   });
+  if (load.servers.length === 0) return session([], "");
+
+  const { McpClientManager } = await import("./manager.js");
+  const started = new McpClientManager(load.servers, managerOptions);
+  manager = started;
   // Every server starts now; those remembered connect once the first request is out of the way.
   for (const entry of load.servers) manager.connection(entry.name)?.startProcess();
   const waited = load.servers.filter((s) => s.config && !remembered.has(s.name)).map((s) => s.name);
   const rememberedNames = load.servers.filter((s) => remembered.has(s.name)).map((s) => s.name);
   void manager.settled(waited);
-  if (options.handshakeAfter) void options.handshakeAfter.then(() => manager.settled(rememberedNames));
+  if (options.handshakeAfter) void options.handshakeAfter.then(() => started.settled(rememberedNames));
   else void manager.settled(rememberedNames);
   if (waited.length > 0) {
     const waitMs = mcpStartupWaitMs();
@@ -226,15 +266,6 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
   startupReported = true;
   instructions = cappedInstructions(manager.instructions());
   const tools = manager.tools();
-  return {
-    tools,
-    servers: manager.statuses().map(summary),
-    toolSearchMode,
-    initialAppState,
-    systemPromptSection: instructionsSection(manager.instructions()),
-    onToolsChanged: (listener) =>
-      void manager.onToolsChanged((changed) => listener(changed, cappedInstructions(manager.instructions())), tools),
-    rootsChanged: () => manager.rootsChanged(),
-    close: () => manager.close(),
-  };
+  listenTo(manager, tools);
+  return session(tools, instructionsSection(manager.instructions()));
 }

@@ -28,6 +28,12 @@ const renderOptions = (terminal: Terminal) => ({
   stdout: terminal.stdout,
   exitOnCtrlC: false,
   patchConsole: false,
+  // ink holds every redraw to 30 a second by default, so a key typed just after a redraw waited up
+  // to 33 ms to be echoed. Streaming output is held to one redraw a frame by the transcript model
+  // instead, so ink may draw each key at once.
+  // (ink's incrementalRendering, which rewrites only changed lines, left stale lines on screen
+  // when the status line changed: tried and left off.)
+  maxFps: 1000,
 });
 
 /** Asks whether to trust the folder; true once the person said yes. */

@@ -54,4 +54,35 @@ describe("custom commands and skills in the prompt (tmux, replay provider)", () 
     const lines = await transcriptWhen(p, (l) => JSON.stringify(l).includes("Create hello.txt with a greeting."));
     expect(JSON.stringify(lines)).toContain("Create hello.txt with a greeting.");
   });
+
+  it("chooses from the `/` list with the arrow keys: Enter runs the chosen built-in, Tab completes a skill", async () => {
+    const p = tuiProject([{ content: [text("Tightened.")] }]);
+    writeIn(p.home, "skills/tidy/SKILL.md", "---\nname: tidy\ndescription: Tidy the imports\n---\nTidy them.\n");
+    writeIn(
+      p.home,
+      "skills/tighten/SKILL.md",
+      "---\nname: tighten\ndescription: Tighten the loops\n---\nMake every loop tighter.\n",
+    );
+    const t = p.start();
+    await t.waitFor(READY);
+    t.type("/co");
+    await t.waitFor(/❯ \/compact/);
+    t.press("Down");
+    await t.waitFor(/❯ \/cost/);
+    t.press("Enter");
+    // /cost ran: its report is on screen and the prompt is empty again.
+    const cost = await t.waitFor(/Session [\w-]+ \(replay/);
+    expect(cost).toMatch(/cost \$0\.0000/);
+
+    t.type("/ti");
+    await t.waitFor(/❯ \/tidy +Tidy the imports \(user skill\)/);
+    t.press("Down");
+    await t.waitFor(/❯ \/tighten +Tighten the loops \(user skill\)/);
+    t.press("Tab");
+    await t.waitFor(/> \/tighten *\n─/);
+    t.press("Enter");
+    await t.waitFor("Tightened.");
+    const lines = await transcriptWhen(p, (l) => JSON.stringify(l).includes("Make every loop tighter."));
+    expect(JSON.stringify(lines)).toContain("Make every loop tighter.");
+  });
 });

@@ -7,13 +7,32 @@ import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { createElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { Prompt } from "../../src/ui/components/Prompt.js";
+import { suggestCommands as suggestFrom } from "../../src/ui/commands/custom-commands.js";
+import type { SlashCommand } from "../../src/ui/commands/slash-commands.js";
+import { type CommandSuggestion, Prompt } from "../../src/ui/components/Prompt.js";
 import { completeMention, mentionTokens } from "../../src/ui/input/file-mentions.js";
 import type { KeyName } from "../../src/ui/input/keys.js";
 
+const suggestCommands = (text: string, commands: CommandSuggestion[]) =>
+  suggestFrom(
+    text,
+    commands.map((c): SlashCommand => ({ ...c, run: () => undefined })),
+  );
+/** The listed command the prompt has chosen (marked with ❯), or undefined. */
+const chosenIn = (frame: string | undefined) => /❯ \/([\w:.-]+)/.exec(frame ?? "")?.[1];
+
 const pause = () => new Promise((r) => setTimeout(r, 60));
 
-function mount(props: { history?: string[]; cwd?: string } = {}) {
+const COMMANDS: CommandSuggestion[] = [
+  { name: "help", description: "Show the commands" },
+  { name: "clear", description: "Start a new conversation" },
+  { name: "compact", argumentHint: "[instructions]", description: "Summarise the conversation" },
+  { name: "cost", description: "Tokens and cost" },
+  { name: "scaffold", argumentHint: "<file>", description: "Make a file (project command)" },
+  { name: "tidy", description: "Tidy the imports (project skill)" },
+];
+
+function mount(props: { history?: string[]; cwd?: string; commands?: boolean; maxSuggestions?: number } = {}) {
   const sent: string[] = [];
   const other: Array<{ name: KeyName; empty: boolean }> = [];
   const app = render(
@@ -22,6 +41,8 @@ function mount(props: { history?: string[]; cwd?: string } = {}) {
       onOtherKey: (name: KeyName, empty: boolean) => other.push({ name, empty }),
       history: props.history,
       completeMention: props.cwd ? (partial: string) => completeMention(partial, props.cwd as string) : undefined,
+      suggestCommands: props.commands ? (text: string) => suggestCommands(text, COMMANDS) : undefined,
+      maxSuggestions: props.maxSuggestions,
     }),
   );
   const keys = async (...chunks: string[]) => {
@@ -146,5 +167,67 @@ describe("Prompt", () => {
     expect(sent).toEqual(["look at @src/greet.ts"]);
     expect(mentionTokens(sent[0] as string)).toEqual(["src/greet.ts"]);
     expect(mentionTokens('mail me@example.com about @"my notes.md" and @a.ts')).toEqual(["my notes.md", "a.ts"]);
+  });
+
+  it("lists the commands a `/` could be; up/down choose one, wrapping around, and typing starts again at the first", async () => {
+    const { app, keys } = mount({ commands: true });
+    unmount = app.unmount;
+    await pause();
+    await keys("/");
+    const frame = app.lastFrame() ?? "";
+    for (const c of COMMANDS) expect(frame).toContain(`/${c.name}`);
+    expect(chosenIn(frame)).toBe("help");
+    await keys("\x1b[B", "\x1b[B");
+    expect(chosenIn(app.lastFrame())).toBe("compact");
+    await keys("\x1b[A");
+    expect(chosenIn(app.lastFrame())).toBe("clear");
+    await keys("\x1b[A", "\x1b[A");
+    expect(chosenIn(app.lastFrame())).toBe("tidy");
+    // Up/down moved the choice, not through the history: the prompt still holds "/".
+    expect(app.lastFrame()).toMatch(/^> \/ ?$/m);
+    await keys("c");
+    const narrowed = app.lastFrame() ?? "";
+    expect(narrowed).not.toContain("/help");
+    expect(chosenIn(narrowed)).toBe("clear");
+  });
+
+  it("Tab completes the chosen command for its arguments; Enter runs one that takes none", async () => {
+    const { app, sent, keys } = mount({ commands: true });
+    unmount = app.unmount;
+    await pause();
+    await keys("/c", "\x1b[B", "\t");
+    // Completed with a space: the list is gone and arguments can follow.
+    expect(app.lastFrame()).toMatch(/^> \/compact ?$/m);
+    expect(chosenIn(app.lastFrame())).toBeUndefined();
+    await keys("keep the plan", "\r");
+    expect(sent).toEqual(["/compact keep the plan"]);
+    await keys("/c", "\x1b[B", "\x1b[B", "\r");
+    expect(sent).toEqual(["/compact keep the plan", "/cost"]);
+    // A command whose argument is required is completed by Enter, not run without it.
+    await keys("/s", "\r");
+    expect(sent).toHaveLength(2);
+    expect(app.lastFrame()).toMatch(/^> \/scaffold ?$/m);
+    await keys("notes.md", "\r");
+    expect(sent.at(-1)).toBe("/scaffold notes.md");
+    // Sent commands are in the history like any prompt.
+    await keys("\x1b[A");
+    expect(app.lastFrame()).toContain("> /scaffold notes.md");
+  });
+
+  it("a list longer than the room it has scrolls to keep the chosen command in view", async () => {
+    const { app, keys } = mount({ commands: true, maxSuggestions: 3 });
+    unmount = app.unmount;
+    await pause();
+    await keys("/");
+    let frame = app.lastFrame() ?? "";
+    expect(frame).toContain("/help");
+    expect(frame).toContain("/clear");
+    expect(frame).not.toContain("/cost");
+    expect(frame).toContain("… 4 more");
+    await keys("\x1b[B", "\x1b[B", "\x1b[B");
+    frame = app.lastFrame() ?? "";
+    expect(chosenIn(frame)).toBe("cost");
+    expect(frame).not.toContain("/help");
+    expect(frame).toContain("/compact");
   });
 });

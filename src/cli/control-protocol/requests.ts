@@ -8,6 +8,7 @@ import { resolveModel } from "../model-choice.js";
 import { thinkingFromBudget } from "../thinking-option.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
+import { handleMcpRequest } from "./mcp-requests.js";
 import type { StreamState } from "./stream-state.js";
 
 export async function handleControlRequest(request: JsonObject, state: StreamState): Promise<JsonObject> {
@@ -72,16 +73,10 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
       return {};
     }
     case "mcp_status":
-      return {
-        mcpServers: [
-          ...built.mcp.servers.map((server) => ({ name: server.name, status: server.status })),
-          ...sdkServers.map((server) => ({
-            name: server.name,
-            status: server.status,
-            ...(server.error !== undefined && { error: server.error }),
-          })),
-        ],
-      };
+    case "mcp_set_servers":
+    case "mcp_reconnect":
+    case "mcp_toggle":
+      return (await handleMcpRequest(request, state)) ?? {};
     case "mcp_message": {
       const server = sdkServers.find((s) => s.name === request.server_name);
       if (!server) throw new Error(`mcp_message: no SDK MCP server named ${JSON.stringify(request.server_name)}`);

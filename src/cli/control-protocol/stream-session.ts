@@ -1,8 +1,8 @@
 // `warden -p --input-format stream-json --output-format stream-json`: Warden as the Agent SDK's
 // executable. User messages arrive as NDJSON on stdin, each run as one prompt of the same session
 // (stdin stays open between them; the session ends when it closes). The SDK's control requests
-// come in between (initialize first, then interrupt, set_permission_mode, set_model, mcp_status,
-// mcp_message), and ours go out (can_use_tool, hook_callback, mcp_message, elicitation). Loaded only when
+// come in between (initialize first, then interrupt, set_permission_mode, set_model, the MCP
+// requests, seed_read_state, apply_flag_settings), and ours go out (can_use_tool, hook_callback, mcp_message, elicitation). Loaded only when
 // --input-format stream-json is used.
 import type { Readable } from "node:stream";
 import { sessionArtifactsDir } from "../../config/paths.js";
@@ -130,10 +130,10 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
     if (io.ownsProcess) process.off("SIGINT", onSigint);
     if (building) {
       await building.then(
-        async ({ built, sdkServers }) => {
-          await built.session.getAppState().backgroundTasks?.stopAll();
-          await built.close();
-          await Promise.all(sdkServers.map((server) => server.close()));
+        async (state) => {
+          await state.built.session.getAppState().backgroundTasks?.stopAll();
+          await state.built.close();
+          await Promise.all(state.sdkServers.map((server) => server.close()));
         },
         () => undefined,
       );
@@ -238,7 +238,7 @@ async function buildState(
         sessionArtifactsDir(config.cwd, built.session.sessionId),
       )
     : undefined;
-  return { built, reporter, sdkServers, interruptRequested: false, ...(checkpoints && { checkpoints }) };
+  return { built, reporter, sdkServers, channel, interruptRequested: false, ...(checkpoints && { checkpoints }) };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -2,13 +2,17 @@
 // MCP servers, and an interrupt that came while a turn was starting.
 import type { HeadlessReporter } from "../headless-output.js";
 import type { BuiltSession } from "../session/start.js";
+import type { ControlChannel } from "./channel.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import type { SdkMcpServer } from "./sdk-mcp.js";
 
 export interface StreamState {
   built: BuiltSession;
   reporter: HeadlessReporter;
+  /** The SDK's in-process servers: those of initialize, then as mcp_set_servers leaves them. */
   sdkServers: SdkMcpServer[];
+  /** The wire to the SDK (in-process servers added later are reached through it). */
+  channel: ControlChannel;
   /**
    * Set by an interrupt: one that comes while the turn is starting, before the engine runs the
    * prompt, still stops it at its first event.

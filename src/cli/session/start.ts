@@ -93,6 +93,8 @@ export interface BuiltSession {
   /** One prompt with the settings' UserPromptSubmit and Stop hooks around it. */
   runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
   compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
+  /** Replaces the MCP tools served outside the manager's servers (the SDK's in-process servers). */
+  setExtraMcpTools(tools: readonly AnyTool[]): void;
   /** Transcript closed and MCP servers stopped. */
   close(): Promise<void>;
 }
@@ -162,7 +164,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       options.agents ??
         (config.agents !== undefined ? (JSON.parse(config.agents) as Record<string, unknown>) : undefined),
     );
-    const extraMcpTools = options.extraMcpTools ?? [];
+    let extraMcpTools = options.extraMcpTools ?? [];
+    let managedMcpTools: readonly AnyTool[] = mcp.tools;
     // --fork-session: the conversation goes on under a new id (given with --session-id, or new).
     // Chosen here, not by the session, when resuming: restored agents' tasks need its folder now.
     const sessionId =
@@ -235,6 +238,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     });
     sessionRef = session;
     mcp.onToolsChanged((mcpTools, instructions) => {
+      managedMcpTools = mcpTools;
       session.setMcpTools([...mcpTools, ...extraMcpTools]);
       // Told to the model as a delta (mcp_instructions_delta), never by rewriting the system prompt.
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
@@ -258,6 +262,10 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       runStartHooks: () => runSessionStartHooks(session, bound.hooks, resumed ? "resume" : "startup", warn),
       runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
       compact: (instructions) => session.compact(instructions),
+      setExtraMcpTools(tools) {
+        extraMcpTools = tools;
+        session.setMcpTools([...managedMcpTools, ...extraMcpTools]);
+      },
       async close() {
         // Teammates and background agents stop with the session, their ends recorded.
         inbox?.close();

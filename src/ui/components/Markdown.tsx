@@ -3,11 +3,12 @@
 // lightly highlighted (keywords, strings, comments, numbers). Small on purpose: what the model
 // writes is mostly these few forms, and a full markdown engine would cost start-up for nothing.
 import { Box, Text } from "ink";
-import type { ReactNode } from "react";
+import { memo, type ReactNode } from "react";
 
-export function Markdown({ text }: { text: string }) {
+/** Memoised: the streaming text is parsed again only when it has grown, not at every keystroke's redraw. */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return <Box flexDirection="column">{renderBlocks(text)}</Box>;
-}
+});
 
 interface Block {
   kind: "code" | "line";

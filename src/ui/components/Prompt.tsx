@@ -17,6 +17,7 @@ import {
   type LineEditorState,
   moveCursor,
   moveVertical,
+  replaceText,
   send,
 } from "../input/line-editor.js";
 import { useKeys } from "../input/use-keys.js";
@@ -35,7 +36,10 @@ export interface PromptProps {
   history?: readonly string[];
   /** Completes the `@path` before the cursor (Tab); several candidates are listed under the prompt. */
   completeMention?(partial: string): string[];
-  /** The commands a prompt that is only `/partial` could be: listed under the prompt, Tab completes. */
+  /**
+   * The commands a prompt that is only `/partial` could be: listed under the prompt, up/down choose
+   * one, Tab completes it, Enter runs it (or completes it when it needs arguments).
+   */
   suggestCommands?(text: string): ReadonlyArray<CommandSuggestion>;
   /** The prompt has just become a `/command` (the list of commands is worth reading again). */
   onSlash?(): void;
@@ -66,10 +70,18 @@ export function Prompt({
   // Several keys can arrive in one chunk, before React renders again: each must see the last edit.
   const latest = useRef(editor);
   const update = (state: LineEditorState) => {
-    const wasCommand = latest.current.text.startsWith("/");
+    const previous = latest.current.text;
     latest.current = state;
     setEditor(state);
-    if (!wasCommand && state.text.startsWith("/")) onSlash?.();
+    if (state.text !== previous) choose(0);
+    if (!previous.startsWith("/") && state.text.startsWith("/")) onSlash?.();
+  };
+  /** Which listed command up/down have chosen; back to the first whenever the text changes. */
+  const [chosen, setChosen] = useState(0);
+  const chosenRef = useRef(0);
+  const choose = (index: number) => {
+    chosenRef.current = index;
+    setChosen(index);
   };
   useKeys((event) => {
     const current = latest.current;
@@ -83,13 +95,33 @@ export function Prompt({
         return;
       }
     }
-    if (event.kind === "key" && event.name === "tab" && suggestCommands) {
-      const names = suggestCommands(current.text).map((c) => c.name);
-      if (names.length > 0) {
-        const partial = current.text.slice(1);
-        const completed = names.length === 1 ? `${names[0]} ` : commonPrefix(names);
-        if (completed.length > partial.length) update(insertText(current, completed.slice(partial.length)));
-        return;
+    const listed = event.kind === "key" && suggestCommands ? suggestCommands(current.text) : [];
+    if (event.kind === "key" && listed.length > 0) {
+      const selected = listed[Math.min(chosenRef.current, listed.length - 1)] as CommandSuggestion;
+      switch (event.name) {
+        case "up":
+        case "down": {
+          const step = event.name === "up" ? -1 : 1;
+          choose((Math.min(chosenRef.current, listed.length - 1) + step + listed.length) % listed.length);
+          return;
+        }
+        case "tab":
+          // The chosen command, ready for its arguments (a space after it closes the list).
+          update(replaceText(current, `/${selected.name} `));
+          return;
+        case "enter": {
+          // A command whose arguments are required (`<file>`) is completed for them; others run.
+          if (selected.argumentHint?.trimStart().startsWith("<")) {
+            update(replaceText(current, `/${selected.name} `));
+            return;
+          }
+          const { prompt, next } = send(replaceText(current, `/${selected.name}`));
+          update(next);
+          onSubmit(prompt);
+          return;
+        }
+        default:
+          break;
       }
     }
     if (candidates.length > 0) setCandidates([]);
@@ -105,26 +137,38 @@ export function Prompt({
     <Box flexDirection="column">
       {renderLines(editor, marker, active, placeholder)}
       {candidates.length > 0 ? <Text dimColor>{candidates.slice(0, 12).join("  ")}</Text> : null}
-      {active && suggestCommands ? renderSuggestions(suggestCommands(editor.text), maxSuggestions) : null}
+      {active && suggestCommands ? renderSuggestions(suggestCommands(editor.text), chosen, maxSuggestions) : null}
     </Box>
   );
 }
 
-function renderSuggestions(suggestions: ReadonlyArray<CommandSuggestion>, max: number) {
+/**
+ * The commands a `/partial` could be, the chosen one marked; a list longer than `max` shows a
+ * window that keeps the chosen one in view, with what lies outside it counted.
+ */
+function renderSuggestions(suggestions: ReadonlyArray<CommandSuggestion>, chosen: number, max: number) {
   if (suggestions.length === 0) return null;
-  const shown = suggestions.length > max ? suggestions.slice(0, max - 1) : suggestions;
+  const selected = Math.min(chosen, suggestions.length - 1);
+  // One row is kept for the count of those not shown.
+  const rows = suggestions.length > max ? Math.max(1, max - 1) : suggestions.length;
+  const first = Math.min(Math.max(0, selected - rows + 1), suggestions.length - rows);
+  const shown = suggestions.slice(first, first + rows);
   const width = Math.max(...shown.map((c) => c.name.length + (c.argumentHint ? c.argumentHint.length + 1 : 0))) + 3;
+  const hidden = suggestions.length - shown.length;
   return (
     <Box flexDirection="column">
-      {shown.map((c) => (
-        <Text key={c.name} wrap="truncate-end">
-          <Text color="cyan">{`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(width + 2)}</Text>
-          <Text dimColor>{c.description}</Text>
-        </Text>
-      ))}
-      {suggestions.length > shown.length ? (
-        <Text dimColor>{`  … ${suggestions.length - shown.length} more (type more of the name)`}</Text>
-      ) : null}
+      {shown.map((c, index) => {
+        const isChosen = first + index === selected;
+        return (
+          <Text key={c.name} wrap="truncate-end">
+            <Text color="cyan" bold={isChosen} inverse={isChosen}>
+              {`${isChosen ? "❯ " : "  "}/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(width + 2)}
+            </Text>
+            <Text dimColor={!isChosen}>{c.description}</Text>
+          </Text>
+        );
+      })}
+      {hidden > 0 ? <Text dimColor>{`  … ${hidden} more (↑↓ to move, or type more of the name)`}</Text> : null}
     </Box>
   );
 }

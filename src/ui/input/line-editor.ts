@@ -29,6 +29,11 @@ export function insertText(state: LineEditorState, text: string): LineEditorStat
   return { ...state, text: next, cursor: state.cursor + text.length, historyIndex: undefined };
 }
 
+/** The prompt holding `text` alone (a completed command), the cursor at its end. */
+export function replaceText(state: LineEditorState, text: string): LineEditorState {
+  return { ...state, text, cursor: text.length, historyIndex: undefined };
+}
+
 export function pasteMarker(id: number, text: string): string {
   const lines = text.split("\n").length;
   return lines > 1 ? `[Pasted text #${id} +${lines} lines]` : `[Pasted text #${id} ${text.length} chars]`;

@@ -39,6 +39,9 @@ export interface RunningTool {
   progress?: { output: string; elapsedMs: number; totalLines: number };
 }
 
+/** The shortest time between two redraws the transcript asks for. */
+const FRAME_MS = 32;
+
 export class TranscriptModel {
   readonly items: TranscriptItem[] = [];
   streamingText = "";
@@ -48,6 +51,7 @@ export class TranscriptModel {
   private nextId = 1;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
+  private lastNotifiedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly toolsFor: () => readonly AnyTool[],
@@ -238,14 +242,23 @@ export class TranscriptModel {
     this.changed();
   }
 
-  /** Listeners hear once per tick, however many deltas arrived: the screen redraws at most that often. */
+  /**
+   * Listeners hear at most once per frame, however many deltas and progress reports arrived: a fast
+   * stream redraws the whole live part at most ~30 times a second, and a key typed meanwhile is
+   * drawn at once (its redraw never queues behind a redraw per chunk). A change after a quiet
+   * spell is shown on the next tick.
+   */
   private changed(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const notify = () => {
       this.scheduled = false;
+      this.lastNotifiedAt = performance.now();
       for (const listener of this.listeners) listener();
-    });
+    };
+    const wait = this.lastNotifiedAt + FRAME_MS - performance.now();
+    if (wait <= 0) setImmediate(notify);
+    else setTimeout(notify, wait);
   }
 }
 
