@@ -4,6 +4,7 @@ import type { Message } from "../messages/types.js";
 import type { ModelOverride } from "../models/resolve.js";
 import type { Provider, ThinkingSetting } from "../providers/types.js";
 import type { AppState } from "../tool/app-state.js";
+import type { EditorAccess } from "../tool/editor.js";
 import type { FleetAccess } from "../tool/fleet.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
 import type { AnyTool, AttachmentSource, CanUseTool } from "../tool/types.js";
@@ -67,6 +68,8 @@ export interface SessionEngineOptions {
   userDialog?: UserDialog;
   /** The fleet the session's tools may submit jobs to (ToolUseContextOptions.fleet). */
   fleet?: FleetAccess;
+  /** The editor driving the session over ACP: its files and terminals (ToolUseContextOptions.editor). */
+  editor?: EditorAccess;
   verbose?: boolean;
   /** Write the transcript under the user's data folder. Default true. */
   transcript?: boolean;

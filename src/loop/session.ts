@@ -426,6 +426,7 @@ export class SessionEngine {
         subagents: this.subagents,
         sideQuery: this.sideQuery,
         ...(this.options.fleet ? { fleet: this.options.fleet } : {}),
+        ...(this.options.editor ? { editor: this.options.editor } : {}),
       },
       abortController,
       messages: this.messages,

@@ -5,6 +5,7 @@ export * from "./build-tool.js";
 export * from "./compact-hooks.js";
 export * from "./context.js";
 export * from "./deferred.js";
+export * from "./editor.js";
 export * from "./loaded-tools-record.js";
 export * from "./mcp-resource-source.js";
 export * from "./permission-types.js";

@@ -11,6 +11,12 @@ export interface FileReadRecord {
   limit?: number;
   /** True when only part of the file was shown (offset/limit, or a cut). */
   isPartialView?: boolean;
+  /**
+   * When the text came from an editor (ACP `fs/read_text_file`): a hash of the whole text the view
+   * was taken from. An editor's unsaved buffer has no mtime, so this version stamp is what tells
+   * a later edit whether the file changed since (tools/file-shared/editor-view.ts).
+   */
+  sourceHash?: string;
 }
 
 export class ReadFileState {

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AssistantMessage, Message, ToolResultBlock, Usage, UserMessage } from "../messages/types.js";
 import type { AgentDefinition } from "./agents.js";
 import type { AppState } from "./app-state.js";
+import type { EditorAccess } from "./editor.js";
 import type { FleetAccess } from "./fleet.js";
 import type {
   PermissionDecision,
@@ -70,6 +71,12 @@ export interface ToolUseContextOptions {
    * Cron tasks as repeatable jobs. Absent: those say a fleet is needed, durable Cron uses its file.
    */
   fleet?: FleetAccess;
+  /**
+   * The editor driving the session over ACP (./editor.ts): its file system (Read, Edit and Write
+   * go through it for text files) and its terminals (Bash runs unsandboxed commands in them).
+   * Absent: the disk and Warden's own processes.
+   */
+  editor?: EditorAccess;
 }
 
 /**

@@ -9,11 +9,12 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { applyPermissionUpdates } from "../../permissions/settings/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
-import { planSession } from "../session/plan.js";
-import { type BuiltSession, startSession } from "../session/start.js";
+import { SessionSetupError } from "../session/setup-error.js";
+import type { BuiltSession } from "../session/start.js";
 import type { SessionConfig } from "../session-config.js";
 import { wardenVersion } from "../version.js";
-import { editorAskHandler } from "./permission.js";
+import { historyUpdates } from "./history.js";
+import { type AcpSession, openSession } from "./open-session.js";
 import { promptText } from "./prompt-content.js";
 import { announcedToolCall, resultContent } from "./tool-calls.js";
 
@@ -25,14 +26,6 @@ const MODE_NAMES: Record<PermissionMode, string> = {
   dontAsk: "Don't ask: deny what is not allowed",
   auto: "Auto: a classifier decides",
 };
-
-interface AcpSession {
-  built: BuiltSession;
-  /** Tool calls already shown to the editor. */
-  announced: Set<string>;
-  cancelled: boolean;
-  running?: Promise<unknown>;
-}
 
 export interface AcpServerOptions {
   /** The session flags given to `warden acp` (model, permission mode, settings...). */
@@ -51,22 +44,6 @@ function modeState(built: BuiltSession): acp.SessionModeState {
     currentModeId: context.mode,
     availableModes: modes.map((mode) => ({ id: mode, name: MODE_NAMES[mode] })),
   };
-}
-
-/** The editor's MCP servers in Warden's `mcpServers` shape (an --mcp-config value). */
-function mcpConfigOf(servers: readonly acp.McpServer[]): string | undefined {
-  if (servers.length === 0) return undefined;
-  const entries: Record<string, unknown> = {};
-  for (const server of servers) {
-    const pairs = (list: ReadonlyArray<{ name: string; value: string }> | undefined) =>
-      Object.fromEntries((list ?? []).map((pair) => [pair.name, pair.value]));
-    if ("command" in server) {
-      entries[server.name] = { type: "stdio", command: server.command, args: server.args, env: pairs(server.env) };
-    } else {
-      entries[server.name] = { type: server.type, url: server.url, headers: pairs(server.headers) };
-    }
-  }
-  return JSON.stringify({ mcpServers: entries });
 }
 
 function stopReasonOf(terminal: TerminalEvent | undefined, cancelled: boolean): acp.StopReason {
@@ -88,55 +65,64 @@ function stopReasonOf(terminal: TerminalEvent | undefined, cancelled: boolean): 
 export function serveAcp(options: AcpServerOptions): Promise<void> {
   const sessions = new Map<string, AcpSession>();
   const app = acp.agent({ name: "warden" });
+  // What the editor offers (its file system, terminals), as it said in initialize.
+  let clientCapabilities: acp.ClientCapabilities | undefined;
 
-  app.onRequest(acp.methods.agent.initialize, () => ({
-    protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: {
-      loadSession: false,
-      promptCapabilities: { image: false, audio: false, embeddedContext: true },
-    },
-    agentInfo: { name: "warden", title: "Warden", version: wardenVersion() },
-    authMethods: [],
-  }));
+  app.onRequest(acp.methods.agent.initialize, ({ params }) => {
+    clientCapabilities = params.clientCapabilities;
+    return {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      },
+      agentInfo: { name: "warden", title: "Warden", version: wardenVersion() },
+      authMethods: [],
+    };
+  });
 
   app.onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-    const extra = mcpConfigOf(params.mcpServers ?? []);
-    const config: SessionConfig = {
-      ...options.base,
-      cwd: params.cwd,
-      mcpConfig: extra ? [...options.base.mcpConfig, extra] : [...options.base.mcpConfig],
-    };
-    let sessionId = "";
-    let entry: AcpSession | undefined;
-    const announce = async (id: string, name: string, input: Record<string, unknown>) => {
-      if (!entry || entry.announced.has(id)) return;
-      entry.announced.add(id);
-      await client.notify(acp.methods.client.session.update, {
-        sessionId,
-        update: { sessionUpdate: "tool_call", ...announcedToolCall(id, name, input) },
-      });
-    };
-    const askHandler = editorAskHandler("", {
-      announce,
-      request: async (request) => {
-        const answer = await client.request(acp.methods.client.session.requestPermission, {
-          ...request,
-          sessionId,
-        });
-        return answer.outcome;
-      },
-    });
-    const plan = await planSession(config, { warn: options.warn });
-    const built = await startSession(plan, {
-      askHandler,
-      isNonInteractive: false,
+    const entry = await openSession({
+      ...params,
+      base: options.base,
+      client,
+      capabilities: clientCapabilities,
       warn: options.warn,
     });
-    sessionId = built.session.sessionId;
-    entry = { built, announced: new Set(), cancelled: false };
+    const sessionId = entry.built.session.sessionId;
     sessions.set(sessionId, entry);
-    await built.runStartHooks();
-    return { sessionId, modes: modeState(built) };
+    await entry.built.runStartHooks();
+    return { sessionId, modes: modeState(entry.built) };
+  });
+
+  // An earlier Warden session (any front end's, by its id) continued in the editor: its
+  // conversation is shown again as updates, then the session takes prompts as a new one does.
+  app.onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+    if (sessions.has(params.sessionId)) {
+      throw acp.RequestError.invalidRequest({ sessionId: params.sessionId }, "this session is already open");
+    }
+    let entry: AcpSession;
+    try {
+      entry = await openSession({
+        ...params,
+        base: options.base,
+        client,
+        capabilities: clientCapabilities,
+        warn: options.warn,
+        resume: params.sessionId,
+      });
+    } catch (error) {
+      if (error instanceof SessionSetupError) {
+        throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, error.message);
+      }
+      throw error;
+    }
+    for (const update of historyUpdates(entry.built.plan.resumed?.messages ?? [])) {
+      await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
+    }
+    sessions.set(params.sessionId, entry);
+    await entry.built.runStartHooks();
+    return { modes: modeState(entry.built) };
   });
 
   app.onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
@@ -200,6 +186,8 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
         }
       } else if (event.type === "tool_result") {
         const { toolUse, result } = event;
+        const terminalId = entry.terminals.get(toolUse.id);
+        entry.terminals.delete(toolUse.id);
         if (!entry.announced.has(toolUse.id)) {
           entry.announced.add(toolUse.id);
           await send({ sessionUpdate: "tool_call", ...announcedToolCall(toolUse.id, toolUse.name, toolUse.input) });
@@ -208,7 +196,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
           sessionUpdate: "tool_call_update",
           toolCallId: toolUse.id,
           status: result.is_error ? "failed" : "completed",
-          content: resultContent(result),
+          content: [...(terminalId ? [{ type: "terminal" as const, terminalId }] : []), ...resultContent(result)],
         });
       } else if (event.type === "todo") {
         await send({

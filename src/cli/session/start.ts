@@ -18,6 +18,7 @@ import { connectMcpForSession, type McpSession } from "../../mcp/session-setup.j
 import { type AskHandler, createCanUseTool } from "../../permissions/engine/index.js";
 import { restoredTaskListState } from "../../session/task-store.js";
 import type { AgentCatalog } from "../../tool/agents.js";
+import type { EditorAccess } from "../../tool/editor.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
@@ -75,6 +76,8 @@ export interface StartOptions {
   systemPrompt?: string;
   /** Added to the system prompt (--append-system-prompt, or the SDK's initialize). */
   appendSystemPrompt?: string;
+  /** The editor driving the session over ACP: its files and terminals, for the tools. */
+  editor?: EditorAccess;
   /** Custom agents (--agents, or the SDK's initialize), over the settings' agents of the same names. */
   agents?: Record<string, unknown>;
 }
@@ -232,6 +235,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       permissionContext,
       isNonInteractive: options.isNonInteractive,
       ...(fleet ? { fleet: fleet.access } : {}),
+      ...(options.editor ? { editor: options.editor } : {}),
       verbose: config.verbose,
       onAttachmentError: (kind, error) =>
         warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),

@@ -31,6 +31,18 @@ export function commandScript(command: string, cwd: string, cwdFile?: string, in
 }
 
 /**
+ * The script for a shell Warden does not start itself (an editor's terminal, which cannot hand it
+ * the guard gate): the same steps as commandScript's eval form, with stdin closed as launchShell
+ * closes it, so a command that waits for input reads EOF there too instead of hanging.
+ */
+export function terminalScript(command: string, cwd: string, cwdFile?: string): string {
+  const lines = ["exec 2>&1 </dev/null", `cd -- ${shellQuote(cwd)} || exit 1`];
+  if (cwdFile) lines.push(`trap ${shellQuote(`pwd -P >| ${shellQuote(cwdFile)} 2>/dev/null`)} EXIT`);
+  lines.push(`eval ${shellQuote(command)}`);
+  return lines.join("; ");
+}
+
+/**
  * What precedes an inline command on its line. Bash quotes the whole line in a syntax error
  * message; withoutInlinePrefix takes this wrapper back out so the model sees its own text only.
  */

@@ -14,26 +14,23 @@ import {
   isReadOnlyCommandIfLoaded,
 } from "../../permissions/bash/lazy-analysis.js";
 import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-code/index.js";
-import {
-  probeBubblewrap,
-  resolveSandboxSettings,
-  type SandboxPolicy,
-  sandboxFailureNote,
-  sandboxPolicyFor,
-} from "../../shell/sandbox/index.js";
+import { resolveSandboxSettings, sandboxFailureNote } from "../../shell/sandbox/index.js";
 import { buildTool } from "../../tool/build-tool.js";
+import type { EditorTerminals } from "../../tool/editor.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { resolveNewCwd } from "./cwd-policy.js";
+import { runInEditorTerminal } from "./editor-terminal.js";
 import { foregroundCommands } from "./foreground-commands.js";
 import { launchShell, withoutInlinePrefix } from "./launch.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
 import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
-import { type BashProgress, runForeground } from "./run-foreground.js";
+import { type BashProgress, type ForegroundResult, runForeground } from "./run-foreground.js";
+import { chooseSandbox, type SandboxChoice, sandboxPermission } from "./sandbox-choice.js";
 import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
 import { shellExitStatus } from "./signal-exit.js";
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
@@ -85,65 +82,6 @@ function isReadOnly(input: BashInput): boolean {
  */
 function mayChangeDirectory(command: string): boolean {
   return /(^|[\s;&|(`{])(cd|pushd|popd)(?=$|[\s;&|)`}])/.test(command);
-}
-
-async function sandboxPermission(
-  input: BashInput,
-  context: ToolUseContext,
-  result: PermissionResult,
-): Promise<PermissionResult> {
-  const settings = resolveSandboxSettings(context.getAppState());
-  if (!settings.enabled || result.behavior === "deny") return result;
-  if (input.dangerouslyDisableSandbox) {
-    // The user turned the sandbox on; leaving it is theirs to agree to, each time. A safety check,
-    // so no allow rule (not even `Bash`) and no mode settles it. validateInput has already refused
-    // the call when the settings forbid unsandboxed commands.
-    return {
-      behavior: "ask",
-      message: `This command asks to run OUTSIDE the sandbox (dangerouslyDisableSandbox): ${input.command}`,
-      decisionReason: { type: "safetyCheck", reason: "the command asks to run outside the sandbox" },
-    };
-  }
-  const availability = await probeBubblewrap();
-  if (availability.available) return result;
-  // Never run unsandboxed silently: a user who turned the sandbox on must agree to each run without it.
-  return {
-    behavior: "ask",
-    message: `The sandbox is enabled but cannot run here (${availability.reason}). Run this command WITHOUT the sandbox? ${input.command}`,
-    decisionReason: { type: "safetyCheck", reason: `sandbox unavailable: ${availability.reason}` },
-  };
-}
-
-interface SandboxChoice {
-  sandbox?: { bwrapPath: string; policy: SandboxPolicy };
-  note?: string;
-}
-
-async function chooseSandbox(input: BashInput, context: ToolUseContext, cwd: string): Promise<SandboxChoice> {
-  const state = context.getAppState();
-  const settings = resolveSandboxSettings(state);
-  if (!settings.enabled) return {};
-  if (input.dangerouslyDisableSandbox)
-    return { note: "This command ran outside the sandbox (dangerouslyDisableSandbox)." };
-  const availability = await probeBubblewrap();
-  if (!availability.available) {
-    if (!state.sandboxUnavailableNoticeGiven) {
-      context.setAppState((s) => ({ ...s, sandboxUnavailableNoticeGiven: true }));
-      return {
-        note: `The sandbox is enabled but unavailable (${availability.reason}); commands run unsandboxed, each one only after the user agreed.`,
-      };
-    }
-    return {};
-  }
-  const policy = sandboxPolicyFor({
-    workingDirectories: state.toolPermissionContext.workingDirectories,
-    cwd,
-    tempDir: sessionTempDir(context),
-    settings,
-    denyRules: state.toolPermissionContext.rules.deny,
-    env: shellSnapshot(context).env,
-  });
-  return { sandbox: { bwrapPath: availability.bwrapPath, policy } };
 }
 
 function startInBackground(input: BashInput, context: ToolUseContext, cwd: string, choice: SandboxChoice): BashOutput {
@@ -205,6 +143,22 @@ async function runInForeground(
     ? join(sessionTempDir(context), `cwd-${randomUUID()}`)
     : undefined;
   const timeoutMs = input.timeout ?? defaultTimeoutMs();
+  const capture = new OutputCapture({ spillDir: join(context.options.sessionDir, "tool-results") });
+  const terminals = editorTerminalsFor(context, choice);
+  if (terminals) {
+    const run = await runInEditorTerminal({
+      terminals,
+      command: input.command,
+      cwd,
+      cwdFile,
+      snapshot,
+      timeoutMs,
+      signal: context.abortController.signal,
+      capture,
+      ...(context.toolUseId && { toolCall: { id: context.toolUseId, name: BASH_TOOL_NAME, input } }),
+    });
+    return foregroundOutput(input, context, cwd, choice, cwdFile, run);
+  }
   const child = launchShell({
     command: input.command,
     cwd,
@@ -214,7 +168,6 @@ async function runInForeground(
     output: "pipe",
     sandbox: choice.sandbox,
   });
-  const capture = new OutputCapture({ spillDir: join(context.options.sessionDir, "tool-results") });
   const run = await runForeground({
     child,
     capture,
@@ -237,7 +190,28 @@ async function runInForeground(
     });
     return { ...backgroundedOutput(input, cwd, choice, task), movedToBackground: true };
   }
+  return foregroundOutput(input, context, cwd, choice, cwdFile, run);
+}
 
+/**
+ * The editor's terminal, when the editor driving the session offered terminals and the command
+ * runs without the sandbox anyway (sandbox off, or this run allowed outside it): the editor
+ * spawns the process, so a command meant for the sandbox must stay with Warden.
+ */
+function editorTerminalsFor(context: ToolUseContext, choice: SandboxChoice): EditorTerminals | undefined {
+  return choice.sandbox === undefined ? context.options.editor?.terminals : undefined;
+}
+
+/** What the model reads of a finished foreground run, wherever it ran. */
+function foregroundOutput(
+  input: BashInput,
+  context: ToolUseContext,
+  cwd: string,
+  choice: SandboxChoice,
+  cwdFile: string | undefined,
+  run: ForegroundResult,
+): BashOutput {
+  const timeoutMs = input.timeout ?? defaultTimeoutMs();
   const notes: string[] = choice.note ? [choice.note] : [];
   const reportedCwd = cwdFile ? takeReportedCwd(cwdFile) : undefined;
   const permissionContext = context.getAppState().toolPermissionContext;

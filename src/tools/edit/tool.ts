@@ -8,9 +8,11 @@ import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ValidationResult } from "../../tool/types.js";
-import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-change.js";
+import { withHistoryWarning } from "../file-shared/commit-change.js";
+import { commitFileChange } from "../file-shared/commit-through-editor.js";
 import { diffAroundRange } from "../file-shared/diff-snippet.js";
-import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
+import { currentFileView } from "../file-shared/editor-view.js";
+import { modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
 import { findNewSecrets, SECRET_ERROR_CODE, secretRefusal } from "../file-shared/secret-scan.js";
@@ -153,18 +155,18 @@ export const EditTool = buildTool<EditInput, EditOutput>({
       );
     }
 
-    const record = context.readFileState.get(filePath);
-    const problem = checkFreshness(record, stats.mtimeMs, () => currentText(filePath));
-    if (problem?.kind === "not-read") return fail(EditErrorCode.notRead, notReadMessage(filePath));
-    if (problem?.kind === "modified") return fail(EditErrorCode.modifiedSinceRead, modifiedMessage(filePath));
-    const refusal = secretRefusal(filePath, await findNewSecrets(input.new_string, () => currentText(filePath)));
+    // The disk's text, or the editor's when the editor driving the session reads files.
+    const view = await currentFileView(context, filePath, stats.mtimeMs);
+    if (view.problem?.kind === "not-read") return fail(EditErrorCode.notRead, notReadMessage(filePath));
+    if (view.problem?.kind === "modified") return fail(EditErrorCode.modifiedSinceRead, modifiedMessage(filePath));
+    const refusal = secretRefusal(filePath, await findNewSecrets(input.new_string, view.text));
     if (refusal) return refusal;
     if (input.old_string === "") return { result: true }; // An empty file being filled.
 
     // Large files are matched once, inside call(), with the same messages: reading them twice
     // would double the cost of every edit.
     if (stats.size > PREMATCH_MAX_BYTES) return { result: true };
-    const match = findEditMatch(currentText(filePath), input.old_string, input.new_string);
+    const match = findEditMatch(view.text(), input.old_string, input.new_string);
     if (!match) return fail(EditErrorCode.notFound, notFoundMessage(filePath, input.old_string));
     if (match.count > 1 && !input.replace_all) {
       return fail(EditErrorCode.multipleMatches, multipleMatchesMessage(match.count, input.old_string));
@@ -180,7 +182,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
 
     let replacements = 0;
     let range = { start: 0, oldEnd: 0 };
-    const change = commitFileChangeSync(EDIT_TOOL_NAME, filePath, context, (current) => {
+    const change = await commitFileChange(EDIT_TOOL_NAME, filePath, context, (current) => {
       if (input.old_string === "") {
         if (current && current.content !== "") throw new Error(`Cannot create ${filePath}: it already has content.`);
         replacements = 1;

@@ -113,3 +113,34 @@ export async function readLineWindow(
     bytesRead,
   };
 }
+
+/**
+ * The same window cut from text already in memory (a file's text as an editor holds it), with
+ * readLineWindow's results for the same content: line counts, the final newline, cut lines.
+ */
+export function windowOfText(
+  text: string,
+  options: { offset: number; limit: number; maxLineChars: number },
+): LineWindow {
+  const { offset, limit, maxLineChars } = options;
+  const all = text === "" ? [] : text.split("\n");
+  const endsWithNewline = text.endsWith("\n");
+  if (endsWithNewline) all.pop();
+  const start = offset - 1;
+  const hasMore = all.length > start + limit;
+  let truncatedLines = 0;
+  const lines = all.slice(start, start + limit).map((line) => {
+    if (line.length <= maxLineChars) return line;
+    truncatedLines++;
+    return `${line.slice(0, maxLineChars)}… [line cut at ${maxLineChars} characters]`;
+  });
+  return {
+    lines,
+    startLine: offset,
+    totalLines: hasMore ? undefined : all.length,
+    hasMore,
+    endsWithNewline: endsWithNewline && !hasMore,
+    truncatedLines,
+    bytesRead: Buffer.byteLength(text),
+  };
+}

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ToolUseContext } from "../../tool/types.js";
+import { editorReader, readThroughEditor, textHash } from "../file-shared/editor-view.js";
 import { detectEncoding, looksBinary, normalizeLineEndings } from "../file-shared/encoding.js";
 import { addLineNumbers } from "../file-shared/line-numbers.js";
 import { filePermission } from "../file-shared/path-permission.js";
@@ -25,7 +26,7 @@ import {
 import { renderNotebook } from "./notebook.js";
 import { parsePageRange, readPdfText } from "./pdf.js";
 import { READ_DESCRIPTION, READ_TOOL_NAME, readPrompt } from "./prompt.js";
-import { readLineWindow } from "./text-window.js";
+import { type LineWindow, readLineWindow, windowOfText } from "./text-window.js";
 
 const inputSchema = z.strictObject({
   file_path: z.string().describe("The absolute path of the file to read"),
@@ -209,16 +210,22 @@ async function readText(
 
   // Same window of an unchanged file: the model already has it. Only records made by Read carry
   // an offset; after Edit/Write the model must see the new content, so those records never match.
+  // The editor's text, when the editor driving the session reads files (its unsaved buffer is
+  // what the person sees); its version is a hash, a buffer having no mtime.
+  const fromEditor = editorReader(context);
   const previous = context.readFileState.get(filePath);
-  if (previous && previous.offset === offset && previous.limit === limit && previous.timestamp === stats.mtimeMs) {
+  const sameWindow = previous !== undefined && previous.offset === offset && previous.limit === limit;
+  if (!fromEditor && sameWindow && previous.timestamp === stats.mtimeMs) {
     return { type: "unchanged", filePath };
   }
 
-  if (input.offset === undefined && input.limit === undefined && stats.size > MAX_WHOLE_READ_BYTES) {
+  const wholeReadTooLarge = (bytes: number) => {
+    if (input.offset !== undefined || input.limit !== undefined || bytes <= MAX_WHOLE_READ_BYTES) return;
     throw new Error(
-      `${filePath} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_WHOLE_READ_BYTES)} limit for reading a whole file. Read it in parts with offset and limit (e.g. offset: 1, limit: 500), or use Grep to find the part you need.`,
+      `${filePath} is ${formatBytes(bytes)}, over the ${formatBytes(MAX_WHOLE_READ_BYTES)} limit for reading a whole file. Read it in parts with offset and limit (e.g. offset: 1, limit: 500), or use Grep to find the part you need.`,
     );
-  }
+  };
+  wholeReadTooLarge(stats.size);
 
   const head = await readHead(filePath);
   const encoding = detectEncoding(head);
@@ -226,18 +233,23 @@ async function readText(
     throw new Error(`${filePath} appears to be a binary file, which Read cannot show as text.`);
   }
 
-  const window = await readLineWindow(filePath, {
-    offset,
-    limit: limit ?? DEFAULT_LINE_LIMIT,
-    maxLineChars: MAX_LINE_CHARS,
-    encoding,
-    signal,
-  });
+  const windowOptions = { offset, limit: limit ?? DEFAULT_LINE_LIMIT, maxLineChars: MAX_LINE_CHARS };
+  let sourceHash: string | undefined;
+  let window: LineWindow;
+  if (fromEditor) {
+    const text = await readThroughEditor(fromEditor, filePath);
+    wholeReadTooLarge(Buffer.byteLength(text));
+    sourceHash = textHash(text);
+    if (sameWindow && previous.sourceHash === sourceHash) return { type: "unchanged", filePath };
+    window = windowOfText(text, windowOptions);
+  } else {
+    window = await readLineWindow(filePath, { ...windowOptions, encoding, signal });
+  }
 
   if (window.lines.length === 0) {
     // An empty file has been read in full: record it so that it can be filled with Edit or Write.
     if (window.totalLines === 0)
-      context.readFileState.set(filePath, { content: "", timestamp: stats.mtimeMs, offset, limit });
+      context.readFileState.set(filePath, { content: "", timestamp: stats.mtimeMs, offset, limit, sourceHash });
     return { type: "empty", filePath, totalLines: window.totalLines ?? 0, offset };
   }
   const numbered = addLineNumbers(window.lines, offset);
@@ -254,6 +266,7 @@ async function readText(
     timestamp: stats.mtimeMs,
     offset,
     limit,
+    sourceHash,
   });
   return {
     type: "text",

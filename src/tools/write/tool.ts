@@ -5,10 +5,12 @@ import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-change.js";
+import { withHistoryWarning } from "../file-shared/commit-change.js";
+import { commitFileChange } from "../file-shared/commit-through-editor.js";
 import { diffWhole } from "../file-shared/diff-snippet.js";
+import { currentFileView } from "../file-shared/editor-view.js";
 import { normalizeLineEndings } from "../file-shared/encoding.js";
-import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
+import { modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
 import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
@@ -75,10 +77,10 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     if (stats.isDirectory())
       return { result: false, message: `${filePath} is a directory; give the path of a file.`, errorCode: 1 };
     // An early, friendlier answer; the authoritative check is repeated inside the critical section.
-    const problem = checkFreshness(context.readFileState.get(filePath), stats.mtimeMs, () => currentText(filePath));
-    if (problem?.kind === "not-read") return { result: false, message: notReadMessage(filePath), errorCode: 2 };
-    if (problem?.kind === "modified") return { result: false, message: modifiedMessage(filePath), errorCode: 3 };
-    const secrets = await findNewSecrets(input.content, () => currentText(filePath));
+    const view = await currentFileView(context, filePath, stats.mtimeMs);
+    if (view.problem?.kind === "not-read") return { result: false, message: notReadMessage(filePath), errorCode: 2 };
+    if (view.problem?.kind === "modified") return { result: false, message: modifiedMessage(filePath), errorCode: 3 };
+    const secrets = await findNewSecrets(input.content, view.text);
     return secretRefusal(filePath, secrets) ?? { result: true };
   },
 
@@ -91,7 +93,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     // Line endings are always written as LF, as Edit writes them: carrying CRLF through tools is
     // how files end up with mixed endings across platforms.
     const content = normalizeLineEndings(input.content);
-    const change = commitFileChangeSync(WRITE_TOOL_NAME, filePath, context, (current) => ({
+    const change = await commitFileChange(WRITE_TOOL_NAME, filePath, context, (current) => ({
       content,
       encoding: current?.encoding ?? "utf8",
     }));

@@ -1,0 +1,38 @@
+// A loaded session's conversation as the editor is shown it again (ACP `session/load`): what the
+// person wrote as user message chunks, the answers and thinking as agent chunks, each tool call
+// with its result. What the harness wrote (reminders, attachments, compaction summaries) is the
+// model's business, not the person's, and is left out, as it was never shown live either.
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { Message } from "../../messages/types.js";
+import { announcedToolCall, resultContent } from "./tool-calls.js";
+
+export function historyUpdates(messages: readonly Message[]): SessionUpdate[] {
+  const updates: SessionUpdate[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      for (const block of message.content) {
+        if (block.type === "text" && block.text !== "") {
+          updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: block.text } });
+        } else if (block.type === "thinking" && block.thinking !== "") {
+          updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.thinking } });
+        } else if (block.type === "tool_use") {
+          updates.push({ sessionUpdate: "tool_call", ...announcedToolCall(block.id, block.name, block.input) });
+        }
+      }
+      continue;
+    }
+    for (const block of message.content) {
+      if (block.type === "tool_result") {
+        updates.push({
+          sessionUpdate: "tool_call_update",
+          toolCallId: block.tool_use_id,
+          status: block.is_error ? "failed" : "completed",
+          content: resultContent(block),
+        });
+      } else if (block.type === "text" && !message.isMeta && block.text !== "") {
+        updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: block.text } });
+      }
+    }
+  }
+  return updates;
+}

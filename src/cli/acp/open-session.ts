@@ -1,0 +1,109 @@
+// One ACP session opened (session/new) or loaded (session/load): a Warden session built by the same
+// builder as `-p` (plan, then start), from the command line's flags with the editor's folder and
+// MCP servers, its asks sent to the editor, and the editor's file system and terminals lent to
+// its tools when the editor offered them in initialize.
+import * as acp from "@agentclientprotocol/sdk";
+import { planSession } from "../session/plan.js";
+import { type BuiltSession, startSession } from "../session/start.js";
+import type { SessionConfig } from "../session-config.js";
+import { editorAccess } from "./editor-access.js";
+import { editorAskHandler } from "./permission.js";
+import { announcedToolCall } from "./tool-calls.js";
+
+export interface AcpSession {
+  built: BuiltSession;
+  /** Tool calls already shown to the editor. */
+  announced: Set<string>;
+  /** The editor terminal each Bash call ran in: its final update keeps showing it. */
+  terminals: Map<string, string>;
+  cancelled: boolean;
+  running?: Promise<unknown>;
+}
+
+export interface OpenSessionRequest {
+  base: SessionConfig;
+  cwd: string;
+  mcpServers?: readonly acp.McpServer[];
+  client: acp.AgentContext;
+  capabilities: acp.ClientCapabilities | undefined;
+  warn: (message: string) => void;
+  /** The id of an earlier session to continue (session/load). */
+  resume?: string;
+}
+
+/** The editor's MCP servers in Warden's `mcpServers` shape (an --mcp-config value). */
+function mcpConfigOf(servers: readonly acp.McpServer[]): string | undefined {
+  if (servers.length === 0) return undefined;
+  const entries: Record<string, unknown> = {};
+  for (const server of servers) {
+    const pairs = (list: ReadonlyArray<{ name: string; value: string }> | undefined) =>
+      Object.fromEntries((list ?? []).map((pair) => [pair.name, pair.value]));
+    if ("command" in server) {
+      entries[server.name] = { type: "stdio", command: server.command, args: server.args, env: pairs(server.env) };
+    } else {
+      entries[server.name] = { type: server.type, url: server.url, headers: pairs(server.headers) };
+    }
+  }
+  return JSON.stringify({ mcpServers: entries });
+}
+
+export async function openSession(request: OpenSessionRequest): Promise<AcpSession> {
+  const { base, client } = request;
+  const extra = mcpConfigOf(request.mcpServers ?? []);
+  const config: SessionConfig = {
+    ...base,
+    cwd: request.cwd,
+    mcpConfig: extra ? [...base.mcpConfig, extra] : [...base.mcpConfig],
+    // A loaded session continues under its own id; a new one ignores any --resume of the command line.
+    resume: request.resume,
+    continueLatest: false,
+    ...(request.resume !== undefined && { forkSession: false, sessionId: undefined }),
+  };
+  let sessionId = request.resume ?? "";
+  let entry: AcpSession | undefined;
+  const announce = async (id: string, name: string, input: Record<string, unknown>) => {
+    if (!entry || entry.announced.has(id)) return;
+    entry.announced.add(id);
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: { sessionUpdate: "tool_call", ...announcedToolCall(id, name, input) },
+    });
+  };
+  const askHandler = editorAskHandler("", {
+    announce,
+    request: async (permission) => {
+      const answer = await client.request(acp.methods.client.session.requestPermission, { ...permission, sessionId });
+      return answer.outcome;
+    },
+  });
+  const editor = editorAccess(request.capabilities, {
+    client,
+    sessionId: () => sessionId,
+    onTerminal: async (call, terminalId) => {
+      entry?.terminals.set(call.id, terminalId);
+      await announce(call.id, call.name, call.input);
+      await client.notify(acp.methods.client.session.update, {
+        sessionId,
+        update: {
+          sessionUpdate: "tool_call_update",
+          toolCallId: call.id,
+          status: "in_progress",
+          content: [{ type: "terminal", terminalId }],
+        },
+      });
+    },
+  });
+  const plan = await planSession(config, {
+    warn: request.warn,
+    ...(request.resume !== undefined && { resume: request.resume }),
+  });
+  const built = await startSession(plan, {
+    ...(editor && { editor }),
+    askHandler,
+    isNonInteractive: false,
+    warn: request.warn,
+  });
+  sessionId = built.session.sessionId;
+  entry = { built, announced: new Set(), terminals: new Map(), cancelled: false };
+  return entry;
+}

@@ -1,0 +1,77 @@
+// Where a Bash command runs with respect to the sandbox: the permission step's extra asks (a run
+// outside the sandbox, a sandbox that cannot start) and, at run time, the sandbox policy or the
+// note the model reads when it runs without one.
+import {
+  probeBubblewrap,
+  resolveSandboxSettings,
+  type SandboxPolicy,
+  sandboxPolicyFor,
+} from "../../shell/sandbox/index.js";
+import type { PermissionResult } from "../../tool/permission-types.js";
+import type { ToolUseContext } from "../../tool/types.js";
+import { sessionTempDir, shellSnapshot } from "./shell-session.js";
+
+/** The Bash input fields the sandbox choice reads. */
+interface SandboxInput {
+  command: string;
+  dangerouslyDisableSandbox?: boolean;
+}
+
+export async function sandboxPermission(
+  input: SandboxInput,
+  context: ToolUseContext,
+  result: PermissionResult,
+): Promise<PermissionResult> {
+  const settings = resolveSandboxSettings(context.getAppState());
+  if (!settings.enabled || result.behavior === "deny") return result;
+  if (input.dangerouslyDisableSandbox) {
+    // The user turned the sandbox on; leaving it is theirs to agree to, each time. A safety check,
+    // so no allow rule (not even `Bash`) and no mode settles it. validateInput has already refused
+    // the call when the settings forbid unsandboxed commands.
+    return {
+      behavior: "ask",
+      message: `This command asks to run OUTSIDE the sandbox (dangerouslyDisableSandbox): ${input.command}`,
+      decisionReason: { type: "safetyCheck", reason: "the command asks to run outside the sandbox" },
+    };
+  }
+  const availability = await probeBubblewrap();
+  if (availability.available) return result;
+  // Never run unsandboxed silently: a user who turned the sandbox on must agree to each run without it.
+  return {
+    behavior: "ask",
+    message: `The sandbox is enabled but cannot run here (${availability.reason}). Run this command WITHOUT the sandbox? ${input.command}`,
+    decisionReason: { type: "safetyCheck", reason: `sandbox unavailable: ${availability.reason}` },
+  };
+}
+
+export interface SandboxChoice {
+  sandbox?: { bwrapPath: string; policy: SandboxPolicy };
+  note?: string;
+}
+
+export async function chooseSandbox(input: SandboxInput, context: ToolUseContext, cwd: string): Promise<SandboxChoice> {
+  const state = context.getAppState();
+  const settings = resolveSandboxSettings(state);
+  if (!settings.enabled) return {};
+  if (input.dangerouslyDisableSandbox)
+    return { note: "This command ran outside the sandbox (dangerouslyDisableSandbox)." };
+  const availability = await probeBubblewrap();
+  if (!availability.available) {
+    if (!state.sandboxUnavailableNoticeGiven) {
+      context.setAppState((s) => ({ ...s, sandboxUnavailableNoticeGiven: true }));
+      return {
+        note: `The sandbox is enabled but unavailable (${availability.reason}); commands run unsandboxed, each one only after the user agreed.`,
+      };
+    }
+    return {};
+  }
+  const policy = sandboxPolicyFor({
+    workingDirectories: state.toolPermissionContext.workingDirectories,
+    cwd,
+    tempDir: sessionTempDir(context),
+    settings,
+    denyRules: state.toolPermissionContext.rules.deny,
+    env: shellSnapshot(context).env,
+  });
+  return { sandbox: { bwrapPath: availability.bwrapPath, policy } };
+}
