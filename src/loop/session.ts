@@ -24,7 +24,7 @@ import type { AppState } from "../tool/app-state.js";
 import { createAppStateStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import { assembleToolPool } from "../tool/pool.js";
-import { ReadFileState } from "../tool/read-file-state.js";
+import { type FileReadRecord, ReadFileState } from "../tool/read-file-state.js";
 import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
 import { type CompactOutcome, ContextManager } from "./context-manager.js";
@@ -395,6 +395,14 @@ export class SessionEngine {
   setMcpTools(mcpTools: readonly AnyTool[]): void {
     this.pool = assembleToolPool(this.options.tools, mcpTools, this.store.getAppState().toolPermissionContext.rules);
     this.runningTools?.splice(0, this.runningTools.length, ...this.pool);
+  }
+
+  /**
+   * Records that the model has seen a file, as a Read would (the Agent SDK's seed_read_state: the
+   * host saw a Read that has since left the context), so a later Edit is not refused as unread.
+   */
+  seedFileRead(path: string, record: FileReadRecord): void {
+    this.readFileState.set(path, record);
   }
 
   /**

@@ -159,6 +159,36 @@ describe("warden acp with the editor's file system and terminals", () => {
     expect(code, editor.stderr()).toBe(0);
   });
 
+  it("kills the editor's terminal when the command runs past its timeout", async () => {
+    const { home, project, script } = setUp([
+      toolUse("bash1", "Bash", { command: "echo begun; while true; do sleep 1; done", timeout: 1500 }),
+      { content: [{ type: "text", text: "It timed out." }] },
+    ]);
+    const editor = startEditor(["--model", `replay:${script}`, "--allowedTools", "Bash"], { cwd: project, home });
+    const code = await editor.run(async (agent) => {
+      await agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: FULL_CAPABILITIES,
+      });
+      const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
+      const answer = await agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Run it" }],
+      });
+      expect(answer.stopReason).toBe("end_turn");
+    });
+    expect(code, editor.stderr()).toBe(0);
+    expect(editor.terminals).toHaveLength(1);
+    expect(editor.terminals[0]).toMatchObject({ killed: true, released: true });
+    const done = updatesOf(editor.updates, "tool_call_update").find(
+      (u) => u.toolCallId === "bash1" && u.status !== "in_progress",
+    );
+    expect(done).toMatchObject({ status: "failed" });
+    expect(done?.content?.[0]).toEqual({ type: "terminal", terminalId: editor.terminals[0]?.id });
+    expect(resultText(done)).toContain("begun");
+    expect(resultText(done)).toMatch(/timed out|timeout/i);
+  });
+
   it("keeps a command the sandbox must wrap out of the editor's terminal", async () => {
     const availability = await probeBubblewrap();
     if (!availability.available) throw new Error(`bubblewrap is needed for this test: ${availability.reason}`);

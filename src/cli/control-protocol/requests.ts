@@ -8,7 +8,9 @@ import { resolveModel } from "../model-choice.js";
 import { thinkingFromBudget } from "../thinking-option.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
+import { applyFlagSettings } from "./flag-settings.js";
 import { handleMcpRequest } from "./mcp-requests.js";
+import { seedReadState } from "./seed-read-state.js";
 import type { StreamState } from "./stream-state.js";
 
 export async function handleControlRequest(request: JsonObject, state: StreamState): Promise<JsonObject> {
@@ -77,6 +79,13 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
     case "mcp_reconnect":
     case "mcp_toggle":
       return (await handleMcpRequest(request, state)) ?? {};
+    case "seed_read_state":
+      return seedReadState(request, session);
+    case "apply_flag_settings": {
+      const mode = applyFlagSettings(request, state);
+      if (mode) reporter.system({ subtype: "status", status: null, permissionMode: mode });
+      return {};
+    }
     case "mcp_message": {
       const server = sdkServers.find((s) => s.name === request.server_name);
       if (!server) throw new Error(`mcp_message: no SDK MCP server named ${JSON.stringify(request.server_name)}`);

@@ -4,6 +4,7 @@ import type { HeadlessReporter } from "../headless-output.js";
 import type { BuiltSession } from "../session/start.js";
 import type { ControlChannel } from "./channel.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
+import type { FlagSettingsLayer } from "./flag-settings.js";
 import type { SdkMcpServer } from "./sdk-mcp.js";
 
 export interface StreamState {
@@ -18,6 +19,8 @@ export interface StreamState {
    * prompt, still stops it at its first event.
    */
   interruptRequested: boolean;
+  /** The settings applied with apply_flag_settings (made at the first). */
+  flagSettings?: FlagSettingsLayer;
   /** Set with file checkpointing (--enable-file-checkpointing, or the SDK's enableFileCheckpointing). */
   checkpoints?: FileCheckpoints;
 }

@@ -196,10 +196,12 @@ async function runInForeground(
 /**
  * The editor's terminal, when the editor driving the session offered terminals and the command
  * runs without the sandbox anyway (sandbox off, or this run allowed outside it): the editor
- * spawns the process, so a command meant for the sandbox must stay with Warden.
+ * spawns the process, so a command meant for the sandbox must stay with Warden. Only the main
+ * thread's calls: a subagent's calls are not shown in the editor, so neither would its terminal.
  */
 function editorTerminalsFor(context: ToolUseContext, choice: SandboxChoice): EditorTerminals | undefined {
-  return choice.sandbox === undefined ? context.options.editor?.terminals : undefined;
+  if (choice.sandbox !== undefined || context.agentId !== undefined) return undefined;
+  return context.options.editor?.terminals;
 }
 
 /** What the model reads of a finished foreground run, wherever it ran. */

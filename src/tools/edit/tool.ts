@@ -1,7 +1,8 @@
 // Edit: replaces exact text in a file. The validation steps answer with the reference's error
 // codes, each telling the model what to do next; the replacement itself is computed again on the
 // fresh content inside the shared critical section, so what is written is always based on what is
-// on disk at that instant.
+// on disk at that instant (or, when an editor lends its file system over ACP, on the editor's text:
+// file-shared/commit-through-editor.ts).
 import { isUtf8 } from "node:buffer";
 import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";

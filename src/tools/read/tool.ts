@@ -1,6 +1,8 @@
 // Read: files as the model sees them. Text as numbered lines (bounded by line, size and token
 // limits), images as image blocks, PDFs as page text, notebooks as cells with outputs. Every read
-// is recorded in readFileState, which is what lets Edit/Write trust the model knows a file.
+// is recorded in readFileState, which is what lets Edit/Write trust the model knows a file. When an
+// editor driving the session over ACP lends its file system, text comes from the editor (an open
+// buffer's unsaved text), its version recorded as a hash (file-shared/editor-view.ts).
 import { open, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";

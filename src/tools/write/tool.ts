@@ -1,6 +1,7 @@
 // Write: creates a file or replaces all of it. An existing file must have been read and be
 // unchanged since; the write itself goes through the shared critical section (atomic, recorded
-// in file history, readFileState updated).
+// in file history, readFileState updated), or through the editor's file system when an editor
+// driving the session over ACP lends it (file-shared/commit-through-editor.ts).
 import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
