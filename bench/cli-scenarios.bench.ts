@@ -112,6 +112,9 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         WARDEN_HOME: home,
+        // V8's code cache of the built chunks, as a user's after their first run (the unmeasured
+        // session below fills it).
+        XDG_CACHE_HOME: join(work, "cache"),
         ANTHROPIC_API_KEY: "bench",
         ANTHROPIC_BASE_URL: proxy.url,
       };

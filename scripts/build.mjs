@@ -3,6 +3,7 @@
 // out of the start-up path because they are reached only through dynamic import().
 import { build } from "esbuild";
 import { readFileSync, rmSync } from "node:fs";
+import { splitCachedChunks } from "./cached-chunks.mjs";
 import { mergeChunks } from "./merge-chunks.mjs";
 import { execFileSync } from "node:child_process";
 
@@ -91,6 +92,8 @@ const result = await build({
 // Fewer, larger files on the paths users take (see merge-chunks.mjs); it also gives each chunk that
 // needs one its `require`.
 await mergeChunks("dist", { cli: "dist/cli.js", index: "dist/index.js" }, result.metafile);
+// The headless chunk's code compiled once and then taken from V8's code cache (see cached-chunks.mjs).
+await splitCachedChunks("dist");
 if (withTypes) {
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--emitDeclarationOnly"], { stdio: "inherit" });
 }

@@ -4,6 +4,7 @@
 // open another one through the same function. The set-up is the one every front end shares (session/).
 
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { sessionArtifactsDir } from "../config/paths.js";
 import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import type { ToolUseBlock, UserMessage } from "../messages/types.js";
@@ -16,6 +17,7 @@ import { builtInCatalog } from "../tools/agent/catalog.js";
 import type { ElicitationQueue, OpenSessionOptions, PermissionQueue, SamplingQueue, SessionHandle } from "../ui/run.js";
 import { attachMentions } from "./interactive-mentions.js";
 import { type LiveSkillCatalog, liveSkillCatalog } from "./interactive-skills.js";
+import { serverLogNotices } from "./server-log-notices.js";
 import { planSession } from "./session/plan.js";
 import { type BuiltSession, startSession } from "./session/start.js";
 import type { SessionConfig } from "./session-config.js";
@@ -28,6 +30,7 @@ export async function openInteractiveSession(
 ): Promise<SessionHandle> {
   const notices: string[] = [];
   const warn = (message: string) => void notices.push(`warning: ${message}`);
+  const serverLogs = serverLogNotices({ verbose: config.verbose });
   const plan = await planSession(config, { resume: options.resume, model: options.model, warn });
   const built = await startSession(plan, {
     askHandler: person.permissions.ask,
@@ -37,10 +40,10 @@ export async function openInteractiveSession(
     onElicitation: person.elicitations.ask,
     // A server's request for a completion runs on the model only once the person says yes.
     approveSampling: person.samplings.ask,
-    onServerLog: (message) => {
-      if (config.verbose) notices.push(`MCP ${JSON.stringify(message)}`);
-    },
+    onServerLog: serverLogs.onServerLog,
   });
+  // Every message servers send is kept in the session's folder (the screen shows warnings and worse).
+  serverLogs.setLogFile(join(sessionArtifactsDir(config.cwd, built.session.sessionId), "mcp-servers.log"));
   const { session, canUseTool, mcp, agentCatalog } = built;
   await built.runStartHooks();
   const skills = liveSkillCatalog(config.cwd, built.skills.catalog, warn);
@@ -88,6 +91,7 @@ export async function openInteractiveSession(
     mcpServers: mcp.servers,
     agents: (agentCatalog ?? builtInCatalog()).agents,
     notices,
+    liveNotices: { drain: serverLogs.drain, subscribe: serverLogs.subscribe },
     async close() {
       await session.getAppState().backgroundTasks?.stopAll();
       await built.close();

@@ -9,6 +9,8 @@ import { createProviderSampler } from "../mcp/client-features/sampling.js";
 import type { McpClientFeatures, ServerLogMessage } from "../mcp/client-features/types.js";
 import type { Usage } from "../messages/types.js";
 import type { Provider } from "../providers/types.js";
+import type { AppState } from "../tool/app-state.js";
+import type { ToolPermissionContext } from "../tool/permission-types.js";
 
 export interface HeadlessMcpFeatureParts {
   settings: LoadedSettings;
@@ -22,6 +24,21 @@ export interface HeadlessMcpFeatureParts {
   onElicitation?: McpClientFeatures["onElicitation"];
   onElicitationComplete?: McpClientFeatures["onElicitationComplete"];
   approveSampling?: McpClientFeatures["approveSampling"];
+}
+
+/**
+ * The folders a session works in, as roots: its working directories, with the folder it started
+ * in replaced by the worktree it works in after EnterWorktree (the main checkout is left alone
+ * there, so a server should not be pointed at it).
+ */
+export function sessionRoots(
+  cwd: string,
+  state: Pick<AppState, "worktree"> | undefined,
+  permissions: Pick<ToolPermissionContext, "workingDirectories">,
+): string[] {
+  const worktree = state?.worktree?.path;
+  const dirs = permissions.workingDirectories.map((dir) => (worktree && dir === cwd ? worktree : dir));
+  return [...new Set(worktree && !dirs.includes(worktree) ? [worktree, ...dirs] : dirs)];
 }
 
 export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFeatures {

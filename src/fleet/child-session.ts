@@ -6,9 +6,10 @@
 // job taken over elsewhere never races a half-dead copy of itself. Cancelling is what ESC is to a
 // person: SIGINT aborts the session, which stops its tool calls and their commands; a session that
 // has not ended a few seconds later has its group killed.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from "../process/orphan-guard.js";
+import { spawnGuarded } from "../process/guarded-spawn.js";
+import { releaseProcessGroup } from "../process/orphan-guard.js";
 import type { JobSpec } from "./job-spec.js";
 
 export interface ChildSessionOptions {
@@ -71,17 +72,15 @@ function spawnSession(options: ChildSessionOptions): ChildProcess {
     );
     return options.warm;
   }
-  prepareOrphanGuard();
   const [program, ...prefix] = options.command;
   if (!program) throw new Error("no warden command to run the session with");
-  const child = spawn(program, [...prefix, ...sessionArgs(options)], {
+  const child = spawnGuarded(program, [...prefix, ...sessionArgs(options)], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
   if (child.pid === undefined) throw new Error(`cannot start the session: ${program} did not start`);
-  guardProcessGroup(child.pid);
   return child;
 }
 

@@ -3,8 +3,9 @@
 // (src/cli/commands/fleet-session.ts). A job takes one and hands it its arguments on stdin; a new
 // one is started when the job ends, not while it runs, so it never competes with a session. Each
 // leads its own process group on the worker's orphan guard from the start, as a job's session does.
-import { type ChildProcess, spawn } from "node:child_process";
-import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from "../process/orphan-guard.js";
+import type { ChildProcess } from "node:child_process";
+import { spawnGuarded } from "../process/guarded-spawn.js";
+import { releaseProcessGroup } from "../process/orphan-guard.js";
 
 export class WarmSessions {
   private readonly idle: ChildProcess[] = [];
@@ -51,15 +52,13 @@ export class WarmSessions {
   private start(): ChildProcess | undefined {
     const [program, ...prefix] = this.command;
     if (!program) return undefined;
-    prepareOrphanGuard();
-    const child = spawn(program, [...prefix, "fleet-session"], {
+    const child = spawnGuarded(program, [...prefix, "fleet-session"], {
       cwd: this.cwd,
       env: process.env,
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     });
     if (child.pid === undefined) return undefined;
-    guardProcessGroup(child.pid);
     // Until a job takes it, nothing reads it: a warm process that dies is simply dropped.
     child.once("error", () => undefined);
     child.stdin?.on("error", () => undefined);

@@ -1,7 +1,8 @@
 // Runs one command hook: JSON on stdin, stdout and stderr captured (bounded), a timeout that kills
 // the hook's whole process group so a hung hook cannot leave children behind.
-import { spawn } from "node:child_process";
-import { guardProcessGroup, releaseProcessGroup } from "../process/orphan-guard.js";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawnGuarded } from "../process/guarded-spawn.js";
+import { releaseProcessGroup } from "../process/orphan-guard.js";
 
 export interface HookCommandResult {
   exitCode: number | null;
@@ -34,15 +35,14 @@ export function runHookCommand(
     let stderr = "";
     let timedOut = false;
     let settled = false;
-    const child = spawn(command, {
+    // Killed with Warden if Warden dies while the hook runs (guarded before it starts); released
+    // once the hook has answered. /bin/sh -c is what spawn's `shell: true` runs.
+    const child = spawnGuarded("/bin/sh", ["-c", command], {
       cwd: options.cwd,
       env: options.env ?? process.env,
-      shell: true,
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
-    });
-    // Killed with Warden if Warden dies while the hook runs; released once the hook has answered.
-    if (child.pid !== undefined) guardProcessGroup(child.pid);
+    }) as ChildProcessWithoutNullStreams;
     const killGroup = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");

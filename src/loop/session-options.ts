@@ -85,4 +85,9 @@ export interface SessionEngineOptions {
   now?: () => Date;
   /** A reminder source that failed (its reminder was skipped); default: ignored. */
   onAttachmentError?: (kind: string, error: unknown) => void;
+  /**
+   * Called after each change of the session's AppState (by a tool, a mode switch, the UI), with
+   * the new state: for what outside the loop follows it (MCP roots follow the working folders).
+   */
+  onAppStateChange?: (state: AppState) => void;
 }

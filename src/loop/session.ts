@@ -123,7 +123,19 @@ export class SessionEngine {
       ...basePermissions,
       planFilePath: basePermissions.planFilePath ?? planFilePathIn(sessionArtifactsDir(options.cwd, this.sessionId)),
     };
-    this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
+    const store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
+    const onChange = options.onAppStateChange;
+    this.store = onChange
+      ? {
+          getAppState: store.getAppState,
+          setAppState: (update) => {
+            const before = store.getAppState();
+            store.setAppState(update);
+            const after = store.getAppState();
+            if (after !== before) onChange(after);
+          },
+        }
+      : store;
     this.pool = assembleToolPool(options.tools, options.mcpTools ?? [], permissionContext.rules);
     this.now = options.now ?? (() => new Date());
     this.startDate = todayISODate(this.now());

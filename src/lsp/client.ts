@@ -3,7 +3,7 @@
 // tsserver as a child), the JSON-RPC connection (vscode-jsonrpc through
 // vscode-languageserver-protocol), the initialize handshake, the documents it has open and the
 // diagnostics it last published for each.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import type {
@@ -15,7 +15,8 @@ import type {
 } from "vscode-languageserver-protocol/node";
 // CommonJS package: its named exports are reached through the default import.
 import lsp from "vscode-languageserver-protocol/node";
-import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from "../process/orphan-guard.js";
+import { spawnGuarded } from "../process/guarded-spawn.js";
+import { releaseProcessGroup } from "../process/orphan-guard.js";
 import { type LspServerSpec, languageIdFor } from "./servers.js";
 
 const INITIALIZE_TIMEOUT_MS = 60_000;
@@ -83,16 +84,14 @@ export class LspClient {
 
   private constructor(spec: LspServerSpec, cwd: string) {
     this.spec = spec;
-    // The watcher exists before the spawn, so guarding the group is one write in the same turn.
-    prepareOrphanGuard();
-    this.child = spawn(spec.command, spec.args, {
+    // Its group is on the orphan guard's list before the server runs.
+    this.child = spawnGuarded(spec.command, spec.args, {
       cwd,
       env: { ...process.env, ...spec.env },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
-    });
+    }) as ChildProcessWithoutNullStreams;
     const pid = this.child.pid;
-    if (pid !== undefined) guardProcessGroup(pid);
     this.child.stderr.on("data", (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
     });

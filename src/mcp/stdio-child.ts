@@ -4,10 +4,10 @@
 // session starts every server first thing and, for a server whose tools it remembers, leaves the
 // SDK and the handshake until its first model request is on the wire, while the server boots in
 // parallel. Newline-delimited JSON-RPC over the child's stdin/stdout, as the MCP stdio transport is.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { prepareOrphanGuard } from "../process/orphan-guard.js";
+import { spawnGuarded } from "../process/guarded-spawn.js";
 import { trackChild } from "./child-registry.js";
 
 /** The last part of a stdio server's stderr, kept to explain a crash or a failed start. */
@@ -43,15 +43,13 @@ export class StdioServerProcess {
   private closedValue = false;
 
   constructor(launch: StdioLaunch) {
-    // The watcher starts first, so guarding the server is one write to its pipe, in the same turn
-    // of the event loop as its spawn: a Warden killed while the server starts leaves nothing behind.
-    prepareOrphanGuard();
-    this.child = spawn(launch.command, launch.args, {
+    // On the orphan guard's list before it runs: a Warden killed while the server starts leaves
+    // nothing behind.
+    this.child = spawnGuarded(launch.command, launch.args, {
       env: launch.env,
       cwd: launch.cwd,
       stdio: ["pipe", "pipe", "pipe"],
-      shell: false,
-    });
+    }) as ChildProcessWithoutNullStreams;
     if (this.child.pid !== undefined) trackChild(this.child.pid);
     // Read stderr from the start so a server that fails at once can be explained, and so a
     // chatty server never blocks on a full pipe.

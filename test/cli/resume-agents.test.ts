@@ -237,7 +237,7 @@ describe("a teammate across --resume", () => {
     expect(after).toContain("WROTE one");
     expect(after).toContain("NEXT-STEP: append two to w.txt");
     // The same system prompt: the same teammate in the same team.
-    expect((workerAgain[0]?.body as { system: unknown }).system).toEqual(
+    expect((workerAgain[0]?.body as { system: unknown } | undefined)?.system).toEqual(
       (lastWorkerRequest.body as { system: unknown }).system,
     );
 

@@ -1,9 +1,11 @@
 // The headless CLI as an MCP client: a server's question is declined with a warning naming it, a
 // completion runs on the session's model only for the server settings name (its tokens in the
 // result's usage), and the server's log messages appear as `mcp_log` lines with --verbose.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLines, runCli } from "../cli/run-cli.js";
 import { stdioServerConfig } from "./fixtures.js";
@@ -32,7 +34,7 @@ function resultOf(lines: Line[], id: string): string {
   return typeof content === "string" ? content : JSON.stringify(content);
 }
 
-async function run(name: string, turns: object[], settings: object) {
+async function run(name: string, turns: object[], settings: object, cwd?: string) {
   const script = join(dir, `${name}.jsonl`);
   await writeFile(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
   return runCli(
@@ -50,8 +52,9 @@ async function run(name: string, turns: object[], settings: object) {
       "mcp__asking",
       "--settings",
       JSON.stringify(settings),
+      ...(cwd ? ["--cwd", cwd] : []),
     ],
-    { home: join(dir, `home-${name}`), env: { WARDEN_TOOL_SEARCH: "never" } },
+    { home: join(dir, `home-${name}`), env: { WARDEN_TOOL_SEARCH: "never" }, ...(cwd && { processCwd: cwd }) },
   );
 }
 
@@ -96,5 +99,37 @@ describe("warden -p as an MCP client beyond tools", () => {
     expect(result.stderr).toMatch(/"asking" asked for a completion from the model; refused/);
     const logs = lines.filter((l) => l.type === "system" && l.subtype === "mcp_log");
     expect(logs.map((l) => l.level)).toEqual(["error"]);
+  }, 60_000);
+
+  it("offers the worktree as the root after EnterWorktree, the checkout again after ExitWorktree, telling the server each time", async () => {
+    const repo = await realpath(await mkdtemp(join(tmpdir(), "warden-roots-repo-")));
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "ignore" });
+    git("init", "-q", "-b", "main");
+    git("-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-q", "--allow-empty", "-m", "start");
+    const turns = [
+      call("toolu_1", "mcp__asking__roots"),
+      { content: [{ type: "tool_use", id: "toolu_2", name: "EnterWorktree", input: { name: "feature" } }] },
+      call("toolu_3", "mcp__asking__roots"),
+      { content: [{ type: "tool_use", id: "toolu_4", name: "ExitWorktree", input: { action: "keep" } }] },
+      call("toolu_5", "mcp__asking__roots"),
+      { content: [{ type: "text", text: "done" }], usage: one },
+    ];
+    const result = await run("roots", turns, {}, repo);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = jsonLines(result.stdout) as Line[];
+    const roots = (id: string) =>
+      JSON.parse((JSON.parse(resultOf(lines, id)) as Array<{ text: string }>)[0]?.text ?? "null") as {
+        roots: Array<{ uri: string }>;
+        changes: number;
+      };
+    const worktree = join(repo, ".worktrees", "feature");
+    expect(roots("toolu_1")).toEqual({
+      roots: [{ uri: pathToFileURL(repo).href, name: expect.any(String) }],
+      changes: 0,
+    });
+    expect(roots("toolu_3").roots.map((r) => r.uri)).toEqual([pathToFileURL(worktree).href]);
+    expect(roots("toolu_3").changes).toBe(1);
+    expect(roots("toolu_5").roots.map((r) => r.uri)).toEqual([pathToFileURL(repo).href]);
+    expect(roots("toolu_5").changes).toBe(2);
   }, 60_000);
 });

@@ -90,11 +90,8 @@ describe("orphan guard", () => {
     expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 15_000)).toBe(true);
     const serverPid = Number(readFileSync(pidFile, "utf8").trim());
     started.push(serverPid);
-    // The server can write its pid before Warden's thread is back from spawn() and has told the
-    // guard (one pipe write, right after spawn returns): on a loaded machine the test could kill
-    // Warden inside that window, which this test is not about (a known gap, see the README). Warden
-    // then only waits on the replayed model, so a moment's pause closes the window.
-    await new Promise((resolvePause) => setTimeout(resolvePause, 1_000));
+    // No pause here: the server cannot start (and so cannot write its pid) before Warden has put it
+    // on the guard's list (the gate in src/mcp/stdio-child.ts).
     const stat = readFileSync(`/proc/${serverPid}/stat`, "utf8");
     const wardenPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
     process.kill(wardenPid, "SIGKILL");

@@ -27,7 +27,7 @@ import { loadSessionAgentCatalog } from "../agent-catalog.js";
 import { loadExtraTools } from "../extra-tools.js";
 import { configuredFleetUrl, lazyFleetAccess } from "../fleet-access.js";
 import { setUpLsp } from "../lsp-setup.js";
-import { headlessMcpFeatures } from "../mcp-features.js";
+import { headlessMcpFeatures, sessionRoots } from "../mcp-features.js";
 import type { SessionSkills } from "../skills-setup.js";
 import { setUpSkills } from "../skills-setup.js";
 import { traceFirstRequest } from "../timing.js";
@@ -109,6 +109,19 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
   const firstRequest = watchRequests(traceFirstRequest(provider));
   // Filled in below: servers may log, sample or ask for roots once connected, before the session exists.
   let sessionRef: SessionEngine | undefined;
+  const rootsNow = () => {
+    const state = sessionRef?.getAppState();
+    return sessionRoots(config.cwd, state, state?.toolPermissionContext ?? permissions.permissionContext);
+  };
+  // Servers are told when the roots change (EnterWorktree, ExitWorktree, a folder added), once per change.
+  let rootsKey = "";
+  let mcpForRoots: McpSession | undefined;
+  const followRoots = () => {
+    const key = rootsNow().join("\0");
+    if (key === rootsKey) return;
+    rootsKey = key;
+    void mcpForRoots?.rootsChanged();
+  };
   const mcpStarting = connectMcpForSession({
     cwd: config.cwd,
     mcpConfig: config.mcpConfig,
@@ -118,8 +131,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       settings: permissions.settings,
       provider: resolved.provider,
       model: resolved.model,
-      workingDirectories: () =>
-        (sessionRef?.getAppState().toolPermissionContext ?? permissions.permissionContext).workingDirectories,
+      workingDirectories: () => rootsNow(),
       recordUsage: (usage) => sessionRef?.ledger.add(plan.modelInfo, usage),
       warn: options.mcpWarn ?? warn,
       onServerLog: (message) => options.onServerLog?.(message),
@@ -237,10 +249,13 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       ...(fleet ? { fleet: fleet.access } : {}),
       ...(options.editor ? { editor: options.editor } : {}),
       verbose: config.verbose,
+      onAppStateChange: followRoots,
       onAttachmentError: (kind, error) =>
         warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
     });
     sessionRef = session;
+    rootsKey = rootsNow().join("\0");
+    mcpForRoots = mcp;
     mcp.onToolsChanged((mcpTools, instructions) => {
       managedMcpTools = mcpTools;
       session.setMcpTools([...mcpTools, ...extraMcpTools]);

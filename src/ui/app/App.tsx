@@ -91,6 +91,15 @@ export function App(props: AppProps) {
   useEffect(() => permissions.subscribe(redraw), [permissions]);
   useEffect(() => elicitations.subscribe(redraw), [elicitations]);
   useEffect(() => samplings.subscribe(redraw), [samplings]);
+  // MCP servers' warnings and errors appear as they come, dimmed, also while a prompt runs.
+  useEffect(() => {
+    if (!handle) return;
+    const show = () => {
+      for (const line of handle.liveNotices.drain()) transcript.addNotice(line, "info");
+    };
+    show();
+    return handle.liveNotices.subscribe(show);
+  }, [handle, transcript]);
 
   // The elapsed time of running tools ticks while something runs.
   const tasksRunning =

@@ -93,6 +93,7 @@ export function RunningToolView({ tool, now }: { tool: RunningTool; now: number 
           </Text>
         ) : null}
       </Text>
+      {tool.status ? <Text dimColor>{`     ⎿ ${tool.status}`}</Text> : null}
       {lastLines.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
         <Text key={index} dimColor>

@@ -34,6 +34,8 @@ export interface SessionHandle {
   attachMentions(prompt: string, signal: AbortSignal): Promise<MentionOutcome[]>;
   /** Warnings for the person (a broken hook, an MCP server that did not start); the UI shows and empties it. */
   notices: string[];
+  /** Lines shown dimmed as they arrive, even mid-prompt (MCP servers' warnings and errors). */
+  liveNotices: LiveNotices;
   /** The agents the Agent tool can start in this session, for /agents. */
   agents: readonly AgentDefinition[];
   /** The user's and the project's commands and skills as the folders hold them now (read again at each call). */
@@ -42,6 +44,13 @@ export interface SessionHandle {
   mcpServers: ReadonlyArray<{ name: string; status: string }>;
   /** Ends the session: transcript closed, background commands and MCP servers stopped. */
   close(): Promise<void>;
+}
+
+export interface LiveNotices {
+  /** The lines that arrived since the last call. */
+  drain(): string[];
+  /** Called when a line arrives; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
 }
 
 export interface OpenSessionOptions {

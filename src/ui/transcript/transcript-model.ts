@@ -37,6 +37,8 @@ export interface RunningTool {
   startedAt: number;
   /** Last lines of output and elapsed time, for a long Bash command. */
   progress?: { output: string; elapsedMs: number; totalLines: number };
+  /** A tool's own account of how far it is (an MCP tool's progress notifications), one line. */
+  status?: string;
 }
 
 /** The shortest time between two redraws the transcript asks for. */
@@ -173,6 +175,9 @@ export class TranscriptModel {
             elapsedMs: typeof progress.elapsedMs === "number" ? progress.elapsedMs : Date.now() - running.startedAt,
             totalLines: typeof progress.totalLines === "number" ? progress.totalLines : 0,
           };
+        } else if (running) {
+          const status = progressStatus(event.progress);
+          if (status) running.status = status;
         }
         break;
       }
@@ -263,3 +268,17 @@ export class TranscriptModel {
 }
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * An MCP tool's progress notification as one line: its message with how far it is ("Indexing
+ * (3/10)", a percentage when the total is 100, the bare count when there is no total).
+ */
+export function progressStatus(progress: unknown): string | undefined {
+  if (typeof progress !== "object" || progress === null) return undefined;
+  const { progress: done, total, message } = progress as { progress?: unknown; total?: unknown; message?: unknown };
+  if (typeof done !== "number") return undefined;
+  const amount =
+    typeof total === "number" && total > 0 ? (total === 100 ? `${Math.round(done)}%` : `${done}/${total}`) : `${done}`;
+  const words = typeof message === "string" ? message.replace(/\s+/g, " ").trim().slice(0, 160) : "";
+  return words ? `${words} (${amount})` : amount;
+}

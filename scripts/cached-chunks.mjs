@@ -1,0 +1,158 @@
+// Lets V8 skip compiling the headless session's code on every start after the first.
+//
+// Node 20 has no compile cache for ES modules (module.enableCompileCache() arrived in 22.1), and
+// compiling the 1.4 MB headless chunk was the largest single cost before the first request (~35% of
+// the CPU in a profile of the chunk's loading). vm.Script can take and give V8's code cache, but
+// only for classic scripts. So the chunk is split in two at build time:
+// - `<name>-<hash>.cjs`, the body: the same code as a function body (rollup turns the chunk into
+//   CommonJS shape: imports of Node's own modules become require(), exports assignments to
+//   `exports`, dynamic import() a call to `__wardenImport`, import.meta.url a parameter);
+// - `<name>-<hash>.js`, a small ES module in the chunk's place with the same exports, which
+//   compiles the body with the cached code when there is any (src/cli/code-cache/load-body.ts, built
+//   into the shim) and re-exports what the body defined. Other chunks import the shim as before.
+// A chunk is converted only if everything it imports statically is one of Node's own modules: a
+// body cannot import an ES module, and one that did would fall back to nothing.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
+import { basename, join } from "node:path";
+import { rollup } from "rollup";
+
+/** The chunks whose code is cached: those every `warden -p` compiles. */
+const CACHED = ["headless", "anthropic"];
+
+/** Each body is one function expression, called by the loader with these parameters. */
+const BODY_HEAD = "(function (exports, require, module, __filename, __dirname, __wardenImport, __wardenMetaUrl) {";
+
+/**
+ * The shim's loader, written out in each shim (it must not be a file of its own: each ES module
+ * file on the start-up path costs). It compiles the body with the cached code for this exact body,
+ * Node and architecture, if there is one and V8 accepts it (V8 checks its own version, flags and
+ * the source), and otherwise compiles it as usual and leaves the cache to be written when the
+ * process exits, by then holding every function the session compiled. A cache that cannot be read
+ * or written costs nothing but the saving. WARDEN_CODE_CACHE=0 turns it off. The cache lives in
+ * the user's cache folder, created private (0700), like the rest of the user's own files.
+ */
+const LOADER = `import { createRequire as __wardenCreateRequire } from "node:module";
+// Node's modules through require(): importing node:fs as an ES module builds its facade, which
+// reads every export, ReadStream's lazy getter included (it loads the whole streams machinery).
+const __wardenRequire = __wardenCreateRequire(import.meta.url);
+const { mkdirSync: __wardenMkdir, readFileSync: __wardenRead, renameSync: __wardenRename, writeFileSync: __wardenWrite } = __wardenRequire("node:fs");
+const { homedir: __wardenHome } = __wardenRequire("node:os");
+const { basename: __wardenBase, dirname: __wardenDir, join: __wardenJoin } = __wardenRequire("node:path");
+const { fileURLToPath: __wardenPath } = __wardenRequire("node:url");
+const { Script: __WardenScript } = __wardenRequire("node:vm");
+function __wardenCacheDir() {
+  const base = process.env.XDG_CACHE_HOME || __wardenJoin(__wardenHome(), ".cache");
+  return __wardenJoin(base, "warden", "code-cache");
+}
+function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
+  const file = __wardenPath(bodyUrl);
+  // The built files are ASCII-only, so latin1 is exact and the cheapest decoding.
+  const source = __wardenRead(file, "latin1");
+  const enabled = process.env.WARDEN_CODE_CACHE !== "0";
+  const cacheFile = __wardenJoin(__wardenCacheDir(), \`\${__wardenBase(file)}-\${process.version}-\${process.arch}.bin\`);
+  let cachedData;
+  if (enabled) {
+    try {
+      cachedData = __wardenRead(cacheFile);
+    } catch {}
+  }
+  const script = new __WardenScript(source, { filename: file, cachedData });
+  const state = cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+  if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache \${state} \${cacheFile}\\n\`);
+  if (enabled && state !== "hit") {
+    process.once("exit", () => {
+      try {
+        const data = script.createCachedData();
+        __wardenMkdir(__wardenDir(cacheFile), { recursive: true, mode: 0o700 });
+        const partial = \`\${cacheFile}.\${process.pid}.tmp\`;
+        __wardenWrite(partial, data, { mode: 0o600 });
+        __wardenRename(partial, cacheFile);
+      } catch {}
+    });
+  }
+  const module = { exports: {} };
+  const nodeRequire = __wardenCreateRequire(file);
+  const require = (id) => (Object.hasOwn(chunks, id) ? chunks[id] : nodeRequire(id));
+  script.runInThisContext()(module.exports, require, module, file, __wardenDir(file), dynamicImport, metaUrl);
+  return module.exports;
+}`;
+
+function chunkNamed(chunksDir, files, name) {
+  const file = files.find((candidate) => candidate.startsWith(`${name}-`) && candidate.endsWith(".js"));
+  if (!file) throw new Error(`cached-chunks: no chunk named ${name}-*.js in ${chunksDir}`);
+  return join(chunksDir, file);
+}
+
+/** Rewrites the chunk at `path` into a body and a shim that loads it. */
+async function splitChunk(path) {
+  const chunkCode = readFileSync(path, "utf8");
+  const mapFile = `${path}.map`;
+  const bundle = await rollup({
+    input: path,
+    treeshake: false,
+    plugins: [
+      {
+        name: "chunk-with-map",
+        // Imports of other chunks stay written as they are ("./headless-x.js"), the key the shim
+        // hands their namespaces over by.
+        resolveId: (source, importer) =>
+          importer !== undefined ? { id: source, external: source.startsWith(".") ? "absolute" : true } : null,
+        load: (id) => (id === path ? { code: chunkCode, map: JSON.parse(readFileSync(mapFile, "utf8")) } : null),
+        resolveImportMeta: (property) => (property === "url" ? "__wardenMetaUrl" : null),
+        renderDynamicImport: () => ({ left: "__wardenImport(", right: ")" }),
+      },
+    ],
+    onwarn(warning, warn) {
+      if (warning.code !== "SOURCEMAP_BROKEN") warn(warning);
+    },
+  });
+  const { output } = await bundle.generate({
+    format: "cjs",
+    exports: "named",
+    // Node's modules come from require(): default imports take the module itself.
+    interop: "default",
+    sourcemap: true,
+    strict: true,
+    dynamicImportInCjs: true,
+  });
+  await bundle.close();
+  const [chunk] = output;
+  // Other chunks are ES modules, which a body cannot require(): the shim imports them and hands
+  // their namespaces to the body's require. Anything else must be one of Node's own modules.
+  const chunkImports = chunk.imports.filter((id) => id.startsWith("./"));
+  const others = chunk.imports.filter((id) => !id.startsWith("./") && !isBuiltin(id));
+  if (others.length > 0) {
+    throw new Error(`cached-chunks: ${basename(path)} imports ${others.join(", ")}; a body can require only Node's modules and other chunks`);
+  }
+  const bodyName = basename(path).replace(/\.js$/, ".cjs");
+  const bodyPath = join(path, "..", bodyName);
+  // The function wrapper is written into the file, on the body's first line so that the source map
+  // holds: the loader compiles the file's text as it is, without a second 1.4 MB string.
+  const code = chunk.code.replace(/^\/\/# sourceMappingURL=.*$/m, "");
+  writeFileSync(bodyPath, `${BODY_HEAD}${code}\n})\n//# sourceMappingURL=${bodyName}.map\n`);
+  writeFileSync(`${bodyPath}.map`, chunk.map.toString());
+  const names = chunk.exports.filter((name) => name !== "__esModule");
+  const shim = [
+    "// The chunk's code is in the body beside it, compiled with V8's code cache (scripts/cached-chunks.mjs).",
+    LOADER,
+    ...chunkImports.map((id, index) => `import * as __dep${index} from ${JSON.stringify(id)};`),
+    `const __body = __wardenLoadBody(new URL(${JSON.stringify(`./${bodyName}`)}, import.meta.url), import.meta.url, (specifier) =>`,
+    '  import(specifier.startsWith(".") ? new URL(specifier, import.meta.url).href : specifier),',
+    `  { ${chunkImports.map((id, index) => `${JSON.stringify(id)}: __dep${index}`).join(", ")} },`,
+    ");",
+    ...names.map((name, index) => `const __e${index} = __body[${JSON.stringify(name)}];`),
+    `export { ${names.map((name, index) => `__e${index} as ${name}`).join(", ")} };`,
+    "",
+  ].join("\n");
+  writeFileSync(path, shim);
+  // The shim's own source map would be misleading; stack traces point into the body and its map.
+  writeFileSync(mapFile, JSON.stringify({ version: 3, sources: [], names: [], mappings: "" }));
+}
+
+/** Splits each cached chunk under `dir/chunks`. */
+export async function splitCachedChunks(dir) {
+  const chunksDir = join(dir, "chunks");
+  const files = readdirSync(chunksDir);
+  for (const name of CACHED) await splitChunk(chunkNamed(chunksDir, files, name));
+}

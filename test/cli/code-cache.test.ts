@@ -1,0 +1,86 @@
+// The built CLI compiles its headless chunk once and takes it from V8's code cache afterwards
+// (scripts/cached-chunks.mjs). The cache must never change what a session does: a missing, stale
+// or corrupt cache file only costs the saving, and WARDEN_CODE_CACHE=0 leaves nothing on disk.
+// Needs dist/ (`npm run build`; `npm ci` builds it too).
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../loop/helpers.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const cli = join(root, "dist/cli.js");
+const replay = join(root, "examples/hello.jsonl");
+
+function runBuilt(cacheHome: string, env: Record<string, string> = {}) {
+  const home = tempDir();
+  const run = spawnSync(process.execPath, [cli, "-p", "hi", "--model", `replay:${replay}`], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: {
+      ...process.env,
+      HOME: home,
+      WARDEN_HOME: join(home, ".warden"),
+      XDG_CACHE_HOME: cacheHome,
+      WARDEN_TRACE_CODE_CACHE: "1",
+      ...env,
+    },
+  });
+  const state = /warden: code cache (\w+) (\S+)/.exec(run.stderr);
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, state: state?.[1], file: state?.[2] };
+}
+
+describe.skipIf(!existsSync(cli))("the built CLI's code cache", () => {
+  it("compiles on the first run, writes a private cache, and takes it on the next run with the same result", () => {
+    const cacheHome = tempDir();
+    const first = runBuilt(cacheHome);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.state).toBe("miss");
+    const file = first.file as string;
+    expect(file.startsWith(join(cacheHome, "warden", "code-cache"))).toBe(true);
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(cacheHome, "warden", "code-cache")).mode & 0o777).toBe(0o700);
+
+    const second = runBuilt(cacheHome);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.state).toBe("hit");
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stdout).toContain("examples/hello.jsonl");
+  }, 120_000);
+
+  it("compiles as usual when the cache file is corrupt, and replaces it with a good one", () => {
+    const cacheHome = tempDir();
+    const first = runBuilt(cacheHome);
+    expect(first.status, first.stderr).toBe(0);
+    writeFileSync(first.file as string, Buffer.from("not V8's code cache at all, just bytes".repeat(100)));
+
+    const corrupt = runBuilt(cacheHome);
+    expect(corrupt.status, corrupt.stderr).toBe(0);
+    expect(corrupt.state).toBe("rejected");
+    expect(corrupt.stdout).toBe(first.stdout);
+
+    const after = runBuilt(cacheHome);
+    expect(after.state).toBe("hit");
+    expect(after.stdout).toBe(first.stdout);
+  }, 120_000);
+
+  it("neither reads nor writes a cache with WARDEN_CODE_CACHE=0", () => {
+    const cacheHome = tempDir();
+    const run = runBuilt(cacheHome, { WARDEN_CODE_CACHE: "0" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("examples/hello.jsonl");
+    expect(readdirSync(cacheHome)).toEqual([]);
+  }, 120_000);
+
+  it("still runs when the cache folder cannot be created", () => {
+    const cacheHome = join(tempDir(), "a-file");
+    writeFileSync(cacheHome, "in the way of the cache folder");
+    const run = runBuilt(cacheHome);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.state).toBe("miss");
+    expect(run.stdout).toContain("examples/hello.jsonl");
+  }, 120_000);
+});
