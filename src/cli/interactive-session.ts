@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { sessionArtifactsDir } from "../config/paths.js";
+import type { SkillCatalog } from "../config/skills/index.js";
 import type { QueryEvent, TerminalEvent } from "../loop/events.js";
 import type { ToolUseBlock, UserMessage } from "../messages/types.js";
 import { runToolUse } from "../orchestration/run-tool-use.js";
@@ -14,6 +15,7 @@ import type { PermissionRule } from "../tool/permission-types.js";
 import { ReadFileState } from "../tool/read-file-state.js";
 import type { ToolUseContext } from "../tool/types.js";
 import { builtInCatalog } from "../tools/agent/catalog.js";
+import { SKILL_TOOL_NAME } from "../tools/skill/prompt.js";
 import type { ElicitationQueue, OpenSessionOptions, PermissionQueue, SamplingQueue, SessionHandle } from "../ui/run.js";
 import { mcpServersControl } from "./interactive-mcp.js";
 import { attachMentions } from "./interactive-mentions.js";
@@ -22,7 +24,7 @@ import { serverLogNotices } from "./server-log-notices.js";
 import { planSession } from "./session/plan.js";
 import { type BuiltSession, startSession } from "./session/start.js";
 import type { SessionConfig } from "./session-config.js";
-import { expandPrompt } from "./skills-setup.js";
+import { createLiveSkillTool, expandPrompt } from "./skills-setup.js";
 
 export async function openInteractiveSession(
   config: SessionConfig,
@@ -47,7 +49,9 @@ export async function openInteractiveSession(
   serverLogs.setLogFile(join(sessionArtifactsDir(config.cwd, built.session.sessionId), "mcp-servers.log"));
   const { session, canUseTool, mcp, agentCatalog } = built;
   await built.runStartHooks();
-  const skills = liveSkillCatalog(config.cwd, built.skills.catalog, warn);
+  const skills = liveSkillCatalog(config.cwd, built.skills.catalog, warn, (catalog) =>
+    offerSkillTool(session, config.cwd, catalog),
+  );
   return {
     engine: session,
     runPrompt: (prompt) => runWithSlashCommands(built, skills, prompt, config.cwd, warn),
@@ -98,6 +102,19 @@ export async function openInteractiveSession(
       await built.close();
     },
   };
+}
+
+/**
+ * A session that started without skills has no Skill tool: once the folders hold one the model may
+ * run (written while the session runs), the tool joins the pool from the next request, so a new
+ * skill (a `context: fork` one too) runs without a restart. The session that has the tool finds
+ * new skills itself (createLiveSkillTool).
+ */
+async function offerSkillTool(session: BuiltSession["session"], cwd: string, catalog: SkillCatalog): Promise<void> {
+  if (session.tools.some((tool) => tool.name === SKILL_TOOL_NAME)) return;
+  const { modelInvocableSkills } = await import("../tools/skill/listing.js");
+  if (modelInvocableSkills(catalog).length === 0) return;
+  session.addTools([await createLiveSkillTool(cwd, catalog)]);
 }
 
 /** The session id `--continue` means: the latest of the folder. */

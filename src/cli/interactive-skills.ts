@@ -19,6 +19,8 @@ export function liveSkillCatalog(
   cwd: string,
   atStart: SkillCatalog,
   warn: (message: string) => void,
+  /** Hears each catalog read from disk (the session offers the Skill tool once there is a skill). */
+  onRead: (catalog: SkillCatalog) => Promise<void> = async () => undefined,
 ): LiveSkillCatalog {
   const reported = new Set(atStart.warnings);
   const current = async (): Promise<SkillCatalog> => {
@@ -32,6 +34,7 @@ export function liveSkillCatalog(
       reported.add(warning);
       warn(warning);
     }
+    await onRead(catalog);
     return catalog;
   };
   return {

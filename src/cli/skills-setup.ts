@@ -33,8 +33,18 @@ export async function setUpSkills(
   for (const warning of catalog.warnings) warn(warning);
   const { modelInvocableSkills } = await import("../tools/skill/listing.js");
   if (modelInvocableSkills(catalog).length === 0) return { catalog, tools: [] };
-  const { createSkillTool } = await import("../tools/skill/tool.js");
-  return { catalog, tools: [createSkillTool(catalog)] };
+  return { catalog, tools: [await createLiveSkillTool(cwd, catalog)] };
+}
+
+/** The Skill tool over `catalog`, reading the folders again for a skill written since (same trust). */
+export async function createLiveSkillTool(cwd: string, catalog: SkillCatalog): Promise<AnyTool> {
+  const [{ createSkillTool }, { discoverSkills }] = await Promise.all([
+    import("../tools/skill/tool.js"),
+    import("../config/skills/discover.js"),
+  ]);
+  return createSkillTool(catalog, {
+    rescan: () => discoverSkills({ cwd, projectTrusted: catalog.projectTrusted }),
+  });
 }
 
 export type ExpandedPrompt =

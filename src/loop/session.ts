@@ -49,6 +49,9 @@ export class SessionEngine {
     return this.pool;
   }
   private pool: readonly AnyTool[];
+  /** The session's own tools (the pool less MCP's): the options' and any added since (addTools). */
+  private ownTools: readonly AnyTool[];
+  private mcpTools: readonly AnyTool[];
   /** The running prompt's copy of the pool, updated in place when MCP tools change mid-prompt. */
   private runningTools: AnyTool[] | undefined;
   readonly transcriptPath: string;
@@ -136,7 +139,9 @@ export class SessionEngine {
           },
         }
       : store;
-    this.pool = assembleToolPool(options.tools, options.mcpTools ?? [], permissionContext.rules);
+    this.ownTools = options.tools;
+    this.mcpTools = options.mcpTools ?? [];
+    this.pool = assembleToolPool(this.ownTools, this.mcpTools, permissionContext.rules);
     this.now = options.now ?? (() => new Date());
     this.startDate = todayISODate(this.now());
     this.prefix = new RequestPrefixCache(this.systemPromptBuilder(permissionContext));
@@ -405,7 +410,22 @@ export class SessionEngine {
    * from the next model request, also inside a running prompt.
    */
   setMcpTools(mcpTools: readonly AnyTool[]): void {
-    this.pool = assembleToolPool(this.options.tools, mcpTools, this.store.getAppState().toolPermissionContext.rules);
+    this.mcpTools = mcpTools;
+    this.reassemblePool();
+  }
+
+  /**
+   * Adds tools of the session's own that it did not start with (the Skill tool, once a skill is
+   * written while the session runs). Takes effect from the next model request, as setMcpTools.
+   */
+  addTools(tools: readonly AnyTool[]): void {
+    const names = new Set(this.ownTools.map((tool) => tool.name));
+    this.ownTools = [...this.ownTools, ...tools.filter((tool) => !names.has(tool.name))];
+    this.reassemblePool();
+  }
+
+  private reassemblePool(): void {
+    this.pool = assembleToolPool(this.ownTools, this.mcpTools, this.store.getAppState().toolPermissionContext.rules);
     this.runningTools?.splice(0, this.runningTools.length, ...this.pool);
   }
 

@@ -18,6 +18,7 @@ import { TaskUpdateTool } from "../../src/tools/task-update/tool.js";
 import { TeamCreateTool } from "../../src/tools/team-create/tool.js";
 import { TeamDeleteTool } from "../../src/tools/team-delete/tool.js";
 import { teamMailboxSource } from "../../src/tools/team-shared/delivery.js";
+import { tempDir } from "../loop/helpers.js";
 import { type Harness, makeHarness } from "../tools/planning/harness.js";
 
 let harness: Harness | undefined;
@@ -94,8 +95,20 @@ describe("SendMessage", () => {
     expect((await send({ to: "*", message: { type: "shutdown_request" } })).text).toContain(
       "Only plain messages can be broadcast",
     );
-    expect((await send({ to: "uds:/tmp/x.sock", message: "hi", summary: "s" })).text).toContain(
-      "Messages to other sessions",
+    // Another session: only a plain message with a summary, to a socket that a session listens on.
+    expect((await send({ to: "uds:x.sock", message: "hi", summary: "s" })).text).toContain(
+      "a uds: recipient is the absolute path of a socket",
+    );
+    expect((await send({ to: "bridge:../x", message: "hi", summary: "s" })).text).toContain(
+      "a bridge: recipient is a session id",
+    );
+    expect((await send({ to: "bridge:abc", message: { type: "shutdown_request" } })).text).toContain(
+      "Only a plain message with a summary can go to another session",
+    );
+    // A valid one asks this session's user first (here nobody can be asked).
+    const nobody = join(tempDir("warden-no-session-"), "none.sock");
+    expect((await send({ to: `uds:${nobody}`, message: "hi", summary: "s" })).text).toContain(
+      "Permission to use SendMessage was denied",
     );
     expect((await send({ to: "team-lead", message: "hi", summary: "s" })).text).toContain("cannot message yourself");
     expect(

@@ -263,6 +263,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
     });
     const bound = bindPermissions(config, session);
+    // With teams on, other sessions may message this one (each message asks the user first).
+    const inbox = teams ? (await import("./inbox.js")).openSessionInbox(session, options.askHandler, warn) : undefined;
     // Durable scheduled tasks of this project come back (only when its file exists: croner loads then).
     if (options.armDurableTasks && existsSync(join(config.cwd, ".warden", "scheduled_tasks.json"))) {
       const { armDurableTasks } = await import("../../tools/cron-shared/rearm.js");
@@ -285,6 +287,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       },
       async close() {
         // Teammates and background agents stop with the session, their ends recorded.
+        inbox?.close();
         await session.stopAgents();
         session.close();
         await Promise.all([mcp.close(), lsp.close(), fleet?.close()]);

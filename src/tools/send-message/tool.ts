@@ -2,9 +2,17 @@
 // (src/session/mailbox.ts) and delivered at its next turn (../team-shared/delivery.ts). Plain
 // text needs a summary; the structured messages are the reference's: a shutdown request (lead to
 // teammate), its response (teammate to lead; approving ends the teammate after this turn), and
-// the answer to a teammate's plan (lead to teammate). Messages to other sessions (`uds:`,
-// `bridge:`) are refused: Warden has no channel between sessions.
+// the answer to a teammate's plan (lead to teammate). A plain message may also go to another
+// session on this machine (`uds:<socket>`, `bridge:<session id>`, session/session-socket.ts): it
+// asks this session's user first, as the reference says, and the receiving session asks its own
+// user before its model sees it (cli/session/inbox.ts).
 import { deliver } from "../../session/mailbox.js";
+import {
+  isCrossSessionRecipient,
+  type SessionMessageReply,
+  sendSessionMessage,
+  socketForRecipient,
+} from "../../session/session-socket.js";
 import { readTeamFile, type TeamMemberRecord } from "../../session/team-files.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { type StructuredTeamMessage, TEAM_LEAD_NAME } from "../../tool/team.js";
@@ -26,6 +34,14 @@ export interface SendMessageOutput {
   resumed?: string[];
   /** Why a teammate could not be taken up again. */
   problems?: string[];
+  /** A message to another session: what its user decided (pending: not yet). */
+  crossSession?: SessionMessageReply;
+}
+
+/** How long a message to another session waits for that session's user to decide. */
+function crossSessionWaitMs(): number {
+  const value = Number(process.env.WARDEN_SESSION_MESSAGE_WAIT_MS);
+  return Number.isInteger(value) && value > 0 ? value : 60_000;
 }
 
 /**
@@ -66,6 +82,40 @@ function structuredProblem(input: SendMessageInput, isLead: boolean): string | u
   }
 }
 
+async function toAnotherSession(input: SendMessageInput, context: ToolUseContext): Promise<SendMessageOutput> {
+  const target = socketForRecipient(input.to);
+  if ("error" in target) throw new Error(target.error);
+  const team = context.getAppState().team;
+  const reply = await sendSessionMessage(
+    target.path,
+    {
+      type: "session_message",
+      from: {
+        sessionId: context.options.sessionId,
+        cwd: context.getAppState().bashCwd ?? context.options.cwd,
+        ...(team ? { name: team.memberName } : {}),
+      },
+      text: input.message as string,
+      summary: input.summary ?? "",
+    },
+    crossSessionWaitMs(),
+    context.abortController.signal,
+  );
+  return { recipients: [input.to], notRunning: [], kind: "message", crossSession: reply };
+}
+
+function crossSessionText(output: SendMessageOutput): string {
+  const reply = output.crossSession;
+  const to = output.recipients[0];
+  if (reply?.outcome === "delivered") {
+    return `Message delivered to ${to}: its user allowed it in, and its model reads it at its next turn.`;
+  }
+  if (reply?.outcome === "pending") {
+    return `Message sent to ${to}; its user has not decided yet whether to let it in (its model reads it only if they do). No answer will follow here.`;
+  }
+  return `The session ${to} refused the message: ${reply?.reason ?? "no reason given"}`;
+}
+
 export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
   name: SEND_MESSAGE_TOOL_NAME,
   searchHint: "message teammate team lead broadcast shutdown",
@@ -80,25 +130,39 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
   // It writes a mailbox in the session's own folder, nothing of the project (a teammate in plan
   // mode must still be able to send its plan's questions).
   isReadOnly: () => true,
-  autoModeSafe: true,
-  checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
+  // Not a blanket pass in auto mode: a message to another session asks (the classifier then decides).
+  autoModeSafe: false,
+  // Within the team it only writes mailboxes; another session is another trust domain (its model
+  // reads what this one writes), so that always asks unless a rule allows SendMessage.
+  checkPermissions: async (input) =>
+    isCrossSessionRecipient(input.to)
+      ? {
+          behavior: "ask",
+          message: `Send a message to another session (${input.to}): "${input.summary ?? ""}"`,
+        }
+      : { behavior: "allow", updatedInput: input },
   toAutoClassifierInput: (input) =>
     `to ${input.to}: ${typeof input.message === "string" ? (input.summary ?? "") : input.message.type}`,
 
   async validateInput(input, context) {
+    if (isCrossSessionRecipient(input.to)) {
+      const target = socketForRecipient(input.to);
+      if ("error" in target) return { result: false, message: target.error, errorCode: 2 };
+      if (typeof input.message !== "string" || input.summary === undefined) {
+        return {
+          result: false,
+          message: "Only a plain message with a summary can go to another session.",
+          errorCode: 2,
+        };
+      }
+      return { result: true };
+    }
     const team = context.getAppState().team;
     if (!team) {
       return {
         result: false,
         message: "You are not in a team, so there is nobody to message. Create one with TeamCreate first.",
         errorCode: 1,
-      };
-    }
-    if (/^(uds|bridge):/.test(input.to)) {
-      return {
-        result: false,
-        message: `Messages to other sessions ("${input.to}") are not available: Warden has no channel between sessions. Message a member of your team.`,
-        errorCode: 2,
       };
     }
     const file = readTeamFile(team.dir);
@@ -125,6 +189,7 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
   },
 
   async call(input, context, canUseTool) {
+    if (isCrossSessionRecipient(input.to)) return { data: await toAnotherSession(input, context) };
     const team = context.getAppState().team;
     const file = team ? readTeamFile(team.dir) : undefined;
     if (!team || !file) throw new Error("You are not in a team any more.");
@@ -165,6 +230,9 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
   },
 
   mapToolResult(output, toolUseId) {
+    if (output.crossSession) {
+      return { type: "tool_result", tool_use_id: toolUseId, content: crossSessionText(output) };
+    }
     const to = output.recipients.join(", ") || "nobody (you are the only member)";
     const lines = [output.kind === "message" ? `Message sent to ${to}.` : `${output.kind} sent to ${to}.`];
     if (output.kind === "shutdown_request")

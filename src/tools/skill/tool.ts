@@ -1,8 +1,8 @@
 // Skill: runs one of the session's skills (src/config/skills/). Inline, its instructions join the
 // conversation as a message after this call's result, and its `allowed-tools` hold for the rest of
 // the prompt; a `context: fork` skill runs as a subagent and its report is the result (fork.ts).
-// Made per session by createSkillTool(catalog): the tool carries
-// the catalog and its listing reminder (listing.ts).
+// Made per session by createSkillTool(catalog): the tool carries the catalog and its listing
+// reminder (listing.ts), and reads the folders again when asked for a skill it does not know.
 import { z } from "zod";
 import { findSkill, grantsHonoured, type SkillCatalog, skillPrompt } from "../../config/skills/index.js";
 import type { ToolResultBlock } from "../../messages/types.js";
@@ -36,12 +36,35 @@ export interface SkillOutput {
 
 const nameOf = (input: Pick<SkillInput, "skill">) => input.skill.trim().replace(/^\//, "");
 
-export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOutput> {
+export interface SkillToolOptions {
+  /**
+   * Reads the skill folders again. Called when the model names a skill the catalog does not know,
+   * so that a skill written while the session runs is found at its first use without a restart;
+   * a known name costs nothing.
+   */
+  rescan?: () => Promise<SkillCatalog>;
+}
+
+export function createSkillTool(
+  startCatalog: SkillCatalog,
+  options: SkillToolOptions = {},
+): Tool<SkillInput, SkillOutput> {
+  let catalog = startCatalog;
+  const lookUp = async (name: string) => {
+    const known = findSkill(catalog, name);
+    if (known || !options.rescan) return known;
+    try {
+      catalog = await options.rescan();
+    } catch {
+      // The folders could not be read again: the skills known so far still run.
+    }
+    return findSkill(catalog, name);
+  };
   return buildTool<SkillInput, SkillOutput>({
     name: SKILL_TOOL_NAME,
     searchHint: "run a skill slash command instructions",
     maxResultSizeChars: 10_000,
-    attachments: [skillListingSource(catalog)],
+    attachments: [skillListingSource(startCatalog)],
     inputSchema,
     prompt: async () => SKILL_PROMPT,
     description: async (input) => (input?.skill ? `Run the skill ${input.skill}` : "Run a skill"),
@@ -50,7 +73,7 @@ export function createSkillTool(catalog: SkillCatalog): Tool<SkillInput, SkillOu
 
     async validateInput(input, context) {
       const name = nameOf(input);
-      const skill = findSkill(catalog, name);
+      const skill = await lookUp(name);
       if (!skill) {
         const known = catalog.skills.filter((s) => !s.disableModelInvocation).map((s) => s.name);
         return {

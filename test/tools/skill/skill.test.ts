@@ -294,6 +294,28 @@ describe("the Skill tool", () => {
     expect(await check("/safe")).toEqual({ result: true });
   });
 
+  it("reads the folders again for a skill it does not know: one written after the start is found", async () => {
+    const { catalog } = await setUp();
+    let rescans = 0;
+    const tool = createSkillTool(catalog, {
+      rescan: () => {
+        rescans++;
+        return discover();
+      },
+    });
+    const context = contextFor(emptyPermissionContext(project), [tool]);
+    expect(await tool.validateInput?.({ skill: "safe" }, context)).toEqual({ result: true });
+    // A known skill costs no reading.
+    expect(rescans).toBe(0);
+    expect(await tool.validateInput?.({ skill: "later" }, context)).toMatchObject({ result: false });
+    expect(rescans).toBe(1);
+    skillFile(join(project, ".claude"), "later", "description: written mid-session", "Do it later.");
+    expect(await tool.validateInput?.({ skill: "later" }, context)).toEqual({ result: true });
+    expect(rescans).toBe(2);
+    const run = await tool.call({ skill: "later" }, context, async () => ({ behavior: "allow" }), undefined);
+    expect(JSON.stringify(run.newMessages)).toContain("Do it later.");
+  });
+
   it("decides deny rules, then ask rules, then allow rules, then safe properties, else ask", async () => {
     const { tool } = await setUp();
     const decide = async (skill: string, rules: Parameters<typeof permissionsWith>[0], mode?: "bypassPermissions") => {
