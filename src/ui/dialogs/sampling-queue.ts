@@ -5,6 +5,7 @@
 // later sessions, headless ones included, let the server sample without asking). A request
 // withdrawn meanwhile (the tool call was interrupted) leaves the queue refused.
 import type { CreateMessageRequestParams } from "@modelcontextprotocol/sdk/types.js";
+import { DialogQueue, type PendingDialog } from "./dialog-queue.js";
 
 /** A server's sampling request, with the server's name so the person knows who asks. */
 export interface SamplingQuestion {
@@ -14,63 +15,26 @@ export interface SamplingQuestion {
 
 export type SamplingChoice = "yes" | "always" | "no";
 
-export interface PendingSampling {
-  id: number;
-  question: SamplingQuestion;
-  answer(choice: SamplingChoice): void;
-}
+export type PendingSampling = PendingDialog<SamplingQuestion, SamplingChoice>;
 
-export class SamplingQueue {
-  private readonly pending: PendingSampling[] = [];
-  private readonly listeners = new Set<() => void>();
+export class SamplingQueue extends DialogQueue<SamplingQuestion, SamplingChoice> {
   private readonly alwaysAllowed = new Set<string>();
-  private nextId = 1;
 
   /** `remember` keeps an "always" beyond this process (the CLI writes `mcpSamplingServers`). */
-  constructor(private readonly remember: (server: string) => void = () => undefined) {}
+  constructor(private readonly remember: (server: string) => void = () => undefined) {
+    super("no");
+  }
 
   /** The session's sampling approval (McpClientFeatures.approveSampling). */
-  readonly ask = (question: SamplingQuestion, signal: AbortSignal): Promise<boolean> =>
-    new Promise<boolean>((resolve) => {
-      if (this.alwaysAllowed.has(question.server)) return resolve(true);
-      if (signal.aborted) return resolve(false);
-      const entry: PendingSampling = {
-        id: this.nextId++,
-        question,
-        answer: (choice) => {
-          const index = this.pending.indexOf(entry);
-          if (index === -1) return;
-          this.pending.splice(index, 1);
-          signal.removeEventListener("abort", onAbort);
-          if (choice === "always") {
-            this.alwaysAllowed.add(question.server);
-            this.remember(question.server);
-          }
-          resolve(choice !== "no");
-          // The same server's other requests waiting behind this one are covered by "always" too.
-          if (choice === "always") {
-            for (const other of this.pending.filter((p) => p.question.server === question.server)) other.answer("yes");
-          }
-          this.emit();
-        },
-      };
-      const onAbort = () => entry.answer("no");
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.pending.push(entry);
-      this.emit();
-    });
-
-  /** The request to show now. */
-  get current(): PendingSampling | undefined {
-    return this.pending[0];
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private emit(): void {
-    for (const listener of this.listeners) listener();
-  }
+  readonly ask = async (question: SamplingQuestion, signal: AbortSignal): Promise<boolean> => {
+    if (this.alwaysAllowed.has(question.server)) return true;
+    const choice = await this.enqueue(question, signal);
+    if (choice === "always" && !this.alwaysAllowed.has(question.server)) {
+      this.alwaysAllowed.add(question.server);
+      this.remember(question.server);
+      // The same server's other requests waiting behind this one are covered by "always" too.
+      for (const other of this.waiting()) if (other.question.server === question.server) other.answer("yes");
+    }
+    return choice !== "no";
+  };
 }
