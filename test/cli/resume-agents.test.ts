@@ -3,7 +3,7 @@
 // A background agent that ended in the first process is a task again, its output read by
 // TaskOutput; a teammate whose session ended goes on from its sidechain when the lead messages it.
 // The main conversation reaches the model as it was.
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { projectSlug } from "../../src/config/paths.js";
@@ -13,8 +13,8 @@ import {
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
-import { tempDir } from "../loop/helpers.js";
-import { jsonLines, runCli } from "./run-cli.js";
+import { jsonLines } from "./run-cli.js";
+import { type CliProject, cliProject, messagesOf, runScriptedCli, type WireMessage } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -23,35 +23,15 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => server.respondWith(undefined));
 
-interface Project {
-  home: string;
-  cwd: string;
-}
-
-function project(): Project {
-  const p = { home: tempDir("warden-resume-agents-home-"), cwd: realpathSync(tempDir("warden-resume-agents-")) };
+function project(): CliProject {
+  const p = cliProject("resume-agents");
   writeFileSync(join(p.cwd, "data.txt"), "one\ntwo\nthree\n");
   return p;
 }
 
-function warden(p: Project, args: string[], env: Record<string, string> = {}) {
-  return runCli(["--model", "anthropic:claude-test", "--output-format", "stream-json", "--cwd", p.cwd, ...args], {
-    home: p.home,
-    env: {
-      ANTHROPIC_API_KEY: "test",
-      ANTHROPIC_BASE_URL: server.anthropicBaseURL,
-      WARDEN_MANAGED_SETTINGS: join(p.home, "no-policy.json"),
-      ...env,
-    },
-  });
-}
+const warden = (p: CliProject, args: string[], env: Record<string, string> = {}) =>
+  runScriptedCli(server, p, args, env);
 
-interface WireMessage {
-  role: string;
-  content: string | Array<{ type: string; text?: string; content?: unknown; tool_use_id?: string }>;
-}
-
-const messagesOf = (request: RecordedRequest) => (request.body as { messages: WireMessage[] }).messages;
 const assistantTurns = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === "assistant").length;
 
 function resultIn(request: RecordedRequest, id: string): string {
@@ -78,7 +58,7 @@ function entriesOf(path: string): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-function sessionDir(p: Project, sessionId: string): string {
+function sessionDir(p: CliProject, sessionId: string): string {
   return join(p.home, "projects", projectSlug(p.cwd), sessionId);
 }
 

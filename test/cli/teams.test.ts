@@ -2,7 +2,7 @@
 // file and shared task list) comes back with --resume; a background agent still running when a
 // `-p` session ends is stopped with the command it runs, and its end is recorded in its sidechain.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { projectSlug } from "../../src/config/paths.js";
@@ -13,8 +13,8 @@ import {
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
-import { tempDir } from "../loop/helpers.js";
-import { jsonLines, runCli } from "./run-cli.js";
+import { jsonLines } from "./run-cli.js";
+import { type CliProject, cliProject, messagesOf, runScriptedCli } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -26,34 +26,12 @@ afterEach(() => {
   expect(server.pendingSteps()).toBe(0);
 });
 
-interface Project {
-  home: string;
-  cwd: string;
-}
-
-function project(): Project {
-  return { home: tempDir("warden-teams-home-"), cwd: realpathSync(tempDir("warden-teams-project-")) };
-}
-
-function warden(p: Project, args: string[], env: Record<string, string> = {}) {
-  return runCli(["--model", "anthropic:claude-test", "--output-format", "stream-json", "--cwd", p.cwd, ...args], {
-    home: p.home,
-    env: {
-      ANTHROPIC_API_KEY: "test",
-      ANTHROPIC_BASE_URL: server.anthropicBaseURL,
-      WARDEN_MANAGED_SETTINGS: join(p.home, "no-policy.json"),
-      ...env,
-    },
-  });
-}
-
-interface WireMessage {
-  role: string;
-  content: string | Array<{ type: string; text?: string; content?: unknown; tool_use_id?: string }>;
-}
+const project = () => cliProject("teams");
+const warden = (p: CliProject, args: string[], env: Record<string, string> = {}) =>
+  runScriptedCli(server, p, args, env);
 
 function resultIn(request: RecordedRequest, id: string): string {
-  for (const message of (request.body as { messages: WireMessage[] }).messages) {
+  for (const message of messagesOf(request)) {
     if (typeof message.content === "string") continue;
     for (const block of message.content) {
       if (block.type === "tool_result" && block.tool_use_id === id) {
@@ -112,7 +90,7 @@ describe("a background agent when a -p session ends", () => {
     const marker = "sleep 47.5";
     const isChild = (request: RecordedRequest) => JSON.stringify(request.body).includes("SLEEPER-TASK");
     const assistantTurns = (request: RecordedRequest) =>
-      (request.body as { messages: WireMessage[] }).messages.filter((m) => m.role === "assistant").length;
+      messagesOf(request).filter((m) => m.role === "assistant").length;
     server.respondWith((request) => {
       if (isChild(request)) {
         return assistantTurns(request) === 0

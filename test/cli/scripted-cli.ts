@@ -1,0 +1,45 @@
+// The real CLI (under tsx) in a project of its own, its model the scripted Anthropic server on
+// 127.0.0.1, with stream-json output: the set-up the CLI tests of subagents, teams, planning and
+// sessions share.
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import type { RecordedRequest, ScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { tempDir } from "../loop/helpers.js";
+import { runCli } from "./run-cli.js";
+
+/** Warden's home (WARDEN_HOME, HOME) and the project folder a session runs in. */
+export interface CliProject {
+  home: string;
+  cwd: string;
+}
+
+/** A fresh home and project folder; `name` goes into the folder names, to tell them apart in /tmp. */
+export function cliProject(name: string): CliProject {
+  return { home: tempDir(`warden-${name}-home-`), cwd: realpathSync(tempDir(`warden-${name}-project-`)) };
+}
+
+/** Runs `warden ARGS` in the project with stream-json output, answered by `server`; no managed policy. */
+export function runScriptedCli(
+  server: ScriptedModelServer,
+  project: CliProject,
+  args: string[],
+  env: Record<string, string> = {},
+) {
+  return runCli(["--model", "anthropic:claude-test", "--output-format", "stream-json", "--cwd", project.cwd, ...args], {
+    home: project.home,
+    env: {
+      ANTHROPIC_API_KEY: "test",
+      ANTHROPIC_BASE_URL: server.anthropicBaseURL,
+      WARDEN_MANAGED_SETTINGS: join(project.home, "no-policy.json"),
+      ...env,
+    },
+  });
+}
+
+/** A message of a request as the Anthropic wire has it. */
+export interface WireMessage {
+  role: string;
+  content: string | Array<{ type: string; text?: string; content?: unknown; tool_use_id?: string }>;
+}
+
+export const messagesOf = (request: RecordedRequest) => (request.body as { messages: WireMessage[] }).messages;
