@@ -8,10 +8,10 @@
 //   CommonJS shape: imports of Node's own modules become require(), exports assignments to
 //   `exports`, dynamic import() a call to `__wardenImport`, import.meta.url a parameter);
 // - `<name>-<hash>.js`, a small ES module in the chunk's place with the same exports, which
-//   compiles the body with the cached code when there is any (src/cli/code-cache/load-body.ts, built
-//   into the shim) and re-exports what the body defined. Other chunks import the shim as before.
-// A chunk is converted only if everything it imports statically is one of Node's own modules: a
-// body cannot import an ES module, and one that did would fall back to nothing.
+//   compiles the body with the cached code when there is any (the LOADER below, written into the
+//   shim) and re-exports what the body defined. Other chunks import the shim as before.
+// A body may require only Node's own modules and other chunks (the shim imports those and hands
+// their namespaces to the body's require); any other import fails the build rather than the run.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { basename, join } from "node:path";
