@@ -215,8 +215,12 @@ class WardenQuery extends QueryControls implements Query {
       const waiter = this.pending.get(String(response.request_id));
       if (!waiter) return;
       this.pending.delete(String(response.request_id));
-      if (response.subtype === "error") waiter.reject(new Error(String(response.error)));
-      else waiter.resolve((response.response as JsonObject | undefined) ?? {});
+      // Answered after pending I/O, as across the SDK's pipe: a caller polling in a loop (a task's
+      // output) must not starve the session's child processes of the event loop.
+      setImmediate(() => {
+        if (response.subtype === "error") waiter.reject(new Error(String(response.error)));
+        else waiter.resolve((response.response as JsonObject | undefined) ?? {});
+      });
       return;
     }
     if (line.type === "control_request") {
