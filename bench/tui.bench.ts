@@ -123,6 +123,26 @@ async function startUp(rows: BenchRow[]): Promise<void> {
   );
 }
 
+/**
+ * Types `key` `count` times into an empty prompt (while `while` holds), 30 ms apart, each time
+ * timing the echo: from the key sent to the prompt line holding all the keys typed so far.
+ */
+async function timeKeys(
+  pane: ControlPane,
+  keys: { key: string; count: number; into: number[]; while?: () => Promise<boolean> },
+): Promise<void> {
+  let typed = "";
+  for (let i = 0; i < keys.count; i++) {
+    if (keys.while && !(await keys.while())) break;
+    typed += keys.key;
+    const t0 = performance.now();
+    await pane.type(keys.key);
+    const line = typed;
+    keys.into.push(await pane.waitFor((s) => promptLine(s, line), t0));
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
 interface EchoSeries {
   idle: number[];
   busy: number[];
@@ -145,14 +165,7 @@ async function echoSession(cliPath: string, into: EchoSeries): Promise<void> {
   try {
     await pane.waitFor((s) => s.includes("default mode"), performance.now());
     // The floor: the same measurement with nothing else happening.
-    let typed = "";
-    for (let i = 0; i < 20; i++) {
-      typed += "a";
-      const t0 = performance.now();
-      await pane.type("a");
-      into.idle.push(await pane.waitFor((s) => promptLine(s, typed), t0));
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    await timeKeys(pane, { key: "a", count: 20, into: into.idle });
     await pane.press("C-u");
     await pane.waitFor((s) => promptLine(s, ""), performance.now());
     await pane.type("go");
@@ -160,16 +173,13 @@ async function echoSession(cliPath: string, into: EchoSeries): Promise<void> {
     // The command's own text says "output line" too: wait for numbered output.
     const streamingNow = (s: string) => /output line \d+/.test(s) && !s.includes("streamed");
     await pane.waitFor(streamingNow, performance.now());
-    typed = "";
     // At most 60 keys: the prompt line stays on one line of the 100-column pane.
-    for (let i = 0; i < 60; i++) {
-      if (!streamingNow(await pane.screen())) break;
-      typed += "b";
-      const t0 = performance.now();
-      await pane.type("b");
-      into.busy.push(await pane.waitFor((s) => s.includes(`> ${typed}`), t0));
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    await timeKeys(pane, {
+      key: "b",
+      count: 60,
+      into: into.busy,
+      while: async () => streamingNow(await pane.screen()),
+    });
   } finally {
     pane.kill();
   }
@@ -180,14 +190,7 @@ async function echoFloor(into: number[]): Promise<void> {
   const pane = new ControlPane(`exec ${process.execPath} ${join(root, "bench/fixtures/echo-floor.mjs")}`);
   try {
     await pane.waitFor((s) => s.includes("default mode"), performance.now());
-    let typed = "";
-    for (let i = 0; i < 20; i++) {
-      typed += "a";
-      const t0 = performance.now();
-      await pane.type("a");
-      into.push(await pane.waitFor((s) => promptLine(s, typed), t0));
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    await timeKeys(pane, { key: "a", count: 20, into });
   } finally {
     pane.kill();
   }

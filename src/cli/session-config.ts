@@ -74,7 +74,7 @@ export interface SessionConfig {
   tools?: string[];
   /** --agents: custom agents as JSON (`{"name": {"description", "prompt", "tools"?, "model"?}}`). */
   agents?: string;
-  /** --max-thinking-tokens, --thinking, --thinking-display: how the model may think (Anthropic). */
+  /** --max-thinking-tokens, --thinking, --thinking-display: how the model may think. */
   thinking?: ThinkingSetting;
   /** --include-hook-events: hook_started / hook_progress / hook_response lines in stream-json. */
   includeHookEvents: boolean;

@@ -1,9 +1,7 @@
 // The session engine: owns one conversation across submitted prompts (messages, accumulated
 // usage, the tool pool, the AppState store, the file-read memory) and runs query() for each
 // prompt. This is the object a library user creates to run an agent.
-import { loadMemoryFiles, type MemoryFile } from "../config/memory.js";
 import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
-import { readableMemoryFiles } from "../context/memory-access.js";
 import { contextThresholds } from "../context/thresholds.js";
 import {
   addUsage,
@@ -29,14 +27,16 @@ import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
 import { type CompactOutcome, ContextManager } from "./context-manager.js";
 import { type ContextUsage, measureContextUsage } from "./context-usage.js";
-import type { CompactBoundaryEvent, QueryEvent, TerminalEvent } from "./events.js";
+import type { QueryEvent, TerminalEvent } from "./events.js";
 import { query } from "./query.js";
 import { SessionAttachments } from "./reminders.js";
-import { RequestPrefixCache, type SystemPromptBuilder } from "./request-prefix.js";
+import { RequestPrefixCache } from "./request-prefix.js";
 import type { SessionEngineOptions } from "./session-options.js";
+import { sessionSystemPrompt } from "./session-prompt.js";
+import { recordCompaction, recordQueryResult } from "./session-record.js";
 import { createSideQuery } from "./side-query.js";
 import { createSubagentHost } from "./subagent/host.js";
-import { buildSystemPrompt, findGitRoot, todayISODate } from "./system-prompt.js";
+import { todayISODate } from "./system-prompt.js";
 import { waitForTeamMail } from "./team-wait.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
 
@@ -126,25 +126,24 @@ export class SessionEngine {
       ...basePermissions,
       planFilePath: basePermissions.planFilePath ?? planFilePathIn(sessionArtifactsDir(options.cwd, this.sessionId)),
     };
-    const store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext });
-    const onChange = options.onAppStateChange;
-    this.store = onChange
-      ? {
-          getAppState: store.getAppState,
-          setAppState: (update) => {
-            const before = store.getAppState();
-            store.setAppState(update);
-            const after = store.getAppState();
-            if (after !== before) onChange(after);
-          },
-        }
-      : store;
+    this.store = createAppStateStore(
+      { ...options.appState, toolPermissionContext: permissionContext },
+      options.onAppStateChange,
+    );
     this.ownTools = options.tools;
     this.mcpTools = options.mcpTools ?? [];
     this.pool = assembleToolPool(this.ownTools, this.mcpTools, permissionContext.rules);
     this.now = options.now ?? (() => new Date());
     this.startDate = todayISODate(this.now());
-    this.prefix = new RequestPrefixCache(this.systemPromptBuilder(permissionContext));
+    this.prefix = new RequestPrefixCache(
+      sessionSystemPrompt(options, {
+        cwd: this.cwd,
+        startDate: this.startDate,
+        modelLabel: this.modelLabel,
+        pool: this.pool,
+        permissionContext,
+      }),
+    );
     this.attachments = new SessionAttachments({
       startDate: this.startDate,
       prefix: this.prefix,
@@ -306,11 +305,17 @@ export class SessionEngine {
 
   private record(event: QueryEvent): void {
     if (event.type === "assistant" || event.type === "user") this.append(event.message);
-    else if (event.type === "compact_boundary") this.applyCompaction(event);
-    else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
+    else if (event.type === "compact_boundary") {
+      // The conversation was summarised: the history becomes the post-compaction messages.
+      this.messages.splice(0, this.messages.length, ...event.messages);
+      recordCompaction(this.transcript, event, this.store.getAppState().loadedDeferredTools ?? []);
+    } else if (event.type === "tool_result" && event.denial) this.permissionDenials.push(event.denial);
     // The list as it now is, for --resume (transcript-reader.ts reads the last one back).
     else if (event.type === "todo") this.transcript?.recordEntry({ type: "todo", ...event.list });
-    else if (event.type === "terminal") this.finishQuery(event);
+    else if (event.type === "terminal") {
+      this.totalUsage = addUsage(this.totalUsage, event.usage);
+      recordQueryResult(this.transcript, event);
+    }
   }
 
   /**
@@ -341,20 +346,6 @@ export class SessionEngine {
     } finally {
       this.running = undefined;
     }
-  }
-
-  /** The conversation was summarised: the history becomes the post-compaction messages, in memory and in the transcript. */
-  private applyCompaction(event: CompactBoundaryEvent): void {
-    this.messages.splice(0, this.messages.length, ...event.messages);
-    this.transcript?.recordEntry({
-      type: "compact_boundary",
-      trigger: event.trigger,
-      preTokens: event.preTokens,
-      postTokens: event.postTokens,
-      // A resumed session must keep sending the schemas of tools it loaded before the summary.
-      loadedDeferredTools: this.store.getAppState().loadedDeferredTools ?? [],
-    });
-    for (const message of event.messages) this.transcript?.recordMessage(message);
   }
 
   /** Stops the running prompt: the model stream and tool calls are cancelled, every call still gets a result. */
@@ -390,19 +381,6 @@ export class SessionEngine {
   private append(message: Message): void {
     this.messages.push(message);
     this.transcript?.recordMessage(message);
-  }
-
-  private finishQuery(event: TerminalEvent): void {
-    this.totalUsage = addUsage(this.totalUsage, event.usage);
-    const entry: TranscriptEntry = {
-      type: "result",
-      reason: event.reason,
-      turnCount: event.turnCount,
-      usage: event.usage,
-      timestamp: new Date().toISOString(),
-    };
-    if (event.error !== undefined) entry.error = event.error;
-    this.transcript?.recordEntry(entry);
   }
 
   /**
@@ -473,28 +451,6 @@ export class SessionEngine {
       readFileState: this.readFileState,
       getAppState: this.store.getAppState,
       setAppState: this.store.setAppState,
-    };
-  }
-
-  private systemPromptBuilder(permissionContext: ToolPermissionContext): SystemPromptBuilder {
-    const custom = this.options.systemPrompt;
-    if (typeof custom === "string") return async () => custom;
-    if (custom) return custom;
-    // Read once: the prompt must not change under a running session (prompt-cache stability).
-    const memory = this.options.loadMemory === false ? [] : loadMemoryFiles(this.cwd);
-    const environment = {
-      cwd: this.cwd,
-      platform: process.platform,
-      date: this.startDate,
-      gitRoot: findGitRoot(this.cwd),
-      model: this.modelLabel,
-      additionalDirectories: permissionContext.workingDirectories.filter((d) => d !== this.cwd),
-    };
-    const pool = this.pool;
-    let allowed: Promise<MemoryFile[]> | undefined;
-    return async (split) => {
-      allowed ??= readableMemoryFiles(memory, permissionContext, pool);
-      return buildSystemPrompt({ environment, memory: await allowed, append: this.options.appendSystemPrompt }, split);
     };
   }
 }

@@ -4,7 +4,7 @@
 // message can only hold text, so images a tool returned travel in a user message right after.
 import type OpenAI from "openai";
 import type { AssistantMessage, ImageBlock, TextBlock, ToolResultBlock, UserMessage } from "../messages/types.js";
-import type { ModelRequest } from "./types.js";
+import type { ModelRequest, ThinkingSetting } from "./types.js";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type UserPart = OpenAI.Chat.ChatCompletionContentPart;
@@ -38,7 +38,24 @@ export function toOpenAIParams(
     });
   }
   if (request.temperature !== undefined) params.temperature = request.temperature;
+  const effort = request.thinking && reasoningEffort(request.thinking);
+  if (effort) params.reasoning_effort = effort;
   return params;
+}
+
+/**
+ * Chat Completions has no token budget for thinking, only an effort level, so a budget (as
+ * `--max-thinking-tokens` or the SDK's setMaxThinkingTokens gives it) becomes the level that
+ * spends about that much: Claude Code's "think" (4,000) is low, "megathink" (10,000) medium,
+ * "ultrathink" (31,999) high. Disabled and adaptive leave the model's default: the lowest level
+ * differs between reasoning models (some have no "none", some no "minimal"), and models that do
+ * not reason refuse the field, so a value that may fail the request is not guessed.
+ */
+export function reasoningEffort(thinking: ThinkingSetting): OpenAI.ReasoningEffort | undefined {
+  if (thinking.type !== "enabled") return undefined;
+  if (thinking.budgetTokens <= 4_096) return "low";
+  if (thinking.budgetTokens < 16_384) return "medium";
+  return "high";
 }
 
 export function toChatMessages(system: string, messages: ModelRequest["messages"]): ChatMessage[] {

@@ -32,7 +32,7 @@ export interface ModelRequest {
   sideQuery?: string;
   /** The provider's server-side web search, for this request only (Anthropic; others ignore it). */
   webSearch?: ServerWebSearchOptions;
-  /** How the model may think before answering (Anthropic's thinking); absent: the model's default. */
+  /** How the model may think before answering (Anthropic's thinking; a reasoning effort on Chat Completions); absent: the model's default. */
   thinking?: ThinkingSetting;
 }
 

@@ -4,12 +4,18 @@ import { ReadFileState } from "./read-file-state.js";
 import type { ToolUseContext, ToolUseContextOptions } from "./types.js";
 
 /** A simple holder for AppState, for sessions and tests that have no UI store. */
-export function createAppStateStore(initial: AppState): Pick<ToolUseContext, "getAppState" | "setAppState"> {
+/** A store of AppState; `onChange` hears each update that produced a new state. */
+export function createAppStateStore(
+  initial: AppState,
+  onChange?: (state: AppState) => void,
+): Pick<ToolUseContext, "getAppState" | "setAppState"> {
   let state = initial;
   return {
     getAppState: () => state,
     setAppState: (update) => {
+      const before = state;
       state = update(state);
+      if (onChange && state !== before) onChange(state);
     },
   };
 }

@@ -32,6 +32,17 @@ function toolUse(id: string, name: string, input: Record<string, unknown>) {
 
 const FULL_CAPABILITIES: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
 
+/** Opens a session with every editor capability, sends one prompt and expects its turn to end normally. */
+async function promptOnce(agent: acp.ClientContext, project: string, text: string): Promise<void> {
+  await agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: FULL_CAPABILITIES,
+  });
+  const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
+  const answer = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+  expect(answer.stopReason).toBe("end_turn");
+}
+
 function transcriptOf(home: string, sessionId: string): string {
   const dir = join(home, ".warden", "projects");
   const [slug] = readdirSync(dir);
@@ -165,18 +176,7 @@ describe("warden acp with the editor's file system and terminals", () => {
       { content: [{ type: "text", text: "It timed out." }] },
     ]);
     const editor = startEditor(["--model", `replay:${script}`, "--allowedTools", "Bash"], { cwd: project, home });
-    const code = await editor.run(async (agent) => {
-      await agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: FULL_CAPABILITIES,
-      });
-      const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
-      const answer = await agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Run it" }],
-      });
-      expect(answer.stopReason).toBe("end_turn");
-    });
+    const code = await editor.run((agent) => promptOnce(agent, project, "Run it"));
     expect(code, editor.stderr()).toBe(0);
     expect(editor.terminals).toHaveLength(1);
     expect(editor.terminals[0]).toMatchObject({ killed: true, released: true });
@@ -200,18 +200,7 @@ describe("warden acp with the editor's file system and terminals", () => {
       ["--model", `replay:${script}`, "--settings", JSON.stringify({ sandbox: { enabled: true } })],
       { cwd: project, home },
     );
-    const code = await editor.run(async (agent) => {
-      await agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: FULL_CAPABILITIES,
-      });
-      const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
-      const answer = await agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text: "Run it" }],
-      });
-      expect(answer.stopReason).toBe("end_turn");
-    });
+    const code = await editor.run((agent) => promptOnce(agent, project, "Run it"));
     expect(code, editor.stderr()).toBe(0);
     expect(editor.terminals).toEqual([]);
     expect(readFileSync(join(project, "marker.txt"), "utf8")).toBe("in-sandbox\n");

@@ -92,6 +92,11 @@ export class TmuxTerminal {
     throw new Error(`timed out waiting for ${String(match)}; the screen was:\n${last}`);
   }
 
+  /** From now on, appends every byte the program writes to the terminal to `file` (tmux pipe-pane). */
+  recordOutput(file: string): void {
+    this.tmux("pipe-pane", "-o", `cat >> ${shellQuote(file)}`);
+  }
+
   /** The exit code once the binary has ended. */
   async exitCode(timeoutMs = 10_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;

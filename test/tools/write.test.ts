@@ -112,28 +112,35 @@ describe("atomic write under kill -9", () => {
     await writeFile(file, Buffer.alloc(size, "a"));
     const writer = fileURLToPath(new URL("./fixtures/atomic-writer.ts", import.meta.url));
     const runs = 25;
-    let sawB = 0;
+    let killedMidLoop = 0;
     for (let run = 0; run < runs; run++) {
       const child = spawn(process.execPath, ["--import", "tsx", writer, file, String(size)], {
         stdio: ["ignore", "pipe", "inherit"],
       });
+      // Let 0, 1 or 2 writes finish first, so that the kills fall both before and after whole
+      // writes however slow the machine is, then kill at a random moment within the next ones.
+      const writesFirst = run % 3;
+      let wrote = 0;
       await new Promise<void>((resolve, reject) => {
-        child.stdout.once("data", () => resolve());
+        child.stdout.on("data", (chunk: Buffer) => {
+          wrote += chunk.toString().split("wrote").length - 1;
+          if (chunk.includes("ready") && writesFirst === 0) resolve();
+          if (wrote >= writesFirst && writesFirst > 0) resolve();
+        });
         child.once("error", reject);
       });
-      // Kill at a random moment within a few writes.
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 120)));
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 60)));
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
+      if (wrote > 0 && child.signalCode === "SIGKILL") killedMidLoop++;
       const bytes = await readFile(file);
       expect(bytes.length).toBe(size);
       const first = bytes[0]!;
       expect(first === 0x61 || first === 0x62).toBe(true);
       // Every byte is the same letter: the whole old or the whole new content.
       expect(bytes.indexOf(first === 0x61 ? 0x62 : 0x61)).toBe(-1);
-      if (first === 0x62) sawB++;
     }
-    // The kills landed while writes were happening (some runs finished a write).
-    expect(sawB).toBeGreaterThan(0);
+    // The writer was killed inside its loop of whole writes, not before it began or after it died.
+    expect(killedMidLoop).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -1,8 +1,9 @@
 // The prompt: what the person types, with a visible cursor, several lines (Alt+Enter, Ctrl+J or a
 // backslash before Enter), history on up/down, and long pastes shown as a marker. Keys the prompt
 // does not use itself (ESC, Shift+Tab, Ctrl+C...) go to `onOtherKey`.
-import { Box, Text } from "ink";
+import { Box, type DOMElement, Text, useStdout } from "ink";
 import { useRef, useState } from "react";
+import { echoBytes, promptPlace } from "../input/direct-echo.js";
 import { commonPrefix, mentionAtCursor } from "../input/file-mentions.js";
 import type { KeyEvent, KeyName } from "../input/keys.js";
 import {
@@ -66,6 +67,8 @@ export function Prompt({
   maxSuggestions = 8,
 }: PromptProps) {
   const [editor, setEditor] = useState<LineEditorState>(() => emptyEditor(history));
+  const { stdout } = useStdout();
+  const box = useRef<DOMElement>(null);
   const [candidates, setCandidates] = useState<string[]>([]);
   // Several keys can arrive in one chunk, before React renders again: each must see the last edit.
   const latest = useRef(editor);
@@ -126,15 +129,29 @@ export function Prompt({
     }
     if (candidates.length > 0) setCandidates([]);
     const outcome = applyKey(current, event);
-    if (outcome.kind === "edit") update(outcome.state);
-    else if (outcome.kind === "submit") {
+    if (outcome.kind === "edit") {
+      // A real terminal shows typed characters at once; the frame that follows draws the same.
+      if (event.kind === "text" && stdout.isTTY) {
+        const echo = echoBytes({
+          before: current,
+          after: outcome.state,
+          typed: event.text,
+          prefix: `${marker} `,
+          place: promptPlace(box.current),
+          columns: stdout.columns,
+          rows: stdout.rows,
+        });
+        if (echo) stdout.write(echo);
+      }
+      update(outcome.state);
+    } else if (outcome.kind === "submit") {
       const { prompt, next } = send(current);
       update(next);
       if (prompt.trim() !== "") onSubmit(prompt);
     } else onOtherKey?.(outcome.name, current.text === "");
   }, active);
   return (
-    <Box flexDirection="column">
+    <Box ref={box} flexDirection="column">
       {renderLines(editor, marker, active, placeholder)}
       {candidates.length > 0 ? <Text dimColor>{candidates.slice(0, 12).join("  ")}</Text> : null}
       {active && suggestCommands ? renderSuggestions(suggestCommands(editor.text), chosen, maxSuggestions) : null}

@@ -1,9 +1,10 @@
 // Issue 10's race: read-only shell commands ran one after another when they arrived before the
 // bash grammar had loaded (a fast model, a busy machine), because Bash judged every command
 // "writing" until then. The real CLI against the scripted model server, which answers at once
-// with 8 `sleep 1 && cat FILE` calls, while the grammar is made to load slowly
-// (WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS). Overlap is seen from outside: the test counts the `sleep`
-// processes running under it at the same time.
+// with 8 read-only calls that each wait for a GO file and then cat their part, while the grammar
+// is made to load slowly (WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS). Overlap is seen from outside: the
+// test counts the calls' shells running under it at the same time, and creates GO only once all
+// eight run (or after a long wait, when they never do), so a slow machine cannot hide an overlap.
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,7 +16,9 @@ import { reply, type ScriptedModelServer, startScriptedModelServer } from "../..
 const CALLS = 8;
 const GRAMMAR_DELAY_MS = 1_500;
 
-/** pid → [parent pid, command name] for every process we can see. */
+const WAIT_FOR_ALL_MS = 20_000;
+
+/** pid → [parent pid, command line] for every process we can see. */
 function processTable(): Map<number, [number, string]> {
   const table = new Map<number, [number, string]>();
   for (const entry of readdirSync("/proc")) {
@@ -24,9 +27,8 @@ function processTable(): Map<number, [number, string]> {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so cut at the last ')'.
       const close = stat.lastIndexOf(")");
-      const comm = stat.slice(stat.indexOf("(") + 1, close);
       const ppid = Number(stat.slice(close + 2).split(" ")[1]);
-      table.set(Number(entry), [ppid, comm]);
+      table.set(Number(entry), [ppid, readFileSync(`/proc/${entry}/cmdline`, "utf8")]);
     } catch {
       // The process ended while we looked.
     }
@@ -34,8 +36,8 @@ function processTable(): Map<number, [number, string]> {
   return table;
 }
 
-/** How many `sleep` processes descend from this test process right now. */
-function sleepsUnderUs(): number {
+/** How many of the parts are being read by processes under this test process right now. */
+function partsBeingRead(): number {
   const table = processTable();
   const descendsFromUs = (pid: number): boolean => {
     for (let current = table.get(pid)?.[0], hops = 0; current !== undefined && hops < 64; hops++) {
@@ -44,9 +46,12 @@ function sleepsUnderUs(): number {
     }
     return false;
   };
-  let count = 0;
-  for (const [pid, [, comm]] of table) if (comm === "sleep" && descendsFromUs(pid)) count++;
-  return count;
+  const parts = new Set<string>();
+  for (const [pid, [, commandLine]] of table) {
+    const part = /part-(\d+)\.txt/.exec(commandLine)?.[1];
+    if (part !== undefined && descendsFromUs(pid)) parts.add(part);
+  }
+  return parts.size;
 }
 
 let server: ScriptedModelServer;
@@ -68,13 +73,25 @@ describe("read-only Bash calls that arrive before the grammar has loaded", () =>
       await writeFile(file, `contents of part ${i}\n`);
       files.push(file);
     }
+    const go = join(dir, "GO");
     const calls = reply();
-    for (const file of files) calls.tool("Bash", { command: `sleep 1 && cat ${file}`, description: "read a part" });
+    for (const file of files) {
+      calls.tool("Bash", {
+        command: `until [ -e ${go} ]; do sleep 0.1; done; cat ${file}`,
+        description: "read a part",
+      });
+    }
     server.enqueue(calls, reply().text("read them all"));
 
     let mostAtOnce = 0;
+    let firstSeen: number | undefined;
     const watcher = setInterval(() => {
-      mostAtOnce = Math.max(mostAtOnce, sleepsUnderUs());
+      mostAtOnce = Math.max(mostAtOnce, partsBeingRead());
+      if (mostAtOnce > 0) firstSeen ??= Date.now();
+      // Release them all once all run together; one after another they never would, so the
+      // first is released after a long wait and the rest follow it, one at a time.
+      const waitedLong = firstSeen !== undefined && Date.now() - firstSeen > WAIT_FOR_ALL_MS;
+      if (mostAtOnce === CALLS || waitedLong) void writeFile(go, "");
     }, 25);
     const run = await runCli(["-p", "read the parts", "--model", "anthropic:claude-test"], {
       home: join(dir, "home"),
@@ -98,5 +115,5 @@ describe("read-only Bash calls that arrive before the grammar has loaded", () =>
     });
     // All eight commands were running at one moment.
     expect(mostAtOnce).toBe(CALLS);
-  }, 60_000);
+  }, 120_000);
 });

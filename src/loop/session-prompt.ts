@@ -1,0 +1,45 @@
+// The system prompt a session sends: the caller's own (a string or a builder) or the built-in one,
+// with the memory files the permission rules let the model read. Read once per session: the
+// prompt must not change under a running session (prompt-cache stability).
+import { loadMemoryFiles, type MemoryFile } from "../config/memory.js";
+import { readableMemoryFiles } from "../context/memory-access.js";
+import type { ToolPermissionContext } from "../tool/permission-types.js";
+import type { AnyTool } from "../tool/types.js";
+import type { SystemPromptBuilder } from "./request-prefix.js";
+import type { SessionEngineOptions } from "./session-options.js";
+import { buildSystemPrompt, findGitRoot } from "./system-prompt.js";
+
+/** What the built-in prompt states about the session, besides its options. */
+export interface SessionPromptFacts {
+  cwd: string;
+  /** The date the prompt states (the session's start). */
+  startDate: string;
+  modelLabel: string;
+  /** The tool pool at creation: memory-file access is decided against it. */
+  pool: readonly AnyTool[];
+  permissionContext: ToolPermissionContext;
+}
+
+export function sessionSystemPrompt(
+  options: Pick<SessionEngineOptions, "systemPrompt" | "appendSystemPrompt" | "loadMemory">,
+  facts: SessionPromptFacts,
+): SystemPromptBuilder {
+  const custom = options.systemPrompt;
+  if (typeof custom === "string") return async () => custom;
+  if (custom) return custom;
+  const { cwd, permissionContext, pool } = facts;
+  const memory = options.loadMemory === false ? [] : loadMemoryFiles(cwd);
+  const environment = {
+    cwd,
+    platform: process.platform,
+    date: facts.startDate,
+    gitRoot: findGitRoot(cwd),
+    model: facts.modelLabel,
+    additionalDirectories: permissionContext.workingDirectories.filter((d) => d !== cwd),
+  };
+  let allowed: Promise<MemoryFile[]> | undefined;
+  return async (split) => {
+    allowed ??= readableMemoryFiles(memory, permissionContext, pool);
+    return buildSystemPrompt({ environment, memory: await allowed, append: options.appendSystemPrompt }, split);
+  };
+}
