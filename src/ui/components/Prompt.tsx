@@ -127,8 +127,14 @@ export function Prompt({
     }
     if (candidates.length > 0) setCandidates([]);
     const outcome = applyKey(current, event);
-    if (outcome.kind === "edit") update(outcome.state, event.kind === "text" ? event.text : undefined);
-    else if (outcome.kind === "submit") {
+    if (outcome.kind === "edit") {
+      // Typed characters may be echoed ahead of the frame, unless the frame has more to show for
+      // them (the list of commands under a `/partial`).
+      const listing = (text: string) => (suggestCommands?.(text).length ?? 0) > 0;
+      const typed =
+        event.kind === "text" && !listing(current.text) && !listing(outcome.state.text) ? event.text : undefined;
+      update(outcome.state, typed);
+    } else if (outcome.kind === "submit") {
       const { prompt, next } = send(current);
       update(next);
       if (prompt.trim() !== "") onSubmit(prompt);

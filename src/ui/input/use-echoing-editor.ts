@@ -2,17 +2,18 @@
 // the UI for it deferred while the person types on: a frame costs React, yoga and ink a few ms of
 // CPU per key, and on a busy machine a process that keeps the CPU busy waits longer for it, which
 // is what makes the next key late. Frames still come at least every FRAME_MAX_DELAY_MS, at once
-// for any edit the echo does not cover, and whenever anything else redraws (the prompt always
-// renders the latest text, never a stale copy).
+// for any edit the echo does not cover (or whose frame shows more, as the list under a `/partial`),
+// and whenever anything else redraws (the prompt always renders the latest text, never a stale
+// copy).
 import { type DOMElement, useStdout } from "ink";
 import { useEffect, useRef, useState } from "react";
 import { echoBytes, promptPlace } from "./direct-echo.js";
 import type { LineEditorState } from "./line-editor.js";
 
 /** A directly echoed key's frame waits this long for the next key... */
-const FRAME_DELAY_MS = 120;
+const FRAME_DELAY_MS = 200;
 /** ...and no longer than this after the first key it would have drawn. */
-const FRAME_MAX_DELAY_MS = 400;
+const FRAME_MAX_DELAY_MS = 1000;
 
 export interface EchoingEditor {
   /** The text as of the last key (render from this, not from a copy kept in state). */
