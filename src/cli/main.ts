@@ -16,6 +16,8 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   fleet: () => import("./commands/fleet.js"),
   // A fleet worker's warm session process (internal: the job arrives on stdin).
   "fleet-session": () => import("./commands/fleet-session.js"),
+  // A lead's teammate in its own process (internal: the spec arrives on stdin).
+  teammate: () => import("./commands/teammate.js"),
 };
 
 /** Flags after which the session command prints something and exits, or runs headless. */

@@ -82,6 +82,8 @@ export interface SessionConfig {
   enableFileCheckpointing: boolean;
   /** --no-session-persistence: no transcript is written (the session cannot be resumed). */
   noSessionPersistence: boolean;
+  /** --teammate-mode: teammates run in this process or each in a `warden` process of its own (settings teammateMode). */
+  teammateMode?: "in-process" | "process";
   /** --debug [categories]: protocol and set-up details on stderr. */
   debug: boolean;
   help: boolean;
@@ -332,6 +334,13 @@ const OPTIONS: OptionSpec[] = [
     key: "noSessionPersistence",
     help: "Write no transcript (the session cannot be resumed)",
   },
+  {
+    names: ["--teammate-mode"],
+    kind: "string",
+    key: "teammateMode",
+    arg: "<mode>",
+    help: "in-process (default) or process: where a team's teammates run",
+  },
   { names: ["--debug"], kind: "optional", key: "debug", help: "Protocol and set-up details on stderr" },
   {
     // Passed by the Agent SDK with allowDangerouslySkipPermissions: bypass mode still has to be asked for.
@@ -477,6 +486,10 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
   if (raw.forkSession === true && raw.resume === undefined && !raw.continueLatest) {
     throw new UsageError("--fork-session needs --resume or --continue");
   }
+  const teammateMode = raw.teammateMode as string | undefined;
+  if (teammateMode !== undefined && teammateMode !== "in-process" && teammateMode !== "process") {
+    throw new UsageError(`--teammate-mode must be in-process or process, not ${JSON.stringify(teammateMode)}`);
+  }
   if (raw.agents !== undefined) {
     try {
       const parsed: unknown = JSON.parse(raw.agents as string);
@@ -528,6 +541,7 @@ function toConfig(raw: Record<string, unknown>, positionals: string[], baseCwd: 
     if (value !== "default") config.tools = splitRuleList(value);
   }
   if (raw.agents !== undefined) config.agents = raw.agents as string;
+  if (teammateMode !== undefined) config.teammateMode = teammateMode;
   if (thinking.setting) config.thinking = thinking.setting;
   if (raw.jsonSchema !== undefined) {
     const value = raw.jsonSchema as string;

@@ -1,6 +1,7 @@
 import { onNextRequestWritten } from "../providers/http-fetch.js";
 import type { Provider } from "../providers/types.js";
 import type { AnyTool } from "../tool/types.js";
+import { tracePhase } from "./phase-trace.js";
 
 /**
  * How long a request must have been out with nothing of its answer back before the session counts
@@ -21,9 +22,15 @@ export interface RequestWatch {
    * WAITING_GRACE_MS with no answer yet): work that is only worth doing while nothing else runs.
    */
   whenWaitingOnModel(task: () => void): void;
+  /**
+   * For a warm-up's steps (Tool.whenReady's `pace`): resolves at once while the session waits on
+   * the model, else the next time it does. From a response's first tool call (or its end) until
+   * the next request has been out for the grace, the session is at work and a step waits.
+   */
+  pace(): Promise<void>;
 }
 
-/** Wraps a provider to see when its requests leave and when their answers begin. */
+/** Wraps a provider to see when its requests leave and when their answers begin and end. */
 export function watchRequests(provider: Provider): RequestWatch {
   let markSent!: () => void;
   const sent = new Promise<void>((resolve) => {
@@ -31,6 +38,7 @@ export function watchRequests(provider: Provider): RequestWatch {
   });
   const idleTasks: Array<() => void> = [];
   const runIdleTasks = () => {
+    if (idleTasks.length > 0) tracePhase("warm_up_start");
     for (const task of idleTasks.splice(0)) {
       try {
         task();
@@ -39,30 +47,57 @@ export function watchRequests(provider: Provider): RequestWatch {
       }
     }
   };
+  // True while a request has been out for the grace with neither a tool call nor the response's
+  // end back: the session is waiting on the model, and a warm-up's steps may run.
+  let waiting = false;
+  const paceWaiters: Array<() => void> = [];
+  const stopWaiting = () => {
+    waiting = false;
+  };
+  const pace = (): Promise<void> =>
+    waiting
+      ? Promise.resolve().then(() => tracePhase("warm_up_step"))
+      : new Promise<void>((resolve) => paceWaiters.push(resolve)).then(() => tracePhase("warm_up_step"));
   return {
     sent,
+    pace,
     whenWaitingOnModel: (task) => void idleTasks.push(task),
     provider: {
       name: provider.name,
       stream(request) {
         let answered = false;
+        let done = false;
         onNextRequestWritten(() => {
+          tracePhase("request_written");
           markSent();
-          if (idleTasks.length > 0)
-            setTimeout(() => {
-              if (!answered) runIdleTasks();
-            }, WAITING_GRACE_MS).unref();
+          setTimeout(() => {
+            // Neither a tool call nor the end yet: whatever arrived is the model still writing.
+            if (done) return;
+            waiting = true;
+            for (const resume of paceWaiters.splice(0)) resume();
+            if (!answered) runIdleTasks();
+          }, WAITING_GRACE_MS).unref();
         });
         const inner = provider.stream(request);
         return (async function* () {
           try {
             for await (const event of inner) {
+              if (!answered) tracePhase("response_first_event");
               answered = true;
+              if (!done && event.type === "block" && event.block.type === "tool_use") {
+                // The calls start now: from here until the next request the session is at work.
+                tracePhase("response_tool_use");
+                done = true;
+                stopWaiting();
+              }
               markSent();
               yield event;
             }
           } finally {
+            tracePhase("response_end");
             answered = true;
+            done = true;
+            stopWaiting();
             markSent();
           }
         })();
@@ -83,7 +118,7 @@ export function warmUpWhileWaiting(watch: RequestWatch, tools: readonly AnyTool[
   watch.whenWaitingOnModel(() => {
     for (const tool of loaders) {
       try {
-        tool.whenReady?.()?.catch(() => undefined);
+        tool.whenReady?.({ pace: watch.pace })?.catch(() => undefined);
       } catch {
         // A tool that cannot prepare is waited for (and fails closed) when it is called.
       }

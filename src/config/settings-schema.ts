@@ -140,6 +140,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["trustedFolders"], schema: z.array(trustedFolderSchema), critical: false },
   { path: ["taskTools"], schema: z.enum(TASK_LIST_FAMILIES as [TaskListFamily, ...TaskListFamily[]]), critical: false },
   { path: ["agentTeams"], schema: z.boolean(), critical: false },
+  { path: ["teammateMode"], schema: z.enum(["in-process", "process"]), critical: false },
   { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
   { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
   // Each server's own shape is checked by src/lsp/servers.ts, which warns about a bad one.
@@ -178,6 +179,8 @@ export interface Settings {
   taskTools?: TaskListFamily;
   /** Offer teams (TeamCreate, TeamDelete, SendMessage; WARDEN_AGENT_TEAMS=1 does the same). */
   agentTeams?: boolean;
+  /** Where teammates run: "in-process" (default) or "process" (each a `warden` child process; the CLI only). */
+  teammateMode?: "in-process" | "process";
   /** MCP servers that may ask the session's model for completions (sampling) without asking the user. */
   mcpSamplingServers?: string[];
   /** The least severe log message MCP servers send (default "warning"). */

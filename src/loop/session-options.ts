@@ -10,6 +10,7 @@ import type { ToolPermissionContext } from "../tool/permission-types.js";
 import type { AnyTool, AttachmentSource, CanUseTool } from "../tool/types.js";
 import type { UserDialog } from "../tool/user-dialog.js";
 import type { SystemPromptBuilder } from "./request-prefix.js";
+import type { TeammateRunner } from "./subagent/deps.js";
 
 export interface SessionEngineOptions {
   provider: Provider;
@@ -61,6 +62,8 @@ export interface SessionEngineOptions {
    * (src/loop/team-wait.ts). Default: as isNonInteractive (a person at the prompt is not blocked).
    */
   waitForTeammates?: boolean;
+  /** Runs each teammate outside this process (the CLI's `teammateMode: "process"`); absent: in process. */
+  teammateRunner?: TeammateRunner;
   /**
    * Answers AskUserQuestion and approves ExitPlanMode's plans (callbacks a library supplies).
    * Without it those tools go through canUseTool's prompt, or tell the model to go on alone.

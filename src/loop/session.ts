@@ -94,6 +94,7 @@ export class SessionEngine {
     loadMemory: this.options.loadMemory !== false,
     maxOutputTokens: this.options.maxOutputTokens,
     contextManagement: this.options.contextManagement,
+    teammateRunner: this.options.teammateRunner,
   }));
 
   /** Tools' one-shot questions to a model (WebFetch, WebSearch), counted in this session's ledger. */

@@ -126,6 +126,12 @@ export type CanUseTool = (
 ) => Promise<PermissionDecision>;
 
 /** What a tool's prompt() may consult to write its model-facing text. */
+/** What a warm-up hands Tool.whenReady. */
+export interface WhenReadyOptions {
+  /** Awaited between loading steps: resolves when the session can spare the CPU for the next one. */
+  pace?: () => Promise<void>;
+}
+
 export interface ToolPromptOptions {
   tools: readonly AnyTool[];
   permissionContext: ToolPermissionContext;
@@ -208,8 +214,11 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
    * and returns it while it lasts, undefined once the judgements are exact. The executor awaits it
    * before judging a call's concurrency, so the answer never depends on how fast the model was.
    * Must not reject for good reasons; if it does, the judgement is made anyway (failing closed).
+   * A warm-up (loading early only because the session is idle) passes `pace`: the loading awaits
+   * it between steps so that it gives way to the session's work; a call without it, the
+   * executor's, needs the answer now and makes a paced loading under way go on at full speed.
    */
-  whenReady?(): Promise<void> | undefined;
+  whenReady?(options?: WhenReadyOptions): Promise<void> | undefined;
   isReadOnly(input: Input): boolean;
   isConcurrencySafe(input: Input): boolean;
   isDestructive(input: Input): boolean;

@@ -5,7 +5,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { RecordedRequest, ScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { tempDir } from "../loop/helpers.js";
-import { runCli } from "./run-cli.js";
+import { type CliOptions, runCli } from "./run-cli.js";
 
 /** Warden's home (WARDEN_HOME, HOME) and the project folder a session runs in. */
 export interface CliProject {
@@ -24,8 +24,10 @@ export function runScriptedCli(
   project: CliProject,
   args: string[],
   env: Record<string, string> = {},
+  options: Pick<CliOptions, "onStdout"> = {},
 ) {
   return runCli(["--model", "anthropic:claude-test", "--output-format", "stream-json", "--cwd", project.cwd, ...args], {
+    ...options,
     home: project.home,
     env: {
       ANTHROPIC_API_KEY: "test",

@@ -51,6 +51,12 @@ describe("session command line", () => {
     expect(parse("-p", "x").thinking).toBeUndefined();
   });
 
+  it("reads where teammates run", () => {
+    expect(parse("--teammate-mode", "process").teammateMode).toBe("process");
+    expect(parse("--teammate-mode=in-process").teammateMode).toBe("in-process");
+    expect(parse("-p", "x").teammateMode).toBeUndefined();
+  });
+
   it.each([
     [["--max-thinking-tokens", "lots"], "--max-thinking-tokens must be a whole number >= 0"],
     [["--thinking", "deep"], "--thinking must be one of adaptive, enabled, disabled"],
@@ -63,6 +69,7 @@ describe("session command line", () => {
     [["--resume", "abc", "--continue"], "use either --resume or --continue"],
     [["--allowedTools"], "--allowedTools needs at least one value"],
     [["--verbose=yes"], "--verbose takes no value"],
+    [["--teammate-mode", "tmux"], "--teammate-mode must be in-process or process"],
   ])("rejects %j with a clear message", (argv, message) => {
     expect(() => parse(...argv)).toThrow(UsageError);
     expect(() => parse(...argv)).toThrow(message);

@@ -30,6 +30,7 @@ import { setUpLsp } from "../lsp-setup.js";
 import { headlessMcpFeatures, sessionRoots } from "../mcp-features.js";
 import type { SessionSkills } from "../skills-setup.js";
 import { setUpSkills } from "../skills-setup.js";
+import { processTeammateRunner, teammateMode } from "../teammates/mode.js";
 import { traceFirstRequest } from "../timing.js";
 import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
 import { smallFastModelSetting, webToolOptions } from "../web-tools.js";
@@ -80,6 +81,8 @@ export interface StartOptions {
   editor?: EditorAccess;
   /** Custom agents (--agents, or the SDK's initialize), over the settings' agents of the same names. */
   agents?: Record<string, unknown>;
+  /** False: no socket for other sessions' messages even with teams on (a teammate's own process). */
+  listenForSessions?: boolean;
 }
 
 export interface BuiltSession {
@@ -246,6 +249,9 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           .join("\n\n") || undefined,
       permissionContext,
       isNonInteractive: options.isNonInteractive,
+      ...(teams && teammateMode(config, permissions.settings) === "process"
+        ? { teammateRunner: processTeammateRunner(config, warn) }
+        : {}),
       ...(fleet ? { fleet: fleet.access } : {}),
       ...(options.editor ? { editor: options.editor } : {}),
       verbose: config.verbose,
@@ -264,7 +270,10 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     });
     const bound = bindPermissions(config, session);
     // With teams on, other sessions may message this one (each message asks the user first).
-    const inbox = teams ? (await import("./inbox.js")).openSessionInbox(session, options.askHandler, warn) : undefined;
+    const inbox =
+      teams && options.listenForSessions !== false
+        ? (await import("./inbox.js")).openSessionInbox(session, options.askHandler, warn)
+        : undefined;
     // Durable scheduled tasks of this project come back (only when its file exists: croner loads then).
     if (options.armDurableTasks && existsSync(join(config.cwd, ".warden", "scheduled_tasks.json"))) {
       const { armDurableTasks } = await import("../../tools/cron-shared/rearm.js");

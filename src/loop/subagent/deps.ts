@@ -4,6 +4,19 @@ import type { ContextManagementOptions } from "../../context/thresholds.js";
 import type { UsageLedger } from "../../models/cost.js";
 import type { ModelInfo } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
+import type { TeammateState } from "../../tool/team.js";
+import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
+
+/**
+ * Runs one teammate to its end (./teammate.ts in process, or a `warden teammate` child process the
+ * CLI supplies): calls `request.onStart` once it runs, reports each change of state.
+ */
+export type TeammateRunner = (
+  deps: SubagentDeps,
+  request: TeammateRequest,
+  parent: ToolUseContext,
+  setState: (state: TeammateState) => void,
+) => Promise<void>;
 
 export interface SubagentDeps {
   provider: Provider;
@@ -24,4 +37,6 @@ export interface SubagentDeps {
   loadMemory: boolean;
   maxOutputTokens?: number;
   contextManagement?: ContextManagementOptions;
+  /** How teammates run when not in this process (the CLI's process mode); absent: in process. */
+  teammateRunner?: TeammateRunner;
 }

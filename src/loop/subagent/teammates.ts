@@ -1,5 +1,5 @@
 // The session's teammates (TeamRuntime): which run, in which state, and how to stop them. Small and
-// loaded with the session; the runner (./teammate.ts) loads on the first spawn.
+// loaded with the session; the runner (./teammate.ts, or the CLI's child process) loads on the first spawn.
 import type { TeammateStatus } from "../../tool/team.js";
 import type { TeammateRequest, TeamRuntime, ToolUseContext } from "../../tool/types.js";
 import type { SubagentDeps } from "./deps.js";
@@ -37,8 +37,9 @@ export class TeammateRegistry implements TeamRuntime {
       entry.controller = controller;
       started();
     };
-    const { runTeammate } = await import("./teammate.js");
-    entry.done = runTeammate(this.deps(), request, parent, (state) => this.setState(entry, state))
+    const deps = this.deps();
+    const runTeammate = deps.teammateRunner ?? (await import("./teammate.js")).runTeammate;
+    entry.done = runTeammate(deps, request, parent, (state) => this.setState(entry, state))
       .catch(() => undefined)
       .finally(() => {
         this.setState(entry, "stopped");

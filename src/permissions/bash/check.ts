@@ -2,7 +2,7 @@
 // isReadOnly/isConcurrencySafe, the suggested rule prefix).
 
 import { analyzeCommand, analyzeCommandWith } from "../../shell/analysis/index.js";
-import { loadedShellParser, loadShellParser } from "../../shell/parse/index.js";
+import { loadedShellParser, loadShellParser, type Pace } from "../../shell/parse/index.js";
 import {
   emptyPermissionContext,
   type PermissionResult,
@@ -43,8 +43,8 @@ export async function checkBashCommandPermission(request: BashPermissionRequest)
 }
 
 /** Loads the bash grammar ahead of time so the synchronous helpers below can answer. */
-export function preloadBashAnalysis(): Promise<void> {
-  return loadShellParser().then(() => undefined);
+export function preloadBashAnalysis(pace?: Pace): Promise<void> {
+  return loadShellParser(pace).then(() => undefined);
 }
 
 /**

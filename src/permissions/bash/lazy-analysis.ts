@@ -2,6 +2,7 @@
 // tables) and needs the tree-sitter grammar. Loading it statically put ~20 ms of compile time on
 // every session's start-up, Bash used or not; through this door it loads with the grammar, either
 // on the first Bash call or when a session asks for it early (after its first model request).
+import { type Pace, Pacer } from "../../shell/parse/index.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import { registeredAnalysis } from "./analysis-registry.js";
 import type { BashPermissionRequest } from "./check.js";
@@ -9,11 +10,18 @@ import type { BashPermissionRequest } from "./check.js";
 type Analysis = typeof import("./check.js");
 
 let loading: Promise<Analysis> | undefined;
+const pacer = new Pacer();
 
-/** Loads the analysis and the grammar once; later calls share the same promise. */
-export function loadBashAnalysis(): Promise<Analysis> {
+/**
+ * Loads the analysis and the grammar once; later calls share the same promise. A warm-up passes
+ * `pace` (shell/parse/pacer.ts): each step then waits for it; a call without it hurries the load.
+ */
+export function loadBashAnalysis(pace?: Pace): Promise<Analysis> {
+  if (pace === undefined) pacer.hurry();
   loading ??= import("./check.js").then(async (analysis) => {
-    await analysis.preloadBashAnalysis();
+    await pacer.gate(pace);
+    // Through this pacer's gate, so that hurrying this load also opens the grammar's gates.
+    await analysis.preloadBashAnalysis(pace && (() => pacer.gate(pace)));
     return analysis;
   });
   return loading;
@@ -30,9 +38,9 @@ export async function checkBashCommandPermissionLazily(request: BashPermissionRe
  * whenReady, which the executor awaits before it judges a call's concurrency. Never rejects: a
  * grammar that cannot load leaves the placeholder answer (fail closed).
  */
-export function bashAnalysisPending(): Promise<void> | undefined {
+export function bashAnalysisPending(options?: { pace?: Pace }): Promise<void> | undefined {
   if (registeredAnalysis()?.isLoaded()) return undefined;
-  return loadBashAnalysis().then(
+  return loadBashAnalysis(options?.pace).then(
     () => undefined,
     () => undefined,
   );

@@ -2,9 +2,11 @@
 // costs tens of milliseconds to start, which must not land on every process start.
 import { createRequire } from "node:module";
 import type { Language, Parser, Tree } from "web-tree-sitter";
+import { type Pace, Pacer } from "./pacer.js";
 
 let loadedParser: Parser | undefined;
 let loading: Promise<Parser> | undefined;
+let pacer = new Pacer();
 
 /**
  * Tests and benchmarks set WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS to make the grammar load slowly, as
@@ -15,10 +17,18 @@ function injectedLoadDelay(): Promise<void> | undefined {
   return Number.isFinite(ms) && ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
 }
 
-async function loadParser(): Promise<Parser> {
+/**
+ * Each step holds the thread for ~10-30 ms (compiling web-tree-sitter's JavaScript, reading and
+ * compiling each wasm file): a warm-up's `pace` is awaited before each, so that a model answer
+ * arriving mid-load is not made to wait behind the rest of it.
+ */
+async function loadParser(pace: Pace | undefined): Promise<Parser> {
   await injectedLoadDelay();
+  await pacer.gate(pace);
   const treeSitter = await import("web-tree-sitter");
+  await pacer.gate(pace);
   await treeSitter.Parser.init();
+  await pacer.gate(pace);
   const require = createRequire(import.meta.url);
   const grammarPath = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
   const language: Language = await treeSitter.Language.load(grammarPath);
@@ -28,11 +38,16 @@ async function loadParser(): Promise<Parser> {
   return parser;
 }
 
-/** Starts (or joins) the one-time grammar load; resolves once parsing is synchronous. */
-export function loadShellParser(): Promise<Parser> {
+/**
+ * Starts (or joins) the one-time grammar load; resolves once parsing is synchronous. A warm-up
+ * passes `pace` (see pacer.ts); without it the load, paced or not so far, goes on at full speed.
+ */
+export function loadShellParser(pace?: Pace): Promise<Parser> {
   if (loadedParser) return Promise.resolve(loadedParser);
-  loading ??= loadParser().catch((error: unknown) => {
+  if (pace === undefined) pacer.hurry();
+  loading ??= loadParser(pace).catch((error: unknown) => {
     loading = undefined;
+    pacer = new Pacer();
     throw error;
   });
   return loading;
