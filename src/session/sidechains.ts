@@ -77,6 +77,13 @@ export function readSidechainRecord(path: string, agentId: string): SidechainRec
       if (model !== undefined) record.model = model;
       if (startedAt !== undefined) record.startedAt = startedAt;
       if (taskId !== undefined && outputPath !== undefined) record.task = { id: taskId, outputPath };
+    } else if (entry.type === "agent_resumed" && record) {
+      // Continued as a new background task: that task is the one to list again.
+      const taskId = str(entry.taskId);
+      const outputPath = str(entry.outputPath);
+      if (taskId !== undefined && outputPath !== undefined) record.task = { id: taskId, outputPath };
+      record.background ||= taskId !== undefined;
+      delete record.result;
     } else if (entry.type === "agent_result" && record) {
       // A teammate taken up again writes a result at each end: the last one counts.
       record.result = { reason: str(entry.reason) ?? "unknown" };

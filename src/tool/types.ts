@@ -349,6 +349,11 @@ export interface SubagentRequest {
    * from its sidechain transcript); its sidechain file is appended to, not started afresh.
    */
   history?: Message[];
+  /**
+   * With `history`: a new user message after it (a finished subagent continued by SendMessage),
+   * recorded in its sidechain after the `agent_resumed` entry.
+   */
+  followUp?: string;
   /** Called once the child's abort controller exists (a background task stops it through this). */
   onStart?: (abortController: AbortController) => void;
   /** Each of the child's assistant messages, as they come (progress, a background task's output). */

@@ -262,7 +262,9 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     const second = p.start([], {}, secondScript);
     await second.waitFor(READY);
     await submit(second, "/resume");
-    await second.waitFor("Resume which session?");
+    const picker = await second.waitFor("Resume which session?");
+    // Each earlier session is named by its first prompt and the start of its id.
+    expect(picker).toContain(`first question  ${earlier.slice(0, 8)}`);
     second.press("Enter");
     const resumed = await second.waitFor("Resumed session");
     expect(resumed).toContain("first question");

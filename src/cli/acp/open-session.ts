@@ -27,7 +27,7 @@ export interface OpenSessionRequest {
   client: acp.AgentContext;
   capabilities: acp.ClientCapabilities | undefined;
   warn: (message: string) => void;
-  /** The id of an earlier session to continue (session/load). */
+  /** The id of an earlier session to continue (session/load, session/resume). */
   resume?: string;
 }
 

@@ -16,6 +16,7 @@ import { wardenVersion } from "../version.js";
 import { historyUpdates } from "./history.js";
 import { type AcpSession, openSession } from "./open-session.js";
 import { promptText } from "./prompt-content.js";
+import { listSessionsPage } from "./session-list.js";
 import { announcedToolCall, resultContent } from "./tool-calls.js";
 
 const MODE_NAMES: Record<PermissionMode, string> = {
@@ -74,6 +75,8 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
+        // session/fork is in ACP's unstable schema only; not offered until it is stable.
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
       },
       agentInfo: { name: "warden", title: "Warden", version: wardenVersion() },
@@ -95,15 +98,16 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     return { sessionId, modes: modeState(entry.built) };
   });
 
-  // An earlier Warden session (any front end's, by its id) continued in the editor: its
-  // conversation is shown again as updates, then the session takes prompts as a new one does.
-  app.onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+  /** An earlier Warden session (any front end's, by its id) opened again to continue it. */
+  const openSaved = async (
+    params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] },
+    client: acp.AgentContext,
+  ): Promise<AcpSession> => {
     if (sessions.has(params.sessionId)) {
       throw acp.RequestError.invalidRequest({ sessionId: params.sessionId }, "this session is already open");
     }
-    let entry: AcpSession;
     try {
-      entry = await openSession({
+      return await openSession({
         ...params,
         base: options.base,
         client,
@@ -117,12 +121,41 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
       }
       throw error;
     }
+  };
+
+  // Loaded: the conversation is shown again as updates, then the session takes prompts as a new one does.
+  app.onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+    const entry = await openSaved(params, client);
     for (const update of historyUpdates(entry.built.plan.resumed?.messages ?? [])) {
       await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
     }
     sessions.set(params.sessionId, entry);
     await entry.built.runStartHooks();
     return { modes: modeState(entry.built) };
+  });
+
+  // Resumed: the same, without replaying the conversation (the editor still shows it).
+  app.onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
+    const entry = await openSaved(params, client);
+    sessions.set(params.sessionId, entry);
+    await entry.built.runStartHooks();
+    return { modes: modeState(entry.built) };
+  });
+
+  app.onRequest(acp.methods.agent.session.list, ({ params }) => listSessionsPage(params));
+
+  // Closed: its running prompt is cancelled and its resources (MCP servers, teammates) freed.
+  app.onRequest(acp.methods.agent.session.close, async ({ params }) => {
+    const entry = sessions.get(params.sessionId);
+    if (!entry) throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, "no such session");
+    sessions.delete(params.sessionId);
+    if (entry.running) {
+      entry.cancelled = true;
+      entry.built.session.abort(new Error("the editor closed the session"));
+      await entry.running.catch(() => undefined);
+    }
+    await entry.built.close();
+    return {};
   });
 
   app.onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {

@@ -161,7 +161,9 @@ export async function setUpChild(
       buildSystemPrompt({ environment, memory: await allowed, intro }, split),
     );
     // A teammate taken up again goes on from its conversation; anyone else starts from the prompt.
-    messages = request.history ? [...request.history] : [userText(request.prompt)];
+    messages = request.history
+      ? [...request.history, ...(request.followUp !== undefined ? [userText(request.followUp)] : [])]
+      : [userText(request.prompt)];
   }
 
   const transcriptPath = sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId);
@@ -175,7 +177,13 @@ export async function setUpChild(
     : undefined;
   // Taken up again: its file goes on (after a "resume" line); a new file (--fork-session) starts whole.
   const continuing = request.history !== undefined && existsSync(transcriptPath);
-  if (continuing) transcript?.recordEntry({ type: "agent_resumed", agentId: request.agentId });
+  if (continuing)
+    transcript?.recordEntry({
+      type: "agent_resumed",
+      agentId: request.agentId,
+      // A background run's task from now on (a resumed session lists this one, not the first).
+      ...(request.task ? { taskId: request.task.id, outputPath: request.task.outputPath } : {}),
+    });
   else
     transcript?.recordEntry({
       type: "agent",
@@ -191,7 +199,11 @@ export async function setUpChild(
       ...options.entry,
     });
   // A fork's inherited history is the parent's (already in its transcript); only what is new is kept.
-  const recorded = request.fork ? request.fork.messages : continuing ? [] : messages;
+  const recorded = request.fork
+    ? request.fork.messages
+    : continuing
+      ? messages.slice(request.history?.length ?? messages.length)
+      : messages;
   for (const message of recorded) transcript?.recordMessage(message);
 
   const agent: RequestAgent = {

@@ -166,7 +166,7 @@ const NOTIFICATION_RESULT_CHARS = 2_000;
  * A background agent: a task of the session's registry (TaskOutput reads it, TaskStop stops it),
  * whose end reaches the model as a task notification before its next request.
  */
-function startInBackground(
+export function startInBackground(
   request: SubagentRequest,
   context: ToolUseContext,
   host: SubagentHost,

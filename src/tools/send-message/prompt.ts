@@ -8,5 +8,6 @@ export const SEND_MESSAGE_PROMPT = `Sends a message to a member of your team. It
   - {"type": "shutdown_request", "reason"?} (lead to a teammate): asks it to finish and stop.
   - {"type": "shutdown_response", "request_id", "approve", "reason"?} (teammate to the lead): approve: true ends your work once this turn's calls are done; false with a reason to keep working.
   - {"type": "plan_approval_response", "request_id", "approve", "feedback"?} (lead to a teammate): answers a plan the teammate sent with ExitPlanMode.
+To continue a subagent you started earlier that has ended (an Agent call outside a team): to its agent id or its name, a plain message. It goes on from its own conversation with your message, in the background, and you are told when it ends.
 To another Warden session on this machine: to "bridge:<session id>" (or "uds:<socket path>"), a plain message with a summary. It asks your user first, and that session's user decides whether its model reads it; the result says what they decided.
 Messages from teammates reach you as <teammate-message teammate_id="..."> in the conversation. When a teammate goes idle you are told; an idle teammate is waiting for a message, not finished with the team.`;

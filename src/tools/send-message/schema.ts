@@ -22,7 +22,11 @@ const planApprovalResponse = z.strictObject({
 });
 
 export const sendMessageInputSchema = z.strictObject({
-  to: z.string().trim().min(1).describe('A teammate\'s name, "team-lead", or "*" for everyone'),
+  to: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('A teammate\'s name, "team-lead", "*" for everyone, or an ended subagent\'s id or name'),
   message: z.union([
     z.string().min(1),
     z.discriminatedUnion("type", [shutdownRequest, shutdownResponse, planApprovalResponse]),

@@ -36,6 +36,8 @@ export interface SendMessageOutput {
   problems?: string[];
   /** A message to another session: what its user decided (pending: not yet). */
   crossSession?: SessionMessageReply;
+  /** A plain subagent that had ended, continued in the background with the message. */
+  continued?: { agentId: string; name?: string; taskId: string; outputPath: string; warnings: string[] };
 }
 
 /** How long a message to another session waits for that session's user to decide. */
@@ -67,6 +69,21 @@ async function takeUpAgain(
     }
   }
   return { resumed, problems };
+}
+
+/** Whether `to` names someone of the agent's team (or everyone), who gets the message by mailbox. */
+function isTeamRecipient(to: string, context: ToolUseContext): boolean {
+  const team = context.getAppState().team;
+  const file = team ? readTeamFile(team.dir) : undefined;
+  return file !== undefined && (to === "*" || file.members.some((member) => member.name === to));
+}
+
+/** A plain subagent of this session that `to` names (loaded only when `to` is nobody of the team). */
+async function endedAgentNamed(to: string, context: ToolUseContext) {
+  if (isTeamRecipient(to, context)) return undefined;
+  const continuing = await import("../agent/continue-agent.js");
+  const record = continuing.findEndedAgent(to, context);
+  return record ? { record, ...continuing } : undefined;
 }
 
 /** Who may send which structured message to whom. */
@@ -157,11 +174,19 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
       }
       return { result: true };
     }
+    const agent = await endedAgentNamed(input.to, context);
+    if (agent) {
+      if (typeof input.message !== "string") {
+        return { result: false, message: "Only a plain message continues an agent.", errorCode: 9 };
+      }
+      const problem = agent.continueProblem(agent.record, context);
+      return problem ? { result: false, message: problem, errorCode: 9 } : { result: true };
+    }
     const team = context.getAppState().team;
     if (!team) {
       return {
         result: false,
-        message: "You are not in a team, so there is nobody to message. Create one with TeamCreate first.",
+        message: `You are not in a team and started no subagent named "${input.to}", so there is nobody to message. Name a subagent by its agent id or name, or create a team with TeamCreate first.`,
         errorCode: 1,
       };
     }
@@ -190,6 +215,18 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
 
   async call(input, context, canUseTool) {
     if (isCrossSessionRecipient(input.to)) return { data: await toAnotherSession(input, context) };
+    const agent = await endedAgentNamed(input.to, context);
+    if (agent) {
+      const started = agent.continueAgent(agent.record, input.message as string, context, canUseTool);
+      const continued: NonNullable<SendMessageOutput["continued"]> = {
+        agentId: started.agentId,
+        taskId: started.taskId as string,
+        outputPath: started.outputPath as string,
+        warnings: started.warnings,
+      };
+      if (agent.record.name !== undefined) continued.name = agent.record.name;
+      return { data: { recipients: [input.to], notRunning: [], kind: "message", continued } };
+    }
     const team = context.getAppState().team;
     const file = team ? readTeamFile(team.dir) : undefined;
     if (!team || !file) throw new Error("You are not in a team any more.");
@@ -230,6 +267,15 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
   },
 
   mapToolResult(output, toolUseId) {
+    if (output.continued) {
+      const { agentId, name, taskId, warnings } = output.continued;
+      const who = name ? `${name} (${agentId})` : agentId;
+      const lines = [
+        `Agent ${who} had ended; it goes on from its transcript with your message, in the background as task ${taskId}. You will be told when it ends; TaskOutput (task_id "${taskId}") reads its output so far, TaskStop stops it.`,
+        ...warnings.map((warning) => `(Its transcript: ${warning})`),
+      ];
+      return { type: "tool_result", tool_use_id: toolUseId, content: lines.join("\n") };
+    }
     if (output.crossSession) {
       return { type: "tool_result", tool_use_id: toolUseId, content: crossSessionText(output) };
     }

@@ -1,8 +1,7 @@
 // The built-in slash commands.
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { projectDataDir, sessionArtifactsDir } from "../../config/paths.js";
+import { sessionArtifactsDir } from "../../config/paths.js";
 import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
+import { listSavedSessions } from "../../session/session-list.js";
 import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
 import { mcpCommand } from "./mcp-command.js";
@@ -148,16 +147,10 @@ export function builtinCommands(): SlashCommand[] {
 }
 
 function pastSessions(ctx: CommandContext): Array<{ label: string; value: string }> {
-  const dir = projectDataDir(ctx.handle.engine.cwd);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
-  } catch {
-    return [];
-  }
-  return names
-    .map((name) => ({ id: name.slice(0, -".jsonl".length), mtime: statSync(join(dir, name)).mtime }))
-    .filter((s) => s.id !== ctx.handle.engine.sessionId)
-    .sort((a, b) => b.mtime.getTime() - a.mtime.getTime())
-    .map((s) => ({ label: `${s.mtime.toISOString().slice(0, 16).replace("T", " ")}  ${s.id}`, value: s.id }));
+  return listSavedSessions(ctx.handle.engine.cwd)
+    .filter((s) => s.sessionId !== ctx.handle.engine.sessionId)
+    .map((s) => ({
+      label: `${s.updatedAt.toISOString().slice(0, 16).replace("T", " ")}  ${s.title ?? "(no prompt)"}  ${s.sessionId.slice(0, 8)}`,
+      value: s.sessionId,
+    }));
 }
