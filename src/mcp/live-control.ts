@@ -2,6 +2,8 @@
 // and mcp_toggle, and the interactive /mcp command (which also approves a project server). Each
 // change goes through the session's McpClientManager, whose listeners hand the new tool list to the
 // engine: tools that come or go are told to the model as a delta, the system prompt stays as it was.
+
+import type { McpResourceContents } from "../tool/mcp-resource-source.js";
 import type { McpServerEntry } from "./config.js";
 import { parseServerConfig } from "./config.js";
 import type { McpClientManager, McpServerSnapshot } from "./manager.js";
@@ -35,6 +37,11 @@ export interface McpLiveControl {
    * it still cannot run (a folder that is not trusted).
    */
   approve(name: string): Promise<McpServerSnapshot>;
+  /**
+   * Reads a resource of a connected server (the Agent SDK's mcp_read_resource). Throws, naming
+   * the cause, when there is no such server or it is off, failed or not connected yet.
+   */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpResourceContents[]>;
 }
 
 export interface LiveControlDeps {
@@ -115,6 +122,19 @@ export function createLiveControl(deps: LiveControlDeps, current: () => McpClien
       const entry = deps.configuredEntry(name, approved);
       if (!entry?.config) throw new Error(`MCP server "${name}" still cannot run: ${entry?.problem ?? "not found"}`);
       return manager.addServer(entry);
+    },
+
+    async readResource(server, uri, signal) {
+      const manager = current();
+      const found = manager?.snapshots().find((s) => s.name === server);
+      if (!manager || !found) throw new Error(`No MCP server named "${server}"`);
+      if (found.state !== "connected") {
+        const why = found.disabledByUser ? "turned off" : found.state;
+        throw new Error(
+          `MCP server "${server}" is ${why}${found.error ? ` (${found.error})` : ""}; reconnect it first`,
+        );
+      }
+      return manager.readResource(server, uri, signal);
     },
   };
 }

@@ -119,13 +119,13 @@ describe("Agent SDK control requests", () => {
       await q.rewindFiles(randomUUID()).catch((error: Error) => errors.push(error.message));
       await q.stopTask("no-such-task").catch((error: Error) => errors.push(error.message));
       // A request Warden does not handle gets an error response naming it, never silence.
-      await q.reloadSkills().catch((error: Error) => errors.push(error.message));
+      await q.reloadOutputStyles().catch((error: Error) => errors.push(error.message));
       prompts.end();
     }
     expect(errors).toEqual([
       expect.stringMatching(/file checkpointing is off/),
       expect.stringMatching(/no running task "no-such-task"/),
-      expect.stringMatching(/unsupported control request: "reload_skills"/),
+      expect.stringMatching(/Warden has no output styles/),
     ]);
   });
 

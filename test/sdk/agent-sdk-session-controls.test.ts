@@ -85,7 +85,11 @@ describe("Agent SDK session controls", () => {
     await expect(q.applyFlagSettings({ permissions: { defaultMode: "bypassPermissions" } })).rejects.toThrow(
       /would widen: permissions\.defaultMode/,
     );
-    await expect(q.applyFlagSettings({ model: "sonnet" })).rejects.toThrow(/not supported: model/);
+    await expect(q.applyFlagSettings({ env: { A: "1" } })).rejects.toThrow(/not supported: env/);
+    // A model name that does not resolve refuses the whole request: the deny rule above is not taken back.
+    await expect(q.applyFlagSettings(raw({ model: "nosuch:thing", permissions: { deny: null } }))).rejects.toThrow(
+      /nothing was applied: Invalid model/,
+    );
     await expect(q.applyFlagSettings(raw({ permissions: { deny: "Write" } }))).rejects.toThrow(/nothing was applied/);
     prompts.send("write it");
     const denials: string[] = [];

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createSdkMcpServer, type HookCallback, query, tool } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { hang, reply, replyFrom, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { writeScript } from "../loop/helpers.js";
 import { collect, Prompts, results, run, sdkOptions, workspace } from "./sdk-harness.js";
 
@@ -97,25 +98,50 @@ describe("Warden as the Agent SDK's executable", () => {
   });
 
   it("stops a running turn on interrupt() and takes the next prompt", async () => {
+    // The interrupt is sent once the model request is on the wire: an interrupt that lands before
+    // the request leaves (also correct: the turn ends without asking the model) would leave a
+    // replay script's first turn unplayed for the next prompt, which made this test flaky.
     const ws = workspace();
-    const script = writeScript(ws.cwd, [
-      { content: [text("too late")], delay_ms: 60_000 },
-      { content: [text("after the interrupt")] },
-    ]);
+    const server = await startScriptedModelServer();
+    let arrived: () => void = () => undefined;
+    const onTheWire = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    server.enqueue(
+      replyFrom(() => {
+        arrived();
+        return hang();
+      }),
+      reply().text("after the interrupt"),
+    );
     const prompts = new Prompts();
-    const q = query({ prompt: prompts, options: sdkOptions(ws, { model: `replay:${script}` }) });
+    const q = query({
+      prompt: prompts,
+      options: sdkOptions(ws, {
+        model: "claude-sonnet-4-6",
+        extraEnv: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.anthropicBaseURL },
+      }),
+    });
     prompts.send("slow one");
     const outcomes: string[] = [];
-    for await (const message of q) {
-      if (message.type === "system" && message.subtype === "session_state_changed" && message.state === "running") {
-        if (outcomes.length === 0) await q.interrupt();
+    try {
+      for await (const message of q) {
+        if (message.type === "system" && message.subtype === "session_state_changed" && message.state === "running") {
+          if (outcomes.length === 0) {
+            await onTheWire;
+            await q.interrupt();
+          }
+        }
+        if (message.type !== "result") continue;
+        outcomes.push(message.subtype === "success" ? message.result : message.subtype);
+        if (outcomes.length === 1) prompts.send("again");
+        else prompts.end();
       }
-      if (message.type !== "result") continue;
-      outcomes.push(message.subtype === "success" ? message.result : message.subtype);
-      if (outcomes.length === 1) prompts.send("again");
-      else prompts.end();
+    } finally {
+      await server.close();
     }
     expect(outcomes).toEqual(["error_during_execution", "after the interrupt"]);
+    expect(server.requests).toHaveLength(2);
   });
 
   it("changes the permission mode with setPermissionMode(): an edit then runs without asking", async () => {

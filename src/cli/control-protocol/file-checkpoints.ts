@@ -31,26 +31,8 @@ export class FileCheckpoints {
     const dir = this.sessionDir();
     // Changes after the mark are the newest ones not yet undone: a tail of the history.
     const since = listFileChanges(dir).filter((change) => !before.has(change.id));
-    const firstByPath = new Map<string, (typeof since)[number]>();
-    for (const change of since) if (!firstByPath.has(change.path)) firstByPath.set(change.path, change);
-    let insertions = 0;
-    let deletions = 0;
-    for (const [path, change] of firstByPath) {
-      const then = readBackup(dir, change.before)?.toString("utf8") ?? "";
-      let now = "";
-      try {
-        now = readFileSync(path, "utf8");
-      } catch {
-        // Deleted since: every line it had goes.
-      }
-      for (const hunk of structuredPatch(path, path, then, now).hunks) {
-        for (const line of hunk.lines) {
-          if (line.startsWith("+")) insertions++;
-          else if (line.startsWith("-")) deletions++;
-        }
-      }
-    }
-    const stats = { filesChanged: [...firstByPath.keys()], insertions, deletions };
+    const { files, insertions, deletions } = linesChanged(dir, since);
+    const stats = { filesChanged: files, insertions, deletions };
     if (dryRun || since.length === 0) return { canRewind: true, ...stats };
     try {
       undoLastChanges(dir, since.length);
@@ -59,4 +41,40 @@ export class FileCheckpoints {
     }
     return { canRewind: true, ...stats };
   }
+}
+
+/**
+ * Lines added and removed by `changes` (a tail of the session's file history): each file as it was
+ * before its first change, compared with the file now.
+ */
+export function linesChanged(
+  dir: string,
+  changes: ReturnType<typeof listFileChanges>,
+): { files: string[]; insertions: number; deletions: number } {
+  const firstByPath = new Map<string, (typeof changes)[number]>();
+  for (const change of changes) if (!firstByPath.has(change.path)) firstByPath.set(change.path, change);
+  let insertions = 0;
+  let deletions = 0;
+  for (const [path, change] of firstByPath) {
+    const then = readBackup(dir, change.before)?.toString("utf8") ?? "";
+    let now = "";
+    try {
+      now = readFileSync(path, "utf8");
+    } catch {
+      // Deleted since: every line it had goes.
+    }
+    for (const hunk of structuredPatch(path, path, then, now).hunks) {
+      for (const line of hunk.lines) {
+        if (line.startsWith("+")) insertions++;
+        else if (line.startsWith("-")) deletions++;
+      }
+    }
+  }
+  return { files: [...firstByPath.keys()], insertions, deletions };
+}
+
+/** Lines added and removed by every file change the session recorded. */
+export function sessionLinesChanged(dir: string): { insertions: number; deletions: number } {
+  const { insertions, deletions } = linesChanged(dir, listFileChanges(dir));
+  return { insertions, deletions };
 }

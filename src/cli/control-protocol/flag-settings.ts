@@ -2,9 +2,9 @@
 // layer, as if given with --settings, and put in force at once. The project's rule holds here as
 // everywhere: until the user trusts the folder, settings can only restrict (deny and ask rules, a
 // narrower mode, bypass switched off); a request that would widen anything is refused whole, and
-// names what it would have widened. A key null removes it from the layer. Only the permission
-// settings can change under a running session; a request with other keys is refused before
-// anything changes.
+// names what it would have widened. A key null removes it from the layer. What can change under a
+// running session: the permission settings and the model (as set_model switches it; null goes
+// back to the session's own); a request with other keys is refused before anything changes.
 import { resolve } from "node:path";
 import { readSettingsFile, type SettingsFile } from "../../config/settings.js";
 import { splitProjectSettings } from "../../config/trust/split.js";
@@ -13,9 +13,10 @@ import { mergeRules, rulesFromSettingsFile } from "../../permissions/rules/index
 import type { PermissionRule, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { BuiltSession } from "../session/start.js";
 import type { JsonObject } from "./channel.js";
+import { switchModel } from "./switch-model.js";
 
 /** Keys that can change while a session runs. */
-const LIVE_KEYS = new Set(["permissions"]);
+const LIVE_KEYS = new Set(["permissions", "model"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -48,13 +49,28 @@ function wideningKeys(widening: Record<string, unknown>): string[] {
 export class FlagSettingsLayer {
   private layer: Record<string, unknown> = {};
   /** The rules this layer put in the context, taken out again when the layer changes. */
-  private rules: PermissionRule[] = [];
-  private directories: string[] = [];
+  private layerRules: PermissionRule[] = [];
+  private layerDirectories: string[] = [];
 
   constructor(private readonly built: BuiltSession) {}
 
+  /** The layer as applied so far (get_settings lists it as the flagSettings source). */
+  get settings(): Record<string, unknown> {
+    return this.layer;
+  }
+
+  /** The rules in force because of this layer. */
+  get rules(): readonly PermissionRule[] {
+    return this.layerRules;
+  }
+
+  /** The working folders added by this layer. */
+  get directories(): readonly string[] {
+    return this.layerDirectories;
+  }
+
   /** Applies `settings` to the running session; returns the permission mode when it changed. */
-  apply(settings: unknown): string | undefined {
+  async apply(settings: unknown): Promise<string | undefined> {
     if (!isRecord(settings)) throw new Error("apply_flag_settings: settings must be an object");
     const unsupported = Object.keys(settings).filter((key) => !LIVE_KEYS.has(key));
     if (unsupported.length > 0) {
@@ -63,12 +79,16 @@ export class FlagSettingsLayer {
       );
     }
     const next = merge(this.layer, settings);
+    // The model first: a name that does not resolve refuses the whole request, nothing applied.
+    const model = "model" in settings ? await this.modelChange(settings.model) : undefined;
     const file = this.read(next);
     const session = this.built.session;
     const before = session.getAppState().toolPermissionContext;
     const trust = this.built.plan.permissions.settings.workspaceTrust;
-    if (!this.folderTrusted()) {
-      const { widening } = splitProjectSettings(file.settings, before.mode);
+    if (!folderTrusted(this.built)) {
+      // Which model answers grants nothing: only the permission part is judged.
+      const { model: _model, ...judged } = file.settings;
+      const { widening } = splitProjectSettings(judged, before.mode);
       const refused = wideningKeys(widening);
       if (refused.length > 0) {
         throw new Error(
@@ -79,23 +99,20 @@ export class FlagSettingsLayer {
     const context = this.contextWith(before, file);
     this.layer = next;
     session.setAppState((prev) => ({ ...prev, toolPermissionContext: context }));
+    model?.();
     return context.mode !== before.mode ? context.mode : undefined;
   }
 
-  /**
-   * Trusted by the user (a trust entry, or --trust-project), not merely a folder whose own files
-   * widen nothing ("not_needed" says only the latter).
-   */
-  private folderTrusted(): boolean {
-    const { plan } = this.built;
-    const trust = plan.permissions.settings.workspaceTrust;
-    if (trust.status === "trusted" || trust.status === "trusted_for_this_run") return true;
-    if (trust.status === "untrusted") return false;
-    if (plan.config.trustProject) return true;
-    const entries = plan.permissions.settings.files
-      .filter((file) => file.source === "userSettings")
-      .flatMap((file) => file.settings.trustedFolders ?? []);
-    return findTrustEntry(entries, trust.folder) !== undefined;
+  /** Resolves the model now; the returned function switches to it once everything else has passed. */
+  private async modelChange(value: unknown): Promise<() => void> {
+    if (value !== null && (typeof value !== "string" || value.trim() === "")) {
+      throw new Error("apply_flag_settings: nothing was applied: model must be a model name, or null");
+    }
+    try {
+      return await switchModel(this.built, value ?? undefined);
+    } catch (error) {
+      throw new Error(`apply_flag_settings: nothing was applied: ${(error as Error).message}`);
+    }
   }
 
   private read(layer: Record<string, unknown>): SettingsFile {
@@ -119,7 +136,7 @@ export class FlagSettingsLayer {
     if (parsed.issues.length > 0) {
       throw new Error(`apply_flag_settings: nothing was applied: ${parsed.issues.map((i) => i.message).join("; ")}`);
     }
-    const earlier = new Set(this.rules);
+    const earlier = new Set(this.layerRules);
     const kept = {
       allow: context.rules.allow.filter((rule) => !earlier.has(rule)),
       deny: context.rules.deny.filter((rule) => !earlier.has(rule)),
@@ -128,7 +145,7 @@ export class FlagSettingsLayer {
     // Under allowManagedPermissionRulesOnly only the policy's rules count.
     const added = context.managedRulesOnly ? { allow: [], deny: [], ask: [] } : parsed.rules;
     const permissions = file.settings.permissions ?? {};
-    const oldDirectories = new Set(this.directories);
+    const oldDirectories = new Set(this.layerDirectories);
     const directories = (permissions.additionalDirectories ?? []).map((dir) => resolveDir(file.root, dir));
     const next: ToolPermissionContext = {
       ...context,
@@ -151,8 +168,8 @@ export class FlagSettingsLayer {
       }
       next.mode = mode;
     }
-    this.rules = [...added.allow, ...added.deny, ...added.ask];
-    this.directories = directories;
+    this.layerRules = [...added.allow, ...added.deny, ...added.ask];
+    this.layerDirectories = directories;
     return next;
   }
 }
@@ -162,11 +179,27 @@ function resolveDir(root: string, dir: string): string {
   return resolve(root, dir);
 }
 
+/**
+ * Trusted by the user (a trust entry, or --trust-project), not merely a folder whose own files
+ * widen nothing ("not_needed" says only the latter).
+ */
+export function folderTrusted(built: BuiltSession): boolean {
+  const { plan } = built;
+  const trust = plan.permissions.settings.workspaceTrust;
+  if (trust.status === "trusted" || trust.status === "trusted_for_this_run") return true;
+  if (trust.status === "untrusted") return false;
+  if (plan.config.trustProject) return true;
+  const entries = plan.permissions.settings.files
+    .filter((file) => file.source === "userSettings")
+    .flatMap((file) => file.settings.trustedFolders ?? []);
+  return findTrustEntry(entries, trust.folder) !== undefined;
+}
+
 /** The layer of a stream session, made at its first apply_flag_settings. */
 export function applyFlagSettings(
   request: JsonObject,
   holder: { flagSettings?: FlagSettingsLayer; built: BuiltSession },
-): string | undefined {
+): Promise<string | undefined> {
   holder.flagSettings ??= new FlagSettingsLayer(holder.built);
   return holder.flagSettings.apply(request.settings);
 }

@@ -1,17 +1,17 @@
 // The SDK's control requests, answered from the running session. A request we do not handle gets
 // an error response naming it (the SDK rejects that one call), never silence.
 
-import { modelInfoFor } from "../../models/resolve.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
-import { resolveModel } from "../model-choice.js";
 import { thinkingFromBudget } from "../thinking-option.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
 import { applyFlagSettings } from "./flag-settings.js";
+import { modelCatalog } from "./info-requests.js";
 import { handleMcpRequest } from "./mcp-requests.js";
 import { seedReadState } from "./seed-read-state.js";
 import type { StreamState } from "./stream-state.js";
+import { switchModel } from "./switch-model.js";
 
 export async function handleControlRequest(request: JsonObject, state: StreamState): Promise<JsonObject> {
   const { built, sdkServers, reporter } = state;
@@ -36,13 +36,8 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
       return {};
     }
     case "set_model": {
-      const wanted = typeof request.model === "string" && request.model.trim() !== "" ? request.model : undefined;
-      const next = wanted === undefined ? built.plan.resolved : await resolveModel(wanted, built.plan.config.cwd);
-      built.provider.switchTo(next);
-      // Usage from now on is counted under the new model, with its own price and limits.
-      session.setModelInfo(
-        next.label === built.plan.resolved.label ? built.plan.modelInfo : modelInfoFor(next.provider.name, next.model),
-      );
+      const wanted = typeof request.model === "string" ? request.model : undefined;
+      (await switchModel(built, wanted))();
       return {};
     }
     case "set_max_thinking_tokens":
@@ -82,7 +77,7 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
     case "seed_read_state":
       return seedReadState(request, session);
     case "apply_flag_settings": {
-      const mode = applyFlagSettings(request, state);
+      const mode = await applyFlagSettings(request, state);
       if (mode) reporter.system({ subtype: "status", status: null, permissionMode: mode });
       return {};
     }
@@ -92,8 +87,13 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
       server.transport.deliver(request.message as Parameters<typeof server.transport.deliver>[0]);
       return {};
     }
-    default:
-      throw new Error(`unsupported control request: ${JSON.stringify(request.subtype)}`);
+    default: {
+      // The rarer requests, each group in its own file, loaded at its first use.
+      const { handleMoreRequests } = await import("./more-requests.js");
+      const answer = await handleMoreRequests(request, state);
+      if (answer === undefined) throw new Error(`unsupported control request: ${JSON.stringify(request.subtype)}`);
+      return answer;
+    }
   }
 }
 
@@ -101,12 +101,19 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
 export function initializeResponse(state: StreamState): JsonObject {
   const { built } = state;
   const catalog = built.skills.catalog;
-  const current = built.provider.current;
   return {
     commands: [
       { name: "compact", description: "Summarise the conversation to free context", argumentHint: "[instructions]" },
-      ...catalog.commands.map((c) => ({ name: c.name, description: c.description ?? "", argumentHint: "" })),
-      ...catalog.skills.map((s) => ({ name: s.name, description: s.description ?? "", argumentHint: "" })),
+      ...catalog.commands.map((c) => ({
+        name: c.name,
+        description: c.description ?? "",
+        argumentHint: c.argumentHint ?? "",
+      })),
+      ...catalog.skills.map((s) => ({
+        name: s.name,
+        description: s.description ?? "",
+        argumentHint: s.argumentHint ?? "",
+      })),
     ],
     agents: (built.agentCatalog ?? builtInCatalog()).agents.map((a) => ({
       name: a.agentType,
@@ -114,7 +121,7 @@ export function initializeResponse(state: StreamState): JsonObject {
     })),
     output_style: "default",
     available_output_styles: ["default"],
-    models: [{ value: current.model, displayName: current.label, description: `${current.label} through Warden` }],
+    models: modelCatalog(state),
     account: {},
     claude_code_version: wardenVersion(),
     pid: process.pid,

@@ -66,11 +66,18 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
     wake?.();
   });
 
+  const cancelQueued = (uuid: string): boolean => {
+    const index = queue.findIndex((message) => message.uuid === uuid);
+    if (index < 0) return false;
+    queue.splice(index, 1);
+    return true;
+  };
+
   let initialize: JsonObject | undefined;
   let building: Promise<StreamState> | undefined;
   let reporterRef: HeadlessReporter | undefined;
   const build = (): Promise<StreamState> => {
-    building ??= buildState(config, initialize, channel, warn, err, out, (reporter) => {
+    building ??= buildState(config, initialize, channel, warn, err, out, cancelQueued, (reporter) => {
       reporterRef = reporter;
     });
     return building;
@@ -158,6 +165,7 @@ async function buildState(
   warn: (message: string) => void,
   err: (text: string) => void,
   out: (text: string) => void,
+  cancelQueued: (uuid: string) => boolean,
   onReporter: (reporter: HeadlessReporter) => void,
 ): Promise<StreamState> {
   // The SDK's outputFormat comes in initialize (jsonSchema); --json-schema works as with -p.
@@ -238,7 +246,17 @@ async function buildState(
         sessionArtifactsDir(config.cwd, built.session.sessionId),
       )
     : undefined;
-  return { built, reporter, sdkServers, channel, interruptRequested: false, ...(checkpoints && { checkpoints }) };
+  return {
+    built,
+    reporter,
+    sdkServers,
+    channel,
+    interruptRequested: false,
+    warn,
+    cancelQueued,
+    totals: { startedAt: performance.now(), apiMs: 0 },
+    ...(checkpoints && { checkpoints }),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -315,6 +333,7 @@ async function runTurn(
     undefined,
     built.plan.structured ? { output: structuredOutputOf(session.getAppState()) } : undefined,
   );
+  state.totals.apiMs += result.duration_api_ms;
   // The SDK's sign that the turn is over: a query with a single prompt closes stdin on it.
   reporter.system({ subtype: "session_state_changed", state: "idle" });
   return result;

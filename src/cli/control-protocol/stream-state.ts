@@ -21,6 +21,15 @@ export interface StreamState {
   interruptRequested: boolean;
   /** The settings applied with apply_flag_settings (made at the first). */
   flagSettings?: FlagSettingsLayer;
+  /** Problems worth telling the person (stderr), not the SDK. */
+  warn: (message: string) => void;
+  /**
+   * Drops a user message still waiting for its turn (cancel_async_message); false when it is not
+   * waiting (already taken, or never seen).
+   */
+  cancelQueued: (uuid: string) => boolean;
+  /** Time the session has run and spent waiting on the model, for get_usage and get_session_cost. */
+  totals: { startedAt: number; apiMs: number };
   /** Set with file checkpointing (--enable-file-checkpointing, or the SDK's enableFileCheckpointing). */
   checkpoints?: FileCheckpoints;
 }

@@ -2,7 +2,8 @@
 // gives them. query() returns at once, as the Agent SDK's does; the session's code (the stream
 // session, the builder, MCP) is loaded on the first use, so importing the library costs nothing.
 import type { QueryParams } from "./query.js";
-import type { PermissionMode, Query, SDKMessage } from "./types.js";
+import { CONTROL_METHODS } from "./query-controls.js";
+import type { Query, SDKMessage } from "./types.js";
 
 export { createSdkMcpServer, tool } from "./sdk-tools.js";
 export type {
@@ -31,19 +32,18 @@ export type {
 export function query(params: QueryParams): Query {
   const started = import("./query.js").then(({ startQuery }) => startQuery(params));
   const use = async <T>(run: (query: Query) => Promise<T>): Promise<T> => run(await started);
-  return {
+  const front = {
     next: () => use((q) => q.next()),
     return: () => use((q) => q.return(undefined)),
     throw: (error: unknown) => use((q) => q.throw(error)),
     [Symbol.asyncIterator]() {
       return this;
     },
-    interrupt: () => use((q) => q.interrupt()),
-    setPermissionMode: (mode: PermissionMode) => use((q) => q.setPermissionMode(mode)),
-    setModel: (model?: string) => use((q) => q.setModel(model)),
-    setMaxThinkingTokens: (tokens: number | null) => use((q) => q.setMaxThinkingTokens(tokens)),
-    getContextUsage: () => use((q) => q.getContextUsage()),
-    rewindFiles: (id: string, options?: { dryRun?: boolean }) => use((q) => q.rewindFiles(id, options)),
-    stopTask: (taskId: string) => use((q) => q.stopTask(taskId)),
-  } satisfies Query as Query & AsyncGenerator<SDKMessage, void>;
+  } as Record<string | symbol, unknown>;
+  // Each control method is forwarded to the query once its code has loaded.
+  for (const name of CONTROL_METHODS) {
+    front[name] = (...args: unknown[]) =>
+      use((q) => (q[name] as (...given: unknown[]) => Promise<unknown>).apply(q, args));
+  }
+  return front as unknown as Query & AsyncGenerator<SDKMessage, void>;
 }

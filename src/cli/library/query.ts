@@ -11,16 +11,14 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../control-protocol/channel.js";
 import { runStreamSession } from "../control-protocol/stream-session.js";
 import { parseSessionArgs, UsageError } from "../session-config.js";
+import { QueryControls } from "./query-controls.js";
 import { SdkServerBridge } from "./sdk-server-bridge.js";
 import type {
-  ContextUsageResponse,
   ElicitationRequest,
   HookCallback,
   McpSdkServerConfigWithInstance,
   Options,
-  PermissionMode,
   Query,
-  RewindFilesResult,
   SDKMessage,
   SDKUserMessage,
 } from "./types.js";
@@ -104,7 +102,7 @@ function elicitationRequestOf(request: JsonObject): ElicitationRequest {
   };
 }
 
-class WardenQuery implements Query {
+class WardenQuery extends QueryControls implements Query {
   private readonly input = new PassThrough();
   private readonly messages: SDKMessage[] = [];
   private wake: (() => void) | undefined;
@@ -120,6 +118,7 @@ class WardenQuery implements Query {
   private promptsDone = false;
 
   constructor(private readonly params: QueryParams) {
+    super();
     const options = params.options ?? {};
     this.abort = options.abortController ?? new AbortController();
     const sdkServers = new Map(
@@ -168,7 +167,7 @@ class WardenQuery implements Query {
     if (!this.input.writableEnded) this.input.write(`${JSON.stringify(line)}\n`);
   }
 
-  private request(request: JsonObject): Promise<JsonObject> {
+  protected request(request: JsonObject): Promise<JsonObject> {
     const requestId = randomUUID();
     return new Promise((resolve, reject) => {
       if (this.finished) return reject(new Error("the query has ended"));
@@ -216,8 +215,12 @@ class WardenQuery implements Query {
       const waiter = this.pending.get(String(response.request_id));
       if (!waiter) return;
       this.pending.delete(String(response.request_id));
-      if (response.subtype === "error") waiter.reject(new Error(String(response.error)));
-      else waiter.resolve((response.response as JsonObject | undefined) ?? {});
+      // Answered after pending I/O, as across the SDK's pipe: a caller polling in a loop (a task's
+      // output) must not starve the session's child processes of the event loop.
+      setImmediate(() => {
+        if (response.subtype === "error") waiter.reject(new Error(String(response.error)));
+        else waiter.resolve((response.response as JsonObject | undefined) ?? {});
+      });
       return;
     }
     if (line.type === "control_request") {
@@ -331,35 +334,6 @@ class WardenQuery implements Query {
 
   [Symbol.asyncIterator](): this {
     return this;
-  }
-
-  async interrupt(): Promise<void> {
-    await this.request({ subtype: "interrupt" });
-  }
-
-  async setPermissionMode(mode: PermissionMode): Promise<void> {
-    await this.request({ subtype: "set_permission_mode", mode });
-  }
-
-  async setModel(model?: string): Promise<void> {
-    await this.request({ subtype: "set_model", ...(model !== undefined && { model }) });
-  }
-
-  async setMaxThinkingTokens(maxThinkingTokens: number | null): Promise<void> {
-    await this.request({ subtype: "set_max_thinking_tokens", max_thinking_tokens: maxThinkingTokens });
-  }
-
-  async getContextUsage(): Promise<ContextUsageResponse> {
-    return (await this.request({ subtype: "get_context_usage" })) as unknown as ContextUsageResponse;
-  }
-
-  async rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult> {
-    const request = { subtype: "rewind_files", user_message_id: userMessageId, dry_run: options?.dryRun === true };
-    return (await this.request(request)) as unknown as RewindFilesResult;
-  }
-
-  async stopTask(taskId: string): Promise<void> {
-    await this.request({ subtype: "stop_task", task_id: taskId });
   }
 }
 

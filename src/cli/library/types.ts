@@ -181,7 +181,11 @@ export interface Options {
   stderr?: (data: string) => void;
 }
 
-export interface Query extends AsyncGenerator<SDKMessage, void> {
+/** A control request's answer as the session gives it (the SDK's response shapes). */
+export type ControlAnswer = Record<string, unknown>;
+
+/** The Query's control methods, each one control request (src/cli/library/query-controls.ts). */
+export interface QueryControlMethods {
   /** Stops the running prompt (as Esc does); the result still comes. */
   interrupt(): Promise<void>;
   setPermissionMode(mode: PermissionMode): Promise<void>;
@@ -194,7 +198,33 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
   /** Stops a background task (a Bash command run in the background) by its id. */
   stopTask(taskId: string): Promise<void>;
+  /** Permission settings and the model, put in force now (see README: apply_flag_settings). */
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  /** `permissions` written to the project's local or the user's settings file, and put in force. */
+  updateSettings(source: "localSettings" | "userSettings", settings: Record<string, unknown>): Promise<void>;
+  /** The settings in force (`effective`) and each source read (`sources`). */
+  getSettings(): Promise<ControlAnswer>;
+  getHooksListing(): Promise<ControlAnswer>;
+  /** `{ state: { rules, workspaceDirectories, originalCwd, managedOnly } }`. */
+  listPermissionRules(): Promise<ControlAnswer>;
+  supportedModels(): Promise<ControlAnswer[]>;
+  mcpServerStatus(): Promise<ControlAnswer[]>;
+  reconnectMcpServer(serverName: string): Promise<void>;
+  toggleMcpServer(serverName: string, enabled: boolean): Promise<void>;
+  readMcpResource(serverName: string, uri: string): Promise<ControlAnswer>;
+  seedReadState(path: string, mtime: number): Promise<void>;
+  reloadSkills(): Promise<ControlAnswer>;
+  reloadPlugins(options?: { addPlugins?: unknown[] }): Promise<ControlAnswer>;
+  reloadOutputStyles(): Promise<ControlAnswer>;
+  readFile(path: string, options?: { maxBytes?: number; encoding?: "utf-8" | "base64" }): Promise<ControlAnswer | null>;
+  backgroundTasks(toolUseId?: string): Promise<boolean>;
+  getTaskOutput(taskId: string): Promise<ControlAnswer>;
+  cancelAsyncMessage(messageUuid: string): Promise<boolean>;
+  renameSession(title: string, sessionId?: string): Promise<void>;
+  usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET(): Promise<ControlAnswer>;
 }
+
+export interface Query extends AsyncGenerator<SDKMessage, void>, QueryControlMethods {}
 
 /** getContextUsage()'s answer, in the Agent SDK's shape. */
 export type ContextUsageResponse = ContextUsage & {

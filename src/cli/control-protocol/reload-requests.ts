@@ -1,0 +1,110 @@
+// The SDK's reload_* requests. reload_skills reads the skill and command folders again: the
+// session's catalog (which the init line and initialize list) becomes the new one, the Skill tool
+// is offered once there is a skill to run, and the model is told of the skills it can run now
+// when they changed. reload_plugins reloads what Warden has of a plugin's parts (skills and
+// commands) and says it has no plugins; reload_output_styles is refused: Warden has no output
+// styles beyond its default.
+import { skillRoots } from "../../config/skills/locations.js";
+import { queueReminders } from "../../hooks/queue-reminders.js";
+import { builtInCatalog } from "../../tools/agent/catalog.js";
+import { createLiveSkillTool } from "../skills-setup.js";
+import type { JsonObject } from "./channel.js";
+import type { StreamState } from "./stream-state.js";
+
+/** The catalog as the folders hold it now (trust as decided when the session started). */
+async function readCatalog(state: StreamState) {
+  const { built } = state;
+  const cwd = built.plan.config.cwd;
+  const { existsSync } = await import("node:fs");
+  const projectTrusted = built.skills.catalog.projectTrusted;
+  const anyFolder = [...skillRoots(cwd, "skills"), ...skillRoots(cwd, "commands")].some((r) => existsSync(r.dir));
+  if (!anyFolder) return { skills: [], commands: [], projectTrusted, warnings: [] };
+  const { discoverSkills } = await import("../../config/skills/discover.js");
+  return discoverSkills({ cwd, projectTrusted });
+}
+
+/** Reads the skills again and puts them in force; returns them as the SDK lists commands. */
+export async function reloadSkills(state: StreamState): Promise<JsonObject[]> {
+  const { built } = state;
+  const { session, plan } = built;
+  const before = built.skills.catalog;
+  const catalog = await readCatalog(state);
+  for (const warning of catalog.warnings) state.warn(warning);
+  const { modelInvocableSkills, skillListingText, listingBudget } = await import("../../tools/skill/listing.js");
+  const hadSkillTool = session.tools.some((tool) => tool.name === "Skill");
+  let tools = built.skills.tools;
+  if (!hadSkillTool && modelInvocableSkills(catalog).length > 0) {
+    // New to this session: the tool's own listing reminder tells the model at the next request.
+    tools = [await createLiveSkillTool(plan.config.cwd, catalog)];
+    session.addTools(tools);
+  } else if (hadSkillTool) {
+    const budget = listingBudget(session.modelInfo.contextWindow);
+    const was = skillListingText(before, budget);
+    const now = skillListingText(catalog, budget);
+    if (now !== was) {
+      queueReminders(session, [
+        now === undefined
+          ? "The skills have been reloaded: there are no skills you can run now."
+          : `The skills have been reloaded; this list replaces the one you were given before.\n${now}`,
+      ]);
+    }
+  }
+  built.skills = { catalog, tools };
+  return catalog.skills.map((skill) => ({
+    name: skill.name,
+    description: skill.description,
+    argumentHint: skill.argumentHint ?? "",
+  }));
+}
+
+/** The session's commands in the SDK's SlashCommand shape, as initialize lists them. */
+export function slashCommands(state: StreamState): JsonObject[] {
+  const catalog = state.built.skills.catalog;
+  return [
+    { name: "compact", description: "Summarise the conversation to free context", argumentHint: "[instructions]" },
+    ...catalog.commands.map((c) => ({
+      name: c.name,
+      description: c.description ?? "",
+      argumentHint: c.argumentHint ?? "",
+    })),
+    ...catalog.skills.map((s) => ({
+      name: s.name,
+      description: s.description ?? "",
+      argumentHint: s.argumentHint ?? "",
+    })),
+  ];
+}
+
+export async function handleReloadRequest(request: JsonObject, state: StreamState): Promise<JsonObject | undefined> {
+  switch (request.subtype) {
+    case "reload_skills":
+      return { skills: await reloadSkills(state) };
+    case "reload_output_styles":
+      throw new Error(
+        'reload_output_styles: Warden has no output styles (only "default"), so there is nothing to reload',
+      );
+    case "reload_plugins": {
+      if (Array.isArray(request.add_plugins) && request.add_plugins.length > 0) {
+        throw new Error(
+          "reload_plugins: Warden does not load plugins (add_plugins is not supported); nothing was reloaded",
+        );
+      }
+      // What Warden has of a plugin's parts: skills and commands, read again.
+      await reloadSkills(state);
+      const { handleMcpRequest } = await import("./mcp-requests.js");
+      const status = await handleMcpRequest({ subtype: "mcp_status" }, state);
+      return {
+        commands: slashCommands(state),
+        agents: (state.built.agentCatalog ?? builtInCatalog()).agents.map((a) => ({
+          name: a.agentType,
+          description: a.whenToUse ?? "",
+        })),
+        plugins: [],
+        mcpServers: status?.mcpServers ?? [],
+        error_count: 0,
+      };
+    }
+    default:
+      return undefined;
+  }
+}
