@@ -5,9 +5,9 @@
 // - peak RSS of an interactive session after 50 turns (target <= 150 MB).
 // Start-up and RSS read the screen by polling `tmux capture-pane` (a tmux client process per poll,
 // ~2-5 ms idle, far more on a loaded machine), which those figures include. The echo latencies
-// are taken over one tmux control-mode connection instead (tmux-control.ts): keys sent and the
-// screen read without starting processes, the echo timed at tmux's notice of the program's output
-// (`cat` in the same harness echoes in ~1 ms). WARDEN_TUI_BENCH=startup|echo|rss runs one part;
+// are taken over one tmux control-mode connection instead (tmux-control.ts): keys sent without
+// starting processes, and the screen followed output by output in a terminal emulator, so an echo
+// is timed at the arrival of the output that drew it (`cat` in the same harness echoes in ~1 ms). WARDEN_TUI_BENCH=startup|echo|rss runs one part;
 // WARDEN_BENCH_BEFORE=<dist/ of another build> adds that build's echo figures, interleaved.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -143,6 +143,13 @@ async function timeKeys(
   }
 }
 
+/** The figures are read off the emulated screen: it must be the one tmux shows. */
+async function expectInStep(pane: ControlPane): Promise<void> {
+  if (!(await pane.inStep())) {
+    throw new Error(`the emulated screen is not tmux's:\n${pane.virtualScreen()}\n---\n${await pane.screen()}`);
+  }
+}
+
 interface EchoSeries {
   idle: number[];
   busy: number[];
@@ -166,6 +173,7 @@ async function echoSession(cliPath: string, into: EchoSeries): Promise<void> {
     await pane.waitFor((s) => s.includes("default mode"), performance.now());
     // The floor: the same measurement with nothing else happening.
     await timeKeys(pane, { key: "a", count: 20, into: into.idle });
+    await expectInStep(pane);
     await pane.press("C-u");
     await pane.waitFor((s) => promptLine(s, ""), performance.now());
     await pane.type("go");
@@ -191,6 +199,7 @@ async function echoFloor(into: number[]): Promise<void> {
   try {
     await pane.waitFor((s) => s.includes("default mode"), performance.now());
     await timeKeys(pane, { key: "a", count: 20, into });
+    await expectInStep(pane);
   } finally {
     pane.kill();
   }

@@ -36,14 +36,19 @@ export async function setUpSkills(
   return { catalog, tools: [await createLiveSkillTool(cwd, catalog)] };
 }
 
-/** The Skill tool over `catalog`, reading the folders again for a skill written since (same trust). */
+/**
+ * The Skill tool over `catalog`, reading the folders again for a skill written since (same trust):
+ * when the model names one it does not know, and before a request when the folders changed.
+ */
 export async function createLiveSkillTool(cwd: string, catalog: SkillCatalog): Promise<AnyTool> {
-  const [{ createSkillTool }, { discoverSkills }] = await Promise.all([
+  const [{ createSkillTool }, { discoverSkills }, { skillFoldersStamp }] = await Promise.all([
     import("../tools/skill/tool.js"),
     import("../config/skills/discover.js"),
+    import("../config/skills/stamp.js"),
   ]);
   return createSkillTool(catalog, {
     rescan: () => discoverSkills({ cwd, projectTrusted: catalog.projectTrusted }),
+    stamp: () => skillFoldersStamp(cwd),
   });
 }
 

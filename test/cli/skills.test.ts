@@ -5,7 +5,12 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import {
+  reply,
+  replyFrom,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+} from "../helpers/scripted-model-server.js";
 import { tempDir } from "../loop/helpers.js";
 import { jsonLines, runCli } from "./run-cli.js";
 
@@ -85,6 +90,46 @@ describe("skills in a headless session", () => {
     expect(resultText(at + 1, "s1")).toContain("The skill release-notes is loaded");
     expect(requestText(at + 1)).toContain("SECRET-BODY: write notes for version 2.1.");
     expect(deniedTools(run.stdout)).toEqual([]);
+  });
+
+  it("tells the model of a skill added or edited mid-session in a new message; the requests' prefix stays byte for byte", async () => {
+    const p = project();
+    const notes = join(p.home, "skills", "release-notes", "SKILL.md");
+    write(notes, "---\ndescription: Writes release notes from the git log\n---\nWrite the notes.\n");
+    const at = server.requests.length;
+    server.enqueue(
+      // While the model works, a skill appears and another one's description changes.
+      replyFrom(() => {
+        write(
+          join(p.home, "skills", "triage", "SKILL.md"),
+          "---\ndescription: Sorts the incoming issues\n---\nSort.\n",
+        );
+        write(notes, "---\ndescription: Writes release notes from merged pull requests\n---\nWrite the notes.\n");
+        return reply().tool("Glob", { pattern: "*.md" }, { id: "g1" });
+      }),
+      reply().text("Done."),
+    );
+    const run = await warden(p, ["-p", "Look around"]);
+    expect(run.code, run.stderr).toBe(0);
+    const [first, second] = [server.requests[at]?.body, server.requests[at + 1]?.body] as Array<{
+      system: unknown;
+      tools: unknown;
+      messages: unknown[];
+    }>;
+    expect(JSON.stringify(first)).toContain("release-notes: Writes release notes from the git log");
+    expect(JSON.stringify(first)).not.toContain("triage");
+    // The second request starts with the first one's bytes (system prompt, tools, every message)...
+    expect(JSON.stringify(second?.system)).toBe(JSON.stringify(first?.system));
+    expect(JSON.stringify(second?.tools)).toBe(JSON.stringify(first?.tools));
+    // (the cache breakpoint, cache_control, moves to the newest message at each request: left out)
+    const bytes = (value: unknown) => JSON.stringify(value, (key, v) => (key === "cache_control" ? undefined : v));
+    const firstMessages = first?.messages ?? [];
+    expect(bytes(second?.messages.slice(0, firstMessages.length))).toBe(bytes(firstMessages));
+    // ...and the new list comes after it, naming the new skill and the new description.
+    const added = JSON.stringify(second?.messages.slice(firstMessages.length));
+    expect(added).toContain("The list of skills changed");
+    expect(added).toContain("triage: Sorts the incoming issues");
+    expect(added).toContain("release-notes: Writes release notes from merged pull requests");
   });
 
   it("offers no Skill tool in a session without skills", async () => {

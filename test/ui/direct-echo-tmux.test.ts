@@ -24,7 +24,7 @@ describe("the prompt's direct echo (tmux)", () => {
     // The first bytes after the key: up to the prompt's line, its third column (after "> "), the
     // key, the rest of the line cleared, back to where the frame left the cursor.
     const first = readFileSync(log, "latin1");
-    expect(first).toMatch(/^\x1b\[(\d+)A\x1b\[3Gh\x1b\[K\r\x1b\[\1B/);
+    expect(first).toMatch(/^\x1b\[(\d+)A\x1b\[3Gh\x1b\[7m \x1b\[27m\x1b\[K\r\x1b\[\1B/);
 
     let typed = "h";
     for (const key of "ello") {

@@ -14,6 +14,7 @@ const typed = (before: string, keys: string): EchoCase => {
     after: insertText(state, keys),
     typed: keys,
     prefix: "> ",
+    cursorBlock: "_",
     place: { rowsUp: 3, frameHeight: 12 },
     columns: 100,
     rows: 30,
@@ -22,9 +23,10 @@ const typed = (before: string, keys: string): EchoCase => {
 
 describe("echoBytes", () => {
   it("writes the characters after the text on the prompt's line, clears the rest of it and goes back down", () => {
-    // Up 3 rows, column 2 + 5 = 7 (1-based 8), the key, erase to the end of the line, back to column 0, down 3.
-    expect(echoBytes(typed("hello", "x"))).toBe("\x1b[3A\x1b[8Gx\x1b[K\r\x1b[3B");
-    expect(echoBytes(typed("", "ab"))).toBe("\x1b[3A\x1b[3Gab\x1b[K\r\x1b[3B");
+    // Up 3 rows, column 2 + 5 = 7 (1-based 8), the key and the cursor, erase to the end of the line,
+    // back to column 0, down 3.
+    expect(echoBytes(typed("hello", "x"))).toBe("\x1b[3A\x1b[8Gx_\x1b[K\r\x1b[3B");
+    expect(echoBytes(typed("", "ab"))).toBe("\x1b[3A\x1b[3Gab_\x1b[K\r\x1b[3B");
   });
 
   it("leaves every other edit to the frame", () => {
@@ -43,7 +45,7 @@ describe("echoBytes", () => {
 
   it("never draws where it would wrap, nor in a frame as tall as the terminal or not laid out", () => {
     const long = "a".repeat(95);
-    expect(echoBytes(typed(long, "b"))).toBe(`\x1b[3A\x1b[98Gb\x1b[K\r\x1b[3B`);
+    expect(echoBytes(typed(long, "b"))).toBe(`\x1b[3A\x1b[98Gb_\x1b[K\r\x1b[3B`);
     expect(echoBytes(typed(long, "bc"))).toBeUndefined();
     expect(echoBytes({ ...typed("hi", "x"), place: { rowsUp: 3, frameHeight: 30 } })).toBeUndefined();
     expect(echoBytes({ ...typed("hi", "x"), place: { rowsUp: 13, frameHeight: 12 } })).toBeUndefined();

@@ -1,6 +1,7 @@
 // `skill_listing`: the skills the model may run, by name and description only, as a reminder before
-// the first request of a session (and again after a compaction summarised it away). The bodies stay
-// on disk until a skill is invoked. The list keeps to a byte budget, 1% of the model's context
+// the first request of a session, again when the list changes (a skill written, edited or removed
+// while the session runs: a new message, so the cached prefix of the requests stays as it was), and
+// after a compaction summarised it away. The bodies stay on disk until a skill is invoked. The list keeps to a byte budget, 1% of the model's context
 // window (at four bytes a token): descriptions are shortened first, then names left out, so a
 // project with hundreds of skills cannot crowd out the conversation.
 import type { SkillCatalog, SkillDefinition } from "../../config/skills/index.js";
@@ -67,22 +68,35 @@ export function skillListingText(catalog: SkillCatalog, budget: number): string 
   return build(lines.length === namesOnly.length ? lines : [...lines, note]);
 }
 
-/** The listing as a reminder source the Skill tool brings: once per session, and after each compaction. */
-export function skillListingSource(catalog: SkillCatalog): AttachmentSource {
-  // Sessions this source has told (a tool, and so its source, can serve several sessions of a process).
-  const told = new Set<string>();
-  const text = (contextWindow: number | undefined) => skillListingText(catalog, listingBudget(contextWindow));
+/**
+ * The listing as a reminder source the Skill tool brings: `current` is the tool's catalog as it is
+ * now, `refresh` reads the folders again first when they changed.
+ */
+export function skillListingSource(
+  current: () => SkillCatalog,
+  refresh: () => Promise<void> = async () => undefined,
+): AttachmentSource {
+  // What each session was last told (a tool, and so its source, can serve several sessions of a
+  // process); null: that there was nothing to list.
+  const told = new Map<string, string | null>();
+  const text = (contextWindow: number | undefined) => skillListingText(current(), listingBudget(contextWindow));
   return {
     kind: SKILL_LISTING_KIND,
-    collect({ context, contextUsage }) {
+    async collect({ context, contextUsage }) {
+      await refresh();
       const session = context.options.sessionId;
-      if (told.has(session)) return undefined;
-      told.add(session);
-      const listing = text(contextUsage?.contextWindow);
-      return listing === undefined ? undefined : [{ text: listing }];
+      const listing = text(contextUsage?.contextWindow) ?? null;
+      const before = told.get(session);
+      told.set(session, listing);
+      if (before === undefined) return listing === null ? undefined : [{ text: listing }];
+      if (listing === before) return undefined;
+      return [{ text: listing === null ? NO_SKILLS_LEFT : `${LISTING_CHANGED}\n${listing}` }];
     },
     afterCompaction({ contextUsage }) {
       return text(contextUsage?.contextWindow);
     },
   };
 }
+
+export const LISTING_CHANGED = "The list of skills changed (skills were added, edited or removed). It is now:";
+const NO_SKILLS_LEFT = `The skills listed before were removed: there are no skills to run with the ${SKILL_TOOL_NAME} tool now.`;

@@ -2,7 +2,8 @@
 // conversation as a message after this call's result, and its `allowed-tools` hold for the rest of
 // the prompt; a `context: fork` skill runs as a subagent and its report is the result (fork.ts).
 // Made per session by createSkillTool(catalog): the tool carries the catalog and its listing
-// reminder (listing.ts), and reads the folders again when asked for a skill it does not know.
+// reminder (listing.ts), and reads the folders again when asked for a skill it does not know, or,
+// before a request, when the folders changed (the listing then tells the model what changed).
 import { z } from "zod";
 import { findSkill, grantsHonoured, type SkillCatalog, skillPrompt } from "../../config/skills/index.js";
 import type { ToolResultBlock } from "../../messages/types.js";
@@ -43,6 +44,11 @@ export interface SkillToolOptions {
    * a known name costs nothing.
    */
   rescan?: () => Promise<SkillCatalog>;
+  /**
+   * A fingerprint of the skill folders (config/skills/stamp.ts), taken before each request: when
+   * it changed, the folders are read again and the model is told the new list.
+   */
+  stamp?: () => string;
 }
 
 export function createSkillTool(
@@ -50,6 +56,18 @@ export function createSkillTool(
   options: SkillToolOptions = {},
 ): Tool<SkillInput, SkillOutput> {
   let catalog = startCatalog;
+  let stamp = options.stamp?.();
+  const rescanIfChanged = async () => {
+    if (!options.rescan || !options.stamp) return;
+    const now = options.stamp();
+    if (now === stamp) return;
+    stamp = now;
+    try {
+      catalog = await options.rescan();
+    } catch {
+      // The folders could not be read again: the listing stays as it was.
+    }
+  };
   const lookUp = async (name: string) => {
     const known = findSkill(catalog, name);
     if (known || !options.rescan) return known;
@@ -64,7 +82,7 @@ export function createSkillTool(
     name: SKILL_TOOL_NAME,
     searchHint: "run a skill slash command instructions",
     maxResultSizeChars: 10_000,
-    attachments: [skillListingSource(startCatalog)],
+    attachments: [skillListingSource(() => catalog, rescanIfChanged)],
     inputSchema,
     prompt: async () => SKILL_PROMPT,
     description: async (input) => (input?.skill ? `Run the skill ${input.skill}` : "Run a skill"),

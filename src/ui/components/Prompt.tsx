@@ -1,9 +1,8 @@
 // The prompt: what the person types, with a visible cursor, several lines (Alt+Enter, Ctrl+J or a
 // backslash before Enter), history on up/down, and long pastes shown as a marker. Keys the prompt
 // does not use itself (ESC, Shift+Tab, Ctrl+C...) go to `onOtherKey`.
-import { Box, type DOMElement, Text, useStdout } from "ink";
+import { Box, Text } from "ink";
 import { useRef, useState } from "react";
-import { echoBytes, promptPlace } from "../input/direct-echo.js";
 import { commonPrefix, mentionAtCursor } from "../input/file-mentions.js";
 import type { KeyEvent, KeyName } from "../input/keys.js";
 import {
@@ -21,6 +20,7 @@ import {
   replaceText,
   send,
 } from "../input/line-editor.js";
+import { useEchoingEditor } from "../input/use-echoing-editor.js";
 import { useKeys } from "../input/use-keys.js";
 
 export interface PromptProps {
@@ -66,16 +66,14 @@ export function Prompt({
   onSlash,
   maxSuggestions = 8,
 }: PromptProps) {
-  const [editor, setEditor] = useState<LineEditorState>(() => emptyEditor(history));
-  const { stdout } = useStdout();
-  const box = useRef<DOMElement>(null);
+  // Several keys can arrive in one chunk, before React renders again: each must see the last edit,
+  // and so does every render (a typed key's own frame may still be deferred).
+  const { latest, box, set } = useEchoingEditor(() => emptyEditor(history), `${marker} `);
+  const editor = latest.current;
   const [candidates, setCandidates] = useState<string[]>([]);
-  // Several keys can arrive in one chunk, before React renders again: each must see the last edit.
-  const latest = useRef(editor);
-  const update = (state: LineEditorState) => {
+  const update = (state: LineEditorState, typed?: string) => {
     const previous = latest.current.text;
-    latest.current = state;
-    setEditor(state);
+    set(state, typed);
     if (state.text !== previous) choose(0);
     if (!previous.startsWith("/") && state.text.startsWith("/")) onSlash?.();
   };
@@ -130,20 +128,12 @@ export function Prompt({
     if (candidates.length > 0) setCandidates([]);
     const outcome = applyKey(current, event);
     if (outcome.kind === "edit") {
-      // A real terminal shows typed characters at once; the frame that follows draws the same.
-      if (event.kind === "text" && stdout.isTTY) {
-        const echo = echoBytes({
-          before: current,
-          after: outcome.state,
-          typed: event.text,
-          prefix: `${marker} `,
-          place: promptPlace(box.current),
-          columns: stdout.columns,
-          rows: stdout.rows,
-        });
-        if (echo) stdout.write(echo);
-      }
-      update(outcome.state);
+      // Typed characters may be echoed ahead of the frame, unless the frame has more to show for
+      // them (the list of commands under a `/partial`).
+      const listing = (text: string) => (suggestCommands?.(text).length ?? 0) > 0;
+      const typed =
+        event.kind === "text" && !listing(current.text) && !listing(outcome.state.text) ? event.text : undefined;
+      update(outcome.state, typed);
     } else if (outcome.kind === "submit") {
       const { prompt, next } = send(current);
       update(next);

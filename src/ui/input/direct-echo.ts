@@ -40,6 +40,8 @@ export interface EchoCase {
   typed: string;
   /** What stands before the text on the prompt's line (`"> "`). */
   prefix: string;
+  /** The cursor as the frame draws it after the text (an inverse space, or a plain one without colour). */
+  cursorBlock: string;
   place: PromptPlace | undefined;
   columns: number;
   rows: number;
@@ -64,7 +66,7 @@ export function echoBytes(c: EchoCase): string | undefined {
   // One column more for the cursor block the frame draws after the text, and the last column left
   // alone (a character there puts the terminal in its wrap-pending state).
   if (column + typed.length + 1 >= c.columns) return undefined;
-  // Up to the prompt's line, to the column after the text, the characters, the rest of the line
-  // cleared (the cursor block, or a placeholder shown while the prompt was empty), and back down.
-  return `\x1b[${place.rowsUp}A\x1b[${column + 1}G${typed}\x1b[K\r\x1b[${place.rowsUp}B`;
+  // Up to the prompt's line, to the column after the text, the characters and the cursor, the rest
+  // of the line cleared (a placeholder shown while the prompt was empty), and back down.
+  return `\x1b[${place.rowsUp}A\x1b[${column + 1}G${typed}${c.cursorBlock}\x1b[K\r\x1b[${place.rowsUp}B`;
 }
