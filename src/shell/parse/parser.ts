@@ -18,8 +18,27 @@ function injectedLoadDelay(): Promise<void> | undefined {
 }
 
 /**
- * Each step holds the thread for ~10-30 ms (compiling web-tree-sitter's JavaScript, reading and
- * compiling each wasm file): a warm-up's `pace` is awaited before each, so that a model answer
+ * Compiles the grammar's wasm with V8's baseline compiler only (Liftoff). Otherwise V8 also
+ * optimises its functions with TurboFan on background threads: the 1.4 MB grammar's lexer alone
+ * took seconds of CPU on a loaded 2-core machine, and while that job ran the session's event loop
+ * stalled (the main thread waited on V8's worker tasks, seen with gdb in NodePlatform::DrainTasks),
+ * so 8 one-second commands took 3.3-4.2 s instead of 1.5-1.7 s. Baseline code parses a short
+ * command in ~30-50 us. The flag is set for these modules' compilation only and restored after,
+ * so other wasm (ink's yoga) keeps V8's usual tiers.
+ */
+async function withBaselineWasmOnly<T>(compile: () => Promise<T>): Promise<T> {
+  const { setFlagsFromString } = await import("node:v8");
+  setFlagsFromString("--liftoff-only");
+  try {
+    return await compile();
+  } finally {
+    setFlagsFromString("--no-liftoff-only");
+  }
+}
+
+/**
+ * Each step holds the thread for ~10-30 ms (compiling web-tree-sitter's JavaScript; reading and
+ * compiling the wasm files): a warm-up's `pace` is awaited before each, so that a model answer
  * arriving mid-load is not made to wait behind the rest of it.
  */
 async function loadParser(pace: Pace | undefined): Promise<Parser> {
@@ -27,11 +46,12 @@ async function loadParser(pace: Pace | undefined): Promise<Parser> {
   await pacer.gate(pace);
   const treeSitter = await import("web-tree-sitter");
   await pacer.gate(pace);
-  await treeSitter.Parser.init();
-  await pacer.gate(pace);
-  const require = createRequire(import.meta.url);
-  const grammarPath = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
-  const language: Language = await treeSitter.Language.load(grammarPath);
+  const language = await withBaselineWasmOnly(async () => {
+    await treeSitter.Parser.init();
+    const require = createRequire(import.meta.url);
+    const grammarPath = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+    return (await treeSitter.Language.load(grammarPath)) as Language;
+  });
   const parser = new treeSitter.Parser();
   parser.setLanguage(language);
   loadedParser = parser;
