@@ -1,11 +1,10 @@
 // The SDK's reload_* requests. reload_skills reads the skill and command folders again: the
 // session's catalog (which the init line and initialize list) becomes the new one, the Skill tool
-// is offered once there is a skill to run, and the model is told of the skills it can run now
-// when they changed. reload_plugins reloads what Warden has of a plugin's parts (skills and
+// is offered once there is a skill to run, and the model hears of the change through that
+// tool's own listing. reload_plugins reloads what Warden has of a plugin's parts (skills and
 // commands) and says it has no plugins; reload_output_styles is refused: Warden has no output
 // styles beyond its default.
 import { skillRoots } from "../../config/skills/locations.js";
-import { queueReminders } from "../../hooks/queue-reminders.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { createLiveSkillTool } from "../skills-setup.js";
 import type { JsonObject } from "./channel.js";
@@ -27,27 +26,16 @@ async function readCatalog(state: StreamState) {
 export async function reloadSkills(state: StreamState): Promise<JsonObject[]> {
   const { built } = state;
   const { session, plan } = built;
-  const before = built.skills.catalog;
   const catalog = await readCatalog(state);
   for (const warning of catalog.warnings) state.warn(warning);
-  const { modelInvocableSkills, skillListingText, listingBudget } = await import("../../tools/skill/listing.js");
+  const { modelInvocableSkills } = await import("../../tools/skill/listing.js");
   const hadSkillTool = session.tools.some((tool) => tool.name === "Skill");
   let tools = built.skills.tools;
+  // The model hears of the change from the Skill tool's own listing, at the next request: a new
+  // tool lists the skills, and one already there sees the folders changed and sends the new list.
   if (!hadSkillTool && modelInvocableSkills(catalog).length > 0) {
-    // New to this session: the tool's own listing reminder tells the model at the next request.
     tools = [await createLiveSkillTool(plan.config.cwd, catalog)];
     session.addTools(tools);
-  } else if (hadSkillTool) {
-    const budget = listingBudget(session.modelInfo.contextWindow);
-    const was = skillListingText(before, budget);
-    const now = skillListingText(catalog, budget);
-    if (now !== was) {
-      queueReminders(session, [
-        now === undefined
-          ? "The skills have been reloaded: there are no skills you can run now."
-          : `The skills have been reloaded; this list replaces the one you were given before.\n${now}`,
-      ]);
-    }
   }
   built.skills = { catalog, tools };
   return catalog.skills.map((skill) => ({
