@@ -1,19 +1,18 @@
 // The planning tools through the real CLI against a model server on 127.0.0.1: the task list in
 // stream-json and across --resume, plan mode holding writes back until a plan is approved, and
 // what a headless run answers when a tool needs a person.
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { projectSlug } from "../../src/config/paths.js";
 import {
-  type RecordedRequest,
   reply,
   replyFrom,
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
-import { tempDir } from "../loop/helpers.js";
-import { jsonLines, runCli } from "./run-cli.js";
+import { jsonLines } from "./run-cli.js";
+import { type CliProject, cliProject, messagesOf, resultIn, runScriptedCli, type WireMessage } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -22,33 +21,14 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => expect(server.pendingSteps()).toBe(0));
 
-interface Project {
-  home: string;
-  cwd: string;
-}
+const project = () => cliProject("plan");
+const warden = (p: CliProject, args: string[]) => runScriptedCli(server, p, args);
 
-function project(): Project {
-  return { home: tempDir("warden-plan-home-"), cwd: realpathSync(tempDir("warden-plan-project-")) };
-}
-
-function warden(p: Project, args: string[]) {
-  return runCli(["--model", "anthropic:claude-test", "--output-format", "stream-json", "--cwd", p.cwd, ...args], {
-    home: p.home,
-    env: {
-      ANTHROPIC_API_KEY: "test",
-      ANTHROPIC_BASE_URL: server.anthropicBaseURL,
-      WARDEN_MANAGED_SETTINGS: join(p.home, "no-policy.json"),
-    },
-  });
-}
-
-interface WireMessage {
-  role: string;
-  content: Array<{ type: string; text?: string; content?: unknown; tool_use_id?: string }>;
-}
-
-const messagesOf = (index: number): WireMessage[] =>
-  (server.requests[index]?.body as { messages: WireMessage[] } | undefined)?.messages ?? [];
+/** The messages of the request at `index` ([] when there is none). */
+const messagesAt = (index: number): WireMessage[] => {
+  const request = server.requests[index];
+  return request ? messagesOf(request) : [];
+};
 
 /** The tools the result line lists as refused. */
 function deniedTools(stdout: string): string[] {
@@ -62,24 +42,13 @@ function resultText(index: number, id: string): string {
   return request ? resultIn(request, id) : "";
 }
 
-function resultIn(request: RecordedRequest, id: string): string {
-  for (const message of (request.body as { messages: WireMessage[] }).messages) {
-    for (const block of message.content) {
-      if (block.type === "tool_result" && block.tool_use_id === id) {
-        return typeof block.content === "string" ? block.content : JSON.stringify(block.content);
-      }
-    }
-  }
-  return "";
-}
-
 /** The <system-reminder> texts a request carried after the model's last turn. */
 function remindersOf(index: number): string {
-  const messages = messagesOf(index);
+  const messages = messagesAt(index);
   const lastAssistant = messages.map((m) => m.role).lastIndexOf("assistant");
   return messages
     .slice(lastAssistant + 1)
-    .flatMap((m) => m.content)
+    .flatMap((m) => (typeof m.content === "string" ? [] : m.content))
     .filter((b) => b.type === "text" && b.text?.includes("<system-reminder>"))
     .map((b) => b.text)
     .join("\n");

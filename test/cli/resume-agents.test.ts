@@ -14,7 +14,7 @@ import {
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
 import { jsonLines } from "./run-cli.js";
-import { type CliProject, cliProject, messagesOf, runScriptedCli, type WireMessage } from "./scripted-cli.js";
+import { type CliProject, cliProject, messagesOf, resultIn, runScriptedCli, type WireMessage } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -33,18 +33,6 @@ const warden = (p: CliProject, args: string[], env: Record<string, string> = {})
   runScriptedCli(server, p, args, env);
 
 const assistantTurns = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === "assistant").length;
-
-function resultIn(request: RecordedRequest, id: string): string {
-  for (const message of messagesOf(request)) {
-    if (typeof message.content === "string") continue;
-    for (const block of message.content) {
-      if (block.type === "tool_result" && block.tool_use_id === id) {
-        return typeof block.content === "string" ? block.content : JSON.stringify(block.content);
-      }
-    }
-  }
-  return "";
-}
 
 /** The messages without cache markers (they move to the newest messages from request to request). */
 function bare(messages: readonly WireMessage[]): unknown {

@@ -45,3 +45,16 @@ export interface WireMessage {
 }
 
 export const messagesOf = (request: RecordedRequest) => (request.body as { messages: WireMessage[] }).messages;
+
+/** The text of the tool_result for tool_use `id` as the request carried it ("" when it carried none). */
+export function resultIn(request: RecordedRequest, id: string): string {
+  for (const message of messagesOf(request)) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) {
+      if (block.type === "tool_result" && block.tool_use_id === id) {
+        return typeof block.content === "string" ? block.content : JSON.stringify(block.content);
+      }
+    }
+  }
+  return "";
+}

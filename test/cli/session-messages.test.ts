@@ -18,7 +18,8 @@ import {
 } from "../helpers/scripted-model-server.js";
 import { killTerminals, READY, submit, transcriptWhen, tuiProject } from "../helpers/tui-project.js";
 import { tempDir, text } from "../loop/helpers.js";
-import { jsonLines, runCli } from "./run-cli.js";
+import { jsonLines } from "./run-cli.js";
+import { messagesOf, resultIn, runScriptedCli } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -32,37 +33,10 @@ afterEach(() => {
 
 const teams = { WARDEN_AGENT_TEAMS: "1" };
 
-function warden(home: string, cwd: string, args: string[]) {
-  return runCli(["--model", "anthropic:claude-test", "--output-format", "stream-json", "--cwd", cwd, ...args], {
-    home,
-    env: {
-      ANTHROPIC_API_KEY: "test",
-      ANTHROPIC_BASE_URL: server.anthropicBaseURL,
-      WARDEN_MANAGED_SETTINGS: join(home, "no-policy.json"),
-      ...teams,
-    },
-  });
-}
+/** A warden -p in `cwd` with Warden's home `home` (sender and receiver share one), teams on. */
+const warden = (home: string, cwd: string, args: string[]) => runScriptedCli(server, { home, cwd }, args, teams);
 
-interface WireMessage {
-  role: string;
-  content: string | Array<{ type: string; text?: string; content?: unknown; tool_use_id?: string }>;
-}
-
-const messagesOf = (request: RecordedRequest) => (request.body as { messages: WireMessage[] }).messages;
 const startsWith = (request: RecordedRequest, words: string) => JSON.stringify(messagesOf(request)[0]).includes(words);
-
-function resultIn(request: RecordedRequest, id: string): string {
-  for (const message of messagesOf(request)) {
-    if (typeof message.content === "string") continue;
-    for (const block of message.content) {
-      if (block.type === "tool_result" && block.tool_use_id === id) {
-        return typeof block.content === "string" ? block.content : JSON.stringify(block.content);
-      }
-    }
-  }
-  return "";
-}
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 400; i++) {

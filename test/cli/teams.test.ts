@@ -14,7 +14,7 @@ import {
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
 import { jsonLines } from "./run-cli.js";
-import { type CliProject, cliProject, messagesOf, runScriptedCli } from "./scripted-cli.js";
+import { type CliProject, cliProject, messagesOf, resultIn, runScriptedCli } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -29,18 +29,6 @@ afterEach(() => {
 const project = () => cliProject("teams");
 const warden = (p: CliProject, args: string[], env: Record<string, string> = {}) =>
   runScriptedCli(server, p, args, env);
-
-function resultIn(request: RecordedRequest, id: string): string {
-  for (const message of messagesOf(request)) {
-    if (typeof message.content === "string") continue;
-    for (const block of message.content) {
-      if (block.type === "tool_result" && block.tool_use_id === id) {
-        return typeof block.content === "string" ? block.content : JSON.stringify(block.content);
-      }
-    }
-  }
-  return "";
-}
 
 function processesMatching(marker: string): string[] {
   const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
