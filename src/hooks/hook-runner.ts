@@ -53,6 +53,8 @@ export type HookCallbackRunner = (
 /** A command hook starting or ending, for whoever shows hooks at work (stream-json's hook lines). */
 export type HookLifecycleEvent =
   | { kind: "started"; hookId: string; hookName: string; event: HookEventName }
+  /** Output while the hook runs: everything it has written so far. */
+  | { kind: "progress"; hookId: string; hookName: string; event: HookEventName; stdout: string; stderr: string }
   | {
       kind: "response";
       hookId: string;
@@ -112,7 +114,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   /** Adds the embedding program's hook functions; they run beside the command hooks of each event. */
   private observer: ((event: HookLifecycleEvent) => void) | undefined;
 
-  /** Told when each command hook starts and ends (--include-hook-events). */
+  /** Told when each command hook starts, writes output, and ends (--include-hook-events). */
   observe(observer: (event: HookLifecycleEvent) => void): void {
     this.observer = observer;
   }
@@ -180,7 +182,16 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
           event,
         };
         if (observed) this.observer?.({ kind: "started", ...observed });
-        const result = await runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs, env, signal });
+        const result = await runHookCommand(hook.command, input, {
+          cwd: this.options.cwd,
+          timeoutMs,
+          env,
+          signal,
+          ...(observed && {
+            onOutput: (stdout: string, stderr: string) =>
+              this.observer?.({ kind: "progress", ...observed, stdout, stderr }),
+          }),
+        });
         if (observed) {
           const failed = result.timedOut || result.spawnError !== undefined || result.exitCode !== 0;
           this.observer?.({

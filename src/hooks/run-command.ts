@@ -19,6 +19,8 @@ export interface RunHookCommandOptions {
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Told after each piece of output, with everything written so far (hook_progress lines). */
+  onOutput?: (stdout: string, stderr: string) => void;
 }
 
 const MAX_CAPTURE_BYTES = 1024 * 1024;
@@ -68,9 +70,11 @@ export function runHookCommand(
     child.stderr.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
       if (stdout.length < MAX_CAPTURE_BYTES) stdout += chunk;
+      if (!settled) options.onOutput?.(stdout, stderr);
     });
     child.stderr.on("data", (chunk: string) => {
       if (stderr.length < MAX_CAPTURE_BYTES) stderr += chunk;
+      if (!settled) options.onOutput?.(stdout, stderr);
     });
     // A hook that does not read its stdin closes the pipe early; that is its right, not an error.
     child.stdin.on("error", () => {});

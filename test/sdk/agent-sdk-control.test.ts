@@ -3,9 +3,9 @@
 // file changes since a user message undone), stopTask(), and an error for what is not handled. The
 // replay model stands in for the model.
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { query } from "@anthropic-ai/claude-agent-sdk";
+import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { writeScript } from "../loop/helpers.js";
 import { collect, Prompts, results, sdkOptions, workspace } from "./sdk-harness.js";
@@ -171,5 +171,43 @@ describe("Agent SDK control requests", () => {
     // Without the option, no hook lines.
     const quiet = await run(false);
     expect(quiet.some((m) => m.type === "system" && m.subtype === "hook_started")).toBe(false);
+  });
+
+  it("writes hook_progress lines with a hook's output while it runs (includeHookEvents)", async () => {
+    const ws = workspace();
+    const script = writeScript(ws.cwd, [
+      { content: [toolUse("b1", "Bash", { command: "true" })] },
+      { content: [text("done")] },
+    ]);
+    // The hook waits for the test to have seen its first line before it writes the second.
+    const command = "echo first; while [ ! -e go ]; do sleep 0.05; done; echo second; echo late >&2";
+    const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] };
+    const messages: SDKMessage[] = [];
+    for await (const message of query({
+      prompt: "go",
+      options: sdkOptions(ws, {
+        model: `replay:${script}`,
+        allowedTools: ["Bash"],
+        includeHookEvents: true,
+        extraArgs: { settings: JSON.stringify({ hooks }) },
+      }),
+    })) {
+      messages.push(message);
+      if (message.type === "system" && message.subtype === "hook_progress" && message.stdout === "first\n") {
+        writeFileSync(join(ws.cwd, "go"), "");
+      }
+    }
+    const hookLines = messages.filter((m) => m.type === "system" && m.subtype.startsWith("hook_")) as Array<
+      SDKMessage & { subtype: string; hook_id: string; stdout?: string; stderr?: string; output?: string }
+    >;
+    expect(hookLines[0]?.subtype).toBe("hook_started");
+    expect(hookLines.at(-1)?.subtype).toBe("hook_response");
+    const progress = hookLines.slice(1, -1);
+    expect(progress.every((line) => line.subtype === "hook_progress" && line.hook_id === hookLines[0]?.hook_id)).toBe(
+      true,
+    );
+    expect(progress[0]).toMatchObject({ stdout: "first\n", stderr: "", output: "first\n" });
+    expect(progress.at(-1)).toMatchObject({ stdout: "first\nsecond\n", stderr: "late\n" });
+    expect(results(messages)[0]).toMatchObject({ subtype: "success", result: "done" });
   });
 });

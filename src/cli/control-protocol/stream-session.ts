@@ -220,13 +220,19 @@ async function buildState(
   if (config.includePartialMessages) reporter.includePartialMessages();
   const hookLines = reporter;
   if (config.includeHookEvents) {
-    // Claude Code's hook lines: hook_started when a command hook starts, hook_response when it ends.
+    // Claude Code's hook lines: hook_started when a command hook starts, hook_response when it ends,
+    // hook_progress while it writes (everything so far, so a host shows the latest line whole).
     built.plan.permissions.hooks?.observe((event) =>
       hookLines.system({
-        subtype: event.kind === "started" ? "hook_started" : "hook_response",
+        subtype: `hook_${event.kind}`,
         hook_id: event.hookId,
         hook_name: event.hookName,
         hook_event: event.event,
+        ...(event.kind === "progress" && {
+          stdout: event.stdout,
+          stderr: event.stderr,
+          output: event.stdout + event.stderr,
+        }),
         ...(event.kind === "response" && {
           output: event.stdout + event.stderr,
           stdout: event.stdout,
