@@ -8,6 +8,7 @@ import { skillRoots } from "../../config/skills/locations.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { createLiveSkillTool } from "../skills-setup.js";
 import type { JsonObject } from "./channel.js";
+import { slashCommands } from "./slash-commands.js";
 import type { StreamState } from "./stream-state.js";
 
 /** The catalog as the folders hold it now (trust as decided when the session started). */
@@ -43,24 +44,6 @@ export async function reloadSkills(state: StreamState): Promise<JsonObject[]> {
     description: skill.description,
     argumentHint: skill.argumentHint ?? "",
   }));
-}
-
-/** The session's commands in the SDK's SlashCommand shape, as initialize lists them. */
-export function slashCommands(state: StreamState): JsonObject[] {
-  const catalog = state.built.skills.catalog;
-  return [
-    { name: "compact", description: "Summarise the conversation to free context", argumentHint: "[instructions]" },
-    ...catalog.commands.map((c) => ({
-      name: c.name,
-      description: c.description ?? "",
-      argumentHint: c.argumentHint ?? "",
-    })),
-    ...catalog.skills.map((s) => ({
-      name: s.name,
-      description: s.description ?? "",
-      argumentHint: s.argumentHint ?? "",
-    })),
-  ];
 }
 
 export async function handleReloadRequest(request: JsonObject, state: StreamState): Promise<JsonObject | undefined> {

@@ -10,6 +10,7 @@ import { applyFlagSettings } from "./flag-settings.js";
 import { modelCatalog } from "./info-requests.js";
 import { handleMcpRequest } from "./mcp-requests.js";
 import { seedReadState } from "./seed-read-state.js";
+import { slashCommands } from "./slash-commands.js";
 import type { StreamState } from "./stream-state.js";
 import { switchModel } from "./switch-model.js";
 
@@ -100,21 +101,8 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
 /** What initialize answers: the session's commands, agents and models, in the SDK's shapes. */
 export function initializeResponse(state: StreamState): JsonObject {
   const { built } = state;
-  const catalog = built.skills.catalog;
   return {
-    commands: [
-      { name: "compact", description: "Summarise the conversation to free context", argumentHint: "[instructions]" },
-      ...catalog.commands.map((c) => ({
-        name: c.name,
-        description: c.description ?? "",
-        argumentHint: c.argumentHint ?? "",
-      })),
-      ...catalog.skills.map((s) => ({
-        name: s.name,
-        description: s.description ?? "",
-        argumentHint: s.argumentHint ?? "",
-      })),
-    ],
+    commands: slashCommands(state),
     agents: (built.agentCatalog ?? builtInCatalog()).agents.map((a) => ({
       name: a.agentType,
       description: a.whenToUse ?? "",

@@ -7,12 +7,12 @@
 // sends a stop line and closes stdin; a child still there after the grace period is killed.
 import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { sidechainPath } from "../../loop/subagent/child.js";
 import type { SubagentDeps } from "../../loop/subagent/deps.js";
+import { joinTeam } from "../../loop/subagent/teammate.js";
 import { spawnGuarded } from "../../process/guarded-spawn.js";
 import { releaseProcessGroup } from "../../process/orphan-guard.js";
 import { deliver } from "../../session/mailbox.js";
-import { addTeamMember, setMemberActive, teammatePlanPath } from "../../session/team-files.js";
+import { setMemberActive, teammatePlanPath } from "../../session/team-files.js";
 import type { PermissionDecision } from "../../tool/permission-types.js";
 import { findToolByName } from "../../tool/pool.js";
 import { TEAM_LEAD_NAME, type TeammateState } from "../../tool/team.js";
@@ -143,15 +143,7 @@ export async function runTeammateProcess(
   const { team, name } = request;
   const spec = specOf(options, deps, request, parent);
   // A member from now on: the lead may message it before its process has started.
-  addTeamMember(team.dir, {
-    name,
-    agentId: request.agentId,
-    agentType: request.definition.agentType,
-    ...(request.modelSpec ? { model: request.modelSpec } : {}),
-    joinedAt: new Date().toISOString(),
-    active: true,
-    ...(deps.transcripts ? { transcriptPath: sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId) } : {}),
-  });
+  joinTeam(deps, request);
   const [program, ...args] = wardenCommand();
   const child: ChildProcess = spawnGuarded(program as string, [...args, "teammate"], {
     cwd: spec.teammate.cwd ?? deps.sessionCwd,

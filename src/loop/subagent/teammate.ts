@@ -40,6 +40,19 @@ function notice(from: string, structured: StructuredTeamMessage) {
   };
 }
 
+/** Writes the teammate into the team file as an active member (before it runs: the lead may message it at once). */
+export function joinTeam(deps: SubagentDeps, request: TeammateRequest): void {
+  addTeamMember(request.team.dir, {
+    name: request.name,
+    agentId: request.agentId,
+    agentType: request.definition.agentType,
+    ...(request.modelSpec ? { model: request.modelSpec } : {}),
+    joinedAt: new Date().toISOString(),
+    active: true,
+    ...(deps.transcripts ? { transcriptPath: sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId) } : {}),
+  });
+}
+
 export async function runTeammate(
   deps: SubagentDeps,
   request: TeammateRequest,
@@ -48,15 +61,7 @@ export async function runTeammate(
 ): Promise<void> {
   const { team, name } = request;
   const startedAt = performance.now();
-  addTeamMember(team.dir, {
-    name,
-    agentId: request.agentId,
-    agentType: request.definition.agentType,
-    ...(request.modelSpec ? { model: request.modelSpec } : {}),
-    joinedAt: new Date().toISOString(),
-    active: true,
-    ...(deps.transcripts ? { transcriptPath: sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId) } : {}),
-  });
+  joinTeam(deps, request);
   const setup = await setUpChild(deps, request, parent, {
     introSuffix: teammateIntro(request),
     entry: { teamName: team.teamName, name },
