@@ -13,7 +13,7 @@ import {
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
 import { jsonLines } from "./run-cli.js";
-import { cliProject, messagesOf, runScriptedCli, type WireMessage } from "./scripted-cli.js";
+import { cliProject, messagesOf, runScriptedCli, type WireMessage, wireText } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -24,24 +24,9 @@ afterEach(() => server.respondWith(undefined));
 
 const TEAMS = { WARDEN_AGENT_TEAMS: "1" };
 
-function textOf(message: WireMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content
-    .map((block) =>
-      block.type === "text"
-        ? (block.text ?? "")
-        : block.type === "tool_result"
-          ? typeof block.content === "string"
-            ? block.content
-            : JSON.stringify(block.content)
-          : "",
-    )
-    .join("\n");
-}
-
 /** The whole conversation of a request as text (both sides). */
-const conversation = (request: RecordedRequest) => messagesOf(request).map(textOf).join("\n");
-const isScout = (request: RecordedRequest) => textOf(messagesOf(request)[0] as WireMessage).includes("SCOUT-TASK");
+const conversation = (request: RecordedRequest) => messagesOf(request).map(wireText).join("\n");
+const isScout = (request: RecordedRequest) => wireText(messagesOf(request)[0] as WireMessage).includes("SCOUT-TASK");
 
 function calls(request: RecordedRequest, name: string): number {
   let count = 0;

@@ -46,6 +46,18 @@ export interface WireMessage {
 
 export const messagesOf = (request: RecordedRequest) => (request.body as { messages: WireMessage[] }).messages;
 
+/** A wire message's text: its text blocks and tool results, one per line. */
+export function wireText(message: WireMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .map((block) => {
+      if (block.type === "text") return block.text ?? "";
+      if (block.type !== "tool_result") return "";
+      return typeof block.content === "string" ? block.content : JSON.stringify(block.content);
+    })
+    .join("\n");
+}
+
 /** The text of the tool_result for tool_use `id` as the request carried it ("" when it carried none). */
 export function resultIn(request: RecordedRequest, id: string): string {
   for (const message of messagesOf(request)) {

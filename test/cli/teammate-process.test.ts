@@ -18,7 +18,7 @@ import {
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
 import { jsonLines } from "./run-cli.js";
-import { type CliProject, cliProject, messagesOf, runScriptedCli, type WireMessage } from "./scripted-cli.js";
+import { type CliProject, cliProject, messagesOf, runScriptedCli, wireText } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -54,26 +54,11 @@ function whoAsks(request: RecordedRequest): string {
   return /You are \\"(\w+)\\", a teammate/.exec(system)?.[1] ?? "lead";
 }
 
-function textOf(message: WireMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content
-    .map((block) =>
-      block.type === "text"
-        ? (block.text ?? "")
-        : block.type === "tool_result"
-          ? typeof block.content === "string"
-            ? block.content
-            : JSON.stringify(block.content)
-          : "",
-    )
-    .join("\n");
-}
-
 /** Everything the user side of the conversation said (messages, tool results). */
 const heard = (request: RecordedRequest) =>
   messagesOf(request)
     .filter((m) => m.role === "user")
-    .map(textOf)
+    .map(wireText)
     .join("\n");
 
 /** The tool calls made so far in the request's conversation, by name. */
