@@ -5,12 +5,13 @@
 // its process (the server's command appends a line to a file each time it starts); turned on again
 // it starts, and so does the session after that. A local settings file that cannot be rewritten
 // safely refuses the toggle with the reason and is left byte for byte as it was.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Query, query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { fixturePath, TSX_LOADER } from "../mcp/fixtures.js";
-import { Prompts, sdkOptions, type Workspace, workspace } from "./sdk-harness.js";
+import { Prompts, sdkOptions, type Workspace, wardenBin, workspace } from "./sdk-harness.js";
 
 /** Sets the user's settings up with the demo server, whose command counts its starts in `starts`. */
 function setUp(): { ws: Workspace; starts: string; local: string } {
@@ -66,6 +67,14 @@ describe("MCP servers turned off for a project (disabledMcpServers)", () => {
     });
     expect(startCount(starts)).toBe(1);
     expect(JSON.parse(readFileSync(local, "utf8"))).toEqual({ disabledMcpServers: ["demo"] });
+    // `warden mcp list` shows it off, and does not start it either.
+    const listed = execFileSync(process.execPath, [wardenBin, "mcp", "list", "--json"], {
+      cwd: ws.cwd,
+      env: { ...process.env, HOME: ws.home, WARDEN_HOME: ws.home },
+      encoding: "utf8",
+    });
+    expect(JSON.parse(listed)).toMatchObject([{ name: "demo", state: "disabled" }]);
+    expect(startCount(starts)).toBe(1);
 
     await session(ws, async (q) => {
       // Reported as off, and never started: the command did not run.
