@@ -9,7 +9,6 @@ import {
   type Message,
   type Usage,
   type UserContentBlock,
-  type UserMessage,
 } from "../messages/types.js";
 import { budgetProblem } from "../models/budget.js";
 import { type ModelUsageEntry, UsageLedger } from "../models/cost.js";
