@@ -57,7 +57,7 @@ export interface McpServerView {
   transport?: string;
   tools: readonly string[];
   serverInfo?: { name: string; version: string };
-  /** Turned off in this session (it can be turned on again). */
+  /** Turned off by the user, here or in an earlier session in this folder (it can be turned on again). */
   disabledByUser: boolean;
   /** A project server (.mcp.json, project settings) waiting for the user's approval. */
   awaitingApproval: boolean;
