@@ -9,7 +9,6 @@ import {
   type Message,
   type Usage,
   type UserContentBlock,
-  type UserMessage,
 } from "../messages/types.js";
 import { budgetProblem } from "../models/budget.js";
 import { type ModelUsageEntry, UsageLedger } from "../models/cost.js";
@@ -39,6 +38,7 @@ import { createSubagentHost } from "./subagent/host.js";
 import { todayISODate } from "./system-prompt.js";
 import { waitForTeamMail } from "./team-wait.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
+import { WakeSignal, wakeDue } from "./wake.js";
 
 export class SessionEngine {
   readonly sessionId: string;
@@ -70,6 +70,8 @@ export class SessionEngine {
   /** How the main loop's model may think, read before each request (the Agent SDK changes it). */
   thinking: ThinkingSetting | undefined;
   private readonly store: Pick<ToolUseContext, "getAppState" | "setAppState">;
+  /** Turns due while no prompt runs (a task ended, a message came): see wake.ts. */
+  private readonly wake: WakeSignal;
   private readonly readFileState = new ReadFileState();
   private readonly prefix: RequestPrefixCache;
   private readonly attachments: SessionAttachments;
@@ -127,10 +129,11 @@ export class SessionEngine {
       ...basePermissions,
       planFilePath: basePermissions.planFilePath ?? planFilePathIn(sessionArtifactsDir(options.cwd, this.sessionId)),
     };
-    this.store = createAppStateStore(
-      { ...options.appState, toolPermissionContext: permissionContext },
-      options.onAppStateChange,
-    );
+    this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext }, (state) => {
+      options.onAppStateChange?.(state);
+      this.wake.stateChanged(state);
+    });
+    this.wake = new WakeSignal(this.store);
     this.ownTools = options.tools;
     this.mcpTools = options.mcpTools ?? [];
     this.pool = assembleToolPool(this.ownTools, this.mcpTools, permissionContext.rules);
@@ -222,21 +225,40 @@ export class SessionEngine {
   }
 
   /**
-   * Runs the agent loop for one prompt. Messages join the session (and its transcript) as they
-   * are yielded; the generator ends with the terminal event.
+   * True when no prompt runs and something arrived that the model should act on now (a background
+   * task ended, a scheduled prompt fell due, a message came): `submitMessage()` without a prompt
+   * takes it.
    */
-  async *submitMessage(prompt: string | UserContentBlock[]): AsyncGenerator<QueryEvent, TerminalEvent> {
+  get wakeDue(): boolean {
+    return !this.running && wakeDue(this.store.getAppState());
+  }
+
+  /** Calls `listener` when a turn becomes due while idle (see `wakeDue`); returns the unsubscribe. */
+  onWake(listener: () => void): () => void {
+    return this.wake.subscribe(listener);
+  }
+
+  /**
+   * Runs the agent loop for one prompt. Messages join the session (and its transcript) as they
+   * are yielded; the generator ends with the terminal event. Without a prompt, the turn carries
+   * only what waits for the model (queued messages, task notices): an idle session's wake.
+   */
+  async *submitMessage(prompt?: string | UserContentBlock[]): AsyncGenerator<QueryEvent, TerminalEvent> {
     if (this.running) throw new Error("a prompt is already running in this session; wait for it or abort it");
+    if (prompt === undefined && !wakeDue(this.store.getAppState()))
+      throw new Error("nothing waits for the model: a turn without a prompt needs a queued message or notice");
     let abortController = new AbortController();
     this.running = abortController;
+    this.wake.promptStarted();
     let loop: AsyncGenerator<QueryEvent, TerminalEvent> | undefined;
     let loopEnded = false;
     try {
       // Messages left queued by an ESC-ended prompt came first, so they go first.
       for (const queued of drainQueuedUserMessages(this.store)) this.append(queued);
-      const content: UserContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
-      const userMessage: UserMessage = { role: "user", content };
-      this.append(userMessage);
+      if (prompt !== undefined) {
+        const content: UserContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+        this.append({ role: "user", content });
+      }
       while (true) {
         const context = this.createContext(abortController);
         loopEnded = false;
@@ -287,6 +309,7 @@ export class SessionEngine {
         for (let step = await loop.next(); !step.done; step = await loop.next()) this.record(step.value);
       }
       this.running = undefined;
+      this.wake.promptEnded();
     }
   }
 

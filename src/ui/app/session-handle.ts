@@ -21,6 +21,11 @@ export interface SessionHandle {
   engine: SessionEngine;
   /** A prompt run with the session's hooks (UserPromptSubmit, Stop...). */
   runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
+  /**
+   * The turn an idle session takes, unprompted, for what arrived meanwhile: a background task's
+   * end, a scheduled prompt, a message (`engine.wakeDue` says when; `engine.onWake` tells).
+   */
+  runWake(): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
   compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
   /**
    * `!command`: runs the command through the Bash tool (the permission engine decides, as for the
