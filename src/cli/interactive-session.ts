@@ -55,6 +55,7 @@ export async function openInteractiveSession(
   return {
     engine: session,
     runPrompt: (prompt) => runWithSlashCommands(built, skills, prompt, config.cwd, warn),
+    runWake: () => built.runPrompt(undefined),
     customCommands: () => skills.listing(),
     attachMentions: (prompt, signal) => attachMentions(prompt, session, canUseTool, signal),
     compact: (instructions) => built.compact(instructions),

@@ -142,6 +142,8 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["agentTeams"], schema: z.boolean(), critical: false },
   { path: ["teammateMode"], schema: z.enum(["in-process", "process"]), critical: false },
   { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
+  // A broken list is ignored with a warning (its servers start); /mcp and mcp_toggle refuse to rewrite it.
+  { path: ["disabledMcpServers"], schema: z.array(z.string()), critical: false },
   { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
   // Each server's own shape is checked by src/lsp/servers.ts, which warns about a bad one.
   { path: ["lspServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },
@@ -183,6 +185,11 @@ export interface Settings {
   teammateMode?: "in-process" | "process";
   /** MCP servers that may ask the session's model for completions (sampling) without asking the user. */
   mcpSamplingServers?: string[];
+  /**
+   * MCP servers the user turned off for this project (/mcp, the SDK's mcp_toggle): not started
+   * until turned on again. Read from the folder's local settings, where the toggle writes it.
+   */
+  disabledMcpServers?: string[];
   /** The least severe log message MCP servers send (default "warning"). */
   mcpLogLevel?: McpLogLevel;
   /** Language servers for the LSP tool, by name (`typescript` and `pyright` change the built-in ones). */

@@ -8,7 +8,7 @@ import type { QueryEvent, TerminalEvent } from "./events.js";
 
 /** What the hooks need of a session: the SessionEngine fits. */
 export interface HookableSession {
-  submitMessage(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent>;
+  submitMessage(prompt?: string): AsyncGenerator<QueryEvent, TerminalEvent>;
   setAppState(update: (prev: AppState) => AppState): void;
 }
 
@@ -41,14 +41,16 @@ export async function runSessionStartHooks(
 /**
  * Submits a prompt with its hooks: UserPromptSubmit first (throws PromptBlockedError when a hook
  * blocks it), then the loop, then Stop hooks, which may send the model back with their reason.
+ * Without a prompt (an idle session's wake, see wake.ts) no UserPromptSubmit hook runs: nobody
+ * submitted anything.
  */
 export async function* submitWithHooks(
   session: HookableSession,
-  prompt: string,
+  prompt: string | undefined,
   hooks: HookRunner | undefined,
   onWarning: (message: string) => void,
 ): AsyncGenerator<QueryEvent, TerminalEvent | undefined> {
-  if (hooks?.has("UserPromptSubmit")) {
+  if (prompt !== undefined && hooks?.has("UserPromptSubmit")) {
     const result = await hooks.userPromptSubmit(prompt);
     for (const error of result.errors) onWarning(error);
     if (result.blocked !== undefined) throw new PromptBlockedError(result.blocked);
@@ -59,7 +61,7 @@ export async function* submitWithHooks(
   }
   let next: string | undefined = prompt;
   let terminal: TerminalEvent | undefined;
-  for (let round = 0; next !== undefined; round++) {
+  for (let round = 0; ; round++) {
     for await (const event of session.submitMessage(next)) {
       if (event.type === "terminal") terminal = event;
       yield event;
@@ -72,7 +74,8 @@ export async function* submitWithHooks(
     }
     const stop = await hooks.stop(round > 0);
     for (const error of stop.errors) onWarning(error);
-    if (stop.continueWith !== undefined) next = `A Stop hook asked you to continue: ${stop.continueWith}`;
+    if (stop.continueWith === undefined) break;
+    next = `A Stop hook asked you to continue: ${stop.continueWith}`;
   }
   return terminal;
 }

@@ -3,14 +3,7 @@
 // prompt. This is the object a library user creates to run an agent.
 import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
 import { contextThresholds } from "../context/thresholds.js";
-import {
-  addUsage,
-  emptyUsage,
-  type Message,
-  type Usage,
-  type UserContentBlock,
-  type UserMessage,
-} from "../messages/types.js";
+import { addUsage, emptyUsage, type Message, type Usage, type UserContentBlock } from "../messages/types.js";
 import { budgetProblem } from "../models/budget.js";
 import { type ModelUsageEntry, UsageLedger } from "../models/cost.js";
 import { applyOverride, type ModelInfo, modelInfoFor } from "../models/resolve.js";
@@ -21,7 +14,6 @@ import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } fro
 import type { AppState } from "../tool/app-state.js";
 import { createAppStateStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
-import { assembleToolPool } from "../tool/pool.js";
 import { type FileReadRecord, ReadFileState } from "../tool/read-file-state.js";
 import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
@@ -34,11 +26,13 @@ import { RequestPrefixCache } from "./request-prefix.js";
 import type { SessionEngineOptions } from "./session-options.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
 import { recordCompaction, recordQueryResult } from "./session-record.js";
+import { SessionToolPool } from "./session-tool-pool.js";
 import { createSideQuery } from "./side-query.js";
 import { createSubagentHost } from "./subagent/host.js";
 import { todayISODate } from "./system-prompt.js";
 import { waitForTeamMail } from "./team-wait.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
+import { WakeSignal, wakeDue } from "./wake.js";
 
 export class SessionEngine {
   readonly sessionId: string;
@@ -46,14 +40,9 @@ export class SessionEngine {
   readonly modelLabel: string;
   /** The tools the model may call, in request order. */
   get tools(): readonly AnyTool[] {
-    return this.pool;
+    return this.toolPool.current;
   }
-  private pool: readonly AnyTool[];
-  /** The session's own tools (the pool less MCP's): the options' and any added since (addTools). */
-  private ownTools: readonly AnyTool[];
-  private mcpTools: readonly AnyTool[];
-  /** The running prompt's copy of the pool, updated in place when MCP tools change mid-prompt. */
-  private runningTools: AnyTool[] | undefined;
+  private readonly toolPool: SessionToolPool;
   readonly transcriptPath: string;
   /** The whole conversation, as the model sees it. */
   readonly messages: Message[];
@@ -70,6 +59,8 @@ export class SessionEngine {
   /** How the main loop's model may think, read before each request (the Agent SDK changes it). */
   thinking: ThinkingSetting | undefined;
   private readonly store: Pick<ToolUseContext, "getAppState" | "setAppState">;
+  /** Turns due while no prompt runs (a task ended, a message came): see wake.ts. */
+  private readonly wake: WakeSignal;
   private readonly readFileState = new ReadFileState();
   private readonly prefix: RequestPrefixCache;
   private readonly attachments: SessionAttachments;
@@ -127,13 +118,16 @@ export class SessionEngine {
       ...basePermissions,
       planFilePath: basePermissions.planFilePath ?? planFilePathIn(sessionArtifactsDir(options.cwd, this.sessionId)),
     };
-    this.store = createAppStateStore(
-      { ...options.appState, toolPermissionContext: permissionContext },
-      options.onAppStateChange,
+    this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext }, (state) => {
+      options.onAppStateChange?.(state);
+      this.wake.stateChanged(state);
+    });
+    this.wake = new WakeSignal(this.store);
+    this.toolPool = new SessionToolPool(
+      options.tools,
+      options.mcpTools ?? [],
+      () => this.store.getAppState().toolPermissionContext.rules,
     );
-    this.ownTools = options.tools;
-    this.mcpTools = options.mcpTools ?? [];
-    this.pool = assembleToolPool(this.ownTools, this.mcpTools, permissionContext.rules);
     this.now = options.now ?? (() => new Date());
     this.startDate = todayISODate(this.now());
     this.prefix = new RequestPrefixCache(
@@ -141,7 +135,7 @@ export class SessionEngine {
         cwd: this.cwd,
         startDate: this.startDate,
         modelLabel: this.modelLabel,
-        pool: this.pool,
+        pool: this.tools,
         permissionContext,
       }),
     );
@@ -188,10 +182,10 @@ export class SessionEngine {
   /** What fills the model's context window now, by kind (the Agent SDK's getContextUsage()). */
   async contextUsage(): Promise<ContextUsage> {
     // Its own context: the running prompt's pool (updated in place by MCP changes) is left alone.
-    const prefix = await this.prefix.prefixFor(this.contextWith(new AbortController(), [...this.pool]));
+    const prefix = await this.prefix.prefixFor(this.contextWith(new AbortController(), [...this.tools]));
     return measureContextUsage({
       prefix,
-      pool: this.pool,
+      pool: this.tools,
       messages: this.messages,
       modelInfo: this.modelInfo,
       thresholds: contextThresholds(this.modelInfo, this.options.contextManagement),
@@ -222,21 +216,40 @@ export class SessionEngine {
   }
 
   /**
-   * Runs the agent loop for one prompt. Messages join the session (and its transcript) as they
-   * are yielded; the generator ends with the terminal event.
+   * True when no prompt runs and something arrived that the model should act on now (a background
+   * task ended, a scheduled prompt fell due, a message came): `submitMessage()` without a prompt
+   * takes it.
    */
-  async *submitMessage(prompt: string | UserContentBlock[]): AsyncGenerator<QueryEvent, TerminalEvent> {
+  get wakeDue(): boolean {
+    return !this.running && wakeDue(this.store.getAppState());
+  }
+
+  /** Calls `listener` when a turn becomes due while idle (see `wakeDue`); returns the unsubscribe. */
+  onWake(listener: () => void): () => void {
+    return this.wake.subscribe(listener);
+  }
+
+  /**
+   * Runs the agent loop for one prompt. Messages join the session (and its transcript) as they
+   * are yielded; the generator ends with the terminal event. Without a prompt, the turn carries
+   * only what waits for the model (queued messages, task notices): an idle session's wake.
+   */
+  async *submitMessage(prompt?: string | UserContentBlock[]): AsyncGenerator<QueryEvent, TerminalEvent> {
     if (this.running) throw new Error("a prompt is already running in this session; wait for it or abort it");
+    if (prompt === undefined && !wakeDue(this.store.getAppState()))
+      throw new Error("nothing waits for the model: a turn without a prompt needs a queued message or notice");
     let abortController = new AbortController();
     this.running = abortController;
+    this.wake.promptStarted();
     let loop: AsyncGenerator<QueryEvent, TerminalEvent> | undefined;
     let loopEnded = false;
     try {
       // Messages left queued by an ESC-ended prompt came first, so they go first.
       for (const queued of drainQueuedUserMessages(this.store)) this.append(queued);
-      const content: UserContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
-      const userMessage: UserMessage = { role: "user", content };
-      this.append(userMessage);
+      if (prompt !== undefined) {
+        const content: UserContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+        this.append({ role: "user", content });
+      }
       while (true) {
         const context = this.createContext(abortController);
         loopEnded = false;
@@ -287,6 +300,7 @@ export class SessionEngine {
         for (let step = await loop.next(); !step.done; step = await loop.next()) this.record(step.value);
       }
       this.running = undefined;
+      this.wake.promptEnded();
     }
   }
 
@@ -389,8 +403,7 @@ export class SessionEngine {
    * from the next model request, also inside a running prompt.
    */
   setMcpTools(mcpTools: readonly AnyTool[]): void {
-    this.mcpTools = mcpTools;
-    this.reassemblePool();
+    this.toolPool.setMcpTools(mcpTools);
   }
 
   /**
@@ -398,14 +411,7 @@ export class SessionEngine {
    * written while the session runs). Takes effect from the next model request, as setMcpTools.
    */
   addTools(tools: readonly AnyTool[]): void {
-    const names = new Set(this.ownTools.map((tool) => tool.name));
-    this.ownTools = [...this.ownTools, ...tools.filter((tool) => !names.has(tool.name))];
-    this.reassemblePool();
-  }
-
-  private reassemblePool(): void {
-    this.pool = assembleToolPool(this.ownTools, this.mcpTools, this.store.getAppState().toolPermissionContext.rules);
-    this.runningTools?.splice(0, this.runningTools.length, ...this.pool);
+    this.toolPool.addTools(tools);
   }
 
   /**
@@ -426,8 +432,7 @@ export class SessionEngine {
   }
 
   private createContext(abortController: AbortController): ToolUseContext {
-    this.runningTools = [...this.pool];
-    return this.contextWith(abortController, this.runningTools);
+    return this.contextWith(abortController, this.toolPool.forRunningPrompt());
   }
 
   private contextWith(abortController: AbortController, tools: AnyTool[]): ToolUseContext {

@@ -3,7 +3,9 @@
 // .warden/settings.local.json, project (shared with the repository) in .mcp.json, user (all your
 // projects) in ~/.warden/settings.json. Each file is read, changed and replaced atomically under a
 // lock, keeping everything else it holds; a file that is not valid JSON is left alone. A change the
-// user makes to the folder's own files with these commands keeps a trusted folder trusted.
+// user makes to the folder's own files with these commands keeps a trusted folder trusted. The
+// approvals of project servers and the servers turned off for this project (/mcp, the SDK's
+// mcp_toggle) go to the local file too.
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { userSettingsPath } from "../config/paths.js";
@@ -26,12 +28,20 @@ export function scopeFile(scope: McpEditScope, cwd: string): string {
 
 export class McpEditError extends Error {}
 
-/** Reads one file, lets `change` edit its object, writes it back; `change` may throw McpEditError. */
-function editFile(path: string, scope: McpEditScope, cwd: string, change: (json: Record<string, unknown>) => void) {
+/**
+ * Reads one file, lets `change` edit its object, writes it back; `change` may throw McpEditError,
+ * or return false when there is nothing to change (then nothing is written).
+ */
+function editFile(
+  path: string,
+  scope: McpEditScope,
+  cwd: string,
+  change: (json: Record<string, unknown>) => boolean | undefined,
+) {
   const write = () =>
     withFileLockSync(`${path}.lock`, () => {
       const json = readSettingsObjectForUpdate(path);
-      change(json);
+      if (change(json) === false) return;
       mkdirSync(dirname(path), { recursive: true });
       writeFileAtomicSync(path, Buffer.from(`${JSON.stringify(json, null, 2)}\n`, "utf8"));
     });
@@ -113,6 +123,16 @@ export function removeMcpServer(
   return { scope, path };
 }
 
+/** A list of names in a settings object, or an error naming the file when it is something else. */
+function nameList(json: Record<string, unknown>, key: string, path: string): string[] {
+  const value = json[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+    throw new McpEditError(`${path}: ${key} is not a list of names; not changing it`);
+  }
+  return value as string[];
+}
+
 /**
  * Approves a project server (one from .mcp.json or the project's settings) for you in this folder:
  * its name joins `enabledMcpjsonServers` in .warden/settings.local.json and leaves
@@ -121,18 +141,31 @@ export function removeMcpServer(
 export function approveProjectMcpServer(cwd: string, name: string): string {
   const path = localSettingsPath(cwd);
   editFile(path, "local", cwd, (json) => {
-    const list = (key: string): string[] => {
-      const value = json[key];
-      if (value === undefined) return [];
-      if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
-        throw new McpEditError(`${path}: ${key} is not a list of names; not changing it`);
-      }
-      return value as string[];
-    };
-    const enabled = list("enabledMcpjsonServers");
+    const enabled = nameList(json, "enabledMcpjsonServers", path);
     if (!enabled.includes(name)) json.enabledMcpjsonServers = [...enabled, name];
-    const disabled = list("disabledMcpjsonServers");
+    const disabled = nameList(json, "disabledMcpjsonServers", path);
     if (disabled.includes(name)) json.disabledMcpjsonServers = disabled.filter((n) => n !== name);
+  });
+  return path;
+}
+
+/**
+ * Turns a server off (or on again) for you in this folder, as Claude Code's per-project
+ * `disabledMcpServers` does: the name joins (or leaves) that list in .warden/settings.local.json,
+ * and later sessions here do not start it. The list is removed once empty. Returns the file
+ * written; a file that is not valid JSON, or a list that is not one of names, is an error and
+ * nothing is written.
+ */
+export function setMcpServerDisabledForProject(cwd: string, name: string, disabled: boolean): string {
+  const path = localSettingsPath(cwd);
+  editFile(path, "local", cwd, (json) => {
+    const names = nameList(json, "disabledMcpServers", path);
+    if (names.includes(name) === disabled) return false;
+    const left = names.filter((n) => n !== name);
+    if (disabled) json.disabledMcpServers = [...names, name];
+    else if (left.length > 0) json.disabledMcpServers = left;
+    else delete json.disabledMcpServers;
+    return true;
   });
   return path;
 }

@@ -224,3 +224,15 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
   const servers = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { servers, fileProblems };
 }
+
+/**
+ * The servers the user turned off for this project: `disabledMcpServers` of the folder's local
+ * settings, where /mcp and mcp_toggle write it (kept in an untrusted folder too: it only restricts).
+ */
+export function serversDisabledForProject(settings: LoadedSettings | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const file of settings?.files ?? []) {
+    if (file.source === "localSettings") for (const name of file.settings.disabledMcpServers ?? []) names.add(name);
+  }
+  return names;
+}

@@ -95,15 +95,21 @@ export class McpServerConnection {
   private early: StdioServerProcess | undefined;
   /** Set when the first connection attempt has ended, connected or not. */
   private settledOnce = false;
-  /** Turned off for this session (/mcp, the SDK's mcp_toggle): not connected until enable(). */
+  /** Turned off by the user (/mcp, the SDK's mcp_toggle, or for the project): not connected until enable(). */
   private userDisabled = false;
 
+  /**
+   * `startDisabled`: the user turned this server off for the project (settings
+   * `disabledMcpServers`): nothing is started until enable().
+   */
   constructor(
     readonly entry: McpServerEntry,
     private readonly options: ConnectionOptions,
+    startDisabled = false,
   ) {
     this.name = entry.name;
-    this.stateValue = entry.config ? "pending" : "disabled";
+    this.userDisabled = startDisabled && entry.config !== undefined;
+    this.stateValue = entry.config && !this.userDisabled ? "pending" : "disabled";
     this.errorValue = entry.problem;
   }
 
@@ -167,7 +173,7 @@ export class McpServerConnection {
    */
   startProcess(): void {
     const config = this.entry.config;
-    if (config?.type !== "stdio" || this.early || this.created || this.closing) return;
+    if (config?.type !== "stdio" || this.early || this.created || this.closing || this.userDisabled) return;
     this.early = new StdioServerProcess(stdioLaunch(config, this.options.cwd, this.options.env));
   }
 
@@ -474,7 +480,7 @@ export class McpServerConnection {
     await this.connect();
   }
 
-  /** Whether this session turned the server off (disable()), as opposed to a configuration that cannot run. */
+  /** Whether the user turned the server off (disable(), or for the project), as opposed to a configuration that cannot run. */
   get isDisabledByUser(): boolean {
     return this.userDisabled;
   }

@@ -29,7 +29,12 @@ export interface McpLiveControl {
   setServers(servers: Record<string, unknown>): Promise<McpSetServersOutcome>;
   /** Connects a server afresh; throws when there is none of that name, it is off, or it fails. */
   reconnect(name: string): Promise<McpServerSnapshot>;
-  /** Turns a server off or on for this session; turning on throws when it cannot connect. */
+  /**
+   * Turns a server off or on, and remembers it for the project (settings `disabledMcpServers` in
+   * .warden/settings.local.json), so later sessions here do not start a server turned off. Throws,
+   * changing nothing, when that file cannot be updated (not valid JSON, a list that is not one of
+   * names); turning on throws when the server cannot connect (it stays on).
+   */
   setEnabled(name: string, enabled: boolean): Promise<McpServerSnapshot>;
   /**
    * Approves a project server (.mcp.json, project settings) for this folder in the user's local
@@ -50,6 +55,8 @@ export interface LiveControlDeps {
   manager(): Promise<McpClientManager>;
   /** The session's configuration read again, counting `approved` as approved by the user. */
   configuredEntry(name: string, approved: readonly string[]): McpServerEntry | undefined;
+  /** Servers turned off for the project: read at start, kept up to date here (the manager consults it). */
+  disabledForProject: Set<string>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -91,7 +98,10 @@ export function createLiveControl(deps: LiveControlDeps, current: () => McpClien
           if (existing && sameConfig(existing.config, entry.config)) return;
           const added = await manager.addServer(entry);
           outcome.added.push(entry.name);
-          if (added.state !== "connected") {
+          if (added.disabledByUser) {
+            outcome.errors[entry.name] =
+              "disabled: turned off for this project (disabledMcpServers in .warden/settings.local.json); turn it on with mcp_toggle";
+          } else if (added.state !== "connected") {
             outcome.errors[entry.name] = `${added.state}: ${added.error ?? "no reason given"}`;
           }
         }),
@@ -105,7 +115,18 @@ export function createLiveControl(deps: LiveControlDeps, current: () => McpClien
     },
 
     async setEnabled(name, enabled) {
-      return (await deps.manager()).setEnabled(name, enabled);
+      const manager = await deps.manager();
+      if (!manager.snapshots().some((s) => s.name === name)) throw new Error(`No MCP server named "${name}"`);
+      const { setMcpServerDisabledForProject } = await import("./config-edit.js");
+      try {
+        setMcpServerDisabledForProject(deps.cwd, name, !enabled);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        throw new Error(`MCP server "${name}" was not turned ${enabled ? "on" : "off"}: ${why}`);
+      }
+      if (enabled) deps.disabledForProject.delete(name);
+      else deps.disabledForProject.add(name);
+      return manager.setEnabled(name, enabled);
     },
 
     async approve(name) {

@@ -35,6 +35,11 @@ export interface McpClientManagerOptions {
   remembered?: ReadonlyMap<string, RememberedServer>;
   /** Called each time a server has connected (or failed), after its tools are known. */
   onServerSettled?: (connection: McpServerConnection) => void;
+  /**
+   * Whether the user turned this server off for the project (settings `disabledMcpServers`):
+   * such a server is added turned off, nothing started, until setEnabled(name, true).
+   */
+  isDisabled?: (name: string) => boolean;
 }
 
 export type ToolsChangedListener = (tools: AnyTool[]) => void;
@@ -49,7 +54,7 @@ interface OfferedTools {
 export interface McpServerSnapshot extends McpServerStatus {
   tools: readonly McpToolDefinition[];
   config?: McpServerEntry["config"];
-  /** Turned off for this session (it can be turned on again), not a configuration that cannot run. */
+  /** Turned off by the user (it can be turned on again), not a configuration that cannot run. */
   disabledByUser: boolean;
 }
 
@@ -90,9 +95,13 @@ export class McpClientManager implements McpResourceSource {
       ...(options.features && { features: options.features }),
     };
     this.connectionOptions = connectionOptions;
-    this.connections = entries.map((entry) => new McpServerConnection(entry, connectionOptions));
+    this.connections = entries.map((entry) => this.newConnection(entry));
     this.remembered = new Map(options.remembered ?? []);
     this.resourceTools = [createListMcpResourcesTool(this), createReadMcpResourceTool(this)];
+  }
+
+  private newConnection(entry: McpServerEntry): McpServerConnection {
+    return new McpServerConnection(entry, this.connectionOptions, this.options.isDisabled?.(entry.name) === true);
   }
 
   /**
@@ -129,7 +138,7 @@ export class McpClientManager implements McpResourceSource {
   async addServer(entry: McpServerEntry): Promise<McpServerSnapshot> {
     if (this.closed) throw new Error("the session's MCP servers are shut down");
     await this.removeServer(entry.name);
-    const connection = new McpServerConnection(entry, this.connectionOptions);
+    const connection = this.newConnection(entry);
     this.connections.push(connection);
     this.connections.sort(byName);
     connection.startProcess();
@@ -164,8 +173,8 @@ export class McpClientManager implements McpResourceSource {
   }
 
   /**
-   * Turns a server off for this session (its process ends, its tools leave the model's list, told
-   * as a delta) or on again (connected anew; throws when that fails, the server staying on).
+   * Turns a server off (its process ends, its tools leave the model's list, told as a delta) or on
+   * again (connected anew; throws when that fails, the server staying on).
    */
   async setEnabled(name: string, enabled: boolean): Promise<McpServerSnapshot> {
     const connection = this.requireConnection(name);

@@ -12,7 +12,7 @@ import { loadedToolNamesFromMessages } from "../tool/loaded-tools-record.js";
 import { isToolSearchMode, resolveToolSearchMode, type ToolSearchMode } from "../tool/tool-search-mode.js";
 import type { AnyTool } from "../tool/types.js";
 import type { McpClientFeatures } from "./client-features/index.js";
-import { loadMcpServerEntries } from "./config-sources.js";
+import { loadMcpServerEntries, serversDisabledForProject } from "./config-sources.js";
 import type { McpServerStatus } from "./connection.js";
 import { createLiveControl, type McpLiveControl } from "./live-control.js";
 import type { McpClientManager, McpClientManagerOptions } from "./manager.js";
@@ -148,11 +148,14 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     if (instructions.length > 0) state.mcpInstructions = instructions;
     return state;
   };
+  const disabledForProject = serversDisabledForProject(settings);
   const remembered = loadRememberedTools(options.cwd, load.servers);
   let startupReported = false;
   const reported = new Set<string>();
   const reportFailure = (status: McpServerStatus) => {
     if (status.state !== "failed" && status.state !== "disabled") return;
+    // Turned off by the user on purpose: no news.
+    if (status.state === "disabled" && disabledForProject.has(status.name) && !status.error) return;
     if (reported.has(status.name)) return;
     reported.add(status.name);
     options.warn(
@@ -165,6 +168,7 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     env,
     ...(options.features && { features: options.features }),
     remembered,
+    isDisabled: (name) => disabledForProject.has(name),
     onServerSettled: (connection) => {
       if (connection.isConnected() && connection.entry.config) {
         const tools = [...connection.tools];
@@ -212,6 +216,7 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
           strict: options.strict,
           approvedNow: approved,
         }).servers.find((entry) => entry.name === name),
+      disabledForProject,
     },
     () => manager,
   );
@@ -240,7 +245,9 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
   manager = started;
   // Every server starts now; those remembered connect once the first request is out of the way.
   for (const entry of load.servers) manager.connection(entry.name)?.startProcess();
-  const waited = load.servers.filter((s) => s.config && !remembered.has(s.name)).map((s) => s.name);
+  const waited = load.servers
+    .filter((s) => s.config && !remembered.has(s.name) && !disabledForProject.has(s.name))
+    .map((s) => s.name);
   const rememberedNames = load.servers.filter((s) => remembered.has(s.name)).map((s) => s.name);
   void manager.settled(waited);
   if (options.handshakeAfter) void options.handshakeAfter.then(() => started.settled(rememberedNames));

@@ -86,6 +86,13 @@ export interface AppState {
   /** Messages the user sent while a prompt ran, waiting for the next model request. */
   queuedUserMessages?: UserMessage[];
   /**
+   * Set when something arrived that the model should act on without waiting for the person: a
+   * background task ended, a scheduled prompt fell due, another session's message was let in. An
+   * interactive session that is idle starts a turn for it (src/loop/wake.ts); a prompt that starts
+   * clears it, since its requests carry what waits.
+   */
+  wakeRequested?: boolean;
+  /**
    * Kept by the streaming executor (src/orchestration/): calls run and every one of them is
    * 'cancel', so a new user message may abort the turn. The session reads it when the user sends
    * a message, having no handle on the executor.

@@ -3,7 +3,7 @@
 // or corrupt cache file only costs the saving, and WARDEN_CODE_CACHE=0 leaves nothing on disk.
 // Needs dist/ (`npm run build`; `npm ci` builds it too).
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,9 +13,9 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const cli = join(root, "dist/cli.js");
 const replay = join(root, "examples/hello.jsonl");
 
-function runBuilt(cacheHome: string, env: Record<string, string> = {}) {
+function runBuilt(cacheHome: string, env: Record<string, string> = {}, script = replay) {
   const home = tempDir();
-  const run = spawnSync(process.execPath, [cli, "-p", "hi", "--model", `replay:${replay}`], {
+  const run = spawnSync(process.execPath, [cli, "-p", "hi", "--model", `replay:${script}`], {
     cwd: root,
     encoding: "utf8",
     timeout: 60_000,
@@ -49,6 +49,37 @@ describe.skipIf(!existsSync(cli))("the built CLI's code cache", () => {
     expect(second.state).toBe("hit");
     expect(second.stdout).toBe(first.stdout);
     expect(second.stdout).toContain("examples/hello.jsonl");
+  }, 120_000);
+
+  it("is rewritten at the exit of a run that called a tool its writers had not, and only then", () => {
+    const cacheHome = tempDir();
+    const textOnly = join(tempDir(), "text-only.jsonl");
+    writeFileSync(textOnly, `${JSON.stringify({ content: [{ type: "text", text: "Hello." }] })}\n`);
+    const first = runBuilt(cacheHome, {}, textOnly);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.state).toBe("miss");
+    const file = first.file as string;
+    const pathsFile = `${file}.paths`;
+    expect(JSON.parse(readFileSync(pathsFile, "utf8"))).toEqual([]);
+    const firstSize = statSync(file).size;
+
+    // examples/hello.jsonl calls Read and Glob, which the first run never compiled.
+    const withTools = runBuilt(cacheHome);
+    expect(withTools.status, withTools.stderr).toBe(0);
+    expect(withTools.state).toBe("hit");
+    expect(JSON.parse(readFileSync(pathsFile, "utf8"))).toEqual(["tool:Glob", "tool:Read"]);
+    expect(statSync(file).size).toBeGreaterThan(firstSize);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(pathsFile).mode & 0o777).toBe(0o600);
+    const rewrittenAt = statSync(file).mtimeMs;
+
+    const again = runBuilt(cacheHome);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.state).toBe("hit");
+    expect(again.stdout).toBe(withTools.stdout);
+    expect(statSync(file).mtimeMs).toBe(rewrittenAt);
+    // No temporary file is left beside the cache.
+    expect(readdirSync(join(cacheHome, "warden", "code-cache")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   }, 120_000);
 
   it("compiles as usual when the cache file is corrupt, and replaces it with a good one", () => {

@@ -37,6 +37,7 @@ describe("splitting a folder's settings file", () => {
         models: { "openai:*": { price: { input: 0, output: 0 } } },
         enableAllProjectMcpServers: true,
         disabledMcpjsonServers: ["noisy"],
+        disabledMcpServers: ["turned-off"],
         apiKeyHelper: "cat ~/.secret",
         someFutureSetting: { anything: true },
         toolSearch: "never",
@@ -47,6 +48,7 @@ describe("splitting a folder's settings file", () => {
       $schema: "https://json.schemastore.org/claude-code-settings.json",
       permissions: { deny: ["Read(./.env)"], ask: ["Bash(git push:*)"], disableBypassPermissionsMode: "disable" },
       disabledMcpjsonServers: ["noisy"],
+      disabledMcpServers: ["turned-off"],
       toolSearch: "never",
     });
     expect(Object.keys(split.widening).sort()).toEqual([

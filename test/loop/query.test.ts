@@ -202,18 +202,27 @@ describe("query loop", () => {
         await new Promise(() => {});
       },
     };
+    // Echo that aborts the session shortly after it has answered, so that "finished before the
+    // abort" does not depend on how fast a loaded machine starts the tool.
+    let abortSoon = () => {};
+    const echoThenAbort = buildTool({
+      ...EchoTool,
+      async call({ text }: { text: string }) {
+        abortSoon();
+        return { data: `echo: ${text}` };
+      },
+    }) as AnyTool;
     const session = createSession({
       provider: stuck,
       model: "m",
-      tools: [EchoTool as AnyTool],
+      tools: [echoThenAbort],
       canUseTool: async () => ({ behavior: "allow" }),
       cwd,
       transcript: false,
       loadMemory: false,
     });
-    const run = collect(session.submitMessage("x"));
-    setTimeout(() => session.abort(), 20);
-    const { terminal } = await run;
+    abortSoon = () => setTimeout(() => session.abort(), 20);
+    const { terminal } = await collect(session.submitMessage("x"));
     expect(terminal.reason).toBe("aborted_streaming");
     // The tool call that was already complete started while the model streamed and finished
     // before the abort: it is kept, paired with its real result.

@@ -1,7 +1,7 @@
 // /mcp in the interactive session: the built binary in tmux, a project whose .mcp.json names a
 // real MCP server on the official SDK (demo-server.ts). The person trusts the folder, then from
-// /mcp approves the server (remembered in the local settings), turns it off and on, and reconnects
-// it, choosing with the arrow keys and Enter. The replay model calls the server's tool around each
+// /mcp approves the server (remembered in the local settings), turns it off and on (remembered there
+// too, for later sessions in the folder), and reconnects it, choosing with the arrow keys and Enter. The replay model calls the server's tool around each
 // change: the call fails while the server is off (its tools left the model's list) and works again
 // once it is back.
 import { readFileSync } from "node:fs";
@@ -74,11 +74,13 @@ describe("/mcp in the interactive session (tmux, real MCP server)", () => {
     t.press("Enter");
     await t.waitFor("MCP servers: pick one to act on");
     t.press("Enter");
-    await t.waitFor("Disable for this session");
+    await t.waitFor("Disable (remembered for this folder)");
     t.press("Down");
-    await t.waitFor(/❯ 2\. Disable for this session/);
+    await t.waitFor(/❯ 2\. Disable \(remembered for this folder\)/);
     t.press("Enter");
-    await t.waitFor("Disabled demo · disabled (this session)");
+    await t.waitFor("Disabled demo · disabled");
+    const localNow = () => JSON.parse(readFileSync(join(p.cwd, ".warden/settings.local.json"), "utf8"));
+    expect(localNow()).toMatchObject({ enabledMcpjsonServers: ["demo"], disabledMcpServers: ["demo"] });
     t.type("echo while off");
     t.press("Enter");
     await t.waitFor("It is gone.");
@@ -89,11 +91,13 @@ describe("/mcp in the interactive session (tmux, real MCP server)", () => {
     t.type("/mcp");
     await t.waitFor("/mcp");
     t.press("Enter");
-    await t.waitFor(/❯ 1\. demo · disabled \(this session\)/);
+    await t.waitFor(/❯ 1\. demo · disabled/);
     t.press("Enter");
-    await t.waitFor(/❯ 1\. Enable/);
+    await t.waitFor(/❯ 1\. Enable \(remembered for this folder\)/);
     t.press("Enter");
     await t.waitFor(/Enabled demo · connected · \d+ tools/, 30_000);
+    expect(localNow().disabledMcpServers).toBeUndefined();
+    expect(localNow().enabledMcpjsonServers).toEqual(["demo"]);
     t.type("/mcp");
     await t.waitFor("/mcp");
     t.press("Enter");

@@ -90,11 +90,12 @@ async function list(argv: string[]): Promise<number> {
     return 0;
   }
   const cwd = resolve(values.cwd ?? ".");
-  const [{ loadSettings }, { loadMcpServerEntries }, { McpClientManager }] = await Promise.all([
-    import("../../config/settings.js"),
-    import("../../mcp/config-sources.js"),
-    import("../../mcp/manager.js"),
-  ]);
+  const [{ loadSettings }, { loadMcpServerEntries, serversDisabledForProject }, { McpClientManager }] =
+    await Promise.all([
+      import("../../config/settings.js"),
+      import("../../mcp/config-sources.js"),
+      import("../../mcp/manager.js"),
+    ]);
   const settings = loadSettings({ cwd, extraSettings: values.settings ? [values.settings] : [] });
   const { mcpConfigArgProblems } = await import("../../mcp/config-sources.js");
   const argProblems = mcpConfigArgProblems(values["mcp-config"] ?? [], cwd);
@@ -107,7 +108,9 @@ async function list(argv: string[]): Promise<number> {
     strict: values["strict-mcp-config"] === true,
   });
   for (const problem of load.fileProblems) err(`warden mcp: ${problem}\n`);
-  const manager = new McpClientManager(load.servers, { cwd });
+  // Servers turned off for this project are listed as disabled, not started.
+  const disabled = serversDisabledForProject(settings);
+  const manager = new McpClientManager(load.servers, { cwd, isDisabled: (name) => disabled.has(name) });
   try {
     await manager.connectAll();
     const statuses = manager.statuses();

@@ -97,7 +97,11 @@ export function openSessionInbox(
       return { outcome: "refused", sessionId: session.sessionId, reason: answer.message ?? "the user declined it" };
     }
     const text = deliveredText(message);
-    session.setAppState((state) => ({ ...state, pendingReminders: [...(state.pendingReminders ?? []), text] }));
+    session.setAppState((state) => ({
+      ...state,
+      pendingReminders: [...(state.pendingReminders ?? []), text],
+      wakeRequested: true,
+    }));
     return { outcome: "delivered", sessionId: session.sessionId };
   };
 

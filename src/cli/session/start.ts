@@ -96,8 +96,11 @@ export interface BuiltSession {
   agentCatalog?: AgentCatalog;
   /** SessionStart hooks ("resume" when the session continues one), their context queued for the model. */
   runStartHooks(): Promise<void>;
-  /** One prompt with the settings' UserPromptSubmit and Stop hooks around it. */
-  runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
+  /**
+   * One prompt with the settings' UserPromptSubmit and Stop hooks around it; without a prompt, the
+   * turn an idle session takes for what arrived (Stop hooks only; see SessionEngine.wakeDue).
+   */
+  runPrompt(prompt: string | undefined): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
   compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
   /** Replaces the MCP tools served outside the manager's servers (the SDK's in-process servers). */
   setExtraMcpTools(tools: readonly AnyTool[]): void;

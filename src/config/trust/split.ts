@@ -22,7 +22,7 @@ const RESTRICTING_PERMISSION_KEYS = new Set(["deny", "ask", "disableBypassPermis
 const NEUTRAL_KEYS = new Set(["$schema", "toolSearch"]);
 
 /** Top-level keys that only restrict. */
-const RESTRICTING_KEYS = new Set(["disabledMcpjsonServers"]);
+const RESTRICTING_KEYS = new Set(["disabledMcpjsonServers", "disabledMcpServers"]);
 
 /**
  * Sandbox fields and the one value of each that restricts; the other value (and every other

@@ -343,7 +343,14 @@ export function withdrawNotice(context: ToolUseContext, task: BackgroundTask): v
   );
 }
 
-/** Adds a text for the model's next turn (the loop wraps it in a <system-reminder>). */
+/**
+ * Adds a task's notice for the model's next turn (the loop wraps it in a <system-reminder>), and
+ * asks an idle session to take that turn now.
+ */
 export function pushReminder(context: ToolUseContext, text: string): void {
-  context.setAppState((state) => ({ ...state, pendingReminders: [...(state.pendingReminders ?? []), text] }));
+  context.setAppState((state) => ({
+    ...state,
+    pendingReminders: [...(state.pendingReminders ?? []), text],
+    wakeRequested: true,
+  }));
 }

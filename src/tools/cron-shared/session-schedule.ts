@@ -18,7 +18,11 @@ export async function createSessionSchedule(store: Store, cwd: string, clock?: C
     cwd,
     clock,
     deliver: (message: UserMessage) =>
-      store.setAppState((prev) => ({ ...prev, queuedUserMessages: [...(prev.queuedUserMessages ?? []), message] })),
+      store.setAppState((prev) => ({
+        ...prev,
+        queuedUserMessages: [...(prev.queuedUserMessages ?? []), message],
+        wakeRequested: true,
+      })),
   });
 }
 

@@ -29,6 +29,7 @@ import { keySourceFor } from "../input/use-keys.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
 import type { OpenSession, SessionHandle } from "./session-handle.js";
 import { BackgroundTasksPanel, ItemView, RunningToolView, TodoPanel } from "./TranscriptView.js";
+import { showWakeReason, useWake } from "./use-wake.js";
 
 export interface AppProps {
   /** The session's working directory (`@path` mentions are completed from it). */
@@ -172,20 +173,24 @@ export function App(props: AppProps) {
     [transcript],
   );
 
+  /** Runs a prompt, or with no text the turn an idle session takes for what arrived (useWake). */
   const runPrompt = useCallback(
-    async (text: string) => {
+    async (text: string | undefined) => {
       const current = handleRef.current;
       if (!current) {
+        if (text === undefined) return;
         waiting.current.push(text);
         transcript.addUser(text);
         transcript.addNotice("(sent once the session has started)");
         return;
       }
+      if (text === undefined && (busyRef.current || !current.engine.wakeDue)) return;
       busyRef.current = true;
       setBusy(true);
       try {
-        if (!(await attachMentions(current, text))) return;
-        const run = current.runPrompt(text);
+        if (text === undefined) showWakeReason(current, transcript);
+        else if (!(await attachMentions(current, text))) return;
+        const run = text === undefined ? current.runWake() : current.runPrompt(text);
         for await (const event of run) {
           if (event.type === "assistant" && event.message.usage) {
             const u = event.message.usage;
@@ -232,6 +237,8 @@ export function App(props: AppProps) {
       cancelled = true;
     };
   }, [props.session, adopt, runPrompt, transcript, props.onExit]);
+
+  useWake(handle, busy, runPrompt);
 
   const mode: PermissionMode = handle?.engine.getAppState().toolPermissionContext.mode ?? "default";
 

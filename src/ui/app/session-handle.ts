@@ -21,6 +21,11 @@ export interface SessionHandle {
   engine: SessionEngine;
   /** A prompt run with the session's hooks (UserPromptSubmit, Stop...). */
   runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
+  /**
+   * The turn an idle session takes, unprompted, for what arrived meanwhile: a background task's
+   * end, a scheduled prompt, a message (`engine.wakeDue` says when; `engine.onWake` tells).
+   */
+  runWake(): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
   compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
   /**
    * `!command`: runs the command through the Bash tool (the permission engine decides, as for the
@@ -57,7 +62,7 @@ export interface McpServerView {
   transport?: string;
   tools: readonly string[];
   serverInfo?: { name: string; version: string };
-  /** Turned off in this session (it can be turned on again). */
+  /** Turned off by the user, here or in an earlier session in this folder (it can be turned on again). */
   disabledByUser: boolean;
   /** A project server (.mcp.json, project settings) waiting for the user's approval. */
   awaitingApproval: boolean;

@@ -1,6 +1,8 @@
 // /mcp: the session's MCP servers with their state and tools; pick one (arrows and Enter) to
-// approve it (a project server waiting for approval), turn it off or on for this session, or
-// reconnect it. Each change reaches the model as a reminder of the tools that came or went.
+// approve it (a project server waiting for approval), turn it off or on (remembered for this
+// folder, as Claude Code's per-project disabledMcpServers: a server turned off is not started by
+// later sessions here), or reconnect it. Each change reaches the model as a reminder of the tools
+// that came or went.
 import type { McpServerView } from "../app/session-handle.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
@@ -15,7 +17,7 @@ const DONE: Record<Action, string> = {
 
 function stateWords(server: McpServerView): string {
   if (server.awaitingApproval) return "awaiting approval";
-  if (server.disabledByUser) return "disabled (this session)";
+  if (server.disabledByUser) return "disabled";
   return server.state;
 }
 
@@ -38,11 +40,11 @@ function details(server: McpServerView): string {
 function actionsFor(server: McpServerView): Array<{ label: string; value: Action }> {
   if (server.awaitingApproval)
     return [{ label: "Approve (remembered for this folder) and start it", value: "approve" }];
-  if (server.disabledByUser) return [{ label: "Enable", value: "enable" }];
+  if (server.disabledByUser) return [{ label: "Enable (remembered for this folder)", value: "enable" }];
   if (server.state === "disabled") return [];
   return [
     { label: "Reconnect", value: "reconnect" },
-    { label: "Disable for this session", value: "disable" },
+    { label: "Disable (remembered for this folder)", value: "disable" },
   ];
 }
 

@@ -13,7 +13,6 @@ import type { ToolUseContext } from "../../../src/tool/types.js";
 import { CronCreateTool } from "../../../src/tools/cron-create/tool.js";
 import { CronDeleteTool } from "../../../src/tools/cron-delete/tool.js";
 import { CronListTool } from "../../../src/tools/cron-list/tool.js";
-import type { CronClock } from "../../../src/tools/cron-shared/clock.js";
 import { durableTasksFile } from "../../../src/tools/cron-shared/durable-store.js";
 import { armDurableTasks } from "../../../src/tools/cron-shared/rearm.js";
 import { MAX_SCHEDULED_TASKS } from "../../../src/tools/cron-shared/scheduler.js";
@@ -21,33 +20,7 @@ import { createSessionSchedule } from "../../../src/tools/cron-shared/session-sc
 import { SleepTool } from "../../../src/tools/sleep/tool.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../../helpers/scripted-model-server.js";
 import { allowAll, tempDir } from "../../loop/helpers.js";
-
-/** Time that moves only when told to, firing the timers that came due, in order. */
-class FakeClock implements CronClock {
-  private timers: Array<{ at: number; fire: () => void; id: number }> = [];
-  private nextId = 0;
-  constructor(public time: number) {}
-  now = () => this.time;
-  setTimer = (fire: () => void, ms: number) => {
-    const id = ++this.nextId;
-    this.timers.push({ at: this.time + ms, fire, id });
-    return id;
-  };
-  clearTimer = (handle: unknown) => {
-    this.timers = this.timers.filter((timer) => timer.id !== handle);
-  };
-  advance(ms: number): void {
-    const end = this.time + ms;
-    for (;;) {
-      const due = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((t) => t !== due);
-      this.time = Math.max(this.time, due.at);
-      due.fire();
-    }
-    this.time = end;
-  }
-}
+import { FakeClock } from "./fake-clock.js";
 
 /** 10:02 local time on a Thursday. */
 const START = new Date(2026, 0, 1, 10, 2, 0).getTime();

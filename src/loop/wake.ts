@@ -1,0 +1,90 @@
+// A turn nobody typed. While no prompt runs, things keep arriving for the model: a background
+// command or agent ends, a scheduled prompt falls due, another session's message is let in, a
+// teammate writes to its lead. Each of them queues its text and sets AppState.wakeRequested; an
+// interactive session listens here and, when it is idle, starts a turn that carries what waits
+// (`SessionEngine.submitMessage()` without a prompt), as a person would expect of an agent that
+// said it would look at the result when the job ends. A headless `-p` prompt has no "later": it
+// carries what arrives while it runs and ends with it.
+import { hasUnread, waitForMail } from "../session/mailbox.js";
+import type { AppState } from "../tool/app-state.js";
+
+type Store = { getAppState(): AppState; setAppState(update: (prev: AppState) => AppState): void };
+
+/** The lead's mailbox, when this session leads a team. */
+function leadMailbox(state: AppState): { dir: string; name: string } | undefined {
+  const team = state.team;
+  return team?.isLead ? { dir: team.dir, name: team.memberName } : undefined;
+}
+
+/** True when a turn should start for what waits: asked for, and something is there for the model. */
+export function wakeDue(state: AppState): boolean {
+  if (!state.wakeRequested) return false;
+  if ((state.pendingReminders?.length ?? 0) > 0 || (state.queuedUserMessages?.length ?? 0) > 0) return true;
+  const mailbox = leadMailbox(state);
+  return mailbox !== undefined && hasUnread(mailbox.dir, mailbox.name);
+}
+
+/**
+ * Tells listeners when a turn is due, and watches the lead's mailbox while the session is idle and
+ * someone listens (teammates write it from other processes too, so it is not a state change here).
+ */
+export class WakeSignal {
+  private readonly listeners = new Set<() => void>();
+  private idle = true;
+  private mailWatch: AbortController | undefined;
+
+  constructor(private readonly store: Store) {}
+
+  /** `listener` is called whenever a turn is due (again on later changes until one starts). */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    this.watchMail();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopWatchingMail();
+    };
+  }
+
+  /** Every new state of the session's store passes here. */
+  stateChanged(state: AppState): void {
+    if (this.idle && this.listeners.size > 0 && wakeDue(state)) for (const listener of this.listeners) listener();
+  }
+
+  /** A prompt starts: what waits goes with its requests, so nothing more is due. */
+  promptStarted(): void {
+    this.idle = false;
+    this.stopWatchingMail();
+    this.store.setAppState((prev) => (prev.wakeRequested ? { ...prev, wakeRequested: false } : prev));
+  }
+
+  /** The prompt ended: what arrived after its last request is due now. */
+  promptEnded(): void {
+    this.idle = true;
+    const state = this.store.getAppState();
+    if (state.wakeRequested && !wakeDue(state)) {
+      this.store.setAppState((prev) => ({ ...prev, wakeRequested: false }));
+    } else {
+      this.stateChanged(state);
+    }
+    this.watchMail();
+  }
+
+  private watchMail(): void {
+    if (!this.idle || this.listeners.size === 0 || this.mailWatch) return;
+    const mailbox = leadMailbox(this.store.getAppState());
+    if (!mailbox) return;
+    const watch = new AbortController();
+    this.mailWatch = watch;
+    void waitForMail(mailbox.dir, mailbox.name, watch.signal).then(() => {
+      if (watch.signal.aborted) return;
+      this.mailWatch = undefined;
+      this.store.setAppState((prev) => ({ ...prev, wakeRequested: true }));
+      // Still idle and nobody started a turn for it: it is due now (the state change said so).
+    });
+  }
+
+  private stopWatchingMail(): void {
+    this.mailWatch?.abort();
+    this.mailWatch = undefined;
+  }
+}
