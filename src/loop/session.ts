@@ -3,13 +3,7 @@
 // prompt. This is the object a library user creates to run an agent.
 import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
 import { contextThresholds } from "../context/thresholds.js";
-import {
-  addUsage,
-  emptyUsage,
-  type Message,
-  type Usage,
-  type UserContentBlock,
-} from "../messages/types.js";
+import { addUsage, emptyUsage, type Message, type Usage, type UserContentBlock } from "../messages/types.js";
 import { budgetProblem } from "../models/budget.js";
 import { type ModelUsageEntry, UsageLedger } from "../models/cost.js";
 import { applyOverride, type ModelInfo, modelInfoFor } from "../models/resolve.js";
