@@ -14,7 +14,6 @@ import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } fro
 import type { AppState } from "../tool/app-state.js";
 import { createAppStateStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
-import { assembleToolPool } from "../tool/pool.js";
 import { type FileReadRecord, ReadFileState } from "../tool/read-file-state.js";
 import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
@@ -27,6 +26,7 @@ import { RequestPrefixCache } from "./request-prefix.js";
 import type { SessionEngineOptions } from "./session-options.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
 import { recordCompaction, recordQueryResult } from "./session-record.js";
+import { SessionToolPool } from "./session-tool-pool.js";
 import { createSideQuery } from "./side-query.js";
 import { createSubagentHost } from "./subagent/host.js";
 import { todayISODate } from "./system-prompt.js";
@@ -40,14 +40,9 @@ export class SessionEngine {
   readonly modelLabel: string;
   /** The tools the model may call, in request order. */
   get tools(): readonly AnyTool[] {
-    return this.pool;
+    return this.toolPool.current;
   }
-  private pool: readonly AnyTool[];
-  /** The session's own tools (the pool less MCP's): the options' and any added since (addTools). */
-  private ownTools: readonly AnyTool[];
-  private mcpTools: readonly AnyTool[];
-  /** The running prompt's copy of the pool, updated in place when MCP tools change mid-prompt. */
-  private runningTools: AnyTool[] | undefined;
+  private readonly toolPool: SessionToolPool;
   readonly transcriptPath: string;
   /** The whole conversation, as the model sees it. */
   readonly messages: Message[];
@@ -128,9 +123,11 @@ export class SessionEngine {
       this.wake.stateChanged(state);
     });
     this.wake = new WakeSignal(this.store);
-    this.ownTools = options.tools;
-    this.mcpTools = options.mcpTools ?? [];
-    this.pool = assembleToolPool(this.ownTools, this.mcpTools, permissionContext.rules);
+    this.toolPool = new SessionToolPool(
+      options.tools,
+      options.mcpTools ?? [],
+      () => this.store.getAppState().toolPermissionContext.rules,
+    );
     this.now = options.now ?? (() => new Date());
     this.startDate = todayISODate(this.now());
     this.prefix = new RequestPrefixCache(
@@ -138,7 +135,7 @@ export class SessionEngine {
         cwd: this.cwd,
         startDate: this.startDate,
         modelLabel: this.modelLabel,
-        pool: this.pool,
+        pool: this.tools,
         permissionContext,
       }),
     );
@@ -185,10 +182,10 @@ export class SessionEngine {
   /** What fills the model's context window now, by kind (the Agent SDK's getContextUsage()). */
   async contextUsage(): Promise<ContextUsage> {
     // Its own context: the running prompt's pool (updated in place by MCP changes) is left alone.
-    const prefix = await this.prefix.prefixFor(this.contextWith(new AbortController(), [...this.pool]));
+    const prefix = await this.prefix.prefixFor(this.contextWith(new AbortController(), [...this.tools]));
     return measureContextUsage({
       prefix,
-      pool: this.pool,
+      pool: this.tools,
       messages: this.messages,
       modelInfo: this.modelInfo,
       thresholds: contextThresholds(this.modelInfo, this.options.contextManagement),
@@ -406,8 +403,7 @@ export class SessionEngine {
    * from the next model request, also inside a running prompt.
    */
   setMcpTools(mcpTools: readonly AnyTool[]): void {
-    this.mcpTools = mcpTools;
-    this.reassemblePool();
+    this.toolPool.setMcpTools(mcpTools);
   }
 
   /**
@@ -415,14 +411,7 @@ export class SessionEngine {
    * written while the session runs). Takes effect from the next model request, as setMcpTools.
    */
   addTools(tools: readonly AnyTool[]): void {
-    const names = new Set(this.ownTools.map((tool) => tool.name));
-    this.ownTools = [...this.ownTools, ...tools.filter((tool) => !names.has(tool.name))];
-    this.reassemblePool();
-  }
-
-  private reassemblePool(): void {
-    this.pool = assembleToolPool(this.ownTools, this.mcpTools, this.store.getAppState().toolPermissionContext.rules);
-    this.runningTools?.splice(0, this.runningTools.length, ...this.pool);
+    this.toolPool.addTools(tools);
   }
 
   /**
@@ -443,8 +432,7 @@ export class SessionEngine {
   }
 
   private createContext(abortController: AbortController): ToolUseContext {
-    this.runningTools = [...this.pool];
-    return this.contextWith(abortController, this.runningTools);
+    return this.contextWith(abortController, this.toolPool.forRunningPrompt());
   }
 
   private contextWith(abortController: AbortController, tools: AnyTool[]): ToolUseContext {
