@@ -18,6 +18,7 @@ export type {
   HookJSONOutput,
   McpSdkServerConfigWithInstance,
   McpServerConfig as SdkMcpServerConfig,
+  McpSetServersResult,
   OnElicitation,
   Options,
   PermissionResult as SdkPermissionResult,

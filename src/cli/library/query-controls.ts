@@ -2,7 +2,14 @@
 // request to the session and returns its answer. Shared by the in-process query() (query.ts) and
 // listed for the library's lazy front (index.ts), so both offer the same methods.
 import type { JsonObject } from "../control-protocol/channel.js";
-import type { ContextUsageResponse, PermissionMode, QueryControlMethods, RewindFilesResult } from "./types.js";
+import type {
+  ContextUsageResponse,
+  McpServerConfig,
+  McpSetServersResult,
+  PermissionMode,
+  QueryControlMethods,
+  RewindFilesResult,
+} from "./types.js";
 
 /** The names of the control methods, for the library's front that forwards each once loaded. */
 export const CONTROL_METHODS = [
@@ -20,6 +27,7 @@ export const CONTROL_METHODS = [
   "listPermissionRules",
   "supportedModels",
   "mcpServerStatus",
+  "setMcpServers",
   "reconnectMcpServer",
   "toggleMcpServer",
   "readMcpResource",
@@ -94,6 +102,9 @@ export abstract class QueryControls implements QueryControlMethods {
   async mcpServerStatus(): Promise<JsonObject[]> {
     return ((await this.request({ subtype: "mcp_status" })).mcpServers as JsonObject[] | undefined) ?? [];
   }
+
+  /** Needs the query's own in-process servers, so each query implements it. */
+  abstract setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
 
   async reconnectMcpServer(serverName: string): Promise<void> {
     await this.request({ subtype: "mcp_reconnect", serverName });

@@ -17,6 +17,8 @@ import type {
   ElicitationRequest,
   HookCallback,
   McpSdkServerConfigWithInstance,
+  McpServerConfig,
+  McpSetServersResult,
   Options,
   Query,
   SDKMessage,
@@ -174,6 +176,28 @@ class WardenQuery extends QueryControls implements Query {
       this.pending.set(requestId, { resolve, reject });
       this.send({ type: "control_request", request_id: requestId, request });
     });
+  }
+
+  async setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult> {
+    if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
+      throw new Error("setMcpServers: servers must be an object of server name to configuration");
+    }
+    const inProcess = new Map<string, McpSdkServerConfigWithInstance>();
+    const wire: JsonObject = {};
+    for (const [name, config] of Object.entries(servers)) {
+      if (config.type === "sdk") {
+        inProcess.set(name, config);
+        // The instance stays here; the session reaches it by name through mcp_message.
+        wire[name] = { type: "sdk", name };
+      } else wire[name] = config;
+    }
+    await this.bridge.replace(inProcess);
+    const answer = await this.request({ subtype: "mcp_set_servers", servers: wire });
+    return {
+      added: (answer.added as string[] | undefined) ?? [],
+      removed: (answer.removed as string[] | undefined) ?? [],
+      errors: (answer.errors as Record<string, string> | undefined) ?? {},
+    };
   }
 
   /** Sends the prompt (or each message of the stream); the input ends once every prompt has its result. */

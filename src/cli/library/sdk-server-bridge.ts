@@ -12,8 +12,27 @@ interface Connected {
 
 export class SdkServerBridge {
   private readonly connected = new Map<string, Promise<Connected>>();
+  private readonly servers: Map<string, McpSdkServerConfigWithInstance>;
 
-  constructor(private readonly servers: ReadonlyMap<string, McpSdkServerConfigWithInstance>) {}
+  constructor(servers: ReadonlyMap<string, McpSdkServerConfigWithInstance>) {
+    this.servers = new Map(servers);
+  }
+
+  /**
+   * setMcpServers(): these become the in-process servers, as the Agent SDK does it: a server not
+   * named is closed and forgotten, a new name is registered, a name already registered keeps its
+   * first definition (remove it, then add it, to change it).
+   */
+  async replace(servers: ReadonlyMap<string, McpSdkServerConfigWithInstance>): Promise<void> {
+    for (const name of [...this.servers.keys()]) {
+      if (servers.has(name)) continue;
+      this.servers.delete(name);
+      const connection = this.connected.get(name);
+      this.connected.delete(name);
+      await (await connection)?.close();
+    }
+    for (const [name, config] of servers) if (!this.servers.has(name)) this.servers.set(name, config);
+  }
 
   /** The reply to one message for `serverName` (undefined for a notification). */
   async handle(serverName: string, message: JSONRPCMessage): Promise<JSONRPCMessage | undefined> {

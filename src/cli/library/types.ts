@@ -209,6 +209,12 @@ export interface QueryControlMethods {
   listPermissionRules(): Promise<ControlAnswer>;
   supportedModels(): Promise<ControlAnswer[]>;
   mcpServerStatus(): Promise<ControlAnswer[]>;
+  /**
+   * Replaces the servers added by earlier calls (and the in-process ones of `mcpServers`) with
+   * these; the servers of settings, `.mcp.json` and the `mcpServers` option's process servers
+   * stay unless named. Resolves once each new server has connected or failed.
+   */
+  setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>;
   reconnectMcpServer(serverName: string): Promise<void>;
   toggleMcpServer(serverName: string, enabled: boolean): Promise<void>;
   readMcpResource(serverName: string, uri: string): Promise<ControlAnswer>;
@@ -225,6 +231,14 @@ export interface QueryControlMethods {
 }
 
 export interface Query extends AsyncGenerator<SDKMessage, void>, QueryControlMethods {}
+
+/** setMcpServers()'s answer, in the Agent SDK's McpSetServersResult shape. */
+export interface McpSetServersResult {
+  added: string[];
+  removed: string[];
+  /** Server name → why it is not running (a bad entry, a failed connection, turned off here). */
+  errors: Record<string, string>;
+}
 
 /** getContextUsage()'s answer, in the Agent SDK's shape. */
 export type ContextUsageResponse = ContextUsage & {
