@@ -21,97 +21,139 @@ export interface LineWindow {
   bytesRead: number;
 }
 
-export async function readLineWindow(
-  filePath: string,
-  options: { offset: number; limit: number; maxLineChars: number; encoding: TextEncoding; signal?: AbortSignal },
-): Promise<LineWindow> {
-  const { offset, limit, maxLineChars, encoding } = options;
-  const skipBytes = encoding === "utf16le" ? 2 : encoding === "utf8bom" ? 3 : 0;
-  const decoder = new TextDecoder(encoding === "utf16le" ? "utf-16le" : "utf-8");
-  const handle = await open(filePath, "r");
-  const lines: string[] = [];
-  let truncatedLines = 0;
-  let lineNumber = 0;
-  let pending = "";
-  let bytesRead = 0;
-  let position = skipBytes;
-  let reachedEnd = false;
-  let hasMore = false;
-  let discardingRestOfLine = false;
-  let endsWithNewline = false;
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+/**
+ * Collects the window from text fed in pieces (decoded chunks of the file, in order), keeping only
+ * what the window needs: lines before it are counted, lines after it stop the reading, and a line
+ * longer than anything we would show is kept only up to the cut, so memory stays bounded whatever
+ * the file holds.
+ */
+class LineCollector {
+  readonly lines: string[] = [];
+  truncatedLines = 0;
+  lineNumber = 0;
+  hasMore = false;
+  private pending = "";
+  private discardingRestOfLine = false;
 
-  const takeLine = (raw: string): boolean => {
-    lineNumber++;
-    if (lineNumber < offset) return true;
-    if (lines.length >= limit) {
-      hasMore = true;
-      return false;
+  constructor(private readonly options: { offset: number; limit: number; maxLineChars: number }) {}
+
+  /** Takes the next piece of text; false once the window is complete (read no further). */
+  push(piece: string): boolean {
+    let text = piece;
+    if (this.discardingRestOfLine) {
+      const newline = text.indexOf("\n");
+      if (newline < 0) return true;
+      text = text.slice(newline);
+      this.discardingRestOfLine = false;
     }
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.length > maxLineChars) {
-      truncatedLines++;
-      lines.push(`${line.slice(0, maxLineChars)}… [line cut at ${maxLineChars} characters]`);
-    } else {
-      lines.push(line);
+    this.pending += text;
+    let start = 0;
+    let newline = this.pending.indexOf("\n", start);
+    while (newline >= 0) {
+      if (!this.takeLine(this.pending.slice(start, newline))) return false;
+      start = newline + 1;
+      newline = this.pending.indexOf("\n", start);
+    }
+    this.pending = this.pending.slice(start);
+    if (this.pending.length > this.options.maxLineChars + 1) {
+      this.pending = this.pending.slice(0, this.options.maxLineChars + 1);
+      this.discardingRestOfLine = true;
     }
     return true;
-  };
+  }
 
+  /** The file ended after the pieces so far (`rest`: what the decoder still held). */
+  finish(rest: string, bytesRead: number): LineWindow {
+    const pending = this.pending + rest;
+    const endsWithNewline = pending.length === 0 && this.lineNumber > 0;
+    const reachedEnd = pending.length === 0 || this.takeLine(pending);
+    return this.window(reachedEnd, endsWithNewline, bytesRead);
+  }
+
+  /** The reading stopped before the end of the file. */
+  stopped(bytesRead: number): LineWindow {
+    return this.window(false, false, bytesRead);
+  }
+
+  private window(reachedEnd: boolean, endsWithNewline: boolean, bytesRead: number): LineWindow {
+    return {
+      lines: this.lines,
+      startLine: this.options.offset,
+      totalLines: reachedEnd && !this.hasMore ? this.lineNumber : undefined,
+      hasMore: this.hasMore,
+      endsWithNewline: endsWithNewline && reachedEnd && !this.hasMore,
+      truncatedLines: this.truncatedLines,
+      bytesRead,
+    };
+  }
+
+  private takeLine(raw: string): boolean {
+    this.lineNumber++;
+    if (this.lineNumber < this.options.offset) return true;
+    if (this.lines.length >= this.options.limit) {
+      this.hasMore = true;
+      return false;
+    }
+    const { maxLineChars } = this.options;
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.length > maxLineChars) {
+      this.truncatedLines++;
+      this.lines.push(`${line.slice(0, maxLineChars)}… [line cut at ${maxLineChars} characters]`);
+    } else {
+      this.lines.push(line);
+    }
+    return true;
+  }
+}
+
+interface WindowOptions {
+  offset: number;
+  limit: number;
+  maxLineChars: number;
+  encoding: TextEncoding;
+}
+
+function decoderFor(encoding: TextEncoding): { decoder: InstanceType<typeof TextDecoder>; skipBytes: number } {
+  return {
+    decoder: new TextDecoder(encoding === "utf16le" ? "utf-16le" : "utf-8"),
+    skipBytes: encoding === "utf16le" ? 2 : encoding === "utf8bom" ? 3 : 0,
+  };
+}
+
+export async function readLineWindow(
+  filePath: string,
+  options: WindowOptions & { signal?: AbortSignal },
+): Promise<LineWindow> {
+  const { decoder, skipBytes } = decoderFor(options.encoding);
+  const collector = new LineCollector(options);
+  const handle = await open(filePath, "r");
+  let bytesRead = 0;
+  let position = skipBytes;
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   try {
-    let wantMore = true;
-    while (wantMore) {
+    for (;;) {
       options.signal?.throwIfAborted();
       const { bytesRead: n } = await handle.read(buffer, 0, CHUNK_BYTES, position);
-      if (n === 0) {
-        reachedEnd = true;
-        break;
-      }
+      if (n === 0) return collector.finish(decoder.decode(), bytesRead);
       position += n;
       bytesRead += n;
-      let text = decoder.decode(buffer.subarray(0, n), { stream: true });
-      if (discardingRestOfLine) {
-        const newline = text.indexOf("\n");
-        if (newline < 0) continue;
-        text = text.slice(newline);
-        discardingRestOfLine = false;
-      }
-      pending += text;
-      let start = 0;
-      let newline = pending.indexOf("\n", start);
-      while (newline >= 0) {
-        if (!takeLine(pending.slice(start, newline))) {
-          wantMore = false;
-          break;
-        }
-        start = newline + 1;
-        newline = pending.indexOf("\n", start);
-      }
-      pending = pending.slice(start);
-      // A line longer than anything we would show (a minified bundle, a 1 GB line) is kept only up
-      // to the cut, so memory stays bounded whatever the file holds.
-      if (wantMore && pending.length > maxLineChars + 1) {
-        pending = pending.slice(0, maxLineChars + 1);
-        discardingRestOfLine = true;
-      }
-    }
-    if (reachedEnd) {
-      pending += decoder.decode();
-      endsWithNewline = pending.length === 0 && lineNumber > 0;
-      if (pending.length > 0 && !takeLine(pending)) reachedEnd = false;
+      if (!collector.push(decoder.decode(buffer.subarray(0, n), { stream: true }))) return collector.stopped(bytesRead);
     }
   } finally {
     await handle.close();
   }
-  return {
-    lines,
-    startLine: offset,
-    totalLines: reachedEnd && !hasMore ? lineNumber : undefined,
-    hasMore,
-    endsWithNewline: endsWithNewline && reachedEnd && !hasMore,
-    truncatedLines,
-    bytesRead,
-  };
+}
+
+/**
+ * readLineWindow's window of a whole file already in memory (`bytes`, BOM included): the same
+ * lines, counts and cuts, for a small file read in one go.
+ */
+export function lineWindowOfBytes(bytes: Uint8Array, options: WindowOptions): LineWindow {
+  const { decoder, skipBytes } = decoderFor(options.encoding);
+  const collector = new LineCollector(options);
+  const body = bytes.subarray(skipBytes);
+  if (!collector.push(decoder.decode(body, { stream: true }))) return collector.stopped(body.length);
+  return collector.finish(decoder.decode(), body.length);
 }
 
 /**
