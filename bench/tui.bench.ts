@@ -3,12 +3,13 @@
 //   moment the prompt appears, and the time until the full UI (ink) has taken over, for comparison;
 // - keystroke → echo while a Bash command streams 10,000 lines (target p99 <= 30 ms);
 // - peak RSS of an interactive session after 50 turns (target <= 150 MB).
+// Start-up reads beside its floor: a bare `node -e` writing "> ", started and watched the same way.
 // Start-up and RSS read the screen by polling `tmux capture-pane` (a tmux client process per poll,
 // ~2-5 ms idle, far more on a loaded machine), which those figures include. The echo latencies
 // are taken over one tmux control-mode connection instead (tmux-control.ts): keys sent without
 // starting processes, and the screen followed output by output in a terminal emulator, so an echo
 // is timed at the arrival of the output that drew it (`cat` in the same harness echoes in ~1 ms). WARDEN_TUI_BENCH=startup|echo|rss runs one part;
-// WARDEN_BENCH_BEFORE=<dist/ of another build> adds that build's echo figures, interleaved.
+// WARDEN_BENCH_BEFORE=<dist/ of another build> adds that build's start-up and echo figures, interleaved.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -82,22 +83,52 @@ function setup(turns: object[], cliPath = cli): { command: (extra?: string) => s
 const promptLine = (screen: string, text: string) =>
   screen.split("\n").some((l) => (text === "" ? l.trimEnd() === ">" : l.startsWith(`> ${text}`)));
 
+/** The harness's floor: a bare Node that writes the prompt and waits, started and watched alike. */
+const BARE_PROMPT = `${process.execPath} -e "process.stdout.write('> '); setInterval(() => {}, 1e6)"`;
+
+interface StartUpSeries {
+  drawn: number[];
+  echoed: number[];
+  uiReady: number[];
+}
+
+/** One start of `command` in a fresh pane: the plain prompt, a key's echo, the full UI with it. */
+function startOnce(command: string, into: StartUpSeries): void {
+  const t0 = performance.now();
+  const pane = new Pane(command);
+  try {
+    into.drawn.push(pane.waitFor((s) => promptLine(s, ""), t0));
+    pane.type("x");
+    into.echoed.push(pane.waitFor((s) => promptLine(s, "x"), t0));
+    into.uiReady.push(pane.waitFor((s) => s.includes("default mode") && promptLine(s, "x"), t0));
+  } finally {
+    pane.kill();
+  }
+}
+
 async function startUp(rows: BenchRow[]): Promise<void> {
-  const drawn: number[] = [];
-  const echoed: number[] = [];
-  const uiReady: number[] = [];
-  const { command } = setup([{ content: [{ type: "text", text: "hi" }] }]);
+  // WARDEN_BENCH_BEFORE=<another build's dist/> starts that build too, in turn with this one and
+  // the floor, so that a burst of load on the shared machine hits all three alike.
+  const before = process.env.WARDEN_BENCH_BEFORE;
+  const builds: Array<{ label: string; command: string; series: StartUpSeries }> = [
+    { label: "", command: setup([{ content: [{ type: "text", text: "hi" }] }]).command(), series: newSeries() },
+  ];
+  if (before) {
+    const beforeCli = snapshotBuiltCli("warden-tui-bench-before", before).cli;
+    const { command } = setup([{ content: [{ type: "text", text: "hi" }] }], beforeCli);
+    builds.push({ label: "before: ", command: command(), series: newSeries() });
+  }
+  const loadAtStart = loadavg()[0] as number;
+  const bare: number[] = [];
   for (let i = 0; i < 7; i++) {
     const t0 = performance.now();
-    const pane = new Pane(command());
+    const pane = new Pane(BARE_PROMPT);
     try {
-      drawn.push(pane.waitFor((s) => promptLine(s, ""), t0));
-      pane.type("x");
-      echoed.push(pane.waitFor((s) => promptLine(s, "x"), t0));
-      uiReady.push(pane.waitFor((s) => s.includes("default mode") && promptLine(s, "x"), t0));
+      bare.push(pane.waitFor((s) => promptLine(s, ""), t0));
     } finally {
       pane.kill();
     }
+    for (const build of builds) startOnce(build.command, build.series);
   }
   const floor: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -105,22 +136,43 @@ async function startUp(rows: BenchRow[]): Promise<void> {
     spawnSync(process.execPath, ["-e", "0"]);
     floor.push(performance.now() - t0);
   }
+  const load = `load average ${loadAtStart.toFixed(1)} → ${(loadavg()[0] as number).toFixed(1)} on ${cpus().length} cores`;
   rows.push(
     { name: "node -e 0, spawn to exit (floor at this moment)", value: median(floor), unit: "ms" },
-    { name: "spawn → plain prompt drawn (median of 7)", value: median(drawn), unit: "ms", target: "<= 250" },
     {
-      name: "spawn → first key echoed (sent when the prompt appears)",
-      value: median(echoed),
+      name: "floor: bare node writing '> ', spawn → drawn (median of 7)",
+      value: median(bare),
       unit: "ms",
-      target: "<= 250",
-    },
-    {
-      name: "spawn → full UI (ink) drawn with the early key in it",
-      value: median(uiReady),
-      unit: "ms",
-      note: "what the prompt would cost without early capture",
+      note: `same tmux method; ${load}`,
     },
   );
+  for (const { label, series } of builds) {
+    rows.push(
+      {
+        name: `${label}spawn → plain prompt drawn (median of 7)`,
+        value: median(series.drawn),
+        unit: "ms",
+        target: "<= 250",
+        note: `${(median(series.drawn) / median(bare)).toFixed(2)}x the floor`,
+      },
+      {
+        name: `${label}spawn → first key echoed (sent when the prompt appears)`,
+        value: median(series.echoed),
+        unit: "ms",
+        target: "<= 250",
+      },
+      {
+        name: `${label}spawn → full UI (ink) drawn with the early key in it`,
+        value: median(series.uiReady),
+        unit: "ms",
+        note: "what the prompt would cost without early capture",
+      },
+    );
+  }
+}
+
+function newSeries(): StartUpSeries {
+  return { drawn: [], echoed: [], uiReady: [] };
 }
 
 /**

@@ -19,6 +19,13 @@ import { rollup } from "rollup";
 
 /** Paths users take, in order of priority: a module goes to the first group whose path reaches it. */
 const GROUPS = [
+  // The plain prompt of an interactive session (src/ui/early-input.ts and its key parser), drawn
+  // before anything else loads: a file of its own that imports no other chunk. Left to rollup, it
+  // shared a chunk with the interactive session, whose static import of the 1.4 MB headless chunk
+  // put ~250 ms of loading between Node's start and the prompt (issue 14). `alone` drops esbuild's
+  // import of its runtime helpers (which the prompt does not use; see withoutRuntimeImports), so
+  // that the helpers stay in the headless chunk rather than every chunk importing this one.
+  { name: "early-input", entry: "src/ui/early-input.ts", alone: true },
   // `warden -p` and the SDK's executable: everything loaded before the first request.
   { name: "headless", entry: "src/cli/commands/session.ts" },
   // The provider most sessions use: its adapter and the SDK it imports when it makes its client.
@@ -58,15 +65,41 @@ function outputsByEntry(metafile) {
   return byEntry;
 }
 
+/**
+ * esbuild's runtime helpers (__require, __commonJS, __export...) go to a chunk of their own, made of
+ * no source file, and every entry chunk imports it for its side effects, used or not.
+ */
+function runtimeOutputs(metafile) {
+  const runtime = new Set();
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    if (output.endsWith(".js") && !info.entryPoint && Object.keys(info.inputs).length === 0) runtime.add(resolve(output));
+  }
+  return runtime;
+}
+
+/**
+ * Blanks, in the files of `alone` groups, the side-effect-only imports of esbuild's runtime chunk:
+ * the helpers only define functions, and a file that does not call them needs none of them
+ * loaded. Each import becomes spaces of the same length, so that the source map still holds.
+ */
+function withoutRuntimeImports(code, runtime, importer) {
+  return code.replace(/^import ["'](\.[^"']+)["'];$/gm, (line, specifier) =>
+    runtime.has(resolve(importer, "..", specifier)) ? " ".repeat(line.length) : line,
+  );
+}
+
 /** Loads esbuild's files with their source maps, so that rollup's maps still point at our TypeScript. */
-const withEsbuildMaps = {
-  name: "esbuild-source-maps",
-  load(id) {
-    const code = readFileSync(id, "utf8");
-    const mapFile = `${id}.map`;
-    return existsSync(mapFile) ? { code, map: JSON.parse(readFileSync(mapFile, "utf8")) } : { code };
-  },
-};
+function withEsbuildMaps(aloneFiles, runtime) {
+  return {
+    name: "esbuild-source-maps",
+    load(id) {
+      const raw = readFileSync(id, "utf8");
+      const code = aloneFiles.has(id) ? withoutRuntimeImports(raw, runtime, id) : raw;
+      const mapFile = `${id}.map`;
+      return existsSync(mapFile) ? { code, map: JSON.parse(readFileSync(mapFile, "utf8")) } : { code };
+    },
+  };
+}
 
 /**
  * Rewrites `dir` (esbuild's output, built with `metafile: true`) in place. `entries` are its entry
@@ -85,7 +118,7 @@ export async function mergeChunks(dir, entries, metafile) {
     // Bare specifiers are the installed packages esbuild left external, and Node's own modules.
     external: (id) => !id.startsWith(".") && !id.startsWith("/"),
     treeshake: false,
-    plugins: [withEsbuildMaps],
+    plugins: [withEsbuildMaps(new Set(groupRoots.filter((group) => group.alone).map((group) => group.root)), runtimeOutputs(metafile))],
     onwarn(warning, warn) {
       if (QUIET_WARNINGS.has(warning.code)) return;
       warn(warning);

@@ -79,6 +79,17 @@ describe.skipIf(!existsSync(join(dist, "cli.js")))("the built CLI's start-up fil
     expect(added, added.join(", ")).toHaveLength(1);
   });
 
+  it("draws the interactive session's plain prompt from one small file, before the session's code loads", () => {
+    // src/ui/early-input.ts draws the prompt and captures keys while the rest loads; when it shared
+    // a chunk with the interactive session it waited on the 1.4 MB headless chunk (issue 14).
+    const prompt = dynamicTarget([cli], "early-input-");
+    const files = staticClosure(prompt);
+    expect([...files].filter((file) => file !== cli)).toEqual([prompt]);
+    // Nothing but Node's own modules: no package to resolve either.
+    const bare = [...readFileSync(prompt, "utf8").matchAll(/^import[^;]*?['"]([^'".][^'"]*)['"]/gm)].map((m) => m[1]);
+    expect(bare.filter((specifier) => !specifier?.startsWith("node:"))).toEqual([]);
+  });
+
   it("connects MCP servers without loading ajv before the first request (it loads at the first form to check)", () => {
     // A remembered server's tools reach the first request through the manager; ajv is ~70 files
     // of CommonJS, and loading them there put ~50-100 ms of CPU before every such request.

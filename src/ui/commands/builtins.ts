@@ -6,6 +6,7 @@ import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
 import { mcpCommand } from "./mcp-command.js";
 import { permissionsCommand } from "./permissions-command.js";
+import { sessionInfoCommands } from "./session-info-commands.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
 export function builtinCommands(): SlashCommand[] {
@@ -87,6 +88,7 @@ export function builtinCommands(): SlashCommand[] {
     },
     permissionsCommand,
     mcpCommand,
+    ...sessionInfoCommands(),
     {
       name: "agents",
       description: "The agents the model can start with the Agent tool",
