@@ -4,6 +4,7 @@ import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../sessio
 import { listSavedSessions } from "../../session/session-list.js";
 import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
+import { addDirCommand } from "./add-dir-command.js";
 import { mcpCommand } from "./mcp-command.js";
 import { permissionsCommand } from "./permissions-command.js";
 import { sessionInfoCommands } from "./session-info-commands.js";
@@ -88,6 +89,7 @@ export function builtinCommands(): SlashCommand[] {
     },
     permissionsCommand,
     mcpCommand,
+    addDirCommand,
     ...sessionInfoCommands(),
     {
       name: "agents",
