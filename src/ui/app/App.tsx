@@ -3,32 +3,32 @@
 // permission question, a pick list, or the prompt), and the status line. The App runs prompts,
 // sends messages typed meanwhile to the running prompt, and handles the session keys: ESC
 // interrupts, Ctrl+C twice or Ctrl+D on an empty prompt exits, Shift+Tab cycles the mode.
-import { Box, Static, Text, useStdin, useStdout } from "ink";
+import { Box, Static, useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { sessionArtifactsDir } from "../../config/paths.js";
-import { INTERRUPTED_BY_USER } from "../../loop/query.js";
-import { toolResultText } from "../../messages/types.js";
 import { enterPlanMode, leavePlanMode } from "../../permissions/settings/index.js";
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { customCommandEntries, suggestCommands } from "../commands/custom-commands.js";
 import type { CommandContext, SlashCommand } from "../commands/slash-commands.js";
 import { parseSlashCommand } from "../commands/slash-commands.js";
-import { Markdown } from "../components/Markdown.js";
 import { Prompt } from "../components/Prompt.js";
 import { StatusLine } from "../components/StatusLine.js";
-import { ElicitationDialog } from "../dialogs/ElicitationDialog.js";
 import type { ElicitationQueue } from "../dialogs/elicitation-queue.js";
-import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
-import { PickList } from "../dialogs/PickList.js";
 import type { PermissionQueue } from "../dialogs/permission-queue.js";
-import { SamplingPrompt } from "../dialogs/SamplingPrompt.js";
 import type { SamplingQueue } from "../dialogs/sampling-queue.js";
 import { completeMention } from "../input/file-mentions.js";
 import type { KeyName } from "../input/keys.js";
 import { keySourceFor } from "../input/use-keys.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
+import { sessionCommandContext } from "./command-context.js";
+import { LivePart } from "./LivePart.js";
+import { attachPromptMentions } from "./prompt-mentions.js";
+import { type Picking, Questions } from "./Questions.js";
 import type { OpenSession, SessionHandle } from "./session-handle.js";
-import { BackgroundTasksPanel, ItemView, RunningToolView, TodoPanel } from "./TranscriptView.js";
+import { handleSessionKey } from "./session-keys.js";
+import { runShellCommand } from "./shell-command.js";
+import { countResponseUsage, sessionStatus } from "./status.js";
+import { ItemView } from "./TranscriptView.js";
 import { showWakeReason, useWake } from "./use-wake.js";
 
 export interface AppProps {
@@ -49,14 +49,6 @@ export interface AppProps {
   initialPrompt?: string;
   onExit(code: number): void;
   onHandleChange?(handle: SessionHandle): void;
-}
-
-const EXIT_CONFIRM_MS = 2000;
-
-interface Picking {
-  title: string;
-  choices: ReadonlyArray<{ label: string; value: string }>;
-  resolve(value: string | undefined): void;
 }
 
 export function App(props: AppProps) {
@@ -82,6 +74,11 @@ export function App(props: AppProps) {
   const runningTokens = useRef({ input: 0, output: 0 });
   /** Stops what runs beside the model (a `!command`, the Reads of `@file` mentions) on Esc. */
   const sideAbort = useRef<AbortController | undefined>(undefined);
+
+  const markBusy = useCallback((value: boolean) => {
+    busyRef.current = value;
+    setBusy(value);
+  }, []);
 
   if (!primed.current) {
     primed.current = true;
@@ -144,32 +141,7 @@ export function App(props: AppProps) {
 
   /** Attaches the files a prompt mentions (`@path`); false when Esc stopped it (the prompt is then not sent). */
   const attachMentions = useCallback(
-    async (current: SessionHandle, text: string): Promise<boolean> => {
-      if (!text.includes("@")) return true;
-      const abort = new AbortController();
-      sideAbort.current = abort;
-      try {
-        for (const outcome of await current.attachMentions(text, abort.signal)) {
-          if (outcome.read && !outcome.read.result.is_error)
-            transcript.addToolCall(outcome.read.toolUse, outcome.read.result);
-          else {
-            const reason = outcome.read
-              ? toolResultText(outcome.read.result.content).replace(/^Error: /, "")
-              : outcome.problem;
-            transcript.addNotice(`@${outcome.mention} was not attached: ${reason}`, "warning");
-          }
-        }
-      } catch (error) {
-        transcript.addNotice(
-          `Attaching files failed: ${error instanceof Error ? error.message : String(error)}`,
-          "error",
-        );
-      } finally {
-        sideAbort.current = undefined;
-      }
-      if (abort.signal.aborted) transcript.addNotice(INTERRUPTED_BY_USER, "warning");
-      return !abort.signal.aborted;
-    },
+    (current: SessionHandle, text: string) => attachPromptMentions(current, text, transcript, sideAbort),
     [transcript],
   );
 
@@ -185,19 +157,14 @@ export function App(props: AppProps) {
         return;
       }
       if (text === undefined && (busyRef.current || !current.engine.wakeDue)) return;
-      busyRef.current = true;
-      setBusy(true);
+      markBusy(true);
       try {
         if (text === undefined) showWakeReason(current, transcript);
         else if (!(await attachMentions(current, text))) return;
         const run = text === undefined ? current.runWake() : current.runPrompt(text);
         for await (const event of run) {
           if (event.type === "assistant" && event.message.usage) {
-            const u = event.message.usage;
-            const input = u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
-            lastContext.current = input + u.output_tokens;
-            runningTokens.current.input += input;
-            runningTokens.current.output += u.output_tokens;
+            countResponseUsage(event.message.usage, runningTokens.current, lastContext);
           }
           // The session has added this query's usage to its own total now.
           if (event.type === "terminal") runningTokens.current = { input: 0, output: 0 };
@@ -207,12 +174,11 @@ export function App(props: AppProps) {
         transcript.addNotice(`Error: ${error instanceof Error ? error.message : String(error)}`, "error");
       } finally {
         runningTokens.current = { input: 0, output: 0 };
-        busyRef.current = false;
-        setBusy(false);
+        markBusy(false);
         showNotices(current, transcript);
       }
     },
-    [transcript, attachMentions],
+    [transcript, attachMentions, markBusy],
   );
 
   // The session becomes ready (model, settings, MCP servers): prompts typed meanwhile go out.
@@ -282,43 +248,25 @@ export function App(props: AppProps) {
     [],
   );
 
-  const commandContext = (current: SessionHandle): CommandContext => ({
-    handle: current,
-    current: () => handleRef.current ?? current,
-    transcript,
-    submitPrompt: (prompt) => void runPrompt(prompt),
-    switchSession: async (options) => {
-      const next = await props.openSession(options);
-      await current.close();
-      stdout.write("\x1b[2J\x1b[3J\x1b[H");
-      transcript.clear();
-      setStaticKey((k) => k + 1);
-      adopt(next);
-      showNotices(next, transcript);
-    },
-    pick,
-    compact: async (instructions) => {
-      busyRef.current = true;
-      setBusy(true);
-      try {
-        const steps = current.compact(instructions);
-        while (true) {
-          const step = await steps.next();
-          if (step.done) {
-            if (!step.value.ok) transcript.addNotice(`Compaction failed: ${step.value.reason}`, "error");
-            break;
-          }
-          transcript.apply(step.value);
-        }
-      } finally {
-        busyRef.current = false;
-        setBusy(false);
-      }
-    },
-    setMode,
-    customCommands: refreshCustomCommands,
-    exit,
-  });
+  const commandContext = (current: SessionHandle): CommandContext =>
+    sessionCommandContext(current, {
+      current: () => handleRef.current ?? current,
+      transcript,
+      submitPrompt: (prompt) => void runPrompt(prompt),
+      openSession: props.openSession,
+      showSession: (next) => {
+        stdout.write("\x1b[2J\x1b[3J\x1b[H");
+        transcript.clear();
+        setStaticKey((k) => k + 1);
+        adopt(next);
+        showNotices(next, transcript);
+      },
+      pick,
+      setBusy: markBusy,
+      setMode,
+      customCommands: refreshCustomCommands,
+      exit,
+    });
 
   const onSubmit = (text: string) => {
     const command = parseSlashCommand(text);
@@ -372,123 +320,52 @@ export function App(props: AppProps) {
     );
   };
 
-  const runShell = async (handle: SessionHandle, command: string) => {
-    const abort = new AbortController();
-    sideAbort.current = abort;
-    busyRef.current = true;
-    setBusy(true);
-    try {
-      const { toolUse, result } = await handle.runShell(command, abort.signal);
-      transcript.addShellResult(toolUse, result);
-    } catch (error) {
-      transcript.addNotice(`!${command}: ${error instanceof Error ? error.message : String(error)}`, "error");
-    } finally {
-      sideAbort.current = undefined;
-      busyRef.current = false;
-      setBusy(false);
-    }
-  };
+  const runShell = (handle: SessionHandle, command: string) =>
+    runShellCommand(handle, command, transcript, sideAbort, markBusy);
 
-  const onOtherKey = (name: KeyName, promptIsEmpty: boolean) => {
-    if (name === "escape") {
-      if (busyRef.current) handleRef.current?.engine.abort("user");
-      sideAbort.current?.abort();
-      return;
-    }
-    if (name === "shiftTab") {
-      cycleMode();
-      return;
-    }
-    if (name === "ctrlD" && promptIsEmpty) {
-      exit();
-      return;
-    }
-    if (name === "ctrlB") {
-      const moved = handleRef.current?.engine.getAppState().foregroundCommands?.moveAllToBackground() ?? 0;
-      transcript.addNotice(
-        moved > 0
-          ? `Moved ${moved === 1 ? "the running command" : `${moved} running commands`} to the background.`
-          : "No command is running in the foreground.",
-      );
-      return;
-    }
-    if (name === "ctrlC") {
-      if (busyRef.current) handleRef.current?.engine.abort("user");
-      const at = Date.now();
-      if (at - ctrlCAt.current < EXIT_CONFIRM_MS) {
-        exit();
-        return;
-      }
-      ctrlCAt.current = at;
-      setHint("Press Ctrl+C again to exit");
-      setTimeout(() => setHint(undefined), EXIT_CONFIRM_MS);
-    }
-  };
+  const onOtherKey = (name: KeyName, promptIsEmpty: boolean) =>
+    handleSessionKey(name, promptIsEmpty, {
+      busy: busyRef.current,
+      engine: handleRef.current?.engine,
+      sideAbort: sideAbort.current,
+      cycleMode,
+      exit,
+      transcript,
+      ctrlCAt,
+      setHint,
+    });
 
   const ask = permissions.current;
   const question = ask ? undefined : elicitations.current;
   const sampling = ask || question ? undefined : samplings.current;
   const engine = handle?.engine;
-  const usage = engine?.usage;
-  const contextWindow = engine?.modelInfo.contextWindow;
-  const status = {
+  const status = sessionStatus({
     mode,
-    inputTokens:
-      runningTokens.current.input +
-      (usage
-        ? usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0)
-        : 0),
-    outputTokens: runningTokens.current.output + (usage?.output_tokens ?? 0),
-    contextLeftPercent:
-      lastContext.current !== undefined && contextWindow
-        ? Math.max(0, 100 - (100 * lastContext.current) / contextWindow)
-        : undefined,
-    costUsd: engine ? engine.totalCostUSD : null,
-    model: engine?.modelLabel ?? "",
+    engine,
+    running: runningTokens.current,
+    lastContextTokens: lastContext.current,
     hint: hint ?? (handle ? undefined : "starting…"),
-  };
-  const running = [...transcript.running.values()];
+  });
   return (
     <Box flexDirection="column">
       <Static key={staticKey} items={[...transcript.items]}>
         {(item) => <ItemView key={item.id} item={item} />}
       </Static>
-      {transcript.streamingThinking ? (
-        <Text dimColor italic>
-          ✻ {transcript.streamingThinking.slice(-300)}
-        </Text>
-      ) : null}
-      {transcript.streamingText ? (
-        <Box marginTop={1}>
-          <Text>● </Text>
-          <Markdown text={transcript.streamingText} />
-        </Box>
-      ) : null}
-      {running.map((tool) => (
-        <RunningToolView key={tool.use.id} tool={tool} now={now} />
-      ))}
-      {transcript.todo ? <TodoPanel list={transcript.todo} /> : null}
-      {engine ? <BackgroundTasksPanel tasks={engine.getAppState().backgroundTasks?.list() ?? []} now={now} /> : null}
-      {busy && !ask && !question && !sampling ? (
-        <Box marginTop={1}>
-          <Text color="magenta">✻ Working… </Text>
-          <Text dimColor>(esc to interrupt)</Text>
-        </Box>
-      ) : null}
+      <LivePart
+        transcript={transcript}
+        now={now}
+        backgroundTasks={engine ? (engine.getAppState().backgroundTasks?.list() ?? []) : undefined}
+        working={busy && !ask && !question && !sampling}
+      />
       <Box marginTop={1} flexDirection="column">
-        {ask && handle ? (
-          <PermissionPrompt
-            key={ask.id}
-            ask={ask}
-            cwd={handle.engine.cwd}
-            onAnswered={(choice) => {
-              if (choice === "no") handleRef.current?.engine.abort("user");
-            }}
-          />
-        ) : null}
-        {question ? <ElicitationDialog key={question.id} pending={question} /> : null}
-        {sampling ? <SamplingPrompt key={sampling.id} pending={sampling} cwd={props.cwd} /> : null}
-        {picking ? <PickList title={picking.title} choices={picking.choices} onPick={picking.resolve} /> : null}
+        <Questions
+          ask={ask && handle ? { pending: ask, cwd: handle.engine.cwd } : undefined}
+          question={question}
+          sampling={sampling}
+          picking={picking}
+          cwd={props.cwd}
+          onRefused={() => handleRef.current?.engine.abort("user")}
+        />
         <Box borderStyle="round" borderColor="gray" borderLeft={false} borderRight={false} paddingX={0}>
           <Prompt
             active={!ask && !question && !sampling && !picking}

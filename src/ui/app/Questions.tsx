@@ -1,0 +1,47 @@
+// Whatever waits for the person above the prompt, one at a time: a permission question, then an
+// MCP server's form (elicitation), then a server's request to sample the model, and a pick list a
+// slash command opened.
+import { ElicitationDialog } from "../dialogs/ElicitationDialog.js";
+import type { ElicitationQueue } from "../dialogs/elicitation-queue.js";
+import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
+import { PickList } from "../dialogs/PickList.js";
+import type { PendingAsk } from "../dialogs/permission-queue.js";
+import { SamplingPrompt } from "../dialogs/SamplingPrompt.js";
+import type { SamplingQueue } from "../dialogs/sampling-queue.js";
+
+export interface Picking {
+  title: string;
+  choices: ReadonlyArray<{ label: string; value: string }>;
+  resolve(value: string | undefined): void;
+}
+
+export interface QuestionsProps {
+  /** The permission question, shown only once the session is there (`cwd` is its folder). */
+  ask: { pending: PendingAsk; cwd: string } | undefined;
+  question: ElicitationQueue["current"];
+  sampling: SamplingQueue["current"];
+  picking: Picking | undefined;
+  cwd: string;
+  /** A "No" to a permission question also stops the running prompt. */
+  onRefused(): void;
+}
+
+export function Questions({ ask, question, sampling, picking, cwd, onRefused }: QuestionsProps) {
+  return (
+    <>
+      {ask ? (
+        <PermissionPrompt
+          key={ask.pending.id}
+          ask={ask.pending}
+          cwd={ask.cwd}
+          onAnswered={(choice) => {
+            if (choice === "no") onRefused();
+          }}
+        />
+      ) : null}
+      {question ? <ElicitationDialog key={question.id} pending={question} /> : null}
+      {sampling ? <SamplingPrompt key={sampling.id} pending={sampling} cwd={cwd} /> : null}
+      {picking ? <PickList title={picking.title} choices={picking.choices} onPick={picking.resolve} /> : null}
+    </>
+  );
+}
