@@ -42,6 +42,18 @@ const { homedir: __wardenHome } = __wardenRequire("node:os");
 const { basename: __wardenBase, dirname: __wardenDir, join: __wardenJoin } = __wardenRequire("node:path");
 const { fileURLToPath: __wardenPath } = __wardenRequire("node:url");
 const { Script: __WardenScript } = __wardenRequire("node:vm");
+// V8 records its flags in each cache and refuses one written under other flags. A process that
+// asks for baseline-only wasm (src/shell/parse/baseline-wasm.ts: the CLI outside the UI) gets the
+// flag here, before any cached compile, and caches of its own; a process that changed V8's flags
+// while it ran writes no cache at all (no fresh process would take it).
+function __wardenCacheVariant() {
+  if (globalThis.__wardenBaselineWasmWanted !== true) return "";
+  if (globalThis.__wardenBaselineWasmSet !== true) {
+    __wardenRequire("node:v8").setFlagsFromString("--liftoff-only");
+    globalThis.__wardenBaselineWasmSet = true;
+  }
+  return "-baseline-wasm";
+}
 function __wardenCacheDir() {
   const base = process.env.XDG_CACHE_HOME || __wardenJoin(__wardenHome(), ".cache");
   return __wardenJoin(base, "warden", "code-cache");
@@ -59,6 +71,7 @@ function __wardenWriteAtomic(file, data) {
 // listed beside it in "<cache>.paths"), once per new path; the process has finished its work by
 // then, so only its exit waits for it.
 function __wardenSaveCache(script, state, cacheFile, cachedData) {
+  if (globalThis.__wardenV8FlagsChanged === true) return;
   try {
     const ran = [...(globalThis.__wardenCodePaths ?? [])];
     const pathsFile = \`\${cacheFile}.paths\`;
@@ -84,7 +97,8 @@ function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
   // The built files are ASCII-only, so latin1 is exact and the cheapest decoding.
   const source = __wardenRead(file, "latin1");
   const enabled = process.env.WARDEN_CODE_CACHE !== "0";
-  const cacheFile = __wardenJoin(__wardenCacheDir(), \`\${__wardenBase(file)}-\${process.version}-\${process.arch}.bin\`);
+  const variant = __wardenCacheVariant();
+  const cacheFile = __wardenJoin(__wardenCacheDir(), \`\${__wardenBase(file)}-\${process.version}-\${process.arch}\${variant}.bin\`);
   let cachedData;
   if (enabled) {
     try {

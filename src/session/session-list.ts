@@ -2,7 +2,7 @@
 // changed and a title: the last title given to it (a `custom-title` line, as Claude Code writes
 // when a session is renamed, or a `summary` line), else its first prompt. For pickers that let a
 // person continue an earlier session (an editor's session list).
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { projectDataDir, wardenHome } from "../config/paths.js";
 
@@ -30,13 +30,12 @@ export function listSavedSessions(cwd?: string): SavedSession[] {
     for (const name of transcriptNames(dir)) {
       const path = join(dir, name);
       try {
-        const updatedAt = statSync(path).mtime;
         const described = describe(path);
         // Two folders can share a project slug: keep only the folder asked for.
         if (cwd !== undefined && described.cwd !== undefined && described.cwd !== cwd) continue;
         sessions.push({
           sessionId: name.slice(0, -".jsonl".length),
-          updatedAt,
+          updatedAt: described.updatedAt,
           cwd: described.cwd ?? cwd ?? "",
           ...(described.title && { title: described.title }),
         });
@@ -67,8 +66,8 @@ function transcriptNames(dir: string): string[] {
   }
 }
 
-function describe(path: string): { cwd?: string; title?: string } {
-  const { head, tail } = edges(path);
+function describe(path: string): { updatedAt: Date; cwd?: string; title?: string } {
+  const { updatedAt, head, tail } = edges(path);
   let cwd: string | undefined;
   let firstPrompt: string | undefined;
   for (const line of completeLines(head)) {
@@ -79,14 +78,17 @@ function describe(path: string): { cwd?: string; title?: string } {
   let title: string | undefined;
   for (const line of completeLines(tail)) title = titleOf(line) ?? title;
   title ??= firstPrompt;
-  return { ...(cwd && { cwd }), ...(title && { title: oneLine(title) }) };
+  return { updatedAt, ...(cwd && { cwd }), ...(title && { title: oneLine(title) }) };
 }
 
-/** The first and last EDGE_BYTES of the file (the same text twice when it is small). */
-function edges(path: string): { head: string; tail: string } {
+/**
+ * The first and last EDGE_BYTES of the file (the same text twice when it is small), and when it
+ * last changed: one stat of the open file gives both its size and its time.
+ */
+function edges(path: string): { updatedAt: Date; head: string; tail: string } {
   const fd = openSync(path, "r");
   try {
-    const size = statSync(path).size;
+    const { size, mtime: updatedAt } = fstatSync(fd);
     const read = (position: number, length: number) => {
       const buffer = Buffer.alloc(length);
       const got = readSync(fd, buffer, 0, length, position);
@@ -94,9 +96,9 @@ function edges(path: string): { head: string; tail: string } {
     };
     if (size <= EDGE_BYTES) {
       const whole = read(0, size);
-      return { head: whole, tail: whole };
+      return { updatedAt, head: whole, tail: whole };
     }
-    return { head: read(0, EDGE_BYTES), tail: read(size - EDGE_BYTES, EDGE_BYTES) };
+    return { updatedAt, head: read(0, EDGE_BYTES), tail: read(size - EDGE_BYTES, EDGE_BYTES) };
   } finally {
     closeSync(fd);
   }

@@ -82,6 +82,37 @@ describe.skipIf(!existsSync(cli))("the built CLI's code cache", () => {
     expect(readdirSync(join(cacheHome, "warden", "code-cache")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   }, 120_000);
 
+  it("takes the cache written by a run that loaded the bash grammar (its wasm flags are set before the cache is read)", () => {
+    const cacheHome = tempDir();
+    const textOnly = join(tempDir(), "text-only.jsonl");
+    writeFileSync(textOnly, `${JSON.stringify({ content: [{ type: "text", text: "Hello." }] })}\n`);
+    const bash = join(tempDir(), "bash.jsonl");
+    const call = {
+      type: "tool_use",
+      id: "toolu_1",
+      name: "Bash",
+      input: { command: "echo from-bash", description: "x" },
+    };
+    writeFileSync(
+      bash,
+      `${JSON.stringify({ content: [call] })}\n${JSON.stringify({ content: [{ type: "text", text: "Done." }] })}\n`,
+    );
+    const first = runBuilt(cacheHome, {}, textOnly);
+    expect(first.state).toBe("miss");
+    const withBash = runBuilt(cacheHome, {}, bash);
+    expect(withBash.status, withBash.stderr).toBe(0);
+    expect(withBash.state).toBe("hit");
+    expect(JSON.parse(readFileSync(`${first.file}.paths`, "utf8"))).toEqual(["tool:Bash"]);
+    // Before, turning V8's wasm flag on and off for the grammar left a cache every later run refused.
+    const again = runBuilt(cacheHome, {}, bash);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.state).toBe("hit");
+    expect(again.stdout).toBe(withBash.stdout);
+    const after = runBuilt(cacheHome, {}, textOnly);
+    expect(after.state).toBe("hit");
+    expect(after.stdout).toBe(first.stdout);
+  }, 120_000);
+
   it("compiles as usual when the cache file is corrupt, and replaces it with a good one", () => {
     const cacheHome = tempDir();
     const first = runBuilt(cacheHome);

@@ -2,6 +2,7 @@
 // costs tens of milliseconds to start, which must not land on every process start.
 import { createRequire } from "node:module";
 import type { Language, Parser, Tree } from "web-tree-sitter";
+import { withBaselineWasmOnly } from "./baseline-wasm.js";
 import { type Pace, Pacer } from "./pacer.js";
 
 let loadedParser: Parser | undefined;
@@ -15,25 +16,6 @@ let pacer = new Pacer();
 function injectedLoadDelay(): Promise<void> | undefined {
   const ms = Number(process.env.WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS);
   return Number.isFinite(ms) && ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
-}
-
-/**
- * Compiles the grammar's wasm with V8's baseline compiler only (Liftoff). Otherwise V8 also
- * optimises its functions with TurboFan on background threads: the 1.4 MB grammar's lexer alone
- * took seconds of CPU on a loaded 2-core machine, and while that job ran the session's event loop
- * stalled (the main thread waited on V8's worker tasks, seen with gdb in NodePlatform::DrainTasks),
- * so 8 one-second commands took 3.3-4.2 s instead of 1.5-1.7 s. Baseline code parses a short
- * command in ~30-50 us. The flag is set for these modules' compilation only and restored after,
- * so other wasm (ink's yoga) keeps V8's usual tiers.
- */
-async function withBaselineWasmOnly<T>(compile: () => Promise<T>): Promise<T> {
-  const { setFlagsFromString } = await import("node:v8");
-  setFlagsFromString("--liftoff-only");
-  try {
-    return await compile();
-  } finally {
-    setFlagsFromString("--no-liftoff-only");
-  }
 }
 
 /**
