@@ -28,9 +28,8 @@ const BODY_HEAD = "(function (exports, require, module, __filename, __dirname, _
  * file on the start-up path costs). It compiles the body with the cached code for this exact body,
  * Node and architecture, if there is one and V8 accepts it (V8 checks its own version, flags and
  * the source), and otherwise compiles it as usual and leaves the cache to be written when the
- * process exits, by then holding every function the session compiled (and rewritten at the exit
- * of a later run that took code paths the cache's writers had not, see __wardenSaveCache). A cache that cannot be read
- * or written costs nothing but the saving. WARDEN_CODE_CACHE=0 turns it off. The cache lives in
+ * process exits, by then holding every function the session compiled (see __wardenSaveCache). A
+ * cache that cannot be read or written costs nothing but the saving. WARDEN_CODE_CACHE=0 turns it off. The cache lives in
  * the user's cache folder, created private (0700), like the rest of the user's own files.
  */
 const LOADER = `import { createRequire as __wardenCreateRequire } from "node:module";
@@ -64,32 +63,17 @@ function __wardenWriteAtomic(file, data) {
   __wardenWrite(partial, data, { mode: 0o600 });
   __wardenRename(partial, file);
 }
-// At exit. A cache is written by the first run of a build, holding what that run compiled; the
-// code paths a later run takes first (a tool it was the first to call: the session notes each in
-// globalThis.__wardenCodePaths, see src/orchestration/code-cache-paths.ts) would be compiled on
-// every start. So the cache is rewritten when this run took a path its writers had not (they are
-// listed beside it in "<cache>.paths"), once per new path; the process has finished its work by
-// then, so only its exit waits for it.
-function __wardenSaveCache(script, state, cacheFile, cachedData) {
-  if (globalThis.__wardenV8FlagsChanged === true) return;
+// At exit, after a run that had no cache it could take: the cache then holds every function the
+// session compiled. A cache that was taken is not rewritten, even when this run compiled more (a
+// tool the first run never called): V8 deserializes a whole cache at every start, so each path
+// added to it costs every later start (measured: the Read and Bash paths made a one-turn session
+// ~3% slower to its first request and ~0.9 MB larger), more than it saves the runs that take it.
+function __wardenSaveCache(script, state, cacheFile) {
+  if (state === "hit" || globalThis.__wardenV8FlagsChanged === true) return;
   try {
-    const ran = [...(globalThis.__wardenCodePaths ?? [])];
-    const pathsFile = \`\${cacheFile}.paths\`;
-    let known = [];
-    if (state === "hit") {
-      try {
-        const listed = JSON.parse(__wardenRead(pathsFile, "utf8"));
-        if (Array.isArray(listed)) known = listed.filter((path) => typeof path === "string");
-      } catch {}
-      if (ran.every((path) => known.includes(path))) return;
-    }
     const data = script.createCachedData();
-    // V8 drops the bytecode of functions a long session has not run for a while: such a session's
-    // cache may hold less than the one it would replace, which is then kept.
-    if (state === "hit" && data.length <= cachedData.length) return;
     __wardenMkdir(__wardenDir(cacheFile), { recursive: true, mode: 0o700 });
     __wardenWriteAtomic(cacheFile, data);
-    __wardenWriteAtomic(pathsFile, JSON.stringify([...new Set([...known, ...ran])].sort()));
   } catch {}
 }
 function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
@@ -108,7 +92,7 @@ function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
   const script = new __WardenScript(source, { filename: file, cachedData });
   const state = cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
   if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache \${state} \${cacheFile}\\n\`);
-  if (enabled) process.once("exit", () => __wardenSaveCache(script, state, cacheFile, cachedData));
+  if (enabled) process.once("exit", () => __wardenSaveCache(script, state, cacheFile));
   const module = { exports: {} };
   const nodeRequire = __wardenCreateRequire(file);
   const require = (id) => (Object.hasOwn(chunks, id) ? chunks[id] : nodeRequire(id));
