@@ -51,7 +51,7 @@ describe.skipIf(!existsSync(cli))("the built CLI's code cache", () => {
     expect(second.stdout).toContain("examples/hello.jsonl");
   }, 120_000);
 
-  it("takes the cache written by a run that loaded the bash grammar (its wasm flag is set before the cache is read)", () => {
+  it("takes the cache written by a run that loaded the bash grammar (written before the grammar changes V8's flags)", () => {
     const cacheHome = tempDir();
     const bash = join(tempDir(), "bash.jsonl");
     const call = {
