@@ -107,15 +107,16 @@ export async function openInteractiveSession(
 
 /**
  * A session that started without skills has no Skill tool: once the folders hold one the model may
- * run (written while the session runs), the tool joins the pool from the next request, so a new
- * skill (a `context: fork` one too) runs without a restart. The session that has the tool finds
- * new skills itself (createLiveSkillTool).
+ * run (written while the session runs), the tool joins the pool from the next request, deferred
+ * (ToolSearch loads it; the requests' tools stay as they were), so a new skill (a `context: fork`
+ * one too) runs without a restart. The session that has the tool finds new skills itself
+ * (createLiveSkillTool); before a request, skill-arrival.ts notices a skill nobody listed.
  */
 async function offerSkillTool(session: BuiltSession["session"], cwd: string, catalog: SkillCatalog): Promise<void> {
   if (session.tools.some((tool) => tool.name === SKILL_TOOL_NAME)) return;
   const { modelInvocableSkills } = await import("../tools/skill/listing.js");
   if (modelInvocableSkills(catalog).length === 0) return;
-  session.addTools([await createLiveSkillTool(cwd, catalog)]);
+  session.addTools([await createLiveSkillTool(cwd, catalog, { deferred: true })]);
 }
 
 /** The session id `--continue` means: the latest of the folder. */

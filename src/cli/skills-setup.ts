@@ -39,8 +39,13 @@ export async function setUpSkills(
 /**
  * The Skill tool over `catalog`, reading the folders again for a skill written since (same trust):
  * when the model names one it does not know, and before a request when the folders changed.
+ * `deferred` for a tool that joins a session already under way (see skill-arrival.ts).
  */
-export async function createLiveSkillTool(cwd: string, catalog: SkillCatalog): Promise<AnyTool> {
+export async function createLiveSkillTool(
+  cwd: string,
+  catalog: SkillCatalog,
+  options: { deferred?: boolean } = {},
+): Promise<AnyTool> {
   const [{ createSkillTool }, { discoverSkills }, { skillFoldersStamp }] = await Promise.all([
     import("../tools/skill/tool.js"),
     import("../config/skills/discover.js"),
@@ -49,6 +54,7 @@ export async function createLiveSkillTool(cwd: string, catalog: SkillCatalog): P
   return createSkillTool(catalog, {
     rescan: () => discoverSkills({ cwd, projectTrusted: catalog.projectTrusted }),
     stamp: () => skillFoldersStamp(cwd),
+    ...(options.deferred ? { deferred: true } : {}),
   });
 }
 

@@ -140,6 +140,46 @@ describe("skills in a headless session", () => {
     expect(jsonLines(run.stdout)[0]?.tools).not.toContain("Skill");
   });
 
+  it("tells a session that started without skills of one written mid-session, and runs it through a deferred Skill tool; the requests' prefix stays byte for byte", async () => {
+    const p = project();
+    const at = server.requests.length;
+    server.enqueue(
+      // While the model works, the user writes a skill into the project.
+      replyFrom(() => {
+        write(
+          join(p.cwd, ".warden", "skills", "greet", "SKILL.md"),
+          "---\ndescription: Greets the team in their language\n---\nGREET-BODY: say hello to $ARGUMENTS.\n",
+        );
+        return reply().tool("Glob", { pattern: "*.md" }, { id: "g1" });
+      }),
+      reply().tool("ToolSearch", { query: "select:Skill" }, { id: "ts1" }),
+      reply().tool("Skill", { skill: "greet", args: "the crew" }, { id: "s1" }),
+      reply().text("Greeted."),
+    );
+    const run = await warden(p, ["-p", "Look around", "--trust-project"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(jsonLines(run.stdout)[0]?.tools).not.toContain("Skill");
+    type Body = { system: unknown; tools: Array<{ name: string }>; messages: unknown[] };
+    const [first, second, third] = [0, 1, 2].map((i) => server.requests[at + i]?.body as Body);
+    expect(JSON.stringify(first)).not.toContain("greet");
+    // The skill is told at the next request, after the first request's bytes, which stay as they were.
+    expect(JSON.stringify(second?.system)).toBe(JSON.stringify(first?.system));
+    expect(JSON.stringify(second?.tools)).toBe(JSON.stringify(first?.tools));
+    const bytes = (value: unknown) => JSON.stringify(value, (key, v) => (key === "cache_control" ? undefined : v));
+    const firstMessages = first?.messages ?? [];
+    expect(bytes(second?.messages.slice(0, firstMessages.length))).toBe(bytes(firstMessages));
+    const added = JSON.stringify(second?.messages.slice(firstMessages.length));
+    expect(added).toContain("greet: Greets the team in their language");
+    expect(added).toContain('load it with ToolSearch (\\"select:Skill\\")');
+    // Loaded with ToolSearch, the Skill tool's schema joins the tools; the skill then runs.
+    expect(second?.tools.map((tool) => tool.name)).not.toContain("Skill");
+    expect(third?.tools.map((tool) => tool.name)).toContain("Skill");
+    expect(resultText(at + 3, "s1")).toContain("The skill greet is loaded");
+    expect(requestText(at + 3)).toContain("GREET-BODY: say hello to the crew.");
+    // Told once: the listing is not repeated at the requests that follow.
+    expect(requestText(at + 3).split("greet: Greets the team").length - 1).toBe(1);
+  });
+
   it("grants allowed-tools only while the skill runs: a write before it and in the next prompt is refused", async () => {
     const p = project();
     write(

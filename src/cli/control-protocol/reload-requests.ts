@@ -33,9 +33,10 @@ export async function reloadSkills(state: StreamState): Promise<JsonObject[]> {
   const hadSkillTool = session.tools.some((tool) => tool.name === "Skill");
   let tools = built.skills.tools;
   // The model hears of the change from the Skill tool's own listing, at the next request: a new
-  // tool lists the skills, and one already there sees the folders changed and sends the new list.
+  // tool (deferred: the requests' tools stay as they were until ToolSearch loads it) lists the
+  // skills, and one already there sees the folders changed and sends the new list.
   if (!hadSkillTool && modelInvocableSkills(catalog).length > 0) {
-    tools = [await createLiveSkillTool(plan.config.cwd, catalog)];
+    tools = [await createLiveSkillTool(plan.config.cwd, catalog, { deferred: true })];
     session.addTools(tools);
   }
   built.skills = { catalog, tools };

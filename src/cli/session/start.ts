@@ -28,6 +28,7 @@ import { loadExtraTools } from "../extra-tools.js";
 import { configuredFleetUrl, lazyFleetAccess } from "../fleet-access.js";
 import { setUpLsp } from "../lsp-setup.js";
 import { headlessMcpFeatures, sessionRoots } from "../mcp-features.js";
+import { skillArrivalSource } from "../skill-arrival.js";
 import type { SessionSkills } from "../skills-setup.js";
 import { setUpSkills } from "../skills-setup.js";
 import { processTeammateRunner, teammateMode } from "../teammates/mode.js";
@@ -157,6 +158,15 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
   try {
     const taskTools = settingsValue(permissions.settings, "taskTools");
     const skills = await setUpSkills(config.cwd, permissions.settings, warn);
+    // Without a Skill tool, nothing would notice a skill written while the session runs.
+    const skillArrival =
+      skills.tools.length === 0
+        ? skillArrivalSource({
+            cwd: config.cwd,
+            atStart: skills.catalog,
+            addTools: (added) => sessionRef?.addTools(added),
+          })
+        : undefined;
     const builtIn = builtInTools({
       taskTools,
       brief: config.brief || settingsValue(permissions.settings, "brief") === true,
@@ -259,6 +269,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       ...(options.editor ? { editor: options.editor } : {}),
       verbose: config.verbose,
       onAppStateChange: followRoots,
+      ...(skillArrival ? { attachmentSources: [skillArrival] } : {}),
       onAttachmentError: (kind, error) =>
         warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
     });

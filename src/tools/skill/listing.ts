@@ -5,7 +5,8 @@
 // window (at four bytes a token): descriptions are shortened first, then names left out, so a
 // project with hundreds of skills cannot crowd out the conversation.
 import type { SkillCatalog, SkillDefinition } from "../../config/skills/index.js";
-import type { AttachmentSource } from "../../tool/types.js";
+import { loadedDeferredToolNames, TOOL_SEARCH_TOOL_NAME } from "../../tool/deferred.js";
+import type { AttachmentContext, AttachmentSource } from "../../tool/types.js";
 import { LISTING_CUT_NOTE, SKILL_TOOL_NAME } from "./prompt.js";
 
 export const SKILL_LISTING_KIND = "skill_listing";
@@ -70,16 +71,23 @@ export function skillListingText(catalog: SkillCatalog, budget: number): string 
 
 /**
  * The listing as a reminder source the Skill tool brings: `current` is the tool's catalog as it is
- * now, `refresh` reads the folders again first when they changed.
+ * now, `refresh` reads the folders again first when they changed. A `deferred` tool (one that
+ * joined the session after its first request, see createSkillTool) is not in the requests' tools
+ * until ToolSearch loads it: until then the listing says so.
  */
 export function skillListingSource(
   current: () => SkillCatalog,
   refresh: () => Promise<void> = async () => undefined,
+  deferred = false,
 ): AttachmentSource {
   // What each session was last told (a tool, and so its source, can serve several sessions of a
   // process); null: that there was nothing to list.
   const told = new Map<string, string | null>();
   const text = (contextWindow: number | undefined) => skillListingText(current(), listingBudget(contextWindow));
+  const withLoadHint = (listing: string, context: AttachmentContext["context"]) =>
+    deferred && !loadedDeferredToolNames(context.getAppState()).has(SKILL_TOOL_NAME)
+      ? `${listing}\n${DEFERRED_LOAD_HINT}`
+      : listing;
   return {
     kind: SKILL_LISTING_KIND,
     async collect({ context, contextUsage }) {
@@ -88,15 +96,19 @@ export function skillListingSource(
       const listing = text(contextUsage?.contextWindow) ?? null;
       const before = told.get(session);
       told.set(session, listing);
-      if (before === undefined) return listing === null ? undefined : [{ text: listing }];
+      if (before === undefined) return listing === null ? undefined : [{ text: withLoadHint(listing, context) }];
       if (listing === before) return undefined;
-      return [{ text: listing === null ? NO_SKILLS_LEFT : `${LISTING_CHANGED}\n${listing}` }];
+      return [{ text: listing === null ? NO_SKILLS_LEFT : withLoadHint(`${LISTING_CHANGED}\n${listing}`, context) }];
     },
-    afterCompaction({ contextUsage }) {
-      return text(contextUsage?.contextWindow);
+    afterCompaction({ context, contextUsage }) {
+      const listing = text(contextUsage?.contextWindow);
+      return listing === undefined ? undefined : withLoadHint(listing, context);
     },
   };
 }
+
+/** Ends the listing while a deferred Skill tool is not loaded. */
+export const DEFERRED_LOAD_HINT = `The ${SKILL_TOOL_NAME} tool joined this session after it started: load it with ${TOOL_SEARCH_TOOL_NAME} ("select:${SKILL_TOOL_NAME}") before running a skill.`;
 
 export const LISTING_CHANGED = "The list of skills changed (skills were added, edited or removed). It is now:";
 const NO_SKILLS_LEFT = `The skills listed before were removed: there are no skills to run with the ${SKILL_TOOL_NAME} tool now.`;

@@ -49,6 +49,12 @@ export interface SkillToolOptions {
    * it changed, the folders are read again and the model is told the new list.
    */
   stamp?: () => string;
+  /**
+   * The tool joins a session that has already made requests (a skill written while it runs): it
+   * is deferred, named to the model and loaded with ToolSearch, so that the requests' tools, and
+   * with them the cached prefix of the conversation, stay as they were.
+   */
+  deferred?: boolean;
 }
 
 export function createSkillTool(
@@ -82,7 +88,8 @@ export function createSkillTool(
     name: SKILL_TOOL_NAME,
     searchHint: "run a skill slash command instructions",
     maxResultSizeChars: 10_000,
-    attachments: [skillListingSource(() => catalog, rescanIfChanged)],
+    attachments: [skillListingSource(() => catalog, rescanIfChanged, options.deferred === true)],
+    ...(options.deferred ? { shouldDefer: true } : {}),
     inputSchema,
     prompt: async () => SKILL_PROMPT,
     description: async (input) => (input?.skill ? `Run the skill ${input.skill}` : "Run a skill"),
