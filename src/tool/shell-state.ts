@@ -80,6 +80,7 @@ export interface StartInProcessTaskOptions {
     signal: AbortSignal,
     output: (text: string) => void,
     task: BackgroundTask,
+    progress: (progress: BackgroundTaskProgress) => void,
   ): Promise<{ failed: boolean; summary: string }>;
   /** Receives the completion notification for the model. */
   notify: (text: string) => void;
@@ -98,8 +99,28 @@ export interface AdoptTaskOptions {
   outputLimitBytes?: number;
 }
 
+/** A background agent's work so far (the Agent SDK's task_progress `usage`). */
+export interface BackgroundTaskProgress {
+  totalTokens: number;
+  toolUses: number;
+  /** The tool it called last. */
+  lastToolName?: string;
+}
+
+/**
+ * What a registry tells its observers as its tasks go (the Agent SDK's task_started, task_progress
+ * and task_notification lines): a task registered, an agent's progress, a task ended (completed,
+ * failed, or stopped by TaskStop or the session's end), with the summary the model is given.
+ */
+export type BackgroundTaskEvent =
+  | { kind: "started"; task: BackgroundTask }
+  | { kind: "progress"; task: BackgroundTask; progress: BackgroundTaskProgress }
+  | { kind: "ended"; task: BackgroundTask; summary: string };
+
 /** A session's background tasks (implemented in src/tools/bash/background-tasks.ts). */
 export interface BackgroundTaskRegistry {
+  /** Calls `listener` for every task event from now on; returns the unsubscribe. */
+  observe(listener: (event: BackgroundTaskEvent) => void): () => void;
   start(options: StartTaskOptions): BackgroundTask;
   /**
    * Starts in-process work as a task; at most a bounded number run at once

@@ -15,6 +15,7 @@ import { type BuiltSession, startSession } from "../session/start.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
 import { expandPrompt } from "../skills-setup.js";
 import { shouldNudge, structuredOutputOf } from "../structured-output.js";
+import { reportTaskLines } from "../task-lines.js";
 import { wardenVersion } from "../version.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
@@ -121,6 +122,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   reporterRef = reporter;
   reporter.init(initInfoOf(built));
   if (config.includePartialMessages) reporter.includePartialMessages();
+  if (config.outputFormat === "stream-json") reportTaskLines(session, (fields) => reporter.system(fields));
 
   let terminal: TerminalEvent | undefined;
   let resultText: string | undefined;

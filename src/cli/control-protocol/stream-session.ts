@@ -4,6 +4,7 @@
 // come in between (initialize first, then interrupt, set_permission_mode, set_model, the MCP
 // requests, seed_read_state, apply_flag_settings), and ours go out (can_use_tool, hook_callback, mcp_message, elicitation). Loaded only when
 // --input-format stream-json is used.
+
 import type { Readable } from "node:stream";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { HookRunner } from "../../hooks/hook-runner.js";
@@ -18,6 +19,7 @@ import { SessionSetupError } from "../session/setup-error.js";
 import { type BuiltSession, startSession } from "../session/start.js";
 import type { SessionConfig } from "../session-config.js";
 import { shouldNudge, structuredOutputOf } from "../structured-output.js";
+import { reportTaskLines } from "../task-lines.js";
 import { ControlChannel, type JsonObject, type UserMessageLine } from "./channel.js";
 import { sdkElicitationHandler } from "./elicitation-bridge.js";
 import { sdkAskHandler } from "./permission-bridge.js";
@@ -243,6 +245,8 @@ async function buildState(
       }),
     );
   }
+  const taskLines = reporter;
+  reportTaskLines(built.session, (fields) => taskLines.system(fields));
   onReporter(reporter);
   // The Agent SDK asks for checkpoints through its environment (enableFileCheckpointing).
   const checkpointing =

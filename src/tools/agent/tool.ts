@@ -178,16 +178,26 @@ export function startInBackground(
     command: label,
     description: request.description,
     notify: (text) => pushReminder(context, `<task-notification>\n${text}\n</task-notification>`),
-    async run(signal, output, task) {
+    async run(signal, output, task, progress) {
       // Kept in the agent's sidechain: a resumed session lists the task again.
       request.task = { id: task.id, outputPath: task.outputPath };
       request.onStart = (controller) => {
         if (signal.aborted) controller.abort(signal.reason);
         else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
       };
+      // What it has done so far, after each of its responses (the SDK's task_progress).
+      const done = { totalTokens: 0, toolUses: 0, lastToolName: undefined as string | undefined };
       request.onMessage = (message) => {
         const text = textOf(message);
         if (text.trim() !== "") output(`${text}\n`);
+        const usage = message.usage;
+        if (usage) done.totalTokens += usage.input_tokens + usage.output_tokens;
+        for (const block of message.content) {
+          if (block.type !== "tool_use") continue;
+          done.toolUses++;
+          done.lastToolName = block.name;
+        }
+        progress({ ...done });
       };
       const result = await host.run(request, context);
       const out = await finish(outputOf(request, result));

@@ -9,6 +9,7 @@ import { interpretCommandResult } from "../../shell/exit-code/index.js";
 import type {
   AdoptTaskOptions,
   BackgroundTask,
+  BackgroundTaskEvent,
   BackgroundTaskRegistry,
   StartInProcessTaskOptions,
   StartTaskOptions,
@@ -48,7 +49,23 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
   private inProcessRunning = 0;
   private readonly inProcessWaiting: Array<() => void> = [];
 
+  private readonly observers = new Set<(event: BackgroundTaskEvent) => void>();
+
   constructor(private readonly outputDir: string) {}
+
+  observe(listener: (event: BackgroundTaskEvent) => void): () => void {
+    this.observers.add(listener);
+    return () => this.observers.delete(listener);
+  }
+
+  /** An observer's failure is its own: the task goes on. */
+  private tell(event: BackgroundTaskEvent): void {
+    for (const listener of this.observers) {
+      try {
+        listener(event);
+      } catch {}
+    }
+  }
 
   start(options: StartTaskOptions): BackgroundTask {
     mkdirSync(this.outputDir, { recursive: true });
@@ -146,12 +163,14 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
           task.notice = completionNotice(task);
           options.notify(task.notice);
         }
+        this.tell({ kind: "ended", task, summary: task.notice ?? `Background task ${task.id} was stopped.` });
         resolve();
       };
       child.once("exit", finish);
       child.once("error", () => finish(null, null));
     });
     this.entries.set(id, entry);
+    this.tell({ kind: "started", task });
     return task;
   }
 
@@ -226,7 +245,9 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
       try {
         outcome = abort.signal.aborted
           ? { failed: true, summary: "stopped before it started" }
-          : await options.run(abort.signal, output, task);
+          : await options.run(abort.signal, output, task, (progress) =>
+              this.tell({ kind: "progress", task, progress }),
+            );
       } catch (error) {
         outcome = { failed: true, summary: error instanceof Error ? error.message : String(error) };
       } finally {
@@ -241,8 +262,10 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
           ` Its output: TaskOutput (task_id "${id}") or ${outputPath}.`;
         options.notify(task.notice);
       }
+      this.tell({ kind: "ended", task, summary: task.notice ?? `Background task ${id} was stopped.` });
     })();
     this.entries.set(id, entry);
+    this.tell({ kind: "started", task });
     return task;
   }
 
@@ -322,11 +345,19 @@ export function completionNotice(task: BackgroundTask): string {
 
 /** The session's registry, created on first use; task output goes under the session folder. */
 export function backgroundTasks(context: ToolUseContext): BackgroundTaskRegistry {
-  const existing = context.getAppState().backgroundTasks;
+  return sessionBackgroundTasks(context, context.options.sessionDir);
+}
+
+/** The same, from the session's store and folder (for what observes the tasks from the start). */
+export function sessionBackgroundTasks(
+  store: Pick<ToolUseContext, "getAppState" | "setAppState">,
+  sessionDir: string,
+): BackgroundTaskRegistry {
+  const existing = store.getAppState().backgroundTasks;
   if (existing) return existing;
-  const registry = new ShellTaskRegistry(join(context.options.sessionDir, "tasks"));
-  context.setAppState((state) => (state.backgroundTasks ? state : { ...state, backgroundTasks: registry }));
-  return context.getAppState().backgroundTasks ?? registry;
+  const registry = new ShellTaskRegistry(join(sessionDir, "tasks"));
+  store.setAppState((state) => (state.backgroundTasks ? state : { ...state, backgroundTasks: registry }));
+  return store.getAppState().backgroundTasks ?? registry;
 }
 
 /**

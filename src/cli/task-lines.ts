@@ -1,0 +1,54 @@
+// The Agent SDK's task lines in stream-json: task_started when a background command or agent is
+// registered, task_progress after each of a background agent's responses, task_notification when
+// a task ends (completed, failed, or stopped), with the summary the model is given. A host shows a
+// tasks panel from them without asking (background_tasks answers when it does ask).
+
+import { sessionArtifactsDir } from "../config/paths.js";
+import type { SessionEngine } from "../loop/session.js";
+import type { BackgroundTask, BackgroundTaskEvent } from "../tool/shell-state.js";
+import { sessionBackgroundTasks } from "../tools/bash/background-tasks.js";
+
+type SystemLine = (fields: Record<string, unknown>) => void;
+
+/** Writes the session's task lines through `system` from now on; returns the unsubscribe. */
+export function reportTaskLines(session: SessionEngine, system: SystemLine): () => void {
+  const registry = sessionBackgroundTasks(session, sessionArtifactsDir(session.cwd, session.sessionId));
+  return registry.observe((event) => system(taskLine(event)));
+}
+
+const taskType = (task: BackgroundTask) => (task.kind === "agent" ? "local_agent" : "local_bash");
+
+export function taskLine(event: BackgroundTaskEvent): Record<string, unknown> {
+  const { task } = event;
+  const description = task.description ?? task.command;
+  switch (event.kind) {
+    case "started":
+      return {
+        subtype: "task_started",
+        task_id: task.id,
+        description,
+        task_type: taskType(task),
+        is_backgrounded: true,
+      };
+    case "progress":
+      return {
+        subtype: "task_progress",
+        task_id: task.id,
+        description,
+        usage: {
+          total_tokens: event.progress.totalTokens,
+          tool_uses: event.progress.toolUses,
+          duration_ms: Date.now() - task.startedAt,
+        },
+        ...(event.progress.lastToolName && { last_tool_name: event.progress.lastToolName }),
+      };
+    case "ended":
+      return {
+        subtype: "task_notification",
+        task_id: task.id,
+        status: task.status === "killed" ? "stopped" : task.status === "running" ? "failed" : task.status,
+        output_file: task.outputPath,
+        summary: event.summary,
+      };
+  }
+}
