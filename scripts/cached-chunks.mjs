@@ -28,9 +28,8 @@ const BODY_HEAD = "(function (exports, require, module, __filename, __dirname, _
  * file on the start-up path costs). It compiles the body with the cached code for this exact body,
  * Node and architecture, if there is one and V8 accepts it (V8 checks its own version, flags and
  * the source), and otherwise compiles it as usual and leaves the cache to be written when the
- * process exits, by then holding every function the session compiled (and rewritten at the exit
- * of a later run that took code paths the cache's writers had not, see __wardenSaveCache). A cache that cannot be read
- * or written costs nothing but the saving. WARDEN_CODE_CACHE=0 turns it off. The cache lives in
+ * process exits, by then holding every function the session compiled (see __wardenCacheSaver). A
+ * cache that cannot be read or written costs nothing but the saving. WARDEN_CODE_CACHE=0 turns it off. The cache lives in
  * the user's cache folder, created private (0700), like the rest of the user's own files.
  */
 const LOADER = `import { createRequire as __wardenCreateRequire } from "node:module";
@@ -42,18 +41,6 @@ const { homedir: __wardenHome } = __wardenRequire("node:os");
 const { basename: __wardenBase, dirname: __wardenDir, join: __wardenJoin } = __wardenRequire("node:path");
 const { fileURLToPath: __wardenPath } = __wardenRequire("node:url");
 const { Script: __WardenScript } = __wardenRequire("node:vm");
-// V8 records its flags in each cache and refuses one written under other flags. A process that
-// asks for baseline-only wasm (src/shell/parse/baseline-wasm.ts: the CLI outside the UI) gets the
-// flag here, before any cached compile, and caches of its own; a process that changed V8's flags
-// while it ran writes no cache at all (no fresh process would take it).
-function __wardenCacheVariant() {
-  if (globalThis.__wardenBaselineWasmWanted !== true) return "";
-  if (globalThis.__wardenBaselineWasmSet !== true) {
-    __wardenRequire("node:v8").setFlagsFromString("--liftoff-only");
-    globalThis.__wardenBaselineWasmSet = true;
-  }
-  return "-baseline-wasm";
-}
 function __wardenCacheDir() {
   const base = process.env.XDG_CACHE_HOME || __wardenJoin(__wardenHome(), ".cache");
   return __wardenJoin(base, "warden", "code-cache");
@@ -64,41 +51,32 @@ function __wardenWriteAtomic(file, data) {
   __wardenWrite(partial, data, { mode: 0o600 });
   __wardenRename(partial, file);
 }
-// At exit. A cache is written by the first run of a build, holding what that run compiled; the
-// code paths a later run takes first (a tool it was the first to call: the session notes each in
-// globalThis.__wardenCodePaths, see src/orchestration/code-cache-paths.ts) would be compiled on
-// every start. So the cache is rewritten when this run took a path its writers had not (they are
-// listed beside it in "<cache>.paths"), once per new path; the process has finished its work by
-// then, so only its exit waits for it.
-function __wardenSaveCache(script, state, cacheFile, cachedData) {
-  if (globalThis.__wardenV8FlagsChanged === true) return;
-  try {
-    const ran = [...(globalThis.__wardenCodePaths ?? [])];
-    const pathsFile = \`\${cacheFile}.paths\`;
-    let known = [];
-    if (state === "hit") {
-      try {
-        const listed = JSON.parse(__wardenRead(pathsFile, "utf8"));
-        if (Array.isArray(listed)) known = listed.filter((path) => typeof path === "string");
-      } catch {}
-      if (ran.every((path) => known.includes(path))) return;
-    }
-    const data = script.createCachedData();
-    // V8 drops the bytecode of functions a long session has not run for a while: such a session's
-    // cache may hold less than the one it would replace, which is then kept.
-    if (state === "hit" && data.length <= cachedData.length) return;
-    __wardenMkdir(__wardenDir(cacheFile), { recursive: true, mode: 0o700 });
-    __wardenWriteAtomic(cacheFile, data);
-    __wardenWriteAtomic(pathsFile, JSON.stringify([...new Set([...known, ...ran])].sort()));
-  } catch {}
+// After a run that had no cache it could take, at exit: the cache then holds every function the
+// session compiled. Or earlier, when the session is about to change V8's flags (the bash grammar,
+// src/shell/parse/baseline-wasm.ts): V8 records its flags in each cache and refuses one written
+// under other flags, so it is written while they are still the ones every start has, and not at
+// exit. A cache that was taken is not rewritten, even when this run compiled more (a tool the
+// first run never called): V8 deserializes a whole cache at every start, so each path added to it
+// costs every later start (measured: the Read and Bash paths made a one-turn session ~3% slower
+// to its first request and ~0.9 MB larger), more than it saves the runs that take it.
+function __wardenCacheSaver(script, cacheFile) {
+  let saved = false;
+  return () => {
+    if (saved || globalThis.__wardenV8FlagsChanged === true) return;
+    saved = true;
+    try {
+      const data = script.createCachedData();
+      __wardenMkdir(__wardenDir(cacheFile), { recursive: true, mode: 0o700 });
+      __wardenWriteAtomic(cacheFile, data);
+    } catch {}
+  };
 }
 function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
   const file = __wardenPath(bodyUrl);
   // The built files are ASCII-only, so latin1 is exact and the cheapest decoding.
   const source = __wardenRead(file, "latin1");
   const enabled = process.env.WARDEN_CODE_CACHE !== "0";
-  const variant = __wardenCacheVariant();
-  const cacheFile = __wardenJoin(__wardenCacheDir(), \`\${__wardenBase(file)}-\${process.version}-\${process.arch}\${variant}.bin\`);
+  const cacheFile = __wardenJoin(__wardenCacheDir(), \`\${__wardenBase(file)}-\${process.version}-\${process.arch}.bin\`);
   let cachedData;
   if (enabled) {
     try {
@@ -108,7 +86,11 @@ function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
   const script = new __WardenScript(source, { filename: file, cachedData });
   const state = cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
   if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache \${state} \${cacheFile}\\n\`);
-  if (enabled) process.once("exit", () => __wardenSaveCache(script, state, cacheFile, cachedData));
+  if (enabled && state !== "hit") {
+    const save = __wardenCacheSaver(script, cacheFile);
+    (globalThis.__wardenSaveCodeCacheNow ??= []).push(save);
+    process.once("exit", save);
+  }
   const module = { exports: {} };
   const nodeRequire = __wardenCreateRequire(file);
   const require = (id) => (Object.hasOwn(chunks, id) ? chunks[id] : nodeRequire(id));

@@ -39,13 +39,7 @@ async function main(): Promise<number> {
   // simply compile as before. Everything else is loaded below, after this call.
   (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   const argv = process.argv.slice(2);
-  const interactive = isInteractiveLaunch(argv);
-  // Outside the UI (whose yoga layout is wasm too) all wasm may take the baseline compiler, which
-  // the bash grammar needs; asked for now, before the first cached chunk loads, whose loader sets
-  // it (../shell/parse/baseline-wasm.ts). A mark only: importing anything here would put it, and
-  // what the bundler groups with it, on the path of every launch.
-  if (!interactive) (globalThis as { __wardenBaselineWasmWanted?: boolean }).__wardenBaselineWasmWanted = true;
-  if (interactive) {
+  if (isInteractiveLaunch(argv)) {
     const { startEarlyInput } = await import("../ui/early-input.js");
     const early = startEarlyInput({ stdin: process.stdin, stdout: process.stdout }, () => {
       early.restore();

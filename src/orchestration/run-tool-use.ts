@@ -2,7 +2,6 @@ import { runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js"
 import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
-import { noteCodePath } from "./code-cache-paths.js";
 import { type ResolvedToolCall, resolveToolCall } from "./resolve-call.js";
 
 /** A call the permission layer refused, as reported in the headless result's permission_denials. */
@@ -62,8 +61,6 @@ export async function runResolvedToolCall(
   const { block } = call;
   if (!call.tool) return { result: errorResult(block.id, call.problem) };
   const tool = call.tool;
-  // MCP tools share one code path, whatever their names.
-  noteCodePath(tool.mcpInfo ? "tool:mcp" : `tool:${tool.name}`);
   if (context.abortController.signal.aborted) {
     return { tool, result: errorResult(block.id, INTERRUPTED_MESSAGE) };
   }

@@ -4,32 +4,29 @@
 //
 // V8 takes that as a process-wide flag, and V8 also records its flags in every code cache it
 // writes: a cache written after the flag was turned on and off again is refused by every fresh
-// process (the built CLI's chunks are compiled through such a cache, scripts/cached-chunks.mjs).
-// So a process that can decide up front (the CLI outside the interactive UI) asks for the flag
-// before anything is compiled: the cache's loader sets it before it consults the cache (and keeps
-// the caches of such processes apart), and the grammar then compiles without touching flags. Any
-// other process turns the flag on for the grammar's compilation only and marks that it did, so
-// that no cache is written from it.
-/** The marks the code cache's loader reads (scripts/cached-chunks.mjs). */
+// process (the built CLI's chunks are compiled through such a cache, scripts/cached-chunks.mjs,
+// which a run without a cache writes at its exit). So before the flag changes, a run that has no
+// cache writes it now, holding what the session compiled so far (its start-up, which is what the
+// cache is for), and marks that V8's flags changed, so that nothing is written at exit. Setting
+// the flag for the whole process before the cache is read was tried instead: it cost every start
+// ~40 ms of CPU (node:v8 and Node's own modules compiled without their built-in cache) and ~0.7 MB.
+
+/** The marks the code cache's loader reads and sets (scripts/cached-chunks.mjs). */
 type Marks = typeof globalThis & {
-  /**
-   * Asked for by the CLI's entry (src/cli/main.ts) before any chunk loads: the loader then sets
-   * --liftoff-only for the whole process.
-   */
-  __wardenBaselineWasmWanted?: boolean;
-  /** Set by the loader once --liftoff-only is on for the whole process. */
-  __wardenBaselineWasmSet?: boolean;
+  /** The loader's "write the cache now" for each chunk loaded without a usable cache. */
+  __wardenSaveCodeCacheNow?: Array<() => void>;
   /** V8's flags changed while the process ran: a code cache it wrote would be refused. */
   __wardenV8FlagsChanged?: boolean;
 };
 
 /** Compiles `compile`'s wasm with the baseline compiler only. */
 export async function withBaselineWasmOnly<T>(compile: () => Promise<T>): Promise<T> {
-  const marks = globalThis as Marks;
-  if (marks.__wardenBaselineWasmSet) return compile();
-  // Loaded here, not at the top: the CLI's entry imports this file, and node:v8 costs its start-up.
   const { setFlagsFromString } = await import("node:v8");
-  marks.__wardenV8FlagsChanged = true;
+  const marks = globalThis as Marks;
+  if (!marks.__wardenV8FlagsChanged) {
+    for (const save of marks.__wardenSaveCodeCacheNow ?? []) save();
+    marks.__wardenV8FlagsChanged = true;
+  }
   setFlagsFromString("--liftoff-only");
   try {
     return await compile();
