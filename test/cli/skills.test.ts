@@ -69,6 +69,22 @@ function deniedTools(stdout: string): string[] {
   return ((result?.permission_denials ?? []) as Array<{ tool_name: string }>).map((d) => d.tool_name);
 }
 
+type RequestBody = { system: unknown; tools: unknown; messages: unknown[] };
+
+/**
+ * Checks that `second` starts with `first`'s bytes (system prompt, tools, every message; the cache
+ * breakpoint, cache_control, moves to the newest message at each request and is left out) and
+ * returns what it added after them, as JSON.
+ */
+function addedAfterSamePrefix(first: RequestBody | undefined, second: RequestBody | undefined): string {
+  expect(JSON.stringify(second?.system)).toBe(JSON.stringify(first?.system));
+  expect(JSON.stringify(second?.tools)).toBe(JSON.stringify(first?.tools));
+  const bytes = (value: unknown) => JSON.stringify(value, (key, v) => (key === "cache_control" ? undefined : v));
+  const firstMessages = first?.messages ?? [];
+  expect(bytes(second?.messages.slice(0, firstMessages.length))).toBe(bytes(firstMessages));
+  return JSON.stringify(second?.messages.slice(firstMessages.length));
+}
+
 describe("skills in a headless session", () => {
   it("lists names and descriptions up front and injects the body only when the skill is invoked", async () => {
     const p = project();
@@ -118,15 +134,9 @@ describe("skills in a headless session", () => {
     }>;
     expect(JSON.stringify(first)).toContain("release-notes: Writes release notes from the git log");
     expect(JSON.stringify(first)).not.toContain("triage");
-    // The second request starts with the first one's bytes (system prompt, tools, every message)...
-    expect(JSON.stringify(second?.system)).toBe(JSON.stringify(first?.system));
-    expect(JSON.stringify(second?.tools)).toBe(JSON.stringify(first?.tools));
-    // (the cache breakpoint, cache_control, moves to the newest message at each request: left out)
-    const bytes = (value: unknown) => JSON.stringify(value, (key, v) => (key === "cache_control" ? undefined : v));
-    const firstMessages = first?.messages ?? [];
-    expect(bytes(second?.messages.slice(0, firstMessages.length))).toBe(bytes(firstMessages));
-    // ...and the new list comes after it, naming the new skill and the new description.
-    const added = JSON.stringify(second?.messages.slice(firstMessages.length));
+    // The second request starts with the first one's bytes; the new list comes after them, naming
+    // the new skill and the new description.
+    const added = addedAfterSamePrefix(first, second);
     expect(added).toContain("The list of skills changed");
     expect(added).toContain("triage: Sorts the incoming issues");
     expect(added).toContain("release-notes: Writes release notes from merged pull requests");
@@ -163,12 +173,7 @@ describe("skills in a headless session", () => {
     const [first, second, third] = [0, 1, 2].map((i) => server.requests[at + i]?.body as Body);
     expect(JSON.stringify(first)).not.toContain("greet");
     // The skill is told at the next request, after the first request's bytes, which stay as they were.
-    expect(JSON.stringify(second?.system)).toBe(JSON.stringify(first?.system));
-    expect(JSON.stringify(second?.tools)).toBe(JSON.stringify(first?.tools));
-    const bytes = (value: unknown) => JSON.stringify(value, (key, v) => (key === "cache_control" ? undefined : v));
-    const firstMessages = first?.messages ?? [];
-    expect(bytes(second?.messages.slice(0, firstMessages.length))).toBe(bytes(firstMessages));
-    const added = JSON.stringify(second?.messages.slice(firstMessages.length));
+    const added = addedAfterSamePrefix(first, second);
     expect(added).toContain("greet: Greets the team in their language");
     expect(added).toContain('load it with ToolSearch (\\"select:Skill\\")');
     // Loaded with ToolSearch, the Skill tool's schema joins the tools; the skill then runs.

@@ -6,48 +6,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { query, type SDKMessage, type SDKUserMessage } from "../../src/cli/library/index.js";
+import { query, type SDKMessage } from "../../src/cli/library/index.js";
 import { writeScript } from "../loop/helpers.js";
+import { openPrompt, resultText } from "./prompt-stream.js";
 
 beforeAll(() => {
   process.env.WARDEN_HOME = mkdtempSync(join(tmpdir(), "warden-library-controls-home-"));
 });
-
-/**
- * A prompt stream that sends its message once `send()` is called (at once without `held`) and
- * stays open until `end()`, so control requests still have a session to reach.
- */
-function openPrompt(
-  text: string,
-  held = false,
-): { prompt: AsyncIterable<SDKUserMessage>; send: () => void; end: () => void } {
-  let send: () => void = () => undefined;
-  let finish: () => void = () => undefined;
-  const go = new Promise<void>((resolve) => {
-    send = resolve;
-  });
-  const ended = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  if (!held) send();
-  async function* messages(): AsyncGenerator<SDKUserMessage> {
-    await go;
-    yield { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null };
-    await ended;
-  }
-  return { prompt: messages(), send, end: finish };
-}
-
-/** Text of the tool result for `id` among the messages. */
-function resultText(messages: SDKMessage[], id: string): string | undefined {
-  for (const message of messages) {
-    if (message.type !== "user" || !Array.isArray(message.message?.content)) continue;
-    for (const block of message.message.content as Array<{ type: string; tool_use_id?: string; content?: unknown }>) {
-      if (block.type === "tool_result" && block.tool_use_id === id) return JSON.stringify(block.content);
-    }
-  }
-  return undefined;
-}
 
 describe("query()'s control methods in one process", () => {
   it("moves a running command to the background, reads its output and stops it", async () => {

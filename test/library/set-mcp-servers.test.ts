@@ -8,43 +8,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createSdkMcpServer, query, type SDKMessage, type SDKUserMessage, tool } from "../../src/cli/library/index.js";
+import { createSdkMcpServer, query, type SDKMessage, tool } from "../../src/cli/library/index.js";
 import { writeScript } from "../loop/helpers.js";
 import { childPids, stdioServerConfig } from "../mcp/fixtures.js";
+import { openPrompt, resultText } from "./prompt-stream.js";
 
 beforeAll(() => {
   process.env.WARDEN_HOME = mkdtempSync(join(tmpdir(), "warden-library-set-servers-home-"));
   // The tools added are sent to the model at once, so the replay can call them without ToolSearch.
   process.env.WARDEN_TOOL_SEARCH = "never";
 });
-
-/** A prompt stream that sends its message on `send()` and stays open until `end()`. */
-function heldPrompt(text: string): { prompt: AsyncIterable<SDKUserMessage>; send: () => void; end: () => void } {
-  let send: () => void = () => undefined;
-  let end: () => void = () => undefined;
-  const go = new Promise<void>((resolve) => {
-    send = resolve;
-  });
-  const ended = new Promise<void>((resolve) => {
-    end = resolve;
-  });
-  async function* messages(): AsyncGenerator<SDKUserMessage> {
-    await go;
-    yield { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null };
-    await ended;
-  }
-  return { prompt: messages(), send, end };
-}
-
-function resultText(messages: SDKMessage[], id: string): string | undefined {
-  for (const message of messages) {
-    if (message.type !== "user" || !Array.isArray(message.message?.content)) continue;
-    for (const block of message.message.content as Array<{ type: string; tool_use_id?: string; content?: unknown }>) {
-      if (block.type === "tool_result" && block.tool_use_id === id) return JSON.stringify(block.content);
-    }
-  }
-  return undefined;
-}
 
 /** An in-process server with one tool that records its calls here. */
 function inProcess(name: string, toolName: string, calls: string[]) {
@@ -73,7 +46,7 @@ describe("query().setMcpServers() in one process", () => {
       { content: [{ type: "text", text: "both answered" }] },
     ]);
     const calls: string[] = [];
-    const input = heldPrompt("call both");
+    const input = openPrompt("call both", true);
     const q = query({
       prompt: input.prompt,
       options: {
