@@ -1,12 +1,14 @@
 // An idle session takes a turn, unprompted, for what arrives for the model (src/loop/wake.ts): a
 // real background command ending, a scheduled prompt falling due, mail for a team's lead. Real
 // Bash, real files, the model on a scripted server on 127.0.0.1.
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { createSession, type SessionEngine } from "../../src/loop/session.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { deliver } from "../../src/session/mailbox.js";
+import { buildTool } from "../../src/tool/build-tool.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import { TEAM_LEAD_NAME } from "../../src/tool/team.js";
 import type { AnyTool } from "../../src/tool/types.js";
@@ -56,6 +58,21 @@ async function finish(run: AsyncGenerator<unknown, { reason: string }>): Promise
   for (let step = await run.next(); ; step = await run.next()) if (step.done) return step.value.reason;
 }
 
+/** Returns once every background task of the session has ended (their notices queued by then). */
+const waitForTasksTool = buildTool({
+  name: "WaitForTasks",
+  inputSchema: z.object({}),
+  async prompt() {
+    return "Waits for the background tasks.";
+  },
+  isReadOnly: () => true,
+  async call(_input, context) {
+    const registry = context.getAppState().backgroundTasks;
+    for (const task of registry?.list() ?? []) await registry?.waitFor(task.id, 30_000);
+    return { data: "all ended" };
+  },
+}) as AnyTool;
+
 /** Resolves at the first wake the session announces. */
 const nextWake = (session: SessionEngine) =>
   new Promise<void>((resolve) => {
@@ -74,13 +91,19 @@ describe("an idle session's wake", () => {
     const session = newSession();
     const at = server.requests.length;
     server.enqueue(
-      reply().tool("Bash", { command: "sleep 0.3; echo built", run_in_background: true, description: "Build" }),
+      // It ends only once the test lets it (the file "go"), after the prompt: no race with the prompt's end.
+      reply().tool("Bash", {
+        command: "while [ ! -e go ]; do sleep 0.05; done; echo built",
+        run_in_background: true,
+        description: "Build",
+      }),
       reply().text("Started the build; I will look when it ends."),
       reply().text("The build finished."),
     );
     const woken = nextWake(session);
     expect(await finish(session.submitMessage("build it"))).toBe("completed");
     expect(session.wakeDue).toBe(false);
+    writeFileSync(join(cwd, "go"), "");
     await woken;
     expect(session.wakeDue).toBe(true);
     expect(await finish(session.submitMessage())).toBe("completed");
@@ -92,12 +115,12 @@ describe("an idle session's wake", () => {
   });
 
   it("a notice that arrives while a prompt runs goes with that prompt, and nothing is due after it", async () => {
-    const session = newSession();
+    const session = newSession([BashTool as AnyTool, waitForTasksTool]);
     const at = server.requests.length;
     server.enqueue(
       reply().tool("Bash", { command: "echo quick", run_in_background: true, description: "Quick one" }),
-      // The foreground command outlasts the background one, whose notice then waits for request 3.
-      reply().tool("Bash", { command: "sleep 0.5" }),
+      // This call returns once the background command has ended, so its notice waits for request 3.
+      reply().tool("WaitForTasks", {}),
       reply().text("Both done."),
     );
     let wakes = 0;

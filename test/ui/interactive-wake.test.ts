@@ -1,6 +1,8 @@
 // An idle interactive session takes a turn by itself when a background command it started ends:
 // nobody types, yet the model gets the task's notice and answers. The built binary in tmux, real
 // bash, against the replay provider.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killTerminals, READY, submit, transcriptWhen, tuiProject } from "../helpers/tui-project.js";
 import { text, toolUse } from "../loop/helpers.js";
@@ -12,7 +14,12 @@ describe("an idle interactive session wakes (tmux, replay provider)", () => {
     const p = tuiProject([
       {
         content: [
-          toolUse("b1", "Bash", { command: "sleep 1; echo built", run_in_background: true, description: "Build it" }),
+          // It ends only once the test lets it (the file "go"), after the prompt: no race with its end.
+          toolUse("b1", "Bash", {
+            command: "while [ ! -e go ]; do sleep 0.05; done; echo built",
+            run_in_background: true,
+            description: "Build it",
+          }),
         ],
       },
       { content: [text("The build runs in the background.")] },
@@ -23,6 +30,7 @@ describe("an idle interactive session wakes (tmux, replay provider)", () => {
     await t.waitFor(READY);
     await submit(t, "build it in the background");
     await t.waitFor("The build runs in the background.");
+    writeFileSync(join(p.cwd, "go"), "");
     const screen = await t.waitFor("The build has finished: it printed built.");
     expect(screen).toMatch(/⏵ Background task \w+: command "Build it"/);
 
