@@ -18,6 +18,21 @@ export function reportTaskLines(session: SessionEngine, system: SystemLine): () 
 
 const taskType = (task: BackgroundTask) => (task.kind === "agent" ? "local_agent" : "local_bash");
 
+/**
+ * What names the task's run and the call behind it, on every line of the task. A task here runs
+ * once (nothing resumes it), so its run is named by its id and start; the fixed-width start keeps
+ * the SDK's promise that a task's runs sort by string in the order they opened.
+ */
+function origin(task: BackgroundTask): Record<string, string> {
+  return {
+    run_id: `${task.id}-${task.startedAt.toString(36).padStart(10, "0")}`,
+    ...(task.toolUseId !== undefined && { tool_use_id: task.toolUseId }),
+  };
+}
+
+const agentType = (task: BackgroundTask) =>
+  task.subagentType !== undefined ? { subagent_type: task.subagentType } : {};
+
 export function taskLine(event: BackgroundTaskEvent): Record<string, unknown> {
   const { task } = event;
   const description = task.description ?? task.command;
@@ -26,7 +41,9 @@ export function taskLine(event: BackgroundTaskEvent): Record<string, unknown> {
       return {
         subtype: "task_started",
         task_id: task.id,
+        ...origin(task),
         description,
+        ...agentType(task),
         task_type: taskType(task),
         is_backgrounded: true,
       };
@@ -34,7 +51,9 @@ export function taskLine(event: BackgroundTaskEvent): Record<string, unknown> {
       return {
         subtype: "task_progress",
         task_id: task.id,
+        ...origin(task),
         description,
+        ...agentType(task),
         usage: {
           total_tokens: event.progress.totalTokens,
           tool_uses: event.progress.toolUses,
@@ -46,6 +65,7 @@ export function taskLine(event: BackgroundTaskEvent): Record<string, unknown> {
       return {
         subtype: "task_notification",
         task_id: task.id,
+        ...origin(task),
         status: task.status === "killed" ? "stopped" : task.status === "running" ? "failed" : task.status,
         output_file: task.outputPath,
         summary: event.summary,

@@ -1,35 +1,27 @@
-// The session engine: owns one conversation across submitted prompts (messages, accumulated
-// usage, the tool pool, the AppState store, the file-read memory) and runs query() for each
-// prompt. This is the object a library user creates to run an agent.
-import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
 import { contextThresholds } from "../context/thresholds.js";
 import { addUsage, emptyUsage, type Message, type Usage, type UserContentBlock } from "../messages/types.js";
-import { budgetProblem } from "../models/budget.js";
 import { type ModelUsageEntry, UsageLedger } from "../models/cost.js";
-import { applyOverride, type ModelInfo, modelInfoFor } from "../models/resolve.js";
+import type { ModelInfo } from "../models/resolve.js";
 import { type InterruptOutcome, wasInterruptedByNewMessage } from "../orchestration/interrupts.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import type { ThinkingSetting } from "../providers/types.js";
-import { type ExtraTranscriptEntry, type TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
+import type { ExtraTranscriptEntry, TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
 import type { AppState } from "../tool/app-state.js";
-import { createAppStateStore } from "../tool/context.js";
-import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import { type FileReadRecord, ReadFileState } from "../tool/read-file-state.js";
 import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
-import { type CompactOutcome, ContextManager } from "./context-manager.js";
+import type { CompactOutcome, ContextManager } from "./context-manager.js";
 import { type ContextUsage, measureContextUsage } from "./context-usage.js";
 import type { QueryEvent, TerminalEvent } from "./events.js";
 import { query } from "./query.js";
-import { SessionAttachments } from "./reminders.js";
-import { RequestPrefixCache } from "./request-prefix.js";
+import type { SessionAttachments } from "./reminders.js";
+import type { RequestPrefixCache } from "./request-prefix.js";
+import { sessionToolUseContext } from "./session-context.js";
 import type { SessionEngineOptions } from "./session-options.js";
-import { sessionSystemPrompt } from "./session-prompt.js";
 import { recordCompaction, recordQueryResult } from "./session-record.js";
-import { SessionToolPool } from "./session-tool-pool.js";
-import { createSideQuery } from "./side-query.js";
+import type { SessionToolPool } from "./session-tool-pool.js";
+import { wireSession } from "./session-wiring.js";
 import { createSubagentHost } from "./subagent/host.js";
-import { todayISODate } from "./system-prompt.js";
 import { waitForTeamMail } from "./team-wait.js";
 import { drainQueuedUserMessages, hasQueuedUserMessages, submitWhileRunning } from "./user-message-queue.js";
 import { WakeSignal, wakeDue } from "./wake.js";
@@ -92,78 +84,24 @@ export class SessionEngine {
   private readonly sideQuery: SideQuery;
 
   constructor(private readonly options: SessionEngineOptions) {
-    this.sessionId = options.sessionId ?? crypto.randomUUID();
     this.cwd = options.cwd;
-    this.modelLabel = options.modelLabel ?? `${options.provider.name}:${options.model}`;
-    const known = modelInfoFor(options.provider.name, options.model);
-    this.mainModelInfo = options.modelInfo ? applyOverride(known, options.modelInfo) : known;
     this.thinking = options.thinking;
-    const problem =
-      options.maxBudgetUsd === undefined
-        ? undefined
-        : budgetProblem(options.maxBudgetUsd, this.modelInfo, this.modelLabel);
-    if (problem) throw new Error(problem);
     this.messages = [...(options.initialMessages ?? [])];
-    this.sideQuery = createSideQuery({
-      provider: options.provider,
-      model: options.model,
-      modelInfo: this.modelInfo,
-      ledger: this.ledger,
-      smallFastModel: options.smallFastModel,
-    });
-    // The plan file sits in the session's folder; the permission context names it so the file
-    // tools may write it in plan mode (also when the session starts in plan mode).
-    const basePermissions = options.permissionContext ?? emptyPermissionContext(options.cwd);
-    const permissionContext: ToolPermissionContext = {
-      ...basePermissions,
-      planFilePath: basePermissions.planFilePath ?? planFilePathIn(sessionArtifactsDir(options.cwd, this.sessionId)),
-    };
-    this.store = createAppStateStore({ ...options.appState, toolPermissionContext: permissionContext }, (state) => {
-      options.onAppStateChange?.(state);
-      this.wake.stateChanged(state);
-    });
+    const parts = wireSession(options, this.ledger, this.messages, (state) => this.wake.stateChanged(state));
+    this.sessionId = parts.sessionId;
+    this.modelLabel = parts.modelLabel;
+    this.mainModelInfo = parts.modelInfo;
+    this.sideQuery = parts.sideQuery;
+    this.store = parts.store;
     this.wake = new WakeSignal(this.store);
-    this.toolPool = new SessionToolPool(
-      options.tools,
-      options.mcpTools ?? [],
-      () => this.store.getAppState().toolPermissionContext.rules,
-    );
-    this.now = options.now ?? (() => new Date());
-    this.startDate = todayISODate(this.now());
-    this.prefix = new RequestPrefixCache(
-      sessionSystemPrompt(options, {
-        cwd: this.cwd,
-        startDate: this.startDate,
-        modelLabel: this.modelLabel,
-        pool: this.tools,
-        permissionContext,
-      }),
-    );
-    this.attachments = new SessionAttachments({
-      startDate: this.startDate,
-      prefix: this.prefix,
-      sources: options.attachmentSources,
-      onError: options.onAttachmentError,
-    });
-    this.contextManager = new ContextManager({
-      provider: options.provider,
-      model: options.model,
-      modelInfo: this.modelInfo,
-      thresholds: contextThresholds(this.modelInfo, options.contextManagement),
-      attachments: this.attachments,
-      ledger: this.ledger,
-      now: this.now,
-    });
-    this.transcriptPath = transcriptPath(options.cwd, this.sessionId);
-    this.transcript =
-      options.transcript === false
-        ? undefined
-        : new TranscriptWriter(this.transcriptPath, {
-            sessionId: this.sessionId,
-            cwd: this.cwd,
-            model: this.modelLabel,
-          });
-    if (options.recordInitialMessages) for (const message of this.messages) this.transcript?.recordMessage(message);
+    this.toolPool = parts.toolPool;
+    this.now = parts.now;
+    this.startDate = parts.startDate;
+    this.prefix = parts.prefix;
+    this.attachments = parts.attachments;
+    this.contextManager = parts.contextManager;
+    this.transcriptPath = parts.transcriptPath;
+    this.transcript = parts.transcript;
   }
 
   get usage(): Usage {
@@ -436,28 +374,9 @@ export class SessionEngine {
   }
 
   private contextWith(abortController: AbortController, tools: AnyTool[]): ToolUseContext {
-    return {
-      options: {
-        tools,
-        model: this.modelLabel,
-        // EnterWorktree moves the session's working directory until ExitWorktree.
-        cwd: this.store.getAppState().worktree?.path ?? this.cwd,
-        sessionId: this.sessionId,
-        sessionDir: sessionArtifactsDir(this.cwd, this.sessionId),
-        isNonInteractive: this.options.isNonInteractive ?? true,
-        verbose: this.options.verbose ?? false,
-        userDialog: this.options.userDialog,
-        subagents: this.subagents,
-        sideQuery: this.sideQuery,
-        ...(this.options.fleet ? { fleet: this.options.fleet } : {}),
-        ...(this.options.editor ? { editor: this.options.editor } : {}),
-      },
-      abortController,
-      messages: this.messages,
-      readFileState: this.readFileState,
-      getAppState: this.store.getAppState,
-      setAppState: this.store.setAppState,
-    };
+    const { options, modelLabel, sessionId, messages, readFileState, store, subagents, sideQuery } = this;
+    const source = { options, modelLabel, sessionId, messages, readFileState, store, subagents, sideQuery };
+    return sessionToolUseContext(source, abortController, tools);
   }
 }
 

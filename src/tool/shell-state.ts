@@ -55,11 +55,17 @@ export interface BackgroundTask {
   outputLimitExceeded?: boolean;
   /** The completion notice queued for the model, if one was. */
   notice?: string;
+  /** The tool call that started it (Bash with run_in_background, Agent, or a command moved there). */
+  toolUseId?: string;
+  /** An agent task's agent type (`general-purpose`, ...). */
+  subagentType?: string;
 }
 
 export interface StartTaskOptions {
   command: string;
   description?: string;
+  /** The tool call that starts it. */
+  toolUseId?: string;
   sandboxed: boolean;
   /** Starts the process with stdout and stderr on the given file descriptor. */
   launch: (outputFd: number) => ChildProcess;
@@ -72,6 +78,10 @@ export interface StartTaskOptions {
 export interface StartInProcessTaskOptions {
   command: string;
   description?: string;
+  /** The tool call that starts it. */
+  toolUseId?: string;
+  /** The agent's type, for an agent task. */
+  subagentType?: string;
   /**
    * Does the work, writing what it has to say through `output` (appended to the task's file), and
    * resolves with its outcome; `signal` aborts when the task is stopped.
@@ -90,6 +100,8 @@ export interface StartInProcessTaskOptions {
 export interface AdoptTaskOptions {
   command: string;
   description?: string;
+  /** The tool call whose command it was. */
+  toolUseId?: string;
   sandboxed: boolean;
   /** The running shell, its stdout and stderr still piped to us. */
   child: ChildProcess;

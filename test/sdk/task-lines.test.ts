@@ -50,8 +50,15 @@ describe("task lines in stream-json (the real Agent SDK)", () => {
     expect(started).toHaveLength(2);
     const bash = started.find((l) => (l as { task_type?: string }).task_type === "local_bash");
     const agent = started.find((l) => (l as { task_type?: string }).task_type === "local_agent");
-    expect(bash).toMatchObject({ description: "Build", is_backgrounded: true });
-    expect(agent).toMatchObject({ description: "count files", is_backgrounded: true });
+    // Each names the call that started it; the agent its type.
+    expect(bash).toMatchObject({ description: "Build", is_backgrounded: true, tool_use_id: "b1" });
+    expect(bash).not.toHaveProperty("subagent_type");
+    expect(agent).toMatchObject({
+      description: "count files",
+      is_backgrounded: true,
+      tool_use_id: "a1",
+      subagent_type: "general-purpose",
+    });
 
     const progress = system("task_progress").filter((l) => l.task_id === agent?.task_id);
     expect(progress.length).toBeGreaterThanOrEqual(2);
@@ -68,5 +75,22 @@ describe("task lines in stream-json (the real Agent SDK)", () => {
     expect(String((agentEnd as { summary?: string }).summary)).toContain("There are a few files.");
     // Every line carries the session's id, as the SDK's types declare.
     for (const line of [...started, ...progress, ...notifications]) expect(line.session_id).toBeTruthy();
+    // And one run id per task, the same on each of its lines, different between the two tasks.
+    const runIds = (taskId: string | undefined) =>
+      new Set(
+        [...started, ...progress, ...notifications]
+          .filter((l) => l.task_id === taskId)
+          .map((l) => (l as { run_id?: string }).run_id),
+      );
+    const [bashRun] = [...runIds(bash?.task_id)];
+    const [agentRun] = [...runIds(agent?.task_id)];
+    expect(runIds(bash?.task_id).size).toBe(1);
+    expect(runIds(agent?.task_id).size).toBe(1);
+    expect(bashRun).toEqual(expect.any(String));
+    expect(agentRun).toEqual(expect.any(String));
+    expect(bashRun).not.toBe(agentRun);
+    expect(progress.every((l) => (l as { tool_use_id?: string }).tool_use_id === "a1")).toBe(true);
+    expect(bashEnd).toMatchObject({ tool_use_id: "b1" });
+    expect(agentEnd).toMatchObject({ tool_use_id: "a1" });
   });
 });

@@ -177,6 +177,8 @@ export function startInBackground(
   const task = registry.startInProcess({
     command: label,
     description: request.description,
+    toolUseId: context.toolUseId,
+    subagentType: request.definition.agentType,
     notify: (text) => pushReminder(context, `<task-notification>\n${text}\n</task-notification>`),
     async run(signal, output, task, progress) {
       // Kept in the agent's sidechain: a resumed session lists the task again.

@@ -115,7 +115,10 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
     id: string,
     outputPath: string,
     child: ChildProcess,
-    options: Pick<StartTaskOptions, "command" | "description" | "sandboxed" | "notify" | "outputLimitBytes">,
+    options: Pick<
+      StartTaskOptions,
+      "command" | "description" | "toolUseId" | "sandboxed" | "notify" | "outputLimitBytes"
+    >,
   ): BackgroundTask {
     const pid = child.pid as number;
     const task: BackgroundTask = {
@@ -127,6 +130,7 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
       startedAt: Date.now(),
       status: "running",
       sandboxed: options.sandboxed,
+      ...(options.toolUseId !== undefined && { toolUseId: options.toolUseId }),
     };
     killGroupOnExit(pid);
     child.unref();
@@ -231,6 +235,8 @@ export class ShellTaskRegistry implements BackgroundTaskRegistry {
       startedAt: Date.now(),
       status: "running",
       sandboxed: false,
+      ...(options.toolUseId !== undefined && { toolUseId: options.toolUseId }),
+      ...(options.subagentType !== undefined && { subagentType: options.subagentType }),
     };
     const abort = new AbortController();
     const entry: TaskEntry = {

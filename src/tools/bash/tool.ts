@@ -90,6 +90,7 @@ function startInBackground(input: BashInput, context: ToolUseContext, cwd: strin
   const task = registry.start({
     command: input.command,
     description: input.description,
+    toolUseId: context.toolUseId,
     sandboxed: choice.sandbox !== undefined,
     launch: (fd) => launchShell({ command: input.command, cwd, snapshot, output: fd, sandbox: choice.sandbox }),
     notify: (text) => pushReminder(context, text),
@@ -183,6 +184,7 @@ async function runInForeground(
     const task = backgroundTasks(context).adopt({
       command: input.command,
       description: input.description,
+      toolUseId: context.toolUseId,
       sandboxed: choice.sandbox !== undefined,
       child,
       outputSoFar: run.output.text,
