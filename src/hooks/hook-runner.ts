@@ -3,17 +3,20 @@
 // hook that fails (crash, hang, broken output) refuses the call: a guard that could not look has
 // not said yes.
 import { randomUUID } from "node:crypto";
-import type { LoadedSettings } from "../config/settings.js";
-import {
-  HOOK_EVENTS,
-  type HookEventName,
-  type HookMatcherConfig,
-  type HooksConfig,
-} from "../config/settings-schema.js";
+import type { HookEventName, HookMatcherConfig, HooksConfig } from "../config/settings-schema.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type { PostToolUseResult, PreToolUseResult, ToolCallHooks } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
+import { matcherAccepts } from "./hook-matchers.js";
 import { type HookOutcome, interpretHookResult } from "./hook-output.js";
+import type {
+  CallbackHooks,
+  HookCallbackRunner,
+  HookLifecycleEvent,
+  SessionStartResult,
+  StopResult,
+  UserPromptSubmitResult,
+} from "./hook-types.js";
 import { type HookCommandResult, runHookCommand } from "./run-command.js";
 
 export type { PostToolUseResult, PreToolUseResult };
@@ -29,81 +32,6 @@ export interface HookRunnerOptions {
   defaultTimeoutMs?: number;
   /** Variables added to every hook command's environment (settings `env` from trusted sources). */
   env?: Readonly<Record<string, string>>;
-}
-
-/**
- * Hooks that are functions of the program embedding Warden (the Agent SDK's `hooks` option), not
- * commands: called with the same input a command gets on stdin, answering with the JSON a command
- * would print.
- */
-export interface CallbackHookMatcher {
-  matcher?: string;
-  callbackIds: string[];
-  /** Seconds, as for command hooks. */
-  timeout?: number;
-}
-export type CallbackHooks = Partial<Record<HookEventName, CallbackHookMatcher[]>>;
-export type HookCallbackRunner = (
-  callbackId: string,
-  input: Record<string, unknown>,
-  toolUseId: string | undefined,
-  signal?: AbortSignal,
-) => Promise<unknown>;
-
-/** A command hook starting or ending, for whoever shows hooks at work (stream-json's hook lines). */
-export type HookLifecycleEvent =
-  | { kind: "started"; hookId: string; hookName: string; event: HookEventName }
-  /** Output while the hook runs: everything it has written so far. */
-  | { kind: "progress"; hookId: string; hookName: string; event: HookEventName; stdout: string; stderr: string }
-  | {
-      kind: "response";
-      hookId: string;
-      hookName: string;
-      event: HookEventName;
-      stdout: string;
-      stderr: string;
-      exitCode: number | null;
-      outcome: "success" | "error" | "cancelled";
-    };
-
-export interface UserPromptSubmitResult {
-  blocked?: string;
-  additionalContext: string[];
-  errors: string[];
-}
-
-export interface StopResult {
-  /** Set when a hook wants the model to keep going; the text tells it why. */
-  continueWith?: string;
-  errors: string[];
-}
-
-export interface SessionStartResult {
-  additionalContext: string[];
-  errors: string[];
-}
-
-/** All hooks of every settings file, lowest precedence first (Claude Code runs them all). */
-export function hooksFromSettings(loaded: LoadedSettings): HooksConfig {
-  const merged: HooksConfig = {};
-  for (const file of loaded.files) {
-    for (const event of HOOK_EVENTS) {
-      const matchers = file.settings.hooks?.[event];
-      if (matchers?.length) merged[event] = [...(merged[event] ?? []), ...matchers];
-    }
-  }
-  return merged;
-}
-
-/** `Edit|Write` exact names, `*` or empty for all, otherwise a regular expression on the whole name. */
-export function matcherAccepts(matcher: string | undefined, toolName: string): boolean {
-  if (matcher === undefined || matcher === "" || matcher === "*") return true;
-  if (/^[A-Za-z0-9_|-]+$/.test(matcher)) return matcher.split("|").includes(toolName);
-  try {
-    return new RegExp(`^(?:${matcher})$`).test(toolName);
-  } catch {
-    return false;
-  }
 }
 
 export class HookRunner implements ToolCallHooks, CompactHooks {

@@ -2,7 +2,7 @@
 // hook fires, the SDK is asked to run the function behind the id (`hook_callback`) and its answer is
 // read as a command hook's JSON output would be.
 import { HOOK_EVENTS, type HookEventName } from "../../config/settings-schema.js";
-import type { CallbackHookMatcher, CallbackHooks, HookCallbackRunner } from "../../hooks/hook-runner.js";
+import type { CallbackHookMatcher, CallbackHooks, HookCallbackRunner } from "../../hooks/hook-types.js";
 import type { ControlChannel, JsonObject } from "./channel.js";
 
 export function callbackHooksFrom(raw: unknown): CallbackHooks | undefined {

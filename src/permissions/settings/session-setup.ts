@@ -3,7 +3,8 @@
 // not start; the message names the file and the problem.
 import { formatSettingsIssue, type LoadedSettings, loadSettings, settingsEnv } from "../../config/settings.js";
 import { untrustedNotice } from "../../config/trust/index.js";
-import { HookRunner, hooksFromSettings } from "../../hooks/hook-runner.js";
+import { hooksFromSettings } from "../../hooks/hook-matchers.js";
+import { HookRunner } from "../../hooks/hook-runner.js";
 import { parseSandboxSettings, type SandboxSettings } from "../../shell/sandbox/index.js";
 import type { AppState } from "../../tool/app-state.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
