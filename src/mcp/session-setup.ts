@@ -1,10 +1,10 @@
-// The one call a session makes to get its MCP servers: read the configuration, start every server
-// at once, and hand back their tools and a close() that ends every child process. The first request
-// waits for no server whose tools the project's last session remembers (remembered-tools.ts): it
-// names the remembered tools, and the server finishes connecting in the background (after
+// The one call a session makes to get its MCP servers: read the configuration, start the servers,
+// and hand back their tools and a close() that ends every child process. The first request waits
+// for no server whose tools the project's last session remembers (remembered-tools.ts): it names
+// the remembered tools, and the server is started and connected in the background (after
 // `handshakeAfter`); when its live list differs, the session hears only the change. Servers not
-// remembered are waited for, at most WARDEN_MCP_STARTUP_WAIT_MS, then the session goes on without
-// them and says so. Failures are reported as they happen.
+// remembered start at once and are waited for, at most WARDEN_MCP_STARTUP_WAIT_MS, then the session
+// goes on without them and says so. Failures are reported as they happen.
 import { type LoadedSettings, loadSettings, settingsEnv } from "../config/settings.js";
 import type { Message } from "../messages/types.js";
 import type { AppState, McpServerInstructions } from "../tool/app-state.js";
@@ -40,9 +40,9 @@ export interface McpSessionOptions {
   /** What servers may ask of the session besides tools (questions, completions, roots, logs). */
   features?: McpClientFeatures;
   /**
-   * Servers whose tools are remembered are started at once but connected (SDK loaded, handshake)
-   * only after this resolves: the CLI passes "the first request is on the wire", so that their
-   * connecting never delays it. Default: at once.
+   * Servers whose tools are remembered are started (process, SDK, handshake) only after this
+   * resolves: the CLI passes "the first request is on the wire", so that their start never delays
+   * it. Default: at once.
    */
   handshakeAfter?: Promise<void>;
   /** `--strict-mcp-config`: only the servers of `mcpConfig`, none from settings or `.mcp.json`. */
@@ -243,15 +243,22 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
   const { McpClientManager } = await import("./manager.js");
   const started = new McpClientManager(load.servers, managerOptions);
   manager = started;
-  // Every server starts now; those remembered connect once the first request is out of the way.
-  for (const entry of load.servers) manager.connection(entry.name)?.startProcess();
   const waited = load.servers
     .filter((s) => s.config && !remembered.has(s.name) && !disabledForProject.has(s.name))
     .map((s) => s.name);
   const rememberedNames = load.servers.filter((s) => remembered.has(s.name)).map((s) => s.name);
-  void manager.settled(waited);
-  if (options.handshakeAfter) void options.handshakeAfter.then(() => started.settled(rememberedNames));
-  else void manager.settled(rememberedNames);
+  const startNow = (names: readonly string[]) => {
+    for (const name of names) started.connection(name)?.startProcess();
+    void started.settled(names);
+  };
+  // Servers the session waits for start at once. A remembered server starts (its process, the
+  // SDK, the handshake) only once the first request is on the wire: a spawn blocks the thread
+  // several milliseconds (the orphan guard's watcher is a second one), and the server's own boot
+  // would compete with the session's start-up for the CPU. It boots while the model reads the
+  // request; a call that comes before it is ready waits for it (McpServerConnection.liveClient).
+  startNow(waited);
+  if (options.handshakeAfter) void options.handshakeAfter.then(() => startNow(rememberedNames));
+  else startNow(rememberedNames);
   if (waited.length > 0) {
     const waitMs = mcpStartupWaitMs();
     let timer: NodeJS.Timeout | undefined;

@@ -1,9 +1,8 @@
 // A stdio MCP server's process, started on its own before anything of the MCP SDK is loaded, and
 // the SDK transport that later speaks to it. Starting the process is one spawn; loading the SDK
 // and the initialize handshake cost the session ~70 ms of its own start-up. Split this way, a
-// session starts every server first thing and, for a server whose tools it remembers, leaves the
-// SDK and the handshake until its first model request is on the wire, while the server boots in
-// parallel. Newline-delimited JSON-RPC over the child's stdin/stdout, as the MCP stdio transport is.
+// session starts the servers it waits for first thing and loads the SDK while they boot.
+// Newline-delimited JSON-RPC over the child's stdin/stdout, as the MCP stdio transport is.
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
