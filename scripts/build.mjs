@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { splitCachedChunks } from "./cached-chunks.mjs";
 import { mergeChunks } from "./merge-chunks.mjs";
 import { execFileSync } from "node:child_process";
+import { resolve as resolvePath } from "node:path";
 
 // Small pure-JS dependencies every session loads are bundled in: zod alone is ~100 ES modules, and
 // resolving and loading them one by one was most of the start-up time. Everything else stays
@@ -61,6 +62,23 @@ const silentDebug = {
     }));
   },
 };
+// The provider SDKs read Node's global `Headers` and `FormData` while they build every request, and
+// the first touch of either loads undici (~25 ms of CPU and ~3 MB before a session's first request;
+// see src/providers/sdk-headers.ts). Each SDK module that names them imports both from there
+// instead, which shadows the globals in that module only. The import goes in front of the first
+// line, so that the module's source map still holds.
+const SDK_MODULE = /[\\/]node_modules[\\/](@anthropic-ai[\\/]sdk|openai)[\\/].*\.mjs$/;
+const SDK_GLOBALS = resolvePath("src/providers/sdk-headers.ts");
+const providerSdkGlobals = {
+  name: "provider-sdk-globals",
+  setup(b) {
+    b.onLoad({ filter: SDK_MODULE }, (args) => {
+      const code = readFileSync(args.path, "utf8");
+      if (!/\b(Headers|FormData)\b/.test(code)) return undefined;
+      return { contents: `import { Headers, FormData } from ${JSON.stringify(SDK_GLOBALS)}; ${code}`, loader: "js" };
+    });
+  },
+};
 const external = Object.keys(pkg.dependencies ?? {})
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
@@ -81,7 +99,7 @@ const result = await build({
   external,
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
-  plugins: [zodEnglishOnly, silentDebug],
+  plugins: [zodEnglishOnly, silentDebug, providerSdkGlobals],
   // React (bundled with ink) picks its development build unless NODE_ENV says production: that
   // build checks every render and made each keystroke's redraw several times slower (issue 14's
   // echo latency). A CLI is always production; the development branches also leave the bundle.

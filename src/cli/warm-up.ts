@@ -70,13 +70,19 @@ export function watchRequests(provider: Provider): RequestWatch {
         onNextRequestWritten(() => {
           tracePhase("request_written");
           markSent();
-          setTimeout(() => {
+          const startWaiting = () => {
             // Neither a tool call nor the end yet: whatever arrived is the model still writing.
             if (done) return;
             waiting = true;
             for (const resume of paceWaiters.splice(0)) resume();
             if (!answered) runIdleTasks();
-          }, WAITING_GRACE_MS).unref();
+          };
+          // The grace timer runs before the event loop reads its sockets: when the process was busy
+          // past the grace (a loaded machine), the answer may already be waiting unread. setImmediate
+          // comes after that read (and everything the read sets off), so an answer that is there
+          // counts, and the warm-up does not start on the way to the tool calls.
+          // (A ref'd immediate: an unref'd one lets the loop block in its next poll until other I/O.)
+          setTimeout(() => setImmediate(startWaiting), WAITING_GRACE_MS).unref();
         });
         const inner = provider.stream(request);
         return (async function* () {

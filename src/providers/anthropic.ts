@@ -6,7 +6,7 @@ import type { AssistantContentBlock, StopReason, Usage } from "../messages/types
 import { toAnthropicParams } from "./anthropic-request.js";
 import type { MessagesClient } from "./anthropic-sdk.js";
 import { abortedError, setupError, toProviderError } from "./errors.js";
-import { httpFetch } from "./http-fetch.js";
+import { providerFetch } from "./http-fetch.js";
 import { toolUseFromArguments } from "./tool-input.js";
 import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
 
@@ -50,7 +50,7 @@ async function createClient(options: AnthropicProviderOptions): Promise<Messages
   const { createMessagesClient } = await import("./anthropic-sdk.js");
   // Exactly one credential: the SDK refuses two, and with none it would go looking in config files.
   const credential = apiKey ? { apiKey } : { authToken };
-  return createMessagesClient({ ...credential, baseURL, maxRetries: 0, fetch: httpFetch });
+  return createMessagesClient({ ...credential, baseURL, maxRetries: 0, fetch: providerFetch });
 }
 
 async function* streamMessages(

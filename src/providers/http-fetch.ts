@@ -6,6 +6,7 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
+import { SdkResponse } from "./sdk-response.js";
 
 type FetchInput =
   | string
@@ -50,14 +51,44 @@ function tellRequestWritten(): void {
 }
 
 /** `fetch`-compatible: resolves with a Response whose body streams as the bytes arrive. */
-export async function httpFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
+export function httpFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
+  return fetchOver(input, init, (parts) => {
+    const response = new Response(parts.body, parts);
+    Object.defineProperty(response, "url", { value: parts.url });
+    return response;
+  });
+}
+
+/**
+ * The fetch of the provider SDKs: the same requests as httpFetch, answered with an SdkResponse
+ * instead of Node's global Response, whose first use loads undici (./sdk-headers.ts says what that
+ * costs). The SDKs read nothing of a response that SdkResponse lacks; other callers (MCP's
+ * transports, which hand the response on to code of their own) keep httpFetch.
+ */
+export function providerFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
+  return fetchOver(input, init, (parts) => new SdkResponse(parts.body, parts) as unknown as Response);
+}
+
+interface ResponseParts {
+  status: number;
+  statusText: string;
+  headers: Array<[string, string]>;
+  body: ReadableStream<Uint8Array> | null;
+  url: string;
+}
+
+async function fetchOver(
+  input: FetchInput,
+  init: RequestInit,
+  toResponse: (parts: ResponseParts) => Response,
+): Promise<Response> {
   const prepared = await prepare(input, init);
   throwIfAborted(prepared.signal);
   for (let redirects = 0; ; redirects++) {
     const response = await send(prepared, true);
     const location = response.headers.location;
     if (!isRedirect(response.statusCode) || location === undefined || prepared.redirect === "manual") {
-      return toResponse(response, prepared);
+      return toResponse(await responseParts(response, prepared));
     }
     response.resume();
     if (prepared.redirect === "error")
@@ -191,7 +222,7 @@ function send(prepared: PreparedRequest, mayRetryStaleSocket: boolean): Promise<
   });
 }
 
-async function toResponse(message: IncomingMessage, prepared: PreparedRequest): Promise<Response> {
+async function responseParts(message: IncomingMessage, prepared: PreparedRequest): Promise<ResponseParts> {
   const status = message.statusCode ?? 0;
   const headers: Array<[string, string]> = [];
   for (let i = 0; i + 1 < message.rawHeaders.length; i += 2)
@@ -199,9 +230,7 @@ async function toResponse(message: IncomingMessage, prepared: PreparedRequest): 
   const hasBody = prepared.method !== "HEAD" && !NULL_BODY_STATUSES.has(status);
   const body = hasBody ? await streamBody(message, prepared.signal) : null;
   if (!hasBody) message.resume();
-  const response = new Response(body, { status, statusText: message.statusMessage ?? "", headers });
-  Object.defineProperty(response, "url", { value: prepared.url.href });
-  return response;
+  return { status, statusText: message.statusMessage ?? "", headers, body, url: prepared.url.href };
 }
 
 /** The body as a web stream, decompressed like fetch would, erroring on abort or a broken connection. */

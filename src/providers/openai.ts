@@ -4,7 +4,7 @@
 import type OpenAI from "openai";
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/types.js";
 import { abortedError, setupError, toProviderError } from "./errors.js";
-import { httpFetch } from "./http-fetch.js";
+import { providerFetch } from "./http-fetch.js";
 import { toOpenAIParams } from "./openai-request.js";
 import { toolUseFromArguments } from "./tool-input.js";
 import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
@@ -55,7 +55,7 @@ async function createClient(options: OpenAIProviderOptions, label: string): Prom
   }
   const { default: OpenAIClient } = await import("openai");
   return {
-    client: new OpenAIClient({ apiKey, baseURL, maxRetries: 0, fetch: httpFetch }),
+    client: new OpenAIClient({ apiKey, baseURL, maxRetries: 0, fetch: providerFetch }),
     useMaxCompletionTokens: official,
   };
 }

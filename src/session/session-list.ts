@@ -2,7 +2,7 @@
 // changed and a title: the last title given to it (a `custom-title` line, as Claude Code writes
 // when a session is renamed, or a `summary` line), else its first prompt. For pickers that let a
 // person continue an earlier session (an editor's session list).
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { projectDataDir, wardenHome } from "../config/paths.js";
 
@@ -45,6 +45,21 @@ export function listSavedSessions(cwd?: string): SavedSession[] {
     }
   }
   return sessions.filter((s) => s.cwd !== "").sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
+}
+
+/**
+ * Deletes a saved session: its transcript and its folder (tool results, file history, subagents'
+ * sidechains, task outputs, plan). Only a transcript found in a project's folder under the exact
+ * name is deleted, so an id can never reach outside it. False when no such session is saved.
+ */
+export function deleteSavedSession(sessionId: string): boolean {
+  const name = `${sessionId}.jsonl`;
+  const dir = projectDirs().find((candidate) => transcriptNames(candidate).includes(name));
+  if (dir === undefined) return false;
+  // The folder first: a transcript left alone still lists the session, so a failure is seen and can be retried.
+  rmSync(join(dir, sessionId), { recursive: true, force: true });
+  rmSync(join(dir, name), { force: true });
+  return true;
 }
 
 function projectDirs(): string[] {

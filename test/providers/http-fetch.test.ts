@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { httpFetch } from "../../src/providers/http-fetch.js";
+import { httpFetch, providerFetch } from "../../src/providers/http-fetch.js";
+import { Headers as SdkHeaders } from "../../src/providers/sdk-headers.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -33,13 +34,18 @@ afterEach(async () => {
   }
 });
 
-describe("httpFetch", () => {
+// providerFetch makes the same requests and answers with an SdkResponse (no undici): every
+// behaviour of the wire holds for both.
+describe.each([
+  ["httpFetch", httpFetch],
+  ["providerFetch", providerFetch],
+])("%s", (_name, fetchWith) => {
   it("sends method, headers and body, and exposes status, headers and url", async () => {
     const url = await serve((req, res, body) => {
       res.writeHead(201, { "content-type": "application/json", "x-echo": String(req.headers["x-api-key"]) });
       res.end(JSON.stringify({ method: req.method, body, contentType: req.headers["content-type"] }));
     });
-    const response = await httpFetch(`${url}/v1/messages`, {
+    const response = await fetchWith(`${url}/v1/messages`, {
       method: "POST",
       headers: { "x-api-key": "k-1", "content-type": "application/json" },
       body: JSON.stringify({ hello: "world" }),
@@ -57,9 +63,9 @@ describe("httpFetch", () => {
 
   it("accepts headers as a Headers object and as pairs", async () => {
     const url = await serve((req, res) => res.end(`${req.headers["a"]}|${req.headers["b"]}`));
-    const fromHeaders = await httpFetch(url, { headers: new Headers({ a: "1", b: "2" }) });
+    const fromHeaders = await fetchWith(url, { headers: new Headers({ a: "1", b: "2" }) });
     expect(await fromHeaders.text()).toBe("1|2");
-    const fromPairs = await httpFetch(url, {
+    const fromPairs = await fetchWith(url, {
       headers: [
         ["a", "3"],
         ["b", "4"],
@@ -75,7 +81,7 @@ describe("httpFetch", () => {
       res.write("first\n");
       sendRest = () => res.end("second\n");
     });
-    const response = await httpFetch(url);
+    const response = await fetchWith(url);
     const reader = response.body!.getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toBe("first\n");
@@ -91,7 +97,7 @@ describe("httpFetch", () => {
       // never answers
     });
     const controller = new AbortController();
-    const pending = httpFetch(url, { signal: controller.signal });
+    const pending = fetchWith(url, { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
   });
@@ -100,7 +106,7 @@ describe("httpFetch", () => {
     const url = await serve((_req, res) => res.end("never read"));
     const controller = new AbortController();
     controller.abort();
-    await expect(httpFetch(url, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(fetchWith(url, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
   });
 
   it("errors the body stream with an AbortError when aborted while streaming", async () => {
@@ -109,7 +115,7 @@ describe("httpFetch", () => {
       res.write("partial");
     });
     const controller = new AbortController();
-    const response = await httpFetch(url, { signal: controller.signal });
+    const response = await fetchWith(url, { signal: controller.signal });
     const reader = response.body!.getReader();
     await reader.read();
     const next = reader.read();
@@ -122,7 +128,7 @@ describe("httpFetch", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write("data: 1\n\n", () => res.socket?.destroy());
     });
-    const response = await httpFetch(url);
+    const response = await fetchWith(url);
     await expect(response.text()).rejects.toThrow(/closed before the response body ended|aborted|fetch failed/);
   });
 
@@ -131,7 +137,7 @@ describe("httpFetch", () => {
     const { server, sockets } = servers.pop()!;
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await expect(httpFetch(url)).rejects.toThrow(/fetch failed: .*ECONNREFUSED/);
+    await expect(fetchWith(url)).rejects.toThrow(/fetch failed: .*ECONNREFUSED/);
   });
 
   it("decompresses a gzip body", async () => {
@@ -139,7 +145,7 @@ describe("httpFetch", () => {
       res.writeHead(200, { "content-encoding": "gzip" });
       res.end(gzipSync("compressed hello"));
     });
-    expect(await (await httpFetch(url)).text()).toBe("compressed hello");
+    expect(await (await fetchWith(url)).text()).toBe("compressed hello");
   });
 
   it("follows a redirect and drops the credentials when the origin changes", async () => {
@@ -154,10 +160,10 @@ describe("httpFetch", () => {
       res.writeHead(307, { location: `${target}/elsewhere` });
       res.end();
     });
-    expect(await (await httpFetch(`${sameOrigin}/old`, { headers: { "x-api-key": "secret" } })).text()).toBe(
+    expect(await (await fetchWith(`${sameOrigin}/old`, { headers: { "x-api-key": "secret" } })).text()).toBe(
       "key=secret path=/new",
     );
-    expect(await (await httpFetch(crossOrigin, { headers: { "x-api-key": "secret" } })).text()).toBe(
+    expect(await (await fetchWith(crossOrigin, { headers: { "x-api-key": "secret" } })).text()).toBe(
       "key=none path=/elsewhere",
     );
   });
@@ -167,12 +173,49 @@ describe("httpFetch", () => {
       res.writeHead(204);
       res.end();
     });
-    const response = await httpFetch(url, { method: "DELETE" });
+    const response = await fetchWith(url, { method: "DELETE" });
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
   });
 
   it("refuses protocols other than http and https", async () => {
-    await expect(httpFetch("file:///etc/passwd")).rejects.toThrow(/unsupported protocol file:/);
+    await expect(fetchWith("file:///etc/passwd")).rejects.toThrow(/unsupported protocol file:/);
+  });
+});
+
+describe("providerFetch's response", () => {
+  it("reads the body once, as text with a byte order mark dropped, or as JSON", async () => {
+    const url = await serve((_req, res) => res.end('\ufeff{"a":1}'));
+    const response = await providerFetch(url);
+    expect(response.bodyUsed).toBe(false);
+    expect(await response.json()).toEqual({ a: 1 });
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(/already been read/);
+  });
+
+  it("clones into two responses that each read the whole body", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "x-id": "r-1" });
+      res.write("one ");
+      res.end("two");
+    });
+    const response = await providerFetch(url);
+    const copy = response.clone();
+    expect(copy.headers.get("x-id")).toBe("r-1");
+    expect(await copy.text()).toBe("one two");
+    expect(await response.text()).toBe("one two");
+  });
+
+  it("carries the SDKs' Headers: case-insensitive, repeated headers combined, cookies apart", async () => {
+    const url = await serve((_req, res) => {
+      res.setHeader("Set-Cookie", ["a=1", "b=2"]);
+      res.setHeader("X-Many", ["x", "y"]);
+      res.end();
+    });
+    const response = await providerFetch(url);
+    expect(response.headers).toBeInstanceOf(SdkHeaders);
+    expect(response.headers.get("x-MANY")).toBe("x, y");
+    expect(response.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
+    expect(Object.prototype.toString.call(response)).toBe("[object Response]");
   });
 });

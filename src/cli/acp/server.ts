@@ -8,6 +8,7 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { applyPermissionUpdates } from "../../permissions/settings/index.js";
+import { deleteSavedSession } from "../../session/session-list.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import { SessionSetupError } from "../session/setup-error.js";
 import type { BuiltSession } from "../session/start.js";
@@ -17,6 +18,10 @@ import { historyUpdates } from "./history.js";
 import { type AcpSession, openSession } from "./open-session.js";
 import { promptText } from "./prompt-content.js";
 import { listSessionsPage } from "./session-list.js";
+
+/** ACP's error code for a session (or other resource) that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
 import { announcedToolCall, resultContent } from "./tool-calls.js";
 
 const MODE_NAMES: Record<PermissionMode, string> = {
@@ -76,7 +81,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
       agentCapabilities: {
         loadSession: true,
         // session/fork is in ACP's unstable schema only; not offered until it is stable.
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
       },
       agentInfo: { name: "warden", title: "Warden", version: wardenVersion() },
@@ -145,16 +150,32 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
   app.onRequest(acp.methods.agent.session.list, ({ params }) => listSessionsPage(params));
 
   // Closed: its running prompt is cancelled and its resources (MCP servers, teammates) freed.
+  const closeOpen = async (entry: AcpSession, why: string) => {
+    if (entry.running) {
+      entry.cancelled = true;
+      entry.built.session.abort(new Error(why));
+      await entry.running.catch(() => undefined);
+    }
+    await entry.built.close();
+  };
   app.onRequest(acp.methods.agent.session.close, async ({ params }) => {
     const entry = sessions.get(params.sessionId);
     if (!entry) throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, "no such session");
     sessions.delete(params.sessionId);
-    if (entry.running) {
-      entry.cancelled = true;
-      entry.built.session.abort(new Error("the editor closed the session"));
-      await entry.running.catch(() => undefined);
+    await closeOpen(entry, "the editor closed the session");
+    return {};
+  });
+
+  // Deleted: closed first when open here, then its transcript and folder are removed, so it leaves
+  // session/list. An unknown id is ACP's "resource not found", which the editor's SDK takes as done.
+  app.onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+    const entry = sessions.get(params.sessionId);
+    if (entry) {
+      sessions.delete(params.sessionId);
+      await closeOpen(entry, "the editor deleted the session");
     }
-    await entry.built.close();
+    if (!deleteSavedSession(params.sessionId) && !entry)
+      throw new acp.RequestError(RESOURCE_NOT_FOUND, `no saved session ${params.sessionId}`);
     return {};
   });
 

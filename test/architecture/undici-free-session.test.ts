@@ -1,0 +1,89 @@
+// A headless session never loads Node's undici (the module behind the global fetch, Headers,
+// Response and FormData): ~25 ms of CPU and ~3 MB before the first request when the provider SDKs
+// touched the global Headers (issue 19). The built CLI, because the build is what gives the SDKs
+// their own Headers (scripts/build.mjs, src/providers/sdk-headers.ts); a preloaded probe reports
+// at exit what Node loaded. Needs dist/ (`npm run build`).
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+
+const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+const probe = fileURLToPath(new URL("./fixtures/report-undici.cjs", import.meta.url));
+
+let server: ScriptedModelServer;
+let dir: string;
+beforeEach(async () => {
+  server = await startScriptedModelServer();
+  dir = await realpath(await mkdtemp(join(tmpdir(), "warden-undici-free-")));
+});
+afterEach(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function runBuilt(model: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WARDEN_HOME: join(dir, "home"),
+    HOME: join(dir, "home"),
+    XDG_CACHE_HOME: join(dir, "cache"),
+    ANTHROPIC_API_KEY: "test",
+    ANTHROPIC_BASE_URL: server.anthropicBaseURL,
+    OPENAI_API_KEY: "test",
+    OPENAI_BASE_URL: server.openaiBaseURL,
+  };
+  const child = spawn(process.execPath, ["-r", probe, cli, "-p", "read it", "--model", model], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.skipIf(!existsSync(cli))("a headless session of the built CLI", () => {
+  for (const model of ["anthropic:claude-test", "openai:gpt-test"]) {
+    it(`talks to the model without loading undici (${model.split(":")[0]})`, async () => {
+      await writeFile(join(dir, "notes.txt"), "the notes\n");
+      server.enqueue(
+        reply()
+          .text("Reading.")
+          .tool("Read", { file_path: join(dir, "notes.txt") }),
+        reply().text("The notes say: the notes."),
+      );
+      const result = await runBuilt(model);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain("The notes say");
+      // The tool's result reached the model, so the whole round went through the SDK.
+      expect(JSON.stringify(server.requests[1]?.body)).toContain("the notes");
+      expect(result.stderr).toContain("undici-loaded=false");
+    }, 60_000);
+  }
+
+  it("still reports undici when something does load it (the probe can fail)", async () => {
+    const child = spawn(process.execPath, ["-r", probe, "-e", "globalThis.Headers"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toContain("undici-loaded=true");
+  });
+});
