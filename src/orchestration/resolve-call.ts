@@ -14,6 +14,13 @@ export type ResolvedToolCall =
   /** No tool of that name in the pool. */
   | { block: ToolUseBlock; tool: undefined; input?: undefined; problem: string };
 
+/**
+ * zod's plain parser rather than its compiled one: for an object schema zod otherwise writes a
+ * parser as source and compiles it (new Function) on the schema's first parse, in every process,
+ * which costs more than the handful of calls a tool gets in a session; the result is the same.
+ */
+const INTERPRETED = { jitless: true } as const;
+
 /** Longest part of unparsable arguments echoed back to the model. */
 const MAX_ECHOED_ARGUMENTS = 2000;
 
@@ -26,7 +33,7 @@ export function resolveToolCall(block: ToolUseBlock, tools: readonly AnyTool[]):
     const problem = `Error: the arguments for ${tool.name} were not a valid JSON object (${error}). Arguments received: ${shown}\nSend the call again with a JSON object that matches the tool's input schema.`;
     return { block, tool, problem };
   }
-  const parsed = tool.inputSchema.safeParse(block.input);
+  const parsed = tool.inputSchema.safeParse(block.input, INTERPRETED);
   if (!parsed.success) return { block, tool, problem: formatZodError(tool.name, parsed.error) };
   return { block, tool, input: parsed.data as ToolInput };
 }

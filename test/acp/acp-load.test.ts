@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
-import { ROOT, startEditor, updatesOf } from "./editor-client.js";
+import { INIT_WITHOUT_EDITOR_FS, ROOT, startEditor, updatesOf } from "./editor-client.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -17,11 +17,6 @@ beforeAll(async () => {
   server = await startScriptedModelServer();
 });
 afterAll(() => server.close());
-
-const INIT: acp.InitializeRequest = {
-  protocolVersion: acp.PROTOCOL_VERSION,
-  clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-};
 
 describe("warden acp session/load", () => {
   it("replays a session's history to the editor and continues it", async () => {
@@ -48,7 +43,7 @@ describe("warden acp session/load", () => {
     let sessionId = "";
     expect(
       await first.run(async (agent) => {
-        await agent.request(acp.methods.agent.initialize, INIT);
+        await agent.request(acp.methods.agent.initialize, INIT_WITHOUT_EDITOR_FS);
         sessionId = (await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] })).sessionId;
         const answer = await agent.request(acp.methods.agent.session.prompt, {
           sessionId,
@@ -68,7 +63,7 @@ describe("warden acp session/load", () => {
     });
     expect(
       await second.run(async (agent) => {
-        const init = await agent.request(acp.methods.agent.initialize, INIT);
+        const init = await agent.request(acp.methods.agent.initialize, INIT_WITHOUT_EDITOR_FS);
         expect(init.agentCapabilities?.loadSession).toBe(true);
         const loaded = await agent.request(acp.methods.agent.session.load, {
           sessionId,

@@ -6,17 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, startEditor } from "./editor-client.js";
+import { INIT_WITHOUT_EDITOR_FS, ROOT, startEditor } from "./editor-client.js";
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, "dist", "cli.js")))
     throw new Error("run `npm run build` first: the test spawns the built CLI");
 });
-
-const INIT: acp.InitializeRequest = {
-  protocolVersion: acp.PROTOCOL_VERSION,
-  clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-};
 
 describe("warden acp session/delete", () => {
   it("deletes a saved session and an open one, and nothing for an unknown id", async () => {
@@ -33,7 +28,7 @@ describe("warden acp session/delete", () => {
     const saved = () => readdirSync(join(projects, readdirSync(projects)[0] as string));
     expect(
       await editor.run(async (agent) => {
-        const init = await agent.request(acp.methods.agent.initialize, INIT);
+        const init = await agent.request(acp.methods.agent.initialize, INIT_WITHOUT_EDITOR_FS);
         expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ delete: {} });
         const ids: string[] = [];
         for (const text of ["first", "second", "third"]) {

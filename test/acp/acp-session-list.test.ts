@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
-import { ROOT, startEditor, updatesOf } from "./editor-client.js";
+import { INIT_WITHOUT_EDITOR_FS, ROOT, startEditor, updatesOf } from "./editor-client.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -16,11 +16,6 @@ beforeAll(async () => {
   server = await startScriptedModelServer();
 });
 afterAll(() => server.close());
-
-const INIT: acp.InitializeRequest = {
-  protocolVersion: acp.PROTOCOL_VERSION,
-  clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-};
 
 describe("warden acp session/list, session/resume and session/close", () => {
   it("lists saved sessions, resumes one without replaying it, and closes it", async () => {
@@ -41,7 +36,7 @@ describe("warden acp session/list, session/resume and session/close", () => {
     const ids: string[] = [];
     expect(
       await first.run(async (agent) => {
-        await agent.request(acp.methods.agent.initialize, INIT);
+        await agent.request(acp.methods.agent.initialize, INIT_WITHOUT_EDITOR_FS);
         for (const text of ["Write the changelog", "Fix   the\nflaky test"]) {
           const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
           ids.push(sessionId);
@@ -67,7 +62,7 @@ describe("warden acp session/list, session/resume and session/close", () => {
     });
     expect(
       await second.run(async (agent) => {
-        const init = await agent.request(acp.methods.agent.initialize, INIT);
+        const init = await agent.request(acp.methods.agent.initialize, INIT_WITHOUT_EDITOR_FS);
         expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
 
         const listed = await agent.request(acp.methods.agent.session.list, { cwd: project });

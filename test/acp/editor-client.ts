@@ -11,6 +11,12 @@ import * as acp from "@agentclientprotocol/sdk";
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const CLI = join(ROOT, "bin", "warden.js");
 
+/** initialize from an editor that offers neither its file system nor terminals. */
+export const INIT_WITHOUT_EDITOR_FS: acp.InitializeRequest = {
+  protocolVersion: acp.PROTOCOL_VERSION,
+  clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+};
+
 export interface TestTerminal {
   id: string;
   command: string;

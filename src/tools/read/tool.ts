@@ -3,7 +3,7 @@
 // is recorded in readFileState, which is what lets Edit/Write trust the model knows a file. When an
 // editor driving the session over ACP lends its file system, text comes from the editor (an open
 // buffer's unsaved text), its version recorded as a hash (file-shared/editor-view.ts).
-import { readFileSync } from "node:fs";
+import { readFileSync, type Stats, statSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
@@ -107,9 +107,11 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
       const range = parsePageRange(input.pages);
       if ("error" in range) return { result: false, message: range.error, errorCode: 8 };
     }
-    let stats: Awaited<ReturnType<typeof stat>>;
+    let stats: Stats;
     try {
-      stats = await stat(filePath);
+      // Synchronous, like the read of a small file below: one stat costs far less than a round
+      // trip through Node's thread pool, of which a response with several reads paid two per call.
+      stats = statSync(filePath);
     } catch {
       return {
         result: false,
@@ -207,7 +209,8 @@ async function readText(
   context: ToolUseContext,
   signal: AbortSignal,
 ): Promise<ReadOutput> {
-  const stats = await stat(filePath);
+  // Synchronous: see validateInput.
+  const stats = statSync(filePath);
   const offset = Math.max(1, input.offset ?? 1);
   const limit = input.limit;
 
