@@ -90,6 +90,13 @@ describe.skipIf(!existsSync(join(dist, "cli.js")))("the built CLI's start-up fil
     expect(bare.filter((specifier) => !specifier?.startsWith("node:"))).toEqual([]);
   });
 
+  it("loads the MCP manager (before the first request when a server's tools are remembered) from one more file", () => {
+    const headless = staticClosure(dynamicTarget([cli], "headless-"));
+    const manager = chunkWithSource("src/mcp/manager.ts");
+    const added = [...staticClosure(manager)].filter((file) => !headless.has(file));
+    expect(added).toEqual([manager]);
+  });
+
   it("connects MCP servers without loading ajv before the first request (it loads at the first form to check)", () => {
     // A remembered server's tools reach the first request through the manager; ajv is ~70 files
     // of CommonJS, and loading them there put ~50-100 ms of CPU before every such request.
