@@ -20,6 +20,25 @@ import { rollup } from "rollup";
 /** The chunks whose code is cached: those every `warden -p` compiles. */
 const CACHED = ["headless", "anthropic"];
 
+/**
+ * Node's modules each body requires only when first used (see the loader's __wardenLazyModule):
+ * those a session may not need before its first request.
+ */
+const LAZY_BUILTINS = ["node:child_process", "node:crypto", "node:dns/promises", "node:https", "node:zlib"];
+
+/**
+ * Rollup reads every export of a module imported as a namespace (import * as x) into a frozen
+ * copy when the body starts, which would load a lazy module at once (the Anthropic SDK imports
+ * node:child_process and node:crypto so): for those, the body uses the stand-in itself.
+ */
+function withLazyNamespaces(code) {
+  const lazy = new Set();
+  for (const [, name, id] of code.matchAll(/^var (\w+) = require\('([^']+)'\);$/gm)) {
+    if (LAZY_BUILTINS.includes(id)) lazy.add(name);
+  }
+  return code.replace(/\/\*#__PURE__\*\/_interopNamespaceDefault\((\w+)\)/g, (call, name) => (lazy.has(name) ? name : call));
+}
+
 /** Each body is one function expression, called by the loader with these parameters. */
 const BODY_HEAD = "(function (exports, require, module, __filename, __dirname, __wardenImport, __wardenMetaUrl) {";
 
@@ -71,6 +90,29 @@ function __wardenCacheSaver(script, cacheFile) {
     } catch {}
   };
 }
+// Node's modules that a session may never use, or only after its first request (a spawn, a hash,
+// an https connection, a compressed response, a DNS lookup): the body gets a stand-in that loads
+// the module at the first use of one of its exports. Requiring them all up front cost ~10 ms of
+// CPU before every first request (dgram and child_process, tls, zlib, dns). Their exports are
+// plain functions and classes that do not depend on "this", so calling one through the stand-in
+// is calling the module's own.
+const __wardenLazyBuiltins = new Set(${JSON.stringify(LAZY_BUILTINS)});
+function __wardenLazyModule(load) {
+  let loaded;
+  const real = () => (loaded ??= load());
+  return new Proxy(Object.create(null), {
+    // An ES namespace of the module (import * as x) has it as its default export too.
+    get: (_, key) => (key === "default" && !("default" in real()) ? real() : real()[key]),
+    has: (_, key) => key in real(),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
+      // The stand-in's own target is empty and extensible: a proxy may report any key configurable.
+      if (descriptor) descriptor.configurable = true;
+      return descriptor;
+    },
+  });
+}
 function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
   const file = __wardenPath(bodyUrl);
   // The built files are ASCII-only, so latin1 is exact and the cheapest decoding.
@@ -93,7 +135,12 @@ function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
   }
   const module = { exports: {} };
   const nodeRequire = __wardenCreateRequire(file);
-  const require = (id) => (Object.hasOwn(chunks, id) ? chunks[id] : nodeRequire(id));
+  const require = (id) =>
+    Object.hasOwn(chunks, id)
+      ? chunks[id]
+      : __wardenLazyBuiltins.has(id)
+        ? __wardenLazyModule(() => nodeRequire(id))
+        : nodeRequire(id);
   script.runInThisContext()(module.exports, require, module, file, __wardenDir(file), dynamicImport, metaUrl);
   return module.exports;
 }`;
@@ -149,7 +196,7 @@ async function splitChunk(path) {
   const bodyPath = join(path, "..", bodyName);
   // The function wrapper is written into the file, on the body's first line so that the source map
   // holds: the loader compiles the file's text as it is, without a second 1.4 MB string.
-  const code = chunk.code.replace(/^\/\/# sourceMappingURL=.*$/m, "");
+  const code = withLazyNamespaces(chunk.code.replace(/^\/\/# sourceMappingURL=.*$/m, ""));
   writeFileSync(bodyPath, `${BODY_HEAD}${code}\n})\n//# sourceMappingURL=${bodyName}.map\n`);
   writeFileSync(`${bodyPath}.map`, chunk.map.toString());
   const names = chunk.exports.filter((name) => name !== "__esModule");

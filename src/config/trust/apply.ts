@@ -75,19 +75,27 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
     widening.push(...skillGrants.widening);
   }
 
-  const fingerprint = wideningFingerprint(wideningByFile);
+  // Hashed only when something reads it: a folder with nothing to trust and no trust entry (most
+  // sessions) then never loads node:crypto before its first request.
+  let fingerprint: string | undefined;
+  const fingerprintOf = () => {
+    fingerprint ??= wideningFingerprint(wideningByFile);
+    return fingerprint;
+  };
   const entry = findTrustEntry(userTrustEntries(files), folder);
   let status: WorkspaceTrustStatus;
   if (widening.length === 0) status = "not_needed";
-  else if (entry?.settingsHash === fingerprint) status = "trusted";
+  else if (entry?.settingsHash === fingerprintOf()) status = "trusted";
   else if (options.trustProject) status = "trusted_for_this_run";
   else status = "untrusted";
   const trust: WorkspaceTrust = {
     folder,
     status,
     widening,
-    fingerprint,
-    changedSinceTrusted: entry !== undefined && entry.settingsHash !== fingerprint,
+    get fingerprint() {
+      return fingerprintOf();
+    },
+    changedSinceTrusted: entry !== undefined && entry.settingsHash !== fingerprintOf(),
   };
   return { files: status === "untrusted" ? restrictedFiles : [...files], trust };
 }

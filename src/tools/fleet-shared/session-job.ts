@@ -7,11 +7,12 @@ import { formatRule } from "../../permissions/index.js";
 import type { FleetJobRequest } from "../../tool/fleet.js";
 import type { ToolUseContext } from "../../tool/types.js";
 
-const run = promisify(execFile);
-
 /** The top of the git work tree `cwd` is in, or undefined outside one. */
 export async function repositoryOf(cwd: string): Promise<string | undefined> {
   try {
+    // Made here, not when the module loads: node:child_process then loads only when a job is made
+    // (the module is part of every session's start-up file; see scripts/cached-chunks.mjs).
+    const run = promisify(execFile);
     const { stdout } = await run("git", ["rev-parse", "--show-toplevel"], { cwd });
     return stdout.trim() || undefined;
   } catch {

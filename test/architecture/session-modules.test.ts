@@ -1,8 +1,11 @@
-// A headless session never loads Node's undici (the module behind the global fetch, Headers,
-// Response and FormData): ~25 ms of CPU and ~3 MB before the first request when the provider SDKs
-// touched the global Headers (issue 19). The built CLI, because the build is what gives the SDKs
-// their own Headers (scripts/build.mjs, src/providers/sdk-headers.ts); a preloaded probe reports
-// at exit what Node loaded. Needs dist/ (`npm run build`).
+// What of Node's own a headless session loads (issue 19). It never loads undici (the module behind
+// the global fetch, Headers, Response and FormData): ~25 ms of CPU and ~3 MB before the first
+// request when the provider SDKs touched the global Headers. And before its first request it loads
+// none of the modules only later work needs (a spawn, an https connection, a compressed response, a
+// DNS lookup): the build hands the session's code stand-ins that load them at first use
+// (scripts/cached-chunks.mjs). The built CLI, because the build is what does both
+// (scripts/build.mjs, src/providers/sdk-headers.ts); a preloaded probe reports what Node loaded.
+// Needs dist/ (`npm run build`).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
@@ -13,7 +16,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
-const probe = fileURLToPath(new URL("./fixtures/report-undici.cjs", import.meta.url));
+const probe = fileURLToPath(new URL("./fixtures/report-modules.cjs", import.meta.url));
+
+/** Loaded only when a session needs them, which "read a file and answer" does not before its request. */
+const LATER = ["child_process", "dgram", "https", "tls", "zlib", "dns/promises"];
 
 let server: ScriptedModelServer;
 let dir: string;
@@ -72,8 +78,24 @@ describe.skipIf(!existsSync(cli))("a headless session of the built CLI", () => {
       // The tool's result reached the model, so the whole round went through the SDK.
       expect(JSON.stringify(server.requests[1]?.body)).toContain("the notes");
       expect(result.stderr).toContain("undici-loaded=false");
+      // The Anthropic path's chunks are the ones built with stand-ins (scripts/cached-chunks.mjs).
+      if (model.startsWith("anthropic:")) {
+        const before = /modules-before-request=(.*)/.exec(result.stderr)?.[1]?.split(",") ?? [];
+        expect(before).toContain("http");
+        expect(before.filter((name) => LATER.includes(name))).toEqual([]);
+      }
     }, 60_000);
   }
+
+  it("still runs a command after its stand-in for node:child_process loaded the real module", async () => {
+    server.enqueue(
+      reply().tool("Bash", { command: "echo from-a-child-process", description: "echo" }),
+      reply().text("The command ran."),
+    );
+    const result = await runBuilt("anthropic:claude-test");
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.stringify(server.requests[1]?.body)).toContain("from-a-child-process");
+  }, 60_000);
 
   it("still reports undici when something does load it (the probe can fail)", async () => {
     const child = spawn(process.execPath, ["-r", probe, "-e", "globalThis.Headers"], {
