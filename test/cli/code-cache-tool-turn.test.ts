@@ -94,7 +94,13 @@ function reads(options: { delayMs?: number } = {}) {
   const calls = reply().delayHeaders(options.delayMs ?? 0);
   for (let index = 0; index < 3; index += 1) calls.tool("Read", { file_path: join(project, `part-${index}.txt`) });
   // The answer after the follow-up comes late enough for a write held back by the grammar's compile.
-  server.enqueue(calls.burst(), reply().delayHeaders(options.delayMs ?? 0).text("Read them.").burst());
+  server.enqueue(
+    calls.burst(),
+    reply()
+      .delayHeaders(options.delayMs ?? 0)
+      .text("Read them.")
+      .burst(),
+  );
 }
 
 describe.skipIf(!existsSync(cli))("the built CLI's code cache and the first tool turn", () => {
@@ -160,7 +166,9 @@ describe.skipIf(!existsSync(cli))("the built CLI's code cache and the first tool
         .tool("Bash", { command: "echo from-bash", description: "x" })
         .tool("Read", { file_path: join(project, "part-0.txt") })
         .burst(),
-      reply().tool("Read", { file_path: join(project, "part-1.txt") }).burst(),
+      reply()
+        .tool("Read", { file_path: join(project, "part-1.txt") })
+        .burst(),
       reply().text("Done.").burst(),
     );
     const bash = await runBuilt();
