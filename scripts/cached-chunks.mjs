@@ -94,7 +94,10 @@ function __wardenCacheWriter(script, cacheFile, taken) {
     if (written === __wardenToolTurn || written === kind) return;
     if (globalThis.__wardenV8FlagsChanged === true) {
       // The grammar's compile is under way: written once V8's flags are back, if they come back.
-      if (kind === __wardenToolTurn) (globalThis.__wardenOnV8FlagsRestored ??= []).push(() => write(kind));
+      if (kind === __wardenToolTurn) {
+        (globalThis.__wardenOnV8FlagsRestored ??= []).push(() => write(kind));
+        if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache held back \${kind} \${cacheFile}\\n\`);
+      }
       return;
     }
     written = kind;

@@ -37,7 +37,7 @@ interface Run {
   wrote: string[];
 }
 
-function runBuilt(): Promise<Run> {
+function runBuilt(env: Record<string, string> = {}): Promise<Run> {
   const home = tempDir();
   mkdirSync(join(home, ".warden"), { recursive: true });
   const child = spawn(process.execPath, [cli, "-p", "go", "--model", "anthropic:claude-test"], {
@@ -51,6 +51,7 @@ function runBuilt(): Promise<Run> {
       WARDEN_TRACE_PHASES: "1",
       ANTHROPIC_API_KEY: "test",
       ANTHROPIC_BASE_URL: server.anthropicBaseURL,
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -153,6 +154,25 @@ describe.skipIf(!existsSync(cli))("the built CLI's code cache and the first tool
     const next = await runBuilt();
     expect(next.loads.map((load) => `${load.state} ${load.kind}`)).toEqual(["hit toolturn", "hit toolturn"]);
     expect(next.wrote).toEqual([]);
+  }, 120_000);
+
+  it("completes the cache once V8's flags are back when the follow-up goes out during the grammar's compile", async () => {
+    sayHi();
+    await runBuilt();
+    // The grammar's compile (V8's flags changed) starts while the first request waits and lasts
+    // past the follow-up request; the answer to that comes after the compile's end.
+    const calls = reply().delayHeaders(1_000);
+    for (let index = 0; index < 3; index += 1) calls.tool("Read", { file_path: join(project, `part-${index}.txt`) });
+    server.enqueue(calls.burst(), reply().delayHeaders(6_000).text("Read them.").burst());
+    const during = await runBuilt({ WARDEN_TEST_GRAMMAR_COMPILE_DELAY_MS: "3000" });
+    expect(during.code, during.stderr).toBe(0);
+    const phases = [...during.stderr.matchAll(/^warden-phase (\S+) /gm)].map((match) => match[1]);
+    expect(phases.filter((phase) => phase === "request_written")).toHaveLength(2);
+    expect(during.stderr).toMatch(/^warden: code cache held back toolturn /m);
+    expect(during.wrote).toEqual(["toolturn", "toolturn"]);
+    sayHi();
+    const next = await runBuilt();
+    expect(next.loads.map((load) => `${load.state} ${load.kind}`)).toEqual(["hit toolturn", "hit toolturn"]);
   }, 120_000);
 
   it("leaves a start-up cache as it is after a first tool turn that ran Bash, and completes it on a later turn of reads", async () => {
