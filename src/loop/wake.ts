@@ -3,7 +3,8 @@
 // teammate writes to its lead. Each of them queues its text and sets AppState.wakeRequested; an
 // interactive session listens here and, when it is idle, starts a turn that carries what waits
 // (`SessionEngine.submitMessage()` without a prompt), as a person would expect of an agent that
-// said it would look at the result when the job ends. A headless `-p` prompt has no "later": it
+// said it would look at the result when the job ends. The Agent SDK's stream-json session does
+// the same (src/cli/control-protocol/idle-wake.ts). A headless `-p` prompt has no "later": it
 // carries what arrives while it runs and ends with it.
 import { hasUnread, waitForMail } from "../session/mailbox.js";
 import type { AppState } from "../tool/app-state.js";

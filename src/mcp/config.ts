@@ -57,6 +57,13 @@ export function normalizeNameForMcp(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, "_");
 }
 
+/**
+ * zod's plain parser: for an object schema zod otherwise writes a parser as source and compiles it
+ * on the schema's first parse (~2 ms in every session with a server, before its first request),
+ * more than the few entries a session checks would ever save.
+ */
+const INTERPRETED = { jitless: true } as const;
+
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`).join("; ");
 }
@@ -98,7 +105,7 @@ export function parseServerConfig(
   };
   let config: McpServerConfig;
   if (type === undefined || type === "stdio") {
-    const parsed = stdioSchema.safeParse(raw);
+    const parsed = stdioSchema.safeParse(raw, INTERPRETED);
     if (!parsed.success) return { ...entry, problem: describeIssues(parsed.error) };
     config = {
       type: "stdio",
@@ -108,7 +115,7 @@ export function parseServerConfig(
       ...(parsed.data.cwd !== undefined ? { cwd: expand(parsed.data.cwd) } : {}),
     };
   } else if (type === "http" || type === "sse" || type === "streamable-http") {
-    const parsed = remoteSchema.safeParse(raw);
+    const parsed = remoteSchema.safeParse(raw, INTERPRETED);
     if (!parsed.success) return { ...entry, problem: describeIssues(parsed.error) };
     const url = expand(parsed.data.url);
     const headers = expandRecord(parsed.data.headers, env, missing);

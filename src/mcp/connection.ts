@@ -1,6 +1,6 @@
-// One MCP server: connecting with a time limit, listing its tools (again when it says they
-// changed), calling them, reading its resources, and coming back after a crash on the next use.
-// Nothing here throws at the session: failures become a state and a message.
+// One MCP server: its state, connecting once at a time (handshake.ts), listing its tools again
+// when it says they changed, calling them, reading its resources, and coming back after a crash on
+// the next use. Nothing here throws at the session: failures become a state and a message.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type {
   CallToolResult,
@@ -9,78 +9,14 @@ import type {
   Resource,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { LoginStarted } from "./auth/flow.js";
-import type { WardenOAuthProvider } from "./auth/provider.js";
-import { hasServerAuth } from "./auth/store.js";
+import { explainCallError, isUnauthorized, messageOf } from "./call-errors.js";
 import { untrackChild } from "./child-registry.js";
-import {
-  applyServerLogLevel,
-  clientCapabilities,
-  installClientFeatures,
-  type McpClientFeatures,
-} from "./client-features/index.js";
-import type { McpConfigScope, McpServerConfig, McpServerEntry } from "./config.js";
+import type { McpServerConfig, McpServerEntry } from "./config.js";
+import type { ConnectionOptions, McpCallOptions, McpServerState, McpServerStatus } from "./connection-types.js";
+import { handshake, listAllTools, oauthProviderFor } from "./handshake.js";
 import { StdioServerProcess } from "./stdio-child.js";
-import { type CreatedTransport, createTransport, stdioLaunch } from "./transport.js";
-
-export type McpServerState = "pending" | "connected" | "failed" | "needs-auth" | "disconnected" | "disabled" | "closed";
-
-export interface McpServerStatus {
-  name: string;
-  scope: McpConfigScope;
-  origin: string;
-  transport?: McpServerConfig["type"];
-  state: McpServerState;
-  error?: string;
-  toolCount: number;
-  supportsResources: boolean;
-  /** What the server called itself at the handshake, while connected. */
-  serverInfo?: { name: string; version: string };
-}
-
-export interface ConnectionOptions {
-  cwd: string;
-  /** Variables the session adds to the processes it starts (settings `env`), for stdio servers. */
-  env?: Readonly<Record<string, string>>;
-  connectTimeoutMs: number;
-  toolTimeoutMs: number;
-  /** Called after the server's tool list was fetched again (list_changed, reconnect). */
-  onToolsChanged?: (connection: McpServerConnection) => void;
-  /** What servers may ask of the session besides tools (questions, completions, roots, logs). */
-  features?: McpClientFeatures;
-}
-
-export interface McpCallOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-const CLIENT_INFO = { name: "warden", version: "0.1.0" };
-const STDIO_EXIT_GRACE_MS = 200;
-
-function signalIfAlive(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Already exited.
-  }
-}
-
-/** JSON-RPC errors are answers from a live server (bad params, tool failure); anything else is transport trouble. */
-function isJsonRpcErrorCode(code: unknown): boolean {
-  return typeof code === "number" && code < 0;
-}
-
-/** The server turned us away for want of credentials (HTTP 401, or the SDK's auth gave up). */
-function isUnauthorized(error: unknown, signInWanted: boolean): boolean {
-  if (signInWanted) return true;
-  const code = (error as { code?: unknown }).code;
-  if (code === 401) return true;
-  return error instanceof Error && /\bUnauthorized\b|\b401\b/.test(error.message);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { type CreatedTransport, stdioLaunch } from "./transport.js";
+import { closeTransport } from "./transport-close.js";
 
 export class McpServerConnection {
   readonly name: string;
@@ -191,40 +127,29 @@ export class McpServerConnection {
   private async connectOnce(config: McpServerConfig): Promise<void> {
     this.stateValue = "pending";
     this.errorValue = undefined;
-    const timeoutMs = this.options.connectTimeoutMs;
-    let timer: NodeJS.Timeout | undefined;
     let signInWanted = () => false;
     try {
-      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-      const features = this.options.features ?? {};
-      const client = new Client(CLIENT_INFO, {
-        capabilities: clientCapabilities(features),
-        listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.refreshTools() } },
-      });
-      await installClientFeatures(client, this.name, features);
-      if (this.closing) throw new Error("the session is closing");
-      // Credentials only when a login left some: a server without them costs no auth code at all.
-      let authProvider: WardenOAuthProvider | undefined;
-      if (config.type !== "stdio" && hasServerAuth(this.name, config.url)) {
-        const { WardenOAuthProvider } = await import("./auth/provider.js");
-        authProvider = new WardenOAuthProvider({ name: this.name, serverUrl: config.url });
-      }
+      const authProvider = await oauthProviderFor(this.name, config);
       signInWanted = () => authProvider?.needsUserSignIn === true;
-      const created = await createTransport(config, this.options.cwd, this.early, this.options.env, authProvider);
-      this.early = undefined;
-      this.client = client;
-      this.created = created;
-      if (this.closing) throw new Error("the session is closing");
-      client.onclose = () => this.onClosed(client);
-      const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`did not finish connecting within ${timeoutMs} ms (MCP_TIMEOUT)`)),
-          timeoutMs,
-        );
+      const tools = await handshake({
+        name: this.name,
+        config,
+        cwd: this.options.cwd,
+        ...(this.options.env && { env: this.options.env }),
+        features: this.options.features ?? {},
+        timeoutMs: this.options.connectTimeoutMs,
+        ...(this.early && { early: this.early }),
+        ...(authProvider && { authProvider }),
+        onToolsListChanged: () => void this.refreshTools(),
+        adopt: (client, created) => {
+          this.early = undefined;
+          this.client = client;
+          this.created = created;
+          client.onclose = () => this.onClosed(client);
+        },
+        isClosing: () => this.closing,
       });
-      await Promise.race([client.connect(created.transport, { timeout: timeoutMs }), timedOut]);
-      this.toolDefs = await Promise.race([this.fetchTools(client, timeoutMs), timedOut]);
-      await Promise.race([applyServerLogLevel(client, features, timeoutMs), timedOut]);
+      this.toolDefs = tools;
       if (this.closing) return;
       this.stateValue = "connected";
     } catch (error) {
@@ -241,21 +166,8 @@ export class McpServerConnection {
       this.toolDefs = [];
       await this.dropTransport();
     } finally {
-      clearTimeout(timer);
       this.settledOnce = true;
     }
-  }
-
-  private async fetchTools(client: Client, timeoutMs: number): Promise<McpToolDefinition[]> {
-    if (!client.getServerCapabilities()?.tools) return [];
-    const all: McpToolDefinition[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-      all.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all;
   }
 
   /** list_changed: fetch the list again and tell the pool. A failed refresh keeps the old list. */
@@ -263,8 +175,8 @@ export class McpServerConnection {
     const client = this.client;
     if (!client || this.stateValue !== "connected") return;
     try {
-      this.toolDefs = await this.fetchTools(client, this.options.connectTimeoutMs);
-      this.options.onToolsChanged?.(this);
+      this.toolDefs = await listAllTools(client, this.options.connectTimeoutMs);
+      this.options.onToolsChanged?.();
     } catch (error) {
       this.errorValue = `refreshing the tool list failed: ${messageOf(error)}`;
     }
@@ -289,7 +201,7 @@ export class McpServerConnection {
       const before = this.toolDefs.map((t) => t.name).join("\n");
       await this.connect();
       if (this.isConnected() && this.toolDefs.map((t) => t.name).join("\n") !== before) {
-        this.options.onToolsChanged?.(this);
+        this.options.onToolsChanged?.();
       }
     } else if (this.connecting) {
       await this.connecting;
@@ -369,28 +281,20 @@ export class McpServerConnection {
 
   /** Turns SDK errors into messages that say which server, what happened and what to do. */
   private explainCallError(error: unknown, what: string, timeoutMs: number, signal?: AbortSignal): Error {
-    if (signal?.aborted) return new Error(`MCP ${what} on "${this.name}" was cancelled`);
-    const code = (error as { code?: unknown }).code;
-    // -32001 RequestTimeout, -32000 ConnectionClosed (the SDK's ErrorCode values).
-    if (code === -32001) {
-      return new Error(`MCP ${what} on server "${this.name}" did not answer within ${timeoutMs} ms (MCP_TOOL_TIMEOUT)`);
-    }
-    if (code === -32000 || this.stateValue === "disconnected") {
-      const stderr = this.created?.stderr.toString();
-      return new Error(
-        `MCP server "${this.name}" closed the connection during ${what} (it may have crashed; it will be restarted on the next use)${stderr ? `. Its stderr ended with: ${stderr.slice(-400)}` : ""}`,
-      );
-    }
-    if (this.isRemote() && !isJsonRpcErrorCode(code) && this.stateValue === "connected") {
-      // An HTTP server that went away (refused, reset, its session gone after a restart) does
-      // not close our side: mark it so the next use connects afresh.
+    const explained = explainCallError(error, {
+      server: this.name,
+      what,
+      timeoutMs,
+      ...(signal && { signal }),
+      state: this.stateValue,
+      remote: this.isRemote(),
+      stderr: () => this.created?.stderr.toString(),
+    });
+    if (explained.unreachable !== undefined) {
       this.stateValue = "disconnected";
-      this.errorValue = messageOf(error);
-      return new Error(
-        `MCP server "${this.name}" could not be reached during ${what} (${messageOf(error)}); it will be reconnected on the next use`,
-      );
+      this.errorValue = explained.unreachable;
     }
-    return new Error(`MCP ${what} on server "${this.name}" failed: ${messageOf(error)}`);
+    return explained.error;
   }
 
   private isRemote(): boolean {
@@ -398,32 +302,11 @@ export class McpServerConnection {
   }
 
   private async dropTransport(): Promise<void> {
-    const early = this.early;
+    const open = { client: this.client, created: this.created, early: this.early };
     this.early = undefined;
-    if (early) {
-      if (early.pid) untrackChild(early.pid);
-      early.child.kill("SIGKILL");
-    }
-    const client = this.client;
-    const created = this.created;
     this.client = undefined;
     this.created = undefined;
-    const pid = created?.pid();
-    // The SDK ends the child's stdin and then waits 2 s before SIGTERM; many servers never exit
-    // on EOF, so every session would pause at exit. Give them a short grace, then SIGTERM.
-    const term = pid ? setTimeout(() => signalIfAlive(pid, "SIGTERM"), STDIO_EXIT_GRACE_MS) : undefined;
-    try {
-      if (client) await client.close();
-      else await created?.transport.close();
-    } catch {
-      // Closing a broken transport may fail; the child is killed below either way.
-    } finally {
-      clearTimeout(term);
-    }
-    if (pid) {
-      untrackChild(pid);
-      signalIfAlive(pid, "SIGKILL");
-    }
+    await closeTransport(open);
   }
 
   /**
@@ -439,7 +322,7 @@ export class McpServerConnection {
     const reconnect = async () => {
       await this.dropTransport();
       await this.connect();
-      this.options.onToolsChanged?.(this);
+      this.options.onToolsChanged?.();
     };
     if (started === "already") {
       await reconnect();

@@ -8,7 +8,7 @@ export {
   parseServerConfig,
 } from "./config.js";
 export { loadMcpServerEntries, type McpConfigLoad, type McpConfigSourcesOptions } from "./config-sources.js";
-export type { McpServerState, McpServerStatus } from "./connection.js";
+export type { McpServerState, McpServerStatus } from "./connection-types.js";
 export { expandEnvVars } from "./env-expansion.js";
 export { McpClientManager, type McpClientManagerOptions } from "./manager.js";
 export { createMcpTool, type McpToolHost, type McpToolOutput } from "./mcp-tool.js";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ToolResultBlock } from "../messages/types.js";
 import { buildTool } from "../tool/build-tool.js";
 import type { AnyTool, JSONSchema } from "../tool/types.js";
-import type { McpCallOptions } from "./connection.js";
+import type { McpCallOptions } from "./connection-types.js";
 import { mcpToolName } from "./names.js";
 import { type McpContent, mapCallToolResult } from "./result-content.js";
 

@@ -13,7 +13,7 @@ import { isToolSearchMode, resolveToolSearchMode, type ToolSearchMode } from "..
 import type { AnyTool } from "../tool/types.js";
 import type { McpClientFeatures } from "./client-features/index.js";
 import { loadMcpServerEntries, serversDisabledForProject } from "./config-sources.js";
-import type { McpServerStatus } from "./connection.js";
+import type { McpServerStatus } from "./connection-types.js";
 import { createLiveControl, type McpLiveControl } from "./live-control.js";
 import type { McpClientManager, McpClientManagerOptions } from "./manager.js";
 import { hashServerConfig, hashToolDefinitions, loadRememberedTools, rememberServerTools } from "./remembered-tools.js";

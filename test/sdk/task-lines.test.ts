@@ -32,6 +32,9 @@ describe("task lines in stream-json (the real Agent SDK)", () => {
         usage: { input_tokens: 30, output_tokens: 6 },
       },
       { content: [text("Both are running.")] },
+      // The idle session answers the tasks' ends by itself: once, or once per task.
+      { content: [text("Noted.")] },
+      { content: [text("Noted.")] },
     ]);
     const prompts = new Prompts();
     const q = query({ prompt: prompts, options: sdkOptions(ws, { model: `replay:${script}` }) });

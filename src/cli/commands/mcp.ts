@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sessionArtifactsDir } from "../../config/paths.js";
-import type { McpServerStatus } from "../../mcp/connection.js";
+import type { McpServerStatus } from "../../mcp/connection-types.js";
 import { wardenVersion } from "../version.js";
 import { add, approve, EDIT_USAGE, get, McpUsageError, remove } from "./mcp-edit.js";
 

@@ -22,6 +22,7 @@ import { shouldNudge, structuredOutputOf } from "../structured-output.js";
 import { reportTaskLines } from "../task-lines.js";
 import { ControlChannel, type JsonObject, type UserMessageLine } from "./channel.js";
 import { sdkElicitationHandler } from "./elicitation-bridge.js";
+import { agentsRunning, nextWakeOrTaskEnd } from "./idle-wake.js";
 import { sdkAskHandler } from "./permission-bridge.js";
 import { handleControlRequest, initializeResponse } from "./requests.js";
 import { callbackHooksFrom, hookCallbackRunner } from "./sdk-hooks.js";
@@ -111,12 +112,20 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
   }
   try {
     while (true) {
+      let message: UserMessageLine | undefined;
       if (queue.length === 0) {
-        if (channel.inputEnded) break;
-        await Promise.race([new Promise<void>((resolve) => (wake = resolve)), channel.closed]);
-        continue;
-      }
-      const message = queue.shift() as UserMessageLine;
+        // Idle: a turn of the session's own when something arrived for the model (idle-wake.ts).
+        const idle = building ? await building.catch(() => undefined) : undefined;
+        if (!idle?.built.session.wakeDue) {
+          const waitForAgents = idle !== undefined && agentsRunning(idle);
+          if (channel.inputEnded && !waitForAgents) break;
+          const next = idle ? nextWakeOrTaskEnd(idle) : undefined;
+          const inputs = channel.inputEnded ? [] : [new Promise<void>((resolve) => (wake = resolve)), channel.closed];
+          await Promise.race([...inputs, ...(next ? [next.arrived] : [])]);
+          next?.stop();
+          continue;
+        }
+      } else message = queue.shift() as UserMessageLine;
       try {
         state = await build();
       } catch (error) {
@@ -273,10 +282,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** One user message of the stream, run to its result line. */
+/** One user message of the stream, or a turn the idle session took by itself, run to its result line. */
 async function runTurn(
   state: StreamState,
-  message: UserMessageLine,
+  message: UserMessageLine | undefined,
   config: SessionConfig,
   first: boolean,
   write: (line: JsonObject) => void,
@@ -285,9 +294,9 @@ async function runTurn(
   const { session } = built;
   const startedAt = performance.now();
   // The message's id: rewind_files names the point to go back to by it.
-  const uuid = typeof message.uuid === "string" ? message.uuid : crypto.randomUUID();
+  const uuid = typeof message?.uuid === "string" ? message.uuid : crypto.randomUUID();
   state.checkpoints?.mark(uuid);
-  if (config.replayUserMessages) write({ ...message, session_id: session.sessionId, uuid });
+  if (config.replayUserMessages && message) write({ ...message, session_id: session.sessionId, uuid });
   reporter.startTurn();
   state.interruptRequested = false;
   if (first || config.verbose) {
@@ -300,9 +309,10 @@ async function runTurn(
   }
   reporter.system({ subtype: "session_state_changed", state: "running" });
   let terminal: TerminalEvent | undefined;
-  const content = promptOf(message.message?.content);
+  // No message: what waits for the model (task notices, scheduled prompts) makes the turn.
+  const content = message ? promptOf(message.message?.content) : undefined;
   try {
-    const events = typeof content === "string" ? built.runPrompt(content) : session.submitMessage(content);
+    const events = typeof content === "object" ? session.submitMessage(content) : built.runPrompt(content);
     for await (const event of events) {
       if (state.interruptRequested && session.isRunning) {
         state.interruptRequested = false;
