@@ -2,7 +2,6 @@
 // Code's so existing consumers can read it: system/init, assistant, user, then one result line.
 // json prints only the result object; text prints only the final answer.
 
-import { howToTrust, type WorkspaceTrust, type WorkspaceTrustStatus } from "../config/trust/index.js";
 import type { QueryEvent, TerminalEvent, TerminalReason } from "../loop/events.js";
 import type { ServerLogMessage } from "../mcp/client-features/types.js";
 import type { AssistantMessage, Usage, UserMessage } from "../messages/types.js";
@@ -10,56 +9,9 @@ import { emptyUsage, textOf, toolResultText } from "../messages/types.js";
 import type { ModelUsageEntry } from "../models/cost.js";
 import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import { PartialMessages } from "./partial-messages.js";
+import type { InitInfo } from "./session/init-info.js";
 import type { OutputFormat } from "./session-config.js";
 import { wardenVersion } from "./version.js";
-
-export interface InitInfo {
-  cwd: string;
-  sessionId: string;
-  model: string;
-  tools: string[];
-  permissionMode: string;
-  mcpServers: Array<{ name: string; status: string }>;
-  workspaceTrust: WorkspaceTrustLine;
-  /** The agent types the Agent tool can start. */
-  agents: string[];
-  /** Agent files (or settings agents) that could not be loaded: path and reason. */
-  agentErrors: Array<{ path: string; reason: string }>;
-  /** The model id without our provider prefix, as the Agent SDK's init shows it. */
-  bareModel: string;
-  /** Where the API key comes from, in Claude Code's words (`ANTHROPIC_API_KEY`, `none`). */
-  apiKeySource: string;
-  /** Slash commands and skills the session knows (names without the slash). */
-  slashCommands: string[];
-  skills: string[];
-}
-
-/** `ANTHROPIC_API_KEY` when the session's provider reads it from the environment; else `none`. */
-export function apiKeySourceFor(providerName: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (providerName === "anthropic" && env.ANTHROPIC_API_KEY) return "ANTHROPIC_API_KEY";
-  return "none";
-}
-
-/**
- * Whether the folder's own settings are in force, and what was ignored when they are not (the
- * `workspace_trust` field of the init line; Claude Code has no such field, consumers skip it).
- */
-export interface WorkspaceTrustLine {
-  folder: string;
-  status: WorkspaceTrustStatus;
-  ignored: Array<{ file: string; key: string; grants: string }>;
-  how_to_trust?: string;
-}
-
-export function workspaceTrustLine(trust: WorkspaceTrust): WorkspaceTrustLine {
-  if (trust.status !== "untrusted") return { folder: trust.folder, status: trust.status, ignored: [] };
-  return {
-    folder: trust.folder,
-    status: trust.status,
-    ignored: trust.widening.filter((w) => w.known).map(({ file, key, grants }) => ({ file, key, grants })),
-    how_to_trust: howToTrust(trust.folder),
-  };
-}
 
 export type ResultSubtype =
   | "success"

@@ -14,6 +14,11 @@
 // before the cache is read was tried instead: it cost every start ~40 ms of CPU (node:v8 and
 // Node's own modules compiled without their built-in cache) and ~0.7 MB.
 
+import type { Language } from "web-tree-sitter";
+
+/** A compiled WebAssembly module (named through web-tree-sitter: the build's TypeScript libs lack WebAssembly). */
+export type WasmModule = Parameters<typeof Language.loadSync>[0];
+
 /** The marks the code cache's loader reads and sets (scripts/cached-chunks.mjs). */
 type Marks = typeof globalThis & {
   /** The loader's "write the cache now" for each chunk loaded without a usable cache. */
@@ -29,9 +34,34 @@ let compiling = 0;
 /** V8's cache tag before the first change of its flags. */
 let tagBeforeFlags: number | undefined;
 
+/** What `withBaselineWasmOnly` hands its callback. */
+export interface BaselineWasm {
+  /**
+   * Compiles every function of the module now, on V8's background threads, instead of each at its
+   * first call on the thread that calls it (V8's lazy compilation). For the bash grammar, whose
+   * lexer is one large function that the first parse needs: compiled lazily it held the main
+   * thread ~50 ms at the first parse; compiled whole it compiles while the main thread loads
+   * web-tree-sitter's JavaScript. Only the one module: lazy compilation is back on once it is done.
+   */
+  compileWhole(bytes: Uint8Array): Promise<WasmModule>;
+}
+
+/** The global WebAssembly object (the project's TypeScript libs declare only its types). */
+function wasmApi(): { compile(bytes: Uint8Array): Promise<WasmModule> } {
+  return (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
+}
+
 /** Compiles `compile`'s wasm with the baseline compiler only. */
-export async function withBaselineWasmOnly<T>(compile: () => Promise<T>): Promise<T> {
+export async function withBaselineWasmOnly<T>(compile: (wasm: BaselineWasm) => Promise<T>): Promise<T> {
   const { cachedDataVersionTag, setFlagsFromString } = await import("node:v8");
+  const compileWhole = async (bytes: Uint8Array): Promise<WasmModule> => {
+    setFlagsFromString("--no-wasm-lazy-compilation");
+    try {
+      return await wasmApi().compile(bytes);
+    } finally {
+      setFlagsFromString("--wasm-lazy-compilation");
+    }
+  };
   const marks = globalThis as Marks;
   tagBeforeFlags ??= cachedDataVersionTag();
   if (compiling === 0 && !marks.__wardenV8FlagsChanged) {
@@ -41,7 +71,7 @@ export async function withBaselineWasmOnly<T>(compile: () => Promise<T>): Promis
   compiling += 1;
   setFlagsFromString("--liftoff-only");
   try {
-    return await compile();
+    return await compile({ compileWhole });
   } finally {
     compiling -= 1;
     if (compiling === 0) {

@@ -1,5 +1,6 @@
 // The bash grammar, loaded once and only when a command first needs deciding: the wasm parser
 // costs tens of milliseconds to start, which must not land on every process start.
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Language, Parser, Tree } from "web-tree-sitter";
 import { withBaselineWasmOnly } from "./baseline-wasm.js";
@@ -21,20 +22,25 @@ function injectedLoadDelay(variable = "WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS"): Prom
 /**
  * Each step holds the thread for ~10-30 ms (compiling web-tree-sitter's JavaScript; reading and
  * compiling the wasm files): a warm-up's `pace` is awaited before each, so that a model answer
- * arriving mid-load is not made to wait behind the rest of it.
+ * arriving mid-load is not made to wait behind the rest of it. The grammar's wasm compiles whole on
+ * V8's background threads while web-tree-sitter's JavaScript loads (see BaselineWasm.compileWhole);
+ * web-tree-sitter's own wasm, most of which a parse never calls, compiles lazily as V8 does by default.
  */
 async function loadParser(pace: Pace | undefined): Promise<Parser> {
   await injectedLoadDelay();
   await pacer.gate(pace);
-  const treeSitter = await import("web-tree-sitter");
+  const grammarPath = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+  const { treeSitter, grammar } = await withBaselineWasmOnly(async (wasm) => {
+    const compiling = wasm.compileWhole(readFileSync(grammarPath));
+    const treeSitter = await import("web-tree-sitter");
+    return { treeSitter, grammar: await compiling };
+  });
   await pacer.gate(pace);
   const language = await withBaselineWasmOnly(async () => {
     // WARDEN_TEST_GRAMMAR_COMPILE_DELAY_MS holds V8's changed flags for longer (the code cache's tests).
     await injectedLoadDelay("WARDEN_TEST_GRAMMAR_COMPILE_DELAY_MS");
     await treeSitter.Parser.init();
-    const require = createRequire(import.meta.url);
-    const grammarPath = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
-    return (await treeSitter.Language.load(grammarPath)) as Language;
+    return treeSitter.Language.loadSync(grammar) as Language;
   });
   const parser = new treeSitter.Parser();
   parser.setLanguage(language);
