@@ -70,25 +70,45 @@ function __wardenWriteAtomic(file, data) {
   __wardenWrite(partial, data, { mode: 0o600 });
   __wardenRename(partial, file);
 }
-// After a run that had no cache it could take, at exit: the cache then holds every function the
-// session compiled. Or earlier, when the session is about to change V8's flags (the bash grammar,
-// src/shell/parse/baseline-wasm.ts): V8 records its flags in each cache and refuses one written
-// under other flags, so it is written while they are still the ones every start has, and not at
-// exit. A cache that was taken is not rewritten, even when this run compiled more (a tool the
-// first run never called): V8 deserializes a whole cache at every start, so each path added to it
-// costs every later start (measured: the Read and Bash paths made a one-turn session ~3% slower
-// to its first request and ~0.9 MB larger), more than it saves the runs that take it.
-function __wardenCacheSaver(script, cacheFile) {
-  let saved = false;
-  return () => {
-    if (saved || globalThis.__wardenV8FlagsChanged === true) return;
-    saved = true;
+// Each cache file starts with 8 bytes naming what it holds (8, so that V8's data after it stays
+// aligned and is not copied): "start-up", what a session compiles up to its first request, or
+// "toolturn", that and the handling of a first turn of file tool calls up to its follow-up
+// request. A file with neither is no cache.
+const __wardenStartUp = "start-up";
+const __wardenToolTurn = "toolturn";
+// A run that had no cache it could take writes a start-up cache: when the session is about to
+// change V8's flags (the bash grammar, src/shell/parse/baseline-wasm.ts, while the first request
+// waits on the model), else at exit. V8 records its flags in each cache and refuses one written
+// under other flags, so nothing is written while they differ from those every start has.
+// A start-up cache is completed once, by the first run that takes it (or wrote it) and reaches the
+// follow-up request of its first tool turn, if that turn called only file tools (src/cli/
+// code-cache-marks.ts): V8 deserializes a whole cache at every start, so each path added to it
+// costs every later start; the file tools' path, which every session needs soon (~10 ms of CPU
+// before the follow-up without it), adds ~7%; Bash's would add ~17%. A tool-turn cache is never
+// rewritten. Rewriting the cache with whatever each run compiled was tried before and taken back
+// out (the Read and Bash paths made a one-turn session ~3% slower to its first request and
+// ~0.9 MB larger).
+function __wardenCacheWriter(script, cacheFile, taken) {
+  let written = taken;
+  const write = (kind) => {
+    if (written === __wardenToolTurn || written === kind) return;
+    if (globalThis.__wardenV8FlagsChanged === true) {
+      // The grammar's compile is under way: written once V8's flags are back, if they come back.
+      if (kind === __wardenToolTurn) {
+        (globalThis.__wardenOnV8FlagsRestored ??= []).push(() => write(kind));
+        if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache held back \${kind} \${cacheFile}\\n\`);
+      }
+      return;
+    }
+    written = kind;
     try {
-      const data = script.createCachedData();
+      const data = Buffer.concat([Buffer.from(kind, "latin1"), script.createCachedData()]);
       __wardenMkdir(__wardenDir(cacheFile), { recursive: true, mode: 0o700 });
       __wardenWriteAtomic(cacheFile, data);
+      if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache wrote \${kind} \${cacheFile}\\n\`);
     } catch {}
   };
+  return write;
 }
 // Node's modules that a session may never use, or only after its first request (a spawn, a hash,
 // an https connection, a compressed response, a DNS lookup): the body gets a stand-in that loads
@@ -120,18 +140,26 @@ function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
   const enabled = process.env.WARDEN_CODE_CACHE !== "0";
   const cacheFile = __wardenJoin(__wardenCacheDir(), \`\${__wardenBase(file)}-\${process.version}-\${process.arch}.bin\`);
   let cachedData;
+  let kind;
   if (enabled) {
     try {
-      cachedData = __wardenRead(cacheFile);
+      const stored = __wardenRead(cacheFile);
+      kind = stored.toString("latin1", 0, 8);
+      // A file of an unknown kind (or too short to have one) is handed to V8 empty, which refuses it.
+      cachedData = kind === __wardenStartUp || kind === __wardenToolTurn ? stored.subarray(8) : Buffer.alloc(0);
     } catch {}
   }
   const script = new __WardenScript(source, { filename: file, cachedData });
   const state = cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
-  if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache \${state} \${cacheFile}\\n\`);
-  if (enabled && state !== "hit") {
-    const save = __wardenCacheSaver(script, cacheFile);
-    (globalThis.__wardenSaveCodeCacheNow ??= []).push(save);
-    process.once("exit", save);
+  if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache \${state} \${cacheFile} \${state === "hit" ? kind : "none"}\\n\`);
+  if (enabled && !(state === "hit" && kind === __wardenToolTurn)) {
+    const write = __wardenCacheWriter(script, cacheFile, state === "hit" ? kind : undefined);
+    if (state !== "hit") {
+      const writeStartUp = () => write(__wardenStartUp);
+      (globalThis.__wardenSaveCodeCacheNow ??= []).push(writeStartUp);
+      process.once("exit", writeStartUp);
+    }
+    (globalThis.__wardenCompleteCodeCache ??= []).push(() => write(__wardenToolTurn));
   }
   const module = { exports: {} };
   const nodeRequire = __wardenCreateRequire(file);

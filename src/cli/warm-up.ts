@@ -1,6 +1,7 @@
 import { onNextRequestWritten } from "../providers/http-fetch.js";
 import type { Provider } from "../providers/types.js";
 import type { AnyTool } from "../tool/types.js";
+import { firstToolTurnFollowedUp } from "./code-cache-marks.js";
 import { tracePhase } from "./phase-trace.js";
 
 /**
@@ -54,6 +55,8 @@ export function watchRequests(provider: Provider): RequestWatch {
   const stopWaiting = () => {
     waiting = false;
   };
+  // The calls of the first response that had any, until its follow-up request is out; then done.
+  let firstToolTurn: string[] | "followed up" | undefined;
   const pace = (): Promise<void> =>
     waiting
       ? Promise.resolve().then(() => tracePhase("warm_up_step"))
@@ -67,9 +70,14 @@ export function watchRequests(provider: Provider): RequestWatch {
       stream(request) {
         let answered = false;
         let done = false;
+        const followsToolTurn = Array.isArray(firstToolTurn) ? firstToolTurn : undefined;
         onNextRequestWritten(() => {
           tracePhase("request_written");
           markSent();
+          if (followsToolTurn) {
+            firstToolTurn = "followed up";
+            firstToolTurnFollowedUp(followsToolTurn);
+          }
           const startWaiting = () => {
             // Neither a tool call nor the end yet: whatever arrived is the model still writing.
             if (done) return;
@@ -90,6 +98,9 @@ export function watchRequests(provider: Provider): RequestWatch {
             for await (const event of inner) {
               if (!answered) tracePhase("response_first_event");
               answered = true;
+              if (event.type === "block" && event.block.type === "tool_use" && firstToolTurn !== "followed up") {
+                firstToolTurn = [...(firstToolTurn ?? []), event.block.name];
+              }
               if (!done && event.type === "block" && event.block.type === "tool_use") {
                 // The calls start now: from here until the next request the session is at work.
                 tracePhase("response_tool_use");

@@ -3,13 +3,16 @@
 // a loaded 2-core machine and stalled the session's event loop meanwhile.
 //
 // V8 takes that as a process-wide flag, and V8 also records its flags in every code cache it
-// writes: a cache written after the flag was turned on and off again is refused by every fresh
-// process (the built CLI's chunks are compiled through such a cache, scripts/cached-chunks.mjs,
-// which a run without a cache writes at its exit). So before the flag changes, a run that has no
+// writes and refuses a cache written under other flags (the built CLI's chunks are compiled
+// through such a cache, scripts/cached-chunks.mjs). So before the flag changes, a run that has no
 // cache writes it now, holding what the session compiled so far (its start-up, which is what the
-// cache is for), and marks that V8's flags changed, so that nothing is written at exit. Setting
-// the flag for the whole process before the cache is read was tried instead: it cost every start
-// ~40 ms of CPU (node:v8 and Node's own modules compiled without their built-in cache) and ~0.7 MB.
+// cache is for), and nothing is written while the flag is on. `--no-liftoff-only` alone does not
+// undo what `--liftoff-only` implied (no wasm tier-up): the flags stayed changed for the rest of
+// the process, so no cache written afterwards was ever taken, and later wasm (ink's yoga) lost
+// V8's usual tiers. Those are set back too, and V8's cache tag (its version and flags) is compared
+// with the one from before to know that they are back. Setting the flag for the whole process
+// before the cache is read was tried instead: it cost every start ~40 ms of CPU (node:v8 and
+// Node's own modules compiled without their built-in cache) and ~0.7 MB.
 
 import type { Language } from "web-tree-sitter";
 
@@ -20,9 +23,16 @@ export type WasmModule = Parameters<typeof Language.loadSync>[0];
 type Marks = typeof globalThis & {
   /** The loader's "write the cache now" for each chunk loaded without a usable cache. */
   __wardenSaveCodeCacheNow?: Array<() => void>;
-  /** V8's flags changed while the process ran: a code cache it wrote would be refused. */
+  /** V8's flags differ from those the process started with: a code cache written now would be refused. */
   __wardenV8FlagsChanged?: boolean;
+  /** Cache writes held back while the flags differed, to run once they are back. */
+  __wardenOnV8FlagsRestored?: Array<() => void>;
 };
+
+/** How many compiles have the flag on: they may overlap, and only the last one turns it off. */
+let compiling = 0;
+/** V8's cache tag before the first change of its flags. */
+let tagBeforeFlags: number | undefined;
 
 /** What `withBaselineWasmOnly` hands its callback. */
 export interface BaselineWasm {
@@ -43,7 +53,7 @@ function wasmApi(): { compile(bytes: Uint8Array): Promise<WasmModule> } {
 
 /** Compiles `compile`'s wasm with the baseline compiler only. */
 export async function withBaselineWasmOnly<T>(compile: (wasm: BaselineWasm) => Promise<T>): Promise<T> {
-  const { setFlagsFromString } = await import("node:v8");
+  const { cachedDataVersionTag, setFlagsFromString } = await import("node:v8");
   const compileWhole = async (bytes: Uint8Array): Promise<WasmModule> => {
     setFlagsFromString("--no-wasm-lazy-compilation");
     try {
@@ -53,15 +63,26 @@ export async function withBaselineWasmOnly<T>(compile: (wasm: BaselineWasm) => P
     }
   };
   const marks = globalThis as Marks;
-  if (!marks.__wardenV8FlagsChanged) {
-    for (const save of marks.__wardenSaveCodeCacheNow ?? []) save();
-    marks.__wardenV8FlagsChanged = true;
+  tagBeforeFlags ??= cachedDataVersionTag();
+  if (compiling === 0 && !marks.__wardenV8FlagsChanged) {
+    for (const save of marks.__wardenSaveCodeCacheNow?.splice(0) ?? []) save();
   }
+  marks.__wardenV8FlagsChanged = true;
+  compiling += 1;
   setFlagsFromString("--liftoff-only");
   try {
     return await compile({ compileWhole });
   } finally {
-    // Other wasm of this process (ink's yoga) keeps V8's usual tiers.
-    setFlagsFromString("--no-liftoff-only");
+    compiling -= 1;
+    if (compiling === 0) {
+      // Other wasm of this process (ink's yoga) keeps V8's usual tiers.
+      setFlagsFromString("--no-liftoff-only");
+      setFlagsFromString("--wasm-tier-up");
+      setFlagsFromString("--wasm-dynamic-tiering");
+      if (cachedDataVersionTag() === tagBeforeFlags) {
+        marks.__wardenV8FlagsChanged = false;
+        for (const write of marks.__wardenOnV8FlagsRestored?.splice(0) ?? []) write();
+      }
+    }
   }
 }

@@ -14,8 +14,8 @@ let pacer = new Pacer();
  * Tests and benchmarks set WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS to make the grammar load slowly, as
  * on a busy machine, and check that nothing depends on it loading before the first tool call.
  */
-function injectedLoadDelay(): Promise<void> | undefined {
-  const ms = Number(process.env.WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS);
+function injectedLoadDelay(variable = "WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS"): Promise<void> | undefined {
+  const ms = Number(process.env[variable]);
   return Number.isFinite(ms) && ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
 }
 
@@ -37,6 +37,8 @@ async function loadParser(pace: Pace | undefined): Promise<Parser> {
   });
   await pacer.gate(pace);
   const language = await withBaselineWasmOnly(async () => {
+    // WARDEN_TEST_GRAMMAR_COMPILE_DELAY_MS holds V8's changed flags for longer (the code cache's tests).
+    await injectedLoadDelay("WARDEN_TEST_GRAMMAR_COMPILE_DELAY_MS");
     await treeSitter.Parser.init();
     return treeSitter.Language.loadSync(grammar) as Language;
   });
