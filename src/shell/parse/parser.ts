@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Language, Parser, Tree } from "web-tree-sitter";
-import { withBaselineWasmOnly } from "./baseline-wasm.js";
+import { type WasmModule, withBaselineWasmOnly } from "./baseline-wasm.js";
 import { type Pace, Pacer } from "./pacer.js";
 
 let loadedParser: Parser | undefined;
@@ -22,30 +22,57 @@ function injectedLoadDelay(variable = "WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS"): Prom
 /**
  * Each step holds the thread for ~10-30 ms (compiling web-tree-sitter's JavaScript; reading and
  * compiling the wasm files): a warm-up's `pace` is awaited before each, so that a model answer
- * arriving mid-load is not made to wait behind the rest of it. The grammar's wasm compiles whole on
- * V8's background threads while web-tree-sitter's JavaScript loads (see BaselineWasm.compileWhole);
- * web-tree-sitter's own wasm, most of which a parse never calls, compiles lazily as V8 does by default.
+ * arriving mid-load is not made to wait behind the rest of it. Both wasm modules (web-tree-sitter's
+ * runtime and the grammar) compile whole on V8's background threads while web-tree-sitter's
+ * JavaScript loads (see BaselineWasm.compileWhole).
  */
 async function loadParser(pace: Pace | undefined): Promise<Parser> {
   await injectedLoadDelay();
   await pacer.gate(pace);
-  const grammarPath = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
-  const { treeSitter, grammar } = await withBaselineWasmOnly(async (wasm) => {
-    const compiling = wasm.compileWhole(readFileSync(grammarPath));
+  const require = createRequire(import.meta.url);
+  const wasmFiles = [
+    require.resolve("web-tree-sitter/web-tree-sitter.wasm"),
+    require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
+  ];
+  const { treeSitter, runtime, grammar } = await withBaselineWasmOnly(async (wasm) => {
+    const compiling = wasm.compileWhole(wasmFiles.map((file) => readFileSync(file)));
     const treeSitter = await import("web-tree-sitter");
-    return { treeSitter, grammar: await compiling };
+    const [runtime, grammar] = (await compiling) as [WasmModule, WasmModule];
+    return { treeSitter, runtime, grammar };
   });
   await pacer.gate(pace);
   const language = await withBaselineWasmOnly(async () => {
     // WARDEN_TEST_GRAMMAR_COMPILE_DELAY_MS holds V8's changed flags for longer (the code cache's tests).
     await injectedLoadDelay("WARDEN_TEST_GRAMMAR_COMPILE_DELAY_MS");
-    await treeSitter.Parser.init();
+    // web-tree-sitter instantiates the runtime compiled above instead of compiling its own copy.
+    // A failed instantiation never calls emscripten back: `failed` rejects the load instead.
+    const { hook, failed } = instantiateWith(runtime);
+    await Promise.race([treeSitter.Parser.init({ instantiateWasm: hook }), failed]);
     return treeSitter.Language.loadSync(grammar) as Language;
   });
   const parser = new treeSitter.Parser();
   parser.setLanguage(language);
   loadedParser = parser;
   return parser;
+}
+
+/** Emscripten's instantiateWasm hook: instantiates `compiled` with the imports the runtime asks for. */
+function instantiateWith(compiled: WasmModule) {
+  let fail!: (error: unknown) => void;
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  const hook = (imports: WebAssemblyImports, done: (instance: unknown, module: WasmModule) => void): object => {
+    const { instantiate } = (globalThis as unknown as { WebAssembly: WasmInstantiate }).WebAssembly;
+    instantiate(compiled, imports).then((instance) => done(instance, compiled), fail);
+    return {};
+  };
+  return { hook, failed };
+}
+
+type WebAssemblyImports = Record<string, Record<string, unknown>>;
+interface WasmInstantiate {
+  instantiate(module: WasmModule, imports: WebAssemblyImports): Promise<unknown>;
 }
 
 /**
