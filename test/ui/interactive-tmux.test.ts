@@ -188,18 +188,21 @@ describe("warden in a terminal (tmux, replay provider)", () => {
 
   it("Ctrl+B sends a running Bash command to the background; the model goes on and the task is listed", async () => {
     const p = project([
-      { content: [toolUse("t1", "Bash", { command: "echo first; sleep 4; echo second" })] },
+      { content: [toolUse("t1", "Bash", { command: "echo first; sleep 30; echo second" })] },
       { content: [text("Moved on while it runs.")] },
     ]);
     const t = p.start(["--allowedTools", "Bash"]);
     await t.waitFor(READY);
     await submit(t, "start the slow thing");
-    await t.waitFor("Bash(echo first; sleep 4; echo second)");
-    await new Promise((r) => setTimeout(r, 300));
+    // Its first output on screen: the command runs (the call is drawn before its checks, which may
+    // still be loading the shell grammar, have let it start).
+    await t.waitFor(/Bash\(echo first; sleep 30; echo second\)[^\n]*\n\s+first\b/);
     t.press("C-b");
-    const screen = await t.waitFor("Moved on while it runs.", 3_000);
+    // The command takes 30 s: the model can only have moved on within 15 s because Ctrl+B moved
+    // it (a bound far from the command's end, so a loaded machine does not make this flaky).
+    const screen = await t.waitFor("Moved on while it runs.", 15_000);
     expect(screen).toContain("Moved the running command to the background.");
-    expect(screen).toMatch(/running b[0-9a-f]+ echo first; sleep 4; echo second/);
+    expect(screen).toMatch(/running b[0-9a-f]+ echo first; sleep 30; echo second/);
     const lines = await transcriptWhen(p, (l) => JSON.stringify(l).includes("moved this command to the background"));
     expect(JSON.stringify(lines)).toContain("moved this command to the background");
   });
