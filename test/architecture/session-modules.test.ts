@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runProcess } from "../helpers/run-process.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -43,23 +44,7 @@ function runBuilt(model: string): Promise<{ code: number | null; stdout: string;
     OPENAI_API_KEY: "test",
     OPENAI_BASE_URL: server.openaiBaseURL,
   };
-  const child = spawn(process.execPath, ["-r", probe, cli, "-p", "read it", "--model", model], {
-    cwd: dir,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(process.execPath, ["-r", probe, cli, "-p", "read it", "--model", model], { cwd: dir, env });
 }
 
 describe.skipIf(!existsSync(cli))("a headless session of the built CLI", () => {

@@ -1,13 +1,8 @@
-// The built CLI's code cache holds what a session compiles up to its first request; the first run
-// that takes it and reaches the follow-up request of a first turn of file tool calls completes it
-// once with that turn's path (scripts/cached-chunks.mjs, src/cli/code-cache-marks.ts). The real
-// built CLI against the scripted model server (the completion happens when a request is written to
-// the wire, which the replay provider has not). Needs dist/ (`npm run build`).
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runProcess } from "../helpers/run-process.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { tempDir } from "../loop/helpers.js";
 
@@ -37,48 +32,38 @@ interface Run {
   wrote: string[];
 }
 
-function runBuilt(env: Record<string, string> = {}): Promise<Run> {
+async function runBuilt(env: Record<string, string> = {}): Promise<Run> {
   const home = tempDir();
   mkdirSync(join(home, ".warden"), { recursive: true });
-  const child = spawn(process.execPath, [cli, "-p", "go", "--model", "anthropic:claude-test"], {
-    cwd: project,
-    env: {
-      ...process.env,
-      HOME: home,
-      WARDEN_HOME: join(home, ".warden"),
-      XDG_CACHE_HOME: cacheHome,
-      WARDEN_TRACE_CODE_CACHE: "1",
-      WARDEN_TRACE_PHASES: "1",
-      ANTHROPIC_API_KEY: "test",
-      ANTHROPIC_BASE_URL: server.anthropicBaseURL,
-      ...env,
+  const { code, stdout, stderr } = await runProcess(
+    process.execPath,
+    [cli, "-p", "go", "--model", "anthropic:claude-test"],
+    {
+      cwd: project,
+      env: {
+        ...process.env,
+        HOME: home,
+        WARDEN_HOME: join(home, ".warden"),
+        XDG_CACHE_HOME: cacheHome,
+        WARDEN_TRACE_CODE_CACHE: "1",
+        WARDEN_TRACE_PHASES: "1",
+        ANTHROPIC_API_KEY: "test",
+        ANTHROPIC_BASE_URL: server.anthropicBaseURL,
+        ...env,
+      },
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) =>
-      resolve({
-        code,
-        stdout,
-        stderr,
-        loads: [...stderr.matchAll(/^warden: code cache (hit|miss|rejected) (\S+) (\S+)$/gm)].map((match) => ({
-          state: match[1] as string,
-          file: match[2] as string,
-          kind: match[3] as string,
-        })),
-        wrote: [...stderr.matchAll(/^warden: code cache wrote (\S+) /gm)].map((match) => match[1] as string),
-      }),
-    );
-  });
+  );
+  return {
+    code,
+    stdout,
+    stderr,
+    loads: [...stderr.matchAll(/^warden: code cache (hit|miss|rejected) (\S+) (\S+)$/gm)].map((match) => ({
+      state: match[1] as string,
+      file: match[2] as string,
+      kind: match[3] as string,
+    })),
+    wrote: [...stderr.matchAll(/^warden: code cache wrote (\S+) /gm)].map((match) => match[1] as string),
+  };
 }
 
 /** What each cache file says it holds (its first 8 bytes), with its size and time. */
