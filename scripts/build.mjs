@@ -67,15 +67,26 @@ const silentDebug = {
 // see src/providers/sdk-headers.ts). Each SDK module that names them imports both from there
 // instead, which shadows the globals in that module only. The import goes in front of the first
 // line, so that the module's source map still holds.
+// Likewise `globalThis.ReadableStream`, whose first read loads Node's web streams: the SDKs read it
+// to ask whether a request body is a stream; src/providers/sdk-readable-stream.ts answers without
+// loading them (and still builds a real one when asked to).
 const SDK_MODULE = /[\\/]node_modules[\\/](@anthropic-ai[\\/]sdk|openai)[\\/].*\.mjs$/;
 const SDK_GLOBALS = resolvePath("src/providers/sdk-headers.ts");
+const SDK_READABLE_STREAM = resolvePath("src/providers/sdk-readable-stream.ts");
+const GLOBAL_READABLE_STREAM = /\bglobalThis\.ReadableStream\b/g;
 const providerSdkGlobals = {
   name: "provider-sdk-globals",
   setup(b) {
     b.onLoad({ filter: SDK_MODULE }, (args) => {
-      const code = readFileSync(args.path, "utf8");
-      if (!/\b(Headers|FormData)\b/.test(code)) return undefined;
-      return { contents: `import { Headers, FormData } from ${JSON.stringify(SDK_GLOBALS)}; ${code}`, loader: "js" };
+      let code = readFileSync(args.path, "utf8");
+      const imports = [];
+      if (/\b(Headers|FormData)\b/.test(code)) imports.push(`import { Headers, FormData } from ${JSON.stringify(SDK_GLOBALS)};`);
+      if (code.includes("globalThis.ReadableStream")) {
+        imports.push(`import { SdkReadableStream as __wardenReadableStream } from ${JSON.stringify(SDK_READABLE_STREAM)};`);
+        code = code.replace(GLOBAL_READABLE_STREAM, "__wardenReadableStream");
+      }
+      if (imports.length === 0) return undefined;
+      return { contents: `${imports.join(" ")} ${code}`, loader: "js" };
     });
   },
 };

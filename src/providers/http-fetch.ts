@@ -6,6 +6,7 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
+import { abortReason, NodeResponseBody } from "./response-body.js";
 import { SdkResponse } from "./sdk-response.js";
 
 type FetchInput =
@@ -53,7 +54,7 @@ function tellRequestWritten(): void {
 /** `fetch`-compatible: resolves with a Response whose body streams as the bytes arrive. */
 export function httpFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
   return fetchOver(input, init, (parts) => {
-    const response = new Response(parts.body, parts);
+    const response = new Response(parts.body?.webStream() ?? null, parts);
     Object.defineProperty(response, "url", { value: parts.url });
     return response;
   });
@@ -62,8 +63,9 @@ export function httpFetch(input: FetchInput, init: RequestInit = {}): Promise<Re
 /**
  * The fetch of the provider SDKs: the same requests as httpFetch, answered with an SdkResponse
  * instead of Node's global Response, whose first use loads undici (./sdk-headers.ts says what that
- * costs). The SDKs read nothing of a response that SdkResponse lacks; other callers (MCP's
- * transports, which hand the response on to code of their own) keep httpFetch.
+ * costs), and whose body they read straight from Node's stream (./response-body.ts). The SDKs read
+ * nothing of a response that SdkResponse lacks; other callers (MCP's transports, which hand the
+ * response on to code of their own) keep httpFetch.
  */
 export function providerFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
   return fetchOver(input, init, (parts) => new SdkResponse(parts.body, parts) as unknown as Response);
@@ -73,7 +75,7 @@ interface ResponseParts {
   status: number;
   statusText: string;
   headers: Array<[string, string]>;
-  body: ReadableStream<Uint8Array> | null;
+  body: NodeResponseBody | null;
   url: string;
 }
 
@@ -159,10 +161,6 @@ async function bodyBytes(body: RequestInit["body"], headers: Record<string, stri
   return Buffer.from(await encoded.arrayBuffer());
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
-}
-
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortReason(signal);
 }
@@ -228,80 +226,12 @@ async function responseParts(message: IncomingMessage, prepared: PreparedRequest
   for (let i = 0; i + 1 < message.rawHeaders.length; i += 2)
     headers.push([message.rawHeaders[i]!, message.rawHeaders[i + 1]!]);
   const hasBody = prepared.method !== "HEAD" && !NULL_BODY_STATUSES.has(status);
-  const body = hasBody ? await streamBody(message, prepared.signal) : null;
+  const body = hasBody ? new NodeResponseBody(await decoded(message), message, prepared.signal) : null;
   if (!hasBody) message.resume();
   return { status, statusText: message.statusMessage ?? "", headers, body, url: prepared.url.href };
 }
 
-/** The body as a web stream, decompressed like fetch would, erroring on abort or a broken connection. */
-async function streamBody(
-  message: IncomingMessage,
-  signal: AbortSignal | undefined,
-): Promise<ReadableStream<Uint8Array>> {
-  const source = await decoded(message);
-  let finished = false;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const fail = (error: unknown) => {
-        if (finished) return;
-        finished = true;
-        signal?.removeEventListener("abort", onAbort);
-        controller.error(error);
-        message.destroy();
-      };
-      const onAbort = () => fail(abortReason(signal!));
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-
-      source.on("data", (chunk: Buffer) => {
-        if (finished) return;
-        controller.enqueue(chunk);
-        if ((controller.desiredSize ?? 1) <= 0) source.pause();
-      });
-      source.on("end", () => {
-        if (finished) return;
-        finished = true;
-        signal?.removeEventListener("abort", onAbort);
-        controller.close();
-      });
-      source.on("error", (error: Error) =>
-        fail(new TypeError(`fetch failed: response body: ${error.message}`, { cause: error })),
-      );
-      // A server that closes the connection mid-body: Node reports "aborted" on the message.
-      message.on("close", () => {
-        if (!message.complete)
-          fail(new TypeError("fetch failed: the connection closed before the response body ended"));
-      });
-    },
-    pull() {
-      source.resume();
-    },
-    cancel() {
-      finished = true;
-      message.destroy();
-    },
-  });
-  // The SDKs read response.body (this very stream) with for-await. Node 20's own async iterator
-  // of a web stream, when the stream ends, releases its reader and builds the "released" error
-  // through a fresh vm context: ~20 ms on the first response of a process, between the model's
-  // last byte and the tool calls' results. This iterator reads the same way and never releases.
-  Object.defineProperty(stream, Symbol.asyncIterator, { value: () => iterateWithoutRelease(stream) });
-  return stream;
-}
-
-function iterateWithoutRelease<T>(stream: ReadableStream<T>): AsyncIterableIterator<T> {
-  const reader = stream.getReader();
-  const iterator: AsyncIterableIterator<T> = {
-    next: () => reader.read() as Promise<IteratorResult<T>>,
-    async return(value?: unknown) {
-      await reader.cancel();
-      return { done: true, value: value as T };
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
-}
-
+/** The body as fetch would give it: decompressed. */
 async function decoded(message: IncomingMessage): Promise<Readable> {
   const encoding = String(message.headers["content-encoding"] ?? "")
     .trim()

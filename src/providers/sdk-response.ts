@@ -2,7 +2,11 @@
 // Response (status, headers, the streamed body, text/json for errors and plain calls, clone for
 // their middleware), without Node's global Response, whose first use loads undici (see
 // ./sdk-headers.ts for what that costs a session).
+import { NodeResponseBody } from "./response-body.js";
 import { Headers } from "./sdk-headers.js";
+
+/** Straight from Node's stream as providerFetch gives it, or a web stream (a clone's). */
+type ResponseBody = NodeResponseBody | ReadableStream<Uint8Array>;
 
 export interface SdkResponseInit {
   status: number;
@@ -19,10 +23,10 @@ export class SdkResponse {
   readonly url: string;
   readonly redirected = false;
   readonly type = "basic";
-  #body: ReadableStream<Uint8Array> | null;
+  #body: ResponseBody | null;
   #used = false;
 
-  constructor(body: ReadableStream<Uint8Array> | null, init: SdkResponseInit) {
+  constructor(body: ResponseBody | null, init: SdkResponseInit) {
     this.#body = body;
     this.status = init.status;
     this.statusText = init.statusText;
@@ -35,7 +39,7 @@ export class SdkResponse {
     return "Response";
   }
 
-  get body(): ReadableStream<Uint8Array> | null {
+  get body(): ResponseBody | null {
     return this.#body;
   }
 
@@ -71,8 +75,12 @@ export class SdkResponse {
     if (this.bodyUsed) throw new TypeError("Response: the body has already been read");
     this.#used = true;
     if (!this.#body) return new Uint8Array(0);
-    const reader = this.#body.getReader();
     const parts: Uint8Array[] = [];
+    if (this.#body instanceof NodeResponseBody) {
+      for await (const part of this.#body) parts.push(part);
+      return Buffer.concat(parts);
+    }
+    const reader = this.#body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

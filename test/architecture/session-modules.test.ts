@@ -3,8 +3,11 @@
 // request when the provider SDKs touched the global Headers. And before its first request it loads
 // none of the modules only later work needs (a spawn, an https connection, a compressed response, a
 // DNS lookup): the build hands the session's code stand-ins that load them at first use
-// (scripts/cached-chunks.mjs). The built CLI, because the build is what does both
-// (scripts/build.mjs, src/providers/sdk-headers.ts); a preloaded probe reports what Node loaded.
+// (scripts/cached-chunks.mjs). Nor does it load Node's web ReadableStream (~3-6 ms of CPU): the
+// SDKs get a stand-in for the global (src/providers/sdk-readable-stream.ts) and read response
+// bodies straight from Node's stream (src/providers/response-body.ts). The built CLI, because the
+// build is what does all this (scripts/build.mjs, src/providers/sdk-headers.ts); a preloaded
+// probe reports what Node loaded.
 // Needs dist/ (`npm run build`).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -49,7 +52,7 @@ function runBuilt(model: string): Promise<{ code: number | null; stdout: string;
 
 describe.skipIf(!existsSync(cli))("a headless session of the built CLI", () => {
   for (const model of ["anthropic:claude-test", "openai:gpt-test"]) {
-    it(`talks to the model without loading undici (${model.split(":")[0]})`, async () => {
+    it(`talks to the model without loading undici or web streams (${model.split(":")[0]})`, async () => {
       await writeFile(join(dir, "notes.txt"), "the notes\n");
       server.enqueue(
         reply()
@@ -63,6 +66,7 @@ describe.skipIf(!existsSync(cli))("a headless session of the built CLI", () => {
       // The tool's result reached the model, so the whole round went through the SDK.
       expect(JSON.stringify(server.requests[1]?.body)).toContain("the notes");
       expect(result.stderr).toContain("undici-loaded=false");
+      expect(result.stderr).toContain("web-readable-stream-loaded=false");
       // The Anthropic path's chunks are the ones built with stand-ins (scripts/cached-chunks.mjs).
       if (model.startsWith("anthropic:")) {
         const before = /modules-before-request=(.*)/.exec(result.stderr)?.[1]?.split(",") ?? [];
@@ -92,5 +96,13 @@ describe.skipIf(!existsSync(cli))("a headless session of the built CLI", () => {
     });
     await new Promise((resolve) => child.on("close", resolve));
     expect(stderr).toContain("undici-loaded=true");
+  });
+
+  it("still reports Node's web ReadableStream when something does load it", async () => {
+    const { stderr } = await runProcess(process.execPath, ["-r", probe, "-e", "globalThis.ReadableStream"], {
+      cwd: dir,
+      env: process.env,
+    });
+    expect(stderr).toContain("web-readable-stream-loaded=true");
   });
 });

@@ -219,3 +219,83 @@ describe("providerFetch's response", () => {
     expect(Object.prototype.toString.call(response)).toBe("[object Response]");
   });
 });
+
+// The provider SDKs read a streamed body with for-await, which providerFetch serves straight from
+// Node's stream (no web ReadableStream in between, src/providers/response-body.ts): the same rules
+// hold that way as through getReader().
+describe("providerFetch's body, read with for-await as the SDKs read it", () => {
+  const text = (chunk: Uint8Array) => new TextDecoder().decode(chunk);
+
+  it("yields each chunk as it arrives, then ends; the body is then taken", async () => {
+    let sendRest: () => void = () => {};
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("first\n");
+      sendRest = () => res.end("second\n");
+    });
+    const body = (await providerFetch(url)).body!;
+    expect(body.locked).toBe(false);
+    const chunks = body[Symbol.asyncIterator]();
+    expect(body.locked).toBe(true);
+    const first = await chunks.next();
+    expect(text(first.value as Uint8Array)).toBe("first\n");
+    sendRest();
+    let rest = "";
+    for (let part = await chunks.next(); !part.done; part = await chunks.next()) rest += text(part.value);
+    expect(rest).toBe("second\n");
+    expect(() => body.getReader()).toThrow(/already being read/);
+  });
+
+  it("rejects the pending read with an AbortError when aborted while streaming", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write("partial");
+    });
+    const controller = new AbortController();
+    const response = await providerFetch(url, { signal: controller.signal });
+    const chunks = response.body![Symbol.asyncIterator]();
+    await chunks.next();
+    const next = chunks.next();
+    controller.abort();
+    await expect(next).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("rejects when the server cuts the connection mid-body", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: 1\n\n", () => res.socket?.destroy());
+    });
+    const response = await providerFetch(url);
+    const read = async () => {
+      for await (const _ of response.body!);
+    };
+    await expect(read()).rejects.toThrow(
+      /fetch failed: (the connection closed before the response body ended|response body: aborted)/,
+    );
+  });
+
+  it("closes the connection when the reader stops before the end", async () => {
+    let closed!: Promise<unknown>;
+    const url = await serve((_req, res) => {
+      closed = once(res, "close");
+      res.writeHead(200);
+      res.write("one");
+    });
+    const response = await providerFetch(url);
+    for await (const chunk of response.body!) {
+      expect(text(chunk)).toBe("one");
+      break;
+    }
+    await closed;
+  });
+
+  it("decompresses a gzip body", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-encoding": "gzip" });
+      res.end(gzipSync("compressed hello"));
+    });
+    let all = "";
+    for await (const chunk of (await providerFetch(url)).body!) all += text(chunk);
+    expect(all).toBe("compressed hello");
+  });
+});
