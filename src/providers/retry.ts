@@ -76,21 +76,37 @@ async function* retrying(provider: Provider, request: ModelRequest, policy: Poli
     const forwardAbort = () => attempt.abort(signal.reason);
     signal.addEventListener("abort", forwardAbort, { once: true });
     const events = provider.stream({ ...request, signal: attempt.signal })[Symbol.asyncIterator]();
+    // The watchdog counts only while we wait on the model, never while the consumer holds an event.
+    // One timer per attempt, armed at the first wait and moved on only when it fires early: setting
+    // and clearing a timer around every event cost more than the event on a burst of small ones.
+    // It keeps the process alive only while we wait, as a timer set for each wait did.
+    let waitingSince: number | undefined;
+    let watchdog: NodeJS.Timeout | undefined;
+    const checkIdle = () => {
+      watchdog = undefined;
+      // The consumer holds an event: the next wait arms the watchdog again.
+      if (waitingSince === undefined) return;
+      const left = waitingSince + policy.idleTimeoutMs - performance.now();
+      if (left > 0) {
+        watchdog = setTimeout(checkIdle, left);
+        return;
+      }
+      stalled = true;
+      attempt.abort();
+    };
     try {
       for (;;) {
-        // The watchdog runs only while we wait on the model, never while the consumer holds an event.
-        const watchdog =
-          policy.idleTimeoutMs > 0
-            ? setTimeout(() => {
-                stalled = true;
-                attempt.abort();
-              }, policy.idleTimeoutMs)
-            : undefined;
+        if (policy.idleTimeoutMs > 0) {
+          waitingSince = performance.now();
+          if (watchdog) watchdog.ref();
+          else watchdog = setTimeout(checkIdle, policy.idleTimeoutMs);
+        }
         let next: IteratorResult<ProviderEvent>;
         try {
           next = await events.next();
         } finally {
-          clearTimeout(watchdog);
+          waitingSince = undefined;
+          watchdog?.unref();
         }
         if (next.done) break;
         yieldedAny = true;
@@ -121,6 +137,7 @@ async function* retrying(provider: Provider, request: ModelRequest, policy: Poli
       policy.onRetry?.({ retry: retry + 1, maxRetries: policy.maxRetries, delayMs, error: failure });
       await sleepUnlessAborted(delayMs, signal);
     } finally {
+      clearTimeout(watchdog);
       signal.removeEventListener("abort", forwardAbort);
       // The consumer stopped early (break/return): close the attempt so the SDK drops the request.
       if (!finished) await events.return?.();

@@ -253,6 +253,34 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     expect(server.requests).toHaveLength(1);
   });
 
+  it("gives every wait its own idle time, however long the stream has run", async () => {
+    // Six events 150 ms apart: 900 ms in all, each wait well inside the 600 ms watchdog.
+    server.enqueue(reply().text("steady stream", { chunks: 6 }).delay(150));
+    const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 600 });
+    const { events, error } = await drain(provider.stream(requestOf()));
+    expect(error).toBeUndefined();
+    expect(events.some((e) => e.type === "reset")).toBe(false);
+    expect(finalBlocks(events)).toEqual([{ type: "text", text: "steady stream" }]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("still cuts a stall that follows an event the consumer held past the idle time", async () => {
+    server.enqueue(reply().text("held then stalls", { chunks: 3 }).hangAfter(4), reply().text("fresh turn"));
+    const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 300 });
+    const seen: string[] = [];
+    let held = false;
+    for await (const event of provider.stream(requestOf())) {
+      seen.push(event.type);
+      if (event.type === "text_delta" && !held) {
+        held = true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+    expect(seen).toContain("reset");
+    expect(seen.at(-1)).toBe("stop");
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("retries when the server cannot be reached, then reports a network error", async () => {
     const url = server.url;
     await server.close();
