@@ -35,6 +35,7 @@ import { processTeammateRunner, teammateMode } from "../teammates/mode.js";
 import { traceFirstRequest } from "../timing.js";
 import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
 import { smallFastModelSetting, webToolOptions } from "../web-tools.js";
+import { collectYoungGenerationWhileWaiting } from "../young-gc.js";
 import { autoModeClassifier, bindPermissions } from "./permissions.js";
 import type { SessionPlan } from "./plan.js";
 import { withToolsLoadedBefore } from "./resume.js";
@@ -113,7 +114,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
   const { config, resumed, resolved, permissions } = plan;
   const warn = options.warn;
   const provider = switchableProvider(resolved, plan.fallback);
-  const firstRequest = watchRequests(traceFirstRequest(provider));
+  const firstRequest = watchRequests(collectYoungGenerationWhileWaiting(traceFirstRequest(provider)));
   // Filled in below: servers may log, sample or ask for roots once connected, before the session exists.
   let sessionRef: SessionEngine | undefined;
   const rootsNow = () => {

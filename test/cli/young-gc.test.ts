@@ -1,0 +1,97 @@
+// The young generation is collected while the session waits for the model (src/cli/young-gc.ts):
+// a forced minor collection follows each request written, and V8's flags are left as they were
+// (the built CLI's code cache is refused when they differ, see scripts/cached-chunks.mjs).
+import { constants, type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
+import { cachedDataVersionTag } from "node:v8";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { collectYoungGenerationWhileWaiting } from "../../src/cli/young-gc.js";
+import { createAnthropicProvider } from "../../src/providers/anthropic.js";
+import { onNextRequestWritten } from "../../src/providers/http-fetch.js";
+import type { ModelRequest } from "../../src/providers/types.js";
+import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+
+let server: ScriptedModelServer;
+beforeEach(async () => {
+  server = await startScriptedModelServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function request(): ModelRequest {
+  return {
+    model: "claude-test",
+    system: "test",
+    messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }],
+    tools: [],
+    maxTokens: 100,
+    signal: new AbortController().signal,
+  };
+}
+
+interface GcDetail {
+  kind: number;
+  flags: number;
+}
+
+/** Minor collections someone asked for (gc()), as Node reports them, from now on. */
+function watchForcedMinorCollections(): { seen: number[]; stop(): void } {
+  const seen: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { detail: GcDetail }>) {
+      const forced = (entry.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0;
+      if (entry.detail.kind === constants.NODE_PERFORMANCE_GC_MINOR && forced) seen.push(entry.startTime);
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return { seen, stop: () => observer.disconnect() };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe("collecting the young generation while waiting on the model", () => {
+  it("collects it after each request is written, and passes the answer through", async () => {
+    server.enqueue(reply().text("first"), reply().text("second"));
+    const provider = collectYoungGenerationWhileWaiting(
+      createAnthropicProvider({ baseURL: server.anthropicBaseURL, apiKey: "test" }),
+    );
+    const collections = watchForcedMinorCollections();
+    try {
+      for (const text of ["first", "second"]) {
+        let writtenAt = Number.POSITIVE_INFINITY;
+        const events = provider.stream(request());
+        onNextRequestWritten(() => {
+          writtenAt = performance.now();
+        });
+        const deltas: string[] = [];
+        for await (const event of events) if (event.type === "text_delta") deltas.push(event.text);
+        expect(deltas.join("")).toBe(text);
+        await until(() => collections.seen.some((at) => at >= writtenAt));
+        expect(collections.seen.some((at) => at >= writtenAt)).toBe(true);
+      }
+    } finally {
+      collections.stop();
+    }
+  });
+
+  it("leaves V8's flags (the code cache's tag) and the global scope as they were", async () => {
+    const tag = cachedDataVersionTag();
+    const globalGc = (globalThis as { gc?: unknown }).gc;
+    server.enqueue(reply().text("answer"));
+    const provider = collectYoungGenerationWhileWaiting(
+      createAnthropicProvider({ baseURL: server.anthropicBaseURL, apiKey: "test" }),
+    );
+    const collections = watchForcedMinorCollections();
+    try {
+      for await (const _ of provider.stream(request()));
+      await until(() => collections.seen.length > 0);
+      expect(collections.seen.length).toBeGreaterThan(0);
+    } finally {
+      collections.stop();
+    }
+    expect(cachedDataVersionTag()).toBe(tag);
+    expect((globalThis as { gc?: unknown }).gc).toBe(globalGc);
+  });
+});
