@@ -1,10 +1,11 @@
 // The young generation is collected while the session waits for the model (src/cli/young-gc.ts):
-// a forced minor collection follows each request written, and V8's flags are left as they were
-// (the built CLI's code cache is refused when they differ, see scripts/cached-chunks.mjs).
+// a forced minor collection follows a request written when the young generation is more than half
+// full, and V8's flags are left as they were (the built CLI's code cache is refused when they
+// differ, see scripts/cached-chunks.mjs).
 import { constants, type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
-import { cachedDataVersionTag } from "node:v8";
+import { cachedDataVersionTag, getHeapSpaceStatistics } from "node:v8";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { collectYoungGenerationWhileWaiting } from "../../src/cli/young-gc.js";
+import { collectYoungGenerationWhileWaiting, youngGenerationWantsCollecting } from "../../src/cli/young-gc.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { onNextRequestWritten } from "../../src/providers/http-fetch.js";
 import type { ModelRequest } from "../../src/providers/types.js";
@@ -47,6 +48,17 @@ function watchForcedMinorCollections(): { seen: number[]; stop(): void } {
   return { seen, stop: () => observer.disconnect() };
 }
 
+/** Where the filler's objects go, so that they are really allocated; each one is garbage at once. */
+const lastAllocated: unknown[] = [undefined];
+/** Allocates short-lived objects until the young generation is well over half full. */
+function fillYoungGeneration(): void {
+  for (let round = 0; round < 10_000; round++) {
+    const young = getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
+    if (!young || young.space_used_size > 2 * young.space_available_size) return;
+    for (let i = 0; i < 1_000; i++) lastAllocated[0] = new Array(16);
+  }
+}
+
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
@@ -62,8 +74,10 @@ describe("collecting the young generation while waiting on the model", () => {
       for (const text of ["first", "second"]) {
         let writtenAt = Number.POSITIVE_INFINITY;
         const events = provider.stream(request());
+        // After the provider's own listener, and before its collection (which looks after a tick).
         onNextRequestWritten(() => {
           writtenAt = performance.now();
+          fillYoungGeneration();
         });
         const deltas: string[] = [];
         for await (const event of events) if (event.type === "text_delta") deltas.push(event.text);
@@ -85,7 +99,9 @@ describe("collecting the young generation while waiting on the model", () => {
     );
     const collections = watchForcedMinorCollections();
     try {
-      for await (const _ of provider.stream(request()));
+      const events = provider.stream(request());
+      onNextRequestWritten(fillYoungGeneration);
+      for await (const _ of events);
       await until(() => collections.seen.length > 0);
       expect(collections.seen.length).toBeGreaterThan(0);
     } finally {
@@ -93,5 +109,17 @@ describe("collecting the young generation while waiting on the model", () => {
     }
     expect(cachedDataVersionTag()).toBe(tag);
     expect((globalThis as { gc?: unknown }).gc).toBe(globalGc);
+  });
+});
+
+describe("when the young generation wants collecting", () => {
+  it("is when less than half of it is free: too little room left for a turn of tool calls", () => {
+    expect(youngGenerationWantsCollecting(3_400_000, 600_000)).toBe(true);
+    expect(youngGenerationWantsCollecting(2_100_000, 1_900_000)).toBe(true);
+  });
+
+  it("is not when V8 has just collected it (only the survivors are left)", () => {
+    expect(youngGenerationWantsCollecting(900_000, 3_100_000)).toBe(false);
+    expect(youngGenerationWantsCollecting(0, 4_000_000)).toBe(false);
   });
 });
