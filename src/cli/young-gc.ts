@@ -11,6 +11,7 @@
 // nothing it would notice: the model takes far longer to answer than the collection takes. When V8
 // has just collected it anyway (it is mostly empty), nothing is done: a second collection would
 // only copy the survivors again.
+import { createRequire } from "node:module";
 import { onNextRequestWritten } from "../providers/http-fetch.js";
 import type { Provider } from "../providers/types.js";
 
@@ -22,15 +23,19 @@ export function youngGenerationWantsCollecting(usedBytes: number, availableBytes
   return usedBytes > availableBytes;
 }
 
-let v8Module: Promise<V8Module> | undefined;
+// Node's modules through require(), loaded at the first collection (they are not on the way to
+// the first request) and synchronously: in the very step that tells the request was written, not
+// after an import's turns, when the answer may already be there.
+const require = createRequire(import.meta.url);
+let v8Module: V8Module | undefined;
 /** V8's own gc(), made once; null when it cannot be had (the collection is then left to V8). */
-let minorGc: Promise<MinorGc | null> | undefined;
+let minorGc: MinorGc | null | undefined;
 
-async function loadMinorGc(v8: V8Module): Promise<MinorGc | null> {
+function loadMinorGc(v8: V8Module): MinorGc | null {
   // Node started with --expose-gc: the global one.
   const global = (globalThis as { gc?: unknown }).gc;
   if (typeof global === "function") return global as MinorGc;
-  const { runInNewContext } = await import("node:vm");
+  const { runInNewContext } = require("node:vm") as typeof import("node:vm");
   const tag = v8.cachedDataVersionTag();
   // V8 gives gc() to the contexts made after the flag is set: one small context to fetch it from.
   // The flag is set back at once, in the same synchronous step: V8 records its flags in every code
@@ -48,14 +53,19 @@ async function loadMinorGc(v8: V8Module): Promise<MinorGc | null> {
   return v8.cachedDataVersionTag() === tag && typeof gc === "function" ? (gc as MinorGc) : null;
 }
 
-async function collectYoungGeneration(): Promise<void> {
-  // Loaded here, not at start-up: it is not on the way to the first request.
-  v8Module ??= import("node:v8");
-  const v8 = await v8Module;
+function collectYoungGeneration(): void {
+  v8Module ??= require("node:v8") as V8Module;
+  const v8 = v8Module;
   const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
   if (!young || !youngGenerationWantsCollecting(young.space_used_size, young.space_available_size)) return;
-  minorGc ??= loadMinorGc(v8).catch(() => null);
-  (await minorGc)?.({ type: "minor" });
+  if (minorGc === undefined) {
+    try {
+      minorGc = loadMinorGc(v8);
+    } catch {
+      minorGc = null;
+    }
+  }
+  minorGc?.({ type: "minor" });
 }
 
 /** The provider, with the young generation collected (when full enough) as each request is written. */
@@ -64,8 +74,11 @@ export function collectYoungGenerationWhileWaiting(provider: Provider): Provider
     name: provider.name,
     stream(request) {
       onNextRequestWritten(() => {
-        // Only ever an optimisation: a failure leaves the collection to V8.
-        collectYoungGeneration().catch(() => undefined);
+        try {
+          collectYoungGeneration();
+        } catch {
+          // Only ever an optimisation: a failure leaves the collection to V8.
+        }
       });
       return provider.stream(request);
     },

@@ -73,12 +73,12 @@ describe("collecting the young generation while waiting on the model", () => {
     try {
       for (const text of ["first", "second"]) {
         let writtenAt = Number.POSITIVE_INFINITY;
-        const events = provider.stream(request());
-        // After the provider's own listener, and before its collection (which looks after a tick).
+        // Before the provider's own listener (listeners run in the order they were added).
         onNextRequestWritten(() => {
           writtenAt = performance.now();
           fillYoungGeneration();
         });
+        const events = provider.stream(request());
         const deltas: string[] = [];
         for await (const event of events) if (event.type === "text_delta") deltas.push(event.text);
         expect(deltas.join("")).toBe(text);
@@ -99,9 +99,8 @@ describe("collecting the young generation while waiting on the model", () => {
     );
     const collections = watchForcedMinorCollections();
     try {
-      const events = provider.stream(request());
       onNextRequestWritten(fillYoungGeneration);
-      for await (const _ of events);
+      for await (const _ of provider.stream(request()));
       await until(() => collections.seen.length > 0);
       expect(collections.seen.length).toBeGreaterThan(0);
     } finally {
