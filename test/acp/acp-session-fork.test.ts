@@ -50,7 +50,13 @@ describe("warden acp session/fork", () => {
         server.enqueue(reply().text("Noted: kiwi."));
         await prompt(agent, source, "Remember the word kiwi.");
 
-        const forked = await agent.request(acp.methods.agent.session.fork, { sessionId: source, cwd: project });
+        // An MCP server over the ACP connection itself (not offered in initialize) is skipped, said on stderr.
+        const forked = await agent.request(acp.methods.agent.session.fork, {
+          sessionId: source,
+          cwd: project,
+          mcpServers: [{ type: "acp", name: "editor-tools", serverId: "srv-1" }],
+        });
+        expect(editor.stderr()).toMatch(/MCP server "editor-tools": servers over the ACP connection are not supported/);
         expect(forked.sessionId).not.toBe(source);
         expect(forked.modes?.currentModeId).toBe("default");
 
