@@ -14,6 +14,8 @@
 // WARDEN_BENCH_BEFORE=DIR (another build's dist/, e.g. main's) runs every scenario on that build
 // too, interleaved in the same rounds, and prints its figures as "before": a before/after that the
 // machine's load does not skew.
+// WARDEN_BENCH_SCENARIOS=LIST (comma-separated: hi, reads, sleeps, mcp) runs only those scenarios,
+// for quick iterations on one figure ("mcp" runs "say hi" too: its deltas are over "say hi").
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +29,21 @@ import { startGapProxy } from "./tcp-gap-proxy.js";
 const RUNS = 5;
 const CALLS = 8;
 const MODEL = "anthropic:claude-bench";
+const SCENARIOS = ["hi", "reads", "sleeps", "mcp"] as const;
+type ScenarioName = (typeof SCENARIOS)[number];
+
+/** The scenarios WARDEN_BENCH_SCENARIOS names (all when unset); an unknown name is an error, not a silent skip. */
+function selectedScenarios(list: string | undefined): Set<ScenarioName> {
+  if (!list?.trim()) return new Set(SCENARIOS);
+  const selected = new Set<ScenarioName>();
+  for (const name of list.split(",").map((part) => part.trim())) {
+    if (!(SCENARIOS as readonly string[]).includes(name))
+      throw new Error(`WARDEN_BENCH_SCENARIOS: unknown scenario "${name}" (known: ${SCENARIOS.join(", ")})`);
+    selected.add(name as ScenarioName);
+  }
+  if (selected.has("mcp")) selected.add("hi");
+  return selected;
+}
 
 interface Scenario {
   run: ProcessRun;
@@ -80,6 +97,7 @@ interface BuildSeries {
 }
 
 export default async function cliScenariosBench(): Promise<BenchRow[]> {
+  const selected = selectedScenarios(process.env.WARDEN_BENCH_SCENARIOS);
   const { cli, dir: snapshotDir } = snapshotBuiltCli("warden-cli-scenarios-bench");
   const beforeDist = process.env.WARDEN_BENCH_BEFORE;
   const mcpServer = await bundleMcpServer(snapshotDir);
@@ -157,29 +175,36 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
   const mcpArgs = ["--mcp-config", mcpConfig];
   const hiStep = () => [reply().text("hi").burst()];
   try {
-    // One unmeasured session with the server, so that the project has a last session to remember.
+    // One unmeasured session with the server, so that the project has a last session to remember
+    // (it also fills the code cache when "say hi" does not run).
     for (const build of builds) await session(build.cli, build.rememberedHome, "say hi", hiStep(), mcpArgs);
     for (let round = 0; round < RUNS; round++) {
       // Interleaved, so that a burst of load on the shared machine hits every series alike.
       floor.push(await runNode(["-e", "0"], process.env, project));
       for (const build of builds) {
-        build.hi.push(await session(build.cli, home, "say hi", hiStep()));
-        const readCalls = reply().burst();
-        for (const file of files) readCalls.tool("Read", { file_path: file });
-        build.reads.push(await session(build.cli, home, "read the parts", [readCalls, reply().text("done").burst()]));
-        const sleepCalls = reply().burst();
-        for (const file of files) sleepCalls.tool("Bash", { command: `sleep 1 && cat ${file}`, description: "read" });
-        build.sleeps.push(
-          await session(build.cli, home, "read the parts slowly", [sleepCalls, reply().text("done").burst()]),
-        );
-        // A new home each time: a project whose servers Warden has never seen.
-        const freshHome = join(work, `home-fresh-${build.label || "now"}-${round}`);
-        build.mcpCold.push(await session(build.cli, freshHome, "say hi", hiStep(), mcpArgs));
-        mcpNamed();
-        build.mcpRemembered.push(await session(build.cli, build.rememberedHome, "say hi", hiStep(), mcpArgs));
-        mcpNamed();
+        if (selected.has("hi")) build.hi.push(await session(build.cli, home, "say hi", hiStep()));
+        if (selected.has("reads")) {
+          const readCalls = reply().burst();
+          for (const file of files) readCalls.tool("Read", { file_path: file });
+          build.reads.push(await session(build.cli, home, "read the parts", [readCalls, reply().text("done").burst()]));
+        }
+        if (selected.has("sleeps")) {
+          const sleepCalls = reply().burst();
+          for (const file of files) sleepCalls.tool("Bash", { command: `sleep 1 && cat ${file}`, description: "read" });
+          build.sleeps.push(
+            await session(build.cli, home, "read the parts slowly", [sleepCalls, reply().text("done").burst()]),
+          );
+        }
+        if (selected.has("mcp")) {
+          // A new home each time: a project whose servers Warden has never seen.
+          const freshHome = join(work, `home-fresh-${build.label || "now"}-${round}`);
+          build.mcpCold.push(await session(build.cli, freshHome, "say hi", hiStep(), mcpArgs));
+          mcpNamed();
+          build.mcpRemembered.push(await session(build.cli, build.rememberedHome, "say hi", hiStep(), mcpArgs));
+          mcpNamed();
+        }
       }
-      bare.push(await bareSpawnOverSecond(files));
+      if (selected.has("sleeps")) bare.push(await bareSpawnOverSecond(files));
     }
   } finally {
     await server.close();
@@ -205,13 +230,15 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
         1,
       ),
     },
-    {
+  ];
+  if (selected.has("sleeps")) {
+    rows.push({
       name: "8 commands spawned by bare Node, over 1 s",
       value: median(bare),
       unit: "ms",
       note: `${ratio(median(bare), floorMs)}; ${range(bare)}; the machine's own cost for the sleep scenario`,
-    },
-  ];
+    });
+  }
   for (const build of builds) {
     const hiFirst = build.hi.map(firstRequestMs);
     const hiMs = median(hiFirst);
@@ -221,49 +248,60 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
     const rememberedDelta = build.mcpRemembered.map(firstRequestMs).map((ms) => ms - hiMs);
     const rss = build.hi.map((s) => s.run.peakRssMb);
     const name = (text: string) => `${build.label}${text}`;
-    rows.push(
-      {
-        name: name('"say hi": spawn → first request'),
-        value: hiMs,
-        unit: "ms",
-        target: "<= 2.5x node -e 0",
-        note: `${ratio(hiMs, floorMs)}; ${of}, ${range(hiFirst)}`,
-      },
-      {
-        name: name('"say hi": peak RSS of the one-turn session'),
-        value: median(rss),
-        unit: "MB",
-        target: "<= 70",
-        note: `${range(rss, 1)}; ${(median(rss) / floorRss).toFixed(2)}x node -e 0`,
-      },
-      {
+    if (selected.has("hi")) {
+      rows.push(
+        {
+          name: name('"say hi": spawn → first request'),
+          value: hiMs,
+          unit: "ms",
+          target: "<= 2.5x node -e 0",
+          note: `${ratio(hiMs, floorMs)}; ${of}, ${range(hiFirst)}`,
+        },
+        {
+          name: name('"say hi": peak RSS of the one-turn session'),
+          value: median(rss),
+          unit: "MB",
+          target: "<= 70",
+          note: `${range(rss, 1)}; ${(median(rss) / floorRss).toFixed(2)}x node -e 0`,
+        },
+      );
+    }
+    if (selected.has("reads")) {
+      rows.push({
         name: name("8 parallel Reads: response end → follow-up request"),
         value: median(readGaps),
         unit: "ms",
         target: "<= 15",
         note: `${ratio(median(readGaps), floorMs)}; ${of}, ${range(readGaps, 1)}`,
-      },
-      {
+      });
+    }
+    if (selected.has("sleeps")) {
+      rows.push({
         name: name("8 x `sleep 1 && cat`: response end → follow-up, over 1 s"),
         value: median(sleepOver),
         unit: "ms",
         target: "<= 100",
-        note: `${ratio(median(sleepOver), floorMs)}; ${of}, ${range(sleepOver)}; one after another: ~7000`,
-      },
-      {
-        name: name('"say hi" + 60-tool MCP server, not remembered: delta'),
-        value: median(coldDelta),
-        unit: "ms",
-        note: `${ratio(median(coldDelta), floorMs)}; over "say hi"; ${of}, ${range(coldDelta)}`,
-      },
-      {
-        name: name('"say hi" + 60-tool MCP server, remembered: delta'),
-        value: median(rememberedDelta),
-        unit: "ms",
-        target: "<= 30",
-        note: `${ratio(median(rememberedDelta), floorMs)}; over "say hi"; ${of}, ${range(rememberedDelta)}`,
-      },
-    );
+        // The session's CPU time (start-up included) moves far less with the machine's load than the gap.
+        note: `${ratio(median(sleepOver), floorMs)}; ${of}, ${range(sleepOver)}; CPU of the session ${median(build.sleeps.map((s) => s.run.cpuMs)).toFixed(0)} ms; one after another: ~7000`,
+      });
+    }
+    if (selected.has("mcp")) {
+      rows.push(
+        {
+          name: name('"say hi" + 60-tool MCP server, not remembered: delta'),
+          value: median(coldDelta),
+          unit: "ms",
+          note: `${ratio(median(coldDelta), floorMs)}; over "say hi"; ${of}, ${range(coldDelta)}`,
+        },
+        {
+          name: name('"say hi" + 60-tool MCP server, remembered: delta'),
+          value: median(rememberedDelta),
+          unit: "ms",
+          target: "<= 30",
+          note: `${ratio(median(rememberedDelta), floorMs)}; over "say hi"; ${of}, ${range(rememberedDelta)}`,
+        },
+      );
+    }
   }
   return rows;
 }

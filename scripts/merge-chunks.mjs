@@ -56,6 +56,18 @@ function asciiOnly(code) {
   return code.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/**
+ * Blanks the imports of Node's own modules that bind nothing (`import 'node:zlib';`). Rollup
+ * writes them into a chunk that only re-exports code moved into a group (the Bash analysis's
+ * `check` chunk re-exports the headless chunk) to keep the import order of the modules it moved,
+ * but Node's modules do nothing a program sees when they load: each module that uses one imports
+ * it by name. Kept, the first Bash call loaded zlib, https, dns, tty... (~8 ms) the session never
+ * used. Spaces of the same length keep the source map.
+ */
+function withoutBareBuiltinImports(code) {
+  return code.replace(/^import ["']node:[\w/]+["'];$/gm, (line) => " ".repeat(line.length));
+}
+
 /** Notes about esbuild's already-bundled output that say nothing about ours. */
 const QUIET_WARNINGS = new Set(["CIRCULAR_DEPENDENCY", "SOURCEMAP_BROKEN", "UNUSED_EXTERNAL_IMPORT"]);
 
@@ -161,7 +173,7 @@ export async function mergeChunks(dir, entries, metafile) {
     for (const name of readdirSync(sub)) {
       if (!name.endsWith(".js")) continue;
       const path = join(sub, name);
-      const code = asciiOnly(readFileSync(path, "utf8"));
+      const code = withoutBareBuiltinImports(asciiOnly(readFileSync(path, "utf8")));
       writeFileSync(path, code.includes(USES_REQUIRE_HELPER) ? REQUIRE_SHIM + code : code);
     }
   }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { writeFileAtomicSync } from "../fs/atomic-write.js";
 import { withFileLockSync } from "../fs/file-lock.js";
 import type { AppState } from "../tool/app-state.js";
-import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN, type TeamContext } from "../tool/team.js";
+import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN, type TeamContext, type TeammateWorktree } from "../tool/team.js";
 import { FileTaskStore } from "./task-store.js";
 
 export interface TeamMemberRecord {
@@ -21,6 +21,8 @@ export interface TeamMemberRecord {
   active: boolean;
   /** Its sidechain transcript: a teammate whose session ended is taken up again from it when messaged. */
   transcriptPath?: string;
+  /** Its own git worktree (isolation "worktree"): it goes on there when taken up again. */
+  worktree?: TeammateWorktree;
 }
 
 export interface TeamFile {

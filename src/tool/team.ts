@@ -41,6 +41,16 @@ export interface TeamMessage {
 }
 
 /** What a teammate is doing, as the runtime knows it. */
+/** A teammate's own git worktree (Agent with isolation "worktree"): where it works, and what to clean up. */
+export interface TeammateWorktree {
+  path: string;
+  branch: string;
+  /** The commit it started from: changes are counted from it. */
+  baseCommit: string;
+  /** The main repository's root (where `git worktree remove` runs). */
+  repoRoot: string;
+}
+
 export type TeammateState = "working" | "idle" | "stopped";
 
 export interface TeammateStatus {

@@ -14,7 +14,7 @@ import type {
 import type { ReadFileState } from "./read-file-state.js";
 import type { SandboxSettings } from "./shell-state.js";
 import type { SideQuery } from "./side-query.js";
-import type { TeamContext, TeammateStatus } from "./team.js";
+import type { TeamContext, TeammateStatus, TeammateWorktree } from "./team.js";
 import type { UserDialog } from "./user-dialog.js";
 
 export type ToolInput = Record<string, unknown>;
@@ -386,6 +386,10 @@ export interface SubagentHost {
 export interface TeammateRequest extends SubagentRequest {
   name: string;
   team: TeamContext;
+  /** Its own checkout (isolation "worktree"), where `cwd` points; recorded in the team file. */
+  worktree?: TeammateWorktree;
+  /** Called once its loop has ended, before it counts as stopped (e.g. to remove an unused worktree). */
+  onEnd?: () => Promise<void>;
 }
 
 /**

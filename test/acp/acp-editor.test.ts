@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { beforeAll, describe, expect, it } from "vitest";
 import { probeBubblewrap } from "../../src/shell/sandbox/index.js";
 import { ROOT, startEditor, updatesOf, waitFor } from "./editor-client.js";

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { beforeAll, describe, expect, it } from "vitest";
 import { INIT_WITHOUT_EDITOR_FS, ROOT, startEditor } from "./editor-client.js";
 

@@ -6,7 +6,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Readable, Writable } from "node:stream";
-import * as acp from "@agentclientprotocol/sdk";
+// The unstable entry, a superset of the stable one: an editor that may also fork sessions.
+import * as acp from "@agentclientprotocol/sdk/unstable";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const CLI = join(ROOT, "bin", "warden.js");

@@ -97,6 +97,22 @@ describe.skipIf(!existsSync(join(dist, "cli.js")))("the built CLI's start-up fil
     expect(added).toEqual([manager]);
   });
 
+  it("loads none of Node's modules for nothing: the Bash analysis's chunk re-exports only loaded code", () => {
+    // Rollup kept `import 'node:zlib';` and a dozen more in each chunk that only re-exports moved
+    // code, so the first Bash call loaded zlib, https, dns and tty, which nothing there uses.
+    const analysis = dynamicTarget(staticClosure(dynamicTarget([cli], "headless-")), "check-");
+    expect(readFileSync(analysis, "utf8")).toMatch(/^export \{[^}]*checkBashCommandPermission/m);
+    const chunks = join(dist, "chunks");
+    const files = [
+      cli,
+      ...readdirSync(chunks)
+        .filter((name) => name.endsWith(".js"))
+        .map((name) => join(chunks, name)),
+    ];
+    const bare = files.filter((file) => /^import\s*['"]node:[\w/]+['"]/m.test(readFileSync(file, "utf8")));
+    expect(bare).toEqual([]);
+  });
+
   it("connects MCP servers without loading ajv before the first request (it loads at the first form to check)", () => {
     // A remembered server's tools reach the first request through the manager; ajv is ~70 files
     // of CommonJS, and loading them there put ~50-100 ms of CPU before every such request.

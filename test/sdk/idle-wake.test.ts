@@ -14,6 +14,7 @@ import {
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
+import { isResult, RawSession } from "./raw-control.js";
 import { Prompts, results, sdkOptions, stderrLines, workspace } from "./sdk-harness.js";
 
 let server: ScriptedModelServer;
@@ -114,4 +115,52 @@ describe("an idle SDK session wakes for what arrives", () => {
     expect(told).toContain("task-notification");
     expect(told).toContain("There are 3 files.");
   });
+});
+
+describe("Ctrl+C while an idle session waits", () => {
+  it("ends the wait for a background agent at the first Ctrl+C, stopping the agent, with exit 130", async () => {
+    const ws = workspace();
+    // The agent's request is never answered: only the interrupt can end the session's wait.
+    let agentAsked: () => void = () => undefined;
+    const agentRequest = new Promise<void>((resolve) => (agentAsked = resolve));
+    server.respondWith((request) => {
+      const messages = messagesOf(request);
+      if (JSON.stringify(messages[0]).includes("Count the files"))
+        return replyFrom(async () => {
+          agentAsked();
+          await new Promise(() => undefined);
+          return reply().text("never");
+        });
+      if (messages.length === 1)
+        return reply().tool(
+          "Agent",
+          { description: "count files", prompt: "Count the files", run_in_background: true },
+          { id: "a1" },
+        );
+      return reply().text("Counting in the background.");
+    });
+    const raw = new RawSession(ws, ["--model", "claude-sonnet-4-6", "--permission-mode", "bypassPermissions"], {
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: server.anthropicBaseURL,
+    });
+    const firstResult = raw.next(isResult);
+    raw.send("count the files in the background");
+    raw.endInput();
+    expect((await firstResult).result, raw.stderr).toBe("Counting in the background.");
+    // The prompt is answered, stdin is closed and the agent still works: the session waits for it.
+    await agentRequest;
+    raw.signal("SIGINT");
+    const ended = await Promise.race([
+      raw.exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve("still waiting 20 s after Ctrl+C"), 20_000)),
+    ]);
+    server.respondWith(undefined);
+    if (ended === "still waiting 20 s after Ctrl+C") raw.signal("SIGKILL");
+    expect(ended, raw.stderr).toBe(130);
+    // Only the prompt's turn ran: the interrupt took no turn of its own.
+    expect(raw.lines.filter(isResult)).toHaveLength(1);
+    // The agent was stopped, not left behind, and the host was told.
+    const ends = raw.lines.filter((line) => line.type === "system" && line.subtype === "task_notification");
+    expect(ends.map((line) => line.status)).toEqual(["stopped"]);
+  }, 40_000);
 });

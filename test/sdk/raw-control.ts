@@ -81,6 +81,16 @@ export class RawSession {
     this.child.stdin.write(`${JSON.stringify(line)}\n`);
   }
 
+  /** Closes stdin without waiting: the host has said all it will. */
+  endInput(): void {
+    this.child.stdin.end();
+  }
+
+  /** Sends the process a signal, as a terminal's Ctrl+C (SIGINT) would. */
+  signal(name: NodeJS.Signals): void {
+    this.child.kill(name);
+  }
+
   async close(): Promise<number | null> {
     this.child.stdin.end();
     return this.exited;

@@ -1,8 +1,8 @@
 // What the editor offered in `initialize` (its file system, its terminals), lent to the session's
 // tools as the contract's EditorAccess (src/tool/editor.ts). Only what the editor advertised is
 // lent: a tool finds the rest absent and uses the disk and its own processes.
-import type * as acp from "@agentclientprotocol/sdk";
-import { methods } from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { methods } from "@agentclientprotocol/sdk/unstable";
 import type { EditorAccess, EditorExitStatus, EditorTerminal, EditorTerminalRequest } from "../../tool/editor.js";
 
 export interface EditorLink {

@@ -2,7 +2,7 @@
 // person wrote as user message chunks, the answers and thinking as agent chunks, each tool call
 // with its result. What the harness wrote (reminders, attachments, compaction summaries) is the
 // model's business, not the person's, and is left out, as it was never shown live either.
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { Message } from "../../messages/types.js";
 import { announcedToolCall, resultContent } from "./tool-calls.js";
 

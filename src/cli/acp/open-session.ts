@@ -2,7 +2,7 @@
 // builder as `-p` (plan, then start), from the command line's flags with the editor's folder and
 // MCP servers, its asks sent to the editor, and the editor's file system and terminals lent to
 // its tools when the editor offered them in initialize.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { planSession } from "../session/plan.js";
 import { type BuiltSession, startSession } from "../session/start.js";
 import type { SessionConfig } from "../session-config.js";
@@ -23,43 +23,48 @@ export interface AcpSession {
 export interface OpenSessionRequest {
   base: SessionConfig;
   cwd: string;
-  mcpServers?: readonly acp.McpServer[];
+  mcpServers?: readonly acp.McpServer[] | null;
   client: acp.AgentContext;
   capabilities: acp.ClientCapabilities | undefined;
   warn: (message: string) => void;
-  /** The id of an earlier session to continue (session/load, session/resume). */
+  /** The id of an earlier session to continue (session/load, session/resume), or to fork. */
   resume?: string;
+  /** session/fork: the conversation of `resume` goes on under a new id; the source is left as it is. */
+  fork?: boolean;
 }
 
 /** The editor's MCP servers in Warden's `mcpServers` shape (an --mcp-config value). */
-function mcpConfigOf(servers: readonly acp.McpServer[]): string | undefined {
-  if (servers.length === 0) return undefined;
+function mcpConfigOf(servers: readonly acp.McpServer[], warn: (message: string) => void): string | undefined {
   const entries: Record<string, unknown> = {};
   for (const server of servers) {
     const pairs = (list: ReadonlyArray<{ name: string; value: string }> | undefined) =>
       Object.fromEntries((list ?? []).map((pair) => [pair.name, pair.value]));
     if ("command" in server) {
       entries[server.name] = { type: "stdio", command: server.command, args: server.args, env: pairs(server.env) };
+    } else if (server.type === "acp") {
+      // A server reached through the editor's own connection: not offered in initialize (mcpCapabilities).
+      warn(`MCP server "${server.name}": servers over the ACP connection are not supported; skipped`);
     } else {
       entries[server.name] = { type: server.type, url: server.url, headers: pairs(server.headers) };
     }
   }
-  return JSON.stringify({ mcpServers: entries });
+  return Object.keys(entries).length > 0 ? JSON.stringify({ mcpServers: entries }) : undefined;
 }
 
 export async function openSession(request: OpenSessionRequest): Promise<AcpSession> {
   const { base, client } = request;
-  const extra = mcpConfigOf(request.mcpServers ?? []);
+  const extra = mcpConfigOf(request.mcpServers ?? [], request.warn);
   const config: SessionConfig = {
     ...base,
     cwd: request.cwd,
     mcpConfig: extra ? [...base.mcpConfig, extra] : [...base.mcpConfig],
-    // A loaded session continues under its own id; a new one ignores any --resume of the command line.
+    // A loaded session continues under its own id, a forked one under a new id; a new one ignores
+    // any --resume of the command line.
     resume: request.resume,
     continueLatest: false,
-    ...(request.resume !== undefined && { forkSession: false, sessionId: undefined }),
+    ...(request.resume !== undefined && { forkSession: request.fork === true, sessionId: undefined }),
   };
-  let sessionId = request.resume ?? "";
+  let sessionId = request.fork ? "" : (request.resume ?? "");
   let entry: AcpSession | undefined;
   const announce = async (id: string, name: string, input: Record<string, unknown>) => {
     if (!entry || entry.announced.has(id)) return;

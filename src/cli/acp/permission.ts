@@ -1,7 +1,7 @@
 // An ask the rules and mode leave open, put to the person in their editor: allow once, always
 // allow (with the rule the engine suggests, saved where the engine saves "don't ask again"), or
 // reject. A cancelled request (the prompt was cancelled) is a deny.
-import type { PermissionOption, RequestPermissionRequest, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { PermissionOption, RequestPermissionRequest, ToolCallUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { AskHandler, AskRequest, AskResponse } from "../../permissions/engine/index.js";
 import { describeReason, formatRule } from "../../permissions/rules/index.js";
 import type { PermissionUpdate } from "../../tool/permission-types.js";

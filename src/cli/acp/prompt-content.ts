@@ -3,7 +3,7 @@
 // the editor sent (embedded resource) given whole, in a <context> block naming where it is from.
 
 import { fileURLToPath } from "node:url";
-import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { ContentBlock } from "@agentclientprotocol/sdk/unstable";
 
 /** A file URI as a path; a fragment (an editor's selection, `#L3:4`) is kept after it. */
 function pathOf(uri: string): string {

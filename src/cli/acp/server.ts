@@ -5,7 +5,8 @@
 // asks go to the editor as permission requests; modes are the permission modes; cancel stops the
 // running prompt.
 import { Readable, Writable } from "node:stream";
-import * as acp from "@agentclientprotocol/sdk";
+// The unstable entry: a superset of the stable one that also has session/fork.
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { applyPermissionUpdates } from "../../permissions/settings/index.js";
 import { deleteSavedSession } from "../../session/session-list.js";
@@ -81,7 +82,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
       agentCapabilities: {
         loadSession: true,
         // session/fork is in ACP's unstable schema only; not offered until it is stable.
-        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} },
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
       },
       agentInfo: { name: "warden", title: "Warden", version: wardenVersion() },
@@ -105,10 +106,10 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
 
   /** An earlier Warden session (any front end's, by its id) opened again to continue it. */
   const openSaved = async (
-    params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] },
+    params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] | null; fork?: boolean },
     client: acp.AgentContext,
   ): Promise<AcpSession> => {
-    if (sessions.has(params.sessionId)) {
+    if (!params.fork && sessions.has(params.sessionId)) {
       throw acp.RequestError.invalidRequest({ sessionId: params.sessionId }, "this session is already open");
     }
     try {
@@ -119,6 +120,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
         capabilities: clientCapabilities,
         warn: options.warn,
         resume: params.sessionId,
+        fork: params.fork,
       });
     } catch (error) {
       if (error instanceof SessionSetupError) {
@@ -145,6 +147,16 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     sessions.set(params.sessionId, entry);
     await entry.built.runStartHooks();
     return { modes: modeState(entry.built) };
+  });
+
+  // Forked: the source's saved conversation goes on under a new id, open at once; the source (open
+  // here or not) is left as it is, and its running prompt, if any, is not waited for.
+  app.onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {
+    const entry = await openSaved({ ...params, fork: true }, client);
+    const sessionId = entry.built.session.sessionId;
+    sessions.set(sessionId, entry);
+    await entry.built.runStartHooks();
+    return { sessionId, modes: modeState(entry.built) };
   });
 
   app.onRequest(acp.methods.agent.session.list, ({ params }) => listSessionsPage(params));

@@ -1,6 +1,6 @@
 // session/list: the saved Warden sessions an editor may offer to continue (session/load,
 // session/resume or session/fork), newest first, a page at a time.
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { listSavedSessions } from "../../session/session-list.js";
 
 const PAGE_SIZE = 50;

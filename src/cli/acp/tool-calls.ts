@@ -1,6 +1,6 @@
 // How a Warden tool call looks in an editor speaking ACP: its kind (the icon and grouping the
 // editor shows), a title, the files it touches (the editor can follow along), and its result.
-import type { ToolCall, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { ToolCall, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk/unstable";
 import { type ToolResultBlock, toolResultText } from "../../messages/types.js";
 
 const KIND_BY_TOOL: Record<string, ToolKind> = {

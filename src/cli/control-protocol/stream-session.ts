@@ -98,15 +98,21 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
   let lastResult: ResultObject | undefined;
   let first = true;
   let interrupted = false;
+  // Ctrl+C or a closed output also ends an idle wait (for a prompt, or for background agents after
+  // stdin closed): otherwise the first Ctrl+C would abort an idle session and keep waiting.
+  let stopWaiting: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stopWaiting = resolve));
   const onSigint = () => {
     if (interrupted) process.exit(130);
     interrupted = true;
+    stopWaiting();
     void building?.then(({ built }) => built.session.abort("user"));
   };
   if (io.ownsProcess) {
     process.on("SIGINT", onSigint);
     process.stdout.on("error", () => {
       outputClosed = true;
+      stopWaiting();
       void building?.then(({ built }) => built.session.abort("output_closed"));
     });
   }
@@ -121,8 +127,9 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
           if (channel.inputEnded && !waitForAgents) break;
           const next = idle ? nextWakeOrTaskEnd(idle) : undefined;
           const inputs = channel.inputEnded ? [] : [new Promise<void>((resolve) => (wake = resolve)), channel.closed];
-          await Promise.race([...inputs, ...(next ? [next.arrived] : [])]);
+          await Promise.race([...inputs, ...(next ? [next.arrived] : []), stopped]);
           next?.stop();
+          if (interrupted || outputClosed) break;
           continue;
         }
       } else message = queue.shift() as UserMessageLine;

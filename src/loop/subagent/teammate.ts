@@ -50,6 +50,7 @@ export function joinTeam(deps: SubagentDeps, request: TeammateRequest): void {
     joinedAt: new Date().toISOString(),
     active: true,
     ...(deps.transcripts ? { transcriptPath: sidechainPath(deps.sessionCwd, deps.sessionId, request.agentId) } : {}),
+    ...(request.worktree ? { worktree: request.worktree } : {}),
   });
 }
 

@@ -41,6 +41,8 @@ export class TeammateRegistry implements TeamRuntime {
     const runTeammate = deps.teammateRunner ?? (await import("./teammate.js")).runTeammate;
     entry.done = runTeammate(deps, request, parent, (state) => this.setState(entry, state))
       .catch(() => undefined)
+      .then(() => request.onEnd?.())
+      .catch(() => undefined)
       .finally(() => {
         this.setState(entry, "stopped");
         started();

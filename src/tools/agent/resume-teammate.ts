@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { loadSidechainMessages, readSidechainRecord } from "../../session/sidechains.js";
 import type { TeamMemberRecord } from "../../session/team-files.js";
 import type { CanUseTool, ToolUseContext } from "../../tool/types.js";
-import { teammateRequest } from "./teammate.js";
+import { returnToWorktree, teammateRequest } from "./teammate.js";
 import { buildSubagentRequest } from "./tool.js";
 
 /**
@@ -53,6 +53,7 @@ export async function resumeTeammate(
   );
   const request = teammateRequest({ ...base, agentId: member.agentId, history: messages }, member.name, context);
   if (member.model !== undefined) request.modelSpec = member.model;
+  if (member.worktree) returnToWorktree(request, member.worktree);
   await runtime.spawn(request, context);
   return warnings;
 }

@@ -2,9 +2,11 @@
 // joins the lead's team and keeps running between turns (SubagentHost.teams), sharing the team's
 // task list and talking through SendMessage. Only a team's lead starts its teammates, and a
 // teammate never starts agents of its own.
+import { existsSync } from "node:fs";
 import { readTeamFile } from "../../session/team-files.js";
-import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN } from "../../tool/team.js";
+import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN, type TeammateWorktree } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext, ValidationResult } from "../../tool/types.js";
+import { createWorktree, removeWorktree, worktreeChanges } from "../worktree-shared/git-worktree.js";
 import type { AgentInput } from "./schema.js";
 
 /** Why this call cannot start a teammate, or undefined when it can. */
@@ -36,10 +38,42 @@ export function teammateProblem(input: AgentInput, context: ToolUseContext): Val
     return refuse(`A teammate named "${input.name}" is already running; pick another name or message it.`, 12);
   }
   if (!readTeamFile(team.dir)) return refuse(`The team "${team.teamName}" no longer exists.`, 10);
-  if (input.isolation !== undefined) {
-    return refuse("Teammates share the lead's working tree; isolation is not available for them yet. Omit it.", 13);
+  if (input.isolation === "remote") {
+    return refuse(
+      'Teammates run beside the lead: isolation "remote" is not available for them. Omit it, or use "worktree".',
+      13,
+    );
   }
   return undefined;
+}
+
+/**
+ * Isolation "worktree" for a teammate: its own checkout on a branch of its own, where its cwd
+ * points for as long as it runs (and when taken up again). When its loop ends the worktree is
+ * removed if it changed nothing, else kept for the lead to look at or merge.
+ */
+export async function isolateTeammate(request: TeammateRequest, context: ToolUseContext): Promise<void> {
+  const from = request.cwd ?? context.getAppState().bashCwd ?? context.options.cwd;
+  const worktree = await createWorktree(from, `teammate-${request.name}-${request.agentId.slice(-8)}`);
+  request.cwd = worktree.path;
+  request.worktree = worktree;
+  request.onEnd = () => releaseTeammateWorktree(worktree);
+}
+
+/** A teammate taken up again goes on in its worktree, which must still be there. */
+export function returnToWorktree(request: TeammateRequest, worktree: TeammateWorktree): void {
+  if (!existsSync(worktree.path)) {
+    throw new Error(`its worktree ${worktree.path} is gone, so it cannot go on where it worked`);
+  }
+  request.cwd = worktree.path;
+  request.worktree = worktree;
+  request.onEnd = () => releaseTeammateWorktree(worktree);
+}
+
+async function releaseTeammateWorktree(worktree: TeammateWorktree): Promise<void> {
+  if (!existsSync(worktree.path)) return;
+  const changes = await worktreeChanges(worktree);
+  if (changes.uncommittedFiles === 0 && changes.commits === 0) await removeWorktree(worktree);
 }
 
 /** The teammate's request: the subagent request made for it, with its name and team. */

@@ -21,7 +21,7 @@ import { childPermissionMode } from "./permissions.js";
 import { AGENT_PROMPT, AGENT_TOOL_NAME } from "./prompt.js";
 import { remoteSubagentHost } from "./remote.js";
 import { type AgentInput, agentInputSchema } from "./schema.js";
-import { teammateProblem, teammateRequest } from "./teammate.js";
+import { isolateTeammate, teammateProblem, teammateRequest } from "./teammate.js";
 import { filterAgentTools } from "./tool-filter.js";
 
 export interface AgentToolOutput {
@@ -29,8 +29,8 @@ export interface AgentToolOutput {
   worktree?: { path: string; branch: string; kept: boolean };
   /** async_launched: a background agent was started and runs on (taskId says where); teammate_spawned: it joined the team. */
   status: "completed" | "stopped" | "async_launched" | "teammate_spawned";
-  /** teammate_spawned: its name and team. */
-  teammate?: { name: string; teamName: string };
+  /** teammate_spawned: its name and team, and its own worktree when isolated. */
+  teammate?: { name: string; teamName: string; worktree?: { path: string; branch: string } };
   taskId?: string;
   outputPath?: string;
   agentId: string;
@@ -219,8 +219,11 @@ export function startInBackground(
 
 function render(output: AgentToolOutput): string {
   if (output.status === "teammate_spawned" && output.teammate) {
-    const { name, teamName } = output.teammate;
-    return `Spawned teammate "${name}" (${output.agentType}, agent id ${output.agentId}) in team "${teamName}". It works on its own and shares the team's task list; its messages, and a notice each time it goes idle, reach you at your next turn. Talk to it with SendMessage (to "${name}").`;
+    const { name, teamName, worktree } = output.teammate;
+    const where = worktree
+      ? ` It works in its own git worktree at ${worktree.path} (branch ${worktree.branch}), which is removed when it stops if it changed nothing, and kept otherwise.`
+      : "";
+    return `Spawned teammate "${name}" (${output.agentType}, agent id ${output.agentId}) in team "${teamName}". It works on its own and shares the team's task list; its messages, and a notice each time it goes idle, reach you at your next turn. Talk to it with SendMessage (to "${name}").${where}`;
   }
   if (output.status === "async_launched") {
     return `Started background agent ${output.agentId} (${output.agentType}) as task ${output.taskId}. You will be told when it ends; TaskOutput (task_id "${output.taskId}") reads its output so far, TaskStop stops it.`;
@@ -317,11 +320,24 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
     if (input.team_name !== undefined && input.name !== undefined) {
       if (!host.teams) throw new Error("Teams are not available in this session.");
       const request = teammateRequest(buildSubagentRequest(input, context, canUseTool, true), input.name, context);
-      await host.teams.spawn(request, context);
+      if (input.isolation === "worktree" || request.definition.isolation === "worktree") {
+        await isolateTeammate(request, context);
+      }
+      try {
+        await host.teams.spawn(request, context);
+      } catch (error) {
+        await request.onEnd?.().catch(() => undefined);
+        throw error;
+      }
+      const { worktree } = request;
       return {
         data: {
           ...notYetRun(request, "teammate_spawned"),
-          teammate: { name: request.name, teamName: request.team.teamName },
+          teammate: {
+            name: request.name,
+            teamName: request.team.teamName,
+            ...(worktree && { worktree: { path: worktree.path, branch: worktree.branch } }),
+          },
         },
       };
     }
