@@ -5,14 +5,13 @@
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  type RecordedRequest,
   reply,
   replyFrom,
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
 import { TmuxTerminal } from "../helpers/tmux.js";
-import { cliProject, messagesOf, wireText } from "./scripted-cli.js";
+import { assistantTurns, cliProject, heard, whoAsks } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 const terminals: TmuxTerminal[] = [];
@@ -24,17 +23,6 @@ afterEach(() => {
   server.respondWith(undefined);
   for (const terminal of terminals.splice(0)) terminal.kill();
 });
-
-function whoAsks(request: RecordedRequest): string {
-  const system = JSON.stringify((request.body as { system?: unknown }).system ?? "");
-  return /You are \\"(\w+)\\", a teammate/.exec(system)?.[1] ?? "lead";
-}
-const heard = (request: RecordedRequest) =>
-  messagesOf(request)
-    .filter((m) => m.role === "user")
-    .map(wireText)
-    .join("\n");
-const assistantTurns = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === "assistant").length;
 
 async function until<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;

@@ -7,14 +7,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { projectSlug } from "../../src/config/paths.js";
-import {
-  type RecordedRequest,
-  reply,
-  type ScriptedModelServer,
-  startScriptedModelServer,
-} from "../helpers/scripted-model-server.js";
+import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { jsonLines } from "./run-cli.js";
-import { cliProject, messagesOf, runScriptedCli, wireText } from "./scripted-cli.js";
+import { assistantTurns, cliProject, heard, messagesOf, runScriptedCli, whoAsks, wireText } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -25,17 +20,6 @@ afterEach(() => {
   server.respondWith(undefined);
 });
 
-/** Who a request is from: the lead, or the teammate its system prompt names. */
-function whoAsks(request: RecordedRequest): string {
-  const system = JSON.stringify((request.body as { system?: unknown }).system ?? "");
-  return /You are \\"(\w+)\\", a teammate/.exec(system)?.[1] ?? "lead";
-}
-const heard = (request: RecordedRequest) =>
-  messagesOf(request)
-    .filter((m) => m.role === "user")
-    .map(wireText)
-    .join("\n");
-const assistantTurns = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === "assistant").length;
 const git = (cwd: string, args: string[]) =>
   execFileSync("git", args, {
     cwd,
