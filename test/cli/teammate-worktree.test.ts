@@ -49,7 +49,8 @@ const git = (cwd: string, args: string[]) =>
     },
   });
 
-describe.each(["in-process", "process"])("teammates in worktrees of their own (%s)", (mode) => {
+// tmux outside tmux: process mode, said once on stderr.
+describe.each(["in-process", "process", "tmux"])("teammates in worktrees of their own (%s)", (mode) => {
   it("work apart from the lead's tree; an unused worktree goes at the end, one with work stays", async () => {
     const p = cliProject(`teammate-worktree-${mode}`);
     git(p.cwd, ["init", "-q"]);
@@ -92,9 +93,11 @@ describe.each(["in-process", "process"])("teammates in worktrees of their own (%
       server,
       p,
       ["-p", "Run the team", "--teammate-mode", mode, "--permission-mode", "bypassPermissions"],
-      { WARDEN_AGENT_TEAMS: "1" },
+      { WARDEN_AGENT_TEAMS: "1", TMUX: "" },
     );
     expect(run.code, run.stderr).toBe(0);
+    const noTmux = run.stderr.match(/this session is not inside tmux; teammates run as processes without panes/g) ?? [];
+    expect(noTmux).toHaveLength(mode === "tmux" ? 1 : 0);
     const lines = jsonLines(run.stdout);
     expect(lines.at(-1), run.stderr).toMatchObject({ type: "result", result: "The team is done." });
 
