@@ -18,6 +18,8 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   "fleet-session": () => import("./commands/fleet-session.js"),
   // A lead's teammate in its own process (internal: the spec arrives on stdin).
   teammate: () => import("./commands/teammate.js"),
+  // A teammate's tmux pane in --teammate-mode tmux (internal: follows its transcript).
+  "teammate-view": () => import("./commands/teammate-view.js"),
 };
 
 /** Flags after which the session command prints something and exits, or runs headless. */

@@ -85,8 +85,13 @@ export function buildSessionConfig(
     throw new UsageError("--fork-session needs --resume or --continue");
   }
   const teammateMode = raw.teammateMode as string | undefined;
-  if (teammateMode !== undefined && teammateMode !== "in-process" && teammateMode !== "process") {
-    throw new UsageError(`--teammate-mode must be in-process or process, not ${JSON.stringify(teammateMode)}`);
+  if (
+    teammateMode !== undefined &&
+    teammateMode !== "in-process" &&
+    teammateMode !== "process" &&
+    teammateMode !== "tmux"
+  ) {
+    throw new UsageError(`--teammate-mode must be in-process, process or tmux, not ${JSON.stringify(teammateMode)}`);
   }
   if (raw.agents !== undefined) {
     try {

@@ -79,8 +79,11 @@ export interface SessionConfig {
   enableFileCheckpointing: boolean;
   /** --no-session-persistence: no transcript is written (the session cannot be resumed). */
   noSessionPersistence: boolean;
-  /** --teammate-mode: teammates run in this process or each in a `warden` process of its own (settings teammateMode). */
-  teammateMode?: "in-process" | "process";
+  /**
+   * --teammate-mode: teammates run in this process, each in a `warden` process of its own, or so and
+   * shown in a tmux pane each (settings teammateMode).
+   */
+  teammateMode?: "in-process" | "process" | "tmux";
   /** --debug [categories]: protocol and set-up details on stderr. */
   debug: boolean;
   help: boolean;

@@ -252,7 +252,7 @@ export const OPTIONS: OptionSpec[] = [
     kind: "string",
     key: "teammateMode",
     arg: "<mode>",
-    help: "in-process (default) or process: where a team's teammates run",
+    help: "in-process (default), process, or tmux (processes, each shown in a tmux pane): where a team's teammates run",
   },
   { names: ["--debug"], kind: "optional", key: "debug", help: "Protocol and set-up details on stderr" },
   {

@@ -140,7 +140,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["trustedFolders"], schema: z.array(trustedFolderSchema), critical: false },
   { path: ["taskTools"], schema: z.enum(TASK_LIST_FAMILIES as [TaskListFamily, ...TaskListFamily[]]), critical: false },
   { path: ["agentTeams"], schema: z.boolean(), critical: false },
-  { path: ["teammateMode"], schema: z.enum(["in-process", "process"]), critical: false },
+  { path: ["teammateMode"], schema: z.enum(["in-process", "process", "tmux"]), critical: false },
   { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
   // A broken list is ignored with a warning (its servers start); /mcp and mcp_toggle refuse to rewrite it.
   { path: ["disabledMcpServers"], schema: z.array(z.string()), critical: false },
@@ -182,7 +182,7 @@ export interface Settings {
   /** Offer teams (TeamCreate, TeamDelete, SendMessage; WARDEN_AGENT_TEAMS=1 does the same). */
   agentTeams?: boolean;
   /** Where teammates run: "in-process" (default) or "process" (each a `warden` child process; the CLI only). */
-  teammateMode?: "in-process" | "process";
+  teammateMode?: "in-process" | "process" | "tmux";
   /** MCP servers that may ask the session's model for completions (sampling) without asking the user. */
   mcpSamplingServers?: string[];
   /**

@@ -14,7 +14,15 @@ import {
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
 import { jsonLines } from "./run-cli.js";
-import { type CliProject, cliProject, messagesOf, resultIn, runScriptedCli, type WireMessage } from "./scripted-cli.js";
+import {
+  assistantTurns,
+  type CliProject,
+  cliProject,
+  messagesOf,
+  resultIn,
+  runScriptedCli,
+  type WireMessage,
+} from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -31,8 +39,6 @@ function project(): CliProject {
 
 const warden = (p: CliProject, args: string[], env: Record<string, string> = {}) =>
   runScriptedCli(server, p, args, env);
-
-const assistantTurns = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === "assistant").length;
 
 /** The messages without cache markers (they move to the newest messages from request to request). */
 function bare(messages: readonly WireMessage[]): unknown {

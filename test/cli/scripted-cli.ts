@@ -70,3 +70,20 @@ export function resultIn(request: RecordedRequest, id: string): string {
   }
   return "";
 }
+
+/** Who a request is from in a team: the lead, or the teammate its system prompt names. */
+export function whoAsks(request: RecordedRequest): string {
+  const system = JSON.stringify((request.body as { system?: unknown }).system ?? "");
+  return /You are \\"(\w+)\\", a teammate/.exec(system)?.[1] ?? "lead";
+}
+
+/** Everything the user side of the request's conversation said (messages, tool results). */
+export const heard = (request: RecordedRequest) =>
+  messagesOf(request)
+    .filter((m) => m.role === "user")
+    .map(wireText)
+    .join("\n");
+
+/** How many answers the model gave in the request's conversation so far. */
+export const assistantTurns = (request: RecordedRequest) =>
+  messagesOf(request).filter((m) => m.role === "assistant").length;

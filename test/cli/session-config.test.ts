@@ -69,7 +69,7 @@ describe("session command line", () => {
     [["--resume", "abc", "--continue"], "use either --resume or --continue"],
     [["--allowedTools"], "--allowedTools needs at least one value"],
     [["--verbose=yes"], "--verbose takes no value"],
-    [["--teammate-mode", "tmux"], "--teammate-mode must be in-process or process"],
+    [["--teammate-mode", "panes"], "--teammate-mode must be in-process, process or tmux"],
   ])("rejects %j with a clear message", (argv, message) => {
     expect(() => parse(...argv)).toThrow(UsageError);
     expect(() => parse(...argv)).toThrow(message);

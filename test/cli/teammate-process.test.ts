@@ -18,7 +18,15 @@ import {
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
 import { jsonLines } from "./run-cli.js";
-import { type CliProject, cliProject, messagesOf, runScriptedCli, wireText } from "./scripted-cli.js";
+import {
+  assistantTurns,
+  type CliProject,
+  cliProject,
+  heard,
+  messagesOf,
+  runScriptedCli,
+  whoAsks,
+} from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -48,19 +56,6 @@ async function until(condition: () => boolean, tries = 200): Promise<boolean> {
   return condition();
 }
 
-/** Who a request is from: the lead, or the teammate its system prompt names. */
-function whoAsks(request: RecordedRequest): string {
-  const system = JSON.stringify((request.body as { system?: unknown }).system ?? "");
-  return /You are \\"(\w+)\\", a teammate/.exec(system)?.[1] ?? "lead";
-}
-
-/** Everything the user side of the conversation said (messages, tool results). */
-const heard = (request: RecordedRequest) =>
-  messagesOf(request)
-    .filter((m) => m.role === "user")
-    .map(wireText)
-    .join("\n");
-
 /** The tool calls made so far in the request's conversation, by name. */
 function calls(request: RecordedRequest, name: string): number {
   let count = 0;
@@ -71,8 +66,6 @@ function calls(request: RecordedRequest, name: string): number {
   }
   return count;
 }
-
-const assistantTurns = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === "assistant").length;
 
 /** The team's folder under the lead's (only) session folder. */
 function teamDir(p: CliProject): string {

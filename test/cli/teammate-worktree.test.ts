@@ -7,14 +7,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { projectSlug } from "../../src/config/paths.js";
-import {
-  type RecordedRequest,
-  reply,
-  type ScriptedModelServer,
-  startScriptedModelServer,
-} from "../helpers/scripted-model-server.js";
+import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { jsonLines } from "./run-cli.js";
-import { cliProject, messagesOf, runScriptedCli, wireText } from "./scripted-cli.js";
+import { assistantTurns, cliProject, heard, messagesOf, runScriptedCli, whoAsks, wireText } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
 beforeAll(async () => {
@@ -25,17 +20,6 @@ afterEach(() => {
   server.respondWith(undefined);
 });
 
-/** Who a request is from: the lead, or the teammate its system prompt names. */
-function whoAsks(request: RecordedRequest): string {
-  const system = JSON.stringify((request.body as { system?: unknown }).system ?? "");
-  return /You are \\"(\w+)\\", a teammate/.exec(system)?.[1] ?? "lead";
-}
-const heard = (request: RecordedRequest) =>
-  messagesOf(request)
-    .filter((m) => m.role === "user")
-    .map(wireText)
-    .join("\n");
-const assistantTurns = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === "assistant").length;
 const git = (cwd: string, args: string[]) =>
   execFileSync("git", args, {
     cwd,
@@ -49,7 +33,8 @@ const git = (cwd: string, args: string[]) =>
     },
   });
 
-describe.each(["in-process", "process"])("teammates in worktrees of their own (%s)", (mode) => {
+// tmux outside tmux: process mode, said once on stderr.
+describe.each(["in-process", "process", "tmux"])("teammates in worktrees of their own (%s)", (mode) => {
   it("work apart from the lead's tree; an unused worktree goes at the end, one with work stays", async () => {
     const p = cliProject(`teammate-worktree-${mode}`);
     git(p.cwd, ["init", "-q"]);
@@ -92,9 +77,11 @@ describe.each(["in-process", "process"])("teammates in worktrees of their own (%
       server,
       p,
       ["-p", "Run the team", "--teammate-mode", mode, "--permission-mode", "bypassPermissions"],
-      { WARDEN_AGENT_TEAMS: "1" },
+      { WARDEN_AGENT_TEAMS: "1", TMUX: "" },
     );
     expect(run.code, run.stderr).toBe(0);
+    const noTmux = run.stderr.match(/this session is not inside tmux; teammates run as processes without panes/g) ?? [];
+    expect(noTmux).toHaveLength(mode === "tmux" ? 1 : 0);
     const lines = jsonLines(run.stdout);
     expect(lines.at(-1), run.stderr).toMatchObject({ type: "result", result: "The team is done." });
 

@@ -111,6 +111,11 @@ export class TmuxTerminal {
     throw new Error(`warden did not exit; the screen was:\n${this.screen()}`);
   }
 
+  /** Any tmux command on this terminal's server (list-panes, capture-pane -t ...); its output. */
+  command(...args: string[]): string {
+    return this.tmux(...args);
+  }
+
   kill(): void {
     spawnSync("tmux", ["-L", this.socket, "kill-server"]);
   }

@@ -31,7 +31,7 @@ import { headlessMcpFeatures, sessionRoots } from "../mcp-features.js";
 import { skillArrivalSource } from "../skill-arrival.js";
 import type { SessionSkills } from "../skills-setup.js";
 import { setUpSkills } from "../skills-setup.js";
-import { processTeammateRunner, teammateMode } from "../teammates/mode.js";
+import { teammateMode, teammateRunnerFor } from "../teammates/mode.js";
 import { traceFirstRequest } from "../timing.js";
 import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
 import { smallFastModelSetting, webToolOptions } from "../web-tools.js";
@@ -263,9 +263,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           .join("\n\n") || undefined,
       permissionContext,
       isNonInteractive: options.isNonInteractive,
-      ...(teams && teammateMode(config, permissions.settings) === "process"
-        ? { teammateRunner: processTeammateRunner(config, warn) }
-        : {}),
+      ...(teams && { teammateRunner: teammateRunnerFor(teammateMode(config, permissions.settings), config, warn) }),
       ...(fleet ? { fleet: fleet.access } : {}),
       ...(options.editor ? { editor: options.editor } : {}),
       verbose: config.verbose,
