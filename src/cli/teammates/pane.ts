@@ -22,7 +22,10 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 async function openPane(transcriptPath: string, title: string): Promise<string> {
   const script = process.argv[1];
   if (!script) throw new Error("cannot tell which warden the pane should run");
-  const command = [process.execPath, script, "teammate-view", transcriptPath, title].map(quote).join(" ");
+  // The warden this lead runs as (node, its flags such as a loader, the CLI script), as for the teammate.
+  const command = [process.execPath, ...process.execArgv, script, "teammate-view", transcriptPath, title]
+    .map(quote)
+    .join(" ");
   // -d: the lead's pane keeps the keyboard; the target is the lead's own pane ($TMUX_PANE).
   const target = process.env.TMUX_PANE ? ["-t", process.env.TMUX_PANE] : [];
   return tmux(["split-window", "-d", "-h", ...target, "-P", "-F", "#{pane_id}", command]);
