@@ -155,6 +155,11 @@ export interface AppState {
   backgroundTasks?: BackgroundTaskRegistry;
   /** The foreground commands running now, which the person may send to the background (Ctrl+B). */
   foregroundCommands?: ForegroundCommandControl;
+  /**
+   * Bash calls (tool_use ids) the person sent to the background before their command had started
+   * (Ctrl+B while the call's checks ran): each goes to the background as soon as it starts.
+   */
+  backgroundWhenStarted?: ReadonlySet<string>;
   /** The merged `sandbox` settings of this session, as the settings loader parsed them. */
   sandboxSettings?: SandboxSettings;
   /** Set once the model has been told the sandbox cannot run here ("say so once"). */

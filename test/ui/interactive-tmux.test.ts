@@ -207,6 +207,31 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     expect(JSON.stringify(lines)).toContain("moved this command to the background");
   });
 
+  it("Ctrl+B before the command has started sends it to the background as it starts", async () => {
+    const p = project([
+      { content: [toolUse("t1", "Bash", { command: "echo early; sleep 30; echo late" })] },
+      { content: [text("Moved on before it even started.")] },
+    ]);
+    // A PreToolUse hook of the user's that takes 3 s: the call is drawn, its command not started.
+    writeFileSync(
+      join(p.home, "settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sleep 3" }] }] },
+      }),
+    );
+    const t = p.start(["--allowedTools", "Bash"]);
+    await t.waitFor(READY);
+    await submit(t, "start the slow thing");
+    await t.waitFor("Bash(echo early; sleep 30; echo late)");
+    t.press("C-b");
+    await t.waitFor("The command has not started yet (the checks still run)");
+    // The command takes 30 s: the model moved on within 20 s only because it went to the background.
+    const screen = await t.waitFor("Moved on before it even started.", 20_000);
+    expect(screen).toMatch(/running b[0-9a-f]+ echo early; sleep 30; echo late/);
+    const lines = await transcriptWhen(p, (l) => JSON.stringify(l).includes("moved this command to the background"));
+    expect(JSON.stringify(lines)).toContain("moved this command to the background");
+  });
+
   it("!command runs through the Bash tool and the model reads command and output with the next prompt", async () => {
     const p = project([{ content: [text("I see the listing.")] }], { "marker-file.txt": "x" });
     const t = p.start();

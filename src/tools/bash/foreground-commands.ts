@@ -25,6 +25,21 @@ export class ForegroundCommands implements ForegroundCommandControl {
   }
 }
 
+/**
+ * True when the person sent this call to the background before its command started (Ctrl+B during
+ * its checks); the request is used up.
+ */
+export function takeBackgroundWhenStarted(context: ToolUseContext): boolean {
+  const id = context.toolUseId;
+  if (id === undefined || !context.getAppState().backgroundWhenStarted?.has(id)) return false;
+  context.setAppState((state) => {
+    const rest = new Set(state.backgroundWhenStarted);
+    rest.delete(id);
+    return { ...state, backgroundWhenStarted: rest };
+  });
+  return true;
+}
+
 /** The session's registry, created on first use. */
 export function foregroundCommands(context: ToolUseContext): ForegroundCommands {
   const existing = context.getAppState().foregroundCommands;

@@ -23,7 +23,7 @@ import { backgroundTasks, pushReminder } from "./background-tasks.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { resolveNewCwd } from "./cwd-policy.js";
 import { runInEditorTerminal } from "./editor-terminal.js";
-import { foregroundCommands } from "./foreground-commands.js";
+import { foregroundCommands, takeBackgroundWhenStarted } from "./foreground-commands.js";
 import { launchShell, withoutInlinePrefix } from "./launch.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
@@ -175,7 +175,12 @@ async function runInForeground(
     timeoutMs,
     signal: context.abortController.signal,
     onProgress,
-    registerMove: (move) => foregroundCommands(context).register(move),
+    registerMove: (move) => {
+      const unregister = foregroundCommands(context).register(move);
+      // Sent to the background while its checks ran: moved once the registration is done.
+      if (takeBackgroundWhenStarted(context)) queueMicrotask(move);
+      return unregister;
+    },
   });
   if (run.movedToBackground) {
     // The person sent it to the background (Ctrl+B): it runs on as a task, as if started with

@@ -37,12 +37,7 @@ export function handleSessionKey(name: KeyName, promptIsEmpty: boolean, keys: Se
     return;
   }
   if (name === "ctrlB") {
-    const moved = keys.engine?.getAppState().foregroundCommands?.moveAllToBackground() ?? 0;
-    keys.transcript.addNotice(
-      moved > 0
-        ? `Moved ${moved === 1 ? "the running command" : `${moved} running commands`} to the background.`
-        : "No command is running in the foreground.",
-    );
+    keys.transcript.addNotice(sendCommandsToBackground(keys));
     return;
   }
   if (name === "ctrlC") {
@@ -56,4 +51,30 @@ export function handleSessionKey(name: KeyName, promptIsEmpty: boolean, keys: Se
     keys.setHint("Press Ctrl+C again to exit");
     setTimeout(() => keys.setHint(undefined), EXIT_CONFIRM_MS);
   }
+}
+
+/**
+ * Ctrl+B: the running foreground commands go to the background now; the Bash calls whose command
+ * has not started yet (their checks still run, e.g. the shell grammar loading) go as they start.
+ * Returns what the person is told.
+ */
+function sendCommandsToBackground(keys: SessionKeyContext): string {
+  const engine = keys.engine;
+  if (!engine) return "No command is running in the foreground.";
+  const moved = engine.getAppState().foregroundCommands?.moveAllToBackground() ?? 0;
+  // Every Bash call drawn and not finished: one just moved never starts again, so marking it is harmless.
+  const calls = [...keys.transcript.running.values()].filter(
+    (tool) => tool.use.name === "Bash" && tool.use.input.run_in_background !== true,
+  );
+  if (calls.length > moved) {
+    engine.setAppState((state) => ({
+      ...state,
+      backgroundWhenStarted: new Set([...(state.backgroundWhenStarted ?? []), ...calls.map((tool) => tool.use.id)]),
+    }));
+  }
+  if (moved > 0) return `Moved ${moved === 1 ? "the running command" : `${moved} running commands`} to the background.`;
+  if (calls.length > 0) {
+    return `${calls.length === 1 ? "The command has" : "The commands have"} not started yet (the checks still run): it goes to the background as soon as it starts.`;
+  }
+  return "No command is running in the foreground.";
 }
