@@ -54,10 +54,18 @@ export function teammateProblem(input: AgentInput, context: ToolUseContext): Val
  */
 export async function isolateTeammate(request: TeammateRequest, context: ToolUseContext): Promise<void> {
   const from = request.cwd ?? context.getAppState().bashCwd ?? context.options.cwd;
-  const worktree = await createWorktree(from, `teammate-${request.name}-${request.agentId.slice(-8)}`);
+  const worktree = await createWorktree(from, teammateWorktreeName(request.name, request.agentId));
   request.cwd = worktree.path;
   request.worktree = worktree;
   request.onEnd = () => releaseTeammateWorktree(worktree);
+}
+
+/**
+ * The worktree's name: the teammate's name (cut to fit: a worktree name has at most 64 characters,
+ * a teammate's up to 64 of its own) and the end of its agent id, which keeps two apart.
+ */
+export function teammateWorktreeName(name: string, agentId: string): string {
+  return `teammate-${name.slice(0, 40)}-${agentId.slice(-8)}`;
 }
 
 /** A teammate taken up again goes on in its worktree, which must still be there. */
