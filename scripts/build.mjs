@@ -2,7 +2,7 @@
 // beside us); code splitting keeps rarely used parts (other providers, the bash grammar, MCP)
 // out of the start-up path because they are reached only through dynamic import().
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { splitCachedChunks } from "./cached-chunks.mjs";
 import { mergeChunks } from "./merge-chunks.mjs";
 import { execFileSync } from "node:child_process";
@@ -97,6 +97,9 @@ const external = Object.keys(pkg.dependencies ?? {})
 external.push("react-devtools-core");
 
 const withTypes = !process.argv.includes("--no-types");
+// The sources as they are now are what this build is made of: a file saved while it runs is newer
+// than the stamp written at the end, so the tests' global setup (test/setup/build.ts) builds again.
+const startedAt = new Date();
 rmSync("dist", { recursive: true, force: true });
 const result = await build({
   metafile: true,
@@ -126,3 +129,5 @@ await splitCachedChunks("dist");
 if (withTypes) {
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--emitDeclarationOnly"], { stdio: "inherit" });
 }
+writeFileSync("dist/.build-stamp", "");
+utimesSync("dist/.build-stamp", startedAt, startedAt);

@@ -1,17 +1,12 @@
 // The cost line: total_cost_usd and modelUsage in the result, priced from the model table (or
 // settings) for the usage a model server reported, and --max-budget-usd ending a session.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../helpers/scripted-model-server.js";
+import { scriptedModelServerFixture } from "../helpers/scripted-server-fixture.js";
 import { tempDir, text, toolUse, writeScript } from "../loop/helpers.js";
 import { jsonLines, runCli } from "./run-cli.js";
 
-let server: ScriptedModelServer;
-beforeAll(async () => {
-  server = await startScriptedModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = scriptedModelServerFixture("file");
 
 function anthropicEnv(): Record<string, string> {
   return { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.anthropicBaseURL };

@@ -1,10 +1,10 @@
-// Runs the real CLI (src/cli/main.ts under tsx) as a child process with a private data folder.
+// Runs the real CLI, built (bin/warden.js, kept current by the global setup), as a child process
+// with a private data folder.
 import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { BUILT_CLI, builtFixture, REPO_ROOT } from "../helpers/built.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-export const testToolsModule = join(root, "test/cli/fixtures/test-tools.ts");
+/** The Echo and WriteNote tools (test/cli/fixtures/test-tools.ts), compiled, for WARDEN_EXTRA_TOOLS. */
+export const testToolsModule = builtFixture("cli/fixtures/test-tools.ts");
 
 export interface CliRun {
   code: number | null;
@@ -34,10 +34,8 @@ export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
     { WARDEN_HOME: options.home, HOME: options.home, WARDEN_EXTRA_TOOLS: testToolsModule },
     options.env,
   );
-  // tsx by absolute URL: `--import tsx` would be resolved from the child's working directory.
-  const tsx = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
-  const child = spawn(process.execPath, ["--import", tsx, join(root, "src/cli/main.ts"), ...args], {
-    cwd: options.processCwd ?? root,
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    cwd: options.processCwd ?? REPO_ROOT,
     env,
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });

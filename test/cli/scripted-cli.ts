@@ -1,4 +1,4 @@
-// The real CLI (under tsx) in a project of its own, its model the scripted Anthropic server on
+// The real CLI (built) in a project of its own, its model the scripted Anthropic server on
 // 127.0.0.1, with stream-json output: the set-up the CLI tests of subagents, teams, planning and
 // sessions share.
 import { realpathSync } from "node:fs";

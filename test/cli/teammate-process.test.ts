@@ -39,7 +39,7 @@ afterEach(() => {
 
 const TEAMS = { WARDEN_AGENT_TEAMS: "1" };
 /** How a teammate's process shows in `ps`: the CLI script and the internal subcommand. */
-const TEAMMATE_PROCESS = /cli\/main\.[tj]s teammate$/;
+const TEAMMATE_PROCESS = /(bin\/warden\.js|cli\/main\.[tj]s|dist\/cli\.js) teammate$/;
 
 function teammateProcesses(): string[] {
   const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });

@@ -8,12 +8,12 @@
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { builtFixture } from "../helpers/built.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { runCli } from "./run-cli.js";
 
-const waitTool = fileURLToPath(new URL("./fixtures/wait-tool.ts", import.meta.url));
+const waitTool = builtFixture("cli/fixtures/wait-tool.ts");
 
 let server: ScriptedModelServer;
 let dir: string;

@@ -4,20 +4,15 @@
 // differ, see scripts/cached-chunks.mjs).
 import { constants, type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
 import { cachedDataVersionTag, getHeapSpaceStatistics } from "node:v8";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { collectYoungGenerationWhileWaiting, youngGenerationWantsCollecting } from "../../src/cli/young-gc.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { onNextRequestWritten } from "../../src/providers/http-fetch.js";
 import type { ModelRequest } from "../../src/providers/types.js";
-import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { reply } from "../helpers/scripted-model-server.js";
+import { scriptedModelServerFixture } from "../helpers/scripted-server-fixture.js";
 
-let server: ScriptedModelServer;
-beforeEach(async () => {
-  server = await startScriptedModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = scriptedModelServerFixture();
 
 function request(): ModelRequest {
   return {

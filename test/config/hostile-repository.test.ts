@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { type CliRun, jsonLines, runCli } from "../cli/run-cli.js";
-import { REPO_ROOT, stdioServerConfig, TSX_LOADER } from "../mcp/fixtures.js";
+import { BUILT_CLI, stdioServerConfig } from "../mcp/fixtures.js";
 
 interface Repo {
   /** HOME and WARDEN_HOME of the user (runCli points both at it). */
@@ -288,7 +288,7 @@ describe("warden mcp serve in a repository", () => {
   async function serveAndRunBash(repo: Repo, command: string): Promise<{ result: CallToolResult; stderr: string }> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "serve", "--cwd", repo.repo],
+      args: [BUILT_CLI, "mcp", "serve", "--cwd", repo.repo],
       env: {
         ...(process.env as Record<string, string>),
         HOME: repo.home,

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonLines, runCli } from "../cli/run-cli.js";
-import { fixturePath, TSX_LOADER } from "../mcp/fixtures.js";
+import { fixturePath } from "../mcp/fixtures.js";
 
 function write(path: string, content: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -57,7 +57,7 @@ function setUp() {
         command: "bash",
         args: [
           "-c",
-          `echo "$FROM_USER:$FROM_PROJECT:$SHARED" > ${mcpMarker}; exec "${process.execPath}" --import ${TSX_LOADER} ${fixturePath("demo-server.ts")}`,
+          `echo "$FROM_USER:$FROM_PROJECT:$SHARED" > ${mcpMarker}; exec "${process.execPath}" ${fixturePath("demo-server.ts")}`,
         ],
       },
     },

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, TSX_LOADER } from "./fixtures.js";
+import { builtFixture } from "../helpers/built.js";
+import { BUILT_CLI, REPO_ROOT } from "./fixtures.js";
 
 const run = promisify(execFile);
 const suiteDir = join(REPO_ROOT, "scripts/mcp-conformance/node_modules");
@@ -42,14 +43,10 @@ describe.skipIf(!available)("the MCP conformance suite", () => {
     mkdirSync(join(project, ".warden", "commands"), { recursive: true });
     writeFileSync(join(project, "AGENTS.md"), "# Rules\n");
     writeFileSync(join(project, ".warden", "commands", "bare.md"), "Summarise $ARGUMENTS.\n");
-    server = spawn(
-      process.execPath,
-      ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "serve", "--port", "0", "--cwd", project],
-      {
-        stdio: ["ignore", "ignore", "pipe"],
-        env: { ...process.env, HOME: project, WARDEN_HOME: join(project, "home") },
-      },
-    );
+    server = spawn(process.execPath, [BUILT_CLI, "mcp", "serve", "--port", "0", "--cwd", project], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, HOME: project, WARDEN_HOME: join(project, "home") },
+    });
     url = await new Promise<string>((resolve, reject) => {
       let seen = "";
       server.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
@@ -83,7 +80,7 @@ describe.skipIf(!available)("the MCP conformance suite", () => {
 
   for (const scenario of ["initialize", "tools_call", "elicitation-sep1034-client-defaults"]) {
     it(`client: ${scenario}`, async () => {
-      const command = `${process.execPath} --import ${TSX_LOADER} ${join(REPO_ROOT, "test/fixtures/conformance-client.ts")}`;
+      const command = `${process.execPath} ${builtFixture("fixtures/conformance-client.ts")}`;
       const result = await conformance(["client", "--command", command, "--scenario", scenario]);
       expect(result.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
       expect(result.ok, result.output).toBe(true);

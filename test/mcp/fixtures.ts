@@ -1,21 +1,26 @@
 // Starting the fixture MCP servers (test/fixtures/mcp-servers) as real child processes.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { type McpServerEntry, parseServerConfig } from "../../src/mcp/config.js";
+import { BUILT_CLI, builtFixture, type FixtureSource, REPO_ROOT } from "../helpers/built.js";
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** Absolute, so the fixtures start from any working directory (tests run sessions in temp dirs). */
-export const TSX_LOADER = pathToFileURL(join(REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+export { BUILT_CLI, REPO_ROOT };
 
-export function fixturePath(file: string): string {
-  return join(REPO_ROOT, "test/fixtures/mcp-servers", file);
+/** The fixture servers in test/fixtures/mcp-servers, by file name. */
+type McpFixture = FixtureSource extends infer S
+  ? S extends `fixtures/mcp-servers/${infer File}`
+    ? File
+    : never
+  : never;
+
+/** A fixture server's compiled module (absolute, so it starts from any working directory). */
+export function fixturePath(file: McpFixture): string {
+  return builtFixture(`fixtures/mcp-servers/${file}`);
 }
 
 /** The `mcpServers` entry that runs a fixture over stdio. */
-export function stdioServerConfig(file: string, ...args: string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ["--import", TSX_LOADER, fixturePath(file), ...args] };
+export function stdioServerConfig(file: McpFixture, ...args: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: [fixturePath(file), ...args] };
 }
 
 export function entry(name: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): McpServerEntry {
@@ -32,13 +37,9 @@ export interface HttpFixture {
 
 /** Runs the demo server over streamable HTTP (`--http`) or SSE (`--sse`) and waits for its port. */
 export async function startHttpFixture(flag: "--http" | "--sse", fixedPort = 0): Promise<HttpFixture> {
-  const child = spawn(
-    process.execPath,
-    ["--import", TSX_LOADER, fixturePath("demo-server.ts"), flag, String(fixedPort)],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  const child = spawn(process.execPath, [fixturePath("demo-server.ts"), flag, String(fixedPort)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<number>((resolvePort, reject) => {
     let seen = "";
     child.stdout?.on("data", (chunk: Buffer) => {

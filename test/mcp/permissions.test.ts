@@ -11,7 +11,7 @@ import { createCanUseTool, createHeadlessAskHandler } from "../../src/permission
 import { buildPermissionContext } from "../../src/permissions/settings/index.js";
 import { createToolUseContext } from "../../src/tool/context.js";
 import { assembleToolPool } from "../../src/tool/pool.js";
-import { entry, REPO_ROOT, stdioServerConfig, TSX_LOADER } from "./fixtures.js";
+import { BUILT_CLI, entry, REPO_ROOT, stdioServerConfig } from "./fixtures.js";
 
 let manager: McpClientManager;
 let home: string;
@@ -106,21 +106,17 @@ describe("warden mcp list", () => {
     const config = JSON.stringify({
       mcpServers: { demo: stdioServerConfig("demo-server.ts"), gone: { command: "/nonexistent/server" } },
     });
-    const run = spawnSync(
-      process.execPath,
-      ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), "mcp", "list", "--mcp-config", config],
-      {
-        encoding: "utf8",
-        cwd: home,
-        env: {
-          ...process.env,
-          HOME: home,
-          WARDEN_HOME: join(home, ".warden"),
-          WARDEN_MANAGED_SETTINGS: join(home, "none.json"),
-        },
-        timeout: 60_000,
+    const run = spawnSync(process.execPath, [BUILT_CLI, "mcp", "list", "--mcp-config", config], {
+      encoding: "utf8",
+      cwd: home,
+      env: {
+        ...process.env,
+        HOME: home,
+        WARDEN_HOME: join(home, ".warden"),
+        WARDEN_MANAGED_SETTINGS: join(home, "none.json"),
       },
-    );
+      timeout: 60_000,
+    });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^demo\s+stdio\s+connected\s+12 tools/m);
     expect(run.stdout).toMatch(/^gone\s+stdio\s+failed\s+-/m);
@@ -138,7 +134,7 @@ describe("warden mcp usage errors", () => {
     [["mcp", "list", "--mcp-config", "/nonexistent/servers.json"], /bad --mcp-config: .*file not found/],
     [["mcp", "list", "--mcp-config", '{"mcpServers":{"x":{"type":"http"}}}'], /server "x": url/],
   ])("%j exits 2 with a clear message", (args, message) => {
-    const run = spawnSync(process.execPath, ["--import", TSX_LOADER, join(REPO_ROOT, "src/cli/main.ts"), ...args], {
+    const run = spawnSync(process.execPath, [BUILT_CLI, ...args], {
       encoding: "utf8",
       cwd: home,
       env: { ...process.env, HOME: home, WARDEN_HOME: join(home, ".warden") },

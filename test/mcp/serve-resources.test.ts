@@ -13,7 +13,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, TSX_LOADER } from "./fixtures.js";
+import { BUILT_CLI } from "./fixtures.js";
 
 let dir: string;
 let project: string;
@@ -53,18 +53,7 @@ async function connect(...args: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     // The deny rule comes from --settings, the way a user's own file would give it.
-    args: [
-      "--import",
-      TSX_LOADER,
-      join(REPO_ROOT, "src/cli/main.ts"),
-      "mcp",
-      "serve",
-      "--cwd",
-      project,
-      "--settings",
-      settings,
-      ...args,
-    ],
+    args: [BUILT_CLI, "mcp", "serve", "--cwd", project, "--settings", settings, ...args],
     env: {
       ...(process.env as Record<string, string>),
       HOME: join(dir, "home"),

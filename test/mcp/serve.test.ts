@@ -14,18 +14,11 @@ import { findToolByName } from "../../src/tool/pool.js";
 import { toolInputJSONSchema } from "../../src/tool/schema.js";
 import type { AnyTool } from "../../src/tool/types.js";
 import { builtInTools } from "../../src/tools/registry.js";
-import { isAlive, REPO_ROOT, TSX_LOADER } from "./fixtures.js";
+import { BUILT_CLI, isAlive } from "./fixtures.js";
 
 let dir: string;
 let project: string;
-const cliArgs = (...args: string[]) => [
-  "--import",
-  TSX_LOADER,
-  join(REPO_ROOT, "src/cli/main.ts"),
-  "mcp",
-  "serve",
-  ...args,
-];
+const cliArgs = (...args: string[]) => [BUILT_CLI, "mcp", "serve", ...args];
 const env = () => ({
   ...(process.env as Record<string, string>),
   HOME: join(dir, "home"),

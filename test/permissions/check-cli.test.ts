@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { BUILT_CLI } from "../helpers/built.js";
 import { tempDir, writeJson } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -16,7 +17,7 @@ interface Run {
 }
 
 function warden(args: string[], home: string, input?: string): Promise<Run> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src/cli/main.ts"), "permissions", ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, "permissions", ...args], {
     cwd: root,
     env: {
       ...process.env,

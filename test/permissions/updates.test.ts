@@ -12,6 +12,7 @@ import {
   persistPermissionUpdate,
 } from "../../src/permissions/settings/index.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
+import { builtFixture } from "../helpers/built.js";
 import { isolateEnvironment, tempDir, writeJson } from "./helpers.js";
 
 const env = isolateEnvironment();
@@ -73,21 +74,11 @@ describe("persisting permission updates", () => {
 
   it("loses no answer when several processes save to the same file at once", async () => {
     const cwd = tempDir();
-    const writer = join(tempDir(), "writer.ts");
-    const updates = join(root, "src/permissions/settings/updates.ts");
-    writeFileSync(
-      writer,
-      `import { persistPermissionUpdate } from ${JSON.stringify(updates)};
-const [cwd, who] = process.argv.slice(2);
-for (let i = 0; i < 15; i++) {
-  persistPermissionUpdate({ type: "addRules", behavior: "allow", rules: [{ toolName: "Bash", ruleContent: \`w\${who}-\${i}:*\` }], destination: "localSettings" }, cwd);
-}
-`,
-    );
+    const writer = builtFixture("permissions/fixtures/settings-writer.ts");
     const writers = [1, 2, 3, 4].map(
       (who) =>
         new Promise<number | null>((resolve) => {
-          const child = spawn(process.execPath, ["--import", "tsx", writer, cwd, String(who)], {
+          const child = spawn(process.execPath, [writer, cwd, String(who)], {
             cwd: root,
             stdio: "inherit",
           });

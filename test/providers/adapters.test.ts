@@ -1,18 +1,13 @@
 // Both adapters, through their real SDKs and our http fetch, against a scripted server speaking
 // each wire protocol with SSE streaming.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/providers/types.js";
-import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { reply } from "../helpers/scripted-model-server.js";
+import { scriptedModelServerFixture } from "../helpers/scripted-server-fixture.js";
 import { ADAPTERS, drain, requestOf, textDeltas } from "./support.js";
 
 describe.each(ADAPTERS)("$protocol adapter", ({ protocol, make }) => {
-  let server: ScriptedModelServer;
-  beforeEach(async () => {
-    server = await startScriptedModelServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = scriptedModelServerFixture();
 
   it("streams text as deltas, then the complete block, usage and end_turn", async () => {
     server.enqueue(reply().text("Hello from the model", { chunks: 4 }));

@@ -1,6 +1,6 @@
 // Malformed tool-call JSON from a model, end to end: the OpenAI adapter keeps the raw text on the
 // tool_use, and the single tool-call path answers it with an error result without running the tool.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runToolUse } from "../../src/orchestration/run-tool-use.js";
 import { createOpenAIProvider } from "../../src/providers/openai.js";
@@ -8,17 +8,12 @@ import { buildTool } from "../../src/tool/build-tool.js";
 import { createToolUseContext } from "../../src/tool/context.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import type { CanUseTool } from "../../src/tool/types.js";
-import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { reply } from "../helpers/scripted-model-server.js";
+import { scriptedModelServerFixture } from "../helpers/scripted-server-fixture.js";
 import { drain, requestOf } from "./support.js";
 
 describe("malformed tool-call arguments", () => {
-  let server: ScriptedModelServer;
-  beforeEach(async () => {
-    server = await startScriptedModelServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = scriptedModelServerFixture();
 
   it("become an error result naming the raw text, and the tool never runs", async () => {
     let calls = 0;

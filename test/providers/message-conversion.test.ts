@@ -1,11 +1,12 @@
 // What each adapter puts on the wire for a conversation, checked in the request bodies the
 // scripted server received: a round trip of a streamed turn with tool calls, fed back with results.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AssistantMessage, Message, UserMessage } from "../../src/messages/types.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { createOpenAIProvider } from "../../src/providers/openai.js";
 import type { Provider } from "../../src/providers/types.js";
-import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { reply, type ScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { scriptedModelServerFixture } from "../helpers/scripted-server-fixture.js";
 import { drain, requestOf } from "./support.js";
 
 const PNG = { type: "base64" as const, media_type: "image/png", data: "iVBORw0KGgo=" };
@@ -62,13 +63,7 @@ const TOOL_RESULTS: UserMessage = {
 };
 
 describe("message conversion", () => {
-  let server: ScriptedModelServer;
-  beforeEach(async () => {
-    server = await startScriptedModelServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = scriptedModelServerFixture();
 
   it("OpenAI: tool calls on the assistant, tool messages next, the tool's image in a user message after them", async () => {
     const provider = createOpenAIProvider({ apiKey: "k", baseURL: server.openaiBaseURL });

@@ -1,18 +1,13 @@
 // A thinking budget reaches an OpenAI-compatible server as the reasoning effort it stands for,
 // through the real OpenAI SDK to a scripted server; no budget, adaptive and disabled send nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createOpenAIProvider } from "../../src/providers/openai.js";
 import type { ThinkingSetting } from "../../src/providers/types.js";
-import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { reply } from "../helpers/scripted-model-server.js";
+import { scriptedModelServerFixture } from "../helpers/scripted-server-fixture.js";
 import { drain, requestOf } from "./support.js";
 
-let server: ScriptedModelServer;
-beforeAll(async () => {
-  server = await startScriptedModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = scriptedModelServerFixture("file");
 
 async function effortSent(thinking: ThinkingSetting | undefined): Promise<unknown> {
   server.enqueue(reply().text("ok"));

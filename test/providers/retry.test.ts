@@ -1,27 +1,16 @@
 // withRetry around the real adapters, against the scripted server's fault injection.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type RetryInfo, withRetry } from "../../src/providers/retry.js";
 import { ProviderError } from "../../src/providers/types.js";
-import {
-  hang,
-  httpError,
-  reply,
-  type ScriptedModelServer,
-  startScriptedModelServer,
-} from "../helpers/scripted-model-server.js";
+import { hang, httpError, reply, startScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { scriptedModelServerFixture } from "../helpers/scripted-server-fixture.js";
 import { ADAPTERS, drain, finalBlocks, requestOf, textDeltas } from "./support.js";
 
 // Tiny delays keep the suite fast; the policy is the same at any scale.
 const FAST = { baseDelayMs: 1, maxDelayMs: 5 };
 
 describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, make }) => {
-  let server: ScriptedModelServer;
-  beforeEach(async () => {
-    server = await startScriptedModelServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = scriptedModelServerFixture();
 
   it("retries a 429 and then succeeds", async () => {
     server.enqueue(httpError(429, { message: "rate limited" }), reply().text("after the limit"));
@@ -282,8 +271,10 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
   });
 
   it("retries when the server cannot be reached, then reports a network error", async () => {
-    const url = server.url;
-    await server.close();
+    // The address of a server that has just closed: nothing listens there any more.
+    const gone = await startScriptedModelServer();
+    const url = gone.url;
+    await gone.close();
     const provider =
       protocol === "anthropic"
         ? (await import("../../src/providers/anthropic.js")).createAnthropicProvider({ apiKey: "k", baseURL: url })
@@ -295,7 +286,6 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     expect(retries).toHaveLength(2);
     expect(error).toMatchObject({ kind: "network" });
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
-    server = await startScriptedModelServer();
   });
 });
 

@@ -1,12 +1,8 @@
 // The scripted model server is a test helper others build on; these pin down its own promises.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { httpFetch } from "../../src/providers/http-fetch.js";
-import {
-  httpError,
-  reply,
-  type ScriptedModelServer,
-  startScriptedModelServer,
-} from "../helpers/scripted-model-server.js";
+import { httpError, reply } from "../helpers/scripted-model-server.js";
+import { scriptedModelServerFixture } from "../helpers/scripted-server-fixture.js";
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return httpFetch(url, {
@@ -17,13 +13,7 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 }
 
 describe("scripted model server", () => {
-  let server: ScriptedModelServer;
-  beforeEach(async () => {
-    server = await startScriptedModelServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = scriptedModelServerFixture();
 
   it("records each request with protocol, headers, parsed body and timestamps", async () => {
     server.enqueue(reply().text("a"), reply().text("b"));

@@ -4,9 +4,9 @@
 // built CLI's session that loads none is checked in test/architecture/session-modules.test.ts.
 import { spawnSync } from "node:child_process";
 import { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isWebReadableStream, SdkReadableStream } from "../../src/providers/sdk-readable-stream.js";
+import { builtFixture } from "../helpers/built.js";
 
 describe("SdkReadableStream", () => {
   it("passes the SDKs' guards: truthy, and not undefined to typeof", () => {
@@ -40,14 +40,7 @@ describe("SdkReadableStream", () => {
   });
 
   it("answers instanceof without loading Node's web streams", () => {
-    const module = fileURLToPath(new URL("../../src/providers/sdk-readable-stream.ts", import.meta.url));
-    const script = [
-      `const { SdkReadableStream } = await import(${JSON.stringify(module)});`,
-      "const answer = Buffer.alloc(1) instanceof SdkReadableStream;",
-      'const loaded = process.moduleLoadList.some((name) => name.includes("webstreams/readablestream"));',
-      "console.log(JSON.stringify({ answer, loaded }));",
-    ].join("\n");
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    const child = spawnSync(process.execPath, [builtFixture("providers/fixtures/readable-stream-probe.ts")], {
       encoding: "utf8",
     });
     expect(child.status, child.stderr).toBe(0);

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Query, query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { fixturePath, TSX_LOADER } from "../mcp/fixtures.js";
+import { fixturePath } from "../mcp/fixtures.js";
 import { Prompts, sdkOptions, type Workspace, wardenBin, workspace } from "./sdk-harness.js";
 
 /** Sets the user's settings up with the demo server, whose command counts its starts in `starts`. */
@@ -19,14 +19,7 @@ function setUp(): { ws: Workspace; starts: string; local: string } {
   const starts = join(ws.home, "starts.log");
   const demo = {
     command: "sh",
-    args: [
-      "-c",
-      `echo started >> '${starts}'; exec "$0" "$@"`,
-      process.execPath,
-      "--import",
-      TSX_LOADER,
-      fixturePath("demo-server.ts"),
-    ],
+    args: ["-c", `echo started >> '${starts}'; exec "$0" "$@"`, process.execPath, fixturePath("demo-server.ts")],
   };
   writeFileSync(join(ws.home, "settings.json"), JSON.stringify({ mcpServers: { demo } }));
   return { ws, starts, local: join(ws.cwd, ".warden", "settings.local.json") };

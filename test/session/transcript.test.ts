@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { transcriptPath } from "../../src/config/paths.js";
 import { TranscriptWriter } from "../../src/session/transcript.js";
 import { latestSessionId, loadSession, loadTranscriptFile } from "../../src/session/transcript-reader.js";
+import { builtFixture } from "../helpers/built.js";
 import { collect, sessionFor, tempDir, text, toolUse } from "../loop/helpers.js";
 
 const savedHome = process.env.WARDEN_HOME;
@@ -160,13 +161,7 @@ describe("transcripts", () => {
     writer.close();
 
     const exiting = join(dir, "exit.jsonl");
-    const moduleUrl = new URL("../../src/session/transcript.ts", import.meta.url).href;
-    const tsx = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
-    const script = `import { TranscriptWriter } from ${JSON.stringify(moduleUrl)};
-      const w = new TranscriptWriter(${JSON.stringify(exiting)}, { sessionId: "x", cwd: "/", model: "m" });
-      w.recordMessage({ role: "user", content: [{ type: "text", text: "last words" }] });
-      process.exit(3);`;
-    const child = spawnSync(process.execPath, ["--import", tsx, "--input-type=module", "-e", script], {
+    const child = spawnSync(process.execPath, [builtFixture("session/fixtures/exit-after-record.ts"), exiting], {
       encoding: "utf8",
     });
     expect(child.status).toBe(3);

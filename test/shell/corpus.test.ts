@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BUILT_CLI } from "../helpers/built.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const corpusFiles = ["attacks.jsonl", "benign.jsonl"];
@@ -66,20 +67,16 @@ function readCorpus(dir: string, name: string): CorpusEntry[] {
 function runCheck(lines: string[]): Promise<{ code: number | null; decisions: Decision[]; stderr: string }> {
   const home = mkdtempSync(join(tmpdir(), "warden-corpus-home-"));
   const project = mkdtempSync(join(tmpdir(), "warden-corpus-project-"));
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(root, "src/cli/main.ts"), "permissions", "check", "--jsonl", "--cwd", project],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOME: home,
-        WARDEN_HOME: join(home, ".warden"),
-        WARDEN_MANAGED_SETTINGS: join(home, "policy.json"),
-      },
-      stdio: ["pipe", "pipe", "pipe"],
+  const child = spawn(process.execPath, [BUILT_CLI, "permissions", "check", "--jsonl", "--cwd", project], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOME: home,
+      WARDEN_HOME: join(home, ".warden"),
+      WARDEN_MANAGED_SETTINGS: join(home, "policy.json"),
     },
-  );
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

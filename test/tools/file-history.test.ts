@@ -1,13 +1,13 @@
 import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listFileChanges, undoLastChanges } from "../../src/session/file-history.js";
 import { EditTool } from "../../src/tools/edit/tool.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
+import { BUILT_CLI } from "../helpers/built.js";
 import { callText, makeProject, type TestProject } from "./helpers.js";
 
 const run = promisify(execFile);
@@ -96,17 +96,15 @@ describe("warden undo", () => {
     await callText(EditTool, { file_path: file, old_string: "old", new_string: "new" }, context);
     await callText(WriteTool, { file_path: path.join(project.dir, "extra.py"), content: "x = 1\n" }, context);
 
-    const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-    // tsx is found from the repository, not from the temp project the command runs in.
-    const tsx = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+    const main = BUILT_CLI;
     const env = { ...process.env, WARDEN_HOME: home };
-    const { stdout } = await run(process.execPath, ["--import", tsx, main, "undo", "2"], { cwd: project.dir, env });
+    const { stdout } = await run(process.execPath, [main, "undo", "2"], { cwd: project.dir, env });
     expect(stdout).toContain(`deleted (it did not exist before): ${path.join(project.dir, "extra.py")}`);
     expect(stdout).toContain(`restored: ${file}`);
     expect(stdout).toContain("Undid 2 changes in session session-1.");
     expect(await readFile(file, "utf8")).toBe("print('old')\n");
 
-    const again = await run(process.execPath, ["--import", tsx, main, "undo", "--session", "session-1"], {
+    const again = await run(process.execPath, [main, "undo", "--session", "session-1"], {
       cwd: project.dir,
       env,
     }).catch((error: { code: number; stderr: string }) => error);
@@ -136,21 +134,20 @@ describe("end to end: a headless session edits, warden undo restores", () => {
       { content: [{ type: "text", text: "Done." }] },
     ];
     await writeFile(script, turns.map((t) => JSON.stringify(t)).join("\n"));
-    const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-    const tsx = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+    const main = BUILT_CLI;
     const env = { ...process.env, WARDEN_HOME: home };
     await run(
       process.execPath,
-      ["--import", tsx, main, "-p", "change it", "--model", `replay:${script}`, "--permission-mode", "acceptEdits"],
+      [main, "-p", "change it", "--model", `replay:${script}`, "--permission-mode", "acceptEdits"],
       {
         cwd: project.dir,
         env,
       },
     );
     expect(await readFile(file, "utf8")).toBe("print('after')\n");
-    const listed = await run(process.execPath, ["--import", tsx, main, "undo", "--list"], { cwd: project.dir, env });
+    const listed = await run(process.execPath, [main, "undo", "--list"], { cwd: project.dir, env });
     expect(listed.stdout).toMatch(/1\. .* Edit .*app\.py/);
-    const undone = await run(process.execPath, ["--import", tsx, main, "undo"], { cwd: project.dir, env });
+    const undone = await run(process.execPath, [main, "undo"], { cwd: project.dir, env });
     expect(undone.stdout).toContain(`restored: ${file}`);
     expect(await readFile(file, "utf8")).toBe("print('before')\n");
   });

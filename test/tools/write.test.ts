@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listFileChanges } from "../../src/session/file-history.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
+import { builtFixture } from "../helpers/built.js";
 import { callText, callTool, makeProject, type TestProject, validationCode } from "./helpers.js";
 
 let project: TestProject;
@@ -110,11 +110,11 @@ describe("atomic write under kill -9", () => {
     const size = 8 * 1024 * 1024;
     const file = path.join(project.dir, "big.bin");
     await writeFile(file, Buffer.alloc(size, "a"));
-    const writer = fileURLToPath(new URL("./fixtures/atomic-writer.ts", import.meta.url));
+    const writer = builtFixture("tools/fixtures/atomic-writer.ts");
     const runs = 25;
     let killedMidLoop = 0;
     for (let run = 0; run < runs; run++) {
-      const child = spawn(process.execPath, ["--import", "tsx", writer, file, String(size)], {
+      const child = spawn(process.execPath, [writer, file, String(size)], {
         stdio: ["ignore", "pipe", "inherit"],
       });
       // Let 0, 1 or 2 writes finish first, so that the kills fall both before and after whole

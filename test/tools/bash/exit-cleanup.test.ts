@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isProcessAlive } from "../../../src/tools/bash/process-group.js";
+import { builtFixture } from "../../helpers/built.js";
 
 /** The pids still alive once they all died or the time ran out. */
 async function goneWithin(pids: number[], ms: number): Promise<number[]> {
@@ -16,8 +16,8 @@ async function goneWithin(pids: number[], ms: number): Promise<number[]> {
 
 describe("Warden exiting", () => {
   it("kills what its commands left running: foreground leftovers and background tasks", async () => {
-    const script = join(import.meta.dirname, "fixtures", "leave-processes.ts");
-    const output = execFileSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 60_000 });
+    const script = builtFixture("tools/bash/fixtures/leave-processes.ts");
+    const output = execFileSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
     const { foreground, background } = JSON.parse(output.trim().split("\n").pop() ?? "{}") as Record<string, string>;
     const foregroundPid = Number(/^(\d+)/.exec(foreground ?? "")?.[1]);
     const backgroundPid = Number(background);

@@ -3,16 +3,15 @@
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileTaskStore, sessionTaskListDir } from "../../../src/session/task-store.js";
 import { TaskCreateTool } from "../../../src/tools/task-create/tool.js";
 import { TaskGetTool } from "../../../src/tools/task-get/tool.js";
 import { TaskListTool } from "../../../src/tools/task-list/tool.js";
 import { TaskUpdateTool } from "../../../src/tools/task-update/tool.js";
+import { builtFixture } from "../../helpers/built.js";
 import { type Harness, makeHarness, schemaProblem } from "./harness.js";
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 let harness: Harness | undefined;
 afterEach(() => harness?.cleanup());
 
@@ -115,12 +114,11 @@ describe("one list shared by a team", () => {
   it("loses no task when two processes add to the same folder at once", async () => {
     harness = makeHarness();
     const folder = join(harness.root, "team", "tasks");
-    const tsx = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
     const member = (who: string) =>
       new Promise<number | null>((resolve, reject) => {
         const child = spawn(
           process.execPath,
-          ["--import", tsx, join(root, "test/tools/planning/fixtures/create-tasks.ts"), folder, who, "25"],
+          [builtFixture("tools/planning/fixtures/create-tasks.ts"), folder, who, "25"],
           { stdio: "inherit" },
         );
         child.on("error", reject);

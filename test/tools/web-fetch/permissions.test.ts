@@ -7,12 +7,10 @@ import { lookup } from "node:dns/promises";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { isPrivateAddress } from "../../../src/tools/web-shared/addresses.js";
+import { BUILT_CLI } from "../../helpers/built.js";
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
-const tsx = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
 const home = realpathSync(mkdtempSync(join(tmpdir(), "warden-webfetch-perm-")));
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -33,20 +31,16 @@ interface Decision {
 
 /** Decisions for each request, in order, from one `warden permissions check --jsonl` process. */
 function check(requests: Request[], extraArgs: string[] = []): Promise<Decision[]> {
-  const child = spawn(
-    process.execPath,
-    ["--import", tsx, join(root, "src/cli/main.ts"), "permissions", "check", "--jsonl", "--cwd", home, ...extraArgs],
-    {
-      cwd: home,
-      env: {
-        ...process.env,
-        HOME: home,
-        WARDEN_HOME: join(home, ".warden"),
-        WARDEN_MANAGED_SETTINGS: join(home, "none.json"),
-      },
-      stdio: ["pipe", "pipe", "pipe"],
+  const child = spawn(process.execPath, [BUILT_CLI, "permissions", "check", "--jsonl", "--cwd", home, ...extraArgs], {
+    cwd: home,
+    env: {
+      ...process.env,
+      HOME: home,
+      WARDEN_HOME: join(home, ".warden"),
+      WARDEN_MANAGED_SETTINGS: join(home, "none.json"),
     },
-  );
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

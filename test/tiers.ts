@@ -1,0 +1,53 @@
+// Which test files belong to which tier (vitest.config.ts makes a project of each).
+//
+// - unit: everything that runs inside the test process: tools, the permission engine, the loop
+//   and the scripted model server on 127.0.0.1, real bash and git included. The tier a developer
+//   runs on every change (`npm run test:unit`, or `npx vitest --project unit` in watch mode).
+// - integration: tests whose subject is a process of its own: the built CLI, ACP editors, MCP
+//   servers over stdio, language servers, `warden permissions check` as a program.
+// - heavy: the suites whose processes compete hardest for the CPU (a tmux terminal drawing the
+//   UI, the Agent SDK's own CLI driving ours, Redis with fleet workers): run one file at a time, in
+//   a group after the others, so that their start-up waits stop stealing from each other.
+//
+// A file listed in no tier is a unit test. A unit-tier file must not start the CLI or a server:
+// test/architecture/test-tiers.test.ts checks that, so a misfiled spawn test fails the suite.
+
+/** Globs relative to the repository root. */
+export const HEAVY_TESTS = [
+  "test/ui/**/*.test.ts",
+  "test/cli/session-messages.test.ts",
+  "test/cli/teammate-tmux.test.ts",
+  "test/sdk/**/*.test.ts",
+  "test/fleet/**/*.test.ts",
+];
+
+export const INTEGRATION_TESTS = [
+  "test/cli/**/*.test.ts",
+  "test/acp/**/*.test.ts",
+  "test/mcp/**/*.test.ts",
+  "test/tools/lsp/**/*.test.ts",
+  "test/agents/agent-files.test.ts",
+  "test/agents/built-in-agents.test.ts",
+  "test/agents/fork.test.ts",
+  "test/agents/worktree.test.ts",
+  "test/architecture/session-modules.test.ts",
+  "test/architecture/start-up-files.test.ts",
+  "test/config/hostile-repository.test.ts",
+  "test/config/settings-env.test.ts",
+  "test/context/compaction.test.ts",
+  "test/library/elicitation.test.ts",
+  "test/library/sdk-examples.test.ts",
+  "test/library/set-mcp-servers.test.ts",
+  "test/permissions/check-cli.test.ts",
+  "test/permissions/headless-session.test.ts",
+  "test/process/orphan-guard.test.ts",
+  "test/session/claude-code-format.test.ts",
+  "test/shell/corpus.test.ts",
+  "test/tools/bash/slow-grammar.test.ts",
+  "test/tools/file-history.test.ts",
+  "test/tools/model-facing.test.ts",
+  "test/tools/session-tools.test.ts",
+  "test/tools/web-fetch/permissions.test.ts",
+  "test/tools/web-fetch/web-fetch.test.ts",
+  "test/tools/web-search/web-search.test.ts",
+];
