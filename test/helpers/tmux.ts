@@ -65,6 +65,24 @@ export class TmuxTerminal {
     for (const key of keys) this.tmux("send-keys", key);
   }
 
+  /**
+   * Presses `key` in a dialog that has just been drawn, until the screen shows `moved`: ink listens
+   * for keys only once the dialog's first frame is committed, and a key that arrives before that is
+   * lost. A key that did arrive shows within the short wait, so it is never pressed twice.
+   */
+  async pressInNewDialog(key: string, moved: RegExp): Promise<void> {
+    for (let tries = 0; tries < 5; tries++) {
+      this.press(key);
+      try {
+        await this.waitFor(moved, 1_500);
+        return;
+      } catch {
+        // Lost before the dialog listened: press again.
+      }
+    }
+    throw new Error(`${key} never moved the dialog to ${String(moved)}; the screen was:\n${this.screen()}`);
+  }
+
   /** Pastes text the way a terminal does with bracketed paste on. */
   paste(text: string): void {
     this.tmux("set-buffer", "--", text);

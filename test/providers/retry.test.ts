@@ -1,5 +1,5 @@
 // withRetry around the real adapters, against the scripted server's fault injection.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type RetryInfo, withRetry } from "../../src/providers/retry.js";
 import { ProviderError } from "../../src/providers/types.js";
 import { hang, httpError, reply, startScriptedModelServer } from "../helpers/scripted-model-server.js";
@@ -233,9 +233,16 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     server.enqueue(reply().text("slow consumer", { chunks: 2 }).burst());
     const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 1000 });
     const seen: string[] = [];
-    for await (const event of provider.stream(requestOf())) {
-      seen.push(event.type);
-      if (event.type === "text_delta") await new Promise((resolve) => setTimeout(resolve, 1300));
+    // The watchdog's clock is faked; the consumer holds each delta for 1.3 s of it, past the idle
+    // time, while the real network goes on as it would.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      for await (const event of provider.stream(requestOf())) {
+        seen.push(event.type);
+        if (event.type === "text_delta") await vi.advanceTimersByTimeAsync(1300);
+      }
+    } finally {
+      vi.useRealTimers();
     }
     expect(seen).not.toContain("reset");
     expect(seen.at(-1)).toBe("stop");

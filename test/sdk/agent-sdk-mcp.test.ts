@@ -105,7 +105,7 @@ describe("MCP servers changed at run time through the Agent SDK", () => {
         // A server whose process dies: a clear state and error, then reconnect brings it back.
         // Warden's initialize answer carries its pid (Claude Code's does too; the SDK's type leaves it out).
         const wardenPid = ((await q.initializationResult()) as unknown as { pid: number }).pid;
-        const [demoPid] = childrenOf(wardenPid, "demo-server.ts");
+        const [demoPid] = childrenOf(wardenPid, "demo-server.mjs");
         expect(demoPid).toBeGreaterThan(0);
         process.kill(demoPid as number, "SIGKILL");
         let dead: Awaited<ReturnType<typeof q.mcpServerStatus>>[number] | undefined;
@@ -116,11 +116,11 @@ describe("MCP servers changed at run time through the Agent SDK", () => {
         expect(dead.error).toMatch(/connection closed/);
         await q.reconnectMcpServer("demo");
         expect((await q.mcpServerStatus()).find((s) => s.name === "demo")?.status).toBe("connected");
-        expect(childrenOf(wardenPid, "demo-server.ts")).not.toContain(demoPid);
+        expect(childrenOf(wardenPid, "demo-server.mjs")).not.toContain(demoPid);
         const removal = await q.setMcpServers({});
         expect(removal.removed.sort()).toEqual(["broken", "demo"]);
         expect(await q.mcpServerStatus()).toEqual([]);
-        expect(childrenOf(wardenPid, "demo-server.ts")).toEqual([]);
+        expect(childrenOf(wardenPid, "demo-server.mjs")).toEqual([]);
         prompts.end();
       },
     ];

@@ -85,7 +85,10 @@ describe("MCP sampling in the interactive session (tmux, real MCP server)", () =
     await t.waitFor(READY);
     await submit(t, "summarize the build");
     await t.waitFor("asks for a completion from the model");
-    t.press("Down", "Down", "Enter");
+    await t.pressInNewDialog("Down", /❯ 2\./);
+    t.press("Down");
+    await t.waitFor(/❯ 3\./);
+    t.press("Enter");
     await t.waitFor("The server could not get a summary.");
     const result = await resultText(p, "t1");
     expect(result).toContain("sampling failed");
