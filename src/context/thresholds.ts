@@ -9,6 +9,17 @@ import type { ModelLimits } from "../models/catalog.js";
 export const SUMMARY_OUTPUT_RESERVE_TOKENS = 20_000;
 /** Margin below the usable window: the estimate is only an estimate. */
 export const AUTOCOMPACT_MARGIN_TOKENS = 13_000;
+/**
+ * Share of the compaction threshold that what a compaction puts back may take: the sources' state
+ * (todo list, plan, memory files, skill listing...) and the files read last. After a compaction
+ * the request holds the system prompt and tools, the summary, this, and the newest exchange (up
+ * to a quarter of the threshold, loop/context-manager.ts); with 12% the conversation starts well
+ * under half the threshold, so the session gets several turns of work before the next one. On a
+ * 200k window that is the 20,000 tokens of files Claude Code also puts back (at most 5 files); on
+ * a local model's 32k window, about 2,600: a fixed 20,000 there filled the window again at once
+ * and the session compacted after nearly every read.
+ */
+export const RESTORED_STATE_SHARE = 0.12;
 
 export interface ContextManagementOptions {
   /** Summarise the conversation when it nears the window (default true). */
@@ -35,6 +46,8 @@ export interface ContextThresholds {
   microcompactKeepTurns: number;
   snipAfterMessages: number;
   snipKeepMessages: number;
+  /** Estimated tokens that what a compaction puts back may take in all (RESTORED_STATE_SHARE). */
+  restoredStateMaxTokens: number;
 }
 
 export const DEFAULT_SNIP_AFTER_MESSAGES = 400;
@@ -53,5 +66,6 @@ export function contextThresholds(limits: ModelLimits, options: ContextManagemen
     microcompactKeepTurns: options.microcompactKeepTurns ?? 3,
     snipAfterMessages,
     snipKeepMessages: options.snipKeepMessages ?? Math.floor(snipAfterMessages / 2),
+    restoredStateMaxTokens: Math.floor(autoCompactAt * RESTORED_STATE_SHARE),
   };
 }

@@ -169,7 +169,16 @@ export class ContextManager {
     }
     this.autoFailures = 0;
 
-    const base = { context: { ...context, messages }, now: this.options.now() };
+    // The sources size what they put back by the window (the skill listing), as before a request.
+    const base = {
+      context: { ...context, messages },
+      now: this.options.now(),
+      contextUsage: {
+        estimatedTokens: shaped.estimate,
+        contextWindow: modelInfo.contextWindow,
+        compactAt: thresholds.autoCompactAt,
+      },
+    };
     const post = postCompactMessages({
       summary,
       continueWork: options.continueWork,
@@ -178,6 +187,7 @@ export class ContextManager {
       loadedDeferredTools: context.getAppState().loadedDeferredTools ?? [],
       previous: messages,
       tailMaxTokens: Math.floor(thresholds.autoCompactAt * TAIL_SHARE),
+      restoredMaxTokens: thresholds.restoredStateMaxTokens,
     });
     messages.splice(0, messages.length, ...post);
     this.lastSnip = { removed: 0, tokens: 0 };

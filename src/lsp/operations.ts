@@ -105,12 +105,18 @@ export async function answer(manager: LspManager, request: LspRequest, options: 
   const out = new AnswerWriter(options);
   const signal = options.signal;
   switch (request.operation) {
-    case "goToDefinition":
+    case "goToDefinition": {
+      const found = await client.request(lsp.DefinitionRequest.type, { textDocument, position }, signal);
+      return out.locations(toLocations(found), "definition");
+    }
     case "goToImplementation": {
-      const type = request.operation === "goToDefinition" ? lsp.DefinitionRequest.type : lsp.ImplementationRequest.type;
-      const found = await client.request(type, { textDocument, position }, signal);
-      const what = request.operation === "goToDefinition" ? "definition" : "implementation";
-      return out.locations(toLocations(found), what);
+      const found = toLocations(
+        await client.request(lsp.ImplementationRequest.type, { textDocument, position }, signal),
+      );
+      return out.locations(
+        found.length > 0 ? found : await implementationsAtDefinition(client, textDocument, position, signal),
+        "implementation",
+      );
     }
     case "findReferences": {
       const found = await client.request(
@@ -165,6 +171,55 @@ async function prepare(
   signal: AbortSignal | undefined,
 ): Promise<CallHierarchyItem[]> {
   return (await client.request(lsp.CallHierarchyPrepareRequest.type, { textDocument, position }, signal)) ?? [];
+}
+
+/**
+ * Implementations asked for where the name at the position is declared. A server answers
+ * goToImplementation on the declaration of an interface, but on a name that only refers to it
+ * through an alias (a type re-exported under another name, `export type { Shape as Figure }`)
+ * tsserver finds none, where the model wants the classes. Asked only when the position itself
+ * gave nothing and its definition lies elsewhere.
+ */
+async function implementationsAtDefinition(
+  client: LspClient,
+  textDocument: { uri: string },
+  position: Position,
+  signal: AbortSignal | undefined,
+): Promise<Location[]> {
+  const definitions = toLocations(
+    await client.request(lsp.DefinitionRequest.type, { textDocument, position }, signal),
+  ).filter((definition) => !(definition.uri === textDocument.uri && contains(definition.range, position)));
+  const found = new Map<string, Location>();
+  for (const definition of definitions) {
+    const path = uriPath(definition.uri);
+    if (!isAbsolute(path)) continue;
+    // The server may not have the file open; it is read from disk like the asked one.
+    if (
+      !(await client.sync(path).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
+    const at = await client.request(
+      lsp.ImplementationRequest.type,
+      { textDocument: { uri: definition.uri }, position: definition.range.start },
+      signal,
+    );
+    for (const location of toLocations(at)) {
+      found.set(`${location.uri}:${location.range.start.line}:${location.range.start.character}`, location);
+    }
+  }
+  return [...found.values()];
+}
+
+function contains(range: Range, position: Position): boolean {
+  const after =
+    position.line > range.start.line ||
+    (position.line === range.start.line && position.character >= range.start.character);
+  const before =
+    position.line < range.end.line || (position.line === range.end.line && position.character <= range.end.character);
+  return after && before;
 }
 
 /** 1-based line and character (as the model counts them) → the LSP's 0-based line and UTF-16 offset. */

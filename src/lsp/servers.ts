@@ -78,7 +78,16 @@ function builtInTypeScript(): Omit<LspServerSpec, "name"> | undefined {
     extensions: TS_EXTENSIONS,
     languageIds: TS_LANGUAGE_IDS,
     env: {},
-    initializationOptions: { tsserver: { path: join(typescript, "lib", "tsserver.js") }, preferences: {} },
+    initializationOptions: {
+      // One tsserver, the one that loads the whole project. By default typescript-language-server
+      // also runs a syntax-only tsserver and sends it definition, hover, references and
+      // implementation requests until the project has loaded (seconds): that one sees only the open
+      // file, so an imported name is only its import line, where an editor (and the model) wants
+      // the declaration in the other file. The model's first questions come exactly then; a right
+      // answer a few seconds later is worth more to it than a fast wrong one (and it saves a process).
+      tsserver: { path: join(typescript, "lib", "tsserver.js"), useSyntaxServer: "never" },
+      preferences: {},
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js"
 import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
+import { sessionWorkingDirectory } from "../tool/working-directory.js";
 import { type ResolvedToolCall, resolveToolCall } from "./resolve-call.js";
 
 /** A call the permission layer refused, as reported in the headless result's permission_denials. */
@@ -66,8 +67,12 @@ export async function runResolvedToolCall(
   }
   if (call.problem !== undefined) return { tool, result: errorResult(block.id, call.problem) };
 
-  let input = call.input;
   const callContext: ToolUseContext = { ...context, toolUseId: block.id };
+  // Relative paths are made absolute once, against where the session is when the call starts, and
+  // again after each rewrite below: every step judges the path the call will act on.
+  const cwd = sessionWorkingDirectory(callContext);
+  const absolute = (raw: ToolInput): ToolInput => tool.withAbsolutePaths?.(raw, cwd) ?? raw;
+  let input = absolute(call.input);
 
   try {
     if (tool.validateInput) {
@@ -87,7 +92,7 @@ export async function runResolvedToolCall(
         denial: { tool_name: tool.name, tool_use_id: block.id, tool_input: input, reason },
       };
     }
-    input = pre.input;
+    input = absolute(pre.input);
 
     const decision = await canUseTool(tool, input, callContext, assistantMessage, block.id, {
       preToolUseDecision: pre.decision,
@@ -99,7 +104,7 @@ export async function runResolvedToolCall(
         denial: { tool_name: tool.name, tool_use_id: block.id, tool_input: input, reason: decision.decisionReason },
       };
     }
-    if (decision.updatedInput) input = decision.updatedInput;
+    if (decision.updatedInput) input = absolute(decision.updatedInput);
 
     const output = await tool.call(input, callContext, canUseTool, assistantMessage, onProgress);
     const result = await runPostToolUseHooks(

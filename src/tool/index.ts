@@ -19,3 +19,4 @@ export * from "./tool-call-hooks.js";
 export * from "./tool-search-mode.js";
 export * from "./types.js";
 export * from "./user-dialog.js";
+export * from "./working-directory.js";

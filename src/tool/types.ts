@@ -233,8 +233,19 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
   readonly cancelsSiblingsOnError: boolean;
   /** A tool that must talk to a human asks even in bypass mode. */
   requiresUserInteraction(): boolean;
-  /** The file a file tool acts on, for path rules and safety checks. */
-  getPath?(input: Input): string | undefined;
+  /**
+   * The file a file tool acts on, absolute, for path rules and safety checks; a relative path in
+   * the input means one under `cwd`, the session's working directory (./working-directory.ts).
+   */
+  getPath?(input: Input, cwd: string): string | undefined;
+  /**
+   * The input with every path it names made absolute against `cwd` (the session's working
+   * directory when the call starts). run-tool-use.ts applies it before anything looks at the
+   * input (validation, PreToolUse hooks, the permission decision, the call), and again after a
+   * hook or the person rewrote it, so each of them judges and acts on the same absolute path: a
+   * hook guarding `/repo/secrets` is not passed by `secrets/key`, nor a deny rule by `../x`.
+   */
+  withAbsolutePaths?(input: Input, cwd: string): Input;
   /**
    * Which path rules govern the file this tool acts on, whatever the tool is called: rules named
    * after any "read" tool (`Read(./secrets/**)`, `Grep(...)`) stop every read, rules named after

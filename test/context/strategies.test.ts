@@ -38,6 +38,13 @@ describe("thresholds", () => {
     const local = contextThresholds({ contextWindow: 8_192, maxOutputTokens: 2_048 });
     expect(local.autoCompactAt).toBe(6_144 - 614);
   });
+
+  it("size what a compaction puts back by the window: Claude Code's 20,000 on 200k, a few thousand on 32k", () => {
+    expect(contextThresholds(modelInfoFor("anthropic", "claude-sonnet-4-5")).restoredStateMaxTokens).toBe(20_040);
+    const local = contextThresholds(modelInfoFor("ollama", "qwen3-coder"));
+    expect(local.autoCompactAt).toBe(22_119);
+    expect(local.restoredStateMaxTokens).toBe(2_654);
+  });
 });
 
 describe("snip", () => {
@@ -129,6 +136,7 @@ describe("after a compaction", () => {
       loadedDeferredTools: ["mcp__gh__search"],
       previous,
       tailMaxTokens: 10_000,
+      restoredMaxTokens: 20_000,
     });
     expect(post).toHaveLength(4);
     expect(JSON.stringify(post[0])).toContain("<summary>\\nWhat happened.\\n</summary>");
@@ -140,6 +148,57 @@ describe("after a compaction", () => {
     expect(post[2]?.role).toBe("assistant");
     expect((post[2] as { usage?: unknown }).usage).toBeUndefined();
     expect(post[3]).toBe(previous[6]);
+  });
+});
+
+describe("what a compaction puts back, within its budget", () => {
+  const fileOf = (tokens: number, mark: string) => `${mark}\n${"x".repeat(tokens * 4)}\n`;
+
+  it("gives the sources' state first, then the newest files, the last one cut to what is left", () => {
+    const files = new ReadFileState();
+    files.set("/src/old-small.ts", { content: fileOf(300, "OLD-SMALL"), timestamp: 1 });
+    files.set("/src/big.ts", { content: fileOf(9_000, "BIG"), timestamp: 2 });
+    files.set("/src/new.ts", { content: fileOf(1_000, "NEW"), timestamp: 3 });
+    const post = postCompactMessages({
+      summary: "S.",
+      continueWork: false,
+      reinjected: [{ kind: "todo_reminder", text: "Todo: finish f2." }],
+      readFileState: files,
+      loadedDeferredTools: [],
+      previous: [],
+      tailMaxTokens: 0,
+      restoredMaxTokens: 2_000,
+    });
+    const state = JSON.stringify(post[1]);
+    expect(state).toContain("Todo: finish f2.");
+    expect(state).toContain("NEW");
+    // Over the rest of the budget: cut, with a note, rather than the whole 9,000 tokens...
+    expect(state).toContain("BIG");
+    expect(state).toContain("read it again if you need it");
+    // ...and then nothing is left for the oldest.
+    expect(state).not.toContain("OLD-SMALL");
+    expect(state.length / 4).toBeLessThan(2_000 + 100);
+  });
+
+  it("cuts a source's text that alone passes the budget, and leaves files out when nothing is left", () => {
+    const files = new ReadFileState();
+    files.set("/src/a.ts", { content: fileOf(100, "FILE-A"), timestamp: 1 });
+    const post = postCompactMessages({
+      summary: "S.",
+      continueWork: false,
+      reinjected: [{ kind: "nested_memory", text: `MEMORY ${"m".repeat(40_000)}` }],
+      readFileState: files,
+      loadedDeferredTools: ["mcp__gh__search"],
+      previous: [],
+      tailMaxTokens: 0,
+      restoredMaxTokens: 3_000,
+    });
+    const state = JSON.stringify(post[1]);
+    expect(state).toContain("mcp__gh__search");
+    expect(state).toContain("MEMORY");
+    expect(state).toContain("cut here to leave room after the summary");
+    expect(state).not.toContain("FILE-A");
+    expect(state.length / 4).toBeLessThan(3_000 + 100);
   });
 });
 

@@ -155,10 +155,10 @@ describe("Edit: error codes", () => {
     );
   });
 
-  it("requires an absolute path", async () => {
+  it("resolves a relative path against the working directory", async () => {
     expect(
       await validationMessage(EditTool, { file_path: "a.txt", old_string: "a", new_string: "b" }, project.context),
-    ).toMatch(/absolute path/);
+    ).toContain(`File does not exist: ${path.join(project.dir, "a.txt")}`);
   });
 });
 
@@ -305,7 +305,8 @@ describe("Edit: declared traits", () => {
     const input = { file_path: "/p/a.txt", old_string: "a", new_string: "b", replace_all: false };
     expect(EditTool.isReadOnly(input)).toBe(false);
     expect(EditTool.isConcurrencySafe(input)).toBe(false);
-    expect(EditTool.getPath!(input)).toBe("/p/a.txt");
+    expect(EditTool.getPath!(input, "/elsewhere")).toBe("/p/a.txt");
+    expect(EditTool.getPath!({ ...input, file_path: "a.txt" }, "/p")).toBe("/p/a.txt");
   });
 });
 

@@ -111,9 +111,9 @@ describe("Read: text", () => {
 });
 
 describe("Read: refusals", () => {
-  it("requires an absolute path", async () => {
+  it("resolves a relative path against the working directory, so a missing one is named absolutely", async () => {
     const message = await validationMessage(ReadTool, { file_path: "src/a.ts" }, project.context);
-    expect(message).toMatch(/absolute path/);
+    expect(message).toContain(`File does not exist: ${path.join(project.dir, "src", "a.ts")}`);
   });
 
   it("expands ~ to the home folder", async () => {
@@ -277,6 +277,7 @@ describe("Read: declared traits", () => {
     expect(ReadTool.isReadOnly(input)).toBe(true);
     expect(ReadTool.isConcurrencySafe(input)).toBe(true);
     expect(ReadTool.maxResultSizeChars).toBe(Number.POSITIVE_INFINITY);
-    expect(ReadTool.getPath!({ file_path: "/a/../b.txt" })).toBe("/b.txt");
+    expect(ReadTool.getPath!({ file_path: "/a/../b.txt" }, "/c")).toBe("/b.txt");
+    expect(ReadTool.getPath!({ file_path: "../b.txt" }, "/c/d")).toBe("/c/b.txt");
   });
 });

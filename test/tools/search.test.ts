@@ -128,7 +128,9 @@ describe("Grep", () => {
     expect(
       await validationMessage(GrepTool, { pattern: "x", path: path.join(project.dir, "nope") }, project.context),
     ).toMatch(/does not exist/);
-    expect(await validationMessage(GrepTool, { pattern: "x", path: "src" }, project.context)).toMatch(/absolute path/);
+    expect(await validationMessage(GrepTool, { pattern: "x", path: "nope" }, project.context)).toContain(
+      `Path does not exist: ${path.join(project.dir, "nope")}`,
+    );
   });
 
   it("builds the ripgrep call the reference describes", () => {
@@ -267,7 +269,7 @@ describe("Glob", () => {
     expect(escaping.behavior).not.toBe("allow");
     const absolute = await GlobTool.checkPermissions({ pattern: "/etc/*.conf" }, project.context);
     expect(absolute.behavior).not.toBe("allow");
-    expect(GlobTool.getPath!({ pattern: "/etc/*.conf" })).toBe("/etc");
+    expect(GlobTool.getPath!({ pattern: "/etc/*.conf" }, "/home")).toBe("/etc");
   });
 
   it("is read-only and concurrency-safe", () => {

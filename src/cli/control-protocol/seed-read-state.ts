@@ -3,7 +3,6 @@
 // "not read yet". The host names the file's mtime as it was at that Read (floored ms); when the
 // file has changed on disk since, nothing is seeded and an Edit rightly asks for a fresh Read.
 import { statSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
 import type { SessionEngine } from "../../loop/session.js";
 import { currentText } from "../../tools/file-shared/freshness.js";
 import { resolveToolPath } from "../../tools/file-shared/paths.js";
@@ -16,10 +15,7 @@ export function seedReadState(request: JsonObject, session: SessionEngine): Json
   const { path, mtime } = request;
   if (typeof path !== "string" || path === "") throw new Error("seed_read_state: path is missing");
   if (typeof mtime !== "number" || !Number.isFinite(mtime)) throw new Error("seed_read_state: mtime must be a number");
-  const resolved = resolveToolPath(
-    isAbsolute(path) || path.startsWith("~") ? path : resolve(session.cwd, path),
-    "path",
-  );
+  const resolved = resolveToolPath(path, session.cwd, "path");
   if (!resolved.ok) throw new Error(`seed_read_state: ${resolved.message}`);
   let stats: ReturnType<typeof statSync>;
   try {

@@ -12,6 +12,8 @@ import { reinjectedStateText, summaryMessageText } from "./summary-prompt.js";
 export const REINJECTED_FILES = 5;
 export const REINJECTED_FILE_MAX_TOKENS = 5_000;
 export const REINJECTED_FILES_MAX_TOKENS = 20_000;
+/** A part of the put-back state shorter than this is left out rather than cut to a stub. */
+const MIN_CUT_TOKENS = 200;
 
 export interface PostCompactInput {
   summary: string;
@@ -25,6 +27,11 @@ export interface PostCompactInput {
   previous: readonly Message[];
   /** The newest exchange is kept verbatim only under this many estimated tokens. */
   tailMaxTokens: number;
+  /**
+   * Estimated tokens the sources' texts and the files may take together (from the model's window:
+   * ContextThresholds.restoredStateMaxTokens). The sources' state goes first; files get the rest.
+   */
+  restoredMaxTokens: number;
 }
 
 export function postCompactMessages(input: PostCompactInput): Message[] {
@@ -34,11 +41,19 @@ export function postCompactMessages(input: PostCompactInput): Message[] {
     isMeta: true,
     attachment: "compact_summary",
   };
-  const parts = input.reinjected.map((entry) => entry.text);
+  const parts: string[] = [];
+  // The tools line is a few names, and without it the model would think its tools gone.
   if (input.loadedDeferredTools.length > 0) {
     parts.push(`Tools you loaded earlier with ToolSearch are still loaded: ${input.loadedDeferredTools.join(", ")}.`);
   }
-  const files = recentFiles(input.readFileState);
+  let left = input.restoredMaxTokens;
+  for (const entry of input.reinjected) {
+    const text = withinTokens(entry.text, left);
+    if (text === undefined) continue;
+    parts.push(text);
+    left -= estimateTextTokens(text.length);
+  }
+  const files = recentFiles(input.readFileState, Math.min(left, REINJECTED_FILES_MAX_TOKENS));
   if (files) parts.push(files);
   const out: Message[] = [summary];
   if (parts.length > 0) {
@@ -53,22 +68,35 @@ export function postCompactMessages(input: PostCompactInput): Message[] {
   return out;
 }
 
-/** The most recently read whole files, as the model last saw them, within the token caps. */
-function recentFiles(state: ReadFileState): string | undefined {
+/** The text, or its start with a note when it is over `maxTokens`; nothing when little would be left. */
+function withinTokens(text: string, maxTokens: number): string | undefined {
+  if (estimateTextTokens(text.length) <= maxTokens) return text;
+  if (maxTokens < MIN_CUT_TOKENS) return undefined;
+  const note = "\n[... cut here to leave room after the summary]";
+  return `${text.slice(0, maxTokens * 4 - note.length)}${note}`;
+}
+
+/**
+ * The most recently read whole files, as the model last saw them, newest first (the work it was
+ * doing): at most REINJECTED_FILES, each cut to REINJECTED_FILE_MAX_TOKENS and to what is left of
+ * `maxTokens`, until too little is left to be worth a file.
+ */
+function recentFiles(state: ReadFileState, maxTokens: number): string | undefined {
   const blocks: string[] = [];
-  let total = 0;
+  let left = maxTokens;
   for (const path of state.keys().reverse()) {
-    if (blocks.length >= REINJECTED_FILES) break;
+    if (blocks.length >= REINJECTED_FILES || left < MIN_CUT_TOKENS) break;
     const record = state.peek(path);
     if (!record || record.isPartialView || record.limit !== undefined || record.content === "") continue;
+    const header = `${path} (as you last read it):\n`;
     let content = record.content;
-    if (estimateTextTokens(content.length) > REINJECTED_FILE_MAX_TOKENS) {
-      content = `${content.slice(0, REINJECTED_FILE_MAX_TOKENS * 4)}\n[... the rest of the file is not shown: read it again if you need it]`;
+    const room = Math.min(REINJECTED_FILE_MAX_TOKENS, left) * 4 - header.length;
+    if (content.length > room) {
+      const note = "\n[... the rest of the file is not shown: read it again if you need it]";
+      content = `${content.slice(0, Math.max(0, room - note.length))}${note}`;
     }
-    const tokens = estimateTextTokens(content.length);
-    if (total + tokens > REINJECTED_FILES_MAX_TOKENS) break;
-    total += tokens;
-    blocks.push(`${path} (as you last read it):\n${content}`);
+    left -= estimateTextTokens(header.length + content.length);
+    blocks.push(`${header}${content}`);
   }
   return blocks.length > 0 ? `Files you read most recently:\n\n${blocks.join("\n\n")}` : undefined;
 }

@@ -14,6 +14,7 @@
 // before the rule steps.
 import type { PermissionAsk, PermissionDecision, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { PLAN_FILE_REASON } from "../filesystem/index.js";
 import { describeReason } from "../rules/index.js";
 import { isBypassImmuneAsk, withPermissionContext } from "./rule-steps.js";
@@ -39,8 +40,15 @@ export async function applyModeLastWord(args: ModeArgs, decision: PermissionDeci
   }
 }
 
-function planMode({ tool, input, permissionContext }: ModeArgs, decision: PermissionDecision): PermissionDecision {
-  if (decision.behavior === "deny" || isReadOnlyCall(tool, input) || writesPlanFile(tool, input, decision)) {
+function planMode(
+  { tool, input, context, permissionContext }: ModeArgs,
+  decision: PermissionDecision,
+): PermissionDecision {
+  if (
+    decision.behavior === "deny" ||
+    isReadOnlyCall(tool, input) ||
+    writesPlanFile(tool, input, sessionWorkingDirectory(context), decision)
+  ) {
     return decision;
   }
   // Plan mode explores; anything that changes the world waits for the user's go-ahead, and the
@@ -61,11 +69,11 @@ function planMode({ tool, input, permissionContext }: ModeArgs, decision: Permis
  * names one file (getPath), and the path check allowed it as the plan file. A shell command that
  * writes the plan file among other things does not qualify.
  */
-function writesPlanFile(tool: AnyTool, input: ToolInput, decision: PermissionDecision): boolean {
+function writesPlanFile(tool: AnyTool, input: ToolInput, cwd: string, decision: PermissionDecision): boolean {
   const reason = decision.decisionReason;
   if (reason?.type !== "other" || reason.reason !== PLAN_FILE_REASON.reason) return false;
   try {
-    return tool.getPath?.(input) !== undefined;
+    return tool.getPath?.(input, cwd) !== undefined;
   } catch {
     return false;
   }

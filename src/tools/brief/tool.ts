@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { BriefMessage } from "../../tool/brief.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { resolveToolPath } from "../file-shared/paths.js";
 import { BRIEF_PROMPT, BRIEF_TOOL_NAME } from "./prompt.js";
@@ -34,9 +35,20 @@ export const BriefTool = buildTool<BriefInput, BriefMessage>({
   autoModeSafe: true,
   toAutoClassifierInput: (input) => (input.attachments?.length ? `attach ${input.attachments.join(" ")}` : ""),
 
-  async validateInput(input) {
+  withAbsolutePaths: (input, cwd) =>
+    input.attachments
+      ? {
+          ...input,
+          attachments: input.attachments.map((raw) => {
+            const path = resolveToolPath(raw, cwd, "attachments");
+            return path.ok ? path.path : raw;
+          }),
+        }
+      : input,
+
+  async validateInput(input, context) {
     for (const raw of input.attachments ?? []) {
-      const path = resolveToolPath(raw, "attachments");
+      const path = resolveToolPath(raw, sessionWorkingDirectory(context), "attachments");
       if (!path.ok) return { result: false, message: path.message, errorCode: 1 };
       const info = await stat(path.path).catch(() => undefined);
       if (!info?.isFile()) {
@@ -63,7 +75,7 @@ export const BriefTool = buildTool<BriefInput, BriefMessage>({
     const message: BriefMessage = {
       message: input.message,
       attachments: (input.attachments ?? []).map((raw) => {
-        const path = resolveToolPath(raw, "attachments");
+        const path = resolveToolPath(raw, sessionWorkingDirectory(context), "attachments");
         return path.ok ? path.path : raw;
       }),
       status: input.status,

@@ -9,13 +9,14 @@ import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ValidationResult } from "../../tool/types.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { withHistoryWarning } from "../file-shared/commit-change.js";
 import { commitFileChange } from "../file-shared/commit-through-editor.js";
 import { diffAroundRange } from "../file-shared/diff-snippet.js";
 import { currentFileView } from "../file-shared/editor-view.js";
 import { modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { findNewSecrets, SECRET_ERROR_CODE, secretRefusal } from "../file-shared/secret-scan.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE, type TextFileSnapshot } from "../file-shared/text-file.js";
@@ -97,14 +98,15 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   description: async (input) => (input?.file_path ? `Edit ${input.file_path}` : EDIT_DESCRIPTION),
   prompt: async () => editPrompt(),
   userFacingName: () => "Edit",
-  getPath: (input) => toolPathOrUndefined(input.file_path),
+  getPath: (input, cwd) => toolPathOrUndefined(input.file_path, cwd),
+  withAbsolutePaths: (input, cwd) => withAbsolutePath(input, "file_path", cwd),
   fileAccess: "write",
   toAutoClassifierInput: (input) => `${input.file_path}: ${input.new_string.slice(0, 200)}`,
   checkPermissions: async (input, context) =>
     filePermission<EditInput>("write", EDIT_TOOL_NAME, input.file_path, context),
 
   async validateInput(input, context) {
-    const resolved = resolveToolPath(input.file_path);
+    const resolved = resolveToolPath(input.file_path, sessionWorkingDirectory(context));
     if (!resolved.ok) return fail(EditErrorCode.pathDenied, resolved.message);
     const filePath = resolved.path;
     if (input.old_string === input.new_string) {
@@ -133,7 +135,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
         return secretRefusal(filePath, await findNewSecrets(input.new_string)) ?? { result: true };
       return fail(
         EditErrorCode.fileMissing,
-        `File does not exist: ${filePath}. ${missingFileHint(filePath, context.options.cwd)}`,
+        `File does not exist: ${filePath}. ${missingFileHint(filePath, sessionWorkingDirectory(context))}`,
       );
     }
     if (stats.isDirectory()) return fail(EditErrorCode.fileMissing, `${filePath} is a directory, not a file.`);
@@ -176,7 +178,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   },
 
   async call(input, context) {
-    const resolved = resolveToolPath(input.file_path);
+    const resolved = resolveToolPath(input.file_path, sessionWorkingDirectory(context));
     if (!resolved.ok) throw new Error(resolved.message);
     const filePath = resolved.path;
     if (input.old_string === "") await mkdir(path.dirname(filePath), { recursive: true });

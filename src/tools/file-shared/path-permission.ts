@@ -1,9 +1,11 @@
 // The file tools answer for their own input by asking the path checks of src/permissions. Those
 // checks know paths, not tool inputs, so they never rewrite an input: any updatedInput they could
-// carry is dropped, which also keeps the result typed for the tool's own input.
+// carry is dropped, which also keeps the result typed for the tool's own input. A relative path is
+// judged where it leads from the session's working directory, the place the call would act on.
 import { checkReadPermission, checkWritePermission } from "../../permissions/filesystem/index.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { FileAccessKind, ToolUseContext } from "../../tool/types.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { resolveToolPath } from "./paths.js";
 
 function withoutUpdatedInput<Input>(result: PermissionResult): PermissionResult<Input> {
@@ -21,7 +23,7 @@ export function filePermission<Input>(
   context: ToolUseContext,
   fieldName = "file_path",
 ): PermissionResult<Input> {
-  const resolved = resolveToolPath(rawPath, fieldName);
+  const resolved = resolveToolPath(rawPath, sessionWorkingDirectory(context), fieldName);
   if (!resolved.ok) {
     return { behavior: "deny", message: resolved.message, decisionReason: { type: "tool", reason: "invalid path" } };
   }

@@ -1,33 +1,45 @@
-// Path handling shared by the file tools: the model must name files absolutely (a relative path
-// silently resolved against some directory is how edits land in the wrong file), `~` is expanded
-// for convenience, and device files that never end or wait for a terminal are refused.
+// Path handling shared by the file tools: a path the model names is made absolute once, against
+// the session's working directory (src/tool/working-directory.ts: where the shell is), as Claude
+// Code does; `~` is expanded; device files that never end or wait for a terminal are refused.
+// Every check and the call itself see the absolute path, `..` resolved, so `../secrets/key` is
+// judged where it leads, never as the text it was spelled with.
 import { homedir } from "node:os";
 import * as path from "node:path";
 
 export type PathCheck = { ok: true; path: string } | { ok: false; message: string };
 
-/** Expands `~` and requires an absolute path; the result is normalised (no `..` segments left). */
-export function resolveToolPath(input: string, fieldName = "file_path"): PathCheck {
+/** Expands `~`, resolves a relative path against `cwd`; the result is normalised (no `..` left). */
+export function resolveToolPath(input: string, cwd: string, fieldName = "file_path"): PathCheck {
   const trimmed = input.trim();
-  if (trimmed === "") return { ok: false, message: `${fieldName} is empty: give the absolute path of the file.` };
+  if (trimmed === "") return { ok: false, message: `${fieldName} is empty: give the path of the file.` };
   if (trimmed.includes("\0"))
     return { ok: false, message: `${fieldName} contains a NUL byte, which no file name can hold.` };
   let expanded = trimmed;
   if (expanded === "~") expanded = process.env.HOME ?? homedir();
   else if (expanded.startsWith("~/")) expanded = path.join(process.env.HOME ?? homedir(), expanded.slice(2));
-  if (!path.isAbsolute(expanded)) {
-    return {
-      ok: false,
-      message: `${fieldName} must be an absolute path (for example /home/me/project/src/app.ts), not "${input}". Use an absolute path.`,
-    };
-  }
-  return { ok: true, path: path.resolve(expanded) };
+  return { ok: true, path: path.resolve(cwd, expanded) };
 }
 
 /** The resolved path, or undefined when the input is not a usable path (a tool's getPath). */
-export function toolPathOrUndefined(input: string): string | undefined {
-  const resolved = resolveToolPath(input);
+export function toolPathOrUndefined(input: string, cwd: string): string | undefined {
+  const resolved = resolveToolPath(input, cwd);
   return resolved.ok ? resolved.path : undefined;
+}
+
+/**
+ * `input` with its path field made absolute against `cwd` (a tool's withAbsolutePaths). A value
+ * that is no usable path is left as it is, for validation to refuse with its own message.
+ */
+export function withAbsolutePath<Input extends Record<string, unknown>>(
+  input: Input,
+  field: keyof Input & string,
+  cwd: string,
+): Input {
+  const value = input[field];
+  if (typeof value !== "string") return input;
+  const resolved = resolveToolPath(value, cwd, field);
+  if (!resolved.ok || resolved.path === value) return input;
+  return { ...input, [field]: resolved.path };
 }
 
 // Reading these blocks forever (/dev/zero, /dev/random), waits on a terminal (/dev/tty, stdin) or

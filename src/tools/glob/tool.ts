@@ -7,9 +7,10 @@ import * as path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { displayPath, resolveToolPath } from "../file-shared/paths.js";
+import { displayPath, resolveToolPath, withAbsolutePath } from "../file-shared/paths.js";
 import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { runRipgrep, VCS_DIRECTORY_GLOB } from "../file-shared/ripgrep.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
@@ -57,7 +58,7 @@ export function planGlob(pattern: string, searchDir: string): { root: string; pa
 export function globWalkRoot(input: GlobInput, cwd: string): string | undefined {
   let searchDir = cwd;
   if (input.path) {
-    const resolved = resolveToolPath(input.path, "path");
+    const resolved = resolveToolPath(input.path, cwd, "path");
     if (!resolved.ok) return undefined;
     searchDir = resolved.path;
   }
@@ -98,10 +99,8 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   userFacingName: () => "Search",
-  getPath: (input) => {
-    if (!input.path && !path.isAbsolute(input.pattern)) return undefined;
-    return globWalkRoot(input, "/");
-  },
+  getPath: (input, cwd) => (input.path || path.isAbsolute(input.pattern) ? globWalkRoot(input, cwd) : undefined),
+  withAbsolutePaths: (input, cwd) => withAbsolutePath(input, "path", cwd),
   toAutoClassifierInput: (input) => `${input.pattern}${input.path ? ` in ${input.path}` : ""}`,
   // The folder actually walked is what needs read permission: "../../etc/*" or "/etc/**" walk
   // outside the path given (or the cwd), and must be judged there.
@@ -109,14 +108,14 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
     filePermission<GlobInput>(
       "read",
       GLOB_TOOL_NAME,
-      globWalkRoot(input, context.options.cwd) ?? input.path ?? "",
+      globWalkRoot(input, sessionWorkingDirectory(context)) ?? input.path ?? "",
       context,
       "path",
     ),
 
   async validateInput(input, context) {
     if (input.path === undefined) return { result: true };
-    const resolved = resolveToolPath(input.path, "path");
+    const resolved = resolveToolPath(input.path, sessionWorkingDirectory(context), "path");
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
     try {
       if (!(await stat(resolved.path)).isDirectory()) {
@@ -129,7 +128,7 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
     } catch {
       return {
         result: false,
-        message: `Folder does not exist: ${resolved.path}. ${missingFileHint(resolved.path, context.options.cwd)}`,
+        message: `Folder does not exist: ${resolved.path}. ${missingFileHint(resolved.path, sessionWorkingDirectory(context))}`,
         errorCode: 1,
       };
     }
@@ -138,10 +137,11 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
 
   async call(input, context) {
     const started = performance.now();
-    const cwd = context.options.cwd;
+    // Results are shown relative to the directory relative paths resolve against (see Grep).
+    const cwd = sessionWorkingDirectory(context);
     let searchDir = cwd;
     if (input.path) {
-      const resolved = resolveToolPath(input.path, "path");
+      const resolved = resolveToolPath(input.path, cwd, "path");
       if (!resolved.ok) throw new Error(resolved.message);
       searchDir = resolved.path;
     }

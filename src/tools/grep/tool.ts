@@ -3,9 +3,10 @@ import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { displayPath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { displayPath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { runRipgrep } from "../file-shared/ripgrep.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
@@ -62,7 +63,7 @@ export type GrepOutput = z.infer<typeof outputSchema>;
 
 function searchRoot(input: GrepInput, cwd: string): string {
   if (!input.path) return cwd;
-  const resolved = resolveToolPath(input.path, "path");
+  const resolved = resolveToolPath(input.path, cwd, "path");
   if (!resolved.ok) throw new Error(resolved.message);
   return resolved.path;
 }
@@ -82,21 +83,22 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   userFacingName: () => "Search",
-  getPath: (input) => (input.path ? toolPathOrUndefined(input.path) : undefined),
+  getPath: (input, cwd) => (input.path ? toolPathOrUndefined(input.path, cwd) : undefined),
+  withAbsolutePaths: (input, cwd) => withAbsolutePath(input, "path", cwd),
   toAutoClassifierInput: (input) => `${input.pattern}${input.path ? ` in ${input.path}` : ""}`,
   checkPermissions: async (input, context) =>
-    filePermission<GrepInput>("read", GREP_TOOL_NAME, input.path ?? context.options.cwd, context, "path"),
+    filePermission<GrepInput>("read", GREP_TOOL_NAME, input.path ?? sessionWorkingDirectory(context), context, "path"),
 
   async validateInput(input, context) {
     if (input.path === undefined) return { result: true };
-    const resolved = resolveToolPath(input.path, "path");
+    const resolved = resolveToolPath(input.path, sessionWorkingDirectory(context), "path");
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
     try {
       await stat(resolved.path);
     } catch {
       return {
         result: false,
-        message: `Path does not exist: ${resolved.path}. ${missingFileHint(resolved.path, context.options.cwd)}`,
+        message: `Path does not exist: ${resolved.path}. ${missingFileHint(resolved.path, sessionWorkingDirectory(context))}`,
         errorCode: 1,
       };
     }
@@ -104,7 +106,9 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
   },
 
   async call(input, context) {
-    const cwd = context.options.cwd;
+    // Results are shown relative to the directory relative paths resolve against, so a path the
+    // model copies from them into Read names the same file.
+    const cwd = sessionWorkingDirectory(context);
     const root = searchRoot(input, cwd);
     const mode = input.output_mode ?? "files_with_matches";
     const offset = input.offset ?? 0;

@@ -11,8 +11,9 @@ import { serverForFile } from "../../lsp/servers.js";
 import type { LspService } from "../../lsp/service.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { AnyTool } from "../../tool/types.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { diagnosticsSource } from "./diagnostics-source.js";
 import { LSP_DESCRIPTION, LSP_PROMPT, LSP_TOOL_NAME } from "./prompt.js";
@@ -55,13 +56,14 @@ export function createLspTool(service: LspService): AnyTool {
     autoModeSafe: true,
     interruptBehavior: () => "cancel",
     userFacingName: () => "LSP",
-    getPath: (input) => toolPathOrUndefined(input.filePath),
+    getPath: (input, cwd) => toolPathOrUndefined(input.filePath, cwd),
+    withAbsolutePaths: (input, cwd) => withAbsolutePath(input, "filePath", cwd),
     toAutoClassifierInput: (input) => `${input.operation} ${input.filePath}:${input.line}:${input.character}`,
     checkPermissions: async (input, context) =>
       filePermission<LspInput>("read", LSP_TOOL_NAME, input.filePath, context, "filePath"),
 
-    async validateInput(input) {
-      const resolved = resolveToolPath(input.filePath, "filePath");
+    async validateInput(input, context) {
+      const resolved = resolveToolPath(input.filePath, sessionWorkingDirectory(context), "filePath");
       if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
       if (isBlockedDevicePath(resolved.path)) {
         return { result: false, message: `${resolved.path} is a device, not a source file.`, errorCode: 1 };
@@ -88,14 +90,15 @@ export function createLspTool(service: LspService): AnyTool {
     },
 
     async call(input, context) {
-      const resolved = resolveToolPath(input.filePath, "filePath");
+      const cwd = sessionWorkingDirectory(context);
+      const resolved = resolveToolPath(input.filePath, cwd, "filePath");
       if (!resolved.ok) throw new Error(resolved.message);
       const [manager, { answer }] = await Promise.all([service.manager(), import("../../lsp/operations.js")]);
       const mayShow = readDenyFilter(LSP_TOOL_NAME, context);
       const found = await answer(
         manager,
         { operation: input.operation, filePath: resolved.path, line: input.line, character: input.character },
-        { cwd: context.options.cwd, signal: context.abortController.signal, ...(mayShow ? { mayShow } : {}) },
+        { cwd, signal: context.abortController.signal, ...(mayShow ? { mayShow } : {}) },
       );
       return {
         data: {

@@ -5,6 +5,7 @@ import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-change.js";
 import { checkFreshness, currentText, modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import {
@@ -16,7 +17,7 @@ import {
   parseNotebook,
 } from "../file-shared/notebook.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { NOTEBOOK_EDIT_DESCRIPTION, NOTEBOOK_EDIT_TOOL_NAME, notebookEditPrompt } from "./prompt.js";
 
@@ -113,7 +114,8 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
       : NOTEBOOK_EDIT_DESCRIPTION,
   prompt: async () => notebookEditPrompt(),
   userFacingName: () => "Edit Notebook",
-  getPath: (input) => toolPathOrUndefined(input.notebook_path),
+  getPath: (input, cwd) => toolPathOrUndefined(input.notebook_path, cwd),
+  withAbsolutePaths: (input, cwd) => withAbsolutePath(input, "notebook_path", cwd),
   fileAccess: "write",
   toAutoClassifierInput: (input) =>
     `${input.notebook_path} ${input.edit_mode ?? "replace"}: ${input.new_source.slice(0, 200)}`,
@@ -121,7 +123,7 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
     filePermission<NotebookEditInput>("write", NOTEBOOK_EDIT_TOOL_NAME, input.notebook_path, context, "notebook_path"),
 
   async validateInput(input, context) {
-    const resolved = resolveToolPath(input.notebook_path, "notebook_path");
+    const resolved = resolveToolPath(input.notebook_path, sessionWorkingDirectory(context), "notebook_path");
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: NotebookEditErrorCode.badPath };
     const filePath = resolved.path;
     if (path.extname(filePath).toLowerCase() !== ".ipynb") {
@@ -137,7 +139,7 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
     } catch {
       return {
         result: false,
-        message: `Notebook does not exist: ${filePath}. ${missingFileHint(filePath, context.options.cwd)}`,
+        message: `Notebook does not exist: ${filePath}. ${missingFileHint(filePath, sessionWorkingDirectory(context))}`,
         errorCode: NotebookEditErrorCode.missing,
       };
     }
@@ -179,7 +181,7 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
   },
 
   async call(input, context) {
-    const resolved = resolveToolPath(input.notebook_path, "notebook_path");
+    const resolved = resolveToolPath(input.notebook_path, sessionWorkingDirectory(context), "notebook_path");
     if (!resolved.ok) throw new Error(resolved.message);
     const filePath = resolved.path;
     let touched: { cellId: string; cellType?: string } = { cellId: "" };

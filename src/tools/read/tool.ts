@@ -10,11 +10,12 @@ import { z } from "zod";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ToolUseContext } from "../../tool/types.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { editorReader, readThroughEditor, textHash } from "../file-shared/editor-view.js";
 import { detectEncoding, looksBinary, normalizeLineEndings } from "../file-shared/encoding.js";
 import { addLineNumbers } from "../file-shared/line-numbers.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { formatBytes } from "../file-shared/text-file.js";
 import { BINARY_EXTENSIONS } from "./binary-extensions.js";
@@ -82,11 +83,12 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   isConcurrencySafe: () => true,
   interruptBehavior: () => "cancel",
   userFacingName: () => "Read",
-  getPath: (input) => toolPathOrUndefined(input.file_path),
+  getPath: (input, cwd) => toolPathOrUndefined(input.file_path, cwd),
+  withAbsolutePaths: (input, cwd) => withAbsolutePath(input, "file_path", cwd),
   toAutoClassifierInput: (input) => input.file_path,
 
   async validateInput(input, context) {
-    const resolved = resolveToolPath(input.file_path);
+    const resolved = resolveToolPath(input.file_path, sessionWorkingDirectory(context));
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
     const filePath = resolved.path;
     if (isBlockedDevicePath(filePath)) {
@@ -115,7 +117,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     } catch {
       return {
         result: false,
-        message: `File does not exist: ${filePath}. ${missingFileHint(filePath, context.options.cwd)}`,
+        message: `File does not exist: ${filePath}. ${missingFileHint(filePath, sessionWorkingDirectory(context))}`,
         errorCode: 2,
       };
     }
@@ -147,7 +149,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     filePermission<ReadInput>("read", READ_TOOL_NAME, input.file_path, context),
 
   async call(input, context) {
-    const resolved = resolveToolPath(input.file_path);
+    const resolved = resolveToolPath(input.file_path, sessionWorkingDirectory(context));
     if (!resolved.ok) throw new Error(resolved.message);
     const filePath = resolved.path;
     const ext = path.extname(filePath).toLowerCase();

@@ -6,6 +6,7 @@ import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { withHistoryWarning } from "../file-shared/commit-change.js";
 import { commitFileChange } from "../file-shared/commit-through-editor.js";
 import { diffWhole } from "../file-shared/diff-snippet.js";
@@ -13,7 +14,7 @@ import { currentFileView } from "../file-shared/editor-view.js";
 import { normalizeLineEndings } from "../file-shared/encoding.js";
 import { modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined } from "../file-shared/paths.js";
+import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE } from "../file-shared/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME, writePrompt } from "./prompt.js";
@@ -41,14 +42,15 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   description: async (input) => (input?.file_path ? `Write ${input.file_path}` : WRITE_DESCRIPTION),
   prompt: async () => writePrompt(),
   userFacingName: () => "Write",
-  getPath: (input) => toolPathOrUndefined(input.file_path),
+  getPath: (input, cwd) => toolPathOrUndefined(input.file_path, cwd),
+  withAbsolutePaths: (input, cwd) => withAbsolutePath(input, "file_path", cwd),
   fileAccess: "write",
   toAutoClassifierInput: (input) => `${input.file_path}: ${input.content.slice(0, 200)}`,
   checkPermissions: async (input, context) =>
     filePermission<WriteInput>("write", WRITE_TOOL_NAME, input.file_path, context),
 
   async validateInput(input, context) {
-    const resolved = resolveToolPath(input.file_path);
+    const resolved = resolveToolPath(input.file_path, sessionWorkingDirectory(context));
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
     const filePath = resolved.path;
     if (isBlockedDevicePath(filePath)) {
@@ -86,7 +88,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   },
 
   async call(input, context) {
-    const resolved = resolveToolPath(input.file_path);
+    const resolved = resolveToolPath(input.file_path, sessionWorkingDirectory(context));
     if (!resolved.ok) throw new Error(resolved.message);
     const filePath = resolved.path;
     // Outside the critical section: creating folders may await.

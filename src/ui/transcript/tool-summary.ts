@@ -24,7 +24,7 @@ export function toolCallSummary(tool: AnyTool | undefined, use: ToolUseBlock, cw
   let detail: string | undefined;
   try {
     name = tool?.userFacingName(input) ?? use.name;
-    const path = tool?.getPath?.(input);
+    const path = tool?.getPath?.(input, cwd);
     if (path) detail = displayPath(path, cwd);
   } catch {
     // A tool that cannot describe this input (it did not parse) is shown by its raw fields.
