@@ -45,10 +45,13 @@ const CREDENTIALS: Array<[RegExp, string]> = [
 /** Placeholders and ordinary code: never refused. */
 const NOT_SECRETS = [
   "DB_PASSWORD=changeme",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder is the point
   "DB_PASSWORD=${DB_PASSWORD}",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder is the point
   'DB_PASSWORD="${DB_PASSWORD:-postgres}"',
   "API_KEY=xxxxxxxxxxxx",
   "SECRET_KEY=<your-secret-key>",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a CI placeholder, not a template
   "password: ${{ secrets.DB_PASSWORD }}",
   "API_TOKEN={{ api_token }}",
   "const password = process.env.DB_PASSWORD;",
