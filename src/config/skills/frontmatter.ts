@@ -3,6 +3,7 @@
 // so that a session without skills or commands never pays for it). Workspace trust reads the same
 // files with the same function (src/config/trust/project-skills.ts): what a file grants is decided
 // on what this parser makes of it, never on its text.
+import { realpathSync } from "node:fs";
 import { splitFrontmatter } from "../frontmatter-split.js";
 import { yamlModule } from "../yaml-load.js";
 
@@ -55,4 +56,13 @@ export function allowedToolsOf(attributes: Record<string, unknown>): string[] {
 /** A file's grants as one string: what trust recorded and what the catalog holds are compared by it. */
 export function grantsKey(grants: readonly string[]): string {
   return JSON.stringify(grants);
+}
+
+/** The file a grant belongs to, whatever path reached it (a folder reached through a link). */
+export function grantIdentity(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }

@@ -2,7 +2,7 @@
 // is told up front (name, description) and what decides how a skill runs is kept here; a skill's
 // body is read again from its file when it is invoked, so an edit is seen and nothing large sits
 // in memory.
-import { grantsKey } from "./frontmatter.js";
+import { grantIdentity, grantsKey } from "./frontmatter.js";
 
 /** Where a skill or command was found: the user's own folders, or the project's (which trust governs). */
 export type SkillLevel = "user" | "project";
@@ -90,7 +90,10 @@ export function grantsHonoured(
 ): boolean {
   if (item.level === "user") return true;
   if (!catalog.projectTrusted) return false;
-  return catalog.trustedGrants === undefined || catalog.trustedGrants[item.file] === grantsKey(item.allowedTools);
+  return (
+    catalog.trustedGrants === undefined ||
+    catalog.trustedGrants[grantIdentity(item.file)] === grantsKey(item.allowedTools)
+  );
 }
 
 /** The trust a catalog was discovered with, for discovering it again (same trust, same grants). */

@@ -12,7 +12,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { relative } from "node:path";
 import { MAX_SKILL_FILE_BYTES } from "../skills/discover.js";
-import { allowedToolsOf, grantsKey, parseFrontmatterSync } from "../skills/frontmatter.js";
+import { allowedToolsOf, grantIdentity, grantsKey, parseFrontmatterSync } from "../skills/frontmatter.js";
 import { projectSkillFiles } from "../skills/locations.js";
 import type { WideningSetting } from "./types.js";
 
@@ -31,7 +31,7 @@ export interface ProjectSkillGrants {
   /** Per file (relative to the folder): its grants, for the fingerprint. */
   content: Record<string, { allowedTools: string[] }>;
   widening: WideningSetting[];
-  /** Per file (absolute, as discovery names it): the grants trust was decided on (grantsKey). */
+  /** Per file (grantIdentity: its real path): the grants trust was decided on (grantsKey). */
   byFile: Record<string, string>;
 }
 
@@ -51,7 +51,7 @@ export function readProjectSkillGrants(cwd: string): ProjectSkillGrants | undefi
     const grants = skillFileGrants(text);
     if (grants === undefined) continue;
     content[name] = { allowedTools: grants };
-    byFile[file] = grantsKey(grants);
+    byFile[grantIdentity(file)] = grantsKey(grants);
     const what = grants.join(", ");
     widening.push({
       file: name,

@@ -6,7 +6,7 @@
 // hold it back (untrusted, listed, not honoured). Spellings the loader does not read as the key
 // (a merge key under the core schema, duplicate keys it refuses) grant nothing and need no trust:
 // the decision follows the parse either way. Project agents and mid-session files are covered too.
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { BUILT_IN_COMMAND_NAMES } from "../../../src/config/skills/built-in-commands.js";
@@ -138,6 +138,18 @@ describe("grants hold only for what trust was decided on", () => {
     write(trustedFile, withFrontmatter("allowed-tools: Bash"));
     const changed = (await catalogFor(trust)).commands.find((c) => c.name === "read");
     expect(grantsHonoured(catalog, changed as NonNullable<typeof changed>)).toBe(false);
+  });
+
+  it("a trusted folder reached through a link keeps its files' grants", async () => {
+    write(join(project, ".claude", "commands", "read.md"), withFrontmatter("allowed-tools: Read"));
+    trustWorkspace(inspectWorkspaceTrust(project));
+    const link = join(tempDir("warden-parsed-link-"), "repo");
+    symlinkSync(project, link);
+    const trust = inspectWorkspaceTrust(link);
+    expect(trust.status).toBe("trusted");
+    const catalog = await discoverSkills({ cwd: link, projectTrusted: true, trustedGrants: trust.skillGrants ?? {} });
+    const read = catalog.commands.find((c) => c.name === "read");
+    expect(grantsHonoured(catalog, read as NonNullable<typeof read>)).toBe(true);
   });
 });
 
