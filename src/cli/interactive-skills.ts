@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import type { SkillCatalog } from "../config/skills/index.js";
 import { skillRoots } from "../config/skills/locations.js";
+import { catalogTrust } from "../config/skills/types.js";
 import type { CustomCommandInfo } from "../ui/run.js";
 
 export interface LiveSkillCatalog {
@@ -28,7 +29,7 @@ export function liveSkillCatalog(
     if (!anyFolder) return { ...atStart, skills: [], commands: [], warnings: [] };
     const { discoverSkills } = await import("../config/skills/discover.js");
     // Trust was decided when the session started (the folder's settings with it); it holds until the next.
-    const catalog = await discoverSkills({ cwd, projectTrusted: atStart.projectTrusted });
+    const catalog = await discoverSkills({ cwd, ...catalogTrust(atStart) });
     for (const warning of catalog.warnings) {
       if (reported.has(warning)) continue;
       reported.add(warning);

@@ -9,6 +9,7 @@
 // schema when the model loads it, as for any deferred tool.
 import type { SkillCatalog } from "../config/skills/index.js";
 import { skillFoldersStamp } from "../config/skills/stamp.js";
+import { catalogTrust } from "../config/skills/types.js";
 import type { AnyTool, AttachmentSource } from "../tool/types.js";
 
 export interface SkillArrivalOptions {
@@ -41,7 +42,7 @@ export function skillArrivalSource(options: SkillArrivalOptions): AttachmentSour
         import("../tools/skill/listing.js"),
         import("./skills-setup.js"),
       ]);
-      const catalog = await discoverSkills({ cwd: options.cwd, projectTrusted: options.atStart.projectTrusted });
+      const catalog = await discoverSkills({ cwd: options.cwd, ...catalogTrust(options.atStart) });
       if (modelInvocableSkills(catalog).length === 0) return undefined;
       done = true;
       const tool = await createLiveSkillTool(options.cwd, catalog, { deferred: true });

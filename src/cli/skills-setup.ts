@@ -25,11 +25,14 @@ export async function setUpSkills(
   settings: LoadedSettings,
   warn: (message: string) => void,
 ): Promise<SessionSkills> {
-  const projectTrusted = isWorkspaceTrusted(settings.workspaceTrust);
+  const trust = {
+    projectTrusted: isWorkspaceTrusted(settings.workspaceTrust),
+    ...(settings.workspaceTrust.skillGrants ? { trustedGrants: settings.workspaceTrust.skillGrants } : {}),
+  };
   const anyFolder = [...skillRoots(cwd, "skills"), ...skillRoots(cwd, "commands")].some((root) => existsSync(root.dir));
-  if (!anyFolder) return { catalog: { skills: [], commands: [], projectTrusted, warnings: [] }, tools: [] };
+  if (!anyFolder) return { catalog: { skills: [], commands: [], ...trust, warnings: [] }, tools: [] };
   const { discoverSkills } = await import("../config/skills/discover.js");
-  const catalog = await discoverSkills({ cwd, projectTrusted });
+  const catalog = await discoverSkills({ cwd, ...trust });
   for (const warning of catalog.warnings) warn(warning);
   const { modelInvocableSkills } = await import("../tools/skill/listing.js");
   if (modelInvocableSkills(catalog).length === 0) return { catalog, tools: [] };
@@ -46,13 +49,14 @@ export async function createLiveSkillTool(
   catalog: SkillCatalog,
   options: { deferred?: boolean } = {},
 ): Promise<AnyTool> {
-  const [{ createSkillTool }, { discoverSkills }, { skillFoldersStamp }] = await Promise.all([
+  const [{ createSkillTool }, { discoverSkills }, { skillFoldersStamp }, { catalogTrust }] = await Promise.all([
     import("../tools/skill/tool.js"),
     import("../config/skills/discover.js"),
     import("../config/skills/stamp.js"),
+    import("../config/skills/types.js"),
   ]);
   return createSkillTool(catalog, {
-    rescan: () => discoverSkills({ cwd, projectTrusted: catalog.projectTrusted }),
+    rescan: () => discoverSkills({ cwd, ...catalogTrust(catalog) }),
     stamp: () => skillFoldersStamp(cwd),
     ...(options.deferred ? { deferred: true } : {}),
   });

@@ -1,7 +1,8 @@
 // An agent definition's YAML frontmatter, which it must have (split by ./frontmatter-split.ts as
-// every frontmatter is), parsed by the `yaml` package with the reason when it cannot be used.
-import { parseDocument } from "yaml";
+// every frontmatter is), parsed by the `yaml` package (./yaml-load.ts) with the reason when it
+// cannot be used. Workspace trust judges project agents with this same function.
 import { splitFrontmatter } from "./frontmatter-split.js";
+import { yamlModule } from "./yaml-load.js";
 
 export type FrontmatterResult =
   | { ok: true; data: Record<string, unknown>; body: string }
@@ -17,7 +18,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   }
   const { yaml: yamlText, body } = split;
   if (yamlText === undefined) return { ok: false, reason: "no frontmatter: the file must start with a line '---'" };
-  const document = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
+  const document = yamlModule().parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     const first = document.errors[0];
     const line = first?.linePos?.[0]?.line;

@@ -11,7 +11,8 @@ const USAGE = `Usage: warden permissions check TOOL 'JSON_INPUT' [options]
        warden permissions check --jsonl [options] < requests.jsonl
        warden permissions list [options] [--json]
 
-check prints {"behavior":"allow"|"ask"|"deny","reason":...,"rule":...,"source":...} per request.
+check prints {"behavior":"allow"|"ask"|"deny","reason":...,"rule":...,"source":...} per request; an
+ask also has "suggestions" (what a prompt would offer to save) and "suggestedRules" (those rules).
 Nothing is ever run. list prints the mode, working directories and every rule in force, with
 where it came from (highest precedence first).
 

@@ -3,6 +3,7 @@
 // Static on purpose: a headless run needs all of these before its first request, and each
 // dynamic import() is one more module file for the loader to fetch and link at start-up.
 
+import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
@@ -92,9 +93,15 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     onServerLog: (message) => reporterRef?.serverLog(message),
     deferMcpHandshake: true,
     armDurableTasks: true,
-    // `-p "/name args"`: a slash command or skill becomes its text (never the built-in /compact).
+    // `-p "/name args"`: a slash command or skill becomes its text (never a built-in: /compact, /init).
     beforeCreate: async ({ skills, permissionContext }) => {
       if (compactInstructions !== undefined) return permissionContext;
+      // `/init` is the built-in's, whatever the folders hold (config/skills/built-in-commands.ts).
+      if (/^\/init(?:\s|$)/i.test(prompt.trim())) {
+        const args = prompt.trim().slice("/init".length).trim();
+        expandedPrompt = args ? `${INIT_PROMPT}\n\n${args}` : INIT_PROMPT;
+        return permissionContext;
+      }
       const expanded = await expandPrompt(prompt, skills.catalog, permissionContext, config.cwd, warn);
       if (!expanded.ok) throw new SessionSetupError(expanded.message, 2);
       expandedPrompt = expanded.prompt;

@@ -5,6 +5,7 @@
 // commands) and says it has no plugins; reload_output_styles is refused: Warden has no output
 // styles beyond its default.
 import { skillRoots } from "../../config/skills/locations.js";
+import { catalogTrust } from "../../config/skills/types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { createLiveSkillTool } from "../skills-setup.js";
 import type { JsonObject } from "./channel.js";
@@ -16,11 +17,11 @@ async function readCatalog(state: StreamState) {
   const { built } = state;
   const cwd = built.plan.config.cwd;
   const { existsSync } = await import("node:fs");
-  const projectTrusted = built.skills.catalog.projectTrusted;
+  const trust = catalogTrust(built.skills.catalog);
   const anyFolder = [...skillRoots(cwd, "skills"), ...skillRoots(cwd, "commands")].some((r) => existsSync(r.dir));
-  if (!anyFolder) return { skills: [], commands: [], projectTrusted, warnings: [] };
+  if (!anyFolder) return { skills: [], commands: [], ...trust, warnings: [] };
   const { discoverSkills } = await import("../../config/skills/discover.js");
-  return discoverSkills({ cwd, projectTrusted });
+  return discoverSkills({ cwd, ...trust });
 }
 
 /** Reads the skills again and puts them in force; returns them as the SDK lists commands. */

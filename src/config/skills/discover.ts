@@ -7,8 +7,9 @@
 // it and why; the others still load.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
+import { isBuiltInCommandName } from "./built-in-commands.js";
 import { argumentNamesOf } from "./expand.js";
-import { parseFrontmatter } from "./frontmatter.js";
+import { allowedToolsOf, parseFrontmatter } from "./frontmatter.js";
 import { type SkillRoot, skillFileOf, skillRoots } from "./locations.js";
 import type { SkillCatalog, SkillContext, SkillDefinition, SlashCommand } from "./types.js";
 
@@ -23,6 +24,8 @@ export interface DiscoverSkillsOptions {
   cwd: string;
   /** The project's own skills may widen permissions (see SkillCatalog.projectTrusted). */
   projectTrusted: boolean;
+  /** The grants trust was decided on (SkillCatalog.trustedGrants). */
+  trustedGrants?: Readonly<Record<string, string>>;
 }
 
 async function listDir(dir: string): Promise<string[]> {
@@ -45,17 +48,6 @@ function optionalString(attributes: Record<string, unknown>, key: string): strin
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string") throw new Error(`\`${key}\` must be a string`);
   return value.trim() || undefined;
-}
-
-/** `allowed-tools: Read, Grep` or a YAML list; each item kept as written. */
-function allowedToolsOf(attributes: Record<string, unknown>): string[] {
-  const value = attributes["allowed-tools"];
-  if (value === undefined || value === null) return [];
-  const items = Array.isArray(value) ? value : [value];
-  return items.map((item) => {
-    if (typeof item !== "string") throw new Error("`allowed-tools` must be a string or a list of strings");
-    return item.trim();
-  });
 }
 
 function contextOf(attributes: Record<string, unknown>): SkillContext {
@@ -145,6 +137,13 @@ async function addUnique<T extends { name: string; file: string }>(
   warnings: string[],
   kind: string,
 ): Promise<void> {
+  // A built-in command's name always means the built-in (./built-in-commands.ts).
+  if (isBuiltInCommandName(item.name)) {
+    warnings.push(
+      `${kind} ${item.file} is ignored: /${item.name.toLowerCase()} is a built-in command, which always runs as itself; rename the file to use it`,
+    );
+    return;
+  }
   const earlier = into.find((existing) => existing.name === item.name);
   if (!earlier) {
     into.push(item);
@@ -197,5 +196,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
     );
     for (const command of found) if (command) await addUnique(commands, command, warnings, "command");
   }
-  return { skills, commands, projectTrusted: options.projectTrusted, warnings };
+  const catalog: SkillCatalog = { skills, commands, projectTrusted: options.projectTrusted, warnings };
+  if (options.trustedGrants !== undefined) catalog.trustedGrants = options.trustedGrants;
+  return catalog;
 }

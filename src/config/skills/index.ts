@@ -11,9 +11,17 @@ export {
   substituteArguments,
   substituteWords,
 } from "./expand.js";
-export { type MarkdownWithFrontmatter, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+export {
+  allowedToolsOf,
+  grantsKey,
+  type MarkdownWithFrontmatter,
+  parseFrontmatter,
+  parseFrontmatterSync,
+  splitFrontmatter,
+} from "./frontmatter.js";
 export { projectSkillFiles, type SkillFileKind, type SkillRoot, skillRoots } from "./locations.js";
 export {
+  catalogTrust,
   findCommand,
   findSkill,
   grantsHonoured,

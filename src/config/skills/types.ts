@@ -2,6 +2,7 @@
 // is told up front (name, description) and what decides how a skill runs is kept here; a skill's
 // body is read again from its file when it is invoked, so an edit is seen and nothing large sits
 // in memory.
+import { grantIdentity, grantsKey } from "./frontmatter.js";
 
 /** Where a skill or command was found: the user's own folders, or the project's (which trust governs). */
 export type SkillLevel = "user" | "project";
@@ -61,6 +62,12 @@ export interface SkillCatalog {
    * `allowed-tools`): the folder is trusted, or its trust is not needed (src/config/trust/).
    */
   projectTrusted: boolean;
+  /**
+   * When set, a project file's grants hold only if its path is here with the same grants (keyed
+   * as frontmatter.ts grantsKey): the grants workspace trust was decided on (WorkspaceTrust
+   * .skillGrants). A file written or changed since grants nothing.
+   */
+  trustedGrants?: Readonly<Record<string, string>>;
   /** Files that could not be used, with the reason (reported once, at start). */
   warnings: string[];
 }
@@ -73,7 +80,25 @@ export function findCommand(catalog: SkillCatalog, name: string): SlashCommand |
   return catalog.commands.find((command) => command.name === name);
 }
 
-/** Whether this skill's or command's own grants apply: always for the user's, for a project's only when trusted. */
-export function grantsHonoured(catalog: SkillCatalog, item: { level: SkillLevel }): boolean {
-  return item.level === "user" || catalog.projectTrusted;
+/**
+ * Whether this skill's or command's own grants apply: always for the user's; for a project's only
+ * when the folder is trusted with exactly these grants of this file.
+ */
+export function grantsHonoured(
+  catalog: SkillCatalog,
+  item: { level: SkillLevel; file: string; allowedTools: readonly string[] },
+): boolean {
+  if (item.level === "user") return true;
+  if (!catalog.projectTrusted) return false;
+  return (
+    catalog.trustedGrants === undefined ||
+    catalog.trustedGrants[grantIdentity(item.file)] === grantsKey(item.allowedTools)
+  );
+}
+
+/** The trust a catalog was discovered with, for discovering it again (same trust, same grants). */
+export function catalogTrust(catalog: SkillCatalog): Pick<SkillCatalog, "projectTrusted" | "trustedGrants"> {
+  return catalog.trustedGrants === undefined
+    ? { projectTrusted: catalog.projectTrusted }
+    : { projectTrusted: catalog.projectTrusted, trustedGrants: catalog.trustedGrants };
 }

@@ -6,14 +6,16 @@
 // they restrict. A trusted folder's files apply whole, as Claude Code applies them.
 //
 // Sources besides settings files add their widening content the same way (held back and
-// fingerprinted): .mcp.json, and the `allowed-tools` of the project's skills and commands
-// (./project-skills.ts). Project agents, when they come, belong here too.
+// fingerprinted): .mcp.json, the `allowed-tools` of the project's skills and commands
+// (./project-skills.ts) and what the project's agents ask for (./project-agents.ts), each judged
+// on the file as its loader parses it, never on its text.
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import type { Settings } from "../settings-schema.js";
 import { describeMcpServer, describeSettingsWidening } from "./describe.js";
 import { wideningFingerprint } from "./fingerprint.js";
+import { readProjectAgentGrants } from "./project-agents.js";
 import { readProjectSkillGrants } from "./project-skills.js";
 import { splitProjectSettings } from "./split.js";
 import { findTrustEntry, trustIdentity } from "./trusted-folders.js";
@@ -74,6 +76,11 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
     Object.assign(wideningByFile, skillGrants.content);
     widening.push(...skillGrants.widening);
   }
+  const agentGrants = readProjectAgentGrants(cwd);
+  if (agentGrants) {
+    Object.assign(wideningByFile, agentGrants.content);
+    widening.push(...agentGrants.widening);
+  }
 
   // Hashed only when something reads it: a folder with nothing to trust and no trust entry (most
   // sessions) then never loads node:crypto before its first request.
@@ -96,6 +103,12 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
       return fingerprintOf();
     },
     changedSinceTrusted: entry !== undefined && entry.settingsHash !== fingerprintOf(),
+    // Only the grants trust was decided on: a skill written or changed after this look (by the
+    // model, mid-session) grants nothing until the folder is trusted again. `--trust-project`
+    // trusts the folder whatever it holds.
+    ...(status === "trusted_for_this_run"
+      ? {}
+      : { skillGrants: status === "trusted" ? (skillGrants?.byFile ?? {}) : {} }),
   };
   return { files: status === "untrusted" ? restrictedFiles : [...files], trust };
 }

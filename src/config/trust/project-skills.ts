@@ -1,57 +1,64 @@
 // The project's skills and commands as workspace trust sees them: a SKILL.md or command file whose
-// frontmatter names `allowed-tools` would let tools run unasked while it runs, so it widens like an
-// allow rule in the folder's settings. Its frontmatter is fingerprinted with the rest: the grants
-// wait until the folder is trusted, and a changed or added grant makes the user trust it again.
-// Only the frontmatter counts: the instructions themselves grant nothing.
+// frontmatter grants tools (`allowed-tools`) would let them run unasked while it runs, so it
+// widens like an allow rule in the folder's settings, and waits until the folder is trusted.
+//
+// What a file grants is decided on its meaning, never its text: the file is parsed by the very
+// function the skill loader uses (parseFrontmatterSync, same parser and options) and its grants
+// read by the loader's own allowedToolsOf. YAML has many spellings of one key (escapes such as
+// "allowed\x2dtools", quoted keys, flow maps, tags, anchors and aliases, BOM, CRLF); a search of the
+// text for `allowed-tools` let them through. A file the loader cannot read grants nothing (it is
+// skipped with a warning), so it needs no trust. What is fingerprinted is the parsed grant list:
+// reformatting the file does not ask again, changing a grant does.
 import { readFileSync, statSync } from "node:fs";
 import { relative } from "node:path";
-import { splitFrontmatter } from "../frontmatter-split.js";
 import { MAX_SKILL_FILE_BYTES } from "../skills/discover.js";
+import { allowedToolsOf, grantIdentity, grantsKey, parseFrontmatterSync } from "../skills/frontmatter.js";
 import { projectSkillFiles } from "../skills/locations.js";
 import type { WideningSetting } from "./types.js";
 
-/** The `allowed-tools` entry as written (its line and any list lines under it), for a person to read. */
-function grantText(yaml: string): string {
-  const lines = yaml.split(/\r?\n/);
-  const start = lines.findIndex((line) => line.includes("allowed-tools"));
-  if (start === -1) return "";
-  const taken = [lines[start]?.replace(/^.*allowed-tools["']?\s*:\s*/, "") ?? ""];
-  for (const line of lines.slice(start + 1)) {
-    if (!/^\s+\S|^-\s/.test(line)) break;
-    taken.push(line.trim().replace(/^-\s*/, ""));
+/** What a skill or command file grants, as the loader would read it; undefined when it grants nothing. */
+export function skillFileGrants(text: string): string[] | undefined {
+  let grants: string[];
+  try {
+    grants = allowedToolsOf(parseFrontmatterSync(text).attributes);
+  } catch {
+    return undefined; // the loader skips the file: it grants nothing
   }
-  const text = taken.filter(Boolean).join(", ");
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return grants.length > 0 ? grants : undefined;
 }
 
 export interface ProjectSkillGrants {
-  /** Per file (relative to the folder): its frontmatter text, for the fingerprint. */
-  content: Record<string, string>;
+  /** Per file (relative to the folder): its grants, for the fingerprint. */
+  content: Record<string, { allowedTools: string[] }>;
   widening: WideningSetting[];
+  /** Per file (grantIdentity: its real path): the grants trust was decided on (grantsKey). */
+  byFile: Record<string, string>;
 }
 
 export function readProjectSkillGrants(cwd: string): ProjectSkillGrants | undefined {
-  const content: Record<string, string> = {};
+  const content: Record<string, { allowedTools: string[] }> = {};
   const widening: WideningSetting[] = [];
+  const byFile: Record<string, string> = {};
   for (const file of projectSkillFiles(cwd)) {
     const name = relative(cwd, file).split("\\").join("/");
-    let yaml: string | undefined;
+    let text: string;
     try {
       if ((statSync(file).size ?? 0) > MAX_SKILL_FILE_BYTES) continue; // skipped by discovery too
-      yaml = splitFrontmatter(readFileSync(file, "utf8")).yaml;
+      text = readFileSync(file, "utf8");
     } catch {
-      continue; // unreadable or broken: discovery skips it with a warning, so it grants nothing
+      continue; // unreadable: discovery skips it with a warning, so it grants nothing
     }
-    // Any mention counts (quoted keys, odd spacing): when in doubt, it waits for trust.
-    if (yaml === undefined || !yaml.includes("allowed-tools")) continue;
-    content[name] = yaml;
-    const what = grantText(yaml);
+    const grants = skillFileGrants(text);
+    if (grants === undefined) continue;
+    content[name] = { allowedTools: grants };
+    byFile[grantIdentity(file)] = grantsKey(grants);
+    const what = grants.join(", ");
     widening.push({
       file: name,
       key: "allowed-tools",
-      grants: `tools allowed without asking while it runs${what ? `: ${what}` : ""}`,
+      grants: `tools allowed without asking while it runs: ${what.length > 200 ? `${what.slice(0, 199)}…` : what}`,
       known: true,
     });
   }
-  return widening.length > 0 ? { content, widening } : undefined;
+  return widening.length > 0 ? { content, widening, byFile } : undefined;
 }

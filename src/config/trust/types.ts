@@ -38,6 +38,13 @@ export interface WorkspaceTrust {
    * so the user is asked again.
    */
   changedSinceTrusted: boolean;
+  /**
+   * The project skill and command files whose `allowed-tools` this trust covers (absolute path →
+   * the grants as trust read them, src/config/trust/project-skills.ts grantsKey). A project file
+   * missing here, or granting something else now, grants nothing. Absent: every project file's
+   * grants hold (`--trust-project`).
+   */
+  skillGrants?: Readonly<Record<string, string>>;
 }
 
 /** An entry of `trustedFolders` in the user's settings. */

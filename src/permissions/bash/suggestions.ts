@@ -1,67 +1,24 @@
 // The rule offered with a prompt ("yes, and don't ask again for ..."): a two-word prefix such as
-// `npm run` or `git commit`. Never a prefix that would approve arbitrary code: shells, sudo, env,
-// xargs, eval and the like run whatever follows them.
+// `npm run` or `git commit`. Never a rule wider than the command: never the whole tool, and never
+// a prefix naming a program that runs other code (shells, wrappers like sudo, env and xargs,
+// interpreters like node and python3, runners like npx and `uv run`: the shell analysis's own
+// list, codeRunnerReason). When no prefix is safe, no rule is offered: the person can still allow
+// the call once.
 
-import { type CommandPart, isSafeEnvVar } from "../../shell/commands/index.js";
+import { type CommandPart, codeRunnerReason, isSafeEnvVar } from "../../shell/commands/index.js";
 import type { PermissionUpdate } from "../../tool/permission-types.js";
-
-const NEVER_PREFIX = new Set([
-  "sh",
-  "bash",
-  "zsh",
-  "dash",
-  "ksh",
-  "fish",
-  "csh",
-  "tcsh",
-  "mksh",
-  "ash",
-  "sudo",
-  "doas",
-  "pkexec",
-  "su",
-  "env",
-  "xargs",
-  "eval",
-  "exec",
-  "source",
-  ".",
-  "command",
-  "builtin",
-  "nohup",
-  "time",
-  "timeout",
-  "nice",
-  "ionice",
-  "stdbuf",
-  "script",
-  "watch",
-  "flock",
-  "busybox",
-  "setsid",
-  "unbuffer",
-  "noglob",
-  "python",
-  "python3",
-  "node",
-  "perl",
-  "ruby",
-  "php",
-  "osascript",
-  "ssh",
-  "find",
-  "awk",
-  "gawk",
-]);
 
 /** The prefix to suggest for one part, from its words as written (safe env prefixes dropped). */
 export function suggestedPrefixOf(part: CommandPart): string | undefined {
   if (part.command.assignments.some((a) => !isSafeEnvVar(a.name))) return undefined;
   const words = part.command.words;
   const first = words[0];
-  if (!first?.literal || first.glob || first.value.includes("/") || NEVER_PREFIX.has(first.value)) return undefined;
+  if (!first?.literal || first.glob || first.value.includes("/")) return undefined;
   if (!/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first.value)) return undefined;
   const second = words[1];
+  // A word known only at run time could be the subcommand that runs code (`npm "$X"`).
+  if (second !== undefined && !second.literal && codeRunnerReason([first.value, ""]) !== undefined) return undefined;
+  if (codeRunnerReason(words.slice(0, 2).map((word) => word.value)) !== undefined) return undefined;
   const subcommand =
     second?.literal && !second.glob && /^[a-z][a-z0-9_-]*$/.test(second.value) ? second.value : undefined;
   return subcommand ? `${first.value} ${subcommand}` : first.value;
@@ -97,7 +54,9 @@ export function suggestedPrefixOfText(command: string): string | undefined {
     .split(/\s+/)
     .filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || !isSafeEnvVar(w.split("=")[0] ?? ""));
   const first = words[0];
-  if (!first || NEVER_PREFIX.has(first) || !/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first)) return undefined;
+  if (!first || !/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first)) return undefined;
+  // Unparsed text: quotes and escapes are not removed, so a quoted word is never a safe prefix.
+  if (codeRunnerReason(words.slice(0, 2)) !== undefined || /["'\\$`]/.test(words[1] ?? "")) return undefined;
   const second = words[1];
   return second && /^[a-z][a-z0-9_-]*$/.test(second) ? `${first} ${second}` : first;
 }

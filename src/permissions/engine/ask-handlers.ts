@@ -2,7 +2,7 @@
 // headless runs a deny whose message tells the model it was not allowed, why, and what would allow it.
 import type { PermissionAsk, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
-import { describeReason, describeRule, formatRule } from "../rules/index.js";
+import { describeReason, describeRule, formatRule, isCodeRunningRuleValue } from "../rules/index.js";
 
 export interface AskRequest {
   tool: AnyTool;
@@ -43,10 +43,12 @@ export function howToAllow(request: AskRequest): string {
     return `The rule ${describeRule(reason.rule)} requires asking every time.`;
   }
   const addRules = request.ask.suggestions?.find((s) => s.type === "addRules" && s.behavior === "allow");
-  const rules =
-    addRules && addRules.type === "addRules"
-      ? addRules.rules.map(formatRule)
-      : [formatRule({ toolName: request.tool.name })];
+  const values = addRules && addRules.type === "addRules" ? addRules.rules : [{ toolName: request.tool.name }];
+  // Never advice wider than the call: a rule that would allow any code is not offered.
+  if (values.length === 0 || values.some((value) => isCodeRunningRuleValue(value))) {
+    return "No rule narrower than allowing any command covers this call: the user can approve it once, when asked in an interactive session.";
+  }
+  const rules = values.map(formatRule);
   return `To allow it, the user can pass --allowedTools "${rules.join(",")}" or add ${rules
     .map((r) => JSON.stringify(r))
     .join(", ")} to permissions.allow in .warden/settings.json.`;

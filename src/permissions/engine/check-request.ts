@@ -3,7 +3,12 @@
 import { resolve } from "node:path";
 import type { AppState } from "../../tool/app-state.js";
 import { createToolUseContext } from "../../tool/context.js";
-import type { PermissionBehavior, PermissionDecision, ToolPermissionContext } from "../../tool/permission-types.js";
+import type {
+  PermissionBehavior,
+  PermissionDecision,
+  PermissionUpdate,
+  ToolPermissionContext,
+} from "../../tool/permission-types.js";
 import { findToolByName } from "../../tool/pool.js";
 import { formatZodError } from "../../tool/schema.js";
 import type { AnyTool, ToolInput } from "../../tool/types.js";
@@ -27,6 +32,13 @@ export interface DecisionLine {
   source: string | null;
   file?: string;
   line?: number;
+  /**
+   * For an ask: what the prompt would offer as "don't ask again" (the Agent SDK's
+   * permission_suggestions), and the allow rules among them as written in settings. Empty when no
+   * rule is narrow enough: the person could allow the call once only.
+   */
+  suggestions?: PermissionUpdate[];
+  suggestedRules?: string[];
 }
 
 export type CheckOutcome = { ok: true; line: DecisionLine } | { ok: false; error: string };
@@ -39,6 +51,12 @@ export function toDecisionLine(decision: PermissionDecision): DecisionLine {
     rule: null,
     source: reason ? reason.type : null,
   };
+  if (decision.behavior === "ask") {
+    line.suggestions = decision.suggestions ?? [];
+    line.suggestedRules = line.suggestions.flatMap((update) =>
+      update.type === "addRules" && update.behavior === "allow" ? update.rules.map(formatRule) : [],
+    );
+  }
   if (reason?.type === "rule") {
     line.rule = formatRule(reason.rule.value);
     line.source = reason.rule.source;

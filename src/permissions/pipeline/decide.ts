@@ -9,6 +9,7 @@ import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
 import { autoModePermissionContext } from "./auto-mode-rules.js";
 import { applyModeLastWord } from "./modes.js";
 import { checkRuleBasedPermissions, decideByRules } from "./rule-steps.js";
+import { withSafeSuggestions } from "./safe-suggestions.js";
 
 /** Who settled a decision of the pipeline: its rules and modes, a hook, or auto mode's fast paths. */
 export type PipelineSettler = "engine" | "hook" | "autoMode";
@@ -57,7 +58,9 @@ export async function runPermissionPipeline(
   } else {
     decision = await decideByRules(tool, input, context, rulesContext);
   }
-  const final = await applyModeLastWord({ tool, input, context, permissionContext: rulesContext }, decision);
+  const final = withSafeSuggestions(
+    await applyModeLastWord({ tool, input, context, permissionContext: rulesContext }, decision),
+  );
   const byAutoMode = permissionContext.mode === "auto" && decision.behavior === "ask" && final.behavior === "allow";
   return { decision: final, settledBy: byAutoMode ? "autoMode" : "engine" };
 }

@@ -1,45 +1,28 @@
 // Allow rules that hand over arbitrary code execution: `Bash`, `Bash(*...)`, or a rule for a
-// program that runs whatever it is given (a shell, an interpreter, a wrapper like env or sudo).
-// Auto mode sets them aside, and a plan's approval may not add one.
-import type { PermissionRule } from "../../tool/permission-types.js";
-
-/** Programs that run whatever code they are handed: an allow rule for one allows everything. */
-const CODE_RUNNERS = new Set([
-  "bash",
-  "sh",
-  "zsh",
-  "fish",
-  "dash",
-  "ksh",
-  "eval",
-  "exec",
-  "source",
-  "env",
-  "xargs",
-  "sudo",
-  "su",
-  "doas",
-  "python",
-  "python3",
-  "node",
-  "deno",
-  "bun",
-  "ruby",
-  "perl",
-  "php",
-  "lua",
-  "npx",
-  "bunx",
-  "pnpx",
-  "uvx",
-  "pipx",
-]);
+// program that runs whatever it is given (a shell, an interpreter, a wrapper like env or sudo, a
+// runner like npx or `uv run`: the shell analysis's own list, codeRunnerReason). Auto mode sets
+// them aside, a plan's approval may not add one, and no prompt ever suggests one.
+import { codeRunnerReason } from "../../shell/commands/index.js";
+import type { PermissionRule, PermissionRuleValue } from "../../tool/permission-types.js";
 
 /** `Bash`, `Bash(*...)`, `Bash(python:*)`, `Bash(node script.js)`: rules that approve arbitrary code. */
 export function isDangerousAllowRule(rule: PermissionRule): boolean {
-  if (rule.value.toolName !== "Bash") return false;
-  const content = rule.value.ruleContent?.trim();
-  if (content === undefined || content.startsWith("*")) return true;
-  const first = content.split(/[\s:]/, 1)[0] ?? "";
-  return CODE_RUNNERS.has(first.replace(/^.*\//, ""));
+  return isCodeRunningRuleValue(rule.value);
+}
+
+/** The same for a rule's value alone (a suggestion, before it has a source). */
+export function isCodeRunningRuleValue(value: PermissionRuleValue): boolean {
+  if (value.toolName !== "Bash") return false;
+  const content = value.ruleContent?.trim();
+  if (content === undefined || content === "" || content.startsWith("*")) return true;
+  // `node:*`, `uv run:*`, `npx foo`: the words before the prefix marker, as a command starts.
+  const words = content
+    .replace(/:\*$|\s\*$/, "")
+    .split(/\s+/)
+    .filter((word) => word !== "");
+  // An assignment first (`FOO=1 node x`) hides the program behind it: judge what follows.
+  while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] ?? "")) words.shift();
+  if (words.length === 0) return true;
+  const head = (words[0] ?? "").replace(/^['"]|['"]$/g, "");
+  return codeRunnerReason([head, ...(words[1] === undefined ? [] : [words[1]])]) !== undefined;
 }

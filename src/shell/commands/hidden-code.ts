@@ -40,6 +40,14 @@ const INTERPRETERS: Array<[RegExp, InterpreterSpec]> = [
 
 const STDIN_DEVICES = new Set(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
 
+/** An interpreter the analysis knows: given a program (inline or as a file), it runs it. */
+export function isInterpreterName(name: string): boolean {
+  return INTERPRETERS.some(([pattern]) => pattern.test(name));
+}
+
+/** The awk family: its program can start commands (`system()`, pipes). */
+export const AWKS: ReadonlySet<string> = new Set(["awk", "gawk", "mawk", "nawk"]);
+
 /** The code one command (one view of it) runs without showing it, or undefined. */
 export function hiddenCodeOf(words: Field[]): HiddenCode | undefined {
   const head = words[0];
@@ -50,7 +58,7 @@ export function hiddenCodeOf(words: Field[]): HiddenCode | undefined {
     if (!file || STDIN_DEVICES.has(file.value)) return undefined; // stdin: unwrapped as a shell reading it
     return { reason: `${name} runs the script file ${file.value}`, denyScripts: [], fromStdin: false };
   }
-  if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk") return awkHiddenCode(name, words);
+  if (AWKS.has(name)) return awkHiddenCode(name, words);
   if (name === "deno" && words[1]?.value === "eval") return inline(name, words[2]);
   const spec = INTERPRETERS.find(([pattern]) => pattern.test(name))?.[1];
   return spec ? interpreterHiddenCode(name, spec, words) : undefined;

@@ -57,7 +57,18 @@ export const EditErrorCode = {
   tooLarge: 10,
 } as const;
 
-const PREMATCH_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * How much of the edited file around the change is scanned for credentials: a secret the edit
+ * completes (a placeholder `sk_live_` given the rest of a key) overlaps the new text, and no
+ * credential format is longer than this on either side of it.
+ */
+const SECRET_SCAN_MARGIN = 64 * 1024;
+
+/** The edited file's text from a margin before the first replaced place to a margin after the last. */
+function editedRegion(before: string, applied: AppliedEdit): string {
+  const newEnd = applied.oldEnd + (applied.content.length - before.length);
+  return applied.content.slice(Math.max(0, applied.start - SECRET_SCAN_MARGIN), newEnd + SECRET_SCAN_MARGIN);
+}
 
 function notFoundMessage(filePath: string, oldString: string): string {
   return `String to replace not found in ${filePath}. old_string must match the file exactly, including whitespace and indentation, without line-number prefixes. Read the file again to copy the current text.\nString: ${oldString}`;
@@ -162,19 +173,23 @@ export const EditTool = buildTool<EditInput, EditOutput>({
     const view = await currentFileView(context, filePath, stats.mtimeMs);
     if (view.problem?.kind === "not-read") return fail(EditErrorCode.notRead, notReadMessage(filePath));
     if (view.problem?.kind === "modified") return fail(EditErrorCode.modifiedSinceRead, modifiedMessage(filePath));
-    const refusal = secretRefusal(filePath, await findNewSecrets(input.new_string, view.text));
-    if (refusal) return refusal;
-    if (input.old_string === "") return { result: true }; // An empty file being filled.
-
-    // Large files are matched once, inside call(), with the same messages: reading them twice
-    // would double the cost of every edit.
-    if (stats.size > PREMATCH_MAX_BYTES) return { result: true };
-    const match = findEditMatch(view.text(), input.old_string, input.new_string);
+    if (input.old_string === "") {
+      // An empty file being filled.
+      return secretRefusal(filePath, await findNewSecrets(input.new_string, view.text)) ?? { result: true };
+    }
+    // The edit is applied here too (call() applies it again to what is on disk then, with the same
+    // messages): the credential check must see the file as the edit leaves it, since a key can be
+    // completed from text already there (`sk_live_` + the rest) without the new text holding it.
+    const before = view.text();
+    const match = findEditMatch(before, input.old_string, input.new_string);
     if (!match) return fail(EditErrorCode.notFound, notFoundMessage(filePath, input.old_string));
     if (match.count > 1 && !input.replace_all) {
       return fail(EditErrorCode.multipleMatches, multipleMatchesMessage(match.count, input.old_string));
     }
-    return { result: true };
+    const applied = applyEdit(before, match, input.replace_all);
+    return (
+      secretRefusal(filePath, await findNewSecrets(editedRegion(before, applied), () => before)) ?? { result: true }
+    );
   },
 
   async call(input, context) {

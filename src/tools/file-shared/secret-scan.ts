@@ -1,9 +1,13 @@
-// Refuses to let the agent write a credential into a file or its notes (Write, Edit, TodoWrite):
-// a key pasted into source code ends up in a commit, a log or a shared document. The patterns are
-// secretlint's recommended rule set (AWS, GCP, GitHub, npm, Slack, OpenAI, Anthropic, private
-// keys, database URLs with passwords, ...), loaded on the first check only: start-up never pays.
+// Refuses to let the agent write a credential into a file or its notes (Write, Edit, NotebookEdit,
+// TodoWrite and the task list): a key pasted into source code ends up in a commit, a log or a
+// shared document. The patterns are secretlint's recommended rule set (AWS, GCP, GitHub, npm,
+// Slack, OpenAI, Anthropic, private keys, database URLs with passwords, ...), loaded on the first
+// check only so start-up never pays, and ./secret-patterns.ts for what it lacks (Stripe, Google
+// API keys, JWTs, `.env` password lines). What is scanned is the content as it will be: for an
+// edit, the file after the edit (a key completed from a placeholder exists only there).
 // The error names the kind of secret and its line, never its value (the model would repeat it).
 import type { ValidationResult } from "../../tool/types.js";
+import { findPatternSecrets, lineOf } from "./secret-patterns.js";
 
 /** The validation error code of a refused credential, as the reference numbers it. */
 export const SECRET_ERROR_CODE = 0;
@@ -74,15 +78,22 @@ export async function findNewSecrets(content: string, alreadyThere?: () => strin
     source: { content, filePath: "content.txt", ext: ".txt", contentType: "text" },
     options: { config, maskSecrets: true, noPhysicFilePath: true },
   });
-  const found = result.messages.filter((m): m is SecretLintCoreResultMessage => m.type === "message");
+  const linted = result.messages.filter((m): m is SecretLintCoreResultMessage => m.type === "message");
+  const found = linted.map((m) => ({ kind: kindOf(m), start: m.range[0], end: m.range[1], line: m.loc.start.line }));
+  // secretlint's finding wins where both see the same text (an OPENAI_API_KEY=sk-... line).
+  for (const extra of findPatternSecrets(content)) {
+    if (found.some((f) => extra.start < f.end && f.start < extra.end)) continue;
+    found.push({ ...extra, line: lineOf(content, extra.start) });
+  }
   if (found.length === 0) return [];
   const before = alreadyThere?.() ?? "";
   return found
-    .filter((message) => {
-      const value = content.slice(message.range[0], message.range[1]);
+    .filter((finding) => {
+      const value = content.slice(finding.start, finding.end);
       return value === "" || !before.includes(value);
     })
-    .map((message) => ({ kind: kindOf(message), line: message.loc.start.line }));
+    .sort((a, b) => a.start - b.start)
+    .map(({ kind, line }) => ({ kind, line }));
 }
 
 /**

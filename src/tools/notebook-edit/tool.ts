@@ -18,6 +18,7 @@ import {
 } from "../file-shared/notebook.js";
 import { filePermission } from "../file-shared/path-permission.js";
 import { resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
+import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { NOTEBOOK_EDIT_DESCRIPTION, NOTEBOOK_EDIT_TOOL_NAME, notebookEditPrompt } from "./prompt.js";
 
@@ -54,6 +55,11 @@ export const NotebookEditErrorCode = {
   notRead: 9,
   modifiedSinceRead: 10,
 } as const;
+
+/** A cell's source as text (nbformat allows a list of lines). */
+function sourceText(source: unknown): string {
+  return Array.isArray(source) ? source.join("") : typeof source === "string" ? source : "";
+}
 
 function newCellId(): string {
   return randomBytes(4).toString("hex");
@@ -177,7 +183,11 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
         errorCode: NotebookEditErrorCode.cellNotFound,
       };
     }
-    return { result: true };
+    // A replaced or inserted cell's source is the whole of that cell after the edit: it may not
+    // bring a credential the notebook did not already hold (in any cell's source or output).
+    if (mode === "delete") return { result: true };
+    const held = () => [currentText(filePath), ...notebook.cells.map((cell) => sourceText(cell.source))].join("\n");
+    return secretRefusal(filePath, await findNewSecrets(input.new_source, held)) ?? { result: true };
   },
 
   async call(input, context) {

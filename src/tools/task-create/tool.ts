@@ -3,6 +3,7 @@ import { z } from "zod";
 import { sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskRecord } from "../../tool/task-list.js";
+import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_CREATE_PROMPT, TASK_CREATE_TOOL_NAME } from "./prompt.js";
 
@@ -29,6 +30,18 @@ export const TaskCreateTool = buildTool<TaskCreateInput, TaskRecord>({
   autoModeSafe: true,
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
   toAutoClassifierInput: (input) => input.subject,
+
+  // The list is a file (shared by a team): it may not be where a credential is written down.
+  async validateInput(input, context) {
+    const text = [
+      input.subject,
+      input.description,
+      input.activeForm ?? "",
+      JSON.stringify(input.metadata ?? {}, null, 1),
+    ];
+    const before = () => JSON.stringify(sessionTaskStore(context).list());
+    return secretRefusal("the task list", await findNewSecrets(text.join("\n"), before)) ?? { result: true };
+  },
 
   async call(input, context) {
     return { data: sessionTaskStore(context).create(input) };

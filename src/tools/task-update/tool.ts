@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isTaskId, sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskChanges, TaskListStatus, TaskRecord } from "../../tool/task-list.js";
+import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { unknownTaskMessage } from "../task-shared/format.js";
 import { taskReminderSource } from "../task-shared/reminder.js";
 import { notifyAssignment } from "../team-shared/assignment.js";
@@ -88,7 +89,11 @@ export const TaskUpdateTool = buildTool<TaskUpdateInput, TaskUpdateOutput>({
         };
       }
     }
-    return { result: true };
+    // The list is a file (shared by a team): it may not be where a credential is written down.
+    const text = [input.subject ?? "", input.description ?? "", input.activeForm ?? ""];
+    if (input.metadata) text.push(JSON.stringify(input.metadata, null, 1));
+    const findings = await findNewSecrets(text.join("\n"), () => JSON.stringify(known, null, 1));
+    return secretRefusal("the task list", findings) ?? { result: true };
   },
 
   async call(input, context) {

@@ -1,5 +1,6 @@
 // The built-in slash commands.
 import { sessionArtifactsDir } from "../../config/paths.js";
+import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
 import { listSavedSessions } from "../../session/session-list.js";
 import { formatTokens } from "../components/StatusLine.js";
@@ -141,10 +142,7 @@ export function builtinCommands(): SlashCommand[] {
     {
       name: "init",
       description: "Write an AGENTS.md describing this project for future sessions",
-      run: (ctx) =>
-        ctx.submitPrompt(
-          "Look through this project (its layout, build and test commands, conventions) and write an AGENTS.md at its root: a short guide for a coding agent working here. Keep what an existing AGENTS.md says that is still true.",
-        ),
+      run: (ctx) => ctx.submitPrompt(INIT_PROMPT),
     },
   ];
   return commands;

@@ -1,0 +1,162 @@
+// Issue 34, class 7: a "don't ask again" suggestion is never wider than the command. `node x.js`
+// used to be offered the bare `Bash` rule (the pipeline's whole-tool default), which an Agent SDK
+// host applied as `"allow": ["Bash"]`. Each command here goes through `warden permissions check
+// --jsonl` (the real binary, the decision a prompt would be shown) and the rules it would offer
+// are read from its `suggestedRules`: never the whole tool, never a prefix naming a program that
+// runs other code; only a one-time allow when nothing narrower is safe.
+import { spawn } from "node:child_process";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+
+interface Line {
+  behavior: string;
+  reason: string;
+  suggestions?: Array<{ type: string; rules?: Array<{ toolName: string; ruleContent?: string }> }>;
+  suggestedRules?: string[];
+}
+
+function checkAll(commands: readonly string[]): Promise<Line[]> {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), "warden-suggest-home-")));
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), "warden-suggest-project-")));
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(root, "src/cli/main.ts"), "permissions", "check", "--jsonl", "--cwd", cwd],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOME: home,
+        WARDEN_HOME: join(home, ".warden"),
+        WARDEN_MANAGED_SETTINGS: join(home, "p.json"),
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  child.stdin.end(commands.map((command) => JSON.stringify({ tool: "Bash", input: { command } })).join("\n"));
+  return new Promise((resolve, reject) =>
+    child.on("close", (code) => {
+      if (code !== 0) reject(new Error(`exit ${code}: ${stderr}`));
+      else
+        resolve(
+          stdout
+            .trim()
+            .split("\n")
+            .map((line) => JSON.parse(line) as Line),
+        );
+    }),
+  );
+}
+
+/** Commands whose program runs other code: nothing narrower than "any code" would cover them. */
+const RUNS_OTHER_CODE = [
+  "node build.js",
+  "node --inspect server.js",
+  "nodejs app.js",
+  "python3 manage.py migrate",
+  "python script.py",
+  "python3.12 -m pytest",
+  "python -c 'print(1)'",
+  "pypy3 bench.py",
+  "bash deploy.sh",
+  "sh -c 'make all'",
+  "zsh ./x.zsh",
+  "npx cowsay hi",
+  "npx --yes create-thing",
+  "bunx something",
+  "pnpx thing",
+  "pnpm dlx thing",
+  "npm exec thing",
+  "yarn dlx thing",
+  "uvx ruff check",
+  "uv run pytest",
+  "uv run --with rich x.py",
+  "pipx run black .",
+  "poetry run pytest",
+  "env FOO=1 make",
+  "env -i PATH=/bin ls",
+  "xargs -n1 echo < list.txt",
+  "sudo apt-get install jq",
+  "doas reboot",
+  "timeout 10 make test",
+  "nice -n 5 make",
+  "nohup ./server &",
+  "deno run main.ts",
+  "deno eval 'console.log(1)'",
+  "bun run dev",
+  "bun x.ts",
+  "ruby -e 'puts 1'",
+  "ruby script.rb",
+  "perl -e 'print 1'",
+  "perl script.pl",
+  "php artisan serve",
+  "tsx src/main.ts",
+  "ts-node x.ts",
+  "go run main.go",
+  "cargo run --release",
+  "docker run --rm alpine sh",
+  "kubectl exec -it pod -- sh",
+  "find . -name '*.tmp' -delete",
+  "awk '{ system($0) }' cmds.txt",
+  "ssh host uptime",
+  "git -c core.pager=cat log",
+  "FOO=bar node x.js",
+  "cd sub && node x.js",
+  "npm test && node x.js",
+  "watch -n1 date",
+  "busybox sh",
+  "Rscript analysis.R",
+  "lua x.lua",
+];
+
+/** Ordinary commands: a two-word prefix is still offered, so "don't ask again" keeps working. */
+const ORDINARY: Array<[string, string[]]> = [
+  ["npm install left-pad", ["Bash(npm install:*)"]],
+  ["npm run build", ["Bash(npm run:*)"]],
+  ["git commit -m 'x'", ["Bash(git commit:*)"]],
+  ["make build", ["Bash(make build:*)"]],
+  ["cargo build --release", ["Bash(cargo build:*)"]],
+  ["rm -rf dist", ["Bash(rm:*)"]],
+  ["mkdir out && touch out/x", ["Bash(mkdir out:*)", "Bash(touch:*)"]],
+];
+
+let runners: Line[];
+let ordinary: Line[];
+beforeAll(async () => {
+  [runners, ordinary] = await Promise.all([checkAll(RUNS_OTHER_CODE), checkAll(ORDINARY.map(([command]) => command))]);
+}, 60_000);
+
+describe("suggestions from warden permissions check", () => {
+  it("never offers a rule for a command whose program runs other code: only a one-time allow", () => {
+    const offered = RUNS_OTHER_CODE.map((command, i) => ({ command, line: runners[i] as Line })).filter(
+      ({ line }) => line.behavior !== "ask" || (line.suggestedRules ?? ["(missing)"]).length > 0,
+    );
+    expect(
+      offered.map(({ command, line }) => `${command} → ${line.behavior} ${JSON.stringify(line.suggestedRules)}`),
+    ).toEqual([]);
+  });
+
+  it("never offers the whole Bash tool, in suggestedRules or in the raw suggestions", () => {
+    for (const line of [...runners, ...ordinary]) {
+      for (const update of line.suggestions ?? []) {
+        for (const rule of update.rules ?? []) expect(rule.ruleContent, JSON.stringify(line)).toBeDefined();
+      }
+      expect(line.suggestedRules ?? []).not.toContain("Bash");
+    }
+  });
+
+  it("still offers a two-word prefix for ordinary commands", () => {
+    ORDINARY.forEach(([command, rules], i) => {
+      expect(ordinary[i]?.behavior, command).toBe("ask");
+      expect(ordinary[i]?.suggestedRules, command).toEqual(rules);
+    });
+  });
+});
