@@ -42,6 +42,23 @@ export type HooksConfig = Partial<Record<HookEventName, HookMatcherConfig[]>>;
 
 const ruleList = z.array(z.string());
 
+/**
+ * `fleet.worker`: what a fleet worker lets the jobs it runs do, whatever reached the queue. Absent
+ * fields take the narrowest default: every mode but bypassPermissions, remote repositories only,
+ * no model that reads the worker's files, allow rules kept to the job's workspace.
+ */
+export const fleetWorkerSettingsSchema = z.strictObject({
+  /** The permission modes a job may ask for. */
+  permissionModes: z.array(z.enum(PERMISSION_MODES as [string, ...string[]])).optional(),
+  /** Folders of this machine (absolute) whose repositories jobs may clone; each covers what is under it. */
+  repositories: z.array(z.string().min(1)).optional(),
+  /** Folders (absolute) whose files a model spec that reads a file (`replay:FILE`) may name. */
+  modelFiles: z.array(z.string().min(1)).optional(),
+  /** "workspace" (default): a job's allow rules reach nothing outside its clone; "any": as written. */
+  jobRules: z.enum(["workspace", "any"]).optional(),
+});
+export type FleetWorkerSettings = z.infer<typeof fleetWorkerSettingsSchema>;
+
 const tokenCount = z.number().int().positive();
 const usdPerMillion = z.number().nonnegative();
 
@@ -157,6 +174,9 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
     schema: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://"),
     critical: false,
   },
+  // What a fleet worker lets a job do (src/fleet/worker-policy.ts). A broken one is dropped, and
+  // the default it falls back to is the narrowest, so not critical.
+  { path: ["fleet", "worker"], schema: fleetWorkerSettingsSchema, critical: false },
 ];
 
 export interface PermissionsSettings {
@@ -201,6 +221,6 @@ export interface Settings {
   /** The model tools' side queries ask (WebFetch reading a page), of the session's provider. */
   smallFastModel?: string;
   /** The fleet a session may use (WARDEN_REDIS_URL wins): `{ "redisUrl": "redis://host:6379" }`. */
-  fleet?: { redisUrl?: string };
+  fleet?: { redisUrl?: string; worker?: FleetWorkerSettings };
   [key: string]: unknown;
 }

@@ -40,7 +40,7 @@ export function createFleetAccess(options: FleetAccessOptions): FleetAccess & { 
     createTrigger: (trigger, cwd) => triggers.create(trigger, cwd),
     updateTrigger: (id, change, cwd) => triggers.update(id, change, cwd),
     runTrigger: (id, cwd) => triggers.run(id, cwd),
-    upsertSchedule: (schedule, cwd) => upsertSchedule(client.queue, { ...schedule, job: specOf(schedule.job, cwd) }),
+    upsertSchedule: (schedule, cwd) => upsertSchedule(client, { ...schedule, job: specOf(schedule.job, cwd) }),
     removeSchedule: (id) => removeSchedule(client.queue, id),
     listSchedules: (prefix) => listSchedules(client.queue, prefix),
     close: () => client.close(),
@@ -114,6 +114,7 @@ async function outcomeOf(client: FleetClient, id: string): Promise<FleetJobOutco
   if (result.worker) outcome.worker = result.worker;
   if (result.diffstat) outcome.diffstat = result.diffstat;
   if (result.patch) outcome.patch = result.patch;
+  if (result.refusals) outcome.refusals = result.refusals;
   return outcome;
 }
 

@@ -3,6 +3,8 @@
 // with a message naming the URL (see redis.ts), never a silent hang.
 import { type Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { loadJobKey } from "./job-key.js";
+import { signedJobData } from "./job-signature.js";
 import type { JobSpec } from "./job-spec.js";
 import {
   expireJob,
@@ -14,6 +16,7 @@ import {
   TERMINAL_STATES,
 } from "./keys.js";
 import { connectionError, FleetUsageError, openRedis } from "./redis.js";
+import type { RefusedCall } from "./refusals.js";
 
 export interface FleetClientOptions {
   url: string;
@@ -33,6 +36,8 @@ export interface JobStatus {
   submittedAt?: string;
   finishedAt?: string;
   error?: string;
+  /** How many of the session's calls were refused (a completed job may not have done all it was asked). */
+  refusedCalls?: number;
 }
 
 export interface JobResult extends JobStatus {
@@ -41,6 +46,8 @@ export interface JobResult extends JobStatus {
   structuredOutput?: unknown;
   diffstat?: string;
   patch?: string;
+  /** The calls the session was refused, each with its reason. */
+  refusals?: RefusedCall[];
 }
 
 /** How many times a job is retried (provider overload, a crashed session) and how long between. */
@@ -50,6 +57,7 @@ export const JOB_BACKOFF_MS = 2_000;
 export class FleetClient {
   readonly redis: Redis;
   readonly queue: Queue;
+  private jobKey: Buffer | undefined;
 
   constructor(options: FleetClientOptions) {
     this.redis = openRedis(options.url, {
@@ -79,12 +87,19 @@ export class FleetClient {
     }
   }
 
+  /** A job's data as it goes into the queue: the spec signed with the fleet's job key (job-key.ts). */
+  signed(spec: JobSpec): Record<string, unknown> {
+    this.jobKey ??= loadJobKey();
+    return signedJobData(spec, this.jobKey);
+  }
+
   async submit(specs: readonly JobSpec[]): Promise<string[]> {
+    const data = specs.map((spec) => this.signed(spec));
     return this.call(async () => {
       const jobs = await this.queue.addBulk(
-        specs.map((spec) => ({
+        data.map((signed) => ({
           name: "session",
-          data: spec,
+          data: signed,
           opts: {
             attempts: JOB_ATTEMPTS,
             backoff: { type: "exponential", delay: JOB_BACKOFF_MS },
@@ -127,8 +142,10 @@ export class FleetClient {
       const hash = await this.redis.hgetall(keys.job(id));
       const patch = (await this.redis.get(keys.patch(id))) ?? undefined;
       const result = hash.result ? (JSON.parse(hash.result) as Record<string, unknown>) : undefined;
+      const refusals = hash.refusals ? (JSON.parse(hash.refusals) as RefusedCall[]) : [];
       return {
         ...status,
+        ...(refusals.length > 0 ? { refusals } : {}),
         ...(result ? { result, structuredOutput: result.structured_output } : {}),
         ...(hash.diffstat !== undefined ? { diffstat: hash.diffstat } : {}),
         ...(patch !== undefined ? { patch } : {}),
@@ -234,8 +251,21 @@ function statusOf(id: string, job: Job | undefined, hash: Record<string, string>
     ...(hash.sessionId ? { sessionId: hash.sessionId } : {}),
     ...(hash.submittedAt ? { submittedAt: hash.submittedAt } : {}),
     ...(hash.finishedAt ? { finishedAt: hash.finishedAt } : {}),
-    ...(state === "failed" && job?.failedReason ? { error: job.failedReason } : {}),
+    ...(state === "failed" && (job?.failedReason || hash.refused)
+      ? { error: job?.failedReason || `refused: ${hash.refused}` }
+      : {}),
+    ...(refusedCallsOf(hash) > 0 ? { refusedCalls: refusedCallsOf(hash) } : {}),
   };
+}
+
+function refusedCallsOf(hash: Record<string, string>): number {
+  if (!hash.refusals) return 0;
+  try {
+    const list: unknown = JSON.parse(hash.refusals);
+    return Array.isArray(list) ? list.length : 0;
+  } catch {
+    return 0;
+  }
 }
 
 function foldState(bullState: string, hash: Record<string, string>): FleetState {

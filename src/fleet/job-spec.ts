@@ -9,7 +9,11 @@ export const jobSpecSchema = z
   .object({
     prompt: z.string().trim().min(1, "prompt must not be empty"),
     /** A local path (cloned by the worker, so the submitter's copy is never touched) or a git URL. */
-    repo: z.string().min(1).optional(),
+    repo: z
+      .string()
+      .min(1)
+      .refine((repo) => !repo.startsWith("-"), 'must not start with "-" (git would read it as an option)')
+      .optional(),
     model: z.string().min(1).optional(),
     allowedTools: z.array(z.string().min(1)).optional(),
     disallowedTools: z.array(z.string().min(1)).optional(),

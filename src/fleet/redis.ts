@@ -7,16 +7,43 @@
 // once, on stderr, that Redis is unreachable and that it keeps trying, and once that it is back;
 // short-lived commands (submit, status, logs, cancel, results) give up after `giveUpAfterMs` with
 // an error naming the URL and the cause.
+import { readFileSync, type Stats, statSync } from "node:fs";
 import { Redis } from "ioredis";
 
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
-export function redisUrlFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const url = flag ?? env.WARDEN_REDIS_URL ?? DEFAULT_REDIS_URL;
+/**
+ * Where Redis is: `--redis URL`, else WARDEN_REDIS_URL, else the file `--redis-url-file` or
+ * WARDEN_REDIS_URL_FILE names (private to its owner: the URL may hold a password), else the local
+ * default. A file or the environment keeps the password out of `ps`, which shows every argv.
+ */
+export function redisUrlFrom(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  fileFlag: string | undefined = undefined,
+): string {
+  const file = fileFlag ?? env.WARDEN_REDIS_URL_FILE?.trim();
+  const url =
+    flag ?? (env.WARDEN_REDIS_URL?.trim() || undefined) ?? (file ? readUrlFile(file) : undefined) ?? DEFAULT_REDIS_URL;
   if (!/^rediss?:\/\//.test(url)) {
     throw new FleetUsageError(`the Redis URL must start with redis:// or rediss:// (got ${JSON.stringify(url)})`);
   }
   return url;
+}
+
+function readUrlFile(path: string): string {
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new FleetUsageError(`the Redis URL file ${path} does not exist`);
+  }
+  if ((stat.mode & 0o077) !== 0) {
+    throw new FleetUsageError(
+      `the Redis URL file ${path} is readable by others (mode ${(stat.mode & 0o777).toString(8).padStart(4, "0")}): chmod 600 it`,
+    );
+  }
+  return readFileSync(path, "utf8").trim();
 }
 
 /** Bad input to a fleet command: printed as is, exit code 2. */

@@ -11,12 +11,16 @@ import { performance } from "node:perf_hooks";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import type { Redis } from "ioredis";
 import { transcriptPath } from "../config/paths.js";
+import { admitJob } from "./admit-job.js";
+import { sessionBaseEnv } from "./child-env.js";
 import { startChildSession } from "./child-session.js";
-import { type JobSpec, parseJobSpec, providerOf } from "./job-spec.js";
+import { type JobSpec, providerOf } from "./job-spec.js";
 import { expireJob, keys } from "./keys.js";
 import { tryAcquireSlot } from "./provider-slots.js";
+import { RefusalCollector } from "./refusals.js";
 import { ownedSet, restoreTranscript, TranscriptMirror } from "./transcript-mirror.js";
 import type { WarmSessions } from "./warm-sessions.js";
+import type { WorkerPolicy } from "./worker-policy.js";
 import { applyPatch, patchStat, prepareWorkspace, type Workspace, workspacePatch } from "./workspace.js";
 
 export interface WorkerContext {
@@ -29,6 +33,9 @@ export interface WorkerContext {
   report: (line: string) => void;
   /** Session processes started ahead of the jobs (absent: each job starts its own). */
   warm?: WarmSessions;
+  /** What this worker lets a job do, and the key its jobs must be signed with (admit-job.ts). */
+  policy: WorkerPolicy;
+  jobKey: Buffer;
 }
 
 /** What BullMQ keeps as the job's return value (the full result is in the job's hash). */
@@ -36,6 +43,8 @@ export interface JobOutcome {
   sessionId?: string;
   subtype: string;
   result: string;
+  /** How many of the session's calls were refused (they are listed in the job's `refusals`). */
+  refusedCalls?: number;
 }
 
 /** What the resumed session is told: the task goes on, on another machine, from its transcript. */
@@ -57,13 +66,13 @@ export async function processJob(ctx: WorkerContext, job: Job, token: string | u
   const id = job.id;
   if (id === undefined) throw new UnrecoverableError("a job without an id");
   const { redis } = ctx;
-  const spec = parseJobSpec(job.data, `job ${id}`);
   // A job a schedule added (a trigger's, a durable Cron task's) was never listed by submit.
   await redis
     .multi()
     .zadd(keys.allJobs, "NX", job.timestamp * 1_000, id)
     .hsetnx(keys.job(id), "submittedAt", new Date(job.timestamp).toISOString())
     .exec();
+  const { spec, notes } = await admitJob(ctx, job, id);
   const known = await redis.hgetall(keys.job(id));
   if (known.outcome === "completed") {
     // Finished by another worker whose acknowledgement to BullMQ was lost: never run it again.
@@ -81,7 +90,7 @@ export async function processJob(ctx: WorkerContext, job: Job, token: string | u
     throw new DelayedError();
   }
   try {
-    return await runSession(ctx, id, spec, known.sessionId);
+    return await runSession(ctx, id, spec, known.sessionId, notes);
   } finally {
     await slot.release();
   }
@@ -92,6 +101,7 @@ async function runSession(
   id: string,
   spec: JobSpec,
   earlierSessionId: string | undefined,
+  policyNotes: readonly string[],
 ): Promise<JobOutcome> {
   const { redis } = ctx;
   const startedAt = performance.now();
@@ -100,7 +110,8 @@ async function runSession(
   await redis.hset(keys.job(id), "owner", owner, "worker", ctx.workerId, "startedAt", new Date().toISOString());
   const jobDir = join(ctx.workRoot, `job-${id}-${run}`);
   const cwd = join(jobDir, "repo");
-  mkdirSync(jobDir, { recursive: true });
+  // Private to the worker's user, as the work folder is.
+  mkdirSync(jobDir, { recursive: true, mode: 0o700 });
   const workspace = await prepareWorkspace(cwd, spec.repo, jobDir);
 
   let resume: string | undefined;
@@ -119,7 +130,8 @@ async function runSession(
   // The session may have ended on the worker that lost the job, after its answer but before the
   // result was recorded: its result line is then the job's, and the session is not run again.
   const answered = resume ? await resultOfLastRun(redis, id) : undefined;
-  if (answered) return finish(ctx, id, owner, answered, workspace, jobDir);
+  const refusals = new RefusalCollector();
+  if (answered) return finish(ctx, id, owner, answered, workspace, jobDir, refusals);
 
   addEvent(redis, id, {
     type: "fleet",
@@ -131,6 +143,7 @@ async function runSession(
     // Where a job's time goes besides its session: the clone and what a takeover puts back.
     prepare_ms: Math.round(performance.now() - startedAt),
   });
+  for (const note of policyNotes) addEvent(redis, id, { type: "fleet", event: "policy", note });
 
   let mirror: TranscriptMirror | undefined;
   let snapshotting = Promise.resolve();
@@ -170,7 +183,8 @@ async function runSession(
     command: ctx.command,
     ...(ctx.warm ? { warm: ctx.warm.take() } : {}),
     env: {
-      ...process.env,
+      // Never the fleet's own variables (the Redis URL and its password, the job key).
+      ...sessionBaseEnv(),
       WARDEN_REPLAY_CONTINUE: "1",
       WARDEN_FLEET_JOB: id,
       // A remote subagent's job: a replay script answers its main loop from the agent's lines.
@@ -188,6 +202,7 @@ async function runSession(
     onLine: (line) => {
       addEventLine(redis, id, line);
       const event = parseLine(line);
+      if (event) refusals.observe(event);
       if (event?.type === "system" && event.subtype === "init" && typeof event.session_id === "string") {
         void redis.hset(keys.job(id), "sessionId", event.session_id).catch(() => undefined);
         startMirror(event.session_id, !resume);
@@ -240,7 +255,7 @@ async function runSession(
     addEvent(redis, id, { type: "fleet", event: "overloaded", run, error: String(finalResult.error ?? "") });
     throw new Error(`the model provider is overloaded: ${String(finalResult.error ?? finalResult.result ?? "")}`);
   }
-  return finish(ctx, id, owner, finalResult, workspace, jobDir, {
+  return finish(ctx, id, owner, finalResult, workspace, jobDir, refusals, {
     session_ms: Math.round(performance.now() - sessionStartedAt),
   });
 }
@@ -253,6 +268,7 @@ async function finish(
   finalResult: Record<string, unknown>,
   workspace: Workspace,
   jobDir: string,
+  refusals: RefusalCollector,
   timing: Record<string, number> = {},
 ): Promise<JobOutcome> {
   const { redis } = ctx;
@@ -260,10 +276,12 @@ async function finish(
   const outcome = finalResult.is_error === true ? "failed" : "completed";
   const patch = await workspacePatch(workspace).catch(() => "");
   const stat = patchStat(patch);
+  const refused = refusals.refusalsOf(finalResult, workspace.dir);
   const summary: JobOutcome = {
     sessionId: typeof finalResult.session_id === "string" ? finalResult.session_id : undefined,
     subtype: String(finalResult.subtype ?? outcome),
     result: String(finalResult.result ?? ""),
+    ...(refused.length > 0 ? { refusedCalls: refused.length } : {}),
   };
   const recorded = await redis.eval(
     FINISH,
@@ -279,8 +297,12 @@ async function finish(
     patch,
   );
   if (recorded === -1) throw new Error(`job ${id} was taken over by another worker; its result was not recorded`);
-  await redis.hset(keys.job(id), "outcomeSummary", JSON.stringify(summary));
-  await endEvents(redis, id, outcome, { ...timing, finish_ms: Math.round(performance.now() - finishStartedAt) });
+  await redis.hset(keys.job(id), "outcomeSummary", JSON.stringify(summary), "refusals", JSON.stringify(refused));
+  await endEvents(redis, id, outcome, {
+    ...(refused.length > 0 ? { refused_calls: refused.length } : {}),
+    ...timing,
+    finish_ms: Math.round(performance.now() - finishStartedAt),
+  });
   rmSync(jobDir, { recursive: true, force: true });
   if (outcome === "failed") throw new UnrecoverableError(summary.result || summary.subtype);
   return summary;

@@ -4,7 +4,8 @@
 // takes the job when it comes due.
 import type { Queue } from "bullmq";
 import type { FleetJobRequest, FleetSchedule } from "../tool/fleet.js";
-import { JOB_ATTEMPTS, JOB_BACKOFF_MS } from "./client.js";
+import { type FleetClient, JOB_ATTEMPTS, JOB_BACKOFF_MS } from "./client.js";
+import { splitSignature } from "./job-signature.js";
 import type { JobSpec } from "./job-spec.js";
 import { removeAfterRetention } from "./keys.js";
 
@@ -16,9 +17,12 @@ const templateOptions = () => ({
 });
 
 export async function upsertSchedule(
-  queue: Queue,
+  client: FleetClient,
   schedule: Omit<FleetSchedule, "nextRunAt" | "job"> & { job: JobSpec },
 ): Promise<FleetSchedule> {
+  const { queue } = client;
+  // Signed once here: every job the scheduler adds carries the template's data, signature included.
+  const data = client.signed(schedule.job);
   try {
     await queue.upsertJobScheduler(
       schedule.id,
@@ -27,7 +31,7 @@ export async function upsertSchedule(
         ...(schedule.tz ? { tz: schedule.tz } : {}),
         ...(schedule.recurring ? {} : { limit: 1 }),
       },
-      { name: "session", data: schedule.job, opts: templateOptions() },
+      { name: "session", data, opts: templateOptions() },
     );
   } catch (error) {
     throw new Error(`the fleet refused the schedule "${schedule.cron}": ${(error as Error).message}`);
@@ -46,7 +50,7 @@ export async function listSchedules(queue: Queue, prefix: string): Promise<Fleet
   for (const scheduler of all) {
     const id = scheduler.id ?? scheduler.key;
     if (!id.startsWith(prefix) || !scheduler.pattern) continue;
-    const job = (scheduler.template?.data ?? { prompt: "" }) as FleetJobRequest;
+    const job = splitSignature(scheduler.template?.data ?? { prompt: "" }).fields as FleetJobRequest;
     schedules.push({
       id,
       cron: scheduler.pattern,

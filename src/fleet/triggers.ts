@@ -88,7 +88,7 @@ export class TriggerStore {
   private async schedule(trigger: FleetTrigger): Promise<void> {
     const scheduleId = triggerScheduleId(trigger.id);
     if (trigger.enabled && trigger.cron) {
-      await upsertSchedule(this.client.queue, {
+      await upsertSchedule(this.client, {
         id: scheduleId,
         cron: trigger.cron,
         recurring: true,

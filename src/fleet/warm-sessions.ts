@@ -15,6 +15,8 @@ export class WarmSessions {
     private readonly command: readonly string[],
     private readonly size: number,
     private readonly cwd: string,
+    /** The sessions' environment: the worker's without the fleet's variables (child-env.ts). */
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
   /** Starts processes until `size` are waiting. */
@@ -54,7 +56,7 @@ export class WarmSessions {
     if (!program) return undefined;
     const child = spawnGuarded(program, [...prefix, "fleet-session"], {
       cwd: this.cwd,
-      env: process.env,
+      env: this.env,
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     });

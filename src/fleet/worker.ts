@@ -3,16 +3,18 @@
 // after `lockDuration` another worker's stalled-job check puts the job back in the queue, where it
 // is taken up and resumed from its transcript (run-job.ts).
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { Worker } from "bullmq";
-import { wardenHome } from "../config/paths.js";
+import { userHome } from "../config/paths.js";
+import { sessionBaseEnv } from "./child-env.js";
 import { expireJob, QUEUE_NAME } from "./keys.js";
 import { setProviderLimit } from "./provider-slots.js";
 import { openRedis } from "./redis.js";
 import { processJob } from "./run-job.js";
 import { WarmSessions } from "./warm-sessions.js";
+import type { WorkerPolicy } from "./worker-policy.js";
 
 export interface WorkerOptions {
   url: string;
@@ -26,7 +28,27 @@ export interface WorkerOptions {
   /** provider -> fleet-wide limit, written to Redis for every worker. */
   providerLimits: Record<string, number>;
   workRoot?: string;
+  /** What this worker lets a job do, whatever reached the queue (worker-policy.ts). */
+  policy: WorkerPolicy;
+  /** The fleet's job key: a job whose signature it does not prove is refused (job-signature.ts). */
+  jobKey: Buffer;
   report: (line: string) => void;
+}
+
+/**
+ * Where a worker keeps its jobs' clones unless told: `$XDG_STATE_HOME/warden/fleet/<worker>`, else
+ * `~/.local/state/warden/fleet/<worker>`. Not under `~/.warden`: that folder is protected from
+ * the tools' writes (it holds settings), so a clone inside it could never be changed by its session.
+ */
+export function defaultWorkRoot(workerId: string, env: NodeJS.ProcessEnv = process.env): string {
+  const state =
+    env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(userHome(), ".local", "state");
+  return join(state, "warden", "fleet", workerId);
+}
+
+/** A worker's id: host, process and a few random characters, unique across a fleet's machines. */
+export function newWorkerId(): string {
+  return `${hostname()}-${process.pid}-${randomUUID().slice(0, 4)}`;
 }
 
 export interface RunningWorker {
@@ -35,11 +57,12 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+export async function startWorker(options: WorkerOptions, id = newWorkerId()): Promise<RunningWorker> {
   const redis = openRedis(options.url, { role: "worker", report: options.report });
-  const id = `${hostname()}-${process.pid}-${randomUUID().slice(0, 4)}`;
-  const workRoot = options.workRoot ?? join(wardenHome(), "fleet", id);
-  mkdirSync(workRoot, { recursive: true });
+  const workRoot = options.workRoot ?? defaultWorkRoot(id);
+  // Private to the worker's user: the clones hold whatever the jobs' repositories hold.
+  mkdirSync(workRoot, { recursive: true, mode: 0o700 });
+  chmodSync(workRoot, 0o700);
   for (const [provider, limit] of Object.entries(options.providerLimits)) {
     await setProviderLimit(redis, provider, limit);
   }
@@ -47,9 +70,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const warm =
     process.env.WARDEN_FLEET_WARM === "0"
       ? undefined
-      : new WarmSessions(options.command, options.concurrency, workRoot);
+      : new WarmSessions(options.command, options.concurrency, workRoot, sessionBaseEnv());
   warm?.fill();
-  const context = { redis, workerId: id, workRoot, command: options.command, report: options.report, warm };
+  const context = {
+    redis,
+    workerId: id,
+    workRoot,
+    command: options.command,
+    report: options.report,
+    warm,
+    policy: options.policy,
+    jobKey: options.jobKey,
+  };
   const worker = new Worker(QUEUE_NAME, (job, token) => processJob(context, job, token), {
     connection: redis,
     concurrency: options.concurrency,
@@ -71,8 +103,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   await worker.waitUntilReady();
   options.report(
-    `warden fleet worker ${id}: taking jobs (concurrency ${options.concurrency}, lock ${options.lockDuration} ms)`,
+    `warden fleet worker ${id}: taking jobs (concurrency ${options.concurrency}, lock ${options.lockDuration} ms) in ${workRoot}`,
   );
+  options.report(`warden fleet worker ${id}: jobs may use ${options.policy.summary()}`);
   return {
     id,
     async close() {

@@ -7,9 +7,10 @@
 // commit, and two per snapshot (add, diff) into an index of our own, so the session's own index
 // and staging are never touched.
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { classifyRepo, REMOTE_PROTOCOLS } from "./repo-source.js";
 
 const run = promisify(execFile);
 
@@ -39,21 +40,36 @@ export interface Workspace {
   index: string;
 }
 
-/** Makes `dir` the job's checkout: a clone of `repo`, or an empty repository when there is none. */
+/**
+ * Makes `dir` the job's checkout: a clone of `repo`, or an empty repository when there is none.
+ * Private to the worker's user (0700): a job's files may hold what its repository holds.
+ */
 export async function prepareWorkspace(dir: string, repo: string | undefined, scratch: string): Promise<Workspace> {
   rmSync(dir, { recursive: true, force: true });
   if (repo === undefined) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     await git(dir, ["init", "--quiet"]);
     await git(dir, ["commit", "--quiet", "--allow-empty", "-m", "empty workspace of a fleet job"]);
   } else {
+    const source = classifyRepo(repo);
+    if (source.kind === "invalid" || source.kind === "relative") {
+      throw new Error(
+        `cannot clone ${JSON.stringify(repo)}: ${source.kind === "invalid" ? source.reason : "a relative path"}`,
+      );
+    }
     try {
-      await git(process.cwd(), ["clone", "--quiet", repo, dir]);
+      // `--` so the repository is never read as an option; only the transports its kind needs,
+      // so a remote's submodules or alternates cannot reach the worker's disk, nor a local
+      // path a remote helper.
+      await git(process.cwd(), ["clone", "--quiet", "--", repo, dir], {
+        GIT_ALLOW_PROTOCOL: source.kind === "local" ? "file" : REMOTE_PROTOCOLS.join(":"),
+      });
     } catch (error) {
       const stderr = (error as { stderr?: string }).stderr?.trim();
       throw new Error(`cannot clone ${repo}: ${stderr || (error instanceof Error ? error.message : String(error))}`);
     }
   }
+  chmodSync(dir, 0o700);
   const base = (await git(dir, ["rev-parse", "HEAD"])).trim();
   // The fresh checkout's index is exactly the base tree: ours starts as a copy of it.
   const index = join(scratch, "snapshot.index");

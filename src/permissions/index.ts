@@ -45,6 +45,7 @@ export {
   checkReadPermission,
   checkWritePermission,
   isInsideWorkingDirectories,
+  protectedPathReason,
   READ_RULE_NAME,
   ruleNamesFor,
   WRITE_RULE_NAME,

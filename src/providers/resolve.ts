@@ -82,6 +82,19 @@ export function canonicalModelSpec(spec: string): string {
   return spec;
 }
 
+/**
+ * The file of this machine a model spec reads its answers from (`replay:FILE`, the path as
+ * written), or undefined for a model reached over the network. A fleet worker asks this of every
+ * job's model: a spec that reads a file would read the worker's disk.
+ */
+export function modelSpecFile(given: string): string | undefined {
+  const spec = canonicalModelSpec(given);
+  const colon = spec.indexOf(":");
+  if (colon < 0) return undefined;
+  const providerName = spec.slice(0, colon).trim().toLowerCase();
+  return providerName === "replay" ? spec.slice(colon + 1).trim() : undefined;
+}
+
 function specError(spec: string, problem: string): Error {
   return new Error(`Invalid model "${spec}": ${problem}. Use one of:\n${modelSpecForms()}`);
 }

@@ -41,6 +41,8 @@ export interface FleetJobOutcome {
   patch?: string;
   /** The job's transcript lines (JSONL), as its session wrote them. */
   transcript: string[];
+  /** Calls the job's session was refused (headless: what would ask is denied), each with why. */
+  refusals?: Array<{ tool: string; target: string; reason: string }>;
 }
 
 /** A stored job template that RemoteTrigger runs on demand or on its own schedule. */

@@ -15,6 +15,7 @@ import {
   findInClones,
   isAlive,
   jsonLines,
+  prepareFleetHome,
   startWorker,
   stopWorker,
   type TestWorker,
@@ -80,6 +81,9 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     client.on("error", () => undefined);
     dir = mkdtempSync(join(tmpdir(), "warden-fleet-"));
     fleet = { home: join(dir, "home"), redisUrl: redis.url };
+    // Replayed scripts and the test repository live in `dir`; these jobs run whole shell scripts
+    // (`--allowed-tools Bash`), which a worker allows only when its settings say so.
+    prepareFleetHome(fleet, { repositories: [dir], modelFiles: [dir], jobRules: "any" });
     repo = join(dir, "repo");
     execFileSync("sh", [
       "-c",

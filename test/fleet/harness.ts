@@ -1,7 +1,8 @@
 // Runs the built `warden fleet` (dist/, as a user would) against a real redis-server: workers as
 // background processes, each with its own work folder, and one-shot commands.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,6 +12,29 @@ export const wardenBin = join(root, "bin/warden.js");
 export interface FleetEnv {
   home: string;
   redisUrl: string;
+  /** WARDEN_HOME; default: `home` itself (a real user's is `home/.warden`). */
+  wardenHome?: string;
+}
+
+/** A worker's `fleet.worker` settings (src/fleet/worker-policy.ts). */
+export interface WorkerPolicySettings {
+  permissionModes?: string[];
+  repositories?: string[];
+  modelFiles?: string[];
+  jobRules?: "workspace" | "any";
+}
+
+/**
+ * Gives the fleet's home (shared by the tests' submitters and workers) a job key (0600) and the
+ * workers' policy in its user settings: what a person sets up with `warden fleet key` and
+ * `fleet.worker` before the first job.
+ */
+export function prepareFleetHome(fleet: FleetEnv, policy: WorkerPolicySettings, extra: Record<string, unknown> = {}) {
+  const home = fleet.wardenHome ?? fleet.home;
+  mkdirSync(home, { recursive: true });
+  const key = join(home, "fleet.key");
+  if (!existsSync(key)) writeFileSync(key, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600 });
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ ...extra, fleet: { worker: policy } }, null, 2));
 }
 
 export interface Run {
@@ -24,7 +48,13 @@ function envFor(fleet: FleetEnv, extra: Record<string, string> = {}): NodeJS.Pro
   for (const [k, v] of Object.entries(process.env)) {
     if (k !== "ANTHROPIC_API_KEY" && k !== "OPENAI_API_KEY" && k !== "WARDEN_REDIS_URL") env[k] = v;
   }
-  return { ...env, WARDEN_HOME: fleet.home, HOME: fleet.home, WARDEN_REDIS_URL: fleet.redisUrl, ...extra };
+  return {
+    ...env,
+    WARDEN_HOME: fleet.wardenHome ?? fleet.home,
+    HOME: fleet.home,
+    WARDEN_REDIS_URL: fleet.redisUrl,
+    ...extra,
+  };
 }
 
 export function warden(
@@ -59,21 +89,21 @@ export interface TestWorker {
   ready: Promise<void>;
 }
 
+/** A worker of the built CLI; `workDir` undefined: its default work folder (reported once it starts). */
 export function startWorker(
   fleet: FleetEnv,
-  workDir: string,
+  workDir: string | undefined,
   args: string[] = [],
   env: Record<string, string> = {},
 ): TestWorker {
-  mkdirSync(workDir, { recursive: true });
+  if (workDir !== undefined) mkdirSync(workDir, { recursive: true });
   const child = spawn(
     process.execPath,
     [
       wardenBin,
       "fleet",
       "worker",
-      "--work-dir",
-      workDir,
+      ...(workDir !== undefined ? ["--work-dir", workDir] : []),
       "--lock-duration",
       "2000",
       "--stalled-interval",
@@ -86,12 +116,18 @@ export function startWorker(
   const ready = new Promise<void>((resolve, reject) => {
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
-      if (stderr.includes("taking jobs")) resolve();
+      if (/taking jobs[^\n]*\n/.test(stderr)) resolve();
     });
     child.once("exit", (code) => reject(new Error(`worker exited (${code}): ${stderr}`)));
   });
   ready.catch(() => undefined);
-  return { process: child, workDir, stderr: () => stderr, ready };
+  const worker: TestWorker = { process: child, workDir: workDir ?? "", stderr: () => stderr, ready };
+  if (workDir === undefined) {
+    void ready.then(() => {
+      worker.workDir = /taking jobs \([^)]*\) in (\S+)/.exec(stderr)?.[1] ?? "";
+    });
+  }
+  return worker;
 }
 
 export async function stopWorker(worker: TestWorker): Promise<void> {

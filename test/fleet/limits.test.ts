@@ -15,7 +15,16 @@ import {
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
-import { type FleetEnv, jsonLines, startWorker, stopWorker, type TestWorker, waitFor, warden } from "./harness.js";
+import {
+  type FleetEnv,
+  jsonLines,
+  prepareFleetHome,
+  startWorker,
+  stopWorker,
+  type TestWorker,
+  waitFor,
+  warden,
+} from "./harness.js";
 
 const binary = redisServerBinary();
 
@@ -65,6 +74,9 @@ describe.skipIf(!binary)("fleet limits and lifecycle", () => {
     model = await startScriptedModelServer();
     dir = mkdtempSync(join(tmpdir(), "warden-fleet-limits-"));
     fleet = { home: join(dir, "home"), redisUrl: redis.url };
+    // Replayed scripts and the test repository live in `dir`; these jobs run whole shell scripts
+    // (`--allowed-tools Bash`), which a worker allows only when its settings say so.
+    prepareFleetHome(fleet, { repositories: [dir], modelFiles: [dir], jobRules: "any" });
   }, 30_000);
 
   afterAll(async () => {

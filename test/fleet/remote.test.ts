@@ -9,8 +9,18 @@ import { join } from "node:path";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signedJobData } from "../../src/fleet/job-signature.js";
 import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
-import { type FleetEnv, jsonLines, startWorker, stopWorker, type TestWorker, waitFor, warden } from "./harness.js";
+import {
+  type FleetEnv,
+  jsonLines,
+  prepareFleetHome,
+  startWorker,
+  stopWorker,
+  type TestWorker,
+  waitFor,
+  warden,
+} from "./harness.js";
 
 const binary = redisServerBinary();
 
@@ -63,6 +73,8 @@ describe.skipIf(!binary)("the fleet from a session's tools", () => {
     client = new Redis(redis.url, { maxRetriesPerRequest: null });
     dir = mkdtempSync(join(tmpdir(), "warden-fleet-remote-"));
     fleet = { home: join(dir, "home"), redisUrl: redis.url };
+    // Replayed scripts and the test repository live in `dir`.
+    prepareFleetHome(fleet, { repositories: [dir], modelFiles: [dir] });
     repo = join(dir, "repo");
     execFileSync("sh", [
       "-c",
@@ -286,7 +298,14 @@ describe.skipIf(!binary)("the fleet from a session's tools", () => {
     await queue.upsertJobScheduler(
       "cron:test-every",
       { every: 300, limit: 1 },
-      { name: "session", data: { prompt: "on schedule", model: `replay:${path}`, origin: "cron:test-every" } },
+      {
+        name: "session",
+        // Signed with the fleet's job key, as every job a worker runs must be.
+        data: signedJobData(
+          { prompt: "on schedule", model: `replay:${path}`, origin: "cron:test-every" },
+          Buffer.from(readFileSync(join(fleet.home, "fleet.key"), "utf8").trim()),
+        ),
+      },
     );
     const jobId = await waitFor("the scheduled job to run", async () => {
       const listed = jsonLines((await warden(fleet, ["fleet", "status", "--json"])).stdout) as Array<{

@@ -2,14 +2,19 @@
 // machines. Loaded only for `warden fleet` (main.ts), so nothing of BullMQ or ioredis reaches a
 // local session.
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { FleetClient, type JobResult, type JobStatus } from "../../fleet/client.js";
+import { ensureJobKeyFile, loadJobKey } from "../../fleet/job-key.js";
 import { type JobSpec, parseJobLines, parseJobSpec } from "../../fleet/job-spec.js";
-import { FleetConnectionError, FleetUsageError, redisUrlFrom } from "../../fleet/redis.js";
+import { displayUrl, FleetConnectionError, FleetUsageError, redisUrlFrom } from "../../fleet/redis.js";
+import { classifyRepo } from "../../fleet/repo-source.js";
 import { checkSubmitPolicy } from "../../fleet/submit-policy.js";
-import { startWorker } from "../../fleet/worker.js";
-import { splitRuleList } from "../../permissions/index.js";
+import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js";
+import { loadWorkerPolicy } from "../../fleet/worker-policy.js";
+import { protectedPathReason } from "../../permissions/index.js";
+import { fleetPolicyJudges } from "../fleet-policy-judges.js";
+import { parseSubmitArgs } from "./fleet-submit-args.js";
 
 const out = (text: string) => void process.stdout.write(text);
 const err = (text: string) => void process.stderr.write(text);
@@ -28,13 +33,21 @@ const USAGE = `Usage:
   warden fleet logs ID [--follow]
   warden fleet cancel ID
   warden fleet results [ID] [--json]
+  warden fleet key                    make the job key (0600) if there is none; print its path
 
-Every command takes --redis URL (default: WARDEN_REDIS_URL, else redis://127.0.0.1:6379).
+Every command takes --redis-url-file FILE (a 0600 file holding the URL; or WARDEN_REDIS_URL_FILE),
+else WARDEN_REDIS_URL, else redis://127.0.0.1:6379. --redis URL works too, but every user of the
+machine sees it in ps: a worker warns about it.
+A rule list (--allowed-tools Read Edit) takes every word up to the next flag; a prompt after it
+at the end of the line is the prompt. Jobs are signed with the fleet's job key (WARDEN_FLEET_KEY,
+WARDEN_FLEET_KEY_FILE, else ~/.warden/fleet.key); workers run only jobs signed with theirs.
 submit prints the job ids, one a line. A job's state is waiting, active, completed, failed or
-cancelled. bypassPermissions is refused unless your own settings already use it.
+cancelled; a completed job whose session had calls refused says how many. bypassPermissions is
+refused unless your own settings already use it, and a worker checks every job against its own
+settings (fleet.worker) whatever the submitter's say.
 `;
 
-const COMMON = { redis: { type: "string" } } as const;
+const COMMON = { redis: { type: "string" }, "redis-url-file": { type: "string" } } as const;
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -52,6 +65,8 @@ export async function run(argv: string[]): Promise<number> {
         return await cancel(rest);
       case "results":
         return await results(rest);
+      case "key":
+        return key();
       case "help":
       case "--help":
       case "-h":
@@ -74,8 +89,13 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function withClient<T>(redisFlag: string | undefined, work: (client: FleetClient) => Promise<T>): Promise<T> {
-  const client = new FleetClient({ url: redisUrlFrom(redisFlag), report });
+interface RedisFlags {
+  redis?: string | undefined;
+  "redis-url-file"?: string | undefined;
+}
+
+async function withClient<T>(flags: RedisFlags, work: (client: FleetClient) => Promise<T>): Promise<T> {
+  const client = new FleetClient({ url: redisUrlFrom(flags.redis, process.env, flags["redis-url-file"]), report });
   try {
     return await work(client);
   } finally {
@@ -84,26 +104,23 @@ async function withClient<T>(redisFlag: string | undefined, work: (client: Fleet
 }
 
 async function submit(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...COMMON,
-      prompt: { type: "string" },
-      repo: { type: "string" },
-      model: { type: "string" },
-      "allowed-tools": { type: "string", multiple: true },
-      "disallowed-tools": { type: "string", multiple: true },
-      "permission-mode": { type: "string" },
-      "max-turns": { type: "string" },
-      "max-budget-usd": { type: "string" },
-      "json-schema": { type: "string" },
-    },
-  });
-  if (positionals.length > 1) throw new FleetUsageError("submit takes one prompt or one file (quote the prompt)");
+  const { values, positionals, allowedTools, disallowedTools } = parseSubmitArgs(argv);
+  if (positionals.length > 1) {
+    throw new FleetUsageError(
+      `submit takes one prompt or one file, and got ${positionals.length} words (${positionals.map((p) => JSON.stringify(p)).join(" ")}): quote the prompt`,
+    );
+  }
   const [positional] = positionals;
   let specs: JobSpec[];
   if (values.prompt === undefined && positional !== undefined && (positional === "-" || existsSync(positional))) {
+    const jobFlags = Object.keys(values).filter((name) => name !== "redis" && name !== "redis-url-file");
+    if (allowedTools) jobFlags.push("allowed-tools");
+    if (disallowedTools) jobFlags.push("disallowed-tools");
+    if (jobFlags.length > 0) {
+      throw new FleetUsageError(
+        `--${jobFlags.join(", --")} would be ignored: each line of a jobs file carries its own options`,
+      );
+    }
     const text = positional === "-" ? readFileSync(0, "utf8") : readFileSync(positional, "utf8");
     specs = parseJobLines(text, positional === "-" ? "stdin" : positional).map(withLocalRepo);
   } else {
@@ -112,8 +129,8 @@ async function submit(argv: string[]): Promise<number> {
     const spec: Record<string, unknown> = { prompt };
     if (values.repo !== undefined) spec.repo = values.repo;
     if (values.model !== undefined) spec.model = values.model;
-    if (values["allowed-tools"]) spec.allowedTools = values["allowed-tools"].flatMap(splitRuleList);
-    if (values["disallowed-tools"]) spec.disallowedTools = values["disallowed-tools"].flatMap(splitRuleList);
+    if (allowedTools) spec.allowedTools = allowedTools;
+    if (disallowedTools) spec.disallowedTools = disallowedTools;
     if (values["permission-mode"] !== undefined) spec.permissionMode = values["permission-mode"];
     if (values["max-turns"] !== undefined) spec.maxTurns = numberFlag("--max-turns", values["max-turns"]);
     if (values["max-budget-usd"] !== undefined)
@@ -122,16 +139,20 @@ async function submit(argv: string[]): Promise<number> {
     specs = [withLocalRepo(parseJobSpec(spec, "submit"))];
   }
   checkSubmitPolicy(specs, process.cwd());
-  const ids = await withClient(values.redis, (client) => client.submit(specs));
+  // Before connecting: a submitter without the key learns it at once.
+  loadJobKey();
+  const ids = await withClient(values, (client) => client.submit(specs));
   out(ids.map((id) => `${id}\n`).join(""));
   return 0;
 }
 
 /** A local repository path is made absolute here: the worker's working directory is not ours. */
 function withLocalRepo(spec: JobSpec): JobSpec {
-  if (spec.repo === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(spec.repo) || /^[^/]+@[^/]+:/.test(spec.repo)) {
-    return spec;
-  }
+  if (spec.repo === undefined) return spec;
+  const source = classifyRepo(spec.repo);
+  if (source.kind === "invalid") throw new FleetUsageError(`repo ${spec.repo}: ${source.reason}`);
+  // URLs (file:// too) go as written.
+  if (source.kind === "remote" || source.path !== spec.repo) return spec;
   const path = resolve(spec.repo);
   if (!existsSync(path)) throw new FleetUsageError(`repo ${spec.repo}: no such directory`);
   return { ...spec, repo: path };
@@ -166,6 +187,14 @@ async function worker(argv: string[]): Promise<number> {
       "work-dir": { type: "string" },
     },
   });
+  // Whatever the command line held (a --redis URL with its password), `ps` shows only this now.
+  process.title = "warden fleet worker";
+  const url = redisUrlFrom(values.redis, process.env, values["redis-url-file"]);
+  if (values.redis !== undefined && new URL(url).password) {
+    report(
+      `warden fleet worker: --redis ${displayUrl(url)} puts the password on the command line, where other users of this machine can read it (ps): use WARDEN_REDIS_URL or --redis-url-file FILE (mode 0600)`,
+    );
+  }
   const concurrency = numberFlag("--concurrency", values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new FleetUsageError("--concurrency must be at least 1");
   const providerLimits: Record<string, number> = {};
@@ -176,16 +205,31 @@ async function worker(argv: string[]): Promise<number> {
   }
   const script = process.argv[1];
   if (!script) throw new Error("cannot tell which warden to run the sessions with");
-  const running = await startWorker({
-    url: redisUrlFrom(values.redis),
-    concurrency,
-    command: [process.execPath, script],
-    lockDuration: numberFlag("--lock-duration", values["lock-duration"]),
-    stalledInterval: numberFlag("--stalled-interval", values["stalled-interval"]),
-    providerLimits,
-    ...(values["work-dir"] ? { workRoot: resolve(values["work-dir"]) } : {}),
-    report,
-  });
+  const id = newWorkerId();
+  const workRoot = values["work-dir"] ? resolve(values["work-dir"]) : defaultWorkRoot(id);
+  // A clone inside a protected folder (.warden/, .git/...) could never be changed by its session:
+  // every Edit, Write and redirect there asks, and a job has nobody to ask.
+  const inProtected = protectedPathReason(join(workRoot, "job", "repo", "file"));
+  if (inProtected) {
+    throw new FleetUsageError(
+      `the work folder ${workRoot} is inside a protected folder (${inProtected}): its sessions could change no file there; pass --work-dir elsewhere`,
+    );
+  }
+  const running = await startWorker(
+    {
+      url,
+      concurrency,
+      command: [process.execPath, script],
+      lockDuration: numberFlag("--lock-duration", values["lock-duration"]),
+      stalledInterval: numberFlag("--stalled-interval", values["stalled-interval"]),
+      providerLimits,
+      workRoot,
+      policy: loadWorkerPolicy(fleetPolicyJudges()),
+      jobKey: loadJobKey(),
+      report,
+    },
+    id,
+  );
   // First SIGINT/SIGTERM: take no more jobs, let the running ones finish. Second: leave now (the
   // sessions die with us; their jobs are resumed elsewhere once their locks expire).
   await new Promise<void>((resolveStop) => {
@@ -208,7 +252,7 @@ async function status(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { ...COMMON, json: { type: "boolean", default: false } },
   });
-  return withClient(values.redis, async (client) => {
+  return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
     let missing = 0;
     for (const id of ids) {
@@ -226,7 +270,13 @@ async function status(argv: string[]): Promise<number> {
 
 function statusLine(job: JobStatus): string {
   const where = job.worker ? `  ${job.worker}` : "";
-  return `${job.id}  ${job.state.padEnd(9)}${where}  ${job.prompt.replace(/\s+/g, " ").slice(0, 60)}\n`;
+  const refused = job.refusedCalls ? ` (${refusedText(job.refusedCalls)})` : "";
+  const why = job.state === "failed" && job.error ? `  ${job.error.replace(/\s+/g, " ").slice(0, 200)}` : "";
+  return `${job.id}  ${job.state.padEnd(9)}${refused}${where}  ${job.prompt.replace(/\s+/g, " ").slice(0, 60)}${why}\n`;
+}
+
+function refusedText(count: number): string {
+  return `${count} call${count === 1 ? "" : "s"} refused`;
 }
 
 async function logs(argv: string[]): Promise<number> {
@@ -237,14 +287,14 @@ async function logs(argv: string[]): Promise<number> {
   });
   const [id] = positionals;
   if (id === undefined || positionals.length > 1) throw new FleetUsageError("logs takes one job id");
-  await withClient(values.redis, (client) => client.logs(id, values.follow, (line) => out(`${line}\n`)));
+  await withClient(values, (client) => client.logs(id, values.follow, (line) => out(`${line}\n`)));
   return 0;
 }
 
 async function cancel(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON } });
   if (positionals.length === 0) throw new FleetUsageError("cancel takes one or more job ids");
-  return withClient(values.redis, async (client) => {
+  return withClient(values, async (client) => {
     let code = 0;
     for (const id of positionals) {
       const after = await client.cancel(id);
@@ -261,7 +311,7 @@ async function results(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { ...COMMON, json: { type: "boolean", default: false } },
   });
-  return withClient(values.redis, async (client) => {
+  return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
     for (const id of ids) {
       const found = await client.result(id);
@@ -276,11 +326,25 @@ async function results(argv: string[]): Promise<number> {
 }
 
 function resultText(job: JobResult): string {
-  const lines = [`== ${job.id} ${job.state}${job.worker ? ` (${job.worker})` : ""}`];
+  const refused = job.refusals?.length ? `, ${refusedText(job.refusals.length)}` : "";
+  const lines = [`== ${job.id} ${job.state}${refused}${job.worker ? ` (${job.worker})` : ""}`];
   if (job.result) lines.push(String(job.result.result ?? ""));
   else if (job.error) lines.push(`error: ${job.error}`);
+  for (const call of job.refusals ?? []) lines.push(`refused: ${call.tool} ${call.target}: ${call.reason}`);
   if (job.structuredOutput !== undefined) lines.push(`structured output: ${JSON.stringify(job.structuredOutput)}`);
   if (job.diffstat?.trim()) lines.push(job.diffstat.trimEnd());
   else if (job.state === "completed") lines.push("(no changes to the repository)");
   return `${lines.join("\n")}\n\n`;
+}
+
+/** `warden fleet key`: the job key's file, made (random, 0600) when there is none. */
+function key(): number {
+  const made = ensureJobKeyFile();
+  out(`${made.path}\n`);
+  report(
+    made.created
+      ? `warden fleet: made a new job key at ${made.path} (mode 0600); copy it to every worker and submitter (WARDEN_FLEET_KEY_FILE names another place)`
+      : `warden fleet: the job key at ${made.path} is there already`,
+  );
+  return 0;
 }

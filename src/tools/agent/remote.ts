@@ -105,9 +105,12 @@ export function remoteSubagentHost(fleet: FleetAccess): SubagentHost {
         const changes = outcome.diffstat
           ? `Its changes stay on the worker's clone; here they are only a patch:\n${outcome.diffstat}Apply it with: git apply ${patchPath}`
           : "It changed no files.";
+        const refused = outcome.refusals?.length
+          ? ` ${outcome.refusals.length} of its calls were refused: ${outcome.refusals.map((r) => `${r.tool} ${r.target} (${r.reason})`).join("; ")}.`
+          : "";
         const result: SubagentResult = {
           agentId: request.agentId,
-          text: `${outcome.text}\n\n[Ran as fleet job ${id}${outcome.worker ? ` on worker ${outcome.worker}` : ""} (${fleet.url}), in ${where}. ${changes}]`,
+          text: `${outcome.text}\n\n[Ran as fleet job ${id}${outcome.worker ? ` on worker ${outcome.worker}` : ""} (${fleet.url}), in ${where}. ${changes}${refused}]`,
           turns: outcome.turns,
           usage: { input_tokens: outcome.inputTokens, output_tokens: outcome.outputTokens },
           reason: reasonOf(outcome),

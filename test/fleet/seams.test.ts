@@ -1,0 +1,183 @@
+// Issue 33: what a fleet job can change, and what its results say. A real redis-server, the built
+// CLI's worker with its default options (no --work-dir), jobs replayed by the replay provider.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
+import {
+  type FleetEnv,
+  jsonLines,
+  prepareFleetHome,
+  startWorker,
+  stopWorker,
+  type TestWorker,
+  waitFor,
+  warden,
+} from "./harness.js";
+
+const binary = redisServerBinary();
+
+const toolUse = (id: string, name: string, input: object) => ({ content: [{ type: "tool_use", id, name, input }] });
+const say = (text: string) => ({ content: [{ type: "text", text }] });
+
+describe.skipIf(!binary)("fleet jobs change their workspace and report what was refused", () => {
+  let redis: TestRedis;
+  let client: Redis;
+  let fleet: FleetEnv;
+  let dir: string;
+  let repo: string;
+  let worker: TestWorker;
+
+  const script = (name: string, turns: object[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    return path;
+  };
+  const submit = async (args: string[]) => {
+    const run = await warden(fleet, ["fleet", "submit", ...args]);
+    expect(run.code, run.stderr).toBe(0);
+    return run.stdout.trim();
+  };
+  const settled = (id: string) =>
+    waitFor(`job ${id} to end`, async () => {
+      const run = await warden(fleet, ["fleet", "status", id, "--json"]);
+      const now = jsonLines(run.stdout)[0] as { state: string; refusedCalls?: number; error?: string };
+      return ["completed", "failed", "cancelled"].includes(now.state) ? now : undefined;
+    });
+
+  beforeAll(async () => {
+    redis = await startTestRedis(binary as string);
+    client = new Redis(redis.url, { maxRetriesPerRequest: null });
+    dir = mkdtempSync(join(tmpdir(), "warden-fleet-seams-"));
+    // Warden's folder where a user's is, ~/.warden: the default work folder used to be inside it.
+    fleet = { home: join(dir, "home"), wardenHome: join(dir, "home", ".warden"), redisUrl: redis.url };
+    repo = join(dir, "repo");
+    execFileSync("sh", [
+      "-c",
+      `mkdir -p ${repo} && cd ${repo} && git init -q && echo "hello world" > greeting.txt && git add . && git -c user.email=t@t -c user.name=t commit -qm base`,
+    ]);
+    prepareFleetHome(fleet, { repositories: [repo], modelFiles: [dir] });
+    // Default options: the work folder is the worker's own choice (it used to be under ~/.warden).
+    worker = startWorker(fleet, undefined);
+    await worker.ready;
+  }, 60_000);
+
+  afterAll(async () => {
+    if (worker) await stopWorker(worker);
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it("lets a job's session Edit, Write and redirect in its clone under the default work folder; the patch holds all three", async () => {
+    expect(worker.workDir).not.toBe("");
+    const path = script("edit.jsonl", [
+      toolUse("r1", "Read", { file_path: "{{cwd}}/greeting.txt" }),
+      toolUse("e1", "Edit", {
+        file_path: "{{cwd}}/greeting.txt",
+        old_string: "hello world",
+        new_string: "hello fleet",
+      }),
+      toolUse("w1", "Write", { file_path: "{{cwd}}/notes.md", content: "written by a fleet job\n" }),
+      toolUse("b1", "Bash", { command: "echo redirected > out.txt" }),
+      say("Done."),
+    ]);
+    const id = await submit([
+      "--repo",
+      repo,
+      "--model",
+      `replay:${path}`,
+      "--permission-mode",
+      "acceptEdits",
+      "--allowed-tools",
+      "Edit",
+      "Write",
+      "edit the greeting",
+    ]);
+    const final = await settled(id);
+    expect(final.state).toBe("completed");
+    expect(final.refusedCalls).toBeUndefined();
+    const [result] = jsonLines((await warden(fleet, ["fleet", "results", id, "--json"])).stdout) as Array<{
+      patch: string;
+      refusals?: unknown[];
+    }>;
+    expect(result?.refusals).toBeUndefined();
+    expect(result?.patch).toContain("+hello fleet");
+    expect(result?.patch).toContain("+written by a fleet job");
+    expect(result?.patch).toContain("+redirected");
+  }, 120_000);
+
+  it("says in status and results (text and JSON) which calls of a completed job were refused, and why", async () => {
+    const path = script("refused.jsonl", [
+      toolUse("w1", "Write", { file_path: "{{cwd}}/.git/hooks/pre-commit", content: "#!/bin/sh\nexit 0\n" }),
+      toolUse("b1", "Bash", { command: "echo hi > hi.txt" }),
+      toolUse("w2", "Write", { file_path: "{{cwd}}/kept.txt", content: "kept\n" }),
+      say("I did what I could."),
+    ]);
+    const id = await submit(["--repo", repo, "--model", `replay:${path}`, "--allowed-tools", "Write", "try things"]);
+    const final = await settled(id);
+    expect(final.state).toBe("completed");
+    expect(final.refusedCalls).toBe(2);
+
+    const statusText = await warden(fleet, ["fleet", "status", id]);
+    expect(statusText.stdout).toMatch(new RegExp(`^${id}\\s+completed\\s+\\(2 calls refused\\)`));
+
+    const text = (await warden(fleet, ["fleet", "results", id])).stdout;
+    expect(text).toContain(`== ${id} completed, 2 calls refused`);
+    expect(text).toMatch(/refused: Write \.git\/hooks\/pre-commit: .*protected/);
+    expect(text).toMatch(/refused: Bash echo hi > hi\.txt: /);
+    expect(text).toContain("kept.txt");
+
+    const [json] = jsonLines((await warden(fleet, ["fleet", "results", id, "--json"])).stdout) as Array<{
+      refusedCalls: number;
+      refusals: Array<{ tool: string; target: string; reason: string }>;
+    }>;
+    expect(json?.refusedCalls).toBe(2);
+    expect(json?.refusals.map((r) => r.tool)).toEqual(["Write", "Bash"]);
+    expect(json?.refusals[0]?.reason).toMatch(/protected/);
+  }, 120_000);
+
+  it("refuses to start a worker whose work folder lies inside a protected folder", async () => {
+    const run = await warden(fleet, ["fleet", "worker", "--work-dir", join(fleet.home, ".warden", "fleet")]);
+    expect(fleet.wardenHome).toBe(join(fleet.home, ".warden"));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/inside a protected folder.*pass --work-dir elsewhere/);
+  });
+
+  it("takes rule lists as the README writes them: every word up to the next flag, the prompt at the end", async () => {
+    const path = script("lists.jsonl", [say("ok")]);
+    const readme = await submit([
+      "--repo",
+      repo,
+      "--model",
+      `replay:${path}`,
+      "--allowed-tools",
+      "Read",
+      "Edit",
+      "Bash(npm test:*)",
+      "--max-turns",
+      "30",
+      "Bump lodash and fix the tests",
+    ]);
+    const short = await submit(["--model", `replay:${path}`, "--allowed-tools", "Read", "Edit", "Fix the tests"]);
+    const commas = await submit(["--model", `replay:${path}`, "--disallowed-tools", "Bash(rm:*),WebFetch", "--", "-x"]);
+    const data = async (id: string) =>
+      JSON.parse((await client.hget(`bull:warden-fleet:${id}`, "data")) ?? "{}") as Record<string, unknown>;
+    expect(await data(readme)).toMatchObject({
+      prompt: "Bump lodash and fix the tests",
+      allowedTools: ["Read", "Edit", "Bash(npm test:*)"],
+      maxTurns: 30,
+    });
+    expect(await data(short)).toMatchObject({ prompt: "Fix the tests", allowedTools: ["Read", "Edit"] });
+    expect(await data(commas)).toMatchObject({ prompt: "-x", disallowedTools: ["Bash(rm:*)", "WebFetch"] });
+    // A jobs file's lines carry their own options: a flag beside one would be silently lost.
+    const file = join(dir, "jobs.ndjson");
+    writeFileSync(file, `${JSON.stringify({ prompt: "p", model: `replay:${path}` })}\n`);
+    const mixed = await warden(fleet, ["fleet", "submit", "--allowed-tools", "Edit", "--", file]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/--allowed-tools would be ignored/);
+    for (const id of [readme, short, commas]) expect((await settled(id)).state).toBe("completed");
+  }, 120_000);
+});

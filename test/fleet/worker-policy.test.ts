@@ -1,0 +1,195 @@
+// Issue 34: whoever can write to Redis gains no more than the worker's own settings grant, and a
+// job's session never sees the fleet's credentials. A real redis-server with a password, the
+// built CLI's worker with its default options, jobs written straight into the queue.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signedJobData } from "../../src/fleet/job-signature.js";
+import type { JobSpec } from "../../src/fleet/job-spec.js";
+import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
+import {
+  type FleetEnv,
+  jsonLines,
+  prepareFleetHome,
+  startWorker,
+  stopWorker,
+  type TestWorker,
+  waitFor,
+  warden,
+} from "./harness.js";
+
+const binary = redisServerBinary();
+const PASSWORD = `pw-${randomBytes(6).toString("hex")}`;
+const SECRET = "PRIVATE-KEY-MATERIAL-0123456789";
+
+const toolUse = (id: string, name: string, input: object) => ({ content: [{ type: "tool_use", id, name, input }] });
+const say = (text: string) => ({ content: [{ type: "text", text }] });
+
+function gitRepo(path: string, file: string, content: string): void {
+  mkdirSync(path, { recursive: true });
+  writeFileSync(join(path, file), content);
+  execFileSync("sh", ["-c", "git init -q && git add . && git -c user.email=t@t -c user.name=t commit -qm base"], {
+    cwd: path,
+  });
+}
+
+describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the fleet's credentials", () => {
+  let redis: TestRedis;
+  let client: Redis;
+  let queue: Queue;
+  let fleet: FleetEnv;
+  let dir: string;
+  let scripts: string;
+  let allowedRepo: string;
+  let privateRepo: string;
+  let key: Buffer;
+  let worker: TestWorker;
+
+  const script = (name: string, turns: object[]) => {
+    const path = join(scripts, name);
+    writeFileSync(path, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    return path;
+  };
+  /** Writes a job straight into the queue, as anyone who can reach Redis can. */
+  const addJob = async (data: Record<string, unknown>) =>
+    String((await queue.add("session", data, { attempts: 1 })).id);
+  const signed = (spec: JobSpec) => signedJobData(spec, key);
+  const settled = (id: string) =>
+    waitFor(`job ${id} to end`, async () => {
+      const run = await warden(fleet, ["fleet", "status", id, "--json"]);
+      const now = jsonLines(run.stdout)[0] as { state: string; error?: string; runs: number };
+      return now && ["completed", "failed", "cancelled"].includes(now.state) ? now : undefined;
+    });
+  const events = async (id: string) => (await warden(fleet, ["fleet", "logs", id])).stdout;
+  /** The text of every tool result a job's session got. */
+  const toolOutputs = async (id: string) =>
+    jsonLines(await events(id))
+      .filter((event) => event.type === "user")
+      .flatMap((event) => ((event.message as { content?: Array<Record<string, unknown>> }).content ?? []) as object[])
+      .map((block) => JSON.stringify(block))
+      .join("\n");
+
+  beforeAll(async () => {
+    redis = await startTestRedis(binary as string);
+    client = new Redis(redis.url, { maxRetriesPerRequest: null });
+    // Redis AUTH, as the README asks for: this connection stays authenticated, new ones need it.
+    await client.config("SET", "requirepass", PASSWORD);
+    queue = new Queue("warden-fleet", { connection: client });
+    dir = mkdtempSync(join(tmpdir(), "warden-fleet-policy-"));
+    const home = join(dir, "home");
+    fleet = { home, wardenHome: join(home, ".warden"), redisUrl: `redis://:${PASSWORD}@127.0.0.1:${redis.port}` };
+    scripts = join(dir, "scripts");
+    mkdirSync(scripts);
+    allowedRepo = join(dir, "allowed");
+    privateRepo = join(dir, "private");
+    gitRepo(allowedRepo, "README.md", "allowed\n");
+    gitRepo(privateRepo, "secret.txt", `${SECRET}\n`);
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh", "id_rsa"), `${SECRET}\n`, { mode: 0o600 });
+    // The worker's settings list one repository and one folder of scripts; the rest is the default.
+    prepareFleetHome(fleet, { repositories: [allowedRepo], modelFiles: [scripts] });
+    key = Buffer.from(readFileSync(join(fleet.wardenHome as string, "fleet.key"), "utf8").trim());
+    // Default options, but the Redis URL also on the command line, as older set-ups passed it; and
+    // the key in the environment too, where a session would find it if it were handed on.
+    worker = startWorker(fleet, undefined, ["--redis", fleet.redisUrl], { WARDEN_FLEET_KEY: key.toString() });
+    await worker.ready;
+  }, 60_000);
+
+  afterAll(async () => {
+    if (worker) await stopWorker(worker);
+    await queue?.close();
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it("refuses jobs written into Redis that ask for more than the worker's settings grant, and runs one that asks for less", async () => {
+    const ok = script("ok.jsonl", [say("fine")]);
+    const pwned = join(dir, "pwned");
+    const refused: Array<[Record<string, unknown>, RegExp]> = [
+      [signed({ prompt: "bypass", model: `replay:${ok}`, permissionMode: "bypassPermissions" }), /bypassPermissions/],
+      [
+        signed({ prompt: "steal", model: `replay:${join(fleet.home, ".ssh", "id_rsa")}` }),
+        /reads a file of the worker's disk/,
+      ],
+      [signed({ prompt: "relative", model: "replay:../home/.ssh/id_rsa" }), /reads a file of the worker's disk/],
+      [signed({ prompt: "clone", model: `replay:${ok}`, repo: privateRepo }), /fleet\.worker\.repositories/],
+      [
+        signed({ prompt: "clone", model: `replay:${ok}`, repo: `file://${privateRepo}` }),
+        /fleet\.worker\.repositories/,
+      ],
+      [signed({ prompt: "helper", model: `replay:${ok}`, repo: `ext::sh -c touch% ${pwned}` }), /remote helper/],
+      [
+        signed({ prompt: "read", model: `replay:${ok}`, allowedTools: [`Read(/${fleet.home}/.ssh/**)`] }),
+        /outside the job's workspace/,
+      ],
+      [signed({ prompt: "shell", model: `replay:${ok}`, allowedTools: ["Bash"] }), /runs anything/],
+      // Not a spec a submitter can sign (the schema refuses it): never reaches git as an option.
+      [{ prompt: "option", model: `replay:${ok}`, repo: `--upload-pack=touch ${pwned}` }, /must not start with "-"/],
+    ];
+    const ids = [];
+    for (const [data] of refused) ids.push(await addJob(data));
+    const allowed = await addJob(signed({ prompt: "allowed", model: `replay:${ok}`, repo: allowedRepo }));
+    for (const [index, id] of ids.entries()) {
+      const final = await settled(id);
+      expect(final.state, JSON.stringify(refused[index]?.[0])).toBe("failed");
+      expect(final.error).toMatch(refused[index]?.[1] as RegExp);
+      // Refused before any session or clone: nothing ran.
+      const said = await events(id);
+      expect(said).toContain('"event":"refused"');
+      expect(said).not.toContain('"event":"started"');
+      expect(said).not.toContain(SECRET);
+    }
+    expect(existsSync(pwned)).toBe(false);
+    expect((await settled(allowed)).state).toBe("completed");
+    // The text status names the reason too.
+    const text = await warden(fleet, ["fleet", "status", ids[0] as string]);
+    expect(text.stdout).toMatch(/failed .*refused by worker .*bypassPermissions/);
+  }, 120_000);
+
+  it("runs only jobs signed with the fleet's job key", async () => {
+    const ok = script("signed.jsonl", [say("signed")]);
+    const spec: JobSpec = { prompt: "hello", model: `replay:${ok}` };
+    const unsigned = await addJob({ ...spec });
+    const otherKey = await addJob(signedJobData(spec, randomBytes(32)));
+    const tampered = await addJob({ ...signed(spec), prompt: "something else" });
+    const good = await addJob(signed(spec));
+    expect((await settled(unsigned)).error).toMatch(/not signed/);
+    expect((await settled(otherKey)).error).toMatch(/signature does not match/);
+    expect((await settled(tampered)).error).toMatch(/signature does not match/);
+    expect((await settled(good)).state).toBe("completed");
+  }, 120_000);
+
+  it("gives a job's session neither the Redis URL nor the job key, in its environment or in ps; its clone is private", async () => {
+    expect(worker.stderr()).toMatch(/--redis redis:\/\/:\*\*\*@.* puts the password on the command line/);
+    const path = script("env.jsonl", [
+      toolUse("b1", "Bash", { command: 'echo "url=$WARDEN_REDIS_URL"' }),
+      toolUse("b2", "Bash", { command: "ps -ef" }),
+      toolUse("b3", "Bash", { command: "printenv" }),
+      toolUse("b4", "Bash", { command: "ls -ld ." }),
+      say("looked"),
+    ]);
+    const submitted = await warden(fleet, [
+      "fleet",
+      "submit",
+      ...["--model", `replay:${path}`, "--repo", allowedRepo, "--allowed-tools", "Bash(printenv)", "--"],
+      "look around",
+    ]);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const id = submitted.stdout.trim();
+    expect((await settled(id)).state).toBe("completed");
+    const outputs = await toolOutputs(id);
+    expect(outputs).toContain(`"tool_use_id":"b1","content":"url="`);
+    expect(outputs).toContain("warden fleet worker");
+    expect(outputs).toContain(`HOME=${fleet.home}`);
+    expect(outputs).not.toMatch(/WARDEN_REDIS_URL=|WARDEN_FLEET_KEY=/);
+    expect(outputs).not.toContain(PASSWORD);
+    expect(outputs).not.toContain(key.toString());
+    expect(outputs).toMatch(/drwx------/);
+    expect(statSync(worker.workDir).mode & 0o777).toBe(0o700);
+  }, 120_000);
+});
