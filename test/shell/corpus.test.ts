@@ -4,13 +4,13 @@
 // printed, and every benign `ask` entry must ask.
 // Without the corpus the suite skips on a developer's machine, but under CI (CI=true) it fails:
 // a CI run that silently skipped the corpus would report the attacks held without trying one.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BUILT_CLI } from "../helpers/built.js";
+import { permissionsInProcess } from "../permissions/check-in-process.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const corpusFiles = ["attacks.jsonl", "benign.jsonl"];
@@ -64,36 +64,23 @@ function readCorpus(dir: string, name: string): CorpusEntry[] {
     .map((line) => JSON.parse(line) as CorpusEntry);
 }
 
-function runCheck(lines: string[]): Promise<{ code: number | null; decisions: Decision[]; stderr: string }> {
+/** Every line through one `warden permissions check --jsonl`, called in process (the command's entry). */
+async function runCheck(lines: string[]): Promise<{ code: number | null; decisions: Decision[]; stderr: string }> {
   const home = mkdtempSync(join(tmpdir(), "warden-corpus-home-"));
   const project = mkdtempSync(join(tmpdir(), "warden-corpus-project-"));
-  const child = spawn(process.execPath, [BUILT_CLI, "permissions", "check", "--jsonl", "--cwd", project], {
+  const run = await permissionsInProcess(["check", "--jsonl", "--cwd", project], {
+    home,
     cwd: root,
-    env: {
-      ...process.env,
-      HOME: home,
-      WARDEN_HOME: join(home, ".warden"),
-      WARDEN_MANAGED_SETTINGS: join(home, "policy.json"),
-    },
-    stdio: ["pipe", "pipe", "pipe"],
+    input: `${lines.join("\n")}\n`,
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  child.stdin.end(`${lines.join("\n")}\n`);
-  return new Promise((resolve) =>
-    child.on("close", (code) =>
-      resolve({
-        code,
-        stderr,
-        decisions: stdout
-          .split("\n")
-          .filter((l) => l.trim() !== "")
-          .map((l) => JSON.parse(l) as Decision),
-      }),
-    ),
-  );
+  return {
+    code: run.code,
+    stderr: run.stderr,
+    decisions: run.stdout
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as Decision),
+  };
 }
 
 describe.runIf(haveCorpus)("bash permission corpus through `warden permissions check --jsonl`", () => {

@@ -6,6 +6,7 @@ import { type CheckRequest, createPermissionChecker } from "../../permissions/en
 import type { PermissionCliOptions } from "../../permissions/settings/index.js";
 import { loadSessionPermissions, type SessionPermissions } from "../../permissions/settings/index.js";
 import { contextSummary, contextText } from "../permissions-list.js";
+import { type CommandIo, processIo } from "./command-io.js";
 
 const USAGE = `Usage: warden permissions check TOOL 'JSON_INPUT' [options]
        warden permissions check --jsonl [options] < requests.jsonl
@@ -42,11 +43,11 @@ interface CheckArgs {
 
 class UsageError extends Error {}
 
-function parseArgs(argv: readonly string[]): CheckArgs {
+function parseArgs(argv: readonly string[], cwd: string): CheckArgs {
   const args: CheckArgs = {
     cli: {},
     trustProject: false,
-    cwd: process.cwd(),
+    cwd,
     settings: [],
     jsonl: false,
     json: false,
@@ -130,35 +131,35 @@ function parseArgs(argv: readonly string[]): CheckArgs {
 }
 
 /** The settings in force for these flags, their warnings and trust notice said on stderr. */
-function loadPermissionsFor(args: CheckArgs): SessionPermissions {
+function loadPermissionsFor(args: CheckArgs, io: CommandIo): SessionPermissions {
   const setup = loadSessionPermissions({
     cwd: args.cwd,
     cli: args.cli,
     extraSettings: args.settings,
     trustProject: args.trustProject,
   });
-  for (const warning of setup.warnings) process.stderr.write(`warden: warning: ${warning}\n`);
-  if (setup.trustNotice) process.stderr.write(`warden: ${setup.trustNotice}\n`);
+  for (const warning of setup.warnings) io.stderr.write(`warden: warning: ${warning}\n`);
+  if (setup.trustNotice) io.stderr.write(`warden: ${setup.trustNotice}\n`);
   return setup;
 }
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const [subcommand, ...rest] = argv;
   if (subcommand === undefined || subcommand === "--help" || subcommand === "-h") {
-    process.stdout.write(USAGE);
+    io.stdout.write(USAGE);
     return subcommand === undefined ? 2 : 0;
   }
   if (subcommand !== "check" && subcommand !== "list") {
-    process.stderr.write(`warden permissions: unknown subcommand "${subcommand}"\n\n${USAGE}`);
+    io.stderr.write(`warden permissions: unknown subcommand "${subcommand}"\n\n${USAGE}`);
     return 2;
   }
   let args: CheckArgs;
   try {
-    args = parseArgs(rest);
+    args = parseArgs(rest, io.cwd);
     if (subcommand === "list") {
       if (args.positionals.length > 0 || args.jsonl) throw new UsageError("list takes only options");
-      const setup = loadPermissionsFor(args);
-      process.stdout.write(
+      const setup = loadPermissionsFor(args, io);
+      io.stdout.write(
         args.json
           ? `${JSON.stringify(contextSummary(setup.permissionContext))}\n`
           : contextText(setup.permissionContext),
@@ -170,12 +171,12 @@ export async function run(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`warden permissions check: ${error.message}\n\n${USAGE}`);
+    io.stderr.write(`warden permissions check: ${error.message}\n\n${USAGE}`);
     return 2;
   }
 
   // Settings and flags are read once; each request only adds its own rules and mode.
-  const setup = loadPermissionsFor(args);
+  const setup = loadPermissionsFor(args, io);
   const { builtInTools } = await import("../../tools/registry.js");
   const { webToolOptions } = await import("../web-tools.js");
   // Every tool a session could offer is checkable: WebSearch as if the provider searched by itself.
@@ -188,19 +189,19 @@ export async function run(argv: string[]): Promise<number> {
     try {
       input = JSON.parse(json);
     } catch (error) {
-      process.stderr.write(`warden permissions check: JSON_INPUT is not valid JSON: ${(error as Error).message}\n`);
+      io.stderr.write(`warden permissions check: JSON_INPUT is not valid JSON: ${(error as Error).message}\n`);
       return 2;
     }
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      process.stderr.write("warden permissions check: JSON_INPUT must be a JSON object\n");
+      io.stderr.write("warden permissions check: JSON_INPUT must be a JSON object\n");
       return 2;
     }
     const outcome = await checker.check({ tool, input: input as Record<string, unknown> });
     if (!outcome.ok) {
-      process.stderr.write(`warden permissions check: ${outcome.error}\n`);
+      io.stderr.write(`warden permissions check: ${outcome.error}\n`);
       return 2;
     }
-    process.stdout.write(`${JSON.stringify(outcome.line)}\n`);
+    io.stdout.write(`${JSON.stringify(outcome.line)}\n`);
     return 0;
   }
 
@@ -208,10 +209,10 @@ export async function run(argv: string[]): Promise<number> {
   let lineNumber = 0;
   let buffer = "";
   const flush = () => {
-    if (buffer) process.stdout.write(buffer);
+    if (buffer) io.stdout.write(buffer);
     buffer = "";
   };
-  for await (const text of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
+  for await (const text of createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
     lineNumber++;
     if (text.trim() === "") continue;
     let request: CheckRequest;

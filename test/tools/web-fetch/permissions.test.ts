@@ -1,15 +1,10 @@
-// WebFetch's and WebSearch's permission decisions through the real engine, as `warden permissions
-// check --jsonl` makes them (nothing is fetched): domain rules, the pre-approved documentation
-// hosts and their override in settings, and the local network, which asks even where a domain
-// rule, a whole-tool rule or bypass mode would allow, unless a rule names the host itself.
-import { spawn } from "node:child_process";
 import { lookup } from "node:dns/promises";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isPrivateAddress } from "../../../src/tools/web-shared/addresses.js";
-import { BUILT_CLI } from "../../helpers/built.js";
+import { permissionsInProcess } from "../../permissions/check-in-process.js";
 
 const home = realpathSync(mkdtempSync(join(tmpdir(), "warden-webfetch-perm-")));
 
@@ -29,35 +24,18 @@ interface Decision {
   source: string | null;
 }
 
-/** Decisions for each request, in order, from one `warden permissions check --jsonl` process. */
-function check(requests: Request[], extraArgs: string[] = []): Promise<Decision[]> {
-  const child = spawn(process.execPath, [BUILT_CLI, "permissions", "check", "--jsonl", "--cwd", home, ...extraArgs], {
+/** Decisions for each request, in order, from one `warden permissions check --jsonl` (in process). */
+async function check(requests: Request[], extraArgs: string[] = []): Promise<Decision[]> {
+  const run = await permissionsInProcess(["check", "--jsonl", "--cwd", home, ...extraArgs], {
+    home,
     cwd: home,
-    env: {
-      ...process.env,
-      HOME: home,
-      WARDEN_HOME: join(home, ".warden"),
-      WARDEN_MANAGED_SETTINGS: join(home, "none.json"),
-    },
-    stdio: ["pipe", "pipe", "pipe"],
+    input: `${requests.map((r) => JSON.stringify(r)).join("\n")}\n`,
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  child.stdin.end(`${requests.map((r) => JSON.stringify(r)).join("\n")}\n`);
-  return new Promise((resolve, reject) =>
-    child.on("close", (code) => {
-      if (code !== 0) reject(new Error(`exit ${code}: ${stderr}`));
-      else
-        resolve(
-          stdout
-            .trim()
-            .split("\n")
-            .map((line) => JSON.parse(line) as Decision),
-        );
-    }),
-  );
+  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
+  return run.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Decision);
 }
 
 const fetchOf = (url: string, rules?: Request["rules"], mode?: string): Request => ({
