@@ -8,7 +8,7 @@
 // bodies straight from Node's stream (src/providers/response-body.ts). The built CLI, because the
 // build is what does all this (scripts/build.mjs, src/providers/sdk-headers.ts); a preloaded
 // probe reports what Node loaded.
-// Needs dist/ (`npm run build`).
+// Runs dist/, which the tests' global setup keeps current (test/setup/build.ts).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";

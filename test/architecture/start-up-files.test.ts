@@ -3,8 +3,8 @@
 // ~65 small chunks, that cost grew with every feature until spawn → first request was 3.5x
 // `node -e 0`. scripts/merge-chunks.mjs groups each path's static graph into one file; this test
 // follows the built files' own imports and fails when a path grows back into many.
-// Needs dist/ (`npm run build`; `npm ci` builds it too).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// Runs dist/, which the tests' global setup keeps current (test/setup/build.ts).
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -57,7 +57,7 @@ function chunkWithSource(source: string): string {
   throw new Error(`no built file holds ${source}`);
 }
 
-describe.skipIf(!existsSync(join(dist, "cli.js")))("the built CLI's start-up files", () => {
+describe("the built CLI's start-up files", () => {
   const cli = join(dist, "cli.js");
 
   it("loads the headless session (warden -p, the SDK's executable) from at most three files", () => {

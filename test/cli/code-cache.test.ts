@@ -1,7 +1,7 @@
 // The built CLI compiles its headless chunk once and takes it from V8's code cache afterwards
 // (scripts/cached-chunks.mjs). The cache must never change what a session does: a missing, stale
 // or corrupt cache file only costs the saving, and WARDEN_CODE_CACHE=0 leaves nothing on disk.
-// Needs dist/ (`npm run build`; `npm ci` builds it too).
+// Runs dist/, which the tests' global setup keeps current (test/setup/build.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 // Drives the built `warden` binary in a real terminal: a tmux server of its own (one socket per
 // test, so parallel tests and a person's own tmux never meet), keys sent with send-keys, the
 // screen read with capture-pane. Needs Debian's tmux (scripts/setup.sh installs it) and a built
-// dist/ (`npm run build`; `npm ci` builds it too).
+// dist/ (kept current by the tests' global setup, test/setup/build.ts).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
