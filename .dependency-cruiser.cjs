@@ -53,6 +53,9 @@ const MAY_IMPORT = {
   ],
   // MCP: a source of tools for a session (client) and a front end serving ours (server).
   mcp: ["messages", "tool", "config", "fs", "process", "providers", "tools", "orchestration"],
+  // The command surface of a running session: what a front end may change (permission mode with
+  // plan mode's bookkeeping, model, rules, queued messages, interrupt), each change in one place.
+  control: ["messages", "tool", "config", "permissions", "loop"],
   // The interactive terminal UI (ink + react, loaded only on the interactive path): shows a
   // session and takes the person's keys; the CLI wires the session and hands it over.
   ui: [
@@ -69,6 +72,7 @@ const MAY_IMPORT = {
     "orchestration",
     "context",
     "loop",
+    "control",
   ],
   // The fleet: sessions as BullMQ jobs in Redis, run by workers as child `warden -p` processes.
   // Reached only through `warden fleet` (and the tools that submit to it, through the CLI's wiring).

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { userHome } from "../config/paths.js";
+import type { SessionCommands } from "../control/session-commands.js";
 import type { SessionEngine } from "../loop/session.js";
 import { type ToolUseBlock, toolResultText, type UserContentBlock, type UserMessage } from "../messages/types.js";
 import { runToolUse } from "../orchestration/run-tool-use.js";
@@ -21,6 +22,7 @@ const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
 export async function attachMentions(
   prompt: string,
   session: SessionEngine,
+  commands: Pick<SessionCommands, "queueMessage">,
   canUseTool: CanUseTool,
   signal: AbortSignal,
 ): Promise<MentionOutcome[]> {
@@ -58,7 +60,7 @@ export async function attachMentions(
   // Esc stopped the prompt: nothing of it goes to the model.
   if (message && !signal.aborted) {
     // Taken into the conversation when the prompt starts (or the running one's next request), before it.
-    session.setAppState((prev) => ({ ...prev, queuedUserMessages: [...(prev.queuedUserMessages ?? []), message] }));
+    commands.queueMessage(message);
   }
   return outcomes;
 }

@@ -54,10 +54,11 @@ export async function openInteractiveSession(
   );
   return {
     engine: session,
+    commands: built.commands,
     runPrompt: (prompt) => runWithSlashCommands(built, skills, prompt, config.cwd, warn),
     runWake: () => built.runPrompt(undefined),
     customCommands: () => skills.listing(),
-    attachMentions: (prompt, signal) => attachMentions(prompt, session, canUseTool, signal),
+    attachMentions: (prompt, signal) => attachMentions(prompt, session, built.commands, canUseTool, signal),
     compact: (instructions) => built.compact(instructions),
     runShell: async (command, signal) => {
       const toolUse: ToolUseBlock = {
@@ -91,7 +92,7 @@ export async function openInteractiveSession(
         content: [{ type: "text", text: `The user ran a shell command: ${command}\nIts output:\n${output}` }],
       };
       // Taken into the conversation when the next prompt starts (or the running one's next request).
-      session.setAppState((prev) => ({ ...prev, queuedUserMessages: [...(prev.queuedUserMessages ?? []), note] }));
+      built.commands.queueMessage(note);
       return { toolUse, result };
     },
     mcp: mcpServersControl(mcp.live),
@@ -147,15 +148,9 @@ async function* runWithSlashCommands(
   }
   const granted = expanded.permissionContext.rules.allow.filter((rule) => !before.rules.allow.includes(rule));
   const withRules = (keep: (rule: PermissionRule) => boolean, extra: readonly PermissionRule[]) =>
-    session.setAppState((prev) => ({
-      ...prev,
-      toolPermissionContext: {
-        ...prev.toolPermissionContext,
-        rules: {
-          ...prev.toolPermissionContext.rules,
-          allow: [...prev.toolPermissionContext.rules.allow.filter(keep), ...extra],
-        },
-      },
+    built.commands.updatePermissions((context) => ({
+      ...context,
+      rules: { ...context.rules, allow: [...context.rules.allow.filter(keep), ...extra] },
     }));
   if (granted.length > 0) withRules(() => true, granted);
   try {

@@ -111,6 +111,7 @@ export function buildSessionConfig(
     disallowedTools: raw.disallowedTools as string[],
     addDirs: (raw.addDirs as string[]).map((d) => resolve(baseCwd, d)),
     dangerouslySkipPermissions: raw.dangerouslySkipPermissions === true,
+    allowDangerouslySkipPermissions: raw.allowDangerouslySkipPermissions === true,
     mcpConfig: raw.mcpConfig as string[],
     trustProject: raw.trustProject === true,
     brief: raw.brief === true,

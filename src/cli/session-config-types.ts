@@ -35,6 +35,8 @@ export interface SessionConfig {
   permissionMode?: PermissionMode;
   addDirs: string[];
   dangerouslySkipPermissions: boolean;
+  /** bypassPermissions may be switched to later (the SDK's allowDangerouslySkipPermissions). */
+  allowDangerouslySkipPermissions: boolean;
   mcpConfig: string[];
   /** A settings file path or inline JSON. */
   settings?: string;

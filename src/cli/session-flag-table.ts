@@ -256,11 +256,12 @@ export const OPTIONS: OptionSpec[] = [
   },
   { names: ["--debug"], kind: "optional", key: "debug", help: "Protocol and set-up details on stderr" },
   {
-    // Passed by the Agent SDK with allowDangerouslySkipPermissions: bypass mode still has to be asked for.
+    // Passed by the Agent SDK with allowDangerouslySkipPermissions: bypass mode becomes available
+    // (setPermissionMode may switch to it later) without being entered.
     names: ["--allow-dangerously-skip-permissions"],
     kind: "boolean",
-    key: "ignored",
-    help: "Allow switching to bypassPermissions later (accepted; the mode is still chosen explicitly)",
+    key: "allowDangerouslySkipPermissions",
+    help: "Allow switching to bypassPermissions later, without starting in it",
   },
   { names: ["-h", "--help"], kind: "boolean", key: "help", help: "Show this help" },
   { names: ["-v", "--version"], kind: "boolean", key: "version", help: "Show the version" },

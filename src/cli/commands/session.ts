@@ -107,7 +107,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const onSigint = () => {
     if (interrupted) process.exit(130);
     interrupted = true;
-    session.abort("user");
+    built.commands.interrupt("user");
   };
   process.on("SIGINT", onSigint);
   // A closed stdout (EPIPE) would otherwise crash the process with an unhandled error event; the
@@ -115,7 +115,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // a write may fail after the session is over.
   const onOutputError = () => {
     outputClosed = true;
-    session.abort("output_closed");
+    built.commands.interrupt("output_closed");
   };
   process.stdout.on("error", onOutputError);
   const reporter = new HeadlessReporter(config.outputFormat, out, err, session.sessionId, config.verbose);

@@ -35,6 +35,7 @@ function flagsOf(options: Options, sdkServers: ReadonlyMap<string, McpSdkServerC
   const argv = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
   if (options.model) argv.push("--model", options.model);
   if (options.permissionMode) argv.push("--permission-mode", options.permissionMode);
+  if (options.allowDangerouslySkipPermissions) argv.push("--allow-dangerously-skip-permissions");
   if (options.allowedTools?.length) argv.push(`--allowedTools=${options.allowedTools.join(",")}`);
   if (options.disallowedTools?.length) argv.push(`--disallowedTools=${options.disallowedTools.join(",")}`);
   for (const dir of options.additionalDirectories ?? []) argv.push(`--add-dir=${dir}`);

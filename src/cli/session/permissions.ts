@@ -26,6 +26,7 @@ export function sessionPermissions(config: SessionConfig): SessionPermissions {
         permissionMode: config.permissionMode,
         addDirs: config.addDirs,
         dangerouslySkipPermissions: config.dangerouslySkipPermissions,
+        allowDangerouslySkipPermissions: config.allowDangerouslySkipPermissions,
       },
       extraSettings: config.settings !== undefined ? [config.settings] : [],
       trustProject: config.trustProject,

@@ -1,15 +1,22 @@
-// Switching the session's model under it (the SDK's set_model, and `model` in apply_flag_settings):
+// Switching the session's model under it (SessionCommands.setModel: the SDK's set_model, and `model`
+// in apply_flag_settings):
 // requests go to the new model from the next one, and its usage is counted under its own id, with
 // its own price and limits.
+
+import type { SessionEngine } from "../../loop/session.js";
 import { modelInfoFor } from "../../models/resolve.js";
 import { resolveModel } from "../model-choice.js";
-import type { BuiltSession } from "../session/start.js";
+import type { SessionPlan } from "./plan.js";
+import type { SwitchableProvider } from "./switchable-provider.js";
 
 /**
  * Resolves `wanted` (undefined or "default": the session's own model) and returns the switch, so a
  * caller checks everything else before anything changes. A name that does not resolve throws.
  */
-export async function switchModel(built: BuiltSession, wanted: string | undefined): Promise<() => void> {
+export async function switchModel(
+  built: { plan: SessionPlan; provider: SwitchableProvider; session: SessionEngine },
+  wanted: string | undefined,
+): Promise<() => void> {
   const name = wanted?.trim();
   const next =
     name === undefined || name === "" || name === "default"
