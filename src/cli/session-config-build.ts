@@ -1,9 +1,10 @@
-// Turns the flags parseSessionArgs() read into a SessionConfig: each value checked (a clear
-// UsageError naming the flag and what it must be), combinations that cannot work refused, paths
-// made absolute.
+// Turns the flags parseSessionArgs() read into a SessionSpec (session/spec.ts): each value checked
+// (a clear UsageError naming the flag and what it must be), paths made absolute; the spec's schema
+// then refuses the combinations that cannot work, as it does for every front end.
 import { resolve } from "node:path";
 import { splitRuleList } from "../permissions/rules/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
+import { parseSessionSpec } from "./session/spec.js";
 import { SETTING_SOURCES, type SessionConfig, type SettingSource, UsageError } from "./session-config-types.js";
 import { thinkingFromFlags } from "./thinking-option.js";
 
@@ -36,23 +37,15 @@ export function buildSessionConfig(
       `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
     );
   }
-  if (raw.resume !== undefined && raw.continueLatest)
-    throw new UsageError("use either --resume or --continue, not both");
   const inputFormat = (raw.inputFormat as string | undefined) ?? "text";
   if (inputFormat !== "text" && inputFormat !== "stream-json") {
     throw new UsageError(`--input-format must be text or stream-json, not ${JSON.stringify(inputFormat)}`);
-  }
-  if (inputFormat === "stream-json" && outputFormat !== "stream-json") {
-    throw new UsageError("--input-format stream-json needs --output-format stream-json");
   }
   const promptTool = raw.permissionPromptTool as string | undefined;
   if (promptTool !== undefined && promptTool !== "stdio") {
     throw new UsageError(
       `--permission-prompt-tool: only "stdio" (the Agent SDK's canUseTool) is supported, not ${JSON.stringify(promptTool)}`,
     );
-  }
-  if (promptTool === "stdio" && inputFormat !== "stream-json") {
-    throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
   }
   const thinking = thinkingFromFlags({
     maxThinkingTokens: raw.maxThinkingRaw as string | undefined,
@@ -77,12 +70,6 @@ export function buildSessionConfig(
   const sessionId = raw.sessionId as string | undefined;
   if (sessionId !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) {
     throw new UsageError(`--session-id must be a UUID, not ${JSON.stringify(sessionId)}`);
-  }
-  if (sessionId !== undefined && (raw.resume !== undefined || raw.continueLatest) && raw.forkSession !== true) {
-    throw new UsageError("--session-id with --resume or --continue needs --fork-session");
-  }
-  if (raw.forkSession === true && raw.resume === undefined && !raw.continueLatest) {
-    throw new UsageError("--fork-session needs --resume or --continue");
   }
   const teammateMode = raw.teammateMode as string | undefined;
   if (
@@ -151,5 +138,6 @@ export function buildSessionConfig(
     const value = raw.jsonSchema as string;
     config.jsonSchema = value.trimStart().startsWith("{") ? value : resolve(baseCwd, value);
   }
-  return config;
+  // The combinations that cannot work are the spec's own rules, the same for every front end.
+  return parseSessionSpec(config);
 }
