@@ -6,8 +6,8 @@
 // teammate` refuses a spec it cannot read before it starts anything.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { parseSessionArgs, UsageError } from "../../src/cli/flags/session-config.js";
 import { parseSessionSpec } from "../../src/cli/session/spec.js";
-import { parseSessionArgs, UsageError } from "../../src/cli/session-config.js";
 import { BUILT_CLI } from "../helpers/built.js";
 
 describe("SessionSpec", () => {

@@ -3,10 +3,10 @@
 // MCP servers, its asks sent to the editor, and the editor's file system and terminals lent to
 // its tools when the editor offered them in initialize.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import type { SessionConfig } from "../flags/session-config.js";
 import { planSession } from "../session/plan.js";
 import { parseSessionSpec } from "../session/spec.js";
 import { type BuiltSession, startSession } from "../session/start.js";
-import type { SessionConfig } from "../session-config.js";
 import { editorAccess } from "./editor-access.js";
 import { editorAskHandler } from "./permission.js";
 import { announcedToolCall } from "./tool-calls.js";

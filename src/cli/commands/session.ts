@@ -6,16 +6,16 @@
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
-import { HeadlessReporter } from "../headless-output.js";
-import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
+import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
+import { HeadlessReporter } from "../headless/output.js";
+import { readPrompt, stdinIsTerminal } from "../headless/prompt-input.js";
+import { shouldNudge, structuredOutputOf } from "../headless/structured-output.js";
+import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
 import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
+import { expandPrompt } from "../session/skills-setup.js";
 import { type BuiltSession, startSession } from "../session/start.js";
-import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
-import { expandPrompt } from "../skills-setup.js";
-import { shouldNudge, structuredOutputOf } from "../structured-output.js";
-import { reportTaskLines } from "../task-lines.js";
 import { wardenVersion } from "../version.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.

@@ -3,7 +3,7 @@
 
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
-import { thinkingFromBudget } from "../thinking-option.js";
+import { thinkingFromBudget } from "../flags/thinking-option.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
 import { applyFlagSettings } from "./flag-settings.js";

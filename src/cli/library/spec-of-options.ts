@@ -5,9 +5,9 @@
 // (./query.ts), as the SDK sends them.
 import { resolve } from "node:path";
 import { splitRuleList } from "../../permissions/rules/index.js";
+import { thinkingFromFlags } from "../flags/thinking-option.js";
+import { UsageError } from "../flags/usage-error.js";
 import { parseSessionSpec, type SessionSpec } from "../session/spec.js";
-import { thinkingFromFlags } from "../thinking-option.js";
-import { UsageError } from "../usage-error.js";
 import type { McpSdkServerConfigWithInstance, Options } from "./types.js";
 
 export function specOfOptions(

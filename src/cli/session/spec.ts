@@ -8,7 +8,7 @@
 import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
-import { UsageError } from "../usage-error.js";
+import { UsageError } from "../flags/usage-error.js";
 
 export const SETTING_SOURCES = ["user", "project", "local"] as const;
 export type SettingSource = (typeof SETTING_SOURCES)[number];

@@ -24,24 +24,24 @@ import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
 import { isAgentTeamsEnabled } from "../../tools/team-shared/enabled.js";
-import { loadSessionAgentCatalog } from "../agent-catalog.js";
-import { loadExtraTools } from "../extra-tools.js";
-import { configuredFleetUrl, lazyFleetAccess } from "../fleet-access.js";
-import { setUpLsp } from "../lsp-setup.js";
-import { headlessMcpFeatures, sessionRoots } from "../mcp-features.js";
-import { skillArrivalSource } from "../skill-arrival.js";
-import type { SessionSkills } from "../skills-setup.js";
-import { setUpSkills } from "../skills-setup.js";
+import { traceFirstRequest } from "../startup/timing.js";
+import { warmUpWhileWaiting, watchRequests } from "../startup/warm-up.js";
+import { collectYoungGenerationWhileWaiting } from "../startup/young-gc.js";
 import { teammateMode, teammateRunnerFor } from "../teammates/mode.js";
-import { traceFirstRequest } from "../timing.js";
-import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
-import { smallFastModelSetting, webToolOptions } from "../web-tools.js";
-import { collectYoungGenerationWhileWaiting } from "../young-gc.js";
+import { loadSessionAgentCatalog } from "./agent-catalog.js";
+import { loadExtraTools } from "./extra-tools.js";
+import { configuredFleetUrl, lazyFleetAccess } from "./fleet-access.js";
+import { setUpLsp } from "./lsp-setup.js";
+import { headlessMcpFeatures, sessionRoots } from "./mcp-features.js";
 import { autoModeClassifier, bindPermissions } from "./permissions.js";
 import type { SessionPlan } from "./plan.js";
 import { withToolsLoadedBefore } from "./resume.js";
+import { skillArrivalSource } from "./skill-arrival.js";
+import type { SessionSkills } from "./skills-setup.js";
+import { setUpSkills } from "./skills-setup.js";
 import { switchModel } from "./switch-model.js";
 import { type SwitchableProvider, switchableProvider } from "./switchable-provider.js";
+import { smallFastModelSetting, webToolOptions } from "./web-tools.js";
 
 export interface StartOptions {
   /** Who settles an ask the rules and modes leave open (nobody in -p: denied with a reason). */

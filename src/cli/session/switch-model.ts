@@ -5,7 +5,7 @@
 
 import type { SessionEngine } from "../../loop/session.js";
 import { modelInfoFor } from "../../models/resolve.js";
-import { resolveModel } from "../model-choice.js";
+import { resolveModel } from "./model-choice.js";
 import type { SessionPlan } from "./plan.js";
 import type { SwitchableProvider } from "./switchable-provider.js";
 
