@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { splitRuleList } from "../../permissions/rules/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
-import { parseSessionSpec } from "../session/spec.js";
+import { combinationProblem } from "../session/spec-rules.js";
 import { SETTING_SOURCES, type SessionConfig, type SettingSource, UsageError } from "./session-config-types.js";
 import { thinkingFromFlags } from "./thinking-option.js";
 
@@ -138,6 +138,9 @@ export function buildSessionConfig(
     const value = raw.jsonSchema as string;
     config.jsonSchema = value.trimStart().startsWith("{") ? value : resolve(baseCwd, value);
   }
-  // The combinations that cannot work are the spec's own rules, the same for every front end.
-  return parseSessionSpec(config);
+  // The combinations that cannot work are the spec's own rules, the same for every front end
+  // (applied without the schema's parse: each value above is checked already; see spec-rules.ts).
+  const problem = combinationProblem(config);
+  if (problem) throw new UsageError(problem);
+  return config;
 }

@@ -5,17 +5,14 @@
 // passed as an object wherever the session runs in process; where it crosses a process boundary
 // (a process teammate's spec line) it is written as JSON and parsed back here, by this schema, so
 // both sides agree on every field and a value no front end could give is refused, never guessed.
+// The command line's parser checks each flag's value itself and applies the same combination
+// rules (./spec-rules.ts) without this schema, which headless start-up would otherwise load and
+// compile on every run; test/cli/session-spec.test.ts holds that what it builds passes here.
 import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import { UsageError } from "../flags/usage-error.js";
-
-export const SETTING_SOURCES = ["user", "project", "local"] as const;
-export type SettingSource = (typeof SETTING_SOURCES)[number];
-const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-const INPUT_FORMATS = ["text", "stream-json"] as const;
-export type InputFormat = (typeof INPUT_FORMATS)[number];
+import { combinationProblem, INPUT_FORMATS, OUTPUT_FORMATS, SETTING_SOURCES } from "./spec-rules.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const flag = z.boolean().default(false);
@@ -121,20 +118,8 @@ export const sessionSpecSchema = z
     version: flag,
   })
   .superRefine((spec, context) => {
-    // Combinations that cannot work, named by the flags a command line would have used.
-    const refuse = (message: string) => context.addIssue({ code: "custom", message });
-    if (spec.resume !== undefined && spec.continueLatest) refuse("use either --resume or --continue, not both");
-    if (spec.inputFormat === "stream-json" && spec.outputFormat !== "stream-json") {
-      refuse("--input-format stream-json needs --output-format stream-json");
-    }
-    if (spec.permissionPromptTool === "stdio" && spec.inputFormat !== "stream-json") {
-      refuse("--permission-prompt-tool stdio needs --input-format stream-json");
-    }
-    const resuming = spec.resume !== undefined || spec.continueLatest;
-    if (spec.sessionId !== undefined && resuming && !spec.forkSession) {
-      refuse("--session-id with --resume or --continue needs --fork-session");
-    }
-    if (spec.forkSession && !resuming) refuse("--fork-session needs --resume or --continue");
+    const problem = combinationProblem(spec);
+    if (problem) context.addIssue({ code: "custom", message: problem });
   });
 
 /** A session as every front end describes it (the CLI's older name for it is SessionConfig). */
