@@ -50,7 +50,7 @@ export function permissionModeProblem(context: ToolPermissionContext, mode: stri
     return `${JSON.stringify(mode)} is not a permission mode (one of ${PERMISSION_MODES.join(", ")})`;
   }
   if (mode === "bypassPermissions" && !context.isBypassPermissionsModeAvailable) {
-    return "bypassPermissions needs --dangerously-skip-permissions at start (or a policy disabled it)";
+    return "bypassPermissions needs --dangerously-skip-permissions or --allow-dangerously-skip-permissions at start (and no policy disabling it)";
   }
   return undefined;
 }
