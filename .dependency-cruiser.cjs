@@ -53,6 +53,9 @@ const MAY_IMPORT = {
   ],
   // MCP: a source of tools for a session (client) and a front end serving ours (server).
   mcp: ["messages", "tool", "config", "fs", "process", "providers", "tools", "orchestration"],
+  // The command surface of a running session: what a front end may change (permission mode with
+  // plan mode's bookkeeping, model, rules, queued messages, interrupt), each change in one place.
+  control: ["messages", "tool", "config", "permissions", "loop"],
   // The interactive terminal UI (ink + react, loaded only on the interactive path): shows a
   // session and takes the person's keys; the CLI wires the session and hands it over.
   ui: [
@@ -69,6 +72,7 @@ const MAY_IMPORT = {
     "orchestration",
     "context",
     "loop",
+    "control",
   ],
   // The fleet: sessions as BullMQ jobs in Redis, run by workers as child `warden -p` processes.
   // Reached only through `warden fleet` (and the tools that submit to it, through the CLI's wiring).
@@ -89,8 +93,29 @@ const layerRules = Object.entries(MAY_IMPORT)
     to: { path: "^src/", pathNot: `^src/(${[layer, ...allowed].join("|")})/` },
   }));
 
+// Inside src/cli/: the front ends (each a folder) build on the shared folders (flags/, session/,
+// headless/, startup/) and never on one another, so a front end can change without moving the
+// others; the shared folders never import a front end. The exceptions are named: the library's
+// query() is the control protocol's client in memory, the session builder starts process
+// teammates, and commands/ is where the subcommands pick their front end.
+const CLI_FRONT_ENDS = ["interactive", "acp", "library", "teammates", "control-protocol"];
+const CLI_SHARED = ["flags", "session", "headless", "startup"];
+const CLI_MAY_USE_FRONT_ENDS = { library: ["control-protocol"], session: ["teammates"] };
+const cliRules = [...CLI_FRONT_ENDS, ...CLI_SHARED].map((folder) => {
+  const allowed = [folder, ...(CLI_MAY_USE_FRONT_ENDS[folder] ?? [])];
+  const refused = CLI_FRONT_ENDS.filter((other) => !allowed.includes(other));
+  return {
+    name: `cli-${folder}`,
+    comment: `src/cli/${folder}/ may not import the front ends ${refused.map((f) => `src/cli/${f}/`).join(", ")}`,
+    severity: "error",
+    from: { path: `^src/cli/${folder}/` },
+    to: { path: `^src/cli/(${refused.join("|")})/` },
+  };
+});
+
 module.exports = {
   forbidden: [
+    ...cliRules,
     // The rules issue 10 names, spelled out so a violation says which one it broke. The table
     // above implies each of them; these keep them even if the table is loosened by mistake.
     {

@@ -23,7 +23,6 @@ const BUNDLED = new Set([
   "diff",
   "shell-quote",
   "ignore",
-  "tinyglobby",
   "@anthropic-ai/sdk",
   "openai",
   "@secretlint/core",

@@ -34,7 +34,7 @@ const GROUPS = [
   // tools are remembered, in one file rather than three (each ES module file costs its own load).
   { name: "mcp-manager", entry: "src/mcp/manager.ts" },
   // The interactive session beyond what the headless path already loads (ink stays apart).
-  { name: "interactive", entry: "src/cli/interactive.ts" },
+  { name: "interactive", entry: "src/cli/interactive/run.ts" },
 ];
 
 // Bundled CommonJS (ink's signal-exit and stack-utils) calls require() for Node's own modules,

@@ -47,7 +47,7 @@ async function main(): Promise<number> {
       early.restore();
       process.exit(0);
     });
-    const { runInteractive } = await import("./interactive.js");
+    const { runInteractive } = await import("./interactive/run.js");
     const code = await runInteractive(argv, early);
     // The person asked to leave: a timer or a reconnecting MCP client must not keep us here.
     process.exit(code);

@@ -155,6 +155,14 @@ function layerTableOfDocs(): Map<string, string[] | "everything"> {
   return table;
 }
 
+describe("src/cli/", () => {
+  it("keeps its files in folders: at most a dozen loose at its root", () => {
+    const loose = readdirSync(join(root, "src/cli"), { withFileTypes: true }).filter((e) => e.isFile());
+    expect(loose.length).toBeGreaterThan(0);
+    expect(loose.length, loose.map((e) => e.name).join(", ")).toBeLessThanOrEqual(12);
+  });
+});
+
 describe("docs/architecture.md", () => {
   it("names only files and folders of src/ that exist (a move must update the walk-through)", () => {
     const docs = readFileSync(join(root, "docs/architecture.md"), "utf8");
@@ -208,6 +216,8 @@ describe("the layer check", () => {
     ["no-cycles", "src/shell/brace-expansion.ts → src/shell/word-tokens.ts → src/shell/brace-expansion.ts"],
     ["layer-orchestration", "src/orchestration/run.ts → src/loop/events.ts"],
     ["layer-unknown", "src/extras/new-folder.ts → src/messages/types.ts"],
+    ["cli-interactive", "src/cli/interactive/run.ts → src/cli/acp/server.ts"],
+    ["cli-headless", "src/cli/headless/output.ts → src/cli/interactive/run.ts"],
   ])("reports %s: %s", (rule, path) => {
     expect(found).toContain(`${rule}: ${path}`);
   });

@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { openInteractiveSession } from "../../src/cli/interactive-session.js";
-import { parseSessionArgs } from "../../src/cli/session-config.js";
+import { parseSessionArgs } from "../../src/cli/flags/session-config.js";
+import { openInteractiveSession } from "../../src/cli/interactive/session.js";
 import { ElicitationQueue } from "../../src/ui/dialogs/elicitation-queue.js";
 import { PermissionQueue } from "../../src/ui/dialogs/permission-queue.js";
 import { SamplingQueue } from "../../src/ui/dialogs/sampling-queue.js";

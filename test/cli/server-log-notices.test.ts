@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SHOWN_PER_SERVER, serverLogNotices } from "../../src/cli/server-log-notices.js";
+import { SHOWN_PER_SERVER, serverLogNotices } from "../../src/cli/interactive/server-log-notices.js";
 import { tempDir } from "../loop/helpers.js";
 
 describe("serverLogNotices", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSessionArgs, UsageError } from "../../src/cli/session-config.js";
+import { parseSessionArgs, UsageError } from "../../src/cli/flags/session-config.js";
 
 const parse = (...argv: string[]) => parseSessionArgs(argv, "/base");
 

@@ -1,4 +1,4 @@
-// When the session counts as waiting on the model (src/cli/warm-up.ts): only when a request has
+// When the session counts as waiting on the model (src/cli/startup/warm-up.ts): only when a request has
 // been out for the grace with no answer. A process kept busy past the grace by other work must not
 // take an answer that is already in its socket, unread, for a silent model: it would start the
 // warm-up (the Bash grammar's load, tens of ms) on the way to the response's tool calls.
@@ -6,7 +6,7 @@
 // says when it has, so that no timing is guessed.
 import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
-import { watchRequests } from "../../src/cli/warm-up.js";
+import { watchRequests } from "../../src/cli/startup/warm-up.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { onNextRequestWritten } from "../../src/providers/http-fetch.js";
 import type { ModelRequest } from "../../src/providers/types.js";

@@ -1,11 +1,11 @@
-// The young generation is collected while the session waits for the model (src/cli/young-gc.ts):
+// The young generation is collected while the session waits for the model (src/cli/startup/young-gc.ts):
 // a forced minor collection follows a request written when the young generation is more than half
 // full, and V8's flags are left as they were (the built CLI's code cache is refused when they
 // differ, see scripts/cached-chunks.mjs).
 import { constants, type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
 import { cachedDataVersionTag, getHeapSpaceStatistics } from "node:v8";
 import { describe, expect, it } from "vitest";
-import { collectYoungGenerationWhileWaiting, youngGenerationWantsCollecting } from "../../src/cli/young-gc.js";
+import { collectYoungGenerationWhileWaiting, youngGenerationWantsCollecting } from "../../src/cli/startup/young-gc.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { onNextRequestWritten } from "../../src/providers/http-fetch.js";
 import type { ModelRequest } from "../../src/providers/types.js";

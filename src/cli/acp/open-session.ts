@@ -3,9 +3,10 @@
 // MCP servers, its asks sent to the editor, and the editor's file system and terminals lent to
 // its tools when the editor offered them in initialize.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import type { SessionConfig } from "../flags/session-config.js";
 import { planSession } from "../session/plan.js";
+import { parseSessionSpec } from "../session/spec.js";
 import { type BuiltSession, startSession } from "../session/start.js";
-import type { SessionConfig } from "../session-config.js";
 import { editorAccess } from "./editor-access.js";
 import { editorAskHandler } from "./permission.js";
 import { announcedToolCall } from "./tool-calls.js";
@@ -54,7 +55,9 @@ function mcpConfigOf(servers: readonly acp.McpServer[], warn: (message: string) 
 export async function openSession(request: OpenSessionRequest): Promise<AcpSession> {
   const { base, client } = request;
   const extra = mcpConfigOf(request.mcpServers ?? [], request.warn);
-  const config: SessionConfig = {
+  // The editor's session: the command line's spec with the editor's folder, servers and resume,
+  // checked by the spec's schema as every front end's is.
+  const config = parseSessionSpec({
     ...base,
     cwd: request.cwd,
     mcpConfig: extra ? [...base.mcpConfig, extra] : [...base.mcpConfig],
@@ -63,7 +66,7 @@ export async function openSession(request: OpenSessionRequest): Promise<AcpSessi
     resume: request.resume,
     continueLatest: false,
     ...(request.resume !== undefined && { forkSession: request.fork === true, sessionId: undefined }),
-  };
+  });
   let sessionId = request.fork ? "" : (request.resume ?? "");
   let entry: AcpSession | undefined;
   const announce = async (id: string, name: string, input: Record<string, unknown>) => {

@@ -7,13 +7,13 @@
 import { Readable, Writable } from "node:stream";
 // The unstable entry: a superset of the stable one that also has session/fork.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { PermissionModeError } from "../../control/session-commands.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
-import { applyPermissionUpdates } from "../../permissions/settings/index.js";
 import { deleteSavedSession } from "../../session/session-list.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
+import type { SessionConfig } from "../flags/session-config.js";
 import { SessionSetupError } from "../session/setup-error.js";
 import type { BuiltSession } from "../session/start.js";
-import type { SessionConfig } from "../session-config.js";
 import { wardenVersion } from "../version.js";
 import { historyUpdates } from "./history.js";
 import { type AcpSession, openSession } from "./open-session.js";
@@ -165,7 +165,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
   const closeOpen = async (entry: AcpSession, why: string) => {
     if (entry.running) {
       entry.cancelled = true;
-      entry.built.session.abort(new Error(why));
+      entry.built.commands.interrupt(new Error(why));
       await entry.running.catch(() => undefined);
     }
     await entry.built.close();
@@ -194,22 +194,16 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
   app.onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
     const entry = sessions.get(params.sessionId);
     if (!entry) throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, "no such session");
-    const mode = params.modeId as PermissionMode;
-    const context = entry.built.session.getAppState().toolPermissionContext;
-    if (
-      !PERMISSION_MODES.includes(mode) ||
-      (mode === "bypassPermissions" && !context.isBypassPermissionsModeAvailable)
-    ) {
-      throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown or unavailable mode ${params.modeId}`);
+    let mode: PermissionMode;
+    try {
+      mode = entry.built.commands.setPermissionMode(params.modeId);
+    } catch (error) {
+      if (!(error instanceof PermissionModeError)) throw error;
+      throw acp.RequestError.invalidParams(
+        { modeId: params.modeId },
+        `unknown or unavailable mode ${params.modeId}: ${error.message}`,
+      );
     }
-    entry.built.session.setAppState((state) => ({
-      ...state,
-      toolPermissionContext: applyPermissionUpdates(
-        state.toolPermissionContext,
-        [{ type: "setMode", mode, destination: "session" }],
-        entry.built.plan.config.cwd,
-      ),
-    }));
     await client.notify(acp.methods.client.session.update, {
       sessionId: params.sessionId,
       update: { sessionUpdate: "current_mode_update", currentModeId: mode },
@@ -221,7 +215,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     const entry = sessions.get(params.sessionId);
     if (!entry?.running) return;
     entry.cancelled = true;
-    entry.built.session.abort(new Error("cancelled in the editor"));
+    entry.built.commands.interrupt(new Error("cancelled in the editor"));
   });
 
   app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
@@ -298,7 +292,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
   const connection = app.connect(stream);
   return connection.closed.finally(async () => {
     for (const entry of sessions.values()) {
-      entry.built.session.abort(new Error("the editor closed the connection"));
+      entry.built.commands.interrupt(new Error("the editor closed the connection"));
       await entry.built.close();
     }
   });

@@ -1,7 +1,7 @@
 // `warden acp [flags]`: serve the Agent Client Protocol on stdin/stdout for an editor (Zed,
 // JetBrains, Neovim plugins), with the same session flags as -p (--model, --permission-mode,
 // --settings, --allowedTools...). stdout is the protocol channel; messages for people go to stderr.
-import { parseSessionArgs, UsageError, usageText } from "../session-config.js";
+import { parseSessionArgs, UsageError, usageText } from "../flags/session-config.js";
 
 const err = (text: string) => void process.stderr.write(text);
 

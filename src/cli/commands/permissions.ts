@@ -5,8 +5,8 @@ import { createInterface } from "node:readline";
 import { type CheckRequest, createPermissionChecker } from "../../permissions/engine/index.js";
 import type { PermissionCliOptions } from "../../permissions/settings/index.js";
 import { loadSessionPermissions, type SessionPermissions } from "../../permissions/settings/index.js";
-import { contextSummary, contextText } from "../permissions-list.js";
 import { type CommandIo, processIo } from "./command-io.js";
+import { contextSummary, contextText } from "./permissions-list.js";
 
 const USAGE = `Usage: warden permissions check TOOL 'JSON_INPUT' [options]
        warden permissions check --jsonl [options] < requests.jsonl
@@ -178,7 +178,7 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   // Settings and flags are read once; each request only adds its own rules and mode.
   const setup = loadPermissionsFor(args, io);
   const { builtInTools } = await import("../../tools/registry.js");
-  const { webToolOptions } = await import("../web-tools.js");
+  const { webToolOptions } = await import("../session/web-tools.js");
   // Every tool a session could offer is checkable: WebSearch as if the provider searched by itself.
   const web = webToolOptions(setup.settings, "anthropic");
   const checker = createPermissionChecker(builtInTools(web), setup.permissionContext, args.cwd, setup.appState);

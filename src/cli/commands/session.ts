@@ -7,16 +7,16 @@ import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
-import { HeadlessReporter } from "../headless-output.js";
-import { readPrompt, stdinIsTerminal } from "../prompt-input.js";
+import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
+import { HeadlessReporter } from "../headless/output.js";
+import { readPrompt, stdinIsTerminal } from "../headless/prompt-input.js";
+import { shouldNudge, structuredOutputOf } from "../headless/structured-output.js";
+import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
 import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
+import { expandPrompt } from "../session/skills-setup.js";
 import { type BuiltSession, startSession } from "../session/start.js";
-import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../session-config.js";
-import { expandPrompt } from "../skills-setup.js";
-import { shouldNudge, structuredOutputOf } from "../structured-output.js";
-import { reportTaskLines } from "../task-lines.js";
 import { wardenVersion } from "../version.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
@@ -114,7 +114,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const onSigint = () => {
     if (interrupted) process.exit(130);
     interrupted = true;
-    session.abort("user");
+    built.commands.interrupt("user");
   };
   process.on("SIGINT", onSigint);
   // A closed stdout (EPIPE) would otherwise crash the process with an unhandled error event; the
@@ -122,7 +122,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // a write may fail after the session is over.
   const onOutputError = () => {
     outputClosed = true;
-    session.abort("output_closed");
+    built.commands.interrupt("output_closed");
   };
   process.stdout.on("error", onOutputError);
   const reporter = new HeadlessReporter(config.outputFormat, out, err, session.sessionId, config.verbose);

@@ -13,7 +13,6 @@ import { mergeRules, rulesFromSettingsFile } from "../../permissions/rules/index
 import type { PermissionRule, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { BuiltSession } from "../session/start.js";
 import type { JsonObject } from "./channel.js";
-import { switchModel } from "./switch-model.js";
 
 /** Keys that can change while a session runs. */
 const LIVE_KEYS = new Set(["permissions", "model"]);
@@ -98,7 +97,7 @@ export class FlagSettingsLayer {
     }
     const context = this.contextWith(before, file);
     this.layer = next;
-    session.setAppState((prev) => ({ ...prev, toolPermissionContext: context }));
+    this.built.commands.updatePermissions(() => context);
     model?.();
     return context.mode !== before.mode ? context.mode : undefined;
   }
@@ -109,7 +108,7 @@ export class FlagSettingsLayer {
       throw new Error("apply_flag_settings: nothing was applied: model must be a model name, or null");
     }
     try {
-      return await switchModel(this.built, value ?? undefined);
+      return await this.built.commands.prepareModel(value ?? undefined);
     } catch (error) {
       throw new Error(`apply_flag_settings: nothing was applied: ${(error as Error).message}`);
     }

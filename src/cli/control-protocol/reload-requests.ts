@@ -7,7 +7,7 @@
 import { skillRoots } from "../../config/skills/locations.js";
 import { catalogTrust } from "../../config/skills/types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
-import { createLiveSkillTool } from "../skills-setup.js";
+import { createLiveSkillTool } from "../session/skills-setup.js";
 import type { JsonObject } from "./channel.js";
 import { slashCommands } from "./slash-commands.js";
 import type { StreamState } from "./stream-state.js";

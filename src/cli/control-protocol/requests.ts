@@ -1,9 +1,9 @@
 // The SDK's control requests, answered from the running session. A request we do not handle gets
 // an error response naming it (the SDK rejects that one call), never silence.
 
-import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
+import type { PermissionMode } from "../../tool/permission-types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
-import { thinkingFromBudget } from "../thinking-option.js";
+import { thinkingFromBudget } from "../flags/thinking-option.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
 import { applyFlagSettings } from "./flag-settings.js";
@@ -12,7 +12,6 @@ import { handleMcpRequest } from "./mcp-requests.js";
 import { seedReadState } from "./seed-read-state.js";
 import { slashCommands } from "./slash-commands.js";
 import type { StreamState } from "./stream-state.js";
-import { switchModel } from "./switch-model.js";
 
 export async function handleControlRequest(request: JsonObject, state: StreamState): Promise<JsonObject> {
   const { built, sdkServers, reporter } = state;
@@ -20,25 +19,24 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
   switch (request.subtype) {
     case "interrupt":
       state.interruptRequested = true;
-      session.abort("user");
+      built.commands.interrupt("user");
       return {};
     case "set_permission_mode": {
-      const mode = request.mode;
-      if (typeof mode !== "string" || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-        throw new Error(
-          `set_permission_mode: the mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
-        );
+      if (typeof request.mode !== "string") {
+        throw new Error(`set_permission_mode: the mode must be a string, not ${JSON.stringify(request.mode)}`);
       }
-      session.setAppState((prev) => ({
-        ...prev,
-        toolPermissionContext: { ...prev.toolPermissionContext, mode: mode as PermissionMode },
-      }));
+      let mode: PermissionMode;
+      try {
+        mode = built.commands.setPermissionMode(request.mode);
+      } catch (error) {
+        throw new Error(`set_permission_mode: ${(error as Error).message}`);
+      }
       reporter.system({ subtype: "status", status: null, permissionMode: mode });
       return {};
     }
     case "set_model": {
       const wanted = typeof request.model === "string" ? request.model : undefined;
-      (await switchModel(built, wanted))();
+      await built.commands.setModel(wanted);
       return {};
     }
     case "set_max_thinking_tokens":

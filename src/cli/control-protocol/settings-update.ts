@@ -94,13 +94,12 @@ function applyFileRules(
   const { built } = state;
   const untrustedLocal = source === "localSettings" && !folderTrusted(built);
   const added = untrustedLocal ? { ...rules, allow: [] } : rules;
-  built.session.setAppState((prev) => {
-    const context = prev.toolPermissionContext;
+  built.commands.updatePermissions((context) => {
     const fromOthers = (behavior: (typeof RULE_LISTS)[number]) =>
       context.rules[behavior].filter((rule) => rule.file !== path);
     const kept = { allow: fromOthers("allow"), deny: fromOthers("deny"), ask: fromOthers("ask") };
     // Under allowManagedPermissionRulesOnly only the policy's rules count.
     const next = context.managedRulesOnly ? kept : mergeRules(kept, added);
-    return { ...prev, toolPermissionContext: { ...context, rules: next } };
+    return { ...context, rules: next };
   });
 }

@@ -12,14 +12,14 @@ import type { TerminalEvent } from "../../loop/events.js";
 import { PromptBlockedError } from "../../loop/session-hooks.js";
 import type { UserContentBlock } from "../../messages/types.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
-import { HeadlessReporter, type ResultObject } from "../headless-output.js";
+import type { SessionConfig } from "../flags/session-config.js";
+import { HeadlessReporter, type ResultObject } from "../headless/output.js";
+import { shouldNudge, structuredOutputOf } from "../headless/structured-output.js";
+import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
 import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
 import { type BuiltSession, startSession } from "../session/start.js";
-import type { SessionConfig } from "../session-config.js";
-import { shouldNudge, structuredOutputOf } from "../structured-output.js";
-import { reportTaskLines } from "../task-lines.js";
 import { ControlChannel, type JsonObject, type UserMessageLine } from "./channel.js";
 import { sdkElicitationHandler } from "./elicitation-bridge.js";
 import { agentsRunning, nextWakeOrTaskEnd } from "./idle-wake.js";
@@ -106,14 +106,14 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
     if (interrupted) process.exit(130);
     interrupted = true;
     stopWaiting();
-    void building?.then(({ built }) => built.session.abort("user"));
+    void building?.then(({ built }) => built.commands.interrupt("user"));
   };
   if (io.ownsProcess) {
     process.on("SIGINT", onSigint);
     process.stdout.on("error", () => {
       outputClosed = true;
       stopWaiting();
-      void building?.then(({ built }) => built.session.abort("output_closed"));
+      void building?.then(({ built }) => built.commands.interrupt("output_closed"));
     });
   }
   try {
@@ -217,7 +217,7 @@ async function buildState(
   const built = await startSession(plan, {
     askHandler:
       config.permissionPromptTool === "stdio"
-        ? sdkAskHandler(channel, () => sessionRef?.session.abort("user"))
+        ? sdkAskHandler(channel, () => sessionRef?.commands.interrupt("user"))
         : createHeadlessAskHandler(),
     isNonInteractive: true,
     warn,
@@ -323,7 +323,7 @@ async function runTurn(
     for await (const event of events) {
       if (state.interruptRequested && session.isRunning) {
         state.interruptRequested = false;
-        session.abort("user");
+        built.commands.interrupt("user");
       }
       reporter.event(event);
       if (event.type === "terminal") terminal = event;

@@ -1,6 +1,6 @@
 // What a stream-json session holds once built: the session, its reporter, the SDK's in-process
 // MCP servers, and an interrupt that came while a turn was starting.
-import type { HeadlessReporter } from "../headless-output.js";
+import type { HeadlessReporter } from "../headless/output.js";
 import type { BuiltSession } from "../session/start.js";
 import type { ControlChannel } from "./channel.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";

@@ -136,13 +136,11 @@ async function registerRepoRoot(request: JsonObject, state: StreamState): Promis
       `register_repo_root: ${directory} is not inside the session's folder or a folder added with --add-dir`,
     );
   }
-  session.setAppState((prev) => ({
-    ...prev,
-    toolPermissionContext: {
-      ...prev.toolPermissionContext,
-      workingDirectories: [...prev.toolPermissionContext.workingDirectories, directory],
-    },
-  }));
+  state.built.commands.applyPermissionUpdate({
+    type: "addDirectories",
+    directories: [directory],
+    destination: "session",
+  });
   if (request.reload_skills === true) await (await import("./reload-requests.js")).reloadSkills(state);
   return { directory };
 }

@@ -1,6 +1,7 @@
 // query() in one process: the same stream session the Agent SDK drives as a child process
 // (cli/control-protocol/), run here over in-memory streams, with this file as the SDK's side of
-// the protocol. Options become the flags the SDK would pass (parsed by the CLI's own parser) and
+// the protocol. Options become the session's spec (./spec-of-options.ts: what the SDK's flags
+// would say, as the object the stream session takes, checked by the same schema) and
 // the initialize request (hooks, in-process MCP servers, agents, system prompt, output schema);
 // the session's control requests are answered by the caller's functions (canUseTool, hook
 // callbacks, tool() handlers); every line the session writes is yielded as a message.
@@ -10,9 +11,11 @@ import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../control-protocol/channel.js";
 import { runStreamSession } from "../control-protocol/stream-session.js";
-import { parseSessionArgs, UsageError } from "../session-config.js";
+import { UsageError } from "../flags/usage-error.js";
+import type { SessionSpec } from "../session/spec.js";
 import { QueryControls } from "./query-controls.js";
 import { SdkServerBridge } from "./sdk-server-bridge.js";
+import { specOfOptions } from "./spec-of-options.js";
 import type {
   ElicitationRequest,
   HookCallback,
@@ -28,33 +31,6 @@ import type {
 export interface QueryParams {
   prompt: string | AsyncIterable<SDKUserMessage>;
   options?: Options;
-}
-
-/** The flags the Agent SDK passes its executable for these options. */
-function flagsOf(options: Options, sdkServers: ReadonlyMap<string, McpSdkServerConfigWithInstance>): string[] {
-  const argv = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
-  if (options.model) argv.push("--model", options.model);
-  if (options.permissionMode) argv.push("--permission-mode", options.permissionMode);
-  if (options.allowedTools?.length) argv.push(`--allowedTools=${options.allowedTools.join(",")}`);
-  if (options.disallowedTools?.length) argv.push(`--disallowedTools=${options.disallowedTools.join(",")}`);
-  for (const dir of options.additionalDirectories ?? []) argv.push(`--add-dir=${dir}`);
-  if (options.maxTurns !== undefined) argv.push("--max-turns", String(options.maxTurns));
-  if (options.maxBudgetUsd !== undefined) argv.push("--max-budget-usd", String(options.maxBudgetUsd));
-  if (options.continue) argv.push("--continue");
-  if (options.resume) argv.push("--resume", options.resume);
-  if (options.forkSession) argv.push("--fork-session");
-  if (options.settingSources) argv.push(`--setting-sources=${options.settingSources.join(",")}`);
-  if (options.includePartialMessages) argv.push("--include-partial-messages");
-  if (options.enableFileCheckpointing) argv.push("--enable-file-checkpointing");
-  if (options.includeHookEvents) argv.push("--include-hook-events");
-  if (options.maxThinkingTokens !== undefined) argv.push(`--max-thinking-tokens=${options.maxThinkingTokens}`);
-  if (options.canUseTool) argv.push("--permission-prompt-tool", "stdio");
-  // Settings given on the command line apply at once: their `env` reaches the session's processes.
-  if (options.env && Object.keys(options.env).length > 0)
-    argv.push(`--settings=${JSON.stringify({ env: options.env })}`);
-  const external = Object.entries(options.mcpServers ?? {}).filter(([name]) => !sdkServers.has(name));
-  if (external.length > 0) argv.push(`--mcp-config=${JSON.stringify({ mcpServers: Object.fromEntries(external) })}`);
-  return argv;
 }
 
 /** What initialize carries: the functions stay here, the session gets their ids. */
@@ -129,9 +105,9 @@ class WardenQuery extends QueryControls implements Query {
       ),
     );
     this.bridge = new SdkServerBridge(sdkServers);
-    let config: ReturnType<typeof parseSessionArgs>;
+    let config: SessionSpec;
     try {
-      config = parseSessionArgs(flagsOf(options, sdkServers), options.cwd ?? process.cwd());
+      config = specOfOptions(options, sdkServers);
     } catch (error) {
       this.failure = error instanceof UsageError ? new Error(`invalid options: ${error.message}`) : (error as Error);
       this.finished = true;

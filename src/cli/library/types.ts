@@ -167,6 +167,8 @@ export interface Options {
   /** `provider:model`, a Claude Code alias (sonnet, opus, haiku) or a bare claude-* id. */
   model?: string;
   permissionMode?: PermissionMode;
+  /** bypassPermissions may be switched to later with setPermissionMode (without it, that switch is refused). */
+  allowDangerouslySkipPermissions?: boolean;
   systemPrompt?: string | { type: "preset"; preset: "claude_code"; append?: string };
   settingSources?: SettingSource[];
   includePartialMessages?: boolean;

@@ -8,6 +8,7 @@
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { z } from "zod";
+import type { SessionCommands } from "../../control/session-commands.js";
 import type { SessionEngine } from "../../loop/session.js";
 import type { AskHandler } from "../../permissions/engine/index.js";
 import {
@@ -57,6 +58,7 @@ This message comes from another Warden session (${senderLabel(message)}); the us
 
 export function openSessionInbox(
   session: SessionEngine,
+  commands: Pick<SessionCommands, "remind">,
   askHandler: AskHandler,
   warn: (message: string) => void,
 ): SessionInbox | undefined {
@@ -97,11 +99,7 @@ export function openSessionInbox(
       return { outcome: "refused", sessionId: session.sessionId, reason: answer.message ?? "the user declined it" };
     }
     const text = deliveredText(message);
-    session.setAppState((state) => ({
-      ...state,
-      pendingReminders: [...(state.pendingReminders ?? []), text],
-      wakeRequested: true,
-    }));
+    commands.remind(text);
     return { outcome: "delivered", sessionId: session.sessionId };
   };
 

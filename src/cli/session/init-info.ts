@@ -1,6 +1,6 @@
 // The init line of a stream-json session (system/init), the same for `-p` and the Agent SDK's
 // stream-json input: what the session has (tools, MCP servers, agents, skills) and how it runs,
-// and the shape of that line (the reporter in ../headless-output.ts prints it).
+// and the shape of that line (the reporter in ../headless/output.ts prints it).
 
 import { howToTrust, type WorkspaceTrust, type WorkspaceTrustStatus } from "../../config/trust/index.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";

@@ -7,8 +7,8 @@ import type { AutoModeClassifier } from "../../permissions/classifier/index.js";
 import { createLazyClassifier, createModelClassifier } from "../../permissions/classifier/index.js";
 import { loadSessionPermissions, type SessionPermissions } from "../../permissions/settings/index.js";
 import type { AppState } from "../../tool/app-state.js";
-import { defaultModelSpec, resolveModel } from "../model-choice.js";
-import type { SessionConfig } from "../session-config.js";
+import type { SessionConfig } from "../flags/session-config.js";
+import { defaultModelSpec, resolveModel } from "./model-choice.js";
 
 const warn = (message: string) => void process.stderr.write(`warden: warning: ${message}\n`);
 
@@ -26,6 +26,7 @@ export function sessionPermissions(config: SessionConfig): SessionPermissions {
         permissionMode: config.permissionMode,
         addDirs: config.addDirs,
         dangerouslySkipPermissions: config.dangerouslySkipPermissions,
+        allowDangerouslySkipPermissions: config.allowDangerouslySkipPermissions,
       },
       extraSettings: config.settings !== undefined ? [config.settings] : [],
       trustProject: config.trustProject,

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsValue } from "../../config/settings.js";
+import { createSessionCommands, type SessionCommands } from "../../control/session-commands.js";
 import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { createSession, type SessionEngine } from "../../loop/session.js";
@@ -23,23 +24,24 @@ import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, CanUseTool } from "../../tool/types.js";
 import { builtInTools } from "../../tools/registry.js";
 import { isAgentTeamsEnabled } from "../../tools/team-shared/enabled.js";
-import { loadSessionAgentCatalog } from "../agent-catalog.js";
-import { loadExtraTools } from "../extra-tools.js";
-import { configuredFleetUrl, lazyFleetAccess } from "../fleet-access.js";
-import { setUpLsp } from "../lsp-setup.js";
-import { headlessMcpFeatures, sessionRoots } from "../mcp-features.js";
-import { skillArrivalSource } from "../skill-arrival.js";
-import type { SessionSkills } from "../skills-setup.js";
-import { setUpSkills } from "../skills-setup.js";
+import { traceFirstRequest } from "../startup/timing.js";
+import { warmUpWhileWaiting, watchRequests } from "../startup/warm-up.js";
+import { collectYoungGenerationWhileWaiting } from "../startup/young-gc.js";
 import { teammateMode, teammateRunnerFor } from "../teammates/mode.js";
-import { traceFirstRequest } from "../timing.js";
-import { warmUpWhileWaiting, watchRequests } from "../warm-up.js";
-import { smallFastModelSetting, webToolOptions } from "../web-tools.js";
-import { collectYoungGenerationWhileWaiting } from "../young-gc.js";
+import { loadSessionAgentCatalog } from "./agent-catalog.js";
+import { loadExtraTools } from "./extra-tools.js";
+import { configuredFleetUrl, lazyFleetAccess } from "./fleet-access.js";
+import { setUpLsp } from "./lsp-setup.js";
+import { headlessMcpFeatures, sessionRoots } from "./mcp-features.js";
 import { autoModeClassifier, bindPermissions } from "./permissions.js";
 import type { SessionPlan } from "./plan.js";
 import { withToolsLoadedBefore } from "./resume.js";
+import { skillArrivalSource } from "./skill-arrival.js";
+import type { SessionSkills } from "./skills-setup.js";
+import { setUpSkills } from "./skills-setup.js";
+import { switchModel } from "./switch-model.js";
 import { type SwitchableProvider, switchableProvider } from "./switchable-provider.js";
+import { smallFastModelSetting, webToolOptions } from "./web-tools.js";
 
 export interface StartOptions {
   /** Who settles an ask the rules and modes leave open (nobody in -p: denied with a reason). */
@@ -90,6 +92,8 @@ export interface StartOptions {
 export interface BuiltSession {
   plan: SessionPlan;
   session: SessionEngine;
+  /** What front ends change in the running session (mode, model, rules, queued messages...). */
+  commands: SessionCommands;
   /** The model requests go to; the SDK's set_model switches it. */
   provider: SwitchableProvider;
   canUseTool: CanUseTool;
@@ -282,10 +286,13 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
     });
     const bound = bindPermissions(config, session);
+    const commands = createSessionCommands(session, {
+      switchModel: (name) => switchModel({ plan, provider, session }, name),
+    });
     // With teams on, other sessions may message this one (each message asks the user first).
     const inbox =
       teams && options.listenForSessions !== false
-        ? (await import("./inbox.js")).openSessionInbox(session, options.askHandler, warn)
+        ? (await import("./inbox.js")).openSessionInbox(session, commands, options.askHandler, warn)
         : undefined;
     // Durable scheduled tasks of this project come back (only when its file exists: croner loads then).
     if (options.armDurableTasks && existsSync(join(config.cwd, ".warden", "scheduled_tasks.json"))) {
@@ -295,6 +302,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     return {
       plan,
       session,
+      commands,
       provider,
       canUseTool,
       mcp,

@@ -2,7 +2,7 @@
 // the Agent SDK's set_model swaps it between turns, and --fallback-model answers a request the
 // main model failed before sending anything back.
 import type { ModelRequest, Provider, ProviderEvent } from "../../providers/types.js";
-import type { ResolvedModel } from "../model-choice.js";
+import type { ResolvedModel } from "./model-choice.js";
 
 export interface SwitchableProvider extends Provider {
   /** Requests from now on go to this model. */

@@ -13,7 +13,7 @@ import type { ModelInfo } from "../../models/resolve.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import type { PermissionDecision } from "../../tool/permission-types.js";
 import type { CanUseTool, TeammateRequest } from "../../tool/types.js";
-import type { SessionConfig } from "../session-config.js";
+import { parseSessionSpec, type SessionSpec } from "../session/spec.js";
 import { type ChildLine, decodeLine, encodeLine, type LeadLine, type TeammateSpec } from "./protocol.js";
 
 function send(line: ChildLine): void {
@@ -28,10 +28,15 @@ class ReportingLedger extends UsageLedger {
   }
 }
 
-/** The lead's command line as the child's: headless, nothing to resume, no transcript of its own. */
-function childConfig(spec: TeammateSpec, modelLabel: string): SessionConfig {
-  const config: SessionConfig = {
-    ...spec.config,
+/**
+ * The lead's session spec as the child's: headless, nothing to resume, no transcript of its own.
+ * It crossed the process boundary as JSON: read back by the schema that made it (a spec this
+ * build cannot read stops the child, rather than start a session it does not describe).
+ */
+function childSpec(spec: TeammateSpec, modelLabel: string): SessionSpec {
+  const lead = parseSessionSpec(spec.config);
+  const config: SessionSpec = {
+    ...lead,
     print: true,
     outputFormat: "text",
     inputFormat: "text",
@@ -42,7 +47,7 @@ function childConfig(spec: TeammateSpec, modelLabel: string): SessionConfig {
   };
   for (const key of ["prompt", "resume", "sessionId", "jsonSchema", "permissionPromptTool", "maxBudgetUsd"] as const)
     delete config[key];
-  return config;
+  return parseSessionSpec(config);
 }
 
 const leadGone = (message: string): PermissionDecision => ({
@@ -58,6 +63,13 @@ export async function runTeammateChild(): Promise<number> {
   const spec = first.done ? undefined : decodeLine<LeadLine>(first.value);
   if (spec?.type !== "spec") {
     process.stderr.write("warden teammate: the first line on stdin must be the teammate's spec\n");
+    return 2;
+  }
+  let config: SessionSpec;
+  try {
+    config = childSpec(spec, spec.session.modelLabel);
+  } catch (error) {
+    process.stderr.write(`warden teammate: the lead's session spec cannot be read: ${(error as Error).message}\n`);
     return 2;
   }
   const stop = new AbortController();
@@ -83,7 +95,7 @@ export async function runTeammateChild(): Promise<number> {
   const { startSession } = await import("../session/start.js");
   const { runTeammate } = await import("../../loop/subagent/teammate.js");
   const warn = (message: string) => void process.stderr.write(`warden: warning: ${message}\n`);
-  const plan = await planSession(childConfig(spec, spec.session.modelLabel), { warn });
+  const plan = await planSession(config, { warn });
   const built = await startSession(plan, {
     askHandler: createHeadlessAskHandler(),
     isNonInteractive: true,

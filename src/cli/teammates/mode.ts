@@ -4,7 +4,7 @@
 // (./process-runner.ts) loads on the first teammate started that way.
 import { type LoadedSettings, settingsValue } from "../../config/settings.js";
 import type { TeammateRunner } from "../../loop/subagent/deps.js";
-import type { SessionConfig } from "../session-config.js";
+import type { SessionConfig } from "../flags/session-config.js";
 
 export type TeammateMode = "in-process" | "process" | "tmux";
 

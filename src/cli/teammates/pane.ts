@@ -4,7 +4,7 @@
 // what the teammate does without being part of its work: a closed pane stops nothing.
 import { execFile } from "node:child_process";
 import type { TeammateRunner } from "../../loop/subagent/deps.js";
-import type { SessionConfig } from "../session-config.js";
+import type { SessionConfig } from "../flags/session-config.js";
 
 function tmux(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -19,7 +19,7 @@ import { TEAM_LEAD_NAME, type TeammateState } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
 import { childPermissionMode } from "../../tools/agent/permissions.js";
 import { newTeamMessage } from "../../tools/team-shared/messages.js";
-import type { SessionConfig } from "../session-config.js";
+import type { SessionConfig } from "../flags/session-config.js";
 import { type ChildLine, decodeLine, encodeLine, type PermissionQuestion, type TeammateSpec } from "./protocol.js";
 
 /** How long a stopped teammate has to record its end before its group is killed. */

@@ -14,13 +14,16 @@ import type {
   ToolPermissionContext,
 } from "../../tool/permission-types.js";
 import type { TeamContext, TeammateState } from "../../tool/team.js";
-import type { SessionConfig } from "../session-config.js";
+import type { SessionSpec } from "../session/spec.js";
 
 /** The first line the lead writes: everything the child needs to become the teammate. */
 export interface TeammateSpec {
   type: "spec";
-  /** The lead's command line, made into the child's (no prompt, no resume, no transcript of its own). */
-  config: SessionConfig;
+  /**
+   * The lead's session spec (session/spec.ts), made into the child's there (no prompt, no resume,
+   * no transcript of its own) and read back by the same schema.
+   */
+  config: SessionSpec;
   /** The lead's permission context (rules, directories); its word on each call is the lead's own anyway. */
   permissionContext: ToolPermissionContext;
   /** The lead session's: the sidechain is filed under its id, the prompt states its date. */

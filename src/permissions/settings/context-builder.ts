@@ -19,6 +19,8 @@ export interface PermissionCliOptions {
   permissionMode?: string;
   addDirs?: readonly string[];
   dangerouslySkipPermissions?: boolean;
+  /** bypassPermissions available to switch to later, without starting in it. */
+  allowDangerouslySkipPermissions?: boolean;
 }
 
 export interface BuildPermissionContextOptions {
@@ -102,7 +104,8 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     mode,
     workingDirectories: [...new Set(workingDirectories)],
     rules,
-    isBypassPermissionsModeAvailable: bypassRequested && !bypassDisabledBy,
+    isBypassPermissionsModeAvailable:
+      (bypassRequested || cli.allowDangerouslySkipPermissions === true) && !bypassDisabledBy,
     managedRulesOnly: managedOnly || undefined,
   };
   return { context, warnings };

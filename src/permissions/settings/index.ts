@@ -16,6 +16,8 @@ export {
   enterPlanMode,
   leavePlanMode,
   modeAfterPlan,
+  permissionModeProblem,
+  withPermissionMode,
 } from "./plan-mode.js";
 export { type RuleRemoval, removeRuleFromSource, withoutRule } from "./remove-rule.js";
 export { loadSessionPermissions, type SessionPermissions, type SessionPermissionsOptions } from "./session-setup.js";

@@ -3,7 +3,7 @@
 // leaving restores it; the Bash rules a plan's approval may add.
 import { planFilePathIn } from "../../config/paths.js";
 import type { AppState } from "../../tool/app-state.js";
-import type { PermissionMode } from "../../tool/permission-types.js";
+import { PERMISSION_MODES, type PermissionMode, type ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AllowedPrompt } from "../../tool/user-dialog.js";
 import { isDangerousAllowRule, parseRule } from "../rules/index.js";
 
@@ -38,6 +38,34 @@ export function modeAfterPlan(state: AppState): PermissionMode {
 export function leavePlanMode(state: AppState, nextMode: PermissionMode): AppState {
   const { planMode: _left, ...rest } = state;
   return { ...rest, toolPermissionContext: { ...state.toolPermissionContext, mode: nextMode } };
+}
+
+/**
+ * Why the session may not switch to `mode`, or undefined: a name that is no mode, or
+ * bypassPermissions when the session did not start with it available (--dangerously-skip-
+ * permissions) or a policy turned it off. Every front end's switch is judged here.
+ */
+export function permissionModeProblem(context: ToolPermissionContext, mode: string): string | undefined {
+  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    return `${JSON.stringify(mode)} is not a permission mode (one of ${PERMISSION_MODES.join(", ")})`;
+  }
+  if (mode === "bypassPermissions" && !context.isBypassPermissionsModeAvailable) {
+    return "bypassPermissions needs --dangerously-skip-permissions or --allow-dangerously-skip-permissions at start (and no policy disabling it)";
+  }
+  return undefined;
+}
+
+/**
+ * The state in `next` mode, with plan mode's bookkeeping: entering remembers the mode to return to
+ * and names the plan file (under `sessionDir`), leaving forgets it. The caller has checked the
+ * switch with permissionModeProblem.
+ */
+export function withPermissionMode(state: AppState, next: PermissionMode, sessionDir: string): AppState {
+  const current = state.toolPermissionContext.mode;
+  if (next === current) return state;
+  if (next === "plan") return enterPlanMode(state, sessionDir);
+  if (current === "plan") return leavePlanMode(state, next);
+  return { ...state, toolPermissionContext: { ...state.toolPermissionContext, mode: next } };
 }
 
 /**

@@ -5,8 +5,6 @@
 // interrupts, Ctrl+C twice or Ctrl+D on an empty prompt exits, Shift+Tab cycles the mode.
 import { Box, Static, useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { sessionArtifactsDir } from "../../config/paths.js";
-import { enterPlanMode, leavePlanMode } from "../../permissions/settings/index.js";
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { customCommandEntries, suggestCommands } from "../commands/custom-commands.js";
 import type { CommandContext, SlashCommand } from "../commands/slash-commands.js";
@@ -208,18 +206,19 @@ export function App(props: AppProps) {
 
   const mode: PermissionMode = handle?.engine.getAppState().toolPermissionContext.mode ?? "default";
 
-  const setMode = useCallback((next: PermissionMode) => {
-    const engine = handleRef.current?.engine;
-    if (!engine) return;
-    engine.setAppState((state) => {
-      const current = state.toolPermissionContext.mode;
-      if (next === current) return state;
-      if (next === "plan") return enterPlanMode(state, sessionArtifactsDir(engine.cwd, engine.sessionId));
-      if (current === "plan") return leavePlanMode(state, next);
-      return { ...state, toolPermissionContext: { ...state.toolPermissionContext, mode: next } };
-    });
-    redraw();
-  }, []);
+  const setMode = useCallback(
+    (next: PermissionMode) => {
+      const commands = handleRef.current?.commands;
+      if (!commands) return;
+      try {
+        commands.setPermissionMode(next);
+      } catch (error) {
+        transcript.addNotice(`Mode not changed: ${error instanceof Error ? error.message : String(error)}`, "error");
+      }
+      redraw();
+    },
+    [transcript],
+  );
 
   const cycleMode = useCallback(() => {
     const engine = handleRef.current?.engine;
@@ -327,6 +326,7 @@ export function App(props: AppProps) {
     handleSessionKey(name, promptIsEmpty, {
       busy: busyRef.current,
       engine: handleRef.current?.engine,
+      commands: handleRef.current?.commands,
       sideAbort: sideAbort.current,
       cycleMode,
       exit,
@@ -364,7 +364,7 @@ export function App(props: AppProps) {
           sampling={sampling}
           picking={picking}
           cwd={props.cwd}
-          onRefused={() => handleRef.current?.engine.abort("user")}
+          onRefused={() => handleRef.current?.commands.interrupt("user")}
         />
         <Box borderStyle="round" borderColor="gray" borderLeft={false} borderRight={false} paddingX={0}>
           <Prompt

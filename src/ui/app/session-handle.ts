@@ -1,6 +1,7 @@
 // What the UI needs of a running session, given by the CLI (which wires the model, settings,
 // permissions, hooks and MCP servers): the engine itself, prompts run under the session's hooks,
 // and a way to open another session (/clear, /resume, /model).
+import type { SessionCommands } from "../../control/session-commands.js";
 import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import type { SessionEngine } from "../../loop/session.js";
@@ -19,6 +20,8 @@ export interface MentionOutcome {
 
 export interface SessionHandle {
   engine: SessionEngine;
+  /** What the UI changes in the session (mode, rules, folders, queued messages, interrupt): never setAppState. */
+  commands: SessionCommands;
   /** A prompt run with the session's hooks (UserPromptSubmit, Stop...). */
   runPrompt(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent | undefined>;
   /**

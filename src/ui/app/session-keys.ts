@@ -1,6 +1,7 @@
 // The session's own keys, those the prompt does not use: Esc interrupts what runs, Shift+Tab
 // cycles the mode, Ctrl+D on an empty prompt exits, Ctrl+B sends running commands to the
 // background, and Ctrl+C interrupts and, pressed again within two seconds, exits.
+import type { SessionCommands } from "../../control/session-commands.js";
 import type { SessionEngine } from "../../loop/session.js";
 import type { KeyName } from "../input/keys.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
@@ -12,6 +13,8 @@ export interface SessionKeyContext {
   busy: boolean;
   /** Undefined while the session starts. */
   engine: SessionEngine | undefined;
+  /** How the keys change the session (interrupt, commands to the background); undefined while it starts. */
+  commands: SessionCommands | undefined;
   /** Stops what runs beside the model (a `!command`, the Reads of `@file` mentions). */
   sideAbort: AbortController | undefined;
   cycleMode(): void;
@@ -24,7 +27,7 @@ export interface SessionKeyContext {
 
 export function handleSessionKey(name: KeyName, promptIsEmpty: boolean, keys: SessionKeyContext): void {
   if (name === "escape") {
-    if (keys.busy) keys.engine?.abort("user");
+    if (keys.busy) keys.commands?.interrupt("user");
     keys.sideAbort?.abort();
     return;
   }
@@ -41,7 +44,7 @@ export function handleSessionKey(name: KeyName, promptIsEmpty: boolean, keys: Se
     return;
   }
   if (name === "ctrlC") {
-    if (keys.busy) keys.engine?.abort("user");
+    if (keys.busy) keys.commands?.interrupt("user");
     const at = Date.now();
     if (at - keys.ctrlCAt.current < EXIT_CONFIRM_MS) {
       keys.exit();
@@ -66,12 +69,7 @@ function sendCommandsToBackground(keys: SessionKeyContext): string {
   const calls = [...keys.transcript.running.values()].filter(
     (tool) => tool.use.name === "Bash" && tool.use.input.run_in_background !== true,
   );
-  if (calls.length > moved) {
-    engine.setAppState((state) => ({
-      ...state,
-      backgroundWhenStarted: new Set([...(state.backgroundWhenStarted ?? []), ...calls.map((tool) => tool.use.id)]),
-    }));
-  }
+  if (calls.length > moved) keys.commands?.backgroundWhenStarted(calls.map((tool) => tool.use.id));
   if (moved > 0) return `Moved ${moved === 1 ? "the running command" : `${moved} running commands`} to the background.`;
   if (calls.length > 0) {
     return `${calls.length === 1 ? "The command has" : "The commands have"} not started yet (the checks still run): it goes to the background as soon as it starts.`;

@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { applyPermissionUpdate, persistPermissionUpdate } from "../../permissions/settings/index.js";
+import { persistPermissionUpdate } from "../../permissions/settings/index.js";
 import type { PermissionUpdate } from "../../tool/permission-types.js";
 import { displayPath } from "../transcript/tool-summary.js";
 import type { SlashCommand } from "./slash-commands.js";
@@ -52,10 +52,7 @@ export const addDirCommand: SlashCommand = {
       ctx.transcript.addNotice(`/add-dir: ${error instanceof Error ? error.message : String(error)}`, "error");
       return;
     }
-    engine.setAppState((state) => ({
-      ...state,
-      toolPermissionContext: applyPermissionUpdate(state.toolPermissionContext, update, engine.cwd),
-    }));
+    ctx.handle.commands.applyPermissionUpdate(update);
     ctx.transcript.addNotice(
       `Added ${path} as a working folder${file ? ` (saved in ${displayPath(file, engine.cwd)})` : " for this session"}.`,
     );

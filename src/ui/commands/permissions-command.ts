@@ -3,7 +3,6 @@
 // file it came from (a pick list when the rule is not given, or when several sources hold it).
 import { formatRule, parseRule, RULE_BEHAVIORS } from "../../permissions/rules/index.js";
 import {
-  applyPermissionUpdate,
   persistPermissionUpdate,
   type RuleRemoval,
   removeRuleFromSource,
@@ -48,10 +47,7 @@ function addRule(ctx: CommandContext, behavior: PermissionBehavior, text: string
   const engine = ctx.handle.engine;
   const update: PermissionUpdate = { type: "addRules", behavior, rules: [parsed.value], destination: "localSettings" };
   const file = persistPermissionUpdate(update, engine.cwd);
-  engine.setAppState((state) => ({
-    ...state,
-    toolPermissionContext: applyPermissionUpdate(state.toolPermissionContext, update, engine.cwd),
-  }));
+  ctx.handle.commands.applyPermissionUpdate(update);
   ctx.transcript.addNotice(
     `Added ${behavior} rule ${formatRule(parsed.value)}${file ? ` to ${displayPath(file, engine.cwd)}` : ""}.`,
   );
@@ -109,7 +105,7 @@ async function removeCommand(
     ctx.transcript.addNotice(`${formatRule(rule.value)} cannot be removed here: ${removal.reason}.`, "error");
     return;
   }
-  engine.setAppState((state) => ({ ...state, toolPermissionContext: withoutRule(state.toolPermissionContext, rule) }));
+  ctx.handle.commands.updatePermissions((context) => withoutRule(context, rule));
   ctx.transcript.addNotice(
     `Removed ${rule.behavior} rule ${formatRule(rule.value)} ${
       removal.file ? `from ${displayPath(removal.file, engine.cwd)}` : `(${rule.source}: for the rest of this session)`

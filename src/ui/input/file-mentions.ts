@@ -1,5 +1,5 @@
 // `@path` in the prompt: Tab completes the path from the working directory, and on sending, the
-// session attaches each mentioned file by calling the Read tool for it (src/cli/interactive-mentions.ts),
+// session attaches each mentioned file by calling the Read tool for it (src/cli/interactive/mentions.ts),
 // so deny rules and the other permission checks decide about every byte, as for any other read.
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
@@ -63,6 +63,6 @@ export function mentionTokens(prompt: string): string[] {
   return [...found];
 }
 
-/** How the attachment message for the model starts (src/cli/interactive-mentions.ts): a resumed session's history leaves it out. */
+/** How the attachment message for the model starts (src/cli/interactive/mentions.ts): a resumed session's history leaves it out. */
 export const ATTACHED_PREFIX = "The user attached @";
 export const NOT_ATTACHED_PREFIX = "The user mentioned @";

@@ -1,0 +1,370 @@
+// What a headless session prints. stream-json is one JSON object per line, shaped like Claude
+// Code's so existing consumers can read it: system/init, assistant, user, then one result line.
+// json prints only the result object; text prints only the final answer.
+
+import type { QueryEvent, TerminalEvent, TerminalReason } from "../../loop/events.js";
+import type { ServerLogMessage } from "../../mcp/client-features/types.js";
+import type { AssistantMessage, Usage, UserMessage } from "../../messages/types.js";
+import { emptyUsage, textOf, toolResultText } from "../../messages/types.js";
+import type { ModelUsageEntry } from "../../models/cost.js";
+import type { PermissionDenialRecord } from "../../orchestration/run-tool-use.js";
+import type { OutputFormat } from "../flags/session-config.js";
+import type { InitInfo } from "../session/init-info.js";
+import { wardenVersion } from "../version.js";
+import { PartialMessages } from "./partial-messages.js";
+
+export type ResultSubtype =
+  | "success"
+  | "error_max_turns"
+  | "error_max_budget_usd"
+  | "error_during_execution"
+  | "error_max_structured_output_retries";
+
+/** What the session spent, for the result line. */
+export interface SessionCosts {
+  /** Null when a model the session used has no known price. */
+  totalCostUsd: number | null;
+  modelUsage: Record<string, ModelUsageEntry>;
+}
+
+export interface ResultObject {
+  type: "result";
+  subtype: ResultSubtype;
+  is_error: boolean;
+  duration_ms: number;
+  duration_api_ms: number;
+  num_turns: number;
+  result: string;
+  session_id: string;
+  /** USD spent by the session; null when a model's price is unknown (never a made-up zero). */
+  total_cost_usd: number | null;
+  usage: Usage;
+  /** Tokens and cost per model id, in the Agent SDK's ModelUsage shape. */
+  modelUsage: Record<string, ModelUsageEntry>;
+  permission_denials: Array<{ tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }>;
+  /** Why the loop stopped (completed, max_turns, aborted_streaming, model_error, ...). */
+  terminal_reason: TerminalReason;
+  /** What went wrong, for error results. */
+  error?: string;
+  /** The same, as the Agent SDK's error results carry it. */
+  errors?: string[];
+  /** The last answer's stop reason (null when there was none). */
+  stop_reason: string | null;
+  /** `--json-schema` runs: the data of the last StructuredOutput call that matched the schema. */
+  structured_output?: unknown;
+  uuid: string;
+}
+
+/** What a `--json-schema` run produced (`output` absent: no valid StructuredOutput call). */
+export interface StructuredOutcome {
+  output?: { data: unknown };
+}
+
+export function subtypeOf(reason: TerminalReason): ResultSubtype {
+  if (reason === "completed") return "success";
+  if (reason === "max_turns") return "error_max_turns";
+  if (reason === "max_budget_usd") return "error_max_budget_usd";
+  return "error_during_execution";
+}
+
+const REASON_TEXT: Record<TerminalReason, string> = {
+  completed: "",
+  max_turns: "the session reached its turn limit (--max-turns)",
+  aborted_streaming: "interrupted while the model was answering",
+  aborted_tools: "interrupted while tools were running",
+  model_error: "the model request failed",
+  prompt_too_long: "the conversation is too long for the model's context window",
+  max_output_tokens: "the model kept hitting its output token limit",
+  max_budget_usd: "the session reached its USD budget (--max-budget-usd)",
+};
+
+/** The Agent SDK's usage shape: every field present. */
+function fullUsage(usage: Usage | undefined): object {
+  return {
+    input_tokens: usage?.input_tokens ?? 0,
+    output_tokens: usage?.output_tokens ?? 0,
+    cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
+    server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+    service_tier: "standard",
+    cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+  };
+}
+
+export class HeadlessReporter {
+  private lastAssistant: AssistantMessage | undefined;
+  private apiStartedAt: number | undefined;
+  private apiMs = 0;
+  /** --include-partial-messages: the model's answer as Anthropic stream events while it streams. */
+  private partial: PartialMessages | undefined;
+
+  constructor(
+    private readonly format: OutputFormat,
+    private readonly out: (text: string) => void,
+    private readonly err: (text: string) => void,
+    private readonly sessionId: string,
+    private readonly verbose: boolean,
+  ) {}
+
+  init(info: InitInfo): void {
+    if (this.format !== "stream-json") return;
+    this.line({
+      type: "system",
+      subtype: "init",
+      cwd: info.cwd,
+      session_id: info.sessionId,
+      model: info.bareModel,
+      tools: info.tools,
+      mcp_servers: info.mcpServers,
+      permissionMode: info.permissionMode,
+      workspace_trust: info.workspaceTrust,
+      agents: info.agents,
+      ...(info.agentErrors.length > 0 ? { agent_errors: info.agentErrors } : {}),
+      apiKeySource: info.apiKeySource,
+      claude_code_version: wardenVersion(),
+      slash_commands: info.slashCommands,
+      output_style: "default",
+      skills: info.skills,
+      plugins: [],
+      uuid: crypto.randomUUID(),
+    });
+  }
+
+  /** Partial messages (`stream_event` lines) from now on. */
+  includePartialMessages(): void {
+    if (this.format === "stream-json") this.partial = new PartialMessages((line) => this.line(line), this.sessionId);
+  }
+
+  /** A new prompt of a stream-json input session: the result line will speak of it alone. */
+  startTurn(): void {
+    this.lastAssistant = undefined;
+    this.apiMs = 0;
+    this.apiStartedAt = undefined;
+  }
+
+  /** A failed model request about to be retried (Claude Code's `api_retry` line). */
+  apiRetry(info: {
+    retry: number;
+    maxRetries: number;
+    delayMs: number;
+    status: number | undefined;
+    error: string;
+  }): void {
+    if (this.format !== "stream-json") return;
+    this.line({
+      type: "system",
+      subtype: "api_retry",
+      attempt: info.retry,
+      max_retries: info.maxRetries,
+      retry_delay_ms: info.delayMs,
+      error_status: info.status ?? null,
+      error:
+        info.status === 429
+          ? "rate_limit"
+          : info.status !== undefined && info.status >= 500
+            ? "server_error"
+            : "unknown",
+      error_message: info.error,
+      session_id: this.sessionId,
+      uuid: crypto.randomUUID(),
+    });
+  }
+
+  /** Any other line of the stream (system status lines of the control protocol). */
+  system(fields: Record<string, unknown>): void {
+    if (this.format === "stream-json")
+      this.line({ type: "system", ...fields, session_id: this.sessionId, uuid: crypto.randomUUID() });
+  }
+
+  event(event: QueryEvent): void {
+    this.partial?.event(event);
+    switch (event.type) {
+      case "request_start":
+        this.apiStartedAt = performance.now();
+        return;
+      case "assistant":
+        this.stopApiClock();
+        this.lastAssistant = event.message;
+        if (this.format === "stream-json") this.line(this.assistantLine(event.message));
+        return;
+      case "user":
+        if (this.format === "stream-json") this.line(this.userLine(event.message));
+        return;
+      case "tool_result":
+        if (this.verbose && this.format !== "stream-json") {
+          const status = event.result.is_error ? "error" : "ok";
+          const text = toolResultText(event.result.content);
+          this.err(
+            `[tool] ${event.toolUse.name} ${JSON.stringify(event.toolUse.input)} -> ${status} (${text.length} chars)\n`,
+          );
+        }
+        return;
+      case "todo":
+        // The task list as it now is, for a consumer's progress panel (not a Claude Code line type).
+        if (this.format === "stream-json") {
+          this.line({
+            type: "todo",
+            family: event.list.family,
+            todos: event.list.items,
+            session_id: this.sessionId,
+            uuid: crypto.randomUUID(),
+          });
+        }
+        return;
+      case "brief":
+        // A message the model sent the user while working (SendUserMessage; not a Claude Code line type).
+        if (this.format === "stream-json") {
+          this.line({
+            type: "brief",
+            message: event.message.message,
+            attachments: event.message.attachments,
+            status: event.message.status,
+            session_id: this.sessionId,
+            uuid: crypto.randomUUID(),
+          });
+        } else {
+          this.err(`${event.message.message}\n`);
+        }
+        return;
+      case "compact_boundary":
+        // Claude Code's shape: consumers learn the conversation was summarised and how big it was.
+        if (this.format === "stream-json") {
+          this.line({
+            type: "system",
+            subtype: "compact_boundary",
+            session_id: this.sessionId,
+            compact_metadata: { trigger: event.trigger, pre_tokens: event.preTokens, post_tokens: event.postTokens },
+            uuid: crypto.randomUUID(),
+          });
+        }
+        return;
+      case "notice":
+        this.err(`warden: ${event.message}\n`);
+        return;
+      case "terminal":
+        this.stopApiClock();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * A log message from an MCP server: a `system` line in stream-json, a stderr line in the other
+   * formats; shown only with --verbose (the level the servers send at is set in settings).
+   */
+  serverLog(message: ServerLogMessage): void {
+    if (!this.verbose) return;
+    if (this.format === "stream-json") {
+      this.line({
+        type: "system",
+        subtype: "mcp_log",
+        server: message.server,
+        level: message.level,
+        ...(message.logger !== undefined && { logger: message.logger }),
+        data: message.data,
+        session_id: this.sessionId,
+        uuid: crypto.randomUUID(),
+      });
+      return;
+    }
+    const data = typeof message.data === "string" ? message.data : JSON.stringify(message.data);
+    this.err(`[mcp ${message.server}] ${message.level}: ${data}\n`);
+  }
+
+  /** Prints the outcome as the format wants it and returns the result object. */
+  finish(
+    terminal: TerminalEvent,
+    durationMs: number,
+    denials: readonly PermissionDenialRecord[],
+    costs: SessionCosts,
+    /** The result text when it is not the last answer (a manual compaction reports what it did). */
+    resultText?: string,
+    /** Set for `--json-schema` runs. */
+    structured?: StructuredOutcome,
+  ): ResultObject {
+    const missingOutput =
+      structured !== undefined && structured.output === undefined && terminal.reason === "completed";
+    const subtype = missingOutput ? "error_max_structured_output_retries" : subtypeOf(terminal.reason);
+    const result: ResultObject = {
+      type: "result",
+      subtype,
+      is_error: subtype !== "success",
+      duration_ms: Math.round(durationMs),
+      duration_api_ms: Math.round(this.apiMs),
+      num_turns: terminal.turnCount,
+      result: resultText ?? (this.lastAssistant ? textOf(this.lastAssistant) : ""),
+      session_id: this.sessionId,
+      total_cost_usd: costs.totalCostUsd,
+      usage: fullUsage(terminal.usage) as Usage,
+      modelUsage: costs.modelUsage,
+      permission_denials: denials.map((d) => ({
+        tool_name: d.tool_name,
+        tool_use_id: d.tool_use_id,
+        tool_input: d.tool_input,
+      })),
+      terminal_reason: terminal.reason,
+      stop_reason: this.lastAssistant?.stopReason ?? null,
+      uuid: crypto.randomUUID(),
+    };
+    if (structured?.output !== undefined) result.structured_output = structured.output.data;
+    if (missingOutput) {
+      result.error = "the model never called StructuredOutput with data matching the JSON schema (--json-schema)";
+    } else if (subtype !== "success") {
+      const why = REASON_TEXT[terminal.reason];
+      result.error = terminal.error ? `${why}: ${terminal.error}` : why;
+    }
+    if (result.error !== undefined) result.errors = [result.error];
+    if (this.format === "text") {
+      // A --json-schema run's answer is its data: printed as JSON, ready for a pipe.
+      if (structured?.output !== undefined) this.out(`${JSON.stringify(structured.output.data)}\n`);
+      else if (result.result) this.out(result.result.endsWith("\n") ? result.result : `${result.result}\n`);
+      if (result.error) this.err(`warden: ${result.error}\n`);
+    } else {
+      this.line(result);
+    }
+    return result;
+  }
+
+  private stopApiClock(): void {
+    if (this.apiStartedAt === undefined) return;
+    this.apiMs += performance.now() - this.apiStartedAt;
+    this.apiStartedAt = undefined;
+  }
+
+  private assistantLine(message: AssistantMessage): object {
+    return {
+      type: "assistant",
+      message: {
+        id: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+        type: "message",
+        role: "assistant",
+        model: message.model,
+        content: message.content,
+        stop_reason: message.stopReason ?? null,
+        stop_sequence: null,
+        // Claude Code consumers read usage fields without a null check: a model that reported
+        // none is shown as zero tokens.
+        usage: fullUsage(message.usage ?? emptyUsage()),
+      },
+      parent_tool_use_id: null,
+      session_id: this.sessionId,
+      uuid: crypto.randomUUID(),
+    };
+  }
+
+  private userLine(message: UserMessage): object {
+    return {
+      type: "user",
+      message: { role: "user", content: message.content },
+      ...(message.isMeta ? { isMeta: true } : {}),
+      parent_tool_use_id: null,
+      session_id: this.sessionId,
+      uuid: crypto.randomUUID(),
+    };
+  }
+
+  private line(value: object): void {
+    this.out(`${JSON.stringify(value)}\n`);
+  }
+}

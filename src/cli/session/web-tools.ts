@@ -1,0 +1,26 @@
+// The web tools' part of a session's settings: WebFetch's pre-approved hosts, and whether (and how)
+// WebSearch can search: with the settings' backend, or with the provider's own server-side search
+// (Anthropic). With neither, WebSearch is not offered.
+import { type LoadedSettings, settingsValue } from "../../config/settings.js";
+import type { BuiltInToolsOptions } from "../../tools/registry.js";
+
+/** Providers whose API searches the web by itself (the side query's `serverWebSearch`). */
+const SERVER_SEARCH_PROVIDERS: ReadonlySet<string> = new Set(["anthropic"]);
+
+export function webToolOptions(
+  settings: LoadedSettings,
+  providerName: string,
+): Pick<BuiltInToolsOptions, "webFetch" | "webSearch"> {
+  const webFetch = settingsValue(settings, "webFetch");
+  const backend = settingsValue(settings, "webSearch");
+  return {
+    ...(webFetch?.preapprovedHosts ? { webFetch: { preapprovedHosts: webFetch.preapprovedHosts } } : {}),
+    webSearch: { serverSide: SERVER_SEARCH_PROVIDERS.has(providerName), ...(backend ? { backend } : {}) },
+  };
+}
+
+/** Settings `smallFastModel`: the model of the session's provider that side queries ask. */
+export function smallFastModelSetting(settings: LoadedSettings): string | undefined {
+  const value = settingsValue(settings, "smallFastModel");
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}

@@ -1,0 +1,129 @@
+// What a front end may change in a running session, each change in one place. The interactive
+// UI, the SDK's control protocol (and the library's query(), which speaks it in memory), ACP and
+// the session inbox call these and never write the session's AppState themselves: a permission
+// mode switched from any of them gets the same checks (a known mode, bypassPermissions only when
+// it was made available) and the same plan-mode bookkeeping (the mode to return to, the plan file).
+import { sessionArtifactsDir } from "../config/paths.js";
+import type { SessionEngine } from "../loop/session.js";
+import type { UserMessage } from "../messages/types.js";
+import { applyPermissionUpdate, permissionModeProblem, withPermissionMode } from "../permissions/settings/index.js";
+import type { AppState } from "../tool/app-state.js";
+import type { PermissionMode, PermissionUpdate, ToolPermissionContext } from "../tool/permission-types.js";
+
+/** A mode switch refused: not a mode, or bypassPermissions when the session may not use it. */
+export class PermissionModeError extends Error {
+  override name = "PermissionModeError";
+}
+
+/** What the commands need of the session: the engine's state, its running prompt, its agents. */
+export type CommandedSession = Pick<
+  SessionEngine,
+  "sessionId" | "cwd" | "getAppState" | "setAppState" | "abort" | "stopAgents"
+>;
+
+/**
+ * Resolves a model name (undefined or "default": the session's own model) and returns the switch,
+ * so a caller can check everything else before anything changes. Given by whoever knows the
+ * session's providers (the CLI's builder); a name that does not resolve throws.
+ */
+export type ModelSwitch = (name: string | undefined) => Promise<() => void>;
+
+export interface SessionCommands {
+  /**
+   * Switches the permission mode (PermissionModeError when `mode` is refused, nothing changed).
+   * Entering plan mode remembers the mode to come back to and names the plan file; leaving it
+   * forgets that. Returns the mode the session is in afterwards.
+   */
+  setPermissionMode(mode: string): PermissionMode;
+  /**
+   * Replaces the permission context through `change` (rules, folders, a mode): a mode it changes
+   * goes through setPermissionMode's checks and bookkeeping, so no path switches modes around them.
+   * Throws PermissionModeError (nothing changed) when that switch is refused.
+   */
+  updatePermissions(change: (context: ToolPermissionContext) => ToolPermissionContext): void;
+  /** Applies one permission update (rules, folders, mode) to the session; saving it is the caller's. */
+  applyPermissionUpdate(update: PermissionUpdate): void;
+  /** Switches the model requests go to from the next one (see ModelSwitch). */
+  setModel(name: string | undefined): Promise<void>;
+  /** Resolves the model now and returns the switch, to be called once everything else has passed. */
+  prepareModel(name: string | undefined): Promise<() => void>;
+  /** Stops the running prompt; every tool call still gets its result. */
+  interrupt(reason?: unknown): void;
+  /** A user message taken into the conversation when the next prompt starts (or the running one's next request). */
+  queueMessage(message: UserMessage): void;
+  /** A reminder for the model at its next request, and a turn for it when the session is idle. */
+  remind(text: string): void;
+  /** The Bash calls (by tool_use id) whose command goes to the background as soon as it starts. */
+  backgroundWhenStarted(toolUseIds: readonly string[]): void;
+  /** Teammates and background agents stopped, their ends recorded. */
+  stopAgents(): Promise<void>;
+}
+
+export interface SessionCommandsOptions {
+  /** How setModel resolves and switches; without it setModel refuses. */
+  switchModel?: ModelSwitch;
+}
+
+export function createSessionCommands(
+  session: CommandedSession,
+  options: SessionCommandsOptions = {},
+): SessionCommands {
+  const planDir = () => sessionArtifactsDir(session.cwd, session.sessionId);
+  /** The state in `mode`, or PermissionModeError. */
+  const switched = (state: AppState, mode: string): AppState => {
+    const problem = permissionModeProblem(state.toolPermissionContext, mode);
+    if (problem) throw new PermissionModeError(problem);
+    return withPermissionMode(state, mode as PermissionMode, planDir());
+  };
+  // setAppState's updater runs synchronously: a refusal thrown inside leaves the state as it was.
+  const update = (change: (state: AppState) => AppState) => session.setAppState(change);
+  const updatePermissions = (change: (context: ToolPermissionContext) => ToolPermissionContext) =>
+    update((state) => {
+      const before = state.toolPermissionContext;
+      const next = change(before);
+      if (next.mode === before.mode) return { ...state, toolPermissionContext: next };
+      return switched({ ...state, toolPermissionContext: { ...next, mode: before.mode } }, next.mode);
+    });
+  const prepareModel = async (name: string | undefined) => {
+    if (!options.switchModel) throw new Error("this session cannot switch its model");
+    return options.switchModel(name);
+  };
+  return {
+    setPermissionMode(mode) {
+      update((state) => switched(state, mode));
+      return session.getAppState().toolPermissionContext.mode;
+    },
+    updatePermissions,
+    applyPermissionUpdate(permissionUpdate) {
+      // A mode is switched with its checks and bookkeeping (applyPermissionUpdate alone would set
+      // plan mode without the mode to return to, and keep the mode silently when bypass is off).
+      if (permissionUpdate.type === "setMode") update((state) => switched(state, permissionUpdate.mode));
+      else updatePermissions((context) => applyPermissionUpdate(context, permissionUpdate, session.cwd));
+    },
+    async setModel(name) {
+      (await prepareModel(name))();
+    },
+    prepareModel,
+    interrupt(reason = "user") {
+      session.abort(reason);
+    },
+    queueMessage(message) {
+      update((state) => ({ ...state, queuedUserMessages: [...(state.queuedUserMessages ?? []), message] }));
+    },
+    remind(text) {
+      update((state) => ({
+        ...state,
+        pendingReminders: [...(state.pendingReminders ?? []), text],
+        wakeRequested: true,
+      }));
+    },
+    backgroundWhenStarted(toolUseIds) {
+      if (toolUseIds.length === 0) return;
+      update((state) => ({
+        ...state,
+        backgroundWhenStarted: new Set([...(state.backgroundWhenStarted ?? []), ...toolUseIds]),
+      }));
+    },
+    stopAgents: () => session.stopAgents(),
+  };
+}
