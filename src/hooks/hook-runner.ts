@@ -165,8 +165,11 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     const base = { exitCode: 0, signal: null, stderr: "", timedOut: false };
     if (!run) return { ...base, stdout: "" };
     let timer: NodeJS.Timeout | undefined;
+    // An aborted signal ends the wait too: SessionEnd's bound holds for a host that never answers.
     const timedOut = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
+      if (signal?.aborted) resolve("timeout");
+      signal?.addEventListener("abort", () => resolve("timeout"), { once: true });
     });
     try {
       const answer = await Promise.race([run(id, input, toolUseId, signal), timedOut]);

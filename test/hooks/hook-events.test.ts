@@ -270,6 +270,22 @@ describe("SessionEnd", () => {
   });
 });
 
+describe("SessionEnd callbacks", () => {
+  it("an SDK callback that never answers is cut off at the same bound", async () => {
+    const cwd = tempDir();
+    const hooks = new HookRunner({ config: {}, cwd, sessionId: "s-end" });
+    const asked: Array<Record<string, unknown>> = [];
+    hooks.addCallbacks({ SessionEnd: [{ callbackIds: ["cb1"], timeout: 600 }] }, (_id, input) => {
+      asked.push(input);
+      return new Promise(() => {});
+    });
+    const warnings: string[] = [];
+    await runSessionEndHooks(hooks, "other", (w) => warnings.push(w));
+    expect(asked).toEqual([expect.objectContaining({ hook_event_name: "SessionEnd", reason: "other" })]);
+    expect(warnings.join("\n")).toContain("callback cb1");
+  });
+});
+
 describe("unknown hook events", () => {
   it("are reported once, naming the settings file; known new events are not", () => {
     const cwd = tempDir();
