@@ -11,7 +11,7 @@ import { HookRunner } from "../../src/hooks/hook-runner.js";
 import type { QueryEvent } from "../../src/loop/events.js";
 import { createSession } from "../../src/loop/session.js";
 import { runSessionEndHooks } from "../../src/loop/session-hooks.js";
-import { type AskHandler, createCanUseTool } from "../../src/permissions/engine/index.js";
+import { type AskHandler, createCanUseTool, createHeadlessAskHandler } from "../../src/permissions/engine/index.js";
 import { loadSessionPermissions } from "../../src/permissions/settings/index.js";
 import { createReplayProvider } from "../../src/providers/replay.js";
 import type { CanUseTool } from "../../src/tool/types.js";
@@ -245,6 +245,27 @@ describe("Notification", () => {
       notification_type: "permission_prompt",
       message: expect.stringContaining("Bash"),
     });
+  });
+});
+
+describe("Notification without anybody to ask", () => {
+  it("does not fire when the ask handler refuses without asking (headless -p)", async () => {
+    const cwd = tempDir();
+    const { session: s, hooks } = session(
+      cwd,
+      [{ content: [toolUse("b1", "Bash", { command: "touch made.txt" })] }, { content: [text("ok")] }],
+      {},
+      createCanUseTool({ askHandler: createHeadlessAskHandler() }),
+    );
+    // A callback is called in the same tick the hook is started, so its absence is final once the ask is answered.
+    const notified: unknown[] = [];
+    hooks.addCallbacks({ Notification: [{ callbackIds: ["n"] }] }, async (_id, input) => {
+      notified.push(input);
+      return {};
+    });
+    const events = await drain(s.submitMessage("make it"));
+    expect(JSON.stringify(events)).toContain("nobody can approve it");
+    expect(notified).toEqual([]);
   });
 });
 
