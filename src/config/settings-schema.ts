@@ -13,6 +13,11 @@ export const HOOK_EVENTS = [
   "SessionStart",
   "PreCompact",
   "PostCompact",
+  "PostToolUseFailure",
+  "SubagentStart",
+  "SubagentStop",
+  "SessionEnd",
+  "Notification",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -31,7 +36,10 @@ export const hookMatcherSchema = z.object({
 });
 export type HookMatcherConfig = z.infer<typeof hookMatcherSchema>;
 
-/** Events we do not run yet (Notification, SubagentStop, ...) are kept but not validated. */
+/**
+ * Events we do not run (a newer Claude Code's, or a typo) are kept but not validated; settings.ts
+ * warns once per file about each (unknownHookEvents), so a hook never goes quiet unnoticed.
+ */
 export const hooksSchema = z.looseObject(
   Object.fromEntries(HOOK_EVENTS.map((event) => [event, z.array(hookMatcherSchema).optional()])) as Record<
     HookEventName,
@@ -39,6 +47,12 @@ export const hooksSchema = z.looseObject(
   >,
 );
 export type HooksConfig = Partial<Record<HookEventName, HookMatcherConfig[]>>;
+
+/** The keys under `hooks` that name no event Warden runs. */
+export function unknownHookEvents(hooks: unknown): string[] {
+  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) return [];
+  return Object.keys(hooks).filter((key) => !(HOOK_EVENTS as readonly string[]).includes(key));
+}
 
 const ruleList = z.array(z.string());
 

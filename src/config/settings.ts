@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { jsonErrorOffset } from "./json-error-position.js";
 import { userHome, userSettingsPath } from "./paths.js";
-import { SETTINGS_FIELDS, type Settings } from "./settings-schema.js";
+import { SETTINGS_FIELDS, type Settings, unknownHookEvents } from "./settings-schema.js";
 import { applyWorkspaceTrust, type WorkspaceTrust } from "./trust/index.js";
 
 export { userSettingsPath };
@@ -217,6 +217,13 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
       warnings.push({ file: location.path, line, message: `${problem}; ignored` });
       delete holder[key];
     }
+  }
+  for (const event of unknownHookEvents(settings.hooks)) {
+    warnings.push({
+      file: location.path,
+      line: keyLine(text, event),
+      message: `hooks.${event}: Warden does not run this hook event; its hooks will never fire`,
+    });
   }
   return { file: errors.length === 0 ? { ...location, settings, text } : undefined, warnings, errors };
 }

@@ -5,8 +5,15 @@
 import { randomUUID } from "node:crypto";
 import type { HookEventName, HookMatcherConfig, HooksConfig } from "../config/settings-schema.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
-import type { PostToolUseResult, PreToolUseResult, ToolCallHooks } from "../tool/tool-call-hooks.js";
+import type {
+  PostToolUseFailureResult,
+  PostToolUseResult,
+  PreToolUseResult,
+  SubagentStopResult,
+  ToolCallHooks,
+} from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
+import { foldContextOutcomes, foldStopOutcomes } from "./hook-folds.js";
 import { matcherAccepts } from "./hook-matchers.js";
 import { type HookOutcome, interpretHookResult } from "./hook-output.js";
 import type {
@@ -22,6 +29,15 @@ import { type HookCommandResult, runHookCommand } from "./run-command.js";
 export type { PostToolUseResult, PreToolUseResult };
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+
+/**
+ * SessionEnd hooks hold up the exit: past this (or WARDEN_SESSIONEND_HOOKS_TIMEOUT_MS) they are
+ * killed, whatever their own timeout says (Claude Code bounds them the same way).
+ */
+export const SESSION_END_TIMEOUT_MS = 1_500;
+
+export type SessionEndReason = "clear" | "logout" | "prompt_input_exit" | "other";
+export type NotificationType = "permission_prompt" | "idle_prompt";
 
 export interface HookRunnerOptions {
   config: HooksConfig;
@@ -149,8 +165,11 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     const base = { exitCode: 0, signal: null, stderr: "", timedOut: false };
     if (!run) return { ...base, stdout: "" };
     let timer: NodeJS.Timeout | undefined;
+    // An aborted signal ends the wait too: SessionEnd's bound holds for a host that never answers.
     const timedOut = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
+      if (signal?.aborted) resolve("timeout");
+      signal?.addEventListener("abort", () => resolve("timeout"), { once: true });
     });
     try {
       const answer = await Promise.race([run(id, input, toolUseId, signal), timedOut]);
@@ -256,15 +275,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   /** `stopHookActive`: the model is already continuing because of a Stop hook (lets hooks avoid loops). */
   async stop(stopHookActive: boolean, signal?: AbortSignal): Promise<StopResult> {
     const outcomes = await this.run("Stop", undefined, { stop_hook_active: stopHookActive }, signal);
-    const result: StopResult = { errors: [] };
-    const reasons: string[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.kind === "failed") result.errors.push(outcome.message);
-      else if (outcome.kind === "blocking") reasons.push(outcome.message);
-      else if (outcome.json?.decision === "block") reasons.push(outcome.json.reason ?? "a Stop hook asked to continue");
-    }
-    if (reasons.length) result.continueWith = reasons.join("\n");
-    return result;
+    return foldStopOutcomes(outcomes, "a Stop hook asked to continue");
   }
 
   /**
@@ -311,32 +322,85 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     }
     return result;
   }
-}
 
-/**
- * The fold shared by the events whose hooks may refuse or add text (UserPromptSubmit, PreCompact):
- * exit code 2, `decision: "block"` or `continue: false` refuses; additionalContext or the plain
- * stdout of a successful hook is added; a hook that fails is reported and refuses nothing.
- */
-function foldContextOutcomes(
-  outcomes: readonly HookOutcome[],
-  defaultBlockReason: string,
-): { context: string[]; errors: string[]; blocked?: string } {
-  const context: string[] = [];
-  const errors: string[] = [];
-  const blocks: string[] = [];
-  for (const outcome of outcomes) {
-    if (outcome.kind === "failed") errors.push(outcome.message);
-    else if (outcome.kind === "blocking") blocks.push(outcome.message);
-    else if (outcome.json) {
-      if (outcome.json.decision === "block" || outcome.json.continue === false) {
-        blocks.push(outcome.json.reason ?? outcome.json.stopReason ?? defaultBlockReason);
-      }
-      const added = outcome.json.hookSpecificOutput?.additionalContext;
-      if (added) context.push(added);
-    } else if (outcome.text) {
-      context.push(outcome.text);
-    }
+  /** A tool call that ended in an error; additionalContext reaches the model, nothing can be undone. */
+  async postToolUseFailure(
+    toolName: string,
+    toolInput: ToolInput,
+    toolUseId: string,
+    error: string,
+    signal?: AbortSignal,
+  ): Promise<PostToolUseFailureResult> {
+    const outcomes = await this.run(
+      "PostToolUseFailure",
+      toolName,
+      { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId, error, is_interrupt: false },
+      signal,
+    );
+    const { context, errors } = foldContextOutcomes(outcomes, "");
+    return { additionalContext: context, errors };
   }
-  return blocks.length > 0 ? { context, errors, blocked: blocks.join("\n") } : { context, errors };
+
+  async subagentStart(
+    agent: { agentId: string; agentType: string },
+    signal?: AbortSignal,
+  ): Promise<{ additionalContext: string[]; errors: string[] }> {
+    const outcomes = await this.run(
+      "SubagentStart",
+      agent.agentType,
+      { agent_id: agent.agentId, agent_type: agent.agentType },
+      signal,
+    );
+    const result = { additionalContext: [] as string[], errors: [] as string[] };
+    for (const outcome of outcomes) {
+      if (outcome.kind === "failed") result.errors.push(outcome.message);
+      else if (outcome.kind === "success" && outcome.json?.hookSpecificOutput?.additionalContext)
+        result.additionalContext.push(outcome.json.hookSpecificOutput.additionalContext);
+    }
+    return result;
+  }
+
+  /** Like Stop, for a subagent: exit 2 or `decision: "block"` sends it back with the reason. */
+  async subagentStop(
+    agent: { agentId: string; agentType: string; transcriptPath?: string; lastMessage: string },
+    stopHookActive: boolean,
+    signal?: AbortSignal,
+  ): Promise<SubagentStopResult> {
+    const outcomes = await this.run(
+      "SubagentStop",
+      agent.agentType,
+      {
+        stop_hook_active: stopHookActive,
+        agent_id: agent.agentId,
+        agent_type: agent.agentType,
+        agent_transcript_path: agent.transcriptPath ?? "",
+        last_assistant_message: agent.lastMessage,
+      },
+      signal,
+    );
+    return foldStopOutcomes(outcomes, "a SubagentStop hook asked to continue");
+  }
+
+  /** The session ends (matcher: the reason). It cannot block; its hooks are cut off at a short bound. */
+  async sessionEnd(reason: SessionEndReason): Promise<{ errors: string[] }> {
+    const fromEnv = Number(process.env.WARDEN_SESSIONEND_HOOKS_TIMEOUT_MS);
+    const bound = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : SESSION_END_TIMEOUT_MS;
+    const outcomes = await this.run("SessionEnd", reason, { reason }, AbortSignal.timeout(bound));
+    return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
+  }
+
+  /** The user is needed (matcher: the notification type); fire-and-forget, its answer is ignored. */
+  async notification(
+    notificationType: NotificationType,
+    message: string,
+    signal?: AbortSignal,
+  ): Promise<{ errors: string[] }> {
+    const outcomes = await this.run(
+      "Notification",
+      notificationType,
+      { message, notification_type: notificationType },
+      signal,
+    );
+    return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
+  }
 }

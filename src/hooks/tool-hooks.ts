@@ -68,7 +68,43 @@ export async function runPostToolUseHooks(
     ...post.errors.map((text) => `PostToolUse hook error: ${text}`),
   ];
   if (notes.length === 0) return result;
-  const extra = notes.join("\n");
+  return withNote(result, notes.join("\n"));
+}
+
+/**
+ * Runs PostToolUseFailure hooks for a call that ended in an error (instead of PostToolUse): their
+ * additionalContext reaches the model's next request, their own failures are noted in the result.
+ */
+export async function runPostToolUseFailureHooks(
+  tool: AnyTool,
+  input: ToolInput,
+  result: ToolResultBlock,
+  context: ToolUseContext,
+): Promise<ToolResultBlock> {
+  const hooks = context.getAppState().hooks;
+  if (!hooks?.has("PostToolUseFailure")) return result;
+  const error = resultText(result);
+  const failure = await hooks.postToolUseFailure(
+    tool.name,
+    input,
+    result.tool_use_id,
+    error,
+    context.abortController.signal,
+  );
+  queueReminders(
+    context,
+    failure.additionalContext.map((text) => `PostToolUseFailure hook context for ${tool.name}: ${text}`),
+  );
+  if (failure.errors.length === 0) return result;
+  return withNote(result, failure.errors.map((text) => `PostToolUseFailure hook error: ${text}`).join("\n"));
+}
+
+function resultText(result: ToolResultBlock): string {
+  if (typeof result.content === "string") return result.content;
+  return result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+}
+
+function withNote(result: ToolResultBlock, extra: string): ToolResultBlock {
   const content =
     typeof result.content === "string"
       ? `${result.content}\n\n${extra}`

@@ -1,7 +1,7 @@
 // The session-level hooks around one submitted prompt: SessionStart (once), UserPromptSubmit
 // (may block the prompt or add context), Stop (may send the model back to work, with a reason).
 
-import type { HookRunner } from "../hooks/hook-runner.js";
+import type { HookRunner, SessionEndReason } from "../hooks/hook-runner.js";
 import { queueReminders } from "../hooks/queue-reminders.js";
 import type { AppState } from "../tool/app-state.js";
 import type { QueryEvent, TerminalEvent } from "./events.js";
@@ -36,6 +36,17 @@ export async function runSessionStartHooks(
     session,
     result.additionalContext.map((text) => `SessionStart hook context: ${text}`),
   );
+}
+
+/** The session is ending: SessionEnd hooks run, bounded (see HookRunner.sessionEnd); nothing waits on their answer. */
+export async function runSessionEndHooks(
+  hooks: HookRunner | undefined,
+  reason: SessionEndReason,
+  onWarning: (message: string) => void,
+): Promise<void> {
+  if (!hooks?.has("SessionEnd")) return;
+  const result = await hooks.sessionEnd(reason);
+  for (const error of result.errors) onWarning(error);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js";
+import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js";
 import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
@@ -106,14 +106,20 @@ export async function runResolvedToolCall(
     }
     if (decision.updatedInput) input = absolute(decision.updatedInput);
 
-    const output = await tool.call(input, callContext, canUseTool, assistantMessage, onProgress);
-    const result = await runPostToolUseHooks(
-      tool,
-      input,
-      output.data,
-      tool.mapToolResult(output.data, block.id),
-      callContext,
-    );
+    let output: Awaited<ReturnType<AnyTool["call"]>>;
+    try {
+      output = await tool.call(input, callContext, canUseTool, assistantMessage, onProgress);
+    } catch (error) {
+      if (context.abortController.signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      const failed = errorResult(block.id, `Error: ${message}`);
+      return { tool, result: await runPostToolUseFailureHooks(tool, input, failed, callContext) };
+    }
+    const mapped = tool.mapToolResult(output.data, block.id);
+    // A call whose result is an error failed: PostToolUseFailure runs for it, not PostToolUse.
+    const result = mapped.is_error
+      ? await runPostToolUseFailureHooks(tool, input, mapped, callContext)
+      : await runPostToolUseHooks(tool, input, output.data, mapped, callContext);
     return {
       tool,
       result,

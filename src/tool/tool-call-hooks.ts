@@ -23,9 +23,23 @@ export interface PostToolUseResult {
   errors: string[];
 }
 
+/** What the PostToolUseFailure hooks of a failed call said: context for the model, and their own failures. */
+export interface PostToolUseFailureResult {
+  additionalContext: string[];
+  errors: string[];
+}
+
+/** What SubagentStop hooks said: `continueWith` sends the subagent back to work with that reason. */
+export interface SubagentStopResult {
+  continueWith?: string;
+  errors: string[];
+}
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
-  has(event: "PreToolUse" | "PostToolUse"): boolean;
+  has(
+    event: "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "SubagentStart" | "SubagentStop" | "Notification",
+  ): boolean;
   preToolUse(
     toolName: string,
     toolInput: ToolInput,
@@ -39,4 +53,25 @@ export interface ToolCallHooks {
     toolUseId: string,
     signal?: AbortSignal,
   ): Promise<PostToolUseResult>;
+  /** A call that ended in an error (the tool threw, or its result is an error): `error` is its text. */
+  postToolUseFailure(
+    toolName: string,
+    toolInput: ToolInput,
+    toolUseId: string,
+    error: string,
+    signal?: AbortSignal,
+  ): Promise<PostToolUseFailureResult>;
+  /** A subagent starts (matcher: its agent type); additionalContext goes to the subagent. */
+  subagentStart(
+    agent: { agentId: string; agentType: string },
+    signal?: AbortSignal,
+  ): Promise<{ additionalContext: string[]; errors: string[] }>;
+  /** A subagent is about to finish (matcher: its agent type); may send it back to work. */
+  subagentStop(
+    agent: { agentId: string; agentType: string; transcriptPath?: string; lastMessage: string },
+    stopHookActive: boolean,
+    signal?: AbortSignal,
+  ): Promise<SubagentStopResult>;
+  /** The user is needed (`permission_prompt`, `idle_prompt`); fire-and-forget, nothing waits on it. */
+  notification(type: "permission_prompt" | "idle_prompt", message: string): Promise<{ errors: string[] }>;
 }

@@ -120,6 +120,7 @@ export class HeadlessReporter {
       workspace_trust: info.workspaceTrust,
       agents: info.agents,
       ...(info.agentErrors.length > 0 ? { agent_errors: info.agentErrors } : {}),
+      ...(info.warnings.length > 0 ? { warnings: info.warnings } : {}),
       apiKeySource: info.apiKeySource,
       claude_code_version: wardenVersion(),
       slash_commands: info.slashCommands,

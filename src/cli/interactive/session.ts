@@ -107,7 +107,7 @@ export async function openInteractiveSession(
     liveNotices: { drain: serverLogs.drain, subscribe: serverLogs.subscribe },
     async close() {
       await session.getAppState().backgroundTasks?.stopAll();
-      await built.close();
+      await built.close("prompt_input_exit");
     },
   };
 }

@@ -25,6 +25,8 @@ export interface InitInfo {
   /** Slash commands and skills the session knows (names without the slash). */
   slashCommands: string[];
   skills: string[];
+  /** Settings problems said on stderr at start (unknown hook events, ignored fields), file first. */
+  warnings: string[];
 }
 
 /** `ANTHROPIC_API_KEY` when the session's provider reads it from the environment; else `none`. */
@@ -78,5 +80,6 @@ export function initInfoOf(
       ...skills.catalog.skills.map((s) => s.name),
     ],
     skills: skills.catalog.skills.map((s) => s.name),
+    warnings: plan.permissions.warnings,
   };
 }

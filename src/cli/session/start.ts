@@ -10,10 +10,11 @@ import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsValue } from "../../config/settings.js";
 import { createSessionCommands, type SessionCommands } from "../../control/session-commands.js";
+import type { SessionEndReason } from "../../hooks/hook-runner.js";
 import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { createSession, type SessionEngine } from "../../loop/session.js";
-import { runSessionStartHooks, submitWithHooks } from "../../loop/session-hooks.js";
+import { runSessionEndHooks, runSessionStartHooks, submitWithHooks } from "../../loop/session-hooks.js";
 import type { McpClientFeatures, ServerLogMessage } from "../../mcp/client-features/types.js";
 import { connectMcpForSession, type McpSession } from "../../mcp/session-setup.js";
 import { type AskHandler, createCanUseTool } from "../../permissions/engine/index.js";
@@ -110,8 +111,8 @@ export interface BuiltSession {
   compact(instructions?: string): AsyncGenerator<QueryEvent, CompactOutcome>;
   /** Replaces the MCP tools served outside the manager's servers (the SDK's in-process servers). */
   setExtraMcpTools(tools: readonly AnyTool[]): void;
-  /** Transcript closed and MCP servers stopped. */
-  close(): Promise<void>;
+  /** SessionEnd hooks run (bounded), transcript closed and MCP servers stopped. */
+  close(reason?: SessionEndReason): Promise<void>;
 }
 
 export async function startSession(plan: SessionPlan, options: StartOptions): Promise<BuiltSession> {
@@ -315,7 +316,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
         extraMcpTools = tools;
         session.setMcpTools([...managedMcpTools, ...extraMcpTools]);
       },
-      async close() {
+      async close(reason: SessionEndReason = "other") {
+        await runSessionEndHooks(bound.hooks, reason, warn);
         // Teammates and background agents stop with the session, their ends recorded.
         inbox?.close();
         await session.stopAgents();

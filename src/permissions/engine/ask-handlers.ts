@@ -54,9 +54,19 @@ export function howToAllow(request: AskRequest): string {
     .join(", ")} to permissions.allow in .warden/settings.json.`;
 }
 
+/**
+ * Handlers that refuse without asking anyone: no Notification hook fires for their asks (every
+ * other handler reaches a person, the UI's dialog or a host's can_use_tool, so the hook fires).
+ */
+const handlersThatAskNobody = new WeakSet<AskHandler>();
+
+export function asksSomebody(handler: AskHandler): boolean {
+  return !handlersThatAskNobody.has(handler);
+}
+
 /** Nobody can be asked (headless, MCP server): refuse, and tell the model why. */
 export function createHeadlessAskHandler(): AskHandler {
-  return async (request) => ({
+  const handler: AskHandler = async (request) => ({
     behavior: "deny",
     message: [
       `Permission to use ${request.tool.name} was denied: the call needs approval and nobody can approve it in this non-interactive session.`,
@@ -68,6 +78,8 @@ export function createHeadlessAskHandler(): AskHandler {
       .filter(Boolean)
       .join("\n"),
   });
+  handlersThatAskNobody.add(handler);
+  return handler;
 }
 
 /** dontAsk-style handler: every ask is a deny. */
@@ -77,3 +89,4 @@ export const denyAskHandler: AskHandler = async (request) => ({
     request.ask.decisionReason,
   )}).`,
 });
+handlersThatAskNobody.add(denyAskHandler);

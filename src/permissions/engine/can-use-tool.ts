@@ -17,7 +17,7 @@ import { type AutoModeClassifier, askClassifier, DenialTracker } from "../classi
 import { runPermissionPipeline, withPermissionContext } from "../pipeline/index.js";
 import { describeReason } from "../rules/index.js";
 import { applyPermissionUpdates, persistPermissionUpdate } from "../settings/index.js";
-import type { AskHandler } from "./ask-handlers.js";
+import { type AskHandler, asksSomebody } from "./ask-handlers.js";
 
 /** One line of the transcript's permission log. */
 export interface PermissionDecisionRecord {
@@ -102,6 +102,13 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
   }
 
   async function askHandlerStep(call: PendingCall, ask: PermissionAsk, note: string | undefined): Promise<StepOutcome> {
+    // Notification hooks (fire-and-forget): somebody is about to be asked; the answer never waits for them.
+    const hooks = call.context.getAppState().hooks;
+    if (asksSomebody(options.askHandler) && hooks?.has("Notification")) {
+      void hooks
+        .notification("permission_prompt", `Warden needs your permission to use ${call.tool.name}`)
+        .catch(() => undefined);
+    }
     const response = await options.askHandler({
       tool: call.tool,
       input: call.input,
