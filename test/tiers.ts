@@ -15,13 +15,9 @@
 /** Globs relative to the repository root. */
 export const HEAVY_TESTS = [
   // The interactive UI in a real terminal (its in-process ink tests are unit tests).
+  "test/ui/*-tmux.test.ts",
   "test/ui/add-dir-command.test.ts",
-  "test/ui/direct-echo-tmux.test.ts",
-  "test/ui/elicitation-tmux.test.ts",
   "test/ui/interactive-*.test.ts",
-  "test/ui/mcp-activity-tmux.test.ts",
-  "test/ui/mcp-command-tmux.test.ts",
-  "test/ui/sampling-tmux.test.ts",
   "test/ui/session-info-commands.test.ts",
   "test/cli/session-messages.test.ts",
   "test/cli/teammate-tmux.test.ts",

@@ -13,5 +13,10 @@ export async function readableMemoryFiles(
   if (!permissions.rules.deny.some((rule) => rule.value.ruleContent !== undefined)) return [...files];
   // Loaded only when a deny rule with a path could match: most sessions never pay for it here.
   const { checkReadPermission } = await import("../permissions/filesystem/index.js");
-  return files.filter((file) => checkReadPermission("Read", file.path, permissions, pool).behavior !== "deny");
+  // Judged on the name and on where it leads: a deny rule on either keeps the file out.
+  return files.filter((file) =>
+    [file.path, file.realPath].every(
+      (path) => checkReadPermission("Read", path, permissions, pool).behavior !== "deny",
+    ),
+  );
 }

@@ -6,30 +6,27 @@
 // Few git processes per job (each costs tens of ms on a busy machine): the clone, the starting
 // commit, and two per snapshot (add, diff) into an index of our own, so the session's own index
 // and staging are never touched.
-import { execFile } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
+import { runGit } from "../fs/git-run.js";
 import { classifyRepo, REMOTE_PROTOCOLS } from "./repo-source.js";
 
-const run = promisify(execFile);
-
-/** Git with a fixed identity and no prompt for credentials (a worker has nobody to ask). */
-async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const { stdout } = await run("git", args, {
-    cwd,
+/**
+ * Git with a fixed identity and no prompt for credentials (a worker has nobody to ask), through
+ * fs/git-run.ts: a job's repository is someone else's files, and its hooks, filters and fsmonitor
+ * must not run on the worker when it is cloned, snapshotted (`add` runs clean filters) or patched.
+ */
+async function git(cwd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  return runGit(cwd, args, {
     maxBuffer: 256 * 1024 * 1024,
     env: {
-      ...process.env,
       ...env,
-      GIT_TERMINAL_PROMPT: "0",
       GIT_AUTHOR_NAME: "warden fleet",
       GIT_AUTHOR_EMAIL: "fleet@warden.invalid",
       GIT_COMMITTER_NAME: "warden fleet",
       GIT_COMMITTER_EMAIL: "fleet@warden.invalid",
     },
   });
-  return stdout;
 }
 
 export interface Workspace {

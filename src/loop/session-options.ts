@@ -80,6 +80,11 @@ export interface SessionEngineOptions {
   recordInitialMessages?: boolean;
   /** Read AGENTS.md / CLAUDE.md memory files. Default true. */
   loadMemory?: boolean;
+  /**
+   * Told when memory files import files from outside the project that were left out (not
+   * approved for this project: config/memory-approval.ts). Default: nothing is said.
+   */
+  onMemoryNotice?: (notice: string) => void;
   /** Reminder kinds of the library user's own, asked before each request after the built-in ones. */
   attachmentSources?: readonly AttachmentSource[];
   /** When the context strategies fire (defaults from the model's window). */

@@ -1,7 +1,7 @@
 // The system prompt a session sends: the caller's own (a string or a builder) or the built-in one,
 // with the memory files the permission rules let the model read. Read once per session: the
 // prompt must not change under a running session (prompt-cache stability).
-import { loadMemoryFiles, type MemoryFile } from "../config/memory.js";
+import { loadMemory, type MemoryFile } from "../config/memory.js";
 import { readableMemoryFiles } from "../context/memory-access.js";
 import type { ToolPermissionContext } from "../tool/permission-types.js";
 import type { AnyTool } from "../tool/types.js";
@@ -20,15 +20,27 @@ export interface SessionPromptFacts {
   permissionContext: ToolPermissionContext;
 }
 
+/** What a session says when memory files named files outside the project that were not read. */
+export function externalImportsNotice(skipped: readonly string[]): string {
+  const shown = skipped.slice(0, 5).join(", ");
+  const more = skipped.length > 5 ? ` and ${skipped.length - 5} more` : "";
+  return (
+    `memory files import ${skipped.length} file${skipped.length === 1 ? "" : "s"} from outside the project, not loaded: ` +
+    `${shown}${more}. Approve this project's external imports in an interactive session to load them.`
+  );
+}
+
 export function sessionSystemPrompt(
-  options: Pick<SessionEngineOptions, "systemPrompt" | "appendSystemPrompt" | "loadMemory">,
+  options: Pick<SessionEngineOptions, "systemPrompt" | "appendSystemPrompt" | "loadMemory" | "onMemoryNotice">,
   facts: SessionPromptFacts,
 ): SystemPromptBuilder {
   const custom = options.systemPrompt;
   if (typeof custom === "string") return async () => custom;
   if (custom) return custom;
   const { cwd, permissionContext, pool } = facts;
-  const memory = options.loadMemory === false ? [] : loadMemoryFiles(cwd);
+  const loaded = options.loadMemory === false ? { files: [], externalSkipped: [] } : loadMemory(cwd);
+  const memory = loaded.files;
+  if (loaded.externalSkipped.length > 0) options.onMemoryNotice?.(externalImportsNotice(loaded.externalSkipped));
   const environment = {
     cwd,
     platform: process.platform,

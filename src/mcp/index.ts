@@ -14,6 +14,7 @@ export { McpClientManager, type McpClientManagerOptions } from "./manager.js";
 export { createMcpTool, type McpToolHost, type McpToolOutput } from "./mcp-tool.js";
 export { mcpToolName, parseMcpToolName } from "./names.js";
 export { serveStreamableHttp } from "./server/http.js";
+export { newServerToken } from "./server/http-token.js";
 export { createWardenMcpServer, servableTools, type WardenMcpServerOptions } from "./server/warden-server.js";
 export { connectMcpForSession, type McpSession, type McpSessionOptions } from "./session-setup.js";
 export { mcpConnectTimeoutMs, mcpToolTimeoutMs } from "./timeouts.js";

@@ -5,6 +5,7 @@ import type { WorkspaceTrust } from "../config/trust/index.js";
 import { App } from "./app/App.js";
 import type { OpenSession, SessionHandle } from "./app/session-handle.js";
 import { builtinCommands } from "./commands/builtins.js";
+import { ExternalImportsPrompt } from "./dialogs/ExternalImportsPrompt.js";
 import type { ElicitationQueue } from "./dialogs/elicitation-queue.js";
 import type { PermissionQueue } from "./dialogs/permission-queue.js";
 import type { SamplingQueue } from "./dialogs/sampling-queue.js";
@@ -45,6 +46,27 @@ export function askWorkspaceTrust(terminal: Terminal, trust: WorkspaceTrust): Pr
         onAnswer={(trusted) => {
           instance.unmount();
           resolve(trusted);
+        }}
+      />,
+      renderOptions(terminal),
+    );
+  });
+}
+
+/** Asks whether the project's memory files may import `files` from outside it; true once the person said yes. */
+export function askExternalMemoryImports(
+  terminal: Terminal,
+  project: string,
+  files: readonly string[],
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    const instance = render(
+      <ExternalImportsPrompt
+        project={project}
+        files={files}
+        onAnswer={(approved) => {
+          instance.unmount();
+          resolve(approved);
         }}
       />,
       renderOptions(terminal),

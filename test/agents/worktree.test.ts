@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonLines, runCli } from "../cli/run-cli.js";
+import { hostileRepository } from "../fs/hostile-git-repository.js";
 import { tempDir, writeScript } from "../loop/helpers.js";
 
 const toolUse = (id: string, name: string, input: object) => ({ type: "tool_use", id, name, input });
@@ -58,6 +59,32 @@ async function warden(cwd: string, script: string) {
 }
 
 describe("worktrees", () => {
+  it("in a repository whose hooks, filters and fsmonitor leave markers, EnterWorktree and isolation: 'worktree' run none of them", async () => {
+    const { repo: cwd, ran } = hostileRepository(realpathSync(tempDir("warden-wt-hostile-")));
+    const script = writeScript(tempDir("warden-wt-script-"), [
+      {
+        content: [
+          toolUse("m1", "Agent", {
+            description: "look",
+            prompt: "Look",
+            subagent_type: "Explore",
+            isolation: "worktree",
+          }),
+        ],
+      },
+      { agent: "look", content: [text("Nothing to change.")] },
+      { content: [toolUse("e1", "EnterWorktree", { name: "feature" })] },
+      { content: [text("done")] },
+    ]);
+    const run = await warden(cwd, script);
+    const results = resultsOf(run.stdout);
+    expect(results.get("m1")).toContain("removed since it changed nothing");
+    expect(results.get("e1")).toContain(join(cwd, ".worktrees", "feature"));
+    // Checked out as committed: no smudge filter rewrote the files.
+    expect(readFileSync(join(cwd, ".worktrees", "feature", "a.txt"), "utf8")).toBe("alpha\n");
+    expect(ran()).toEqual([]);
+  }, 60_000);
+
   it("isolation 'worktree': changes land on the agent's branch, the main checkout is untouched", async () => {
     const cwd = repo();
     const script = writeScript(tempDir("warden-wt-script-"), [

@@ -34,7 +34,8 @@ describe("@path imports", () => {
     writeFileSync(join(project, "shared.md"), "Shared rules");
     writeFileSync(join(home, "personal.md"), `Personal rules @${join(outside, "abs.md")}`);
     writeFileSync(join(outside, "abs.md"), "Absolute rules");
-    const files = loadMemoryFiles(project);
+    // Files outside the project load once approved (config/memory-boundary.ts, tested in memory-boundary.test.ts).
+    const files = loadMemoryFiles(project, { externalImports: "load" });
     expect(files.map((f) => [f.content.split(/[ .\n]/)[0], f.importedFrom ?? null])).toEqual([
       ["Rules", null],
       ["Use", join(project, "CLAUDE.md")],

@@ -62,7 +62,15 @@ describe("system prompt", () => {
     const prompt = buildSystemPrompt(
       {
         environment: { ...environment, gitRoot: "/w/app" },
-        memory: [{ path: "/w/app/AGENTS.md", scope: "project", content: "Use tabs.", truncated: false }],
+        memory: [
+          {
+            path: "/w/app/AGENTS.md",
+            realPath: "/w/app/AGENTS.md",
+            scope: "project",
+            content: "Use tabs.",
+            truncated: false,
+          },
+        ],
         append: "Answer in French.",
       },
       { loaded: [EchoTool as AnyTool], deferred: [] },

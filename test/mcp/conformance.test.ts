@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtFixture } from "../helpers/built.js";
 import { BUILT_CLI, REPO_ROOT } from "./fixtures.js";
+import { startTokenProxy, type TokenProxy } from "./token-proxy.js";
 
 const run = promisify(execFile);
 const suiteDir = join(REPO_ROOT, "scripts/mcp-conformance/node_modules");
@@ -35,6 +36,7 @@ async function conformance(args: string[]): Promise<{ ok: boolean; output: strin
 
 describe.skipIf(!available)("the MCP conformance suite", () => {
   let server: ChildProcess;
+  let proxy: TokenProxy | undefined;
   let url: string;
 
   beforeAll(async () => {
@@ -47,18 +49,23 @@ describe.skipIf(!available)("the MCP conformance suite", () => {
       stdio: ["ignore", "ignore", "pipe"],
       env: { ...process.env, HOME: project, WARDEN_HOME: join(project, "home") },
     });
-    url = await new Promise<string>((resolve, reject) => {
+    const served = await new Promise<{ url: string; token: string }>((resolve, reject) => {
       let seen = "";
       server.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
         seen += chunk;
         const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
-        if (match?.[1]) resolve(match[1]);
+        const token = /token (\S+) /.exec(seen);
+        if (match?.[1] && token?.[1]) resolve({ url: match[1], token: token[1] });
       });
       server.once("exit", (code) => reject(new Error(`warden mcp serve exited with ${code}: ${seen}`)));
     });
+    // The suite sends no Authorization header: the proxy adds the server's token.
+    proxy = await startTokenProxy(served.url, served.token);
+    url = proxy.url;
   }, 60_000);
-  afterAll(() => {
+  afterAll(async () => {
     server?.kill("SIGTERM");
+    await proxy?.close();
   });
 
   for (const scenario of [

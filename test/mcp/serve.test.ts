@@ -1,7 +1,7 @@
 // `warden mcp serve` driven by the SDK's own client, as any MCP client would: over stdio and over
 // streamable HTTP, with the permission engine deciding each call.
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -130,63 +130,188 @@ describe("warden mcp serve over stdio", () => {
   }, 30_000);
 });
 
-describe("warden mcp serve over streamable HTTP", () => {
-  it("serves on 127.0.0.1, answers an SDK client, and refuses a foreign Host header", async () => {
-    const child = spawn(process.execPath, cliArgs("--cwd", project, "--port", "0"), {
-      env: env(),
-      stdio: ["ignore", "ignore", "pipe"],
+interface HttpServe {
+  url: string;
+  count: number;
+  token: string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts `warden mcp serve --port 0` and waits for the URL and token lines on stderr. */
+async function serveHttp(...args: string[]): Promise<HttpServe> {
+  const child = spawn(process.execPath, cliArgs("--cwd", project, "--port", "0", ...args), {
+    env: env(),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise<number | null>((r) => child.once("exit", r));
+  const announced = await new Promise<{ url: string; count: number; token: string }>((resolve, reject) => {
+    let seen = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const served = /serving (\d+) tools at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
+      const token = /token (\S+) \(send it as 'Authorization: Bearer <token>'\)/.exec(seen);
+      if (served && token) resolve({ url: served[2] as string, count: Number(served[1]), token: token[1] as string });
     });
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${seen}`)));
+  });
+  return {
+    ...announced,
+    stop: async () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+});
+
+/** One raw POST of an initialize request with exactly these headers; its status. */
+function postStatus(url: string, headers: Record<string, string>, path = "/mcp"): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise<number>((resolve, reject) => {
+    const req = request(
+      {
+        host: hostname,
+        port,
+        path,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on("error", reject);
+    req.end(INITIALIZE);
+  });
+}
+
+const authed = (token: string) => ({
+  requestInit: { headers: { Authorization: `Bearer ${token}` } },
+});
+
+describe("warden mcp serve over streamable HTTP", () => {
+  it("serves on 127.0.0.1 to an SDK client that sends the printed token", async () => {
+    const server = await serveHttp();
     try {
-      const { url, count } = await new Promise<{ url: string; count: number }>((resolve, reject) => {
-        let seen = "";
-        child.stderr.on("data", (chunk: Buffer) => {
-          seen += chunk.toString();
-          const match = /serving (\d+) tools at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
-          if (match) resolve({ url: match[2] as string, count: Number(match[1]) });
-        });
-        child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${seen}`)));
-      });
       const client = new Client({ name: "http-client", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), authed(server.token)));
       const listed = (await client.listTools()).tools.map((t) => t.name);
       expect(listed).toContain("Read");
       // The count it announces is the number of tools a client gets.
-      expect(count).toBe(listed.length);
+      expect(server.count).toBe(listed.length);
       const read = await client.callTool({ name: "Read", arguments: { file_path: join(project, "notes.txt") } });
       expect(text(read)).toContain("alpha");
       await client.close();
-
-      const port = new URL(url).port;
-      const rebinding = await new Promise<number>((resolve, reject) => {
-        const req = request(
-          {
-            host: "127.0.0.1",
-            port,
-            path: "/mcp",
-            method: "POST",
-            headers: {
-              host: "evil.example:80",
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-            },
-          },
-          (res) => resolve(res.statusCode ?? 0),
-        );
-        req.on("error", reject);
-        req.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
-          }),
-        );
-      });
-      expect(rebinding).toBe(403);
     } finally {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      expect(await server.stop()).toBe(0);
     }
+  }, 30_000);
+
+  it("refuses every request without the token (401), however the credential is spelled", async () => {
+    const server = await serveHttp();
+    try {
+      const host = new URL(server.url).host;
+      const { token } = server;
+      const base = { host };
+      // The SDK client with no token cannot even initialize.
+      const bare = new Client({ name: "no-token", version: "1.0.0" });
+      await expect(bare.connect(new StreamableHTTPClientTransport(new URL(server.url)))).rejects.toThrow();
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: "" },
+        { authorization: "Bearer" },
+        { authorization: "Bearer " },
+        { authorization: `Bearer ${token.slice(0, -1)}` },
+        { authorization: `Bearer ${token}x` },
+        { authorization: `Bearer ${token.slice(0, 16)}` },
+        { authorization: `Bearer ${token.toUpperCase() === token ? token.toLowerCase() : token.toUpperCase()}` },
+        { authorization: `Basic ${Buffer.from(`user:${token}`).toString("base64")}` },
+        { authorization: token },
+        { authorization: `Token ${token}` },
+        { authorization: `Bearer ${token} ${token}` },
+        { "x-api-key": token },
+        { cookie: `token=${token}` },
+      ];
+      for (const headers of attempts) {
+        expect(await postStatus(server.url, { ...base, ...headers }), JSON.stringify(headers)).toBe(401);
+      }
+      // A token in the query string is not a credential either, and other paths are refused too.
+      expect(await postStatus(server.url, base, `/mcp?token=${token}`)).toBe(401);
+      expect(await postStatus(server.url, base, "/other")).toBe(401);
+      // The right token, however the scheme's case, is let through (200 for initialize).
+      expect(await postStatus(server.url, { ...base, authorization: `Bearer ${token}` })).toBe(200);
+      expect(await postStatus(server.url, { ...base, authorization: `bearer ${token}` })).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 30_000);
+
+  it("refuses a foreign Host or Origin even with the token (403: DNS rebinding, cross-site pages)", async () => {
+    const server = await serveHttp();
+    try {
+      const { host, port } = new URL(server.url);
+      const authorization = `Bearer ${server.token}`;
+      for (const foreignHost of ["evil.example:80", "evil.example", `evil.example:${port}`, `127.0.0.2:${port}`]) {
+        expect(await postStatus(server.url, { host: foreignHost, authorization }), foreignHost).toBe(403);
+      }
+      for (const origin of [
+        "http://evil.example",
+        `http://evil.example:${port}`,
+        "null",
+        `https://${host}`,
+        `http://${host}.evil.example`,
+      ]) {
+        expect(await postStatus(server.url, { host, origin, authorization }), origin).toBe(403);
+      }
+      // The server's own origin (a page it served, were there one) passes.
+      expect(await postStatus(server.url, { host, origin: `http://${host}`, authorization })).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 30_000);
+
+  it("writes the token owner-only to --token-file, and each server has its own", async () => {
+    const tokenFile = join(dir, "token");
+    // A file that was there with a wider mode is narrowed.
+    await writeFile(tokenFile, "old\n", { mode: 0o644 });
+    const first = await serveHttp("--token-file", tokenFile);
+    let firstToken: string;
+    try {
+      expect((await readFile(tokenFile, "utf8")).trim()).toBe(first.token);
+      expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+      expect(first.token.length).toBeGreaterThanOrEqual(32);
+      firstToken = first.token;
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    const second = await serveHttp();
+    try {
+      expect(second.token).not.toBe(firstToken);
+      const authorization = `Bearer ${firstToken}`;
+      expect(await postStatus(second.url, { host: new URL(second.url).host, authorization })).toBe(401);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 30_000);
+
+  it("does not follow a symbolic link planted at the --token-file path", async () => {
+    const target = join(dir, "elsewhere.txt");
+    await writeFile(target, "keep\n");
+    const link = join(dir, "token-link");
+    await symlink(target, link);
+    const child = spawn(process.execPath, cliArgs("--cwd", project, "--port", "0", "--token-file", link), {
+      env: env(),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const code = await new Promise((r) => child.once("exit", r));
+    expect(code).not.toBe(0);
+    expect(await readFile(target, "utf8")).toBe("keep\n");
   }, 30_000);
 });

@@ -17,11 +17,13 @@ const USAGE = `Usage:
   warden mcp list  [--mcp-config <file-or-json>...] [--strict-mcp-config] [--settings <file-or-json>] [--cwd <dir>] [--json]
   warden mcp login NAME  [--mcp-config ...] [--settings ...] [--cwd <dir>]   sign in to an HTTP or SSE server (OAuth)
   warden mcp logout NAME                                                  forget the server's stored tokens
-  warden mcp serve [--port <n>] [--allowedTools <rules...>] [--disallowedTools <rules...>]
+  warden mcp serve [--port <n> [--token-file <file>]] [--allowedTools <rules...>] [--disallowedTools <rules...>]
                    [--permission-mode <mode>] [--settings <file-or-json>] [--add-dir <dir>...] [--cwd <dir>]
                    [--trust-project]
 ${EDIT_USAGE}
-serve speaks MCP over stdio, or over streamable HTTP at http://127.0.0.1:<n>/mcp with --port:
+serve speaks MCP over stdio, or over streamable HTTP at http://127.0.0.1:<n>/mcp with --port,
+where every request must carry the token it prints on stderr (and writes, owner-only, to
+--token-file) as 'Authorization: Bearer <token>':
 the built-in tools, files as file:// resources (read under the same rules as Read), path
 completions, log messages and progress. Calls that would need approval are denied with the
 reason (nobody can be asked).
@@ -200,6 +202,7 @@ async function serve(argv: string[]): Promise<number> {
     args: argv,
     options: {
       port: { type: "string" },
+      "token-file": { type: "string" },
       allowedTools: { type: "string", multiple: true },
       "allowed-tools": { type: "string", multiple: true },
       disallowedTools: { type: "string", multiple: true },
@@ -221,6 +224,9 @@ async function serve(argv: string[]): Promise<number> {
     port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError(`--port must be 0-65535, not ${values.port}`);
+  }
+  if (values["token-file"] !== undefined && port === undefined) {
+    throw new UsageError("--token-file goes with --port: a stdio server has no token");
   }
   const cwd = resolve(values.cwd ?? ".");
   const [
@@ -284,10 +290,16 @@ async function serve(argv: string[]): Promise<number> {
   }
 
   const { serveStreamableHttp } = await import("../../mcp/server/http.js");
-  const running = await serveStreamableHttp(port, makeServer);
+  const { newServerToken, writeTokenFile } = await import("../../mcp/server/http-token.js");
+  // A new token per server: any local process can reach 127.0.0.1, only the one given this may call.
+  const token = newServerToken();
+  const tokenFile = values["token-file"];
+  if (tokenFile !== undefined) writeTokenFile(resolve(tokenFile), token);
+  const running = await serveStreamableHttp(port, makeServer, token);
   const { servableTools } = await import("../../mcp/server/warden-server.js");
   // What clients see: the pool less the tools that cannot be served (ToolSearch, ones that need a person here).
   err(`warden mcp: serving ${servableTools(tools).length} tools at ${running.url}\n`);
+  err(`warden mcp: token ${token} (send it as 'Authorization: Bearer <token>')\n`);
   await new Promise<void>((done) => {
     process.once("SIGINT", done);
     process.once("SIGTERM", done);

@@ -3,6 +3,8 @@
 // library loads while the folder's trust is checked, the trust question is asked when its
 // settings would widen what Warden may do, and then the session runs in the UI until the person
 // exits. Loaded only on this path: a headless run never pays for ink and react.
+import { loadMemory } from "../../config/memory.js";
+import { externalImportsDecision, recordExternalImportsDecision } from "../../config/memory-approval.js";
 import { inspectWorkspaceTrust, trustWorkspace } from "../../config/workspace-trust.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import { addToUserSettingList } from "../../permissions/settings/index.js";
@@ -53,6 +55,15 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
         return 1;
       }
       trustWorkspace(trust);
+    }
+    // Memory files that import files from outside the project: asked once per project, before
+    // the system prompt is built (headless sessions leave them out with a notice).
+    if (externalImportsDecision(config.cwd) === undefined) {
+      const { externalSkipped } = loadMemory(config.cwd, { externalImports: "skip" });
+      if (externalSkipped.length > 0) {
+        const approved = await ui.askExternalMemoryImports(terminal, config.cwd, externalSkipped);
+        recordExternalImportsDecision(config.cwd, approved ? "approved" : "declined");
+      }
     }
     const permissions = new ui.PermissionQueue();
     const elicitations = new ui.ElicitationQueue();

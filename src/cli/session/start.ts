@@ -276,6 +276,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       ...(skillArrival ? { attachmentSources: [skillArrival] } : {}),
       onAttachmentError: (kind, error) =>
         warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
+      onMemoryNotice: warn,
     });
     sessionRef = session;
     rootsKey = rootsNow().join("\0");

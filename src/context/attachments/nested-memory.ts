@@ -6,6 +6,7 @@
 // as it keeps Read out.
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { type MemoryFile, projectMemoryFilesIn } from "../../config/memory.js";
+import { externalImportsDecision } from "../../config/memory-approval.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AttachmentItem, AttachmentSource } from "../../tool/types.js";
 import { readableMemoryFiles } from "../memory-access.js";
@@ -24,13 +25,16 @@ export function nestedMemorySource(): AttachmentSource {
       const places = context.readFileState.keys().map((path) => dirname(path));
       if (state.bashCwd) places.push(resolve(state.bashCwd));
       const found: MemoryFile[] = [];
+      const external = externalImportsDecision(context.options.cwd) === "approved" ? "load" : "skip";
       for (const place of places) {
         if (seenPlaces.has(place)) continue;
         seenPlaces.add(place);
-        for (const dir of foldersToLook(place, roots)) {
+        for (const { dir, root } of foldersToLook(place, roots)) {
           if (checked.has(dir)) continue;
           checked.add(dir);
-          found.push(...projectMemoryFilesIn(dir));
+          // What they import must be inside the working folder they are under, unless the user
+          // approved this project's external imports (config/memory-boundary.ts).
+          found.push(...projectMemoryFilesIn(dir, root, { externalImports: external }));
         }
       }
       if (found.length === 0) return undefined;
@@ -60,16 +64,16 @@ function rootsOf(cwd: string, permissions: ToolPermissionContext): Root[] {
   return roots;
 }
 
-/** The folders from the root (or just below it) down to `place`, outermost first; none outside every root. */
-function foldersToLook(place: string, roots: readonly Root[]): string[] {
+/** The folders from the root (or just below it) down to `place`, outermost first, each with its root; none outside every root. */
+function foldersToLook(place: string, roots: readonly Root[]): Array<{ dir: string; root: string }> {
   for (const root of roots) {
     const rel = relative(root.dir, place);
     if (rel.startsWith("..") || resolve(root.dir, rel) !== place) continue;
-    const folders: string[] = root.includeSelf ? [root.dir] : [];
+    const folders: Array<{ dir: string; root: string }> = root.includeSelf ? [{ dir: root.dir, root: root.dir }] : [];
     let dir = root.dir;
     for (const part of rel === "" ? [] : rel.split(sep)) {
       dir = `${dir}${dir.endsWith(sep) ? "" : sep}${part}`;
-      folders.push(dir);
+      folders.push({ dir, root: root.dir });
     }
     return folders;
   }

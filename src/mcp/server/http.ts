@@ -1,10 +1,13 @@
 // `warden mcp serve --port N`: streamable HTTP on 127.0.0.1 only. Each client session gets its own
-// server (its own read-before-write memory). Host headers are checked so a web page cannot reach
-// the port through DNS rebinding.
+// server (its own read-before-write memory). Every request must carry the server's bearer token:
+// 127.0.0.1 is reachable by every local process of every user, and the tools act as the user who
+// started the server. Host and Origin headers are checked too, so a web page cannot reach the port
+// through DNS rebinding or a cross-site request.
 import { randomUUID } from "node:crypto";
-import { createServer, type Server as HttpServer, type IncomingMessage } from "node:http";
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { bearerTokenMatches } from "./http-token.js";
 
 export const MCP_HTTP_PATH = "/mcp";
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -27,13 +30,47 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-export async function serveStreamableHttp(port: number, makeServer: () => Promise<Server>): Promise<RunningHttpServer> {
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message }, id: null }));
+}
+
+/**
+ * Why a request may not reach the MCP endpoint, or undefined when it may: a Host that is not this
+ * server's (DNS rebinding), an Origin of another site (a page's cross-site request), then the token.
+ */
+function refusal(req: IncomingMessage, allowedHosts: readonly string[], token: string): [number, string] | undefined {
+  if (!allowedHosts.includes(req.headers.host ?? "")) return [403, "Forbidden: invalid Host header"];
+  const origin = req.headers.origin;
+  if (origin !== undefined && !allowedHosts.some((host) => origin === `http://${host}`)) {
+    return [403, "Forbidden: invalid Origin header"];
+  }
+  if (!bearerTokenMatches(req.headers.authorization, token)) {
+    return [401, "Unauthorized: send the server's token as 'Authorization: Bearer <token>'"];
+  }
+  return undefined;
+}
+
+/** `token`: what every request must carry as `Authorization: Bearer <token>`. */
+export async function serveStreamableHttp(
+  port: number,
+  makeServer: () => Promise<Server>,
+  token: string,
+): Promise<RunningHttpServer> {
+  if (token.length < 16) throw new Error("the MCP server's token must be at least 16 characters");
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] = [];
 
   const http: HttpServer = createServer(async (req, res) => {
     try {
+      const refused = refusal(req, allowedHosts, token);
+      if (refused) {
+        // Read nothing of a refused request's body: an unauthenticated client gets no work done.
+        const [status, message] = refused;
+        refuse(res, status, message, status === 401 ? { "www-authenticate": 'Bearer realm="warden-mcp"' } : {});
+        return;
+      }
       if (new URL(req.url ?? "/", "http://localhost").pathname !== MCP_HTTP_PATH) {
         res.writeHead(404, { "content-type": "text/plain" }).end(`Not found: the MCP endpoint is ${MCP_HTTP_PATH}\n`);
         return;

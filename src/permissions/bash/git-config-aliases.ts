@@ -4,7 +4,7 @@
 // use in that folder and the command is matched again as git would run it. A shell alias
 // (`alias.x = !rm -rf build`) runs a program the rule cannot be matched against word by word: the
 // caller asks. Aliases defined inline with `-c` are the analysis' business (rules.ts, wrappers.ts).
-import { execFileSync } from "node:child_process";
+import { readGitConfigSync } from "../../fs/git-config-read.js";
 import { resolveWordPath } from "../../shell/commands/index.js";
 import { locateGitSubcommand } from "../../shell/read-only/index.js";
 import { commandBaseName, type Field } from "../../shell/words/index.js";
@@ -74,12 +74,7 @@ function readAliases(dir: string): Map<string, string> | undefined {
   let output: string;
   try {
     // Reading configuration runs nothing of the repository's choosing.
-    output = execFileSync("git", ["-C", dir, "config", "-z", "--get-regexp", "^alias\\."], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 3000,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-    });
+    output = readGitConfigSync(dir, ["-z", "--get-regexp", "^alias\\."]);
   } catch (error) {
     // Exit status 1: no alias is set anywhere.
     if ((error as { status?: number }).status === 1) return new Map();

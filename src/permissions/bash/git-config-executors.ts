@@ -4,8 +4,8 @@
 // A repository unpacked from an archive brings its `.git/config` and `.git/hooks/` along, so the
 // read-only allowance holds only where that configuration names no such program; otherwise the
 // command asks. The user's own (global and system) configuration is theirs and is not questioned.
-import { execFileSync } from "node:child_process";
 import { isAbsolute, join, resolve } from "node:path";
+import { readGitConfigSync } from "../../fs/git-config-read.js";
 import { configFilesOf, type GitRepository, repositoryAt, stampOf, statQuietly } from "../filesystem/git-repository.js";
 
 /** Keys of the repository's own config that make git run a program (or look somewhere else). */
@@ -63,12 +63,7 @@ function readExecutingKeys(repository: GitRepository): string[] {
   try {
     // `git config` only reads configuration (includes followed, as git status would): no hook,
     // fsmonitor or external program runs.
-    output = execFileSync("git", ["-C", repository.top, "config", "--show-scope", "-z", "--list"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 3000,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-    });
+    output = readGitConfigSync(repository.top, ["--show-scope", "-z", "--list"]);
   } catch {
     return ["a repository configuration git would not list"];
   }

@@ -3,8 +3,8 @@
 // permission check, so writes into it are protected like `.git/hooks`. git itself answers (it
 // knows every config file, includes and worktrees); the answer is cached per repository and asked
 // again when one of the config files changes, so a write check costs a few stat calls.
-import { execFileSync } from "node:child_process";
 import { isAbsolute, resolve } from "node:path";
+import { readGitConfigSync } from "../../fs/git-config-read.js";
 import { configFilesOf, repositoryOfFile, stampOf } from "./git-repository.js";
 
 interface CachedHooksPath {
@@ -19,12 +19,7 @@ const cache = new Map<string, CachedHooksPath>();
 function askGit(top: string): string | undefined {
   try {
     // `git config` reads configuration only: no hook, fsmonitor or external program runs.
-    const value = execFileSync("git", ["-C", top, "config", "--type=path", "--get", "core.hooksPath"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 3000,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-    }).trim();
+    const value = readGitConfigSync(top, ["--type=path", "--get", "core.hooksPath"]).trim();
     if (value === "") return undefined;
     // A relative hooks path is relative to the top of the work tree, where git runs hooks.
     return isAbsolute(value) ? value : resolve(top, value);

@@ -1,8 +1,7 @@
 // What a job the session hands the fleet inherits from it: the repository it runs in (the top of
 // this git work tree, cloned by the worker at its last commit) and the session's permission rules
 // (a job runs headless: what its rules leave open is denied, never asked).
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
+import { runGit } from "../../fs/git-run.js";
 import { formatRule } from "../../permissions/index.js";
 import type { FleetJobRequest } from "../../tool/fleet.js";
 import type { ToolUseContext } from "../../tool/types.js";
@@ -10,11 +9,9 @@ import type { ToolUseContext } from "../../tool/types.js";
 /** The top of the git work tree `cwd` is in, or undefined outside one. */
 export async function repositoryOf(cwd: string): Promise<string | undefined> {
   try {
-    // Made here, not when the module loads: node:child_process then loads only when a job is made
-    // (the module is part of every session's start-up file; see scripts/cached-chunks.mjs).
-    const run = promisify(execFile);
-    const { stdout } = await run("git", ["rev-parse", "--show-toplevel"], { cwd });
-    return stdout.trim() || undefined;
+    // runGit loads node:child_process only when a job is made (this module is part of every
+    // session's start-up file; see scripts/cached-chunks.mjs).
+    return (await runGit(cwd, ["rev-parse", "--show-toplevel"])).trim() || undefined;
   } catch {
     return undefined;
   }

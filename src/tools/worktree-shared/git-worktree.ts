@@ -2,10 +2,12 @@
 // worktree goes in `<repository>/.worktrees/<name>` on a new branch `worktree/<name>`: inside the
 // working directories (so the file tools may work there) and under no protected folder (.git/,
 // .warden/, .claude/ are: edits there would be refused as edits of configuration). The folder is
-// added to the repository's own .git/info/exclude so the main tree's status stays clean.
-import { execFile } from "node:child_process";
+// added to the repository's own .git/info/exclude so the main tree's status stays clean. Every git
+// here goes through fs/git-run.ts: making a worktree checks files out, which would otherwise run the
+// repository's post-checkout hook, its smudge filters and its fsmonitor, always allowed.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runGit } from "../../fs/git-run.js";
 
 export interface GitWorktree {
   path: string;
@@ -17,12 +19,7 @@ export interface GitWorktree {
 }
 
 function git(cwd: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile("git", args, { cwd, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`git ${args.join(" ")} failed: ${(stderr || error.message).trim()}`));
-      else resolve(stdout);
-    });
-  });
+  return runGit(cwd, args, { maxBuffer: 16 * 1024 * 1024 });
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
