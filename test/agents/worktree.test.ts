@@ -99,7 +99,7 @@ describe("worktrees", () => {
     expect(git(cwd, "log", "--format=%s")).toBe("init\n");
     expect(git(cwd, "status", "--porcelain")).toBe("");
     // The agent that changed nothing left no worktree and no branch.
-    expect(results.get("m2")).toContain("removed since it changed nothing");
+    expect(results.get("m2")).toContain("removed since nothing in it changed");
     expect(git(cwd, "worktree", "list").trim().split("\n")).toHaveLength(2);
     expect(git(cwd, "branch", "--list", "worktree/*").trim().split("\n")).toHaveLength(1);
   }, 60_000);
