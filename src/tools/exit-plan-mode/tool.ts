@@ -138,7 +138,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
   toAutoClassifierInput: (input) =>
     `leave plan mode${input.allowedPrompts?.length ? `; allow Bash: ${input.allowedPrompts.map((p) => p.prompt).join(", ")}` : ""}`,
 
-  async validateInput(input, context) {
+  async validateInput(_input, context) {
     const permissions = context.getAppState().toolPermissionContext;
     if (permissions.mode !== "plan") {
       return {
