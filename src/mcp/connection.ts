@@ -27,6 +27,8 @@ export class McpServerConnection {
   private toolDefs: McpToolDefinition[] = [];
   private connecting: Promise<void> | undefined;
   private closing = false;
+  /** The sign-in page now handed out (McpAuth, `warden mcp login`), until signed in, failed or closed. */
+  private signInWindow: AbortController | undefined;
   /** A stdio server's process started before connecting (startProcess), not yet taken over. */
   private early: StdioServerProcess | undefined;
   /** Set when the first connection attempt has ended, connected or not. */
@@ -318,17 +320,33 @@ export class McpServerConnection {
     const config = this.entry.config;
     if (!config || config.type === "stdio") throw new Error(`MCP server "${this.name}" does not use OAuth (stdio)`);
     const { startLogin } = await import("./auth/flow.js");
-    const started = await startLogin({ name: this.name, serverUrl: config.url });
+    // One window at a time: a second call starts afresh (the first page's state no longer counts).
+    this.signInWindow?.abort(new Error(`a newer sign-in to "${this.name}" replaced this one`));
+    const window = new AbortController();
+    this.signInWindow = window;
+    const started = await startLogin({ name: this.name, serverUrl: config.url, signal: window.signal });
     const reconnect = async () => {
       await this.dropTransport();
       await this.connect();
       this.options.onToolsChanged?.();
     };
     if (started === "already") {
+      if (this.signInWindow === window) this.signInWindow = undefined;
       await reconnect();
       return started;
     }
-    return { ...started, done: started.done.then(reconnect) };
+    const done = started.done.then(reconnect).finally(() => {
+      if (this.signInWindow === window) this.signInWindow = undefined;
+    });
+    // Whoever started it may never wait for the end (McpAuth returns the page at once): a sign-in
+    // that fails or is closed must not become an unhandled rejection, which would end the process.
+    done.catch(() => undefined);
+    return { ...started, done };
+  }
+
+  /** True while a sign-in page handed out by startAuthentication waits for the user. */
+  hasOpenSignIn(): boolean {
+    return this.signInWindow !== undefined;
   }
 
   /**
@@ -384,6 +402,9 @@ export class McpServerConnection {
   /** Shuts the server down (the stdio child gets EOF, then SIGTERM, then SIGKILL). */
   async close(): Promise<void> {
     this.closing = true;
+    // An open sign-in window holds a listener and a timer of its own: it ends with the session.
+    this.signInWindow?.abort(new Error(`the session ended before anyone signed in to "${this.name}"`));
+    this.signInWindow = undefined;
     // First what exists now: a handshake still waiting on the server then fails at once, instead
     // of holding the session's exit for up to MCP_TIMEOUT; then whatever it created meanwhile.
     await this.dropTransport();

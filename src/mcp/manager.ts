@@ -234,6 +234,11 @@ export class McpClientManager implements McpResourceSource {
     return this.connections.map((c) => c.status());
   }
 
+  /** The servers whose sign-in page waits for the user now (closing the manager closes them). */
+  openSignIns(): string[] {
+    return this.connections.filter((c) => c.hasOpenSignIn()).map((c) => c.name);
+  }
+
   connection(name: string): McpServerConnection | undefined {
     return this.connections.find((c) => c.name === name);
   }

@@ -78,6 +78,8 @@ export interface McpSession {
   onToolsChanged(listener: (tools: AnyTool[], instructions: McpServerInstructions[]) => void): void;
   /** The session's folders changed (a worktree, an added directory): servers are told. */
   rootsChanged(): Promise<void>;
+  /** Servers whose sign-in page (McpAuth) still waits for the user: close() gives them up. */
+  openSignIns(): string[];
   close(): Promise<void>;
 }
 
@@ -236,6 +238,7 @@ export async function connectMcpForSession(options: McpSessionOptions): Promise<
     systemPromptSection,
     onToolsChanged: (listener) => void listeners.push(listener),
     rootsChanged: async () => manager?.rootsChanged(),
+    openSignIns: () => manager?.openSignIns() ?? [],
     close: async () => manager?.close(),
   });
   if (load.servers.length === 0) return session([], "");

@@ -28,6 +28,15 @@ export interface TodoListState {
   revision: number;
 }
 
+/**
+ * The tasks that still hold `task` back: its blockers not completed yet. A completed blocker no
+ * longer blocks, so nothing that shows a task "blocked" (TaskList, TaskGet, the reminder, the UI)
+ * may count it. A blocker the list does not hold counts as open: nothing shows it done.
+ */
+export function openBlockers(task: Pick<TaskRecord, "blockedBy">, tasks: readonly TaskRecord[]): string[] {
+  return task.blockedBy.filter((id) => tasks.find((other) => other.id === id)?.status !== "completed");
+}
+
 /** The key of the main thread's TodoWrite list; a subagent's list is keyed by its agentId. */
 export const MAIN_TODO_LIST = "main";
 
@@ -137,11 +146,13 @@ export function currentTaskList(state: TaskListHolder, listKey = MAIN_TODO_LIST)
     const store = state.taskStore;
     const revision = store.revision();
     if (revision === 0) return undefined;
-    const items = store.list().map((task): TaskListItem => {
+    const tasks = store.list();
+    const items = tasks.map((task): TaskListItem => {
       const item: TaskListItem = { id: task.id, content: task.subject, status: task.status };
       if (task.activeForm !== undefined) item.activeForm = task.activeForm;
       if (task.owner !== undefined) item.owner = task.owner;
-      if (task.blockedBy.length > 0) item.blockedBy = [...task.blockedBy];
+      const blockers = openBlockers(task, tasks);
+      if (blockers.length > 0) item.blockedBy = blockers;
       return item;
     });
     return { family: "Tasks", revision, items };

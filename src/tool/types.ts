@@ -343,6 +343,12 @@ export interface SubagentRequest {
   /** Working directory of the child (a worktree, or `cwd` of the call). */
   cwd?: string;
   /**
+   * The child's working directories when they are not the parent's: an isolated child's are its
+   * worktree (and the parent's folders apart from the parent's checkout), so the parent's checkout
+   * is outside its workspace.
+   */
+  workingDirectories?: string[];
+  /**
    * Fork: the child continues the parent's rendered request (same system prompt bytes, same tool
    * schemas, same messages) with these messages after it.
    */

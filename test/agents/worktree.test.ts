@@ -78,7 +78,7 @@ describe("worktrees", () => {
     ]);
     const run = await warden(cwd, script);
     const results = resultsOf(run.stdout);
-    expect(results.get("m1")).toContain("removed since it changed nothing");
+    expect(results.get("m1")).toContain("removed since nothing in it changed");
     expect(results.get("e1")).toContain(join(cwd, ".worktrees", "feature"));
     // Checked out as committed: no smudge filter rewrote the files.
     expect(readFileSync(join(cwd, ".worktrees", "feature", "a.txt"), "utf8")).toBe("alpha\n");
@@ -126,7 +126,7 @@ describe("worktrees", () => {
     expect(git(cwd, "log", "--format=%s")).toBe("init\n");
     expect(git(cwd, "status", "--porcelain")).toBe("");
     // The agent that changed nothing left no worktree and no branch.
-    expect(results.get("m2")).toContain("removed since it changed nothing");
+    expect(results.get("m2")).toContain("removed since nothing in it changed");
     expect(git(cwd, "worktree", "list").trim().split("\n")).toHaveLength(2);
     expect(git(cwd, "branch", "--list", "worktree/*").trim().split("\n")).toHaveLength(1);
   }, 60_000);

@@ -177,11 +177,19 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
 
   // Settings and flags are read once; each request only adds its own rules and mode.
   const setup = loadPermissionsFor(args, io);
-  const { builtInTools } = await import("../../tools/registry.js");
+  const { checkableTools } = await import("../../tools/checkable.js");
   const { webToolOptions } = await import("../session/web-tools.js");
-  // Every tool a session could offer is checkable: WebSearch as if the provider searched by itself.
+  const { setUpSkills } = await import("../session/skills-setup.js");
+  // Every tool a session could offer is checkable: WebSearch as if the provider searched by itself,
+  // Skill over this folder's skills, the MCP resource tools.
   const web = webToolOptions(setup.settings, "anthropic");
-  const checker = createPermissionChecker(builtInTools(web), setup.permissionContext, args.cwd, setup.appState);
+  const skills = (await setUpSkills(args.cwd, setup.settings, () => undefined)).catalog;
+  const checker = createPermissionChecker(
+    checkableTools({ ...web, skills }),
+    setup.permissionContext,
+    args.cwd,
+    setup.appState,
+  );
 
   if (!args.jsonl) {
     const [tool, json] = args.positionals as [string, string];

@@ -133,6 +133,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
 
   let terminal: TerminalEvent | undefined;
   let resultText: string | undefined;
+  let unfinishedSignIns: string[] = [];
   try {
     if (compactInstructions !== undefined) {
       ({ terminal, resultText } = await compactNow(built, compactInstructions.trim() || undefined, reporter));
@@ -153,6 +154,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     }
   } finally {
     process.off("SIGINT", onSigint);
+    // A sign-in page still open cannot be finished now: closing gives it up, and the result says so.
+    unfinishedSignIns = built.mcp.openSignIns();
     await built.close();
   }
   if (!terminal) throw new SessionSetupError("the session ended without a result", 1);
@@ -166,6 +169,10 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     },
     resultText,
     structured ? { output: structuredOutputOf(session.getAppState()) } : undefined,
+    unfinishedSignIns.map(
+      (name) =>
+        `sign-in to the MCP server "${name}" was not completed: the run ended first; sign in with \`warden mcp login ${name}\``,
+    ),
   );
   if (interrupted) return 130;
   if (outputClosed) return 141; // 128 + SIGPIPE, as a tool killed by the broken pipe would exit

@@ -48,6 +48,8 @@ export interface ResultObject {
   error?: string;
   /** The same, as the Agent SDK's error results carry it. */
   errors?: string[];
+  /** What the run left undone that its caller should know of (a sign-in nobody finished). */
+  notices?: string[];
   /** The last answer's stop reason (null when there was none). */
   stop_reason: string | null;
   /** `--json-schema` runs: the data of the last StructuredOutput call that matched the schema. */
@@ -283,6 +285,7 @@ export class HeadlessReporter {
     resultText?: string,
     /** Set for `--json-schema` runs. */
     structured?: StructuredOutcome,
+    notices: readonly string[] = [],
   ): ResultObject {
     const missingOutput =
       structured !== undefined && structured.output === undefined && terminal.reason === "completed";
@@ -316,7 +319,9 @@ export class HeadlessReporter {
       result.error = terminal.error ? `${why}: ${terminal.error}` : why;
     }
     if (result.error !== undefined) result.errors = [result.error];
+    if (notices.length > 0) result.notices = [...notices];
     if (this.format === "text") {
+      for (const notice of notices) this.err(`warden: ${notice}\n`);
       // A --json-schema run's answer is its data: printed as JSON, ready for a pipe.
       if (structured?.output !== undefined) this.out(`${JSON.stringify(structured.output.data)}\n`);
       else if (result.result) this.out(result.result.endsWith("\n") ? result.result : `${result.result}\n`);

@@ -71,6 +71,8 @@ function decide(
         toolPermissionContext: {
           ...lead,
           mode: childPermissionMode(lead.mode, question.mode),
+          // An isolated teammate's workspace is its worktree, not the lead's checkout.
+          ...(request.workingDirectories ? { workingDirectories: request.workingDirectories } : {}),
           ...(question.planFilePath === ownPlan ? { planFilePath: ownPlan } : {}),
         },
       };
@@ -97,7 +99,9 @@ function specOf(
   return {
     type: "spec",
     config,
-    permissionContext: state.toolPermissionContext,
+    permissionContext: request.workingDirectories
+      ? { ...state.toolPermissionContext, workingDirectories: request.workingDirectories }
+      : state.toolPermissionContext,
     session: {
       modelLabel: deps.modelLabel,
       sessionId: deps.sessionId,

@@ -49,7 +49,11 @@ async function childModel(deps: SubagentDeps, spec: string | undefined, cwd: str
 /** The child's AppState: the parent's permissions (mode as decided) and shared services, nothing of its turn. */
 function childAppState(parent: AppState, request: SubagentRequest, cwd: string): AppState {
   return {
-    toolPermissionContext: { ...parent.toolPermissionContext, mode: request.permissionMode },
+    toolPermissionContext: {
+      ...parent.toolPermissionContext,
+      mode: request.permissionMode,
+      ...(request.workingDirectories ? { workingDirectories: [...request.workingDirectories] } : {}),
+    },
     hooks: parent.hooks,
     compactHooks: parent.compactHooks,
     autoModeCircuitTripped: parent.autoModeCircuitTripped,
@@ -144,7 +148,7 @@ export async function setUpChild(
     messages = [...fork.messages, ...request.fork.messages];
   } else {
     const memory = request.definition.omitMemory || !deps.loadMemory ? [] : loadMemoryFiles(cwd);
-    const workingDirectories = parentState.toolPermissionContext.workingDirectories;
+    const workingDirectories = store.getAppState().toolPermissionContext.workingDirectories;
     const environment = {
       cwd,
       platform: process.platform,

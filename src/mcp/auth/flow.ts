@@ -25,6 +25,11 @@ export interface LoginOptions {
   name: string;
   serverUrl: string;
   timeoutMs?: number;
+  /**
+   * Ends the sign-in window early (the session is closing): the listener and its timer go at
+   * once, so nothing keeps the process alive, and `done` rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** Starts a login; resolves with the URL to open, or "already" when the stored tokens are still accepted. */
@@ -53,7 +58,7 @@ export async function startLogin(options: LoginOptions): Promise<LoginStarted | 
   }
   const done = (async () => {
     try {
-      const code = await listener.code(provider.state(), options.timeoutMs ?? LOGIN_TIMEOUT_MS);
+      const code = await listener.code(provider.state(), options.timeoutMs ?? LOGIN_TIMEOUT_MS, options.signal);
       const exchanged = await auth(provider, {
         serverUrl: options.serverUrl,
         authorizationCode: code,
@@ -77,7 +82,7 @@ function previousPort(options: LoginOptions): number {
 
 interface CallbackListener {
   port: number;
-  code(expectedState: string, timeoutMs: number): Promise<string>;
+  code(expectedState: string, timeoutMs: number, signal?: AbortSignal): Promise<string>;
   close(): void;
 }
 
@@ -126,22 +131,27 @@ async function listen(preferredPort: number): Promise<CallbackListener> {
   });
   return {
     port,
-    async code(expectedState, timeoutMs) {
+    async code(expectedState, timeoutMs, signal) {
       let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<never>((_, reject) => {
+      let onAbort: (() => void) | undefined;
+      const givenUp = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`nobody finished signing in within ${Math.round(timeoutMs / 1000)} s`)),
           timeoutMs,
         );
+        onAbort = () => reject(signal?.reason instanceof Error ? signal.reason : new Error(String(signal?.reason)));
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener("abort", onAbort, { once: true });
       });
       try {
-        const result = await Promise.race([arrived, timedOut]);
+        const result = await Promise.race([arrived, givenUp]);
         if (result.error) throw new Error(`the authorization server refused: ${result.error}`);
         if (result.state !== expectedState) throw new Error("the sign-in answer did not match this login (state)");
         if (!result.code) throw new Error("the sign-in answer carried no authorization code");
         return result.code;
       } finally {
         clearTimeout(timer);
+        if (onAbort) signal?.removeEventListener("abort", onAbort);
       }
     },
     close() {

@@ -141,9 +141,17 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     };
   }
   const why = reason || deferred.map((f) => f.message).join(" ");
-  // A multi-line command is offered a rule for its first line only, as a heredoc is for the
-  // command that opens it: later lines are what a person is least likely to have read.
-  const suggestions = suggestionsFor(firstLineParts(analysis, blocked.length > 0 ? blocked : analysis.parts));
+  const suggestions = [
+    // A multi-line command is offered a rule for its first line only, as a heredoc is for the
+    // command that opens it: later lines are what a person is least likely to have read. When every
+    // part is allowed already, what stops the command is a deferred finding, which no rule for its
+    // parts clears: none is offered.
+    ...(blocked.length > 0 ? suggestionsFor(firstLineParts(analysis, blocked)) : []),
+    // A redirection into the working directories is an edit: acceptEdits lets it through.
+    ...(deferred.some((f) => f.id === 10) && redirectsWriteInside(analysis.structure.redirects, context)
+      ? [{ type: "setMode" as const, mode: "acceptEdits" as const, destination: "session" as const }]
+      : []),
+  ];
   return {
     behavior: "passthrough",
     message: `This command needs approval: ${why}`,

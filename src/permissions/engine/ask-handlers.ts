@@ -2,7 +2,7 @@
 // headless runs a deny whose message tells the model it was not allowed, why, and what would allow it.
 import type { PermissionAsk, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
-import { describeReason, describeRule, formatRule, isCodeRunningRuleValue } from "../rules/index.js";
+import { describeReason, describeRule, formatRule, isCodeRunningRuleValue, messageWithReason } from "../rules/index.js";
 
 export interface AskRequest {
   tool: AnyTool;
@@ -43,6 +43,10 @@ export function howToAllow(request: AskRequest): string {
     return `The rule ${describeRule(reason.rule)} requires asking every time.`;
   }
   const addRules = request.ask.suggestions?.find((s) => s.type === "addRules" && s.behavior === "allow");
+  const acceptEdits = request.ask.suggestions?.some((s) => s.type === "setMode" && s.mode === "acceptEdits");
+  if (!addRules && acceptEdits) {
+    return "It is an edit inside the working directories: the user can start the session with --permission-mode acceptEdits.";
+  }
   const values = addRules && addRules.type === "addRules" ? addRules.rules : [{ toolName: request.tool.name }];
   // Never advice wider than the call: a rule that would allow any code is not offered.
   if (values.length === 0 || values.some((value) => isCodeRunningRuleValue(value))) {
@@ -70,7 +74,7 @@ export function createHeadlessAskHandler(): AskHandler {
     behavior: "deny",
     message: [
       `Permission to use ${request.tool.name} was denied: the call needs approval and nobody can approve it in this non-interactive session.`,
-      `Why it needed approval: ${request.ask.message} (${describeReason(request.ask.decisionReason)}).`,
+      `Why it needed approval: ${messageWithReason(request.ask.message, request.ask.decisionReason).replace(/\.?$/, ".")}`,
       request.note ? `Note: ${request.note}.` : "",
       howToAllow(request),
       "Do not retry the same call; continue without it or explain what you need.",

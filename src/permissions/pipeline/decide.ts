@@ -60,6 +60,7 @@ export async function runPermissionPipeline(
   }
   const final = withSafeSuggestions(
     await applyModeLastWord({ tool, input, context, permissionContext: rulesContext }, decision),
+    permissionContext,
   );
   const byAutoMode = permissionContext.mode === "auto" && decision.behavior === "ask" && final.behavior === "allow";
   return { decision: final, settledBy: byAutoMode ? "autoMode" : "engine" };

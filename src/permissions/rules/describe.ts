@@ -40,3 +40,12 @@ export function describeReason(reason: PermissionDecisionReason | undefined): st
       return reason.reason;
   }
 }
+
+/**
+ * An ask's message with its reason after it, unless the message already says it (a tool's message
+ * often is its reason in a sentence): the same words twice read as two problems.
+ */
+export function messageWithReason(message: string, reason: PermissionDecisionReason | undefined): string {
+  const described = describeReason(reason);
+  return message.includes(described) ? message : `${message} (${described})`;
+}

@@ -53,7 +53,7 @@ export async function resumeTeammate(
   );
   const request = teammateRequest({ ...base, agentId: member.agentId, history: messages }, member.name, context);
   if (member.model !== undefined) request.modelSpec = member.model;
-  if (member.worktree) returnToWorktree(request, member.worktree);
+  if (member.worktree) returnToWorktree(request, member.worktree, context);
   await runtime.spawn(request, context);
   return warnings;
 }

@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import { readTeamFile } from "../../session/team-files.js";
 import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN, type TeammateWorktree } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext, ValidationResult } from "../../tool/types.js";
-import { createWorktree, removeWorktree, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { createWorktree, hasWork, removeWorktree, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { confineToWorktree } from "./isolation.js";
 import type { AgentInput } from "./schema.js";
 
 /** Why this call cannot start a teammate, or undefined when it can. */
@@ -55,7 +56,7 @@ export function teammateProblem(input: AgentInput, context: ToolUseContext): Val
 export async function isolateTeammate(request: TeammateRequest, context: ToolUseContext): Promise<void> {
   const from = request.cwd ?? context.getAppState().bashCwd ?? context.options.cwd;
   const worktree = await createWorktree(from, teammateWorktreeName(request.name, request.agentId));
-  request.cwd = worktree.path;
+  confineToWorktree(request, worktree, context);
   request.worktree = worktree;
   request.onEnd = () => releaseTeammateWorktree(worktree);
 }
@@ -69,11 +70,11 @@ export function teammateWorktreeName(name: string, agentId: string): string {
 }
 
 /** A teammate taken up again goes on in its worktree, which must still be there. */
-export function returnToWorktree(request: TeammateRequest, worktree: TeammateWorktree): void {
+export function returnToWorktree(request: TeammateRequest, worktree: TeammateWorktree, context: ToolUseContext): void {
   if (!existsSync(worktree.path)) {
     throw new Error(`its worktree ${worktree.path} is gone, so it cannot go on where it worked`);
   }
-  request.cwd = worktree.path;
+  confineToWorktree(request, worktree, context);
   request.worktree = worktree;
   request.onEnd = () => releaseTeammateWorktree(worktree);
 }
@@ -81,7 +82,7 @@ export function returnToWorktree(request: TeammateRequest, worktree: TeammateWor
 async function releaseTeammateWorktree(worktree: TeammateWorktree): Promise<void> {
   if (!existsSync(worktree.path)) return;
   const changes = await worktreeChanges(worktree);
-  if (changes.uncommittedFiles === 0 && changes.commits === 0) await removeWorktree(worktree);
+  if (!hasWork(changes)) await removeWorktree(worktree);
 }
 
 /** The teammate's request: the subagent request made for it, with its name and team. */

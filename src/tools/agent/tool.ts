@@ -11,10 +11,11 @@ import type { AgentDefinition } from "../../tool/agents.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { SubagentHost, SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "../bash/background-tasks.js";
-import { createWorktree, removeWorktree, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { createWorktree, hasWork, removeWorktree, worktreeChanges } from "../worktree-shared/git-worktree.js";
 import { FORK_AGENT } from "./built-in.js";
 import { findAgent, sessionAgentCatalog } from "./catalog.js";
 import { forkMessages, isForkEnabled, isInForkChild } from "./fork.js";
+import { confineToWorktree, tellForkOfWorktree } from "./isolation.js";
 import { agentListingSource } from "./listing.js";
 import { resolveAgentModel } from "./model.js";
 import { childPermissionMode } from "./permissions.js";
@@ -237,7 +238,7 @@ function render(output: AgentToolOutput): string {
   const where = output.worktree
     ? output.worktree.kept
       ? `\nIt worked in the worktree ${output.worktree.path} (branch ${output.worktree.branch}), kept because it changed something.`
-      : "\nIt worked in its own worktree, removed since it changed nothing."
+      : "\nIt worked in its own worktree, removed since nothing in it changed (no new, changed or ignored files, no commits)."
     : "";
   return `${head}${body}\n\n[agent ${output.agentId} (${output.agentType}): ${stats}]${where}`;
 }
@@ -355,16 +356,17 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
         ? buildForkRequest(input, context, canUseTool, parentMessage)
         : buildSubagentRequest(input, context, canUseTool);
     const isolated = input.isolation === "worktree" || request.definition.isolation === "worktree";
-    if (isolated && !request.fork) {
-      // Its own checkout: request.cwd moves there, and the worktree outlives the run only if used.
+    if (isolated) {
+      // Its own checkout and nothing else: request.cwd and its working directories move there, and
+      // the worktree outlives the run only if something in it would be lost with it.
       const worktree = await createWorktree(
         request.cwd ?? context.getAppState().bashCwd ?? context.options.cwd,
         `agent-${request.agentId}`,
       );
-      request.cwd = worktree.path;
+      confineToWorktree(request, worktree, context);
+      if (request.fork) tellForkOfWorktree(request.fork, worktree);
       const finish = async (output: AgentToolOutput): Promise<AgentToolOutput> => {
-        const changes = await worktreeChanges(worktree);
-        const kept = changes.uncommittedFiles > 0 || changes.commits > 0;
+        const kept = hasWork(await worktreeChanges(worktree));
         if (!kept) await removeWorktree(worktree);
         return { ...output, worktree: { path: worktree.path, branch: worktree.branch, kept } };
       };

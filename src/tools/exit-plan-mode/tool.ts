@@ -73,12 +73,29 @@ function sessionAllowUpdate(prompts: readonly AllowedPrompt[]): PermissionUpdate
   return { type: "addRules", behavior: "allow", rules: prompts.map(allowedPromptRule), destination: "session" };
 }
 
+/**
+ * The patterns that may be granted at all. One that cannot (it would allow any code, or is no
+ * pattern) never stops the plan from reaching the user: it is left out of what they are offered
+ * and reported back as not granted, with why.
+ */
+function grantable(prompts: readonly AllowedPrompt[]): AllowedPrompt[] {
+  return prompts.filter((prompt) => allowedPromptProblem(prompt) === undefined);
+}
+
+/** The patterns that cannot be granted, each with why, as the model and the user read them. */
+function ungrantable(prompts: readonly AllowedPrompt[]): string[] {
+  return prompts.flatMap((prompt) => {
+    const problem = allowedPromptProblem(prompt);
+    return problem === undefined ? [] : [`${prompt.prompt} (cannot be granted: ${problem})`];
+  });
+}
+
 /** The requested patterns a session allow rule now covers word for word, and the rest. */
 function grantedPatterns(prompts: readonly AllowedPrompt[], permissions: ToolPermissionContext) {
   const allowed = new Set(permissions.rules.allow.map((rule) => formatRule(rule.value)));
   const granted: string[] = [];
-  const notGranted: string[] = [];
-  for (const prompt of prompts)
+  const notGranted: string[] = ungrantable(prompts);
+  for (const prompt of grantable(prompts))
     (allowed.has(formatRule(allowedPromptRule(prompt))) ? granted : notGranted).push(prompt.prompt);
   return { granted, notGranted };
 }
@@ -121,7 +138,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
   toAutoClassifierInput: (input) =>
     `leave plan mode${input.allowedPrompts?.length ? `; allow Bash: ${input.allowedPrompts.map((p) => p.prompt).join(", ")}` : ""}`,
 
-  async validateInput(input, context) {
+  async validateInput(_input, context) {
     const permissions = context.getAppState().toolPermissionContext;
     if (permissions.mode !== "plan") {
       return {
@@ -137,10 +154,6 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
         message: `The plan file ${path ?? "(none)"} is missing or empty. Write your plan there first (Write), then call ExitPlanMode.`,
         errorCode: 2,
       };
-    }
-    for (const [index, prompt] of (input.allowedPrompts ?? []).entries()) {
-      const problem = allowedPromptProblem(prompt);
-      if (problem) return { result: false, message: `allowedPrompts[${index}]: ${problem}.`, errorCode: 3 };
     }
     return { result: true };
   },
@@ -159,11 +172,12 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
     }
     const path = planFileOf(context);
     const plan = (await readPlan(path)) ?? "";
-    const prompts = input.allowedPrompts ?? [];
+    const prompts = grantable(input.allowedPrompts ?? []);
+    const refused = ungrantable(input.allowedPrompts ?? []);
     const shown = plan.length > MAX_PLAN_CHARS_IN_PROMPT ? `${plan.slice(0, MAX_PLAN_CHARS_IN_PROMPT)}\n…` : plan;
-    const asks = prompts.length
-      ? `\nIt asks to run without asking: ${prompts.map((p) => `Bash(${p.prompt})`).join(", ")}.`
-      : "";
+    const asks = `${
+      prompts.length ? `\nIt asks to run without asking: ${prompts.map((p) => `Bash(${p.prompt})`).join(", ")}.` : ""
+    }${refused.length ? `\nNot offered: ${refused.join("; ")}.` : ""}`;
     return {
       behavior: "ask",
       message: `Leaving plan mode needs the user's approval of the plan in ${path}; until then nothing may be changed (with nobody to approve it, give the plan as your final answer).${asks}\n\n${shown}`,
@@ -181,11 +195,11 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
     if (approvePlan) {
       const plan = (await readPlan(planFilePath)) ?? "";
       const answer = await approvePlan(
-        { plan, planFilePath, allowedPrompts: prompts, nextMode },
+        { plan, planFilePath, allowedPrompts: grantable(prompts), nextMode },
         context.abortController.signal,
       );
       if (!answer.approved) return { data: { kind: "rejected", planFilePath, feedback: answer.feedback } };
-      const granted = (answer.allowedPrompts ?? prompts).filter((p) => allowedPromptProblem(p) === undefined);
+      const granted = grantable(answer.allowedPrompts ?? prompts);
       if (granted.length > 0) {
         context.setAppState((prev) => ({
           ...prev,

@@ -3,7 +3,7 @@
 // and says how much that is.
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import { removeWorktree, type WorktreeChanges, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { hasWork, removeWorktree, type WorktreeChanges, worktreeChanges } from "../worktree-shared/git-worktree.js";
 import { EXIT_WORKTREE_PROMPT, EXIT_WORKTREE_TOOL_NAME } from "./prompt.js";
 
 const inputSchema = z.strictObject({
@@ -53,7 +53,7 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeResult>
     if (!worktree) throw new Error("The session is not in a worktree.");
     const changes = await worktreeChanges(worktree);
     if (input.action === "remove") {
-      if ((changes.uncommittedFiles > 0 || changes.commits > 0) && !input.discard_changes) {
+      if (hasWork(changes) && !input.discard_changes) {
         throw new Error(
           `The worktree ${worktree.path} has ${describeChanges(changes)} that removing would discard. ` +
             'Commit or keep them (action "keep"), or pass discard_changes: true once the user agrees.',

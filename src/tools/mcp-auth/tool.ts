@@ -45,7 +45,7 @@ export function createMcpAuthTool(target: McpAuthTarget): AnyTool {
       updatedInput: input,
       decisionReason: { type: "tool", reason: "it only shows the user a sign-in page" },
     }),
-    async call() {
+    async call(_input, context) {
       let started: Awaited<ReturnType<McpAuthTarget["startAuthentication"]>>;
       try {
         started = await target.startAuthentication();
@@ -69,7 +69,11 @@ export function createMcpAuthTool(target: McpAuthTarget): AnyTool {
         data: {
           status: "auth_url",
           authUrl: started.authorizationUrl,
-          message: `Ask the user to open this URL in their browser to sign in to ${target.serverName}:\n${started.authorizationUrl}\nOnce they have signed in, the server's tools become available (the sign-in waits up to 5 minutes).`,
+          message: `Ask the user to open this URL in their browser to sign in to ${target.serverName}:\n${started.authorizationUrl}\n${
+            context.options.isNonInteractive
+              ? `This run is non-interactive: the page works only until the run ends, which gives it up. Tell the user to sign in with \`warden mcp login ${target.serverName}\` and run again.`
+              : "Once they have signed in, the server's tools become available (the sign-in waits up to 5 minutes)."
+          }`,
         },
       };
     },

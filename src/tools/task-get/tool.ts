@@ -2,7 +2,11 @@
 import { z } from "zod";
 import { sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
-import type { TaskRecord } from "../../tool/task-list.js";
+import { openBlockers, type TaskRecord } from "../../tool/task-list.js";
+
+/** The task, and which of its blockers are still open (a completed one blocks no more). */
+type TaskGetOutput = TaskRecord & { openBlockedBy: string[] };
+
 import { taskDetails, unknownTaskMessage } from "../task-shared/format.js";
 import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_GET_PROMPT, TASK_GET_TOOL_NAME } from "./prompt.js";
@@ -13,7 +17,7 @@ const inputSchema = z.strictObject({
 
 export type TaskGetInput = z.infer<typeof inputSchema>;
 
-export const TaskGetTool = buildTool<TaskGetInput, TaskRecord>({
+export const TaskGetTool = buildTool<TaskGetInput, TaskGetOutput>({
   name: TASK_GET_TOOL_NAME,
   searchHint: "show one task details from the task list",
   shouldDefer: true,
@@ -35,10 +39,15 @@ export const TaskGetTool = buildTool<TaskGetInput, TaskRecord>({
   },
 
   async call(input, context) {
-    const task = sessionTaskStore(context).get(input.taskId);
+    const store = sessionTaskStore(context);
+    const task = store.get(input.taskId);
     if (!task) throw new Error(`There is no task #${input.taskId}.`);
-    return { data: task };
+    return { data: { ...task, openBlockedBy: openBlockers(task, store.list()) } };
   },
 
-  mapToolResult: (task, toolUseId) => ({ type: "tool_result", tool_use_id: toolUseId, content: taskDetails(task) }),
+  mapToolResult: (task, toolUseId) => ({
+    type: "tool_result",
+    tool_use_id: toolUseId,
+    content: taskDetails(task, task.openBlockedBy),
+  }),
 });

@@ -33,6 +33,9 @@ export const TaskListTool = buildTool<TaskListInput, TaskRecord[]>({
   mapToolResult: (tasks, toolUseId) => ({
     type: "tool_result",
     tool_use_id: toolUseId,
-    content: tasks.length === 0 ? "No tasks yet. Add them with TaskCreate." : tasks.map(taskLine).join("\n"),
+    content:
+      tasks.length === 0
+        ? "No tasks yet. Add them with TaskCreate."
+        : tasks.map((task) => taskLine(task, tasks)).join("\n"),
   }),
 });

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isTaskId, sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
-import type { TaskChanges, TaskListStatus, TaskRecord } from "../../tool/task-list.js";
+import { openBlockers, type TaskChanges, type TaskListStatus, type TaskRecord } from "../../tool/task-list.js";
 import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { unknownTaskMessage } from "../task-shared/format.js";
 import { taskReminderSource } from "../task-shared/reminder.js";
@@ -80,7 +80,7 @@ export const TaskUpdateTool = buildTool<TaskUpdateInput, TaskUpdateOutput>({
           errorCode: 3,
         };
       }
-      const open = task.blockedBy.filter((id) => known.find((t) => t.id === id)?.status !== "completed");
+      const open = openBlockers(task, known);
       if (open.length > 0) {
         return {
           result: false,

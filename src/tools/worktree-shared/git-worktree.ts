@@ -63,16 +63,34 @@ export async function createWorktree(cwd: string, name: string): Promise<GitWork
 }
 
 export interface WorktreeChanges {
-  /** Files with uncommitted changes (tracked or not). */
+  /** Files with uncommitted changes (tracked or not, ignored ones included: removal deletes them too). */
   uncommittedFiles: number;
-  /** Commits on the worktree's branch since it was made. */
+  /** Commits since it was made, on its branch or wherever its HEAD now is. */
   commits: number;
 }
 
+/**
+ * What removing the worktree would lose, read from the worktree itself: every file git would
+ * delete with it (untracked and ignored files count: `git worktree remove --force` takes them), and
+ * every commit that only its branch or its HEAD holds (a HEAD moved off the branch still counts the
+ * branch's commits, which `branch -D` would drop).
+ */
 export async function worktreeChanges(worktree: GitWorktree): Promise<WorktreeChanges> {
-  const status = await git(worktree.path, ["status", "--porcelain", "--untracked-files=all"]);
-  const count = await git(worktree.path, ["rev-list", "--count", `${worktree.baseCommit}..HEAD`]);
+  const status = await git(worktree.path, ["status", "--porcelain", "--untracked-files=all", "--ignored=matching"]);
+  const count = await git(worktree.path, [
+    "rev-list",
+    "--count",
+    "HEAD",
+    `refs/heads/${worktree.branch}`,
+    "--not",
+    worktree.baseCommit,
+  ]);
   return { uncommittedFiles: status.split("\n").filter((l) => l.trim() !== "").length, commits: Number(count.trim()) };
+}
+
+/** Whether the worktree holds anything its removal would lose. */
+export function hasWork(changes: WorktreeChanges): boolean {
+  return changes.uncommittedFiles > 0 || changes.commits > 0;
 }
 
 /** Removes the worktree folder and its branch (the caller checked what would be lost). */

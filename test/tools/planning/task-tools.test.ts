@@ -5,6 +5,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileTaskStore, sessionTaskListDir } from "../../../src/session/task-store.js";
+import { currentTaskList } from "../../../src/tool/task-list.js";
 import { TaskCreateTool } from "../../../src/tools/task-create/tool.js";
 import { TaskGetTool } from "../../../src/tools/task-get/tool.js";
 import { TaskListTool } from "../../../src/tools/task-list/tool.js";
@@ -65,6 +66,25 @@ describe("the Task tools", () => {
     expect(store.get("1")?.blocks).toEqual([]);
     expect(store.get("3")?.blockedBy).toEqual([]);
     expect((await harness.call(TaskListTool, {})).text).toBe("#1 [pending] Design\n#3 [pending] Ship");
+  });
+
+  it("a task whose blocker is completed shows as blocked nowhere: TaskList, TaskGet, the list snapshot", async () => {
+    harness = makeHarness();
+    for (const subject of ["Design", "Build", "Test"]) await create(harness, subject);
+    await harness.call(TaskUpdateTool, { taskId: "3", addBlockedBy: ["1", "2"] });
+    expect((await harness.call(TaskListTool, {})).text).toContain("#3 [pending] Test (blocked by #1, #2)");
+    await harness.call(TaskUpdateTool, { taskId: "1", status: "completed" });
+    expect((await harness.call(TaskListTool, {})).text).toContain("#3 [pending] Test (blocked by #2)");
+    await harness.call(TaskUpdateTool, { taskId: "2", status: "completed" });
+    expect((await harness.call(TaskListTool, {})).text).toMatch(/^#3 \[pending\] Test$/m);
+    const shown = (await harness.call(TaskGetTool, { taskId: "3" })).text;
+    expect(shown).not.toContain("Blocked by:");
+    expect(shown).toContain("Was blocked by (completed): #1, #2");
+    const snapshot = currentTaskList(harness.context.getAppState());
+    expect(snapshot?.items.find((item) => item.id === "3")?.blockedBy).toBeUndefined();
+    // Reopening a blocker blocks again.
+    await harness.call(TaskUpdateTool, { taskId: "2", status: "in_progress" });
+    expect((await harness.call(TaskListTool, {})).text).toContain("#3 [pending] Test (blocked by #2)");
   });
 
   it("merges metadata, a null value removing its key", async () => {
