@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BUILT_CLI } from "../helpers/built.js";
-import { tempDir, writeJson } from "./helpers.js";
+import { checkProject as project } from "./check-in-process.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -33,15 +33,6 @@ function warden(args: string[], home: string, input?: string): Promise<Run> {
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
   child.stdin.end(input ?? "");
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
-
-function project() {
-  const home = tempDir("warden-check-home-");
-  const cwd = tempDir("warden-check-project-");
-  writeJson(join(cwd, ".warden", "settings.json"), {
-    permissions: { deny: ["Read(./secret/**)"], allow: ["Edit(./src/**)"] },
-  });
-  return { home, cwd };
 }
 
 describe("warden permissions check", () => {

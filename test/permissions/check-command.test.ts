@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { permissionsInProcess } from "./check-in-process.js";
+import { permissionsInProcess, checkProject as project } from "./check-in-process.js";
 import { tempDir, writeJson } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -13,15 +13,6 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 /** The command in process, from the repository's folder as the binary is run in check-cli.test.ts. */
 const wardenInProcess = (args: string[], home: string, input?: string) =>
   permissionsInProcess(args, { home, cwd: root, input });
-
-function project() {
-  const home = tempDir("warden-check-home-");
-  const cwd = tempDir("warden-check-project-");
-  writeJson(join(cwd, ".warden", "settings.json"), {
-    permissions: { deny: ["Read(./secret/**)"], allow: ["Edit(./src/**)"] },
-  });
-  return { home, cwd };
-}
 
 describe("warden permissions check", () => {
   it("takes flags: --allowedTools, --disallowedTools, --permission-mode", async () => {

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { run as permissionsCommand } from "../../src/cli/commands/permissions.js";
+import { tempDir, writeJson } from "./helpers.js";
 
 export interface CommandRun {
   code: number;
@@ -44,4 +45,14 @@ export async function permissionsInProcess(
       else process.env[key] = value;
     }
   }
+}
+
+/** A home and a project whose settings deny reading secret/ and allow editing src/. */
+export function checkProject(): { home: string; cwd: string } {
+  const home = tempDir("warden-check-home-");
+  const cwd = tempDir("warden-check-project-");
+  writeJson(join(cwd, ".warden", "settings.json"), {
+    permissions: { deny: ["Read(./secret/**)"], allow: ["Edit(./src/**)"] },
+  });
+  return { home, cwd };
 }
