@@ -54,7 +54,8 @@ function setUp() {
           type: "tool_use",
           id: "bash2",
           name: "Bash",
-          input: { command: "echo started > started.txt; while true; do sleep 1; done" },
+          // touch needs a rule (a redirection would be acceptEdits' to allow, not a rule's).
+          input: { command: "touch started.txt; while true; do sleep 1; done" },
         },
       ],
     },
@@ -157,13 +158,14 @@ describe("warden acp", () => {
         expect.objectContaining({ toolCallId: "bash1", status: "completed" }),
       ]);
       expect(JSON.stringify(results[0])).toContain("alpha");
-      // The editor was asked about the command, with the three choices and the suggested rule.
+      // The editor was asked about the command, with the three choices and what would allow it: the
+      // redirection is what asks (echo itself is read-only), so acceptEdits, not a rule for echo.
       expect(permissionRequests).toHaveLength(1);
       const asked = permissionRequests[0] as acp.RequestPermissionRequest;
       expect(asked.sessionId).toBe(created.sessionId);
       expect(asked.toolCall).toMatchObject({ toolCallId: "bash1", kind: "execute" });
       expect(asked.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
-      expect(asked.options[1]?.name).toMatch(/^Always allow Bash\(/);
+      expect(asked.options[1]?.name).toBe("Allow, and switch to acceptEdits mode");
       expect(readFileSync(join(project, "out.txt"), "utf8")).toBe("hi\n");
       // What the model was sent: the linked file by path, the selection's text in a context block.
       const transcriptDir = join(home, ".warden", "projects");
@@ -197,7 +199,7 @@ describe("warden acp", () => {
       expect(second.stopReason).toBe("cancelled");
       expect(permissionRequests).toHaveLength(2);
       const local = JSON.parse(readFileSync(join(project, ".warden", "settings.local.json"), "utf8"));
-      expect(JSON.stringify(local.permissions.allow)).toContain("echo started");
+      expect(JSON.stringify(local.permissions.allow)).toContain("Bash(touch:*)");
       const last = updates.filter((u) => u.sessionUpdate === "tool_call_update").at(-1);
       expect(last).toMatchObject({ toolCallId: "bash2", status: "failed" });
     });
