@@ -2,8 +2,7 @@
 // import files from outside it: those would go into every request. The answer is remembered for
 // the project (config/memory-approval.ts); headless sessions never ask and leave them out.
 import { Box, Text } from "ink";
-import { useState } from "react";
-import { useKeys } from "../input/use-keys.js";
+import { useYesNo } from "./use-yes-no.js";
 
 const SHOWN = 8;
 
@@ -16,14 +15,7 @@ export function ExternalImportsPrompt({
   files: readonly string[];
   onAnswer(approved: boolean): void;
 }) {
-  const [selected, setSelected] = useState(1);
-  useKeys((event) => {
-    if (event.kind === "text" && (event.text === "1" || event.text === "2")) onAnswer(event.text === "1");
-    else if (event.kind !== "key") return;
-    else if (event.name === "up" || event.name === "down") setSelected((s) => 1 - s);
-    else if (event.name === "enter") onAnswer(selected === 0);
-    else if (event.name === "escape" || event.name === "ctrlC") onAnswer(false);
-  });
+  const selected = useYesNo(1, onAnswer);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow">

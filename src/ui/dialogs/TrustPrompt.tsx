@@ -1,19 +1,11 @@
 // Workspace trust, asked the first time a folder's own settings would widen what Warden may do
 // (and again when they change): before any of its hooks, MCP servers or allow rules are used.
 import { Box, Text } from "ink";
-import { useState } from "react";
 import type { WorkspaceTrust } from "../../config/trust/index.js";
-import { useKeys } from "../input/use-keys.js";
+import { useYesNo } from "./use-yes-no.js";
 
 export function TrustPrompt({ trust, onAnswer }: { trust: WorkspaceTrust; onAnswer(trusted: boolean): void }) {
-  const [selected, setSelected] = useState(0);
-  useKeys((event) => {
-    if (event.kind === "text" && (event.text === "1" || event.text === "2")) onAnswer(event.text === "1");
-    else if (event.kind !== "key") return;
-    else if (event.name === "up" || event.name === "down") setSelected((s) => 1 - s);
-    else if (event.name === "enter") onAnswer(selected === 0);
-    else if (event.name === "escape" || event.name === "ctrlC") onAnswer(false);
-  });
+  const selected = useYesNo(0, onAnswer);
   const known = trust.widening.filter((w) => w.known);
   const other = trust.widening.filter((w) => !w.known);
   return (
