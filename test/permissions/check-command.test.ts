@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { permissionsInProcess, checkProject as project } from "./check-in-process.js";
-import { tempDir, writeJson } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
