@@ -37,6 +37,7 @@ export const INTEGRATION_TESTS = [
   "test/architecture/session-modules.test.ts",
   "test/architecture/start-up-files.test.ts",
   "test/config/hostile-repository.test.ts",
+  "test/docs/docs.test.ts",
   "test/config/settings-env.test.ts",
   "test/config/trust/untrusted-command-cli.test.ts",
   "test/context/compaction.test.ts",

@@ -3,24 +3,7 @@
 
 import module from "node:module";
 import { isatty } from "node:tty";
-
-type CommandModule = { run(argv: string[]): Promise<number> };
-
-const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
-  permissions: () => import("./commands/permissions.js"),
-  undo: () => import("./commands/undo.js"),
-  mcp: () => import("./commands/mcp.js"),
-  trust: () => import("./commands/trust.js"),
-  acp: () => import("./commands/acp.js"),
-  // BullMQ and ioredis load only here: a local session never pays for the fleet.
-  fleet: () => import("./commands/fleet.js"),
-  // A fleet worker's warm session process (internal: the job arrives on stdin).
-  "fleet-session": () => import("./commands/fleet-session.js"),
-  // A lead's teammate in its own process (internal: the spec arrives on stdin).
-  teammate: () => import("./commands/teammate.js"),
-  // A teammate's tmux pane in --teammate-mode tmux (internal: follows its transcript).
-  "teammate-view": () => import("./commands/teammate-view.js"),
-};
+import { SUBCOMMANDS } from "./subcommands.js";
 
 /** Flags after which the session command prints something and exits, or runs headless. */
 const NOT_INTERACTIVE = new Set(["-p", "--print", "-h", "--help", "-v", "--version"]);

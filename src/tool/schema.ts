@@ -20,10 +20,24 @@ export function toolOutputJSONSchema(tool: AnyTool): JSONSchema | undefined {
 function cachedJSONSchema(schema: z.ZodType, io: "input" | "output"): JSONSchema {
   const cached = schemaCache.get(schema);
   if (cached) return cached;
-  const converted = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JSONSchema;
+  const converted = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    override: dropSafeIntegerBounds,
+  }) as JSONSchema;
   delete converted.$schema;
   schemaCache.set(schema, converted);
   return converted;
+}
+
+/**
+ * Zod writes `.int()` as bounded by the safe-integer range. Those bounds tell the model nothing
+ * (no one writes a 16-digit line number) and cost ~28 bytes per integer field on every request.
+ */
+function dropSafeIntegerBounds(context: { jsonSchema: Record<string, unknown> }): void {
+  const schema = context.jsonSchema;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
 }
 
 /** Formats a Zod failure so the model can see which field to fix. */

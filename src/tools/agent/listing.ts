@@ -7,9 +7,10 @@ import type { AttachmentContext, AttachmentSource } from "../../tool/types.js";
 import { sessionAgentCatalog } from "./catalog.js";
 
 function toolsNote(agent: AgentDefinition): string {
+  // Short on purpose: the listing is in the first request of every session.
   const allowed = agent.tools && !agent.tools.includes("*") ? agent.tools.join(", ") : "all";
-  const denied = agent.disallowedTools?.length ? ` except ${agent.disallowedTools.join(", ")}` : "";
-  return allowed === "all" ? `all tools${denied}` : `${allowed}${denied}`;
+  const denied = agent.disallowedTools?.length ? ` but ${agent.disallowedTools.join(", ")}` : "";
+  return `${allowed}${denied}`;
 }
 
 export function renderAgentListing(catalog: AgentCatalog): string {

@@ -7,10 +7,9 @@ export function editPrompt(): string {
 
 Usage:
 - Use Edit for every change to an existing file; use Write only for new files or complete rewrites.
-- You must Read the file in this conversation before editing it; an edit of a file you have not read, or of a file that changed on disk since you read it, is refused. Read it (again) and retry.
-- file_path must be an absolute path.
-- old_string must match the file exactly, including indentation (tabs or spaces) and line breaks. When copying from Read output, take the text after the line-number prefix (number and tab); never include the prefix.
-- The edit fails if old_string is not in the file, or if it occurs more than once and replace_all is not set. Give more surrounding lines to make it unique, or set replace_all to change every occurrence (e.g. to rename a variable).
+- Read the file in this conversation first: an edit of a file you have not read, or that changed since, is refused.
+- old_string must match the file exactly, including indentation (tabs or spaces) and line breaks. From Read output, copy only the text after the line number and tab.
+- The edit fails if old_string is not in the file, or if it occurs more than once and replace_all is not set. Add surrounding lines to make it unique, or set replace_all (e.g. to rename a variable).
 - old_string and new_string must differ.
 - An empty old_string creates a new file with new_string as its content; it is refused for a file that already has content.
 - Jupyter notebooks (.ipynb) are changed with NotebookEdit, not Edit.

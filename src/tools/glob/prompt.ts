@@ -7,9 +7,9 @@ export function globPrompt(): string {
 
 Usage:
 - Give a glob pattern such as "**/*.js" or "src/**/*.ts". "*" matches within one folder; "**" crosses folders.
-- Matching file paths come back sorted by modification time, newest first. Files ignored by .gitignore and version-control folders are left out.
-- path is an absolute folder to search in; omit it to search the current working directory.
+- Paths come back newest first. Files ignored by .gitignore and version-control folders are left out.
+- path: the folder to search (default: the working directory).
 - Use Glob to find files by name instead of find or ls in a shell. To search file contents use Grep.
 - At most 100 files are returned; when the list is cut, narrow the pattern or the path.
-- You can run several searches in one turn, in parallel, when you are looking for different things.`;
+- Run several searches in one turn, in parallel, when looking for different things.`;
 }

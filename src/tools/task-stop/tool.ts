@@ -41,6 +41,9 @@ function taskIdOf(input: TaskStopInput): string {
 export const TaskStopTool = buildTool<TaskStopInput, TaskStopResult>({
   name: TASK_STOP_TOOL_NAME,
   aliases: ["KillShell"],
+  // Deferred as the reference defers it: only needed once something runs in the background, and
+  // its name in <deferred-tools> costs a few bytes where its schema cost ~600 on every request.
+  shouldDefer: true,
   searchHint: "stop kill background task shell server",
   maxResultSizeChars: 10_000,
   inputSchema,

@@ -6,9 +6,8 @@ export function writePrompt(): string {
   return `Writes a file to the local filesystem, replacing it entirely if it exists.
 
 Usage:
-- file_path must be an absolute path.
-- Use Write only to create a new file or to rewrite a file completely. To change part of an existing file use Edit: it sends only the change and cannot drop the rest of the file by accident.
-- An existing file must have been read with the Read tool in this conversation, and must not have changed since; otherwise the write is refused. Read it, then write.
+- Use Write only to create a new file or to rewrite a file completely. To change part of a file use Edit: it cannot drop the rest by accident.
+- An existing file must have been Read in this conversation and be unchanged since, or the write is refused.
 - Missing parent folders are created.
 - The file keeps its encoding (UTF-8, or UTF-16 with a byte-order mark). Line endings are written as LF.
 - Never create documentation files (*.md, README) unless the user asks for them.
