@@ -20,11 +20,11 @@ describe("file tool prompts", () => {
       cwd: "/",
     };
     expect(await EditTool.prompt(options)).toMatch(/use Write only for new files/i);
-    expect(await WriteTool.prompt(options)).toMatch(/To change part of an existing file use Edit/);
+    expect(await WriteTool.prompt(options)).toMatch(/To change part of a file use Edit/);
     expect(await GrepTool.prompt(options)).toMatch(/Never run grep or rg through Bash/);
     expect(await GlobTool.prompt(options)).toMatch(/instead of find or ls/);
-    expect(await ReadTool.prompt(options)).toMatch(/absolute path/);
-    expect(await EditTool.prompt(options)).toMatch(/must Read the file/);
+    expect(await ReadTool.prompt(options)).toMatch(/file_path should be absolute/);
+    expect(await EditTool.prompt(options)).toMatch(/Read the file in this conversation first/);
   });
 
   it("describe each call by what it touches", async () => {
