@@ -27,6 +27,8 @@ export interface SandboxTool {
   jsName: string;
   /** The tool's own name (`tools["mcp__github__create_issue"]` works too). */
   name: string;
+  /** Its input's JSON Schema, which the program can read with `schemaOf(name)`. */
+  schema?: unknown;
 }
 
 /** A tool call the program made: resolves with the text of its result, rejects with the reason it failed. */
@@ -79,6 +81,8 @@ const PRELUDE = (tools: readonly SandboxTool[]) => `
     Object.defineProperty(globalThis, jsName, { value: fn, writable: false, enumerable: false });
   }
   Object.defineProperty(globalThis, "tools", { value: Object.freeze(tools), writable: false });
+  const schemas = ${JSON.stringify(Object.fromEntries(tools.filter((t) => t.schema !== undefined).flatMap((t) => [[t.name, t.schema], [t.jsName, t.schema]])))};
+  globalThis.schemaOf = (name) => schemas[name];
 })();
 `;
 

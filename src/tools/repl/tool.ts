@@ -5,6 +5,7 @@
 // Offered when settings `codeMode.enabled` or `--code-mode` turn it on (docs/code-mode.md).
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { toolInputJSONSchema } from "../../tool/schema.js";
 import type { AnyTool, ToolUseContext } from "../../tool/types.js";
 import { jsNamesFor } from "./js-names.js";
 import { nestedCallRunner } from "./nested-calls.js";
@@ -55,13 +56,20 @@ export function programTools(context: Pick<ToolUseContext, "options">, options: 
   return [...pool, ...extra];
 }
 
-/** A compact signature for a code-only tool: its name and its input's property names (`?` optional). */
-function signatureOf(tool: AnyTool, jsName: string): string {
-  const schema = tool.inputJSONSchema;
-  const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
-  const params = Object.keys(schema?.properties ?? {}).map((key) => (required.has(key) ? key : `${key}?`));
-  const description = (tool.staticDescription ?? "").split("\n")[0]?.slice(0, 80) ?? "";
-  return `- ${jsName}({${params.join(", ")}})${description ? `: ${description}` : ""}`;
+/**
+ * The code-only tools, named compactly: grouped by server (`mcp__github__: create_issue,
+ * list_issues`), each by its JavaScript name's tail. Their schemas are not sent: a program reads
+ * one with `schemaOf(name)`.
+ */
+function codeOnlyListing(named: Array<{ jsName: string; name: string }>): string {
+  const groups = new Map<string, string[]>();
+  for (const { jsName } of named) {
+    const match = /^(mcp__[A-Za-z0-9_$]+?__)(.+)$/.exec(jsName);
+    const group = match?.[1] ?? "";
+    const rest = match?.[2] ?? jsName;
+    groups.set(group, [...(groups.get(group) ?? []), rest]);
+  }
+  return [...groups].map(([group, names]) => `- ${group}${group ? " " : ""}${names.join(", ")}`).join("\n");
 }
 
 export function createReplTool(options: ReplToolOptions = {}) {
@@ -75,11 +83,9 @@ export function createReplTool(options: ReplToolOptions = {}) {
       const all = programTools({ options: { tools: [...tools] } as ToolUseContext["options"] } as ToolUseContext, options);
       const named = jsNamesFor(all);
       const codeOnlyNames = new Set(codeOnly.map((tool) => tool.name));
-      const lines = named.map(({ jsName, name }, index) => {
-        const tool = all[index] as AnyTool;
-        return codeOnlyNames.has(name) ? signatureOf(tool, jsName) : `- ${jsName}`;
-      });
-      return replPrompt(lines.join("\n"), codeOnly.length);
+      const direct = named.filter(({ name }) => !codeOnlyNames.has(name)).map(({ jsName }) => jsName);
+      const onlyHere = codeOnlyListing(named.filter(({ name }) => codeOnlyNames.has(name)));
+      return replPrompt(direct.join(", "), onlyHere, codeOnly.length);
     },
     description: async () => "Run a JavaScript program that calls tools",
     interruptBehavior: () => "cancel",
@@ -101,9 +107,15 @@ export function createReplTool(options: ReplToolOptions = {}) {
       const runner = nestedCallRunner(tools, context, canUseTool, parentMessage, stop.signal);
       const timeoutMs = (input.timeout_seconds ?? REPL_DEFAULT_TIMEOUT_SECONDS) * 1000;
       try {
+        const codeOnly = new Set((options.codeOnlyTools?.() ?? []).map((tool) => tool.name));
+        const named = jsNamesFor(tools).map((entry, index) => {
+          const tool = tools[index] as AnyTool;
+          const schema = codeOnly.has(tool.name) ? toolInputJSONSchema(tool) : undefined;
+          return schema ? { ...entry, schema } : entry;
+        });
         const run = await runInSandbox(
           input.code,
-          jsNamesFor(tools),
+          named,
           (name, toolInput) => runner.call(name, toolInput),
           { ...REPL_LIMITS, timeoutMs },
           stop.signal,
