@@ -35,15 +35,30 @@ const allowAll: CanUseTool = async (_tool, input) => ({ behavior: "allow", updat
 function contextFor(cwd: string, sessionDir: string, builtIn: AnyTool[], mcpTools: AnyTool[]): ToolUseContext {
   const tools = assembleToolPool(builtIn, mcpTools, emptyPermissionContext(cwd).rules);
   return createToolUseContext({
-    options: { tools, model: "anthropic:claude-sonnet-4-5", cwd, sessionId: "bench", sessionDir, isNonInteractive: true },
+    options: {
+      tools,
+      model: "anthropic:claude-sonnet-4-5",
+      cwd,
+      sessionId: "bench",
+      sessionDir,
+      isNonInteractive: true,
+    },
     appState: { toolPermissionContext: emptyPermissionContext(cwd), toolSearchMode: "defer" },
   });
 }
 
 /** The bytes of one request body for this conversation so far. */
 async function requestBytes(context: ToolUseContext, messages: Message[]): Promise<number> {
-  const environment = { cwd: context.options.cwd, platform: "linux", date: "2026-01-01", gitRoot: context.options.cwd, model: "anthropic:claude-sonnet-4-5" };
-  const prefix = await new RequestPrefixCache(async (split) => buildSystemPrompt({ environment, memory: [] }, split)).prefixFor(context);
+  const environment = {
+    cwd: context.options.cwd,
+    platform: "linux",
+    date: "2026-01-01",
+    gitRoot: context.options.cwd,
+    model: "anthropic:claude-sonnet-4-5",
+  };
+  const prefix = await new RequestPrefixCache(async (split) =>
+    buildSystemPrompt({ environment, memory: [] }, split),
+  ).prefixFor(context);
   const params = toAnthropicParams({
     model: "claude-sonnet-4-5",
     system: prefix.system,
@@ -59,7 +74,10 @@ async function requestBytes(context: ToolUseContext, messages: Message[]): Promi
  * Runs a scripted conversation: each turn's tool calls are run for real and their results join
  * the conversation; the last turn answers. Returns the bytes of every request summed and the turns.
  */
-async function converse(context: ToolUseContext, turns: ToolUseBlock[][]): Promise<{ bytes: number; turns: number; lastBytes: number }> {
+async function converse(
+  context: ToolUseContext,
+  turns: ToolUseBlock[][],
+): Promise<{ bytes: number; turns: number; lastBytes: number }> {
   const messages: Message[] = [userText(TASK)];
   let bytes = 0;
   let lastBytes = 0;
@@ -82,12 +100,17 @@ async function eightFiles(): Promise<BenchRow[]> {
   const base = await realpath(await mkdtemp(join(tmpdir(), "warden-code-mode-bench-")));
   const cwd = join(base, "project");
   const sessionDir = join(base, "session");
-  await import("node:fs/promises").then((fs) => Promise.all([fs.mkdir(join(cwd, "src"), { recursive: true }), fs.mkdir(sessionDir)]));
+  await import("node:fs/promises").then((fs) =>
+    Promise.all([fs.mkdir(join(cwd, "src"), { recursive: true }), fs.mkdir(sessionDir)]),
+  );
   const files: string[] = [];
   for (let i = 1; i <= 8; i += 1) {
     const path = join(cwd, "src", `module${i}.ts`);
     // A small source file: ~60 lines, ~2 KB.
-    const body = Array.from({ length: 60 }, (_, n) => `export const value${n} = ${i * 100 + n}; // line ${n} of module ${i}`).join("\n");
+    const body = Array.from(
+      { length: 60 },
+      (_, n) => `export const value${n} = ${i * 100 + n}; // line ${n} of module ${i}`,
+    ).join("\n");
     await writeFile(path, `// module ${i}: what it does\n${body}\n`);
     files.push(path);
   }
@@ -95,20 +118,47 @@ async function eightFiles(): Promise<BenchRow[]> {
     // A context per conversation: Read remembers what it read and would answer a second read with a stub.
     const flat = () => contextFor(cwd, sessionDir, builtInTools(), []);
     const code = contextFor(cwd, sessionDir, builtInTools({ codeMode: {} }), []);
-    const reads = files.map((file_path, i): ToolUseBlock => ({ type: "tool_use", id: `toolu_read_${i}`, name: "Read", input: { file_path } }));
+    const reads = files.map(
+      (file_path, i): ToolUseBlock => ({ type: "tool_use", id: `toolu_read_${i}`, name: "Read", input: { file_path } }),
+    );
     const parallel = await converse(flat(), [reads]);
-    const oneByOne = await converse(flat(), reads.map((read) => [read]));
+    const oneByOne = await converse(
+      flat(),
+      reads.map((read) => [read]),
+    );
     const program = `for (const f of ${JSON.stringify(files)}) {
   const text = await Read({ file_path: f, limit: 1 });
   print(f.split("/").pop() + ": " + text.split("\\n")[0].replace(/^\\s*\\d+\\s*[→\\t]/, ""));
 }`;
-    const repl = await converse(code, [[{ type: "tool_use", id: "toolu_repl", name: "REPL", input: { code: program } }]]);
+    const repl = await converse(code, [
+      [{ type: "tool_use", id: "toolu_repl", name: "REPL", input: { code: program } }],
+    ]);
     const tokens = (bytes: number) => `~${Math.round(bytes / 4)} tokens`;
     return [
-      { name: "8 files, flat Read calls in one turn: request bytes", value: parallel.bytes, unit: "bytes", note: `${parallel.turns} model turns; last request ${parallel.lastBytes} B, ${tokens(parallel.lastBytes)}` },
-      { name: "8 files, one Read per turn: request bytes", value: oneByOne.bytes, unit: "bytes", note: `${oneByOne.turns} model turns; last request ${oneByOne.lastBytes} B` },
-      { name: "8 files, one REPL program: request bytes", value: repl.bytes, unit: "bytes", note: `${repl.turns} model turns; last request ${repl.lastBytes} B, ${tokens(repl.lastBytes)}` },
-      { name: "  REPL saves on the answering request", value: parallel.lastBytes - repl.lastBytes, unit: "bytes", note: "the files' contents never enter the conversation" },
+      {
+        name: "8 files, flat Read calls in one turn: request bytes",
+        value: parallel.bytes,
+        unit: "bytes",
+        note: `${parallel.turns} model turns; last request ${parallel.lastBytes} B, ${tokens(parallel.lastBytes)}`,
+      },
+      {
+        name: "8 files, one Read per turn: request bytes",
+        value: oneByOne.bytes,
+        unit: "bytes",
+        note: `${oneByOne.turns} model turns; last request ${oneByOne.lastBytes} B`,
+      },
+      {
+        name: "8 files, one REPL program: request bytes",
+        value: repl.bytes,
+        unit: "bytes",
+        note: `${repl.turns} model turns; last request ${repl.lastBytes} B, ${tokens(repl.lastBytes)}`,
+      },
+      {
+        name: "  REPL saves on the answering request",
+        value: parallel.lastBytes - repl.lastBytes,
+        unit: "bytes",
+        note: "the files' contents never enter the conversation",
+      },
     ];
   } finally {
     await rm(base, { recursive: true, force: true });
@@ -117,7 +167,12 @@ async function eightFiles(): Promise<BenchRow[]> {
 
 async function sixtyMcpTools(): Promise<BenchRow[]> {
   const entries = ["github", "slack", "linear"].map((server) =>
-    parseServerConfig(server, { command: process.execPath, args: ["--import", tsxLoader, manyTools, server] }, "cli", "bench"),
+    parseServerConfig(
+      server,
+      { command: process.execPath, args: ["--import", tsxLoader, manyTools, server] },
+      "cli",
+      "bench",
+    ),
   );
   const manager = new McpClientManager(entries, { cwd: root });
   await manager.connectAll();
@@ -135,7 +190,12 @@ async function sixtyMcpTools(): Promise<BenchRow[]> {
     const codeCore = await requestBytes(contextFor(cwd, "/tmp/bench", builtInTools({ codeMode: {} }), []), messages);
     return [
       { name: "60 MCP tools deferred (flat): added to first request", value: deferred - core, unit: "bytes" },
-      { name: "60 MCP tools only through REPL: added to first request", value: codeOnly - codeCore, unit: "bytes", note: "their names, grouped by server, in REPL's prompt" },
+      {
+        name: "60 MCP tools only through REPL: added to first request",
+        value: codeOnly - codeCore,
+        unit: "bytes",
+        note: "their names, grouped by server, in REPL's prompt",
+      },
       { name: "REPL itself: added to first request", value: codeCore - core, unit: "bytes" },
     ];
   } finally {

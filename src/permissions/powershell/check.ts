@@ -17,7 +17,11 @@ export interface PowerShellPermissionRequest {
 export async function checkPowerShellPermission(request: PowerShellPermissionRequest): Promise<PermissionResult> {
   const { command, cwd, permissionContext } = request;
   if (command.length > MAX_ANALYSED_POWERSHELL_LENGTH) {
-    return withoutAnalysis(command, permissionContext, `the command is longer than the ${MAX_ANALYSED_POWERSHELL_LENGTH} characters that are analysed`);
+    return withoutAnalysis(
+      command,
+      permissionContext,
+      `the command is longer than the ${MAX_ANALYSED_POWERSHELL_LENGTH} characters that are analysed`,
+    );
   }
   try {
     const analysis = await analyzePowerShell(command);
@@ -34,7 +38,9 @@ export async function checkPowerShellPermission(request: PowerShellPermissionReq
  */
 function withoutAnalysis(command: string, context: ToolPermissionContext, reason: string): PermissionResult {
   const lower = command.toLowerCase();
-  const denied = powerShellRulesOf(context).find((r) => r.behavior === "deny" && lower.includes((r.words[0] ?? "").toLowerCase()));
+  const denied = powerShellRulesOf(context).find(
+    (r) => r.behavior === "deny" && lower.includes((r.words[0] ?? "").toLowerCase()),
+  );
   if (denied) {
     return {
       behavior: "deny",

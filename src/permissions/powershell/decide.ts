@@ -80,7 +80,8 @@ export function decidePowerShellPermission(
     }
   }
   if (byFileRules) return byFileRules;
-  if (analysis.script.trim() === "") return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
+  if (analysis.script.trim() === "")
+    return { behavior: "allow", decisionReason: { type: "other", reason: "empty command" } };
   if (analysis.findings[0]) return safetyAsk(analysis.findings[0]);
   if (analysis.secretVariables[0])
     return safetyAsk(`it reads $env:${analysis.secretVariables[0]}, which looks like a secret, into the output`);
@@ -122,16 +123,9 @@ function opaqueReason(analysis: PsAnalysis): string | undefined {
   return undefined;
 }
 
-type Verdict =
-  | { allowed: true; rule?: PermissionRule }
-  | { allowed: false; reason: string; safety?: string };
+type Verdict = { allowed: true; rule?: PermissionRule } | { allowed: false; reason: string; safety?: string };
 
-function judgeCommand(
-  command: PsCommand,
-  allowRules: PsRule[],
-  context: ToolPermissionContext,
-  cwd: string,
-): Verdict {
+function judgeCommand(command: PsCommand, allowRules: PsRule[], context: ToolPermissionContext, cwd: string): Verdict {
   const kind = classOfCmdlet(command.canonical);
   // Code runners and the network ask whatever allow rule names them loosely: `Invoke-Expression`'s
   // argument, a process started, a URL fetched are not what a prefix rule's author could review.
@@ -146,15 +140,21 @@ function judgeCommand(
     if (!beyond) return { allowed: true, rule: rule.rule };
     return { allowed: false, reason: beyond };
   }
-  if (kind === "network") return { allowed: false, reason: "", safety: `\`${command.source.trim()}\` reaches the network` };
-  if (!isReadOnlyCommand(command)) return { allowed: false, reason: `\`${command.source.trim()}\` is not known to only read` };
+  if (kind === "network")
+    return { allowed: false, reason: "", safety: `\`${command.source.trim()}\` reaches the network` };
+  if (!isReadOnlyCommand(command))
+    return { allowed: false, reason: `\`${command.source.trim()}\` is not known to only read` };
   // A reader reads without a prompt only inside the working directories.
   for (const arg of command.args) {
     if (arg.kind !== "value" || !readsPaths(command.canonical)) continue;
-    if (!arg.literal) return { allowed: false, reason: `\`${command.source.trim()}\` reads a path known only at run time` };
+    if (!arg.literal)
+      return { allowed: false, reason: `\`${command.source.trim()}\` reads a path known only at run time` };
     const absolute = absolutePath(arg.text, cwd);
     if (!isInsideWorkingDirectories(absolute, context))
-      return { allowed: false, reason: `\`${command.source.trim()}\` reads ${arg.text}, outside the working directories` };
+      return {
+        allowed: false,
+        reason: `\`${command.source.trim()}\` reads ${arg.text}, outside the working directories`,
+      };
   }
   return { allowed: true };
 }
@@ -191,8 +191,18 @@ function isReadOnlyCommand(command: PsCommand): boolean {
 }
 
 function fieldsOf(command: PsCommand): Field[] {
-  const field = (value: string, literal = true): Field => ({ value, literal, glob: false, quoted: false, source: value });
-  const name = command.name.split(/[\\/]/).pop()?.replace(/\.exe$/i, "") ?? command.name;
+  const field = (value: string, literal = true): Field => ({
+    value,
+    literal,
+    glob: false,
+    quoted: false,
+    source: value,
+  });
+  const name =
+    command.name
+      .split(/[\\/]/)
+      .pop()
+      ?.replace(/\.exe$/i, "") ?? command.name;
   return [field(name), ...command.args.map((a) => field(a.text, a.literal))];
 }
 
@@ -228,7 +238,11 @@ interface Access {
  * may read: more candidates can only make the answer stricter. A path known only at run time, or
  * a script that changes directory, asks when path rules are in force.
  */
-function fileRuleDecision(analysis: PsAnalysis, context: ToolPermissionContext, cwd: string): PermissionResult | undefined {
+function fileRuleDecision(
+  analysis: PsAnalysis,
+  context: ToolPermissionContext,
+  cwd: string,
+): PermissionResult | undefined {
   const { deny, ask } = context.rules;
   const hasPathRules = (rules: readonly PermissionRule[]) =>
     rules.some((r) => r.value.ruleContent !== undefined && r.value.toolName !== POWERSHELL_TOOL_NAME);
@@ -248,7 +262,8 @@ function fileRuleDecision(analysis: PsAnalysis, context: ToolPermissionContext, 
     for (const arg of command.args) {
       if (arg.kind !== "value") continue;
       if (!arg.literal) {
-        if (readsPaths(command.canonical) || writes) accesses.push({ path: undefined, verb: writes ? "write" : "read", whole });
+        if (readsPaths(command.canonical) || writes)
+          accesses.push({ path: undefined, verb: writes ? "write" : "read", whole });
         continue;
       }
       const path = absolutePath(arg.text, cwd);
@@ -258,7 +273,12 @@ function fileRuleDecision(analysis: PsAnalysis, context: ToolPermissionContext, 
       accesses.push({ path: cwd, verb: "read", whole: true });
   }
   for (const target of [...analysis.redirects, ...analysis.commands.flatMap((c) => c.redirects)]) {
-    if (target !== "") accesses.push({ path: target === undefined ? undefined : absolutePath(target, cwd), verb: "write", whole: false });
+    if (target !== "")
+      accesses.push({
+        path: target === undefined ? undefined : absolutePath(target, cwd),
+        verb: "write",
+        whole: false,
+      });
   }
   let asked: PermissionResult | undefined;
   for (const access of accesses) {
@@ -277,11 +297,21 @@ function fileRuleDecision(analysis: PsAnalysis, context: ToolPermissionContext, 
       };
     }
     if (access.whole) {
-      const inside = findPathRuleInside(deny, names, paths, root, () => true) ?? findPathRuleInside(ask, names, paths, root, () => true);
-      if (inside) asked ??= ruleAsk(`The command ${access.verb}s every file under ${access.path}, and ${describeRule(inside)} covers a file there.`, inside);
+      const inside =
+        findPathRuleInside(deny, names, paths, root, () => true) ??
+        findPathRuleInside(ask, names, paths, root, () => true);
+      if (inside)
+        asked ??= ruleAsk(
+          `The command ${access.verb}s every file under ${access.path}, and ${describeRule(inside)} covers a file there.`,
+          inside,
+        );
     }
     const askRule = findMatchingPathRule(ask, names, paths, root);
-    if (askRule) asked ??= ruleAsk(`The command would ${access.verb} ${access.path}; ${describeRule(askRule)} says to ask.`, askRule);
+    if (askRule)
+      asked ??= ruleAsk(
+        `The command would ${access.verb} ${access.path}; ${describeRule(askRule)} says to ask.`,
+        askRule,
+      );
   }
   if (!asked && movesDirectory && accesses.length > 0)
     asked = safetyAsk("it changes directory, so its relative paths cannot be checked against the path rules");

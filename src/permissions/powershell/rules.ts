@@ -31,7 +31,10 @@ export function powerShellRulesOf(context: ToolPermissionContext): PsRule[] {
   return rules;
 }
 
-function parseRuleContent(content: string, behavior: PermissionBehavior): Omit<PsRule, "rule" | "behavior"> | undefined {
+function parseRuleContent(
+  content: string,
+  behavior: PermissionBehavior,
+): Omit<PsRule, "rule" | "behavior"> | undefined {
   let text = content.trim();
   let prefix = false;
   if (text.endsWith(":*") || text.endsWith(" *")) {
@@ -60,7 +63,12 @@ function escapeRegExp(text: string): string {
  */
 function namesOf(command: PsCommand): string[] {
   const names = [command.canonical];
-  const base = command.name.split(/[\\/]/).pop()?.toLowerCase().replace(/\.exe$/, "") ?? "";
+  const base =
+    command.name
+      .split(/[\\/]/)
+      .pop()
+      ?.toLowerCase()
+      .replace(/\.exe$/, "") ?? "";
   if (base && base !== command.canonical) names.push(base, canonicalCommandName(base));
   return names;
 }
@@ -85,7 +93,10 @@ export function ruleMatchesCommand(rule: PsRule, command: PsCommand): boolean {
     return rest.every((word, i) => {
       const arg = command.args[i];
       // Parameters are case-insensitive in PowerShell whoever wrote the rule.
-      return arg?.literal === true && (arg.kind === "parameter" ? arg.text.toLowerCase() === word.toLowerCase() : same(arg.text, word));
+      return (
+        arg?.literal === true &&
+        (arg.kind === "parameter" ? arg.text.toLowerCase() === word.toLowerCase() : same(arg.text, word))
+      );
     });
   });
 }

@@ -62,7 +62,23 @@ function isPlainVariableTarget(text: string): boolean {
   return !name.startsWith("ps") && !name.endsWith("preference") && !AUTOMATIC.has(name);
 }
 
-const AUTOMATIC = new Set(["executioncontext", "host", "input", "args", "this", "_", "null", "true", "false", "home", "pwd", "env", "error", "ofs", "maximumhistorycount"]);
+const AUTOMATIC = new Set([
+  "executioncontext",
+  "host",
+  "input",
+  "args",
+  "this",
+  "_",
+  "null",
+  "true",
+  "false",
+  "home",
+  "pwd",
+  "env",
+  "error",
+  "ofs",
+  "maximumhistorycount",
+]);
 
 export async function analyzePowerShell(script: string): Promise<PsAnalysis> {
   const tree = await parsePowerShell(script);
@@ -111,12 +127,15 @@ function walk(node: Node, analysis: PsAnalysis): void {
       analysis.findings.push(`\`${clip(node.text)}\` calls a .NET method, which can do anything`);
       break;
     case "member_access":
-      if (node.text.includes("::")) analysis.findings.push(`\`${clip(node.text)}\` reaches a .NET type's static member`);
+      if (node.text.includes("::"))
+        analysis.findings.push(`\`${clip(node.text)}\` reaches a .NET type's static member`);
       break;
     case "assignment_expression": {
       const left = node.namedChildren.find((c) => c?.type === "left_assignment_expression");
       if (!left || !isPlainVariableTarget(left.text))
-        analysis.findings.push(`\`${clip(node.text)}\` assigns to \`${clip(left?.text ?? "?")}\`, which can change what later commands do`);
+        analysis.findings.push(
+          `\`${clip(node.text)}\` assigns to \`${clip(left?.text ?? "?")}\`, which can change what later commands do`,
+        );
       break;
     }
     case "function_statement":
@@ -172,7 +191,8 @@ function commandOf(node: Node, analysis: PsAnalysis): PsCommand {
   };
   if (!literalName) {
     // `& { ... }` runs a script block whose commands the walk reads; anything else is opaque.
-    const block = nameNode?.type === "command_name_expr" && nameNode.firstNamedChild?.type === "script_block_expression";
+    const block =
+      nameNode?.type === "command_name_expr" && nameNode.firstNamedChild?.type === "script_block_expression";
     if (!block) analysis.findings.push(`\`${clip(node.text)}\` runs a command whose name is known only at run time`);
   }
   for (const child of elements?.children ?? []) {
@@ -227,7 +247,11 @@ function valuesOf(node: Node): PsArgument[] {
 /** Descends through single-child wrappers (unary_expression, string_literal) to the value node. */
 function innermostValue(node: Node): Node {
   let current = node;
-  while (current.namedChildCount === 1 && current.type !== "expandable_string_literal" && current.type !== "verbatim_string_characters") {
+  while (
+    current.namedChildCount === 1 &&
+    current.type !== "expandable_string_literal" &&
+    current.type !== "verbatim_string_characters"
+  ) {
     const next = current.firstNamedChild;
     if (!next) break;
     current = next;
@@ -274,7 +298,7 @@ export function fallbackCommands(script: string): PsCommand[] {
   for (const segment of script.split(/[;|&\n(){}]+/)) {
     const words = [...segment.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
     const [name, ...rest] = words;
-    if (!name || name === "." ) continue;
+    if (!name || name === ".") continue;
     commands.push({
       name,
       canonical: canonicalCommandName(name),

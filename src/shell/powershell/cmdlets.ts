@@ -96,7 +96,23 @@ const ALIASES: Record<string, string> = {
  * Aliases that PowerShell on Linux and macOS does not define, so the native program of that name
  * runs instead. Such a name is read-only only when both readings are (see NATIVE_WRITES_WITH).
  */
-export const NATIVE_ON_UNIX = new Set(["ls", "cat", "cp", "mv", "rm", "rmdir", "ps", "sort", "diff", "tee", "curl", "wget", "kill", "sleep", "mkdir"]);
+export const NATIVE_ON_UNIX = new Set([
+  "ls",
+  "cat",
+  "cp",
+  "mv",
+  "rm",
+  "rmdir",
+  "ps",
+  "sort",
+  "diff",
+  "tee",
+  "curl",
+  "wget",
+  "kill",
+  "sleep",
+  "mkdir",
+]);
 
 /** Cmdlets that only read and print (with any of their parameters). */
 const READ_ONLY = new Set([
@@ -249,7 +265,15 @@ export function writesPaths(canonical: string): boolean {
 }
 
 /** Parameters (lower-case, without `-`) naming the file a cmdlet writes; positional values count too. */
-export const WRITE_TARGET_PARAMETERS = new Set(["path", "literalpath", "filepath", "destination", "newname", "lp", "pspath"]);
+export const WRITE_TARGET_PARAMETERS = new Set([
+  "path",
+  "literalpath",
+  "filepath",
+  "destination",
+  "newname",
+  "lp",
+  "pspath",
+]);
 
 /** Parameters (lower-case, without `-`) naming what a cmdlet reads; positional values count too. */
 export const READ_TARGET_PARAMETERS = new Set(["path", "literalpath", "lp", "pspath", "filepath"]);

@@ -1,7 +1,7 @@
 // PowerShell as text: the tree-sitter-powershell grammar (loaded on first use) and the analysis of
 // a script into the commands it runs and what it does besides. Says what a script is, never
 // whether it may run (src/permissions/powershell/ decides).
-export { type PsAnalysis, type PsArgument, type PsCommand, analyzePowerShell } from "./analyze.js";
+export { analyzePowerShell, type PsAnalysis, type PsArgument, type PsCommand } from "./analyze.js";
 export {
   type CmdletClass,
   canonicalCommandName,

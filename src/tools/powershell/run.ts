@@ -19,7 +19,12 @@ export const MAX_STREAM_CHARS = 30_000;
 /** `pwsh` on PATH (WARDEN_PWSH names another program), or undefined when none is there. */
 export function findPwsh(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const explicit = env.WARDEN_PWSH;
-  const candidates = explicit ? [explicit] : (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, "pwsh"));
+  const candidates = explicit
+    ? [explicit]
+    : (env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, "pwsh"));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);

@@ -9,8 +9,8 @@
 // racing, as the executor would keep them apart.
 import type { AssistantMessage, ToolUseBlock } from "../../messages/types.js";
 import { runToolUse } from "../../orchestration/run-tool-use.js";
-import { persistableText } from "../../results/limits.js";
 import { applyToolResultLimit } from "../../results/limit-result.js";
+import { persistableText } from "../../results/limits.js";
 import type { AnyTool, CanUseTool, ToolUseContext } from "../../tool/types.js";
 
 /** Most calls one program may make: a loop that never ends on tool calls ends here. */

@@ -81,7 +81,16 @@ const PRELUDE = (tools: readonly SandboxTool[]) => `
     Object.defineProperty(globalThis, jsName, { value: fn, writable: false, enumerable: false });
   }
   Object.defineProperty(globalThis, "tools", { value: Object.freeze(tools), writable: false });
-  const schemas = ${JSON.stringify(Object.fromEntries(tools.filter((t) => t.schema !== undefined).flatMap((t) => [[t.name, t.schema], [t.jsName, t.schema]])))};
+  const schemas = ${JSON.stringify(
+    Object.fromEntries(
+      tools
+        .filter((t) => t.schema !== undefined)
+        .flatMap((t) => [
+          [t.name, t.schema],
+          [t.jsName, t.schema],
+        ]),
+    ),
+  )};
   globalThis.schemaOf = (name) => schemas[name];
 })();
 `;
@@ -284,7 +293,8 @@ function dumpError(vm: QuickJSContext, handle: QuickJSHandle): string {
   const dumped = vm.dump(handle) as unknown;
   if (dumped && typeof dumped === "object") {
     const { name, message } = dumped as { name?: unknown; message?: unknown };
-    if (typeof message === "string") return typeof name === "string" && name !== "Error" ? `${name}: ${message}` : message;
+    if (typeof message === "string")
+      return typeof name === "string" && name !== "Error" ? `${name}: ${message}` : message;
   }
   return String(dumped);
 }

@@ -80,7 +80,10 @@ export function createReplTool(options: ReplToolOptions = {}) {
     inputSchema,
     async prompt({ tools }) {
       const codeOnly = options.codeOnlyTools?.() ?? [];
-      const all = programTools({ options: { tools: [...tools] } as ToolUseContext["options"] } as ToolUseContext, options);
+      const all = programTools(
+        { options: { tools: [...tools] } as ToolUseContext["options"] } as ToolUseContext,
+        options,
+      );
       const named = jsNamesFor(all);
       const codeOnlyNames = new Set(codeOnly.map((tool) => tool.name));
       const direct = named.filter(({ name }) => !codeOnlyNames.has(name)).map(({ jsName }) => jsName);

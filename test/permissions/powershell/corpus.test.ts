@@ -7,11 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkPowerShellPermission } from "../../../src/permissions/powershell/index.js";
 import { parseRule } from "../../../src/permissions/rules/index.js";
-import type {
-  PermissionBehavior,
-  PermissionRule,
-  ToolPermissionContext,
-} from "../../../src/tool/permission-types.js";
+import type { PermissionBehavior, PermissionRule, ToolPermissionContext } from "../../../src/tool/permission-types.js";
 import { tempDir } from "../helpers.js";
 
 interface CorpusLine {
@@ -53,7 +49,11 @@ function contextFor(line: CorpusLine): ToolPermissionContext {
 }
 
 async function outcome(line: CorpusLine): Promise<string> {
-  const result = await checkPowerShellPermission({ command: line.command, cwd: project, permissionContext: contextFor(line) });
+  const result = await checkPowerShellPermission({
+    command: line.command,
+    cwd: project,
+    permissionContext: contextFor(line),
+  });
   return result.behavior === "passthrough" ? "ask" : result.behavior;
 }
 
@@ -74,7 +74,11 @@ describe("the PowerShell corpus", () => {
 describe("the decision's words", () => {
   it("names the deny rule and the command it met", async () => {
     const line: CorpusLine = { command: "gci; del x", expect: "deny", rules: { deny: ["PowerShell(Remove-Item:*)"] } };
-    const result = await checkPowerShellPermission({ command: line.command, cwd: project, permissionContext: contextFor(line) });
+    const result = await checkPowerShellPermission({
+      command: line.command,
+      cwd: project,
+      permissionContext: contextFor(line),
+    });
     expect(result.behavior).toBe("deny");
     expect(result.behavior === "deny" && result.message).toContain("PowerShell(Remove-Item:*)");
     expect(result.behavior === "deny" && result.message).toContain("del x");
