@@ -4,6 +4,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { HookRunner } from "../../../src/hooks/hook-runner.js";
 import { toolResultText } from "../../../src/messages/types.js";
 import { runToolUse } from "../../../src/orchestration/run-tool-use.js";
 import { createCanUseTool, createHeadlessAskHandler } from "../../../src/permissions/index.js";
@@ -113,6 +114,28 @@ describe("REPL", () => {
     const { text, isError } = await run(`await Read({ file_path: ${JSON.stringify(join(dir, "x"))} });`);
     expect(isError).toBe(true);
     expect(text).toMatch(/Error: .*denied/);
+  });
+
+  it("a PreToolUse hook refuses a call made from the program, as it would a direct one", async () => {
+    const { dir, run } = await session();
+    await writeFile(join(dir, "a.txt"), "a\n");
+    project?.context.setAppState((state) => ({
+      ...state,
+      hooks: new HookRunner({
+        config: {
+          PreToolUse: [
+            { matcher: "Read", hooks: [{ type: "command", command: "echo 'reads are closed today' >&2; exit 2" }] },
+          ],
+        },
+        cwd: dir,
+        sessionId: "test-session",
+      }),
+    }));
+    const { text } = await run(`
+      try { await Read({ file_path: ${JSON.stringify(join(dir, "a.txt"))} }); print("read"); }
+      catch (error) { print("refused: " + error.message); }`);
+    expect(text).toContain("refused:");
+    expect(text).toContain("reads are closed today");
   });
 
   it("stops an infinite loop at its time limit", async () => {
