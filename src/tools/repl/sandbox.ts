@@ -289,8 +289,12 @@ function shown(vm: QuickJSContext, value: QuickJSHandle): string | undefined {
   }
 }
 
+/** QuickJS throws `null` when it cannot even allocate the error: the memory limit was reached. */
+const OUT_OF_MEMORY = "the program ran out of memory (its heap limit was reached)";
+
 function dumpError(vm: QuickJSContext, handle: QuickJSHandle): string {
   const dumped = vm.dump(handle) as unknown;
+  if (dumped === null) return OUT_OF_MEMORY;
   if (dumped && typeof dumped === "object") {
     const { name, message } = dumped as { name?: unknown; message?: unknown };
     if (typeof message === "string")

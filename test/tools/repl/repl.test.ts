@@ -146,6 +146,19 @@ describe("REPL", () => {
     expect(text).toContain("ran longer than 1 s");
   });
 
+  it("stops a program that outgrows its memory limit (the sandbox with a 2 MB heap)", async () => {
+    const { runInSandbox } = await import("../../../src/tools/repl/sandbox.js");
+    const limits = { memoryBytes: 2 * 1024 * 1024, timeoutMs: 120_000, maxOutputChars: 1000 };
+    const run = await runInSandbox(
+      "const a = []; for (;;) a.push({ x: [1, 2, 3] });",
+      [],
+      async () => "",
+      limits,
+      new AbortController().signal,
+    );
+    expect(run.error).toContain("out of memory");
+  });
+
   it("has no Node inside: process, require, fetch and the host's globals are absent", async () => {
     const { run } = await session();
     const { text } = await run(
