@@ -30,7 +30,20 @@ const MAY_IMPORT = {
   // Language servers for the LSP tool: which may start here (cheap), and the client, loaded on use.
   lsp: ["process"],
   // The concrete tools: the contract and the services they use, never the loop or the CLI.
-  tools: ["messages", "tool", "config", "fs", "process", "shell", "permissions", "session", "results", "lsp"],
+  // REPL (code mode) runs its programs' calls through orchestration's runToolUse, as a direct call.
+  tools: [
+    "messages",
+    "tool",
+    "config",
+    "fs",
+    "process",
+    "shell",
+    "permissions",
+    "session",
+    "results",
+    "lsp",
+    "orchestration",
+  ],
   // Running a response's tool calls: it asks the authority through CanUseTool (src/tool/), so it
   // never imports the permission engine itself.
   orchestration: ["messages", "tool", "config", "hooks", "results"],

@@ -171,6 +171,14 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["trustedFolders"], schema: z.array(trustedFolderSchema), critical: false },
   { path: ["taskTools"], schema: z.enum(TASK_LIST_FAMILIES as [TaskListFamily, ...TaskListFamily[]]), critical: false },
   { path: ["agentTeams"], schema: z.boolean(), critical: false },
+  // Code mode (docs/code-mode.md). Not critical: dropping it only stops offering REPL.
+  {
+    path: ["codeMode"],
+    schema: z.strictObject({ enabled: z.boolean().optional(), mcpOnly: z.boolean().optional() }),
+    critical: false,
+  },
+  // The PowerShell tool (docs/powershell.md): offered when true.
+  { path: ["powerShell"], schema: z.boolean(), critical: false },
   { path: ["teammateMode"], schema: z.enum(["in-process", "process", "tmux"]), critical: false },
   { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
   // A broken list is ignored with a warning (its servers start); /mcp and mcp_toggle refuse to rewrite it.
@@ -215,6 +223,13 @@ export interface Settings {
   taskTools?: TaskListFamily;
   /** Offer teams (TeamCreate, TeamDelete, SendMessage; WARDEN_AGENT_TEAMS=1 does the same). */
   agentTeams?: boolean;
+  /**
+   * Code mode: `enabled` offers REPL (as `--code-mode` does); `mcpOnly` sends no MCP tool schema
+   * and lets MCP tools be called only from REPL programs.
+   */
+  codeMode?: { enabled?: boolean; mcpOnly?: boolean };
+  /** Offer the PowerShell tool (runs `pwsh`). */
+  powerShell?: boolean;
   /** Where teammates run: "in-process" (default) or "process" (each a `warden` child process; the CLI only). */
   teammateMode?: "in-process" | "process" | "tmux";
   /** MCP servers that may ask the session's model for completions (sampling) without asking the user. */

@@ -30,7 +30,15 @@ const NO_RESOURCES: McpResourceSource = {
  */
 export function checkableTools(options: BuiltInToolsOptions & { skills: SkillCatalog }): AnyTool[] {
   const tools = [
-    ...builtInTools({ ...options, teams: true, brief: true, fleet: true, taskTools: "Tasks" }),
+    ...builtInTools({
+      ...options,
+      teams: true,
+      brief: true,
+      fleet: true,
+      taskTools: "Tasks",
+      codeMode: {},
+      powerShell: true,
+    }),
     TodoWriteTool,
     createSkillTool(options.skills),
     createListMcpResourcesTool(NO_RESOURCES),

@@ -18,8 +18,10 @@ import { ExitWorktreeTool } from "./exit-worktree/tool.js";
 import { GlobTool } from "./glob/tool.js";
 import { GrepTool } from "./grep/tool.js";
 import { NotebookEditTool } from "./notebook-edit/tool.js";
+import { PowerShellTool } from "./powershell/tool.js";
 import { ReadTool } from "./read/tool.js";
 import { RemoteTriggerTool } from "./remote-trigger/tool.js";
+import { createReplTool, type ReplToolOptions } from "./repl/tool.js";
 import { SendMessageTool } from "./send-message/tool.js";
 import { SleepTool } from "./sleep/tool.js";
 import { TaskCreateTool } from "./task-create/tool.js";
@@ -63,6 +65,13 @@ export interface BuiltInToolsOptions {
   webSearch?: { serverSide?: boolean; backend?: WebSearchBackendConfig };
   /** A fleet is configured (WARDEN_REDIS_URL, settings fleet.redisUrl): offer RemoteTrigger. Default false. */
   fleet?: boolean;
+  /**
+   * Code mode: offer REPL (`--code-mode`, settings `codeMode.enabled`), with the MCP tools that are
+   * reachable only through it (settings `codeMode.mcpOnly`). Default: not offered.
+   */
+  codeMode?: ReplToolOptions;
+  /** Offer PowerShell (settings `powerShell: true`; it runs `pwsh`). Default false. */
+  powerShell?: boolean;
 }
 
 function webTools(options: BuiltInToolsOptions): AnyTool[] {
@@ -112,5 +121,7 @@ export function builtInTools(options: BuiltInToolsOptions = {}): AnyTool[] {
     EnterWorktreeTool,
     ExitWorktreeTool,
     ...webTools(options),
+    ...(options.powerShell ? [PowerShellTool] : []),
+    ...(options.codeMode ? [createReplTool(options.codeMode)] : []),
   ];
 }

@@ -23,6 +23,7 @@ import { createLspTool } from "../../src/tools/lsp/tool.js";
 import { createMcpAuthTool } from "../../src/tools/mcp-auth/tool.js";
 import { createReadMcpResourceTool } from "../../src/tools/read-mcp-resource/tool.js";
 import { builtInTools } from "../../src/tools/registry.js";
+import { createReplTool } from "../../src/tools/repl/tool.js";
 import { createSkillTool } from "../../src/tools/skill/tool.js";
 import { createStructuredOutputTool } from "../../src/tools/structured-output/tool.js";
 import { createWebFetchTool } from "../../src/tools/web-fetch/tool.js";
@@ -65,6 +66,8 @@ const TOOL_FACTORIES: Record<string, () => AnyTool> = {
   createWebFetchTool: () => createWebFetchTool(),
   createWebSearchTool: () => createWebSearchTool(),
   // The servers shape neither the prompt nor the schema; the tool is enabled when there is one.
+  // Code mode's tool; the code-only MCP tools it may be given change only its listing.
+  createReplTool: () => createReplTool(),
   createLspTool: () =>
     createLspTool(
       new LspService(
@@ -97,7 +100,11 @@ function knownTools(): AnyTool[] {
   const teams = builtInTools({ teams: true }).filter((tool) => !headless.includes(tool) && !tasks.includes(tool));
   const search = builtInTools({ webSearch: { serverSide: true } }).filter((tool) => !headless.includes(tool));
   const fleet = builtInTools({ fleet: true }).filter((tool) => !headless.includes(tool));
-  const registry = [...headless, ...tasks, ...brief, ...teams, ...search, ...fleet];
+  // PowerShell (settings `powerShell`) and REPL (code mode, `--code-mode` or settings `codeMode`).
+  const optIn = builtInTools({ powerShell: true, codeMode: {} }).filter(
+    (tool) => !headless.some((known) => known.name === tool.name),
+  );
+  const registry = [...headless, ...tasks, ...brief, ...teams, ...search, ...fleet, ...optIn];
   const factories = Object.values(TOOL_FACTORIES)
     .map((build) => build())
     .filter((tool) => !registry.some((known) => known.name === tool.name));
@@ -203,6 +210,8 @@ beforeAll(async () => {
       agentTeams: true,
       webSearch: { provider: "searxng", url: "http://127.0.0.1:9" },
       fleet: { redisUrl: "redis://127.0.0.1:9" },
+      powerShell: true,
+      codeMode: { enabled: true },
     }),
   ]);
   // Settings naming the built-in TypeScript server offer LSP even in this folder without TypeScript.

@@ -102,6 +102,7 @@ export function buildSessionConfig(
     mcpConfig: raw.mcpConfig as string[],
     trustProject: raw.trustProject === true,
     brief: raw.brief === true,
+    codeMode: raw.codeMode === true,
     inputFormat,
     includePartialMessages: raw.includePartialMessages === true,
     includeHookEvents: raw.includeHookEvents === true,

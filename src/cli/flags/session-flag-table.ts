@@ -135,6 +135,12 @@ export const OPTIONS: OptionSpec[] = [
     help: "Let the model send you messages while it works (SendUserMessage)",
   },
   {
+    names: ["--code-mode"],
+    kind: "boolean",
+    key: "codeMode",
+    help: "Offer REPL: the model calls tools from a JavaScript program and keeps only what it prints",
+  },
+  {
     names: ["--trust-project"],
     kind: "boolean",
     key: "trustProject",

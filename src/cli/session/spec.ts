@@ -68,6 +68,8 @@ export const sessionSpecSchema = z
     jsonSchema: z.string().optional(),
     /** --brief: offer SendUserMessage (also settings `brief: true`). */
     brief: flag,
+    /** --code-mode: offer REPL, tools called from a JavaScript program (also settings `codeMode.enabled`). */
+    codeMode: flag,
     /** stream-json: user messages and control requests as NDJSON on stdin (the Agent SDK). */
     inputFormat: z.enum(INPUT_FORMATS).default("text"),
     /** `stream_event` lines as the model's answer streams in. */

@@ -173,8 +173,17 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
             addTools: (added) => sessionRef?.addTools(added),
           })
         : undefined;
+    // Code mode (docs/code-mode.md): REPL offered; with mcpOnly, MCP tools only through it.
+    const codeModeSettings = settingsValue(permissions.settings, "codeMode");
+    const codeMode = config.codeMode || codeModeSettings?.enabled === true;
+    const mcpOnlyInCode = codeMode && codeModeSettings?.mcpOnly === true;
+    const offeredMcp = (all: readonly AnyTool[]): AnyTool[] => (mcpOnlyInCode ? [] : [...all]);
     const builtIn = builtInTools({
       taskTools,
+      ...(codeMode
+        ? { codeMode: mcpOnlyInCode ? { codeOnlyTools: () => [...managedMcpTools, ...extraMcpTools] } : {} }
+        : {}),
+      powerShell: settingsValue(permissions.settings, "powerShell") === true,
       brief: config.brief || settingsValue(permissions.settings, "brief") === true,
       teams: isAgentTeamsEnabled(settingsValue(permissions.settings, "agentTeams")),
       fleet: fleet !== undefined,
@@ -236,7 +245,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       modelLabel: resolved.label,
       smallFastModel: smallFastModelSetting(permissions.settings),
       tools,
-      mcpTools: [...mcp.tools, ...extraMcpTools],
+      mcpTools: offeredMcp([...mcp.tools, ...extraMcpTools]),
       appState: withToolsLoadedBefore(
         {
           ...mcp.initialAppState(resumed?.messages),
@@ -283,7 +292,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     mcpForRoots = mcp;
     mcp.onToolsChanged((mcpTools, instructions) => {
       managedMcpTools = mcpTools;
-      session.setMcpTools([...mcpTools, ...extraMcpTools]);
+      session.setMcpTools(offeredMcp([...mcpTools, ...extraMcpTools]));
       // Told to the model as a delta (mcp_instructions_delta), never by rewriting the system prompt.
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
     });
@@ -315,7 +324,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       compact: (instructions) => session.compact(instructions),
       setExtraMcpTools(tools) {
         extraMcpTools = tools;
-        session.setMcpTools([...managedMcpTools, ...extraMcpTools]);
+        session.setMcpTools(offeredMcp([...managedMcpTools, ...extraMcpTools]));
       },
       async close(reason: SessionEndReason = "other") {
         await runSessionEndHooks(bound.hooks, reason, warn);

@@ -3,6 +3,7 @@
 // runner like npx or `uv run`: the shell analysis's own list, codeRunnerReason). Auto mode sets
 // them aside, a plan's approval may not add one, and no prompt ever suggests one.
 import { codeRunnerReason } from "../../shell/commands/index.js";
+import { canonicalCommandName, classOfCmdlet } from "../../shell/powershell/cmdlets.js";
 import type { PermissionRule, PermissionRuleValue } from "../../tool/permission-types.js";
 
 /** `Bash`, `Bash(*...)`, `Bash(python:*)`, `Bash(node script.js)`: rules that approve arbitrary code. */
@@ -12,6 +13,7 @@ export function isDangerousAllowRule(rule: PermissionRule): boolean {
 
 /** The same for a rule's value alone (a suggestion, before it has a source). */
 export function isCodeRunningRuleValue(value: PermissionRuleValue): boolean {
+  if (value.toolName === "PowerShell") return isCodeRunningPowerShellRule(value.ruleContent);
   if (value.toolName !== "Bash") return false;
   const content = value.ruleContent?.trim();
   if (content === undefined || content === "" || content.startsWith("*")) return true;
@@ -25,4 +27,12 @@ export function isCodeRunningRuleValue(value: PermissionRuleValue): boolean {
   if (words.length === 0) return true;
   const head = (words[0] ?? "").replace(/^['"]|['"]$/g, "");
   return codeRunnerReason([head, ...(words[1] === undefined ? [] : [words[1]])]) !== undefined;
+}
+
+/** `PowerShell`, `PowerShell(*)`, `PowerShell(iex:*)`, `PowerShell(pwsh:*)`: the same for PowerShell. */
+function isCodeRunningPowerShellRule(ruleContent: string | undefined): boolean {
+  const content = ruleContent?.trim();
+  if (content === undefined || content === "" || content.startsWith("*")) return true;
+  const head = content.replace(/:\*$|\s\*$/, "").split(/\s+/)[0] ?? "";
+  return classOfCmdlet(canonicalCommandName(head.replace(/^['"]|['"]$/g, ""))) === "runs-code";
 }
