@@ -67,7 +67,15 @@ export function documentedTools(): AnyTool[] {
   const seen = new Map<string, AnyTool>();
   const families = ["TodoWrite", "Tasks"] as const;
   for (const taskTools of families) {
-    const tools = builtInTools({ taskTools, teams: true, brief: true, fleet: true, webSearch: { serverSide: true } });
+    const tools = builtInTools({
+      taskTools,
+      teams: true,
+      brief: true,
+      fleet: true,
+      webSearch: { serverSide: true },
+      powerShell: true,
+      codeMode: {},
+    });
     for (const tool of tools) if (!seen.has(tool.name)) seen.set(tool.name, tool);
   }
   return [...seen.values()];
@@ -115,7 +123,8 @@ export async function renderToolsReference(): Promise<string> {
     "",
     "Each built-in tool as the model receives it: its description and its input schema. Some are",
     "offered only when a session asks for them (teams, `--brief`, a fleet, WebSearch where the provider",
-    "or a backend can search; TodoWrite headless and the Tasks tools interactive). Skill, LSP, the MCP",
+    "or a backend can search, PowerShell and REPL when settings turn them on; TodoWrite headless and the",
+    "Tasks tools interactive). Skill, LSP, the MCP",
     "resource tools and MCP servers' own tools join when skills, language servers or MCP servers exist.",
     "",
     `Tools: ${tools.map((tool) => `[${tool.name}](#${tool.name.toLowerCase()})`).join(", ")}.`,
