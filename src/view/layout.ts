@@ -19,7 +19,8 @@ main { max-width:1100px; margin:0 auto; padding:16px 20px 80px; }
 .user { border-left:4px solid var(--accent); }
 .user.meta { opacity:.75; border-left-color:var(--line); }
 .assistant { border-left:4px solid #7b61c9; }
-.role { font-weight:600; font-size:12px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); display:flex; gap:10px; flex-wrap:wrap; }
+.role { font-size:12px; color:var(--muted); display:flex; gap:10px; flex-wrap:wrap; }
+.role b { text-transform:uppercase; letter-spacing:.04em; }
 pre { white-space:pre-wrap; word-break:break-word; margin:6px 0; font:12.5px/1.45 ui-monospace, monospace; }
 .text { white-space:pre-wrap; word-break:break-word; }
 details.tool { border:1px solid var(--line); border-radius:6px; margin:8px 0; padding:4px 10px; }

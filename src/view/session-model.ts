@@ -139,18 +139,44 @@ function userText(message: Message): string {
 
 /** Reads `path` (a session's or a sidechain's transcript); `artifactsDir` holds its subagents. */
 export function readSessionView(path: string, artifactsDir: string | undefined): SessionView {
-  const text = readFileSync(path, "utf8");
-  const view: SessionView = {
-    sessionId: path.replace(/^.*\//, "").replace(/\.jsonl$/, ""),
-    path,
+  const view = sessionViewOf(readFileSync(path, "utf8").split("\n"), path);
+  if (artifactsDir !== undefined) {
+    for (const agent of readSidechains(artifactsDir)) {
+      const call = agent.parentToolUseId !== undefined ? view.calls.get(agent.parentToolUseId) : undefined;
+      if (call) call.agents.push(agent);
+      else view.otherAgents.push(agent);
+    }
+  }
+  return view;
+}
+
+/**
+ * A transcript's lines (from a file, or a fleet job's copy in Redis) as a view; `source` names
+ * where they came from, and its last part is the session id until the header says otherwise.
+ */
+export function sessionViewOf(
+  lines: readonly string[],
+  source: string,
+): SessionView & { calls: Map<string, ToolCallView> } {
+  const calls = new Map<string, ToolCallView>();
+  const view: SessionView & { calls: Map<string, ToolCallView> } = {
+    sessionId: source.replace(/^.*\//, "").replace(/\.jsonl$/, ""),
+    path: source,
+    calls,
     items: [],
     otherAgents: [],
     totals: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 },
     warnings: [],
   };
-  const calls = new Map<string, ToolCallView>();
   let provider = "anthropic";
-  const lines = text.split("\n");
+  // A call's decision and hooks may be written before its assistant line (tools start while the
+  // reply still streams): those wait here for the call, found in a first look over the lines.
+  const waiting = new Map<string, { decisions: DecisionView[]; hooks: HookView[] }>();
+  for (const line of lines) {
+    if (!line.includes('"tool_use"')) continue;
+    for (const match of line.matchAll(/"type":"tool_use","id":"([^"\\]+)"/g))
+      if (match[1]) waiting.set(match[1], { decisions: [], hooks: [] });
+  }
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
     let entry: Entry;
@@ -194,12 +220,13 @@ export function readSessionView(path: string, artifactsDir: string | undefined):
         if (block.type === "text") item.texts.push(block.text);
         else if (block.type === "thinking") item.thinking.push(block.thinking);
         else {
+          const early = waiting.get(block.id);
           const call: ToolCallView = {
             id: block.id,
             name: block.name,
             input: block.input,
-            decisions: [],
-            hooks: [],
+            decisions: early?.decisions ?? [],
+            hooks: early?.hooks ?? [],
             agents: [],
           };
           calls.set(block.id, call);
@@ -218,7 +245,9 @@ export function readSessionView(path: string, artifactsDir: string | undefined):
       const decision = type === "permission" ? legacyDecisionOf(entry) : decisionOf(entry);
       const id = str(entry.toolUseId) ?? str(entry.tool_use_id) ?? "";
       const call = calls.get(id);
+      const early = waiting.get(id);
       if (call) call.decisions.push(decision);
+      else if (early) early.decisions.push(decision);
       else
         view.items.push({
           kind: "decision",
@@ -228,8 +257,11 @@ export function readSessionView(path: string, artifactsDir: string | undefined):
         });
     } else if (type === "hook_outcome") {
       const hook = hookOf(entry);
-      const call = calls.get(str(entry.toolUseId) ?? "");
+      const id = str(entry.toolUseId) ?? "";
+      const call = calls.get(id);
+      const early = waiting.get(id);
       if (call) call.hooks.push(hook);
+      else if (early) early.hooks.push(hook);
       else view.items.push({ kind: "hook", hook, ...(at && { at }) });
     } else if (type === "compact_boundary") {
       view.items.push({
@@ -256,13 +288,6 @@ export function readSessionView(path: string, artifactsDir: string | undefined):
       view.items.push({ kind: "entry", type, ...(at && { at }) });
     }
   });
-  if (artifactsDir !== undefined) {
-    for (const agent of readSidechains(artifactsDir)) {
-      const call = agent.parentToolUseId !== undefined ? calls.get(agent.parentToolUseId) : undefined;
-      if (call) call.agents.push(agent);
-      else view.otherAgents.push(agent);
-    }
-  }
   return view;
 }
 

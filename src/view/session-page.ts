@@ -42,7 +42,7 @@ function decision(d: DecisionView): SafeHtml {
   const by = d.decidedBy === "askHandler" ? "asked" : d.decidedBy === "autoMode" ? "auto-mode classifier" : d.decidedBy;
   return html`<div class="decision">
 <span class="badge ${d.behavior === "allow" ? "allow" : "deny"}">${d.behavior}</span>
-<span>by ${by}: ${d.reason}</span>${d.ruleSource ? html` <span class="muted">(${d.ruleSource})</span>` : ""}
+<span>by ${by}: ${d.reason}</span>${d.ruleSource && !d.reason.includes(d.ruleSource) ? html` <span class="muted">(${d.ruleSource})</span>` : ""}
 ${d.asked ? html`<div class="muted">asked because ${d.asked.reason}: ${d.asked.message}</div>` : ""}
 ${d.message && d.behavior !== "allow" ? html`<div class="err">${d.message}</div>` : ""}
 </div>`;
@@ -99,9 +99,9 @@ ${call.agents.map((a) => agentLink(a, links))}
 function item(entry: ViewItem, links: SessionLinks): SafeHtml {
   switch (entry.kind) {
     case "user":
-      return html`<div class="card user${entry.meta ? " meta" : ""}"><div class="role">${entry.meta ? "reminder" : "user"} ${time(entry.at)}</div><div class="text">${clip(entry.text)}</div></div>`;
+      return html`<div class="card user${entry.meta ? " meta" : ""}"><div class="role"><b>${entry.meta ? "reminder" : "user"}</b> ${time(entry.at)}</div><div class="text">${clip(entry.text)}</div></div>`;
     case "assistant":
-      return html`<div class="card assistant"><div class="role">assistant ${entry.model ? html`<span>${entry.model}</span>` : ""} ${time(entry.at)} ${costLine(entry.cost)}</div>
+      return html`<div class="card assistant"><div class="role"><b>assistant</b> ${entry.model ? html`<span>${entry.model}</span>` : ""} ${time(entry.at)} ${costLine(entry.cost)}</div>
 ${entry.thinking.map((t) => html`<details><summary class="muted">thinking</summary><div class="text muted">${clip(t)}</div></details>`)}
 ${entry.texts.map((t) => html`<div class="text">${clip(t)}</div>`)}
 ${entry.calls.map((c) => toolCall(c, links))}</div>`;

@@ -30,6 +30,14 @@ function writeSession(sessionId: string): string {
   const path = transcriptPath(cwd, sessionId);
   const writer = new TranscriptWriter(path, { sessionId, cwd, model: "anthropic:claude-sonnet-4-5" });
   writer.recordMessage({ role: "user", content: [{ type: "text", text: "tidy the notes" }] });
+  // Tools start while the reply streams: a call's hook can be written before its assistant line.
+  writer.recordEntry({
+    type: "hook_outcome",
+    hookEvent: "PreToolUse",
+    toolName: "Edit",
+    toolUseId: "toolu_edit",
+    outcomes: [{ hook: "/hooks/early.sh", kind: "success", said: "seen early" }],
+  });
   writer.recordMessage({
     role: "assistant",
     model: "claude-sonnet-4-5",
@@ -167,6 +175,13 @@ describe("a session's page", () => {
     expect(body).toContain('href="/s/s-whole/a/a0f1"');
     expect(body).toContain("Explore: look around");
     expect(view.otherAgents).toEqual([]);
+    const editCall = view.items
+      .flatMap((i) => (i.kind === "assistant" ? i.calls : []))
+      .find((c) => c.id === "toolu_edit");
+    expect(editCall?.hooks).toEqual([
+      { event: "PreToolUse", outcomes: [expect.objectContaining({ said: "seen early" })] },
+    ]);
+    expect(view.items.filter((i) => i.kind === "hook" || i.kind === "decision")).toEqual([]);
     const sub = readSessionView(join(path.slice(0, -".jsonl".length), "subagents", "a0f1.jsonl"), undefined);
     expect(sessionBody(sub, { agent: () => "" }).text).toContain("the subagent&#39;s own words");
   });
