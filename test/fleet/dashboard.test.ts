@@ -133,8 +133,10 @@ describe.skipIf(!binary || !existsSync(CHROMIUM))("warden fleet dashboard", () =
     expect(statSync(queueShot).size).toBeGreaterThan(10_000);
     console.log(`warden fleet dashboard screenshot: ${queueShot}`);
 
-    await link.click();
-    await page.waitForURL(`**/jobs/${id}`);
+    // The board opens external links in a new tab: follow the link's own address here.
+    const href = await link.getAttribute("href");
+    expect(href).toBe(`/jobs/${id}`);
+    await page.goto(new URL(href ?? "", origin).href);
     await page.evaluate(`for (const d of document.querySelectorAll("details")) d.setAttribute("open", "")`);
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
     const text = await page.locator("main").innerText();
