@@ -13,7 +13,7 @@ export interface DecisionView {
   behavior: string;
   decidedBy: string;
   reason: string;
-  /** Where the deciding rule came from (a settings file and line, or its source name). */
+  /** The settings file and line of the deciding rule, when it came from a file. */
   ruleSource?: string;
   message?: string;
   asked?: { message: string; reason: string };
@@ -93,7 +93,8 @@ function decisionOf(entry: Entry): DecisionView {
   const rule = decision.decisionReason?.type === "rule" ? (decision.decisionReason.rule as Entry) : undefined;
   if (rule) {
     const file = str(rule.file);
-    view.ruleSource = file ? `${file}${typeof rule.line === "number" ? `:${rule.line}` : ""}` : str(rule.source);
+    // The file and line (the reason names the source in words already).
+    if (file) view.ruleSource = `${file}${typeof rule.line === "number" ? `:${rule.line}` : ""}`;
   }
   const message = str(decision.message);
   if (message !== undefined) view.message = message;
