@@ -29,6 +29,15 @@ if ! command -v redis-server >/dev/null 2>&1; then
     echo "setup: redis-server is missing; the fleet's tests will be skipped" >&2
   fi
 fi
+# chromium: warden view's browser test drives Debian's chromium headless through playwright-core
+# (never `playwright install`, which downloads a browser); skipped, saying so, when missing.
+if ! command -v chromium >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "setup: chromium is missing; warden view's browser test will be skipped" >&2
+  fi
+fi
 npm ci --no-audit --no-fund
 # The official MCP conformance suite needs Node 22, which npm carries as a package for linux-x64
 # only: installed beside the project (scripts/mcp-conformance, pinned by its own lock file, not a

@@ -23,6 +23,8 @@ export const HEAVY_TESTS = [
   "test/cli/teammate-tmux.test.ts",
   "test/sdk/**/*.test.ts",
   "test/fleet/**/*.test.ts",
+  // warden view in Debian's chromium (playwright-core), with the built CLI.
+  "test/view/view-browser.test.ts",
 ];
 
 export const INTEGRATION_TESTS = [

@@ -113,7 +113,17 @@ export async function renderToolsReference(): Promise<string> {
       tool.aliases?.length ? `also called ${tool.aliases.map((alias) => `\`${alias}\``).join(", ")}` : undefined,
     ].filter(Boolean);
     sections.push(
-      [`## ${tool.name}`, "", `*${traits.join("; ")}*`, "", "```text", prompt.trim(), "```", "", parameterTable(toolInputJSONSchema(tool))].join("\n"),
+      [
+        `## ${tool.name}`,
+        "",
+        `*${traits.join("; ")}*`,
+        "",
+        "```text",
+        prompt.trim(),
+        "```",
+        "",
+        parameterTable(toolInputJSONSchema(tool)),
+      ].join("\n"),
     );
   }
   return [

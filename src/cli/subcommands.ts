@@ -14,6 +14,8 @@ export const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   fleet: () => import("./commands/fleet.js"),
   // A fleet worker's warm session process (internal: the job arrives on stdin).
   "fleet-session": () => import("./commands/fleet-session.js"),
+  // The session viewer's web server (node:http and server-rendered pages, loaded only here).
+  view: () => import("./commands/view.js"),
   // A lead's teammate in its own process (internal: the spec arrives on stdin).
   teammate: () => import("./commands/teammate.js"),
   // A teammate's tmux pane in --teammate-mode tmux (internal: follows its transcript).

@@ -67,3 +67,37 @@ export function interpretHookResult(hook: string, result: HookCommandResult, tim
   }
   return { kind: "success", hook, json: parsed.data, text: "" };
 }
+
+/**
+ * The transcript's record of one event's hooks (a `hook_outcome` line beside Claude Code's own;
+ * its readers skip types they do not know): which hooks ran and what each said, so a reader of the
+ * session (warden view) sees why a call was refused or what context a hook added.
+ */
+export interface HookOutcomeEntry {
+  type: "hook_outcome";
+  hookEvent: string;
+  toolName?: string;
+  toolUseId?: string;
+  outcomes: { hook: string; kind: HookOutcome["kind"]; said: string }[];
+  [key: string]: unknown;
+}
+
+export function hookOutcomeEntry(
+  event: string,
+  toolName: string | undefined,
+  payload: Record<string, unknown>,
+  outcomes: readonly HookOutcome[],
+): HookOutcomeEntry {
+  const entry: HookOutcomeEntry = {
+    type: "hook_outcome",
+    hookEvent: event,
+    outcomes: outcomes.map((o) => ({
+      hook: o.hook,
+      kind: o.kind,
+      said: o.kind === "success" ? o.text || (o.json ? JSON.stringify(o.json) : "") : o.message,
+    })),
+  };
+  if (toolName !== undefined) entry.toolName = toolName;
+  if (typeof payload.tool_use_id === "string") entry.toolUseId = payload.tool_use_id;
+  return entry;
+}

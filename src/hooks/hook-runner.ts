@@ -15,7 +15,7 @@ import type {
 import type { ToolInput } from "../tool/types.js";
 import { foldContextOutcomes, foldStopOutcomes } from "./hook-folds.js";
 import { matcherAccepts } from "./hook-matchers.js";
-import { type HookOutcome, interpretHookResult } from "./hook-output.js";
+import { type HookOutcome, type HookOutcomeEntry, hookOutcomeEntry, interpretHookResult } from "./hook-output.js";
 import type {
   CallbackHooks,
   HookCallbackRunner,
@@ -67,9 +67,18 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     this.callbacks = { hooks, run };
   }
 
+  /** Where each event's outcomes are written (the session's transcript), once a session exists. */
+  private recordOutcomes: ((entry: HookOutcomeEntry) => void) | undefined;
+
   /** Hooks are configured before the session exists; the session tells them who it is. */
-  bindSession(session: { sessionId: string; transcriptPath?: string; getPermissionMode?: () => string }): void {
+  bindSession(session: {
+    sessionId: string;
+    transcriptPath?: string;
+    getPermissionMode?: () => string;
+    recordEntry?: (entry: HookOutcomeEntry) => void;
+  }): void {
     this.options.sessionId = session.sessionId;
+    if (session.recordEntry) this.recordOutcomes = session.recordEntry;
     if (session.transcriptPath !== undefined) this.options.transcriptPath = session.transcriptPath;
     if (session.getPermissionMode) this.options.getPermissionMode = session.getPermissionMode;
   }
@@ -150,7 +159,9 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
         return interpretHookResult(hook.command, result, timeoutMs);
       }),
     );
-    return [...(await fromCommands), ...(await Promise.all(fromCallbacks))];
+    const outcomes = [...(await fromCommands), ...(await Promise.all(fromCallbacks))];
+    this.recordOutcomes?.(hookOutcomeEntry(event, toolName, payload, outcomes));
+    return outcomes;
   }
 
   /** A hook function's answer in a command's terms: its JSON on stdout, a throw or a timeout a failure. */

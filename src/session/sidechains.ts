@@ -26,6 +26,8 @@ export interface SidechainRecord {
   result?: { reason: string; text?: string; error?: string; endedAt?: number };
   /** When its first entry was written. */
   startedAt?: number;
+  /** The parent's Agent call that started it. */
+  parentToolUseId?: string;
 }
 
 const AGENT_ID = /^a[0-9a-f]+$/;
@@ -76,6 +78,8 @@ export function readSidechainRecord(path: string, agentId: string): SidechainRec
       if (teamName !== undefined) record.teamName = teamName;
       if (model !== undefined) record.model = model;
       if (startedAt !== undefined) record.startedAt = startedAt;
+      const parentToolUseId = str(entry.parentToolUseId);
+      if (parentToolUseId !== undefined) record.parentToolUseId = parentToolUseId;
       if (taskId !== undefined && outputPath !== undefined) record.task = { id: taskId, outputPath };
     } else if (entry.type === "agent_resumed" && record) {
       // Continued as a new background task: that task is the one to list again.

@@ -91,7 +91,7 @@ function setup(config: HooksConfig, rules: { allow?: string[]; deny?: string[] }
       canUseTool,
       undefined,
     );
-  return { cwd, tool, context, run, asked };
+  return { cwd, tool, context, run, asked, hooks };
 }
 
 const pre = (cmd: string, matcher?: string, timeout?: number): HooksConfig => ({
@@ -106,6 +106,23 @@ describe("PreToolUse", () => {
     expect(outcome.result).toMatchObject({ is_error: true, content: expect.stringContaining("no notes on Sundays") });
     expect(outcome.denial?.reason).toMatchObject({ type: "hook" });
     expect(tool.calls).toEqual([]);
+  });
+
+  it("records each event's outcomes for the transcript, tied to the call", async () => {
+    const dir = tempDir();
+    const { run, hooks } = setup(pre(hookScript(dir, "block.sh", 'echo "no notes on Sundays" >&2; exit 2')));
+    const recorded: Record<string, unknown>[] = [];
+    hooks.bindSession({ sessionId: "s-1", recordEntry: (entry) => recorded.push(entry) });
+    await run();
+    expect(recorded).toEqual([
+      {
+        type: "hook_outcome",
+        hookEvent: "PreToolUse",
+        toolName: "Note",
+        toolUseId: "toolu_1",
+        outcomes: [{ hook: expect.stringContaining("block.sh"), kind: "blocking", said: "no notes on Sundays" }],
+      },
+    ]);
   });
 
   it("receives the call as JSON on stdin", async () => {

@@ -134,6 +134,20 @@ describe("asking", () => {
     expect(records[0]?.reason).toContain("Ok (allow rule from this session)");
     expect(canUseTool.denials.denials.map((d) => d.toolName)).toEqual(["No"]);
   });
+
+  it("records what was asked, and why, beside the answer", async () => {
+    const cwd = tempDir();
+    const records: PermissionDecisionRecord[] = [];
+    const canUseTool = createCanUseTool({
+      askHandler: recordingHandler({ behavior: "allow" }),
+      recordDecision: (r) => records.push(r),
+    });
+    const context = toolContext(cwd, permissionContext(cwd, "default", { ask: ["Deploy"] }));
+    await call(canUseTool, scriptedTool("Deploy", passthrough), context, { value: "prod" });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ behavior: "allow", decidedBy: "askHandler", reason: "approved when asked" });
+    expect(records[0]?.asked?.reason).toContain("Deploy (ask rule");
+  });
 });
 
 describe("don't ask again", () => {

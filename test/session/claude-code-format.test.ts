@@ -183,12 +183,24 @@ describe.skipIf(!ccusageRuns)("ccusage on Warden's transcripts", () => {
       },
       { content: [{ type: "text", text: "done" }], usage: { input_tokens: 1300, output_tokens: 45 } },
     ]);
-    const run = await runCli(["-p", "go", "--model", `replay:${script}`, "--output-format", "json", "--cwd", cwd], {
-      home,
-      env: { WARDEN_HOME: wardenHome },
-    });
+    // A hook, so the transcript also holds the entries warden view reads (hook_outcome,
+    // permission_decision) beside Claude Code's lines: ccusage must keep reading it.
+    const hook = join(cwd, "hook.sh");
+    writeFileSync(hook, "#!/usr/bin/env bash\necho looked\n", { mode: 0o755 });
+    const settings = join(cwd, "settings.json");
+    writeFileSync(
+      settings,
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: hook }] }] } }),
+    );
+    const run = await runCli(
+      ["-p", "go", "--model", `replay:${script}`, "--output-format", "json", "--cwd", cwd, "--settings", settings],
+      { home, env: { WARDEN_HOME: wardenHome } },
+    );
     expect(run.code, run.stderr).toBe(0);
     const sessionId = jsonLines(run.stdout)[0]?.session_id;
+    process.env.WARDEN_HOME = wardenHome;
+    const types = linesOf(transcriptPath(cwd, String(sessionId))).map((line) => line.type);
+    expect(types).toEqual(expect.arrayContaining(["hook_outcome", "permission_decision"]));
 
     const cli = ccusageCli;
     const report = spawnSync(process.execPath, [cli, "claude", "session", "--json", "--offline"], {

@@ -34,6 +34,8 @@ const USAGE = `Usage:
   warden fleet cancel ID
   warden fleet results [ID] [--json]
   warden fleet key                    make the job key (0600) if there is none; print its path
+  warden fleet dashboard [--port N]   the queue in a browser (read-only), each job linked to its
+                                      session; prints the URL (with its token) to open on this machine
 
 Every command takes --redis-url-file FILE (a 0600 file holding the URL; or WARDEN_REDIS_URL_FILE),
 else WARDEN_REDIS_URL, else redis://127.0.0.1:6379. --redis URL works too, but every user of the
@@ -67,6 +69,8 @@ export async function run(argv: string[]): Promise<number> {
         return await results(rest);
       case "key":
         return key();
+      case "dashboard":
+        return await dashboard(rest);
       case "help":
       case "--help":
       case "-h":
@@ -338,6 +342,26 @@ function resultText(job: JobResult): string {
 }
 
 /** `warden fleet key`: the job key's file, made (random, 0600) when there is none. */
+async function dashboard(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...COMMON, port: { type: "string" } } });
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new FleetUsageError(`--port needs a port number, got ${values.port}`);
+  // express and @bull-board load only here: the other fleet commands never pay for them.
+  const { startDashboard } = await import("../../fleet/dashboard.js");
+  return withClient(values, async (client) => {
+    await client.call(() => client.redis.ping());
+    const board = await startDashboard({ redis: client.redis, port });
+    out(`warden fleet dashboard: open ${board.url}\n`);
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", () => resolve());
+      process.once("SIGTERM", () => resolve());
+    });
+    await board.close();
+    return 0;
+  });
+}
+
 function key(): number {
   const made = ensureJobKeyFile();
   out(`${made.path}\n`);

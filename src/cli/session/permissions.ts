@@ -71,6 +71,7 @@ export function bindPermissions(config: SessionConfig, session: PermissionAwareS
     sessionId: session.sessionId,
     transcriptPath: session.transcriptPath,
     getPermissionMode: () => session.getAppState().toolPermissionContext.mode,
+    recordEntry: (entry) => session.recordEntry(entry),
   });
   return setup;
 }

@@ -30,6 +30,8 @@ export interface PermissionDecisionRecord {
   decidedBy: "engine" | "askHandler" | "autoMode" | "hook";
   reason: string;
   decision: PermissionDecision;
+  /** Set when somebody was asked: what the question said and why the engine could not settle it alone. */
+  asked?: { message: string; reason: string };
   at: string;
 }
 
@@ -60,7 +62,9 @@ interface PendingCall {
 type DecidedBy = PermissionDecisionRecord["decidedBy"];
 
 /** What a step hands on: a settled decision, or an ask (with words for whoever settles it). */
-type StepOutcome = { settled: PermissionDecision; decidedBy: DecidedBy } | { ask: PermissionAsk; note?: string };
+type StepOutcome =
+  | { settled: PermissionDecision; decidedBy: DecidedBy; asked?: PermissionAsk }
+  | { ask: PermissionAsk; note?: string };
 
 export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool & { denials: DenialTracker } {
   const tracker = options.denialTracker ?? new DenialTracker();
@@ -123,6 +127,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
       return {
         settled: { behavior: "deny", message: response.message ?? ask.message, decisionReason },
         decidedBy: "askHandler",
+        asked: ask,
       };
     }
     if (response.updates?.length) applyUpdates(response.updates, call.context);
@@ -133,10 +138,16 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
         decisionReason: { type: "other", reason: "approved when asked" },
       },
       decidedBy: "askHandler",
+      asked: ask,
     };
   }
 
-  function record(call: PendingCall, decision: PermissionDecision, decidedBy: DecidedBy): PermissionDecision {
+  function record(
+    call: PendingCall,
+    decision: PermissionDecision,
+    decidedBy: DecidedBy,
+    asked?: PermissionAsk,
+  ): PermissionDecision {
     // Nothing leaves the engine as an ask: whoever was last to see it did not approve it.
     const settled: PermissionDecision =
       decision.behavior === "ask"
@@ -170,6 +181,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
       decidedBy,
       reason: describeReason(settled.decisionReason),
       decision: settled,
+      ...(asked && { asked: { message: asked.message, reason: describeReason(asked.decisionReason) } }),
       at: new Date().toISOString(),
     });
     return settled;
@@ -189,7 +201,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
     if ("ask" in outcome) outcome = await askHandlerStep(call, outcome.ask, outcome.note);
     return "ask" in outcome
       ? record(call, outcome.ask, "askHandler")
-      : record(call, outcome.settled, outcome.decidedBy);
+      : record(call, outcome.settled, outcome.decidedBy, outcome.asked);
   };
 
   function applyUpdates(updates: PermissionUpdate[], context: ToolUseContext): void {

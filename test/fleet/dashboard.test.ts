@@ -1,0 +1,150 @@
+// `warden fleet dashboard` against a real redis-server and a real worker of the built CLI: the
+// queue shown by @bull-board in Debian's chromium (playwright-core), refused without its token,
+// and a finished job's link opening its session (the transcript the worker copied into Redis)
+// through warden view's pages. Screenshots are written to a temp folder.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
+import {
+  type FleetEnv,
+  jsonLines,
+  prepareFleetHome,
+  startWorker,
+  stopWorker,
+  type TestWorker,
+  waitFor,
+  warden,
+  wardenBin,
+} from "./harness.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const binary = redisServerBinary();
+if (!existsSync(CHROMIUM)) console.warn("test/fleet/dashboard: chromium is not installed; skipped");
+
+function status(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe.skipIf(!binary || !existsSync(CHROMIUM))("warden fleet dashboard", () => {
+  let redis: TestRedis;
+  let fleet: FleetEnv;
+  let worker: TestWorker;
+  let board: ChildProcess | undefined;
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    redis = await startTestRedis(binary as string);
+    dir = mkdtempSync(join(tmpdir(), "warden-dashboard-"));
+    fleet = { home: join(dir, "home"), redisUrl: redis.url };
+    prepareFleetHome(fleet, { repositories: [dir], modelFiles: [dir], jobRules: "any" });
+    execFileSync("sh", [
+      "-c",
+      `mkdir -p ${dir}/repo && cd ${dir}/repo && git init -q && echo base > base.txt && git add . && git -c user.email=t@t -c user.name=t commit -qm base`,
+    ]);
+    worker = startWorker(fleet, join(dir, "worker"));
+    await worker.ready;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    board?.kill("SIGTERM");
+    await browser?.close();
+    if (worker) await stopWorker(worker);
+    await redis?.stop();
+  });
+
+  it("shows the queue behind its token and links a job to its session", async () => {
+    const script = join(dir, "job.jsonl");
+    const turns = [
+      { content: [{ type: "tool_use", id: "b1", name: "Bash", input: { command: "echo fleet-was-here" } }] },
+      { content: [{ type: "text", text: "The job's final words." }] },
+    ];
+    writeFileSync(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    const submitted = await warden(fleet, [
+      "fleet",
+      "submit",
+      "--model",
+      `replay:${script}`,
+      "--repo",
+      join(dir, "repo"),
+      "--allowed-tools",
+      "Bash",
+      "say hello from the fleet",
+    ]);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const id = submitted.stdout.trim();
+    await waitFor(
+      `job ${id} to complete`,
+      async () => {
+        const run = await warden(fleet, ["fleet", "status", id, "--json"]);
+        return (jsonLines(run.stdout)[0] as { state?: string } | undefined)?.state === "completed" ? true : undefined;
+      },
+      120_000,
+    );
+
+    board = spawn(process.execPath, [wardenBin, "fleet", "dashboard"], {
+      env: { ...process.env, WARDEN_HOME: fleet.home, HOME: fleet.home, WARDEN_REDIS_URL: fleet.redisUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let printed = "";
+    board.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      printed += chunk;
+    });
+    const url = await waitFor(
+      "the dashboard's URL",
+      () => /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(printed)?.[1],
+    );
+    const origin = new URL(url).origin;
+    expect(await status(`${origin}/`)).toBe(403);
+    expect(await status(`${origin}/jobs/${id}`)).toBe(403);
+    expect(await status(`${origin}/api/queues`)).toBe(403);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(url);
+    await page.goto(`${origin}/queue/warden-fleet?status=completed`);
+    const link = page.getByRole("link", { name: "session in warden view" }).first();
+    await link.waitFor({ timeout: 30_000 });
+    const shots = mkdtempSync(join(tmpdir(), "warden-dashboard-shots-"));
+    const queueShot = join(shots, "queue.png");
+    await page.screenshot({ path: queueShot, fullPage: true });
+    expect(statSync(queueShot).size).toBeGreaterThan(10_000);
+    console.log(`warden fleet dashboard screenshot: ${queueShot}`);
+
+    // The board opens external links in a new tab: follow the link's own address here.
+    const href = await link.getAttribute("href");
+    expect(href).toBe(`/jobs/${id}`);
+    await page.goto(new URL(href ?? "", origin).href);
+    await page.evaluate(`for (const d of document.querySelectorAll("details")) d.setAttribute("open", "")`);
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
+    const text = await page.locator("main").innerText();
+    expect(text).toContain("say hello from the fleet");
+    expect(text).toContain("fleet-was-here");
+    expect(text).toContain("The job's final words.");
+    const jobShot = join(shots, "job.png");
+    await page.screenshot({ path: jobShot, fullPage: true });
+    expect(statSync(jobShot).size).toBeGreaterThan(10_000);
+  }, 240_000);
+});
