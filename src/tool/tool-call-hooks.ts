@@ -35,11 +35,36 @@ export interface SubagentStopResult {
   errors: string[];
 }
 
+/** What PermissionRequest hooks answered for the person about to be asked (absent decision: no say). */
+export type PermissionRequestDecision =
+  | { behavior: "allow"; updatedInput?: ToolInput }
+  | { behavior: "deny"; message: string; interrupt: boolean };
+
+export interface PermissionRequestResult {
+  decision?: PermissionRequestDecision;
+  errors: string[];
+}
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
   has(
-    event: "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "SubagentStart" | "SubagentStop" | "Notification",
+    event:
+      | "PreToolUse"
+      | "PostToolUse"
+      | "PostToolUseFailure"
+      | "PermissionRequest"
+      | "SubagentStart"
+      | "SubagentStop"
+      | "Notification",
   ): boolean;
+  /** Somebody is about to be asked about a call (matcher: the tool's name); hooks may answer for them. */
+  permissionRequest(
+    toolName: string,
+    toolInput: ToolInput,
+    toolUseId: string,
+    suggestions: readonly unknown[],
+    signal?: AbortSignal,
+  ): Promise<PermissionRequestResult>;
   preToolUse(
     toolName: string,
     toolInput: ToolInput,

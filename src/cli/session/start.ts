@@ -11,6 +11,7 @@ import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsValue } from "../../config/settings.js";
 import { createSessionCommands, type SessionCommands } from "../../control/session-commands.js";
 import type { SessionEndReason } from "../../hooks/hook-runner.js";
+import { createHookModels } from "../../hooks/session-hook-models.js";
 import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { createSession, type SessionEngine } from "../../loop/session.js";
@@ -288,6 +289,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
     });
     const bound = bindPermissions(config, session);
+    bound.hooks?.bindModels(createHookModels(session, canUseTool));
     const commands = createSessionCommands(session, {
       switchModel: (name) => switchModel({ plan, provider, session }, name),
     });

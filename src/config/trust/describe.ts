@@ -47,7 +47,15 @@ function hookLines(hooks: unknown): string {
         isRecord(matcher) && typeof matcher.matcher === "string" && matcher.matcher ? `(${matcher.matcher})` : "";
       const commands = isRecord(matcher) && Array.isArray(matcher.hooks) ? matcher.hooks : [];
       for (const hook of commands) {
-        const command = isRecord(hook) && typeof hook.command === "string" ? hook.command : JSON.stringify(hook);
+        const command = !isRecord(hook)
+          ? JSON.stringify(hook)
+          : typeof hook.command === "string"
+            ? hook.command
+            : typeof hook.url === "string"
+              ? `POST ${hook.url}`
+              : typeof hook.prompt === "string"
+                ? `${String(hook.type)}: ${hook.prompt}`
+                : JSON.stringify(hook);
         parts.push(`${event}${on}: ${command}`);
       }
     }
