@@ -11,7 +11,7 @@ export type StopFailureKind =
 
 export function stopFailureKind(error: string): StopFailureKind {
   if (/\b429\b|rate.?limit/i.test(error)) return "rate_limit";
-  if (/\b40[13]\b|authenticat|unauthori[sz]ed|api key/i.test(error)) return "authentication_failed";
+  if (/\b40[13]\b|authenticat|unauthori[sz]ed|api.?key/i.test(error)) return "authentication_failed";
   if (/\b402\b|billing|credit balance|quota/i.test(error)) return "billing_error";
   if (/max.?output.?tokens|max_tokens/i.test(error)) return "max_output_tokens";
   if (/\b5\d\d\b|overloaded|internal server|server error|unavailable/i.test(error)) return "server_error";

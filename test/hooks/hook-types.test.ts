@@ -101,6 +101,7 @@ describe("http hooks", () => {
             {
               type: "http",
               url: `${base}/empty`,
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: a header naming a variable, as settings write it
               headers: { Authorization: "Bearer $HOOK_TEST_TOKEN", "X-Other": "[${HOOK_TEST_OTHER}]" },
               allowedEnvVars: ["HOOK_TEST_TOKEN"],
             },
@@ -113,6 +114,7 @@ describe("http hooks", () => {
     const request = received.filter((r) => r.path === "/empty").at(-1);
     expect(request?.headers.authorization).toBe("Bearer sekret");
     expect(request?.headers["x-other"]).toBe("[]");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a header naming a variable, as settings write it
     expect(interpolateHeader("$A-${B}-$C", ["A", "B"], { A: "1", B: "2", C: "3" })).toBe("1-2-");
   });
 
