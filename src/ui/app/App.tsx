@@ -27,6 +27,7 @@ import { handleSessionKey } from "./session-keys.js";
 import { runShellCommand } from "./shell-command.js";
 import { countResponseUsage, sessionStatus } from "./status.js";
 import { ItemView } from "./TranscriptView.js";
+import { useIdleNotification } from "./use-idle-notification.js";
 import { showWakeReason, useWake } from "./use-wake.js";
 
 export interface AppProps {
@@ -203,6 +204,7 @@ export function App(props: AppProps) {
   }, [props.session, adopt, runPrompt, transcript, props.onExit]);
 
   useWake(handle, busy, runPrompt);
+  useIdleNotification(handle, busy);
 
   const mode: PermissionMode = handle?.engine.getAppState().toolPermissionContext.mode ?? "default";
 
