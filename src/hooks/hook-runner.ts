@@ -3,12 +3,14 @@
 // hook that fails (crash, hang, broken output) refuses the call: a guard that could not look has
 // not said yes.
 import { randomUUID } from "node:crypto";
-import type {
-  HookCommandConfig,
-  HookConfig,
-  HookEventName,
-  HookMatcherConfig,
-  HooksConfig,
+import {
+  HOOK_EVENTS,
+  type HookCommandConfig,
+  type HookConfig,
+  type HookEventName,
+  type HookMatcherConfig,
+  type HooksConfig,
+  hooksSchema,
 } from "../config/settings-schema.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
@@ -103,6 +105,29 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   /** Resolves once every async hook started so far has finished. */
   async backgroundSettled(): Promise<void> {
     while (this.background.size > 0) await Promise.all([...this.background]);
+  }
+
+  /**
+   * The session's hooks plus an agent's own, for that agent's run (the child's AppState): its
+   * `Stop` hooks become SubagentStop, as Claude Code runs them. The agent's file was validated
+   * when read; anything that does not parse now adds nothing.
+   */
+  forAgent(hooks: Readonly<Record<string, unknown>>): HookRunner {
+    const parsed = hooksSchema.safeParse(hooks);
+    if (!parsed.success) return this;
+    const merged: HooksConfig = { ...this.options.config };
+    for (const event of HOOK_EVENTS) {
+      const matchers = (parsed.data as HooksConfig)[event];
+      if (!matchers?.length) continue;
+      const target: HookEventName = event === "Stop" ? "SubagentStop" : event;
+      merged[target] = [...(merged[target] ?? []), ...matchers];
+    }
+    const child = new HookRunner({ ...this.options, config: merged });
+    child.callbacks = this.callbacks;
+    child.models = this.models;
+    child.observer = this.observer;
+    child.asyncListener = this.asyncListener;
+    return child;
   }
 
   has(event: HookEventName): boolean {

@@ -25,6 +25,11 @@ export interface AgentDefinition {
   maxTurns?: number;
   /** Names of MCP servers the agent expects (kept for the listing; the session's servers are shared). */
   mcpServers?: string[];
+  /**
+   * Hooks that run only while this agent runs (its frontmatter's `hooks`, in settings' shape,
+   * validated when the file was read); its `Stop` hooks run as SubagentStop.
+   */
+  hooks?: Readonly<Record<string, unknown>>;
   /** Always runs in the background. */
   background?: boolean;
   isolation?: "worktree";

@@ -97,6 +97,8 @@ export interface ToolCallHooks {
     stopHookActive: boolean,
     signal?: AbortSignal,
   ): Promise<SubagentStopResult>;
+  /** The same hooks plus an agent's own (its frontmatter's `hooks`), for the calls of that agent's run. */
+  forAgent?(hooks: Readonly<Record<string, unknown>>): ToolCallHooks;
   /** The user is needed (`permission_prompt`, `idle_prompt`); fire-and-forget, nothing waits on it. */
   notification(type: "permission_prompt" | "idle_prompt", message: string): Promise<{ errors: string[] }>;
 }

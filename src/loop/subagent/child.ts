@@ -54,7 +54,11 @@ function childAppState(parent: AppState, request: SubagentRequest, cwd: string):
       mode: request.permissionMode,
       ...(request.workingDirectories ? { workingDirectories: [...request.workingDirectories] } : {}),
     },
-    hooks: parent.hooks,
+    // An agent's own hooks join the session's for its run only.
+    hooks:
+      request.definition.hooks && parent.hooks?.forAgent
+        ? parent.hooks.forAgent(request.definition.hooks)
+        : parent.hooks,
     compactHooks: parent.compactHooks,
     autoModeCircuitTripped: parent.autoModeCircuitTripped,
     sandboxSettings: parent.sandboxSettings,
