@@ -163,6 +163,14 @@ export const webSearchSettingsSchema = z.strictObject({
 });
 export type WebSearchSettings = z.infer<typeof webSearchSettingsSchema>;
 
+/** `statusLine`: a command whose first line of output the interactive UI shows under the prompt. */
+export const statusLineSettingsSchema = z.looseObject({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  padding: z.number().int().min(0).optional(),
+});
+export type StatusLineSettings = z.infer<typeof statusLineSettingsSchema>;
+
 /** `webFetch`: the hosts WebFetch reads without asking (replaces the built-in list; [] asks for all). */
 export const webFetchSettingsSchema = z.strictObject({
   preapprovedHosts: z.array(z.string().min(1)).optional(),
@@ -221,6 +229,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["webFetch"], schema: webFetchSettingsSchema, critical: true },
   { path: ["webSearch"], schema: webSearchSettingsSchema, critical: false },
   { path: ["smallFastModel"], schema: z.string().min(1), critical: false },
+  { path: ["statusLine"], schema: statusLineSettingsSchema, critical: false },
   // Where the fleet's Redis is (remote agents, RemoteTrigger, durable Cron as repeatable jobs).
   {
     path: ["fleet", "redisUrl"],
@@ -271,6 +280,8 @@ export interface Settings {
   webFetch?: WebFetchSettings;
   /** The search service WebSearch uses. */
   webSearch?: WebSearchSettings;
+  /** A command for the interactive UI's status line (Claude Code's `statusLine`). */
+  statusLine?: StatusLineSettings;
   /** The model tools' side queries ask (WebFetch reading a page), of the session's provider. */
   smallFastModel?: string;
   /** The fleet a session may use (WARDEN_REDIS_URL wins): `{ "redisUrl": "redis://host:6379" }`. */
