@@ -230,6 +230,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["webSearch"], schema: webSearchSettingsSchema, critical: false },
   { path: ["smallFastModel"], schema: z.string().min(1), critical: false },
   { path: ["statusLine"], schema: statusLineSettingsSchema, critical: false },
+  { path: ["outputStyle"], schema: z.string().min(1), critical: false },
   // Where the fleet's Redis is (remote agents, RemoteTrigger, durable Cron as repeatable jobs).
   {
     path: ["fleet", "redisUrl"],
@@ -280,6 +281,8 @@ export interface Settings {
   webFetch?: WebFetchSettings;
   /** The search service WebSearch uses. */
   webSearch?: WebSearchSettings;
+  /** The output style the session starts with (config/output-styles.ts); default: Default. */
+  outputStyle?: string;
   /** A command for the interactive UI's status line (Claude Code's `statusLine`). */
   statusLine?: StatusLineSettings;
   /** The model tools' side queries ask (WebFetch reading a page), of the session's provider. */

@@ -231,6 +231,14 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           sessionId ?? resumed.sessionId,
         )
       : {};
+    const styleWarnings: string[] = [];
+    // The output style is fixed for the session (its text is part of the cached system prompt).
+    const styleName = settingsValue(permissions.settings, "outputStyle");
+    const styleSection =
+      styleName === undefined
+        ? undefined
+        : (await import("../../config/output-styles.js")).outputStyleSection(styleName, config.cwd, styleWarnings);
+    for (const warning of styleWarnings.splice(0)) warn(warning);
     const session = createSession({
       provider: firstRequest.provider,
       model: resolved.model,
@@ -264,7 +272,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
         systemPrompt: options.systemPrompt ?? config.systemPrompt,
       }),
       appendSystemPrompt:
-        [mcp.systemPromptSection, options.appendSystemPrompt ?? config.appendSystemPrompt]
+        [mcp.systemPromptSection, styleSection, options.appendSystemPrompt ?? config.appendSystemPrompt]
           .filter(Boolean)
           .join("\n\n") || undefined,
       permissionContext,
