@@ -578,4 +578,26 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     );
     return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
   }
+
+  /** TaskCreated / TaskCompleted: may refuse with a reason the model reads (no matcher). */
+  async taskEvent(
+    event: "TaskCreated" | "TaskCompleted",
+    task: { id: string; subject: string; description: string },
+    team: { teamName: string; memberName: string } | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ blocked?: string; errors: string[] }> {
+    const outcomes = await this.run(
+      event,
+      undefined,
+      {
+        task_id: task.id,
+        task_subject: task.subject,
+        task_description: task.description,
+        ...(team && { teammate_name: team.memberName, team_name: team.teamName }),
+      },
+      signal,
+    );
+    const { errors, blocked } = foldContextOutcomes(outcomes, `a ${event} hook refused`);
+    return blocked !== undefined ? { blocked, errors } : { errors };
+  }
 }

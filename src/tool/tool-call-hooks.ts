@@ -55,8 +55,21 @@ export interface ToolCallHooks {
       | "PermissionRequest"
       | "SubagentStart"
       | "SubagentStop"
-      | "Notification",
+      | "Notification"
+      | "TaskCreated"
+      | "TaskCompleted",
   ): boolean;
+  /**
+   * A task is being created or completed (TaskCreate, TaskUpdate); `blocked` (exit code 2,
+   * `decision: "block"`, `continue: false`) says why it must not be: the tool undoes the creation
+   * or leaves the task open, and the reason reaches the model.
+   */
+  taskEvent(
+    event: "TaskCreated" | "TaskCompleted",
+    task: { id: string; subject: string; description: string },
+    team: { teamName: string; memberName: string } | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ blocked?: string; errors: string[] }>;
   /** Somebody is about to be asked about a call (matcher: the tool's name); hooks may answer for them. */
   permissionRequest(
     toolName: string,

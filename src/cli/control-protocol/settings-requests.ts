@@ -83,6 +83,8 @@ const EVENT_SUMMARY: Record<string, string> = {
   Notification: "When Warden needs the user",
   PermissionRequest: "When a permission question is about to be asked",
   StopFailure: "When a turn ends on a model error",
+  TaskCreated: "When a task is created",
+  TaskCompleted: "When a task is marked completed",
 };
 const MATCHER_EVENTS = new Set([
   "PreToolUse",
