@@ -22,6 +22,7 @@ export const HOOK_EVENTS = [
   "StopFailure",
   "TaskCreated",
   "TaskCompleted",
+  "CwdChanged",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

@@ -600,4 +600,23 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     const { errors, blocked } = foldContextOutcomes(outcomes, `a ${event} hook refused`);
     return blocked !== undefined ? { blocked, errors } : { errors };
   }
+
+  /** The shell's directory changed (no matcher); CLAUDE_ENV_FILE works as for SessionStart. */
+  async cwdChanged(
+    oldCwd: string,
+    newCwd: string,
+    signal?: AbortSignal,
+  ): Promise<{ env?: Record<string, string>; errors: string[] }> {
+    const envFile = createHookEnvFile();
+    const outcomes = await this.run("CwdChanged", undefined, { old_cwd: oldCwd, new_cwd: newCwd }, signal, {
+      CLAUDE_ENV_FILE: envFile.path,
+    });
+    const errors = outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : []));
+    try {
+      const env = await envFile.collect({ ...process.env, ...this.options.env });
+      return Object.keys(env).length > 0 ? { env, errors } : { errors };
+    } catch (error) {
+      return { errors: [...errors, `CLAUDE_ENV_FILE could not be read: ${(error as Error).message}`] };
+    }
+  }
 }

@@ -57,8 +57,15 @@ export interface ToolCallHooks {
       | "SubagentStop"
       | "Notification"
       | "TaskCreated"
-      | "TaskCompleted",
+      | "TaskCompleted"
+      | "CwdChanged",
   ): boolean;
+  /** The shell's directory changed; what the hooks write to CLAUDE_ENV_FILE is environment for later commands. */
+  cwdChanged(
+    oldCwd: string,
+    newCwd: string,
+    signal?: AbortSignal,
+  ): Promise<{ env?: Record<string, string>; errors: string[] }>;
   /**
    * A task is being created or completed (TaskCreate, TaskUpdate); `blocked` (exit code 2,
    * `decision: "block"`, `continue: false`) says why it must not be: the tool undoes the creation

@@ -192,3 +192,23 @@ describe("StopFailure", () => {
     expect(existsSync(join(cwd, "stop.json"))).toBe(false);
   });
 });
+
+describe("CwdChanged", () => {
+  it("runs when a command moves the shell, and what it exports reaches later commands", async () => {
+    const cwd = tempDir();
+    const moved = hookScript(cwd, "moved", `echo 'export WHERE="moved in"' >> "$CLAUDE_ENV_FILE"`);
+    const s = session(
+      cwd,
+      [
+        { content: [toolUse("b1", "Bash", { command: "mkdir -p sub && cd sub" })] },
+        { content: [toolUse("b2", "Bash", { command: 'echo "[$WHERE]"' })] },
+        { content: [text("ok")] },
+      ],
+      { CwdChanged: [{ hooks: [moved.command] }] },
+      allowAll,
+    );
+    const messages = await run(s, "go");
+    expect(moved.input()).toMatchObject({ hook_event_name: "CwdChanged", old_cwd: cwd, new_cwd: join(cwd, "sub") });
+    expect(messages).toContain("[moved in]");
+  });
+});

@@ -85,6 +85,7 @@ const EVENT_SUMMARY: Record<string, string> = {
   StopFailure: "When a turn ends on a model error",
   TaskCreated: "When a task is created",
   TaskCompleted: "When a task is marked completed",
+  CwdChanged: "When the shell's directory changes",
 };
 const MATCHER_EVENTS = new Set([
   "PreToolUse",
