@@ -37,7 +37,8 @@ const frontmatterSchema = z.looseObject({
   background: z.boolean().optional(),
   isolation: z.literal("worktree").optional(),
   color: z.string().optional(),
-  memory: z.string().optional(),
+  memory: z.enum(["user", "project", "local"]).optional(),
+  skills: nameList.optional(),
 });
 
 type AgentFields = z.infer<typeof frontmatterSchema>;
@@ -68,6 +69,8 @@ function definitionOf(fields: AgentFields, systemPrompt: string, source: AgentSo
   if (fields.mcpServers)
     definition.mcpServers = Array.isArray(fields.mcpServers) ? fields.mcpServers : Object.keys(fields.mcpServers);
   if (fields.hooks && Object.keys(fields.hooks).length > 0) definition.hooks = fields.hooks;
+  if (fields.skills?.length) definition.skills = fields.skills;
+  if (fields.memory) definition.memory = fields.memory;
   if (fields.background !== undefined) definition.background = fields.background;
   if (fields.isolation) definition.isolation = fields.isolation;
   if (fields.color) definition.color = fields.color;

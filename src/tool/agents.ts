@@ -30,6 +30,10 @@ export interface AgentDefinition {
    * validated when the file was read); its `Stop` hooks run as SubagentStop.
    */
   hooks?: Readonly<Record<string, unknown>>;
+  /** Skills whose whole text the agent starts with (its frontmatter's `skills`). */
+  skills?: string[];
+  /** A memory folder of its own that persists across runs (src/loop/subagent/agent-extras.ts). */
+  memory?: "user" | "project" | "local";
   /** Always runs in the background. */
   background?: boolean;
   isolation?: "worktree";
