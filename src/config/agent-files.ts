@@ -13,6 +13,7 @@ import type { AgentDefinition, AgentLoadIssue, AgentSource } from "../tool/agent
 import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
 import { agentDirectories, agentFilesIn } from "./agent-dirs.js";
 import { parseFrontmatter } from "./frontmatter.js";
+import { hooksSchema } from "./settings-schema.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
@@ -32,11 +33,12 @@ const frontmatterSchema = z.looseObject({
   permissionMode: z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]).optional(),
   maxTurns: z.number().int().min(1).optional(),
   mcpServers: z.union([nameList, z.record(z.string(), z.unknown())]).optional(),
-  hooks: z.record(z.string(), z.unknown()).optional(),
+  hooks: hooksSchema.optional(),
   background: z.boolean().optional(),
   isolation: z.literal("worktree").optional(),
   color: z.string().optional(),
-  memory: z.string().optional(),
+  memory: z.enum(["user", "project", "local"]).optional(),
+  skills: nameList.optional(),
 });
 
 type AgentFields = z.infer<typeof frontmatterSchema>;
@@ -66,6 +68,9 @@ function definitionOf(fields: AgentFields, systemPrompt: string, source: AgentSo
   if (fields.maxTurns) definition.maxTurns = fields.maxTurns;
   if (fields.mcpServers)
     definition.mcpServers = Array.isArray(fields.mcpServers) ? fields.mcpServers : Object.keys(fields.mcpServers);
+  if (fields.hooks && Object.keys(fields.hooks).length > 0) definition.hooks = fields.hooks;
+  if (fields.skills?.length) definition.skills = fields.skills;
+  if (fields.memory) definition.memory = fields.memory;
   if (fields.background !== undefined) definition.background = fields.background;
   if (fields.isolation) definition.isolation = fields.isolation;
   if (fields.color) definition.color = fields.color;

@@ -18,21 +18,63 @@ export const HOOK_EVENTS = [
   "SubagentStop",
   "SessionEnd",
   "Notification",
+  "PermissionRequest",
+  "StopFailure",
+  "TaskCreated",
+  "TaskCompleted",
+  "CwdChanged",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
+/** Fields every hook type shares (Claude Code's hooks reference). */
+const hookCommon = {
+  /** Seconds. */
+  timeout: z.number().positive().max(3600).optional(),
+  /** What the UI shows while the hook runs. */
+  statusMessage: z.string().optional(),
+  /** Run once per session, then no more (skills' hooks). */
+  once: z.boolean().optional(),
+};
+
+/** A shell command: the event's JSON on stdin, its answer on stdout and in its exit code. */
 export const hookCommandSchema = z.object({
   type: z.literal("command"),
   command: z.string().min(1),
-  /** Seconds. */
-  timeout: z.number().positive().max(3600).optional(),
+  /** Runs in the background: the event does not wait, and the hook cannot block it. */
+  async: z.boolean().optional(),
+  ...hookCommon,
 });
 export type HookCommandConfig = z.infer<typeof hookCommandSchema>;
+
+/** A POST of the event's JSON to a URL; the response body is read as a command's stdout. */
+export const hookHttpSchema = z.object({
+  type: z.literal("http"),
+  url: z.string().regex(/^https?:\/\//, "must start with http:// or https://"),
+  /** Header values may name environment variables (`$TOKEN`, `${TOKEN}`) listed in allowedEnvVars. */
+  headers: z.record(z.string(), z.string()).optional(),
+  allowedEnvVars: z.array(z.string()).optional(),
+  ...hookCommon,
+});
+export type HookHttpConfig = z.infer<typeof hookHttpSchema>;
+
+/** A question to a model (`prompt`) or a verifying subagent (`agent`) that answers ok or not, with a reason. */
+export const hookModelSchema = z.object({
+  type: z.enum(["prompt", "agent"]),
+  /** `$ARGUMENTS` is replaced by the event's JSON (appended when absent). */
+  prompt: z.string().min(1),
+  /** A model of the session's provider; default: its small fast model (prompt) or the session's (agent). */
+  model: z.string().min(1).optional(),
+  ...hookCommon,
+});
+export type HookModelConfig = z.infer<typeof hookModelSchema>;
+
+export const hookSchema = z.discriminatedUnion("type", [hookCommandSchema, hookHttpSchema, hookModelSchema]);
+export type HookConfig = z.infer<typeof hookSchema>;
 
 export const hookMatcherSchema = z.object({
   /** Tool names (`Edit|Write`), a regular expression, or empty / `*` for all; tool events, and `manual` / `auto` for PreCompact and PostCompact. */
   matcher: z.string().optional(),
-  hooks: z.array(hookCommandSchema),
+  hooks: z.array(hookSchema),
 });
 export type HookMatcherConfig = z.infer<typeof hookMatcherSchema>;
 
@@ -124,6 +166,14 @@ export const webSearchSettingsSchema = z.strictObject({
 });
 export type WebSearchSettings = z.infer<typeof webSearchSettingsSchema>;
 
+/** `statusLine`: a command whose first line of output the interactive UI shows under the prompt. */
+export const statusLineSettingsSchema = z.looseObject({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  padding: z.number().int().min(0).optional(),
+});
+export type StatusLineSettings = z.infer<typeof statusLineSettingsSchema>;
+
 /** `webFetch`: the hosts WebFetch reads without asking (replaces the built-in list; [] asks for all). */
 export const webFetchSettingsSchema = z.strictObject({
   preapprovedHosts: z.array(z.string().min(1)).optional(),
@@ -190,6 +240,8 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["webFetch"], schema: webFetchSettingsSchema, critical: true },
   { path: ["webSearch"], schema: webSearchSettingsSchema, critical: false },
   { path: ["smallFastModel"], schema: z.string().min(1), critical: false },
+  { path: ["statusLine"], schema: statusLineSettingsSchema, critical: false },
+  { path: ["outputStyle"], schema: z.string().min(1), critical: false },
   // Where the fleet's Redis is (remote agents, RemoteTrigger, durable Cron as repeatable jobs).
   {
     path: ["fleet", "redisUrl"],
@@ -247,6 +299,10 @@ export interface Settings {
   webFetch?: WebFetchSettings;
   /** The search service WebSearch uses. */
   webSearch?: WebSearchSettings;
+  /** The output style the session starts with (config/output-styles.ts); default: Default. */
+  outputStyle?: string;
+  /** A command for the interactive UI's status line (Claude Code's `statusLine`). */
+  statusLine?: StatusLineSettings;
   /** The model tools' side queries ask (WebFetch reading a page), of the session's provider. */
   smallFastModel?: string;
   /** The fleet a session may use (WARDEN_REDIS_URL wins): `{ "redisUrl": "redis://host:6379" }`. */

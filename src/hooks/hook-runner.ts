@@ -3,7 +3,15 @@
 // hook that fails (crash, hang, broken output) refuses the call: a guard that could not look has
 // not said yes.
 import { randomUUID } from "node:crypto";
-import type { HookEventName, HookMatcherConfig, HooksConfig } from "../config/settings-schema.js";
+import {
+  HOOK_EVENTS,
+  type HookCommandConfig,
+  type HookConfig,
+  type HookEventName,
+  type HookMatcherConfig,
+  type HooksConfig,
+  hooksSchema,
+} from "../config/settings-schema.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
   PostToolUseFailureResult,
@@ -13,6 +21,7 @@ import type {
   ToolCallHooks,
 } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
+import { createHookEnvFile } from "./env-file.js";
 import { foldContextOutcomes, foldStopOutcomes } from "./hook-folds.js";
 import { matcherAccepts } from "./hook-matchers.js";
 import { type HookOutcome, type HookOutcomeEntry, hookOutcomeEntry, interpretHookResult } from "./hook-output.js";
@@ -24,7 +33,12 @@ import type {
   StopResult,
   UserPromptSubmitResult,
 } from "./hook-types.js";
+import { runHttpHook } from "./http-hook.js";
+import { type HookModels, MODEL_HOOK_TIMEOUT_S, runModelHook } from "./model-hook.js";
+import { foldPermissionRequestOutcomes, type PermissionRequestResult } from "./permission-request.js";
 import { type HookCommandResult, runHookCommand } from "./run-command.js";
+import { HOOK_VERIFIER_AGENT } from "./session-hook-models.js";
+import { type StopFailureKind, stopFailureKind } from "./stop-failure.js";
 
 export type { PostToolUseResult, PreToolUseResult };
 
@@ -52,6 +66,10 @@ export interface HookRunnerOptions {
 
 export class HookRunner implements ToolCallHooks, CompactHooks {
   private callbacks: { hooks: CallbackHooks; run: HookCallbackRunner } | undefined;
+  private models: HookModels | undefined;
+  /** Told what an async hook said once it finished (its additionalContext or systemMessage), for the next turn. */
+  private asyncListener: ((texts: string[], errors: string[]) => void) | undefined;
+  private readonly background = new Set<Promise<void>>();
 
   constructor(private readonly options: HookRunnerOptions) {}
 
@@ -83,6 +101,44 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     if (session.getPermissionMode) this.options.getPermissionMode = session.getPermissionMode;
   }
 
+  /** What prompt and agent hooks ask: the session's provider and subagents (bound once it exists). */
+  bindModels(models: HookModels): void {
+    this.models = models;
+  }
+
+  /** Where the output of async hooks goes once they finish (the session's next turn). */
+  onAsyncOutput(listener: (texts: string[], errors: string[]) => void): void {
+    this.asyncListener = listener;
+  }
+
+  /** Resolves once every async hook started so far has finished. */
+  async backgroundSettled(): Promise<void> {
+    while (this.background.size > 0) await Promise.all([...this.background]);
+  }
+
+  /**
+   * The session's hooks plus an agent's own, for that agent's run (the child's AppState): its
+   * `Stop` hooks become SubagentStop, as Claude Code runs them. The agent's file was validated
+   * when read; anything that does not parse now adds nothing.
+   */
+  forAgent(hooks: Readonly<Record<string, unknown>>): HookRunner {
+    const parsed = hooksSchema.safeParse(hooks);
+    if (!parsed.success) return this;
+    const merged: HooksConfig = { ...this.options.config };
+    for (const event of HOOK_EVENTS) {
+      const matchers = (parsed.data as HooksConfig)[event];
+      if (!matchers?.length) continue;
+      const target: HookEventName = event === "Stop" ? "SubagentStop" : event;
+      merged[target] = [...(merged[target] ?? []), ...matchers];
+    }
+    const child = new HookRunner({ ...this.options, config: merged });
+    child.callbacks = this.callbacks;
+    child.models = this.models;
+    child.observer = this.observer;
+    child.asyncListener = this.asyncListener;
+    return child;
+  }
+
   has(event: HookEventName): boolean {
     return (this.options.config[event]?.length ?? 0) > 0 || (this.callbacks?.hooks[event]?.length ?? 0) > 0;
   }
@@ -92,6 +148,8 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     toolName: string | undefined,
     payload: Record<string, unknown>,
     signal?: AbortSignal,
+    /** Variables for this event's command hooks only (CLAUDE_ENV_FILE for SessionStart). */
+    extraEnv: Readonly<Record<string, string>> = {},
   ): Promise<HookOutcome[]> {
     const matchers: HookMatcherConfig[] = this.options.config[event] ?? [];
     const commands = matchers
@@ -125,43 +183,110 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
         timeoutMs,
       );
     });
-    const fromCommands = Promise.all(
-      commands.map(async (hook) => {
-        const timeoutMs =
-          hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
-        const observed = this.observer && {
-          hookId: randomUUID(),
-          hookName: toolName ? `${event}:${toolName}` : event,
-          event,
-        };
-        if (observed) this.observer?.({ kind: "started", ...observed });
-        const result = await runHookCommand(hook.command, input, {
-          cwd: this.options.cwd,
-          timeoutMs,
-          env,
-          signal,
-          ...(observed && {
-            onOutput: (stdout: string, stderr: string) =>
-              this.observer?.({ kind: "progress", ...observed, stdout, stderr }),
-          }),
-        });
-        if (observed) {
-          const failed = result.timedOut || result.spawnError !== undefined || result.exitCode !== 0;
-          this.observer?.({
-            kind: "response",
-            ...observed,
-            stdout: result.stdout,
-            stderr: result.spawnError ?? result.stderr,
-            exitCode: result.exitCode,
-            outcome: signal?.aborted ? "cancelled" : failed ? "error" : "success",
-          });
-        }
-        return interpretHookResult(hook.command, result, timeoutMs);
-      }),
+    const fromHooks = Promise.all(
+      commands.map((hook) => this.runOne(hook, event, toolName, input, env, signal, extraEnv)),
     );
-    const outcomes = [...(await fromCommands), ...(await Promise.all(fromCallbacks))];
+    const ran = (await fromHooks).filter((outcome): outcome is HookOutcome => outcome !== undefined);
+    const outcomes = [...ran, ...(await Promise.all(fromCallbacks))];
     this.recordOutcomes?.(hookOutcomeEntry(event, toolName, payload, outcomes));
     return outcomes;
+  }
+
+  private timeoutOf(hook: HookConfig): number {
+    if (hook.timeout !== undefined) return hook.timeout * 1000;
+    if (hook.type === "prompt" || hook.type === "agent") return MODEL_HOOK_TIMEOUT_S[hook.type] * 1000;
+    return this.options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  }
+
+  /** One configured hook, by its type; undefined for an async command (it answers later, if at all). */
+  private async runOne(
+    hook: HookConfig,
+    event: HookEventName,
+    toolName: string | undefined,
+    input: Record<string, unknown>,
+    env: NodeJS.ProcessEnv,
+    signal: AbortSignal | undefined,
+    extraEnv: Readonly<Record<string, string>>,
+  ): Promise<HookOutcome | undefined> {
+    const timeoutMs = this.timeoutOf(hook);
+    switch (hook.type) {
+      case "http":
+        return runHttpHook(hook, input, { timeoutMs, env, signal });
+      case "prompt":
+      case "agent":
+        return runModelHook(hook, input, this.models, { timeoutMs, signal });
+      case "command":
+        if (hook.async) {
+          this.runInBackground(hook, input, { ...env, ...extraEnv }, timeoutMs);
+          return undefined;
+        }
+        return this.runCommand(hook, event, toolName, input, { ...env, ...extraEnv }, timeoutMs, signal);
+    }
+  }
+
+  /**
+   * An async command hook: the event goes on without it, and it cannot block anything. What it
+   * says when it ends (additionalContext, systemMessage) reaches the session's next turn.
+   */
+  private runInBackground(
+    hook: HookCommandConfig,
+    input: Record<string, unknown>,
+    env: NodeJS.ProcessEnv,
+    timeoutMs: number,
+  ): void {
+    const done = runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs, env }).then((result) => {
+      const outcome = interpretHookResult(hook.command, result, timeoutMs);
+      const texts: string[] = [];
+      const errors: string[] = [];
+      if (outcome.kind === "failed") errors.push(outcome.message);
+      else if (outcome.kind === "success" && outcome.json) {
+        const context = outcome.json.hookSpecificOutput?.additionalContext;
+        if (context) texts.push(context);
+        if (outcome.json.systemMessage) texts.push(outcome.json.systemMessage);
+      }
+      if (texts.length > 0 || errors.length > 0) this.asyncListener?.(texts, errors);
+    });
+    const tracked = done.finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
+  private async runCommand(
+    hook: HookCommandConfig,
+    event: HookEventName,
+    toolName: string | undefined,
+    input: Record<string, unknown>,
+    env: NodeJS.ProcessEnv,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<HookOutcome> {
+    const observed = this.observer && {
+      hookId: randomUUID(),
+      hookName: toolName ? `${event}:${toolName}` : event,
+      event,
+    };
+    if (observed) this.observer?.({ kind: "started", ...observed });
+    const result = await runHookCommand(hook.command, input, {
+      cwd: this.options.cwd,
+      timeoutMs,
+      env,
+      signal,
+      ...(observed && {
+        onOutput: (stdout: string, stderr: string) =>
+          this.observer?.({ kind: "progress", ...observed, stdout, stderr }),
+      }),
+    });
+    if (observed) {
+      const failed = result.timedOut || result.spawnError !== undefined || result.exitCode !== 0;
+      this.observer?.({
+        kind: "response",
+        ...observed,
+        stdout: result.stdout,
+        stderr: result.spawnError ?? result.stderr,
+        exitCode: result.exitCode,
+        outcome: signal?.aborted ? "cancelled" : failed ? "error" : "success",
+      });
+    }
+    return interpretHookResult(hook.command, result, timeoutMs);
   }
 
   /** A hook function's answer in a command's terms: its JSON on stdout, a throw or a timeout a failure. */
@@ -316,11 +441,19 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
   }
 
+  /**
+   * The session starts (matcher: the source). Plain stdout or additionalContext reaches the model;
+   * what the hooks write to CLAUDE_ENV_FILE becomes environment for the session's Bash commands.
+   */
   async sessionStart(
     source: "startup" | "resume" | "clear" | "compact",
     signal?: AbortSignal,
+    model?: string,
   ): Promise<SessionStartResult> {
-    const outcomes = await this.run("SessionStart", undefined, { source }, signal);
+    const envFile = createHookEnvFile();
+    const outcomes = await this.run("SessionStart", source, { source, ...(model !== undefined && { model }) }, signal, {
+      CLAUDE_ENV_FILE: envFile.path,
+    });
     const result: SessionStartResult = { additionalContext: [], errors: [] };
     for (const outcome of outcomes) {
       if (outcome.kind === "failed") result.errors.push(outcome.message);
@@ -330,6 +463,14 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       } else if (outcome.text) {
         result.additionalContext.push(outcome.text);
       }
+    }
+    try {
+      const env = await envFile.collect({ ...process.env, ...this.options.env });
+      if (Object.keys(env).length > 0) result.env = env;
+    } catch (error) {
+      result.errors.push(
+        `CLAUDE_ENV_FILE could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return result;
   }
@@ -356,6 +497,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     agent: { agentId: string; agentType: string },
     signal?: AbortSignal,
   ): Promise<{ additionalContext: string[]; errors: string[] }> {
+    if (agent.agentType === HOOK_VERIFIER_AGENT) return { additionalContext: [], errors: [] };
     const outcomes = await this.run(
       "SubagentStart",
       agent.agentType,
@@ -377,6 +519,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     stopHookActive: boolean,
     signal?: AbortSignal,
   ): Promise<SubagentStopResult> {
+    if (agent.agentType === HOOK_VERIFIER_AGENT) return { errors: [] };
     const outcomes = await this.run(
       "SubagentStop",
       agent.agentType,
@@ -413,5 +556,78 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       signal,
     );
     return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
+  }
+
+  /**
+   * Somebody is about to be asked about a tool call (matcher: the tool's name); a hook may answer
+   * allow or deny for them. `suggestions`: the "don't ask again" rules the question would offer.
+   */
+  async permissionRequest(
+    toolName: string,
+    toolInput: ToolInput,
+    toolUseId: string,
+    suggestions: readonly unknown[],
+    signal?: AbortSignal,
+  ): Promise<PermissionRequestResult> {
+    const outcomes = await this.run(
+      "PermissionRequest",
+      toolName,
+      { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId, permission_suggestions: suggestions },
+      signal,
+    );
+    return foldPermissionRequestOutcomes(outcomes);
+  }
+
+  /** A turn ended on a model error (matcher: the kind of error); nothing can be changed, so the answer is ignored. */
+  async stopFailure(error: string, lastAssistantMessage: string, signal?: AbortSignal): Promise<{ errors: string[] }> {
+    const kind: StopFailureKind = stopFailureKind(error);
+    const outcomes = await this.run(
+      "StopFailure",
+      kind,
+      { error: kind, error_details: error, last_assistant_message: lastAssistantMessage },
+      signal,
+    );
+    return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
+  }
+
+  /** TaskCreated / TaskCompleted: may refuse with a reason the model reads (no matcher). */
+  async taskEvent(
+    event: "TaskCreated" | "TaskCompleted",
+    task: { id: string; subject: string; description: string },
+    team: { teamName: string; memberName: string } | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ blocked?: string; errors: string[] }> {
+    const outcomes = await this.run(
+      event,
+      undefined,
+      {
+        task_id: task.id,
+        task_subject: task.subject,
+        task_description: task.description,
+        ...(team && { teammate_name: team.memberName, team_name: team.teamName }),
+      },
+      signal,
+    );
+    const { errors, blocked } = foldContextOutcomes(outcomes, `a ${event} hook refused`);
+    return blocked !== undefined ? { blocked, errors } : { errors };
+  }
+
+  /** The shell's directory changed (no matcher); CLAUDE_ENV_FILE works as for SessionStart. */
+  async cwdChanged(
+    oldCwd: string,
+    newCwd: string,
+    signal?: AbortSignal,
+  ): Promise<{ env?: Record<string, string>; errors: string[] }> {
+    const envFile = createHookEnvFile();
+    const outcomes = await this.run("CwdChanged", undefined, { old_cwd: oldCwd, new_cwd: newCwd }, signal, {
+      CLAUDE_ENV_FILE: envFile.path,
+    });
+    const errors = outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : []));
+    try {
+      const env = await envFile.collect({ ...process.env, ...this.options.env });
+      return Object.keys(env).length > 0 ? { env, errors } : { errors };
+    } catch (error) {
+      return { errors: [...errors, `CLAUDE_ENV_FILE could not be read: ${(error as Error).message}`] };
+    }
   }
 }

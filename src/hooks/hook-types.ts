@@ -52,4 +52,6 @@ export interface StopResult {
 export interface SessionStartResult {
   additionalContext: string[];
   errors: string[];
+  /** Variables the hooks wrote to CLAUDE_ENV_FILE: the session's Bash commands get them. */
+  env?: Record<string, string>;
 }

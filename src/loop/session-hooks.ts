@@ -3,6 +3,7 @@
 
 import type { HookRunner, SessionEndReason } from "../hooks/hook-runner.js";
 import { queueReminders } from "../hooks/queue-reminders.js";
+import type { AssistantMessage } from "../messages/types.js";
 import type { AppState } from "../tool/app-state.js";
 import type { QueryEvent, TerminalEvent } from "./events.js";
 
@@ -32,6 +33,15 @@ export async function runSessionStartHooks(
   if (!hooks?.has("SessionStart")) return;
   const result = await hooks.sessionStart(source);
   for (const error of result.errors) onWarning(error);
+  const env = result.env;
+  if (env) {
+    // The shell's environment is captured once; dropping the capture makes the next command see these.
+    session.setAppState((state) => ({
+      ...state,
+      toolEnv: { ...state.toolEnv, ...env },
+      bashShellSnapshot: undefined,
+    }));
+  }
   queueReminders(
     session,
     result.additionalContext.map((text) => `SessionStart hook context: ${text}`),
@@ -72,12 +82,21 @@ export async function* submitWithHooks(
   }
   let next: string | undefined = prompt;
   let terminal: TerminalEvent | undefined;
+  let lastText = "";
   for (let round = 0; ; round++) {
     for await (const event of session.submitMessage(next)) {
       if (event.type === "terminal") terminal = event;
+      if (event.type === "assistant") lastText = assistantText(event.message);
       yield event;
     }
     next = undefined;
+    if (terminal && (terminal.reason === "model_error" || terminal.reason === "prompt_too_long")) {
+      if (hooks?.has("StopFailure")) {
+        const failure = await hooks.stopFailure(terminal.error ?? terminal.reason, lastText);
+        for (const error of failure.errors) onWarning(error);
+      }
+      break;
+    }
     if (!hooks?.has("Stop") || terminal?.reason !== "completed") break;
     if (round >= MAX_STOP_HOOK_CONTINUATIONS) {
       onWarning(`Stop hooks asked to continue ${round} times in a row; stopping anyway`);
@@ -89,4 +108,8 @@ export async function* submitWithHooks(
     next = `A Stop hook asked you to continue: ${stop.continueWith}`;
   }
   return terminal;
+}
+
+function assistantText(message: AssistantMessage): string {
+  return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }

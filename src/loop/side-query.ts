@@ -59,6 +59,7 @@ export function createSideQuery(options: SideQueryOptions): SideQuery {
   return {
     serverWebSearch: provider.name === "anthropic",
     async run(request) {
+      if (request.modelId) return send(request, request.modelId);
       const wantsSmall = (request.model ?? "small") === "small";
       const small = wantsSmall && !smallUnavailable && configuredSmall ? configuredSmall : undefined;
       if (!small || small === options.model) return send(request, options.model);

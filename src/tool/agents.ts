@@ -25,6 +25,15 @@ export interface AgentDefinition {
   maxTurns?: number;
   /** Names of MCP servers the agent expects (kept for the listing; the session's servers are shared). */
   mcpServers?: string[];
+  /**
+   * Hooks that run only while this agent runs (its frontmatter's `hooks`, in settings' shape,
+   * validated when the file was read); its `Stop` hooks run as SubagentStop.
+   */
+  hooks?: Readonly<Record<string, unknown>>;
+  /** Skills whose whole text the agent starts with (its frontmatter's `skills`). */
+  skills?: string[];
+  /** A memory folder of its own that persists across runs (src/loop/subagent/agent-extras.ts). */
+  memory?: "user" | "project" | "local";
   /** Always runs in the background. */
   background?: boolean;
   isolation?: "worktree";

@@ -29,6 +29,8 @@ export interface SideQueryRequest {
   /** Output limit; the model's own limit caps it. Default 4096. */
   maxTokens?: number;
   model?: SideQueryModel;
+  /** A model of the session's provider by id (a hook's `model`); wins over `model`. */
+  modelId?: string;
   /** Cancels the request (pass the tool call's signal). */
   signal: AbortSignal;
   /** Let the model search the web with the provider's server-side tool (see SideQuery.serverWebSearch). */

@@ -35,11 +35,56 @@ export interface SubagentStopResult {
   errors: string[];
 }
 
+/** What PermissionRequest hooks answered for the person about to be asked (absent decision: no say). */
+export type PermissionRequestDecision =
+  | { behavior: "allow"; updatedInput?: ToolInput }
+  | { behavior: "deny"; message: string; interrupt: boolean };
+
+export interface PermissionRequestResult {
+  decision?: PermissionRequestDecision;
+  errors: string[];
+}
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
   has(
-    event: "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "SubagentStart" | "SubagentStop" | "Notification",
+    event:
+      | "PreToolUse"
+      | "PostToolUse"
+      | "PostToolUseFailure"
+      | "PermissionRequest"
+      | "SubagentStart"
+      | "SubagentStop"
+      | "Notification"
+      | "TaskCreated"
+      | "TaskCompleted"
+      | "CwdChanged",
   ): boolean;
+  /** The shell's directory changed; what the hooks write to CLAUDE_ENV_FILE is environment for later commands. */
+  cwdChanged(
+    oldCwd: string,
+    newCwd: string,
+    signal?: AbortSignal,
+  ): Promise<{ env?: Record<string, string>; errors: string[] }>;
+  /**
+   * A task is being created or completed (TaskCreate, TaskUpdate); `blocked` (exit code 2,
+   * `decision: "block"`, `continue: false`) says why it must not be: the tool undoes the creation
+   * or leaves the task open, and the reason reaches the model.
+   */
+  taskEvent(
+    event: "TaskCreated" | "TaskCompleted",
+    task: { id: string; subject: string; description: string },
+    team: { teamName: string; memberName: string } | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ blocked?: string; errors: string[] }>;
+  /** Somebody is about to be asked about a call (matcher: the tool's name); hooks may answer for them. */
+  permissionRequest(
+    toolName: string,
+    toolInput: ToolInput,
+    toolUseId: string,
+    suggestions: readonly unknown[],
+    signal?: AbortSignal,
+  ): Promise<PermissionRequestResult>;
   preToolUse(
     toolName: string,
     toolInput: ToolInput,
@@ -72,6 +117,8 @@ export interface ToolCallHooks {
     stopHookActive: boolean,
     signal?: AbortSignal,
   ): Promise<SubagentStopResult>;
+  /** The same hooks plus an agent's own (its frontmatter's `hooks`), for the calls of that agent's run. */
+  forAgent?(hooks: Readonly<Record<string, unknown>>): ToolCallHooks;
   /** The user is needed (`permission_prompt`, `idle_prompt`); fire-and-forget, nothing waits on it. */
   notification(type: "permission_prompt" | "idle_prompt", message: string): Promise<{ errors: string[] }>;
 }

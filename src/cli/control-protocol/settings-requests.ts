@@ -4,6 +4,7 @@
 // menu lists them) and list_permission_rules (the live rules, each with its source, and the
 // working folders). update_settings is in settings-update.ts.
 import { HOOK_EVENTS } from "../../config/settings-schema.js";
+import { hookText } from "../../hooks/hook-text.js";
 import { formatRule, RULE_BEHAVIORS } from "../../permissions/rules/index.js";
 import type { PermissionRule } from "../../tool/permission-types.js";
 import type { JsonObject } from "./channel.js";
@@ -75,8 +76,31 @@ const EVENT_SUMMARY: Record<string, string> = {
   SessionStart: "When a session starts or is resumed",
   PreCompact: "Before the conversation is summarised",
   PostCompact: "After the conversation was summarised",
+  PostToolUseFailure: "After a tool call failed",
+  SubagentStart: "When a subagent starts",
+  SubagentStop: "When a subagent ends its answer",
+  SessionEnd: "When a session ends",
+  Notification: "When Warden needs the user",
+  PermissionRequest: "When a permission question is about to be asked",
+  StopFailure: "When a turn ends on a model error",
+  TaskCreated: "When a task is created",
+  TaskCompleted: "When a task is marked completed",
+  CwdChanged: "When the shell's directory changes",
 };
-const MATCHER_EVENTS = new Set(["PreToolUse", "PostToolUse", "PreCompact", "PostCompact", "SessionStart"]);
+const MATCHER_EVENTS = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PreCompact",
+  "PostCompact",
+  "SessionStart",
+  "SessionEnd",
+  "SubagentStart",
+  "SubagentStop",
+  "Notification",
+  "StopFailure",
+]);
 
 const SOURCE_LABEL: Record<string, string> = {
   userSettings: "User settings",
@@ -105,9 +129,9 @@ function getHooksListing(state: StreamState): JsonObject {
             source,
             sourceLabel: SOURCE_LABEL[source] ?? source,
             type: hook.type,
-            displayText: revealed(hook.command.split("\n")[0] ?? ""),
-            commandText: revealed(hook.command),
-            contentLabel: "Command",
+            displayText: revealed(hookText(hook).split("\n")[0] ?? ""),
+            commandText: revealed(hookText(hook)),
+            contentLabel: hook.type === "command" ? "Command" : hook.type === "http" ? "URL" : "Prompt",
             ...(hook.timeout !== undefined && { timeout: hook.timeout }),
           });
         }

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
+import { settingsValue } from "../../config/settings.js";
 import type { SkillCatalog } from "../../config/skills/index.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import type { ToolUseBlock, UserMessage } from "../../messages/types.js";
@@ -31,6 +32,7 @@ import { mcpServersControl } from "./mcp.js";
 import { attachMentions } from "./mentions.js";
 import { serverLogNotices } from "./server-log-notices.js";
 import { type LiveSkillCatalog, liveSkillCatalog } from "./skills.js";
+import { renderStatusLine, statusLineInput } from "./status-line-command.js";
 
 export async function openInteractiveSession(
   config: SessionConfig,
@@ -58,6 +60,8 @@ export async function openInteractiveSession(
   const skills = liveSkillCatalog(config.cwd, built.skills.catalog, warn, (catalog) =>
     offerSkillTool(session, config.cwd, catalog),
   );
+  const statusLine = settingsValue(plan.permissions.settings, "statusLine");
+  const startedAt = Date.now();
   return {
     engine: session,
     commands: built.commands,
@@ -101,6 +105,10 @@ export async function openInteractiveSession(
       built.commands.queueMessage(note);
       return { toolUse, result };
     },
+    ...(statusLine && {
+      customStatusLine: () =>
+        renderStatusLine(statusLine, statusLineInput(session, startedAt), config.cwd, process.stdout.columns),
+    }),
     mcp: mcpServersControl(mcp.live),
     agents: (agentCatalog ?? builtInCatalog()).agents,
     notices,

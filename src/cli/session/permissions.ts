@@ -2,6 +2,7 @@
 // settings sources read once with the rules and modes from flags, the auto-mode classifier's
 // model, and the settings' hooks and sandbox bound to the session once it exists.
 
+import { queueReminders } from "../../hooks/queue-reminders.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import type { AutoModeClassifier } from "../../permissions/classifier/index.js";
 import { createLazyClassifier, createModelClassifier } from "../../permissions/classifier/index.js";
@@ -73,5 +74,12 @@ export function bindPermissions(config: SessionConfig, session: PermissionAwareS
     getPermissionMode: () => session.getAppState().toolPermissionContext.mode,
     recordEntry: (entry) => session.recordEntry(entry),
   });
+  // What async hooks say once they finish reaches the model on its next request.
+  setup.hooks?.onAsyncOutput((texts, errors) =>
+    queueReminders(session, [
+      ...texts.map((text) => `Async hook context: ${text}`),
+      ...errors.map((text) => `Async hook error: ${text}`),
+    ]),
+  );
   return setup;
 }

@@ -11,6 +11,7 @@ import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsValue } from "../../config/settings.js";
 import { createSessionCommands, type SessionCommands } from "../../control/session-commands.js";
 import type { SessionEndReason } from "../../hooks/hook-runner.js";
+import { createHookModels } from "../../hooks/session-hook-models.js";
 import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { createSession, type SessionEngine } from "../../loop/session.js";
@@ -239,6 +240,14 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           sessionId ?? resumed.sessionId,
         )
       : {};
+    const styleWarnings: string[] = [];
+    // The output style is fixed for the session (its text is part of the cached system prompt).
+    const styleName = settingsValue(permissions.settings, "outputStyle");
+    const styleSection =
+      styleName === undefined
+        ? undefined
+        : (await import("../../config/output-styles.js")).outputStyleSection(styleName, config.cwd, styleWarnings);
+    for (const warning of styleWarnings.splice(0)) warn(warning);
     const session = createSession({
       provider: firstRequest.provider,
       model: resolved.model,
@@ -272,7 +281,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
         systemPrompt: options.systemPrompt ?? config.systemPrompt,
       }),
       appendSystemPrompt:
-        [mcp.systemPromptSection, options.appendSystemPrompt ?? config.appendSystemPrompt]
+        [mcp.systemPromptSection, styleSection, options.appendSystemPrompt ?? config.appendSystemPrompt]
           .filter(Boolean)
           .join("\n\n") || undefined,
       permissionContext,
@@ -297,6 +306,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       session.setAppState((state) => ({ ...state, mcpInstructions: instructions }));
     });
     const bound = bindPermissions(config, session);
+    bound.hooks?.bindModels(createHookModels(session, canUseTool));
     const commands = createSessionCommands(session, {
       switchModel: (name) => switchModel({ plan, provider, session }, name),
     });

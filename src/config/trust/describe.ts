@@ -47,7 +47,15 @@ function hookLines(hooks: unknown): string {
         isRecord(matcher) && typeof matcher.matcher === "string" && matcher.matcher ? `(${matcher.matcher})` : "";
       const commands = isRecord(matcher) && Array.isArray(matcher.hooks) ? matcher.hooks : [];
       for (const hook of commands) {
-        const command = isRecord(hook) && typeof hook.command === "string" ? hook.command : JSON.stringify(hook);
+        const command = !isRecord(hook)
+          ? JSON.stringify(hook)
+          : typeof hook.command === "string"
+            ? hook.command
+            : typeof hook.url === "string"
+              ? `POST ${hook.url}`
+              : typeof hook.prompt === "string"
+                ? `${String(hook.type)}: ${hook.prompt}`
+                : JSON.stringify(hook);
         parts.push(`${event}${on}: ${command}`);
       }
     }
@@ -68,6 +76,8 @@ export function describeMcpServer(name: string, config: unknown): string {
 /** Keys Warden acts on today; others are held back too, but silently. */
 const KNOWN_TOP_LEVEL: Record<string, (value: unknown) => string> = {
   hooks: (v) => `hooks run commands: ${hookLines(v)}`,
+  statusLine: (v) =>
+    `the status line runs a command: ${clip(isRecord(v) && typeof v.command === "string" ? v.command : JSON.stringify(v))}`,
   enableAllProjectMcpServers: (v) => (v === true ? "approves every .mcp.json server" : "MCP approval setting"),
   enabledMcpjsonServers: (v) => `approves .mcp.json servers: ${clip(list(v))}`,
   env: (v) => `environment variables for the session: ${clip(keysOf(v))}`,

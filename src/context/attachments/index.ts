@@ -6,6 +6,7 @@ import { dateChangeSource } from "./date-change.js";
 import { type DeferredToolsView, deferredToolsDeltaSource, mcpInstructionsDeltaSource } from "./deltas.js";
 import { hookContextSource } from "./hook-context.js";
 import { nestedMemorySource } from "./nested-memory.js";
+import { ruleFilesSource } from "./rule-files.js";
 import { budgetUsdSource, tokenUsageSource } from "./usage-reminders.js";
 
 export { diffSnippet } from "./changed-files.js";
@@ -30,6 +31,7 @@ export function builtInAttachmentSources(options: BuiltInAttachmentOptions): Att
     hookContextSource(),
     changedFilesSource(),
     nestedMemorySource(),
+    ruleFilesSource(),
     dateChangeSource(options.startDate),
     deferredToolsDeltaSource(options.deferredTools),
     mcpInstructionsDeltaSource(),

@@ -19,6 +19,7 @@ import type { SubagentRequest, ToolUseContext } from "../../tool/types.js";
 import type { QueryParams } from "../query.js";
 import { type RequestPrefix, RequestPrefixCache } from "../request-prefix.js";
 import { buildSystemPrompt, findGitRoot } from "../system-prompt.js";
+import { agentPromptExtras } from "./agent-extras.js";
 import type { SubagentDeps } from "./deps.js";
 
 /** Where a subagent's sidechain transcript is kept: beside the session's artifacts. */
@@ -54,7 +55,11 @@ function childAppState(parent: AppState, request: SubagentRequest, cwd: string):
       mode: request.permissionMode,
       ...(request.workingDirectories ? { workingDirectories: [...request.workingDirectories] } : {}),
     },
-    hooks: parent.hooks,
+    // An agent's own hooks join the session's for its run only.
+    hooks:
+      request.definition.hooks && parent.hooks?.forAgent
+        ? parent.hooks.forAgent(request.definition.hooks)
+        : parent.hooks,
     compactHooks: parent.compactHooks,
     autoModeCircuitTripped: parent.autoModeCircuitTripped,
     sandboxSettings: parent.sandboxSettings,
@@ -157,9 +162,10 @@ export async function setUpChild(
       model: chosen.label,
       additionalDirectories: workingDirectories.filter((dir) => dir !== cwd),
     };
-    const intro = options.introSuffix
-      ? `${request.definition.systemPrompt}\n\n${options.introSuffix}`
-      : request.definition.systemPrompt;
+    const extras = await agentPromptExtras(request.definition, cwd);
+    const intro = [request.definition.systemPrompt, extras, options.introSuffix]
+      .filter((part): part is string => part !== undefined && part !== "")
+      .join("\n\n");
     const allowed = readableMemoryFiles(memory, parentState.toolPermissionContext, parent.options.tools);
     prefix = new RequestPrefixCache(async (split) =>
       buildSystemPrompt({ environment, memory: await allowed, intro }, split),

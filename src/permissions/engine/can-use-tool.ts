@@ -2,6 +2,7 @@
 // steps, each of which may settle it or hand an ask to the next:
 //   pipeline      the hook's word, the rules and the mode's last word (../pipeline/)
 //   classifier    auto mode only: a classifier judges what the pipeline left open (../classifier/)
+//   hooks         PermissionRequest hooks may answer for the person (never past a safety check)
 //   ask handler   the session's person or callback; "don't ask again" answers are applied here
 //   record        denials tracked, every decision recorded
 import type {
@@ -105,6 +106,64 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
     return { settled: { behavior: "deny", message: outcome.message, decisionReason: reason }, decidedBy: "autoMode" };
   }
 
+  /**
+   * PermissionRequest hooks answer for the person. A deny always holds. An allow settles what the
+   * rules and the mode left open, but not a safety check (protected paths and the like always
+   * reach a person); a rewritten input is parsed by the tool and goes through the pipeline again,
+   * so a hook cannot turn the call into one a deny rule forbids.
+   */
+  async function permissionRequestStep(
+    call: PendingCall,
+    ask: PermissionAsk,
+    note: string | undefined,
+  ): Promise<StepOutcome> {
+    const hooks = call.context.getAppState().hooks;
+    if (!hooks?.has("PermissionRequest")) return { ask, note };
+    const result = await hooks.permissionRequest(
+      call.tool.name,
+      call.input,
+      call.toolUseId,
+      ask.suggestions ?? [],
+      call.context.abortController.signal,
+    );
+    for (const error of result.errors) options.onWarning?.(`PermissionRequest hook: ${error}`);
+    const decision = result.decision;
+    if (!decision) return { ask, note };
+    const hookReason = { type: "hook" as const, hookName: "PermissionRequest" };
+    if (decision.behavior === "deny") {
+      if (decision.interrupt) call.context.abortController.abort(new Error(decision.message));
+      return {
+        settled: {
+          behavior: "deny",
+          message: decision.message,
+          decisionReason: { ...hookReason, reason: decision.message },
+        },
+        decidedBy: "hook",
+      };
+    }
+    if (ask.decisionReason?.type === "safetyCheck") return { ask, note };
+    if (!decision.updatedInput) {
+      return {
+        settled: { behavior: "allow", updatedInput: ask.updatedInput, decisionReason: hookReason },
+        decidedBy: "hook",
+      };
+    }
+    const parsed = call.tool.inputSchema.safeParse(decision.updatedInput);
+    if (!parsed.success) {
+      const message = "A PermissionRequest hook rewrote the input into one the tool does not accept";
+      return {
+        settled: { behavior: "deny", message, decisionReason: { ...hookReason, reason: message } },
+        decidedBy: "hook",
+      };
+    }
+    const input = parsed.data as ToolInput;
+    const again = await pipelineStep({ ...call, input }, undefined);
+    if ("settled" in again && again.settled.behavior === "deny") return again;
+    if ("ask" in again && again.ask.decisionReason?.type === "safetyCheck")
+      return { ask: { ...again.ask, updatedInput: input }, note };
+    return { settled: { behavior: "allow", updatedInput: input, decisionReason: hookReason }, decidedBy: "hook" };
+  }
+
   async function askHandlerStep(call: PendingCall, ask: PermissionAsk, note: string | undefined): Promise<StepOutcome> {
     // Notification hooks (fire-and-forget): somebody is about to be asked; the answer never waits for them.
     const hooks = call.context.getAppState().hooks;
@@ -198,6 +257,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
     const call: PendingCall = { tool, input, context, toolUseId, permissionContext: permissionContextFor(context) };
     let outcome = await pipelineStep(call, callOptions?.preToolUseDecision);
     if ("ask" in outcome) outcome = await classifierStep(call, outcome.ask);
+    if ("ask" in outcome) outcome = await permissionRequestStep(call, outcome.ask, outcome.note);
     if ("ask" in outcome) outcome = await askHandlerStep(call, outcome.ask, outcome.note);
     return "ask" in outcome
       ? record(call, outcome.ask, "askHandler")

@@ -48,10 +48,8 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
   const hooksConfig = hooksFromSettings(settings);
   // The files in force only: an untrusted folder's `env` waits for trust like its other widening keys.
   const env = settingsEnv(settings.files);
-  const hooks =
-    Object.keys(hooksConfig).length > 0
-      ? new HookRunner({ config: hooksConfig, cwd: options.cwd, sessionId: "", env })
-      : undefined;
+  // Always a runner, even with no hooks in settings: an agent's frontmatter hooks join it for its run.
+  const hooks = new HookRunner({ config: hooksConfig, cwd: options.cwd, sessionId: "", env });
   // Higher-precedence files override lower ones field by field (the policy file comes last).
   const sandboxSettings: SandboxSettings = {};
   for (const file of settings.files) {

@@ -21,6 +21,7 @@ import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
 import { needsCwdCapture } from "./cwd-capture.js";
+import { runCwdChangedHooks } from "./cwd-changed.js";
 import { resolveNewCwd } from "./cwd-policy.js";
 import { runInEditorTerminal } from "./editor-terminal.js";
 import { foregroundCommands, takeBackgroundWhenStarted } from "./foreground-commands.js";
@@ -158,7 +159,9 @@ async function runInForeground(
       capture,
       ...(context.toolUseId && { toolCall: { id: context.toolUseId, name: BASH_TOOL_NAME, input } }),
     });
-    return foregroundOutput(input, context, cwd, choice, cwdFile, run);
+    const output = foregroundOutput(input, context, cwd, choice, cwdFile, run);
+    await runCwdChangedHooks(context, cwd);
+    return output;
   }
   const child = launchShell({
     command: input.command,
@@ -197,7 +200,9 @@ async function runInForeground(
     });
     return { ...backgroundedOutput(input, cwd, choice, task), movedToBackground: true };
   }
-  return foregroundOutput(input, context, cwd, choice, cwdFile, run);
+  const output = foregroundOutput(input, context, cwd, choice, cwdFile, run);
+  await runCwdChangedHooks(context, cwd);
+  return output;
 }
 
 /**

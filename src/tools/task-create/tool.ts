@@ -44,7 +44,19 @@ export const TaskCreateTool = buildTool<TaskCreateInput, TaskRecord>({
   },
 
   async call(input, context) {
-    return { data: sessionTaskStore(context).create(input) };
+    const store = sessionTaskStore(context);
+    const task = store.create(input);
+    // TaskCreated hooks may refuse the task: it is taken off the list again, and the model told why.
+    const hooks = context.getAppState().hooks;
+    if (hooks?.has("TaskCreated")) {
+      const team = context.getAppState().team;
+      const verdict = await hooks.taskEvent("TaskCreated", task, team, context.abortController.signal);
+      if (verdict.blocked !== undefined) {
+        store.delete(task.id);
+        throw new Error(`The task was not created: a TaskCreated hook refused it: ${verdict.blocked}`);
+      }
+    }
+    return { data: task };
   },
 
   mapToolResult: (task, toolUseId) => ({

@@ -103,6 +103,16 @@ export const TaskUpdateTool = buildTool<TaskUpdateInput, TaskUpdateOutput>({
       return { data: { kind: "deleted", taskId: input.taskId } };
     }
     const { taskId, status, ...rest } = input;
+    // TaskCompleted hooks may refuse the completion: the task stays as it was, and the model is told why.
+    const hooks = context.getAppState().hooks;
+    const current = store.get(taskId);
+    if (status === "completed" && current && current.status !== "completed" && hooks?.has("TaskCompleted")) {
+      const team = context.getAppState().team;
+      const verdict = await hooks.taskEvent("TaskCompleted", current, team, context.abortController.signal);
+      if (verdict.blocked !== undefined) {
+        throw new Error(`Task #${taskId} was not marked completed: a TaskCompleted hook refused: ${verdict.blocked}`);
+      }
+    }
     const changes: TaskChanges = { ...rest };
     if (status !== undefined) changes.status = status as TaskListStatus;
     // An agent that starts a task takes it, unless someone already has: a teammate by its name.

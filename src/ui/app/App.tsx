@@ -3,7 +3,7 @@
 // permission question, a pick list, or the prompt), and the status line. The App runs prompts,
 // sends messages typed meanwhile to the running prompt, and handles the session keys: ESC
 // interrupts, Ctrl+C twice or Ctrl+D on an empty prompt exits, Shift+Tab cycles the mode.
-import { Box, Static, useStdin, useStdout } from "ink";
+import { Box, Static, Text, useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { customCommandEntries, suggestCommands } from "../commands/custom-commands.js";
@@ -27,6 +27,8 @@ import { handleSessionKey } from "./session-keys.js";
 import { runShellCommand } from "./shell-command.js";
 import { countResponseUsage, sessionStatus } from "./status.js";
 import { ItemView } from "./TranscriptView.js";
+import { useCustomStatusLine } from "./use-custom-status-line.js";
+import { useIdleNotification } from "./use-idle-notification.js";
 import { showWakeReason, useWake } from "./use-wake.js";
 
 export interface AppProps {
@@ -203,8 +205,13 @@ export function App(props: AppProps) {
   }, [props.session, adopt, runPrompt, transcript, props.onExit]);
 
   useWake(handle, busy, runPrompt);
+  useIdleNotification(handle, busy);
 
   const mode: PermissionMode = handle?.engine.getAppState().toolPermissionContext.mode ?? "default";
+  const customStatus = useCustomStatusLine(
+    handle,
+    `${busy}|${mode}|${runningTokens.current.input}|${runningTokens.current.output}|${lastContext.current}`,
+  );
 
   const setMode = useCallback(
     (next: PermissionMode) => {
@@ -380,6 +387,7 @@ export function App(props: AppProps) {
           />
         </Box>
         <StatusLine status={status} />
+        {customStatus !== undefined && <Text>{customStatus}</Text>}
       </Box>
     </Box>
   );
