@@ -8,7 +8,13 @@
 import { existsSync, statSync } from "node:fs";
 import { pathsToCheck } from "../../fs/real-path.js";
 import type { ScriptAnalysis } from "../../shell/analysis/index.js";
-import { hiddenCodeOf, resolveWordPath, stringLiterals, writeTargetsOf } from "../../shell/commands/index.js";
+import {
+  codeRunnerReason,
+  hiddenCodeOf,
+  resolveWordPath,
+  stringLiterals,
+  writeTargetsOf,
+} from "../../shell/commands/index.js";
 import { classifyReadOnly } from "../../shell/read-only/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
@@ -17,6 +23,7 @@ import { repositoryAt } from "../filesystem/git-repository.js";
 import { READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
 import { globMatches } from "./glob-matches.js";
+import { linkTargetsUnder } from "./linked-files.js";
 import { homeResolved } from "./path-candidates.js";
 import { readTargetsOf } from "./read-targets.js";
 
@@ -86,12 +93,16 @@ export function fileRuleDecision(
     else if (access.whole) {
       const exists = access.history ? () => true : existsSync;
       const inside =
-        findPathRuleInside(deny, names, paths, root, exists) ?? findPathRuleInside(ask, names, paths, root, exists);
+        findPathRuleInside(deny, names, paths, root, exists) ??
+        findPathRuleInside(ask, names, paths, root, exists) ??
+        linkedRule(access, names, deny, ask, root);
       if (inside) {
         const what = access.history
           ? `prints files of the repository at ${access.path} (its working tree or its history) without naming them`
           : (access.unknown ?? `reads every file under ${access.path}`);
-        const reason = `the command ${what}, and ${describeRule(inside)} covers a file there`;
+        const reason = access.unknown
+          ? `the command ${what}, and ${describeRule(inside)} is in force`
+          : `the command ${what}, and ${describeRule(inside)} covers a file there`;
         asked = {
           behavior: "ask",
           message: `This command needs a human to look at it: ${reason}`,
@@ -101,6 +112,22 @@ export function fileRuleDecision(
     }
   }
   return asked;
+}
+
+/** A rule covering where a symbolic link inside a folder read whole leads (the folder itself is clear). */
+function linkedRule(
+  access: Access,
+  names: string[],
+  deny: readonly PermissionRule[],
+  ask: readonly PermissionRule[],
+  root: string,
+): PermissionRule | undefined {
+  if (access.history || access.unknown || !isDirectory(access.path)) return undefined;
+  for (const target of linkTargetsUnder(access.path)) {
+    const rule = findMatchingPathRule(deny, names, [target], root) ?? findMatchingPathRule(ask, names, [target], root);
+    if (rule) return rule;
+  }
+  return undefined;
 }
 
 function hasPathRules(rules: readonly PermissionRule[]): boolean {
@@ -178,8 +205,12 @@ function accessesOf(analysis: ScriptAnalysis): Access[] {
           add(literalField(literal.trim()), cwd, "read", false, "skip");
       if (reads.repository) accesses.push(repositoryAccess(reads.repository.directories, cwd));
     }
-    if (part.hidden !== undefined)
-      accesses.push({ path: "/", verb: "read", whole: true, unknown: `${part.hidden}, which may read any file` });
+    // A program chosen by the arguments (`python3 tool.py`, `npx pkg`) may read any file too.
+    const deepest = part.unwrapping.views.at(-1)?.words ?? [];
+    const runs =
+      part.hidden ?? (classifyReadOnly(deepest).readOnly ? undefined : codeRunnerReason(deepest.map((w) => w.value)));
+    if (runs !== undefined)
+      accesses.push({ path: "/", verb: "read", whole: true, unknown: `${runs}, which may read any file` });
   }
   return accesses;
 }
