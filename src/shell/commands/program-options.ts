@@ -29,6 +29,20 @@ interface ProgramOptionSpec {
   plusCommands?: boolean;
   /** tar's old style: a first word without a dash is a cluster of option letters. */
   bundledFirst?: boolean;
+  /** Short and long options that take the next word as their value (`tar -f "$ARCHIVE"`). */
+  valueShort?: string;
+  valueLong?: readonly string[];
+}
+
+/**
+ * Whether a word known only at run time is the value of the option before it, rather than a word
+ * that may itself turn out to be an option (`X=--upload-pack=sh; git fetch -v "$X"`).
+ */
+function isOptionValue(previous: Field | undefined, valueShort: string, valueLong: readonly string[]): boolean {
+  if (!previous?.literal || previous.value.includes("=")) return false;
+  const text = previous.value;
+  if (text.startsWith("--")) return valueLong.includes(text.slice(2));
+  return /^-[A-Za-z0-9]+$/.test(text) && valueShort.includes(text.at(-1) ?? "");
 }
 
 /**
@@ -61,6 +75,8 @@ const PROGRAM_OPTIONS: Record<string, ProgramOptionSpec> = {
       "new-volume-script",
     ],
     bundledFirst: true,
+    valueShort: "fCbgHKLNTVX",
+    valueLong: ["file", "directory", "exclude", "files-from", "exclude-from", "transform", "xform", "label"],
   },
   bsdtar: { long: ["use-compress-program"], short: "I" },
   rsync: { short: "eM", long: ["rsh", "rsync-path", "remote-option", "config"] },
@@ -140,6 +156,29 @@ const GIT_SHORT: Record<string, string> = {
   help: "w",
   instaweb: "d",
 };
+/** git options whose value is the next word (a message, a file, an author...). */
+const GIT_VALUE_SHORT = "mFCc";
+const GIT_VALUE_LONG = [
+  "message",
+  "file",
+  "author",
+  "date",
+  "reuse-message",
+  "reedit-message",
+  "fixup",
+  "squash",
+  "trailer",
+  "format",
+  "pretty",
+  "grep",
+  "since",
+  "until",
+  "after",
+  "before",
+  "branch",
+  "depth",
+  "origin",
+];
 /** Subcommand words that run a program given as the next words. */
 const GIT_PROGRAM_SUBCOMMANDS: Record<string, readonly string[]> = {
   submodule: ["foreach"],
@@ -172,8 +211,10 @@ function specProgramOption(name: string, spec: ProgramOptionSpec, words: Field[]
     const word = words[i] as Field;
     const text = word.value;
     if (text === "--") break;
-    // A word known only at run time may be any of these options.
-    if (!word.literal) return found(word.source, `${word.source} (known only at run time, it may be such an option)`);
+    // A word known only at run time may be any of these options, unless it is an option's value.
+    if (!word.literal && !isOptionValue(words[i - 1], spec.valueShort ?? "", spec.valueLong ?? []))
+      return found(word.source, `${word.source} (known only at run time, it may be such an option)`);
+    if (!word.literal) continue;
     if (text.startsWith("--")) {
       const option = text.split("=")[0] ?? text;
       const long = spec.long?.find((l) => matchesLong(option, l, MIN_ABBREVIATION));
@@ -226,7 +267,10 @@ function gitProgramOption(words: Field[]): ProgramOption | undefined {
   for (const [k, arg] of args.entries()) {
     const text = arg.value;
     if (text === "--") break;
-    if (!arg.literal) return found(arg.source, `${arg.source} is known only at run time and may be such an option`);
+    if (!arg.literal) {
+      if (isOptionValue(args[k - 1] ?? words[i], GIT_VALUE_SHORT, GIT_VALUE_LONG)) continue;
+      return found(arg.source, `${arg.source} is known only at run time and may be such an option`);
+    }
     if (text.startsWith("--")) {
       const option = text.split("=")[0] ?? text;
       const long = GIT_LONG.find((l) => matchesLong(option, l, MIN_ABBREVIATION));

@@ -142,3 +142,12 @@ describe("read-only reports run without a prompt", () => {
     }
   });
 });
+
+describe("words known only at run time under a prefix rule", () => {
+  it("count as possible program options, unless they are an option's value", async () => {
+    expect(await outcome('X=--upload-pack=sh; git fetch -v "$X"', { allow: ["Bash(git fetch:*)"] })).not.toBe("allow");
+    expect(await outcome("tar $OPT -xf a.tar", { allow: ["Bash(tar:*)"] })).not.toBe("allow");
+    expect(await outcome('tar -xf "$ARCHIVE"', { allow: ["Bash(tar:*)"] })).toBe("allow");
+    expect(await outcome('git commit -m "$MESSAGE"', { allow: ["Bash(git commit:*)"] })).toBe("allow");
+  });
+});
