@@ -21,6 +21,7 @@ import {
   signedSessionMessage,
   socketIdentity,
 } from "../../src/session/session-socket.js";
+import { newTeamMessage, renderTeamMessage } from "../../src/tools/team-shared/messages.js";
 import { allowAll } from "../loop/helpers.js";
 
 const savedHome = process.env.WARDEN_HOME;
@@ -169,5 +170,14 @@ describe("what a message shows", () => {
     expect(displayText("\u001bPq#0;2;0;0;0#1~~\u001b\\x")).toBe("x");
     expect(displayText("\u009d0;t\u009cy")).toBe("y");
     expect(displayText("\u001b(0x\u001bcz")).toBe("xz");
+  });
+
+  it("strips them from a teammate's message to its lead too", () => {
+    const message = newTeamMessage("bob\u001b[2K", "done\u001b]0;x\u0007 now\u202e", "sum\nmary\u0007");
+    const rendered = renderTeamMessage(message);
+    expect(rendered).toContain('teammate_id="bob"');
+    expect(rendered).toContain('summary="sum mary"');
+    expect(rendered).toContain("done now");
+    expect(rendered).not.toMatch(/\u001b|\u0007|\u202e/);
   });
 });
