@@ -5,7 +5,7 @@ import { sessionArtifactsDir } from "../config/paths.js";
 import type { Message } from "../messages/types.js";
 import type { ReadFileState } from "../tool/read-file-state.js";
 import type { SideQuery } from "../tool/side-query.js";
-import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
+import type { AnyTool, RefusedCall, SubagentHost, ToolUseContext } from "../tool/types.js";
 import type { SessionEngineOptions } from "./session-options.js";
 
 /** What the session holds that its tool calls see. */
@@ -18,6 +18,8 @@ export interface SessionContextSource {
   store: Pick<ToolUseContext, "getAppState" | "setAppState">;
   subagents: SubagentHost;
   sideQuery: SideQuery;
+  /** The session's list of refused calls, which its subagents' refusals join. */
+  permissionDenials: RefusedCall[];
 }
 
 export function sessionToolUseContext(
@@ -41,6 +43,7 @@ export function sessionToolUseContext(
       sideQuery: source.sideQuery,
       ...(options.fleet ? { fleet: options.fleet } : {}),
       ...(options.editor ? { editor: options.editor } : {}),
+      reportDenial: (denial) => source.permissionDenials.push(denial),
     },
     abortController,
     messages: source.messages,

@@ -375,7 +375,18 @@ export class SessionEngine {
 
   private contextWith(abortController: AbortController, tools: AnyTool[]): ToolUseContext {
     const { options, modelLabel, sessionId, messages, readFileState, store, subagents, sideQuery } = this;
-    const source = { options, modelLabel, sessionId, messages, readFileState, store, subagents, sideQuery };
+    const { permissionDenials } = this;
+    const source = {
+      options,
+      modelLabel,
+      sessionId,
+      messages,
+      readFileState,
+      store,
+      subagents,
+      sideQuery,
+      permissionDenials,
+    };
     return sessionToolUseContext(source, abortController, tools);
   }
 }

@@ -4,9 +4,12 @@
 // session's user let the message in (a message from another session always asks them first), or
 // that the answer is still pending. This file is the address and the wire format, and the
 // sender's side; the receiving side is cli/session/inbox.ts.
+
+import { realpathSync } from "node:fs";
 import { createConnection } from "node:net";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { wardenHome } from "../config/paths.js";
+import { newNonce, ownSessionKey, type SignedFields, signMessage } from "./message-auth.js";
 
 /** One message, as the sender writes it. */
 export interface SessionMessage {
@@ -15,6 +18,51 @@ export interface SessionMessage {
   from: { sessionId: string; cwd: string; name?: string };
   text: string;
   summary: string;
+  /** When it was sent (ms since the epoch) and a random nonce: a replay is refused. */
+  sentAt: number;
+  nonce: string;
+  /** HMAC with the sending session's key (./message-auth.ts): proves `from.sessionId`. */
+  signature: string;
+}
+
+/** A message from this session to the socket at `to`, signed with this session's key. */
+export function signedSessionMessage(
+  from: SessionMessage["from"],
+  to: string,
+  text: string,
+  summary: string,
+): SessionMessage {
+  const sentAt = Date.now();
+  const nonce = newNonce();
+  const key = ownSessionKey(sessionSocketDir(), from.sessionId);
+  const signature = signMessage(signedFieldsOf({ from, text, summary, sentAt, nonce }, socketIdentity(to)), key);
+  return { type: "session_message", from, text, summary, sentAt, nonce, signature };
+}
+
+/** A socket's path as both ends spell it: links resolved, so `uds:` spellings of one socket agree. */
+export function socketIdentity(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** What the signature covers, for a message sent to the socket at `to`. */
+export function signedFieldsOf(
+  message: Pick<SessionMessage, "from" | "text" | "summary" | "sentAt" | "nonce">,
+  to: string,
+): SignedFields {
+  return {
+    fromSessionId: message.from.sessionId,
+    fromCwd: message.from.cwd,
+    ...(message.from.name !== undefined ? { fromName: message.from.name } : {}),
+    to,
+    text: message.text,
+    summary: message.summary,
+    sentAt: message.sentAt,
+    nonce: message.nonce,
+  };
 }
 
 /** The receiver's answer. */
@@ -123,7 +171,10 @@ function parseReply(line: string): SessionMessageReply {
   };
 }
 
-/** A line from a sender, checked; an error text when it is not a message. */
+/**
+ * A line from a sender, checked for shape (not yet for who sent it: see message-auth.ts); an error
+ * text when it is not a message.
+ */
 export function parseSessionMessage(line: string): SessionMessage | { error: string } {
   let value: Partial<SessionMessage>;
   try {
@@ -149,5 +200,8 @@ export function parseSessionMessage(line: string): SessionMessage | { error: str
     from: { sessionId: from.sessionId, cwd: from.cwd, ...(typeof from.name === "string" ? { name: from.name } : {}) },
     text: value.text,
     summary: value.summary,
+    sentAt: typeof value.sentAt === "number" ? value.sentAt : Number.NaN,
+    nonce: typeof value.nonce === "string" ? value.nonce : "",
+    signature: typeof value.signature === "string" ? value.signature : "",
   };
 }

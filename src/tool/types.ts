@@ -77,6 +77,19 @@ export interface ToolUseContextOptions {
    * Absent: the disk and Warden's own processes.
    */
   editor?: EditorAccess;
+  /**
+   * Records a call the permission layer refused inside a subagent (a teammate, a nested agent) in
+   * the session's own list, so the headless result's `permission_denials` names it as it names the
+   * main thread's. Children inherit it with the options, so a grandchild's refusal reaches the top.
+   */
+  reportDenial?: (denial: RefusedCall) => void;
+}
+
+/** A refused call as the headless result lists it (orchestration's PermissionDenialRecord). */
+export interface RefusedCall {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: ToolInput;
 }
 
 /**

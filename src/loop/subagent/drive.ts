@@ -34,6 +34,8 @@ export async function driveChildLoop(
         transcript?.recordMessage(event.message);
         if (event.type === "assistant" && textOf(event.message).trim() !== "") lastText = textOf(event.message);
       }
+      // The parent's result lists what was refused here too (`permission_denials`).
+      if (event.type === "tool_result" && event.denial) params.context.options.reportDenial?.(event.denial);
       if (onEvent(event) === true) {
         await loop.return(undefined as never);
         return { lastText };

@@ -5,10 +5,16 @@
 // checked file by file: when a read rule reaches into that folder it asks. So does a git command
 // that prints the repository's files from its tree or history without naming them (`git diff`,
 // `git log -p`, `git show REV`), when a read rule covers a file of the repository, present or not.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { pathsToCheck } from "../../fs/real-path.js";
 import type { ScriptAnalysis } from "../../shell/analysis/index.js";
-import { resolveWordPath, writeTargetsOf } from "../../shell/commands/index.js";
+import {
+  codeRunnerReason,
+  hiddenCodeOf,
+  resolveWordPath,
+  stringLiterals,
+  writeTargetsOf,
+} from "../../shell/commands/index.js";
 import { classifyReadOnly } from "../../shell/read-only/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
@@ -16,6 +22,8 @@ import type { PermissionResult, PermissionRule, ToolPermissionContext } from "..
 import { repositoryAt } from "../filesystem/git-repository.js";
 import { READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
+import { globMatches } from "./glob-matches.js";
+import { linkTargetsUnder } from "./linked-files.js";
 import { homeResolved } from "./path-candidates.js";
 import { readTargetsOf } from "./read-targets.js";
 
@@ -29,6 +37,29 @@ interface Access {
    * longer in the working tree.
    */
   history?: boolean;
+  /** Why the files are named only at run time (`cat "$f"`, xargs): any file may be among them. */
+  unknown?: string;
+}
+
+function literalField(value: string): Field {
+  return { value, literal: true, glob: false, quoted: true, source: value };
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+/** `$PWD/x`, `${PWD}/x` and `~+/x` as the folder the command runs in; undefined for other words. */
+function hereResolved(word: Field, cwd: string | undefined): Field | undefined {
+  if (cwd === undefined) return undefined;
+  if (word.literal) {
+    if (word.value !== "~+" && !word.value.startsWith("~+/")) return undefined;
+    return { ...word, value: cwd + word.value.slice(2) };
+  }
+  const text = word.source.replace(/"/g, "");
+  const value = text.replace(/^\$(\{PWD\}|PWD(?![A-Za-z0-9_]))/, cwd);
+  if (value === text || /[$`\\'*?[]/.test(value)) return undefined;
+  return { ...word, value, literal: true };
 }
 
 /** Deny or ask from the file rules for what the command reads and writes, or undefined. */
@@ -62,12 +93,16 @@ export function fileRuleDecision(
     else if (access.whole) {
       const exists = access.history ? () => true : existsSync;
       const inside =
-        findPathRuleInside(deny, names, paths, root, exists) ?? findPathRuleInside(ask, names, paths, root, exists);
+        findPathRuleInside(deny, names, paths, root, exists) ??
+        findPathRuleInside(ask, names, paths, root, exists) ??
+        linkedRule(access, names, deny, ask, root);
       if (inside) {
         const what = access.history
           ? `prints files of the repository at ${access.path} (its working tree or its history) without naming them`
-          : `reads every file under ${access.path}`;
-        const reason = `the command ${what}, and ${describeRule(inside)} covers a file there`;
+          : (access.unknown ?? `reads every file under ${access.path}`);
+        const reason = access.unknown
+          ? `the command ${what}, and ${describeRule(inside)} is in force`
+          : `the command ${what}, and ${describeRule(inside)} covers a file there`;
         asked = {
           behavior: "ask",
           message: `This command needs a human to look at it: ${reason}`,
@@ -77,6 +112,22 @@ export function fileRuleDecision(
     }
   }
   return asked;
+}
+
+/** A rule covering where a symbolic link inside a folder read whole leads (the folder itself is clear). */
+function linkedRule(
+  access: Access,
+  names: string[],
+  deny: readonly PermissionRule[],
+  ask: readonly PermissionRule[],
+  root: string,
+): PermissionRule | undefined {
+  if (access.history || access.unknown || !isDirectory(access.path)) return undefined;
+  for (const target of linkTargetsUnder(access.path)) {
+    const rule = findMatchingPathRule(deny, names, [target], root) ?? findMatchingPathRule(ask, names, [target], root);
+    if (rule) return rule;
+  }
+  return undefined;
 }
 
 function hasPathRules(rules: readonly PermissionRule[]): boolean {
@@ -93,11 +144,35 @@ function ruleAsk(message: string, rule: PermissionRule): PermissionResult {
 
 function accessesOf(analysis: ScriptAnalysis): Access[] {
   const accesses: Access[] = [];
-  const add = (word: Field, cwd: string | undefined, verb: Access["verb"], whole: boolean) => {
-    // A deny or ask rule on `~/.ssh/**` holds for `$HOME/.ssh/id_rsa` too (see path-candidates.ts).
-    const known = homeResolved(word);
+  /** `unplaced`: what to do with a word whose path is known only at run time. */
+  const add = (
+    word: Field,
+    cwd: string | undefined,
+    verb: Access["verb"],
+    whole: boolean | "if-folder",
+    unplaced: "unknown" | "skip" = verb === "read" ? "unknown" : "skip",
+  ) => {
+    // A deny or ask rule on `~/.ssh/**` holds for `$HOME/.ssh/id_rsa` too (see path-candidates.ts),
+    // and for `$PWD/.env` and `~+/.env` as for `.env`.
+    const known = homeResolved(hereResolved(word, cwd) ?? word);
     const path = known === undefined ? undefined : resolveWordPath(known, cwd);
-    if (path !== undefined) accesses.push({ path, verb, whole: whole || word.glob });
+    if (path === undefined || known === undefined) {
+      // A reader handed a name known only at run time may be reading the denied file.
+      if (unplaced === "unknown")
+        accesses.push({
+          path: "/",
+          verb,
+          whole: true,
+          unknown: `reads ${word.source}, a path known only when it runs`,
+        });
+      return;
+    }
+    const folderWhole = whole === "if-folder" ? !known.glob && isDirectory(path) : whole;
+    accesses.push({ path, verb, whole: folderWhole || known.glob });
+    // The files a glob expands to now, each checked as named: `cat secr*/*` reads secrets/key.
+    if (known.glob && cwd !== undefined) {
+      for (const match of globMatches(known.value, cwd) ?? []) accesses.push({ path: match, verb, whole: folderWhole });
+    }
   };
   for (const redirect of analysis.structure.redirects) {
     if (!redirect.target) continue;
@@ -111,9 +186,31 @@ function accessesOf(analysis: ScriptAnalysis): Access[] {
       const reads = readTargetsOf(view.words, classifyReadOnly(view.words));
       for (const word of reads.files) add(word, cwd, "read", false);
       for (const word of reads.folders) add(word, cwd, "read", true);
+      // A command outside the read-only tables may read any file or folder its words name.
+      for (const word of reads.operands ?? []) add(word, cwd, "read", "if-folder", "skip");
       if (reads.searchesHere && cwd !== undefined) accesses.push({ path: cwd, verb: "read", whole: true });
+      // Names known only when it runs: any file may be read (the root stands for all of them).
+      if (reads.unknown || (reads.searchesHere && cwd === undefined))
+        accesses.push({
+          path: "/",
+          verb: "read",
+          whole: true,
+          unknown: "reads files whose names are known only when it runs",
+        });
+      // An inline program (`python3 -c 'open(".env")'`): the paths its strings spell are checked,
+      // and since what else it reads cannot be seen, a read rule in force makes it ask.
+      const code = part.hidden === undefined ? undefined : hiddenCodeOf(view.words);
+      for (const script of code?.denyScripts ?? [])
+        for (const literal of [script, ...stringLiterals(script)])
+          add(literalField(literal.trim()), cwd, "read", false, "skip");
       if (reads.repository) accesses.push(repositoryAccess(reads.repository.directories, cwd));
     }
+    // A program chosen by the arguments (`python3 tool.py`, `npx pkg`) may read any file too.
+    const deepest = part.unwrapping.views.at(-1)?.words ?? [];
+    const runs =
+      part.hidden ?? (classifyReadOnly(deepest).readOnly ? undefined : codeRunnerReason(deepest.map((w) => w.value)));
+    if (runs !== undefined)
+      accesses.push({ path: "/", verb: "read", whole: true, unknown: `${runs}, which may read any file` });
   }
   return accesses;
 }

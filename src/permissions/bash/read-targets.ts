@@ -7,6 +7,7 @@
 import type { ReadOnlyVerdict } from "../../shell/read-only/index.js";
 import { locateGitSubcommand } from "../../shell/read-only/index.js";
 import { commandBaseName, type Field, parseArgs } from "../../shell/words/index.js";
+import { homeResolved, pathCandidates } from "./path-candidates.js";
 
 export interface ReadTargets {
   files: Field[];
@@ -19,6 +20,13 @@ export interface ReadTargets {
    * each relative to the one before.
    */
   repository?: { directories: Field[] };
+  /**
+   * The command reads files whose names the text does not give: an operand known only at run time
+   * (`cat "$f"`), names xargs takes from its input, the files `find -exec` hands its command.
+   */
+  unknown?: boolean;
+  /** Operands that may be files or folders the command reads (any command not in the read-only tables). */
+  operands?: Field[];
 }
 
 const RECURSIVE_ALWAYS = new Set(["rg", "ag", "ack"]);
@@ -28,6 +36,8 @@ export function readTargetsOf(words: Field[], verdict: ReadOnlyVerdict): ReadTar
   const name = commandBaseName(words[0]?.literal ? words[0].value : "");
   const files = verdict.readOnly ? [...verdict.paths] : [];
   const targets: ReadTargets = { files, folders: [], searchesHere: false };
+  if (STDIN_NAMES.has(name)) targets.unknown = true;
+  if (!verdict.readOnly && name !== "git") anyProgramTargets(name, words, targets);
   if (name === "git") return gitTargets(words, targets);
   if (name === "cp" || name === "rsync" || name === "scp" || name === "install") {
     const operands = parseArgs(words, 1, {
@@ -56,6 +66,77 @@ export function readTargetsOf(words: Field[], verdict: ReadOnlyVerdict): ReadTar
       targets.searchesHere = true;
   }
   return targets;
+}
+
+/** Commands that run a command on names read from their input. */
+const STDIN_NAMES = new Set(["xargs", "parallel"]);
+/** Programs that read the files named by their operands (pagers, editors, decompressors...). */
+const READERS = new Set([
+  "less",
+  "more",
+  "most",
+  "pg",
+  "bat",
+  "batcat",
+  "view",
+  "vi",
+  "vim",
+  "nvim",
+  "nano",
+  "emacs",
+  "zless",
+  "zmore",
+  "bzcat",
+  "bzless",
+  "xzcat",
+  "xzless",
+  "lzcat",
+  "zstdcat",
+  "unzstd",
+  "gunzip",
+  "pr",
+  "iconv",
+  "look",
+  "split",
+  "csplit",
+  "source",
+  ".",
+  "dd",
+  "tar",
+  "zip",
+  "unzip",
+  "cpio",
+  "yq",
+  "xmllint",
+  "openssl",
+  "gpg",
+  "scp",
+  "sftp",
+  "curl",
+]);
+
+/**
+ * A command the read-only tables do not know may read any file or folder its words name: each
+ * operand, an option's `=value`, curl's `@file`, dd's `if=`. The caller checks each against the read
+ * rules (a folder as read whole). `find` reads the folders it searches, the current one when none
+ * is named, and hands the files it finds to the command of an `-exec`.
+ */
+function anyProgramTargets(name: string, words: Field[], targets: ReadTargets): void {
+  const operands: Field[] = [];
+  for (const word of words.slice(1)) {
+    if (!word.literal && !homeResolved(word)) {
+      // Maybe a path the caller can still place (`$PWD/x`); if not, a reader may read anything.
+      if (READERS.has(name)) targets.unknown = true;
+      operands.push(word);
+      continue;
+    }
+    operands.push(...pathCandidates(word));
+    const assignment = /^[a-z]+=(.+)$/.exec(word.value);
+    if (assignment?.[1]) operands.push({ ...word, value: assignment[1] });
+  }
+  targets.operands = operands;
+  // `find -exec cat {} +` with no folder named searches (and hands over) the current one.
+  if (name === "find" && (words.length === 1 || /^[-(!]/.test(words[1]?.value ?? ""))) targets.searchesHere = true;
 }
 
 function gitTargets(words: Field[], targets: ReadTargets): ReadTargets {

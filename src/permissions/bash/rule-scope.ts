@@ -1,10 +1,11 @@
 // What an allow rule for a command's prefix does not grant. `Bash(sed -n:*)` names the printing
 // sed the user had in mind, not `sed -n -i` rewriting files; `Bash(git diff:*)` not
 // `git diff --output=...` writing one, nor `git -c core.pager=... diff` running a program;
-// `Bash(cat:*)` not `cat ~/.ssh/id_rsa`. The options that write, run or read secrets are the ones
-// the read-only tables already know (../../shell/read-only/); a rule that spells the option itself
+// `Bash(cat:*)` not `cat ~/.ssh/id_rsa`, `Bash(tar:*)` not `tar -I sh`. The options that write, run
+// or read secrets are the ones the read-only tables already know (../../shell/read-only/) and
+// those that name a program to run (../../shell/commands/program-options.ts); a rule that spells the option itself
 // (`Bash(sed -i:*)`) or the whole command (no `:*`) grants it.
-import { resolveWordPath } from "../../shell/commands/index.js";
+import { programOptionOf, resolveWordPath } from "../../shell/commands/index.js";
 import { classifyReadOnly } from "../../shell/read-only/index.js";
 import type { Field } from "../../shell/words/index.js";
 import { secretPathReason } from "../filesystem/index.js";
@@ -18,6 +19,11 @@ export function beyondRule(rule: BashRule, words: Field[], cwd: string | undefin
   const verdict = classifyReadOnly(words);
   if (!verdict.readOnly && verdict.smuggled !== undefined && !ruleSpells(rule, verdict.smuggled)) {
     return `the rule ${name} does not cover \`${verdict.smuggled}\`: ${verdict.reason}`;
+  }
+  // Options of commands outside the read-only tables that start a program (`tar -I`, `rsync -e`).
+  const program = programOptionOf(words);
+  if (program && !ruleSpells(rule, program.word)) {
+    return `the rule ${name} does not cover \`${program.word}\`: ${program.reason}`;
   }
   for (const word of words.slice(1)) {
     for (const candidate of pathCandidates(word)) {

@@ -6,4 +6,5 @@ export type { CommandPart, PartOrigin } from "./command-parts.js";
 export { isDangerousEnvVar, isSafeEnvVar } from "./env-vars.js";
 export { type HiddenCode, hiddenCodeOf, stringLiterals } from "./hidden-code.js";
 export { isDeviceSink, resolveWordPath, writeTargetsOf } from "./paths.js";
+export { type ProgramOption, programOptionOf } from "./program-options.js";
 export { type CommandView, type Unwrapping, unwrapCommand } from "./wrappers.js";

@@ -247,6 +247,19 @@ export function checkToolReport(name: string, words: Field[]): ReadOnlyVerdict |
       return sub === "list" || sub === "show" || sub === "freeze" || sub === "check" ? readOnly() : undefined;
     case "docker":
       return sub === "ps" || sub === "images" || sub === "version" || sub === "info" ? readOnly() : undefined;
+    case "go":
+      // `go env NAME` prints settings; -w/-u write them, and GOAUTH may hold a credential command.
+      if (sub === "env")
+        return args.slice(1).every((a) => a === "-json" || (/^[A-Z][A-Z0-9_]*$/.test(a) && a !== "GOAUTH"))
+          ? readOnly()
+          : undefined;
+      return sub === "version" || sub === "help" ? readOnly() : undefined;
+    case "top":
+      // Only batch mode: interactive top takes keys that kill processes and write ~/.toprc.
+      return args.some((a) => /^-[A-Za-z1]*b/.test(a)) ? readOnly() : undefined;
+    case "history":
+      // Listing only: -c, -d, -w, -a, -r, -n, -s and -p change or write the history.
+      return args.length === 0 || (args.length === 1 && /^\d+$/.test(args[0] ?? "")) ? readOnly() : undefined;
     case "gh": {
       const reads: Record<string, string[]> = {
         pr: ["list", "view", "status", "diff", "checks"],

@@ -268,6 +268,12 @@ function checkSubcommand(sub: string, args: Field[]): ReadOnlyVerdict {
         : notReadOnly("git stash changes the working tree");
     case "worktree":
       return operands[0] === "list" ? readOnly() : notReadOnly("git worktree changes worktrees");
+    case "submodule":
+      // Bare `git submodule` is `status`; every other action clones, checks out or runs a program.
+      return (operands.length === 0 || operands[0] === "status") &&
+        flags.every((f) => ["--recursive", "--cached", "--quiet", "-q"].includes(f))
+        ? readOnly()
+        : notReadOnly("git submodule changes submodules or runs a program in each");
     case "notes":
       return operands[0] === "list" || operands[0] === "show" ? readOnly() : notReadOnly("git notes changes notes");
     default:

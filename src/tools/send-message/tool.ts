@@ -11,6 +11,7 @@ import {
   isCrossSessionRecipient,
   type SessionMessageReply,
   sendSessionMessage,
+  signedSessionMessage,
   socketForRecipient,
 } from "../../session/session-socket.js";
 import { readTeamFile, type TeamMemberRecord } from "../../session/team-files.js";
@@ -103,18 +104,14 @@ async function toAnotherSession(input: SendMessageInput, context: ToolUseContext
   const target = socketForRecipient(input.to);
   if ("error" in target) throw new Error(target.error);
   const team = context.getAppState().team;
+  const from = {
+    sessionId: context.options.sessionId,
+    cwd: context.getAppState().bashCwd ?? context.options.cwd,
+    ...(team ? { name: team.memberName } : {}),
+  };
   const reply = await sendSessionMessage(
     target.path,
-    {
-      type: "session_message",
-      from: {
-        sessionId: context.options.sessionId,
-        cwd: context.getAppState().bashCwd ?? context.options.cwd,
-        ...(team ? { name: team.memberName } : {}),
-      },
-      text: input.message as string,
-      summary: input.summary ?? "",
-    },
+    signedSessionMessage(from, target.path, input.message as string, input.summary ?? ""),
     crossSessionWaitMs(),
     context.abortController.signal,
   );

@@ -1,6 +1,7 @@
 // Messages between team members: how one is made, and how the recipient's model reads it (as a
 // user message of its own, `<teammate-message>`, not a system reminder: it comes from a peer).
 import { randomBytes } from "node:crypto";
+import { displayLine, displayText } from "../../session/display-text.js";
 import type { StructuredTeamMessage, TeamMessage } from "../../tool/team.js";
 
 export function newRequestId(kind: "shutdown" | "plan"): string {
@@ -15,13 +16,14 @@ export function newTeamMessage(
 ): TeamMessage {
   const message: TeamMessage = {
     id: randomBytes(6).toString("hex"),
-    from,
-    text: typeof content === "string" ? content : JSON.stringify(content),
+    // A teammate's words reach its lead's prompt and UI: no escape sequences or control characters.
+    from: displayLine(from),
+    text: typeof content === "string" ? displayText(content) : JSON.stringify(content),
     timestamp: now.toISOString(),
     read: false,
   };
   if (typeof content !== "string") message.structured = content;
-  if (summary !== undefined) message.summary = summary;
+  if (summary !== undefined) message.summary = displayLine(summary);
   return message;
 }
 
