@@ -11,6 +11,7 @@ import type { PermissionDenialRecord } from "../../orchestration/run-tool-use.js
 import type { OutputFormat } from "../flags/session-config.js";
 import type { InitInfo } from "../session/init-info.js";
 import { wardenVersion } from "../version.js";
+import { CallOrder, MAIN_STREAM } from "./call-order.js";
 import { PartialMessages } from "./partial-messages.js";
 
 export type ResultSubtype =
@@ -99,6 +100,10 @@ export class HeadlessReporter {
   private apiMs = 0;
   /** --include-partial-messages: the model's answer as Anthropic stream events while it streams. */
   private partial: PartialMessages | undefined;
+  /** What has been written of each streamed message: questions about a call wait for its message. */
+  readonly callOrder = new CallOrder();
+  /** Foreground subagents whose model request is being written (closed when the main loop goes on). */
+  private readonly openSubagents = new Set<string>();
 
   constructor(
     private readonly format: OutputFormat,
@@ -184,14 +189,20 @@ export class HeadlessReporter {
     switch (event.type) {
       case "request_start":
         this.apiStartedAt = performance.now();
+        this.endSubagentStreams();
+        this.callOrder.streamStarted(MAIN_STREAM);
         return;
       case "assistant":
         this.stopApiClock();
         this.lastAssistant = event.message;
-        if (this.format === "stream-json") this.line(this.assistantLine(event.message));
+        if (this.format === "stream-json") this.line(this.assistantLine(event.message, null));
+        this.callOrder.shown(toolUseIdsOf(event.message));
+        this.callOrder.streamEnded(MAIN_STREAM);
         return;
       case "user":
-        if (this.format === "stream-json") this.line(this.userLine(event.message));
+        // The main loop goes on (an Agent call's result): its subagent has no message left to write.
+        this.endSubagentStreams();
+        if (this.format === "stream-json") this.line(this.userLine(event.message, null));
         return;
       case "tool_result":
         if (this.verbose && this.format !== "stream-json") {
@@ -246,10 +257,46 @@ export class HeadlessReporter {
         return;
       case "terminal":
         this.stopApiClock();
+        this.endSubagentStreams();
+        this.callOrder.streamEnded(MAIN_STREAM);
         return;
       default:
         return;
     }
+  }
+
+  /**
+   * An event of a foreground subagent's loop: its messages are streamed as Claude Code streams
+   * them, with `parent_tool_use_id` naming the Agent call it runs for. The run's result line speaks
+   * of the main loop only, so nothing else is taken from them.
+   */
+  subagentEvent(parentToolUseId: string, event: QueryEvent): void {
+    switch (event.type) {
+      case "request_start":
+        this.openSubagents.add(parentToolUseId);
+        this.callOrder.streamStarted(parentToolUseId);
+        return;
+      case "assistant":
+        if (this.format === "stream-json") this.line(this.assistantLine(event.message, parentToolUseId));
+        this.callOrder.shown(toolUseIdsOf(event.message));
+        this.openSubagents.delete(parentToolUseId);
+        this.callOrder.streamEnded(parentToolUseId);
+        return;
+      case "user":
+        if (this.format === "stream-json") this.line(this.userLine(event.message, parentToolUseId));
+        return;
+      case "terminal":
+        this.openSubagents.delete(parentToolUseId);
+        this.callOrder.streamEnded(parentToolUseId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private endSubagentStreams(): void {
+    for (const id of this.openSubagents) this.callOrder.streamEnded(id);
+    this.openSubagents.clear();
   }
 
   /**
@@ -289,7 +336,13 @@ export class HeadlessReporter {
   ): ResultObject {
     const missingOutput =
       structured !== undefined && structured.output === undefined && terminal.reason === "completed";
-    const subtype = missingOutput ? "error_max_structured_output_retries" : subtypeOf(terminal.reason);
+    // The data asked for was recorded: the run did its job, even if the turn limit came next.
+    const outputThenLimit = structured?.output !== undefined && terminal.reason === "max_turns";
+    const subtype = missingOutput
+      ? "error_max_structured_output_retries"
+      : outputThenLimit
+        ? "success"
+        : subtypeOf(terminal.reason);
     const result: ResultObject = {
       type: "result",
       subtype,
@@ -338,7 +391,7 @@ export class HeadlessReporter {
     this.apiStartedAt = undefined;
   }
 
-  private assistantLine(message: AssistantMessage): object {
+  private assistantLine(message: AssistantMessage, parentToolUseId: string | null): object {
     return {
       type: "assistant",
       message: {
@@ -353,18 +406,18 @@ export class HeadlessReporter {
         // none is shown as zero tokens.
         usage: fullUsage(message.usage ?? emptyUsage()),
       },
-      parent_tool_use_id: null,
+      parent_tool_use_id: parentToolUseId,
       session_id: this.sessionId,
       uuid: crypto.randomUUID(),
     };
   }
 
-  private userLine(message: UserMessage): object {
+  private userLine(message: UserMessage, parentToolUseId: string | null): object {
     return {
       type: "user",
       message: { role: "user", content: message.content },
       ...(message.isMeta ? { isMeta: true } : {}),
-      parent_tool_use_id: null,
+      parent_tool_use_id: parentToolUseId,
       session_id: this.sessionId,
       uuid: crypto.randomUUID(),
     };
@@ -373,4 +426,8 @@ export class HeadlessReporter {
   private line(value: object): void {
     this.out(`${JSON.stringify(value)}\n`);
   }
+}
+
+function toolUseIdsOf(message: AssistantMessage): string[] {
+  return message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
 }

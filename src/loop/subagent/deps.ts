@@ -1,6 +1,7 @@
 // What a session lends its subagents: its provider and model, its clock and ledger, where its
 // transcripts go. The session builds this once; ./run.ts reads it for every child.
 import type { ContextManagementOptions } from "../../context/thresholds.js";
+import type { QueryEvent } from "../events.js";
 import type { UsageLedger } from "../../models/cost.js";
 import type { ModelInfo } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
@@ -39,4 +40,9 @@ export interface SubagentDeps {
   contextManagement?: ContextManagementOptions;
   /** How teammates run when not in this process (the CLI's process mode); absent: in process. */
   teammateRunner?: TeammateRunner;
+  /**
+   * Each event of a foreground subagent's loop, as it happens, with the id of the Agent call it
+   * runs for; its first prompt comes as a `user` event before its first request.
+   */
+  onForegroundEvent?: (parentToolUseId: string, event: QueryEvent) => void;
 }
