@@ -49,16 +49,25 @@ describe("stream-json line order (Agent SDK wire)", () => {
     const server = await startScriptedModelServer();
     server.enqueue(
       // Prompt 1: one Write, asked about.
-      reply().text("Writing.").tool("Write", { file_path: `${ws.cwd}/one.txt`, content: "1" }, { id: "w1" }).delay(40),
+      reply()
+        .text("Writing.")
+        .tool("Write", { file_path: `${ws.cwd}/one.txt`, content: "1" }, { id: "w1" })
+        .delay(40),
       reply().text("first done"),
       // Prompt 2: another Write, then a foreground agent whose own Write is asked about too.
-      reply().text("Again.").tool("Write", { file_path: `${ws.cwd}/two.txt`, content: "2" }, { id: "w2" }).delay(40),
+      reply()
+        .text("Again.")
+        .tool("Write", { file_path: `${ws.cwd}/two.txt`, content: "2" }, { id: "w2" })
+        .delay(40),
       reply().tool(
         "Agent",
         { description: "write three", prompt: "Write three.txt", subagent_type: "general-purpose" },
         { id: "a1" },
       ),
-      reply().text("On it.").tool("Write", { file_path: `${ws.cwd}/three.txt`, content: "3" }, { id: "c1" }).delay(40),
+      reply()
+        .text("On it.")
+        .tool("Write", { file_path: `${ws.cwd}/three.txt`, content: "3" }, { id: "c1" })
+        .delay(40),
       reply().text("three.txt written"),
       reply().text("second done"),
     );
@@ -66,14 +75,18 @@ describe("stream-json line order (Agent SDK wire)", () => {
       ANTHROPIC_API_KEY: "test-key",
       ANTHROPIC_BASE_URL: server.anthropicBaseURL,
     });
-    allowEverything(session);
-    await session.ok({ subtype: "initialize" });
-    session.send("first");
-    await session.next(isResult);
-    session.send("second");
-    const second = await session.next(isResult);
-    await session.close();
-    await server.close();
+    let second: Line;
+    try {
+      allowEverything(session);
+      await session.ok({ subtype: "initialize" });
+      session.send("first");
+      await session.next(isResult);
+      session.send("second");
+      second = await session.next(isResult);
+      await session.close();
+    } finally {
+      await server.close();
+    }
     expect(second).toMatchObject({ subtype: "success", result: "second done" });
 
     const { shown, asked } = positions(session.lines);
@@ -94,7 +107,8 @@ describe("stream-json line order (Agent SDK wire)", () => {
     expect(JSON.stringify(ofAgent[3])).toContain("three.txt written");
     // Everything else is the main loop's, and the agent's lines come before the Agent call's result.
     const agentResult = session.lines.findIndex(
-      (line) => line.type === "user" && line.parent_tool_use_id === null && JSON.stringify(line).includes('"tool_use_id":"a1"'),
+      (line) =>
+        line.type === "user" && line.parent_tool_use_id === null && JSON.stringify(line).includes('"tool_use_id":"a1"'),
     );
     expect(session.lines.indexOf(ofAgent[3] as Line)).toBeLessThan(agentResult);
   });

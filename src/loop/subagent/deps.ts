@@ -1,12 +1,12 @@
 // What a session lends its subagents: its provider and model, its clock and ledger, where its
 // transcripts go. The session builds this once; ./run.ts reads it for every child.
 import type { ContextManagementOptions } from "../../context/thresholds.js";
-import type { QueryEvent } from "../events.js";
 import type { UsageLedger } from "../../models/cost.js";
 import type { ModelInfo } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
 import type { TeammateState } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
+import type { QueryEvent } from "../events.js";
 
 /**
  * Runs one teammate to its end (./teammate.ts in process, or a `warden teammate` child process the
