@@ -51,7 +51,7 @@ describe("a run that cannot start", () => {
         const lines = jsonLines(run.stdout);
         expect(lines, format).toHaveLength(1);
         expect(lines[0]).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true });
-        expect(String((lines[0]?.errors as string[])[0])).toContain(says);
+        expect(String((lines[0]?.errors as string[] | undefined)?.[0])).toContain(says);
       }
     });
   }
