@@ -78,7 +78,11 @@ export class SessionEngine {
     maxOutputTokens: this.options.maxOutputTokens,
     contextManagement: this.options.contextManagement,
     teammateRunner: this.options.teammateRunner,
+    onForegroundEvent: (parentToolUseId, event) => {
+      for (const listener of this.subagentListeners) listener(parentToolUseId, event);
+    },
   }));
+  private readonly subagentListeners = new Set<(parentToolUseId: string, event: QueryEvent) => void>();
 
   /** Tools' one-shot questions to a model (WebFetch, WebSearch), counted in this session's ledger. */
   private readonly sideQuery: SideQuery;
@@ -162,6 +166,16 @@ export class SessionEngine {
     return !this.running && wakeDue(this.store.getAppState());
   }
 
+  /**
+   * Calls `listener` with each event of a foreground subagent's loop as it happens, named by the
+   * Agent call it runs for (a front end streams them, as Claude Code does with parent_tool_use_id).
+   * Returns the unsubscribe.
+   */
+  observeSubagents(listener: (parentToolUseId: string, event: QueryEvent) => void): () => void {
+    this.subagentListeners.add(listener);
+    return () => this.subagentListeners.delete(listener);
+  }
+
   /** Calls `listener` when a turn becomes due while idle (see `wakeDue`); returns the unsubscribe. */
   onWake(listener: () => void): () => void {
     return this.wake.subscribe(listener);
@@ -171,8 +185,13 @@ export class SessionEngine {
    * Runs the agent loop for one prompt. Messages join the session (and its transcript) as they
    * are yielded; the generator ends with the terminal event. Without a prompt, the turn carries
    * only what waits for the model (queued messages, task notices): an idle session's wake.
+   * `limits.maxTurns` caps this prompt's model requests below the session's --max-turns (a front
+   * end that sends the model back, as --json-schema does, spends only what its run has left).
    */
-  async *submitMessage(prompt?: string | UserContentBlock[]): AsyncGenerator<QueryEvent, TerminalEvent> {
+  async *submitMessage(
+    prompt?: string | UserContentBlock[],
+    limits?: { maxTurns?: number },
+  ): AsyncGenerator<QueryEvent, TerminalEvent> {
     if (this.running) throw new Error("a prompt is already running in this session; wait for it or abort it");
     if (prompt === undefined && !wakeDue(this.store.getAppState()))
       throw new Error("nothing waits for the model: a turn without a prompt needs a queued message or notice");
@@ -198,7 +217,7 @@ export class SessionEngine {
           context,
           canUseTool: this.options.canUseTool,
           prefix: this.prefix,
-          maxTurns: this.options.maxTurns,
+          maxTurns: limits?.maxTurns ?? this.options.maxTurns,
           maxOutputTokens: this.options.maxOutputTokens,
           modelInfo: this.modelInfo,
           ledger: this.ledger,

@@ -241,7 +241,9 @@ describe("warden -p (headless)", () => {
     const unknown = await runCli(["-p", "x", "--frobnicate"], { home });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option --frobnicate");
-    expect(unknown.stderr).toContain("Usage: warden");
+    // One line pointing to --help, not the whole help (test/cli/usage-errors.test.ts has the rest).
+    expect(unknown.stderr).toContain("Run 'warden --help' for the options.");
+    expect(unknown.stderr).not.toContain("Usage: warden");
     const badTurns = await runCli(["-p", "x", "--max-turns", "0"], { home });
     expect(badTurns.code).toBe(2);
     expect(badTurns.stderr).toContain("--max-turns must be a whole number >= 1");

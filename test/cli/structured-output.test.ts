@@ -142,6 +142,43 @@ describe("--json-schema", () => {
     expect(resultOf(run.stdout).subtype).toBe("error_max_structured_output_retries");
   });
 
+  it("counts every request of the run, the one sent back included, in num_turns and usage", async () => {
+    server.enqueue(
+      reply().text("All tests pass.").usage({ input: 100, output: 10 }),
+      reply().tool("StructuredOutput", { verdict: "pass", failures: 0 }).usage({ input: 200, output: 20 }),
+      reply().text("Done.").usage({ input: 300, output: 30 }),
+    );
+    const run = await warden(["-p", "Report", "--json-schema", JSON.stringify(SCHEMA)], "json");
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      subtype: "success",
+      num_turns: 3,
+      usage: { input_tokens: 600, output_tokens: 60 },
+      structured_output: { verdict: "pass", failures: 0 },
+    });
+  });
+
+  it("never sends more requests than --max-turns allows, reminders included", async () => {
+    const at = server.requests.length;
+    server.enqueue(reply().text("no"), reply().text("still no"));
+    const run = await warden(["-p", "Report", "--json-schema", JSON.stringify(SCHEMA), "--max-turns", "2"], "json");
+    expect(run.code).toBe(1);
+    expect(server.requests.length - at).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 2 });
+  });
+
+  it("ends in success with the data when the turn limit comes right after a valid StructuredOutput call", async () => {
+    server.enqueue(reply().tool("StructuredOutput", { verdict: "fail", failures: 1 }));
+    const run = await warden(["-p", "Report", "--json-schema", JSON.stringify(SCHEMA), "--max-turns", "1"], "json");
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      subtype: "success",
+      is_error: false,
+      num_turns: 1,
+      structured_output: { verdict: "fail", failures: 1 },
+    });
+  });
+
   it("wraps a schema whose root is not an object, read from a file, and prints the data in text format", async () => {
     const dir = tempDir("warden-json-schema-");
     const file = join(dir, "schema.json");

@@ -15,7 +15,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    err(`warden acp: ${error.message}\n\n${usageText()}`);
+    err(`warden acp: ${error.message}\nRun 'warden acp --help' for the options.\n`);
     return 2;
   }
   if (base.help) {

@@ -3,6 +3,7 @@
 // Static on purpose: a headless run needs all of these before its first request, and each
 // dynamic import() is one more module file for the loader to fetch and link at start-up.
 
+import { SettingsError } from "../../config/settings.js";
 import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
@@ -10,7 +11,8 @@ import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
 import { HeadlessReporter } from "../headless/output.js";
 import { readPrompt, stdinIsTerminal } from "../headless/prompt-input.js";
-import { shouldNudge, structuredOutputOf } from "../headless/structured-output.js";
+import { reportSetupFailure, requestedFormat, requestedSessionId, SEE_HELP } from "../headless/setup-failure.js";
+import { structuredOutputOf, withStructuredOutput } from "../headless/structured-output.js";
 import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
 import { planSession } from "../session/plan.js";
@@ -33,8 +35,14 @@ export async function run(argv: string[]): Promise<number> {
     config = parseSessionArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    err(`warden: ${error.message}\n\n${usageText()}`);
-    return 2;
+    return reportSetupFailure({
+      message: error.message,
+      exitCode: 2,
+      format: requestedFormat(argv),
+      ...optional("sessionId", requestedSessionId(argv)),
+      out,
+      err,
+    });
   }
   if (config.help) {
     out(usageText());
@@ -53,12 +61,22 @@ export async function run(argv: string[]): Promise<number> {
     }
     return await runHeadless(config, startedAt);
   } catch (error) {
-    if (error instanceof SessionSetupError) {
-      err(`warden: ${error.message}\n`);
-      return error.exitCode;
-    }
-    throw error;
+    // Settings files that cannot be read are the set-up's failure (exit 1); a bad --settings value
+    // was already made a usage error (exit 2) by planSession.
+    if (!(error instanceof SessionSetupError) && !(error instanceof SettingsError)) throw error;
+    return reportSetupFailure({
+      message: error.message,
+      exitCode: error instanceof SessionSetupError ? error.exitCode : 1,
+      format: config.outputFormat,
+      ...optional("sessionId", config.sessionId),
+      out,
+      err,
+    });
   }
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }
 
 async function runHeadless(config: SessionConfig, startedAt: number): Promise<number> {
@@ -129,7 +147,10 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   reporterRef = reporter;
   reporter.init(initInfoOf(built));
   if (config.includePartialMessages) reporter.includePartialMessages();
-  if (config.outputFormat === "stream-json") reportTaskLines(session, (fields) => reporter.system(fields));
+  if (config.outputFormat === "stream-json") {
+    reportTaskLines(session, (fields) => reporter.system(fields));
+    session.observeSubagents((parentToolUseId, event) => reporter.subagentEvent(parentToolUseId, event));
+  }
 
   let terminal: TerminalEvent | undefined;
   let resultText: string | undefined;
@@ -139,17 +160,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       ({ terminal, resultText } = await compactNow(built, compactInstructions.trim() || undefined, reporter));
     } else {
       await built.runStartHooks();
-      for await (const event of built.runPrompt(expandedPrompt)) {
+      // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
+      const run = withStructuredOutput(built.runPrompt(expandedPrompt), session, structured, config.maxTurns);
+      for await (const event of run) {
         reporter.event(event);
         if (event.type === "terminal") terminal = event;
-      }
-      // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
-      for (let nudges = 0; structured && terminal?.reason === "completed"; nudges++) {
-        if (!shouldNudge(session.getAppState(), structured, nudges)) break;
-        for await (const event of session.submitMessage(structured.nudge)) {
-          reporter.event(event);
-          if (event.type === "terminal") terminal = event;
-        }
       }
     }
   } finally {
@@ -183,7 +198,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
 function interactiveNeedsTerminal(): number {
   const missing = !stdinIsTerminal() ? "stdin is not a terminal" : "stdout is not a terminal";
   err(
-    `${usageText()}\nwarden: the interactive session needs a terminal, but ${missing}; use -p "<prompt>" (or pipe the prompt on stdin) to run headless.\n`,
+    `warden: the interactive session needs a terminal, but ${missing}; use -p "<prompt>" (or pipe the prompt on stdin) to run headless.\n${SEE_HELP}\n`,
   );
   return 2;
 }

@@ -35,6 +35,7 @@ export class ControlChannel {
   private userHandler: ((message: UserMessageLine) => void) | undefined;
   private readonly early: Array<() => void> = [];
   private ended = false;
+  private toolGate: ((toolUseId: string, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Resolves when stdin has closed. */
   readonly closed: Promise<void>;
 
@@ -68,8 +69,26 @@ export class ControlChannel {
     this.flushEarly();
   }
 
+  /**
+   * Requests about a tool call (they carry its `tool_use_id`) wait on `gate` before they are
+   * written: the SDK reads the assistant message holding the call first (headless/call-order.ts).
+   */
+  orderToolRequests(gate: (toolUseId: string, signal?: AbortSignal) => Promise<void>): void {
+    this.toolGate = gate;
+  }
+
   /** Sends a control request to the SDK and waits for its response payload (an error response rejects). */
-  request(request: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
+  async request(request: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
+    const toolUseId = request.tool_use_id;
+    if (this.toolGate && typeof toolUseId === "string") {
+      await this.toolGate(toolUseId, signal);
+      // Given up while it waited: nothing was sent, so there is nothing to cancel.
+      if (signal?.aborted) throw new Error("cancelled");
+    }
+    return this.send(request, signal);
+  }
+
+  private send(request: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
     if (this.ended) return Promise.reject(new Error("the SDK has closed stdin"));
     const requestId = randomUUID();
     return new Promise<JsonObject>((resolve, reject) => {

@@ -14,7 +14,8 @@ import type { UserContentBlock } from "../../messages/types.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import type { SessionConfig } from "../flags/session-config.js";
 import { HeadlessReporter, type ResultObject } from "../headless/output.js";
-import { shouldNudge, structuredOutputOf } from "../headless/structured-output.js";
+import { reportSetupFailure } from "../headless/setup-failure.js";
+import { structuredOutputOf, withStructuredOutput } from "../headless/structured-output.js";
 import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
 import { planSession } from "../session/plan.js";
@@ -136,7 +137,7 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
       try {
         state = await build();
       } catch (error) {
-        return setupFailed(error, err);
+        return setupFailed(error, config, out, err);
       }
       if (first) await state.built.runStartHooks();
       lastResult = await runTurn(state, message, config, first, write);
@@ -148,7 +149,7 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
       try {
         state = await building;
       } catch (error) {
-        return setupFailed(error, err);
+        return setupFailed(error, config, out, err);
       }
     }
   } finally {
@@ -170,10 +171,23 @@ export async function runStreamSession(config: SessionConfig, io: StreamIo = pro
   return lastResult?.is_error ? 1 : 0;
 }
 
-function setupFailed(error: unknown, err: (text: string) => void): number {
+/** The session could not be built: said on stderr and, for the SDK reading stdout, as a result line. */
+function setupFailed(
+  error: unknown,
+  config: SessionConfig,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): number {
   const message = error instanceof Error ? error.message : String(error);
-  err(`warden: ${message}\n`);
-  return error instanceof SessionSetupError ? error.exitCode : 1;
+  return reportSetupFailure({
+    message,
+    // A bad flag or value is usage (2); settings that cannot be read and the rest, set-up (1).
+    exitCode: error instanceof SessionSetupError ? error.exitCode : 1,
+    format: "stream-json",
+    ...(config.sessionId !== undefined && { sessionId: config.sessionId }),
+    out,
+    err,
+  });
 }
 
 async function buildState(
@@ -263,6 +277,10 @@ async function buildState(
   }
   const taskLines = reporter;
   reportTaskLines(built.session, (fields) => taskLines.system(fields));
+  // A foreground subagent's messages are streamed; a question about any call waits for its message.
+  const messageLines = reporter;
+  built.session.observeSubagents((parentToolUseId, event) => messageLines.subagentEvent(parentToolUseId, event));
+  channel.orderToolRequests((toolUseId, signal) => messageLines.callOrder.whenShown(toolUseId, signal));
   onReporter(reporter);
   // The Agent SDK asks for checkpoints through its environment (enableFileCheckpointing).
   const checkpointing =
@@ -319,7 +337,9 @@ async function runTurn(
   // No message: what waits for the model (task notices, scheduled prompts) makes the turn.
   const content = message ? promptOf(message.message?.content) : undefined;
   try {
-    const events = typeof content === "object" ? session.submitMessage(content) : built.runPrompt(content);
+    const prompt = typeof content === "object" ? session.submitMessage(content) : built.runPrompt(content);
+    // --json-schema: sent back to call StructuredOutput, within what --max-turns leaves.
+    const events = withStructuredOutput(prompt, session, built.plan.structured, config.maxTurns);
     for await (const event of events) {
       if (state.interruptRequested && session.isRunning) {
         state.interruptRequested = false;
@@ -327,14 +347,6 @@ async function runTurn(
       }
       reporter.event(event);
       if (event.type === "terminal") terminal = event;
-    }
-    const structured = built.plan.structured;
-    for (let nudges = 0; structured && terminal?.reason === "completed"; nudges++) {
-      if (!shouldNudge(session.getAppState(), structured, nudges)) break;
-      for await (const event of session.submitMessage(structured.nudge)) {
-        reporter.event(event);
-        if (event.type === "terminal") terminal = event;
-      }
     }
   } catch (error) {
     if (!(error instanceof PromptBlockedError)) throw error;

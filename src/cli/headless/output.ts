@@ -2,96 +2,26 @@
 // Code's so existing consumers can read it: system/init, assistant, user, then one result line.
 // json prints only the result object; text prints only the final answer.
 
-import type { QueryEvent, TerminalEvent, TerminalReason } from "../../loop/events.js";
+import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import type { ServerLogMessage } from "../../mcp/client-features/types.js";
 import type { AssistantMessage, Usage, UserMessage } from "../../messages/types.js";
 import { emptyUsage, textOf, toolResultText } from "../../messages/types.js";
-import type { ModelUsageEntry } from "../../models/cost.js";
 import type { PermissionDenialRecord } from "../../orchestration/run-tool-use.js";
 import type { OutputFormat } from "../flags/session-config.js";
 import type { InitInfo } from "../session/init-info.js";
 import { wardenVersion } from "../version.js";
+import { CallOrder, MAIN_STREAM } from "./call-order.js";
 import { PartialMessages } from "./partial-messages.js";
+import {
+  fullUsage,
+  REASON_TEXT,
+  type ResultObject,
+  type SessionCosts,
+  type StructuredOutcome,
+  subtypeOf,
+} from "./result-shape.js";
 
-export type ResultSubtype =
-  | "success"
-  | "error_max_turns"
-  | "error_max_budget_usd"
-  | "error_during_execution"
-  | "error_max_structured_output_retries";
-
-/** What the session spent, for the result line. */
-export interface SessionCosts {
-  /** Null when a model the session used has no known price. */
-  totalCostUsd: number | null;
-  modelUsage: Record<string, ModelUsageEntry>;
-}
-
-export interface ResultObject {
-  type: "result";
-  subtype: ResultSubtype;
-  is_error: boolean;
-  duration_ms: number;
-  duration_api_ms: number;
-  num_turns: number;
-  result: string;
-  session_id: string;
-  /** USD spent by the session; null when a model's price is unknown (never a made-up zero). */
-  total_cost_usd: number | null;
-  usage: Usage;
-  /** Tokens and cost per model id, in the Agent SDK's ModelUsage shape. */
-  modelUsage: Record<string, ModelUsageEntry>;
-  permission_denials: Array<{ tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }>;
-  /** Why the loop stopped (completed, max_turns, aborted_streaming, model_error, ...). */
-  terminal_reason: TerminalReason;
-  /** What went wrong, for error results. */
-  error?: string;
-  /** The same, as the Agent SDK's error results carry it. */
-  errors?: string[];
-  /** What the run left undone that its caller should know of (a sign-in nobody finished). */
-  notices?: string[];
-  /** The last answer's stop reason (null when there was none). */
-  stop_reason: string | null;
-  /** `--json-schema` runs: the data of the last StructuredOutput call that matched the schema. */
-  structured_output?: unknown;
-  uuid: string;
-}
-
-/** What a `--json-schema` run produced (`output` absent: no valid StructuredOutput call). */
-export interface StructuredOutcome {
-  output?: { data: unknown };
-}
-
-export function subtypeOf(reason: TerminalReason): ResultSubtype {
-  if (reason === "completed") return "success";
-  if (reason === "max_turns") return "error_max_turns";
-  if (reason === "max_budget_usd") return "error_max_budget_usd";
-  return "error_during_execution";
-}
-
-const REASON_TEXT: Record<TerminalReason, string> = {
-  completed: "",
-  max_turns: "the session reached its turn limit (--max-turns)",
-  aborted_streaming: "interrupted while the model was answering",
-  aborted_tools: "interrupted while tools were running",
-  model_error: "the model request failed",
-  prompt_too_long: "the conversation is too long for the model's context window",
-  max_output_tokens: "the model kept hitting its output token limit",
-  max_budget_usd: "the session reached its USD budget (--max-budget-usd)",
-};
-
-/** The Agent SDK's usage shape: every field present. */
-function fullUsage(usage: Usage | undefined): object {
-  return {
-    input_tokens: usage?.input_tokens ?? 0,
-    output_tokens: usage?.output_tokens ?? 0,
-    cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
-    cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
-    server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
-    service_tier: "standard",
-    cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
-  };
-}
+export type { ResultObject, ResultSubtype, SessionCosts, StructuredOutcome } from "./result-shape.js";
 
 export class HeadlessReporter {
   private lastAssistant: AssistantMessage | undefined;
@@ -99,6 +29,10 @@ export class HeadlessReporter {
   private apiMs = 0;
   /** --include-partial-messages: the model's answer as Anthropic stream events while it streams. */
   private partial: PartialMessages | undefined;
+  /** What has been written of each streamed message: questions about a call wait for its message. */
+  readonly callOrder = new CallOrder();
+  /** Foreground subagents whose model request is being written (closed when the main loop goes on). */
+  private readonly openSubagents = new Set<string>();
 
   constructor(
     private readonly format: OutputFormat,
@@ -184,14 +118,20 @@ export class HeadlessReporter {
     switch (event.type) {
       case "request_start":
         this.apiStartedAt = performance.now();
+        this.endSubagentStreams();
+        this.callOrder.streamStarted(MAIN_STREAM);
         return;
       case "assistant":
         this.stopApiClock();
         this.lastAssistant = event.message;
-        if (this.format === "stream-json") this.line(this.assistantLine(event.message));
+        if (this.format === "stream-json") this.line(this.assistantLine(event.message, null));
+        this.callOrder.shown(toolUseIdsOf(event.message));
+        this.callOrder.streamEnded(MAIN_STREAM);
         return;
       case "user":
-        if (this.format === "stream-json") this.line(this.userLine(event.message));
+        // The main loop goes on (an Agent call's result): its subagent has no message left to write.
+        this.endSubagentStreams();
+        if (this.format === "stream-json") this.line(this.userLine(event.message, null));
         return;
       case "tool_result":
         if (this.verbose && this.format !== "stream-json") {
@@ -246,10 +186,46 @@ export class HeadlessReporter {
         return;
       case "terminal":
         this.stopApiClock();
+        this.endSubagentStreams();
+        this.callOrder.streamEnded(MAIN_STREAM);
         return;
       default:
         return;
     }
+  }
+
+  /**
+   * An event of a foreground subagent's loop: its messages are streamed as Claude Code streams
+   * them, with `parent_tool_use_id` naming the Agent call it runs for. The run's result line speaks
+   * of the main loop only, so nothing else is taken from them.
+   */
+  subagentEvent(parentToolUseId: string, event: QueryEvent): void {
+    switch (event.type) {
+      case "request_start":
+        this.openSubagents.add(parentToolUseId);
+        this.callOrder.streamStarted(parentToolUseId);
+        return;
+      case "assistant":
+        if (this.format === "stream-json") this.line(this.assistantLine(event.message, parentToolUseId));
+        this.callOrder.shown(toolUseIdsOf(event.message));
+        this.openSubagents.delete(parentToolUseId);
+        this.callOrder.streamEnded(parentToolUseId);
+        return;
+      case "user":
+        if (this.format === "stream-json") this.line(this.userLine(event.message, parentToolUseId));
+        return;
+      case "terminal":
+        this.openSubagents.delete(parentToolUseId);
+        this.callOrder.streamEnded(parentToolUseId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private endSubagentStreams(): void {
+    for (const id of this.openSubagents) this.callOrder.streamEnded(id);
+    this.openSubagents.clear();
   }
 
   /**
@@ -289,7 +265,13 @@ export class HeadlessReporter {
   ): ResultObject {
     const missingOutput =
       structured !== undefined && structured.output === undefined && terminal.reason === "completed";
-    const subtype = missingOutput ? "error_max_structured_output_retries" : subtypeOf(terminal.reason);
+    // The data asked for was recorded: the run did its job, even if the turn limit came next.
+    const outputThenLimit = structured?.output !== undefined && terminal.reason === "max_turns";
+    const subtype = missingOutput
+      ? "error_max_structured_output_retries"
+      : outputThenLimit
+        ? "success"
+        : subtypeOf(terminal.reason);
     const result: ResultObject = {
       type: "result",
       subtype,
@@ -338,7 +320,7 @@ export class HeadlessReporter {
     this.apiStartedAt = undefined;
   }
 
-  private assistantLine(message: AssistantMessage): object {
+  private assistantLine(message: AssistantMessage, parentToolUseId: string | null): object {
     return {
       type: "assistant",
       message: {
@@ -353,18 +335,18 @@ export class HeadlessReporter {
         // none is shown as zero tokens.
         usage: fullUsage(message.usage ?? emptyUsage()),
       },
-      parent_tool_use_id: null,
+      parent_tool_use_id: parentToolUseId,
       session_id: this.sessionId,
       uuid: crypto.randomUUID(),
     };
   }
 
-  private userLine(message: UserMessage): object {
+  private userLine(message: UserMessage, parentToolUseId: string | null): object {
     return {
       type: "user",
       message: { role: "user", content: message.content },
       ...(message.isMeta ? { isMeta: true } : {}),
-      parent_tool_use_id: null,
+      parent_tool_use_id: parentToolUseId,
       session_id: this.sessionId,
       uuid: crypto.randomUUID(),
     };
@@ -373,4 +355,8 @@ export class HeadlessReporter {
   private line(value: object): void {
     this.out(`${JSON.stringify(value)}\n`);
   }
+}
+
+function toolUseIdsOf(message: AssistantMessage): string[] {
+  return message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
 }

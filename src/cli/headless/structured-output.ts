@@ -2,6 +2,9 @@
 // session starts, so a bad one is a usage error; the StructuredOutput tool joins the pool; and a
 // run whose model ended without a valid call is sent back to make it, a bounded number of times.
 import { readFile } from "node:fs/promises";
+import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
+import type { SessionEngine } from "../../loop/session.js";
+import { addUsage } from "../../messages/types.js";
 import type { AppState } from "../../tool/app-state.js";
 import { wrapSystemReminder } from "../../tool/attachments.js";
 import type { AnyTool, JSONSchema } from "../../tool/types.js";
@@ -68,4 +71,41 @@ export function shouldNudge(state: AppState, setup: StructuredOutputSetup, nudge
   if (state.structuredOutput?.value !== undefined) return false;
   if ((state.structuredOutput?.failedAttempts ?? 0) >= setup.maxAttempts) return false;
   return nudgesSoFar < MAX_STRUCTURED_OUTPUT_NUDGES;
+}
+
+/**
+ * A prompt's events and, for a --json-schema run, those of each time the model is sent back to
+ * call StructuredOutput: one run to its caller. Its single terminal event counts every model
+ * request and all their usage; the nudges spend only what is left of --max-turns (none left: the
+ * run ends at its turn limit, never past it).
+ */
+export async function* withStructuredOutput(
+  prompt: AsyncIterable<QueryEvent>,
+  session: Pick<SessionEngine, "getAppState" | "submitMessage">,
+  structured: StructuredOutputSetup | undefined,
+  maxTurns: number | undefined,
+): AsyncGenerator<QueryEvent, void> {
+  let total: TerminalEvent | undefined;
+  const take = (terminal: TerminalEvent) => {
+    total = total
+      ? { ...terminal, turnCount: total.turnCount + terminal.turnCount, usage: addUsage(total.usage, terminal.usage) }
+      : terminal;
+  };
+  for await (const event of prompt) {
+    if (event.type === "terminal") take(event);
+    else yield event;
+  }
+  for (let nudges = 0; structured && total?.reason === "completed"; nudges++) {
+    if (!shouldNudge(session.getAppState(), structured, nudges)) break;
+    const left = maxTurns === undefined ? undefined : maxTurns - total.turnCount;
+    if (left !== undefined && left <= 0) {
+      total = { ...total, reason: "max_turns" };
+      break;
+    }
+    for await (const event of session.submitMessage(structured.nudge, left === undefined ? {} : { maxTurns: left })) {
+      if (event.type === "terminal") take(event);
+      else yield event;
+    }
+  }
+  if (total) yield total;
 }

@@ -10,7 +10,8 @@ import { isDirectory } from "../../fs/path-kind.js";
 import { addToUserSettingList } from "../../permissions/settings/index.js";
 import { BRACKETED_PASTE_OFF, type EarlyInput } from "../../ui/early-input.js";
 import type { SessionHandle } from "../../ui/run.js";
-import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
+import { parseSessionArgs, type SessionConfig, UsageError } from "../flags/session-config.js";
+import { SEE_HELP } from "../headless/setup-failure.js";
 import { latestSession, openInteractiveSession } from "./session.js";
 
 const err = (text: string) => void process.stderr.write(text);
@@ -22,7 +23,7 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
   } catch (error) {
     early.restore();
     if (!(error instanceof UsageError)) throw error;
-    err(`warden: ${error.message}\n\n${usageText()}`);
+    err(`warden: ${error.message}\n${SEE_HELP}\n`);
     return 2;
   }
   if (!isDirectory(config.cwd)) {

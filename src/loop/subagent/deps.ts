@@ -6,6 +6,7 @@ import type { ModelInfo } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
 import type { TeammateState } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
+import type { QueryEvent } from "../events.js";
 
 /**
  * Runs one teammate to its end (./teammate.ts in process, or a `warden teammate` child process the
@@ -39,4 +40,9 @@ export interface SubagentDeps {
   contextManagement?: ContextManagementOptions;
   /** How teammates run when not in this process (the CLI's process mode); absent: in process. */
   teammateRunner?: TeammateRunner;
+  /**
+   * Each event of a foreground subagent's loop, as it happens, with the id of the Agent call it
+   * runs for; its first prompt comes as a `user` event before its first request.
+   */
+  onForegroundEvent?: (parentToolUseId: string, event: QueryEvent) => void;
 }

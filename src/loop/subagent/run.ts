@@ -5,7 +5,7 @@
 import { queueReminders } from "../../hooks/queue-reminders.js";
 import { addUsage, emptyUsage, type Message, userText } from "../../messages/types.js";
 import type { SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
-import type { TerminalEvent } from "../events.js";
+import type { QueryEvent, TerminalEvent } from "../events.js";
 import { MAX_STOP_HOOK_CONTINUATIONS } from "../session-hooks.js";
 import { type ChildSetup, childQueryParams, setUpChild } from "./child.js";
 import type { SubagentDeps } from "./deps.js";
@@ -28,6 +28,14 @@ export async function runSubagent(
     for (const error of errors) transcript?.recordEntry({ type: "hook_error", agentId: request.agentId, error });
   };
   const messages: Message[] = [...setup.messages];
+  // A foreground agent is watched as it works: its prompt first, then each event of its loop.
+  const parentToolUseId = request.background ? undefined : parent.toolUseId;
+  const watch =
+    parentToolUseId !== undefined && deps.onForegroundEvent
+      ? (event: QueryEvent) => deps.onForegroundEvent?.(parentToolUseId, event)
+      : undefined;
+  const prompt = request.fork || request.history ? undefined : messages.at(-1);
+  if (watch && prompt?.role === "user") watch({ type: "user", message: prompt });
   let run: ChildRun;
   let turns = 0;
   let usage = emptyUsage();
@@ -41,7 +49,7 @@ export async function runSubagent(
       );
     }
     for (let round = 0; ; round++) {
-      run = await driveOnce(deps, setup, request, messages);
+      run = await driveOnce(deps, setup, request, messages, watch);
       const terminal = run.terminal as TerminalEvent;
       turns += terminal.turnCount;
       usage = addUsage(usage, terminal.usage);
@@ -60,6 +68,7 @@ export async function runSubagent(
       const next = userText(`A SubagentStop hook asked you to continue: ${stop.continueWith}`);
       messages.push(next);
       transcript?.recordMessage(next);
+      watch?.({ type: "user", message: next });
     }
   } finally {
     setup.unlink();
@@ -87,8 +96,10 @@ function driveOnce(
   setup: ChildSetup,
   request: SubagentRequest,
   messages: Message[],
+  watch: ((event: QueryEvent) => void) | undefined,
 ): Promise<ChildRun> {
   return driveChildLoop(childQueryParams(deps, setup, request, [...messages]), setup.transcript, (event) => {
+    watch?.(event);
     if (event.type === "assistant") request.onMessage?.(event.message);
     if (event.type === "assistant" || event.type === "user") messages.push(event.message);
     else if (event.type === "compact_boundary") messages.splice(0, messages.length, ...event.messages);
