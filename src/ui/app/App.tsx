@@ -186,6 +186,11 @@ export function App(props: AppProps) {
       async (ready) => {
         if (cancelled) return;
         adopt(ready);
+        // `--continue` / `--resume ID`: the conversation so far, as /resume shows it.
+        if (ready.engine.messages.length > 0) {
+          transcript.addNotice(`Resumed session ${ready.engine.sessionId}:`);
+          transcript.showHistory(ready.engine.messages);
+        }
         showNotices(ready, transcript);
         const queued = waiting.current.splice(0);
         if (queued.length > 0) {
