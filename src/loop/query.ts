@@ -84,6 +84,34 @@ function toolResultsMessage(results: ToolResultBlock[]): UserMessage {
 }
 
 /** The results of a turn cut short: real ones for calls that finished, synthetic for the rest. */
+/**
+ * The events of `events`, each tool result followed by a `todo` event when that call changed the
+ * task list: the list is shown as it changes, not once every call of the turn has finished.
+ */
+async function* withListChanges<T>(
+  events: AsyncGenerator<QueryEvent, T>,
+  listChange: () => QueryEvent | undefined,
+): AsyncGenerator<QueryEvent, T> {
+  let finished = false;
+  try {
+    while (true) {
+      const next = await events.next();
+      if (next.done) {
+        finished = true;
+        return next.value;
+      }
+      yield next.value;
+      if (next.value.type === "tool_result") {
+        const change = listChange();
+        if (change) yield change;
+      }
+    }
+  } finally {
+    // Closed early (the consumer stopped reading): the inner generator's cleanup runs, as with yield*.
+    if (!finished) await events.return(undefined as T);
+  }
+}
+
 async function settledResults(
   toolTurn: StreamingToolTurn,
   toolUses: readonly ToolUseBlock[],
@@ -205,7 +233,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     if (params.agent) modelRequest.agent = params.agent;
     const thinking = params.thinking?.();
     if (thinking) modelRequest.thinking = thinking;
-    const outcome = yield* streamTurn(provider, modelRequest, signal, toolTurn);
+    const outcome = yield* withListChanges(streamTurn(provider, modelRequest, signal, toolTurn), taskListChange);
     usage = addUsage(usage, outcome.turn.usage);
     ledger?.add(modelInfo, outcome.turn.usage);
 
@@ -269,7 +297,10 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     let failure: { error: unknown } | undefined;
     try {
       // Results shown while the model streamed were emitted then; these are the rest.
-      context = { ...(yield* toolTurn.remainingEvents(toolUses, assistant)), messages };
+      context = {
+        ...(yield* withListChanges(toolTurn.remainingEvents(toolUses, assistant), taskListChange)),
+        messages,
+      };
     } catch (error) {
       // The executor broke its contract; the calls it left without a result are paired below.
       failure = { error };

@@ -100,3 +100,26 @@ describe("TranscriptModel", () => {
     ]);
   });
 });
+
+describe("TodoWrite in the transcript", () => {
+  it("reads as a checklist, not as the call's JSON", () => {
+    const model = new TranscriptModel(() => [], "/tmp");
+    const call: ToolUseBlock = {
+      type: "tool_use",
+      id: "w1",
+      name: "TodoWrite",
+      input: {
+        todos: [
+          { content: "Read the code", activeForm: "Reading", status: "completed" },
+          { content: "Fix the bug", activeForm: "Fixing", status: "in_progress" },
+          { content: "Run the tests", activeForm: "Running", status: "pending" },
+        ],
+      },
+    };
+    model.apply({ type: "assistant", message: { role: "assistant", content: [call] } });
+    expect(model.running.get("w1")?.summary).toBe("Update Todos");
+    model.apply({ type: "tool_result", toolUse: call, result: result("w1", "Task list updated: 1 completed") });
+    expect(shown(model.items)).toEqual(["tool Update Todos → ☒ Read the code | ◼ Fix the bug | ☐ Run the tests"]);
+    expect(JSON.stringify(model.items)).not.toContain("activeForm");
+  });
+});
