@@ -3,6 +3,7 @@ import { sessionArtifactsDir } from "../../config/paths.js";
 import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
 import { listSavedSessions } from "../../session/session-list.js";
+import { knownCost } from "../app/status.js";
 import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
 import { addDirCommand } from "./add-dir-command.js";
@@ -53,7 +54,7 @@ export function builtinCommands(): SlashCommand[] {
       run: (ctx) => {
         const engine = ctx.handle.engine;
         const usage = engine.usage;
-        const cost = engine.totalCostUSD;
+        const cost = knownCost(engine);
         const lines = [
           `Session ${engine.sessionId} (${engine.modelLabel})`,
           `  input ${formatTokens(usage.input_tokens)} · cache read ${formatTokens(usage.cache_read_input_tokens ?? 0)} · cache write ${formatTokens(usage.cache_creation_input_tokens ?? 0)} · output ${formatTokens(usage.output_tokens)}`,
