@@ -6,6 +6,7 @@
 import { Box, Static, useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { PermissionMode } from "../../tool/permission-types.js";
+import { currentTaskList } from "../../tool/task-list.js";
 import { customCommandEntries, suggestCommands } from "../commands/custom-commands.js";
 import type { CommandContext, SlashCommand } from "../commands/slash-commands.js";
 import { parseSlashCommand } from "../commands/slash-commands.js";
@@ -189,7 +190,7 @@ export function App(props: AppProps) {
         // `--continue` / `--resume ID`: the conversation so far, as /resume shows it.
         if (ready.engine.messages.length > 0) {
           transcript.addNotice(`Resumed session ${ready.engine.sessionId}:`);
-          transcript.showHistory(ready.engine.messages);
+          transcript.showResumed(ready.engine.messages, currentTaskList(ready.engine.getAppState()));
         }
         showNotices(ready, transcript);
         const queued = waiting.current.splice(0);

@@ -106,6 +106,13 @@ export class TranscriptModel {
     this.changed();
   }
 
+  /** An earlier conversation (a resumed session) shown as it went, with its task list as it stood. */
+  showResumed(messages: readonly Message[], taskList: TaskListSnapshot | undefined): void {
+    this.showHistory(messages);
+    if (taskList && taskList.items.length > 0) this.todo = taskList;
+    this.changed();
+  }
+
   /** An earlier conversation (a resumed session) shown as it went: prompts, answers, tool calls. */
   showHistory(messages: readonly Message[]): void {
     const results = new Map<string, ToolResultBlock>();
