@@ -371,6 +371,7 @@ export function App(props: AppProps) {
           picking={picking}
           cwd={props.cwd}
           onRefused={() => handleRef.current?.commands.interrupt("user")}
+          onPlanApproved={(plan) => transcript.addPlan(plan)}
         />
         <Box borderStyle="round" borderColor="gray" borderLeft={false} borderRight={false} paddingX={0}>
           <Prompt

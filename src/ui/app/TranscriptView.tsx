@@ -66,6 +66,15 @@ export function ItemView({ item }: { item: TranscriptItem }) {
         </Box>
       );
     }
+    case "plan":
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <Text color="green">● User approved the plan:</Text>
+          <Box paddingLeft={2} flexDirection="column">
+            <Markdown text={item.text} />
+          </Box>
+        </Box>
+      );
     case "notice":
       return (
         <Box marginTop={1}>

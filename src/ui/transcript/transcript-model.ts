@@ -29,7 +29,9 @@ export type TranscriptItem =
       result: ResultSummary;
       edit?: EditPreview;
     }
-  | { id: number; kind: "notice"; text: string; tone: "info" | "warning" | "error" };
+  | { id: number; kind: "notice"; text: string; tone: "info" | "warning" | "error" }
+  /** A plan the person approved (ExitPlanMode), as markdown. */
+  | { id: number; kind: "plan"; text: string };
 
 export interface RunningTool {
   use: ToolUseBlock;
@@ -73,6 +75,10 @@ export class TranscriptModel {
 
   addNotice(text: string, tone: "info" | "warning" | "error" = "info"): void {
     this.push({ kind: "notice", text, tone });
+  }
+
+  addPlan(text: string): void {
+    this.push({ kind: "plan", text });
   }
 
   /** A call the person made (an `@file` attached with Read), summarised as the model's calls are. */
