@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { QueryEvent } from "../../src/loop/events.js";
 import type { Message, ToolResultBlock, ToolUseBlock } from "../../src/messages/types.js";
+import { askingAgentLabel } from "../../src/ui/transcript/tool-summary.js";
 import { type TranscriptItem, TranscriptModel } from "../../src/ui/transcript/transcript-model.js";
 
 const use = (id: string, command: string): ToolUseBlock => ({ type: "tool_use", id, name: "Bash", input: { command } });
@@ -121,5 +122,21 @@ describe("TodoWrite in the transcript", () => {
     model.apply({ type: "tool_result", toolUse: call, result: result("w1", "Task list updated: 1 completed") });
     expect(shown(model.items)).toEqual(["tool Update Todos → ☒ Read the code | ◼ Fix the bug | ☐ Run the tests"]);
     expect(JSON.stringify(model.items)).not.toContain("activeForm");
+  });
+});
+
+describe("a subagent in the transcript", () => {
+  it("is named by its type and description, not by its prompt or id", () => {
+    const model = new TranscriptModel(() => [], "/tmp");
+    const call: ToolUseBlock = {
+      type: "tool_use",
+      id: "a1",
+      name: "Agent",
+      input: { description: "Find the parser tests", subagent_type: "Explore", prompt: "Look through test/ for..." },
+    };
+    model.apply({ type: "assistant", message: { role: "assistant", content: [call] } });
+    expect(model.running.get("a1")?.summary).toBe("Explore(Find the parser tests)");
+    expect(askingAgentLabel("agent:Explore", "agent-7f3a")).toBe("The Explore agent");
+    expect(askingAgentLabel(undefined, undefined)).toBeUndefined();
   });
 });

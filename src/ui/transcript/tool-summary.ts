@@ -22,6 +22,11 @@ export function toolCallSummary(tool: AnyTool | undefined, use: ToolUseBlock, cw
   const input = use.input;
   // The list itself is shown as the result (a checklist), not as JSON in the call's line.
   if (checklistOf(use)) return "Update Todos";
+  // A subagent by what it does (its description), under its type, as Claude Code names it.
+  if (use.name === "Agent" && typeof input.description === "string" && input.description.trim() !== "") {
+    const type = typeof input.subagent_type === "string" && input.subagent_type.trim() ? input.subagent_type : "Agent";
+    return `${type}(${oneLine(input.description)})`;
+  }
   let name = use.name;
   let detail: string | undefined;
   try {
@@ -141,4 +146,11 @@ export function checklistOf(use: ToolUseBlock): string[] | undefined {
     lines.push(`${status === "completed" ? "☒" : status === "in_progress" ? "◼" : "☐"} ${oneLine(content)}`);
   }
   return lines.length > 0 ? lines : ["(the list is now empty)"];
+}
+
+/** Who asks in a subagent's permission question: the agent's type, not its generated id. */
+export function askingAgentLabel(querySource: string | undefined, agentId: string | undefined): string | undefined {
+  if (agentId === undefined) return undefined;
+  if (querySource?.startsWith("agent:")) return `The ${querySource.slice("agent:".length)} agent`;
+  return "A forked agent";
 }
