@@ -84,34 +84,6 @@ function toolResultsMessage(results: ToolResultBlock[]): UserMessage {
 }
 
 /** The results of a turn cut short: real ones for calls that finished, synthetic for the rest. */
-/**
- * The events of `events`, each tool result followed by a `todo` event when that call changed the
- * task list: the list is shown as it changes, not once every call of the turn has finished.
- */
-async function* withListChanges<T>(
-  events: AsyncGenerator<QueryEvent, T>,
-  listChange: () => QueryEvent | undefined,
-): AsyncGenerator<QueryEvent, T> {
-  let finished = false;
-  try {
-    while (true) {
-      const next = await events.next();
-      if (next.done) {
-        finished = true;
-        return next.value;
-      }
-      yield next.value;
-      if (next.value.type === "tool_result") {
-        const change = listChange();
-        if (change) yield change;
-      }
-    }
-  } finally {
-    // Closed early (the consumer stopped reading): the inner generator's cleanup runs, as with yield*.
-    if (!finished) await events.return(undefined as T);
-  }
-}
-
 async function settledResults(
   toolTurn: StreamingToolTurn,
   toolUses: readonly ToolUseBlock[],
@@ -233,7 +205,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     if (params.agent) modelRequest.agent = params.agent;
     const thinking = params.thinking?.();
     if (thinking) modelRequest.thinking = thinking;
-    const outcome = yield* withListChanges(streamTurn(provider, modelRequest, signal, toolTurn), taskListChange);
+    const outcome = yield* streamTurn(provider, modelRequest, signal, toolTurn);
     usage = addUsage(usage, outcome.turn.usage);
     ledger?.add(modelInfo, outcome.turn.usage);
 
@@ -297,10 +269,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     let failure: { error: unknown } | undefined;
     try {
       // Results shown while the model streamed were emitted then; these are the rest.
-      context = {
-        ...(yield* withListChanges(toolTurn.remainingEvents(toolUses, assistant), taskListChange)),
-        messages,
-      };
+      context = { ...(yield* toolTurn.remainingEvents(toolUses, assistant)), messages };
     } catch (error) {
       // The executor broke its contract; the calls it left without a result are paired below.
       failure = { error };

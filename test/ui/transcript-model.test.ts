@@ -122,6 +122,12 @@ describe("TodoWrite in the transcript", () => {
     model.apply({ type: "tool_result", toolUse: call, result: result("w1", "Task list updated: 1 completed") });
     expect(shown(model.items)).toEqual(["tool Update Todos → ☒ Read the code | ◼ Fix the bug | ☐ Run the tests"]);
     expect(JSON.stringify(model.items)).not.toContain("activeForm");
+    // The panel shows the new list at once, before the turn's other calls end.
+    expect(model.todo?.items.map((i) => `${i.status} ${i.activeForm}`)).toEqual([
+      "completed Reading",
+      "in_progress Fixing",
+      "pending Running",
+    ]);
   });
 });
 

@@ -6,10 +6,11 @@
 import type { QueryEvent } from "../../loop/events.js";
 import { INTERRUPTED_BY_USER, INTERRUPTED_DURING_TOOLS } from "../../loop/query.js";
 import type { Message, ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
-import type { TaskListSnapshot } from "../../tool/task-list.js";
+import type { TaskListItem, TaskListSnapshot } from "../../tool/task-list.js";
 import type { AnyTool } from "../../tool/types.js";
 import { ATTACHED_PREFIX, NOT_ATTACHED_PREFIX } from "../input/file-mentions.js";
 import {
+  checklistOf,
   type EditPreview,
   editOf,
   oneLine,
@@ -287,6 +288,8 @@ export class TranscriptModel {
     const tool = this.tool(toolUse.name);
     // A command stopped while its output was on screen keeps that output in view (its result carries it).
     const result = summarizeResult(tool, toolUse, resultBlock, running?.progress ? 10 : 4);
+    // The panel follows a TodoWrite as soon as it is done, not once the turn's other calls are.
+    if (!result.isError && checklistOf(toolUse)) this.todo = todoListOf(toolUse, this.todo);
     const edit = result.isError ? undefined : editOf(toolUse.input, "new");
     this.push({
       kind: "tool",
@@ -339,4 +342,16 @@ export function progressStatus(progress: unknown): string | undefined {
     typeof total === "number" && total > 0 ? (total === 100 ? `${Math.round(done)}%` : `${done}/${total}`) : `${done}`;
   const words = typeof message === "string" ? message.replace(/\s+/g, " ").trim().slice(0, 160) : "";
   return words ? `${words} (${amount})` : amount;
+}
+
+/** The list a TodoWrite call wrote, as the task panel shows it (the loop's `todo` event confirms it later). */
+function todoListOf(use: ToolUseBlock, previous: TaskListSnapshot | undefined): TaskListSnapshot {
+  const items = (use.input.todos as Array<{ content: string; status?: unknown; activeForm?: unknown }>).map(
+    (todo): TaskListItem => ({
+      content: todo.content,
+      status: todo.status === "completed" || todo.status === "in_progress" ? todo.status : "pending",
+      ...(typeof todo.activeForm === "string" && { activeForm: todo.activeForm }),
+    }),
+  );
+  return { family: "TodoWrite", revision: (previous?.revision ?? 0) + 1, items };
 }
