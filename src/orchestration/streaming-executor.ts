@@ -12,7 +12,7 @@ import { maxToolUseConcurrency } from "./concurrency-limit.js";
 import { isCallConcurrencySafe } from "./partition.js";
 import { type ResolvedToolCall, resolveToolCall } from "./resolve-call.js";
 import { runResolvedToolCall, type ToolRunOutcome } from "./run-tool-use.js";
-import { describeCall, syntheticResult } from "./synthetic-results.js";
+import { describeCall, type PartialOutput, partialOutputOf, syntheticResult } from "./synthetic-results.js";
 
 /** What the executor hands the loop: progress as it happens, results in call order. */
 export type ToolExecutionUpdate =
@@ -46,6 +46,8 @@ interface TrackedCall {
   abort?: ChildAbortController;
   outcome?: ToolRunOutcome;
   syntheticReason?: ToolAbortReason;
+  /** The output a running call last reported (a long Bash command's last lines), kept for its interrupted result. */
+  outputSoFar?: PartialOutput;
 }
 
 /**
@@ -238,6 +240,8 @@ export class StreamingToolExecutor {
     const callContext: ToolUseContext = { ...this.context, abortController: abort.controller };
     const onProgress = (progress: unknown) => {
       if (call.status !== "executing") return;
+      const output = partialOutputOf(progress);
+      if (output) call.outputSoFar = output;
       this.progressQueue.push({ type: "progress", toolUseId: call.resolved.block.id, progress });
       this.wake();
     };
@@ -282,7 +286,7 @@ export class StreamingToolExecutor {
     call.syntheticReason = reason;
     call.outcome = {
       tool: call.resolved.tool,
-      result: syntheticResult(call.resolved.block, reason, started, this.erroredSibling),
+      result: syntheticResult(call.resolved.block, reason, started, this.erroredSibling, call.outputSoFar),
     };
     // A call that was running frees its slot; queued calls are then settled (the tree is aborted).
     if (started) this.advance();

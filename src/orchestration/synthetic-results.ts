@@ -20,13 +20,38 @@ export function syntheticMessage(reason: ToolAbortReason, started: boolean, erro
   }
 }
 
+/** What a running call showed of its output before it was stopped (a long Bash command's progress). */
+export interface PartialOutput {
+  /** Its last lines. */
+  text: string;
+  /** How many lines it had written in all, when it said. */
+  totalLines?: number;
+}
+
+/** The output a progress report carries (`{ output, totalLines }`, as Bash reports), if any. */
+export function partialOutputOf(progress: unknown): PartialOutput | undefined {
+  if (typeof progress !== "object" || progress === null) return undefined;
+  const { output, totalLines } = progress as { output?: unknown; totalLines?: unknown };
+  if (typeof output !== "string" || output.trim() === "") return undefined;
+  return typeof totalLines === "number" ? { text: output, totalLines } : { text: output };
+}
+
 export function syntheticResult(
   block: ToolUseBlock,
   reason: ToolAbortReason,
   started: boolean,
   erroredSibling?: string,
+  outputSoFar?: PartialOutput,
 ): ToolResultBlock {
-  return errorResult(block.id, syntheticMessage(reason, started, erroredSibling));
+  const message = syntheticMessage(reason, started, erroredSibling);
+  if (!started || !outputSoFar) return errorResult(block.id, message);
+  // The person saw this output on screen when they stopped the call; the model reads it too.
+  const shown = outputSoFar.text.replace(/\s+$/, "").split("\n").length;
+  const earlier =
+    outputSoFar.totalLines !== undefined && outputSoFar.totalLines > shown
+      ? ` (its last ${shown} of ${outputSoFar.totalLines} lines)`
+      : "";
+  return errorResult(block.id, `${message}\nOutput before it was stopped${earlier}:\n${outputSoFar.text}`);
 }
 
 /** `Bash(npm test)`: names the failed call in its siblings' results, short enough to read. */

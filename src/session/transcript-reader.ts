@@ -158,7 +158,30 @@ export function loadSession(cwd: string, sessionId: string): LoadedTranscript {
   if (!isValidSessionId(sessionId)) {
     throw new Error(`invalid session id ${JSON.stringify(sessionId)}: expected letters, digits, '-', '_' or '.'`);
   }
-  return loadTranscriptFile(transcriptPath(cwd, sessionId));
+  return loadTranscriptFile(transcriptPath(cwd, resolveSessionId(cwd, sessionId)));
+}
+
+/**
+ * The full id of a saved session of this cwd named by its id or a unique start of it (`/resume`
+ * lists the first 8 characters, as Claude Code's picker does). An exact name always wins; a start
+ * that fits several sessions is an error that lists them.
+ */
+export function resolveSessionId(cwd: string, idOrPrefix: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(projectDataDir(cwd));
+  } catch {
+    return idOrPrefix;
+  }
+  const ids = names.filter((name) => name.endsWith(".jsonl")).map((name) => name.slice(0, -".jsonl".length));
+  if (ids.includes(idOrPrefix)) return idOrPrefix;
+  const matches = ids.filter((id) => id.startsWith(idOrPrefix));
+  if (matches.length === 1) return matches[0] as string;
+  // Unknown: the exact name is looked for, and the error names the transcript that is missing.
+  if (matches.length === 0) return idOrPrefix;
+  throw new Error(
+    `"${idOrPrefix}" starts the ids of ${matches.length} sessions (${matches.sort().join(", ")}); give more of the id`,
+  );
 }
 
 /** `--continue`: the most recently written session of this cwd, or undefined when there is none. */

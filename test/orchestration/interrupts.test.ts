@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { drainQueuedUserMessages, submitWhileRunning } from "../../src/loop/user-message-queue.js";
 import { StreamingToolExecutor } from "../../src/orchestration/streaming-executor.js";
+import type { AnyTool } from "../../src/tool/types.js";
+import { BashTool } from "../../src/tools/bash/tool.js";
 import {
   allowAll,
   CallLog,
@@ -199,5 +201,27 @@ describe("the session-visible flag and queue", () => {
     expect(controller.signal.reason).toBe("interrupt");
     expect(drainQueuedUserMessages(context)).toEqual([message, message]);
     expect(drainQueuedUserMessages(context)).toEqual([]);
+  });
+});
+
+describe("ESC on a running Bash command", () => {
+  it("gives the model the output the command had shown before it was stopped", async () => {
+    const queryController = new AbortController();
+    const context = makeContext([BashTool as AnyTool], await tempSessionDir(), queryController);
+    const executor = new StreamingToolExecutor({ context, canUseTool: allowAll });
+    executor.addTool(call("Bash", { command: "for i in 1 2 3; do echo step $i; done; sleep 30" }, "long-bash"));
+    // Bash reports its last lines once it has run a while; ESC comes after the person saw them.
+    const seen: unknown[] = [];
+    while (!seen.some((p) => JSON.stringify(p).includes("step 3"))) {
+      for (const update of executor.takeProgress()) if (update.type === "progress") seen.push(update.progress);
+      await tick(50);
+    }
+    queryController.abort();
+    const [result] = resultsOf(await collect(executor.getRemainingResults()));
+    const text = textOfResult(result!);
+    expect(result!.is_error).toBe(true);
+    expect(text).toMatch(/^Interrupted by the user: the tool call was cancelled before it finished\./);
+    expect(text).toContain("Output before it was stopped");
+    expect(text).toContain("step 1\nstep 2\nstep 3");
   });
 });

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { transcriptPath } from "../../src/config/paths.js";
 import { TranscriptWriter } from "../../src/session/transcript.js";
-import { latestSessionId, loadSession, loadTranscriptFile } from "../../src/session/transcript-reader.js";
+import {
+  latestSessionId,
+  loadSession,
+  loadTranscriptFile,
+  resolveSessionId,
+} from "../../src/session/transcript-reader.js";
 import { builtFixture } from "../helpers/built.js";
 import { collect, sessionFor, tempDir, text, toolUse } from "../loop/helpers.js";
 
@@ -109,6 +114,24 @@ describe("transcripts", () => {
     expect(latestSessionId(cwd)).toBe("new");
     expect(() => loadSession(cwd, "../../etc/passwd")).toThrow(/invalid session id/);
     expect(() => loadSession(cwd, "nope")).toThrow(/no transcript at/);
+  });
+
+  it("--resume takes a unique start of a session id (as /resume lists them) and names the sessions an ambiguous one fits", () => {
+    const cwd = tempDir();
+    for (const id of ["3f9a01c2-aaaa", "3f9a77d0-bbbb", "81c0e5aa-cccc"]) {
+      const writer = new TranscriptWriter(transcriptPath(cwd, id), { sessionId: id, cwd, model: "m" });
+      writer.recordMessage({ role: "user", content: [{ type: "text", text: `prompt of ${id}` }] });
+      writer.close();
+    }
+    const loaded = loadSession(cwd, "81c0e5aa");
+    expect(loaded.sessionId).toBe("81c0e5aa-cccc");
+    expect(JSON.stringify(loaded.messages)).toContain("prompt of 81c0e5aa-cccc");
+    expect(resolveSessionId(cwd, "3f9a01c2")).toBe("3f9a01c2-aaaa");
+    expect(resolveSessionId(cwd, "3f9a77d0-bbbb")).toBe("3f9a77d0-bbbb");
+    expect(() => loadSession(cwd, "3f9a")).toThrow(
+      /"3f9a" starts the ids of 2 sessions \(3f9a01c2-aaaa, 3f9a77d0-bbbb\)/,
+    );
+    expect(() => loadSession(cwd, "ffff")).toThrow(/no transcript at/);
   });
 
   it("marks a resumed file instead of writing a second header", () => {

@@ -42,6 +42,18 @@ describe("DiffView", () => {
     expect(frame).not.toMatch(/\x1b\[3[12]m2 {3}same/);
   });
 
+  it("counts an edit's lines as git does: text appended after a line adds lines and removes none", () => {
+    // Edit(old_string "return a;", new_string "return a;\n// x\n// y\n// z"): git shows 3 added, 0 removed.
+    expect(diffStats(diffLines("  return a;", "  return a;\n  // x\n  // y\n  // z"))).toEqual({
+      added: 3,
+      removed: 0,
+    });
+    expect(diffStats(diffLines("a\nb", "a\nB"))).toEqual({ added: 1, removed: 1 });
+    expect(diffStats(diffLines("a\nb\n", "a\nb\nc\n"))).toEqual({ added: 1, removed: 0 });
+    const lines = diffLines("one", "one\ntwo").map((l) => `${l.kind} ${l.text}`);
+    expect(lines).toEqual(["context one", "add two"]);
+  });
+
   it("counts what is left out past maxLines", () => {
     const oldText = Array.from({ length: 30 }, (_, i) => `old ${i}`).join("\n");
     const newText = Array.from({ length: 30 }, (_, i) => `new ${i}`).join("\n");

@@ -304,6 +304,40 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     expect(JSON.stringify(lines)).toContain("and now?");
   });
 
+  it("--resume with the 8-character id /resume lists opens on the conversation so far and its task list", async () => {
+    const todos = [
+      { content: "Read the notes", activeForm: "Reading the notes", status: "completed" },
+      { content: "Write the summary", activeForm: "Writing the summary", status: "in_progress" },
+    ];
+    const p = project([
+      { content: [text("Planning first."), toolUse("w1", "TodoWrite", { todos })] },
+      { content: [text("First answer.")] },
+    ]);
+    const first = p.start();
+    await first.waitFor(READY);
+    await submit(first, "first question");
+    await first.waitFor("First answer.");
+    first.press("C-d");
+    expect(await first.exitCode()).toBe(0);
+    const earlier = transcriptLines(p)[0]?.sessionId as string;
+
+    const secondScript = writeScript(tempDir("warden-tui-script-"), [{ content: [text("Second answer.")] }]);
+    const second = p.start(["--resume", earlier.slice(0, 8)], {}, secondScript);
+    await second.waitFor(READY);
+    const screen = await second.waitFor("◼ Writing the summary");
+    expect(screen).toContain(`Resumed session ${earlier}`);
+    expect(screen).toContain("> first question");
+    expect(screen).toContain("Planning first.");
+    expect(screen).toMatch(/Update Todos\s+⎿\s+☒ Read the notes/);
+    expect(screen).toContain("First answer.");
+    // The task panel shows the list as it stood (the in-progress item by its active form).
+    expect(screen).toContain("◼ Writing the summary");
+    await submit(second, "and now?");
+    await second.waitFor("Second answer.");
+    const lines = await transcriptWhen(p, (l) => JSON.stringify(l).includes("Second answer"));
+    expect(lines[0]?.sessionId).toBe(earlier);
+  });
+
   it("asks whether to trust a folder whose settings widen permissions, and remembers yes", async () => {
     const p = project([{ content: [text("ok")] }], {
       ".warden/settings.json": JSON.stringify({ permissions: { allow: ["Bash(make:*)"] } }),

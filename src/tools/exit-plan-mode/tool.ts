@@ -190,7 +190,10 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
     const planFilePath = planFileOf(context);
     if (isTeammate(context)) return { data: await submitToLead(context, planFilePath) };
     const prompts = input.allowedPrompts ?? [];
-    const nextMode = modeAfterPlan(context.getAppState());
+    // A person who approved with "auto-accept edits" or "manually approve edits" has set the mode
+    // with the answer; otherwise the session returns to the mode it had before plan mode.
+    const chosen = context.getAppState().toolPermissionContext.mode;
+    const nextMode = chosen !== "plan" ? chosen : modeAfterPlan(context.getAppState());
     const approvePlan = context.options.userDialog?.approvePlan;
     if (approvePlan) {
       const plan = (await readPlan(planFilePath)) ?? "";

@@ -6,6 +6,7 @@
 import { Box, Static, Text, useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { PermissionMode } from "../../tool/permission-types.js";
+import { currentTaskList } from "../../tool/task-list.js";
 import { customCommandEntries, suggestCommands } from "../commands/custom-commands.js";
 import type { CommandContext, SlashCommand } from "../commands/slash-commands.js";
 import { parseSlashCommand } from "../commands/slash-commands.js";
@@ -188,6 +189,11 @@ export function App(props: AppProps) {
       async (ready) => {
         if (cancelled) return;
         adopt(ready);
+        // `--continue` / `--resume ID`: the conversation so far, as /resume shows it.
+        if (ready.engine.messages.length > 0) {
+          transcript.addNotice(`Resumed session ${ready.engine.sessionId}:`);
+          transcript.showResumed(ready.engine.messages, currentTaskList(ready.engine.getAppState()));
+        }
         showNotices(ready, transcript);
         const queued = waiting.current.splice(0);
         if (queued.length > 0) {
@@ -372,6 +378,7 @@ export function App(props: AppProps) {
           picking={picking}
           cwd={props.cwd}
           onRefused={() => handleRef.current?.commands.interrupt("user")}
+          onPlanApproved={(plan) => transcript.addPlan(plan)}
         />
         <Box borderStyle="round" borderColor="gray" borderLeft={false} borderRight={false} paddingX={0}>
           <Prompt

@@ -1,10 +1,13 @@
 // Whatever waits for the person above the prompt, one at a time: a permission question, then an
 // MCP server's form (elicitation), then a server's request to sample the model, and a pick list a
 // slash command opened.
+
+import { EXIT_PLAN_MODE_TOOL_NAME } from "../../tools/exit-plan-mode/prompt.js";
 import { ElicitationDialog } from "../dialogs/ElicitationDialog.js";
 import type { ElicitationQueue } from "../dialogs/elicitation-queue.js";
 import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
 import { PickList } from "../dialogs/PickList.js";
+import { PlanApprovalPrompt } from "../dialogs/PlanApprovalPrompt.js";
 import type { PendingAsk } from "../dialogs/permission-queue.js";
 import { SamplingPrompt } from "../dialogs/SamplingPrompt.js";
 import type { SamplingQueue } from "../dialogs/sampling-queue.js";
@@ -24,12 +27,23 @@ export interface QuestionsProps {
   cwd: string;
   /** A "No" to a permission question also stops the running prompt. */
   onRefused(): void;
+  /** The plan the person approved, shown in the transcript. */
+  onPlanApproved(plan: string): void;
 }
 
-export function Questions({ ask, question, sampling, picking, cwd, onRefused }: QuestionsProps) {
+export function Questions({ ask, question, sampling, picking, cwd, onRefused, onPlanApproved }: QuestionsProps) {
   return (
     <>
-      {ask ? (
+      {ask && ask.pending.request.tool.name === EXIT_PLAN_MODE_TOOL_NAME ? (
+        <PlanApprovalPrompt
+          key={ask.pending.id}
+          ask={ask.pending}
+          onAnswered={(answer) => {
+            if (answer.approved) onPlanApproved(answer.plan);
+            else if (!answer.withWords) onRefused();
+          }}
+        />
+      ) : ask ? (
         <PermissionPrompt
           key={ask.pending.id}
           ask={ask.pending}

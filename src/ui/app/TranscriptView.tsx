@@ -1,5 +1,6 @@
 // How each finished item of the transcript looks, and the live part below them.
 import { Box, Text } from "ink";
+import type { ReactNode } from "react";
 import type { BackgroundTask } from "../../tool/shell-state.js";
 import type { TaskListSnapshot } from "../../tool/task-list.js";
 import { DiffView, diffLines, diffStats } from "../components/DiffView.js";
@@ -37,10 +38,10 @@ export function ItemView({ item }: { item: TranscriptItem }) {
       const stats = item.edit ? diffStats(diffLines(item.edit.oldText, item.edit.newText)) : undefined;
       return (
         <Box marginTop={1} flexDirection="column">
-          <Text>
+          <Box>
             <Text color={item.result.isError ? "red" : "green"}>● </Text>
             <Text bold>{item.summary}</Text>
-          </Text>
+          </Box>
           {stats ? (
             <Text>
               {"  ⎿  "}Added {stats.added} line{stats.added === 1 ? "" : "s"}, removed {stats.removed} line
@@ -49,10 +50,11 @@ export function ItemView({ item }: { item: TranscriptItem }) {
           ) : (
             item.result.lines.map((line, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
-              <Text key={index} color={item.result.isError ? "red" : undefined} dimColor={!item.result.isError}>
-                {index === 0 ? "  ⎿  " : "     "}
-                {line}
-              </Text>
+              <Indented key={index} prefix={index === 0 ? "  ⎿  " : "     "}>
+                <Text color={item.result.isError ? "red" : undefined} dimColor={!item.result.isError}>
+                  {line}
+                </Text>
+              </Indented>
             ))
           )}
           {item.result.hidden > 0 && !stats ? <Text dimColor>{`     … +${item.result.hidden} lines`}</Text> : null}
@@ -64,6 +66,15 @@ export function ItemView({ item }: { item: TranscriptItem }) {
         </Box>
       );
     }
+    case "plan":
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <Text color="green">● User approved the plan:</Text>
+          <Box paddingLeft={2} flexDirection="column">
+            <Markdown text={item.text} />
+          </Box>
+        </Box>
+      );
     case "notice":
       return (
         <Box marginTop={1}>
@@ -78,28 +89,47 @@ export function ItemView({ item }: { item: TranscriptItem }) {
   }
 }
 
+/** A line under a block's marker: when it wraps, it goes on under its own first character. */
+function Indented({ prefix, children }: { prefix: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Box width={prefix.length} flexShrink={0}>
+        <Text dimColor>{prefix}</Text>
+      </Box>
+      <Box flexGrow={1} flexShrink={1}>
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
 export function RunningToolView({ tool, now }: { tool: RunningTool; now: number }) {
   const seconds = Math.floor((now - tool.startedAt) / 1000);
   const lastLines = tool.progress?.output.replace(/\s+$/, "").split("\n").slice(-5) ?? [];
   return (
     <Box marginTop={1} flexDirection="column">
-      <Text>
+      <Box>
         <Text color="yellow">● </Text>
-        <Text bold>{tool.summary}</Text>
-        {seconds >= 2 ? (
-          <Text dimColor>
-            {" "}
-            ({seconds}s{tool.progress ? " · ctrl+b to run in background" : ""})
-          </Text>
-        ) : null}
-      </Text>
-      {tool.status ? <Text dimColor>{`     ⎿ ${tool.status}`}</Text> : null}
+        <Text>
+          <Text bold>{tool.summary}</Text>
+          {seconds >= 2 ? (
+            <Text dimColor>
+              {" "}
+              ({seconds}s{tool.progress ? " · ctrl+b to run in background" : ""})
+            </Text>
+          ) : null}
+        </Text>
+      </Box>
+      {tool.status ? (
+        <Indented prefix="     ⎿ ">
+          <Text dimColor>{tool.status}</Text>
+        </Indented>
+      ) : null}
       {lastLines.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
-        <Text key={index} dimColor>
-          {"     "}
-          {line}
-        </Text>
+        <Indented key={index} prefix="     ">
+          <Text dimColor>{line}</Text>
+        </Indented>
       ))}
       {tool.progress && tool.progress.totalLines > lastLines.length ? (
         <Text dimColor>{`     (${tool.progress.totalLines} lines so far)`}</Text>

@@ -31,7 +31,7 @@ export function sessionStatus({ mode, engine, running, lastContextTokens, hint }
       lastContextTokens !== undefined && contextWindow
         ? Math.max(0, 100 - (100 * lastContextTokens) / contextWindow)
         : undefined,
-    costUsd: engine ? engine.totalCostUSD : null,
+    costUsd: knownCost(engine),
     model: engine?.modelLabel ?? "",
     hint,
   };
@@ -55,4 +55,13 @@ export function countResponseUsage(
   lastContext.current = input + usage.output_tokens;
   running.input += input;
   running.output += usage.output_tokens;
+}
+
+/**
+ * What the session has cost, or null when that is not known: a model used has no price (a local
+ * or replay model), including before its first request, when the ledger still says 0.
+ */
+export function knownCost(engine: SessionEngine | undefined): number | null {
+  if (!engine?.modelInfo.price) return null;
+  return engine.totalCostUSD;
 }

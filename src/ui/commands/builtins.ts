@@ -3,6 +3,8 @@ import { sessionArtifactsDir } from "../../config/paths.js";
 import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { listFileChanges, UndoRefusedError, undoLastChanges } from "../../session/file-history.js";
 import { listSavedSessions } from "../../session/session-list.js";
+import { currentTaskList } from "../../tool/task-list.js";
+import { knownCost } from "../app/status.js";
 import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
 import { addDirCommand } from "./add-dir-command.js";
@@ -53,7 +55,7 @@ export function builtinCommands(): SlashCommand[] {
       run: (ctx) => {
         const engine = ctx.handle.engine;
         const usage = engine.usage;
-        const cost = engine.totalCostUSD;
+        const cost = knownCost(engine);
         const lines = [
           `Session ${engine.sessionId} (${engine.modelLabel})`,
           `  input ${formatTokens(usage.input_tokens)} · cache read ${formatTokens(usage.cache_read_input_tokens ?? 0)} · cache write ${formatTokens(usage.cache_creation_input_tokens ?? 0)} · output ${formatTokens(usage.output_tokens)}`,
@@ -84,8 +86,9 @@ export function builtinCommands(): SlashCommand[] {
         const id = args || (await ctx.pick("Resume which session?", pastSessions(ctx)));
         if (!id) return;
         await ctx.switchSession({ resume: id });
-        ctx.transcript.addNotice(`Resumed session ${id}:`);
-        ctx.transcript.showHistory(ctx.current().engine.messages);
+        const resumed = ctx.current().engine;
+        ctx.transcript.addNotice(`Resumed session ${resumed.sessionId}:`);
+        ctx.transcript.showResumed(resumed.messages, currentTaskList(resumed.getAppState()));
       },
     },
     permissionsCommand,

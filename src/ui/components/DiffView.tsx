@@ -23,7 +23,12 @@ export interface DiffLine {
 }
 
 export function diffLines(oldText: string, newText: string, context = 2, firstLine = 1): DiffLine[] {
-  const patch = structuredPatch("a", "b", oldText, newText, undefined, undefined, { context });
+  // An edit's texts are cut from the middle of a file: their last line goes on in the file. Without
+  // a final newline on either, "a" → "a\nb" would read as "a" removed and "a", "b" added, where
+  // the file (and git) gained one line.
+  const [before, after] =
+    !oldText.endsWith("\n") && !newText.endsWith("\n") ? [`${oldText}\n`, `${newText}\n`] : [oldText, newText];
+  const patch = structuredPatch("a", "b", before, after, undefined, undefined, { context });
   const lines: DiffLine[] = [];
   for (const [index, hunk] of patch.hunks.entries()) {
     if (index > 0) lines.push({ kind: "gap", text: "..." });

@@ -12,7 +12,7 @@ import { DiffView } from "../components/DiffView.js";
 import type { KeyEvent } from "../input/keys.js";
 import { deleteBackward, emptyEditor, insertText, type LineEditorState, moveCursor } from "../input/line-editor.js";
 import { useKeys } from "../input/use-keys.js";
-import { displayPath, editOf, toolCallSummary } from "../transcript/tool-summary.js";
+import { askingAgentLabel, displayPath, editOf, toolCallSummary } from "../transcript/tool-summary.js";
 import type { PendingAsk } from "./permission-queue.js";
 
 export interface PermissionPromptProps {
@@ -123,7 +123,9 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow">
-        {request.context.agentId ? `Agent ${request.context.agentId} asks: ` : ""}
+        {request.context.agentId
+          ? `${askingAgentLabel(request.context.querySource, request.context.agentId)} asks: `
+          : ""}
         {toolCallSummary(
           request.tool,
           { type: "tool_use", id: request.toolUseId, name: request.tool.name, input: request.input },

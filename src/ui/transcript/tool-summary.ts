@@ -20,6 +20,13 @@ export function oneLine(text: string, max = MAX_SUMMARY): string {
 /** `Read(src/a.ts)`, `Bash(npm test)`: the call as one line. */
 export function toolCallSummary(tool: AnyTool | undefined, use: ToolUseBlock, cwd: string): string {
   const input = use.input;
+  // The list itself is shown as the result (a checklist), not as JSON in the call's line.
+  if (checklistOf(use)) return "Update Todos";
+  // A subagent by what it does (its description), under its type, as Claude Code names it.
+  if (use.name === "Agent" && typeof input.description === "string" && input.description.trim() !== "") {
+    const type = typeof input.subagent_type === "string" && input.subagent_type.trim() ? input.subagent_type : "Agent";
+    return `${type}(${oneLine(input.description)})`;
+  }
   let name = use.name;
   let detail: string | undefined;
   try {
@@ -76,6 +83,8 @@ export function summarizeResult(
   const text = resultText(result).replace(/\s+$/, "");
   const all = text === "" ? [] : text.split("\n");
   const isError = result.is_error === true;
+  const checklist = isError ? undefined : checklistOf(use);
+  if (checklist) return { lines: checklist, hidden: 0, isError };
   if (!isError && collapseReadOnly && isReadOnlyCall(tool, use)) {
     return {
       lines: [all.length === 0 ? "(no output)" : `${all.length} line${all.length === 1 ? "" : "s"}`],
@@ -125,3 +134,23 @@ export function editOf(input: Record<string, unknown>, lookFor: "old" | "new"): 
 }
 
 const MAX_LOOKUP_BYTES = 2_000_000;
+
+/** A TodoWrite call's list as the checklist the person reads (☒ done, ◼ in progress, ☐ pending). */
+export function checklistOf(use: ToolUseBlock): string[] | undefined {
+  if (use.name !== "TodoWrite" || !Array.isArray(use.input.todos)) return undefined;
+  const lines: string[] = [];
+  for (const todo of use.input.todos as unknown[]) {
+    if (typeof todo !== "object" || todo === null) return undefined;
+    const { content, status } = todo as { content?: unknown; status?: unknown };
+    if (typeof content !== "string") return undefined;
+    lines.push(`${status === "completed" ? "☒" : status === "in_progress" ? "◼" : "☐"} ${oneLine(content)}`);
+  }
+  return lines.length > 0 ? lines : ["(the list is now empty)"];
+}
+
+/** Who asks in a subagent's permission question: the agent's type, not its generated id. */
+export function askingAgentLabel(querySource: string | undefined, agentId: string | undefined): string | undefined {
+  if (agentId === undefined) return undefined;
+  if (querySource?.startsWith("agent:")) return `The ${querySource.slice("agent:".length)} agent`;
+  return "A forked agent";
+}

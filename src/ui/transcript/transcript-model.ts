@@ -6,10 +6,11 @@
 import type { QueryEvent } from "../../loop/events.js";
 import { INTERRUPTED_BY_USER, INTERRUPTED_DURING_TOOLS } from "../../loop/query.js";
 import type { Message, ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
-import type { TaskListSnapshot } from "../../tool/task-list.js";
+import type { TaskListItem, TaskListSnapshot } from "../../tool/task-list.js";
 import type { AnyTool } from "../../tool/types.js";
 import { ATTACHED_PREFIX, NOT_ATTACHED_PREFIX } from "../input/file-mentions.js";
 import {
+  checklistOf,
   type EditPreview,
   editOf,
   oneLine,
@@ -29,7 +30,9 @@ export type TranscriptItem =
       result: ResultSummary;
       edit?: EditPreview;
     }
-  | { id: number; kind: "notice"; text: string; tone: "info" | "warning" | "error" };
+  | { id: number; kind: "notice"; text: string; tone: "info" | "warning" | "error" }
+  /** A plan the person approved (ExitPlanMode), as markdown. */
+  | { id: number; kind: "plan"; text: string };
 
 export interface RunningTool {
   use: ToolUseBlock;
@@ -49,6 +52,8 @@ export class TranscriptModel {
   streamingText = "";
   streamingThinking = "";
   readonly running = new Map<string, RunningTool>();
+  /** Results that came before the message holding their call (calls run while the model streams). */
+  private readonly finishedEarly = new Map<string, { toolUse: ToolUseBlock; result: ToolResultBlock }>();
   todo: TaskListSnapshot | undefined;
   private nextId = 1;
   private readonly listeners = new Set<() => void>();
@@ -71,6 +76,10 @@ export class TranscriptModel {
 
   addNotice(text: string, tone: "info" | "warning" | "error" = "info"): void {
     this.push({ kind: "notice", text, tone });
+  }
+
+  addPlan(text: string): void {
+    this.push({ kind: "plan", text });
   }
 
   /** A call the person made (an `@file` attached with Read), summarised as the model's calls are. */
@@ -99,7 +108,15 @@ export class TranscriptModel {
     this.streamingText = "";
     this.streamingThinking = "";
     this.running.clear();
+    this.finishedEarly.clear();
     this.todo = undefined;
+    this.changed();
+  }
+
+  /** An earlier conversation (a resumed session) shown as it went, with its task list as it stood. */
+  showResumed(messages: readonly Message[], taskList: TaskListSnapshot | undefined): void {
+    this.showHistory(messages);
+    if (taskList && taskList.items.length > 0) this.todo = taskList;
     this.changed();
   }
 
@@ -111,6 +128,17 @@ export class TranscriptModel {
       for (const block of message.content) if (block.type === "tool_result") results.set(block.tool_use_id, block);
     }
     for (const message of messages) {
+      if (message.role === "user" && message.attachment === "compact_summary") {
+        // The summary is written for the model: the person sees that a compaction happened, not a prompt.
+        this.push({
+          kind: "notice",
+          text: "(earlier messages were compacted into a summary for the model)",
+          tone: "info",
+        });
+        continue;
+      }
+      // What the harness wrote for the model (reminders, state put back after a compaction).
+      if (message.role === "user" && message.isMeta) continue;
       // Files attached with `@path`: their Read is not something the person typed.
       const first = message.content[0];
       if (
@@ -123,6 +151,13 @@ export class TranscriptModel {
       for (const block of message.content) {
         if (block.type === "text") {
           if (message.role === "user" && block.text.startsWith("<system-reminder>")) continue;
+          if (
+            message.role === "user" &&
+            (block.text === INTERRUPTED_BY_USER || block.text === INTERRUPTED_DURING_TOOLS)
+          ) {
+            this.push({ kind: "notice", text: INTERRUPTED_BY_USER, tone: "warning" });
+            continue;
+          }
           this.push({ kind: message.role === "user" ? "user" : "assistant", text: block.text });
         } else if (block.type === "tool_use") {
           const tool = this.tool(block.name);
@@ -150,6 +185,8 @@ export class TranscriptModel {
       case "stream_reset":
         this.streamingText = "";
         this.streamingThinking = "";
+        // The response they belonged to was abandoned with them.
+        this.finishedEarly.clear();
         break;
       case "assistant":
         this.streamingText = "";
@@ -158,11 +195,17 @@ export class TranscriptModel {
           if (block.type === "thinking" && block.thinking.trim()) this.push({ kind: "thinking", text: block.thinking });
           else if (block.type === "text" && block.text.trim()) this.push({ kind: "assistant", text: block.text });
           else if (block.type === "tool_use") {
-            this.running.set(block.id, {
-              use: block,
-              summary: toolCallSummary(this.tool(block.name), block, this.cwd),
-              startedAt: Date.now(),
-            });
+            // A call that finished while the model still wrote (a read-only call runs at once)
+            // is shown here, after the text before it, not when its result came.
+            const finished = this.finishedEarly.get(block.id);
+            this.finishedEarly.delete(block.id);
+            if (finished) this.pushResult(finished.toolUse, finished.result);
+            else
+              this.running.set(block.id, {
+                use: block,
+                summary: toolCallSummary(this.tool(block.name), block, this.cwd),
+                startedAt: Date.now(),
+              });
           }
         }
         break;
@@ -181,22 +224,19 @@ export class TranscriptModel {
         }
         break;
       }
-      case "tool_result": {
-        const running = this.running.get(event.toolUse.id);
-        this.running.delete(event.toolUse.id);
-        const tool = this.tool(event.toolUse.name);
-        const result = summarizeResult(tool, event.toolUse, event.result);
-        const edit = result.isError ? undefined : editOf(event.toolUse.input, "new");
-        this.push({
-          kind: "tool",
-          summary: running?.summary ?? toolCallSummary(tool, event.toolUse, this.cwd),
-          result,
-          ...(edit ? { edit } : {}),
-        });
+      case "tool_result":
+        // Results of calls started while the response streams come before its message: they wait for it.
+        if (this.running.has(event.toolUse.id)) this.pushResult(event.toolUse, event.result);
+        else this.finishedEarly.set(event.toolUse.id, { toolUse: event.toolUse, result: event.result });
         break;
-      }
       case "user":
         for (const block of event.message.content) {
+          // Calls cut short by ESC while the model wrote get their results here, without an event.
+          if (block.type === "tool_result") {
+            const running = this.running.get(block.tool_use_id);
+            if (running) this.pushResult(running.use, block);
+            continue;
+          }
           if (block.type !== "text") continue;
           if (block.text === INTERRUPTED_BY_USER || block.text === INTERRUPTED_DURING_TOOLS) {
             this.push({ kind: "notice", text: INTERRUPTED_BY_USER, tone: "warning" });
@@ -235,7 +275,28 @@ export class TranscriptModel {
     if (this.streamingText.trim()) this.push({ kind: "assistant", text: this.streamingText });
     this.streamingText = "";
     this.streamingThinking = "";
+    // Results whose message never came (the stream was cut) are still shown.
+    for (const { toolUse, result } of this.finishedEarly.values()) this.pushResult(toolUse, result);
+    this.finishedEarly.clear();
     this.running.clear();
+  }
+
+  /** A finished call: its summary and result take the running entry's place. */
+  private pushResult(toolUse: ToolUseBlock, resultBlock: ToolResultBlock): void {
+    const running = this.running.get(toolUse.id);
+    this.running.delete(toolUse.id);
+    const tool = this.tool(toolUse.name);
+    // A command stopped while its output was on screen keeps that output in view (its result carries it).
+    const result = summarizeResult(tool, toolUse, resultBlock, running?.progress ? 10 : 4);
+    // The panel follows a TodoWrite as soon as it is done, not once the turn's other calls are.
+    if (!result.isError && checklistOf(toolUse)) this.todo = todoListOf(toolUse, this.todo);
+    const edit = result.isError ? undefined : editOf(toolUse.input, "new");
+    this.push({
+      kind: "tool",
+      summary: running?.summary ?? toolCallSummary(tool, toolUse, this.cwd),
+      result,
+      ...(edit ? { edit } : {}),
+    });
   }
 
   private tool(name: string): AnyTool | undefined {
@@ -281,4 +342,16 @@ export function progressStatus(progress: unknown): string | undefined {
     typeof total === "number" && total > 0 ? (total === 100 ? `${Math.round(done)}%` : `${done}/${total}`) : `${done}`;
   const words = typeof message === "string" ? message.replace(/\s+/g, " ").trim().slice(0, 160) : "";
   return words ? `${words} (${amount})` : amount;
+}
+
+/** The list a TodoWrite call wrote, as the task panel shows it (the loop's `todo` event confirms it later). */
+function todoListOf(use: ToolUseBlock, previous: TaskListSnapshot | undefined): TaskListSnapshot {
+  const items = (use.input.todos as Array<{ content: string; status?: unknown; activeForm?: unknown }>).map(
+    (todo): TaskListItem => ({
+      content: todo.content,
+      status: todo.status === "completed" || todo.status === "in_progress" ? todo.status : "pending",
+      ...(typeof todo.activeForm === "string" && { activeForm: todo.activeForm }),
+    }),
+  );
+  return { family: "TodoWrite", revision: (previous?.revision ?? 0) + 1, items };
 }

@@ -1,0 +1,67 @@
+// Finished transcript items as ink draws them: lines too long for the terminal wrap under their
+// own block, not back at column 0.
+import { createElement } from "react";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TranscriptItem } from "../../src/ui/transcript/transcript-model.js";
+
+let render: typeof import("ink-testing-library").render;
+let ItemView: typeof import("../../src/ui/app/TranscriptView.js").ItemView;
+beforeAll(async () => {
+  ({ render } = await import("ink-testing-library"));
+  ({ ItemView } = await import("../../src/ui/app/TranscriptView.js"));
+});
+
+const plain = (frame: string) => frame.replace(/\x1b\[[0-9;]*m/g, "");
+const words = (count: number, word: string) => Array.from({ length: count }, (_, i) => `${word}${i}`).join(" ");
+
+function frameOf(item: TranscriptItem): string[] {
+  const { lastFrame, unmount } = render(createElement(ItemView, { item }));
+  const lines = plain(lastFrame() ?? "")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+  unmount();
+  return lines;
+}
+
+describe("wrapped transcript lines", () => {
+  it("a tool's output line continues under its text, indented past the ⎿", () => {
+    const lines = frameOf({
+      id: 1,
+      kind: "tool",
+      summary: "Bash(npm test)",
+      result: { lines: [words(40, "output")], hidden: 0, isError: false },
+    });
+    expect(lines[0]).toContain("Bash(npm test)");
+    expect(lines[1]).toMatch(/^ {2}⎿ {2}output0 /);
+    expect(lines.length).toBeGreaterThan(2);
+    for (const continued of lines.slice(2)) expect(continued).toMatch(/^ {5}\S/);
+  });
+
+  it("a long prompt continues under its text, past the '> '", () => {
+    const lines = frameOf({ id: 2, kind: "user", text: words(40, "word") });
+    expect(lines[0]).toMatch(/^> word0 /);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const continued of lines.slice(1)) expect(continued).toMatch(/^ {2}\S/);
+  });
+
+  it("a long call line continues under the call, past the ●", () => {
+    const lines = frameOf({
+      id: 4,
+      kind: "tool",
+      summary: `Bash(${words(20, "arg")})`,
+      result: { lines: ["ok"], hidden: 0, isError: false },
+    });
+    expect(lines[0]).toMatch(/^● Bash\(arg0 /);
+    expect(lines[1]).toMatch(/^ {2}\S/);
+  });
+
+  it("an error result keeps its indent too", () => {
+    const error = frameOf({
+      id: 3,
+      kind: "tool",
+      summary: "Edit(a.ts)",
+      result: { lines: [words(40, "failure")], hidden: 0, isError: true },
+    });
+    for (const continued of error.slice(2)) expect(continued).toMatch(/^ {5}\S/);
+  });
+});
