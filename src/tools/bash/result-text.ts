@@ -21,8 +21,11 @@ export interface BashOutput {
   sandboxed: boolean;
   fullOutputPath?: string;
   backgroundTaskId?: string;
-  /** The person sent the running command to the background (Ctrl+B). */
-  movedToBackground?: boolean;
+  /**
+   * Why a foreground command went on in the background: the person sent it (Ctrl+B), or it was
+   * still running at its timeout (or the blocking budget) and typically runs long.
+   */
+  movedToBackground?: "user" | "timeout";
   backgroundOutputPath?: string;
 }
 
@@ -40,7 +43,10 @@ export function gitIndexLockNote(output: string): string | undefined {
 export function bashResultText(output: BashOutput): string {
   if (output.backgroundTaskId) {
     return (
-      (output.movedToBackground ? "The user moved this command to the background while it ran. " : "") +
+      (output.movedToBackground === "user" ? "The user moved this command to the background while it ran. " : "") +
+      (output.movedToBackground === "timeout"
+        ? `The command was still running after ${Math.round((output.timeoutMs ?? 0) / 1000)} s, so it was moved to the background instead of being stopped (it typically runs long). `
+        : "") +
       `Command running in the background with task id ${output.backgroundTaskId}. ` +
       `Its output is written to ${output.backgroundOutputPath}. ` +
       "You will be notified when it finishes; read its output with TaskOutput and stop it with TaskStop."

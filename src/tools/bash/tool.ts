@@ -13,6 +13,7 @@ import {
   checkBashCommandPermissionLazily,
   isReadOnlyCommandIfLoaded,
 } from "../../permissions/bash/lazy-analysis.js";
+import type { CommandFacts } from "../../shell/analysis/index.js";
 import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-code/index.js";
 import { resolveSandboxSettings, sandboxFailureNote } from "../../shell/sandbox/index.js";
 import { buildTool } from "../../tool/build-tool.js";
@@ -20,11 +21,14 @@ import type { EditorTerminals } from "../../tool/editor.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
+import { commandFactsOf } from "./command-facts.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { resolveNewCwd } from "./cwd-policy.js";
 import { runInEditorTerminal } from "./editor-terminal.js";
 import { foregroundCommands, takeBackgroundWhenStarted } from "./foreground-commands.js";
+import { describeGitChanges, readGitState, tracksGitOperation } from "./git-tracking.js";
 import { launchShell, withoutInlinePrefix } from "./launch.js";
+import { blockingBudgetMs, runsLongRunningProgram } from "./long-running.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
 import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
@@ -137,6 +141,7 @@ async function runInForeground(
   context: ToolUseContext,
   cwd: string,
   choice: SandboxChoice,
+  facts: CommandFacts | undefined,
   onProgress?: (progress: BashProgress) => void,
 ): Promise<BashOutput> {
   const snapshot = shellSnapshot(context);
@@ -175,6 +180,8 @@ async function runInForeground(
     timeoutMs,
     signal: context.abortController.signal,
     onProgress,
+    backgroundOnTimeout: facts !== undefined && runsLongRunningProgram(facts.programs),
+    backgroundAfterMs: blockingBudgetMs(),
     registerMove: (move) => {
       const unregister = foregroundCommands(context).register(move);
       // Sent to the background while its checks ran: moved once the registration is done.
@@ -183,8 +190,9 @@ async function runInForeground(
     },
   });
   if (run.movedToBackground) {
-    // The person sent it to the background (Ctrl+B): it runs on as a task, as if started with
-    // run_in_background, and this call ends now with the task's id.
+    // The person sent it to the background (Ctrl+B), or it outlived its time and typically runs
+    // long: it runs on as a task, as if started with run_in_background, and this call ends now
+    // with the task's id.
     if (cwdFile) rmSync(cwdFile, { force: true });
     const task = backgroundTasks(context).adopt({
       command: input.command,
@@ -195,7 +203,11 @@ async function runInForeground(
       outputSoFar: run.output.text,
       notify: (text) => pushReminder(context, text),
     });
-    return { ...backgroundedOutput(input, cwd, choice, task), movedToBackground: true };
+    return {
+      ...backgroundedOutput(input, cwd, choice, task),
+      movedToBackground: run.backgroundedOnTimeout ? "timeout" : "user",
+      ...(run.backgroundedOnTimeout && { timeoutMs: run.durationMs }),
+    };
   }
   return foregroundOutput(input, context, cwd, choice, cwdFile, run);
 }
@@ -362,9 +374,12 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     }
     if (current.resetNote) setShellCwd(context, current.cwd);
     const choice = await chooseSandbox(input, context, current.cwd);
+    const facts = input.run_in_background ? undefined : await commandFactsOf(input.command, current.cwd);
+    const gitBefore = tracksGitOperation(facts) ? await readGitState(current.cwd) : undefined;
     const output = input.run_in_background
       ? startInBackground(input, context, current.cwd, choice)
-      : await runInForeground(input, context, current.cwd, choice, onProgress);
+      : await runInForeground(input, context, current.cwd, choice, facts, onProgress);
+    if (gitBefore && !output.backgroundTaskId) output.notes.push(...(await describeGitChanges(current.cwd, gitBefore)));
     if (current.resetNote) output.notes.unshift(current.resetNote);
     return { data: output };
   },
