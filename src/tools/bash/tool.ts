@@ -21,7 +21,7 @@ import type { EditorTerminals } from "../../tool/editor.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
-import { commandFactsOf } from "./command-facts.js";
+import { commandFactsOf, inPlaceSedCommandOf } from "./command-facts.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { resolveNewCwd } from "./cwd-policy.js";
 import { runInEditorTerminal } from "./editor-terminal.js";
@@ -35,6 +35,7 @@ import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
 import { type BashProgress, type ForegroundResult, runForeground } from "./run-foreground.js";
 import { chooseSandbox, type SandboxChoice, sandboxPermission } from "./sandbox-choice.js";
+import type { SimulatedSedEdit } from "./sed-edit/simulated-edit.js";
 import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
 import { shellExitStatus } from "./signal-exit.js";
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
@@ -288,6 +289,30 @@ function foregroundOutput(
   };
 }
 
+/** The result of an in-place sed applied as the edit that was approved. */
+async function sedEditOutput(
+  input: BashInput,
+  edit: SimulatedSedEdit,
+  context: ToolUseContext,
+  cwd: string,
+): Promise<BashOutput> {
+  const { applySimulatedSedEdit } = await import("./sed-edit/simulated-edit.js");
+  const applied = await applySimulatedSedEdit(edit, context);
+  const notes = [`The substitution was applied to ${edit.filePath} as an edit:`, applied.diff];
+  if (applied.historyWarning) notes.push(applied.historyWarning);
+  return {
+    command: input.command,
+    output: "",
+    exitCode: 0,
+    isError: false,
+    timedOut: false,
+    interrupted: false,
+    cwd,
+    notes,
+    sandboxed: false,
+  };
+}
+
 export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   name: BASH_TOOL_NAME,
   searchHint: "run shell commands terminal git npm build test",
@@ -362,11 +387,18 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       cwd,
       permissionContext: context.getAppState().toolPermissionContext,
     });
+    // An in-place sed proven to be one edit is judged, shown and applied as that edit; it runs in
+    // process, so the sandbox plays no part in it.
+    const sed = await inPlaceSedCommandOf(input.command, cwd);
+    const asEdit = sed && (await import("./sed-edit/simulated-edit.js")).sedEditPermission(input, sed, result, context);
+    if (asEdit) return asEdit as PermissionResult<BashInput>;
     return (await sandboxPermission(input, context, result)) as PermissionResult<BashInput>;
   },
 
   async call(input, context, _canUseTool, _parentMessage, onProgress) {
     const current = currentShellCwd(context);
+    const sedEdit = (input as BashInput & { _simulatedSedEdit?: SimulatedSedEdit })._simulatedSedEdit;
+    if (sedEdit) return { data: await sedEditOutput(input, sedEdit, context, current.cwd) };
     if (!isDirectory(current.cwd)) {
       throw new Error(
         `the working directory ${current.cwd} does not exist (or is not a directory); the command was not run.`,
