@@ -1,6 +1,7 @@
 // What the model reads after a Bash call: the output, then short notes on anything it should know
 // (exit code, what a "failing" code really means, timeout, interruption, sandbox, directory reset).
 import type { ToolResultBlock } from "../../messages/types.js";
+import type { ImageForModel } from "./image-output.js";
 
 export interface BashOutput {
   command: string;
@@ -27,6 +28,8 @@ export interface BashOutput {
    */
   movedToBackground?: "user" | "timeout";
   backgroundOutputPath?: string;
+  /** The command's output was an image: sent to the model as an image block (image-output.ts). */
+  image?: ImageForModel;
 }
 
 const GIT_INDEX_LOCK = /index\.lock'?:? File exists|Unable to create '[^']*index\.lock'/;
@@ -74,10 +77,16 @@ export function bashResultText(output: BashOutput): string {
 
 export function bashToolResult(output: BashOutput, toolUseId: string): ToolResultBlock {
   const failed = !output.backgroundTaskId && (output.isError || output.timedOut || output.interrupted);
+  const text = bashResultText(output);
   return {
     type: "tool_result",
     tool_use_id: toolUseId,
-    content: bashResultText(output),
+    content: output.image
+      ? [
+          { type: "text", text },
+          { type: "image", source: { type: "base64", media_type: output.image.mediaType, data: output.image.base64 } },
+        ]
+      : text,
     ...(failed ? { is_error: true } : {}),
   };
 }

@@ -27,6 +27,7 @@ import { resolveNewCwd } from "./cwd-policy.js";
 import { runInEditorTerminal } from "./editor-terminal.js";
 import { foregroundCommands, takeBackgroundWhenStarted } from "./foreground-commands.js";
 import { describeGitChanges, readGitState, tracksGitOperation } from "./git-tracking.js";
+import { detectImageOutput, imageOutputForModel } from "./image-output.js";
 import { launchShell, withoutInlinePrefix } from "./launch.js";
 import { blockingBudgetMs, runsLongRunningProgram } from "./long-running.js";
 import { OutputCapture } from "./output-capture.js";
@@ -210,7 +211,14 @@ async function runInForeground(
       ...(run.backgroundedOnTimeout && { timeoutMs: run.durationMs }),
     };
   }
-  return foregroundOutput(input, context, cwd, choice, cwdFile, run);
+  const output = foregroundOutput(input, context, cwd, choice, cwdFile, run);
+  const image = output.isError ? undefined : detectImageOutput(run.output.raw);
+  const forModel = image && (await imageOutputForModel(image));
+  if (forModel) {
+    output.image = forModel;
+    output.output = forModel.note;
+  }
+  return output;
 }
 
 /**
