@@ -1,6 +1,7 @@
 // What the model reads after a Bash call: the output, then short notes on anything it should know
 // (exit code, what a "failing" code really means, timeout, interruption, sandbox, directory reset).
 import type { ToolResultBlock } from "../../messages/types.js";
+import type { CommandHint } from "./hints.js";
 import type { ImageForModel } from "./image-output.js";
 
 export interface BashOutput {
@@ -28,6 +29,8 @@ export interface BashOutput {
    */
   movedToBackground?: "user" | "timeout";
   backgroundOutputPath?: string;
+  /** Hint tags the command printed, taken out of output (hints.ts). */
+  hints?: CommandHint[];
   /** The command's output was an image: sent to the model as an image block (image-output.ts). */
   image?: ImageForModel;
 }

@@ -27,6 +27,7 @@ import { resolveNewCwd } from "./cwd-policy.js";
 import { runInEditorTerminal } from "./editor-terminal.js";
 import { foregroundCommands, takeBackgroundWhenStarted } from "./foreground-commands.js";
 import { describeGitChanges, readGitState, tracksGitOperation } from "./git-tracking.js";
+import { extractHints, hintNotes } from "./hints.js";
 import { detectImageOutput, imageOutputForModel } from "./image-output.js";
 import { launchShell, withoutInlinePrefix } from "./launch.js";
 import { blockingBudgetMs, runsLongRunningProgram } from "./long-running.js";
@@ -264,7 +265,10 @@ function foregroundOutput(
         : interpretCommandResult(input.command, status.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
   // Only a failed run (a syntax error) can show the inline wrapper; successful output is not scanned.
-  const outputText = isError && !cwdFile ? withoutInlinePrefix(run.output.text, cwd) : run.output.text;
+  const shown = isError && !cwdFile ? withoutInlinePrefix(run.output.text, cwd) : run.output.text;
+  // The hint side channel (hints.ts): tags out of the text, their messages as notes.
+  const { text: outputText, hints } = extractHints(shown);
+  notes.push(...hintNotes(hints));
   if (run.leftoverProcesses) {
     notes.push(
       "The command left processes running in the background; they keep running until the session ends. Start long-running processes with run_in_background: true instead, so you can read their output and stop them.",
@@ -283,6 +287,7 @@ function foregroundOutput(
   return {
     command: input.command,
     output: outputText,
+    ...(hints.length && { hints }),
     exitCode: status.exitCode,
     signal: run.signal,
     isError,
