@@ -51,7 +51,7 @@ export function bashResultText(output: BashOutput): string {
     return (
       (output.movedToBackground === "user" ? "The user moved this command to the background while it ran. " : "") +
       (output.movedToBackground === "timeout"
-        ? `The command was still running after ${Math.round((output.timeoutMs ?? 0) / 1000)} s, so it was moved to the background instead of being stopped (it typically runs long). `
+        ? `The command was still running after ${(output.timeoutMs ?? 0) / 1000} s, so it was moved to the background instead of being stopped (it typically runs long). `
         : "") +
       `Command running in the background with task id ${output.backgroundTaskId}. ` +
       `Its output is written to ${output.backgroundOutputPath}. ` +

@@ -209,7 +209,8 @@ async function runInForeground(
     return {
       ...backgroundedOutput(input, cwd, choice, task),
       movedToBackground: run.backgroundedOnTimeout ? "timeout" : "user",
-      ...(run.backgroundedOnTimeout && { timeoutMs: run.durationMs }),
+      // The limit that moved it: the blocking budget when it came first, else the timeout.
+      ...(run.backgroundedOnTimeout && { timeoutMs: Math.min(timeoutMs, blockingBudgetMs() ?? timeoutMs) }),
     };
   }
   const output = foregroundOutput(input, context, cwd, choice, cwdFile, run);
