@@ -85,10 +85,21 @@ export interface PermissionAllow<Input = Record<string, unknown>> {
   decisionReason?: PermissionDecisionReason;
 }
 
+/** A change to a file's text that an ask is about, for the prompt to show as a diff. */
+export interface EditPreview {
+  filePath: string;
+  oldText: string;
+  newText: string;
+  /** The line of the file where oldText starts. */
+  firstLine: number;
+}
+
 export interface PermissionAsk<Input = Record<string, unknown>> {
   behavior: "ask";
   message: string;
   updatedInput?: Input;
+  /** The edit the call would make when its input does not show it (an in-place sed). */
+  editPreview?: EditPreview;
   decisionReason?: PermissionDecisionReason;
   suggestions?: PermissionUpdate[];
 }

@@ -8,3 +8,4 @@ export {
   type ScriptAnalysis,
   splitBashCommand,
 } from "./analyze.js";
+export { type CommandFacts, commandFacts } from "./command-facts.js";

@@ -22,6 +22,8 @@ export interface CapturedOutput {
   fullOutputPath?: string;
   /** True when even the file stopped at DISK_LIMIT_BYTES. */
   truncated: boolean;
+  /** The bytes as they came, when they fitted in memory (image output is recognised from them). */
+  raw?: Buffer;
 }
 
 export interface OutputCaptureOptions {
@@ -84,8 +86,8 @@ export class OutputCapture {
   finish(): CapturedOutput {
     const totalLines = this.lines;
     if (this.spillFd === undefined) {
-      const text = Buffer.concat(this.chunks).toString("utf8");
-      return { text, totalBytes: this.totalBytes, totalLines, truncated: false };
+      const raw = Buffer.concat(this.chunks);
+      return { text: raw.toString("utf8"), totalBytes: this.totalBytes, totalLines, truncated: false, raw };
     }
     closeSync(this.spillFd);
     this.spillFd = undefined;

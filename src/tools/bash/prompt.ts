@@ -33,7 +33,7 @@ Running commands:
 - Independent commands that do not depend on each other can be separate Bash calls made in the same turn.
 - Prefer absolute paths and staying in one directory over cd-ing around.
 - Commands get no input: stdin is empty and there is no terminal. Interactive programs (editors, pagers, prompts, git rebase -i, git add -i) end or fail instead of waiting, so pass the flags that make them non-interactive (-y, --yes, --no-edit, CI=1).
-- Timeout: ${options.defaultTimeoutMs / 1000} seconds by default; set timeout (in milliseconds, up to ${options.maxTimeoutMs}) for longer work. On timeout the command and everything it started is stopped.
+- Timeout: ${options.defaultTimeoutMs / 1000} seconds by default; set timeout (in milliseconds, up to ${options.maxTimeoutMs}) for longer work. On timeout the command and everything it started is stopped, except programs that typically run long (dev servers, watch builds, test runners: npm, node, vite, pytest, cargo, make, docker...): those move to the background and you get a task id to read (TaskOutput) or stop (TaskStop).
 - Long-running processes (dev servers, watchers, anything that does not end by itself) must run with run_in_background: true. You get a task id at once and a notification when it ends; read its output with TaskOutput and stop it with TaskStop. Do not append & to a command yourself.
 - Do not start a command with sleep of 2 seconds or more; poll for the condition you are waiting on or run in the background instead.
 - Output longer than ${options.maxOutputChars} characters is saved to a file and you get a preview and its path.

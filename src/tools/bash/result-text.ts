@@ -1,6 +1,8 @@
 // What the model reads after a Bash call: the output, then short notes on anything it should know
 // (exit code, what a "failing" code really means, timeout, interruption, sandbox, directory reset).
 import type { ToolResultBlock } from "../../messages/types.js";
+import type { CommandHint } from "./hints.js";
+import type { ImageForModel } from "./image-output.js";
 
 export interface BashOutput {
   command: string;
@@ -21,9 +23,16 @@ export interface BashOutput {
   sandboxed: boolean;
   fullOutputPath?: string;
   backgroundTaskId?: string;
-  /** The person sent the running command to the background (Ctrl+B). */
-  movedToBackground?: boolean;
+  /**
+   * Why a foreground command went on in the background: the person sent it (Ctrl+B), or it was
+   * still running at its timeout (or the blocking budget) and typically runs long.
+   */
+  movedToBackground?: "user" | "timeout";
   backgroundOutputPath?: string;
+  /** Hint tags the command printed, taken out of output (hints.ts). */
+  hints?: CommandHint[];
+  /** The command's output was an image: sent to the model as an image block (image-output.ts). */
+  image?: ImageForModel;
 }
 
 const GIT_INDEX_LOCK = /index\.lock'?:? File exists|Unable to create '[^']*index\.lock'/;
@@ -40,7 +49,10 @@ export function gitIndexLockNote(output: string): string | undefined {
 export function bashResultText(output: BashOutput): string {
   if (output.backgroundTaskId) {
     return (
-      (output.movedToBackground ? "The user moved this command to the background while it ran. " : "") +
+      (output.movedToBackground === "user" ? "The user moved this command to the background while it ran. " : "") +
+      (output.movedToBackground === "timeout"
+        ? `The command was still running after ${(output.timeoutMs ?? 0) / 1000} s, so it was moved to the background instead of being stopped (it typically runs long). `
+        : "") +
       `Command running in the background with task id ${output.backgroundTaskId}. ` +
       `Its output is written to ${output.backgroundOutputPath}. ` +
       "You will be notified when it finishes; read its output with TaskOutput and stop it with TaskStop."
@@ -68,10 +80,16 @@ export function bashResultText(output: BashOutput): string {
 
 export function bashToolResult(output: BashOutput, toolUseId: string): ToolResultBlock {
   const failed = !output.backgroundTaskId && (output.isError || output.timedOut || output.interrupted);
+  const text = bashResultText(output);
   return {
     type: "tool_result",
     tool_use_id: toolUseId,
-    content: bashResultText(output),
+    content: output.image
+      ? [
+          { type: "text", text },
+          { type: "image", source: { type: "base64", media_type: output.image.mediaType, data: output.image.base64 } },
+        ]
+      : text,
     ...(failed ? { is_error: true } : {}),
   };
 }

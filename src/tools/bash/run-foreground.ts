@@ -43,6 +43,8 @@ export interface ForegroundResult {
    * background task registry). `output` is what it wrote until then.
    */
   movedToBackground?: boolean;
+  /** It was moved because its time ran out (backgroundOnTimeout), not by the person. */
+  backgroundedOnTimeout?: boolean;
 }
 
 export interface ForegroundOptions {
@@ -53,10 +55,18 @@ export interface ForegroundOptions {
   onProgress?: (progress: BashProgress) => void;
   /** Registers how to move this command to the background (Ctrl+B); returns the unregistering function. */
   registerMove?: (move: () => void) => () => void;
+  /**
+   * When the time runs out, move the command to the background (as Ctrl+B does) instead of
+   * stopping it: for commands that typically run long (a dev server, a watch build).
+   */
+  backgroundOnTimeout?: boolean;
+  /** A foreground budget: still running after this long, the command moves to the background. */
+  backgroundAfterMs?: number;
 }
 
 export function runForeground(options: ForegroundOptions): Promise<ForegroundResult> {
-  const { child, capture, timeoutMs, signal, onProgress, registerMove } = options;
+  const { child, capture, timeoutMs, signal, onProgress, registerMove, backgroundOnTimeout, backgroundAfterMs } =
+    options;
   const startedAt = Date.now();
   let timedOut = false;
   let interrupted = false;
@@ -70,10 +80,17 @@ export function runForeground(options: ForegroundOptions): Promise<ForegroundRes
   child.stdout?.on("data", onOutput);
   child.stderr?.on("data", onOutput);
 
+  // Set once the promise below exists: moves the command to the background, false if it cannot.
+  let moveOnTimeout: (() => boolean) | undefined;
   const timeoutTimer = setTimeout(() => {
+    if (backgroundOnTimeout && moveOnTimeout?.()) return;
     timedOut = true;
     stopGroup();
   }, timeoutMs);
+  const budgetTimer =
+    backgroundAfterMs !== undefined && backgroundAfterMs < timeoutMs
+      ? setTimeout(() => moveOnTimeout?.(), backgroundAfterMs)
+      : undefined;
   const onAbort = () => {
     interrupted = true;
     stopGroup();
@@ -102,6 +119,7 @@ export function runForeground(options: ForegroundOptions): Promise<ForegroundRes
     let unregisterMove: (() => void) | undefined;
     const cleanup = () => {
       clearTimeout(timeoutTimer);
+      clearTimeout(budgetTimer);
       if (progressTimer) clearTimeout(progressTimer);
       signal.removeEventListener("abort", onAbort);
       unregisterMove?.();
@@ -111,27 +129,29 @@ export function runForeground(options: ForegroundOptions): Promise<ForegroundRes
       reject(new Error(`could not start the shell: ${error.message}`));
     };
     child.once("error", onError);
-    if (registerMove) {
-      unregisterMove = registerMove(() => {
-        // Only while it still runs and nobody is stopping it.
-        if (killing || child.exitCode !== null || child.signalCode !== null) return;
-        cleanup();
-        child.off("exit", onExit);
-        child.off("error", onError);
-        child.stdout?.off("data", onOutput);
-        child.stderr?.off("data", onOutput);
-        resolve({
-          exitCode: null,
-          leftoverProcesses: false,
-          signal: null,
-          output: capture.finish(),
-          timedOut: false,
-          interrupted: false,
-          durationMs: Date.now() - startedAt,
-          movedToBackground: true,
-        });
+    const move = (onTimeout: boolean): boolean => {
+      // Only while it still runs and nobody is stopping it.
+      if (killing || child.exitCode !== null || child.signalCode !== null) return false;
+      cleanup();
+      child.off("exit", onExit);
+      child.off("error", onError);
+      child.stdout?.off("data", onOutput);
+      child.stderr?.off("data", onOutput);
+      resolve({
+        exitCode: null,
+        leftoverProcesses: false,
+        signal: null,
+        output: capture.finish(),
+        timedOut: false,
+        interrupted: false,
+        durationMs: Date.now() - startedAt,
+        movedToBackground: true,
+        ...(onTimeout && { backgroundedOnTimeout: true }),
       });
-    }
+      return true;
+    };
+    moveOnTimeout = () => move(true);
+    if (registerMove) unregisterMove = registerMove(() => void move(false));
     const onExit = async (exitCode: number | null, exitSignal: NodeJS.Signals | null) => {
       cleanup();
       await drainPipes(child);

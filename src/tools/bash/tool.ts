@@ -13,6 +13,7 @@ import {
   checkBashCommandPermissionLazily,
   isReadOnlyCommandIfLoaded,
 } from "../../permissions/bash/lazy-analysis.js";
+import type { CommandFacts } from "../../shell/analysis/index.js";
 import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-code/index.js";
 import { resolveSandboxSettings, sandboxFailureNote } from "../../shell/sandbox/index.js";
 import { buildTool } from "../../tool/build-tool.js";
@@ -20,18 +21,24 @@ import type { EditorTerminals } from "../../tool/editor.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "./background-tasks.js";
+import { commandFactsOf, inPlaceSedCommandOf } from "./command-facts.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { runCwdChangedHooks } from "./cwd-changed.js";
 import { resolveNewCwd } from "./cwd-policy.js";
 import { runInEditorTerminal } from "./editor-terminal.js";
 import { foregroundCommands, takeBackgroundWhenStarted } from "./foreground-commands.js";
+import { describeGitChanges, readGitState, tracksGitOperation } from "./git-tracking.js";
+import { extractHints, hintNotes } from "./hints.js";
+import { detectImageOutput, imageOutputForModel } from "./image-output.js";
 import { launchShell, withoutInlinePrefix } from "./launch.js";
+import { blockingBudgetMs, runsLongRunningProgram } from "./long-running.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
 import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
 import { type BashProgress, type ForegroundResult, runForeground } from "./run-foreground.js";
 import { chooseSandbox, type SandboxChoice, sandboxPermission } from "./sandbox-choice.js";
+import type { SimulatedSedEdit } from "./sed-edit/simulated-edit.js";
 import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
 import { shellExitStatus } from "./signal-exit.js";
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
@@ -138,6 +145,7 @@ async function runInForeground(
   context: ToolUseContext,
   cwd: string,
   choice: SandboxChoice,
+  facts: CommandFacts | undefined,
   onProgress?: (progress: BashProgress) => void,
 ): Promise<BashOutput> {
   const snapshot = shellSnapshot(context);
@@ -178,6 +186,8 @@ async function runInForeground(
     timeoutMs,
     signal: context.abortController.signal,
     onProgress,
+    backgroundOnTimeout: facts !== undefined && runsLongRunningProgram(facts.programs),
+    backgroundAfterMs: blockingBudgetMs(),
     registerMove: (move) => {
       const unregister = foregroundCommands(context).register(move);
       // Sent to the background while its checks ran: moved once the registration is done.
@@ -186,8 +196,9 @@ async function runInForeground(
     },
   });
   if (run.movedToBackground) {
-    // The person sent it to the background (Ctrl+B): it runs on as a task, as if started with
-    // run_in_background, and this call ends now with the task's id.
+    // The person sent it to the background (Ctrl+B), or it outlived its time and typically runs
+    // long: it runs on as a task, as if started with run_in_background, and this call ends now
+    // with the task's id.
     if (cwdFile) rmSync(cwdFile, { force: true });
     const task = backgroundTasks(context).adopt({
       command: input.command,
@@ -198,10 +209,21 @@ async function runInForeground(
       outputSoFar: run.output.text,
       notify: (text) => pushReminder(context, text),
     });
-    return { ...backgroundedOutput(input, cwd, choice, task), movedToBackground: true };
+    return {
+      ...backgroundedOutput(input, cwd, choice, task),
+      movedToBackground: run.backgroundedOnTimeout ? "timeout" : "user",
+      // The limit that moved it: the blocking budget when it came first, else the timeout.
+      ...(run.backgroundedOnTimeout && { timeoutMs: Math.min(timeoutMs, blockingBudgetMs() ?? timeoutMs) }),
+    };
   }
   const output = foregroundOutput(input, context, cwd, choice, cwdFile, run);
   await runCwdChangedHooks(context, cwd);
+  const image = output.isError ? undefined : detectImageOutput(run.output.raw);
+  const forModel = image && (await imageOutputForModel(image));
+  if (forModel) {
+    output.image = forModel;
+    output.output = forModel.note;
+  }
   return output;
 }
 
@@ -248,7 +270,10 @@ function foregroundOutput(
         : interpretCommandResult(input.command, status.exitCode);
   const isError = outcome.isError || run.timedOut || run.interrupted;
   // Only a failed run (a syntax error) can show the inline wrapper; successful output is not scanned.
-  const outputText = isError && !cwdFile ? withoutInlinePrefix(run.output.text, cwd) : run.output.text;
+  const shown = isError && !cwdFile ? withoutInlinePrefix(run.output.text, cwd) : run.output.text;
+  // The hint side channel (hints.ts): tags out of the text, their messages as notes.
+  const { text: outputText, hints } = extractHints(shown);
+  notes.push(...hintNotes(hints));
   if (run.leftoverProcesses) {
     notes.push(
       "The command left processes running in the background; they keep running until the session ends. Start long-running processes with run_in_background: true instead, so you can read their output and stop them.",
@@ -267,6 +292,7 @@ function foregroundOutput(
   return {
     command: input.command,
     output: outputText,
+    ...(hints.length && { hints }),
     exitCode: status.exitCode,
     signal: run.signal,
     isError,
@@ -278,6 +304,30 @@ function foregroundOutput(
     notes,
     sandboxed: choice.sandbox !== undefined,
     fullOutputPath: run.output.fullOutputPath,
+  };
+}
+
+/** The result of an in-place sed applied as the edit that was approved. */
+async function sedEditOutput(
+  input: BashInput,
+  edit: SimulatedSedEdit,
+  context: ToolUseContext,
+  cwd: string,
+): Promise<BashOutput> {
+  const { applySimulatedSedEdit } = await import("./sed-edit/simulated-edit.js");
+  const applied = await applySimulatedSedEdit(edit, context);
+  const notes = [`The substitution was applied to ${edit.filePath} as an edit:`, applied.diff];
+  if (applied.historyWarning) notes.push(applied.historyWarning);
+  return {
+    command: input.command,
+    output: "",
+    exitCode: 0,
+    isError: false,
+    timedOut: false,
+    interrupted: false,
+    cwd,
+    notes,
+    sandboxed: false,
   };
 }
 
@@ -355,11 +405,18 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       cwd,
       permissionContext: context.getAppState().toolPermissionContext,
     });
+    // An in-place sed proven to be one edit is judged, shown and applied as that edit; it runs in
+    // process, so the sandbox plays no part in it.
+    const sed = await inPlaceSedCommandOf(input.command, cwd);
+    const asEdit = sed && (await import("./sed-edit/simulated-edit.js")).sedEditPermission(input, sed, result, context);
+    if (asEdit) return asEdit as PermissionResult<BashInput>;
     return (await sandboxPermission(input, context, result)) as PermissionResult<BashInput>;
   },
 
   async call(input, context, _canUseTool, _parentMessage, onProgress) {
     const current = currentShellCwd(context);
+    const sedEdit = (input as BashInput & { _simulatedSedEdit?: SimulatedSedEdit })._simulatedSedEdit;
+    if (sedEdit) return { data: await sedEditOutput(input, sedEdit, context, current.cwd) };
     if (!isDirectory(current.cwd)) {
       throw new Error(
         `the working directory ${current.cwd} does not exist (or is not a directory); the command was not run.`,
@@ -367,9 +424,12 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     }
     if (current.resetNote) setShellCwd(context, current.cwd);
     const choice = await chooseSandbox(input, context, current.cwd);
+    const facts = input.run_in_background ? undefined : await commandFactsOf(input.command, current.cwd);
+    const gitBefore = tracksGitOperation(facts) ? await readGitState(current.cwd) : undefined;
     const output = input.run_in_background
       ? startInBackground(input, context, current.cwd, choice)
-      : await runInForeground(input, context, current.cwd, choice, onProgress);
+      : await runInForeground(input, context, current.cwd, choice, facts, onProgress);
+    if (gitBefore && !output.backgroundTaskId) output.notes.push(...(await describeGitChanges(current.cwd, gitBefore)));
     if (current.resetNote) output.notes.unshift(current.resetNote);
     return { data: output };
   },

@@ -20,6 +20,7 @@ import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolute
 import { findNewSecrets, SECRET_ERROR_CODE, secretRefusal } from "../file-shared/secret-scan.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE, type TextFileSnapshot } from "../file-shared/text-file.js";
+import { closestRegionHint } from "./closest-region.js";
 import { type AppliedEdit, applyEdit, findEditMatch } from "./match.js";
 import { EDIT_DESCRIPTION, EDIT_TOOL_NAME, editPrompt } from "./prompt.js";
 
@@ -70,8 +71,8 @@ function editedRegion(before: string, applied: AppliedEdit): string {
   return applied.content.slice(Math.max(0, applied.start - SECRET_SCAN_MARGIN), newEnd + SECRET_SCAN_MARGIN);
 }
 
-function notFoundMessage(filePath: string, oldString: string): string {
-  return `String to replace not found in ${filePath}. old_string must match the file exactly, including whitespace and indentation, without line-number prefixes. Read the file again to copy the current text.\nString: ${oldString}`;
+function notFoundMessage(filePath: string, oldString: string, content: string): string {
+  return `String to replace not found in ${filePath}. old_string must match the file exactly, including whitespace and indentation, without line-number prefixes. Read the file again to copy the current text.\nString: ${oldString}${closestRegionHint(content, oldString)}`;
 }
 
 function multipleMatchesMessage(count: number, oldString: string): string {
@@ -182,7 +183,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
     // completed from text already there (`sk_live_` + the rest) without the new text holding it.
     const before = view.text();
     const match = findEditMatch(before, input.old_string, input.new_string);
-    if (!match) return fail(EditErrorCode.notFound, notFoundMessage(filePath, input.old_string));
+    if (!match) return fail(EditErrorCode.notFound, notFoundMessage(filePath, input.old_string, before));
     if (match.count > 1 && !input.replace_all) {
       return fail(EditErrorCode.multipleMatches, multipleMatchesMessage(match.count, input.old_string));
     }
@@ -208,7 +209,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
       }
       if (!current) throw new Error(`File does not exist: ${filePath}.`);
       const match = findEditMatch(current.content, input.old_string, input.new_string);
-      if (!match) throw new Error(notFoundMessage(filePath, input.old_string));
+      if (!match) throw new Error(notFoundMessage(filePath, input.old_string, current.content));
       if (match.count > 1 && !input.replace_all) throw new Error(multipleMatchesMessage(match.count, input.old_string));
       const applied = applyEdit(current.content, match, input.replace_all);
       replacements = input.replace_all ? match.count : 1;

@@ -28,6 +28,14 @@ export interface CommittedChange {
 
 export class StaleFileError extends Error {}
 
+export interface CommitOptions {
+  /**
+   * False when the change was approved as shown (a simulated sed edit) and the planner itself
+   * refuses a file that changed since: the model need not have read the file then.
+   */
+  requireRead?: boolean;
+}
+
 function readIfExistsSync(filePath: string): TextFileSnapshot | undefined {
   try {
     return readTextFileSync(filePath);
@@ -47,10 +55,11 @@ export function commitFileChangeSync(
   filePath: string,
   context: ToolUseContext,
   plan: (current: TextFileSnapshot | undefined) => PlannedContent,
+  options: CommitOptions = {},
 ): CommittedChange {
   // ---- critical section: no await from here to the end of the function ----
   const before = readIfExistsSync(filePath);
-  if (before) {
+  if (before && options.requireRead !== false) {
     const problem = checkFreshness(context.readFileState.get(filePath), before.mtimeMs, () => before.content);
     if (problem?.kind === "not-read") throw new StaleFileError(notReadMessage(filePath));
     if (problem?.kind === "modified") throw new StaleFileError(modifiedMessage(filePath));

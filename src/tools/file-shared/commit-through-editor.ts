@@ -8,7 +8,13 @@
 import { existsSync, statSync } from "node:fs";
 import { backupBeforeChangeSync, logFileChangeSync } from "../../session/file-history.js";
 import type { ToolUseContext } from "../../tool/types.js";
-import { type CommittedChange, commitFileChangeSync, type PlannedContent, StaleFileError } from "./commit-change.js";
+import {
+  type CommitOptions,
+  type CommittedChange,
+  commitFileChangeSync,
+  type PlannedContent,
+  StaleFileError,
+} from "./commit-change.js";
 import { editorFreshness, editorReader, editorWriter, readThroughEditor } from "./editor-view.js";
 import { encodeText } from "./encoding.js";
 import { checkFreshness, modifiedMessage, notReadMessage, recordWrite } from "./freshness.js";
@@ -34,10 +40,11 @@ export async function commitFileChange(
   filePath: string,
   context: ToolUseContext,
   plan: (current: TextFileSnapshot | undefined) => PlannedContent,
+  options: CommitOptions = {},
 ): Promise<CommittedChange> {
   const write = editorWriter(context);
-  if (!write) return commitFileChangeSync(toolName, filePath, context, plan);
-  return queued(filePath, () => commitThroughEditor(toolName, filePath, context, plan, write));
+  if (!write) return commitFileChangeSync(toolName, filePath, context, plan, options);
+  return queued(filePath, () => commitThroughEditor(toolName, filePath, context, plan, write, options));
 }
 
 async function commitThroughEditor(
@@ -46,6 +53,7 @@ async function commitThroughEditor(
   context: ToolUseContext,
   plan: (current: TextFileSnapshot | undefined) => PlannedContent,
   write: (path: string, content: string) => Promise<void>,
+  options: CommitOptions,
 ): Promise<CommittedChange> {
   // Whether the file exists, and its encoding, are the disk's to say; its text is the editor's
   // when the editor reads files (an open buffer with unsaved changes is what the model saw).
@@ -56,7 +64,7 @@ async function commitThroughEditor(
     const text = await readThroughEditor(read, filePath);
     before = { ...disk, content: text, bytes: encodeText(text, disk.encoding) };
   }
-  if (before) {
+  if (before && options.requireRead !== false) {
     const record = context.readFileState.get(filePath);
     const problem = read
       ? editorFreshness(record, before.content)

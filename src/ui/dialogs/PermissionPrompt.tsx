@@ -118,7 +118,7 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
     }
   });
 
-  const edit = useMemo(() => editOf(request.input, "old"), [request.input]);
+  const edit = useMemo(() => request.ask.editPreview ?? editOf(request.input, "old"), [request.ask, request.input]);
   const reason = request.ask.decisionReason ? describeReason(request.ask.decisionReason) : undefined;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>

@@ -2,11 +2,17 @@
 // task's id; the command runs on, everything it writes (before and after the move) lands in the
 // task's file, and the model is told when it finishes.
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadBashAnalysis } from "../../../src/permissions/bash/lazy-analysis.js";
 import { textOfResult } from "../../orchestration/fixtures.js";
 import { createSession, type Session } from "./harness.js";
 
 let session: Session | undefined;
+// In a session the permission step has loaded the shell analysis before the call runs (the call
+// reads the command's programs from it); this harness skips that step, so load it here.
+beforeAll(async () => {
+  await loadBashAnalysis();
+});
 afterEach(async () => {
   await session?.cleanup();
   session = undefined;
