@@ -5,6 +5,7 @@ import { anyAgentFiles } from "../../config/agent-dirs.js";
 import type { LoadedSettings } from "../../config/settings.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
 import type { AgentCatalog } from "../../tool/agents.js";
+import { pluginFolders } from "../../plugins/components.js";
 import { loadAgentCatalog } from "../../tools/agent/catalog.js";
 
 export async function loadSessionAgentCatalog(
@@ -22,11 +23,21 @@ export async function loadSessionAgentCatalog(
     const merged = { ...((settingsAgents?.value as Record<string, unknown> | undefined) ?? {}), ...cliAgents };
     settingsAgents = { value: merged, where: "--agents" };
   }
-  if (!settingsAgents && !anyAgentFiles(cwd)) return undefined;
+  const pluginWarnings: string[] = [];
+  const pluginDirs = (settings.plugins?.plugins ?? []).flatMap((plugin) =>
+    pluginFolders(plugin, "agents", pluginWarnings).map((dir) => ({
+      dir,
+      source: "plugin" as const,
+      plugin: plugin.name,
+    })),
+  );
+  for (const warning of pluginWarnings) warn(warning);
+  if (!settingsAgents && !anyAgentFiles(cwd, pluginDirs)) return undefined;
   const catalog = await loadAgentCatalog({
     cwd,
     projectTrusted: isWorkspaceTrusted(settings.workspaceTrust),
     settingsAgents,
+    pluginDirs,
   });
   for (const issue of catalog.issues) warn(`agent ${issue.path} was not loaded: ${issue.reason}`);
   const untrusted = catalog.untrustedProjectAgents ?? [];

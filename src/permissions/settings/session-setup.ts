@@ -5,6 +5,7 @@ import { formatSettingsIssue, type LoadedSettings, loadSettings, settingsEnv } f
 import { untrustedNotice } from "../../config/trust/index.js";
 import { hooksFromSettings } from "../../hooks/hook-matchers.js";
 import { HookRunner } from "../../hooks/hook-runner.js";
+import { mergeHooks, pluginHooks } from "../../plugins/components.js";
 import { parseSandboxSettings, type SandboxSettings } from "../../shell/sandbox/index.js";
 import type { AppState } from "../../tool/app-state.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
@@ -19,6 +20,8 @@ export interface SessionPermissionsOptions {
   trustProject?: boolean;
   /** `--setting-sources`: the user, project and local files to read (all when absent). */
   sources?: ReadonlyArray<"user" | "project" | "local">;
+  /** `--plugin-dir`: plugin folders for this session only. */
+  pluginDirs?: readonly string[];
 }
 
 export interface SessionPermissions {
@@ -43,9 +46,14 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
     extraSettings: options.extraSettings,
     trustProject: options.trustProject,
     sources: options.sources,
+    pluginDirs: options.pluginDirs,
   });
   const built = buildPermissionContext({ cwd: options.cwd, settings, cli: options.cli });
-  const hooksConfig = hooksFromSettings(settings);
+  const pluginWarnings = [...(settings.plugins?.warnings ?? [])];
+  // Plugins' hooks run beside the settings' own, through the same runner (src/plugins/components.ts).
+  const hooksConfig = settings.plugins
+    ? mergeHooks(hooksFromSettings(settings), ...settings.plugins.plugins.map((p) => pluginHooks(p, pluginWarnings)))
+    : hooksFromSettings(settings);
   // The files in force only: an untrusted folder's `env` waits for trust like its other widening keys.
   const env = settingsEnv(settings.files);
   const hooks =
@@ -71,7 +79,7 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
     permissionContext: built.context,
     hooks,
     sandboxSettings,
-    warnings: [...settings.warnings, ...built.warnings].map(formatSettingsIssue),
+    warnings: [...[...settings.warnings, ...built.warnings].map(formatSettingsIssue), ...pluginWarnings],
     trustNotice: ignoredSomething ? untrustedNotice(trust) : undefined,
     appState,
   };
