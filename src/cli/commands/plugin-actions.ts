@@ -1,8 +1,8 @@
 // What `warden plugin ...` does once its arguments are read (./plugin.ts): each action prints what
 // it changed (the file written) so the person can see where a plugin was turned on.
 import { loadSettings } from "../../config/settings.js";
-import { enabledPluginIds } from "../../plugins/active.js";
 import { installPlugin, parsePluginId, uninstallPlugin, writeEnabledPlugin } from "../../plugins/install.js";
+import { pluginListing } from "../../plugins/listing.js";
 import {
   addMarketplace,
   describeSource,
@@ -10,8 +10,7 @@ import {
   removeMarketplace,
   updateMarketplace,
 } from "../../plugins/marketplaces.js";
-import { claudePluginsHome, installedPluginsPath } from "../../plugins/paths.js";
-import { type PluginScope, readInstalledPlugins, readKnownMarketplaces } from "../../plugins/registry.js";
+import { type PluginScope, readKnownMarketplaces } from "../../plugins/registry.js";
 import type { CommandIo } from "./command-io.js";
 
 export async function marketplaceCommand(args: string[], io: CommandIo): Promise<number> {
@@ -102,36 +101,8 @@ function projectScopeNote(cwd: string): string {
 }
 
 export function listPlugins(io: CommandIo): number {
-  const settings = loadSettings({ cwd: io.cwd });
-  const on = new Set(enabledPluginIds(settings.files));
-  const rows: string[] = [];
-  const listed = new Set<string>();
-  for (const [path, who] of [
-    [installedPluginsPath(), ""],
-    [installedPluginsPath(claudePluginsHome()), " (installed by Claude Code)"],
-  ] as const) {
-    let installed: ReturnType<typeof readInstalledPlugins>;
-    try {
-      installed = readInstalledPlugins(path);
-    } catch (error) {
-      io.stderr.write(`warden plugin list: ${(error as Error).message}\n`);
-      continue;
-    }
-    for (const [id, installs] of Object.entries(installed.plugins)) {
-      if (listed.has(id)) continue;
-      listed.add(id);
-      for (const install of installs) {
-        rows.push(`${on.has(id) ? "on " : "off"}  ${id}  ${install.version}  ${install.scope}${who}`);
-      }
-    }
-  }
-  for (const id of on) if (!listed.has(id)) rows.push(`on   ${id}  (not installed: warden plugin install ${id})`);
-  if (
-    settings.workspaceTrust.status === "untrusted" &&
-    settings.workspaceTrust.widening.some((w) => w.key === "enabledPlugins")
-  ) {
-    rows.push(`This folder's own enabledPlugins wait until you trust it (warden trust).`);
-  }
-  io.stdout.write(rows.length > 0 ? `${rows.join("\n")}\n` : "No plugins installed.\n");
+  const { lines, problems } = pluginListing(io.cwd);
+  for (const problem of problems) io.stderr.write(`warden plugin list: ${problem}\n`);
+  io.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }

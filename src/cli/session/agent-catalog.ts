@@ -4,8 +4,8 @@
 import { anyAgentFiles } from "../../config/agent-dirs.js";
 import type { LoadedSettings } from "../../config/settings.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
-import type { AgentCatalog } from "../../tool/agents.js";
 import { pluginFolders } from "../../plugins/components.js";
+import type { AgentCatalog } from "../../tool/agents.js";
 import { loadAgentCatalog } from "../../tools/agent/catalog.js";
 
 export async function loadSessionAgentCatalog(
