@@ -3,9 +3,9 @@
 // stricter (deny rules, hooks...) stops the session instead of being skipped (see SETTINGS_FIELDS).
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { type ActivePlugins, enabledPluginIds, resolveActivePlugins } from "../plugins/active.js";
 import { jsonErrorOffset } from "./json-error-position.js";
 import { userHome, userSettingsPath } from "./paths.js";
+import { type ActivePlugins, enabledPluginIds, resolveActivePlugins } from "./plugins/active.js";
 import { SETTINGS_FIELDS, type Settings, unknownHookEvents } from "./settings-schema.js";
 import { applyWorkspaceTrust, type WorkspaceTrust } from "./trust/index.js";
 

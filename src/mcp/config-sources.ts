@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome } from "../config/paths.js";
+import { pluginMcpServers } from "../config/plugins/components.js";
 import type { LoadedSettings, SettingsSourceName } from "../config/settings.js";
 import { howToTrust } from "../config/trust/index.js";
-import { pluginMcpServers } from "../plugins/components.js";
 import { type McpConfigScope, type McpServerEntry, parseServerConfig, serversObjectOf } from "./config.js";
 
 export interface McpConfigSourcesOptions {

@@ -5,12 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { ActivePlugin } from "../../src/config/plugins/active.js";
+import { pluginFolders, pluginHooks, pluginMcpServers } from "../../src/config/plugins/components.js";
 import { loadSettings } from "../../src/config/settings.js";
 import { discoverSkills } from "../../src/config/skills/discover.js";
 import { findCommand } from "../../src/config/skills/types.js";
 import { splitProjectSettings } from "../../src/config/trust/split.js";
-import type { ActivePlugin } from "../../src/plugins/active.js";
-import { pluginFolders, pluginHooks, pluginMcpServers } from "../../src/plugins/components.js";
 
 const ROOT_VARIABLE = "$" + "{CLAUDE_PLUGIN_ROOT}";
 const dir = mkdtempSync(join(tmpdir(), "warden-plugin-format-"));

@@ -1,16 +1,17 @@
 // What `warden plugin ...` does once its arguments are read (./plugin.ts): each action prints what
 // it changed (the file written) so the person can see where a plugin was turned on.
-import { loadSettings } from "../../config/settings.js";
-import { installPlugin, parsePluginId, uninstallPlugin, writeEnabledPlugin } from "../../plugins/install.js";
-import { pluginListing } from "../../plugins/listing.js";
+
+import { installPlugin, parsePluginId, uninstallPlugin, writeEnabledPlugin } from "../../config/plugins/install.js";
+import { pluginListing } from "../../config/plugins/listing.js";
 import {
   addMarketplace,
   describeSource,
   readMarketplace,
   removeMarketplace,
   updateMarketplace,
-} from "../../plugins/marketplaces.js";
-import { type PluginScope, readKnownMarketplaces } from "../../plugins/registry.js";
+} from "../../config/plugins/marketplaces.js";
+import { type PluginScope, readKnownMarketplaces } from "../../config/plugins/registry.js";
+import { loadSettings } from "../../config/settings.js";
 import type { CommandIo } from "./command-io.js";
 
 export async function marketplaceCommand(args: string[], io: CommandIo): Promise<number> {

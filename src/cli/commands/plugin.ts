@@ -3,7 +3,7 @@
 //   warden plugin install NAME@MARKETPLACE [--scope user|project|local]
 //   warden plugin list | enable ID | disable ID | uninstall ID   [--scope ...]
 import { parseArgs } from "node:util";
-import type { PluginScope } from "../../plugins/registry.js";
+import type { PluginScope } from "../../config/plugins/registry.js";
 import { type CommandIo, processIo } from "./command-io.js";
 
 const USAGE = `Usage: warden plugin marketplace add <folder | git-url | owner/repo>[#ref]

@@ -2,9 +2,9 @@
 // files or settings `agents`): a file that cannot be used is reported on stderr with its path and
 // why, and the others load. With none, the built-in agents are used and nothing is parsed.
 import { anyAgentFiles } from "../../config/agent-dirs.js";
+import { pluginFolders } from "../../config/plugins/components.js";
 import type { LoadedSettings } from "../../config/settings.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
-import { pluginFolders } from "../../plugins/components.js";
 import type { AgentCatalog } from "../../tool/agents.js";
 import { loadAgentCatalog } from "../../tools/agent/catalog.js";
 

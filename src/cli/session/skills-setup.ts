@@ -4,13 +4,14 @@
 // rules: a headless run is that one prompt, so they hold exactly while the command runs.
 // Start-up pays only for an existence check of the skill and command folders: the discovery, the
 // Skill tool and the expansion load when one of them exists.
+
+import { pluginSkillFolders } from "../../config/plugins/components.js";
 import type { LoadedSettings } from "../../config/settings.js";
 import type { SkillCatalog } from "../../config/skills/index.js";
 import { anySkillFolder } from "../../config/skills/locations.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
 import { parseRule, splitRuleList } from "../../permissions/rules/index.js";
 import { applyPermissionUpdates } from "../../permissions/settings/index.js";
-import { pluginSkillFolders } from "../../plugins/components.js";
 import type { PermissionRuleValue, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool } from "../../tool/types.js";
 

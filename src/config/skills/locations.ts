@@ -3,7 +3,9 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome, wardenHome } from "../paths.js";
-import type { SkillLevel } from "./types.js";
+import type { PluginSkillFolders, SkillLevel } from "./types.js";
+
+export type { PluginSkillFolders };
 
 export type SkillFileKind = "skills" | "commands";
 
@@ -12,13 +14,6 @@ export interface SkillRoot {
   level: SkillLevel;
   /** The plugin this folder belongs to: its items are named `plugin:name`. */
   plugin?: string;
-}
-
-/** One active plugin's skill and command folders (src/plugins/components.ts finds them). */
-export interface PluginSkillFolders {
-  plugin: string;
-  skills: string[];
-  commands: string[];
 }
 
 /**

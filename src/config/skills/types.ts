@@ -3,7 +3,13 @@
 // body is read again from its file when it is invoked, so an edit is seen and nothing large sits
 // in memory.
 import { grantIdentity, grantsKey } from "./frontmatter.js";
-import type { PluginSkillFolders } from "./locations.js";
+
+/** One active plugin's skill and command folders (src/config/plugins/components.ts finds them). */
+export interface PluginSkillFolders {
+  plugin: string;
+  skills: string[];
+  commands: string[];
+}
 
 /** Where a skill or command was found: the user's own folders, or the project's (which trust governs). */
 export type SkillLevel = "user" | "project";

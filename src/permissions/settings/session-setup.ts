@@ -1,11 +1,12 @@
 // Everything a session needs from settings, read once at start: the permission context, the hooks
 // and the sandbox settings. Throws (SettingsError, PermissionConfigError) when the session must
 // not start; the message names the file and the problem.
+
+import { mergeHooks, pluginHooks } from "../../config/plugins/components.js";
 import { formatSettingsIssue, type LoadedSettings, loadSettings, settingsEnv } from "../../config/settings.js";
 import { untrustedNotice } from "../../config/trust/index.js";
 import { hooksFromSettings } from "../../hooks/hook-matchers.js";
 import { HookRunner } from "../../hooks/hook-runner.js";
-import { mergeHooks, pluginHooks } from "../../plugins/components.js";
 import { parseSandboxSettings, type SandboxSettings } from "../../shell/sandbox/index.js";
 import type { AppState } from "../../tool/app-state.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";

@@ -12,7 +12,7 @@ export const pluginCommand: SlashCommand = {
     const cwd = ctx.handle.engine.cwd;
     const [verb, id, ...rest] = args.trim().split(/\s+/).filter(Boolean);
     if (verb === undefined) {
-      const { pluginListing } = await import("../../plugins/listing.js");
+      const { pluginListing } = await import("../../config/plugins/listing.js");
       const { lines, problems } = pluginListing(cwd);
       ctx.transcript.addNotice(
         [
@@ -29,7 +29,7 @@ export const pluginCommand: SlashCommand = {
       return;
     }
     try {
-      const { parsePluginId, writeEnabledPlugin } = await import("../../plugins/install.js");
+      const { parsePluginId, writeEnabledPlugin } = await import("../../config/plugins/install.js");
       parsePluginId(id);
       const file = writeEnabledPlugin("user", cwd, id, verb === "enable");
       ctx.transcript.addNotice(

@@ -1,6 +1,6 @@
 // The installed plugins and whether this folder's settings turn each on: what `warden plugin list`
 // and /plugin show.
-import { loadSettings } from "../config/settings.js";
+import { loadSettings } from "../settings.js";
 import { enabledPluginIds } from "./active.js";
 import { claudePluginsHome, installedPluginsPath } from "./paths.js";
 import { readInstalledPlugins } from "./registry.js";

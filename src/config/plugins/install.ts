@@ -5,10 +5,10 @@
 // Claude Code's own file), local → .claude/settings.local.json.
 import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { userSettingsPath } from "../config/paths.js";
-import type { LoadedSettings } from "../config/settings.js";
-import { readSettingsObjectForUpdate } from "../config/settings-object.js";
-import { withFileLockSync } from "../fs/file-lock.js";
+import { withFileLockSync } from "../../fs/file-lock.js";
+import { userSettingsPath } from "../paths.js";
+import type { LoadedSettings } from "../settings.js";
+import { readSettingsObjectForUpdate } from "../settings-object.js";
 import { type MarketplaceEntry, PLUGIN_NAME, readMarketplaceManifest, readPluginManifest } from "./manifest.js";
 import { addMarketplaceSource, cloneRepository } from "./marketplaces.js";
 import { pluginCachePath, pluginsHome } from "./paths.js";
@@ -115,7 +115,7 @@ async function pluginSourceFolder(
     rmSync(temp, { recursive: true, force: true });
     throw error;
   }
-  const { runGit } = await import("../fs/git-run.js");
+  const { runGit } = await import("../../fs/git-run.js");
   const commit = (await runGit(folder, ["rev-parse", "HEAD"])).trim();
   return { folder, cleanup: () => rmSync(temp, { recursive: true, force: true }), commit };
 }

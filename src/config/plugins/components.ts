@@ -5,8 +5,8 @@
 // commands and MCP server settings becomes the plugin's folder, wherever it was installed.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { type HooksConfig, hooksSchema } from "../config/settings-schema.js";
-import type { PluginSkillFolders } from "../config/skills/locations.js";
+import { type HooksConfig, hooksSchema } from "../settings-schema.js";
+import type { PluginSkillFolders } from "../skills/locations.js";
 import type { ActivePlugin } from "./active.js";
 
 export type PluginFolderKind = "commands" | "agents" | "skills" | "outputStyles";

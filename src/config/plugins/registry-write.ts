@@ -2,7 +2,7 @@
 // or the new one. Only `warden plugin ...` and /plugin write; sessions read.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeFileAtomicSync } from "../fs/atomic-write.js";
+import { writeFileAtomicSync } from "../../fs/atomic-write.js";
 import { installedPluginsPath, knownMarketplacesPath } from "./paths.js";
 import type { InstalledPlugins, KnownMarketplace } from "./registry.js";
 

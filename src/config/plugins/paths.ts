@@ -6,7 +6,7 @@
 // plugin Warden installed must not appear enabled-but-missing in Claude Code. Claude Code's own
 // installed plugins are still found (read only) so a plugin enabled in ~/.claude/settings.json works.
 import { join } from "node:path";
-import { userHome, wardenHome } from "../config/paths.js";
+import { userHome, wardenHome } from "../paths.js";
 
 export function pluginsHome(): string {
   return join(wardenHome(), "plugins");

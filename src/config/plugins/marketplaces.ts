@@ -4,7 +4,7 @@
 // and other configured programs off), so adding a marketplace runs nothing it ships.
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { runGit } from "../fs/git-run.js";
+import { runGit } from "../../fs/git-run.js";
 import { type MarketplaceManifest, readMarketplaceManifest } from "./manifest.js";
 import { marketplaceClonePath, pluginsHome } from "./paths.js";
 import { type KnownMarketplace, type MarketplaceSource, readKnownMarketplaces } from "./registry.js";
