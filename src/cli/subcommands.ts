@@ -9,6 +9,7 @@ export const SUBCOMMANDS: Record<string, () => Promise<CommandModule>> = {
   undo: () => import("./commands/undo.js"),
   mcp: () => import("./commands/mcp.js"),
   trust: () => import("./commands/trust.js"),
+  plugin: () => import("./commands/plugin.js"),
   acp: () => import("./commands/acp.js"),
   // BullMQ and ioredis load only here: a local session never pays for the fleet.
   fleet: () => import("./commands/fleet.js"),

@@ -9,6 +9,8 @@ import { userHome, wardenHome } from "./paths.js";
 export interface AgentDirectory {
   dir: string;
   source: Exclude<AgentSource, "built-in" | "settings">;
+  /** For a plugin's folder: its name, which the folder's agents carry first (`plugin:agent`). */
+  plugin?: string;
 }
 
 /** Where custom agents are looked for, lowest precedence first (a later file of the same name wins). */
@@ -35,6 +37,6 @@ export function agentFilesIn(dir: string): string[] {
 }
 
 /** True when any agent folder has a file: the cheap check before parsing anything. */
-export function anyAgentFiles(cwd: string): boolean {
-  return agentDirectories(cwd).some(({ dir }) => agentFilesIn(dir).length > 0);
+export function anyAgentFiles(cwd: string, pluginDirs: readonly AgentDirectory[] = []): boolean {
+  return [...agentDirectories(cwd), ...pluginDirs].some(({ dir }) => agentFilesIn(dir).length > 0);
 }

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { AgentDefinition, AgentLoadIssue, AgentSource } from "../tool/agents.js";
 import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
-import { agentDirectories, agentFilesIn } from "./agent-dirs.js";
+import { type AgentDirectory, agentDirectories, agentFilesIn } from "./agent-dirs.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { hooksSchema } from "./settings-schema.js";
 
@@ -127,6 +127,8 @@ export interface LoadAgentFilesOptions {
   cwd: string;
   /** Whether the folder's own widening settings are in force (src/config/trust/). */
   projectTrusted: boolean;
+  /** Active plugins' agent folders (after the user's and project's). */
+  pluginDirs?: readonly AgentDirectory[];
 }
 
 export interface LoadedAgentFiles {
@@ -141,7 +143,7 @@ export function loadAgentFiles(options: LoadAgentFilesOptions): LoadedAgentFiles
   const definitions: AgentDefinition[] = [];
   const issues: AgentLoadIssue[] = [];
   const untrustedProjectFiles: string[] = [];
-  for (const { dir, source } of agentDirectories(options.cwd)) {
+  for (const { dir, source, plugin } of [...agentDirectories(options.cwd), ...(options.pluginDirs ?? [])]) {
     for (const path of agentFilesIn(dir)) {
       if (source === "project" && !options.projectTrusted) {
         untrustedProjectFiles.push(path);
@@ -159,7 +161,8 @@ export function loadAgentFiles(options: LoadAgentFilesOptions): LoadedAgentFiles
       }
       const result = parseAgentFile(path, text, source);
       if ("issue" in result) issues.push(result.issue);
-      else definitions.push(result.definition);
+      else if (plugin === undefined) definitions.push(result.definition);
+      else definitions.push({ ...result.definition, agentType: `${plugin}:${result.definition.agentType}` });
     }
   }
   return { definitions, issues, untrustedProjectFiles };

@@ -242,6 +242,13 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
   { path: ["smallFastModel"], schema: z.string().min(1), critical: false },
   { path: ["statusLine"], schema: statusLineSettingsSchema, critical: false },
   { path: ["outputStyle"], schema: z.string().min(1), critical: false },
+  // Dropping a broken plugin list leaves plugins off (narrower), so not critical (src/config/plugins/).
+  { path: ["enabledPlugins"], schema: z.record(z.string(), z.boolean()), critical: false },
+  {
+    path: ["extraKnownMarketplaces"],
+    schema: z.record(z.string(), z.looseObject({ source: z.looseObject({}) })),
+    critical: false,
+  },
   // Where the fleet's Redis is (remote agents, RemoteTrigger, durable Cron as repeatable jobs).
   {
     path: ["fleet", "redisUrl"],
@@ -307,5 +314,9 @@ export interface Settings {
   smallFastModel?: string;
   /** The fleet a session may use (WARDEN_REDIS_URL wins): `{ "redisUrl": "redis://host:6379" }`. */
   fleet?: { redisUrl?: string; worker?: FleetWorkerSettings };
+  /** Plugins on (`true`) or off (`false`) by `name@marketplace`, as Claude Code writes them (src/config/plugins/). */
+  enabledPlugins?: Record<string, boolean>;
+  /** Marketplaces this settings file adds by name: `{ "team": { "source": { "source": "git", "url": ... } } }`. */
+  extraKnownMarketplaces?: Record<string, { source: Record<string, unknown> }>;
   [key: string]: unknown;
 }

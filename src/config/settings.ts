@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { jsonErrorOffset } from "./json-error-position.js";
 import { userHome, userSettingsPath } from "./paths.js";
+import { type ActivePlugins, enabledPluginIds, resolveActivePlugins } from "./plugins/active.js";
 import { SETTINGS_FIELDS, type Settings, unknownHookEvents } from "./settings-schema.js";
 import { applyWorkspaceTrust, type WorkspaceTrust } from "./trust/index.js";
 
@@ -57,6 +58,11 @@ export interface LoadedSettings {
   warnings: SettingsIssue[];
   /** Whether the folder's widening settings (and its .mcp.json servers) are in force. */
   workspaceTrust: WorkspaceTrust;
+  /**
+   * The plugins the files in force turn on, and `--plugin-dir` folders (src/plugins/). Absent when
+   * none is: nothing was read for plugins.
+   */
+  plugins?: ActivePlugins;
 }
 
 export interface LoadSettingsOptions {
@@ -70,6 +76,8 @@ export interface LoadSettingsOptions {
    * `--settings` values and the managed policy always are.
    */
   sources?: ReadonlyArray<"user" | "project" | "local">;
+  /** `--plugin-dir`: plugin folders for this session only. */
+  pluginDirs?: readonly string[];
 }
 
 /** The system-wide policy file; `WARDEN_MANAGED_SETTINGS` moves it (tests, unusual installs). */
@@ -136,7 +144,12 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   }
   if (errors.length > 0) throw new SettingsError(errors);
   const trusted = applyWorkspaceTrust(files, { cwd: options.cwd, trustProject: options.trustProject });
-  return { files: trusted.files, warnings, workspaceTrust: trusted.trust };
+  const loaded: LoadedSettings = { files: trusted.files, warnings, workspaceTrust: trusted.trust };
+  // Plugins are looked for only when the files in force (after trust) turn one on.
+  if (options.pluginDirs?.length || enabledPluginIds(trusted.files).length > 0) {
+    loaded.plugins = resolveActivePlugins({ cwd: options.cwd, files: trusted.files, pluginDirs: options.pluginDirs });
+  }
+  return loaded;
 }
 
 interface ReadResult {

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome } from "../config/paths.js";
+import { pluginMcpServers } from "../config/plugins/components.js";
 import type { LoadedSettings, SettingsSourceName } from "../config/settings.js";
 import { howToTrust } from "../config/trust/index.js";
 import { type McpConfigScope, type McpServerEntry, parseServerConfig, serversObjectOf } from "./config.js";
@@ -181,6 +182,10 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
     const claude = claudeUserFile(cwd, fileProblems);
     const mcpJsonPath = join(cwd, ".mcp.json");
     sources.push(...claude.filter((s) => s.scope === "user"), ...fromSettings("userSettings"));
+    // Active plugins' servers (turned on by the user, or by a project the user trusted).
+    for (const plugin of options.settings?.plugins?.plugins ?? []) {
+      sources.push({ scope: "user", origin: `plugin ${plugin.id}`, servers: pluginMcpServers(plugin, fileProblems) });
+    }
     // An untrusted folder's .mcp.json starts nothing; the session's trust notice names its servers.
     const untrusted = options.settings?.workspaceTrust.status === "untrusted";
     if (!untrusted || options.listUntrusted) {

@@ -6,7 +6,8 @@
 import type { PermissionMode } from "./permission-types.js";
 
 /** Where a definition came from; a later source overrides an earlier one of the same name. */
-export type AgentSource = "built-in" | "user" | "project" | "settings";
+/** Where an agent came from; a plugin's agents are named `plugin:agent`. */
+export type AgentSource = "built-in" | "user" | "project" | "settings" | "plugin";
 
 export interface AgentDefinition {
   /** The name the model passes as subagent_type. */

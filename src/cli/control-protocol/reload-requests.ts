@@ -4,7 +4,7 @@
 // tool's own listing. reload_plugins reloads what Warden has of a plugin's parts (skills and
 // commands) and says it has no plugins; reload_output_styles is refused: Warden has no output
 // styles beyond its default.
-import { skillRoots } from "../../config/skills/locations.js";
+import { anySkillFolder } from "../../config/skills/locations.js";
 import { catalogTrust } from "../../config/skills/types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { createLiveSkillTool } from "../session/skills-setup.js";
@@ -16,10 +16,8 @@ import type { StreamState } from "./stream-state.js";
 async function readCatalog(state: StreamState) {
   const { built } = state;
   const cwd = built.plan.config.cwd;
-  const { existsSync } = await import("node:fs");
   const trust = catalogTrust(built.skills.catalog);
-  const anyFolder = [...skillRoots(cwd, "skills"), ...skillRoots(cwd, "commands")].some((r) => existsSync(r.dir));
-  if (!anyFolder) return { skills: [], commands: [], ...trust, warnings: [] };
+  if (!anySkillFolder(cwd, trust.pluginFolders)) return { skills: [], commands: [], ...trust, warnings: [] };
   const { discoverSkills } = await import("../../config/skills/discover.js");
   return discoverSkills({ cwd, ...trust });
 }

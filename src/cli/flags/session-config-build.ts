@@ -126,6 +126,8 @@ export function buildSessionConfig(
   if (promptTool !== undefined) config.permissionPromptTool = promptTool;
   if (raw.systemPrompt !== undefined) config.systemPrompt = raw.systemPrompt as string;
   if (settingSources !== undefined) config.settingSources = settingSources;
+  const pluginDirs = raw.pluginDirs as string[] | undefined;
+  if (pluginDirs?.length) config.pluginDirs = pluginDirs.map((d) => resolve(baseCwd, d));
   if (raw.fallbackModel !== undefined) config.fallbackModel = raw.fallbackModel as string;
   if (sessionId !== undefined) config.sessionId = sessionId;
   if (raw.toolsRaw !== undefined) {

@@ -17,7 +17,13 @@ export {
 export { usageText } from "./session-flag-table.js";
 
 export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd()): SessionConfig {
-  const raw: Record<string, unknown> = { allowedTools: [], disallowedTools: [], addDirs: [], mcpConfig: [] };
+  const raw: Record<string, unknown> = {
+    allowedTools: [],
+    disallowedTools: [],
+    addDirs: [],
+    mcpConfig: [],
+    pluginDirs: [],
+  };
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;

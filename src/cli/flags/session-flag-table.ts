@@ -108,6 +108,13 @@ export const OPTIONS: OptionSpec[] = [
     help: "Run every tool without asking (bypass mode)",
   },
   {
+    names: ["--plugin-dir"],
+    kind: "list",
+    key: "pluginDirs",
+    arg: "<dirs...>",
+    help: "Load a plugin from this folder for this session only",
+  },
+  {
     names: ["--mcp-config"],
     kind: "list",
     key: "mcpConfig",

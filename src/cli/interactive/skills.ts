@@ -3,9 +3,8 @@
 // listed and expanded without a restart. Discovery reads a few small folders, so doing it on demand
 // costs less than watching them. A problem with a file is reported once, not at every `/`.
 
-import { existsSync } from "node:fs";
 import type { SkillCatalog } from "../../config/skills/index.js";
-import { skillRoots } from "../../config/skills/locations.js";
+import { anySkillFolder } from "../../config/skills/locations.js";
 import { catalogTrust } from "../../config/skills/types.js";
 import type { CustomCommandInfo } from "../../ui/run.js";
 
@@ -25,8 +24,7 @@ export function liveSkillCatalog(
 ): LiveSkillCatalog {
   const reported = new Set(atStart.warnings);
   const current = async (): Promise<SkillCatalog> => {
-    const anyFolder = [...skillRoots(cwd, "skills"), ...skillRoots(cwd, "commands")].some((r) => existsSync(r.dir));
-    if (!anyFolder) return { ...atStart, skills: [], commands: [], warnings: [] };
+    if (!anySkillFolder(cwd, atStart.pluginFolders)) return { ...atStart, skills: [], commands: [], warnings: [] };
     const { discoverSkills } = await import("../../config/skills/discover.js");
     // Trust was decided when the session started (the folder's settings with it); it holds until the next.
     const catalog = await discoverSkills({ cwd, ...catalogTrust(atStart) });

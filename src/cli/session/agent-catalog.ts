@@ -2,6 +2,7 @@
 // files or settings `agents`): a file that cannot be used is reported on stderr with its path and
 // why, and the others load. With none, the built-in agents are used and nothing is parsed.
 import { anyAgentFiles } from "../../config/agent-dirs.js";
+import { pluginFolders } from "../../config/plugins/components.js";
 import type { LoadedSettings } from "../../config/settings.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
 import type { AgentCatalog } from "../../tool/agents.js";
@@ -22,11 +23,21 @@ export async function loadSessionAgentCatalog(
     const merged = { ...((settingsAgents?.value as Record<string, unknown> | undefined) ?? {}), ...cliAgents };
     settingsAgents = { value: merged, where: "--agents" };
   }
-  if (!settingsAgents && !anyAgentFiles(cwd)) return undefined;
+  const pluginWarnings: string[] = [];
+  const pluginDirs = (settings.plugins?.plugins ?? []).flatMap((plugin) =>
+    pluginFolders(plugin, "agents", pluginWarnings).map((dir) => ({
+      dir,
+      source: "plugin" as const,
+      plugin: plugin.name,
+    })),
+  );
+  for (const warning of pluginWarnings) warn(warning);
+  if (!settingsAgents && !anyAgentFiles(cwd, pluginDirs)) return undefined;
   const catalog = await loadAgentCatalog({
     cwd,
     projectTrusted: isWorkspaceTrusted(settings.workspaceTrust),
     settingsAgents,
+    pluginDirs,
   });
   for (const issue of catalog.issues) warn(`agent ${issue.path} was not loaded: ${issue.reason}`);
   const untrusted = catalog.untrustedProjectAgents ?? [];

@@ -32,6 +32,7 @@ export function sessionPermissions(config: SessionConfig): SessionPermissions {
       extraSettings: config.settings !== undefined ? [config.settings] : [],
       trustProject: config.trustProject,
       sources: config.settingSources,
+      pluginDirs: config.pluginDirs,
     });
     for (const warning of setup.warnings) warn(warning);
     if (setup.trustNotice) process.stderr.write(`warden: ${setup.trustNotice}\n`);

@@ -4,10 +4,11 @@
 // rules: a headless run is that one prompt, so they hold exactly while the command runs.
 // Start-up pays only for an existence check of the skill and command folders: the discovery, the
 // Skill tool and the expansion load when one of them exists.
-import { existsSync } from "node:fs";
+
+import { pluginSkillFolders } from "../../config/plugins/components.js";
 import type { LoadedSettings } from "../../config/settings.js";
 import type { SkillCatalog } from "../../config/skills/index.js";
-import { skillRoots } from "../../config/skills/locations.js";
+import { anySkillFolder } from "../../config/skills/locations.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
 import { parseRule, splitRuleList } from "../../permissions/rules/index.js";
 import { applyPermissionUpdates } from "../../permissions/settings/index.js";
@@ -25,12 +26,14 @@ export async function setUpSkills(
   settings: LoadedSettings,
   warn: (message: string) => void,
 ): Promise<SessionSkills> {
+  const pluginFolders = settings.plugins ? pluginSkillFolders(settings.plugins.plugins, warn) : [];
   const trust = {
     projectTrusted: isWorkspaceTrusted(settings.workspaceTrust),
     ...(settings.workspaceTrust.skillGrants ? { trustedGrants: settings.workspaceTrust.skillGrants } : {}),
+    ...(pluginFolders.length > 0 && { pluginFolders }),
   };
-  const anyFolder = [...skillRoots(cwd, "skills"), ...skillRoots(cwd, "commands")].some((root) => existsSync(root.dir));
-  if (!anyFolder) return { catalog: { skills: [], commands: [], ...trust, warnings: [] }, tools: [] };
+  if (!anySkillFolder(cwd, pluginFolders))
+    return { catalog: { skills: [], commands: [], ...trust, warnings: [] }, tools: [] };
   const { discoverSkills } = await import("../../config/skills/discover.js");
   const catalog = await discoverSkills({ cwd, ...trust });
   for (const warning of catalog.warnings) warn(warning);

@@ -82,6 +82,8 @@ export const sessionSpecSchema = z
     systemPrompt: z.string().optional(),
     /** Which settings files are read (managed policy always is). */
     settingSources: z.array(z.enum(SETTING_SOURCES)).optional(),
+    /** `--plugin-dir`: plugin folders loaded for this session only (absolute paths). */
+    pluginDirs: z.array(z.string()).optional(),
     /** Only the servers of mcpConfig, none from settings files. */
     strictMcpConfig: flag,
     /** Used when the main model's request fails. */

@@ -20,6 +20,7 @@ export const BUILT_IN_COMMAND_NAMES: readonly string[] = [
   "init",
   "permissions",
   "mcp",
+  "plugin",
   "add-dir",
   "context",
   "status",

@@ -10,7 +10,7 @@ import { basename, dirname } from "node:path";
 import { isBuiltInCommandName } from "./built-in-commands.js";
 import { argumentNamesOf } from "./expand.js";
 import { allowedToolsOf, parseFrontmatter } from "./frontmatter.js";
-import { type SkillRoot, skillFileOf, skillRoots } from "./locations.js";
+import { allSkillRoots, type PluginSkillFolders, type SkillRoot, skillFileOf } from "./locations.js";
 import type { SkillCatalog, SkillContext, SkillDefinition, SlashCommand } from "./types.js";
 
 /** Names a model can pass and a user can type after `/`. */
@@ -26,6 +26,13 @@ export interface DiscoverSkillsOptions {
   projectTrusted: boolean;
   /** The grants trust was decided on (SkillCatalog.trustedGrants). */
   trustedGrants?: Readonly<Record<string, string>>;
+  /** Active plugins' folders: their items are named `plugin:name`. */
+  pluginFolders?: readonly PluginSkillFolders[];
+}
+
+/** A plugin's items carry its name first, so two plugins (or the user) can use the same short name. */
+function namespaced(root: SkillRoot, name: string): string {
+  return root.plugin === undefined ? name : `${root.plugin}:${name}`;
 }
 
 async function listDir(dir: string): Promise<string[]> {
@@ -82,7 +89,7 @@ async function loadSkill(file: string, root: SkillRoot): Promise<SkillDefinition
   const text = await readSmallFile(file);
   if (text === undefined) return undefined;
   const { attributes, body } = await parseFrontmatter(text);
-  const name = checkedName(optionalString(attributes, "name") ?? basename(folder));
+  const name = checkedName(namespaced(root, optionalString(attributes, "name") ?? basename(folder)));
   const disable = attributes["disable-model-invocation"];
   if (disable !== undefined && typeof disable !== "boolean") {
     throw new Error("`disable-model-invocation` must be true or false");
@@ -114,7 +121,7 @@ async function loadCommand(file: string, root: SkillRoot): Promise<SlashCommand 
   if (text === undefined) return undefined;
   const { attributes, body } = await parseFrontmatter(text);
   const command: SlashCommand = {
-    name: checkedName(basename(file, ".md")),
+    name: checkedName(namespaced(root, basename(file, ".md"))),
     level: root.level,
     file,
     allowedTools: allowedToolsOf(attributes),
@@ -174,7 +181,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   };
   const filesOf = async (root: SkillRoot, kind: "skills" | "commands") =>
     (await listDir(root.dir)).flatMap((entry) => skillFileOf(root.dir, kind, entry) ?? []);
-  for (const root of skillRoots(options.cwd, "skills").filter(unseen)) {
+  for (const root of allSkillRoots(options.cwd, "skills", options.pluginFolders).filter(unseen)) {
     const found = await Promise.all(
       (await filesOf(root, "skills")).map((file) =>
         loadSkill(file, root).catch((error: unknown) => {
@@ -185,7 +192,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
     );
     for (const skill of found) if (skill) await addUnique(skills, skill, warnings, "skill");
   }
-  for (const root of skillRoots(options.cwd, "commands").filter(unseen)) {
+  for (const root of allSkillRoots(options.cwd, "commands", options.pluginFolders).filter(unseen)) {
     const found = await Promise.all(
       (await filesOf(root, "commands")).map((file) =>
         loadCommand(file, root).catch((error: unknown) => {
@@ -198,5 +205,6 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   }
   const catalog: SkillCatalog = { skills, commands, projectTrusted: options.projectTrusted, warnings };
   if (options.trustedGrants !== undefined) catalog.trustedGrants = options.trustedGrants;
+  if (options.pluginFolders?.length) catalog.pluginFolders = options.pluginFolders;
   return catalog;
 }

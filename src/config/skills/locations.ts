@@ -1,15 +1,41 @@
 // Where skills and commands live. One list, read by discovery (./discover.ts) and by workspace
 // trust (src/config/trust/project-skills.ts), so the two can never look in different places.
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome, wardenHome } from "../paths.js";
-import type { SkillLevel } from "./types.js";
+import type { PluginSkillFolders, SkillLevel } from "./types.js";
+
+export type { PluginSkillFolders };
 
 export type SkillFileKind = "skills" | "commands";
 
 export interface SkillRoot {
   dir: string;
   level: SkillLevel;
+  /** The plugin this folder belongs to: its items are named `plugin:name`. */
+  plugin?: string;
+}
+
+/**
+ * The roots of one kind, the user's and project's then the plugins'. A plugin was installed or
+ * turned on by the user (a project's plugins wait for trust), so its grants count as the user's.
+ */
+export function allSkillRoots(
+  cwd: string,
+  kind: SkillFileKind,
+  plugins: readonly PluginSkillFolders[] = [],
+): SkillRoot[] {
+  return [
+    ...skillRoots(cwd, kind),
+    ...plugins.flatMap((p) => p[kind].map((dir) => ({ dir, level: "user" as const, plugin: p.plugin }))),
+  ];
+}
+
+/** Whether any skill or command folder exists: the cheap look before loading discovery. */
+export function anySkillFolder(cwd: string, plugins: readonly PluginSkillFolders[] = []): boolean {
+  return [...allSkillRoots(cwd, "skills", plugins), ...allSkillRoots(cwd, "commands", plugins)].some((root) =>
+    existsSync(root.dir),
+  );
 }
 
 /** In precedence order: the user's ~/.warden and ~/.claude, then the project's .warden and .claude. */

@@ -4,6 +4,13 @@
 // in memory.
 import { grantIdentity, grantsKey } from "./frontmatter.js";
 
+/** One active plugin's skill and command folders (src/config/plugins/components.ts finds them). */
+export interface PluginSkillFolders {
+  plugin: string;
+  skills: string[];
+  commands: string[];
+}
+
 /** Where a skill or command was found: the user's own folders, or the project's (which trust governs). */
 export type SkillLevel = "user" | "project";
 
@@ -70,14 +77,30 @@ export interface SkillCatalog {
   trustedGrants?: Readonly<Record<string, string>>;
   /** Files that could not be used, with the reason (reported once, at start). */
   warnings: string[];
+  /** The active plugins' folders this catalog was read with (read again with them). */
+  pluginFolders?: readonly PluginSkillFolders[];
+}
+
+/**
+ * The item named `name`, or, for a name without a plugin, the one plugin item whose short name it
+ * is (`/review` for `/tools:review`) when exactly one has it. A user's or project's own item of
+ * that name (and a built-in command, which discovery keeps out) always wins.
+ */
+function byName<T extends { name: string }>(items: readonly T[], name: string): T | undefined {
+  const exact = items.find((item) => item.name === name);
+  if (exact || name.includes(":")) return exact;
+  const short = items.filter(
+    (item) => item.name.endsWith(`:${name}`) && item.name.indexOf(":") === item.name.length - name.length - 1,
+  );
+  return short.length === 1 ? short[0] : undefined;
 }
 
 export function findSkill(catalog: SkillCatalog, name: string): SkillDefinition | undefined {
-  return catalog.skills.find((skill) => skill.name === name);
+  return byName(catalog.skills, name);
 }
 
 export function findCommand(catalog: SkillCatalog, name: string): SlashCommand | undefined {
-  return catalog.commands.find((command) => command.name === name);
+  return byName(catalog.commands, name);
 }
 
 /**
@@ -97,8 +120,12 @@ export function grantsHonoured(
 }
 
 /** The trust a catalog was discovered with, for discovering it again (same trust, same grants). */
-export function catalogTrust(catalog: SkillCatalog): Pick<SkillCatalog, "projectTrusted" | "trustedGrants"> {
-  return catalog.trustedGrants === undefined
-    ? { projectTrusted: catalog.projectTrusted }
-    : { projectTrusted: catalog.projectTrusted, trustedGrants: catalog.trustedGrants };
+export function catalogTrust(
+  catalog: SkillCatalog,
+): Pick<SkillCatalog, "projectTrusted" | "trustedGrants" | "pluginFolders"> {
+  return {
+    projectTrusted: catalog.projectTrusted,
+    ...(catalog.trustedGrants !== undefined && { trustedGrants: catalog.trustedGrants }),
+    ...(catalog.pluginFolders !== undefined && { pluginFolders: catalog.pluginFolders }),
+  };
 }

@@ -57,6 +57,11 @@ export function splitProjectSettings(settings: Settings, trustedMode: Permission
       const { kept, held } = splitPermissions(value, trustedMode);
       if (Object.keys(kept).length > 0) restricting.permissions = kept;
       if (Object.keys(held).length > 0) widening.permissions = held;
+    } else if (key === "enabledPlugins" && isRecord(value)) {
+      // A plugin turned off only takes away; one turned on runs its hooks, servers and commands.
+      const { kept, held } = splitEnabledPlugins(value);
+      if (Object.keys(kept).length > 0) restricting.enabledPlugins = kept as Record<string, boolean>;
+      if (Object.keys(held).length > 0) widening.enabledPlugins = held;
     } else if (key === "sandbox" && isRecord(value)) {
       const { kept, held } = splitSandbox(value);
       if (Object.keys(kept).length > 0) restricting.sandbox = kept;
@@ -80,6 +85,19 @@ function splitPermissions(
     else if (key === "defaultMode" && isNarrowerMode(value, trustedMode)) kept[key] = value;
     else if (key === "defaultMode" && value === trustedMode) kept[key] = value;
     else held[key] = value;
+  }
+  return { kept, held };
+}
+
+function splitEnabledPlugins(plugins: Record<string, unknown>): {
+  kept: Record<string, unknown>;
+  held: Record<string, unknown>;
+} {
+  const kept: Record<string, unknown> = {};
+  const held: Record<string, unknown> = {};
+  for (const [id, on] of Object.entries(plugins)) {
+    if (on === false) kept[id] = on;
+    else held[id] = on;
   }
   return { kept, held };
 }

@@ -1,6 +1,8 @@
 // Everything a session needs from settings, read once at start: the permission context, the hooks
 // and the sandbox settings. Throws (SettingsError, PermissionConfigError) when the session must
 // not start; the message names the file and the problem.
+
+import { mergeHooks, pluginHooks } from "../../config/plugins/components.js";
 import { formatSettingsIssue, type LoadedSettings, loadSettings, settingsEnv } from "../../config/settings.js";
 import { untrustedNotice } from "../../config/trust/index.js";
 import { hooksFromSettings } from "../../hooks/hook-matchers.js";
@@ -19,6 +21,8 @@ export interface SessionPermissionsOptions {
   trustProject?: boolean;
   /** `--setting-sources`: the user, project and local files to read (all when absent). */
   sources?: ReadonlyArray<"user" | "project" | "local">;
+  /** `--plugin-dir`: plugin folders for this session only. */
+  pluginDirs?: readonly string[];
 }
 
 export interface SessionPermissions {
@@ -43,9 +47,14 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
     extraSettings: options.extraSettings,
     trustProject: options.trustProject,
     sources: options.sources,
+    pluginDirs: options.pluginDirs,
   });
   const built = buildPermissionContext({ cwd: options.cwd, settings, cli: options.cli });
-  const hooksConfig = hooksFromSettings(settings);
+  const pluginWarnings = [...(settings.plugins?.warnings ?? [])];
+  // Plugins' hooks run beside the settings' own, through the same runner (src/plugins/components.ts).
+  const hooksConfig = settings.plugins
+    ? mergeHooks(hooksFromSettings(settings), ...settings.plugins.plugins.map((p) => pluginHooks(p, pluginWarnings)))
+    : hooksFromSettings(settings);
   // The files in force only: an untrusted folder's `env` waits for trust like its other widening keys.
   const env = settingsEnv(settings.files);
   // Always a runner, even with no hooks in settings: an agent's frontmatter hooks join it for its run.
@@ -69,7 +78,7 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
     permissionContext: built.context,
     hooks,
     sandboxSettings,
-    warnings: [...settings.warnings, ...built.warnings].map(formatSettingsIssue),
+    warnings: [...[...settings.warnings, ...built.warnings].map(formatSettingsIssue), ...pluginWarnings],
     trustNotice: ignoredSomething ? untrustedNotice(trust) : undefined,
     appState,
   };

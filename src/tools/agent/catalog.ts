@@ -1,7 +1,7 @@
 // The agents a session can spawn: the built-in ones, then custom ones (user files, project files
 // when the folder is trusted, settings), a later source overriding an earlier custom agent of the
 // same name. A built-in name cannot be taken over: `Explore` always means the read-only explorer.
-import { anyAgentFiles } from "../../config/agent-dirs.js";
+import { type AgentDirectory, anyAgentFiles } from "../../config/agent-dirs.js";
 import type { AgentCatalog, AgentDefinition } from "../../tool/agents.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { BUILT_IN_AGENTS } from "./built-in.js";
@@ -12,14 +12,17 @@ export interface LoadAgentCatalogOptions {
   projectTrusted: boolean;
   /** The `agents` value of the merged settings, with where it came from for messages. */
   settingsAgents?: { value: unknown; where: string };
+  /** Active plugins' agent folders: their agents are named `plugin:agent`. */
+  pluginDirs?: readonly AgentDirectory[];
 }
 
 /** Built-in agents plus custom ones; the parser (and YAML) loads only when there is something to parse. */
 export async function loadAgentCatalog(options: LoadAgentCatalogOptions): Promise<AgentCatalog> {
-  if (!options.settingsAgents && !anyAgentFiles(options.cwd)) return builtInCatalog();
+  const anyFiles = anyAgentFiles(options.cwd, options.pluginDirs);
+  if (!options.settingsAgents && !anyFiles) return builtInCatalog();
   const { agentsFromSettings, loadAgentFiles } = await import("../../config/agent-files.js");
-  const files = anyAgentFiles(options.cwd)
-    ? loadAgentFiles({ cwd: options.cwd, projectTrusted: options.projectTrusted })
+  const files = anyFiles
+    ? loadAgentFiles({ cwd: options.cwd, projectTrusted: options.projectTrusted, pluginDirs: options.pluginDirs })
     : { definitions: [], issues: [], untrustedProjectFiles: [] };
   const fromSettings = options.settingsAgents
     ? agentsFromSettings(options.settingsAgents.value, options.settingsAgents.where)
@@ -60,9 +63,14 @@ export function sessionAgentCatalog(context: Pick<ToolUseContext, "getAppState" 
   return catalog;
 }
 
+/** By exact name, then any case, then a plugin agent's short name when only one plugin has it. */
 export function findAgent(catalog: AgentCatalog, agentType: string): AgentDefinition | undefined {
-  return (
+  const found =
     catalog.agents.find((agent) => agent.agentType === agentType) ??
-    catalog.agents.find((agent) => agent.agentType.toLowerCase() === agentType.toLowerCase())
+    catalog.agents.find((agent) => agent.agentType.toLowerCase() === agentType.toLowerCase());
+  if (found || agentType.includes(":")) return found;
+  const short = catalog.agents.filter(
+    (agent) => agent.source === "plugin" && agent.agentType.slice(agent.agentType.indexOf(":") + 1) === agentType,
   );
+  return short.length === 1 ? short[0] : undefined;
 }

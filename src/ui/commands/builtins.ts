@@ -10,6 +10,7 @@ import { displayPath, oneLine } from "../transcript/tool-summary.js";
 import { addDirCommand } from "./add-dir-command.js";
 import { mcpCommand } from "./mcp-command.js";
 import { permissionsCommand } from "./permissions-command.js";
+import { pluginCommand } from "./plugin-command.js";
 import { sessionInfoCommands } from "./session-info-commands.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
@@ -93,6 +94,7 @@ export function builtinCommands(): SlashCommand[] {
     },
     permissionsCommand,
     mcpCommand,
+    pluginCommand,
     addDirCommand,
     ...sessionInfoCommands(),
     {

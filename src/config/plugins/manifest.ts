@@ -1,0 +1,110 @@
+// The two files of Claude Code's plugin format: `.claude-plugin/plugin.json` (a plugin) and
+// `.claude-plugin/marketplace.json` (a list of plugins and where each comes from). Unknown keys are
+// kept (a newer Claude Code's); a key Warden uses with the wrong shape is an error naming the file.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+/** Plugin and marketplace names: what follows `/` and precedes `@`, so no spaces or separators. */
+export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** A path, or several, relative to the plugin's root (`./extra/commands`). */
+const pathList = z.union([z.string(), z.array(z.string())]);
+
+export const pluginManifestSchema = z.looseObject({
+  name: z.string().regex(PLUGIN_NAME, "name must be letters, digits, '.', '_' or '-' (at most 64)"),
+  version: z.string().optional(),
+  description: z.string().optional(),
+  commands: pathList.optional(),
+  agents: pathList.optional(),
+  skills: pathList.optional(),
+  outputStyles: pathList.optional(),
+  /** A path to a hooks file, or the hooks themselves. */
+  hooks: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  /** A path to an MCP file, or the servers themselves. */
+  mcpServers: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+});
+export type PluginManifest = z.infer<typeof pluginManifestSchema>;
+
+/** Where a marketplace's plugin comes from: a folder inside the marketplace, or a repository. */
+export const pluginSourceSchema = z.union([
+  z.string(),
+  z.looseObject({ source: z.literal("github"), repo: z.string(), ref: z.string().optional() }),
+  z.looseObject({ source: z.enum(["git", "url"]), url: z.string(), ref: z.string().optional() }),
+]);
+export type PluginSource = z.infer<typeof pluginSourceSchema>;
+
+export const marketplaceEntrySchema = z.looseObject({
+  name: z.string().regex(PLUGIN_NAME, "plugin name must be letters, digits, '.', '_' or '-'"),
+  source: pluginSourceSchema,
+  description: z.string().optional(),
+  version: z.string().optional(),
+  /** false: the entry itself is the manifest (a plugin folder without plugin.json). */
+  strict: z.boolean().optional(),
+});
+export type MarketplaceEntry = z.infer<typeof marketplaceEntrySchema>;
+
+export const marketplaceManifestSchema = z.looseObject({
+  name: z.string().regex(PLUGIN_NAME, "marketplace name must be letters, digits, '.', '_' or '-'"),
+  owner: z.looseObject({ name: z.string().optional() }).optional(),
+  plugins: z.array(marketplaceEntrySchema),
+});
+export type MarketplaceManifest = z.infer<typeof marketplaceManifestSchema>;
+
+export class PluginFormatError extends Error {
+  override name = "PluginFormatError";
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new PluginFormatError(`${file}: ${code === "ENOENT" ? "not found" : `cannot be read (${code})`}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new PluginFormatError(`${file}: invalid JSON (${(error as Error).message})`);
+  }
+}
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+  throw new PluginFormatError(`${file}: ${where}${issue?.message ?? "invalid"}`);
+}
+
+export function pluginManifestFile(root: string): string {
+  return join(root, ".claude-plugin", "plugin.json");
+}
+
+/**
+ * The plugin at `root`. Without a plugin.json, `fallback` (a marketplace entry's fields, or the
+ * folder's name) stands in, as Claude Code allows for `strict: false` entries and bare folders.
+ */
+export function readPluginManifest(root: string, fallback?: Record<string, unknown>): PluginManifest {
+  const file = pluginManifestFile(root);
+  let raw: unknown;
+  try {
+    raw = readJson(file);
+  } catch (error) {
+    if (fallback && error instanceof PluginFormatError && error.message.endsWith(": not found")) {
+      return parsed(pluginManifestSchema, fallback, `${root} (no plugin.json)`);
+    }
+    throw error;
+  }
+  return parsed(pluginManifestSchema, raw, file);
+}
+
+export function marketplaceManifestFile(root: string): string {
+  return join(root, ".claude-plugin", "marketplace.json");
+}
+
+export function readMarketplaceManifest(root: string): MarketplaceManifest {
+  const file = marketplaceManifestFile(root);
+  return parsed(marketplaceManifestSchema, readJson(file), file);
+}

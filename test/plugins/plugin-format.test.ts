@@ -1,0 +1,106 @@
+// The plugin format read in process: a project's plugin switches judged on their meaning, short
+// names that resolve only when one plugin has them, ${CLAUDE_PLUGIN_ROOT} in hooks and servers, and
+// manifest paths that cannot leave the plugin.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { ActivePlugin } from "../../src/config/plugins/active.js";
+import { pluginFolders, pluginHooks, pluginMcpServers } from "../../src/config/plugins/components.js";
+import { loadSettings } from "../../src/config/settings.js";
+import { discoverSkills } from "../../src/config/skills/discover.js";
+import { findCommand } from "../../src/config/skills/types.js";
+import { splitProjectSettings } from "../../src/config/trust/split.js";
+
+const ROOT_VARIABLE = "$" + "{CLAUDE_PLUGIN_ROOT}";
+const dir = mkdtempSync(join(tmpdir(), "warden-plugin-format-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(path: string, text: string): void {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function plugin(name: string, manifest: Record<string, unknown> = {}): ActivePlugin {
+  const root = join(dir, name);
+  mkdirSync(root, { recursive: true });
+  return { id: `${name}@test`, name, root, manifest: { name, ...manifest } };
+}
+
+describe("a project's plugin settings", () => {
+  it("keeps a plugin turned off (it only restricts) and holds back one turned on until trust", () => {
+    const split = splitProjectSettings({ enabledPlugins: { "a@m": false, "b@m": true } }, "default");
+    expect(split.restricting.enabledPlugins).toEqual({ "a@m": false });
+    expect(split.widening.enabledPlugins).toEqual({ "b@m": true });
+  });
+
+  it("reads nothing for plugins when no settings file turns one on", () => {
+    const home = join(dir, "empty-home");
+    const saved = { HOME: process.env.HOME, WARDEN_HOME: process.env.WARDEN_HOME };
+    process.env.HOME = home;
+    process.env.WARDEN_HOME = join(home, ".warden");
+    try {
+      expect(loadSettings({ cwd: dir }).plugins).toBeUndefined();
+      const withDir = loadSettings({ cwd: dir, pluginDirs: [join(dir, "missing")] });
+      expect(withDir.plugins?.warnings).toEqual([`--plugin-dir ${join(dir, "missing")}: no such folder`]);
+    } finally {
+      process.env.HOME = saved.HOME;
+      if (saved.WARDEN_HOME === undefined) delete process.env.WARDEN_HOME;
+      else process.env.WARDEN_HOME = saved.WARDEN_HOME;
+    }
+  });
+});
+
+describe("plugin commands by short name", () => {
+  it("finds a plugin's command by its short name only when one plugin has it; a user's own wins", async () => {
+    const one = plugin("one");
+    const two = plugin("two");
+    write(join(one.root, "commands", "review.md"), "Review one.");
+    write(join(one.root, "commands", "solo.md"), "Only one has this.");
+    write(join(two.root, "commands", "review.md"), "Review two.");
+    const project = join(dir, "project");
+    write(join(project, ".claude", "commands", "solo.md"), "The project's own solo.");
+    const catalog = await discoverSkills({
+      cwd: project,
+      projectTrusted: true,
+      pluginFolders: [one, two].map((p) => ({ plugin: p.name, skills: [], commands: pluginFolders(p, "commands") })),
+    });
+    expect(findCommand(catalog, "one:review")?.file).toBe(join(one.root, "commands", "review.md"));
+    expect(findCommand(catalog, "review")).toBeUndefined();
+    expect(findCommand(catalog, "solo")?.file).toBe(join(project, ".claude", "commands", "solo.md"));
+    expect(findCommand(catalog, "one:solo")?.file).toBe(join(one.root, "commands", "solo.md"));
+  });
+});
+
+describe("a plugin's hooks and MCP servers", () => {
+  it("puts the plugin's folder where the files say CLAUDE_PLUGIN_ROOT", () => {
+    const p = plugin("hooked");
+    write(
+      join(p.root, "hooks", "hooks.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `${ROOT_VARIABLE}/stop.sh` }] }] } }),
+    );
+    write(
+      join(p.root, ".mcp.json"),
+      JSON.stringify({ mcpServers: { tool: { command: `${ROOT_VARIABLE}/server`, args: [`${ROOT_VARIABLE}/x`] } } }),
+    );
+    const warnings: string[] = [];
+    const command = pluginHooks(p, warnings).Stop?.[0]?.hooks[0]?.command;
+    expect(command).toBe(`CLAUDE_PLUGIN_ROOT='${p.root}'; export CLAUDE_PLUGIN_ROOT; ${p.root}/stop.sh`);
+    expect(pluginMcpServers(p, warnings)).toEqual({
+      plugin_hooked_tool: { command: `${p.root}/server`, args: [`${p.root}/x`], env: { CLAUDE_PLUGIN_ROOT: p.root } },
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it("refuses a manifest path that leaves the plugin's folder", () => {
+    write(join(dir, "outside", "steal.md"), "not the plugin's");
+    const p = plugin("escaping", { commands: "../outside", hooks: "../outside/hooks.json" });
+    const warnings: string[] = [];
+    expect(pluginFolders(p, "commands", warnings)).toEqual([]);
+    expect(pluginHooks(p, warnings)).toEqual({});
+    expect(warnings).toEqual([
+      "plugin escaping@test: commands path ../outside is missing or outside the plugin",
+      "plugin escaping@test: hooks file ../outside/hooks.json is missing or outside the plugin",
+    ]);
+  });
+});
