@@ -84,7 +84,8 @@ describe("a plugin's hooks and MCP servers", () => {
       JSON.stringify({ mcpServers: { tool: { command: `${ROOT_VARIABLE}/server`, args: [`${ROOT_VARIABLE}/x`] } } }),
     );
     const warnings: string[] = [];
-    const command = pluginHooks(p, warnings).Stop?.[0]?.hooks[0]?.command;
+    const hook = pluginHooks(p, warnings).Stop?.[0]?.hooks[0];
+    const command = hook?.type === "command" ? hook.command : undefined;
     expect(command).toBe(`CLAUDE_PLUGIN_ROOT='${p.root}'; export CLAUDE_PLUGIN_ROOT; ${p.root}/stop.sh`);
     expect(pluginMcpServers(p, warnings)).toEqual({
       plugin_hooked_tool: { command: `${p.root}/server`, args: [`${p.root}/x`], env: { CLAUDE_PLUGIN_ROOT: p.root } },

@@ -125,7 +125,7 @@ export function pluginHooks(plugin: ActivePlugin, warnings: string[]): HooksConf
       const ready = matchers.map((matcher) => ({
         ...matcher,
         hooks: matcher.hooks.map((hook) =>
-          typeof hook.command === "string"
+          hook.type === "command"
             ? { ...hook, command: `${prefix}${withPluginRoot(hook.command, plugin.root)}` }
             : hook,
         ),
