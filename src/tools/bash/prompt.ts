@@ -15,9 +15,9 @@ export function bashPrompt(options: BashPromptOptions): string {
   const sections = [
     `Executes a bash command and returns its output (stdout and stderr together).
 
-The working directory persists between commands: a \`cd\` carries over to the next call. Nothing else does: variables you export, functions and aliases are gone in the next call, because each command runs in a fresh shell with the same starting environment.
+The working directory persists between commands (a \`cd\` carries over); nothing else does: exported variables, functions and aliases are gone in the next call.
 
-IMPORTANT: This tool is for terminal operations: git, package managers, builds, tests, running programs. Do not use it for what the dedicated tools do better:
+IMPORTANT: This tool is for terminal operations (git, package managers, builds, tests, programs), not for what the dedicated tools do better:
 - Read files with Read, not cat, head, tail or less.
 - Search file contents with Grep, not grep or rg.
 - Find files with Glob, not find or ls -R.
@@ -25,19 +25,19 @@ IMPORTANT: This tool is for terminal operations: git, package managers, builds, 
 - Talk to the user in your reply text, not with echo or printf.
 
 Before you run a command:
-1. If it creates files or folders, check first (with ls) that the parent folder exists and is the one you mean.
-2. Always quote paths that contain spaces or special characters with double quotes: cd "/path/with spaces", python "my script.py".
+1. If it creates files or folders, check first that the parent folder exists and is the one you mean.
+2. Quote paths with spaces or special characters in double quotes: cd "/path/with spaces".
 
 Running commands:
 - Chain dependent commands with && (mkdir -p build && cd build && cmake ..); use ; only when the second must run even if the first fails. Do not put newlines between commands; a newline inside a quoted string is fine.
-- Independent commands that do not depend on each other can be separate Bash calls made in the same turn.
+- Independent commands can be separate Bash calls in the same turn.
 - Prefer absolute paths and staying in one directory over cd-ing around.
-- Commands get no input: stdin is empty and there is no terminal. Interactive programs (editors, pagers, prompts, git rebase -i, git add -i) end or fail instead of waiting, so pass the flags that make them non-interactive (-y, --yes, --no-edit, CI=1).
+- Commands get no input: stdin is empty and there is no terminal. Interactive programs (editors, pagers, prompts, git rebase -i) end or fail, so pass flags that make them non-interactive (-y, --yes, --no-edit, CI=1).
 - Timeout: ${options.defaultTimeoutMs / 1000} seconds by default; set timeout (in milliseconds, up to ${options.maxTimeoutMs}) for longer work. On timeout the command and everything it started is stopped, except programs that typically run long (dev servers, watch builds, test runners: npm, node, vite, pytest, cargo, make, docker...): those move to the background and you get a task id to read (TaskOutput) or stop (TaskStop).
 - Long-running processes (dev servers, watchers, anything that does not end by itself) must run with run_in_background: true. You get a task id at once and a notification when it ends; read its output with TaskOutput and stop it with TaskStop. Do not append & to a command yourself.
 - Do not start a command with sleep of 2 seconds or more; poll for the condition you are waiting on or run in the background instead.
 - Output longer than ${options.maxOutputChars} characters is saved to a file and you get a preview and its path.
-- Write a short description (5-10 words, active voice) of what the command does, e.g. "List files in the current directory", "Install the project's dependencies".
+- Write a short description (5-10 words, active voice) of what the command does, e.g. "Install the project's dependencies".
 - Exit codes that answer a question are reported as their meaning, not as failures: grep/rg 1 = no matches, diff 1 = files differ, test 1 = false, find 1 = some folders unreadable.`,
   ];
 
