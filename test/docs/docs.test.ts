@@ -32,7 +32,7 @@ describe("the generated references", () => {
   });
 });
 
-it("every relative link in the README and docs/ names a file that exists", () => {
+it("every relative link in the README and docs/ names a file, and a heading of it, that exist", () => {
   expect(brokenRelativeLinks(REPO_ROOT, existsSync)).toEqual([]);
 });
 

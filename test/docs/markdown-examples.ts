@@ -77,17 +77,46 @@ export function docExamples(root: string): DocExample[] {
   return examples;
 }
 
-/** Relative links ([text](path) and [text](path#anchor)) that name no file of the repository. */
+/** A heading's anchor as GitHub writes it: lower case, punctuation dropped, spaces as dashes. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, "")
+    .replaceAll(" ", "-");
+}
+
+function anchorsOf(text: string): Set<string> {
+  const prose = text.replace(/```[\s\S]*?```/g, "");
+  return new Set(
+    prose
+      .split("\n")
+      .filter((line) => /^#{1,6} /.test(line))
+      .map((line) => headingAnchor(line.replace(/^#+\s*/, ""))),
+  );
+}
+
+/**
+ * Relative links ([text](path), [text](path#anchor), [text](#anchor)) that name no file of the
+ * repository, or a heading the named Markdown file does not have.
+ */
 export function brokenRelativeLinks(root: string, exists: (path: string) => boolean): string[] {
   const broken: string[] = [];
   for (const file of markdownFiles(root)) {
-    const text = readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "");
+    const source = readFileSync(file, "utf8");
+    const text = source.replace(/```[\s\S]*?```/g, "");
     for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = match[1] ?? "";
-      if (/^[a-z]+:/i.test(target) || target.startsWith("#")) continue;
-      const path = target.split("#")[0] ?? "";
-      const resolved = join(file, "..", decodeURIComponent(path));
-      if (!exists(resolved)) broken.push(`${relative(root, file)}: ${target}`);
+      if (/^[a-z]+:/i.test(target)) continue;
+      const [path = "", anchor] = target.split("#");
+      const resolved = path ? join(file, "..", decodeURIComponent(path)) : file;
+      if (!exists(resolved)) {
+        broken.push(`${relative(root, file)}: ${target}`);
+        continue;
+      }
+      if (anchor && resolved.endsWith(".md") && !anchorsOf(readFileSync(resolved, "utf8")).has(anchor)) {
+        broken.push(`${relative(root, file)}: ${target} (no such heading)`);
+      }
     }
   }
   return broken;
