@@ -2,7 +2,6 @@
 // MCP server's form (elicitation), then a server's request to sample the model, and a pick list a
 // slash command opened.
 
-import { EXIT_PLAN_MODE_TOOL_NAME } from "../../tools/exit-plan-mode/prompt.js";
 import { ElicitationDialog } from "../dialogs/ElicitationDialog.js";
 import type { ElicitationQueue } from "../dialogs/elicitation-queue.js";
 import { PermissionPrompt } from "../dialogs/PermissionPrompt.js";
@@ -11,6 +10,10 @@ import { PlanApprovalPrompt } from "../dialogs/PlanApprovalPrompt.js";
 import type { PendingAsk } from "../dialogs/permission-queue.js";
 import { SamplingPrompt } from "../dialogs/SamplingPrompt.js";
 import type { SamplingQueue } from "../dialogs/sampling-queue.js";
+
+// The tool whose question is a plan to approve. By name: the UI sits above tools/ and may not
+// import a tool (the layer rule); a tool's name is part of what the model and transcripts see.
+const EXIT_PLAN_MODE_TOOL_NAME = "ExitPlanMode";
 
 export interface Picking {
   title: string;
