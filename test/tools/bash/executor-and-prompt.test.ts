@@ -116,7 +116,7 @@ describe("Bash tool definition", () => {
       "Grep",
       "Glob",
       "Edit",
-      "quote paths",
+      "Quote paths",
       "&&",
       "Interactive programs",
       "run_in_background: true",
