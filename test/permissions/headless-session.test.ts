@@ -183,8 +183,12 @@ describe("the permission engine in a headless session", () => {
       ["-p", "x", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd],
       { home, env: env(home) },
     );
-    expect(run.code).not.toBe(0);
-    expect(run.stdout).toBe("");
+    expect(run.code).toBe(1);
+    // Nothing ran: stream-json's only line is the error result a run asked for JSON always gets.
+    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ type: "result", is_error: true, error_kind: "setup" });
+    expect(run.stdout).not.toContain("should never be asked");
     expect(run.stderr).toContain(`${join(cwd, ".warden", "settings.local.json")}:1`);
     expect(run.stderr).toContain("refusing to start");
   });
