@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ActivePlugin } from "../../src/config/plugins/active.js";
 import { pluginFolders, pluginHooks, pluginMcpServers } from "../../src/config/plugins/components.js";
+import { parseMarketplaceSource } from "../../src/config/plugins/marketplaces.js";
 import { loadSettings } from "../../src/config/settings.js";
 import { discoverSkills } from "../../src/config/skills/discover.js";
 import { findCommand } from "../../src/config/skills/types.js";
@@ -103,5 +104,21 @@ describe("a plugin's hooks and MCP servers", () => {
       "plugin escaping@test: commands path ../outside is missing or outside the plugin",
       "plugin escaping@test: hooks file ../outside/hooks.json is missing or outside the plugin",
     ]);
+  });
+});
+
+describe("a marketplace source as typed", () => {
+  it("is a folder, a git URL with its ref, or owner/repo, and a missing path is never taken for owner/repo", () => {
+    mkdirSync(join(dir, "market"), { recursive: true });
+    expect(parseMarketplaceSource("./market", dir)).toEqual({ source: "directory", path: join(dir, "market") });
+    expect(parseMarketplaceSource("https://host/team/plugins.git#main", dir)).toEqual({
+      source: "git",
+      url: "https://host/team/plugins.git",
+      ref: "main",
+    });
+    expect(parseMarketplaceSource("team/plugins", dir)).toEqual({ source: "github", repo: "team/plugins" });
+    for (const missing of ["./my-marketplace", "../elsewhere/market", "/no/such/market", "~/market"]) {
+      expect(() => parseMarketplaceSource(missing, dir)).toThrow(/no such folder/);
+    }
   });
 });

@@ -188,9 +188,9 @@ describe.skipIf(!existsSync(CHROMIUM))("warden view in a real browser", () => {
       { home, processCwd: cwd, env: { WARDEN_HOME: home } },
     );
     expect(second.code, second.stderr).toBe(0);
-    await page.waitForFunction(`document.querySelector("main").textContent.includes("A second answer, live.")`, null, {
-      timeout: 30_000,
-    });
+    // A locator waits in Playwright's own world: the page's CSP (no eval) does not apply there, as it
+    // does to waitForFunction's predicate in the page's world.
+    await page.locator("main", { hasText: "A second answer, live." }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate("Number(document.body.dataset.refreshed)")).toBeGreaterThanOrEqual(1);
     const liveShot = join(shots, "live.png");
     await page.screenshot({ path: liveShot, fullPage: true });

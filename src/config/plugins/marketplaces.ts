@@ -22,6 +22,8 @@ export function parseMarketplaceSource(input: string, cwd: string): MarketplaceS
     if (!statSync(folder).isDirectory()) throw new Error(`${folder} is not a folder`);
     return { source: "directory", path: folder };
   }
+  // A path as the user writes one (./x, ../x, /x, ~/x) is a folder that is missing, never owner/repo.
+  if (/^(\.{1,2}|~)?\//.test(input)) throw new Error(`${folder}: no such folder`);
   if (GITHUB_SHORTHAND.test(url)) return { source: "github", repo: url, ...(ref ? { ref } : {}) };
   throw new Error(`${input} is neither a folder, a git URL nor a GitHub owner/repo`);
 }
