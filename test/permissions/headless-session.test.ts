@@ -185,7 +185,10 @@ describe("the permission engine in a headless session", () => {
     );
     expect(run.code).toBe(1);
     // Nothing ran: stream-json's only line is the error result a run asked for JSON always gets.
-    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ type: "result", is_error: true, error_kind: "setup" });
     expect(run.stdout).not.toContain("should never be asked");
