@@ -10,9 +10,10 @@ import { settingsPathFor } from "../../permissions/settings/index.js";
 import type { PermissionRuleValue, PermissionUpdate } from "../../tool/permission-types.js";
 import { DiffView } from "../components/DiffView.js";
 import type { KeyEvent } from "../input/keys.js";
-import { deleteBackward, emptyEditor, insertText, type LineEditorState, moveCursor } from "../input/line-editor.js";
+import { emptyEditor, type LineEditorState } from "../input/line-editor.js";
 import { useKeys } from "../input/use-keys.js";
 import { askingAgentLabel, displayPath, editOf, toolCallSummary } from "../transcript/tool-summary.js";
+import { EditedLine, editLine } from "./edited-line.js";
 import type { PendingAsk } from "./permission-queue.js";
 
 export interface PermissionPromptProps {
@@ -167,25 +168,6 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
       ) : null}
     </Box>
   );
-}
-
-function EditedLine({ state }: { state: LineEditorState }) {
-  return (
-    <Text>
-      {state.text.slice(0, state.cursor)}
-      <Text inverse>{state.text[state.cursor] ?? " "}</Text>
-      {state.text.slice(state.cursor + 1)}
-    </Text>
-  );
-}
-
-function editLine(state: LineEditorState, event: KeyEvent): LineEditorState {
-  if (event.kind === "text" || event.kind === "paste") return insertText(state, event.text.replace(/\n/g, " "));
-  if (event.name === "backspace") return deleteBackward(state);
-  if (event.name === "left" || event.name === "right" || event.name === "home" || event.name === "end") {
-    return moveCursor(state, event.name);
-  }
-  return state;
 }
 
 /** The engine's suggestion that option 2 applies: allow rules first, else another kind of update. */

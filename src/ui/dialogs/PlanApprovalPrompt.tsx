@@ -10,8 +10,9 @@ import { formatRule } from "../../permissions/rules/index.js";
 import type { PermissionMode, PermissionUpdate } from "../../tool/permission-types.js";
 import { Markdown } from "../components/Markdown.js";
 import type { KeyEvent } from "../input/keys.js";
-import { deleteBackward, emptyEditor, insertText, type LineEditorState, moveCursor } from "../input/line-editor.js";
+import { emptyEditor, type LineEditorState } from "../input/line-editor.js";
 import { useKeys } from "../input/use-keys.js";
+import { EditedLine, editLine } from "./edited-line.js";
 import type { PendingAsk } from "./permission-queue.js";
 
 export interface PlanApprovalPromptProps {
@@ -119,23 +120,4 @@ export function PlanApprovalPrompt({ ask, onAnswered }: PlanApprovalPromptProps)
       )}
     </Box>
   );
-}
-
-function EditedLine({ state }: { state: LineEditorState }) {
-  return (
-    <Text>
-      {state.text.slice(0, state.cursor)}
-      <Text inverse>{state.text[state.cursor] ?? " "}</Text>
-      {state.text.slice(state.cursor + 1)}
-    </Text>
-  );
-}
-
-function editLine(state: LineEditorState, event: KeyEvent): LineEditorState {
-  if (event.kind === "text" || event.kind === "paste") return insertText(state, event.text.replace(/\n/g, " "));
-  if (event.name === "backspace") return deleteBackward(state);
-  if (event.name === "left" || event.name === "right" || event.name === "home" || event.name === "end") {
-    return moveCursor(state, event.name);
-  }
-  return state;
 }
