@@ -15,6 +15,13 @@ export interface SandboxSettings {
   enabled?: boolean;
   /** Let sandboxed commands use the network. Off by default: the sandbox gets only its own loopback. */
   allowNetwork?: boolean;
+  /**
+   * Hosts sandboxed commands may reach through Warden's filtering proxy (`example.com`,
+   * `*.example.com`); `*` allows the whole network. Claude Code's `network.allowedDomains`.
+   */
+  allowedDomains?: string[];
+  /** Hosts refused even when an allowed pattern covers them (`network.deniedDomains`). */
+  deniedDomains?: string[];
   /** Folders the sandbox may write besides the working directories and the session's temp folder. */
   additionalWritableDirectories?: string[];
   /**

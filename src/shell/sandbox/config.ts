@@ -9,6 +9,9 @@ export type { SandboxSettings };
 export interface ResolvedSandboxSettings {
   enabled: boolean;
   allowNetwork: boolean;
+  /** Without allowNetwork: the hosts the filtering proxy lets through (empty: no network). */
+  allowedDomains: string[];
+  deniedDomains: string[];
   additionalWritableDirectories: string[];
   allowUnixSockets: boolean;
   allowUnsandboxedCommands: boolean;
@@ -17,7 +20,8 @@ export interface ResolvedSandboxSettings {
 /**
  * Reads a raw `sandbox` settings value. Fields of the wrong type are dropped rather than guessed
  * at. Claude Code's shape is understood too: `network.allowedDomains` containing "*" allows the
- * network (we cannot filter by domain, so any narrower list keeps it off),
+ * whole network, a narrower list lets commands reach those hosts only, through the filtering
+ * proxy (network-proxy.ts), and `network.deniedDomains` refuses hosts within it,
  * `network.allowAllUnixSockets` allows Unix sockets, and `filesystem.allowWrite` adds writable
  * folders.
  */
@@ -27,7 +31,13 @@ export function parseSandboxSettings(raw: unknown): SandboxSettings {
   if (typeof raw.enabled === "boolean") settings.enabled = raw.enabled;
   if (typeof raw.allowNetwork === "boolean") settings.allowNetwork = raw.allowNetwork;
   if (isRecord(raw.network) && Array.isArray(raw.network.allowedDomains)) {
-    if (raw.network.allowedDomains.includes("*")) settings.allowNetwork = true;
+    const domains = stringArray(raw.network.allowedDomains).filter((domain) => domain.trim());
+    if (domains.includes("*")) settings.allowNetwork = true;
+    else if (domains.length) settings.allowedDomains = domains;
+  }
+  if (isRecord(raw.network) && Array.isArray(raw.network.deniedDomains)) {
+    const denied = stringArray(raw.network.deniedDomains).filter((domain) => domain.trim());
+    if (denied.length) settings.deniedDomains = denied;
   }
   if (typeof raw.allowUnixSockets === "boolean") settings.allowUnixSockets = raw.allowUnixSockets;
   if (isRecord(raw.network) && raw.network.allowAllUnixSockets === true) settings.allowUnixSockets = true;
@@ -51,6 +61,8 @@ export function resolveSandboxSettings(
     // must not be undone by an environment variable.
     enabled: settings.enabled === true || env.WARDEN_SANDBOX === "1",
     allowNetwork: settings.allowNetwork === true,
+    allowedDomains: settings.allowedDomains ?? [],
+    deniedDomains: settings.deniedDomains ?? [],
     additionalWritableDirectories: settings.additionalWritableDirectories ?? [],
     allowUnixSockets: settings.allowUnixSockets === true,
     allowUnsandboxedCommands: settings.allowUnsandboxedCommands !== false,

@@ -2,7 +2,11 @@
 // outside the sandbox, a sandbox that cannot start) and, at run time, the sandbox policy or the
 // note the model reads when it runs without one.
 import {
+  findSocat,
+  type NetworkBridge,
+  networkProxyFor,
   probeBubblewrap,
+  type ResolvedSandboxSettings,
   resolveSandboxSettings,
   type SandboxPolicy,
   sandboxPolicyFor,
@@ -65,6 +69,7 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
     }
     return {};
   }
+  const bridge = await networkBridgeFor(settings);
   const policy = sandboxPolicyFor({
     workingDirectories: state.toolPermissionContext.workingDirectories,
     cwd,
@@ -73,5 +78,25 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
     denyRules: state.toolPermissionContext.rules.deny,
     env: shellSnapshot(context).env,
   });
-  return { sandbox: { bwrapPath: availability.bwrapPath, policy } };
+  if (bridge && "bridge" in bridge) policy.networkBridge = bridge.bridge;
+  const note = bridge && "note" in bridge ? bridge.note : undefined;
+  return { sandbox: { bwrapPath: availability.bwrapPath, policy }, ...(note && { note }) };
+}
+
+/**
+ * The bridge to the filtering proxy when the network is limited to some domains; the proxy starts
+ * here, on the first command that needs it. Without socat the network stays off (fail closed) and
+ * the model is told why.
+ */
+async function networkBridgeFor(
+  settings: ResolvedSandboxSettings,
+): Promise<{ bridge: NetworkBridge } | { note: string } | undefined> {
+  if (settings.allowNetwork || settings.allowedDomains.length === 0) return undefined;
+  const socatPath = findSocat();
+  if (!socatPath)
+    return {
+      note: "The sandbox's network is limited to sandbox.network.allowedDomains, which needs socat (not installed): this command ran with no network at all.",
+    };
+  const proxy = await networkProxyFor({ allowed: settings.allowedDomains, denied: settings.deniedDomains });
+  return { bridge: { socatPath, socketPath: proxy.socketPath } };
 }

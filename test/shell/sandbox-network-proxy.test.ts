@@ -1,0 +1,172 @@
+// The sandbox's network limited by domain: real bubblewrap, socat and curl, servers on the host's
+// 127.0.0.1 reached as `localhost` (allowed) and as `127.0.0.1` (refused), through the filtering
+// proxy's plain-HTTP forwarding and through CONNECT to a raw TCP echo.
+import { execFileSync } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  decideHost,
+  findSocat,
+  hostMatches,
+  parseSandboxSettings,
+  probeBubblewrap,
+  refusalMessage,
+  resolveSandboxSettings,
+} from "../../src/shell/sandbox/index.js";
+import { createSession, type Session, text } from "../tools/bash/harness.js";
+
+const availability = await probeBubblewrap();
+const socat = findSocat();
+let curlAvailable = true;
+try {
+  execFileSync("curl", ["--version"], { stdio: "ignore" });
+} catch {
+  curlAvailable = false;
+}
+const skipReason = !availability.available
+  ? availability.reason
+  : !socat
+    ? "socat is not installed (scripts/setup.sh installs it)"
+    : !curlAvailable
+      ? "curl is not installed"
+      : undefined;
+
+let http: Server;
+let httpPort = 0;
+let echo: TcpServer;
+let echoPort = 0;
+const sessions: Session[] = [];
+
+function sandboxed(network: Record<string, unknown>): Session {
+  const session = createSession({
+    sandboxSettings: parseSandboxSettings({ enabled: true, network }),
+  });
+  sessions.push(session);
+  return session;
+}
+
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.cleanup();
+});
+
+describe("sandbox network: domain matching", () => {
+  it("matches exact names and *.domain wildcards, deny rules winning", () => {
+    expect(hostMatches("api.example.com", "*.example.com")).toBe(true);
+    expect(hostMatches("a.b.example.com", "*.example.com")).toBe(true);
+    expect(hostMatches("example.com", "*.example.com")).toBe(false);
+    expect(hostMatches("badexample.com", "*.example.com")).toBe(false);
+    expect(hostMatches("Example.COM.", "example.com")).toBe(true);
+    expect(hostMatches("127.0.0.1", "localhost")).toBe(false);
+    const lists = { allowed: ["*.example.com"], denied: ["secret.example.com"] };
+    expect(decideHost("www.example.com", lists)).toEqual({ allowed: true });
+    expect(decideHost("secret.example.com", lists)).toEqual({ allowed: false, reason: "denied" });
+    expect(decideHost("other.org", lists)).toEqual({ allowed: false, reason: "not-allowed" });
+    expect(refusalMessage("other.org", { allowed: false, reason: "not-allowed" })).toContain('Add "other.org" there');
+  });
+
+  it("reads Claude Code's network.allowedDomains and deniedDomains; * is the whole network", () => {
+    const narrow = resolveSandboxSettings({
+      sandboxSettings: parseSandboxSettings({
+        enabled: true,
+        network: { allowedDomains: ["github.com", "*.npmjs.org", 7], deniedDomains: ["evil.npmjs.org"] },
+      }),
+    });
+    expect(narrow.allowNetwork).toBe(false);
+    expect(narrow.allowedDomains).toEqual(["github.com", "*.npmjs.org"]);
+    expect(narrow.deniedDomains).toEqual(["evil.npmjs.org"]);
+    const all = resolveSandboxSettings({
+      sandboxSettings: parseSandboxSettings({ network: { allowedDomains: ["*", "github.com"] } }),
+    });
+    expect(all.allowNetwork).toBe(true);
+    expect(all.allowedDomains).toEqual([]);
+  });
+});
+
+describe.skipIf(skipReason !== undefined)(
+  `sandbox network: filtering proxy${skipReason ? ` (skipped: ${skipReason})` : ""}`,
+  () => {
+    beforeAll(async () => {
+      http = createServer((req, res) => res.end(`hello from the host, path ${req.url}`));
+      await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+      httpPort = (http.address() as AddressInfo).port;
+      // Answers the first chunk and closes, so the client ends without waiting for a timeout.
+      echo = createTcpServer((socket) => socket.once("data", (chunk) => socket.end(`echo: ${chunk}`)));
+      await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+      echoPort = (echo.address() as AddressInfo).port;
+    });
+
+    afterAll(async () => {
+      await new Promise((resolve) => http.close(resolve));
+      await new Promise((resolve) => echo.close(resolve));
+    });
+
+    it("sets the proxy variables in the command's environment", async () => {
+      const session = sandboxed({ allowedDomains: ["localhost"] });
+      const result = await session.run("Bash", {
+        command: 'echo "$HTTP_PROXY|$HTTPS_PROXY|$https_proxy|$ALL_PROXY|$NO_PROXY"',
+      });
+      expect(text(result)).toBe(
+        "http://127.0.0.1:3128|http://127.0.0.1:3128|http://127.0.0.1:3128|http://127.0.0.1:3128|localhost,127.0.0.1,::1",
+      );
+    });
+
+    it("forwards plain http to an allowed host and refuses another with a 403 naming host and setting", async () => {
+      const session = sandboxed({ allowedDomains: ["localhost"] });
+      // --noproxy '' overrides NO_PROXY, which keeps the sandbox's own loopback direct.
+      const allowed = await session.run("Bash", {
+        command: `curl -sS --noproxy '' --max-time 10 http://localhost:${httpPort}/allowed`,
+      });
+      expect(text(allowed)).toBe("hello from the host, path /allowed");
+
+      const refused = await session.run("Bash", {
+        command: `curl -sS --noproxy '' --max-time 10 -w '\\nstatus %{http_code}' http://127.0.0.1:${httpPort}/refused`,
+      });
+      const output = text(refused);
+      expect(output).not.toContain("hello from the host");
+      expect(output).toContain("status 403");
+      expect(output).toContain(
+        'the network connection to 127.0.0.1 was refused: it is not in sandbox.network.allowedDomains. Add "127.0.0.1" there',
+      );
+    });
+
+    it("tunnels CONNECT to an allowed host (a raw TCP echo) and refuses it for another", async () => {
+      const session = sandboxed({ allowedDomains: ["localhost"], deniedDomains: ["denied.localhost"] });
+      // curl -p tunnels even plain protocols through CONNECT; telnet:// sends stdin raw and prints the answer.
+      const tunnelled = await session.run("Bash", {
+        command: `printf 'ping through the tunnel\\n' | curl -sS --noproxy '' -p -x http://127.0.0.1:3128 --max-time 10 telnet://localhost:${echoPort}`,
+      });
+      expect(text(tunnelled)).toBe("echo: ping through the tunnel");
+
+      const refused = await session.run("Bash", {
+        command: `printf 'x\\n' | curl -sS --noproxy '' -p -x http://127.0.0.1:3128 --max-time 5 telnet://127.0.0.1:${echoPort}`,
+      });
+      expect(refused.is_error).toBe(true);
+      expect(text(refused)).toContain("CONNECT tunnel failed, response 403");
+      expect(text(refused)).toContain("<sandbox_violation>");
+      expect(text(refused)).toContain("sandbox.network.allowedDomains");
+    });
+
+    it("has no network other than the proxy: a direct connection to the host fails", async () => {
+      const session = sandboxed({ allowedDomains: ["localhost", "127.0.0.1"] });
+      const result = await session.run("Bash", {
+        command: `curl -sS --noproxy '*' --max-time 5 http://127.0.0.1:${httpPort}/direct`,
+      });
+      expect(result.is_error).toBe(true);
+      expect(text(result)).not.toContain("hello from the host");
+      // The same host through the proxy is allowed: only the bypass was stopped.
+      const proxied = await session.run("Bash", {
+        command: `curl -sS --noproxy '' --max-time 10 http://127.0.0.1:${httpPort}/proxied`,
+      });
+      expect(text(proxied)).toBe("hello from the host, path /proxied");
+    });
+
+    it("keeps refusing Unix sockets to the command, the proxy's own socket included", async () => {
+      const session = sandboxed({ allowedDomains: ["localhost"] });
+      const result = await session.run("Bash", {
+        command: `python3 -c 'import socket; socket.socket(socket.AF_UNIX)' 2>&1 | tail -1`,
+      });
+      expect(text(result)).toContain("PermissionError");
+    });
+  },
+);
