@@ -345,6 +345,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       maxOutputChars: BASH_MAX_RESULT_SIZE_CHARS,
       sandboxEnabled: sandbox.enabled,
       sandboxAllowsNetwork: sandbox.allowNetwork,
+      sandboxAllowedDomains: sandbox.allowedDomains,
       sandboxAllowsUnixSockets: sandbox.allowUnixSockets,
     });
   },
