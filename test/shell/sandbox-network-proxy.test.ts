@@ -2,13 +2,17 @@
 // 127.0.0.1 reached as `localhost` (allowed) and as `127.0.0.1` (refused), through the filtering
 // proxy's plain-HTTP forwarding and through CONNECT to a raw TCP echo.
 import { execFileSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from "node:net";
+import { dirname } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  closeNetworkProxies,
   decideHost,
   findSocat,
   hostMatches,
+  networkProxyFor,
   parseSandboxSettings,
   probeBubblewrap,
   refusalMessage,
@@ -99,6 +103,7 @@ describe.skipIf(skipReason !== undefined)(
     afterAll(async () => {
       await new Promise((resolve) => http.close(resolve));
       await new Promise((resolve) => echo.close(resolve));
+      await closeNetworkProxies();
     });
 
     it("sets the proxy variables in the command's environment", async () => {
@@ -167,6 +172,14 @@ describe.skipIf(skipReason !== undefined)(
         command: `python3 -c 'import socket; socket.socket(socket.AF_UNIX)' 2>&1 | tail -1`,
       });
       expect(text(result)).toContain("PermissionError");
+    });
+
+    it("starts one proxy per set of lists, in a private folder, and removes it when closed", async () => {
+      const first = await networkProxyFor({ allowed: ["localhost"], denied: [] });
+      expect(await networkProxyFor({ allowed: ["localhost"], denied: [] })).toBe(first);
+      expect(statSync(dirname(first.socketPath)).mode & 0o777).toBe(0o700);
+      await closeNetworkProxies();
+      expect(existsSync(dirname(first.socketPath))).toBe(false);
     });
   },
 );

@@ -19,7 +19,7 @@ export {
 } from "./config.js";
 export { type DomainDecision, type DomainLists, decideHost, hostMatches, refusalMessage } from "./domain-filter.js";
 export { hostSocketsToHide, socketsNamedByEnvironment } from "./host-sockets.js";
-export { type NetworkProxy, networkProxyFor, startNetworkProxy } from "./network-proxy.js";
+export { closeNetworkProxies, type NetworkProxy, networkProxyFor, startNetworkProxy } from "./network-proxy.js";
 export { type SandboxPolicyInput, sandboxPolicyFor } from "./policy.js";
 export { findSocat, type NetworkBridge, PROXY_PORT, proxyEnvironment } from "./proxy-launch.js";
 export { type HiddenPath, literalRulePath, readDeniedPaths } from "./read-deny.js";

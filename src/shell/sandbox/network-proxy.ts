@@ -31,6 +31,13 @@ export function networkProxyFor(lists: DomainLists): Promise<NetworkProxy> {
   return proxy;
 }
 
+/** Stops every proxy networkProxyFor started (a test's teardown; Warden's exit removes them too). */
+export async function closeNetworkProxies(): Promise<void> {
+  const proxies = [...running.values()];
+  running.clear();
+  await Promise.all(proxies.map(async (proxy) => (await proxy.catch(() => undefined))?.close()));
+}
+
 export async function startNetworkProxy(lists: DomainLists): Promise<NetworkProxy> {
   // A private folder (mode 0700 from mkdtemp): nothing else on the machine should use the proxy.
   // The name stays free of `:` and `,`, which socat's address syntax would read.
