@@ -22,6 +22,13 @@ export interface SandboxSettings {
   allowedDomains?: string[];
   /** Hosts refused even when an allowed pattern covers them (`network.deniedDomains`). */
   deniedDomains?: string[];
+  /**
+   * Programs whose commands run outside the sandbox, asked about as usual (`docker`, `git:*`).
+   * Only single program names are understood; a longer prefix is ignored (it stays sandboxed).
+   */
+  excludedCommands?: string[];
+  /** A sandboxed command that only lacks an allow rule runs without asking. Off by default. */
+  autoAllowBashIfSandboxed?: boolean;
   /** Folders the sandbox may write besides the working directories and the session's temp folder. */
   additionalWritableDirectories?: string[];
   /**

@@ -33,6 +33,7 @@ const RESTRICTING_SANDBOX_VALUES: Record<string, unknown> = {
   allowNetwork: false,
   allowUnixSockets: false,
   allowUnsandboxedCommands: false,
+  autoAllowBashIfSandboxed: false,
 };
 
 export interface SplitSettings {

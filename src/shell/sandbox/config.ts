@@ -13,6 +13,9 @@ export interface ResolvedSandboxSettings {
   allowedDomains: string[];
   deniedDomains: string[];
   additionalWritableDirectories: string[];
+  /** Program names whose commands run outside the sandbox. */
+  excludedCommands: string[];
+  autoAllowBashIfSandboxed: boolean;
   allowUnixSockets: boolean;
   allowUnsandboxedCommands: boolean;
 }
@@ -39,6 +42,10 @@ export function parseSandboxSettings(raw: unknown): SandboxSettings {
     const denied = stringArray(raw.network.deniedDomains).filter((domain) => domain.trim());
     if (denied.length) settings.deniedDomains = denied;
   }
+  const excluded = stringArray(raw.excludedCommands).filter((command) => command.trim());
+  if (excluded.length) settings.excludedCommands = excluded;
+  if (typeof raw.autoAllowBashIfSandboxed === "boolean")
+    settings.autoAllowBashIfSandboxed = raw.autoAllowBashIfSandboxed;
   if (typeof raw.allowUnixSockets === "boolean") settings.allowUnixSockets = raw.allowUnixSockets;
   if (isRecord(raw.network) && raw.network.allowAllUnixSockets === true) settings.allowUnixSockets = true;
   const writable = [
@@ -64,9 +71,23 @@ export function resolveSandboxSettings(
     allowedDomains: settings.allowedDomains ?? [],
     deniedDomains: settings.deniedDomains ?? [],
     additionalWritableDirectories: settings.additionalWritableDirectories ?? [],
+    excludedCommands: (settings.excludedCommands ?? []).flatMap(excludedProgramName),
+    // Off unless set: Claude Code turns it on by default, but a command no rule allows should
+    // run unasked only where the user chose that.
+    autoAllowBashIfSandboxed: settings.autoAllowBashIfSandboxed === true,
     allowUnixSockets: settings.allowUnixSockets === true,
     allowUnsandboxedCommands: settings.allowUnsandboxedCommands !== false,
   };
+}
+
+/**
+ * The program an excludedCommands entry names (`docker`, `docker:*`, `docker *`); none for a longer
+ * prefix (`npm run test`): the analysis gives program names only, and matching `npm` instead would
+ * take more out of the sandbox than the entry asked for.
+ */
+function excludedProgramName(entry: string): string[] {
+  const name = entry.trim().replace(/(?::\*|\s+\*)$/, "");
+  return name && !/\s/.test(name) && !name.includes("*") ? [name] : [];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -13,6 +13,7 @@ import {
 } from "../../shell/sandbox/index.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
+import { commandFactsOf } from "./command-facts.js";
 import { sessionTempDir, shellSnapshot } from "./shell-session.js";
 
 /** The Bash input fields the sandbox choice reads. */
@@ -21,13 +22,26 @@ interface SandboxInput {
   dangerouslyDisableSandbox?: boolean;
 }
 
+/**
+ * Whether the command runs one of sandbox.excludedCommands' programs (read from its analysis; a
+ * command the analysis cannot read stays in the sandbox).
+ */
+async function excludedFromSandbox(command: string, cwd: string, settings: ResolvedSandboxSettings): Promise<boolean> {
+  if (settings.excludedCommands.length === 0) return false;
+  const facts = await commandFactsOf(command, cwd);
+  return facts !== undefined && facts.programs.some((program) => settings.excludedCommands.includes(program));
+}
+
 export async function sandboxPermission(
   input: SandboxInput,
   context: ToolUseContext,
   result: PermissionResult,
+  cwd: string,
 ): Promise<PermissionResult> {
   const settings = resolveSandboxSettings(context.getAppState());
   if (!settings.enabled || result.behavior === "deny") return result;
+  // Placement apart from approval: an excluded command runs outside and is decided as usual.
+  if (await excludedFromSandbox(input.command, cwd, settings)) return result;
   if (input.dangerouslyDisableSandbox) {
     // The user turned the sandbox on; leaving it is theirs to agree to, each time. A safety check,
     // so no allow rule (not even `Bash`) and no mode settles it. validateInput has already refused
@@ -39,7 +53,16 @@ export async function sandboxPermission(
     };
   }
   const availability = await probeBubblewrap();
-  if (availability.available) return result;
+  if (availability.available) {
+    // Only the ordinary "no rule allows this" (passthrough) is settled by the sandbox; ask rules,
+    // safety checks and protected paths still ask.
+    if (settings.autoAllowBashIfSandboxed && result.behavior === "passthrough")
+      return {
+        behavior: "allow",
+        decisionReason: { type: "other", reason: "runs in the sandbox (sandbox.autoAllowBashIfSandboxed)" },
+      };
+    return result;
+  }
   // Never run unsandboxed silently: a user who turned the sandbox on must agree to each run without it.
   return {
     behavior: "ask",
@@ -59,6 +82,8 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
   if (!settings.enabled) return {};
   if (input.dangerouslyDisableSandbox)
     return { note: "This command ran outside the sandbox (dangerouslyDisableSandbox)." };
+  if (await excludedFromSandbox(input.command, cwd, settings))
+    return { note: "This command ran outside the sandbox (sandbox.excludedCommands)." };
   const availability = await probeBubblewrap();
   if (!availability.available) {
     if (!state.sandboxUnavailableNoticeGiven) {
