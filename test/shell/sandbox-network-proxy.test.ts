@@ -2,7 +2,7 @@
 // 127.0.0.1 reached as `localhost` (allowed) and as `127.0.0.1` (refused), through the filtering
 // proxy's plain-HTTP forwarding and through CONNECT to a raw TCP echo.
 import { execFileSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { dirname } from "node:path";
@@ -48,6 +48,21 @@ function sandboxed(network: Record<string, unknown>): Session {
   });
   sessions.push(session);
   return session;
+}
+
+/** Command lines (of running processes) that contain `needle`. */
+function processesWith(needle: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ");
+      if (argv.includes(needle)) found.push(argv);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
 }
 
 afterEach(async () => {
@@ -172,6 +187,23 @@ describe.skipIf(skipReason !== undefined)(
         command: `python3 -c 'import socket; socket.socket(socket.AF_UNIX)' 2>&1 | tail -1`,
       });
       expect(text(result)).toContain("PermissionError");
+    });
+
+    it("TaskStop ends a background task, the socat bridge with it", async () => {
+      const session = sandboxed({ allowedDomains: ["localhost"] });
+      const { socketPath } = await networkProxyFor({ allowed: ["localhost"], denied: [] });
+      const marker = `${300 + Math.floor(Math.random() * 1000)}.2468`;
+      const started = await session.run("Bash", { command: `sleep ${marker}`, run_in_background: true });
+      const id = /task id (\w+)/.exec(text(started))?.[1] ?? "missing";
+      for (let i = 0; i < 200 && (processesWith(marker).length === 0 || processesWith(socketPath).length === 0); i++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(processesWith(marker)).not.toEqual([]);
+      expect(processesWith(socketPath)).not.toEqual([]);
+      await session.run("TaskStop", { task_id: id });
+      for (let i = 0; i < 200 && processesWith(socketPath).length > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(processesWith(marker)).toEqual([]);
+      expect(processesWith(socketPath).filter((argv) => argv.includes("socat"))).toEqual([]);
     });
 
     it("starts one proxy per set of lists, in a private folder, and removes it when closed", async () => {

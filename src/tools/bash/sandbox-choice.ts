@@ -29,7 +29,7 @@ interface SandboxInput {
 async function excludedFromSandbox(command: string, cwd: string, settings: ResolvedSandboxSettings): Promise<boolean> {
   if (settings.excludedCommands.length === 0) return false;
   const facts = await commandFactsOf(command, cwd);
-  return facts !== undefined && facts.programs.some((program) => settings.excludedCommands.includes(program));
+  return facts?.programs.some((program) => settings.excludedCommands.includes(program)) === true;
 }
 
 export async function sandboxPermission(
