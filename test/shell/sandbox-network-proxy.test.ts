@@ -181,6 +181,27 @@ describe.skipIf(skipReason !== undefined)(
       expect(text(proxied)).toBe("hello from the host, path /proxied");
     });
 
+    it("runs the bridge's helpers from the system folders, not from a PATH the command can write", async () => {
+      const session = sandboxed({ allowedDomains: ["localhost"] });
+      // A grep planted in a writable folder first in PATH must not run outside the sandbox.
+      const planted = `${session.project}/bin`;
+      await session.run("Bash", {
+        command: `mkdir -p bin && printf '#!/bin/sh\\ntouch /tmp/planted-${process.pid}\\nexit 1\\n' > bin/grep && chmod +x bin/grep`,
+      });
+      session.context.setAppState((state) => {
+        const snapshot = state.bashShellSnapshot;
+        return snapshot
+          ? {
+              ...state,
+              bashShellSnapshot: { ...snapshot, env: { ...snapshot.env, PATH: `${planted}:${snapshot.env.PATH}` } },
+            }
+          : state;
+      });
+      const result = await session.run("Bash", { command: 'echo "$PATH" | cut -d: -f1' });
+      expect(text(result)).toBe(planted);
+      expect(existsSync(`/tmp/planted-${process.pid}`)).toBe(false);
+    });
+
     it("keeps refusing Unix sockets to the command, the proxy's own socket included", async () => {
       const session = sandboxed({ allowedDomains: ["localhost"] });
       const result = await session.run("Bash", {

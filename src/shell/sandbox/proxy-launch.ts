@@ -50,13 +50,16 @@ export function proxyEnvironment(): Record<string, string> {
 }
 
 // Waits (up to about five seconds) until socat listens, read from /proc/net/tcp, so the command's
-// first connection does not race the bridge. 0A is TCP_LISTEN; the port is in hex.
+// first connection does not race the bridge. 0A is TCP_LISTEN; the port is in hex. This layer is
+// outside the command's sandbox, so grep and sleep come from the system folders only: the session's
+// PATH may name folders the sandboxed command can write (node_modules/.bin). The command gets its
+// PATH back.
 const BRIDGE_SCRIPT = [
-  "s=$1; u=$2; shift 2",
+  "s=$1; u=$2; shift 2; p=$PATH; PATH=/usr/bin:/bin",
   `"$s" TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "$u" </dev/null >/dev/null 2>&1 3<&- 4<&- &`,
   "i=0",
   `while [ $i -lt 500 ] && ! grep -qi ':${PROXY_PORT.toString(16).padStart(4, "0")} 00000000:0000 0A' /proc/net/tcp; do sleep 0.01; i=$((i+1)); done`,
-  'exec "$@"',
+  'PATH=$p; exec "$@"',
 ].join("\n");
 
 /** The outer bubblewrap's arguments, up to and including the inner command line's start. */
