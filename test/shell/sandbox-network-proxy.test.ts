@@ -8,16 +8,15 @@ import { type AddressInfo, createServer as createTcpServer, type Server as TcpSe
 import { dirname } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  closeNetworkProxies,
   decideHost,
   findSocat,
   hostMatches,
-  networkProxyFor,
   parseSandboxSettings,
   probeBubblewrap,
   refusalMessage,
   resolveSandboxSettings,
 } from "../../src/shell/sandbox/index.js";
+import { closeNetworkProxies, networkProxyFor } from "../../src/shell/sandbox/network-proxy.js";
 import { createSession, type Session, text } from "../tools/bash/harness.js";
 
 const availability = await probeBubblewrap();

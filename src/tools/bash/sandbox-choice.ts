@@ -4,7 +4,6 @@
 import {
   findSocat,
   type NetworkBridge,
-  networkProxyFor,
   probeBubblewrap,
   type ResolvedSandboxSettings,
   resolveSandboxSettings,
@@ -122,6 +121,7 @@ async function networkBridgeFor(
     return {
       note: "The sandbox's network is limited to sandbox.network.allowedDomains, which needs socat (not installed): this command ran with no network at all.",
     };
+  const { networkProxyFor } = await import("../../shell/sandbox/network-proxy.js");
   const proxy = await networkProxyFor({ allowed: settings.allowedDomains, denied: settings.deniedDomains });
   return { bridge: { socatPath, socketPath: proxy.socketPath } };
 }
