@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Everything a fresh machine needs before Warden runs or tests: Debian's bubblewrap for the Bash
+# Everything a fresh machine needs before Warden runs or tests: Debian's bubblewrap (and socat) for the Bash
 # sandbox, tmux for the interactive UI's tests and redis-server for the fleet's (each skipped when
 # already there or when apt-get is not available), then the npm packages
 # (ripgrep comes inside @vscode/ripgrep; `npm ci` also builds dist/ through the prepare script).
@@ -10,6 +10,15 @@ if ! command -v bwrap >/dev/null 2>&1; then
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
   else
     echo "setup: bubblewrap (bwrap) is missing; the Bash sandbox will fall back to asking" >&2
+  fi
+fi
+# socat: bridges a sandbox limited to some domains (sandbox.network.allowedDomains) to Warden's
+# filtering proxy; without it such a sandbox has no network at all.
+if ! command -v socat >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq socat >/dev/null
+  else
+    echo "setup: socat is missing; a sandbox limited to some domains will have no network" >&2
   fi
 fi
 # tmux: the interactive UI's tests and benchmarks drive the real binary in a terminal it provides.

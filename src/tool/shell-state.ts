@@ -15,6 +15,20 @@ export interface SandboxSettings {
   enabled?: boolean;
   /** Let sandboxed commands use the network. Off by default: the sandbox gets only its own loopback. */
   allowNetwork?: boolean;
+  /**
+   * Hosts sandboxed commands may reach through Warden's filtering proxy (`example.com`,
+   * `*.example.com`); `*` allows the whole network. Claude Code's `network.allowedDomains`.
+   */
+  allowedDomains?: string[];
+  /** Hosts refused even when an allowed pattern covers them (`network.deniedDomains`). */
+  deniedDomains?: string[];
+  /**
+   * Programs whose commands run outside the sandbox, asked about as usual (`docker`, `git:*`).
+   * Only single program names are understood; a longer prefix is ignored (it stays sandboxed).
+   */
+  excludedCommands?: string[];
+  /** A sandboxed command that only lacks an allow rule runs without asking. Off by default. */
+  autoAllowBashIfSandboxed?: boolean;
   /** Folders the sandbox may write besides the working directories and the session's temp folder. */
   additionalWritableDirectories?: string[];
   /**

@@ -102,6 +102,15 @@ describe("splitting a folder's settings file", () => {
       sandbox: { enabled: false },
     });
   });
+
+  it("keeps a folder's refused domains before trust and holds back its allowed ones", () => {
+    const split = splitProjectSettings(
+      { sandbox: { network: { allowedDomains: ["github.com"], deniedDomains: ["evil.example"] } } },
+      "default",
+    );
+    expect(split.restricting.sandbox).toEqual({ network: { deniedDomains: ["evil.example"] } });
+    expect(split.widening.sandbox).toEqual({ network: { allowedDomains: ["github.com"] } });
+  });
 });
 
 describe("the loader with an untrusted folder", () => {

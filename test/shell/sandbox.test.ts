@@ -378,7 +378,11 @@ describe("sandbox settings", () => {
       allowNetwork: true,
       additionalWritableDirectories: ["/x"],
     });
-    expect(parseSandboxSettings({ network: { allowedDomains: ["github.com"] } })).toEqual({});
+    // A narrower list keeps the whole network off and goes through the filtering proxy
+    // (sandbox-network-proxy.test.ts).
+    expect(parseSandboxSettings({ network: { allowedDomains: ["github.com"] } })).toEqual({
+      allowedDomains: ["github.com"],
+    });
     expect(parseSandboxSettings("nonsense")).toEqual({});
   });
 

@@ -33,6 +33,8 @@ const SANDBOX_GRANTS: Record<string, (value: unknown) => string> = {
   allowNetwork: () => "lets sandboxed commands use the network",
   allowUnixSockets: () => "lets sandboxed commands open Unix sockets (ssh agent, Docker...)",
   allowUnsandboxedCommands: () => "lets commands ask to run outside the sandbox",
+  excludedCommands: (v) => `commands that run outside the sandbox: ${clip(list(v))}`,
+  autoAllowBashIfSandboxed: () => "runs sandboxed commands without asking",
   additionalWritableDirectories: (v) => `more folders the sandbox may write: ${clip(list(v))}`,
   filesystem: (v) => `sandbox filesystem settings: ${clip(JSON.stringify(v))}`,
   network: (v) => `sandbox network settings: ${clip(JSON.stringify(v))}`,

@@ -33,6 +33,7 @@ const RESTRICTING_SANDBOX_VALUES: Record<string, unknown> = {
   allowNetwork: false,
   allowUnixSockets: false,
   allowUnsandboxedCommands: false,
+  autoAllowBashIfSandboxed: false,
 };
 
 export interface SplitSettings {
@@ -114,6 +115,13 @@ function splitSandbox(sandbox: Record<string, unknown>): {
   const held: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(sandbox)) {
     if (value === undefined) continue;
+    if (key === "network" && isRecord(value)) {
+      // Refused domains only take away; every other network field (allowed domains...) widens.
+      const { deniedDomains, ...rest } = value;
+      if (deniedDomains !== undefined) kept.network = { deniedDomains };
+      if (Object.keys(rest).length > 0) held.network = rest;
+      continue;
+    }
     if (key in RESTRICTING_SANDBOX_VALUES && RESTRICTING_SANDBOX_VALUES[key] === value) kept[key] = value;
     else held[key] = value;
   }

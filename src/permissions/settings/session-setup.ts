@@ -62,8 +62,12 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
   // Higher-precedence files override lower ones field by field (the policy file comes last).
   const sandboxSettings: SandboxSettings = {};
   for (const file of settings.files) {
-    if (file.settings.sandbox !== undefined)
-      Object.assign(sandboxSettings, parseSandboxSettings(file.settings.sandbox));
+    if (file.settings.sandbox === undefined) continue;
+    const parsed = parseSandboxSettings(file.settings.sandbox);
+    // Deny lists add up: a later file must not drop a host an earlier one refused.
+    const denied = [...(sandboxSettings.deniedDomains ?? []), ...(parsed.deniedDomains ?? [])];
+    Object.assign(sandboxSettings, parsed);
+    if (denied.length) sandboxSettings.deniedDomains = [...new Set(denied)];
   }
   const appState: Partial<AppState> = { sandboxSettings };
   if (Object.keys(env).length > 0) appState.toolEnv = env;

@@ -19,6 +19,14 @@ const NETWORK_BLOCKED = [
   /\bECONNREFUSED\b/,
 ];
 
+/** What curl and other clients print when the filtering proxy refuses a host. */
+const PROXY_REFUSED = [
+  /Warden sandbox: the network connection to/,
+  /CONNECT tunnel failed, response 403/i,
+  /Received HTTP code 403 from proxy/i,
+  /\b403 Forbidden\b/,
+];
+
 /** A note for the model when a failed sandboxed command's output shows the sandbox stopped it. */
 export function sandboxFailureNote(
   output: string,
@@ -31,7 +39,15 @@ export function sandboxFailureNote(
       `writes are allowed only inside ${policy.writableDirectories.join(", ")} (settings files, .git/hooks and .git/config stay read-only)`,
     );
   }
-  if (!policy.allowNetwork && NETWORK_BLOCKED.some((pattern) => pattern.test(output))) {
+  if (!policy.allowNetwork && policy.networkBridge) {
+    if (
+      PROXY_REFUSED.some((pattern) => pattern.test(output)) ||
+      NETWORK_BLOCKED.some((pattern) => pattern.test(output))
+    )
+      reasons.push(
+        "the network is limited to the hosts in sandbox.network.allowedDomains, reached through the proxy in HTTP_PROXY/HTTPS_PROXY (other hosts get a 403 from it; programs that ignore those variables get no network)",
+      );
+  } else if (!policy.allowNetwork && NETWORK_BLOCKED.some((pattern) => pattern.test(output))) {
     reasons.push("the network is off (not even the host's 127.0.0.1 services are reachable)");
   }
   if (!reasons.length) return undefined;

@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import { bridgeArgs, type NetworkBridge, proxyEnvironment } from "./proxy-launch.js";
 import type { HiddenPath } from "./read-deny.js";
 
 export type SandboxAvailability = { available: true; bwrapPath: string } | { available: false; reason: string };
@@ -16,6 +17,11 @@ export interface SandboxPolicy {
   /** Paths Read deny rules name: replaced by an empty file or an empty read-only folder. */
   hiddenPaths?: HiddenPath[];
   allowNetwork: boolean;
+  /**
+   * The network limited to some domains: the command reaches only the filtering proxy, through a
+   * bridge in an outer namespace (proxy-launch.ts). Ignored when allowNetwork is true.
+   */
+  networkBridge?: NetworkBridge;
   /** Where the command starts. */
   cwd: string;
   /** The sandbox's temp folder (TMPDIR inside); must be one of the writable folders. */
@@ -113,7 +119,9 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
     "--cap-drop",
     "ALL",
   ];
-  if (!policy.allowNetwork) args.push("--unshare-net");
+  // With a bridge, the outer layer has made the network namespace already (sandboxCommandLine).
+  const bridged = !policy.allowNetwork && policy.networkBridge !== undefined;
+  if (!policy.allowNetwork && !bridged) args.push("--unshare-net");
   // A private, writable /dev/shm: POSIX shared memory (Python's multiprocessing locks) needs one,
   // and the host's must not be shared.
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc");
@@ -129,5 +137,13 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   args.push("--bind", policy.tempDir, policy.tempDir);
   if (policy.seccompFilter) args.push("--seccomp", String(SECCOMP_FD));
   args.push("--setenv", "TMPDIR", policy.tempDir, "--chdir", policy.cwd);
+  if (bridged) for (const [name, value] of Object.entries(proxyEnvironment())) args.push("--setenv", name, value);
   return args;
+}
+
+/** The program and arguments that run `command` (argv) in the sandbox a policy describes. */
+export function sandboxCommandLine(bwrapPath: string, policy: SandboxPolicy, command: string[]): [string, string[]] {
+  const inner = [...bubblewrapArgs(policy), "--", ...command];
+  if (policy.allowNetwork || !policy.networkBridge) return [bwrapPath, inner];
+  return [bwrapPath, [...bridgeArgs(policy.networkBridge), bwrapPath, ...inner]];
 }

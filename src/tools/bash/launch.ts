@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { guardProcessGroup, prepareOrphanGuard } from "../../process/orphan-guard.js";
-import { bubblewrapArgs, type SandboxPolicy, SECCOMP_FD } from "../../shell/sandbox/index.js";
+import { type SandboxPolicy, SECCOMP_FD, sandboxCommandLine } from "../../shell/sandbox/index.js";
 import type { ShellSnapshot } from "../../tool/shell-state.js";
 
 /** Single-quotes a string for a POSIX shell. */
@@ -94,10 +94,7 @@ export function launchShell(options: LaunchOptions): ChildProcess {
   const script = commandScript(options.command, options.cwd, options.cwdFile, options.inline);
   const shellArgs = ["-c", script];
   const [file, args] = options.sandbox
-    ? [
-        options.sandbox.bwrapPath,
-        [...bubblewrapArgs(options.sandbox.policy), "--", options.snapshot.shellPath, ...shellArgs],
-      ]
+    ? sandboxCommandLine(options.sandbox.bwrapPath, options.sandbox.policy, [options.snapshot.shellPath, ...shellArgs])
     : [options.snapshot.shellPath, shellArgs];
   const filter = options.sandbox?.policy.seccompFilter;
   const stdio: Array<"ignore" | "pipe" | number> = ["ignore", options.output, options.output];

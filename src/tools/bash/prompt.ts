@@ -8,6 +8,8 @@ export interface BashPromptOptions {
   maxOutputChars: number;
   sandboxEnabled: boolean;
   sandboxAllowsNetwork: boolean;
+  /** Without the whole network: the hosts reachable through the filtering proxy (may be empty). */
+  sandboxAllowedDomains?: readonly string[];
   sandboxAllowsUnixSockets: boolean;
 }
 
@@ -44,7 +46,11 @@ Running commands:
   if (options.sandboxEnabled) {
     sections.push(
       `Sandbox: commands run in a sandbox. They can read the whole file system but write only inside the working directories and the session's temp folder ($TMPDIR); settings files, .git/hooks and .git/config are read-only.${
-        options.sandboxAllowsNetwork ? "" : " There is no network access, not even to services on 127.0.0.1."
+        options.sandboxAllowsNetwork
+          ? ""
+          : options.sandboxAllowedDomains?.length
+            ? ` The network is limited to these hosts: ${options.sandboxAllowedDomains.join(", ")}, reached through the proxy set in HTTP_PROXY/HTTPS_PROXY (other hosts get a 403 from it); services on the host's 127.0.0.1 are out of reach unless listed.`
+            : " There is no network access, not even to services on 127.0.0.1."
       }${
         options.sandboxAllowsUnixSockets
           ? ""

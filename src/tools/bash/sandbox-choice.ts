@@ -2,13 +2,17 @@
 // outside the sandbox, a sandbox that cannot start) and, at run time, the sandbox policy or the
 // note the model reads when it runs without one.
 import {
+  findSocat,
+  type NetworkBridge,
   probeBubblewrap,
+  type ResolvedSandboxSettings,
   resolveSandboxSettings,
   type SandboxPolicy,
   sandboxPolicyFor,
 } from "../../shell/sandbox/index.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
+import { commandFactsOf } from "./command-facts.js";
 import { sessionTempDir, shellSnapshot } from "./shell-session.js";
 
 /** The Bash input fields the sandbox choice reads. */
@@ -17,13 +21,26 @@ interface SandboxInput {
   dangerouslyDisableSandbox?: boolean;
 }
 
+/**
+ * Whether the command runs one of sandbox.excludedCommands' programs (read from its analysis; a
+ * command the analysis cannot read stays in the sandbox).
+ */
+async function excludedFromSandbox(command: string, cwd: string, settings: ResolvedSandboxSettings): Promise<boolean> {
+  if (settings.excludedCommands.length === 0) return false;
+  const facts = await commandFactsOf(command, cwd);
+  return facts?.programs.some((program) => settings.excludedCommands.includes(program)) === true;
+}
+
 export async function sandboxPermission(
   input: SandboxInput,
   context: ToolUseContext,
   result: PermissionResult,
+  cwd: string,
 ): Promise<PermissionResult> {
   const settings = resolveSandboxSettings(context.getAppState());
   if (!settings.enabled || result.behavior === "deny") return result;
+  // Placement apart from approval: an excluded command runs outside and is decided as usual.
+  if (await excludedFromSandbox(input.command, cwd, settings)) return result;
   if (input.dangerouslyDisableSandbox) {
     // The user turned the sandbox on; leaving it is theirs to agree to, each time. A safety check,
     // so no allow rule (not even `Bash`) and no mode settles it. validateInput has already refused
@@ -35,7 +52,16 @@ export async function sandboxPermission(
     };
   }
   const availability = await probeBubblewrap();
-  if (availability.available) return result;
+  if (availability.available) {
+    // Only the ordinary "no rule allows this" (passthrough) is settled by the sandbox; ask rules,
+    // safety checks and protected paths still ask.
+    if (settings.autoAllowBashIfSandboxed && result.behavior === "passthrough")
+      return {
+        behavior: "allow",
+        decisionReason: { type: "other", reason: "runs in the sandbox (sandbox.autoAllowBashIfSandboxed)" },
+      };
+    return result;
+  }
   // Never run unsandboxed silently: a user who turned the sandbox on must agree to each run without it.
   return {
     behavior: "ask",
@@ -55,6 +81,8 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
   if (!settings.enabled) return {};
   if (input.dangerouslyDisableSandbox)
     return { note: "This command ran outside the sandbox (dangerouslyDisableSandbox)." };
+  if (await excludedFromSandbox(input.command, cwd, settings))
+    return { note: "This command ran outside the sandbox (sandbox.excludedCommands)." };
   const availability = await probeBubblewrap();
   if (!availability.available) {
     if (!state.sandboxUnavailableNoticeGiven) {
@@ -65,6 +93,7 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
     }
     return {};
   }
+  const bridge = await networkBridgeFor(settings);
   const policy = sandboxPolicyFor({
     workingDirectories: state.toolPermissionContext.workingDirectories,
     cwd,
@@ -73,5 +102,26 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
     denyRules: state.toolPermissionContext.rules.deny,
     env: shellSnapshot(context).env,
   });
-  return { sandbox: { bwrapPath: availability.bwrapPath, policy } };
+  if (bridge && "bridge" in bridge) policy.networkBridge = bridge.bridge;
+  const note = bridge && "note" in bridge ? bridge.note : undefined;
+  return { sandbox: { bwrapPath: availability.bwrapPath, policy }, ...(note && { note }) };
+}
+
+/**
+ * The bridge to the filtering proxy when the network is limited to some domains; the proxy starts
+ * here, on the first command that needs it. Without socat the network stays off (fail closed) and
+ * the model is told why.
+ */
+async function networkBridgeFor(
+  settings: ResolvedSandboxSettings,
+): Promise<{ bridge: NetworkBridge } | { note: string } | undefined> {
+  if (settings.allowNetwork || settings.allowedDomains.length === 0) return undefined;
+  const socatPath = findSocat();
+  if (!socatPath)
+    return {
+      note: "The sandbox's network is limited to sandbox.network.allowedDomains, which needs socat (not installed): this command ran with no network at all.",
+    };
+  const { networkProxyFor } = await import("../../shell/sandbox/network-proxy.js");
+  const proxy = await networkProxyFor({ allowed: settings.allowedDomains, denied: settings.deniedDomains });
+  return { bridge: { socatPath, socketPath: proxy.socketPath } };
 }

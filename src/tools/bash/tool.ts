@@ -345,6 +345,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       maxOutputChars: BASH_MAX_RESULT_SIZE_CHARS,
       sandboxEnabled: sandbox.enabled,
       sandboxAllowsNetwork: sandbox.allowNetwork,
+      sandboxAllowedDomains: sandbox.allowedDomains,
       sandboxAllowsUnixSockets: sandbox.allowUnixSockets,
     });
   },
@@ -410,7 +411,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     const sed = await inPlaceSedCommandOf(input.command, cwd);
     const asEdit = sed && (await import("./sed-edit/simulated-edit.js")).sedEditPermission(input, sed, result, context);
     if (asEdit) return asEdit as PermissionResult<BashInput>;
-    return (await sandboxPermission(input, context, result)) as PermissionResult<BashInput>;
+    return (await sandboxPermission(input, context, result, cwd)) as PermissionResult<BashInput>;
   },
 
   async call(input, context, _canUseTool, _parentMessage, onProgress) {

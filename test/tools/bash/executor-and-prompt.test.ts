@@ -133,5 +133,13 @@ describe("Bash tool definition", () => {
     expect(sandboxed).toContain("Sandbox: commands run in a sandbox");
     expect(sandboxed).toContain("no network access");
     expect(sandboxed).toContain("Unix sockets cannot be opened");
+    const limited = await BashTool.prompt({
+      tools: [],
+      permissionContext: emptyPermissionContext("/p"),
+      cwd: "/p",
+      sandboxSettings: { enabled: true, allowedDomains: ["github.com", "*.npmjs.org"] },
+    });
+    expect(limited).toContain("The network is limited to these hosts: github.com, *.npmjs.org");
+    expect(limited).not.toContain("no network access");
   });
 });

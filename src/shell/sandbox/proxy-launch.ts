@@ -1,0 +1,85 @@
+// How a command whose network is filtered by domain is started. The command's sandbox (bubblewrap
+// with the seccomp filter that refuses Unix sockets) runs inside an outer bubblewrap that only
+// makes a fresh network namespace, holding nothing but its loopback. In that outer layer, before
+// the command starts, socat listens on 127.0.0.1:PROXY_PORT and carries each connection to the
+// filtering proxy's Unix socket outside (as @anthropic-ai/sandbox-runtime bridges it). The bridge
+// sits outside the seccomp filter, which the command cannot leave, so the one way out of the
+// namespace is the proxy. The outer layer has its own PID namespace: when the command ends, socat
+// ends with it.
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+
+/** The proxy's port on the sandbox's own loopback (private to each sandbox's namespace). */
+export const PROXY_PORT = 3128;
+
+export interface NetworkBridge {
+  socatPath: string;
+  /** The filtering proxy's Unix socket on the host. */
+  socketPath: string;
+}
+
+export function findSocat(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.WARDEN_SOCAT_PATH) return env.WARDEN_SOCAT_PATH;
+  for (const dir of (env.PATH ?? "/usr/bin:/bin").split(delimiter)) {
+    const candidate = join(dir, "socat");
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return undefined;
+}
+
+/** The variables that point programs in the sandbox at the proxy. */
+export function proxyEnvironment(): Record<string, string> {
+  const url = `http://127.0.0.1:${PROXY_PORT}`;
+  // The sandbox's own loopback stays direct: a server the command starts itself is reached there.
+  const direct = "localhost,127.0.0.1,::1";
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    ALL_PROXY: url,
+    all_proxy: url,
+    NO_PROXY: direct,
+    no_proxy: direct,
+  };
+}
+
+// Waits (up to about five seconds) until socat listens, read from /proc/net/tcp, so the command's
+// first connection does not race the bridge. 0A is TCP_LISTEN; the port is in hex. This layer is
+// outside the command's sandbox, so grep and sleep come from the system folders only: the session's
+// PATH may name folders the sandboxed command can write (node_modules/.bin). The command gets its
+// PATH back.
+const BRIDGE_SCRIPT = [
+  "s=$1; u=$2; shift 2; p=$PATH; PATH=/usr/bin:/bin",
+  `"$s" TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "$u" </dev/null >/dev/null 2>&1 3<&- 4<&- &`,
+  "i=0",
+  `while [ $i -lt 500 ] && ! grep -qi ':${PROXY_PORT.toString(16).padStart(4, "0")} 00000000:0000 0A' /proc/net/tcp; do sleep 0.01; i=$((i+1)); done`,
+  'PATH=$p; exec "$@"',
+].join("\n");
+
+/** The outer bubblewrap's arguments, up to and including the inner command line's start. */
+export function bridgeArgs(bridge: NetworkBridge): string[] {
+  return [
+    "--die-with-parent",
+    "--unshare-net",
+    "--unshare-pid",
+    "--dev-bind",
+    "/",
+    "/",
+    // Its own /proc: the inner bwrap looks itself up there by its PID in this namespace.
+    "--proc",
+    "/proc",
+    "--",
+    "/bin/sh",
+    "-c",
+    BRIDGE_SCRIPT,
+    "warden-network-bridge",
+    bridge.socatPath,
+    `UNIX-CONNECT:${bridge.socketPath}`,
+  ];
+}
