@@ -5,6 +5,7 @@
 // transcript its messages go to, beside the session's.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { queueReminders } from "../../hooks/queue-reminders.js";
 import { loadMemoryFiles } from "../../config/memory.js";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { readableMemoryFiles } from "../../context/memory-access.js";
@@ -107,6 +108,8 @@ export interface ChildSetup {
   transcriptPath: string;
   /** Detaches the child's abort controller from the parent call's. */
   unlink: () => void;
+  /** Stops the MCP servers started for this agent alone (its frontmatter's definitions). */
+  stopServers: () => Promise<void>;
 }
 
 export interface ChildOptions {
@@ -216,6 +219,20 @@ export async function setUpChild(
       : messages;
   for (const message of recorded) transcript?.recordMessage(message);
 
+  // The agent's own MCP servers: started now (after everything that could fail), theirs alone.
+  let stopServers = async () => {};
+  if (request.definition.inlineMcpServers) {
+    const { startAgentMcpServers } = await import("./agent-mcp.js");
+    const servers = await startAgentMcpServers(request.definition, request.tools, cwd, parentState.toolEnv);
+    if (servers) {
+      context.options = { ...context.options, tools: servers.tools };
+      // The agent hears which of its servers it lacks (the transcript keeps the same words).
+      for (const error of servers.problems) transcript?.recordEntry({ type: "mcp_error", agentId: request.agentId, error });
+      queueReminders(context, servers.problems);
+      stopServers = servers.stop;
+    }
+  }
+
   const agent: RequestAgent = {
     agentId: request.agentId,
     agentType: request.definition.agentType,
@@ -233,6 +250,7 @@ export async function setUpChild(
     transcript,
     transcriptPath,
     unlink,
+    stopServers,
   };
 }
 
