@@ -4,13 +4,13 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { stdioServerConfig } from "../mcp/fixtures.js";
 import {
   type RecordedRequest,
   reply,
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
+import { stdioServerConfig } from "../mcp/fixtures.js";
 import { cliProject, messagesOf, runScriptedCli, type WireMessage, wireText } from "./scripted-cli.js";
 
 let server: ScriptedModelServer;
@@ -23,8 +23,7 @@ afterEach(() => server.respondWith(undefined));
 const toolNames = (request: RecordedRequest) =>
   ((request.body as { tools?: Array<{ name: string }> }).tools ?? []).map((tool) => tool.name);
 const conversation = (request: RecordedRequest) => messagesOf(request).map(wireText).join("\n");
-const isProber = (request: RecordedRequest) =>
-  wireText(messagesOf(request)[0] as WireMessage).includes("PROBE-TASK");
+const isProber = (request: RecordedRequest) => wireText(messagesOf(request)[0] as WireMessage).includes("PROBE-TASK");
 
 /** Live (not yet reaped or gone) processes whose command line holds `marker`. */
 function liveProcessesWith(marker: string): number[] {
@@ -88,7 +87,8 @@ describe("an agent's own MCP servers", () => {
     const result = messagesOf(proberRequests[1] as RecordedRequest).at(-1) as WireMessage;
     expect(wireText(result)).toContain("PING-7");
     // The lead never had the agent's server.
-    for (const request of leadRequests) expect(toolNames(request).some((n) => n.startsWith("mcp__probe__"))).toBe(false);
+    for (const request of leadRequests)
+      expect(toolNames(request).some((n) => n.startsWith("mcp__probe__"))).toBe(false);
     expect(aliveWhenLeadResumed).toEqual([]);
   });
 });

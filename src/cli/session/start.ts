@@ -102,6 +102,8 @@ export interface BuiltSession {
   mcp: McpSession;
   skills: SessionSkills;
   agentCatalog?: AgentCatalog;
+  /** The output style in force, by name ("default" when none): fixed for the session. */
+  outputStyle: string;
   /** SessionStart hooks ("resume" when the session continues one), their context queued for the model. */
   runStartHooks(): Promise<void>;
   /**
@@ -243,10 +245,11 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     const styleWarnings: string[] = [];
     // The output style is fixed for the session (its text is part of the cached system prompt).
     const styleName = settingsValue(permissions.settings, "outputStyle");
-    const styleSection =
+    const outputStyle =
       styleName === undefined
-        ? undefined
-        : (await import("../../config/output-styles.js")).outputStyleSection(styleName, config.cwd, styleWarnings);
+        ? { name: "default" }
+        : (await import("../../config/output-styles.js")).chooseOutputStyle(styleName, config.cwd, styleWarnings);
+    const styleSection = outputStyle.section;
     for (const warning of styleWarnings.splice(0)) warn(warning);
     const session = createSession({
       provider: firstRequest.provider,
@@ -323,6 +326,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     return {
       plan,
       session,
+      outputStyle: outputStyle.name,
       commands,
       provider,
       canUseTool,

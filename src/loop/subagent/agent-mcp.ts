@@ -41,9 +41,7 @@ export async function startAgentMcpServers(
   await manager.connectAll();
   for (const status of manager.statuses()) {
     if (status.state !== "connected")
-      problems.push(
-        `MCP server ${status.name} of agent ${definition.agentType}: ${status.error ?? status.state}`,
-      );
+      problems.push(`MCP server ${status.name} of agent ${definition.agentType}: ${status.error ?? status.state}`);
   }
   const own = new Set(usable.map((entry) => entry.name));
   const kept = pool.filter((tool) => !(tool.mcpInfo && own.has(tool.mcpInfo.serverName)));

@@ -5,10 +5,10 @@
 // transcript its messages go to, beside the session's.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { queueReminders } from "../../hooks/queue-reminders.js";
 import { loadMemoryFiles } from "../../config/memory.js";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { readableMemoryFiles } from "../../context/memory-access.js";
+import { queueReminders } from "../../hooks/queue-reminders.js";
 import { type Message, userText } from "../../messages/types.js";
 import { type ModelInfo, modelInfoFor } from "../../models/resolve.js";
 import type { Provider, RequestAgent } from "../../providers/types.js";
@@ -227,7 +227,8 @@ export async function setUpChild(
     if (servers) {
       context.options = { ...context.options, tools: servers.tools };
       // The agent hears which of its servers it lacks (the transcript keeps the same words).
-      for (const error of servers.problems) transcript?.recordEntry({ type: "mcp_error", agentId: request.agentId, error });
+      for (const error of servers.problems)
+        transcript?.recordEntry({ type: "mcp_error", agentId: request.agentId, error });
       queueReminders(context, servers.problems);
       stopServers = servers.stop;
     }
