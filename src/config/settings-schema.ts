@@ -23,6 +23,8 @@ export const HOOK_EVENTS = [
   "TaskCreated",
   "TaskCompleted",
   "CwdChanged",
+  "WorktreeCreate",
+  "WorktreeRemove",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

@@ -39,6 +39,7 @@ import { foldPermissionRequestOutcomes, type PermissionRequestResult } from "./p
 import { type HookCommandResult, runHookCommand } from "./run-command.js";
 import { HOOK_VERIFIER_AGENT } from "./session-hook-models.js";
 import { type StopFailureKind, stopFailureKind } from "./stop-failure.js";
+import { foldWorktreeCreate } from "./worktree-hooks.js";
 
 export type { PostToolUseResult, PreToolUseResult };
 
@@ -610,6 +611,15 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     );
     const { errors, blocked } = foldContextOutcomes(outcomes, `a ${event} hook refused`);
     return blocked !== undefined ? { blocked, errors } : { errors };
+  }
+
+  async worktreeCreate(name: string, signal?: AbortSignal): Promise<{ path?: string; failure?: string }> {
+    return foldWorktreeCreate(await this.run("WorktreeCreate", undefined, { name }, signal));
+  }
+
+  async worktreeRemove(path: string, signal?: AbortSignal): Promise<{ errors: string[] }> {
+    const outcomes = await this.run("WorktreeRemove", undefined, { worktree_path: path }, signal);
+    return { errors: outcomes.flatMap((o) => (o.kind === "success" ? [] : [o.message])) };
   }
 
   /** The shell's directory changed (no matcher); CLAUDE_ENV_FILE works as for SessionStart. */

@@ -58,8 +58,17 @@ export interface ToolCallHooks {
       | "Notification"
       | "TaskCreated"
       | "TaskCompleted"
-      | "CwdChanged",
+      | "CwdChanged"
+      | "WorktreeCreate"
+      | "WorktreeRemove",
   ): boolean;
+  /**
+   * Makes a worktree named `name` with the WorktreeCreate hooks (asked only when some are
+   * configured): its absolute path, or why there is none.
+   */
+  worktreeCreate(name: string, signal?: AbortSignal): Promise<{ path?: string; failure?: string }>;
+  /** A worktree is given up (left with removal, an isolated agent's run over); nothing can refuse. */
+  worktreeRemove(path: string, signal?: AbortSignal): Promise<{ errors: string[] }>;
   /** The shell's directory changed; what the hooks write to CLAUDE_ENV_FILE is environment for later commands. */
   cwdChanged(
     oldCwd: string,
