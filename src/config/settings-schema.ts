@@ -25,6 +25,7 @@ export const HOOK_EVENTS = [
   "CwdChanged",
   "WorktreeCreate",
   "WorktreeRemove",
+  "InstructionsLoaded",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

@@ -14,6 +14,7 @@ import {
 } from "../config/settings-schema.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
+  InstructionsLoadedInput,
   PostToolUseFailureResult,
   PostToolUseResult,
   PreToolUseResult,
@@ -611,6 +612,11 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     );
     const { errors, blocked } = foldContextOutcomes(outcomes, `a ${event} hook refused`);
     return blocked !== undefined ? { blocked, errors } : { errors };
+  }
+
+  async instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }> {
+    const outcomes = await this.run("InstructionsLoaded", input.load_reason, { ...input });
+    return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
   }
 
   async worktreeCreate(name: string, signal?: AbortSignal): Promise<{ path?: string; failure?: string }> {

@@ -45,6 +45,16 @@ export interface PermissionRequestResult {
   errors: string[];
 }
 
+/** What InstructionsLoaded hooks read besides the common fields (Claude Code's names). */
+export interface InstructionsLoadedInput {
+  file_path: string;
+  memory_type: "User" | "Project" | "Local";
+  load_reason: "session_start" | "path_glob_match" | "include" | "compact";
+  globs?: string[];
+  trigger_file_path?: string;
+  parent_file_path?: string;
+}
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
   has(
@@ -60,8 +70,11 @@ export interface ToolCallHooks {
       | "TaskCompleted"
       | "CwdChanged"
       | "WorktreeCreate"
-      | "WorktreeRemove",
+      | "WorktreeRemove"
+      | "InstructionsLoaded",
   ): boolean;
+  /** A memory or rule file reached the context (matcher: the load reason); nothing waits on it. */
+  instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }>;
   /**
    * Makes a worktree named `name` with the WorktreeCreate hooks (asked only when some are
    * configured): its absolute path, or why there is none.

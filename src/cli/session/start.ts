@@ -289,6 +289,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           .join("\n\n") || undefined,
       permissionContext,
       isNonInteractive: options.isNonInteractive,
+      // The MCP client is loaded only when an agent with servers of its own runs.
+      agentMcpServers: async (...args) => (await import("../../mcp/agent-servers.js")).startAgentMcpServers(...args),
       ...(teams && { teammateRunner: teammateRunnerFor(teammateMode(config, permissions.settings), config, warn) }),
       ...(fleet ? { fleet: fleet.access } : {}),
       ...(options.editor ? { editor: options.editor } : {}),

@@ -222,8 +222,13 @@ export async function setUpChild(
   // The agent's own MCP servers: started now (after everything that could fail), theirs alone.
   let stopServers = async () => {};
   if (request.definition.inlineMcpServers) {
-    const { startAgentMcpServers } = await import("./agent-mcp.js");
-    const servers = await startAgentMcpServers(request.definition, request.tools, cwd, parentState.toolEnv);
+    const servers = deps.agentMcpServers
+      ? await deps.agentMcpServers(request.definition, request.tools, cwd, parentState.toolEnv)
+      : {
+          tools: request.tools,
+          problems: [`agent ${request.definition.agentType}: this session cannot start MCP servers for an agent`],
+          stop: async () => {},
+        };
     if (servers) {
       context.options = { ...context.options, tools: servers.tools };
       // The agent hears which of its servers it lacks (the transcript keeps the same words).

@@ -3,28 +3,21 @@
 // Servers the frontmatter only names are the session's: already in the pool every agent gets.
 // A project agent is loaded only once the folder is trusted (src/config/agent-files.ts), so the
 // servers it brings wait for trust as .mcp.json's do. Loaded only for an agent that has some.
-import type { AgentDefinition } from "../../tool/agents.js";
-import type { AnyTool } from "../../tool/types.js";
+// The session passes this to its subagents (SessionEngineOptions.agentMcpServers): the loop does
+// not reach the MCP layer itself.
+import type { AgentMcpServers, AgentServerStarter } from "../tool/agent-servers.js";
 
-export interface AgentMcpServers {
-  /** The child's pool: the parent's tools, a session server of the same name replaced by the agent's. */
-  tools: AnyTool[];
-  /** One line per server that could not be used (bad entry, failed start), for the transcript. */
-  problems: string[];
-  stop(): Promise<void>;
-}
-
-export async function startAgentMcpServers(
-  definition: AgentDefinition,
-  pool: readonly AnyTool[],
-  cwd: string,
-  env: Readonly<Record<string, string>> | undefined,
-): Promise<AgentMcpServers | undefined> {
+export const startAgentMcpServers: AgentServerStarter = async (
+  definition,
+  pool,
+  cwd,
+  env,
+): Promise<AgentMcpServers | undefined> => {
   const inline = definition.inlineMcpServers;
   if (!inline || Object.keys(inline).length === 0) return undefined;
   const [{ parseServerConfig }, { McpClientManager }] = await Promise.all([
-    import("../../mcp/config.js"),
-    import("../../mcp/manager.js"),
+    import("./config.js"),
+    import("./manager.js"),
   ]);
   const origin = definition.path ?? `agent ${definition.agentType}`;
   const entries = Object.entries(inline).map(([name, raw]) =>
@@ -46,4 +39,4 @@ export async function startAgentMcpServers(
   const own = new Set(usable.map((entry) => entry.name));
   const kept = pool.filter((tool) => !(tool.mcpInfo && own.has(tool.mcpInfo.serverName)));
   return { tools: [...kept, ...manager.tools()], problems, stop: () => manager.close() };
-}
+};
