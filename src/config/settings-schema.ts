@@ -26,6 +26,7 @@ export const HOOK_EVENTS = [
   "WorktreeCreate",
   "WorktreeRemove",
   "InstructionsLoaded",
+  "ConfigChange",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

@@ -614,6 +614,13 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     return blocked !== undefined ? { blocked, errors } : { errors };
   }
 
+  /** A settings file changed (matcher: its source); exit 2 or `decision: "block"` objects to it. */
+  async configChange(source: string, filePath: string): Promise<{ blocked?: string; errors: string[] }> {
+    const outcomes = await this.run("ConfigChange", source, { source, file_path: filePath });
+    const { errors, blocked } = foldContextOutcomes(outcomes, "a ConfigChange hook blocked the change");
+    return blocked !== undefined ? { blocked, errors } : { errors };
+  }
+
   async instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }> {
     const outcomes = await this.run("InstructionsLoaded", input.load_reason, { ...input });
     return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };

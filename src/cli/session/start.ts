@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
-import { settingsValue } from "../../config/settings.js";
+import { settingsFileLocations, settingsValue } from "../../config/settings.js";
 import { createSessionCommands, type SessionCommands } from "../../control/session-commands.js";
 import type { SessionEndReason } from "../../hooks/hook-runner.js";
 import { createHookModels } from "../../hooks/session-hook-models.js";
@@ -312,6 +312,17 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     });
     const bound = bindPermissions(config, session);
     bound.hooks?.bindModels(createHookModels(session, canUseTool));
+    // ConfigChange hooks hear of settings files changed on disk while the session runs.
+    const stopWatchingSettings = bound.hooks?.has("ConfigChange")
+      ? (await import("../../hooks/config-change.js")).watchSettingsFiles(
+          bound.hooks,
+          settingsFileLocations({
+            cwd: config.cwd,
+            extraSettings: config.settings !== undefined ? [config.settings] : [],
+          }),
+          warn,
+        )
+      : undefined;
     const commands = createSessionCommands(session, {
       switchModel: (name) => switchModel({ plan, provider, session }, name),
     });
@@ -343,6 +354,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
         session.setMcpTools(offeredMcp([...managedMcpTools, ...extraMcpTools]));
       },
       async close(reason: SessionEndReason = "other") {
+        stopWatchingSettings?.();
         await runSessionEndHooks(bound.hooks, reason, warn);
         // Teammates and background agents stop with the session, their ends recorded.
         inbox?.close();
