@@ -32,7 +32,15 @@ const frontmatterSchema = z.looseObject({
   model: z.string().trim().min(1).optional(),
   permissionMode: z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]).optional(),
   maxTurns: z.number().int().min(1).optional(),
-  mcpServers: z.union([nameList, z.record(z.string(), z.unknown())]).optional(),
+  // Claude Code's shape: a list of server names (the session's) and `{name: config}` definitions
+  // (started for this agent), or one object of definitions; a comma-separated string of names too.
+  mcpServers: z
+    .union([
+      z.string(),
+      z.array(z.union([z.string(), z.record(z.string(), z.unknown())])),
+      z.record(z.string(), z.unknown()),
+    ])
+    .optional(),
   hooks: hooksSchema.optional(),
   background: z.boolean().optional(),
   isolation: z.literal("worktree").optional(),
@@ -66,8 +74,11 @@ function definitionOf(fields: AgentFields, systemPrompt: string, source: AgentSo
   if (fields.model) definition.model = fields.model;
   if (fields.permissionMode) definition.permissionMode = fields.permissionMode;
   if (fields.maxTurns) definition.maxTurns = fields.maxTurns;
-  if (fields.mcpServers)
-    definition.mcpServers = Array.isArray(fields.mcpServers) ? fields.mcpServers : Object.keys(fields.mcpServers);
+  if (fields.mcpServers) {
+    const servers = agentMcpServers(fields.mcpServers);
+    definition.mcpServers = servers.names;
+    if (Object.keys(servers.inline).length > 0) definition.inlineMcpServers = servers.inline;
+  }
   if (fields.hooks && Object.keys(fields.hooks).length > 0) definition.hooks = fields.hooks;
   if (fields.skills?.length) definition.skills = fields.skills;
   if (fields.memory) definition.memory = fields.memory;
@@ -75,6 +86,27 @@ function definitionOf(fields: AgentFields, systemPrompt: string, source: AgentSo
   if (fields.isolation) definition.isolation = fields.isolation;
   if (fields.color) definition.color = fields.color;
   return definition;
+}
+
+/** Every server the frontmatter mentions by name, and the definitions among them by name. */
+export function agentMcpServers(value: NonNullable<AgentFields["mcpServers"]>): {
+  names: string[];
+  inline: Record<string, unknown>;
+} {
+  const inline: Record<string, unknown> = {};
+  const names: string[] = [];
+  const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : [value];
+  for (const item of items) {
+    if (typeof item === "string") {
+      if (item.trim() !== "") names.push(item.trim());
+      continue;
+    }
+    for (const [name, config] of Object.entries(item)) {
+      names.push(name);
+      inline[name] = config;
+    }
+  }
+  return { names, inline };
 }
 
 /** One agent file: its definition, or why it cannot be used. */

@@ -6,8 +6,11 @@
 // (and its cache) stays the same for the whole session.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { withFileLockSync } from "../fs/file-lock.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { userHome } from "./paths.js";
+import { writeJsonFile } from "./plugins/registry-write.js";
+import { readSettingsObjectForUpdate } from "./settings-object.js";
 
 export interface OutputStyle {
   name: string;
@@ -89,20 +92,43 @@ export function loadOutputStyles(cwd: string, warnings: string[] = []): OutputSt
   return [...byName.values()];
 }
 
+/** The style a session runs with: its name (as the init line and the status line say it) and prompt section. */
+export interface ChosenOutputStyle {
+  name: string;
+  /** The system prompt's section (absent for Default and a style with no text). */
+  section?: string;
+}
+
 /**
- * The system prompt's section for the style `name` (undefined for Default). An unknown name is
- * said in `warnings` and the session keeps the default style.
+ * The style `name` names (the default one when absent). An unknown name is said in `warnings` and
+ * the session keeps the default style.
  */
-export function outputStyleSection(name: string | undefined, cwd: string, warnings: string[]): string | undefined {
-  if (name === undefined || name.toLowerCase() === DEFAULT_OUTPUT_STYLE) return undefined;
+export function chooseOutputStyle(name: string | undefined, cwd: string, warnings: string[]): ChosenOutputStyle {
+  if (name === undefined || name.toLowerCase() === DEFAULT_OUTPUT_STYLE) return { name: DEFAULT_OUTPUT_STYLE };
   const styles = loadOutputStyles(cwd, warnings);
   const style = styles.find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (!style) {
     warnings.push(
       `outputStyle "${name}" names no output style (${styles.map((s) => s.name).join(", ")}); the default style is used`,
     );
-    return undefined;
+    return { name: DEFAULT_OUTPUT_STYLE };
   }
-  if (!style.prompt) return undefined;
-  return `# Output style: ${style.name}\n${style.prompt}`;
+  if (!style.prompt) return { name: style.name };
+  return { name: style.name, section: `# Output style: ${style.name}\n${style.prompt}` };
+}
+
+/** The system prompt's section for the style `name` (undefined for Default); see chooseOutputStyle. */
+export function outputStyleSection(name: string | undefined, cwd: string, warnings: string[]): string | undefined {
+  return chooseOutputStyle(name, cwd, warnings).section;
+}
+
+/** Saves `outputStyle` in the project's .claude/settings.local.json (Claude Code's place); returns the file. */
+export function saveOutputStyle(cwd: string, name: string): string {
+  const path = join(cwd, ".claude", "settings.local.json");
+  withFileLockSync(`${path}.lock`, () => {
+    const settings = readSettingsObjectForUpdate(path);
+    settings.outputStyle = name;
+    writeJsonFile(path, settings);
+  });
+  return path;
 }

@@ -23,6 +23,10 @@ export const HOOK_EVENTS = [
   "TaskCreated",
   "TaskCompleted",
   "CwdChanged",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "InstructionsLoaded",
+  "ConfigChange",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

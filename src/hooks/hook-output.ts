@@ -17,6 +17,8 @@ const hookJsonSchema = z.looseObject({
       permissionDecisionReason: z.string().optional(),
       updatedInput: z.record(z.string(), z.unknown()).optional(),
       additionalContext: z.string().optional(),
+      /** WorktreeCreate: where the hook made the worktree. */
+      worktreePath: z.string().optional(),
     })
     .optional(),
 });

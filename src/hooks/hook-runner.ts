@@ -14,6 +14,7 @@ import {
 } from "../config/settings-schema.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
+  InstructionsLoadedInput,
   PostToolUseFailureResult,
   PostToolUseResult,
   PreToolUseResult,
@@ -39,6 +40,7 @@ import { foldPermissionRequestOutcomes, type PermissionRequestResult } from "./p
 import { type HookCommandResult, runHookCommand } from "./run-command.js";
 import { HOOK_VERIFIER_AGENT } from "./session-hook-models.js";
 import { type StopFailureKind, stopFailureKind } from "./stop-failure.js";
+import { foldWorktreeCreate } from "./worktree-hooks.js";
 
 export type { PostToolUseResult, PreToolUseResult };
 
@@ -610,6 +612,27 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     );
     const { errors, blocked } = foldContextOutcomes(outcomes, `a ${event} hook refused`);
     return blocked !== undefined ? { blocked, errors } : { errors };
+  }
+
+  /** A settings file changed (matcher: its source); exit 2 or `decision: "block"` objects to it. */
+  async configChange(source: string, filePath: string): Promise<{ blocked?: string; errors: string[] }> {
+    const outcomes = await this.run("ConfigChange", source, { source, file_path: filePath });
+    const { errors, blocked } = foldContextOutcomes(outcomes, "a ConfigChange hook blocked the change");
+    return blocked !== undefined ? { blocked, errors } : { errors };
+  }
+
+  async instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }> {
+    const outcomes = await this.run("InstructionsLoaded", input.load_reason, { ...input });
+    return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
+  }
+
+  async worktreeCreate(name: string, signal?: AbortSignal): Promise<{ path?: string; failure?: string }> {
+    return foldWorktreeCreate(await this.run("WorktreeCreate", undefined, { name }, signal));
+  }
+
+  async worktreeRemove(path: string, signal?: AbortSignal): Promise<{ errors: string[] }> {
+    const outcomes = await this.run("WorktreeRemove", undefined, { worktree_path: path }, signal);
+    return { errors: outcomes.flatMap((o) => (o.kind === "success" ? [] : [o.message])) };
   }
 
   /** The shell's directory changed (no matcher); CLAUDE_ENV_FILE works as for SessionStart. */

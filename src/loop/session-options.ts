@@ -3,6 +3,7 @@ import type { ContextManagementOptions } from "../context/thresholds.js";
 import type { Message } from "../messages/types.js";
 import type { ModelOverride } from "../models/resolve.js";
 import type { Provider, ThinkingSetting } from "../providers/types.js";
+import type { AgentServerStarter } from "../tool/agent-servers.js";
 import type { AppState } from "../tool/app-state.js";
 import type { EditorAccess } from "../tool/editor.js";
 import type { FleetAccess } from "../tool/fleet.js";
@@ -62,6 +63,8 @@ export interface SessionEngineOptions {
    * (src/loop/team-wait.ts). Default: as isNonInteractive (a person at the prompt is not blocked).
    */
   waitForTeammates?: boolean;
+  /** Starts the MCP servers an agent's frontmatter defines for its run; absent: such an agent is told it has none. */
+  agentMcpServers?: AgentServerStarter;
   /** Runs each teammate outside this process (the CLI's `teammateMode: "process"`); absent: in process. */
   teammateRunner?: TeammateRunner;
   /**

@@ -18,6 +18,8 @@ export interface SessionPromptFacts {
   /** The tool pool at creation: memory-file access is decided against it. */
   pool: readonly AnyTool[];
   permissionContext: ToolPermissionContext;
+  /** The memory files the prompt holds, once read (InstructionsLoaded hooks hear of them). */
+  onMemoryLoaded?: (files: readonly MemoryFile[]) => void;
 }
 
 /** What a session says when memory files named files outside the project that were not read. */
@@ -51,7 +53,10 @@ export function sessionSystemPrompt(
   };
   let allowed: Promise<MemoryFile[]> | undefined;
   return async (split) => {
-    allowed ??= readableMemoryFiles(memory, permissionContext, pool);
+    if (!allowed) {
+      allowed = readableMemoryFiles(memory, permissionContext, pool);
+      void allowed.then((files) => facts.onMemoryLoaded?.(files));
+    }
     return buildSystemPrompt({ environment, memory: await allowed, append: options.appendSystemPrompt }, split);
   };
 }

@@ -1,8 +1,10 @@
 // The parts a SessionEngine is built from, wired from its options: the model's figures, the
 // AppState store with the permission context, the tool pool, the request prefix, the reminders,
 // the context manager and the transcript. Kept apart from the engine, which only runs prompts on them.
+
 import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
 import { contextThresholds } from "../context/thresholds.js";
+import { reportInstructionsLoaded } from "../hooks/instructions-loaded.js";
 import type { Message } from "../messages/types.js";
 import { budgetProblem } from "../models/budget.js";
 import type { UsageLedger } from "../models/cost.js";
@@ -89,6 +91,7 @@ export function wireSession(
       modelLabel,
       pool: toolPool.current,
       permissionContext,
+      onMemoryLoaded: (files) => reportInstructionsLoaded(store.getAppState().hooks, files, "session_start"),
     }),
   );
   const attachments = new SessionAttachments({

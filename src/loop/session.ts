@@ -78,6 +78,7 @@ export class SessionEngine {
     maxOutputTokens: this.options.maxOutputTokens,
     contextManagement: this.options.contextManagement,
     teammateRunner: this.options.teammateRunner,
+    agentMcpServers: this.options.agentMcpServers,
     onForegroundEvent: (parentToolUseId, event) => {
       for (const listener of this.subagentListeners) listener(parentToolUseId, event);
     },

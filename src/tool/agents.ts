@@ -24,8 +24,14 @@ export interface AgentDefinition {
   /** Can only make the child stricter than its parent (see src/tools/agent/permissions.ts). */
   permissionMode?: PermissionMode;
   maxTurns?: number;
-  /** Names of MCP servers the agent expects (kept for the listing; the session's servers are shared). */
+  /** Names of every MCP server the agent's frontmatter mentions (for the listing). */
   mcpServers?: string[];
+  /**
+   * The servers its frontmatter defines (raw, by name; checked when started): started for each
+   * run of the agent and offered to it alone (src/loop/subagent/agent-mcp.ts). A name alone
+   * means the session's server of that name, which every agent already has.
+   */
+  inlineMcpServers?: Readonly<Record<string, unknown>>;
   /**
    * Hooks that run only while this agent runs (its frontmatter's `hooks`, in settings' shape,
    * validated when the file was read); its `Stop` hooks run as SubagentStop.

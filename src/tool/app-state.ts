@@ -52,6 +52,8 @@ export interface WorktreeState {
   repoRoot: string;
   /** Where the session worked before; ExitWorktree returns there. */
   originalCwd: string;
+  /** Made by WorktreeCreate hooks: WorktreeRemove hooks remove it, git does not. */
+  madeByHook?: boolean;
 }
 
 export interface AppState {

@@ -45,6 +45,16 @@ export interface PermissionRequestResult {
   errors: string[];
 }
 
+/** What InstructionsLoaded hooks read besides the common fields (Claude Code's names). */
+export interface InstructionsLoadedInput {
+  file_path: string;
+  memory_type: "User" | "Project" | "Local";
+  load_reason: "session_start" | "path_glob_match" | "include" | "compact";
+  globs?: string[];
+  trigger_file_path?: string;
+  parent_file_path?: string;
+}
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
   has(
@@ -58,8 +68,20 @@ export interface ToolCallHooks {
       | "Notification"
       | "TaskCreated"
       | "TaskCompleted"
-      | "CwdChanged",
+      | "CwdChanged"
+      | "WorktreeCreate"
+      | "WorktreeRemove"
+      | "InstructionsLoaded",
   ): boolean;
+  /** A memory or rule file reached the context (matcher: the load reason); nothing waits on it. */
+  instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }>;
+  /**
+   * Makes a worktree named `name` with the WorktreeCreate hooks (asked only when some are
+   * configured): its absolute path, or why there is none.
+   */
+  worktreeCreate(name: string, signal?: AbortSignal): Promise<{ path?: string; failure?: string }>;
+  /** A worktree is given up (left with removal, an isolated agent's run over); nothing can refuse. */
+  worktreeRemove(path: string, signal?: AbortSignal): Promise<{ errors: string[] }>;
   /** The shell's directory changed; what the hooks write to CLAUDE_ENV_FILE is environment for later commands. */
   cwdChanged(
     oldCwd: string,

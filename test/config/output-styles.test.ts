@@ -1,10 +1,15 @@
 // Output styles: built-ins, the user's and the project's files (frontmatter optional), the
 // project's winning by name, and an unknown name said instead of silently ignored.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadOutputStyles, outputStyleSection } from "../../src/config/output-styles.js";
+import {
+  chooseOutputStyle,
+  loadOutputStyles,
+  outputStyleSection,
+  saveOutputStyle,
+} from "../../src/config/output-styles.js";
 
 const home = realpathSync(mkdtempSync(join(tmpdir(), "warden-styles-home-")));
 process.env.HOME = home;
@@ -52,5 +57,23 @@ describe("output styles", () => {
     const warnings: string[] = [];
     loadOutputStyles(project({ "bad.md": "---\nname: [unclosed\n---\nx\n" }), warnings);
     expect(warnings[0]).toMatch(/bad\.md was skipped/);
+  });
+});
+
+describe("choosing an output style", () => {
+  it("names the style in force (default when none or unknown) and saves a choice in settings.local.json", () => {
+    const cwd = project({ "terse.md": "---\nname: Terse\n---\nAnswer in one sentence.\n" });
+    const warnings: string[] = [];
+    expect(chooseOutputStyle("terse", cwd, warnings)).toEqual({
+      name: "Terse",
+      section: "# Output style: Terse\nAnswer in one sentence.",
+    });
+    expect(chooseOutputStyle(undefined, cwd, warnings)).toEqual({ name: "default" });
+    expect(chooseOutputStyle("nope", cwd, warnings)).toEqual({ name: "default" });
+    expect(warnings).toHaveLength(1);
+    // A choice joins what the local settings already hold.
+    writeFileSync(join(cwd, ".claude", "settings.local.json"), '{"permissions": {"allow": ["Read"]}}\n');
+    const file = saveOutputStyle(cwd, "Terse");
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ permissions: { allow: ["Read"] }, outputStyle: "Terse" });
   });
 });

@@ -37,7 +37,10 @@ describe("statusLine command", () => {
       cwd,
       workspace: { current_dir: cwd, project_dir: cwd },
       permission_mode: "default",
+      output_style: { name: "default" },
     });
+    // The style in force is named as the session was given it.
+    expect(statusLineInput(session, Date.now(), "Explanatory").output_style).toEqual({ name: "Explanatory" });
     // jq-free: the command pulls two fields out of its stdin with node, as a user's script would.
     const command = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);console.log("[" + j.model.id + "] " + j.workspace.current_dir);console.log("second line")})'`;
     const line = await renderStatusLine({ type: "command", command }, input, cwd);

@@ -105,8 +105,9 @@ export function initializeResponse(state: StreamState): JsonObject {
       name: a.agentType,
       description: a.whenToUse ?? "",
     })),
-    output_style: "default",
-    available_output_styles: ["default"],
+    output_style: built.outputStyle,
+    // Only the style in force (listing the others would read their folders at every start).
+    available_output_styles: [...new Set(["default", built.outputStyle])],
     models: modelCatalog(state),
     account: {},
     claude_code_version: wardenVersion(),

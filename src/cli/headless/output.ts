@@ -60,7 +60,7 @@ export class HeadlessReporter {
       apiKeySource: info.apiKeySource,
       claude_code_version: wardenVersion(),
       slash_commands: info.slashCommands,
-      output_style: "default",
+      output_style: info.outputStyle,
       skills: info.skills,
       plugins: [],
       uuid: crypto.randomUUID(),

@@ -107,9 +107,15 @@ export async function openInteractiveSession(
     },
     ...(statusLine && {
       customStatusLine: () =>
-        renderStatusLine(statusLine, statusLineInput(session, startedAt), config.cwd, process.stdout.columns),
+        renderStatusLine(
+          statusLine,
+          statusLineInput(session, startedAt, built.outputStyle),
+          config.cwd,
+          process.stdout.columns,
+        ),
     }),
     mcp: mcpServersControl(mcp.live),
+    outputStyle: built.outputStyle,
     agents: (agentCatalog ?? builtInCatalog()).agents,
     notices,
     liveNotices: { drain: serverLogs.drain, subscribe: serverLogs.subscribe },

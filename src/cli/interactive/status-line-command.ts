@@ -13,7 +13,11 @@ export const STATUS_LINE_TIMEOUT_MS = 5_000;
 const MAX_LINE_CHARS = 500;
 
 /** The JSON a status line command reads on stdin (the fields of Claude Code's that Warden knows). */
-export function statusLineInput(engine: SessionEngine, startedAt: number): Record<string, unknown> {
+export function statusLineInput(
+  engine: SessionEngine,
+  startedAt: number,
+  outputStyle = "default",
+): Record<string, unknown> {
   const usage = engine.usage;
   const input = usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
   const colon = engine.modelLabel.indexOf(":");
@@ -27,7 +31,7 @@ export function statusLineInput(engine: SessionEngine, startedAt: number): Recor
     model: { id: model, display_name: engine.modelLabel },
     workspace: { current_dir: state.bashCwd ?? engine.cwd, project_dir: engine.cwd },
     version: wardenVersion(),
-    output_style: { name: "default" },
+    output_style: { name: outputStyle },
     permission_mode: state.toolPermissionContext.mode,
     cost: { total_cost_usd: engine.totalCostUSD ?? 0, total_duration_ms: Date.now() - startedAt },
     context_window: {

@@ -25,6 +25,8 @@ export interface InitInfo {
   /** Slash commands and skills the session knows (names without the slash). */
   slashCommands: string[];
   skills: string[];
+  /** The output style in force ("default" when none). */
+  outputStyle: string;
   /** Settings problems said on stderr at start (unknown hook events, ignored fields), file first. */
   warnings: string[];
 }
@@ -80,6 +82,7 @@ export function initInfoOf(
       ...skills.catalog.skills.map((s) => s.name),
     ],
     skills: skills.catalog.skills.map((s) => s.name),
+    outputStyle: built.outputStyle,
     warnings: plan.permissions.warnings,
   };
 }

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
-import { settingsValue } from "../../config/settings.js";
+import { settingsFileLocations, settingsValue } from "../../config/settings.js";
 import { createSessionCommands, type SessionCommands } from "../../control/session-commands.js";
 import type { SessionEndReason } from "../../hooks/hook-runner.js";
 import { createHookModels } from "../../hooks/session-hook-models.js";
@@ -102,6 +102,8 @@ export interface BuiltSession {
   mcp: McpSession;
   skills: SessionSkills;
   agentCatalog?: AgentCatalog;
+  /** The output style in force, by name ("default" when none): fixed for the session. */
+  outputStyle: string;
   /** SessionStart hooks ("resume" when the session continues one), their context queued for the model. */
   runStartHooks(): Promise<void>;
   /**
@@ -243,10 +245,11 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     const styleWarnings: string[] = [];
     // The output style is fixed for the session (its text is part of the cached system prompt).
     const styleName = settingsValue(permissions.settings, "outputStyle");
-    const styleSection =
+    const outputStyle =
       styleName === undefined
-        ? undefined
-        : (await import("../../config/output-styles.js")).outputStyleSection(styleName, config.cwd, styleWarnings);
+        ? { name: "default" }
+        : (await import("../../config/output-styles.js")).chooseOutputStyle(styleName, config.cwd, styleWarnings);
+    const styleSection = outputStyle.section;
     for (const warning of styleWarnings.splice(0)) warn(warning);
     const session = createSession({
       provider: firstRequest.provider,
@@ -286,6 +289,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           .join("\n\n") || undefined,
       permissionContext,
       isNonInteractive: options.isNonInteractive,
+      // The MCP client is loaded only when an agent with servers of its own runs.
+      agentMcpServers: async (...args) => (await import("../../mcp/agent-servers.js")).startAgentMcpServers(...args),
       ...(teams && { teammateRunner: teammateRunnerFor(teammateMode(config, permissions.settings), config, warn) }),
       ...(fleet ? { fleet: fleet.access } : {}),
       ...(options.editor ? { editor: options.editor } : {}),
@@ -307,6 +312,17 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     });
     const bound = bindPermissions(config, session);
     bound.hooks?.bindModels(createHookModels(session, canUseTool));
+    // ConfigChange hooks hear of settings files changed on disk while the session runs.
+    const stopWatchingSettings = bound.hooks?.has("ConfigChange")
+      ? (await import("../../hooks/config-change.js")).watchSettingsFiles(
+          bound.hooks,
+          settingsFileLocations({
+            cwd: config.cwd,
+            extraSettings: config.settings !== undefined ? [config.settings] : [],
+          }),
+          warn,
+        )
+      : undefined;
     const commands = createSessionCommands(session, {
       switchModel: (name) => switchModel({ plan, provider, session }, name),
     });
@@ -323,6 +339,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     return {
       plan,
       session,
+      outputStyle: outputStyle.name,
       commands,
       provider,
       canUseTool,
@@ -337,6 +354,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
         session.setMcpTools(offeredMcp([...managedMcpTools, ...extraMcpTools]));
       },
       async close(reason: SessionEndReason = "other") {
+        stopWatchingSettings?.();
         await runSessionEndHooks(bound.hooks, reason, warn);
         // Teammates and background agents stop with the session, their ends recorded.
         inbox?.close();

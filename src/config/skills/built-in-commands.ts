@@ -21,6 +21,7 @@ export const BUILT_IN_COMMAND_NAMES: readonly string[] = [
   "permissions",
   "mcp",
   "plugin",
+  "output-style",
   "add-dir",
   "context",
   "status",

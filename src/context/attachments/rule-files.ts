@@ -2,9 +2,10 @@
 // are attached before the first request; those with `paths` once the model reads or writes a file
 // they match (relative to the project), each once, and all of them again after a compaction. A
 // deny rule on a rule file keeps it out, as it keeps Read out.
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import { loadRuleFiles, type RuleFile } from "../../config/rule-files.js";
+import { reportInstructionsLoaded } from "../../hooks/instructions-loaded.js";
 import type { AttachmentItem, AttachmentSource } from "../../tool/types.js";
 import { readableMemoryFiles } from "../memory-access.js";
 
@@ -41,6 +42,14 @@ export function ruleFilesSource(): AttachmentSource {
         context.options.tools,
       )) as RuleFile[];
       attached.push(...allowed);
+      const trigger = touched.find((rel) => due.some(({ rule, matches }) => rule.paths && matches(rel)));
+      for (const rule of allowed)
+        reportInstructionsLoaded(
+          state.hooks,
+          [rule],
+          rule.paths ? "path_glob_match" : "session_start",
+          rule.paths && trigger !== undefined ? join(cwd, trigger) : undefined,
+        );
       return allowed.map((rule): AttachmentItem => ({ text: render(rule) }));
     },
     afterCompaction() {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { loadMemoryFiles } from "../../config/memory.js";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { readableMemoryFiles } from "../../context/memory-access.js";
+import { queueReminders } from "../../hooks/queue-reminders.js";
 import { type Message, userText } from "../../messages/types.js";
 import { type ModelInfo, modelInfoFor } from "../../models/resolve.js";
 import type { Provider, RequestAgent } from "../../providers/types.js";
@@ -107,6 +108,8 @@ export interface ChildSetup {
   transcriptPath: string;
   /** Detaches the child's abort controller from the parent call's. */
   unlink: () => void;
+  /** Stops the MCP servers started for this agent alone (its frontmatter's definitions). */
+  stopServers: () => Promise<void>;
 }
 
 export interface ChildOptions {
@@ -216,6 +219,26 @@ export async function setUpChild(
       : messages;
   for (const message of recorded) transcript?.recordMessage(message);
 
+  // The agent's own MCP servers: started now (after everything that could fail), theirs alone.
+  let stopServers = async () => {};
+  if (request.definition.inlineMcpServers) {
+    const servers = deps.agentMcpServers
+      ? await deps.agentMcpServers(request.definition, request.tools, cwd, parentState.toolEnv)
+      : {
+          tools: request.tools,
+          problems: [`agent ${request.definition.agentType}: this session cannot start MCP servers for an agent`],
+          stop: async () => {},
+        };
+    if (servers) {
+      context.options = { ...context.options, tools: servers.tools };
+      // The agent hears which of its servers it lacks (the transcript keeps the same words).
+      for (const error of servers.problems)
+        transcript?.recordEntry({ type: "mcp_error", agentId: request.agentId, error });
+      queueReminders(context, servers.problems);
+      stopServers = servers.stop;
+    }
+  }
+
   const agent: RequestAgent = {
     agentId: request.agentId,
     agentType: request.definition.agentType,
@@ -233,6 +256,7 @@ export async function setUpChild(
     transcript,
     transcriptPath,
     unlink,
+    stopServers,
   };
 }
 

@@ -4,6 +4,7 @@ import type { ContextManagementOptions } from "../../context/thresholds.js";
 import type { UsageLedger } from "../../models/cost.js";
 import type { ModelInfo } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
+import type { AgentServerStarter } from "../../tool/agent-servers.js";
 import type { TeammateState } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
 import type { QueryEvent } from "../events.js";
@@ -38,6 +39,8 @@ export interface SubagentDeps {
   loadMemory: boolean;
   maxOutputTokens?: number;
   contextManagement?: ContextManagementOptions;
+  /** Starts the MCP servers an agent's frontmatter defines (the CLI's session supplies it). */
+  agentMcpServers?: AgentServerStarter;
   /** How teammates run when not in this process (the CLI's process mode); absent: in process. */
   teammateRunner?: TeammateRunner;
   /**

@@ -72,6 +72,7 @@ export async function runSubagent(
     }
   } finally {
     setup.unlink();
+    await setup.stopServers();
   }
   // Only a callback that stops the loop leaves no terminal event, and this one never does.
   const terminal = run.terminal as TerminalEvent;

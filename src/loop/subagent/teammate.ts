@@ -126,6 +126,7 @@ export async function runTeammate(
     }
   } finally {
     setup.unlink();
+    await setup.stopServers();
     setMemberActive(team.dir, name, false);
     transcript?.recordEntry({
       type: "agent_result",

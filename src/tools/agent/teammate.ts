@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import { readTeamFile } from "../../session/team-files.js";
 import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN, type TeammateWorktree } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext, ValidationResult } from "../../tool/types.js";
-import { createWorktree, hasWork, removeWorktree, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { hasWork, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { dropWorktree, makeWorktree } from "../worktree-shared/hooked-worktree.js";
 import { confineToWorktree } from "./isolation.js";
 import type { AgentInput } from "./schema.js";
 
@@ -55,10 +56,10 @@ export function teammateProblem(input: AgentInput, context: ToolUseContext): Val
  */
 export async function isolateTeammate(request: TeammateRequest, context: ToolUseContext): Promise<void> {
   const from = request.cwd ?? context.getAppState().bashCwd ?? context.options.cwd;
-  const worktree = await createWorktree(from, teammateWorktreeName(request.name, request.agentId));
+  const worktree = await makeWorktree(context, from, teammateWorktreeName(request.name, request.agentId));
   confineToWorktree(request, worktree, context);
   request.worktree = worktree;
-  request.onEnd = () => releaseTeammateWorktree(worktree);
+  request.onEnd = () => releaseTeammateWorktree(worktree, context);
 }
 
 /**
@@ -76,13 +77,13 @@ export function returnToWorktree(request: TeammateRequest, worktree: TeammateWor
   }
   confineToWorktree(request, worktree, context);
   request.worktree = worktree;
-  request.onEnd = () => releaseTeammateWorktree(worktree);
+  request.onEnd = () => releaseTeammateWorktree(worktree, context);
 }
 
-async function releaseTeammateWorktree(worktree: TeammateWorktree): Promise<void> {
+async function releaseTeammateWorktree(worktree: TeammateWorktree, context: ToolUseContext): Promise<void> {
   if (!existsSync(worktree.path)) return;
   const changes = await worktreeChanges(worktree);
-  if (!hasWork(changes)) await removeWorktree(worktree);
+  if (!hasWork(changes)) await dropWorktree(context, worktree);
 }
 
 /** The teammate's request: the subagent request made for it, with its name and team. */

@@ -11,7 +11,8 @@ import type { AgentDefinition } from "../../tool/agents.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { SubagentHost, SubagentRequest, SubagentResult, ToolUseContext } from "../../tool/types.js";
 import { backgroundTasks, pushReminder } from "../bash/background-tasks.js";
-import { createWorktree, hasWork, removeWorktree, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { hasWork, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { dropWorktree, makeWorktree } from "../worktree-shared/hooked-worktree.js";
 import { FORK_AGENT } from "./built-in.js";
 import { findAgent, sessionAgentCatalog } from "./catalog.js";
 import { forkMessages, isForkEnabled, isInForkChild } from "./fork.js";
@@ -359,15 +360,17 @@ export const AgentTool = buildTool<AgentInput, AgentToolOutput>({
     if (isolated) {
       // Its own checkout and nothing else: request.cwd and its working directories move there, and
       // the worktree outlives the run only if something in it would be lost with it.
-      const worktree = await createWorktree(
+      const worktree = await makeWorktree(
+        context,
         request.cwd ?? context.getAppState().bashCwd ?? context.options.cwd,
         `agent-${request.agentId}`,
+        context.abortController.signal,
       );
       confineToWorktree(request, worktree, context);
       if (request.fork) tellForkOfWorktree(request.fork, worktree);
       const finish = async (output: AgentToolOutput): Promise<AgentToolOutput> => {
         const kept = hasWork(await worktreeChanges(worktree));
-        if (!kept) await removeWorktree(worktree);
+        if (!kept) await dropWorktree(context, worktree);
         return { ...output, worktree: { path: worktree.path, branch: worktree.branch, kept } };
       };
       if (request.background) return { data: startInBackground(request, context, host, finish) };

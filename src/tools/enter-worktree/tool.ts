@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import { createWorktree } from "../worktree-shared/git-worktree.js";
+import { makeWorktree } from "../worktree-shared/hooked-worktree.js";
 import { ENTER_WORKTREE_PROMPT, ENTER_WORKTREE_TOOL_NAME } from "./prompt.js";
 
 const inputSchema = z.strictObject({
@@ -45,7 +45,7 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeResu
   async call(input, context) {
     const originalCwd = context.getAppState().bashCwd ?? context.options.cwd;
     const name = input.name ?? `wt-${randomBytes(3).toString("hex")}`;
-    const worktree = await createWorktree(originalCwd, name);
+    const worktree = await makeWorktree(context, originalCwd, name, context.abortController.signal);
     context.setAppState((state) => ({
       ...state,
       worktree: { ...worktree, originalCwd: context.options.cwd },

@@ -3,7 +3,8 @@
 // and says how much that is.
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
-import { hasWork, removeWorktree, type WorktreeChanges, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { hasWork, type WorktreeChanges, worktreeChanges } from "../worktree-shared/git-worktree.js";
+import { dropWorktree } from "../worktree-shared/hooked-worktree.js";
 import { EXIT_WORKTREE_PROMPT, EXIT_WORKTREE_TOOL_NAME } from "./prompt.js";
 
 const inputSchema = z.strictObject({
@@ -59,7 +60,7 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeResult>
             'Commit or keep them (action "keep"), or pass discard_changes: true once the user agrees.',
         );
       }
-      await removeWorktree(worktree);
+      await dropWorktree(context, worktree, context.abortController.signal);
     }
     const returnedTo = worktree.originalCwd;
     context.setAppState((state) => ({ ...state, worktree: undefined, bashCwd: returnedTo }));

@@ -16,6 +16,8 @@ export interface GitWorktree {
   baseCommit: string;
   /** The main repository's root. */
   repoRoot: string;
+  /** Made by WorktreeCreate hooks (./hooked-worktree.ts): no branch of Warden's, and theirs to remove. */
+  madeByHook?: boolean;
 }
 
 function git(cwd: string, args: string[]): Promise<string> {
@@ -76,6 +78,11 @@ export interface WorktreeChanges {
  * branch's commits, which `branch -D` would drop).
  */
 export async function worktreeChanges(worktree: GitWorktree): Promise<WorktreeChanges> {
+  // A hook's worktree has no branch or base of Warden's: its files are all that can be counted.
+  if (worktree.madeByHook) {
+    const status = await git(worktree.path, ["status", "--porcelain", "--untracked-files=all"]).catch(() => "");
+    return { uncommittedFiles: status.split("\n").filter((l) => l.trim() !== "").length, commits: 0 };
+  }
   const status = await git(worktree.path, ["status", "--porcelain", "--untracked-files=all", "--ignored=matching"]);
   const count = await git(worktree.path, [
     "rev-list",

@@ -50,6 +50,8 @@ export interface SessionHandle {
   customCommands(): Promise<readonly CustomCommandInfo[]>;
   /** MCP servers as they stand now, and what /mcp can do with them. */
   mcp: McpServersControl;
+  /** The output style in force, by name ("default" when none); /output-style lists the others. */
+  outputStyle?: string;
   /** The settings' `statusLine` command run once now: its first line (absent: no custom status line). */
   customStatusLine?: () => Promise<string | undefined>;
   /** Ends the session: transcript closed, background commands and MCP servers stopped. */

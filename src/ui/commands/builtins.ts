@@ -9,6 +9,7 @@ import { formatTokens } from "../components/StatusLine.js";
 import { displayPath, oneLine } from "../transcript/tool-summary.js";
 import { addDirCommand } from "./add-dir-command.js";
 import { mcpCommand } from "./mcp-command.js";
+import { outputStyleCommand } from "./output-style-command.js";
 import { permissionsCommand } from "./permissions-command.js";
 import { pluginCommand } from "./plugin-command.js";
 import { sessionInfoCommands } from "./session-info-commands.js";
@@ -94,6 +95,7 @@ export function builtinCommands(): SlashCommand[] {
     },
     permissionsCommand,
     mcpCommand,
+    outputStyleCommand,
     pluginCommand,
     addDirCommand,
     ...sessionInfoCommands(),
