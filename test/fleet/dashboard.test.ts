@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../helpers/chromium.js";
 import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
 import {
   type FleetEnv,
@@ -22,17 +23,6 @@ import {
   wardenBin,
 } from "./harness.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const binary = redisServerBinary();
 if (!existsSync(CHROMIUM)) console.warn("test/fleet/dashboard: chromium is not installed; skipped");
 

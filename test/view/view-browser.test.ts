@@ -14,20 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectDataDir } from "../../src/config/paths.js";
 import { runCli } from "../cli/run-cli.js";
 import { BUILT_CLI } from "../helpers/built.js";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../helpers/chromium.js";
 import { tempDir, writeScript } from "../loop/helpers.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-/** The flags STACK.md lists for this machine's chromium (no sandbox as root, nothing fetched). */
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const HOSTILE = "<script>window.pwned=1</script>";
 
