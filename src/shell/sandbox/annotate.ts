@@ -25,6 +25,9 @@ const PROXY_REFUSED = [
   /CONNECT tunnel failed, response 403/i,
   /Received HTTP code 403 from proxy/i,
   /\b403 Forbidden\b/,
+  // The SOCKS5 side answers "not allowed by ruleset" (reply 2), which curl reports this way.
+  /Can't complete SOCKS5 connection to/i,
+  /SOCKS5? (?:request|connect).*(?:not allowed|ruleset|failed)/i,
 ];
 
 /** A note for the model when a failed sandboxed command's output shows the sandbox stopped it. */
@@ -45,7 +48,7 @@ export function sandboxFailureNote(
       NETWORK_BLOCKED.some((pattern) => pattern.test(output))
     )
       reasons.push(
-        "the network is limited to the hosts in sandbox.network.allowedDomains, reached through the proxy in HTTP_PROXY/HTTPS_PROXY (other hosts get a 403 from it; programs that ignore those variables get no network)",
+        "the network is limited to the hosts in sandbox.network.allowedDomains and WebFetch(domain:...) allow rules, reached through the proxies in HTTP_PROXY/HTTPS_PROXY and ALL_PROXY (SOCKS5); other hosts are refused (the HTTP proxy answers 403, the SOCKS5 proxy 'not allowed by ruleset'), and programs that ignore those variables get no network",
       );
   } else if (!policy.allowNetwork && NETWORK_BLOCKED.some((pattern) => pattern.test(output))) {
     reasons.push("the network is off (not even the host's 127.0.0.1 services are reachable)");

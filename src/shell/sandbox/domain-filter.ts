@@ -39,6 +39,6 @@ export function refusalMessage(host: string, decision: DomainDecision): string {
   const name = normalizeHost(host);
   if (decision.allowed) return "";
   if (decision.reason === "denied")
-    return `Warden sandbox: the network connection to ${name} was refused: it matches sandbox.network.deniedDomains in the settings.\n`;
-  return `Warden sandbox: the network connection to ${name} was refused: it is not in sandbox.network.allowedDomains. Add "${name}" there in the settings to allow it.\n`;
+    return `Warden sandbox: the network connection to ${name} was refused: it matches sandbox.network.deniedDomains or a WebFetch(domain:...) deny rule in the settings.\n`;
+  return `Warden sandbox: the network connection to ${name} was refused: it is not in sandbox.network.allowedDomains. Add "${name}" there in the settings (or allow WebFetch(domain:${name})) to allow it.\n`;
 }

@@ -22,6 +22,6 @@ export {
 export { type DomainDecision, type DomainLists, decideHost, hostMatches, refusalMessage } from "./domain-filter.js";
 export { hostSocketsToHide, socketsNamedByEnvironment } from "./host-sockets.js";
 export { type SandboxPolicyInput, sandboxPolicyFor } from "./policy.js";
-export { findSocat, type NetworkBridge, PROXY_PORT, proxyEnvironment } from "./proxy-launch.js";
+export { findSocat, type NetworkBridge, PROXY_PORT, proxyEnvironment, SOCKS_PORT } from "./proxy-launch.js";
 export { type HiddenPath, literalRulePath, readDeniedPaths } from "./read-deny.js";
 export { unixSocketFilter } from "./seccomp.js";

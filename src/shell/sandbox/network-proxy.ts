@@ -1,19 +1,23 @@
-// The filtering proxy behind a sandbox whose network is limited to some domains. It listens on a
-// Unix socket in a private folder (socat bridges it to a TCP port on the sandbox's own loopback,
-// see proxy-launch.ts) and speaks HTTP proxying: CONNECT for https and other tunnels, absolute
-// URLs for plain http. Only hosts the domain lists allow get through; every other request gets a
-// 403 whose body names the host and the setting to change. Started in process, lazily, once per
-// set of lists, on the first sandboxed command that needs it.
+// The filtering proxy behind a sandbox whose network is limited to some domains. It listens on two
+// Unix sockets in a private folder (socat bridges each to a TCP port on the sandbox's own loopback,
+// see proxy-launch.ts): one speaks HTTP proxying (CONNECT for https and other tunnels, absolute
+// URLs for plain http), the other SOCKS5 (socks5.ts). Only hosts the domain lists allow get
+// through, decided the same way on both; a refused HTTP request gets a 403 whose body names the
+// host and the setting to change, a refused SOCKS request the RFC's "not allowed by ruleset".
+// Started in process, lazily, once per set of lists, on the first sandboxed command that needs it.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import { connect, type Socket } from "node:net";
+import { connect, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DomainLists, decideHost, refusalMessage } from "./domain-filter.js";
+import { serveSocks5 } from "./socks5.js";
 
 export interface NetworkProxy {
-  /** The Unix socket the proxy listens on. */
+  /** The Unix socket the HTTP proxy listens on. */
   socketPath: string;
+  /** The Unix socket the SOCKS5 proxy listens on. */
+  socksSocketPath: string;
   close(): Promise<void>;
 }
 
@@ -43,31 +47,56 @@ export async function startNetworkProxy(lists: DomainLists): Promise<NetworkProx
   // The name stays free of `:` and `,`, which socat's address syntax would read.
   const dir = mkdtempSync(join(tmpdir(), "warden-netproxy-"));
   const socketPath = join(dir, "proxy.sock");
+  const socksSocketPath = join(dir, "socks.sock");
   const server = createServer((req, res) => forwardHttp(req, res, lists));
   server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => tunnel(req, client, head, lists));
   server.on("clientError", (_error, socket: Socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(socketPath, () => resolve());
+  const socksClients = new Set<Socket>();
+  const socks = createTcpServer((client) => {
+    socksClients.add(client);
+    client.once("close", () => socksClients.delete(client));
+    serveSocks5(client, lists);
   });
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    await listen(server, socketPath);
+    await listen(socks, socksSocketPath);
+  } catch (error) {
+    server.close();
+    cleanup();
+    throw error;
+  }
   // The proxy must not keep Warden running, and its folder goes when Warden does.
   server.unref();
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  socks.unref();
   process.once("exit", cleanup);
   return {
     socketPath,
-    close: () =>
-      new Promise<void>((resolve) => {
-        process.removeListener("exit", cleanup);
-        server.close(() => {
-          cleanup();
-          resolve();
-        });
-        server.closeAllConnections();
-      }),
+    socksSocketPath,
+    close: async () => {
+      process.removeListener("exit", cleanup);
+      const closed = Promise.all([
+        new Promise((resolve) => server.close(resolve)),
+        new Promise((resolve) => socks.close(resolve)),
+      ]);
+      server.closeAllConnections();
+      for (const client of socksClients) client.destroy();
+      await closed;
+      cleanup();
+    },
   };
+}
+
+function listen(server: Server, path: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(path, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }
 
 function splitHostPort(authority: string, defaultPort: number): { host: string; port: number } | undefined {

@@ -1,21 +1,26 @@
 // How a command whose network is filtered by domain is started. The command's sandbox (bubblewrap
 // with the seccomp filter that refuses Unix sockets) runs inside an outer bubblewrap that only
 // makes a fresh network namespace, holding nothing but its loopback. In that outer layer, before
-// the command starts, socat listens on 127.0.0.1:PROXY_PORT and carries each connection to the
-// filtering proxy's Unix socket outside (as @anthropic-ai/sandbox-runtime bridges it). The bridge
+// the command starts, socat listens on 127.0.0.1:PROXY_PORT (HTTP) and 127.0.0.1:SOCKS_PORT
+// (SOCKS5) and carries each connection to the filtering proxy's matching Unix socket outside (as
+// @anthropic-ai/sandbox-runtime bridges it). The bridge
 // sits outside the seccomp filter, which the command cannot leave, so the one way out of the
 // namespace is the proxy. The outer layer has its own PID namespace: when the command ends, socat
 // ends with it.
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 
-/** The proxy's port on the sandbox's own loopback (private to each sandbox's namespace). */
+/** The HTTP proxy's port on the sandbox's own loopback (private to each sandbox's namespace). */
 export const PROXY_PORT = 3128;
+/** The SOCKS5 proxy's port there. */
+export const SOCKS_PORT = 1080;
 
 export interface NetworkBridge {
   socatPath: string;
-  /** The filtering proxy's Unix socket on the host. */
+  /** The filtering HTTP proxy's Unix socket on the host. */
   socketPath: string;
+  /** The filtering SOCKS5 proxy's Unix socket on the host. */
+  socksSocketPath: string;
 }
 
 export function findSocat(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -35,6 +40,10 @@ export function findSocat(env: NodeJS.ProcessEnv = process.env): string | undefi
 /** The variables that point programs in the sandbox at the proxy. */
 export function proxyEnvironment(): Record<string, string> {
   const url = `http://127.0.0.1:${PROXY_PORT}`;
+  // socks5h: the client sends the name and the proxy decides on it (and never resolves it to
+  // decide); with plain socks5 a client resolves the name itself and sends an address, which is
+  // refused unless the lists name that address.
+  const socks = `socks5h://127.0.0.1:${SOCKS_PORT}`;
   // The sandbox's own loopback stays direct: a server the command starts itself is reached there.
   const direct = "localhost,127.0.0.1,::1";
   return {
@@ -42,23 +51,25 @@ export function proxyEnvironment(): Record<string, string> {
     HTTPS_PROXY: url,
     http_proxy: url,
     https_proxy: url,
-    ALL_PROXY: url,
-    all_proxy: url,
+    ALL_PROXY: socks,
+    all_proxy: socks,
     NO_PROXY: direct,
     no_proxy: direct,
   };
 }
 
-// Waits (up to about five seconds) until socat listens, read from /proc/net/tcp, so the command's
-// first connection does not race the bridge. 0A is TCP_LISTEN; the port is in hex. This layer is
+// Waits (up to about five seconds) until both socats listen, read from /proc/net/tcp, so the
+// command's first connection does not race the bridge. 0A is TCP_LISTEN; the port is in hex. This layer is
 // outside the command's sandbox, so grep and sleep come from the system folders only: the session's
 // PATH may name folders the sandboxed command can write (node_modules/.bin). The command gets its
 // PATH back.
+const listening = (port: number) => `grep -qi ':${port.toString(16).padStart(4, "0")} 00000000:0000 0A' /proc/net/tcp`;
 const BRIDGE_SCRIPT = [
-  "s=$1; u=$2; shift 2; p=$PATH; PATH=/usr/bin:/bin",
+  "s=$1; u=$2; v=$3; shift 3; p=$PATH; PATH=/usr/bin:/bin",
   `"$s" TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "$u" </dev/null >/dev/null 2>&1 3<&- 4<&- &`,
+  `"$s" TCP-LISTEN:${SOCKS_PORT},bind=127.0.0.1,fork,reuseaddr "$v" </dev/null >/dev/null 2>&1 3<&- 4<&- &`,
   "i=0",
-  `while [ $i -lt 500 ] && ! grep -qi ':${PROXY_PORT.toString(16).padStart(4, "0")} 00000000:0000 0A' /proc/net/tcp; do sleep 0.01; i=$((i+1)); done`,
+  `while [ $i -lt 500 ] && ! { ${listening(PROXY_PORT)} && ${listening(SOCKS_PORT)}; }; do sleep 0.01; i=$((i+1)); done`,
   'PATH=$p; exec "$@"',
 ].join("\n");
 
@@ -81,5 +92,6 @@ export function bridgeArgs(bridge: NetworkBridge): string[] {
     "warden-network-bridge",
     bridge.socatPath,
     `UNIX-CONNECT:${bridge.socketPath}`,
+    `UNIX-CONNECT:${bridge.socksSocketPath}`,
   ];
 }

@@ -10,6 +10,8 @@ export interface BashPromptOptions {
   sandboxAllowsNetwork: boolean;
   /** Without the whole network: the hosts reachable through the filtering proxy (may be empty). */
   sandboxAllowedDomains?: readonly string[];
+  /** Hosts the filtering proxy refuses (with the whole network otherwise open, or within the allowed ones). */
+  sandboxDeniedDomains?: readonly string[];
   sandboxAllowsUnixSockets: boolean;
 }
 
@@ -49,7 +51,9 @@ Running commands:
         options.sandboxAllowsNetwork
           ? ""
           : options.sandboxAllowedDomains?.length
-            ? ` The network is limited to these hosts: ${options.sandboxAllowedDomains.join(", ")}, reached through the proxy set in HTTP_PROXY/HTTPS_PROXY (other hosts get a 403 from it); services on the host's 127.0.0.1 are out of reach unless listed.`
+            ? ` The network is limited to these hosts: ${options.sandboxAllowedDomains.join(", ")}${
+                options.sandboxDeniedDomains?.length ? ` (except ${options.sandboxDeniedDomains.join(", ")})` : ""
+              }, reached through the proxies set in HTTP_PROXY/HTTPS_PROXY (HTTP) and ALL_PROXY (SOCKS5); other hosts are refused (a 403 from the HTTP proxy); services on the host's 127.0.0.1 are out of reach unless listed.`
             : " There is no network access, not even to services on 127.0.0.1."
       }${
         options.sandboxAllowsUnixSockets

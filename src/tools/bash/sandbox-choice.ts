@@ -2,6 +2,7 @@
 // outside the sandbox, a sandbox that cannot start) and, at run time, the sandbox policy or the
 // note the model reads when it runs without one.
 import {
+  type DomainLists,
   findSocat,
   type NetworkBridge,
   probeBubblewrap,
@@ -13,6 +14,7 @@ import {
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { commandFactsOf } from "./command-facts.js";
+import { sandboxNetworkFor } from "./sandbox-network.js";
 import { sessionTempDir, shellSnapshot } from "./shell-session.js";
 
 /** The Bash input fields the sandbox choice reads. */
@@ -93,7 +95,8 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
     }
     return {};
   }
-  const bridge = await networkBridgeFor(settings);
+  const network = sandboxNetworkFor(settings, state.toolPermissionContext.rules);
+  const bridge = network.kind === "filtered" ? await networkBridgeFor(network.lists) : undefined;
   const policy = sandboxPolicyFor({
     workingDirectories: state.toolPermissionContext.workingDirectories,
     cwd,
@@ -102,6 +105,9 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
     denyRules: state.toolPermissionContext.rules.deny,
     env: shellSnapshot(context).env,
   });
+  // Open only when nothing is to be filtered: a deny list holds even where the settings open the
+  // whole network (sandbox-network.ts).
+  policy.allowNetwork = network.kind === "open";
   if (bridge && "bridge" in bridge) policy.networkBridge = bridge.bridge;
   const note = bridge && "note" in bridge ? bridge.note : undefined;
   return { sandbox: { bwrapPath: availability.bwrapPath, policy }, ...(note && { note }) };
@@ -112,16 +118,13 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
  * here, on the first command that needs it. Without socat the network stays off (fail closed) and
  * the model is told why.
  */
-async function networkBridgeFor(
-  settings: ResolvedSandboxSettings,
-): Promise<{ bridge: NetworkBridge } | { note: string } | undefined> {
-  if (settings.allowNetwork || settings.allowedDomains.length === 0) return undefined;
+async function networkBridgeFor(lists: DomainLists): Promise<{ bridge: NetworkBridge } | { note: string }> {
   const socatPath = findSocat();
   if (!socatPath)
     return {
-      note: "The sandbox's network is limited to sandbox.network.allowedDomains, which needs socat (not installed): this command ran with no network at all.",
+      note: "The sandbox's network is limited to some domains (sandbox.network.allowedDomains, WebFetch(domain:...) rules), which needs socat (not installed): this command ran with no network at all.",
     };
   const { networkProxyFor } = await import("../../shell/sandbox/network-proxy.js");
-  const proxy = await networkProxyFor({ allowed: settings.allowedDomains, denied: settings.deniedDomains });
-  return { bridge: { socatPath, socketPath: proxy.socketPath } };
+  const proxy = await networkProxyFor(lists);
+  return { bridge: { socatPath, socketPath: proxy.socketPath, socksSocketPath: proxy.socksSocketPath } };
 }

@@ -38,6 +38,7 @@ import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
 import { type BashProgress, type ForegroundResult, runForeground } from "./run-foreground.js";
 import { chooseSandbox, type SandboxChoice, sandboxPermission } from "./sandbox-choice.js";
+import { sandboxNetworkFor } from "./sandbox-network.js";
 import type { SimulatedSedEdit } from "./sed-edit/simulated-edit.js";
 import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./shell-session.js";
 import { shellExitStatus } from "./signal-exit.js";
@@ -339,13 +340,15 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
 
   async prompt(options) {
     const sandbox = resolveSandboxSettings({ sandboxSettings: options.sandboxSettings });
+    const network = sandboxNetworkFor(sandbox, options.permissionContext.rules);
     return bashPrompt({
       defaultTimeoutMs: defaultTimeoutMs(),
       maxTimeoutMs: maxTimeoutMs(),
       maxOutputChars: BASH_MAX_RESULT_SIZE_CHARS,
       sandboxEnabled: sandbox.enabled,
-      sandboxAllowsNetwork: sandbox.allowNetwork,
-      sandboxAllowedDomains: sandbox.allowedDomains,
+      sandboxAllowsNetwork: network.kind === "open",
+      sandboxAllowedDomains: network.kind === "filtered" ? network.lists.allowed : [],
+      sandboxDeniedDomains: network.kind === "filtered" ? network.lists.denied : [],
       sandboxAllowsUnixSockets: sandbox.allowUnixSockets,
     });
   },
