@@ -126,7 +126,7 @@ describe.skipIf(skipReason !== undefined)(
         command: 'echo "$HTTP_PROXY|$HTTPS_PROXY|$https_proxy|$ALL_PROXY|$NO_PROXY"',
       });
       expect(text(result)).toBe(
-        "http://127.0.0.1:3128|http://127.0.0.1:3128|http://127.0.0.1:3128|http://127.0.0.1:3128|localhost,127.0.0.1,::1",
+        "http://127.0.0.1:3128|http://127.0.0.1:3128|http://127.0.0.1:3128|socks5h://127.0.0.1:1080|localhost,127.0.0.1,::1",
       );
     });
 
