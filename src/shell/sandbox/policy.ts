@@ -2,7 +2,8 @@
 // succeeds; files that would run code or change permissions later, outside the sandbox (git hooks
 // and config, settings files, shell start-up files), stay read-only even inside them, so a command
 // cannot plant something that escapes the sandbox the next time git or Warden runs. Paths that
-// Read deny rules name are hidden (read-deny.ts). Unix sockets are refused by a seccomp filter
+// Read deny rules name are hidden (read-deny.ts); paths Edit rules name are writable (allow) or
+// read-only (deny), the deny winning (edit-rules.ts). Unix sockets are refused by a seccomp filter
 // (seccomp.ts); where none is available for the architecture, known socket files are hidden
 // instead (host-sockets.ts).
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { canonicalPath as canonical } from "../../fs/path-kind.js";
 import type { PermissionRule } from "../../tool/permission-types.js";
 import type { SandboxPolicy } from "./bubblewrap.js";
 import type { ResolvedSandboxSettings } from "./config.js";
+import { editAllowedPaths, editDeniedPaths } from "./edit-rules.js";
 import { hostSocketsToHide } from "./host-sockets.js";
 import { type HiddenPath, readDeniedPaths } from "./read-deny.js";
 import { unixSocketFilter } from "./seccomp.js";
@@ -48,17 +50,24 @@ export interface SandboxPolicyInput {
   cwd: string;
   tempDir: string;
   settings: ResolvedSandboxSettings;
-  /** The session's deny rules; those for Read that name one path are hidden in the sandbox. */
+  /**
+   * The session's deny rules: paths Read rules name are hidden in the sandbox, paths Edit rules
+   * name are read-only.
+   */
   denyRules?: readonly PermissionRule[];
+  /** The session's allow rules: paths Edit rules name are writable in the sandbox. */
+  allowRules?: readonly PermissionRule[];
   /** The commands' environment, for the sockets it names (ssh agent, session bus). */
   env?: NodeJS.ProcessEnv;
 }
 
 export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
   const seccompFilter = input.settings.allowUnixSockets ? undefined : unixSocketFilter();
+  const ruleRoot = input.workingDirectories[0] ?? input.cwd;
   const writable = unique([
     ...input.workingDirectories.map(canonical),
     ...input.settings.additionalWritableDirectories.map(canonical),
+    ...editAllowedPaths(input.allowRules ?? [], ruleRoot).map(canonical),
     canonical(input.tempDir),
   ]);
   const home = canonical(userHome());
@@ -69,6 +78,9 @@ export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
     join(home, ".warden", "settings.json"),
     join(home, ".claude", "settings.json"),
     join(home, ".claude.json"),
+    // Mounted after the writable folders, so an Edit deny rule wins over an allow rule or a
+    // working folder that holds its path.
+    ...editDeniedPaths(input.denyRules ?? [], ruleRoot).map(canonical),
   ]);
   return {
     writableDirectories: writable,

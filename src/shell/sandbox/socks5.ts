@@ -88,7 +88,11 @@ export function parseRequest(data: Buffer): Parsed<SocksTarget> {
     if (length === 0 || !HOST_NAME.test(host))
       return { kind: "error", reason: "the target is not a host name", reply: SocksReply.generalFailure };
   } else {
-    return { kind: "error", reason: `address type ${type} is not supported`, reply: SocksReply.addressTypeNotSupported };
+    return {
+      kind: "error",
+      reason: `address type ${type} is not supported`,
+      reply: SocksReply.addressTypeNotSupported,
+    };
   }
   const port = data.readUInt16BE(end);
   if (port === 0) return { kind: "error", reason: "port 0", reply: SocksReply.generalFailure };

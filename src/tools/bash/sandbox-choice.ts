@@ -103,6 +103,7 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
     tempDir: sessionTempDir(context),
     settings,
     denyRules: state.toolPermissionContext.rules.deny,
+    allowRules: state.toolPermissionContext.rules.allow,
     env: shellSnapshot(context).env,
   });
   // Open only when nothing is to be filtered: a deny list holds even where the settings open the

@@ -34,7 +34,8 @@ export function sandboxNetworkFor(
   // A deny rule that reads as "*" refuses every host (tighter is the safe reading); an allow rule
   // must name hosts: for WebFetch `domain:*` matches none, so it opens nothing here either.
   const denied = unique([...settings.deniedDomains, ...webFetchDomains(rules.deny)].filter(Boolean));
-  if (settings.allowNetwork) return denied.length ? { kind: "filtered", lists: { allowed: ["*"], denied } } : { kind: "open" };
+  if (settings.allowNetwork)
+    return denied.length ? { kind: "filtered", lists: { allowed: ["*"], denied } } : { kind: "open" };
   const allowed = unique(
     [...settings.allowedDomains, ...webFetchDomains(rules.allow).filter((pattern) => pattern !== "*")].filter(Boolean),
   );

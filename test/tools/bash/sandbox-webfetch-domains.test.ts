@@ -150,7 +150,11 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it("refuses a host a WebFetch deny rule names though allowedDomains lists it", async () => {
-      const session = sandboxed({ allowedDomains: ["localhost", "127.0.0.1"] }, [], [webFetchRule("deny", "domain:localhost")]);
+      const session = sandboxed(
+        { allowedDomains: ["localhost", "127.0.0.1"] },
+        [],
+        [webFetchRule("deny", "domain:localhost")],
+      );
       const denied = await session.run("Bash", { command: curl("", "localhost", "/denied") });
       expect(text(denied)).not.toContain("hello from the host");
       expect(text(denied)).toContain("status 403");
