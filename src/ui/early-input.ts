@@ -23,6 +23,7 @@ export const PLAIN_PROMPT = "> ";
 /** Bracketed paste on: pasted text arrives between markers and is never mistaken for typing. */
 export const BRACKETED_PASTE_ON = "\x1b[?2004h";
 export const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+const ERASE_TO_LINE_END = "\x1b[K";
 
 export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => void): EarlyInput {
   const { stdin, stdout } = terminal;
@@ -30,8 +31,13 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
   const parser = new KeyParser();
   let echoed = 0;
   let ctrlCs = 0;
-  stdout.write(`${BRACKETED_PASTE_ON}${PLAIN_PROMPT}`);
+  // Raw mode before the first frame: a key typed between the prompt's drawing and raw mode was
+  // echoed by the terminal (cooked mode) and again by us once read, so it showed twice. Keys typed
+  // before that, while Node started, were echoed by the terminal at the cursor: the prompt is drawn
+  // over them from the line's start (\r, erase to its end), and they are echoed once, below, when
+  // read, like every other key.
   stdin.setRawMode?.(true);
+  stdout.write(`${BRACKETED_PASTE_ON}\r${ERASE_TO_LINE_END}${PLAIN_PROMPT}`);
   stdin.setEncoding("utf8");
   const onData = (chunk: string | Buffer) => {
     const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");

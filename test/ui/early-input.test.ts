@@ -1,0 +1,57 @@
+// The plain prompt drawn before the interactive UI loads (src/ui/early-input.ts): the terminal is
+// in raw mode before anything is drawn (issue 39: a key typed between the drawing and raw mode was
+// echoed by the terminal and again by the prompt, `> zqzq`), the prompt is drawn from the line's
+// start over anything the terminal echoed while Node started, and each key read is echoed once.
+import { EventEmitter } from "node:events";
+import { describe, expect, it } from "vitest";
+import { BRACKETED_PASTE_ON, PLAIN_PROMPT, startEarlyInput } from "../../src/ui/early-input.js";
+
+/** A terminal that records, in order, raw-mode changes and what is written to it. */
+function recordingTerminal() {
+  const log: string[] = [];
+  const stdin = Object.assign(new EventEmitter(), {
+    setRawMode(on: boolean) {
+      log.push(`raw ${on}`);
+      return stdin;
+    },
+    setEncoding: () => stdin,
+    resume: () => stdin,
+    pause: () => stdin,
+  });
+  const stdout = Object.assign(new EventEmitter(), {
+    columns: 80,
+    write(text: string) {
+      log.push(`write ${JSON.stringify(text)}`);
+      return true;
+    },
+  });
+  const terminal = {
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+  };
+  return { log, terminal, type: (text: string) => stdin.emit("data", text) };
+}
+
+describe("the early plain prompt", () => {
+  it("turns raw mode on before it draws anything", () => {
+    const { log, terminal } = recordingTerminal();
+    startEarlyInput(terminal, () => undefined);
+    expect(log[0]).toBe("raw true");
+    expect(log.filter((entry) => entry.startsWith("write"))).toHaveLength(1);
+  });
+
+  it("draws the prompt from the line's start, over what the terminal echoed before raw mode", () => {
+    const { log, terminal } = recordingTerminal();
+    startEarlyInput(terminal, () => undefined);
+    expect(log[1]).toBe(`write ${JSON.stringify(`${BRACKETED_PASTE_ON}\r\x1b[K${PLAIN_PROMPT}`)}`);
+  });
+
+  it("echoes each key once and hands every byte over to the UI", () => {
+    const { log, terminal, type } = recordingTerminal();
+    const early = startEarlyInput(terminal, () => undefined);
+    type("zq");
+    const echoes = log.filter((entry) => entry === `write ${JSON.stringify("zq")}`);
+    expect(echoes).toHaveLength(1);
+    expect(early.handOver()).toBe("zq");
+  });
+});
