@@ -13,7 +13,10 @@ export interface EarlyTerminal {
 }
 
 export interface EarlyInput {
-  /** Stops capturing, wipes the plain prompt, and returns everything typed so far (raw). */
+  /**
+   * Stops capturing and returns everything typed so far (raw). The plain prompt stays on screen
+   * until the UI's first write, which wipes it in the same write (see wipeWithNextWrite).
+   */
   handOver(): string;
   /** Restores the terminal (when the session ends before the UI took over). */
   restore(): void;
@@ -66,7 +69,7 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
       stdin.pause();
       const columns = stdout.columns || 80;
       const rowsUp = Math.floor((PLAIN_PROMPT.length + Math.max(0, echoed - 1)) / columns);
-      stdout.write(`${rowsUp > 0 ? `\x1b[${rowsUp}A` : ""}\r\x1b[J`);
+      wipeWithNextWrite(stdout, `${rowsUp > 0 ? `\x1b[${rowsUp}A` : ""}\r\x1b[J`);
       return captured.join("");
     },
     restore() {
@@ -76,4 +79,23 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
       stdin.pause();
     },
   };
+}
+
+/**
+ * Writes `wipe` in front of the next thing written to `stdout`, in the same write. Wiping the
+ * plain prompt at hand-over left the screen blank until the UI drew its first frame (25-55 ms,
+ * every run; issue 39); now the prompt stays until that frame replaces it. Whoever writes first
+ * (the UI's frame, a trust question, the session's exit) gets the wipe; later writes are untouched.
+ */
+function wipeWithNextWrite(stdout: NodeJS.WriteStream, wipe: string): void {
+  const write = stdout.write;
+  type WriteArgs = Parameters<NodeJS.WriteStream["write"]>;
+  const withWipe = (...args: WriteArgs): boolean => {
+    stdout.write = write;
+    const [chunk, ...rest] = args;
+    if (typeof chunk === "string") return write.apply(stdout, [wipe + chunk, ...rest] as WriteArgs);
+    write.call(stdout, wipe);
+    return write.apply(stdout, args);
+  };
+  stdout.write = withWipe as NodeJS.WriteStream["write"];
 }

@@ -1,7 +1,8 @@
 // The plain prompt drawn before the interactive UI loads (src/ui/early-input.ts): the terminal is
 // in raw mode before anything is drawn (issue 39: a key typed between the drawing and raw mode was
 // echoed by the terminal and again by the prompt, `> zqzq`), the prompt is drawn from the line's
-// start over anything the terminal echoed while Node started, and each key read is echoed once.
+// start over anything the terminal echoed while Node started, each key read is echoed once, and
+// the prompt stays until the UI's first write replaces it (no blank frame between the two).
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { BRACKETED_PASTE_ON, PLAIN_PROMPT, startEarlyInput } from "../../src/ui/early-input.js";
@@ -53,5 +54,17 @@ describe("the early plain prompt", () => {
     const echoes = log.filter((entry) => entry === `write ${JSON.stringify("zq")}`);
     expect(echoes).toHaveLength(1);
     expect(early.handOver()).toBe("zq");
+  });
+
+  it("leaves the prompt on screen at hand-over and wipes it in the UI's first write", () => {
+    const { log, terminal, type } = recordingTerminal();
+    const early = startEarlyInput(terminal, () => undefined);
+    type("zq");
+    const before = log.length;
+    early.handOver();
+    expect(log.slice(before)).toEqual([]);
+    terminal.stdout.write("FRAME");
+    terminal.stdout.write("NEXT");
+    expect(log.slice(before)).toEqual([`write ${JSON.stringify("\r\x1b[JFRAME")}`, `write ${JSON.stringify("NEXT")}`]);
   });
 });
