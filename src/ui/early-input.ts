@@ -90,8 +90,12 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
 function wipeWithNextWrite(stdout: NodeJS.WriteStream, wipe: string): void {
   const write = stdout.write;
   type WriteArgs = Parameters<NodeJS.WriteStream["write"]>;
+  let wiped = false;
   const withWipe = (...args: WriteArgs): boolean => {
-    stdout.write = write;
+    // Set back only if no one wrapped the stream's write since (theirs keeps calling this one).
+    if (stdout.write === withWipe) stdout.write = write;
+    if (wiped) return write.apply(stdout, args);
+    wiped = true;
     const [chunk, ...rest] = args;
     if (typeof chunk === "string") return write.apply(stdout, [wipe + chunk, ...rest] as WriteArgs);
     write.call(stdout, wipe);

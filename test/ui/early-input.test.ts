@@ -67,4 +67,23 @@ describe("the early plain prompt", () => {
     terminal.stdout.write("NEXT");
     expect(log.slice(before)).toEqual([`write ${JSON.stringify("\r\x1b[JFRAME")}`, `write ${JSON.stringify("NEXT")}`]);
   });
+
+  it("wipes once through a write that someone wrapped after the hand-over, and keeps their wrapper", () => {
+    const { log, terminal } = recordingTerminal();
+    const early = startEarlyInput(terminal, () => undefined);
+    early.handOver();
+    const before = log.length;
+    const inner = terminal.stdout.write;
+    const seen: string[] = [];
+    const wrapper = ((text: string) => {
+      seen.push(text);
+      return inner.call(terminal.stdout, text);
+    }) as NodeJS.WriteStream["write"];
+    terminal.stdout.write = wrapper;
+    terminal.stdout.write("FRAME");
+    terminal.stdout.write("NEXT");
+    expect(terminal.stdout.write).toBe(wrapper);
+    expect(seen).toEqual(["FRAME", "NEXT"]);
+    expect(log.slice(before)).toEqual([`write ${JSON.stringify("\r\x1b[JFRAME")}`, `write ${JSON.stringify("NEXT")}`]);
+  });
 });
