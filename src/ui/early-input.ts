@@ -13,7 +13,10 @@ export interface EarlyTerminal {
 }
 
 export interface EarlyInput {
-  /** Stops capturing, wipes the plain prompt, and returns everything typed so far (raw). */
+  /**
+   * Stops capturing and returns everything typed so far (raw). The plain prompt stays on screen
+   * until the UI's first write, which wipes it in the same write (see wipeWithNextWrite).
+   */
   handOver(): string;
   /** Restores the terminal (when the session ends before the UI took over). */
   restore(): void;
@@ -23,6 +26,7 @@ export const PLAIN_PROMPT = "> ";
 /** Bracketed paste on: pasted text arrives between markers and is never mistaken for typing. */
 export const BRACKETED_PASTE_ON = "\x1b[?2004h";
 export const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+const ERASE_TO_LINE_END = "\x1b[K";
 
 export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => void): EarlyInput {
   const { stdin, stdout } = terminal;
@@ -30,8 +34,13 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
   const parser = new KeyParser();
   let echoed = 0;
   let ctrlCs = 0;
-  stdout.write(`${BRACKETED_PASTE_ON}${PLAIN_PROMPT}`);
+  // Raw mode before the first frame: a key typed between the prompt's drawing and raw mode was
+  // echoed by the terminal (cooked mode) and again by us once read, so it showed twice. Keys typed
+  // before that, while Node started, were echoed by the terminal at the cursor: the prompt is drawn
+  // over them from the line's start (\r, erase to its end), and they are echoed once, below, when
+  // read, like every other key.
   stdin.setRawMode?.(true);
+  stdout.write(`${BRACKETED_PASTE_ON}\r${ERASE_TO_LINE_END}${PLAIN_PROMPT}`);
   stdin.setEncoding("utf8");
   const onData = (chunk: string | Buffer) => {
     const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
@@ -60,7 +69,7 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
       stdin.pause();
       const columns = stdout.columns || 80;
       const rowsUp = Math.floor((PLAIN_PROMPT.length + Math.max(0, echoed - 1)) / columns);
-      stdout.write(`${rowsUp > 0 ? `\x1b[${rowsUp}A` : ""}\r\x1b[J`);
+      wipeWithNextWrite(stdout, `${rowsUp > 0 ? `\x1b[${rowsUp}A` : ""}\r\x1b[J`);
       return captured.join("");
     },
     restore() {
@@ -70,4 +79,27 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
       stdin.pause();
     },
   };
+}
+
+/**
+ * Writes `wipe` in front of the next thing written to `stdout`, in the same write. Wiping the
+ * plain prompt at hand-over left the screen blank until the UI drew its first frame (25-55 ms,
+ * every run; issue 39); now the prompt stays until that frame replaces it. Whoever writes first
+ * (the UI's frame, a trust question, the session's exit) gets the wipe; later writes are untouched.
+ */
+function wipeWithNextWrite(stdout: NodeJS.WriteStream, wipe: string): void {
+  const write = stdout.write;
+  type WriteArgs = Parameters<NodeJS.WriteStream["write"]>;
+  let wiped = false;
+  const withWipe = (...args: WriteArgs): boolean => {
+    // Set back only if no one wrapped the stream's write since (theirs keeps calling this one).
+    if (stdout.write === withWipe) stdout.write = write;
+    if (wiped) return write.apply(stdout, args);
+    wiped = true;
+    const [chunk, ...rest] = args;
+    if (typeof chunk === "string") return write.apply(stdout, [wipe + chunk, ...rest] as WriteArgs);
+    write.call(stdout, wipe);
+    return write.apply(stdout, args);
+  };
+  stdout.write = withWipe as NodeJS.WriteStream["write"];
 }
