@@ -89,7 +89,7 @@ const MAY_IMPORT = {
   ],
   // Transcripts as web pages (`warden view`, the fleet dashboard's job pages): reads files, runs nothing.
   view: ["messages", "tool", "config", "fs", "models", "session"],
-  // The fleet: sessions as BullMQ jobs in Redis, run by workers as child `warden -p` processes.
+  // The fleet: sessions as BullMQ jobs in Redis, run by workers as child `warden` processes (a job's session spec on stdin).
   // Reached only through `warden fleet` (and the tools that submit to it, through the CLI's wiring).
   fleet: ["messages", "tool", "config", "fs", "process", "session", "view"],
   cli: ["*"],
