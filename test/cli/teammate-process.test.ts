@@ -166,7 +166,11 @@ describe("teammates as processes of their own", () => {
     expect(existsSync(join(p.cwd, "alice.txt"))).toBe(true);
     expect(seenBy.alice).toContain("nobody can approve it in this non-interactive session");
     // Their refused calls are the lead's to list, as an in-process teammate's are.
-    const refused = (lines.at(-1)?.permission_denials as Array<{ tool_name: string; tool_input: { command?: string } }>)
+    const denials = (lines.at(-1)?.permission_denials ?? []) as Array<{
+      tool_name: string;
+      tool_input: { command?: string };
+    }>;
+    const refused = denials
       .filter((denial) => denial.tool_name === "Bash")
       .map((denial) => denial.tool_input.command)
       .sort();

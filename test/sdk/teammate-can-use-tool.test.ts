@@ -20,15 +20,20 @@ describe("a process teammate's permission prompt", () => {
     server.respondWith((request) => {
       if (whoAsks(request) === "alice") {
         const turn = assistantTurns(request);
-        if (turn === 0) return reply().tool("Write", { file_path: join(ws.cwd, "allowed.txt"), content: "yes\n" }, { id: "tw" });
+        if (turn === 0)
+          return reply().tool("Write", { file_path: join(ws.cwd, "allowed.txt"), content: "yes\n" }, { id: "tw" });
         if (turn === 1) return reply().tool("Bash", { command: "touch refused.txt" }, { id: "tb" });
         aliceDone = true;
         return reply().text(`alice heard: ${resultIn(request, "tb")}`);
       }
       const lead = JSON.stringify(request.body);
-      if (!lead.includes("TeamCreate\",\"input")) return reply().tool("TeamCreate", { team_name: "crew" }, { id: "l1" });
-      if (!lead.includes("\"name\":\"Agent\",\"input")) {
-        return reply().tool("Agent", { team_name: "crew", name: "alice", description: "alice", prompt: "Write." }, { id: "l2" });
+      if (!lead.includes('TeamCreate","input')) return reply().tool("TeamCreate", { team_name: "crew" }, { id: "l1" });
+      if (!lead.includes('"name":"Agent","input')) {
+        return reply().tool(
+          "Agent",
+          { team_name: "crew", name: "alice", description: "alice", prompt: "Write." },
+          { id: "l2" },
+        );
       }
       return reply().text("Waiting for alice.");
     });
