@@ -89,7 +89,7 @@ const MAY_IMPORT = {
   ],
   // Transcripts as web pages (`warden view`, the fleet dashboard's job pages): reads files, runs nothing.
   view: ["messages", "tool", "config", "fs", "models", "session"],
-  // The fleet: sessions as BullMQ jobs in Redis, run by workers as child `warden -p` processes.
+  // The fleet: sessions as BullMQ jobs in Redis, run by workers as child `warden` processes (a job's session spec on stdin).
   // Reached only through `warden fleet` (and the tools that submit to it, through the CLI's wiring).
   fleet: ["messages", "tool", "config", "fs", "process", "session", "view"],
   cli: ["*"],
@@ -111,11 +111,16 @@ const layerRules = Object.entries(MAY_IMPORT)
 // Inside src/cli/: the front ends (each a folder) build on the shared folders (flags/, session/,
 // headless/, startup/) and never on one another, so a front end can change without moving the
 // others; the shared folders never import a front end. The exceptions are named: the library's
-// query() is the control protocol's client in memory, the session builder starts process
-// teammates, and commands/ is where the subcommands pick their front end.
+// query() is the control protocol's client in memory, process teammates speak the control
+// protocol with their lead, the session builder starts process teammates, and commands/ is where
+// the subcommands pick their front end.
 const CLI_FRONT_ENDS = ["interactive", "acp", "library", "teammates", "control-protocol"];
 const CLI_SHARED = ["flags", "session", "headless", "startup"];
-const CLI_MAY_USE_FRONT_ENDS = { library: ["control-protocol"], session: ["teammates"] };
+const CLI_MAY_USE_FRONT_ENDS = {
+  library: ["control-protocol"],
+  teammates: ["control-protocol"],
+  session: ["teammates"],
+};
 const cliRules = [...CLI_FRONT_ENDS, ...CLI_SHARED].map((folder) => {
   const allowed = [folder, ...(CLI_MAY_USE_FRONT_ENDS[folder] ?? [])];
   const refused = CLI_FRONT_ENDS.filter((other) => !allowed.includes(other));

@@ -1,5 +1,8 @@
-// One job's session as a child process: `warden -p --output-format stream-json --verbose`, the
-// same binary a person runs, so a fleet job and a local session share every behaviour.
+// One job's session as a child process: `warden --session-spec -` with the session's spec on
+// stdin, the same binary a person runs, so a fleet job and a local session share every behaviour.
+// The job is made into a SessionSpec once, by the CLI's wiring (cli/session/spec-of-job.ts:
+// headless, stream-json, verbose), and crosses to the child as that one value, read back there by
+// the schema that checked it (cli/session/spec-wire.ts).
 //
 // The child leads a process group of its own and is on the worker's orphan guard: a worker killed
 // with SIGKILL takes its sessions with it (and each session's own guard takes its commands), so a
@@ -12,13 +15,33 @@ import { spawnGuarded } from "../process/guarded-spawn.js";
 import { releaseProcessGroup } from "../process/orphan-guard.js";
 import type { JobSpec } from "./job-spec.js";
 
-export interface ChildSessionOptions {
-  spec: JobSpec;
+/** One run of a job's session: what its SessionSpec is made of. */
+export interface JobRun {
+  job: JobSpec;
+  /** The job's clone (absolute): the session's working directory. */
   cwd: string;
   /** The prompt actually sent: the job's, or the takeover note when resuming. */
   prompt: string;
   /** Resume this session id (its transcript is already on this worker's disk). */
   resume?: string;
+}
+
+/** How a process is told to run a session: its `warden` arguments and what it reads on stdin. */
+export interface SessionInvocation {
+  args: readonly string[];
+  input: string;
+}
+
+/**
+ * `run` as a session's invocation: its SessionSpec serialised, given by the CLI, which owns the
+ * schema (the fleet never turns a job into flags of its own).
+ */
+export type JobSessionArgs = (run: JobRun) => SessionInvocation;
+
+export interface ChildSessionOptions {
+  /** The session to run, from JobSessionArgs. */
+  session: SessionInvocation;
+  cwd: string;
   /** The `warden` command: node and the CLI script. */
   command: readonly string[];
   env: NodeJS.ProcessEnv;
@@ -40,23 +63,6 @@ export interface ChildSession {
 
 const SIGNAL_NUMBERS: Record<string, number> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
-export function sessionArgs(options: Pick<ChildSessionOptions, "spec" | "cwd" | "prompt" | "resume">): string[] {
-  const { spec } = options;
-  const args = ["-p", "--output-format", "stream-json", "--verbose", "--cwd", options.cwd];
-  if (spec.model) args.push("--model", spec.model);
-  if (spec.permissionMode) args.push("--permission-mode", spec.permissionMode);
-  if (spec.allowedTools?.length) args.push("--allowed-tools", ...spec.allowedTools);
-  if (spec.disallowedTools?.length) args.push("--disallowed-tools", ...spec.disallowedTools);
-  if (spec.maxTurns !== undefined) args.push("--max-turns", String(spec.maxTurns));
-  if (spec.maxBudgetUsd !== undefined) args.push("--max-budget-usd", String(spec.maxBudgetUsd));
-  if (spec.jsonSchema) args.push("--json-schema", JSON.stringify(spec.jsonSchema));
-  if (spec.appendSystemPrompt) args.push("--append-system-prompt", spec.appendSystemPrompt);
-  if (options.resume) args.push("--resume", options.resume);
-  // The prompt after `--`: a prompt starting with "-" is still a prompt.
-  args.push("--", options.prompt);
-  return args;
-}
-
 /** What differs from the worker's own environment: all a warm process needs to be told. */
 function envChanges(env: NodeJS.ProcessEnv): Record<string, string | null> {
   const changes: Record<string, string | null> = {};
@@ -68,19 +74,22 @@ function envChanges(env: NodeJS.ProcessEnv): Record<string, string | null> {
 function spawnSession(options: ChildSessionOptions): ChildProcess {
   if (options.warm) {
     options.warm.stdin?.end(
-      `${JSON.stringify({ argv: sessionArgs(options), cwd: options.cwd, env: envChanges(options.env) })}\n`,
+      `${JSON.stringify({ argv: options.session.args, input: options.session.input, cwd: options.cwd, env: envChanges(options.env) })}\n`,
     );
     return options.warm;
   }
   const [program, ...prefix] = options.command;
   if (!program) throw new Error("no warden command to run the session with");
-  const child = spawnGuarded(program, [...prefix, ...sessionArgs(options)], {
+  const child = spawnGuarded(program, [...prefix, ...options.session.args], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
   if (child.pid === undefined) throw new Error(`cannot start the session: ${program} did not start`);
+  // The spec, then the end of stdin: the session reads nothing else from it.
+  child.stdin?.on("error", () => undefined);
+  child.stdin?.end(options.session.input);
   return child;
 }
 

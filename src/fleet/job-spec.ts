@@ -18,6 +18,11 @@ export const jobSpecSchema = z
     allowedTools: z.array(z.string().min(1)).optional(),
     disallowedTools: z.array(z.string().min(1)).optional(),
     permissionMode: z.enum(PERMISSION_MODES).optional(),
+    /**
+     * The built-in tools the session is offered (the SDK's `tools`; an empty list: none). It can
+     * only narrow what the session has: rules and the worker's policy still decide each call.
+     */
+    tools: z.array(z.string().min(1)).optional(),
     maxTurns: z.number().int().positive().optional(),
     maxBudgetUsd: z.number().positive().optional(),
     /** The session's own output format is always stream-json; this is what `results` shows. */

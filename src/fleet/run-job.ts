@@ -13,7 +13,7 @@ import type { Redis } from "ioredis";
 import { transcriptPath } from "../config/paths.js";
 import { admitJob } from "./admit-job.js";
 import { sessionBaseEnv } from "./child-env.js";
-import { startChildSession } from "./child-session.js";
+import { type JobSessionArgs, startChildSession } from "./child-session.js";
 import { type JobSpec, providerOf } from "./job-spec.js";
 import { expireJob, keys } from "./keys.js";
 import { tryAcquireSlot } from "./provider-slots.js";
@@ -30,6 +30,8 @@ export interface WorkerContext {
   workRoot: string;
   /** The `warden` command (node and the CLI script). */
   command: readonly string[];
+  /** A job's run as the command's arguments (its SessionSpec, serialised by the CLI). */
+  sessionArgs: JobSessionArgs;
   report: (line: string) => void;
   /** Session processes started ahead of the jobs (absent: each job starts its own). */
   warm?: WarmSessions;
@@ -176,10 +178,14 @@ async function runSession(
   if (resume) startMirror(resume, false);
 
   const child = startChildSession({
-    spec,
+    // The job's session, described once: every option it carries goes through the spec's schema.
+    session: ctx.sessionArgs({
+      job: spec,
+      cwd,
+      prompt: resume ? TAKEOVER_PROMPT : spec.prompt,
+      ...(resume ? { resume } : {}),
+    }),
     cwd,
-    prompt: resume ? TAKEOVER_PROMPT : spec.prompt,
-    resume,
     command: ctx.command,
     ...(ctx.warm ? { warm: ctx.warm.take() } : {}),
     env: {

@@ -9,6 +9,7 @@ import { isAbsolute, join } from "node:path";
 import { Worker } from "bullmq";
 import { userHome } from "../config/paths.js";
 import { sessionBaseEnv } from "./child-env.js";
+import type { JobSessionArgs } from "./child-session.js";
 import { expireJob, QUEUE_NAME } from "./keys.js";
 import { setProviderLimit } from "./provider-slots.js";
 import { openRedis } from "./redis.js";
@@ -21,6 +22,8 @@ export interface WorkerOptions {
   concurrency: number;
   /** The `warden` command the sessions run with. */
   command: readonly string[];
+  /** A job's run as the command's arguments: its SessionSpec, serialised (cli/session/spec-wire.ts). */
+  sessionArgs: JobSessionArgs;
   /** How long a job's lock lasts without renewal (ms): how soon a dead worker's job moves on. */
   lockDuration: number;
   /** How often this worker looks for jobs whose worker died (ms). */
@@ -77,6 +80,7 @@ export async function startWorker(options: WorkerOptions, id = newWorkerId()): P
     workerId: id,
     workRoot,
     command: options.command,
+    sessionArgs: options.sessionArgs,
     report: options.report,
     warm,
     policy: options.policy,

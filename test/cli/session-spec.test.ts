@@ -3,7 +3,8 @@
 // is read back equal, and the schema refuses what no front end could mean (unknown fields, a
 // relative folder, a mode that is none, combinations that cannot work) with the flag-named
 // message. A process teammate reads its spec line with the same schema: the built `warden
-// teammate` refuses a spec it cannot read before it starts anything.
+// teammate` refuses, in its answer to the lead's initialize request, a spec it cannot read before
+// it starts anything.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { parseSessionArgs, UsageError } from "../../src/cli/flags/session-config.js";
@@ -62,15 +63,36 @@ describe("SessionSpec", () => {
   });
 
   it("is read back by the same schema in a process teammate, which refuses one it cannot read", () => {
-    const line = JSON.stringify({
-      type: "spec",
-      config: { cwd: "relative/folder" },
-      permissionContext: {},
-      session: { modelLabel: "replay:x" },
-      teammate: {},
+    const initialize = JSON.stringify({
+      type: "control_request",
+      request_id: "init-1",
+      request: {
+        subtype: "initialize",
+        session_spec: JSON.stringify({ cwd: "relative/folder" }),
+        permission_context: {},
+        lead: {},
+        teammate: { agentId: "a@team", tools: [] },
+      },
     });
-    const run = spawnSync(process.execPath, [BUILT_CLI, "teammate"], { input: `${line}\n`, encoding: "utf8" });
+    const run = spawnSync(
+      process.execPath,
+      [BUILT_CLI, "teammate", "--input-format", "stream-json", "--output-format", "stream-json"],
+      { input: `${initialize}\n`, encoding: "utf8" },
+    );
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain("the lead's session spec cannot be read: cwd: must be an absolute path");
+    const answers = run.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; response: { subtype: string; error?: string } });
+    expect(answers).toEqual([
+      {
+        type: "control_response",
+        response: {
+          subtype: "error",
+          request_id: "init-1",
+          error: "initialize: session_spec: cwd: must be an absolute path",
+        },
+      },
+    ]);
   });
 });

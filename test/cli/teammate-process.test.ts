@@ -38,8 +38,9 @@ afterEach(() => {
 });
 
 const TEAMS = { WARDEN_AGENT_TEAMS: "1" };
-/** How a teammate's process shows in `ps`: the CLI script and the internal subcommand. */
-const TEAMMATE_PROCESS = /(bin\/warden\.js|cli\/main\.[tj]s|dist\/cli\.js) teammate$/;
+/** How a teammate's process shows in `ps`: the CLI script, the internal subcommand and the SDK's protocol. */
+const TEAMMATE_PROCESS =
+  /(bin\/warden\.js|cli\/main\.[tj]s|dist\/cli\.js) teammate --input-format stream-json --output-format stream-json$/;
 
 function teammateProcesses(): string[] {
   const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
@@ -164,6 +165,16 @@ describe("teammates as processes of their own", () => {
     expect(seenBy.bob).toMatch(/denied/i);
     expect(existsSync(join(p.cwd, "alice.txt"))).toBe(true);
     expect(seenBy.alice).toContain("nobody can approve it in this non-interactive session");
+    // Their refused calls are the lead's to list, as an in-process teammate's are.
+    const denials = (lines.at(-1)?.permission_denials ?? []) as Array<{
+      tool_name: string;
+      tool_input: { command?: string };
+    }>;
+    const refused = denials
+      .filter((denial) => denial.tool_name === "Bash")
+      .map((denial) => denial.tool_input.command)
+      .sort();
+    expect(refused).toEqual(["curl -s http://127.0.0.1:9/", "rm -f alice.txt"]);
     // Their sidechains are the lead session's, with their ends recorded.
     const subagents = join(p.home, "projects", projectSlug(p.cwd), sessionId, "subagents");
     const ends = readdirSync(subagents).map((file) =>

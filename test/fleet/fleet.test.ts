@@ -282,6 +282,23 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     expect(remote.length).toBeGreaterThan(4);
   }, 120_000);
 
+  it("gives a job's session every option the job carries, through its session spec (the tools it is offered)", async () => {
+    const path = script(dir, "tools.jsonl", [bash("t1", "echo ran > ran.txt"), say("Only the tools it was offered.")]);
+    // `tools` exists only in the session's spec: no flag of a job ever carried it. The prompt looks like a flag.
+    const job = { prompt: "--tools-only", model: `replay:${path}`, allowedTools: ["Bash"], tools: ["Read", "Grep"] };
+    const submitted = await warden(fleet, ["fleet", "submit", "-"], { input: `${JSON.stringify(job)}\n` });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const id = submitted.stdout.trim();
+    expect((await settled(id)).state).toBe("completed");
+    const logs = jsonLines((await warden(fleet, ["fleet", "logs", id, "--follow"])).stdout);
+    const init = logs.find((line) => line.type === "system" && line.subtype === "init") as { tools: string[] };
+    expect(init.tools).toEqual(expect.arrayContaining(["Read", "Grep"]));
+    expect(init.tools).not.toContain("Bash");
+    expect(logs.find((line) => line.type === "result")).toMatchObject({ result: "Only the tools it was offered." });
+    // The script's Bash call found no such tool: nothing ran in the clone.
+    expect(findInClones(workDirs(), id, "ran.txt")).toBeUndefined();
+  }, 120_000);
+
   it("refuses bad job lines and bypass mode the submitter's settings do not allow, submitting nothing", async () => {
     const bad = await warden(fleet, ["fleet", "submit", "-"], {
       input: `${JSON.stringify({ prompt: "fine" })}\n{"prompt": 3}\nnot json\n`,

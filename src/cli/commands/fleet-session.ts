@@ -1,12 +1,15 @@
 // `warden fleet-session` (internal): a fleet worker's warm session process. The worker starts it
 // before a job comes, so Node's start-up and the session's modules are paid while the worker
 // waits rather than on the job's clock; the job's session then arrives as one JSON line on stdin
-// ({"argv": [...], "cwd": "...", "env": {...}}) and runs exactly as `warden ARGV` would, in the
-// process group and under the orphan guard the worker gave this process.
+// ({"argv": [...], "input": "...", "cwd": "...", "env": {...}}) and runs exactly as `warden ARGV`
+// with `input` on its stdin would (the session's spec: `--session-spec -`), in the process group
+// and under the orphan guard the worker gave this process.
 import { once } from "node:events";
 
 interface WarmJob {
   argv: string[];
+  /** What a fresh process would have read on stdin. */
+  input?: string;
   cwd: string;
   env: Record<string, string | null>;
 }
@@ -26,6 +29,7 @@ async function readJobLine(): Promise<WarmJob> {
   if (!Array.isArray(job.argv) || typeof job.cwd !== "string" || typeof job.env !== "object" || job.env === null) {
     throw new Error("fleet-session: the job line needs argv, cwd and env");
   }
+  if (job.input !== undefined && typeof job.input !== "string") throw new Error("fleet-session: input must be text");
   return job as WarmJob;
 }
 
@@ -38,7 +42,7 @@ export async function run(): Promise<number> {
     if (value === null) delete process.env[key];
     else process.env[key] = value;
   }
-  const code = await session.run(job.argv);
+  const code = await session.run(job.argv, job.input !== undefined ? { stdin: job.input } : {});
   // As a fresh process would: stdout flushed before the exit code is read.
   if (process.stdout.writableLength > 0) await once(process.stdout, "drain");
   return code;

@@ -14,6 +14,7 @@ import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js
 import { loadWorkerPolicy } from "../../fleet/worker-policy.js";
 import { protectedPathReason } from "../../permissions/index.js";
 import { fleetPolicyJudges } from "../fleet-policy-judges.js";
+import { jobSessionArgs } from "../session/spec-of-job.js";
 import { parseSubmitArgs } from "./fleet-submit-args.js";
 
 const out = (text: string) => void process.stdout.write(text);
@@ -224,6 +225,7 @@ async function worker(argv: string[]): Promise<number> {
       url,
       concurrency,
       command: [process.execPath, script],
+      sessionArgs: jobSessionArgs,
       lockDuration: numberFlag("--lock-duration", values["lock-duration"]),
       stalledInterval: numberFlag("--stalled-interval", values["stalled-interval"]),
       providerLimits,

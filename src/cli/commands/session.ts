@@ -10,7 +10,7 @@ import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
 import { HeadlessReporter } from "../headless/output.js";
-import { readPrompt, stdinIsTerminal } from "../headless/prompt-input.js";
+import { readPrompt, readStdin, stdinIsTerminal } from "../headless/prompt-input.js";
 import { reportSetupFailure, requestedFormat, requestedSessionId, SEE_HELP } from "../headless/setup-failure.js";
 import { structuredOutputOf, withStructuredOutput } from "../headless/structured-output.js";
 import { reportTaskLines } from "../headless/task-lines.js";
@@ -28,11 +28,15 @@ const out = (text: string) => {
 };
 const err = (text: string) => void process.stderr.write(text);
 
-export async function run(argv: string[]): Promise<number> {
+/**
+ * `given.stdin`: what stands for stdin's text, for a warm fleet process whose stdin brought the
+ * job (./fleet-session.ts).
+ */
+export async function run(argv: string[], given: { stdin?: string } = {}): Promise<number> {
   const startedAt = performance.now();
   let config: SessionConfig;
   try {
-    config = parseSessionArgs(argv);
+    config = carriesSessionSpec(argv) ? await sessionOfSpec(argv, given.stdin) : parseSessionArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return reportSetupFailure({
@@ -73,6 +77,17 @@ export async function run(argv: string[]): Promise<number> {
       err,
     });
   }
+}
+
+/** `--session-spec FILE|-` (a fleet job, ../session/spec-wire.ts): the session given whole. */
+function carriesSessionSpec(argv: readonly string[]): boolean {
+  return argv.some((arg) => arg === "--session-spec" || arg.startsWith("--session-spec="));
+}
+
+/** Loaded only for a spec: the schema it is read with is not paid for by a plain -p run. */
+async function sessionOfSpec(argv: readonly string[], stdin: string | undefined): Promise<SessionConfig> {
+  const { sessionSpecOfArgs } = await import("../session/spec-wire.js");
+  return (await sessionSpecOfArgs(argv, async () => stdin ?? readStdin())) as SessionConfig;
 }
 
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {

@@ -33,6 +33,7 @@ export class ControlChannel {
   >();
   private handler: ControlRequestHandler | undefined;
   private userHandler: ((message: UserMessageLine) => void) | undefined;
+  private messageHandler: ((message: JsonObject) => void) | undefined;
   private readonly early: Array<() => void> = [];
   private ended = false;
   private toolGate: ((toolUseId: string, signal?: AbortSignal) => Promise<void>) | undefined;
@@ -67,6 +68,15 @@ export class ControlChannel {
   onUserMessage(handler: (message: UserMessageLine) => void): void {
     this.userHandler = handler;
     this.flushEarly();
+  }
+
+  /**
+   * The other messages (`system`, `assistant`, `result`...): read by a channel whose other end is
+   * a session (a lead reading its process teammate, ../teammates/process-runner.ts). Without a
+   * handler they are skipped with a warning, as a session reading an SDK does.
+   */
+  onMessage(handler: (message: JsonObject) => void): void {
+    this.messageHandler = handler;
   }
 
   /**
@@ -151,6 +161,11 @@ export class ControlChannel {
         // We answer every request quickly or as part of a turn the SDK can interrupt.
         return;
       default:
+        if (this.messageHandler && typeof message.type === "string") {
+          const handler = this.messageHandler;
+          this.deliver(() => handler(message));
+          return;
+        }
         this.options.warn(`stdin: a line of unknown type ${JSON.stringify(message.type)} was skipped`);
     }
   }

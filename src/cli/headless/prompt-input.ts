@@ -1,7 +1,8 @@
 import { fstatSync } from "node:fs";
 import { isatty } from "node:tty";
 
-async function readStdin(): Promise<string> {
+/** All of stdin, as text (to its end). */
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");

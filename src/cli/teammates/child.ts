@@ -1,11 +1,13 @@
-// The teammate's side of process mode (`warden teammate`, started by ./process-runner.ts): a
-// session of its own, built as `-p` builds one from the lead's command line (same settings, MCP
-// servers, hooks and tools) but with no transcript of its own, then the same teammate loop the
-// lead would run in process (loop/subagent/teammate.ts), filed under the lead's session. Every
-// tool call it makes is decided by the lead's authority (asked over stdout, answered on stdin), so
-// the lead's rules, mode and ask handler hold as they do for an in-process teammate. Its spending
-// is reported to the lead's ledger. A stop line, or stdin closing (the lead is gone), ends it.
-import { createInterface } from "node:readline";
+// The teammate's side of process mode (`warden teammate --input-format stream-json --output-format
+// stream-json`, started by ./process-runner.ts): it speaks the Agent SDK's control protocol with
+// its lead. The lead's `initialize` request brings the teammate's SessionSpec (read back by
+// ../session/spec-wire.ts, the schema that wrote it) and its assignment; the session is built as
+// `-p` builds one (same settings, MCP servers, hooks and tools) with no transcript of its own, then
+// runs the same teammate loop the lead would run in process (loop/subagent/teammate.ts), filed
+// under the lead's session. Every tool call it makes goes to the lead as a `can_use_tool` request,
+// so the lead's rules, mode and ask handler hold as they do for an in-process teammate. Its state,
+// spending and refused calls are `system` messages to the lead. An `interrupt` request, or stdin
+// closing (the lead is gone), ends it.
 import type { SubagentDeps } from "../../loop/subagent/deps.js";
 import type { Usage } from "../../messages/types.js";
 import { UsageLedger } from "../../models/cost.js";
@@ -13,42 +15,17 @@ import type { ModelInfo } from "../../models/resolve.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import type { PermissionDecision } from "../../tool/permission-types.js";
 import type { CanUseTool, TeammateRequest } from "../../tool/types.js";
-import { parseSessionSpec, type SessionSpec } from "../session/spec.js";
-import { type ChildLine, decodeLine, encodeLine, type LeadLine, type TeammateSpec } from "./protocol.js";
-
-function send(line: ChildLine): void {
-  process.stdout.write(encodeLine(line));
-}
-
-/** Spending goes to the lead's ledger too: the lead's cost covers its team. */
-class ReportingLedger extends UsageLedger {
-  override add(info: ModelInfo, usage: Usage | undefined): void {
-    super.add(info, usage);
-    if (usage) send({ type: "usage", info, usage });
-  }
-}
-
-/**
- * The lead's session spec as the child's: headless, nothing to resume, no transcript of its own.
- * It crossed the process boundary as JSON: read back by the schema that made it (a spec this
- * build cannot read stops the child, rather than start a session it does not describe).
- */
-function childSpec(spec: TeammateSpec, modelLabel: string): SessionSpec {
-  const lead = parseSessionSpec(spec.config);
-  const config: SessionSpec = {
-    ...lead,
-    print: true,
-    outputFormat: "text",
-    inputFormat: "text",
-    continueLatest: false,
-    forkSession: false,
-    noSessionPersistence: true,
-    model: modelLabel,
-  };
-  for (const key of ["prompt", "resume", "sessionId", "jsonSchema", "permissionPromptTool", "maxBudgetUsd"] as const)
-    delete config[key];
-  return parseSessionSpec(config);
-}
+import { ControlChannel, type JsonObject } from "../control-protocol/channel.js";
+import type { SessionSpec } from "../session/spec.js";
+import { readSessionSpec } from "../session/spec-wire.js";
+import {
+  PERMISSION_DENIAL,
+  TEAMMATE_ARGS,
+  TEAMMATE_STATE,
+  TEAMMATE_USAGE,
+  type TeammateCallContext,
+  type TeammateInitialize,
+} from "./assignment.js";
 
 const leadGone = (message: string): PermissionDecision => ({
   behavior: "deny",
@@ -56,41 +33,113 @@ const leadGone = (message: string): PermissionDecision => ({
   decisionReason: { type: "other", reason: message },
 });
 
-export async function runTeammateChild(): Promise<number> {
-  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-  const iterator = lines[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  const spec = first.done ? undefined : decodeLine<LeadLine>(first.value);
-  if (spec?.type !== "spec") {
-    process.stderr.write("warden teammate: the first line on stdin must be the teammate's spec\n");
-    return 2;
-  }
-  let config: SessionSpec;
-  try {
-    config = childSpec(spec, spec.session.modelLabel);
-  } catch (error) {
-    process.stderr.write(`warden teammate: the lead's session spec cannot be read: ${(error as Error).message}\n`);
-    return 2;
-  }
-  const stop = new AbortController();
-  const pending = new Map<number, (decision: PermissionDecision) => void>();
-  let nextId = 0;
-  // The lead's lines from here on: its decisions, and the order to stop.
-  void (async () => {
-    for (let step = await iterator.next(); !step.done; step = await iterator.next()) {
-      const line = decodeLine<LeadLine>(step.value);
-      if (line?.type === "decision") {
-        pending.get(line.id)?.(line.decision);
-        pending.delete(line.id);
-      } else if (line?.type === "stop") stop.abort(line.reason);
-    }
-    stop.abort("the lead closed its end");
-  })();
-  stop.signal.addEventListener("abort", () => {
-    for (const resolve of pending.values()) resolve(leadGone("The team lead stopped this teammate."));
-    pending.clear();
-  });
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
+/** The lead's answer to `can_use_tool` as a decision; anything unreadable is no permission. */
+function decisionOf(answer: JsonObject): PermissionDecision {
+  if (answer.behavior === "allow" || answer.behavior === "deny" || answer.behavior === "ask") {
+    if (answer.behavior !== "allow" && typeof answer.message !== "string") {
+      return leadGone("The team lead's answer gave no reason.");
+    }
+    return answer as unknown as PermissionDecision;
+  }
+  return leadGone("The team lead's answer could not be read.");
+}
+
+/** The initialize request's assignment, checked for the fields the child cannot do without. */
+function assignmentOf(request: JsonObject): TeammateInitialize {
+  if (typeof request.session_spec !== "string") throw new Error("initialize: session_spec is missing");
+  if (!isObject(request.permission_context)) throw new Error("initialize: permission_context is missing");
+  if (!isObject(request.lead)) throw new Error("initialize: lead is missing");
+  const teammate = request.teammate;
+  if (!isObject(teammate) || typeof teammate.agentId !== "string" || !Array.isArray(teammate.tools)) {
+    throw new Error("initialize: teammate is missing or incomplete");
+  }
+  return request as unknown as TeammateInitialize;
+}
+
+/** The child's spec as the lead wrote it: a spec that is not headless and private is refused. */
+function childSpecOf(text: string): SessionSpec {
+  const spec = readSessionSpec(text, "initialize: session_spec");
+  if (!spec.noSessionPersistence || spec.resume !== undefined || spec.continueLatest) {
+    throw new Error("initialize: a teammate's session keeps no transcript of its own and resumes none");
+  }
+  return spec;
+}
+
+export async function runTeammateChild(argv: readonly string[]): Promise<number> {
+  if (argv.join(" ") !== TEAMMATE_ARGS.join(" ")) {
+    process.stderr.write(`warden teammate: run by a team lead as \`warden teammate ${TEAMMATE_ARGS.join(" ")}\`\n`);
+    return 2;
+  }
+  const channel = new ControlChannel({
+    input: process.stdin,
+    write: (line) => void process.stdout.write(`${JSON.stringify(line)}\n`),
+    warn: (message) => void process.stderr.write(`warden teammate: ${message}\n`),
+  });
+  const stop = new AbortController();
+  let assign: (value: { init: TeammateInitialize; spec: SessionSpec }) => void = () => undefined;
+  const assigned = new Promise<{ init: TeammateInitialize; spec: SessionSpec }>((resolve) => {
+    assign = resolve;
+  });
+  let started: (error?: Error) => void = () => undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    started = (error) => (error ? reject(error) : resolve());
+  });
+  let initialized = false;
+  channel.onUserMessage(() => {
+    // Its work comes through the team's mailboxes, never as a user message.
+    process.stderr.write("warden teammate: a user message was skipped (a teammate reads its mailbox)\n");
+  });
+  channel.onControlRequest(async (request) => {
+    switch (request.subtype) {
+      case "initialize": {
+        if (initialized) throw new Error("initialize: this teammate is already initialized");
+        const init = assignmentOf(request);
+        const spec = childSpecOf(init.session_spec);
+        initialized = true;
+        assign({ init, spec });
+        // Answered once the session is built: a set-up failure is the lead's to hear.
+        await ready;
+        return {};
+      }
+      case "interrupt":
+        stop.abort("The team lead stopped this teammate.");
+        return {};
+      default:
+        throw new Error(`warden teammate: unsupported control request ${JSON.stringify(request.subtype)}`);
+    }
+  });
+  void channel.closed.then(() => stop.abort("the lead closed its end"));
+  const first = await Promise.race([assigned, channel.closed.then(() => undefined)]);
+  if (!first) {
+    process.stderr.write("warden teammate: the lead closed stdin before its initialize request\n");
+    return 2;
+  }
+  try {
+    return await runAssigned(channel, first.init, first.spec, stop, started);
+  } catch (error) {
+    started(error as Error);
+    throw error;
+  }
+}
+
+async function runAssigned(
+  channel: ControlChannel,
+  init: TeammateInitialize,
+  config: SessionSpec,
+  stop: AbortController,
+  started: (error?: Error) => void,
+): Promise<number> {
+  /** Spending goes to the lead's ledger too: the lead's cost covers its team. */
+  class ReportingLedger extends UsageLedger {
+    override add(info: ModelInfo, usage: Usage | undefined): void {
+      super.add(info, usage);
+      if (usage) channel.write({ type: "system", subtype: TEAMMATE_USAGE, model_info: info, usage });
+    }
+  }
   const { planSession } = await import("../session/plan.js");
   const { startSession } = await import("../session/start.js");
   const { runTeammate } = await import("../../loop/subagent/teammate.js");
@@ -101,44 +150,58 @@ export async function runTeammateChild(): Promise<number> {
     isNonInteractive: true,
     warn,
     listenForSessions: false,
-    beforeCreate: () => spec.permissionContext,
+    beforeCreate: () => init.permission_context,
   });
+  started();
   const { session } = built;
+  const { lead, teammate } = init;
   const deps: SubagentDeps = {
     provider: built.provider,
     model: plan.resolved.model,
     modelLabel: plan.resolved.label,
     modelInfo: session.modelInfo,
     ledger: new ReportingLedger(),
-    sessionId: spec.session.sessionId,
-    sessionCwd: spec.session.sessionCwd,
-    startDate: spec.session.startDate,
+    sessionId: lead.sessionId,
+    sessionCwd: lead.sessionCwd,
+    startDate: lead.startDate,
     now: () => new Date(),
-    transcripts: spec.session.transcripts,
-    loadMemory: spec.session.loadMemory,
-    ...(spec.session.maxOutputTokens !== undefined ? { maxOutputTokens: spec.session.maxOutputTokens } : {}),
-    ...(spec.session.contextManagement ? { contextManagement: spec.session.contextManagement } : {}),
+    transcripts: lead.transcripts,
+    loadMemory: lead.loadMemory,
+    ...(lead.maxOutputTokens !== undefined ? { maxOutputTokens: lead.maxOutputTokens } : {}),
+    ...(lead.contextManagement ? { contextManagement: lead.contextManagement } : {}),
   };
   // Each call's word comes from the lead (its rules, its mode as the ceiling, its ask handler).
-  const canUseTool: CanUseTool = (tool, input, context, _message, toolUseId, options) =>
-    new Promise((resolve) => {
-      if (stop.signal.aborted) return resolve(leadGone("The team lead stopped this teammate."));
-      const id = ++nextId;
-      pending.set(id, resolve);
-      const state = context.getAppState();
-      send({
-        type: "permission",
-        id,
-        tool: tool.name,
-        input,
-        toolUseId,
-        mode: state.toolPermissionContext.mode,
-        ...(state.toolPermissionContext.planFilePath ? { planFilePath: state.toolPermissionContext.planFilePath } : {}),
-        ...(state.bashCwd ? { cwd: state.bashCwd } : {}),
-        ...(options?.preToolUseDecision ? { preToolUseDecision: options.preToolUseDecision } : {}),
-      });
-    });
-  const { teammate } = spec;
+  const canUseTool: CanUseTool = async (tool, input, context, _message, toolUseId, options) => {
+    if (stop.signal.aborted) return leadGone("The team lead stopped this teammate.");
+    const state = context.getAppState();
+    const call: TeammateCallContext = {
+      agent_id: teammate.agentId,
+      permission_mode: state.toolPermissionContext.mode,
+      ...(state.toolPermissionContext.planFilePath ? { plan_file_path: state.toolPermissionContext.planFilePath } : {}),
+      ...(state.bashCwd ? { cwd: state.bashCwd } : {}),
+      ...(options?.preToolUseDecision ? { pre_tool_use_decision: options.preToolUseDecision } : {}),
+    };
+    try {
+      const answer = await channel.request(
+        {
+          subtype: "can_use_tool",
+          tool_name: tool.name,
+          input,
+          tool_use_id: toolUseId,
+          permission_suggestions: [],
+          ...call,
+        },
+        AbortSignal.any([stop.signal, context.abortController.signal]),
+      );
+      return decisionOf(answer);
+    } catch (error) {
+      return leadGone(
+        stop.signal.aborted
+          ? "The team lead stopped this teammate."
+          : `The team lead did not answer: ${(error as Error).message}`,
+      );
+    }
+  };
   const request: TeammateRequest = {
     agentId: teammate.agentId,
     definition: teammate.definition,
@@ -154,19 +217,30 @@ export async function runTeammateChild(): Promise<number> {
     onStart(controller) {
       if (stop.signal.aborted) controller.abort(stop.signal.reason);
       else stop.signal.addEventListener("abort", () => controller.abort(stop.signal.reason), { once: true });
-      send({ type: "running" });
     },
   };
   if (teammate.modelSpec !== undefined) request.modelSpec = teammate.modelSpec;
   if (teammate.maxTurns !== undefined) request.maxTurns = teammate.maxTurns;
   if (teammate.cwd !== undefined) request.cwd = teammate.cwd;
   if (teammate.history) request.history = teammate.history;
-  const parent = session.toolUseContext(new AbortController());
+  const own = session.toolUseContext(new AbortController());
+  // Its refused calls are the lead's to list, as an in-process teammate's are.
+  const parent = {
+    ...own,
+    options: {
+      ...own.options,
+      reportDenial: (denial: Parameters<NonNullable<typeof own.options.reportDenial>>[0]) =>
+        channel.write({ type: "system", subtype: PERMISSION_DENIAL, denial }),
+    },
+  };
   try {
-    await runTeammate(deps, request, parent, (state) => send({ type: "state", state }));
+    await runTeammate(deps, request, parent, (state) =>
+      channel.write({ type: "system", subtype: TEAMMATE_STATE, state }),
+    );
   } finally {
     await built.close();
-    lines.close();
+    // Nothing more is read: the lead's end must not keep this process alive.
+    process.stdin.destroy();
   }
   return 0;
 }

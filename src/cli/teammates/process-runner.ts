@@ -1,26 +1,42 @@
-// The lead's side of process mode: a teammate as a `warden teammate` child process (./child.ts).
-// The child leads a process group of its own, on the orphan guard before it runs, so a lead killed
-// even with SIGKILL leaves no teammate behind (and each teammate's own guard takes its commands).
-// The lead writes the spec, answers each permission question with its own authority (its rules,
-// its mode as the ceiling, its ask handler: the person in the CLI, the headless policy in -p), adds
-// the child's spending to its ledger and follows its state. Stopping (TeamDelete, the lead's end)
-// sends a stop line and closes stdin; a child still there after the grace period is killed.
+// The lead's side of process mode: a teammate as a `warden teammate` child process (./child.ts),
+// spoken to with the Agent SDK's stream-json control protocol (../control-protocol/channel.ts) as
+// an SDK speaks to a session. The child leads a process group of its own, on the orphan guard
+// before it runs, so a lead killed even with SIGKILL leaves no teammate behind (and each
+// teammate's own guard takes its commands). The lead's `initialize` request gives the child its
+// SessionSpec (the lead's own, made headless with no transcript, serialised by
+// ../session/spec-wire.ts) and its assignment; the lead answers each `can_use_tool` request with
+// its own authority (its rules, its mode as the ceiling, its ask handler: the person in the CLI,
+// the headless policy in -p), adds the child's spending to its ledger, lists its refused calls as
+// its own and follows its state. Stopping (TeamDelete, the lead's end) sends `interrupt` and
+// closes stdin; a child still there after the grace period is killed.
 import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { SubagentDeps } from "../../loop/subagent/deps.js";
 import { joinTeam } from "../../loop/subagent/teammate.js";
+import type { Usage } from "../../messages/types.js";
+import type { ModelInfo } from "../../models/resolve.js";
 import { spawnGuarded } from "../../process/guarded-spawn.js";
 import { releaseProcessGroup } from "../../process/orphan-guard.js";
 import { deliver } from "../../session/mailbox.js";
 import { setMemberActive, teammatePlanPath } from "../../session/team-files.js";
-import type { PermissionDecision } from "../../tool/permission-types.js";
+import type { PermissionDecision, PreToolUseHookDecision } from "../../tool/permission-types.js";
 import { findToolByName } from "../../tool/pool.js";
 import { TEAM_LEAD_NAME, type TeammateState } from "../../tool/team.js";
-import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
+import type { RefusedCall, TeammateRequest, ToolInput, ToolUseContext } from "../../tool/types.js";
 import { childPermissionMode } from "../../tools/agent/permissions.js";
 import { newTeamMessage } from "../../tools/team-shared/messages.js";
+import { ControlChannel, type JsonObject } from "../control-protocol/channel.js";
 import type { SessionConfig } from "../flags/session-config.js";
-import { type ChildLine, decodeLine, encodeLine, type PermissionQuestion, type TeammateSpec } from "./protocol.js";
+import type { SessionSpec } from "../session/spec.js";
+import { writeSessionSpec } from "../session/spec-wire.js";
+import {
+  PERMISSION_DENIAL,
+  TEAMMATE_ARGS,
+  TEAMMATE_STATE,
+  TEAMMATE_USAGE,
+  type TeammateCallContext,
+  type TeammateInitialize,
+} from "./assignment.js";
 
 /** How long a stopped teammate has to record its end before its group is killed. */
 const STOP_GRACE_MS = 5_000;
@@ -43,19 +59,37 @@ function deny(message: string): PermissionDecision {
   return { behavior: "deny", message, decisionReason: { type: "other", reason: message } };
 }
 
+/** One `can_use_tool` request of the teammate: the SDK's fields and the teammate's (assignment.ts). */
+interface TeammateQuestion extends TeammateCallContext {
+  tool_name: string;
+  input: ToolInput;
+  tool_use_id: string;
+}
+
+function questionOf(request: JsonObject): TeammateQuestion {
+  if (typeof request.tool_name !== "string" || typeof request.tool_use_id !== "string") {
+    throw new Error("can_use_tool: tool_name and tool_use_id are needed");
+  }
+  if (typeof request.input !== "object" || request.input === null || Array.isArray(request.input)) {
+    throw new Error("can_use_tool: input must be an object");
+  }
+  if (typeof request.permission_mode !== "string") throw new Error("can_use_tool: permission_mode is needed");
+  return request as unknown as TeammateQuestion;
+}
+
 /**
  * The lead's word on one of the teammate's calls: its own authority, asked with a context that is
  * the lead's (rules, directories, hooks) but with the teammate's mode when that is not wider, the
  * teammate's own plan file, its shell directory and its agent id (so a prompt names the agent).
  */
 function decide(
-  question: PermissionQuestion,
+  question: TeammateQuestion,
   request: TeammateRequest,
   parent: ToolUseContext,
   abortController: AbortController,
 ): Promise<PermissionDecision> {
-  const tool = findToolByName(parent.options.tools, question.tool);
-  if (!tool) return Promise.resolve(deny(`The team lead has no tool named ${question.tool}.`));
+  const tool = findToolByName(parent.options.tools, question.tool_name);
+  if (!tool) return Promise.resolve(deny(`The team lead has no tool named ${question.tool_name}.`));
   const ownPlan = teammatePlanPath(request.team.dir, request.name);
   const context: ToolUseContext = {
     ...parent,
@@ -70,40 +104,60 @@ function decide(
         ...(question.cwd ? { bashCwd: question.cwd } : {}),
         toolPermissionContext: {
           ...lead,
-          mode: childPermissionMode(lead.mode, question.mode),
+          mode: childPermissionMode(lead.mode, question.permission_mode),
           // An isolated teammate's workspace is its worktree, not the lead's checkout.
           ...(request.workingDirectories ? { workingDirectories: request.workingDirectories } : {}),
-          ...(question.planFilePath === ownPlan ? { planFilePath: ownPlan } : {}),
+          ...(question.plan_file_path === ownPlan ? { planFilePath: ownPlan } : {}),
         },
       };
     },
   };
+  const preToolUseDecision: PreToolUseHookDecision | undefined = question.pre_tool_use_decision;
   return request.canUseTool(
     tool,
     question.input,
     context,
     undefined,
-    question.toolUseId,
-    question.preToolUseDecision ? { preToolUseDecision: question.preToolUseDecision } : undefined,
+    question.tool_use_id,
+    preToolUseDecision ? { preToolUseDecision } : undefined,
   );
 }
 
-function specOf(
+/**
+ * The teammate's session: the lead's spec made headless (stream-json both ways, asks as
+ * `can_use_tool`), with the lead's model, nothing to resume, no transcript of its own, and none of
+ * what only the lead's own run has (its prompt, id, output schema, budget: the lead's ledger
+ * counts the team's spending).
+ */
+function childSpecOf(config: SessionConfig, modelLabel: string): SessionSpec {
+  const spec: SessionSpec = {
+    ...config,
+    print: true,
+    inputFormat: "stream-json",
+    outputFormat: "stream-json",
+    permissionPromptTool: "stdio",
+    continueLatest: false,
+    forkSession: false,
+    noSessionPersistence: true,
+    model: modelLabel,
+  };
+  for (const key of ["prompt", "resume", "sessionId", "jsonSchema", "maxBudgetUsd"] as const) delete spec[key];
+  return spec;
+}
+
+function initializeOf(
   options: ProcessRunnerOptions,
   deps: SubagentDeps,
   request: TeammateRequest,
   parent: ToolUseContext,
-): TeammateSpec {
+): TeammateInitialize {
   const state = parent.getAppState();
-  const { config } = options;
   return {
-    type: "spec",
-    config,
-    permissionContext: request.workingDirectories
+    session_spec: writeSessionSpec(childSpecOf(options.config, deps.modelLabel)),
+    permission_context: request.workingDirectories
       ? { ...state.toolPermissionContext, workingDirectories: request.workingDirectories }
       : state.toolPermissionContext,
-    session: {
-      modelLabel: deps.modelLabel,
+    lead: {
       sessionId: deps.sessionId,
       sessionCwd: deps.sessionCwd,
       startDate: deps.startDate,
@@ -145,12 +199,12 @@ export async function runTeammateProcess(
   setState: (state: TeammateState) => void,
 ): Promise<void> {
   const { team, name } = request;
-  const spec = specOf(options, deps, request, parent);
+  const init = initializeOf(options, deps, request, parent);
   // A member from now on: the lead may message it before its process has started.
   joinTeam(deps, request);
   const [program, ...args] = wardenCommand();
-  const child: ChildProcess = spawnGuarded(program as string, [...args, "teammate"], {
-    cwd: spec.teammate.cwd ?? deps.sessionCwd,
+  const child: ChildProcess = spawnGuarded(program as string, [...args, "teammate", ...TEAMMATE_ARGS], {
+    cwd: init.teammate.cwd ?? deps.sessionCwd,
     env: process.env,
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
@@ -162,37 +216,47 @@ export async function runTeammateProcess(
     setMemberActive(team.dir, name, false);
     throw new Error(`the teammate's process did not start (${wardenCommand().join(" ")})`);
   }
-  const write = (line: Parameters<typeof encodeLine>[0]) => {
-    if (child.stdin?.writable) child.stdin.write(encodeLine(line));
-  };
   child.stdin?.on("error", () => {});
-  write(spec);
-
   const stderrTail: string[] = [];
   child.stderr?.setEncoding("utf8");
   createInterface({ input: child.stderr as NonNullable<typeof child.stderr> }).on("line", (line) => {
     stderrTail.push(line);
     if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
   });
-  const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout>, crlfDelay: Infinity });
-  lines.on("line", (text) => {
-    const line = decodeLine<ChildLine>(text);
-    if (!line) return;
-    if (line.type === "state") setState(line.state);
-    else if (line.type === "usage") deps.ledger.add(line.info, line.usage);
-    else if (line.type === "permission") {
-      decide(line, request, parent, controller).then(
-        (decision) => write({ type: "decision", id: line.id, decision }),
-        (error: unknown) =>
-          write({ type: "decision", id: line.id, decision: deny(`The lead could not decide: ${String(error)}`) }),
-      );
+  const channel = new ControlChannel({
+    input: child.stdout as NonNullable<typeof child.stdout>,
+    write: (line) => {
+      if (child.stdin?.writable) child.stdin.write(`${JSON.stringify(line)}\n`);
+    },
+    warn: (message) => {
+      stderrTail.push(`(lead) ${message}`);
+      if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+    },
+  });
+  channel.onUserMessage(() => undefined);
+  channel.onMessage((message) => {
+    if (message.type !== "system") return;
+    if (message.subtype === TEAMMATE_STATE) setState(message.state as TeammateState);
+    else if (message.subtype === TEAMMATE_USAGE)
+      deps.ledger.add(message.model_info as ModelInfo, message.usage as Usage);
+    else if (message.subtype === PERMISSION_DENIAL) parent.options.reportDenial?.(message.denial as RefusedCall);
+  });
+  channel.onControlRequest(async (asked) => {
+    if (asked.subtype !== "can_use_tool")
+      throw new Error(`unsupported control request ${JSON.stringify(asked.subtype)}`);
+    try {
+      return { ...(await decide(questionOf(asked), request, parent, controller)) };
+    } catch (error) {
+      return { ...deny(`The lead could not decide: ${(error as Error).message}`) };
     }
   });
+  // Its answer comes once its session is built; a failed set-up also ends the process, heard below.
+  channel.request({ subtype: "initialize", ...init }).catch(() => undefined);
 
   let stopping = false;
   const onStop = () => {
     stopping = true;
-    write({ type: "stop", reason: String(controller.signal.reason ?? "stopped") });
+    channel.request({ subtype: "interrupt" }).catch(() => undefined);
     child.stdin?.end();
     const timer = setTimeout(() => killGroup(pid), STOP_GRACE_MS);
     timer.unref();
