@@ -92,7 +92,9 @@ describe("a subagent's calls in the interactive UI", () => {
     session.observeSubagents((id, event) => {
       transcript.applySubagent(id, event, false);
       if (event.type === "tool_result")
-        frames.push(frame(createElement(LivePart, { transcript, now: Date.now(), backgroundTasks: [], working: true })));
+        frames.push(
+          frame(createElement(LivePart, { transcript, now: Date.now(), backgroundTasks: [], working: true })),
+        );
     });
     for await (const event of session.submitMessage("Why does the sum test fail?")) transcript.apply(event);
 
@@ -101,7 +103,9 @@ describe("a subagent's calls in the interactive UI", () => {
     expect(frames[2]).toContain("Explore(find the bug)");
     expect(frames[2]).toMatch(/⎿ {2}Search\(\*\*\/\*\.js\)\n\s+Search\(sum\)\n\s+Read\(sum\.test\.js\)/);
     // After the fourth: the latest three, the first as a count.
-    expect(frames[3]).toMatch(/⎿ {2}Search\(sum\)\n\s+Read\(sum\.test\.js\)\n\s+Read\(sum\.js\)\n\s+\+1 more tool use\b/);
+    expect(frames[3]).toMatch(
+      /⎿ {2}Search\(sum\)\n\s+Read\(sum\.test\.js\)\n\s+Read\(sum\.js\)\n\s+\+1 more tool use\b/,
+    );
     expect(frames[3]).not.toContain("**/*.js");
     for (const shown of frames) expect(shown).not.toMatch(/agent-[0-9a-f]{6,}/);
 
@@ -123,10 +127,7 @@ describe("a subagent's calls in the interactive UI", () => {
       run_in_background: true,
     });
     const session = createSession({
-      provider: provider(
-        [[agentCall], [{ type: "text", text: "It runs in the background." }]],
-        explore(cwd).slice(2),
-      ),
+      provider: provider([[agentCall], [{ type: "text", text: "It runs in the background." }]], explore(cwd).slice(2)),
       model: "scripted",
       tools: builtInTools(),
       canUseTool: allowAll,
@@ -140,7 +141,9 @@ describe("a subagent's calls in the interactive UI", () => {
       session.observeBackgroundSubagents((id, event: QueryEvent) => {
         transcript.applySubagent(id, event, true);
         if (event.type === "tool_result")
-          frames.push(frame(createElement(LivePart, { transcript, now: Date.now(), backgroundTasks: [], working: false })));
+          frames.push(
+            frame(createElement(LivePart, { transcript, now: Date.now(), backgroundTasks: [], working: false })),
+          );
         if (event.type === "terminal") resolve();
       });
     });

@@ -33,9 +33,7 @@ export async function runSubagent(
   const parentToolUseId = parent.toolUseId;
   const observer = request.background ? deps.onBackgroundEvent : deps.onForegroundEvent;
   const watch =
-    parentToolUseId !== undefined && observer
-      ? (event: QueryEvent) => observer(parentToolUseId, event)
-      : undefined;
+    parentToolUseId !== undefined && observer ? (event: QueryEvent) => observer(parentToolUseId, event) : undefined;
   const prompt = request.fork || request.history ? undefined : messages.at(-1);
   if (watch && prompt?.role === "user") watch({ type: "user", message: prompt });
   let run: ChildRun;

@@ -33,7 +33,12 @@ export function LivePart({ transcript, now, backgroundTasks, working }: LivePart
         </Box>
       ) : null}
       {running.map((tool) => (
-        <RunningToolView key={tool.use.id} tool={tool} now={now} subagent={transcript.subagents.byCall.get(tool.use.id)} />
+        <RunningToolView
+          key={tool.use.id}
+          tool={tool}
+          now={now}
+          subagent={transcript.subagents.byCall.get(tool.use.id)}
+        />
       ))}
       {transcript.subagents.runningInBackground().map(([id, progress]) => (
         <BackgroundAgentView key={id} progress={progress} now={now} />
@@ -42,7 +47,9 @@ export function LivePart({ transcript, now, backgroundTasks, working }: LivePart
       {backgroundTasks ? (
         <BackgroundTasksPanel
           // An agent whose calls are shown above is not listed twice.
-          tasks={backgroundTasks.filter((t) => t.toolUseId === undefined || !transcript.subagents.byCall.has(t.toolUseId))}
+          tasks={backgroundTasks.filter(
+            (t) => t.toolUseId === undefined || !transcript.subagents.byCall.has(t.toolUseId),
+          )}
           now={now}
         />
       ) : null}

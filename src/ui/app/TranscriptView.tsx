@@ -104,7 +104,15 @@ function Indented({ prefix, children }: { prefix: string; children: ReactNode })
   );
 }
 
-export function RunningToolView({ tool, now, subagent }: { tool: RunningTool; now: number; subagent?: SubagentProgress }) {
+export function RunningToolView({
+  tool,
+  now,
+  subagent,
+}: {
+  tool: RunningTool;
+  now: number;
+  subagent?: SubagentProgress;
+}) {
   const seconds = Math.floor((now - tool.startedAt) / 1000);
   const lastLines = tool.progress?.output.replace(/\s+$/, "").split("\n").slice(-5) ?? [];
   return (
@@ -160,9 +168,7 @@ function SubagentCallsView({ progress }: { progress: SubagentProgress }) {
           </Text>
         </Indented>
       ))}
-      {earlier > 0 ? (
-        <Text dimColor>{`     +${earlier} more tool use${earlier === 1 ? "" : "s"}`}</Text>
-      ) : null}
+      {earlier > 0 ? <Text dimColor>{`     +${earlier} more tool use${earlier === 1 ? "" : "s"}`}</Text> : null}
     </>
   );
 }
