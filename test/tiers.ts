@@ -47,7 +47,6 @@ export const INTEGRATION_TESTS = [
   "test/journeys/headless.test.ts",
   "test/journeys/acp-editor.test.ts",
   "test/journeys/subagents.test.ts",
-  "test/journeys/long-session.test.ts",
   "test/journeys/crash-recovery.test.ts",
   "test/config/settings-env.test.ts",
   "test/config/trust/untrusted-command-cli.test.ts",
