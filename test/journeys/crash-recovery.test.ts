@@ -96,7 +96,7 @@ describe("journey: kill -9 mid-run, then --continue", () => {
     expect(transcript).toContain("Fix the sum test.");
     expect(transcript).toContain("Go on.");
     // The model was sent the whole conversation, the edit's result and the cut call's fate included.
-    const sent = JSON.stringify((server.requests[at]?.body as { messages?: unknown }).messages);
+    const sent = JSON.stringify((server.requests[at]?.body as { messages?: unknown } | undefined)?.messages);
     expect(sent).toContain("Fix the sum test.");
     expect(sent).toMatch(/"tool_use_id":"k1"/);
     expect(sent).toMatch(/"tool_use_id":"k2"/);
