@@ -23,6 +23,10 @@ export const HEAVY_TESTS = [
   "test/cli/teammate-tmux.test.ts",
   "test/sdk/**/*.test.ts",
   "test/fleet/**/*.test.ts",
+  // Journeys (test/journeys): a whole task through one surface each.
+  "test/journeys/interactive.test.ts",
+  "test/journeys/sdk-host.test.ts",
+  "test/journeys/fleet.test.ts",
   // warden view in Debian's chromium (playwright-core), with the built CLI.
   "test/view/view-browser.test.ts",
 ];
@@ -40,6 +44,10 @@ export const INTEGRATION_TESTS = [
   "test/architecture/start-up-files.test.ts",
   "test/config/hostile-repository.test.ts",
   "test/docs/docs.test.ts",
+  "test/journeys/headless.test.ts",
+  "test/journeys/acp-editor.test.ts",
+  "test/journeys/subagents.test.ts",
+  "test/journeys/crash-recovery.test.ts",
   "test/config/settings-env.test.ts",
   "test/config/trust/untrusted-command-cli.test.ts",
   "test/context/compaction.test.ts",

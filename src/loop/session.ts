@@ -82,8 +82,12 @@ export class SessionEngine {
     onForegroundEvent: (parentToolUseId, event) => {
       for (const listener of this.subagentListeners) listener(parentToolUseId, event);
     },
+    onBackgroundEvent: (parentToolUseId, event) => {
+      for (const listener of this.backgroundSubagentListeners) listener(parentToolUseId, event);
+    },
   }));
   private readonly subagentListeners = new Set<(parentToolUseId: string, event: QueryEvent) => void>();
+  private readonly backgroundSubagentListeners = new Set<(parentToolUseId: string, event: QueryEvent) => void>();
 
   /** Tools' one-shot questions to a model (WebFetch, WebSearch), counted in this session's ledger. */
   private readonly sideQuery: SideQuery;
@@ -175,6 +179,15 @@ export class SessionEngine {
   observeSubagents(listener: (parentToolUseId: string, event: QueryEvent) => void): () => void {
     this.subagentListeners.add(listener);
     return () => this.subagentListeners.delete(listener);
+  }
+
+  /**
+   * The same for background agents (whose Agent call returned when they started): the interactive
+   * UI shows their progress; a stream of the main conversation leaves them out, as Claude Code does.
+   */
+  observeBackgroundSubagents(listener: (parentToolUseId: string, event: QueryEvent) => void): () => void {
+    this.backgroundSubagentListeners.add(listener);
+    return () => this.backgroundSubagentListeners.delete(listener);
   }
 
   /** Calls `listener` when a turn becomes due while idle (see `wakeDue`); returns the unsubscribe. */

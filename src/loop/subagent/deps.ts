@@ -45,7 +45,10 @@ export interface SubagentDeps {
   teammateRunner?: TeammateRunner;
   /**
    * Each event of a foreground subagent's loop, as it happens, with the id of the Agent call it
-   * runs for; its first prompt comes as a `user` event before its first request.
+   * runs for; its first prompt comes as a `user` event before its first request, and a `terminal`
+   * event for the whole run comes last.
    */
   onForegroundEvent?: (parentToolUseId: string, event: QueryEvent) => void;
+  /** The same for a background agent (run_in_background), whose Agent call has already returned. */
+  onBackgroundEvent?: (parentToolUseId: string, event: QueryEvent) => void;
 }

@@ -28,12 +28,12 @@ export async function runSubagent(
     for (const error of errors) transcript?.recordEntry({ type: "hook_error", agentId: request.agentId, error });
   };
   const messages: Message[] = [...setup.messages];
-  // A foreground agent is watched as it works: its prompt first, then each event of its loop.
-  const parentToolUseId = request.background ? undefined : parent.toolUseId;
+  // An agent is watched as it works: its prompt first, then each event of its loop, then its end.
+  // A foreground agent's watchers stream it (headless); a background one is seen by the UI only.
+  const parentToolUseId = parent.toolUseId;
+  const observer = request.background ? deps.onBackgroundEvent : deps.onForegroundEvent;
   const watch =
-    parentToolUseId !== undefined && deps.onForegroundEvent
-      ? (event: QueryEvent) => deps.onForegroundEvent?.(parentToolUseId, event)
-      : undefined;
+    parentToolUseId !== undefined && observer ? (event: QueryEvent) => observer(parentToolUseId, event) : undefined;
   const prompt = request.fork || request.history ? undefined : messages.at(-1);
   if (watch && prompt?.role === "user") watch({ type: "user", message: prompt });
   let run: ChildRun;
@@ -76,6 +76,8 @@ export async function runSubagent(
   }
   // Only a callback that stops the loop leaves no terminal event, and this one never does.
   const terminal = run.terminal as TerminalEvent;
+  // The whole run's end (every round), so a watcher closes what it shows of this agent.
+  watch?.({ ...terminal, turnCount: turns, usage });
   const result: SubagentResult = {
     agentId: request.agentId,
     text: run.lastText,

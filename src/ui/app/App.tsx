@@ -99,6 +99,18 @@ export function App(props: AppProps) {
     show();
     return handle.liveNotices.subscribe(show);
   }, [handle, transcript]);
+  // Subagents' own calls appear under their Agent call as they run (background ones on their own).
+  useEffect(() => {
+    if (!handle) return;
+    const stopForeground = handle.engine.observeSubagents((id, event) => transcript.applySubagent(id, event, false));
+    const stopBackground = handle.engine.observeBackgroundSubagents((id, event) =>
+      transcript.applySubagent(id, event, true),
+    );
+    return () => {
+      stopForeground();
+      stopBackground();
+    };
+  }, [handle, transcript]);
 
   // The elapsed time of running tools ticks while something runs.
   const tasksRunning =

@@ -5,7 +5,7 @@ import { Box, Text } from "ink";
 import type { BackgroundTask } from "../../tool/shell-state.js";
 import { Markdown } from "../components/Markdown.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
-import { BackgroundTasksPanel, RunningToolView, TodoPanel } from "./TranscriptView.js";
+import { BackgroundAgentView, BackgroundTasksPanel, RunningToolView, TodoPanel } from "./TranscriptView.js";
 
 export interface LivePartProps {
   transcript: TranscriptModel;
@@ -33,10 +33,26 @@ export function LivePart({ transcript, now, backgroundTasks, working }: LivePart
         </Box>
       ) : null}
       {running.map((tool) => (
-        <RunningToolView key={tool.use.id} tool={tool} now={now} />
+        <RunningToolView
+          key={tool.use.id}
+          tool={tool}
+          now={now}
+          subagent={transcript.subagents.byCall.get(tool.use.id)}
+        />
+      ))}
+      {transcript.subagents.runningInBackground().map(([id, progress]) => (
+        <BackgroundAgentView key={id} progress={progress} now={now} />
       ))}
       {transcript.todo ? <TodoPanel list={transcript.todo} /> : null}
-      {backgroundTasks ? <BackgroundTasksPanel tasks={backgroundTasks} now={now} /> : null}
+      {backgroundTasks ? (
+        <BackgroundTasksPanel
+          // An agent whose calls are shown above is not listed twice.
+          tasks={backgroundTasks.filter(
+            (t) => t.toolUseId === undefined || !transcript.subagents.byCall.has(t.toolUseId),
+          )}
+          now={now}
+        />
+      ) : null}
       {working ? (
         <Box marginTop={1}>
           <Text color="magenta">✻ Working… </Text>

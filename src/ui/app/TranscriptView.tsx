@@ -5,6 +5,7 @@ import type { BackgroundTask } from "../../tool/shell-state.js";
 import type { TaskListSnapshot } from "../../tool/task-list.js";
 import { DiffView, diffLines, diffStats } from "../components/DiffView.js";
 import { Markdown } from "../components/Markdown.js";
+import { SHOWN_SUBAGENT_CALLS, type SubagentProgress } from "../transcript/subagent-activity.js";
 import type { RunningTool, TranscriptItem } from "../transcript/transcript-model.js";
 
 export function ItemView({ item }: { item: TranscriptItem }) {
@@ -103,7 +104,15 @@ function Indented({ prefix, children }: { prefix: string; children: ReactNode })
   );
 }
 
-export function RunningToolView({ tool, now }: { tool: RunningTool; now: number }) {
+export function RunningToolView({
+  tool,
+  now,
+  subagent,
+}: {
+  tool: RunningTool;
+  now: number;
+  subagent?: SubagentProgress;
+}) {
   const seconds = Math.floor((now - tool.startedAt) / 1000);
   const lastLines = tool.progress?.output.replace(/\s+$/, "").split("\n").slice(-5) ?? [];
   return (
@@ -134,6 +143,47 @@ export function RunningToolView({ tool, now }: { tool: RunningTool; now: number 
       {tool.progress && tool.progress.totalLines > lastLines.length ? (
         <Text dimColor>{`     (${tool.progress.totalLines} lines so far)`}</Text>
       ) : null}
+      {subagent ? <SubagentCallsView progress={subagent} /> : null}
+    </Box>
+  );
+}
+
+/** A subagent's latest calls under its Agent call, the earlier ones as a count. */
+function SubagentCallsView({ progress }: { progress: SubagentProgress }) {
+  const shown = progress.calls.slice(-SHOWN_SUBAGENT_CALLS);
+  const earlier = progress.calls.length - shown.length;
+  if (shown.length === 0)
+    return (
+      <Indented prefix="  ⎿  ">
+        <Text dimColor>Starting…</Text>
+      </Indented>
+    );
+  return (
+    <>
+      {shown.map((call, index) => (
+        <Indented key={call.id} prefix={index === 0 ? "  ⎿  " : "     "}>
+          <Text color={call.state === "error" ? "red" : undefined} dimColor={call.state !== "error"}>
+            {call.summary}
+            {call.state === "running" ? " …" : ""}
+          </Text>
+        </Indented>
+      ))}
+      {earlier > 0 ? <Text dimColor>{`     +${earlier} more tool use${earlier === 1 ? "" : "s"}`}</Text> : null}
+    </>
+  );
+}
+
+/** A background agent at work: its Agent call has returned, its calls are shown here until it ends. */
+export function BackgroundAgentView({ progress, now }: { progress: SubagentProgress; now: number }) {
+  const seconds = Math.max(0, Math.floor((now - progress.startedAt) / 1000));
+  return (
+    <Box marginTop={1} flexDirection="column">
+      <Text>
+        <Text color="yellow">● </Text>
+        <Text bold>{progress.label ?? "Agent"}</Text>
+        <Text dimColor>{` (in the background · ${seconds}s)`}</Text>
+      </Text>
+      <SubagentCallsView progress={progress} />
     </Box>
   );
 }

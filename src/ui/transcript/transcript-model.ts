@@ -9,6 +9,7 @@ import type { Message, ToolResultBlock, ToolUseBlock } from "../../messages/type
 import type { TaskListItem, TaskListSnapshot } from "../../tool/task-list.js";
 import type { AnyTool } from "../../tool/types.js";
 import { ATTACHED_PREFIX, NOT_ATTACHED_PREFIX } from "../input/file-mentions.js";
+import { SubagentActivity, subagentDoneLine } from "./subagent-activity.js";
 import {
   checklistOf,
   type EditPreview,
@@ -55,6 +56,10 @@ export class TranscriptModel {
   /** Results that came before the message holding their call (calls run while the model streams). */
   private readonly finishedEarly = new Map<string, { toolUse: ToolUseBlock; result: ToolResultBlock }>();
   todo: TaskListSnapshot | undefined;
+  /** Subagents' own calls, shown under their Agent call (or on their own while in the background). */
+  readonly subagents: SubagentActivity;
+  /** Agent calls' lines by id, to name a background agent after its call has finished. */
+  private readonly agentSummaries = new Map<string, string>();
   private nextId = 1;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
@@ -63,7 +68,9 @@ export class TranscriptModel {
   constructor(
     private readonly toolsFor: () => readonly AnyTool[],
     private readonly cwd: string,
-  ) {}
+  ) {
+    this.subagents = new SubagentActivity((name) => this.tool(name), cwd);
+  }
 
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -109,7 +116,30 @@ export class TranscriptModel {
     this.streamingThinking = "";
     this.running.clear();
     this.finishedEarly.clear();
+    this.subagents.clear();
+    this.agentSummaries.clear();
     this.todo = undefined;
+    this.changed();
+  }
+
+  /**
+   * An event of a subagent's loop, for the Agent call `parentToolUseId`: its calls appear under
+   * that call as they run; a background agent's end is written as a line of its own.
+   */
+  applySubagent(parentToolUseId: string, event: QueryEvent, background: boolean): void {
+    const ended = this.subagents.apply(parentToolUseId, event, background);
+    const label = this.agentSummaries.get(parentToolUseId);
+    if (label) this.subagents.label(parentToolUseId, label);
+    if (ended && background) {
+      const progress = this.subagents.forget(parentToolUseId);
+      const failed = event.type === "terminal" && event.reason !== "completed";
+      if (progress)
+        this.push({
+          kind: "tool",
+          summary: `${progress.label ?? "Agent"} · in the background`,
+          result: { lines: [subagentDoneLine(progress, failed)], hidden: 0, isError: failed },
+        });
+    }
     this.changed();
   }
 
@@ -199,13 +229,10 @@ export class TranscriptModel {
             // is shown here, after the text before it, not when its result came.
             const finished = this.finishedEarly.get(block.id);
             this.finishedEarly.delete(block.id);
+            const summary = toolCallSummary(this.tool(block.name), block, this.cwd);
+            if (block.name === "Agent") this.agentSummaries.set(block.id, summary);
             if (finished) this.pushResult(finished.toolUse, finished.result);
-            else
-              this.running.set(block.id, {
-                use: block,
-                summary: toolCallSummary(this.tool(block.name), block, this.cwd),
-                startedAt: Date.now(),
-              });
+            else this.running.set(block.id, { use: block, summary, startedAt: Date.now() });
           }
         }
         break;
@@ -279,6 +306,8 @@ export class TranscriptModel {
     for (const { toolUse, result } of this.finishedEarly.values()) this.pushResult(toolUse, result);
     this.finishedEarly.clear();
     this.running.clear();
+    // A foreground agent cut short with its turn shows no more calls; background ones work on.
+    for (const [id, progress] of [...this.subagents.byCall]) if (!progress.background) this.subagents.forget(id);
   }
 
   /** A finished call: its summary and result take the running entry's place. */
@@ -287,7 +316,14 @@ export class TranscriptModel {
     this.running.delete(toolUse.id);
     const tool = this.tool(toolUse.name);
     // A command stopped while its output was on screen keeps that output in view (its result carries it).
-    const result = summarizeResult(tool, toolUse, resultBlock, running?.progress ? 10 : 4);
+    let result = summarizeResult(tool, toolUse, resultBlock, running?.progress ? 10 : 4);
+    // A foreground agent's calls fold into one line once it has reported (its report is the model's).
+    const agent = this.subagents.byCall.get(toolUse.id);
+    if (agent && !agent.background) {
+      this.subagents.forget(toolUse.id);
+      agent.endedAt ??= Date.now();
+      if (!result.isError) result = { lines: [subagentDoneLine(agent, false)], hidden: 0, isError: false };
+    }
     // The panel follows a TodoWrite as soon as it is done, not once the turn's other calls are.
     if (!result.isError && checklistOf(toolUse)) this.todo = todoListOf(toolUse, this.todo);
     const edit = result.isError ? undefined : editOf(toolUse.input, "new");
