@@ -29,6 +29,9 @@ const MAY_IMPORT = {
   session: ["messages", "tool", "config", "fs"],
   // Language servers for the LSP tool: which may start here (cheap), and the client, loaded on use.
   lsp: ["process"],
+  // Background tasks of every kind (shell commands, agents, remote jobs): the session's registry,
+  // their output files and the notice the model gets when one ends. Tools start and read them.
+  tasks: ["tool", "shell", "process"],
   // The concrete tools: the contract and the services they use, never the loop or the CLI.
   // REPL (code mode) runs its programs' calls through orchestration's runToolUse, as a direct call.
   tools: [
@@ -43,6 +46,7 @@ const MAY_IMPORT = {
     "results",
     "lsp",
     "orchestration",
+    "tasks",
   ],
   // Running a response's tool calls: it asks the authority through CanUseTool (src/tool/), so it
   // never imports the permission engine itself.

@@ -3,6 +3,8 @@
 // the session inbox call these and never write the session's AppState themselves: a permission
 // mode switched from any of them gets the same checks (a known mode, bypassPermissions only when
 // it was made available) and the same plan-mode bookkeeping (the mode to return to, the plan file).
+// What a front end leaves for the model (a message, a reminder, a Ctrl+B before a command started)
+// goes on the session's channels (src/tool/session-channels.ts), never into AppState.
 import { sessionArtifactsDir } from "../config/paths.js";
 import type { SessionEngine } from "../loop/session.js";
 import type { UserMessage } from "../messages/types.js";
@@ -18,7 +20,7 @@ export class PermissionModeError extends Error {
 /** What the commands need of the session: the engine's state, its running prompt, its agents. */
 export type CommandedSession = Pick<
   SessionEngine,
-  "sessionId" | "cwd" | "getAppState" | "setAppState" | "abort" | "stopAgents"
+  "sessionId" | "cwd" | "getAppState" | "setAppState" | "channels" | "abort" | "stopAgents"
 >;
 
 /**
@@ -108,21 +110,14 @@ export function createSessionCommands(
       session.abort(reason);
     },
     queueMessage(message) {
-      update((state) => ({ ...state, queuedUserMessages: [...(state.queuedUserMessages ?? []), message] }));
+      session.channels.userMessages.send(message);
     },
     remind(text) {
-      update((state) => ({
-        ...state,
-        pendingReminders: [...(state.pendingReminders ?? []), text],
-        wakeRequested: true,
-      }));
+      session.channels.reminders.send(text);
+      session.channels.wake.raise();
     },
     backgroundWhenStarted(toolUseIds) {
-      if (toolUseIds.length === 0) return;
-      update((state) => ({
-        ...state,
-        backgroundWhenStarted: new Set([...(state.backgroundWhenStarted ?? []), ...toolUseIds]),
-      }));
+      session.channels.backgroundWhenStarted.send(...toolUseIds);
     },
     stopAgents: () => session.stopAgents(),
   };

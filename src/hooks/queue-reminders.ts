@@ -1,11 +1,7 @@
-// Hook output meant for the model waits in AppState.pendingReminders; the loop turns it into one
-// <system-reminder> message before its next request.
-import type { AppState } from "../tool/app-state.js";
+// Hook output meant for the model goes on the session's reminders channel; the loop turns it into
+// one <system-reminder> message before its next request.
+import type { SessionChannels } from "../tool/session-channels.js";
 
-export function queueReminders(
-  target: { setAppState(update: (prev: AppState) => AppState): void },
-  texts: readonly string[],
-): void {
-  if (texts.length === 0) return;
-  target.setAppState((prev) => ({ ...prev, pendingReminders: [...(prev.pendingReminders ?? []), ...texts] }));
+export function queueReminders(target: { channels: SessionChannels }, texts: readonly string[]): void {
+  target.channels.reminders.send(...texts);
 }

@@ -213,7 +213,7 @@ export class ContextManager {
       for (const error of start.errors) yield { type: "notice", message: `SessionStart hook: ${error}` };
       const texts = start.additionalContext.map((text) => `SessionStart hook context: ${text}`);
       if (texts.length > 0) {
-        context.setAppState((prev) => ({ ...prev, pendingReminders: [...(prev.pendingReminders ?? []), ...texts] }));
+        context.channels.reminders.send(...texts);
       }
     }
     return { ok: true, usage };

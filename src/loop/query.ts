@@ -28,7 +28,6 @@ import {
   type RequestAgent,
   type ThinkingSetting,
 } from "../providers/types.js";
-import type { BriefMessage } from "../tool/brief.js";
 import { currentTaskList, MAIN_TODO_LIST, taskListRevision } from "../tool/task-list.js";
 import type { CanUseTool, ToolUseContext } from "../tool/types.js";
 import { ContextManager } from "./context-manager.js";
@@ -285,7 +284,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     for (const extra of newMessages) yield add(extra);
     const listEvent = taskListChange();
     if (listEvent) yield listEvent;
-    for (const message of drainBriefOutbox(context)) yield { type: "brief", message };
+    for (const message of context.channels.brief.drain()) yield { type: "brief", message };
 
     if (signal.aborted) {
       if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_DURING_TOOLS));
@@ -295,17 +294,6 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       return yield* finish(terminal("max_turns"));
     }
   }
-}
-
-/** Messages the model sent the user during the turn (SendUserMessage), taken out in one update. */
-function drainBriefOutbox(context: ToolUseContext): BriefMessage[] {
-  let taken: BriefMessage[] = [];
-  context.setAppState((prev) => {
-    if (!prev.briefOutbox?.length) return prev;
-    taken = prev.briefOutbox;
-    return { ...prev, briefOutbox: [] };
-  });
-  return taken;
 }
 
 /** True once a budget is set and the known cost has reached it (an unknown cost never ends a query). */

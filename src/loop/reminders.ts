@@ -4,12 +4,13 @@
 // deferred-tools and MCP-instructions deltas, token and budget use), the kinds the session's
 // options add, the kinds the tools of the pool bring (Tool.attachments: a todo list...), and last
 // the messages the user queued while the prompt ran. A feature adds its reminder as a source here
-// or on its tool, never as code in query().
+// or on its tool, never as code in query(). Sources only read: what waits on the session's channels
+// for the model (reminders, queued messages) is drained here, once per request, and handed to the
+// sources that show it as AttachmentContext.arrived.
 import { AttachmentRegistry, builtInAttachmentSources } from "../context/attachments/index.js";
 import type { UserMessage } from "../messages/types.js";
 import type { AnyTool, AttachmentContext, AttachmentSource } from "../tool/types.js";
 import type { RequestPrefixCache } from "./request-prefix.js";
-import { drainQueuedUserMessages } from "./user-message-queue.js";
 
 export interface SessionAttachmentOptions {
   /** The date the system prompt states (YYYY-MM-DD). */
@@ -25,8 +26,8 @@ export interface SessionAttachmentOptions {
 /** `queued_command`: messages the user sent while the prompt ran join the next request, in their own words. */
 export const queuedCommandSource: AttachmentSource = {
   kind: "queued_command",
-  collect({ context }) {
-    return drainQueuedUserMessages(context).map((message) => ({ message }));
+  collect({ arrived }) {
+    return (arrived?.userMessages ?? []).map((message) => ({ message }));
   },
 };
 
@@ -61,9 +62,14 @@ export class SessionAttachments {
     return [...this.sessionSources, ...fromTools, queuedCommandSource];
   }
 
-  /** The messages to add before the coming request. */
-  collect(base: Omit<AttachmentContext, "turn">): Promise<UserMessage[]> {
-    return this.registry.collect(base, this.sourcesFor(base.context.options.tools));
+  /**
+   * The messages to add before the coming request. The channels are drained here, before any source
+   * runs: `hook_context` and `queued_command`, which are always in the list, show what was taken.
+   */
+  collect(base: Omit<AttachmentContext, "turn" | "arrived">): Promise<UserMessage[]> {
+    const { channels } = base.context;
+    const arrived = { reminders: channels.reminders.drain(), userMessages: channels.userMessages.drain() };
+    return this.registry.collect({ ...base, arrived }, this.sourcesFor(base.context.options.tools));
   }
 
   /** What the sources put back after a compaction, one text per kind. */

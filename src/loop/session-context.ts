@@ -3,6 +3,7 @@
 // memory, AppState).
 import { sessionArtifactsDir } from "../config/paths.js";
 import type { Message } from "../messages/types.js";
+import type { SessionStore } from "../tool/context.js";
 import type { ReadFileState } from "../tool/read-file-state.js";
 import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, RefusedCall, SubagentHost, ToolUseContext } from "../tool/types.js";
@@ -15,7 +16,7 @@ export interface SessionContextSource {
   sessionId: string;
   messages: Message[];
   readFileState: ReadFileState;
-  store: Pick<ToolUseContext, "getAppState" | "setAppState">;
+  store: SessionStore;
   subagents: SubagentHost;
   sideQuery: SideQuery;
   /** The session's list of refused calls, which its subagents' refusals join. */
@@ -50,5 +51,6 @@ export function sessionToolUseContext(
     readFileState: source.readFileState,
     getAppState: store.getAppState,
     setAppState: store.setAppState,
+    channels: store.channels,
   };
 }

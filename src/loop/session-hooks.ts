@@ -5,12 +5,14 @@ import type { HookRunner, SessionEndReason } from "../hooks/hook-runner.js";
 import { queueReminders } from "../hooks/queue-reminders.js";
 import type { AssistantMessage } from "../messages/types.js";
 import type { AppState } from "../tool/app-state.js";
+import type { SessionChannels } from "../tool/session-channels.js";
 import type { QueryEvent, TerminalEvent } from "./events.js";
 
 /** What the hooks need of a session: the SessionEngine fits. */
 export interface HookableSession {
   submitMessage(prompt?: string): AsyncGenerator<QueryEvent, TerminalEvent>;
   setAppState(update: (prev: AppState) => AppState): void;
+  readonly channels: SessionChannels;
 }
 
 /** A UserPromptSubmit hook refused the prompt; nothing was sent to the model. */

@@ -11,10 +11,9 @@ import type { UsageLedger } from "../models/cost.js";
 import { applyOverride, type ModelInfo, modelInfoFor } from "../models/resolve.js";
 import { TranscriptWriter } from "../session/transcript.js";
 import type { AppState } from "../tool/app-state.js";
-import { createAppStateStore } from "../tool/context.js";
+import { createAppStateStore, type SessionStore } from "../tool/context.js";
 import { emptyPermissionContext, type ToolPermissionContext } from "../tool/permission-types.js";
 import type { SideQuery } from "../tool/side-query.js";
-import type { ToolUseContext } from "../tool/types.js";
 import { ContextManager } from "./context-manager.js";
 import { SessionAttachments } from "./reminders.js";
 import { RequestPrefixCache } from "./request-prefix.js";
@@ -29,7 +28,7 @@ export interface SessionParts {
   modelLabel: string;
   modelInfo: ModelInfo;
   sideQuery: SideQuery;
-  store: Pick<ToolUseContext, "getAppState" | "setAppState">;
+  store: SessionStore;
   toolPool: SessionToolPool;
   now: () => Date;
   /** The date the system prompt states. */

@@ -7,7 +7,9 @@ import type { PermissionDenialRecord } from "../orchestration/run-tool-use.js";
 import type { ThinkingSetting } from "../providers/types.js";
 import type { ExtraTranscriptEntry, TranscriptEntry, TranscriptWriter } from "../session/transcript.js";
 import type { AppState } from "../tool/app-state.js";
+import type { SessionStore } from "../tool/context.js";
 import { type FileReadRecord, ReadFileState } from "../tool/read-file-state.js";
+import type { SessionChannels } from "../tool/session-channels.js";
 import type { SideQuery } from "../tool/side-query.js";
 import type { AnyTool, SubagentHost, ToolUseContext } from "../tool/types.js";
 import type { CompactOutcome, ContextManager } from "./context-manager.js";
@@ -50,7 +52,7 @@ export class SessionEngine {
   private mainModelInfo: ModelInfo;
   /** How the main loop's model may think, read before each request (the Agent SDK changes it). */
   thinking: ThinkingSetting | undefined;
-  private readonly store: Pick<ToolUseContext, "getAppState" | "setAppState">;
+  private readonly store: SessionStore;
   /** Turns due while no prompt runs (a task ended, a message came): see wake.ts. */
   private readonly wake: WakeSignal;
   private readonly readFileState = new ReadFileState();
@@ -96,7 +98,7 @@ export class SessionEngine {
     this.cwd = options.cwd;
     this.thinking = options.thinking;
     this.messages = [...(options.initialMessages ?? [])];
-    const parts = wireSession(options, this.ledger, this.messages, (state) => this.wake.stateChanged(state));
+    const parts = wireSession(options, this.ledger, this.messages, () => this.wake.check());
     this.sessionId = parts.sessionId;
     this.modelLabel = parts.modelLabel;
     this.mainModelInfo = parts.modelInfo;
@@ -157,6 +159,11 @@ export class SessionEngine {
     this.store.setAppState(update);
   }
 
+  /** The session's mailboxes (src/tool/session-channels.ts); front ends send through the session's commands. */
+  get channels(): SessionChannels {
+    return this.store.channels;
+  }
+
   /** True while a submitted prompt is being worked on. */
   get isRunning(): boolean {
     return this.running !== undefined;
@@ -168,7 +175,7 @@ export class SessionEngine {
    * takes it.
    */
   get wakeDue(): boolean {
-    return !this.running && wakeDue(this.store.getAppState());
+    return !this.running && wakeDue(this.store);
   }
 
   /**
@@ -207,7 +214,7 @@ export class SessionEngine {
     limits?: { maxTurns?: number },
   ): AsyncGenerator<QueryEvent, TerminalEvent> {
     if (this.running) throw new Error("a prompt is already running in this session; wait for it or abort it");
-    if (prompt === undefined && !wakeDue(this.store.getAppState()))
+    if (prompt === undefined && !wakeDue(this.store))
       throw new Error("nothing waits for the model: a turn without a prompt needs a queued message or notice");
     let abortController = new AbortController();
     this.running = abortController;

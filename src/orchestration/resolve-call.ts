@@ -1,14 +1,17 @@
 // A tool_use as the model sent it, resolved once: its tool found in the pool and its input parsed
 // by the tool's own schema. The executor judges concurrency on the result and runToolUse runs it,
-// so neither looks the tool up or parses the input again.
+// so neither looks the tool up or parses the input again. A call ready to run also carries its
+// memo (tool/call-memo.ts): what one step learns about the input, a later step of the same call
+// reuses (the Bash permission check's shell analysis, reused by the tool's call()).
 import type { ToolUseBlock } from "../messages/types.js";
+import { CallMemo } from "../tool/call-memo.js";
 import { findToolByName } from "../tool/pool.js";
 import { formatZodError } from "../tool/schema.js";
 import type { AnyTool, ToolInput } from "../tool/types.js";
 
 export type ResolvedToolCall =
-  /** Ready to run: the tool and its parsed input. */
-  | { block: ToolUseBlock; tool: AnyTool; input: ToolInput; problem?: undefined }
+  /** Ready to run: the tool, its parsed input, and the memory its steps share. */
+  | { block: ToolUseBlock; tool: AnyTool; input: ToolInput; memo: CallMemo; problem?: undefined }
   /** Cannot run: `problem` is the error the model reads (arguments not JSON, schema failure). */
   | { block: ToolUseBlock; tool: AnyTool; input?: undefined; problem: string }
   /** No tool of that name in the pool. */
@@ -35,5 +38,5 @@ export function resolveToolCall(block: ToolUseBlock, tools: readonly AnyTool[]):
   }
   const parsed = tool.inputSchema.safeParse(block.input, INTERPRETED);
   if (!parsed.success) return { block, tool, problem: formatZodError(tool.name, parsed.error) };
-  return { block, tool, input: parsed.data as ToolInput };
+  return { block, tool, input: parsed.data as ToolInput, memo: new CallMemo() };
 }

@@ -67,7 +67,7 @@ export async function runResolvedToolCall(
   }
   if (call.problem !== undefined) return { tool, result: errorResult(block.id, call.problem) };
 
-  const callContext: ToolUseContext = { ...context, toolUseId: block.id };
+  const callContext: ToolUseContext = { ...context, toolUseId: block.id, callMemo: call.memo };
   // Relative paths are made absolute once, against where the session is when the call starts, and
   // again after each rewrite below: every step judges the path the call will act on.
   const cwd = sessionWorkingDirectory(callContext);

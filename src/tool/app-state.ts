@@ -2,10 +2,10 @@
 // ToolUseContext.getAppState / setAppState. Every field is declared here, grouped by the part of
 // Warden that owns it, so a reader sees all of it in one place. A new tool or layer that needs to
 // keep state adds its field (and the type of that field, if it is new) in src/tool/, never by
-// declaration merging from its own folder.
-import type { UserMessage } from "../messages/types.js";
+// declaration merging from its own folder. What one layer leaves for another to take (reminders,
+// queued messages, wake requests...) is not state: it travels on the session's channels
+// (./session-channels.ts).
 import type { AgentCatalog } from "./agents.js";
-import type { BriefMessage } from "./brief.js";
 import type { CompactHooks } from "./compact-hooks.js";
 import type { CronSchedule } from "./cron.js";
 import type { PermissionMode, ToolPermissionContext } from "./permission-types.js";
@@ -76,24 +76,8 @@ export interface AppState {
   /** The same hooks around a compaction (PreCompact, PostCompact, SessionStart "compact"). */
   compactHooks?: CompactHooks;
 
-  // --- Messages for the model that did not come from a tool result (src/loop/) ---
-  /**
-   * Texts for the model that arrived outside a tool result (a background command finished, a
-   * hook added context). The loop drains them into one <system-reminder> user message before its
-   * next model request.
-   */
-  pendingReminders?: string[];
-  /** Messages the model sent the user (SendUserMessage), waiting to be shown (src/tool/brief.ts). */
-  briefOutbox?: BriefMessage[];
-  /** Messages the user sent while a prompt ran, waiting for the next model request. */
-  queuedUserMessages?: UserMessage[];
-  /**
-   * Set when something arrived that the model should act on without waiting for the person: a
-   * background task ended, a scheduled prompt fell due, another session's message was let in. An
-   * interactive session that is idle starts a turn for it (src/loop/wake.ts); a prompt that starts
-   * clears it, since its requests carry what waits.
-   */
-  wakeRequested?: boolean;
+  // --- The running turn (src/orchestration/; what waits for the model is in the session's
+  // channels, ./session-channels.ts) ---
   /**
    * Kept by the streaming executor (src/orchestration/): calls run and every one of them is
    * 'cancel', so a new user message may abort the turn. The session reads it when the user sends
@@ -157,11 +141,6 @@ export interface AppState {
   backgroundTasks?: BackgroundTaskRegistry;
   /** The foreground commands running now, which the person may send to the background (Ctrl+B). */
   foregroundCommands?: ForegroundCommandControl;
-  /**
-   * Bash calls (tool_use ids) the person sent to the background before their command had started
-   * (Ctrl+B while the call's checks ran): each goes to the background as soon as it starts.
-   */
-  backgroundWhenStarted?: ReadonlySet<string>;
   /** The merged `sandbox` settings of this session, as the settings loader parsed them. */
   sandboxSettings?: SandboxSettings;
   /** Set once the model has been told the sandbox cannot run here ("say so once"). */
@@ -178,11 +157,4 @@ export interface AppState {
   // --- Teams (src/tools/team-create/, send-message/, src/loop/subagent/teammates.ts) ---
   /** The team this agent leads (after TeamCreate) or belongs to (a teammate). */
   team?: TeamContext;
-  /**
-   * A teammate that approved the lead's shutdown request (SendMessage shutdown_response): its loop
-   * ends after the turn's tool calls.
-   */
-  teamShutdownApproved?: boolean;
-  /** A teammate's plan waiting for the lead's answer: the request id ExitPlanMode sent. */
-  pendingPlanApproval?: string;
 }

@@ -1,6 +1,7 @@
 // Messages the model sends the user while it works (SendUserMessage, src/tools/brief/): they wait
-// in AppState.briefOutbox until the loop turns each into a `brief` event after the turn's tool
-// results, which the CLI prints as a stream-json line and a UI shows as it arrives.
+// on the session's brief channel (./session-channels.ts) until the loop turns each into a `brief`
+// event after the turn's tool results, which the CLI prints as a stream-json line and a UI shows
+// as it arrives.
 
 export type BriefStatus = "normal" | "proactive";
 

@@ -1,16 +1,20 @@
 import type { Message } from "../messages/types.js";
 import type { AppState } from "./app-state.js";
 import { ReadFileState } from "./read-file-state.js";
+import { createSessionChannels } from "./session-channels.js";
 import type { ToolUseContext, ToolUseContextOptions } from "./types.js";
 
-/** A simple holder for AppState, for sessions and tests that have no UI store. */
-/** A store of AppState; `onChange` hears each update that produced a new state. */
-export function createAppStateStore(
-  initial: AppState,
-  onChange?: (state: AppState) => void,
-): Pick<ToolUseContext, "getAppState" | "setAppState"> {
+/** What a session holds for its tool calls: its state and its mailboxes. */
+export type SessionStore = Pick<ToolUseContext, "getAppState" | "setAppState" | "channels">;
+
+/**
+ * A store of AppState with the session's channels (./session-channels.ts), for sessions and tests;
+ * `onChange` hears each update that produced a new state.
+ */
+export function createAppStateStore(initial: AppState, onChange?: (state: AppState) => void): SessionStore {
   let state = initial;
   return {
+    channels: createSessionChannels(),
     getAppState: () => state,
     setAppState: (update) => {
       const before = state;

@@ -143,7 +143,7 @@ export type BackgroundTaskEvent =
   | { kind: "progress"; task: BackgroundTask; progress: BackgroundTaskProgress }
   | { kind: "ended"; task: BackgroundTask; summary: string };
 
-/** A session's background tasks (implemented in src/tools/bash/background-tasks.ts). */
+/** A session's background tasks (implemented in src/tasks/registry.ts). */
 export interface BackgroundTaskRegistry {
   /** Calls `listener` for every task event from now on; returns the unsubscribe. */
   observe(listener: (event: BackgroundTaskEvent) => void): () => void;

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AssistantMessage, Message, ToolResultBlock, Usage, UserMessage } from "../messages/types.js";
 import type { AgentDefinition } from "./agents.js";
 import type { AppState } from "./app-state.js";
+import type { CallMemo } from "./call-memo.js";
 import type { EditorAccess } from "./editor.js";
 import type { FleetAccess } from "./fleet.js";
 import type {
@@ -12,6 +13,7 @@ import type {
   ToolPermissionContext,
 } from "./permission-types.js";
 import type { ReadFileState } from "./read-file-state.js";
+import type { SessionChannels } from "./session-channels.js";
 import type { SandboxSettings } from "./shell-state.js";
 import type { SideQuery } from "./side-query.js";
 import type { TeamContext, TeammateStatus, TeammateWorktree } from "./team.js";
@@ -105,6 +107,8 @@ export interface ToolUseContext {
   messages: Message[];
   getAppState(): AppState;
   setAppState(update: (prev: AppState) => AppState): void;
+  /** The session's mailboxes (./session-channels.ts): what one layer leaves for another. */
+  channels: SessionChannels;
   readFileState: ReadFileState;
   /** Set only inside a subagent. */
   agentId?: string;
@@ -120,6 +124,12 @@ export interface ToolUseContext {
   renderedRequest?: RenderedRequest;
   /** The id of the tool_use being executed, when there is one. */
   toolUseId?: string;
+  /**
+   * The memory of the call being executed (./call-memo.ts), carried on its resolved call: what an
+   * earlier step learned about the input that a later one reuses (the Bash permission check's
+   * analysis, reused by call()). Absent outside a call; a tool then computes what it needs.
+   */
+  callMemo?: CallMemo;
 }
 
 /** What the step before the permission decision hands it, for this one call. */
@@ -312,6 +322,18 @@ export interface AttachmentContext {
   };
   /** Set when the session keeps a USD budget; spent is null while the cost is unknown. */
   budget?: { spentUsd: number | null; maxUsd: number };
+  /**
+   * What the loop took from the session's channels for this request, for the sources that show it
+   * (sources only read; the loop drains): reminders for `hook_context`, queued messages for
+   * `queued_command`. Absent where nothing was taken (a compaction's re-attachment).
+   */
+  arrived?: ArrivedItems;
+}
+
+/** The channel items the loop took for one request (see AttachmentContext.arrived). */
+export interface ArrivedItems {
+  reminders: readonly string[];
+  userMessages: readonly UserMessage[];
 }
 
 /**

@@ -133,7 +133,7 @@ describe("SendMessage", () => {
       message: { type: "shutdown_response", request_id: "shutdown-1", approve: true },
     });
     expect(approve.text).toContain("your work ends after this turn");
-    expect(h.context.getAppState().teamShutdownApproved).toBe(true);
+    expect(h.context.channels.shutdownApproved.raised).toBe(true);
   });
 });
 

@@ -345,13 +345,13 @@ describe("the registry", () => {
     expect(errors).toHaveLength(7);
   });
 
-  it("sends hook context queued on AppState as one reminder, once", async () => {
+  it("sends hook context queued on the reminders channel as one reminder, once", async () => {
     const cwd = tempDir();
     const { session, requests } = sessionFor(cwd, [
       { content: [toolUse("e1", "Echo", { text: "x" })] },
       { content: [text("done")] },
     ]);
-    session.setAppState((prev) => ({ ...prev, pendingReminders: ["hook says A", "hook says B"] }));
+    session.channels.reminders.send("hook says A", "hook says B");
     await collect(session.submitMessage("go"));
     expect(remindersIn(requests[0])).toEqual(["<system-reminder>\nhook says A\n\nhook says B\n</system-reminder>"]);
     expect(newReminders(requests, 1)).toEqual([]);

@@ -108,11 +108,11 @@ describe("SessionCommands' other changes", () => {
     commands.remind("mail from the lead");
     commands.backgroundWhenStarted(["t1"]);
     commands.backgroundWhenStarted(["t2"]);
-    const state = session.getAppState();
-    expect(state.queuedUserMessages?.map((m) => m.content)).toEqual([[{ type: "text", text: "ran ls" }]]);
-    expect(state.pendingReminders).toEqual(["mail from the lead"]);
-    expect(state.wakeRequested).toBe(true);
-    expect([...(state.backgroundWhenStarted ?? [])]).toEqual(["t1", "t2"]);
+    const { channels } = session;
+    expect(channels.userMessages.peek().map((m) => m.content)).toEqual([[{ type: "text", text: "ran ls" }]]);
+    expect(channels.reminders.peek()).toEqual(["mail from the lead"]);
+    expect(channels.wake.raised).toBe(true);
+    expect(channels.backgroundWhenStarted.peek()).toEqual(["t1", "t2"]);
   });
 
   it("refuses a model switch when the session was given none", async () => {

@@ -208,9 +208,7 @@ describe("PreToolUse", () => {
     const json = JSON.stringify({ hookSpecificOutput: { additionalContext: "the notes folder is read by the CI" } });
     const { run, context } = setup(pre(hookScript(dir, "ctx.sh", `echo '${json}'`)), { allow: ["Note"] });
     await run();
-    expect(context.getAppState().pendingReminders).toEqual([
-      expect.stringContaining("the notes folder is read by the CI"),
-    ]);
+    expect(context.channels.reminders.peek()).toEqual([expect.stringContaining("the notes folder is read by the CI")]);
   });
 
   it("runs only hooks whose matcher names the tool", async () => {
@@ -287,7 +285,7 @@ describe("PostToolUse", () => {
     const outcome = await run();
     expect(tool.calls).toHaveLength(1);
     expect(outcome.result.content).toBe("noted: hi\n\nPostToolUse hook feedback: line 3 is too long");
-    expect(context.getAppState().pendingReminders).toEqual([expect.stringContaining("lint ran")]);
+    expect(context.channels.reminders.peek()).toEqual([expect.stringContaining("lint ran")]);
   });
 
   it("reports a crashing hook without losing the result", async () => {
@@ -378,7 +376,7 @@ describe("session hooks", () => {
     });
     const session = replaySession(cwd, ["hi"], hooks);
     await runSessionStartHooks(session, hooks, "startup", () => {});
-    expect(session.getAppState().pendingReminders).toEqual([expect.stringContaining("branch: feature/x")]);
+    expect(session.channels.reminders.peek()).toEqual([expect.stringContaining("branch: feature/x")]);
   });
 
   it("hooks come from every settings file", () => {

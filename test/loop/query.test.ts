@@ -276,14 +276,14 @@ describe("query loop", () => {
       { content: [toolUse("t1", "Echo", { text: "a" })] },
       { content: [text("ok")] },
     ]);
-    session.setAppState((s) => ({ ...s, pendingReminders: ["background job 1 finished", "file changed"] }));
+    session.channels.reminders.send("background job 1 finished", "file changed");
     await collect(session.submitMessage("x"));
     const reminders = session.messages.filter((m) => m.role === "user" && m.isMeta);
     expect(reminders).toHaveLength(1);
     expect(reminders[0]?.content).toEqual([
       { type: "text", text: "<system-reminder>\nbackground job 1 finished\n\nfile changed\n</system-reminder>" },
     ]);
-    expect(session.getAppState().pendingReminders).toEqual([]);
+    expect(session.channels.reminders.peek()).toEqual([]);
     // Sent with the first request, merged into the user turn it follows.
     expect(requests[0]?.messages).toHaveLength(1);
     expect(requests[0]?.messages[0]?.content).toHaveLength(2);

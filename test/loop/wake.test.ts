@@ -111,7 +111,7 @@ describe("an idle session's wake", () => {
     expect(notice).toMatch(/Background task \w+: command \\"Build\\"/);
     expect(notice).toContain("completed with exit code 0");
     expect(session.wakeDue).toBe(false);
-    expect(session.getAppState().wakeRequested).toBe(false);
+    expect(session.channels.wake.raised).toBe(false);
   });
 
   it("a notice that arrives while a prompt runs goes with that prompt, and nothing is due after it", async () => {
@@ -128,7 +128,7 @@ describe("an idle session's wake", () => {
     expect(await finish(session.submitMessage("go"))).toBe("completed");
     expect(lastMessageOf(at + 2)).toContain("Quick one");
     expect(session.wakeDue).toBe(false);
-    expect(session.getAppState().wakeRequested).toBe(false);
+    expect(session.channels.wake.raised).toBe(false);
     expect(wakes).toBe(0);
   });
 

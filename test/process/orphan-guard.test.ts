@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isProcessAlive } from "../../src/tools/bash/process-group.js";
+import { isProcessAlive } from "../../src/process/process-group.js";
 import { runCli } from "../cli/run-cli.js";
 import { tempDir } from "../loop/helpers.js";
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { isProcessAlive } from "../../src/process/process-group.js";
 import {
   bubblewrapArgs,
   literalRulePath,
@@ -15,7 +16,6 @@ import {
   unixSocketFilter,
 } from "../../src/shell/sandbox/index.js";
 import { emptyPermissionContext, type PermissionRule } from "../../src/tool/permission-types.js";
-import { isProcessAlive } from "../../src/tools/bash/process-group.js";
 import { BashTool } from "../../src/tools/bash/tool.js";
 import { createSession, type Session, text } from "../tools/bash/harness.js";
 

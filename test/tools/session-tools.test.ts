@@ -229,16 +229,16 @@ describe("Sleep", () => {
   it("wakes early for a user message, a notification, or a cancel", async () => {
     const context = sleepContext();
     const message = call(context, 600);
-    setTimeout(() => context.setAppState((s) => ({ ...s, queuedUserMessages: [userText("hello")] })), 150);
+    setTimeout(() => context.channels.userMessages.send(userText("hello")), 150);
     expect((await message).data.woke).toBe("user_message");
     // News still waiting (the loop has not taken it into a request yet): no wait at all.
     expect((await call(context, 600)).data.woke).toBe("user_message");
-    context.setAppState((s) => ({ ...s, queuedUserMessages: [] }));
+    context.channels.userMessages.drain();
 
     const notice = call(context, 600);
-    setTimeout(() => context.setAppState((s) => ({ ...s, pendingReminders: ["Background task 1 finished"] })), 150);
+    setTimeout(() => context.channels.reminders.send("Background task 1 finished"), 150);
     expect((await notice).data.woke).toBe("notification");
-    context.setAppState((s) => ({ ...s, pendingReminders: [] }));
+    context.channels.reminders.drain();
 
     const cancelled = call(context, 600);
     setTimeout(() => context.abortController.abort("user"), 150);

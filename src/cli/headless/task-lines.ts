@@ -5,8 +5,8 @@
 
 import { sessionArtifactsDir } from "../../config/paths.js";
 import type { SessionEngine } from "../../loop/session.js";
+import { sessionBackgroundTasks } from "../../tasks/registry.js";
 import type { BackgroundTask, BackgroundTaskEvent } from "../../tool/shell-state.js";
-import { sessionBackgroundTasks } from "../../tools/bash/background-tasks.js";
 
 type SystemLine = (fields: Record<string, unknown>) => void;
 

@@ -94,6 +94,7 @@ export async function openInteractiveSession(
         readFileState: new ReadFileState(),
         getAppState: () => session.getAppState(),
         setAppState: (update) => session.setAppState(update),
+        channels: session.channels,
       };
       const { result } = await runToolUse(toolUse, context, canUseTool, undefined);
       const output = typeof result.content === "string" ? result.content : JSON.stringify(result.content);

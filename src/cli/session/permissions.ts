@@ -8,6 +8,7 @@ import type { AutoModeClassifier } from "../../permissions/classifier/index.js";
 import { createLazyClassifier, createModelClassifier } from "../../permissions/classifier/index.js";
 import { loadSessionPermissions, type SessionPermissions } from "../../permissions/settings/index.js";
 import type { AppState } from "../../tool/app-state.js";
+import type { SessionChannels } from "../../tool/session-channels.js";
 import type { SessionConfig } from "../flags/session-config.js";
 import { defaultModelSpec, resolveModel } from "./model-choice.js";
 
@@ -61,6 +62,7 @@ export interface PermissionAwareSession {
   readonly transcriptPath: string;
   getAppState(): AppState;
   setAppState(update: (prev: AppState) => AppState): void;
+  readonly channels: SessionChannels;
   recordEntry(entry: { type: string; [key: string]: unknown }): void;
   submitMessage(prompt: string): AsyncGenerator<QueryEvent, TerminalEvent>;
 }

@@ -18,7 +18,7 @@ export async function restoredAgentState(
   const { readSidechains, restoredAgentTask } = await import("../../session/sidechains.js");
   const tasks = readSidechains(earlier).flatMap((record) => restoredAgentTask(record) ?? []);
   if (tasks.length === 0) return {};
-  const { ShellTaskRegistry } = await import("../../tools/bash/background-tasks.js");
+  const { ShellTaskRegistry } = await import("../../tasks/registry.js");
   // The new process's tasks go to its own folder (another one under --fork-session); the restored
   // ones keep the files they wrote.
   const registry = new ShellTaskRegistry(join(sessionArtifactsDir(cwd, sessionId), "tasks"));

@@ -95,7 +95,7 @@ export async function runTeammate(
           if (event.type === "assistant" || event.type === "user") messages.push(event.message);
           else if (event.type === "compact_boundary") messages.splice(0, messages.length, ...event.messages);
           // A shutdown it approved: the turn's calls are answered; no further request.
-          return event.type === "user" && context.getAppState().teamShutdownApproved === true;
+          return event.type === "user" && context.channels.shutdownApproved.raised;
         },
       );
       const { terminal, lastText } = run;
@@ -103,7 +103,7 @@ export async function runTeammate(
         turns += terminal.turnCount;
         usage = addUsage(usage, terminal.usage);
       }
-      if (context.getAppState().teamShutdownApproved) {
+      if (context.channels.shutdownApproved.raised) {
         reason = "shutdown";
         break;
       }

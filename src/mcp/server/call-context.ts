@@ -6,7 +6,7 @@ import type { AnyTool, CanUseTool, ToolUseContext } from "../../tool/types.js";
 export interface CallContextParts {
   tools: AnyTool[];
   canUseTool: CanUseTool;
-  store: Pick<ToolUseContext, "getAppState" | "setAppState">;
+  store: Pick<ToolUseContext, "getAppState" | "setAppState" | "channels">;
   readFileState: ReadFileState;
   cwd: string;
   sessionId: string;

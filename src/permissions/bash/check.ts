@@ -1,7 +1,7 @@
 // The Bash tool's own say on a command, and the helpers the tool needs (read-only check for
 // isReadOnly/isConcurrencySafe, the suggested rule prefix).
 
-import { analyzeCommand, analyzeCommandWith } from "../../shell/analysis/index.js";
+import { analyzeCommand, analyzeCommandWith, type ScriptAnalysis } from "../../shell/analysis/index.js";
 import { loadedShellParser, loadShellParser, type Pace } from "../../shell/parse/index.js";
 import {
   emptyPermissionContext,
@@ -19,6 +19,11 @@ export interface BashPermissionRequest {
   /** The shell's current directory (it may differ from the session's start directory after `cd`). */
   cwd: string;
   permissionContext: ToolPermissionContext;
+  /**
+   * Makes the command's analysis when the caller keeps it for its later steps (the Bash tool's
+   * call memo, so call() reuses it); absent: the command is analysed here.
+   */
+  analyze?: () => Promise<ScriptAnalysis>;
 }
 
 /**
@@ -33,7 +38,7 @@ export async function checkBashCommandPermission(request: BashPermissionRequest)
     return decideWithoutAnalysis(request.command, request.permissionContext, reason);
   }
   try {
-    const analysis = await analyzeCommand(request.command, request.cwd);
+    const analysis = await (request.analyze?.() ?? analyzeCommand(request.command, request.cwd));
     return decideBashPermission(analysis, request.permissionContext);
   } catch (error) {
     // Whatever broke the analysis (nesting deep enough to exhaust the stack...), deny rules hold.

@@ -33,6 +33,19 @@ export interface ScriptAnalysis {
   incomplete: boolean;
 }
 
+/** Who is told of each analysis made (see observeAnalyses). */
+const analysisObservers = new Set<(command: string) => void>();
+
+/**
+ * Calls `listener` with the command of every analysis from now until the returned function is
+ * called. An analysis is a full parse plus the validators, the costly part of a Bash decision: a
+ * test counts them to hold that one call analyses its command once.
+ */
+export function observeAnalyses(listener: (command: string) => void): () => void {
+  analysisObservers.add(listener);
+  return () => analysisObservers.delete(listener);
+}
+
 export async function analyzeCommand(command: string, cwd: string): Promise<ScriptAnalysis> {
   const parser = await loadShellParser();
   return analyzeCommandWith(parser, command, cwd);
@@ -48,6 +61,7 @@ export function analyzeCommandWith(
   cwd: string,
   validate: RunValidators = runValidators,
 ): ScriptAnalysis {
+  for (const observer of analysisObservers) observer(command);
   const script = joinLineContinuations(command);
   const tree = parseWith(parser, withoutCoprocKeywords(script));
   try {

@@ -4,6 +4,7 @@
 export {
   analyzeCommand,
   analyzeCommandWith,
+  observeAnalyses,
   type RunValidators,
   type ScriptAnalysis,
   splitBashCommand,

@@ -6,8 +6,8 @@
 // nor is a fork (its sidechain holds only what came after the parent's conversation). Loaded by
 // SendMessage only when a recipient is not a team member.
 import { loadSidechainMessages, readSidechains, type SidechainRecord } from "../../session/sidechains.js";
+import { backgroundTasks } from "../../tasks/registry.js";
 import type { CanUseTool, ToolUseContext } from "../../tool/types.js";
-import { backgroundTasks } from "../bash/background-tasks.js";
 import { findAgent, sessionAgentCatalog } from "./catalog.js";
 import { type AgentToolOutput, buildSubagentRequest, startInBackground } from "./tool.js";
 

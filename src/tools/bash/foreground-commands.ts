@@ -31,13 +31,8 @@ export class ForegroundCommands implements ForegroundCommandControl {
  */
 export function takeBackgroundWhenStarted(context: ToolUseContext): boolean {
   const id = context.toolUseId;
-  if (id === undefined || !context.getAppState().backgroundWhenStarted?.has(id)) return false;
-  context.setAppState((state) => {
-    const rest = new Set(state.backgroundWhenStarted);
-    rest.delete(id);
-    return { ...state, backgroundWhenStarted: rest };
-  });
-  return true;
+  if (id === undefined) return false;
+  return context.channels.backgroundWhenStarted.withdraw((waiting) => waiting === id) > 0;
 }
 
 /** The session's registry, created on first use. */

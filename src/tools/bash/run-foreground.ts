@@ -3,8 +3,8 @@
 // so nothing the command started outlives the call.
 import type { ChildProcess } from "node:child_process";
 import { releaseProcessGroup } from "../../process/orphan-guard.js";
+import { groupOutlives, killGroupOnExit, killProcessGroup } from "../../process/process-group.js";
 import type { CapturedOutput, OutputCapture } from "./output-capture.js";
-import { groupOutlives, killGroupOnExit, killProcessGroup } from "./process-group.js";
 
 /** A command that has run this long starts reporting progress. */
 export const PROGRESS_THRESHOLD_MS = 2_000;

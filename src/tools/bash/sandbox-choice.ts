@@ -11,6 +11,7 @@ import {
   type SandboxPolicy,
   sandboxPolicyFor,
 } from "../../shell/sandbox/index.js";
+import type { CallMemo } from "../../tool/call-memo.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { commandFactsOf } from "./command-facts.js";
@@ -27,9 +28,14 @@ interface SandboxInput {
  * Whether the command runs one of sandbox.excludedCommands' programs (read from its analysis; a
  * command the analysis cannot read stays in the sandbox).
  */
-async function excludedFromSandbox(command: string, cwd: string, settings: ResolvedSandboxSettings): Promise<boolean> {
+async function excludedFromSandbox(
+  command: string,
+  cwd: string,
+  settings: ResolvedSandboxSettings,
+  memo: CallMemo | undefined,
+): Promise<boolean> {
   if (settings.excludedCommands.length === 0) return false;
-  const facts = await commandFactsOf(command, cwd);
+  const facts = await commandFactsOf(command, cwd, memo);
   return facts?.programs.some((program) => settings.excludedCommands.includes(program)) === true;
 }
 
@@ -42,7 +48,7 @@ export async function sandboxPermission(
   const settings = resolveSandboxSettings(context.getAppState());
   if (!settings.enabled || result.behavior === "deny") return result;
   // Placement apart from approval: an excluded command runs outside and is decided as usual.
-  if (await excludedFromSandbox(input.command, cwd, settings)) return result;
+  if (await excludedFromSandbox(input.command, cwd, settings, context.callMemo)) return result;
   if (input.dangerouslyDisableSandbox) {
     // The user turned the sandbox on; leaving it is theirs to agree to, each time. A safety check,
     // so no allow rule (not even `Bash`) and no mode settles it. validateInput has already refused
@@ -83,7 +89,7 @@ export async function chooseSandbox(input: SandboxInput, context: ToolUseContext
   if (!settings.enabled) return {};
   if (input.dangerouslyDisableSandbox)
     return { note: "This command ran outside the sandbox (dangerouslyDisableSandbox)." };
-  if (await excludedFromSandbox(input.command, cwd, settings))
+  if (await excludedFromSandbox(input.command, cwd, settings, context.callMemo))
     return { note: "This command ran outside the sandbox (sandbox.excludedCommands)." };
   const availability = await probeBubblewrap();
   if (!availability.available) {

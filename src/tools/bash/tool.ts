@@ -16,12 +16,12 @@ import {
 import type { CommandFacts } from "../../shell/analysis/index.js";
 import { type CommandOutcome, interpretCommandResult } from "../../shell/exit-code/index.js";
 import { resolveSandboxSettings, sandboxFailureNote } from "../../shell/sandbox/index.js";
+import { backgroundTasks, pushReminder } from "../../tasks/registry.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { EditorTerminals } from "../../tool/editor.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { ToolUseContext } from "../../tool/types.js";
-import { backgroundTasks, pushReminder } from "./background-tasks.js";
-import { commandFactsOf, inPlaceSedCommandOf } from "./command-facts.js";
+import { bashAnalysisOf, commandFactsOf, inPlaceSedCommandOf } from "./command-facts.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { runCwdChangedHooks } from "./cwd-changed.js";
 import { resolveNewCwd } from "./cwd-policy.js";
@@ -408,10 +408,12 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       command: input.command,
       cwd,
       permissionContext: context.getAppState().toolPermissionContext,
+      // Made once for the call and kept in its memo: call() reads the command's facts from it.
+      analyze: () => bashAnalysisOf(input.command, cwd, context.callMemo),
     });
     // An in-place sed proven to be one edit is judged, shown and applied as that edit; it runs in
     // process, so the sandbox plays no part in it.
-    const sed = await inPlaceSedCommandOf(input.command, cwd);
+    const sed = await inPlaceSedCommandOf(input.command, cwd, context.callMemo);
     const asEdit = sed && (await import("./sed-edit/simulated-edit.js")).sedEditPermission(input, sed, result, context);
     if (asEdit) return asEdit as PermissionResult<BashInput>;
     return (await sandboxPermission(input, context, result, cwd)) as PermissionResult<BashInput>;
@@ -428,7 +430,9 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     }
     if (current.resetNote) setShellCwd(context, current.cwd);
     const choice = await chooseSandbox(input, context, current.cwd);
-    const facts = input.run_in_background ? undefined : await commandFactsOf(input.command, current.cwd);
+    const facts = input.run_in_background
+      ? undefined
+      : await commandFactsOf(input.command, current.cwd, context.callMemo);
     const gitBefore = tracksGitOperation(facts) ? await readGitState(current.cwd) : undefined;
     const output = input.run_in_background
       ? startInBackground(input, context, current.cwd, choice)

@@ -1,5 +1,5 @@
 // SendUserMessage: a Markdown message for the user, with optional files and a status, delivered
-// while the model works (AppState.briefOutbox → a `brief` event: a stream-json line, the UI).
+// while the model works (the session's brief channel → a `brief` event: a stream-json line, the UI).
 // Offered only when `--brief` or settings `brief: true` asks for it. Attachments are files the user
 // is shown, so they pass the same read checks as Read: a deny rule on a path keeps it out.
 import { stat } from "node:fs/promises";
@@ -81,7 +81,7 @@ export const BriefTool = buildTool<BriefInput, BriefMessage>({
       status: input.status,
       sentAt: new Date().toISOString(),
     };
-    context.setAppState((prev) => ({ ...prev, briefOutbox: [...(prev.briefOutbox ?? []), message] }));
+    context.channels.brief.send(message);
     return { data: message };
   },
 

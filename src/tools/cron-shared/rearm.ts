@@ -11,7 +11,7 @@ import { createSessionSchedule } from "./session-schedule.js";
 
 /** Returns what could not be re-armed, for the user (never throws for a bad file: it is reported). */
 export async function armDurableTasks(
-  store: Pick<ToolUseContext, "getAppState" | "setAppState">,
+  store: Pick<ToolUseContext, "getAppState" | "setAppState" | "channels">,
   cwd: string,
   clock?: CronClock,
 ): Promise<string[]> {

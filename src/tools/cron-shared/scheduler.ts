@@ -17,7 +17,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface CronSchedulerOptions {
   cwd: string;
-  /** Queues a user message in the session (AppState.queuedUserMessages). */
+  /** Queues a user message in the session (its userMessages channel). */
   deliver(message: UserMessage, task: ScheduledTask): void;
   clock?: CronClock;
 }

@@ -6,7 +6,7 @@ import type { ToolUseContext } from "../../tool/types.js";
 import type { CronClock } from "./clock.js";
 import type { CronScheduler } from "./scheduler.js";
 
-type Store = Pick<ToolUseContext, "getAppState" | "setAppState">;
+type Store = Pick<ToolUseContext, "getAppState" | "setAppState" | "channels">;
 
 /**
  * A schedule whose due prompts go into this store's queue of user messages. Loaded on first use:
@@ -17,12 +17,10 @@ export async function createSessionSchedule(store: Store, cwd: string, clock?: C
   return new CronScheduler({
     cwd,
     clock,
-    deliver: (message: UserMessage) =>
-      store.setAppState((prev) => ({
-        ...prev,
-        queuedUserMessages: [...(prev.queuedUserMessages ?? []), message],
-        wakeRequested: true,
-      })),
+    deliver: (message: UserMessage) => {
+      store.channels.userMessages.send(message);
+      store.channels.wake.raise();
+    },
   });
 }
 

@@ -116,7 +116,7 @@ async function submitToLead(context: ToolUseContext, planFilePath: string): Prom
       plan: plan.length > MAX_PLAN_CHARS_IN_PROMPT ? `${plan.slice(0, MAX_PLAN_CHARS_IN_PROMPT)}\n…` : plan,
     }),
   );
-  context.setAppState((prev) => ({ ...prev, pendingPlanApproval: requestId }));
+  context.channels.planApproval.put(requestId);
   return { kind: "submitted", planFilePath, requestId };
 }
 

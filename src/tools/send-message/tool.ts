@@ -257,7 +257,7 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
     if (taken.problems.length) output.problems = taken.problems;
     if (requestId !== undefined) output.requestId = requestId;
     if (typeof content !== "string" && content.type === "shutdown_response" && content.approve) {
-      context.setAppState((prev) => ({ ...prev, teamShutdownApproved: true }));
+      context.channels.shutdownApproved.raise();
       output.shuttingDown = true;
     }
     return { data: output };

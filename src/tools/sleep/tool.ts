@@ -5,8 +5,8 @@
 // arrive, at a short interval: the store has no change events, and a wait needs no precision finer
 // than that.
 import { z } from "zod";
-import type { AppState } from "../../tool/app-state.js";
 import { buildTool } from "../../tool/build-tool.js";
+import type { SessionChannels } from "../../tool/session-channels.js";
 import { SLEEP_PROMPT, SLEEP_TOOL_NAME } from "./prompt.js";
 
 export const MAX_SLEEP_SECONDS = 3600;
@@ -35,9 +35,9 @@ export interface SleepOutput {
  * request before each model call, so whatever is there now arrived during this turn: a Sleep
  * called after it does not wait.
  */
-function news(state: AppState): SleepWake | undefined {
-  if ((state.queuedUserMessages?.length ?? 0) > 0) return "user_message";
-  if ((state.pendingReminders?.length ?? 0) > 0) return "notification";
+function news(channels: SessionChannels): SleepWake | undefined {
+  if (channels.userMessages.size > 0) return "user_message";
+  if (channels.reminders.size > 0) return "notification";
   return undefined;
 }
 
@@ -71,10 +71,10 @@ export const SleepTool = buildTool<SleepInput, SleepOutput>({
       const onAbort = () => finish("cancelled");
       const timer = setTimeout(() => finish("time_up"), input.seconds * 1000);
       const poll = setInterval(() => {
-        const arrived = news(context.getAppState());
+        const arrived = news(context.channels);
         if (arrived) finish(arrived);
       }, SLEEP_POLL_MS);
-      const waiting = news(context.getAppState());
+      const waiting = news(context.channels);
       if (signal.aborted) onAbort();
       else if (waiting) finish(waiting);
       else signal.addEventListener("abort", onAbort, { once: true });

@@ -2,9 +2,9 @@
 // waiting for it to end.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
+import { backgroundTasks, withdrawNotice } from "../../tasks/registry.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { BackgroundTask, TaskStatus } from "../../tool/shell-state.js";
-import { backgroundTasks, withdrawNotice } from "../bash/background-tasks.js";
 import { TASK_OUTPUT_PROMPT, TASK_OUTPUT_TOOL_NAME } from "./prompt.js";
 
 /** Most of a task's output read into a result; the rest stays in the file. */

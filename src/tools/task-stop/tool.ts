@@ -1,8 +1,8 @@
 // TaskStop (formerly KillShell): ends a background task and every process it started.
 import { z } from "zod";
+import { backgroundTasks } from "../../tasks/registry.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskStatus } from "../../tool/shell-state.js";
-import { backgroundTasks } from "../bash/background-tasks.js";
 import { TASK_STOP_PROMPT, TASK_STOP_TOOL_NAME } from "./prompt.js";
 
 // `shell_id` is the field name KillShell used; accepted so older transcripts and prompts still work.

@@ -13,16 +13,14 @@ import { renderTeamMessage } from "./messages.js";
 function applyPlanAnswer(context: ToolUseContext, message: TeamMessage): string | undefined {
   const answer = message.structured;
   if (answer?.type !== "plan_approval_response" || message.from !== TEAM_LEAD_NAME) return undefined;
-  const state = context.getAppState();
-  if (state.pendingPlanApproval === undefined || state.pendingPlanApproval !== answer.request_id) {
+  if (context.channels.planApproval.takeIf((waiting) => waiting === answer.request_id) === undefined) {
     return `(This answers plan request ${answer.request_id}, which is not the one waiting; nothing changed.)`;
   }
   if (!answer.approve) {
-    context.setAppState((prev) => ({ ...prev, pendingPlanApproval: undefined }));
     return "(Your plan was not approved: you are still in plan mode. Revise the plan and call ExitPlanMode again.)";
   }
-  const next = modeAfterPlan(state);
-  context.setAppState((prev) => ({ ...leavePlanMode(prev, next), pendingPlanApproval: undefined }));
+  const next = modeAfterPlan(context.getAppState());
+  context.setAppState((prev) => leavePlanMode(prev, next));
   return `(Your plan was approved: plan mode is off, the permission mode is now ${next}. Carry it out.)`;
 }
 

@@ -26,15 +26,15 @@ export function useWake(handle: SessionHandle | undefined, busy: boolean, runWak
 
 /** Puts on screen what the turn about to start is for: the scheduled prompts, the notices' first lines. */
 export function showWakeReason(handle: SessionHandle, transcript: TranscriptModel): void {
-  const state = handle.engine.getAppState();
-  for (const message of state.queuedUserMessages ?? []) {
+  const { channels } = handle.engine;
+  for (const message of channels.userMessages.peek()) {
     const text = message.content
       .map((block) => (block.type === "text" ? block.text : ""))
       .join("\n")
       .trim();
     if (text) transcript.addUser(text);
   }
-  for (const reminder of state.pendingReminders ?? []) transcript.addNotice(`⏵ ${firstLine(reminder)}`);
+  for (const reminder of channels.reminders.peek()) transcript.addNotice(`⏵ ${firstLine(reminder)}`);
 }
 
 /** A notice's first sentence or line, without the tags that frame it for the model. */

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { isProcessAlive } from "../../../src/tools/bash/process-group.js";
+import { isProcessAlive } from "../../../src/process/process-group.js";
 import { builtFixture } from "../../helpers/built.js";
 
 /** The pids still alive once they all died or the time ran out. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isProcessAlive } from "../../../src/tools/bash/process-group.js";
+import { isProcessAlive } from "../../../src/process/process-group.js";
 import { createSession, type Session, text } from "./harness.js";
 
 let session: Session;
@@ -87,10 +87,10 @@ describe("Background tasks", () => {
     });
     const id = /task id (\w+)/.exec(text(started))?.[1] ?? "missing";
     expect(session.context.getAppState().backgroundTasks?.get(id)?.status).toBe("running");
-    expect(session.context.getAppState().pendingReminders ?? []).toHaveLength(0);
+    expect(session.context.channels.reminders.peek()).toHaveLength(0);
 
     await session.context.getAppState().backgroundTasks?.waitFor(id, 20_000);
-    const reminders = session.context.getAppState().pendingReminders ?? [];
+    const reminders = session.context.channels.reminders.peek();
     expect(reminders).toHaveLength(1);
     expect(reminders[0]).toContain(`Background task ${id}`);
     expect(reminders[0]).toContain("completed with exit code 0");
@@ -108,7 +108,7 @@ describe("Background tasks", () => {
     expect(text(done)).toContain("<status>completed</status>");
     expect(text(done)).toContain("<exit_code>0</exit_code>");
     expect(text(done)).toContain("begin\nfinish");
-    expect(session.context.getAppState().pendingReminders ?? []).toHaveLength(0);
+    expect(session.context.channels.reminders.peek()).toHaveLength(0);
   });
 
   it("reports a task still running when the wait times out", async () => {
@@ -137,7 +137,7 @@ describe("Background tasks", () => {
     expect(text(stopped)).toContain(`Stopped background task ${id}`);
     expect(registry.get(id)?.status).toBe("killed");
     expect(isProcessAlive(grandchild)).toBe(false);
-    expect(session.context.getAppState().pendingReminders ?? []).toHaveLength(0);
+    expect(session.context.channels.reminders.peek()).toHaveLength(0);
 
     const again = await session.run("TaskStop", { task_id: id });
     expect(text(again)).toContain("had already ended");
@@ -147,7 +147,7 @@ describe("Background tasks", () => {
     const started = await session.run("Bash", { command: "echo oops >&2; exit 7", run_in_background: true });
     const id = /task id (\w+)/.exec(text(started))?.[1] ?? "missing";
     await session.context.getAppState().backgroundTasks?.waitFor(id, 20_000);
-    expect(session.context.getAppState().pendingReminders?.[0]).toContain("failed with exit code 7");
+    expect(session.context.channels.reminders.peek()[0]).toContain("failed with exit code 7");
     const done = await session.run("TaskOutput", { task_id: id });
     expect(text(done)).toContain("<status>failed</status>");
     expect(text(done)).toContain("oops");
@@ -161,7 +161,7 @@ describe("Background tasks", () => {
       const task = await session.context.getAppState().backgroundTasks?.waitFor(id, 20_000);
       expect(task?.status).toBe("failed");
       expect(task?.outputLimitExceeded).toBe(true);
-      expect(session.context.getAppState().pendingReminders?.[0]).toContain("output passed the size limit");
+      expect(session.context.channels.reminders.peek()[0]).toContain("output passed the size limit");
     } finally {
       delete process.env.WARDEN_TASK_OUTPUT_LIMIT_BYTES;
     }

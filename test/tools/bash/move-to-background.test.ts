@@ -49,7 +49,7 @@ describe("moving a running Bash command to the background", () => {
     expect(finished?.status).toBe("completed");
     await until(() => readFileSync(task?.outputPath as string, "utf8").includes("after"));
     expect(readFileSync(task?.outputPath as string, "utf8")).toBe("before\nafter\n");
-    expect(s.context.getAppState().pendingReminders?.join("\n")).toContain(`Background task ${id}`);
+    expect(s.context.channels.reminders.peek().join("\n")).toContain(`Background task ${id}`);
     expect(s.context.getAppState().foregroundCommands?.running()).toBe(0);
   });
 

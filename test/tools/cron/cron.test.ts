@@ -58,7 +58,7 @@ async function contextWith(clock: FakeClock, agentId?: string): Promise<ToolUseC
 const create = (context: ToolUseContext, input: Record<string, unknown>) =>
   CronCreateTool.call(CronCreateTool.inputSchema.parse(input), context, allowAll, undefined);
 const queuedTexts = (context: ToolUseContext) =>
-  (context.getAppState().queuedUserMessages ?? []).map((m) => JSON.stringify(m.content));
+  context.channels.userMessages.peek().map((m) => JSON.stringify(m.content));
 
 describe("a scheduled prompt in a session", () => {
   it("fires into the running session as a user message, and Sleep wakes for it", async () => {
@@ -171,7 +171,7 @@ describe("durable tasks", () => {
     const clock = new FakeClock(START + 18 * MINUTE);
     const second = await contextWith(clock);
     second.setAppState((prev) => ({ ...prev, cron: undefined }));
-    const store = { getAppState: second.getAppState, setAppState: second.setAppState };
+    const store = { getAppState: second.getAppState, setAppState: second.setAppState, channels: second.channels };
     expect(await armDurableTasks(store, cwd, clock)).toEqual([]);
     expect(
       second

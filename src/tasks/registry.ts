@@ -5,7 +5,8 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { interpretCommandResult } from "../../shell/exit-code/index.js";
+import { forgetGroupOnExit, killGroupOnExit, killProcessGroup, signalProcessGroup } from "../process/process-group.js";
+import { interpretCommandResult } from "../shell/exit-code/index.js";
 import type {
   AdoptTaskOptions,
   BackgroundTask,
@@ -13,9 +14,8 @@ import type {
   BackgroundTaskRegistry,
   StartInProcessTaskOptions,
   StartTaskOptions,
-} from "../../tool/shell-state.js";
-import type { ToolUseContext } from "../../tool/types.js";
-import { forgetGroupOnExit, killGroupOnExit, killProcessGroup, signalProcessGroup } from "./process-group.js";
+} from "../tool/shell-state.js";
+import type { ToolUseContext } from "../tool/types.js";
 
 /** Beyond this the task is killed: a runaway logger must not fill the disk. */
 export const DEFAULT_TASK_OUTPUT_LIMIT_BYTES = 5 * 1024 ** 3;
@@ -373,11 +373,7 @@ export function sessionBackgroundTasks(
 export function withdrawNotice(context: ToolUseContext, task: BackgroundTask): void {
   const notice = task.notice;
   if (!notice) return;
-  context.setAppState((state) =>
-    state.pendingReminders?.includes(notice)
-      ? { ...state, pendingReminders: state.pendingReminders.filter((text) => text !== notice) }
-      : state,
-  );
+  context.channels.reminders.withdraw((text) => text === notice);
 }
 
 /**
@@ -385,9 +381,6 @@ export function withdrawNotice(context: ToolUseContext, task: BackgroundTask): v
  * asks an idle session to take that turn now.
  */
 export function pushReminder(context: ToolUseContext, text: string): void {
-  context.setAppState((state) => ({
-    ...state,
-    pendingReminders: [...(state.pendingReminders ?? []), text],
-    wakeRequested: true,
-  }));
+  context.channels.reminders.send(text);
+  context.channels.wake.raise();
 }

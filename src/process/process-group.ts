@@ -1,7 +1,7 @@
 // Every command runs as the leader of its own process group, so one signal reaches everything it
 // started: a pipeline, a `cmd &`, a dev server's workers. Killing only the shell would orphan them.
 import { readdirSync, readFileSync } from "node:fs";
-import { guardProcessGroup, releaseProcessGroup } from "../../process/orphan-guard.js";
+import { guardProcessGroup, releaseProcessGroup } from "./orphan-guard.js";
 
 /** Time a group gets to exit on SIGTERM before SIGKILL. */
 export const KILL_GRACE_MS = 1_000;
