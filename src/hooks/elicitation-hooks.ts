@@ -4,17 +4,28 @@
 // ElicitationResult hooks see the answer before it goes back and may replace it. Exit code 2 or
 // `decision: "block"` declines. An accepted answer is still checked against the server's form
 // (src/mcp/client-features/elicitation.ts), whoever gave it.
-import type { ElicitationRequest, ElicitResult } from "../mcp/client-features/types.js";
 import type { HookOutcome } from "./hook-output.js";
+
+/** A server's question as the hooks see it (the MCP client's request fits; hooks do not import it). */
+export interface ElicitationQuestion {
+  server: string;
+  params: { message: string; mode?: string; url?: string; elicitationId?: string; requestedSchema?: unknown };
+}
+
+/** An answer to a question: the user's, or one a hook gives. */
+export interface ElicitationReply {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown>;
+}
 
 export interface ElicitationAnswer {
   /** The hooks' answer; absent when none gave one (the question goes on, or the answer stands). */
-  answer?: ElicitResult;
+  answer?: ElicitationReply;
   errors: string[];
 }
 
 /** The Elicitation hook's input (Claude Code's field names). */
-export function elicitationInput(request: ElicitationRequest): Record<string, unknown> {
+export function elicitationInput(request: ElicitationQuestion): Record<string, unknown> {
   const { params } = request;
   return {
     mcp_server_name: request.server,
@@ -26,7 +37,7 @@ export function elicitationInput(request: ElicitationRequest): Record<string, un
   };
 }
 
-export function resultInput(request: ElicitationRequest, result: ElicitResult): Record<string, unknown> {
+export function resultInput(request: ElicitationQuestion, result: ElicitationReply): Record<string, unknown> {
   const { params } = request;
   return {
     mcp_server_name: request.server,
@@ -40,7 +51,7 @@ export function resultInput(request: ElicitationRequest, result: ElicitResult): 
 /** The first hook that blocks or answers decides; a failed hook is reported and decides nothing. */
 export function foldElicitation(outcomes: readonly HookOutcome[], blockReason: string): ElicitationAnswer {
   const errors: string[] = [];
-  let answer: ElicitResult | undefined;
+  let answer: ElicitationReply | undefined;
   for (const outcome of outcomes) {
     if (outcome.kind === "failed") {
       errors.push(outcome.message);
@@ -57,7 +68,7 @@ export function foldElicitation(outcomes: readonly HookOutcome[], blockReason: s
     if (specific?.action === undefined) continue;
     answer =
       specific.action === "accept"
-        ? { action: "accept", content: (specific.content ?? {}) as NonNullable<ElicitResult["content"]> }
+        ? { action: "accept", content: specific.content ?? {} }
         : { action: specific.action };
   }
   return answer ? { answer, errors } : { errors };

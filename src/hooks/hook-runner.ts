@@ -12,7 +12,6 @@ import {
   type HooksConfig,
   hooksSchema,
 } from "../config/settings-schema.js";
-import type { ElicitationRequest, ElicitResult } from "../mcp/client-features/types.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
   InstructionsLoadedInput,
@@ -23,7 +22,14 @@ import type {
   ToolCallHooks,
 } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
-import { type ElicitationAnswer, elicitationInput, foldElicitation, resultInput } from "./elicitation-hooks.js";
+import {
+  type ElicitationAnswer,
+  type ElicitationQuestion,
+  type ElicitationReply,
+  elicitationInput,
+  foldElicitation,
+  resultInput,
+} from "./elicitation-hooks.js";
 import { createHookEnvFile } from "./env-file.js";
 import { fileMatcherAccepts } from "./file-matcher.js";
 import { foldContextOutcomes, foldStopOutcomes, watchPathsOf } from "./hook-folds.js";
@@ -726,15 +732,15 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   }
 
   /** An MCP server asks the user (matcher: the server's name); a hook may answer first. */
-  async elicitation(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitationAnswer> {
+  async elicitation(request: ElicitationQuestion, signal?: AbortSignal): Promise<ElicitationAnswer> {
     const outcomes = await this.run("Elicitation", request.server, elicitationInput(request), signal);
     return foldElicitation(outcomes, "an Elicitation hook declined the request");
   }
 
   /** The answer is about to go back to the server (matcher: its name); a hook may change it. */
   async elicitationResult(
-    request: ElicitationRequest,
-    result: ElicitResult,
+    request: ElicitationQuestion,
+    result: ElicitationReply,
     signal?: AbortSignal,
   ): Promise<ElicitationAnswer> {
     const outcomes = await this.run("ElicitationResult", request.server, resultInput(request, result), signal);

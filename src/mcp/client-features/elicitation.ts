@@ -4,7 +4,7 @@
 // what. ElicitationResult hooks see the answer and may replace it. An accepted form is checked against the schema the server sent before
 // it goes back: a server must never receive content it did not ask for.
 import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { ElicitationRequest, ElicitResult, McpClientFeatures } from "./types.js";
+import type { ElicitationRequest, ElicitResult, HookElicitAnswer, McpClientFeatures } from "./types.js";
 
 let validator: Promise<AjvJsonSchemaValidator> | undefined;
 
@@ -38,15 +38,21 @@ export async function answerElicitation(
   if (hooks?.has("Elicitation")) {
     const fromHooks = await hooks.elicitation(request, signal);
     report(fromHooks.errors);
-    answer = fromHooks.answer;
+    answer = fromHooks.answer && fromHook(fromHooks.answer);
   }
   if (!answer) answer = await askPerson(request, features, signal);
   if (hooks?.has("ElicitationResult")) {
     const fromHooks = await hooks.elicitationResult(request, answer, signal);
     report(fromHooks.errors);
-    answer = fromHooks.answer ?? answer;
+    answer = fromHooks.answer ? fromHook(fromHooks.answer) : answer;
   }
   return checked(request, answer, features);
+}
+
+/** A hook's answer as a result; an accepted form's content is checked against the schema next. */
+function fromHook(answer: HookElicitAnswer): ElicitResult {
+  if (answer.action !== "accept") return { action: answer.action };
+  return { action: "accept", content: (answer.content ?? {}) as NonNullable<ElicitResult["content"]> };
 }
 
 async function askPerson(request: ElicitationRequest, features: McpClientFeatures, signal: AbortSignal) {
@@ -61,7 +67,9 @@ async function checked(
   answer: ElicitResult,
   features: McpClientFeatures,
 ): Promise<ElicitResult> {
-  if (answer.action !== "accept" || request.params.mode === "url") return answer;
+  // A link question asks for no content: none goes back, whoever answered.
+  if (request.params.mode === "url") return { action: answer.action };
+  if (answer.action !== "accept") return answer;
   const schema = request.params.requestedSchema;
   const content = withDefaults(schema.properties, answer.content ?? {});
   const checker = await schemaValidator();

@@ -35,17 +35,26 @@ export interface ServerLogMessage {
 /** Runs an approved sampling request on a model: see `createProviderSampler`. */
 export type Sampler = (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;
 
+/** What a hook answers: its content is checked against the server's form before it is sent. */
+export interface HookElicitAnswer {
+  action: ElicitResult["action"];
+  content?: Record<string, unknown>;
+}
+
 /** The session's Elicitation and ElicitationResult hooks (src/hooks/elicitation-hooks.ts). */
 export interface ElicitationHooks {
   has(event: "Elicitation" | "ElicitationResult"): boolean;
   /** Before anybody is asked: an answer here means nobody is. */
-  elicitation(request: ElicitationRequest, signal?: AbortSignal): Promise<{ answer?: ElicitResult; errors: string[] }>;
+  elicitation(
+    request: ElicitationRequest,
+    signal?: AbortSignal,
+  ): Promise<{ answer?: HookElicitAnswer; errors: string[] }>;
   /** Before the answer goes back: an answer here replaces it. */
   elicitationResult(
     request: ElicitationRequest,
     result: ElicitResult,
     signal?: AbortSignal,
-  ): Promise<{ answer?: ElicitResult; errors: string[] }>;
+  ): Promise<{ answer?: HookElicitAnswer; errors: string[] }>;
 }
 
 export interface McpClientFeatures {
