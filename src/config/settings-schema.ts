@@ -27,6 +27,10 @@ export const HOOK_EVENTS = [
   "WorktreeRemove",
   "InstructionsLoaded",
   "ConfigChange",
+  "FileChanged",
+  "TeammateIdle",
+  "Elicitation",
+  "ElicitationResult",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

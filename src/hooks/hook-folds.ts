@@ -44,3 +44,16 @@ export function foldContextOutcomes(
   }
   return blocks.length > 0 ? { context, errors, blocked: blocks.join("\n") } : { context, errors };
 }
+
+/**
+ * The watchPaths the hooks of one event gave (SessionStart, CwdChanged, FileChanged), together;
+ * undefined when none said any (the files watched so far stay).
+ */
+export function watchPathsOf(outcomes: readonly HookOutcome[]): string[] | undefined {
+  let paths: string[] | undefined;
+  for (const outcome of outcomes) {
+    const given = outcome.kind === "success" ? outcome.json?.hookSpecificOutput?.watchPaths : undefined;
+    if (given) paths = [...(paths ?? []), ...given];
+  }
+  return paths;
+}

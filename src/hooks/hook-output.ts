@@ -19,6 +19,11 @@ const hookJsonSchema = z.looseObject({
       additionalContext: z.string().optional(),
       /** WorktreeCreate: where the hook made the worktree. */
       worktreePath: z.string().optional(),
+      /** SessionStart, CwdChanged, FileChanged: the files FileChanged hooks watch from now on. */
+      watchPaths: z.array(z.string()).optional(),
+      /** Elicitation, ElicitationResult: the answer a hook gives (or puts in place of the user's). */
+      action: z.enum(["accept", "decline", "cancel"]).optional(),
+      content: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
 });

@@ -22,8 +22,17 @@ import type {
   ToolCallHooks,
 } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
+import {
+  type ElicitationAnswer,
+  type ElicitationQuestion,
+  type ElicitationReply,
+  elicitationInput,
+  foldElicitation,
+  resultInput,
+} from "./elicitation-hooks.js";
 import { createHookEnvFile } from "./env-file.js";
-import { foldContextOutcomes, foldStopOutcomes } from "./hook-folds.js";
+import { fileMatcherAccepts } from "./file-matcher.js";
+import { foldContextOutcomes, foldStopOutcomes, watchPathsOf } from "./hook-folds.js";
 import { matcherAccepts } from "./hook-matchers.js";
 import { type HookOutcome, type HookOutcomeEntry, hookOutcomeEntry, interpretHookResult } from "./hook-output.js";
 import type {
@@ -72,6 +81,8 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   /** Told what an async hook said once it finished (its additionalContext or systemMessage), for the next turn. */
   private asyncListener: ((texts: string[], errors: string[]) => void) | undefined;
   private readonly background = new Set<Promise<void>>();
+  /** Told the files a hook asks FileChanged hooks to watch (watchPaths), and the shell's new folder. */
+  private watchPathsListener: ((paths: string[] | undefined, cwd?: string) => void) | undefined;
 
   constructor(private readonly options: HookRunnerOptions) {}
 
@@ -113,6 +124,14 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     this.asyncListener = listener;
   }
 
+  /**
+   * Where the watchPaths of SessionStart, CwdChanged and FileChanged hooks go (the FileChanged
+   * watcher, which exists only when FileChanged hooks do); a CwdChanged also says the new folder.
+   */
+  onWatchPaths(listener: (paths: string[] | undefined, cwd?: string) => void): void {
+    this.watchPathsListener = listener;
+  }
+
   /** Resolves once every async hook started so far has finished. */
   async backgroundSettled(): Promise<void> {
     while (this.background.size > 0) await Promise.all([...this.background]);
@@ -138,7 +157,16 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     child.models = this.models;
     child.observer = this.observer;
     child.asyncListener = this.asyncListener;
+    child.watchPathsListener = this.watchPathsListener;
     return child;
+  }
+
+  /** The matchers of an event's hooks, settings' and the embedding program's (FileChanged watches what they name). */
+  matchersOf(event: HookEventName): Array<string | undefined> {
+    return [
+      ...(this.options.config[event] ?? []).map((m) => m.matcher),
+      ...(this.callbacks?.hooks[event] ?? []).map((m) => m.matcher),
+    ];
   }
 
   has(event: HookEventName): boolean {
@@ -154,11 +182,13 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     extraEnv: Readonly<Record<string, string>> = {},
   ): Promise<HookOutcome[]> {
     const matchers: HookMatcherConfig[] = this.options.config[event] ?? [];
-    const commands = matchers
-      .filter((m) => toolName === undefined || matcherAccepts(m.matcher, toolName))
-      .flatMap((m) => m.hooks);
+    // FileChanged matchers name files (`.envrc|.env`, `*.json`), not tools: no regular expressions.
+    const accepts = (matcher: string | undefined) =>
+      toolName === undefined ||
+      (event === "FileChanged" ? fileMatcherAccepts(matcher, toolName) : matcherAccepts(matcher, toolName));
+    const commands = matchers.filter((m) => accepts(m.matcher)).flatMap((m) => m.hooks);
     const callbackIds = (this.callbacks?.hooks[event] ?? [])
-      .filter((m) => toolName === undefined || matcherAccepts(m.matcher, toolName))
+      .filter((m) => accepts(m.matcher))
       .flatMap((m) => m.callbackIds.map((id) => ({ id, timeout: m.timeout })));
     if (commands.length === 0 && callbackIds.length === 0) return [];
     const input = {
@@ -457,6 +487,8 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       CLAUDE_ENV_FILE: envFile.path,
     });
     const result: SessionStartResult = { additionalContext: [], errors: [] };
+    const watchPaths = watchPathsOf(outcomes);
+    if (watchPaths) this.watchPathsListener?.(watchPaths);
     for (const outcome of outcomes) {
       if (outcome.kind === "failed") result.errors.push(outcome.message);
       else if (outcome.kind === "blocking") result.errors.push(`SessionStart hook: ${outcome.message}`);
@@ -645,6 +677,15 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     const outcomes = await this.run("CwdChanged", undefined, { old_cwd: oldCwd, new_cwd: newCwd }, signal, {
       CLAUDE_ENV_FILE: envFile.path,
     });
+    this.watchPathsListener?.(watchPathsOf(outcomes), newCwd);
+    return this.withEnvFile(envFile, outcomes);
+  }
+
+  /** What the hooks wrote to CLAUDE_ENV_FILE, beside their failures. */
+  private async withEnvFile(
+    envFile: ReturnType<typeof createHookEnvFile>,
+    outcomes: readonly HookOutcome[],
+  ): Promise<{ env?: Record<string, string>; errors: string[] }> {
     const errors = outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : []));
     try {
       const env = await envFile.collect({ ...process.env, ...this.options.env });
@@ -652,5 +693,57 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     } catch (error) {
       return { errors: [...errors, `CLAUDE_ENV_FILE could not be read: ${(error as Error).message}`] };
     }
+  }
+
+  /**
+   * A watched file changed on disk (matcher: its name). Nothing can be refused; CLAUDE_ENV_FILE
+   * works as for SessionStart, and watchPaths replace the files watched besides the matchers'.
+   */
+  async fileChanged(
+    filePath: string,
+    change: "change" | "add" | "unlink",
+    name: string,
+  ): Promise<{ env?: Record<string, string>; errors: string[] }> {
+    const envFile = createHookEnvFile();
+    const outcomes = await this.run("FileChanged", name, { file_path: filePath, event: change }, undefined, {
+      CLAUDE_ENV_FILE: envFile.path,
+    });
+    const watchPaths = watchPathsOf(outcomes);
+    if (watchPaths) this.watchPathsListener?.(watchPaths);
+    return this.withEnvFile(envFile, outcomes);
+  }
+
+  /** A teammate is about to go idle (no matcher): blocking keeps it working, `continue: false` stops it. */
+  async teammateIdle(
+    teammate: { teamName: string; name: string },
+    signal?: AbortSignal,
+  ): Promise<{ continueWith?: string; stop?: string; errors: string[] }> {
+    const outcomes = await this.run(
+      "TeammateIdle",
+      undefined,
+      { teammate_name: teammate.name, team_name: teammate.teamName },
+      signal,
+    );
+    const stops = outcomes.flatMap((o) =>
+      o.kind === "success" && o.json?.continue === false ? [o.json.stopReason ?? "a TeammateIdle hook stopped it"] : [],
+    );
+    const folded = foldStopOutcomes(outcomes, "a TeammateIdle hook asked to keep working");
+    return stops.length > 0 ? { stop: stops.join("\n"), errors: folded.errors } : folded;
+  }
+
+  /** An MCP server asks the user (matcher: the server's name); a hook may answer first. */
+  async elicitation(request: ElicitationQuestion, signal?: AbortSignal): Promise<ElicitationAnswer> {
+    const outcomes = await this.run("Elicitation", request.server, elicitationInput(request), signal);
+    return foldElicitation(outcomes, "an Elicitation hook declined the request");
+  }
+
+  /** The answer is about to go back to the server (matcher: its name); a hook may change it. */
+  async elicitationResult(
+    request: ElicitationQuestion,
+    result: ElicitationReply,
+    signal?: AbortSignal,
+  ): Promise<ElicitationAnswer> {
+    const outcomes = await this.run("ElicitationResult", request.server, resultInput(request, result), signal);
+    return foldElicitation(outcomes, "an ElicitationResult hook blocked the answer");
   }
 }

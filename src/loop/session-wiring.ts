@@ -2,9 +2,10 @@
 // AppState store with the permission context, the tool pool, the request prefix, the reminders,
 // the context manager and the transcript. Kept apart from the engine, which only runs prompts on them.
 
+import type { MemoryFile } from "../config/memory.js";
 import { planFilePathIn, sessionArtifactsDir, transcriptPath } from "../config/paths.js";
 import { contextThresholds } from "../context/thresholds.js";
-import { reportInstructionsLoaded } from "../hooks/instructions-loaded.js";
+import { promptMemoryCompactionReport, reportInstructionsLoaded } from "../hooks/instructions-loaded.js";
 import type { Message } from "../messages/types.js";
 import { budgetProblem } from "../models/budget.js";
 import type { UsageLedger } from "../models/cost.js";
@@ -83,6 +84,8 @@ export function wireSession(
   );
   const now = options.now ?? (() => new Date());
   const startDate = todayISODate(now());
+  /** The memory files of the system prompt, for InstructionsLoaded after a compaction. */
+  let promptMemory: readonly MemoryFile[] = [];
   const prefix = new RequestPrefixCache(
     sessionSystemPrompt(options, {
       cwd: options.cwd,
@@ -90,13 +93,16 @@ export function wireSession(
       modelLabel,
       pool: toolPool.current,
       permissionContext,
-      onMemoryLoaded: (files) => reportInstructionsLoaded(store.getAppState().hooks, files, "session_start"),
+      onMemoryLoaded: (files) => {
+        promptMemory = files;
+        reportInstructionsLoaded(store.getAppState().hooks, files, "session_start");
+      },
     }),
   );
   const attachments = new SessionAttachments({
     startDate,
     prefix,
-    sources: options.attachmentSources,
+    sources: [promptMemoryCompactionReport(() => promptMemory), ...(options.attachmentSources ?? [])],
     onError: options.onAttachmentError,
   });
   const contextManager = new ContextManager({

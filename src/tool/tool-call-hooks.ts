@@ -49,7 +49,7 @@ export interface PermissionRequestResult {
 export interface InstructionsLoadedInput {
   file_path: string;
   memory_type: "User" | "Project" | "Local";
-  load_reason: "session_start" | "path_glob_match" | "include" | "compact";
+  load_reason: "session_start" | "nested_traversal" | "path_glob_match" | "include" | "compact";
   globs?: string[];
   trigger_file_path?: string;
   parent_file_path?: string;
@@ -71,7 +71,8 @@ export interface ToolCallHooks {
       | "CwdChanged"
       | "WorktreeCreate"
       | "WorktreeRemove"
-      | "InstructionsLoaded",
+      | "InstructionsLoaded"
+      | "TeammateIdle",
   ): boolean;
   /** A memory or rule file reached the context (matcher: the load reason); nothing waits on it. */
   instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }>;
@@ -141,6 +142,14 @@ export interface ToolCallHooks {
   ): Promise<SubagentStopResult>;
   /** The same hooks plus an agent's own (its frontmatter's `hooks`), for the calls of that agent's run. */
   forAgent?(hooks: Readonly<Record<string, unknown>>): ToolCallHooks;
+  /**
+   * A teammate ended its turn and is about to go idle: `continueWith` (exit code 2,
+   * `decision: "block"`) keeps it working with that feedback; `stop` (`continue: false`) ends it.
+   */
+  teammateIdle(
+    teammate: { teamName: string; name: string },
+    signal?: AbortSignal,
+  ): Promise<{ continueWith?: string; stop?: string; errors: string[] }>;
   /** The user is needed (`permission_prompt`, `idle_prompt`); fire-and-forget, nothing waits on it. */
   notification(type: "permission_prompt" | "idle_prompt", message: string): Promise<{ errors: string[] }>;
 }

@@ -314,10 +314,10 @@ describe("unknown hook events", () => {
     const a = recordingHook(cwd, "a");
     writeFileSync(
       file,
-      JSON.stringify({ hooks: { SessionEnd: [{ hooks: [a.command] }], TeammateIdle: [{ hooks: [a.command] }] } }),
+      JSON.stringify({ hooks: { SessionEnd: [{ hooks: [a.command] }], PostToolBatch: [{ hooks: [a.command] }] } }),
     );
     const setup = loadSessionPermissions({ cwd, extraSettings: [file] });
-    const about = setup.warnings.filter((w) => w.includes("TeammateIdle"));
+    const about = setup.warnings.filter((w) => w.includes("PostToolBatch"));
     expect(about).toHaveLength(1);
     expect(about[0]).toContain(file);
     expect(setup.warnings.join("\n")).not.toContain("SessionEnd");

@@ -90,4 +90,62 @@ describe("InstructionsLoaded", () => {
     );
     expect(existsSync(join(cwd, "include-ran"))).toBe(false);
   });
+
+  it("reports a nested CLAUDE.md when a file below is read, and every loaded file again after a compaction", async () => {
+    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "warden-instructions-nested-")));
+    writeFileSync(join(cwd, "CLAUDE.md"), "Use tabs.\n");
+    mkdirSync(join(cwd, "pkg"), { recursive: true });
+    writeFileSync(join(cwd, "pkg", "CLAUDE.md"), "Package rules.\n");
+    writeFileSync(join(cwd, "pkg", "index.ts"), "export {};\n");
+    const log = join(cwd, "loaded.jsonl");
+    const hook = join(cwd, "loaded.sh");
+    writeFileSync(hook, `#!/usr/bin/env bash\n(cat; echo) >> '${log}'\n`);
+    chmodSync(hook, 0o755);
+    const script = join(cwd, "script.jsonl");
+    const lines = [
+      { content: [{ type: "tool_use", id: "r1", name: "Read", input: { file_path: join(cwd, "pkg", "index.ts") } }] },
+      { content: [{ type: "text", text: "ok" }] },
+      { content: [{ type: "text", text: "The summary of the work so far." }] },
+    ];
+    writeFileSync(script, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    const hooks = new HookRunner({
+      config: { InstructionsLoaded: [{ hooks: [{ type: "command", command: hook }] }] },
+      cwd,
+      sessionId: "s-instructions-nested",
+    });
+    const session = createSession({
+      provider: createReplayProvider(script, { cwd }),
+      model: "scripted",
+      tools: builtInTools(),
+      canUseTool: async () => ({ behavior: "allow" }),
+      cwd,
+      transcript: false,
+      appState: { hooks },
+    });
+    for await (const _ of submitWithHooks(session, "go", hooks, () => {}));
+    const entries = () =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+        : [];
+    await until(() => entries().length >= 2);
+    expect(entries()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ file_path: join(cwd, "CLAUDE.md"), load_reason: "session_start" }),
+        expect.objectContaining({
+          file_path: join(cwd, "pkg", "CLAUDE.md"),
+          memory_type: "Project",
+          load_reason: "nested_traversal",
+          trigger_file_path: join(cwd, "pkg", "index.ts"),
+        }),
+      ]),
+    );
+    const steps = session.compact();
+    for (let step = await steps.next(); !step.done; step = await steps.next());
+    await until(() => entries().length >= 4);
+    const compacted = entries().filter((e) => e.load_reason === "compact");
+    expect(compacted.map((e) => e.file_path).sort()).toEqual([join(cwd, "CLAUDE.md"), join(cwd, "pkg", "CLAUDE.md")]);
+  });
 });

@@ -1,6 +1,7 @@
 // The SDK's control requests, answered from the running session. A request we do not handle gets
 // an error response naming it (the SDK rejects that one call), never silence.
 
+import { loadOutputStyles } from "../../config/output-styles.js";
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { thinkingFromBudget } from "../flags/thinking-option.js";
@@ -106,11 +107,19 @@ export function initializeResponse(state: StreamState): JsonObject {
       description: a.whenToUse ?? "",
     })),
     output_style: built.outputStyle,
-    // Only the style in force (listing the others would read their folders at every start).
-    available_output_styles: [...new Set(["default", built.outputStyle])],
+    // Every style the project can use (built-in, user's, project's): the SDK's supportedOutputStyles.
+    available_output_styles: availableOutputStyles(built.outputStyle, built.plan.config.cwd),
     models: modelCatalog(state),
     account: {},
     claude_code_version: wardenVersion(),
     pid: process.pid,
   };
+}
+
+/** The style in force first, then the others, each name once whatever its case ("default" and "Default"). */
+function availableOutputStyles(inForce: string, cwd: string): string[] {
+  const names = [inForce];
+  for (const style of loadOutputStyles(cwd))
+    if (!names.some((name) => name.toLowerCase() === style.name.toLowerCase())) names.push(style.name);
+  return names;
 }

@@ -24,6 +24,7 @@ export interface HeadlessMcpFeatureParts {
   onElicitation?: McpClientFeatures["onElicitation"];
   onElicitationComplete?: McpClientFeatures["onElicitationComplete"];
   approveSampling?: McpClientFeatures["approveSampling"];
+  hooks?: McpClientFeatures["hooks"];
 }
 
 /**
@@ -54,5 +55,6 @@ export function headlessMcpFeatures(parts: HeadlessMcpFeatureParts): McpClientFe
     ...(parts.onElicitation && { onElicitation: parts.onElicitation }),
     ...(parts.onElicitationComplete && { onElicitationComplete: parts.onElicitationComplete }),
     ...(parts.approveSampling && { approveSampling: parts.approveSampling }),
+    ...(parts.hooks && { hooks: parts.hooks }),
   };
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsFileLocations, settingsValue } from "../../config/settings.js";
 import { createSessionCommands, type SessionCommands } from "../../control/session-commands.js";
-import type { SessionEndReason } from "../../hooks/hook-runner.js";
+import type { HookRunner, SessionEndReason } from "../../hooks/hook-runner.js";
 import { createHookModels } from "../../hooks/session-hook-models.js";
 import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
@@ -125,6 +125,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
   const firstRequest = watchRequests(collectYoungGenerationWhileWaiting(traceFirstRequest(provider)));
   // Filled in below: servers may log, sample or ask for roots once connected, before the session exists.
   let sessionRef: SessionEngine | undefined;
+  // Elicitation hooks answer servers' questions once the session's hooks are bound (below).
+  let hooksRef: HookRunner | undefined;
   const rootsNow = () => {
     const state = sessionRef?.getAppState();
     return sessionRoots(config.cwd, state, state?.toolPermissionContext ?? permissions.permissionContext);
@@ -154,6 +156,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       ...(options.onElicitation && { onElicitation: options.onElicitation }),
       ...(options.onElicitationComplete && { onElicitationComplete: options.onElicitationComplete }),
       ...(options.approveSampling && { approveSampling: options.approveSampling }),
+      hooks: () => hooksRef,
     }),
     ...(options.deferMcpHandshake ? { handshakeAfter: firstRequest.sent } : {}),
     strict: config.strictMcpConfig,
@@ -312,6 +315,22 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     });
     const bound = bindPermissions(config, session);
     bound.hooks?.bindModels(createHookModels(session, canUseTool));
+    hooksRef = bound.hooks;
+    // FileChanged hooks: the files they name (and hooks' watchPaths) are watched; no watcher without them.
+    const fileWatcher = bound.hooks?.has("FileChanged")
+      ? (await import("../../hooks/file-changed.js")).watchChangedFiles(bound.hooks, {
+          matchers: bound.hooks.matchersOf("FileChanged"),
+          cwd: config.cwd,
+          onEnv: (env) =>
+            // The shell's environment is captured once; dropping the capture makes the next command see these.
+            session.setAppState((state) => ({
+              ...state,
+              toolEnv: { ...state.toolEnv, ...env },
+              bashShellSnapshot: undefined,
+            })),
+          onWarning: warn,
+        })
+      : undefined;
     // ConfigChange hooks hear of settings files changed on disk while the session runs.
     const stopWatchingSettings = bound.hooks?.has("ConfigChange")
       ? (await import("../../hooks/config-change.js")).watchSettingsFiles(
@@ -355,6 +374,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       },
       async close(reason: SessionEndReason = "other") {
         stopWatchingSettings?.();
+        fileWatcher?.stop();
         await runSessionEndHooks(bound.hooks, reason, warn);
         // Teammates and background agents stop with the session, their ends recorded.
         inbox?.close();

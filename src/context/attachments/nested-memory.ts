@@ -7,6 +7,7 @@
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { type MemoryFile, projectMemoryFilesIn } from "../../config/memory.js";
 import { externalImportsDecision } from "../../config/memory-approval.js";
+import { reportInstructionsLoaded } from "../../hooks/instructions-loaded.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AttachmentItem, AttachmentSource } from "../../tool/types.js";
 import { readableMemoryFiles } from "../memory-access.js";
@@ -22,11 +23,15 @@ export function nestedMemorySource(): AttachmentSource {
     async collect({ context }) {
       const state = context.getAppState();
       const roots = rootsOf(context.options.cwd, state.toolPermissionContext);
-      const places = context.readFileState.keys().map((path) => dirname(path));
-      if (state.bashCwd) places.push(resolve(state.bashCwd));
+      // Each place with the file that brought the model there (InstructionsLoaded's trigger_file_path).
+      const places: Array<{ place: string; trigger?: string }> = context.readFileState
+        .keys()
+        .map((path) => ({ place: dirname(path), trigger: path }));
+      if (state.bashCwd) places.push({ place: resolve(state.bashCwd) });
       const found: MemoryFile[] = [];
+      const triggers = new Map<MemoryFile, string | undefined>();
       const external = externalImportsDecision(context.options.cwd) === "approved" ? "load" : "skip";
-      for (const place of places) {
+      for (const { place, trigger } of places) {
         if (seenPlaces.has(place)) continue;
         seenPlaces.add(place);
         for (const { dir, root } of foldersToLook(place, roots)) {
@@ -34,16 +39,22 @@ export function nestedMemorySource(): AttachmentSource {
           checked.add(dir);
           // What they import must be inside the working folder they are under, unless the user
           // approved this project's external imports (config/memory-boundary.ts).
-          found.push(...projectMemoryFilesIn(dir, root, { externalImports: external }));
+          for (const file of projectMemoryFilesIn(dir, root, { externalImports: external })) {
+            found.push(file);
+            triggers.set(file, trigger);
+          }
         }
       }
       if (found.length === 0) return undefined;
       const allowed = await readableMemoryFiles(found, state.toolPermissionContext, context.options.tools);
       attached.push(...allowed);
+      for (const file of allowed) reportInstructionsLoaded(state.hooks, [file], "nested_traversal", triggers.get(file));
       return allowed.map((file): AttachmentItem => ({ text: render(file) }));
     },
-    afterCompaction() {
-      return attached.length > 0 ? attached.map(render).join("\n\n") : undefined;
+    afterCompaction({ context }) {
+      if (attached.length === 0) return undefined;
+      reportInstructionsLoaded(context.getAppState().hooks, attached, "compact");
+      return attached.map(render).join("\n\n");
     },
   };
 }

@@ -52,8 +52,10 @@ export function ruleFilesSource(): AttachmentSource {
         );
       return allowed.map((rule): AttachmentItem => ({ text: render(rule) }));
     },
-    afterCompaction() {
-      return attached.length > 0 ? attached.map(render).join("\n\n") : undefined;
+    afterCompaction({ context }) {
+      if (attached.length === 0) return undefined;
+      reportInstructionsLoaded(context.getAppState().hooks, attached, "compact");
+      return attached.map(render).join("\n\n");
     },
   };
 }

@@ -6,12 +6,13 @@
 // it is stopped (TeamDelete, the session ending), never by itself. Its messages go to its
 // sidechain transcript; the team file marks it inactive when it ends. Loaded on the first spawn.
 import { randomBytes } from "node:crypto";
-import { addUsage, emptyUsage, type Message } from "../../messages/types.js";
+import { addUsage, emptyUsage, type Message, userText } from "../../messages/types.js";
 import { deliver, waitForMail } from "../../session/mailbox.js";
 import { addTeamMember, setMemberActive, teammatePlanPath, teamTaskStore } from "../../session/team-files.js";
 import { type StructuredTeamMessage, TEAM_LEAD_NAME, type TeammateState } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
 import { SessionAttachments } from "../reminders.js";
+import { MAX_STOP_HOOK_CONTINUATIONS } from "../session-hooks.js";
 import { childQueryParams, setUpChild, sidechainPath } from "./child.js";
 import type { SubagentDeps } from "./deps.js";
 import { driveChildLoop } from "./drive.js";
@@ -85,6 +86,8 @@ export async function runTeammate(
   let usage = emptyUsage();
   let reason = "stopped";
   let error: string | undefined;
+  /** Turns in a row a TeammateIdle hook kept it working (past the bound it goes idle anyway). */
+  let keptWorking = 0;
   try {
     while (!signal.aborted) {
       setState("working");
@@ -110,6 +113,24 @@ export async function runTeammate(
       if (signal.aborted) break;
       const failed = terminal !== undefined && terminal.reason !== "completed";
       if (failed) error = terminal?.error ?? terminal?.reason;
+      if (!failed) {
+        const idle = await teammateIdleHooks(context, request, keptWorking, (hookError) =>
+          transcript?.recordEntry({ type: "hook_error", agentId: request.agentId, error: hookError }),
+        );
+        if (idle.stop !== undefined) {
+          reason = "stopped by a TeammateIdle hook";
+          error = idle.stop;
+          break;
+        }
+        if (idle.continueWith !== undefined) {
+          keptWorking++;
+          const next = userText(`A TeammateIdle hook asked you to keep working: ${idle.continueWith}`);
+          messages.push(next);
+          transcript?.recordMessage(next);
+          continue;
+        }
+      }
+      keptWorking = 0;
       // The lead hears before the state changes, so it never sees an idle team with no mail.
       const summary = failed ? `stopped working: ${error}` : lastText.slice(0, IDLE_SUMMARY_CHARS);
       deliver(
@@ -141,4 +162,34 @@ export async function runTeammate(
     });
     transcript?.close();
   }
+}
+
+/**
+ * TeammateIdle hooks, when a turn ends well and the teammate would go idle: exit code 2 or
+ * `decision: "block"` keeps it working with the reason; `continue: false` ends it. Their failures
+ * go to its transcript.
+ */
+async function teammateIdleHooks(
+  context: ToolUseContext,
+  request: TeammateRequest,
+  keptWorking: number,
+  recordError: (error: string) => void,
+): Promise<{ continueWith?: string; stop?: string }> {
+  const hooks = context.getAppState().hooks;
+  if (!hooks?.has("TeammateIdle")) return {};
+  const result = await hooks.teammateIdle(
+    { teamName: request.team.teamName, name: request.name },
+    context.abortController.signal,
+  );
+  const errors = [...result.errors];
+  let continueWith = result.continueWith;
+  if (continueWith !== undefined && keptWorking >= MAX_STOP_HOOK_CONTINUATIONS) {
+    errors.push(`TeammateIdle hooks kept ${request.name} working ${keptWorking} times in a row; it goes idle anyway`);
+    continueWith = undefined;
+  }
+  for (const error of errors) recordError(error);
+  return {
+    ...(continueWith !== undefined && { continueWith }),
+    ...(result.stop !== undefined && { stop: result.stop }),
+  };
 }

@@ -35,7 +35,31 @@ export interface ServerLogMessage {
 /** Runs an approved sampling request on a model: see `createProviderSampler`. */
 export type Sampler = (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;
 
+/** What a hook answers: its content is checked against the server's form before it is sent. */
+export interface HookElicitAnswer {
+  action: ElicitResult["action"];
+  content?: Record<string, unknown>;
+}
+
+/** The session's Elicitation and ElicitationResult hooks (src/hooks/elicitation-hooks.ts). */
+export interface ElicitationHooks {
+  has(event: "Elicitation" | "ElicitationResult"): boolean;
+  /** Before anybody is asked: an answer here means nobody is. */
+  elicitation(
+    request: ElicitationRequest,
+    signal?: AbortSignal,
+  ): Promise<{ answer?: HookElicitAnswer; errors: string[] }>;
+  /** Before the answer goes back: an answer here replaces it. */
+  elicitationResult(
+    request: ElicitationRequest,
+    result: ElicitResult,
+    signal?: AbortSignal,
+  ): Promise<{ answer?: HookElicitAnswer; errors: string[] }>;
+}
+
 export interface McpClientFeatures {
+  /** The session's hooks, once it has them (servers connect before the session exists). */
+  hooks?: () => ElicitationHooks | undefined;
   /**
    * Answers a server's question. Only the user may accept: a callback must not answer on its own.
    * Absent: every question is declined, and `warn` says which server asked what.
