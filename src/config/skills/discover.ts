@@ -6,7 +6,7 @@
 // user installed under the same name. A file that cannot be used is skipped with a warning naming
 // it and why; the others still load.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { isBuiltInCommandName } from "./built-in-commands.js";
 import { argumentNamesOf } from "./expand.js";
 import { allowedToolsOf, parseFrontmatter } from "./frontmatter.js";
@@ -41,6 +41,18 @@ async function listDir(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/**
+ * A plugin's path that is one item rather than a folder of them (plugin.json may name a single
+ * command file, or one skill's own folder holding SKILL.md): that item's file, else undefined.
+ */
+async function pluginSingleItem(root: SkillRoot, kind: "skills" | "commands"): Promise<string[] | undefined> {
+  if (root.plugin === undefined) return undefined;
+  const file = kind === "commands" ? root.dir : join(root.dir, "SKILL.md");
+  if (kind === "commands" && !file.endsWith(".md")) return undefined;
+  const info = await stat(file).catch(() => undefined);
+  return info?.isFile() ? [file] : undefined;
 }
 
 async function readSmallFile(file: string): Promise<string | undefined> {
@@ -180,6 +192,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
     return true;
   };
   const filesOf = async (root: SkillRoot, kind: "skills" | "commands") =>
+    (await pluginSingleItem(root, kind)) ??
     (await listDir(root.dir)).flatMap((entry) => skillFileOf(root.dir, kind, entry) ?? []);
   for (const root of allSkillRoots(options.cwd, "skills", options.pluginFolders).filter(unseen)) {
     const found = await Promise.all(
