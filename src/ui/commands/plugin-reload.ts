@@ -22,7 +22,9 @@ export async function offerReload(ctx: CommandContext, changed: string): Promise
 
 export async function reloadSession(ctx: CommandContext): Promise<void> {
   const { pluginListing } = await import("../../config/plugins/listing.js");
-  await ctx.switchSession({ resume: ctx.handle.engine.sessionId, rereadSettings: true });
+  // A session with nothing said yet has no transcript to resume: a fresh one is the same session.
+  const said = ctx.handle.engine.messages.length > 0;
+  await ctx.switchSession({ ...(said && { resume: ctx.handle.engine.sessionId }), rereadSettings: true });
   const next = ctx.current();
   ctx.transcript.showHistory(next.engine.messages);
   const on = [
