@@ -107,7 +107,8 @@ describe("/plugin in the interactive session (tmux)", () => {
     t.press("Down");
     await t.waitFor(/❯ 2\. Later/);
     t.press("Enter");
-    await t.waitFor("It applies from the next session");
+    const later = await t.waitFor(/Uninstalled greeter@team-tools \(user\); removed it from/);
+    expect(later.replace(/\s+/g, " ")).toContain("It applies from the next session (or /plugin reload).");
     const installed = JSON.parse(readFileSync(join(p.home, "plugins", "installed_plugins.json"), "utf8"));
     expect(installed.plugins["greeter@team-tools"]).toBeUndefined();
     expect(existsSync(join(p.home, "plugins", "cache", "team-tools", "greeter", "1.0.0"))).toBe(false);
