@@ -1,7 +1,7 @@
 // Where custom agents live (`.claude/agents/` and `.warden/agents/`, the user's then the project's)
 // and the cheap look at start-up that says whether there are any: a readdir per folder, no parsing
 // (./agent-files.ts parses them, loaded only when there is something to parse).
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AgentSource } from "../tool/agents.js";
 import { userHome, wardenHome } from "./paths.js";
@@ -24,8 +24,12 @@ export function agentDirectories(cwd: string): AgentDirectory[] {
   ];
 }
 
-/** The `.md` files of one folder, sorted; a missing folder has none. */
+/**
+ * The `.md` files of one folder, sorted; a missing folder has none. A plugin may name a single
+ * agent file instead of a folder (plugin.json `agents`): that file is the whole list.
+ */
 export function agentFilesIn(dir: string): string[] {
+  if (dir.endsWith(".md") && isFile(dir)) return [dir];
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".md"))
@@ -39,4 +43,12 @@ export function agentFilesIn(dir: string): string[] {
 /** True when any agent folder has a file: the cheap check before parsing anything. */
 export function anyAgentFiles(cwd: string, pluginDirs: readonly AgentDirectory[] = []): boolean {
   return [...agentDirectories(cwd), ...pluginDirs].some(({ dir }) => agentFilesIn(dir).length > 0);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -21,3 +21,25 @@ export function splitFrontmatter(text: string): { yaml: string | undefined; body
     body: rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, ""),
   };
 }
+
+/** A top-level `key: value` line whose value is plain (not quoted, a flow collection, a block or an alias). */
+const PLAIN_VALUE_LINE = /^([A-Za-z_][\w-]*):[ \t]+([^"'[{|>&*!\s].*?)[ \t]*$/;
+
+/**
+ * The frontmatter with every one-line plain value that YAML would misread (one holding `: ` or
+ * ` #`, as in `description: Use this agent when: ...`) written as a quoted string; undefined when
+ * there is none. Claude Code reads such files (its own plugins ship agents written this way) by
+ * quoting the same values on a second try, so a file that fails to parse is tried again with this.
+ * Trust and the loaders call the same parser, so what a file means is decided once.
+ */
+export function quoteAmbiguousValues(yaml: string): string | undefined {
+  let changed = false;
+  const lines = yaml.split("\n").map((line) => {
+    const match = PLAIN_VALUE_LINE.exec(line.replace(/\r$/, ""));
+    const value = match?.[2];
+    if (match === null || value === undefined || !(value.includes(": ") || value.includes(" #"))) return line;
+    changed = true;
+    return `${match[1]}: ${JSON.stringify(value)}`;
+  });
+  return changed ? lines.join("\n") : undefined;
+}

@@ -1,7 +1,7 @@
 // An agent definition's YAML frontmatter, which it must have (split by ./frontmatter-split.ts as
 // every frontmatter is), parsed by the `yaml` package (./yaml-load.ts) with the reason when it
 // cannot be used. Workspace trust judges project agents with this same function.
-import { splitFrontmatter } from "./frontmatter-split.js";
+import { quoteAmbiguousValues, splitFrontmatter } from "./frontmatter-split.js";
 import { yamlModule } from "./yaml-load.js";
 
 export type FrontmatterResult =
@@ -18,7 +18,12 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   }
   const { yaml: yamlText, body } = split;
   if (yamlText === undefined) return { ok: false, reason: "no frontmatter: the file must start with a line '---'" };
-  const document = yamlModule().parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
+  let document = yamlModule().parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
+  const quoted = document.errors.length > 0 ? quoteAmbiguousValues(yamlText) : undefined;
+  if (quoted !== undefined) {
+    const retried = yamlModule().parseDocument(quoted, { prettyErrors: true, uniqueKeys: true });
+    if (retried.errors.length === 0) document = retried;
+  }
   if (document.errors.length > 0) {
     const first = document.errors[0];
     const line = first?.linePos?.[0]?.line;

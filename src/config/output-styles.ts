@@ -4,7 +4,7 @@
 // (~) or the project; the project's wins over the user's, and both over the built-ins of the same
 // name. The chosen style's text joins the system prompt at the session's start, so the prompt
 // (and its cache) stays the same for the whole session.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { withFileLockSync } from "../fs/file-lock.js";
 import { parseFrontmatter } from "./frontmatter.js";
@@ -17,7 +17,7 @@ export interface OutputStyle {
   description: string;
   /** What joins the system prompt (empty for Default). */
   prompt: string;
-  source: "built-in" | "user" | "project";
+  source: "built-in" | "user" | "project" | "plugin";
   path?: string;
 }
 
@@ -46,12 +46,14 @@ before going on.`,
   },
 ];
 
-function stylesIn(dir: string, source: OutputStyle["source"], warnings: string[]): OutputStyle[] {
+function stylesIn(dir: string, source: OutputStyle["source"], warnings: string[], plugin?: string): OutputStyle[] {
   if (!existsSync(dir)) return [];
   const styles: OutputStyle[] = [];
-  for (const entry of readdirSync(dir).sort()) {
+  // A plugin may name one style file instead of a folder (plugin.json `outputStyles`).
+  const single = dir.endsWith(".md") && statSync(dir).isFile();
+  for (const entry of single ? [basename(dir)] : readdirSync(dir).sort()) {
     if (!entry.endsWith(".md")) continue;
-    const path = join(dir, entry);
+    const path = single ? dir : join(dir, entry);
     let text: string;
     try {
       text = readFileSync(path, "utf8");
@@ -59,7 +61,9 @@ function stylesIn(dir: string, source: OutputStyle["source"], warnings: string[]
       warnings.push(`output style ${path} could not be read: ${(error as Error).message}`);
       continue;
     }
-    const fallbackName = basename(entry, ".md");
+    // A plugin's styles carry its name first, as its commands do, so two plugins cannot collide.
+    const named = (name: string) => (plugin === undefined ? name : `${plugin}:${name}`);
+    const fallbackName = named(basename(entry, ".md"));
     if (!text.startsWith("---")) {
       styles.push({ name: fallbackName, description: "", prompt: text.trim(), source, path });
       continue;
@@ -70,18 +74,32 @@ function stylesIn(dir: string, source: OutputStyle["source"], warnings: string[]
       continue;
     }
     const name =
-      typeof parsed.data.name === "string" && parsed.data.name.trim() ? parsed.data.name.trim() : fallbackName;
+      typeof parsed.data.name === "string" && parsed.data.name.trim() ? named(parsed.data.name.trim()) : fallbackName;
     const description = typeof parsed.data.description === "string" ? parsed.data.description : "";
     styles.push({ name, description, prompt: parsed.body.trim(), source, path });
   }
   return styles;
 }
 
-/** Every style the folder can use, later ones winning by name (case-insensitive): built-in, user, project. */
-export function loadOutputStyles(cwd: string, warnings: string[] = []): OutputStyle[] {
+/** An active plugin's style folders or files (src/config/plugins/components.ts finds them). */
+export interface PluginOutputStyles {
+  plugin: string;
+  paths: readonly string[];
+}
+
+/**
+ * Every style the folder can use, later ones winning by name (case-insensitive): built-in, the
+ * active plugins' (named `plugin:style`), user, project.
+ */
+export function loadOutputStyles(
+  cwd: string,
+  warnings: string[] = [],
+  plugins: readonly PluginOutputStyles[] = [],
+): OutputStyle[] {
   const home = userHome();
   const all = [
     ...BUILT_IN,
+    ...plugins.flatMap((p) => p.paths.flatMap((path) => stylesIn(path, "plugin", warnings, p.plugin))),
     ...stylesIn(join(home, ".claude", "output-styles"), "user", warnings),
     ...stylesIn(join(home, ".warden", "output-styles"), "user", warnings),
     ...stylesIn(join(cwd, ".claude", "output-styles"), "project", warnings),
@@ -103,9 +121,14 @@ export interface ChosenOutputStyle {
  * The style `name` names (the default one when absent). An unknown name is said in `warnings` and
  * the session keeps the default style.
  */
-export function chooseOutputStyle(name: string | undefined, cwd: string, warnings: string[]): ChosenOutputStyle {
+export function chooseOutputStyle(
+  name: string | undefined,
+  cwd: string,
+  warnings: string[],
+  plugins: readonly PluginOutputStyles[] = [],
+): ChosenOutputStyle {
   if (name === undefined || name.toLowerCase() === DEFAULT_OUTPUT_STYLE) return { name: DEFAULT_OUTPUT_STYLE };
-  const styles = loadOutputStyles(cwd, warnings);
+  const styles = loadOutputStyles(cwd, warnings, plugins);
   const style = styles.find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (!style) {
     warnings.push(

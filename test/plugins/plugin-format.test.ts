@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ActivePlugin } from "../../src/config/plugins/active.js";
-import { pluginFolders, pluginHooks, pluginMcpServers } from "../../src/config/plugins/components.js";
+import { pluginComponentPaths, pluginHooks, pluginMcpServers } from "../../src/config/plugins/components.js";
 import { parseMarketplaceSource } from "../../src/config/plugins/marketplaces.js";
 import { loadSettings } from "../../src/config/settings.js";
 import { discoverSkills } from "../../src/config/skills/discover.js";
@@ -64,7 +64,11 @@ describe("plugin commands by short name", () => {
     const catalog = await discoverSkills({
       cwd: project,
       projectTrusted: true,
-      pluginFolders: [one, two].map((p) => ({ plugin: p.name, skills: [], commands: pluginFolders(p, "commands") })),
+      pluginFolders: [one, two].map((p) => ({
+        plugin: p.name,
+        skills: [],
+        commands: pluginComponentPaths(p, "commands"),
+      })),
     });
     expect(findCommand(catalog, "one:review")?.file).toBe(join(one.root, "commands", "review.md"));
     expect(findCommand(catalog, "review")).toBeUndefined();
@@ -98,11 +102,11 @@ describe("a plugin's hooks and MCP servers", () => {
     write(join(dir, "outside", "steal.md"), "not the plugin's");
     const p = plugin("escaping", { commands: "../outside", hooks: "../outside/hooks.json" });
     const warnings: string[] = [];
-    expect(pluginFolders(p, "commands", warnings)).toEqual([]);
+    expect(pluginComponentPaths(p, "commands", warnings)).toEqual([]);
     expect(pluginHooks(p, warnings)).toEqual({});
     expect(warnings).toEqual([
-      "plugin escaping@test: commands path ../outside is missing or outside the plugin",
-      "plugin escaping@test: hooks file ../outside/hooks.json is missing or outside the plugin",
+      "plugin escaping@test: commands: ../outside leads outside the plugin's folder; skipped",
+      "plugin escaping@test: hooks: ../outside/hooks.json leads outside the plugin's folder; not loaded",
     ]);
   });
 });

@@ -25,6 +25,7 @@ import type {
   SessionHandle,
 } from "../../ui/run.js";
 import type { SessionConfig } from "../flags/session-config.js";
+import { forgetSessionPermissions } from "../session/permissions.js";
 import { planSession } from "../session/plan.js";
 import { createLiveSkillTool, expandPrompt } from "../session/skills-setup.js";
 import { type BuiltSession, startSession } from "../session/start.js";
@@ -42,7 +43,13 @@ export async function openInteractiveSession(
   const notices: string[] = [];
   const warn = (message: string) => void notices.push(`warning: ${message}`);
   const serverLogs = serverLogNotices({ verbose: config.verbose });
-  const plan = await planSession(config, { resume: options.resume, model: options.model, warn });
+  if (options.rereadSettings) forgetSessionPermissions(config);
+  const plan = await planSession(config, {
+    resume: options.resume,
+    model: options.model,
+    warn,
+    inform: (message) => void notices.push(message),
+  });
   const built = await startSession(plan, {
     askHandler: person.permissions.ask,
     isNonInteractive: false,

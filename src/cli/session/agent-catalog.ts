@@ -2,7 +2,7 @@
 // files or settings `agents`): a file that cannot be used is reported on stderr with its path and
 // why, and the others load. With none, the built-in agents are used and nothing is parsed.
 import { anyAgentFiles } from "../../config/agent-dirs.js";
-import { pluginFolders } from "../../config/plugins/components.js";
+import { pluginComponentPaths } from "../../config/plugins/components.js";
 import type { LoadedSettings } from "../../config/settings.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
 import type { AgentCatalog } from "../../tool/agents.js";
@@ -25,7 +25,7 @@ export async function loadSessionAgentCatalog(
   }
   const pluginWarnings: string[] = [];
   const pluginDirs = (settings.plugins?.plugins ?? []).flatMap((plugin) =>
-    pluginFolders(plugin, "agents", pluginWarnings).map((dir) => ({
+    pluginComponentPaths(plugin, "agents", pluginWarnings).map((dir) => ({
       dir,
       source: "plugin" as const,
       plugin: plugin.name,

@@ -16,30 +16,64 @@ const warn = (message: string) => void process.stderr.write(`warden: warning: ${
 
 const setups = new WeakMap<SessionConfig, SessionPermissions>();
 
+function readSessionPermissions(config: SessionConfig): SessionPermissions {
+  return loadSessionPermissions({
+    cwd: config.cwd,
+    cli: {
+      allowedTools: config.allowedTools,
+      disallowedTools: config.disallowedTools,
+      permissionMode: config.permissionMode,
+      addDirs: config.addDirs,
+      dangerouslySkipPermissions: config.dangerouslySkipPermissions,
+      allowDangerouslySkipPermissions: config.allowDangerouslySkipPermissions,
+    },
+    extraSettings: config.settings !== undefined ? [config.settings] : [],
+    trustProject: config.trustProject,
+    sources: config.settingSources,
+    pluginDirs: config.pluginDirs,
+  });
+}
+
+function remember(config: SessionConfig, setup: SessionPermissions): SessionPermissions {
+  for (const warning of setup.warnings) warn(warning);
+  if (setup.trustNotice) process.stderr.write(`warden: ${setup.trustNotice}\n`);
+  setups.set(config, setup);
+  return setup;
+}
+
 /** Reads the settings of this session once (throws, with the file and problem, when it must not start). */
 export function sessionPermissions(config: SessionConfig): SessionPermissions {
-  let setup = setups.get(config);
-  if (!setup) {
-    setup = loadSessionPermissions({
-      cwd: config.cwd,
-      cli: {
-        allowedTools: config.allowedTools,
-        disallowedTools: config.disallowedTools,
-        permissionMode: config.permissionMode,
-        addDirs: config.addDirs,
-        dangerouslySkipPermissions: config.dangerouslySkipPermissions,
-        allowDangerouslySkipPermissions: config.allowDangerouslySkipPermissions,
-      },
-      extraSettings: config.settings !== undefined ? [config.settings] : [],
-      trustProject: config.trustProject,
-      sources: config.settingSources,
-      pluginDirs: config.pluginDirs,
-    });
-    for (const warning of setup.warnings) warn(warning);
-    if (setup.trustNotice) process.stderr.write(`warden: ${setup.trustNotice}\n`);
-    setups.set(config, setup);
+  return setups.get(config) ?? remember(config, readSessionPermissions(config));
+}
+
+/**
+ * sessionPermissions, after installing the plugins the settings in force turn on that are missing
+ * (./auto-install in src/config/plugins: only what trust let through). `report` gets a line per
+ * plugin installed, `warnLine` one per failure; the settings are read again only when something
+ * was installed, so a session without missing plugins pays nothing more.
+ */
+export async function sessionPermissionsInstallingPlugins(
+  config: SessionConfig,
+  report: (line: string) => void,
+  warnLine: (line: string) => void,
+): Promise<SessionPermissions> {
+  const cached = setups.get(config);
+  if (cached) return cached;
+  let setup = readSessionPermissions(config);
+  const wanted = setup.settings.plugins?.installable ?? [];
+  if (wanted.length > 0) {
+    const { installTurnedOnPlugins } = await import("../../config/plugins/auto-install.js");
+    const done = await installTurnedOnPlugins(wanted, config.cwd, setup.settings);
+    for (const line of done.installed) report(line);
+    for (const line of done.failed) warnLine(line);
+    if (done.installed.length > 0) setup = readSessionPermissions(config);
   }
-  return setup;
+  return remember(config, setup);
+}
+
+/** Forgets the settings read for `config`, so the next session opened with it reads them again (/plugin). */
+export function forgetSessionPermissions(config: SessionConfig): void {
+  setups.delete(config);
 }
 
 /**

@@ -13,7 +13,7 @@ import type { SessionConfig } from "../flags/session-config.js";
 import { type StructuredOutputSetup, setUpStructuredOutput } from "../headless/structured-output.js";
 import { defaultModelSpec, type ResolvedModel, resolveModel } from "./model-choice.js";
 import { modelOverrideFromSettings } from "./model-settings.js";
-import { sessionPermissions } from "./permissions.js";
+import { sessionPermissionsInstallingPlugins } from "./permissions.js";
 import { loadResumed, type ResumedSession, type ResumeRequest } from "./resume.js";
 import { SessionSetupError } from "./setup-error.js";
 
@@ -21,6 +21,8 @@ export interface PlanRequest extends ResumeRequest {
   /** A model chosen by the front end (the UI's /model), ahead of --model. */
   model?: string;
   warn: (message: string) => void;
+  /** Said to the person (not a warning): plugins installed at start. stderr when absent. */
+  inform?: (message: string) => void;
   /** Told before each retry of a failed model request. */
   onRetry?: (info: RetryInfo) => void;
 }
@@ -43,7 +45,8 @@ export interface SessionPlan {
 export async function planSession(config: SessionConfig, request: PlanRequest): Promise<SessionPlan> {
   const resumed = await loadResumed(config.cwd, request, request.warn);
   // Settings are read once, here: broken ones stop the session before any MCP server is started.
-  const permissions = settingsOrUsageError(config);
+  const inform = request.inform ?? ((message: string) => void process.stderr.write(`warden: ${message}\n`));
+  const permissions = await settingsOrUsageError(config, inform, request.warn);
   const mcpProblems = mcpConfigArgProblems(config.mcpConfig, config.cwd);
   if (mcpProblems.length > 0) throw new SessionSetupError(`bad --mcp-config: ${mcpProblems.join("; ")}`, 2);
   const modelSpec =
@@ -74,9 +77,13 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
 }
 
 /** The settings; a --settings value that cannot be read is a usage error (exit 2), like any bad flag. */
-function settingsOrUsageError(config: SessionConfig): SessionPermissions {
+async function settingsOrUsageError(
+  config: SessionConfig,
+  inform: (message: string) => void,
+  warn: (message: string) => void,
+): Promise<SessionPermissions> {
   try {
-    return sessionPermissions(config);
+    return await sessionPermissionsInstallingPlugins(config, inform, warn);
   } catch (error) {
     if (!(error instanceof SettingsError) || config.settings === undefined) throw error;
     const flagFile = config.settings.trimStart().startsWith("{") ? "--settings" : resolve(config.cwd, config.settings);

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { sessionArtifactsDir } from "../../config/paths.js";
+import { pluginOutputStylePaths } from "../../config/plugins/components.js";
 import { settingsFileLocations, settingsValue } from "../../config/settings.js";
 import { createSessionCommands, type SessionCommands } from "../../control/session-commands.js";
 import type { HookRunner, SessionEndReason } from "../../hooks/hook-runner.js";
@@ -251,7 +252,12 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     const outputStyle =
       styleName === undefined
         ? { name: "default" }
-        : (await import("../../config/output-styles.js")).chooseOutputStyle(styleName, config.cwd, styleWarnings);
+        : (await import("../../config/output-styles.js")).chooseOutputStyle(
+            styleName,
+            config.cwd,
+            styleWarnings,
+            pluginOutputStylePaths(permissions.settings.plugins?.plugins ?? [], (w) => styleWarnings.push(w)),
+          );
     const styleSection = outputStyle.section;
     for (const warning of styleWarnings.splice(0)) warn(warning);
     const session = createSession({

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type PluginManifest, readPluginManifest } from "./manifest.js";
-import { findInstall } from "./registry.js";
+import { findInstall, type PluginScope, readKnownMarketplaces } from "./registry.js";
 
 export interface ActivePlugin {
   /** `name@marketplace`, or `name@--plugin-dir` for a folder given on the command line. */
@@ -23,10 +23,34 @@ export interface ActivePlugins {
   plugins: ActivePlugin[];
   /** Plugins turned on that cannot run (not installed, broken manifest), one line each. */
   warnings: string[];
+  /**
+   * Plugins turned on but not installed whose marketplace is known (added, or named in the files'
+   * `extraKnownMarketplaces`): the session's start installs them (./auto-install.ts), with the
+   * scope of the file that turned each on.
+   */
+  installable: PluginToInstall[];
+}
+
+export interface PluginToInstall {
+  id: string;
+  scope: PluginScope;
+  /** The settings file that turns it on. */
+  settingsFile?: string;
 }
 
 interface EnabledSource {
-  settings: { enabledPlugins?: Record<string, boolean> };
+  /** Which settings file (userSettings, projectSettings, localSettings, cliArg, policySettings). */
+  source?: string;
+  path?: string;
+  settings: {
+    enabledPlugins?: Record<string, boolean>;
+    extraKnownMarketplaces?: Record<string, unknown>;
+  };
+}
+
+/** The scope an install gets when a file of `source` turned the plugin on. */
+function scopeOfSource(source: string | undefined): PluginScope {
+  return source === "projectSettings" ? "project" : source === "localSettings" ? "local" : "user";
 }
 
 /** The ids turned on by the files in force, lowest precedence first, the last word winning. */
@@ -48,6 +72,7 @@ export interface ResolvePluginsOptions {
 export function resolveActivePlugins(options: ResolvePluginsOptions): ActivePlugins {
   const plugins: ActivePlugin[] = [];
   const warnings: string[] = [];
+  const installable: PluginToInstall[] = [];
   const cwd = resolve(options.cwd);
   const add = (id: string, root: string) => {
     let manifest: PluginManifest;
@@ -73,10 +98,32 @@ export function resolveActivePlugins(options: ResolvePluginsOptions): ActivePlug
   for (const id of enabledPluginIds(options.files)) {
     const install = findInstall(id, cwd);
     if (!install || !existsSync(install.installPath)) {
-      warnings.push(`plugin ${id} is turned on in settings but not installed: run \`warden plugin install ${id}\``);
+      const marketplace = id.slice(id.lastIndexOf("@") + 1);
+      if (marketplaceIsKnown(marketplace, options.files)) {
+        const file = lastFileTurningOn(id, options.files);
+        installable.push({ id, scope: scopeOfSource(file?.source), ...(file?.path && { settingsFile: file.path }) });
+      } else {
+        warnings.push(
+          `plugin ${id} is turned on in settings but not installed, and no marketplace ${marketplace} is known: add it (warden plugin marketplace add SOURCE) or name it in extraKnownMarketplaces`,
+        );
+      }
       continue;
     }
     add(id, install.installPath);
   }
-  return { plugins, warnings };
+  return { plugins, warnings, installable };
+}
+
+function lastFileTurningOn(id: string, files: readonly EnabledSource[]): EnabledSource | undefined {
+  return files.filter((file) => file.settings.enabledPlugins?.[id] === true).pop();
+}
+
+/** Added with `warden plugin marketplace add`, or named by a file in force (trust already applied). */
+function marketplaceIsKnown(name: string, files: readonly EnabledSource[]): boolean {
+  if (files.some((file) => file.settings.extraKnownMarketplaces?.[name] !== undefined)) return true;
+  try {
+    return readKnownMarketplaces()[name] !== undefined;
+  } catch {
+    return false;
+  }
 }

@@ -4,53 +4,103 @@
 // (a manifest cannot point Warden at the user's other files). `${CLAUDE_PLUGIN_ROOT}` in hook
 // commands and MCP server settings becomes the plugin's folder, wherever it was installed.
 import { readFileSync, realpathSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type HooksConfig, hooksSchema } from "../settings-schema.js";
 import type { PluginSkillFolders } from "../skills/locations.js";
 import type { ActivePlugin } from "./active.js";
+import type { PluginManifest } from "./manifest.js";
 
-export type PluginFolderKind = "commands" | "agents" | "skills" | "outputStyles";
+export type PluginPathKind = "commands" | "agents" | "skills" | "outputStyles";
 
-const DEFAULT_FOLDER: Record<PluginFolderKind, string> = {
-  commands: "commands",
-  agents: "agents",
-  skills: "skills",
-  outputStyles: "output-styles",
+const DEFAULT_FOLDER: Record<PluginPathKind, string> = {
+  commands: "./commands",
+  agents: "./agents",
+  skills: "./skills",
+  outputStyles: "./output-styles",
 };
 
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** `path` under the plugin's root, symlinks resolved, or undefined when it leaves the root or is missing. */
-function confined(plugin: ActivePlugin, path: string): string | undefined {
+/** A path plugin.json names, resolved under the plugin's root, or why it cannot be used. */
+export type PluginPath = { path: string } | { problem: string };
+
+/**
+ * `path` (from plugin.json) under the plugin's root, symlinks resolved. A manifest may only point
+ * inside its own plugin: an absolute path, a `..` that climbs out, or a symlink leading out would
+ * let an installed plugin load the user's other files as its commands or hooks, so each is refused
+ * with its reason. `${CLAUDE_PLUGIN_ROOT}/x` is the same as `./x`.
+ */
+export function resolvePluginPath(root: string, path: string): PluginPath {
+  const written = withPluginRoot(path, ".");
+  if (isAbsolute(written)) return { problem: `${path} is absolute; paths must be relative to the plugin (./...)` };
+  const lexical = resolve(root, written);
+  if (!isInside(resolve(root), lexical)) return { problem: `${path} leads outside the plugin's folder` };
+  let real: string;
   try {
-    const root = realpathSync(plugin.root);
-    const real = realpathSync(resolve(plugin.root, path));
-    return isInside(root, real) ? real : undefined;
+    real = realpathSync(lexical);
   } catch {
-    return undefined;
+    return { problem: `${path} does not exist in the plugin` };
   }
+  try {
+    if (!isInside(realpathSync(root), real))
+      return { problem: `${path} leads outside the plugin's folder (a symlink)` };
+  } catch {
+    return { problem: `the plugin's folder ${root} cannot be read` };
+  }
+  return { path: real };
+}
+
+/** Every path plugin.json names that leaves the plugin (absolute, `..`): refused at install. */
+export function escapingManifestPaths(root: string, manifest: PluginManifest): string[] {
+  const written: string[] = [];
+  for (const kind of Object.keys(DEFAULT_FOLDER) as PluginPathKind[]) written.push(...asList(manifest[kind]));
+  for (const key of ["hooks", "mcpServers"] as const) {
+    for (const entry of configEntries(manifest[key])) if (typeof entry === "string") written.push(entry);
+  }
+  return written.flatMap((path) => {
+    const found = resolvePluginPath(root, path);
+    return "problem" in found && !found.problem.endsWith("does not exist in the plugin") ? [found.problem] : [];
+  });
 }
 
 function asList(value: string | string[] | undefined): string[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-/** The plugin's folders of one kind that exist: the default one, then those plugin.json adds. */
-export function pluginFolders(plugin: ActivePlugin, kind: PluginFolderKind, warnings: string[] = []): string[] {
-  const folders: string[] = [];
+type ConfigEntry = string | Record<string, unknown>;
+
+/** plugin.json's `hooks` or `mcpServers` as a list: each a file path or an inline object. */
+function configEntries(value: PluginManifest["hooks"]): ConfigEntry[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/**
+ * The plugin's paths of one kind that exist: the default folder, then what plugin.json adds (a
+ * folder, or a single `.md` file for commands, agents and output styles; for skills a folder of
+ * skill folders or one skill's own folder). Added paths supplement the default, as in Claude Code.
+ */
+export function pluginComponentPaths(plugin: ActivePlugin, kind: PluginPathKind, warnings: string[] = []): string[] {
+  const paths: string[] = [];
   for (const path of [DEFAULT_FOLDER[kind], ...asList(plugin.manifest[kind])]) {
-    const real = confined(plugin, path);
-    if (real === undefined) {
-      if (path !== DEFAULT_FOLDER[kind])
-        warnings.push(`plugin ${plugin.id}: ${kind} path ${path} is missing or outside the plugin`);
+    const found = resolvePluginPath(plugin.root, path);
+    if ("problem" in found) {
+      if (path !== DEFAULT_FOLDER[kind]) warnings.push(`plugin ${plugin.id}: ${kind}: ${found.problem}; skipped`);
       continue;
     }
-    if (statSync(real).isDirectory() && !folders.includes(real)) folders.push(real);
+    const info = statSync(found.path);
+    const usable = info.isDirectory() || (kind !== "skills" && info.isFile() && found.path.endsWith(".md"));
+    if (!usable) {
+      warnings.push(
+        `plugin ${plugin.id}: ${kind}: ${path} is not a folder${kind === "skills" ? "" : " or .md file"}; skipped`,
+      );
+      continue;
+    }
+    if (!paths.includes(found.path)) paths.push(found.path);
   }
-  return folders;
+  return paths;
 }
 
 /** What plugin files write for their own folder (a literal, not a template of ours). */
@@ -65,6 +115,9 @@ export function withPluginRoot<T>(value: T, root: string): T {
   }
   return value;
 }
+
+const DEFAULT_HOOKS_FILE = "./hooks/hooks.json";
+const DEFAULT_MCP_FILE = "./.mcp.json";
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -90,23 +143,23 @@ function readJsonObject(file: string): Record<string, unknown> | undefined {
 export function pluginHooks(plugin: ActivePlugin, warnings: string[]): HooksConfig {
   const found: unknown[] = [];
   const fromFile = (path: string) => {
-    const file = confined(plugin, path);
-    if (file === undefined) {
-      if (path !== "hooks/hooks.json")
-        warnings.push(`plugin ${plugin.id}: hooks file ${path} is missing or outside the plugin`);
+    const file = resolvePluginPath(plugin.root, path);
+    if ("problem" in file) {
+      if (path !== DEFAULT_HOOKS_FILE) warnings.push(`plugin ${plugin.id}: hooks: ${file.problem}; not loaded`);
       return;
     }
     try {
-      const json = readJsonObject(file);
+      const json = readJsonObject(file.path);
       if (json) found.push(json.hooks ?? json);
     } catch (error) {
-      warnings.push(`plugin ${plugin.id}: ${file}: ${(error as Error).message}; its hooks are not loaded`);
+      warnings.push(`plugin ${plugin.id}: ${file.path}: ${(error as Error).message}; its hooks are not loaded`);
     }
   };
-  fromFile("hooks/hooks.json");
-  const declared = plugin.manifest.hooks;
-  if (typeof declared === "string") fromFile(declared);
-  else if (declared !== undefined) found.push(declared.hooks ?? declared);
+  fromFile(DEFAULT_HOOKS_FILE);
+  for (const entry of configEntries(plugin.manifest.hooks)) {
+    if (typeof entry === "string") fromFile(entry);
+    else found.push(entry.hooks ?? entry);
+  }
 
   const merged: HooksConfig = {};
   const prefix = `CLAUDE_PLUGIN_ROOT=${shellQuote(plugin.root)}; export CLAUDE_PLUGIN_ROOT; `;
@@ -158,21 +211,22 @@ export function pluginMcpServers(plugin: ActivePlugin, warnings: string[]): Reco
     }
   };
   const fromFile = (path: string) => {
-    const file = confined(plugin, path);
-    if (file === undefined) {
-      if (path !== ".mcp.json") warnings.push(`plugin ${plugin.id}: MCP file ${path} is missing or outside the plugin`);
+    const file = resolvePluginPath(plugin.root, path);
+    if ("problem" in file) {
+      if (path !== DEFAULT_MCP_FILE) warnings.push(`plugin ${plugin.id}: mcpServers: ${file.problem}; not loaded`);
       return;
     }
     try {
-      addFrom(readJsonObject(file), file);
+      addFrom(readJsonObject(file.path), file.path);
     } catch (error) {
-      warnings.push(`plugin ${plugin.id}: ${file}: ${(error as Error).message}; its MCP servers are not loaded`);
+      warnings.push(`plugin ${plugin.id}: ${file.path}: ${(error as Error).message}; its MCP servers are not loaded`);
     }
   };
-  fromFile(".mcp.json");
-  const declared = plugin.manifest.mcpServers;
-  if (typeof declared === "string") fromFile(declared);
-  else if (declared !== undefined) addFrom(declared, join(plugin.root, ".claude-plugin", "plugin.json"));
+  fromFile(DEFAULT_MCP_FILE);
+  for (const entry of configEntries(plugin.manifest.mcpServers)) {
+    if (typeof entry === "string") fromFile(entry);
+    else addFrom(entry, join(plugin.root, ".claude-plugin", "plugin.json"));
+  }
   return servers;
 }
 
@@ -197,9 +251,23 @@ export function pluginSkillFolders(
   const warnings: string[] = [];
   const folders = plugins.map((plugin) => ({
     plugin: plugin.name,
-    skills: pluginFolders(plugin, "skills", warnings),
-    commands: pluginFolders(plugin, "commands", warnings),
+    skills: pluginComponentPaths(plugin, "skills", warnings),
+    commands: pluginComponentPaths(plugin, "commands", warnings),
   }));
   for (const warning of warnings) warn(warning);
   return folders.filter((f) => f.skills.length + f.commands.length > 0);
+}
+
+/** The output style folders and files of the active plugins (src/config/output-styles.ts reads them). */
+export function pluginOutputStylePaths(
+  plugins: readonly ActivePlugin[],
+  warn: (message: string) => void,
+): Array<{ plugin: string; paths: string[] }> {
+  const warnings: string[] = [];
+  const found = plugins.map((plugin) => ({
+    plugin: plugin.name,
+    paths: pluginComponentPaths(plugin, "outputStyles", warnings),
+  }));
+  for (const warning of warnings) warn(warning);
+  return found.filter((f) => f.paths.length > 0);
 }

@@ -9,7 +9,14 @@ import { withFileLockSync } from "../../fs/file-lock.js";
 import { userSettingsPath } from "../paths.js";
 import type { LoadedSettings } from "../settings.js";
 import { readSettingsObjectForUpdate } from "../settings-object.js";
-import { type MarketplaceEntry, PLUGIN_NAME, readMarketplaceManifest, readPluginManifest } from "./manifest.js";
+import { escapingManifestPaths } from "./components.js";
+import {
+  type MarketplaceEntry,
+  PLUGIN_NAME,
+  PluginFormatError,
+  readMarketplaceManifest,
+  readPluginManifest,
+} from "./manifest.js";
 import { addMarketplaceSource, cloneRepository } from "./marketplaces.js";
 import { pluginCachePath, pluginsHome } from "./paths.js";
 import {
@@ -128,7 +135,13 @@ export interface InstalledPlugin {
 
 export async function installPlugin(
   id: string,
-  options: { scope: PluginScope; cwd: string; settings?: LoadedSettings },
+  options: {
+    scope: PluginScope;
+    cwd: string;
+    settings?: LoadedSettings;
+    /** false: only install (settings already turn it on, as for an install at a session's start). */
+    turnOn?: boolean;
+  },
 ): Promise<InstalledPlugin> {
   const { name, marketplace } = parsePluginId(id);
   const market = await findMarketplace(marketplace, options.settings);
@@ -143,6 +156,9 @@ export async function installPlugin(
     // A marketplace entry may stand in for a missing plugin.json (Claude Code's `strict: false`).
     const { source: _source, strict: _strict, ...fallback } = entry;
     const plugin = readPluginManifest(folder, fallback);
+    // A manifest pointing outside its own folder is refused before anything is copied or recorded.
+    const escaping = escapingManifestPaths(folder, plugin);
+    if (escaping.length > 0) throw new PluginFormatError(`${id}: plugin.json: ${escaping.join("; ")}`);
     const version = plugin.version ?? entry.version ?? commit?.slice(0, 12) ?? "unversioned";
     const dest = pluginCachePath(marketplace, name, version.replace(/[^A-Za-z0-9._-]/g, "_"));
     rmSync(dest, { recursive: true, force: true });
@@ -164,7 +180,10 @@ export async function installPlugin(
     );
     installed.plugins[id] = [...others, install];
     writeInstalledPlugins(installed);
-    const settingsFile = writeEnabledPlugin(options.scope, cwd, id, true);
+    const settingsFile =
+      options.turnOn === false
+        ? scopeSettingsPath(options.scope, cwd)
+        : writeEnabledPlugin(options.scope, cwd, id, true);
     return { id, install, settingsFile };
   } finally {
     cleanup();

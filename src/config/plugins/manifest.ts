@@ -8,21 +8,29 @@ import { z } from "zod";
 /** Plugin and marketplace names: what follows `/` and precedes `@`, so no spaces or separators. */
 export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** A path, or several, relative to the plugin's root (`./extra/commands`). */
+/** A path, or several, relative to the plugin's root (`./extra/commands`, `./one-command.md`). */
 const pathList = z.union([z.string(), z.array(z.string())]);
+
+/** A JSON object of configuration given inline (hooks, MCP servers). */
+const inlineObject = z.record(z.string(), z.unknown());
+
+/** A path to a JSON file, the configuration inline, or a list mixing both (as Claude Code documents). */
+const configSources = z.union([z.string(), inlineObject, z.array(z.union([z.string(), inlineObject]))]);
 
 export const pluginManifestSchema = z.looseObject({
   name: z.string().regex(PLUGIN_NAME, "name must be letters, digits, '.', '_' or '-' (at most 64)"),
   version: z.string().optional(),
   description: z.string().optional(),
+  /** Folders or single `.md` files, beside the default folder (never instead of it). */
   commands: pathList.optional(),
   agents: pathList.optional(),
+  /** Folders of skill folders, or one skill's own folder (holding SKILL.md). */
   skills: pathList.optional(),
   outputStyles: pathList.optional(),
-  /** A path to a hooks file, or the hooks themselves. */
-  hooks: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-  /** A path to an MCP file, or the servers themselves. */
-  mcpServers: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  /** Hooks files (`{"hooks": {...}}`) or the hooks themselves, beside hooks/hooks.json. */
+  hooks: configSources.optional(),
+  /** MCP files (`{"mcpServers": {...}}`) or the servers themselves, beside .mcp.json. */
+  mcpServers: configSources.optional(),
 });
 export type PluginManifest = z.infer<typeof pluginManifestSchema>;
 

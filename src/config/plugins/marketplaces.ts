@@ -37,7 +37,14 @@ export async function cloneRepository(url: string, dest: string, ref?: string): 
   // A name starting with "-" would be read as an option; `--` keeps it a URL.
   const home = pluginsHome();
   mkdirSync(home, { recursive: true });
-  await runGit(home, ["clone", "--depth", "1", ...(ref ? ["--branch", ref] : []), "--", url, dest]);
+  try {
+    await runGit(home, ["clone", "--depth", "1", ...(ref ? ["--branch", ref] : []), "--", url, dest]);
+  } catch (error) {
+    // git's own words (its `fatal:` line), not the hardened command line around them.
+    const message = (error as Error).message;
+    const fatal = /^fatal: (.*)$/m.exec(message)?.[1];
+    throw new Error(`cannot clone ${url}${ref ? ` (${ref})` : ""}: ${fatal ?? message}`);
+  }
 }
 
 /** The marketplace's manifest, with why it cannot be read as an Error naming the file. */

@@ -6,7 +6,7 @@
 // user installed under the same name. A file that cannot be used is skipped with a warning naming
 // it and why; the others still load.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { isBuiltInCommandName } from "./built-in-commands.js";
 import { argumentNamesOf } from "./expand.js";
 import { allowedToolsOf, parseFrontmatter } from "./frontmatter.js";
@@ -43,6 +43,18 @@ async function listDir(dir: string): Promise<string[]> {
   }
 }
 
+/**
+ * A plugin's path that is one item rather than a folder of them (plugin.json may name a single
+ * command file, or one skill's own folder holding SKILL.md): that item's file, else undefined.
+ */
+async function pluginSingleItem(root: SkillRoot, kind: "skills" | "commands"): Promise<string[] | undefined> {
+  if (root.plugin === undefined) return undefined;
+  const file = kind === "commands" ? root.dir : join(root.dir, "SKILL.md");
+  if (kind === "commands" && !file.endsWith(".md")) return undefined;
+  const info = await stat(file).catch(() => undefined);
+  return info?.isFile() ? [file] : undefined;
+}
+
 async function readSmallFile(file: string): Promise<string | undefined> {
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) return undefined;
@@ -77,6 +89,18 @@ function cut(text: string): string {
   return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : text;
 }
 
+/**
+ * `argument-hint`, as text. Unquoted, `[project-name]` is a YAML list (["project-name"]); Claude
+ * Code shows it as written, so the brackets are put back.
+ */
+function argumentHintOf(attributes: Record<string, unknown>): string | undefined {
+  const value = attributes["argument-hint"];
+  if (Array.isArray(value) && value.every((item) => typeof item === "string" || typeof item === "number")) {
+    return value.map((item) => `[${item}]`).join(" ") || undefined;
+  }
+  return optionalString(attributes, "argument-hint");
+}
+
 function checkedName(name: string): string {
   if (!NAME.test(name)) {
     throw new Error(`its name ${JSON.stringify(name)} must be letters, digits, '.', '_', ':' or '-' (at most 64)`);
@@ -89,7 +113,11 @@ async function loadSkill(file: string, root: SkillRoot): Promise<SkillDefinition
   const text = await readSmallFile(file);
   if (text === undefined) return undefined;
   const { attributes, body } = await parseFrontmatter(text);
-  const name = checkedName(namespaced(root, optionalString(attributes, "name") ?? basename(folder)));
+  // A `name` that is a title ("Writing Hookify Rules", as Claude Code's own plugins write) is not a
+  // name to type: such a skill is named by its folder, as Claude Code names it.
+  const declared = optionalString(attributes, "name");
+  const usable = declared !== undefined && NAME.test(namespaced(root, declared)) ? declared : undefined;
+  const name = checkedName(namespaced(root, usable ?? basename(folder)));
   const disable = attributes["disable-model-invocation"];
   if (disable !== undefined && typeof disable !== "boolean") {
     throw new Error("`disable-model-invocation` must be true or false");
@@ -109,7 +137,7 @@ async function loadSkill(file: string, root: SkillRoot): Promise<SkillDefinition
   if (model !== undefined) skill.model = model;
   const agent = optionalString(attributes, "agent");
   if (agent !== undefined) skill.agent = agent;
-  const hint = optionalString(attributes, "argument-hint");
+  const hint = argumentHintOf(attributes);
   if (hint !== undefined) skill.argumentHint = hint;
   const names = argumentNamesOf(attributes.arguments);
   if (names !== undefined) skill.argumentNames = names;
@@ -128,7 +156,7 @@ async function loadCommand(file: string, root: SkillRoot): Promise<SlashCommand 
   };
   const description = optionalString(attributes, "description") ?? firstParagraph(body);
   if (description !== undefined) command.description = cut(description);
-  const hint = optionalString(attributes, "argument-hint");
+  const hint = argumentHintOf(attributes);
   if (hint !== undefined) command.argumentHint = hint;
   const names = argumentNamesOf(attributes.arguments);
   if (names !== undefined) command.argumentNames = names;
@@ -180,6 +208,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
     return true;
   };
   const filesOf = async (root: SkillRoot, kind: "skills" | "commands") =>
+    (await pluginSingleItem(root, kind)) ??
     (await listDir(root.dir)).flatMap((entry) => skillFileOf(root.dir, kind, entry) ?? []);
   for (const root of allSkillRoots(options.cwd, "skills", options.pluginFolders).filter(unseen)) {
     const found = await Promise.all(

@@ -4,7 +4,7 @@
 // files with the same function (src/config/trust/project-skills.ts): what a file grants is decided
 // on what this parser makes of it, never on its text.
 import { realpathSync } from "node:fs";
-import { splitFrontmatter } from "../frontmatter-split.js";
+import { quoteAmbiguousValues, splitFrontmatter } from "../frontmatter-split.js";
 import { yamlModule } from "../yaml-load.js";
 
 export { splitFrontmatter };
@@ -20,12 +20,21 @@ export interface MarkdownWithFrontmatter {
 export function parseFrontmatterSync(text: string): MarkdownWithFrontmatter {
   const { yaml: yamlText, body } = splitFrontmatter(text);
   if (yamlText === undefined) return { attributes: {}, body };
+  // JSON-compatible values only: no custom tags, no aliases blown up into huge documents.
+  const parse = (source: string): unknown =>
+    yamlModule().parse(source, { schema: "core", maxAliasCount: 20, prettyErrors: true });
   let parsed: unknown;
   try {
-    // JSON-compatible values only: no custom tags, no aliases blown up into huge documents.
-    parsed = yamlModule().parse(yamlText, { schema: "core", maxAliasCount: 20, prettyErrors: true });
+    parsed = parse(yamlText);
   } catch (error) {
-    throw new Error(`its frontmatter is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+    // A value holding `: ` unquoted, as Claude Code's own plugins write them: tried again quoted.
+    const quoted = quoteAmbiguousValues(yamlText);
+    try {
+      if (quoted === undefined) throw error;
+      parsed = parse(quoted);
+    } catch {
+      throw new Error(`its frontmatter is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   if (parsed === null || parsed === undefined) return { attributes: {}, body };
   if (typeof parsed !== "object" || Array.isArray(parsed)) {

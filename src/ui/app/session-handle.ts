@@ -95,6 +95,8 @@ export interface OpenSessionOptions {
   resume?: string;
   /** `provider:model` for the new session. */
   model?: string;
+  /** Read the settings again (plugins turned on or off since the last session opened). */
+  rereadSettings?: boolean;
 }
 
 export type OpenSession = (options: OpenSessionOptions) => Promise<SessionHandle>;
