@@ -107,8 +107,11 @@ export function startWorker(
       "fleet",
       "worker",
       ...(workDir !== undefined ? ["--work-dir", workDir] : []),
+      // Short, so that a killed worker's job is taken over within seconds; not shorter, because a
+      // worker starved of the CPU (the process tiers run side by side) for half of it loses a job it
+      // still runs to the stalled-job check, and the job runs twice.
       "--lock-duration",
-      "2000",
+      "4000",
       "--stalled-interval",
       "1000",
       ...args,
