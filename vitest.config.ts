@@ -1,8 +1,11 @@
 import { defineConfig } from "vitest/config";
 import { HEAVY_TESTS, INTEGRATION_TESTS } from "./test/tiers.js";
 
-// Three projects (see test/tiers.ts): `npm run test:unit` runs the first, `npm test` all three,
-// the unit tier first, then the integration tier, then the heavy suites one file at a time.
+// Three projects (see test/tiers.ts). `npm run test:unit` runs the first; `npm test` runs the unit
+// tier, then scripts/test-processes.mjs runs the integration tier and the heavy suites (one file
+// at a time) as two vitest runs side by side: vitest refuses projects of different worker counts
+// in one group, and a heavy group after the others left a core idle. A bare `vitest run` still
+// runs all three here, in this order (groupOrder).
 export default defineConfig({
   test: {
     testTimeout: 30_000,

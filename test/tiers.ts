@@ -6,8 +6,9 @@
 // - integration: tests whose subject is a process of its own: the built CLI, ACP editors, MCP
 //   servers over stdio, language servers, `warden permissions check` as a program.
 // - heavy: the suites whose processes compete hardest for the CPU (a tmux terminal drawing the
-//   UI, the Agent SDK's own CLI driving ours, Redis with fleet workers): run one file at a time, in
-//   a group after the others, so that their start-up waits stop stealing from each other.
+//   UI, the Agent SDK's own CLI driving ours, Redis with fleet workers): run one file at a time,
+//   so that their start-up waits stop stealing from each other, beside the integration files
+//   (`npm test` and `npm run test:integration` start both tiers at once: scripts/test-processes.mjs).
 //
 // A file listed in no tier is a unit test. A unit-tier file must not start the CLI or a server:
 // test/architecture/test-tiers.test.ts checks that, so a misfiled spawn test fails the suite.

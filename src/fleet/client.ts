@@ -54,6 +54,15 @@ export interface JobResult extends JobStatus {
 export const JOB_ATTEMPTS = 5;
 export const JOB_BACKOFF_MS = 2_000;
 
+/**
+ * The first retry's delay (each next one doubles it): WARDEN_FLEET_BACKOFF_MS, else 2 s. The
+ * submitter's setting, stored with each job; the tests shorten it so a retried job does not wait.
+ */
+export function jobBackoffMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = Number(env.WARDEN_FLEET_BACKOFF_MS);
+  return Number.isInteger(raw) && raw > 0 ? raw : JOB_BACKOFF_MS;
+}
+
 export class FleetClient {
   readonly redis: Redis;
   readonly queue: Queue;
@@ -102,7 +111,7 @@ export class FleetClient {
           data: signed,
           opts: {
             attempts: JOB_ATTEMPTS,
-            backoff: { type: "exponential", delay: JOB_BACKOFF_MS },
+            backoff: { type: "exponential", delay: jobBackoffMs() },
             ...removeAfterRetention(),
           },
         })),

@@ -17,6 +17,17 @@ return 0`;
 
 export const SLOT_LEASE_MS = 30_000;
 
+/**
+ * How long a job that found its provider at the limit waits before it tries again: this plus up
+ * to as much again at random, so that waiting jobs do not all come back at once.
+ * WARDEN_FLEET_SLOT_RETRY_MS (the worker's environment), else 1 s; the tests shorten it.
+ */
+export function slotRetryDelayMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = Number(env.WARDEN_FLEET_SLOT_RETRY_MS);
+  const base = Number.isInteger(raw) && raw > 0 ? raw : 1_000;
+  return base + Math.floor(Math.random() * base);
+}
+
 export async function setProviderLimit(redis: Redis, provider: string, limit: number): Promise<void> {
   if (limit > 0) await redis.hset(keys.providerLimits, provider, String(limit));
   else await redis.hdel(keys.providerLimits, provider);

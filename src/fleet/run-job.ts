@@ -16,7 +16,7 @@ import { sessionBaseEnv } from "./child-env.js";
 import { type JobSessionArgs, startChildSession } from "./child-session.js";
 import { type JobSpec, providerOf } from "./job-spec.js";
 import { expireJob, keys } from "./keys.js";
-import { tryAcquireSlot } from "./provider-slots.js";
+import { slotRetryDelayMs, tryAcquireSlot } from "./provider-slots.js";
 import { RefusalCollector } from "./refusals.js";
 import { ownedSet, restoreTranscript, TranscriptMirror } from "./transcript-mirror.js";
 import type { WarmSessions } from "./warm-sessions.js";
@@ -88,7 +88,7 @@ export async function processJob(ctx: WorkerContext, job: Job, token: string | u
   const slot = await tryAcquireSlot(redis, providerOf(spec), id);
   if (!slot) {
     // The fleet runs as many sessions of this provider as it may: try again a little later.
-    await job.moveToDelayed(Date.now() + 1_000 + Math.floor(Math.random() * 1_000), token);
+    await job.moveToDelayed(Date.now() + slotRetryDelayMs(), token);
     throw new DelayedError();
   }
   try {

@@ -4,7 +4,7 @@
 // takes the job when it comes due.
 import type { Queue } from "bullmq";
 import type { FleetJobRequest, FleetSchedule } from "../tool/fleet.js";
-import { type FleetClient, JOB_ATTEMPTS, JOB_BACKOFF_MS } from "./client.js";
+import { type FleetClient, JOB_ATTEMPTS, jobBackoffMs } from "./client.js";
 import { splitSignature } from "./job-signature.js";
 import type { JobSpec } from "./job-spec.js";
 import { removeAfterRetention } from "./keys.js";
@@ -12,7 +12,7 @@ import { removeAfterRetention } from "./keys.js";
 /** What every scheduled job gets: the same retries as a submitted one, and kept for `results`. */
 const templateOptions = () => ({
   attempts: JOB_ATTEMPTS,
-  backoff: { type: "exponential", delay: JOB_BACKOFF_MS },
+  backoff: { type: "exponential", delay: jobBackoffMs() },
   ...removeAfterRetention(),
 });
 

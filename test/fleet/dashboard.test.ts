@@ -2,7 +2,7 @@
 // queue shown by @bull-board in Debian's chromium (playwright-core), refused without its token,
 // and a finished job's link opening its session (the transcript the worker copied into Redis)
 // through warden view's pages. Screenshots are written to a temp folder.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -10,18 +10,8 @@ import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../helpers/chromium.js";
-import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
-import {
-  type FleetEnv,
-  jsonLines,
-  prepareFleetHome,
-  startWorker,
-  stopWorker,
-  type TestWorker,
-  waitFor,
-  warden,
-  wardenBin,
-} from "./harness.js";
+import { redisServerBinary } from "../helpers/redis-server.js";
+import { type FleetEnv, startTestFleet, type TestFleet, waitFor, warden, wardenBin } from "./harness.js";
 
 const binary = redisServerBinary();
 if (!existsSync(CHROMIUM)) console.warn("test/fleet/dashboard: chromium is not installed; skipped");
@@ -38,32 +28,26 @@ function status(url: string): Promise<number> {
 }
 
 describe.skipIf(!binary || !existsSync(CHROMIUM))("warden fleet dashboard", () => {
-  let redis: TestRedis;
+  let tf: TestFleet;
   let fleet: FleetEnv;
-  let worker: TestWorker;
   let board: ChildProcess | undefined;
   let browser: Browser;
   let dir: string;
 
   beforeAll(async () => {
-    redis = await startTestRedis(binary as string);
-    dir = mkdtempSync(join(tmpdir(), "warden-dashboard-"));
-    fleet = { home: join(dir, "home"), redisUrl: redis.url };
-    prepareFleetHome(fleet, { repositories: [dir], modelFiles: [dir], jobRules: "any" });
-    execFileSync("sh", [
-      "-c",
-      `mkdir -p ${dir}/repo && cd ${dir}/repo && git init -q && echo base > base.txt && git add . && git -c user.email=t@t -c user.name=t commit -qm base`,
-    ]);
-    worker = startWorker(fleet, join(dir, "worker"));
-    await worker.ready;
+    tf = await startTestFleet(binary as string, {
+      name: "dashboard",
+      policy: (dir) => ({ repositories: [dir], modelFiles: [dir], jobRules: "any" }),
+    });
+    ({ fleet, dir } = tf);
+    await tf.addWorker([], { workDir: join(dir, "worker") });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   }, 60_000);
 
   afterAll(async () => {
     board?.kill("SIGTERM");
     await browser?.close();
-    if (worker) await stopWorker(worker);
-    await redis?.stop();
+    await tf?.stop();
   });
 
   it("shows the queue behind its token and links a job to its session", async () => {
@@ -86,14 +70,7 @@ describe.skipIf(!binary || !existsSync(CHROMIUM))("warden fleet dashboard", () =
     ]);
     expect(submitted.code, submitted.stderr).toBe(0);
     const id = submitted.stdout.trim();
-    await waitFor(
-      `job ${id} to complete`,
-      async () => {
-        const run = await warden(fleet, ["fleet", "status", id, "--json"]);
-        return (jsonLines(run.stdout)[0] as { state?: string } | undefined)?.state === "completed" ? true : undefined;
-      },
-      120_000,
-    );
+    expect((await tf.settled(id)).state).toBe("completed");
 
     board = spawn(process.execPath, [wardenBin, "fleet", "dashboard"], {
       env: { ...process.env, WARDEN_HOME: fleet.home, HOME: fleet.home, WARDEN_REDIS_URL: fleet.redisUrl },

@@ -1,23 +1,21 @@
 // The fleet end to end: a real redis-server, three `warden fleet worker` processes of the built
 // CLI, jobs replayed by the replay provider. Only the model is scripted.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transcriptPath } from "../../src/config/paths.js";
 import { textOf } from "../../src/messages/types.js";
 import { loadTranscriptFile } from "../../src/session/transcript-reader.js";
-import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
+import { redisServerBinary } from "../helpers/redis-server.js";
 import {
   type FleetEnv,
   findInClones,
   isAlive,
   jsonLines,
-  prepareFleetHome,
-  startWorker,
+  startTestFleet,
   stopWorker,
+  type TestFleet,
   type TestWorker,
   waitFor,
   warden,
@@ -40,62 +38,30 @@ const bash = (id: string, command: string) => ({
 const say = (text: string) => ({ content: [{ type: "text", text }] });
 
 describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
-  let redis: TestRedis;
-  let client: Redis;
+  let tf: TestFleet;
   let fleet: FleetEnv;
   let dir: string;
   let repo: string;
-  const workers: TestWorker[] = [];
-  const workDirs = () => workers.map((w) => w.workDir);
-
-  const addWorker = async () => {
-    const worker = startWorker(fleet, join(dir, `worker-${workers.length + 1}`), ["--concurrency", "2"]);
-    workers.push(worker);
-    await worker.ready;
-    return worker;
-  };
-  const status = async (id: string) => {
-    const run = await warden(fleet, ["fleet", "status", id, "--json"]);
-    expect(run.code, run.stderr).toBe(0);
-    return jsonLines(run.stdout)[0] as { id: string; state: string; worker?: string; runs: number };
-  };
-  const settled = (id: string) =>
-    waitFor(
-      `job ${id} to end`,
-      async () => {
-        const now = await status(id);
-        return ["completed", "failed", "cancelled"].includes(now.state) ? now : undefined;
-      },
-      120_000,
-    );
-  const submitOne = async (args: string[]) => {
-    const run = await warden(fleet, ["fleet", "submit", ...args]);
-    expect(run.code, run.stderr).toBe(0);
-    return run.stdout.trim();
-  };
+  let client: TestFleet["client"];
+  const workDirs = () => tf.workers.map((w) => w.workDir);
+  const addWorker = () => tf.addWorker(["--concurrency", "2"]);
+  const status = (id: string) => tf.status(id);
+  const settled = (id: string) => tf.settled(id);
+  const submitOne = (args: string[]) => tf.submit(args);
 
   beforeAll(async () => {
-    redis = await startTestRedis(binary as string);
-    client = new Redis(redis.url, { maxRetriesPerRequest: null });
-    // Redis is stopped on purpose below; the client reconnects on its own.
-    client.on("error", () => undefined);
-    dir = mkdtempSync(join(tmpdir(), "warden-fleet-"));
-    fleet = { home: join(dir, "home"), redisUrl: redis.url };
     // Replayed scripts and the test repository live in `dir`; these jobs run whole shell scripts
     // (`--allowed-tools Bash`), which a worker allows only when its settings say so.
-    prepareFleetHome(fleet, { repositories: [dir], modelFiles: [dir], jobRules: "any" });
-    repo = join(dir, "repo");
-    execFileSync("sh", [
-      "-c",
-      `mkdir -p ${repo} && cd ${repo} && git init -q && echo base > base.txt && git add . && git -c user.email=t@t -c user.name=t commit -qm base`,
-    ]);
+    tf = await startTestFleet(binary as string, {
+      name: "fleet",
+      policy: (dir) => ({ repositories: [dir], modelFiles: [dir], jobRules: "any" }),
+    });
+    ({ fleet, dir, repo, client } = tf);
     await Promise.all([addWorker(), addWorker(), addWorker()]);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(workers.map(stopWorker));
-    client?.disconnect();
-    await redis?.stop();
+    await tf?.stop();
   });
 
   it("runs 30 replayed jobs from an NDJSON file on three workers, each once, to completion", async () => {
@@ -121,11 +87,10 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     expect(submitted.code, submitted.stderr).toBe(0);
     const ids = submitted.stdout.trim().split("\n");
     expect(ids).toHaveLength(30);
-    const finals = [];
-    for (const id of ids) finals.push(await settled(id));
+    const finals = await tf.settledAll(ids);
     expect(
       finals.map((s) => s.state),
-      `${JSON.stringify(finals)}\n${workers.map((w) => w.stderr()).join("")}`,
+      `${JSON.stringify(finals)}\n${tf.workers.map((w) => w.stderr()).join("")}`,
     ).toEqual(Array(30).fill("completed"));
     expect(finals.every((s) => s.runs === 1)).toBe(true);
     const results = await warden(fleet, ["fleet", "results", ...ids, "--json"]);
@@ -150,7 +115,7 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     const pidFile = await waitFor("the slow command to start", () => findInClones(workDirs(), id, "slow.pid"));
     const slowPid = Number(readFileSync(pidFile, "utf8").trim());
     const running = await status(id);
-    const victim = workers.find((w) => running.worker?.includes(`-${w.process.pid}-`));
+    const victim = tf.workers.find((w) => running.worker?.includes(`-${w.process.pid}-`));
     expect(victim, `worker ${running.worker}`).toBeDefined();
     await stopWorker(victim as TestWorker);
     // The session and its command died with the worker: nothing of the job runs on.
@@ -204,21 +169,18 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     }
     // Redis goes away while sessions run (a session's pid is recorded once it started).
     await waitFor("a job to start", async () => (await client.hget(`warden:fleet:job:${ids[0]}`, "pid")) ?? undefined);
-    await redis.stop();
+    await tf.redis.stop();
     const away = await warden(fleet, ["fleet", "status"], { env: { WARDEN_FLEET_REDIS_TIMEOUT_MS: "1000" } });
     expect(away.code).toBe(1);
-    expect(away.stderr).toContain(`cannot reach Redis at ${redis.url}`);
-    await redis.start();
-    for (const id of ids) {
-      const final = await settled(id);
-      expect(final.state).toBe("completed");
-    }
+    expect(away.stderr).toContain(`cannot reach Redis at ${tf.redis.url}`);
+    await tf.redis.start();
+    expect((await tf.settledAll(ids)).map((final) => final.state)).toEqual(ids.map(() => "completed"));
     const results = jsonLines((await warden(fleet, ["fleet", "results", ...ids, "--json"])).stdout) as Array<{
       result: { result: string };
     }>;
     expect(results.map((r) => r.result.result)).toEqual(ids.map((_, i) => `restart job ${i}`));
     // The workers said what happened and that they carried on.
-    const said = workers.map((w) => w.stderr()).join("");
+    const said = tf.workers.map((w) => w.stderr()).join("");
     expect(said).toMatch(/is unreachable/);
     expect(said).toMatch(/is back; carrying on/);
   }, 180_000);

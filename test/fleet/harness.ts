@@ -1,10 +1,13 @@
 // Runs the built `warden fleet` (dist/, as a user would) against a real redis-server: workers as
 // background processes, each with its own work folder, and one-shot commands.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+import { startTestRedis, type TestRedis } from "../helpers/redis-server.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const wardenBin = join(root, "bin/warden.js");
@@ -104,8 +107,11 @@ export function startWorker(
       "fleet",
       "worker",
       ...(workDir !== undefined ? ["--work-dir", workDir] : []),
+      // Short, so that a killed worker's job is taken over within seconds; not shorter, because a
+      // worker starved of the CPU (the process tiers run side by side) for half of it loses a job it
+      // still runs to the stalled-job check, and the job runs twice.
       "--lock-duration",
-      "2000",
+      "4000",
       "--stalled-interval",
       "1000",
       ...args,
@@ -180,4 +186,131 @@ export function jsonLines(text: string): Array<Record<string, unknown>> {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A job's `warden fleet status --json` line. */
+export interface StatusLine {
+  id: string;
+  state: string;
+  runs: number;
+  worker?: string;
+  error?: string;
+  refusedCalls?: number;
+}
+
+const ENDED = new Set(["completed", "failed", "cancelled"]);
+
+/** The set-up every fleet suite shares (startTestFleet); each suite starts the workers it needs. */
+export interface TestFleet {
+  redis: TestRedis;
+  /** A connection of the test's own, to look into Redis; reconnects by itself after a restart. */
+  client: Redis;
+  fleet: FleetEnv;
+  /** The suite's temporary folder: replayed scripts, the test repository, the workers' folders. */
+  dir: string;
+  /** A git repository with one commit (`dir/repo`), for jobs given `--repo`. */
+  repo: string;
+  workers: TestWorker[];
+  /** Starts a worker (in `dir/worker-N` unless `workDir` is given; `null`: its default folder) and waits until it takes jobs. */
+  addWorker(args?: string[], options?: { workDir?: string | null; env?: Record<string, string> }): Promise<TestWorker>;
+  /** Writes a replay script of `turns` into `dir` and returns its path. */
+  script(name: string, turns: object[]): string;
+  /** `warden fleet submit ARGS`, which must succeed; returns its stdout (the ids). */
+  submit(args: string[], env?: Record<string, string>): Promise<string>;
+  /** `warden fleet status ID... --json`, one line per job. */
+  statuses(ids: readonly string[]): Promise<StatusLine[]>;
+  status(id: string): Promise<StatusLine>;
+  /** Waits until every job ended (completed, failed, cancelled), asking for all of them at once. */
+  settledAll(ids: readonly string[], timeoutMs?: number): Promise<StatusLine[]>;
+  settled(id: string, timeoutMs?: number): Promise<StatusLine>;
+  stop(): Promise<void>;
+}
+
+export interface TestFleetOptions {
+  /** The temporary folder's name prefix. */
+  name: string;
+  /** The workers' `fleet.worker` settings; default: repositories and model files in `dir`. */
+  policy?: (dir: string) => WorkerPolicySettings;
+  /** WARDEN_HOME as a real user's, `home/.warden` (default: `home` itself). */
+  dotWarden?: boolean;
+  /** The test repository's one file. */
+  repoFile?: { name: string; content: string };
+  /** Environment of every submit and worker (the jobs' retention, test-only intervals). */
+  env?: Record<string, string>;
+}
+
+/**
+ * A real redis-server, a fleet home with its job key and worker policy, a test repository and a
+ * Redis connection: what every fleet suite sets up before its first worker.
+ */
+export async function startTestFleet(binary: string, options: TestFleetOptions): Promise<TestFleet> {
+  const redis = await startTestRedis(binary);
+  const client = new Redis(redis.url, { maxRetriesPerRequest: null });
+  // A suite may stop Redis on purpose; the connection reconnects on its own.
+  client.on("error", () => undefined);
+  const dir = mkdtempSync(join(tmpdir(), `warden-${options.name}-`));
+  const home = join(dir, "home");
+  const fleet: FleetEnv = {
+    home,
+    redisUrl: redis.url,
+    ...(options.dotWarden ? { wardenHome: join(home, ".warden") } : {}),
+  };
+  prepareFleetHome(fleet, options.policy?.(dir) ?? { repositories: [dir], modelFiles: [dir] });
+  const repo = join(dir, "repo");
+  const file = options.repoFile ?? { name: "base.txt", content: "base\n" };
+  mkdirSync(repo, { recursive: true });
+  writeFileSync(join(repo, file.name), file.content);
+  execFileSync("sh", ["-c", "git init -q && git add . && git -c user.email=t@t -c user.name=t commit -qm base"], {
+    cwd: repo,
+  });
+  const env = options.env ?? {};
+  const workers: TestWorker[] = [];
+  const statuses = async (ids: readonly string[]) => {
+    const run = await warden(fleet, ["fleet", "status", ...ids, "--json"], { env });
+    if (run.code !== 0) throw new Error(`warden fleet status failed (${run.code}): ${run.stderr}`);
+    return jsonLines(run.stdout) as unknown as StatusLine[];
+  };
+  const settledAll = (ids: readonly string[], timeoutMs = 120_000) =>
+    waitFor(
+      `jobs ${ids.join(", ")} to end`,
+      async () => {
+        const now = await statuses(ids);
+        return now.length === ids.length && now.every((s) => ENDED.has(s.state)) ? now : undefined;
+      },
+      timeoutMs,
+    );
+  return {
+    redis,
+    client,
+    fleet,
+    dir,
+    repo,
+    workers,
+    async addWorker(args = [], { workDir, env: workerEnv = {} } = {}) {
+      const folder = workDir === null ? undefined : (workDir ?? join(dir, `worker-${workers.length + 1}`));
+      const worker = startWorker(fleet, folder, args, { ...env, ...workerEnv });
+      workers.push(worker);
+      await worker.ready;
+      return worker;
+    },
+    script(name, turns) {
+      const path = join(dir, name);
+      writeFileSync(path, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+      return path;
+    },
+    async submit(args, submitEnv = {}) {
+      const run = await warden(fleet, ["fleet", "submit", ...args], { env: { ...env, ...submitEnv } });
+      if (run.code !== 0) throw new Error(`warden fleet submit failed (${run.code}): ${run.stderr}`);
+      return run.stdout.trim();
+    },
+    statuses,
+    status: async (id) => (await statuses([id]))[0] as StatusLine,
+    settledAll,
+    settled: async (id, timeoutMs) => (await settledAll([id], timeoutMs))[0] as StatusLine,
+    async stop() {
+      await Promise.all(workers.map(stopWorker));
+      client.disconnect();
+      await redis.stop();
+    },
+  };
 }

@@ -3,87 +3,53 @@
 // and rate limits (529, 429 from a model server on 127.0.0.1 speaking Anthropic's protocol) are
 // retried with back-off until the job completes; the fleet-wide per-provider limit keeps sessions
 // of one provider from overlapping; a finished job's keys expire. Only the model is scripted.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
+import { redisServerBinary } from "../helpers/redis-server.js";
 import {
   httpError,
   reply,
   type ScriptedModelServer,
   startScriptedModelServer,
 } from "../helpers/scripted-model-server.js";
-import {
-  type FleetEnv,
-  jsonLines,
-  prepareFleetHome,
-  startWorker,
-  stopWorker,
-  type TestWorker,
-  waitFor,
-  warden,
-} from "./harness.js";
+import { type FleetEnv, jsonLines, startTestFleet, type TestFleet, warden } from "./harness.js";
 
 const binary = redisServerBinary();
 
 describe.skipIf(!binary)("fleet limits and lifecycle", () => {
-  let redis: TestRedis;
-  let client: Redis;
+  let tf: TestFleet;
   let model: ScriptedModelServer;
   let fleet: FleetEnv;
   let dir: string;
-  const workers: TestWorker[] = [];
   const RETAIN = 3_600;
 
-  const submit = async (args: string[]) => {
-    const run = await warden(fleet, ["fleet", "submit", ...args], {
-      env: { WARDEN_FLEET_RETAIN_SECONDS: String(RETAIN) },
-    });
-    expect(run.code, run.stderr).toBe(0);
-    return run.stdout.trim();
-  };
-  const status = async (id: string) =>
-    jsonLines((await warden(fleet, ["fleet", "status", id, "--json"])).stdout)[0] as {
-      state: string;
-      runs: number;
-    };
-  const settled = (id: string) =>
-    waitFor(
-      `job ${id} to end`,
-      async () => {
-        const now = await status(id);
-        return ["completed", "failed", "cancelled"].includes(now.state) ? now : undefined;
-      },
-      120_000,
-    );
-  const addWorker = async (args: string[], env: Record<string, string> = {}) => {
-    const worker = startWorker(fleet, join(dir, `worker-${workers.length + 1}`), args, {
-      WARDEN_FLEET_RETAIN_SECONDS: String(RETAIN),
-      ...env,
-    });
-    workers.push(worker);
-    await worker.ready;
-    return worker;
-  };
+  const submit = (args: string[]) => tf.submit(args);
+  const status = (id: string) => tf.status(id);
+  const settled = (id: string) => tf.settled(id);
+  const addWorker = (args: string[], env: Record<string, string> = {}) => tf.addWorker(args, { env });
 
   beforeAll(async () => {
-    redis = await startTestRedis(binary as string);
-    client = new Redis(redis.url, { maxRetriesPerRequest: null });
-    model = await startScriptedModelServer();
-    dir = mkdtempSync(join(tmpdir(), "warden-fleet-limits-"));
-    fleet = { home: join(dir, "home"), redisUrl: redis.url };
     // Replayed scripts and the test repository live in `dir`; these jobs run whole shell scripts
-    // (`--allowed-tools Bash`), which a worker allows only when its settings say so.
-    prepareFleetHome(fleet, { repositories: [dir], modelFiles: [dir], jobRules: "any" });
+    // (`--allowed-tools Bash`), which a worker allows only when its settings say so. A retried
+    // job's back-off and a job's wait for its provider's slot are shortened: what is tested is
+    // that they happen, not their length.
+    tf = await startTestFleet(binary as string, {
+      name: "fleet-limits",
+      policy: (dir) => ({ repositories: [dir], modelFiles: [dir], jobRules: "any" }),
+      env: {
+        WARDEN_FLEET_RETAIN_SECONDS: String(RETAIN),
+        WARDEN_FLEET_BACKOFF_MS: "100",
+        WARDEN_FLEET_SLOT_RETRY_MS: "100",
+      },
+    });
+    ({ fleet, dir } = tf);
+    model = await startScriptedModelServer();
   }, 30_000);
 
   afterAll(async () => {
-    await Promise.all(workers.map(stopWorker));
-    client?.disconnect();
     await model?.close();
-    await redis?.stop();
+    await tf?.stop();
   });
 
   it("cancels a job that is still waiting: it leaves the queue and no worker ever runs it", async () => {
@@ -130,11 +96,11 @@ describe.skipIf(!binary)("fleet limits and lifecycle", () => {
     };
     expect(result.result.result).toBe("Done after the provider recovered.");
     // The finished job's keys expire after the retention.
-    const ttl = await client.ttl(`warden:fleet:job:${id}`);
+    const ttl = await tf.client.ttl(`warden:fleet:job:${id}`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(RETAIN);
-    expect(await client.ttl(`warden:fleet:job:${id}:events`)).toBeGreaterThan(0);
-    expect(await client.ttl(`warden:fleet:job:${id}:transcript`)).toBeGreaterThan(0);
+    expect(await tf.client.ttl(`warden:fleet:job:${id}:events`)).toBeGreaterThan(0);
+    expect(await tf.client.ttl(`warden:fleet:job:${id}:transcript`)).toBeGreaterThan(0);
   }, 120_000);
 
   it("keeps the fleet-wide limit of one provider: sessions of it never overlap, across workers", async () => {
@@ -157,7 +123,7 @@ describe.skipIf(!binary)("fleet limits and lifecycle", () => {
       );
       ids.push(await submit(["--model", `replay:${script}`, "--allowed-tools", "Bash", `limited ${i}`]));
     }
-    for (const id of ids) expect((await settled(id)).state).toBe("completed");
+    expect((await tf.settledAll(ids)).map((final) => final.state)).toEqual(ids.map(() => "completed"));
     const lines = readFileSync(log, "utf8").trim().split("\n");
     expect(lines).toHaveLength(8);
     // One session at a time: every start is followed by its own end.

@@ -3,24 +3,13 @@
 // repeatable jobs. A real redis-server, a `warden fleet worker` of the built CLI, and sessions of
 // the built CLI; only the model is replayed.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Queue } from "bullmq";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedJobData } from "../../src/fleet/job-signature.js";
-import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
-import {
-  type FleetEnv,
-  jsonLines,
-  prepareFleetHome,
-  startWorker,
-  stopWorker,
-  type TestWorker,
-  waitFor,
-  warden,
-} from "./harness.js";
+import { redisServerBinary } from "../helpers/redis-server.js";
+import { type FleetEnv, jsonLines, startTestFleet, type TestFleet, waitFor, warden } from "./harness.js";
 
 const binary = redisServerBinary();
 
@@ -52,12 +41,11 @@ const text = (content: unknown) =>
   typeof content === "string" ? content : JSON.stringify(content as Array<{ text?: string }>);
 
 describe.skipIf(!binary)("the fleet from a session's tools", () => {
-  let redis: TestRedis;
-  let client: Redis;
+  let tf: TestFleet;
+  let client: TestFleet["client"];
   let fleet: FleetEnv;
   let dir: string;
   let repo: string;
-  let worker: TestWorker;
 
   const session = (cwd: string, model: string, args: string[], env: Record<string, string> = {}) =>
     warden(
@@ -69,25 +57,14 @@ describe.skipIf(!binary)("the fleet from a session's tools", () => {
     jsonLines((await warden(fleet, ["fleet", "status", id, "--json"])).stdout)[0] as { state: string; runs: number };
 
   beforeAll(async () => {
-    redis = await startTestRedis(binary as string);
-    client = new Redis(redis.url, { maxRetriesPerRequest: null });
-    dir = mkdtempSync(join(tmpdir(), "warden-fleet-remote-"));
-    fleet = { home: join(dir, "home"), redisUrl: redis.url };
     // Replayed scripts and the test repository live in `dir`.
-    prepareFleetHome(fleet, { repositories: [dir], modelFiles: [dir] });
-    repo = join(dir, "repo");
-    execFileSync("sh", [
-      "-c",
-      `mkdir -p ${repo} && cd ${repo} && git init -q && echo base > base.txt && git add . && git -c user.email=t@t -c user.name=t commit -qm base`,
-    ]);
-    worker = startWorker(fleet, join(dir, "worker"), ["--concurrency", "2"]);
-    await worker.ready;
+    tf = await startTestFleet(binary as string, { name: "fleet-remote" });
+    ({ client, fleet, dir, repo } = tf);
+    await tf.addWorker(["--concurrency", "2"], { workDir: join(dir, "worker") });
   }, 60_000);
 
   afterAll(async () => {
-    if (worker) await stopWorker(worker);
-    client?.disconnect();
-    await redis?.stop();
+    await tf?.stop();
   });
 
   it('runs an Agent call with isolation "remote" as a fleet job and returns its result, patch and transcript', async () => {

@@ -1,22 +1,10 @@
 // Issue 33: what a fleet job can change, and what its results say. A real redis-server, the built
 // CLI's worker with its default options (no --work-dir), jobs replayed by the replay provider.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
-import {
-  type FleetEnv,
-  jsonLines,
-  prepareFleetHome,
-  startWorker,
-  stopWorker,
-  type TestWorker,
-  waitFor,
-  warden,
-} from "./harness.js";
+import { redisServerBinary } from "../helpers/redis-server.js";
+import { type FleetEnv, jsonLines, startTestFleet, type TestFleet, type TestWorker, warden } from "./harness.js";
 
 const binary = redisServerBinary();
 
@@ -24,51 +12,31 @@ const toolUse = (id: string, name: string, input: object) => ({ content: [{ type
 const say = (text: string) => ({ content: [{ type: "text", text }] });
 
 describe.skipIf(!binary)("fleet jobs change their workspace and report what was refused", () => {
-  let redis: TestRedis;
-  let client: Redis;
+  let tf: TestFleet;
   let fleet: FleetEnv;
   let dir: string;
   let repo: string;
   let worker: TestWorker;
 
-  const script = (name: string, turns: object[]) => {
-    const path = join(dir, name);
-    writeFileSync(path, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
-    return path;
-  };
-  const submit = async (args: string[]) => {
-    const run = await warden(fleet, ["fleet", "submit", ...args]);
-    expect(run.code, run.stderr).toBe(0);
-    return run.stdout.trim();
-  };
-  const settled = (id: string) =>
-    waitFor(`job ${id} to end`, async () => {
-      const run = await warden(fleet, ["fleet", "status", id, "--json"]);
-      const now = jsonLines(run.stdout)[0] as { state: string; refusedCalls?: number; error?: string };
-      return ["completed", "failed", "cancelled"].includes(now.state) ? now : undefined;
-    });
+  const script = (name: string, turns: object[]) => tf.script(name, turns);
+  const submit = (args: string[]) => tf.submit(args);
+  const settled = (id: string) => tf.settled(id);
 
   beforeAll(async () => {
-    redis = await startTestRedis(binary as string);
-    client = new Redis(redis.url, { maxRetriesPerRequest: null });
-    dir = mkdtempSync(join(tmpdir(), "warden-fleet-seams-"));
     // Warden's folder where a user's is, ~/.warden: the default work folder used to be inside it.
-    fleet = { home: join(dir, "home"), wardenHome: join(dir, "home", ".warden"), redisUrl: redis.url };
-    repo = join(dir, "repo");
-    execFileSync("sh", [
-      "-c",
-      `mkdir -p ${repo} && cd ${repo} && git init -q && echo "hello world" > greeting.txt && git add . && git -c user.email=t@t -c user.name=t commit -qm base`,
-    ]);
-    prepareFleetHome(fleet, { repositories: [repo], modelFiles: [dir] });
+    tf = await startTestFleet(binary as string, {
+      name: "fleet-seams",
+      dotWarden: true,
+      repoFile: { name: "greeting.txt", content: "hello world\n" },
+      policy: (dir) => ({ repositories: [join(dir, "repo")], modelFiles: [dir] }),
+    });
+    ({ fleet, dir, repo } = tf);
     // Default options: the work folder is the worker's own choice (it used to be under ~/.warden).
-    worker = startWorker(fleet, undefined);
-    await worker.ready;
+    worker = await tf.addWorker([], { workDir: null });
   }, 60_000);
 
   afterAll(async () => {
-    if (worker) await stopWorker(worker);
-    client?.disconnect();
-    await redis?.stop();
+    await tf?.stop();
   });
 
   it("lets a job's session Edit, Write and redirect in its clone under the default work folder; the patch holds all three", async () => {
@@ -164,7 +132,7 @@ describe.skipIf(!binary)("fleet jobs change their workspace and report what was 
     const short = await submit(["--model", `replay:${path}`, "--allowed-tools", "Read", "Edit", "Fix the tests"]);
     const commas = await submit(["--model", `replay:${path}`, "--disallowed-tools", "Bash(rm:*),WebFetch", "--", "-x"]);
     const data = async (id: string) =>
-      JSON.parse((await client.hget(`bull:warden-fleet:${id}`, "data")) ?? "{}") as Record<string, unknown>;
+      JSON.parse((await tf.client.hget(`bull:warden-fleet:${id}`, "data")) ?? "{}") as Record<string, unknown>;
     expect(await data(readme)).toMatchObject({
       prompt: "Bump lodash and fix the tests",
       allowedTools: ["Read", "Edit", "Bash(npm test:*)"],
@@ -178,6 +146,10 @@ describe.skipIf(!binary)("fleet jobs change their workspace and report what was 
     const mixed = await warden(fleet, ["fleet", "submit", "--allowed-tools", "Edit", "--", file]);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toMatch(/--allowed-tools would be ignored/);
-    for (const id of [readme, short, commas]) expect((await settled(id)).state).toBe("completed");
+    expect((await tf.settledAll([readme, short, commas])).map((final) => final.state)).toEqual([
+      "completed",
+      "completed",
+      "completed",
+    ]);
   }, 120_000);
 });

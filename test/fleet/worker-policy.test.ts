@@ -3,23 +3,20 @@
 // built CLI's worker with its default options, jobs written straight into the queue.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Queue } from "bullmq";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedJobData } from "../../src/fleet/job-signature.js";
 import type { JobSpec } from "../../src/fleet/job-spec.js";
-import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
+import { redisServerBinary } from "../helpers/redis-server.js";
 import {
   type FleetEnv,
   jsonLines,
-  prepareFleetHome,
-  startWorker,
-  stopWorker,
+  type StatusLine,
+  startTestFleet,
+  type TestFleet,
   type TestWorker,
-  waitFor,
   warden,
 } from "./harness.js";
 
@@ -39,8 +36,7 @@ function gitRepo(path: string, file: string, content: string): void {
 }
 
 describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the fleet's credentials", () => {
-  let redis: TestRedis;
-  let client: Redis;
+  let tf: TestFleet;
   let queue: Queue;
   let fleet: FleetEnv;
   let dir: string;
@@ -59,12 +55,7 @@ describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the flee
   const addJob = async (data: Record<string, unknown>) =>
     String((await queue.add("session", data, { attempts: 1 })).id);
   const signed = (spec: JobSpec) => signedJobData(spec, key);
-  const settled = (id: string) =>
-    waitFor(`job ${id} to end`, async () => {
-      const run = await warden(fleet, ["fleet", "status", id, "--json"]);
-      const now = jsonLines(run.stdout)[0] as { state: string; error?: string; runs: number };
-      return now && ["completed", "failed", "cancelled"].includes(now.state) ? now : undefined;
-    });
+  const settled = (id: string) => tf.settled(id);
   const events = async (id: string) => (await warden(fleet, ["fleet", "logs", id])).stdout;
   /** The text of every tool result a job's session got. */
   const toolOutputs = async (id: string) =>
@@ -75,14 +66,18 @@ describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the flee
       .join("\n");
 
   beforeAll(async () => {
-    redis = await startTestRedis(binary as string);
-    client = new Redis(redis.url, { maxRetriesPerRequest: null });
+    // The worker's settings list one repository and one folder of scripts; the rest is the default.
+    tf = await startTestFleet(binary as string, {
+      name: "fleet-policy",
+      dotWarden: true,
+      policy: (dir) => ({ repositories: [join(dir, "allowed")], modelFiles: [join(dir, "scripts")] }),
+    });
+    ({ fleet, dir } = tf);
     // Redis AUTH, as the README asks for: this connection stays authenticated, new ones need it.
-    await client.config("SET", "requirepass", PASSWORD);
-    queue = new Queue("warden-fleet", { connection: client });
-    dir = mkdtempSync(join(tmpdir(), "warden-fleet-policy-"));
-    const home = join(dir, "home");
-    fleet = { home, wardenHome: join(home, ".warden"), redisUrl: `redis://:${PASSWORD}@127.0.0.1:${redis.port}` };
+    await tf.client.config("SET", "requirepass", PASSWORD);
+    queue = new Queue("warden-fleet", { connection: tf.client });
+    fleet.redisUrl = `redis://:${PASSWORD}@127.0.0.1:${tf.redis.port}`;
+    const home = fleet.home;
     scripts = join(dir, "scripts");
     mkdirSync(scripts);
     allowedRepo = join(dir, "allowed");
@@ -91,20 +86,18 @@ describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the flee
     gitRepo(privateRepo, "secret.txt", `${SECRET}\n`);
     mkdirSync(join(home, ".ssh"), { recursive: true });
     writeFileSync(join(home, ".ssh", "id_rsa"), `${SECRET}\n`, { mode: 0o600 });
-    // The worker's settings list one repository and one folder of scripts; the rest is the default.
-    prepareFleetHome(fleet, { repositories: [allowedRepo], modelFiles: [scripts] });
     key = Buffer.from(readFileSync(join(fleet.wardenHome as string, "fleet.key"), "utf8").trim());
     // Default options, but the Redis URL also on the command line, as older set-ups passed it; and
     // the key in the environment too, where a session would find it if it were handed on.
-    worker = startWorker(fleet, undefined, ["--redis", fleet.redisUrl], { WARDEN_FLEET_KEY: key.toString() });
-    await worker.ready;
+    worker = await tf.addWorker(["--redis", fleet.redisUrl], {
+      workDir: null,
+      env: { WARDEN_FLEET_KEY: key.toString() },
+    });
   }, 60_000);
 
   afterAll(async () => {
-    if (worker) await stopWorker(worker);
     await queue?.close();
-    client?.disconnect();
-    await redis?.stop();
+    await tf?.stop();
   });
 
   it("refuses jobs written into Redis that ask for more than the worker's settings grant, and runs one that asks for less", async () => {
@@ -134,8 +127,9 @@ describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the flee
     const ids = [];
     for (const [data] of refused) ids.push(await addJob(data));
     const allowed = await addJob(signed({ prompt: "allowed", model: `replay:${ok}`, repo: allowedRepo }));
+    const finals = await tf.settledAll(ids);
     for (const [index, id] of ids.entries()) {
-      const final = await settled(id);
+      const final = finals[index] as StatusLine;
       expect(final.state, JSON.stringify(refused[index]?.[0])).toBe("failed");
       expect(final.error).toMatch(refused[index]?.[1] as RegExp);
       // Refused before any session or clone: nothing ran.
@@ -158,10 +152,11 @@ describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the flee
     const otherKey = await addJob(signedJobData(spec, randomBytes(32)));
     const tampered = await addJob({ ...signed(spec), prompt: "something else" });
     const good = await addJob(signed(spec));
-    expect((await settled(unsigned)).error).toMatch(/not signed/);
-    expect((await settled(otherKey)).error).toMatch(/signature does not match/);
-    expect((await settled(tampered)).error).toMatch(/signature does not match/);
-    expect((await settled(good)).state).toBe("completed");
+    const [u, o, t, g] = await tf.settledAll([unsigned, otherKey, tampered, good]);
+    expect(u?.error).toMatch(/not signed/);
+    expect(o?.error).toMatch(/signature does not match/);
+    expect(t?.error).toMatch(/signature does not match/);
+    expect(g?.state).toBe("completed");
   }, 120_000);
 
   it("gives a job's session neither the Redis URL nor the job key, in its environment or in ps; its clone is private", async () => {

@@ -9,6 +9,38 @@ import { ADAPTERS, drain, finalBlocks, requestOf, textDeltas } from "./support.j
 // Tiny delays keep the suite fast; the policy is the same at any scale.
 const FAST = { baseDelayMs: 1, maxDelayMs: 5 };
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Runs `body` on a faked clock (the idle watchdog's timers and performance.now, and the scripted
+ * server's pauses) that runs ahead by `stepMs` at each turn of the real event loop: an idle time
+ * passes in a few milliseconds, while the real network still delivers between steps, so a stream
+ * that is only slow is never taken for a stalled one.
+ */
+async function onFastClock<T>(body: () => Promise<T>, stepMs = 10): Promise<T> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+  let running = true;
+  const ticker = (async () => {
+    while (running) {
+      await nextTurn();
+      await vi.advanceTimersByTimeAsync(stepMs);
+    }
+  })();
+  try {
+    return await body();
+  } finally {
+    running = false;
+    await ticker;
+    vi.useRealTimers();
+  }
+}
+
+/** The consumer holding an event for `ms` of the (fast) clock. */
+async function holdFor(ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  while (performance.now() < until) await nextTurn();
+}
+
 describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, make }) => {
   const server = scriptedModelServerFixture();
 
@@ -212,7 +244,7 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     server.enqueue(reply().text("stalls after this", { chunks: 3 }).hangAfter(4), reply().text("fresh turn"));
     const retries: RetryInfo[] = [];
     const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 300, onRetry: (r) => retries.push(r) });
-    const { events, error } = await drain(provider.stream(requestOf()));
+    const { events, error } = await onFastClock(() => drain(provider.stream(requestOf())));
     expect(error).toBeUndefined();
     expect(events.some((e) => e.type === "reset")).toBe(true);
     expect(finalBlocks(events)).toEqual([{ type: "text", text: "fresh turn" }]);
@@ -222,7 +254,8 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
 
   it("retries a request whose response never starts, once the idle watchdog fires", async () => {
     server.enqueue(hang(), reply().text("answered"));
-    const { events, error } = await drain(withRetry(make(server), { ...FAST, idleTimeoutMs: 300 }).stream(requestOf()));
+    const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 300 });
+    const { events, error } = await onFastClock(() => drain(provider.stream(requestOf())));
     expect(error).toBeUndefined();
     expect(events.some((e) => e.type === "reset")).toBe(false);
     expect(finalBlocks(events)).toEqual([{ type: "text", text: "answered" }]);
@@ -253,7 +286,7 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     // Six events 150 ms apart: 900 ms in all, each wait well inside the 600 ms watchdog.
     server.enqueue(reply().text("steady stream", { chunks: 6 }).delay(150));
     const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 600 });
-    const { events, error } = await drain(provider.stream(requestOf()));
+    const { events, error } = await onFastClock(() => drain(provider.stream(requestOf())));
     expect(error).toBeUndefined();
     expect(events.some((e) => e.type === "reset")).toBe(false);
     expect(finalBlocks(events)).toEqual([{ type: "text", text: "steady stream" }]);
@@ -265,13 +298,15 @@ describe.each(ADAPTERS)("withRetry over the $protocol adapter", ({ protocol, mak
     const provider = withRetry(make(server), { ...FAST, idleTimeoutMs: 300 });
     const seen: string[] = [];
     let held = false;
-    for await (const event of provider.stream(requestOf())) {
-      seen.push(event.type);
-      if (event.type === "text_delta" && !held) {
-        held = true;
-        await new Promise((resolve) => setTimeout(resolve, 500));
+    await onFastClock(async () => {
+      for await (const event of provider.stream(requestOf())) {
+        seen.push(event.type);
+        if (event.type === "text_delta" && !held) {
+          held = true;
+          await holdFor(500);
+        }
       }
-    }
+    });
     expect(seen).toContain("reset");
     expect(seen.at(-1)).toBe("stop");
     expect(server.requests).toHaveLength(2);
