@@ -179,7 +179,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     } else {
       await built.runStartHooks();
       if (runsShell) {
-        const { runCommandShell } = await import("../session/command-shell.js");
+        const { runCommandShell } = await import("../../tools/skill/shell-marks.js");
         expandedPrompt = await runCommandShell(expandedPrompt, {
           contextFor: (abortController) => session.toolUseContext(abortController),
           canUseTool: built.canUseTool,

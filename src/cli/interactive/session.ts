@@ -185,7 +185,7 @@ async function* runWithSlashCommands(
     let text = expanded.prompt;
     if (expanded.fromFile) {
       // Its `!`command`` marks run now, with its grants in force; one that asks asks the person.
-      const { runCommandShell } = await import("../session/command-shell.js");
+      const { runCommandShell } = await import("../../tools/skill/shell-marks.js");
       text = await runCommandShell(text, {
         contextFor: (abortController) => session.toolUseContext(abortController),
         canUseTool: built.canUseTool,

@@ -72,7 +72,7 @@ export type ExpandedPrompt =
       permissionContext: ToolPermissionContext;
       /**
        * The prompt is a command's or an inline skill's text: its `!`command`` marks are to be run
-       * (command-shell.ts) once the session exists, with `permissionContext`. Never for text the
+       * (tools/skill/shell-marks.ts) once the session exists, with `permissionContext`. Never for text the
        * person typed: a `!`...`` there is only text.
        */
       fromFile?: true;

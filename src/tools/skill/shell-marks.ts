@@ -6,6 +6,7 @@
 // rules still win and protected paths still ask. A call that would ask is asked the usual way
 // (the UI's dialog); a session that cannot ask refuses it, and the text says so in its place.
 // It runs in the session's working folder, with the Bash tool's timeout and output limits.
+// Used when a person types `/name` (cli/session) and when the model loads an inline skill (./tool.ts).
 import { randomUUID } from "node:crypto";
 import { type ToolUseBlock, toolResultText } from "../../messages/types.js";
 import { runToolUse } from "../../orchestration/run-tool-use.js";

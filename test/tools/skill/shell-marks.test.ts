@@ -7,11 +7,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runCommandShell } from "../../../src/cli/session/command-shell.js";
 import { expandPrompt } from "../../../src/cli/session/skills-setup.js";
 import { discoverSkills } from "../../../src/config/skills/discover.js";
+import { runToolUse } from "../../../src/orchestration/run-tool-use.js";
 import { createCanUseTool, createHeadlessAskHandler } from "../../../src/permissions/engine/index.js";
 import type { ToolPermissionContext } from "../../../src/tool/permission-types.js";
+import { runCommandShell } from "../../../src/tools/skill/shell-marks.js";
+import { createSkillTool } from "../../../src/tools/skill/tool.js";
 import { contextWith } from "../../shell/helpers.js";
 import { createSession, type Session } from "../bash/harness.js";
 
@@ -154,5 +156,41 @@ describe("!`command` in a custom command", () => {
     const catalog = await discoverSkills({ cwd: session.project, projectTrusted: true });
     const typed = await expandPrompt("look at !`touch made.txt`", catalog, contextWith({}), session.project, () => {});
     expect(typed.ok && typed.fromFile).toBeFalsy();
+  });
+
+  it("an inline skill the model loads with the Skill tool runs its marks with the skill's grants", async () => {
+    const folder = join(session.project, ".claude", "skills", "stage");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, "SKILL.md"),
+      `---\nname: stage\ndescription: stage a.txt\nallowed-tools: Bash(git add:*)\n---\n${STAGE_AND_SHOW}\n`,
+    );
+    const catalog = await discoverSkills({ cwd: session.project, projectTrusted: true });
+    const skillTool = createSkillTool(catalog);
+    const plain = contextWith({}, [session.project]);
+    const allowSkill = {
+      source: "session",
+      behavior: "allow",
+      value: { toolName: "Skill", ruleContent: "stage" },
+    } as const;
+    const base: ToolPermissionContext = { ...plain, rules: { ...plain.rules, allow: [allowSkill] } };
+    session.context.setAppState((state) => ({ ...state, toolPermissionContext: base }));
+    const context = {
+      ...session.context,
+      options: { ...session.context.options, tools: [...session.context.options.tools, skillTool] },
+    };
+    const outcome = await runToolUse(
+      { type: "tool_use", id: "toolu_skill", name: "Skill", input: { skill: "stage" } },
+      context,
+      createCanUseTool({ askHandler: createHeadlessAskHandler() }),
+      undefined,
+    );
+    expect(outcome.result.is_error, JSON.stringify(outcome.result)).toBeFalsy();
+    expect(status()).toBe("M  a.txt\n");
+    const loaded = JSON.stringify(outcome.newMessages);
+    expect(loaded).toContain("Now: M  a.txt");
+    expect(loaded).not.toContain("!`");
+    // The grant held for the skill's marks only: the session's own rules are as they were.
+    expect(session.context.getAppState().toolPermissionContext).toBe(base);
   });
 });
