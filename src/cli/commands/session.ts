@@ -115,6 +115,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const structured = plan.structured;
   const compactInstructions = manualCompaction(prompt);
   let expandedPrompt = prompt;
+  // A command's or skill's text: its `!`command`` marks run once the session exists (below).
+  let runsShell = false;
   // Every MCP server starts now and boots while the rest is set up; a dead one is reported and the
   // session goes on. Servers whose tools the project's last session remembers finish connecting
   // once the first request is on the wire (src/mcp/session-setup.ts).
@@ -138,6 +140,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       const expanded = await expandPrompt(prompt, skills.catalog, permissionContext, config.cwd, warn);
       if (!expanded.ok) throw new SessionSetupError(expanded.message, 2);
       expandedPrompt = expanded.prompt;
+      runsShell = expanded.fromFile === true;
       return expanded.permissionContext;
     },
   });
@@ -175,6 +178,13 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       ({ terminal, resultText } = await compactNow(built, compactInstructions.trim() || undefined, reporter));
     } else {
       await built.runStartHooks();
+      if (runsShell) {
+        const { runCommandShell } = await import("../../tools/skill/shell-marks.js");
+        expandedPrompt = await runCommandShell(expandedPrompt, {
+          contextFor: (abortController) => session.toolUseContext(abortController),
+          canUseTool: built.canUseTool,
+        });
+      }
       // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
       const run = withStructuredOutput(built.runPrompt(expandedPrompt), session, structured, config.maxTurns);
       for await (const event of run) {

@@ -182,7 +182,16 @@ async function* runWithSlashCommands(
     }));
   if (granted.length > 0) withRules(() => true, granted);
   try {
-    return yield* built.runPrompt(expanded.prompt);
+    let text = expanded.prompt;
+    if (expanded.fromFile) {
+      // Its `!`command`` marks run now, with its grants in force; one that asks asks the person.
+      const { runCommandShell } = await import("../../tools/skill/shell-marks.js");
+      text = await runCommandShell(text, {
+        contextFor: (abortController) => session.toolUseContext(abortController),
+        canUseTool: built.canUseTool,
+      });
+    }
+    return yield* built.runPrompt(text);
   } finally {
     if (granted.length > 0) withRules((rule) => !granted.includes(rule), []);
   }

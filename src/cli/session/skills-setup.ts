@@ -66,7 +66,17 @@ export async function createLiveSkillTool(
 }
 
 export type ExpandedPrompt =
-  | { ok: true; prompt: string; permissionContext: ToolPermissionContext }
+  | {
+      ok: true;
+      prompt: string;
+      permissionContext: ToolPermissionContext;
+      /**
+       * The prompt is a command's or an inline skill's text: its `!`command`` marks are to be run
+       * (tools/skill/shell-marks.ts) once the session exists, with `permissionContext`. Never for text the
+       * person typed: a `!`...`` there is only text.
+       */
+      fromFile?: true;
+    }
   | { ok: false; message: string };
 
 /**
@@ -118,10 +128,10 @@ export async function expandPrompt(
       ),
     };
   }
-  if (item.allowedTools.length === 0) return { ok: true, prompt: expansion.prompt, permissionContext };
+  if (item.allowedTools.length === 0) return { ok: true, prompt: expansion.prompt, permissionContext, fromFile: true };
   if (!grantsHonoured(catalog, item)) {
     warn(`${item.file}: its allowed-tools are ignored until you trust this folder (warden trust)`);
-    return { ok: true, prompt: expansion.prompt, permissionContext };
+    return { ok: true, prompt: expansion.prompt, permissionContext, fromFile: true };
   }
   const rules: PermissionRuleValue[] = [];
   for (const entry of item.allowedTools.flatMap((text) => splitRuleList(text))) {
@@ -137,5 +147,6 @@ export async function expandPrompt(
       [{ type: "addRules", behavior: "allow", rules, destination: "session" }],
       cwd,
     ),
+    fromFile: true,
   };
 }

@@ -17,6 +17,7 @@ import { grantWhileRunning, parseGrants } from "./grants.js";
 import { skillListingSource } from "./listing.js";
 import { skillPermission } from "./permission.js";
 import { SKILL_PROMPT, SKILL_TOOL_NAME } from "./prompt.js";
+import { runCommandShell } from "./shell-marks.js";
 
 const inputSchema = z.strictObject({
   skill: z.string().trim().min(1).describe('The skill\'s name, as listed (e.g. "pdf"; a leading "/" is ignored)'),
@@ -163,7 +164,14 @@ export function createSkillTool(
         return { data: { name, granted, notGranted, forked } };
       }
       const contextModifier = grantedRules.length > 0 ? grantWhileRunning(grantedRules) : undefined;
-      const message = userText(`<skill name="${name}">\n${text}\n</skill>`, true);
+      // Its `!`command`` marks run now, as Bash calls with its grants in force (shell-marks.ts).
+      const withGrants = contextModifier ? contextModifier(context) : context;
+      const expanded = await runCommandShell(text, {
+        contextFor: (abortController) => ({ ...withGrants, abortController }),
+        canUseTool,
+        signal: context.abortController.signal,
+      });
+      const message = userText(`<skill name="${name}">\n${expanded}\n</skill>`, true);
       return {
         data: { name, granted, notGranted },
         newMessages: [message],
