@@ -2,7 +2,7 @@
 // headless runs a deny whose message tells the model it was not allowed, why, and what would allow it.
 import type { PermissionAsk, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
-import { describeReason, describeRule, formatRule, isCodeRunningRuleValue, messageWithReason } from "../rules/index.js";
+import { describeReason, describeRule, formatRule, isOfferableAllowRule, messageWithReason } from "../rules/index.js";
 
 export interface AskRequest {
   tool: AnyTool;
@@ -49,7 +49,7 @@ export function howToAllow(request: AskRequest): string {
   }
   const values = addRules && addRules.type === "addRules" ? addRules.rules : [{ toolName: request.tool.name }];
   // Never advice wider than the call: a rule that would allow any code is not offered.
-  if (values.length === 0 || values.some((value) => isCodeRunningRuleValue(value))) {
+  if (values.length === 0 || values.some((value) => !isOfferableAllowRule(value))) {
     return "No rule narrower than allowing any command covers this call: the user can approve it once, when asked in an interactive session.";
   }
   const rules = values.map(formatRule);
