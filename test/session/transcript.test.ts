@@ -76,7 +76,11 @@ describe("transcripts", () => {
       if (event.type === "assistant" || event.type === "user") {
         const last = event.message.content.at(-1);
         const marker =
-          last?.type === "tool_use" ? `"id":"${last.id}"` : last?.type === "tool_result" ? `"tool_use_id":"${last.tool_use_id}"` : JSON.stringify(last?.type === "text" ? last.text : "");
+          last?.type === "tool_use"
+            ? `"id":"${last.id}"`
+            : last?.type === "tool_result"
+              ? `"tool_use_id":"${last.tool_use_id}"`
+              : JSON.stringify(last?.type === "text" ? last.text : "");
         expect(onDisk()).toContain(marker);
         seen.push(event.type);
       }
