@@ -54,6 +54,14 @@ export type ExitPlanModeOutput =
 
 const MAX_PLAN_CHARS_IN_PROMPT = 20_000;
 
+/**
+ * What the headless refusal says instead of a rule to add. As in Claude Code, a plan made in `-p`
+ * cannot be approved there: nobody is asked. An allow rule for ExitPlanMode would go ahead, but
+ * with nobody having read the plan, which is what plan mode is for: it is not suggested.
+ */
+const UNATTENDED_PLAN =
+  "This run has nobody to approve a plan, so plan mode cannot end here: give the plan as your final answer. To carry it out, the user reviews it and runs again without plan mode (for example --continue with --permission-mode acceptEdits), or approves it from an Agent SDK host (canUseTool, --permission-prompt-tool stdio).";
+
 function planFileOf(context: ToolUseContext): string {
   const path = context.getAppState().toolPermissionContext.planFilePath;
   if (path === undefined) throw new Error("this session has no plan file");
@@ -180,8 +188,12 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
     }${refused.length ? `\nNot offered: ${refused.join("; ")}.` : ""}`;
     return {
       behavior: "ask",
-      message: `Leaving plan mode needs the user's approval of the plan in ${path}; until then nothing may be changed (with nobody to approve it, give the plan as your final answer).${asks}\n\n${shown}`,
-      decisionReason: { type: "tool", reason: "a plan needs the user's approval" },
+      message: `The plan in ${path} is ready: leaving plan mode needs the user's approval of the plan, and until then nothing may be changed.${asks}\n\n${shown}`,
+      decisionReason: {
+        type: "tool",
+        reason: "leaving plan mode needs the user's approval of the plan",
+        unattended: UNATTENDED_PLAN,
+      },
       suggestions: prompts.length ? [sessionAllowUpdate(prompts)] : undefined,
     };
   },

@@ -111,6 +111,13 @@ describe("ExitPlanMode", () => {
     expect(outcome.text).toContain("needs the user's approval of the plan");
     expect(outcome.text).toContain("give the plan as your final answer");
     expect(mode(harness)).toBe("plan");
+    // The plan stands on its own lines, the reason is not glued to its last line, and the advice
+    // is what works without a person: no allow rule that would skip the review.
+    expect(outcome.text).toContain("\n\n# Plan\n1. Add hello.txt\n\n");
+    expect(outcome.text).not.toMatch(/hello\.txt\s*\(/);
+    expect(outcome.text).not.toContain("--allowedTools");
+    expect(outcome.text).toContain("runs again without plan mode");
+    expect(outcome.text).toContain("--permission-prompt-tool stdio");
   });
 
   it("blocks writes until a person approves the plan; then the earlier mode and the granted Bash rules apply", async () => {
