@@ -1,11 +1,13 @@
-// ExitPlanMode: presents the plan (read from the plan file) for approval and, once approved,
+// ExitPlanMode: presents the plan (read from the plan file; an older model's `plan` key fills in
+// when the file holds none) for approval and, once approved,
 // restores the mode the session was in before plan mode. Who approves, in order: the session's
 // userDialog callback (a library), the permission mode to return to when it approves everything
 // (bypassPermissions), an allow rule for ExitPlanMode, or a person asked through the permission
 // prompt; with nobody to ask the prompt is refused and the session stays in plan mode.
 // allowedPrompts become session allow rules for Bash only when a person (or the callback) granted
 // them: a rule that approves plans in advance does not approve the commands a plan asks for.
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { z } from "zod";
 import { formatRule } from "../../permissions/rules/index.js";
 import {
@@ -30,7 +32,10 @@ const allowedPromptSchema = z.strictObject({
   prompt: z.string().trim().min(1).describe('A Bash rule pattern, e.g. "npm run test:*"'),
 });
 
-const inputSchema = z.strictObject({
+// Loose, as Claude Code's: other keys are accepted and ignored (its SDK type allows them), so an
+// older model's `{plan: "..."}` is not refused as an unknown key. Only this tool is loose; the
+// others stay strict, where an unknown key is a mistake worth telling the model about.
+const inputSchema = z.looseObject({
   allowedPrompts: z
     .array(allowedPromptSchema)
     .optional()
@@ -75,6 +80,29 @@ async function readPlan(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The plan an older model sends in the call itself (`plan`, the key of Claude Code's first
+ * ExitPlanMode), when it is a non-blank string. The plan file wins when it holds a plan: it is
+ * what plan mode had the model write, what the user may have edited and what the approval names;
+ * the key fills in only when the file is missing or blank, and is then saved there (adoptPlanKey).
+ */
+function planKeyOf(input: ExitPlanModeInput): string | undefined {
+  const plan = input.plan;
+  return typeof plan === "string" && plan.trim() !== "" ? plan : undefined;
+}
+
+async function planFor(path: string, input: ExitPlanModeInput): Promise<string | undefined> {
+  return (await readPlan(path)) ?? planKeyOf(input);
+}
+
+/** Saves a `plan` key's text as the plan file when the file holds none, so the approved plan is on disk. */
+async function adoptPlanKey(path: string, input: ExitPlanModeInput): Promise<void> {
+  const plan = planKeyOf(input);
+  if (plan === undefined || (await readPlan(path)) !== undefined) return;
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, plan.endsWith("\n") ? plan : `${plan}\n`, "utf8");
 }
 
 function sessionAllowUpdate(prompts: readonly AllowedPrompt[]): PermissionUpdate {
@@ -146,7 +174,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
   toAutoClassifierInput: (input) =>
     `leave plan mode${input.allowedPrompts?.length ? `; allow Bash: ${input.allowedPrompts.map((p) => p.prompt).join(", ")}` : ""}`,
 
-  async validateInput(_input, context) {
+  async validateInput(input, context) {
     const permissions = context.getAppState().toolPermissionContext;
     if (permissions.mode !== "plan") {
       return {
@@ -156,7 +184,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
       };
     }
     const path = permissions.planFilePath;
-    if (path === undefined || (await readPlan(path)) === undefined) {
+    if (path === undefined || (await planFor(path, input)) === undefined) {
       return {
         result: false,
         message: `The plan file ${path ?? "(none)"} is missing or empty. Write your plan there first (Write), then call ExitPlanMode.`,
@@ -179,7 +207,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
       return { behavior: "allow", decisionReason: { type: "mode", mode: "bypassPermissions" } };
     }
     const path = planFileOf(context);
-    const plan = (await readPlan(path)) ?? "";
+    const plan = (await planFor(path, input)) ?? "";
     const prompts = grantable(input.allowedPrompts ?? []);
     const refused = ungrantable(input.allowedPrompts ?? []);
     const shown = plan.length > MAX_PLAN_CHARS_IN_PROMPT ? `${plan.slice(0, MAX_PLAN_CHARS_IN_PROMPT)}\n…` : plan;
@@ -200,6 +228,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
 
   async call(input, context) {
     const planFilePath = planFileOf(context);
+    await adoptPlanKey(planFilePath, input);
     if (isTeammate(context)) return { data: await submitToLead(context, planFilePath) };
     const prompts = input.allowedPrompts ?? [];
     // A person who approved with "auto-accept edits" or "manually approve edits" has set the mode
