@@ -258,6 +258,7 @@ export class SessionEngine {
             break;
           }
           this.record(step.value);
+          this.flushBeforeShowing();
           yield step.value;
         }
         // A message sent while this ran and not yet drained (it stopped the prompt, or arrived
@@ -334,6 +335,7 @@ export class SessionEngine {
           return step.value;
         }
         this.record(step.value);
+        this.flushBeforeShowing();
         yield step.value;
       }
     } finally {
@@ -369,6 +371,16 @@ export class SessionEngine {
     // Teammates stop with it (stopAgents() waits for their ends; this only asks).
     void this.subagents.teams?.stop();
     this.transcript?.close();
+  }
+
+  /**
+   * Writes the transcript's pending entries before an event is yielded: the front end prints it
+   * synchronously (a stream-json line, a result, a screen), and a host that saw a message must
+   * find it in the transcript after a kill -9. Costs a write only when something was recorded
+   * since the last one (a message, a decision), about one per message as the deferred write did.
+   */
+  private flushBeforeShowing(): void {
+    this.transcript?.flush();
   }
 
   private append(message: Message): void {

@@ -2,8 +2,10 @@
 // folder (config/paths.ts transcriptPath). Entries recorded in the same turn of the event loop are
 // written together, in one synchronous append, at the end of that turn (one system call instead
 // of one per entry: it was a quarter of the loop's cost per tool call), and at once on close and
-// on process exit. A killed process loses at most the entries of its last event-loop turn, and
-// the reader skips a torn last line.
+// on process exit. The session also flushes before it hands an event to its front end
+// (loop/session.ts), so whatever a host has been shown is on disk first: a kill -9 right after a
+// stream-json line cannot lose that line's message. A killed process loses at most entries nobody
+// was shown yet, and the reader skips a torn last line.
 //
 // Conversation messages are written in Claude Code's line shape (transcript-lines.ts), chained by
 // parentUuid; the other entries (the header, permission decisions, results, compaction markers)
@@ -148,7 +150,7 @@ export class TranscriptWriter {
     this.append(entry.timestamp ? entry : { ...entry, timestamp: new Date().toISOString() });
   }
 
-  /** Writes what is pending now. */
+  /** Writes what is pending now (nothing to do, no system call, when nothing is). */
   flush(): void {
     if (this.pending.length === 0) return;
     const text = this.pending.join("");
@@ -167,9 +169,10 @@ export class TranscriptWriter {
   private append(entry: TranscriptEntry | ExtraTranscriptEntry | MessageLine): void {
     // Serialised now: the entry is recorded as it is at this moment, whatever happens to it later.
     this.pending.push(`${JSON.stringify(entry)}\n`);
+    // Every time: an early flush() takes the writer off the list while its scheduled one is still due.
+    liveWriters.add(this);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    liveWriters.add(this);
     flushAllOnExit();
     setImmediate(() => {
       this.flushScheduled = false;

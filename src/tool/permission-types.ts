@@ -60,7 +60,15 @@ export type PermissionDecisionReason =
   | { type: "rule"; rule: PermissionRule }
   | { type: "mode"; mode: PermissionMode }
   | { type: "safetyCheck"; reason: string }
-  | { type: "tool"; reason: string }
+  | {
+      type: "tool";
+      reason: string;
+      /**
+       * What lets a session with nobody to ask go ahead, when no allow rule should (a plan's
+       * approval): the headless refusal gives this instead of a rule to add.
+       */
+      unattended?: string;
+    }
   | { type: "hook"; hookName: string; reason?: string }
   | { type: "classifier"; classifier: string; reason: string }
   | { type: "subcommandResults"; reasons: Record<string, PermissionResult> }

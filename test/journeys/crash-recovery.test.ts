@@ -1,7 +1,8 @@
 // Journey: the machine kills warden mid-run (kill -9 while a command runs, after the fix was
 // written), and the person goes on with `--continue`. The built CLI, a scripted capable model.
-// What is checked: the edit made before the kill is on disk, the continued run is the same session,
-// it ends well, and the call cut by the kill has a result in the conversation (the model is told).
+// What is checked: what the host saw before the kill is in the transcript, the edit made before the
+// kill is on disk, the continued run is the same session, it ends well, and the call cut by the
+// kill has a result in the conversation (the model is told).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,14 +28,11 @@ describe("journey: kill -9 mid-run, then --continue", () => {
       turn([text("never reached")]),
     ]);
     let streamed = "";
-    let waiting = false;
+    let killedAt: string | undefined;
     const transcriptText = () => {
       const dir = projectDataDir(cwd).replace(/^.*\/projects\//, join(home, "projects/"));
       const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")) : [];
       return files.map((f) => readFileSync(join(dir, f), "utf8")).join("");
-    };
-    const recorded = async (marker: string) => {
-      while (!transcriptText().includes(marker)) await new Promise((r) => setTimeout(r, 20));
     };
     const killed = await runCli(
       [
@@ -53,15 +51,18 @@ describe("journey: kill -9 mid-run, then --continue", () => {
         processCwd: cwd,
         onStdout: (chunk, child) => {
           streamed += chunk;
-          // The long command's call is out (the edit before it is done) and recorded: the machine dies.
-          if (streamed.includes('"id":"k2"') && !waiting) {
-            waiting = true;
-            void recorded('"id":"k2"').then(() => child.kill("SIGKILL"));
+          // The long command's call is out (the edit before it is done): the machine dies at once.
+          // What the host was shown must already be in the transcript (read before the kill).
+          if (streamed.includes('"id":"k2"') && killedAt === undefined) {
+            killedAt = transcriptText();
+            child.kill("SIGKILL");
           }
         },
       },
     );
     expect(killed.signal).toBe("SIGKILL");
+    expect(killedAt).toContain('"id":"k2"');
+    expect(killedAt).toContain('"tool_use_id":"k1"');
     expect(sumSource(cwd)).toBe(FIXED_SUM);
 
     // The model of the second run answers from what it is sent (the scripted server records it).

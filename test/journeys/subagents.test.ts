@@ -130,6 +130,10 @@ describe("journey: subagents with worktree isolation, and plan mode", () => {
     // Headless plan mode cannot approve: the refusal carries the plan, and the model answers with it.
     expect(exit).toContain("Make `sum` add in src/sum.js.");
     expect(exit).toContain("give the plan as your final answer");
+    // The plan's last line stands alone, and the advice is what works in -p (no rule that skips the review).
+    expect(exit).toContain("2. Run `node --test test/`.\n\n");
+    expect(exit).not.toContain('--allowedTools "ExitPlanMode"');
+    expect(exit).toContain("runs again without plan mode");
     const result = lines.at(-1) as Line;
     expect(result).toMatchObject({ type: "result", subtype: "success" });
     expect(String(result.result)).toContain("Make `sum` add in src/sum.js.");

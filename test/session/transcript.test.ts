@@ -60,6 +60,39 @@ describe("transcripts", () => {
     expect(loaded.warnings).toEqual([]);
   });
 
+  it("has each message and result on disk by the time the front end is handed it", async () => {
+    // A host that saw a stream-json line and then lost the process (kill -9) must find that
+    // message in the transcript: the file is read synchronously as each event arrives.
+    const cwd = tempDir();
+    const { session } = sessionFor(
+      cwd,
+      [{ content: [toolUse("t1", "Echo", { text: "a" })] }, { content: [text("done")] }],
+      { transcript: true },
+    );
+    const path = transcriptPath(cwd, session.sessionId);
+    const onDisk = () => readFileSync(path, "utf8");
+    const seen: string[] = [];
+    for await (const event of session.submitMessage("hello")) {
+      if (event.type === "assistant" || event.type === "user") {
+        const last = event.message.content.at(-1);
+        const marker =
+          last?.type === "tool_use"
+            ? `"id":"${last.id}"`
+            : last?.type === "tool_result"
+              ? `"tool_use_id":"${last.tool_use_id}"`
+              : JSON.stringify(last?.type === "text" ? last.text : "");
+        expect(onDisk()).toContain(marker);
+        seen.push(event.type);
+      }
+      if (event.type === "terminal") {
+        expect(onDisk()).toContain('"type":"result"');
+        seen.push("terminal");
+      }
+    }
+    expect(seen).toEqual(["assistant", "user", "assistant", "terminal"]);
+    session.close();
+  });
+
   it("skips a torn last line with a warning and keeps everything before it", () => {
     const dir = tempDir();
     const path = join(dir, "s.jsonl");

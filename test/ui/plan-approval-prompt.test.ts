@@ -75,7 +75,7 @@ describe("the plan approval question", () => {
     expect(frame).toContain("2. Yes, and manually approve edits");
     expect(frame).toContain("3. No, keep planning");
     expect(frame).toContain("Bash(npm test:*)");
-    expect(frame).not.toContain("Leaving plan mode needs");
+    expect(frame).not.toContain("needs the user's approval of the plan");
     expect(frame).not.toContain("give the plan as your final answer");
   });
 

@@ -36,6 +36,8 @@ export async function driveChildLoop(
       }
       // The parent's result lists what was refused here too (`permission_denials`).
       if (event.type === "tool_result" && event.denial) params.context.options.reportDenial?.(event.denial);
+      // On disk before anyone is shown it (loop/session.ts flushBeforeShowing says why).
+      transcript?.flush();
       if (onEvent(event) === true) {
         await loop.return(undefined as never);
         return { lastText };

@@ -46,7 +46,7 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   if (denied) return denialOf(denied);
   const asked = firstMatch(askRules, analysis, false);
   if (asked) {
-    const suggestions = suggestionsFor(firstLineParts(analysis, analysis.parts));
+    const suggestions = suggestionsFor(firstLineParts(analysis, analysis.parts), redirectsInput(analysis));
     return {
       behavior: "ask",
       message: `The rule Bash(${asked.rule.rule.value.ruleContent}) asks before running \`${asked.words}\`.`,
@@ -146,7 +146,11 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     // command that opens it: later lines are what a person is least likely to have read. When every
     // part is allowed already, what stops the command is a deferred finding, which no rule for its
     // parts clears: none is offered.
-    ...(blocked.length > 0 ? suggestionsFor(firstLineParts(analysis, blocked)) : []),
+    // A rule names a top-level command; a nested script's commands (`sh -c 'make all'`) are judged
+    // on their own, so while one of them still needs approval no rule would stop the question.
+    ...(blocked.length > 0 && blocked.every((p) => p.depth === 0)
+      ? suggestionsFor(firstLineParts(analysis, blocked), redirectsInput(analysis))
+      : []),
     // A redirection into the working directories is an edit: acceptEdits lets it through.
     ...(deferred.some((f) => f.id === 10) && redirectsWriteInside(analysis.structure.redirects, context)
       ? [{ type: "setMode" as const, mode: "acceptEdits" as const, destination: "session" as const }]
@@ -158,6 +162,11 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     decisionReason: { type: "other", reason: why },
     ...(suggestions.length > 0 ? { suggestions } : {}),
   };
+}
+
+/** Whether anything in the script reads a file, heredoc or string on an input descriptor. */
+function redirectsInput(analysis: ScriptAnalysis): boolean {
+  return analysis.structure.redirects.some((r) => r.operator.includes("<"));
 }
 
 function firstLineParts(analysis: ScriptAnalysis, parts: CommandPart[]): CommandPart[] {

@@ -1,9 +1,13 @@
 // The rule offered with a prompt ("yes, and don't ask again for ..."): a two-word prefix such as
-// `npm run` or `git commit`. Never a rule wider than the command: never the whole tool, and never
-// a prefix naming a program that runs other code (shells, wrappers like sudo, env and xargs,
-// interpreters like node and python3, runners like npx and `uv run`: the shell analysis's own
-// list, codeRunnerReason). When no prefix is safe, no rule is offered: the person can still allow
-// the call once.
+// `npm run` or `git commit` where a prefix is safe, else the exact command (as Claude Code offers
+// it). Never a rule wider than the command: never the whole tool, and never a prefix naming a
+// program that runs other code (shells, wrappers like sudo, env and xargs, interpreters like node
+// and python3, runners like npx and `uv run`: the shell analysis's own list, codeRunnerReason).
+// An exact rule (`Bash(node --test test/)`) allows only that command line, words compared one by
+// one, so it is offered for those programs too: the person approves what they were shown, and
+// the test run a host approves "always" stops asking. When a part has neither (a word known only
+// at run time, a glob, an unsafe variable assignment), no rule is offered: the person can still
+// allow the call once.
 
 import { type CommandPart, codeRunnerReason, isSafeEnvVar } from "../../shell/commands/index.js";
 import type { PermissionUpdate } from "../../tool/permission-types.js";
@@ -24,19 +28,59 @@ export function suggestedPrefixOf(part: CommandPart): string | undefined {
   return subcommand ? `${first.value} ${subcommand}` : first.value;
 }
 
-export function suggestionsFor(parts: CommandPart[]): PermissionUpdate[] {
-  const prefixes: string[] = [];
-  for (const part of parts) {
-    const prefix = suggestedPrefixOf(part);
-    if (prefix === undefined) return [];
-    if (!prefixes.includes(prefix)) prefixes.push(prefix);
+/**
+ * The exact-command rule content for one part: its words as bash receives them, quoted so that
+ * the rule's own word splitting gives them back. Undefined when no rule can say exactly that
+ * command: a word known only at run time or a glob (what runs is not what was shown), a `*` (a
+ * rule reads it as a wildcard), a word no rule quoting can hold, an unsafe assignment, or a part
+ * no allow rule clears (its unwrapping is opaque: `bash deploy.sh`). Nor for
+ * a program that runs other code while the script feeds standard input (a pipe, `<`, a heredoc:
+ * `curl … | sh`, `python3 <<EOF`, `ls | xargs rm`): a rule matches the words only, so `Bash(sh)`
+ * would then approve whatever any later command pipes into it.
+ */
+export function exactCommandOf(part: CommandPart, scriptRedirectsInput: boolean): string | undefined {
+  if (part.command.assignments.some((a) => !isSafeEnvVar(a.name))) return undefined;
+  // What a rule can never allow (a shell running a script file): offering one would not stop the question.
+  if (part.unwrapping.opaque) return undefined;
+  const words = part.command.words;
+  if (words.length === 0) return undefined;
+  const readsInput =
+    scriptRedirectsInput || part.command.stdinFrom !== undefined || part.command.stdinText !== undefined;
+  if (readsInput && codeRunnerReason(words.slice(0, 2).map((word) => word.value)) !== undefined) return undefined;
+  const spelled: string[] = [];
+  for (const word of words) {
+    if (!word.literal || word.glob || /[*\n]/.test(word.value)) return undefined;
+    if (/^[^\s"'\\]+$/.test(word.value)) spelled.push(word.value);
+    else if (!word.value.includes("'")) spelled.push(`'${word.value}'`);
+    else return undefined;
   }
-  if (prefixes.length === 0 || prefixes.length > 5) return [];
+  return spelled.join(" ");
+}
+
+/** The rule for one part: its safe prefix (`npm run:*`), else its exact command, else none. */
+function ruleContentOf(part: CommandPart, scriptRedirectsInput: boolean): string | undefined {
+  const prefix = suggestedPrefixOf(part);
+  return prefix === undefined ? exactCommandOf(part, scriptRedirectsInput) : `${prefix}:*`;
+}
+
+/**
+ * The rules offered for the parts that asked: one each, all or none (a rule set that leaves a
+ * part out would not stop the question). `scriptRedirectsInput`: the script has an input
+ * redirection somewhere (`<`, `<<`, `<<<`), possibly on a group around the part.
+ */
+export function suggestionsFor(parts: CommandPart[], scriptRedirectsInput = false): PermissionUpdate[] {
+  const contents: string[] = [];
+  for (const part of parts) {
+    const content = ruleContentOf(part, scriptRedirectsInput);
+    if (content === undefined) return [];
+    if (!contents.includes(content)) contents.push(content);
+  }
+  if (contents.length === 0 || contents.length > 5) return [];
   return [
     {
       type: "addRules",
       behavior: "allow",
-      rules: prefixes.map((prefix) => ({ toolName: "Bash", ruleContent: `${prefix}:*` })),
+      rules: contents.map((ruleContent) => ({ toolName: "Bash", ruleContent })),
       destination: "localSettings",
     },
   ];

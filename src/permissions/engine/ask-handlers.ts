@@ -2,7 +2,7 @@
 // headless runs a deny whose message tells the model it was not allowed, why, and what would allow it.
 import type { PermissionAsk, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
-import { describeReason, describeRule, formatRule, isCodeRunningRuleValue, messageWithReason } from "../rules/index.js";
+import { describeReason, describeRule, formatRule, isOfferableAllowRule, messageWithReason } from "../rules/index.js";
 
 export interface AskRequest {
   tool: AnyTool;
@@ -39,6 +39,7 @@ export function howToAllow(request: AskRequest): string {
   if (reason?.type === "mode" && reason.mode === "plan") {
     return "Plan mode is on: nothing may change until a plan is approved with ExitPlanMode. If nobody can approve it, give the plan as your final answer.";
   }
+  if (reason?.type === "tool" && reason.unattended !== undefined) return reason.unattended;
   if (reason?.type === "rule" && reason.rule.behavior === "ask") {
     return `The rule ${describeRule(reason.rule)} requires asking every time.`;
   }
@@ -49,7 +50,7 @@ export function howToAllow(request: AskRequest): string {
   }
   const values = addRules && addRules.type === "addRules" ? addRules.rules : [{ toolName: request.tool.name }];
   // Never advice wider than the call: a rule that would allow any code is not offered.
-  if (values.length === 0 || values.some((value) => isCodeRunningRuleValue(value))) {
+  if (values.length === 0 || values.some((value) => !isOfferableAllowRule(value))) {
     return "No rule narrower than allowing any command covers this call: the user can approve it once, when asked in an interactive session.";
   }
   const rules = values.map(formatRule);
@@ -70,18 +71,24 @@ export function asksSomebody(handler: AskHandler): boolean {
 
 /** Nobody can be asked (headless, MCP server): refuse, and tell the model why. */
 export function createHeadlessAskHandler(): AskHandler {
-  const handler: AskHandler = async (request) => ({
-    behavior: "deny",
-    message: [
-      `Permission to use ${request.tool.name} was denied: the call needs approval and nobody can approve it in this non-interactive session.`,
-      `Why it needed approval: ${messageWithReason(request.ask.message, request.ask.decisionReason).replace(/\.?$/, ".")}`,
-      request.note ? `Note: ${request.note}.` : "",
-      howToAllow(request),
-      "Do not retry the same call; continue without it or explain what you need.",
-    ]
-      .filter(Boolean)
-      .join("\n"),
-  });
+  const handler: AskHandler = async (request) => {
+    // The first line of the message says why; any lines after it are what it carries (a plan).
+    const [why = "", ...lines] = messageWithReason(request.ask.message, request.ask.decisionReason).split("\n");
+    const carried = lines.join("\n").trim();
+    return {
+      behavior: "deny",
+      message: [
+        `Permission to use ${request.tool.name} was denied: the call needs approval and nobody can approve it in this non-interactive session.`,
+        `Why it needed approval: ${why.replace(/\.?$/, ".")}`,
+        carried === "" ? "" : `\n${carried}\n`,
+        request.note ? `Note: ${request.note}.` : "",
+        howToAllow(request),
+        "Do not retry the same call; continue without it or explain what you need.",
+      ]
+        .filter(Boolean)
+        .join("\n"),
+    };
+  };
   handlersThatAskNobody.add(handler);
   return handler;
 }

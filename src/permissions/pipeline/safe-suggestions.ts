@@ -1,7 +1,8 @@
 // What an ask offers as "don't ask again" (the UI's option, the Agent SDK's permission_suggestions,
 // the headless refusal's advice) is never wider than the call: an allow rule that would approve
 // arbitrary code (the whole Bash tool, `node:*`, `sudo:*`, `uv run:*`...) is taken out whoever
-// proposed it (a tool's own check, the pipeline's whole-tool default). What is left may be
+// proposed it (a tool's own check, the pipeline's whole-tool default); an exact command
+// (`Bash(node --test test/)`) stays, as it allows only what was shown. What is left may be
 // nothing: then the person can allow the call once, and nothing is saved. Nor is anything offered
 // that is already in force (an allow rule the settings hold, the mode the session is in): it did not
 // allow this call, so adding it again would not either, and advice to add it misleads.
@@ -11,7 +12,7 @@ import type {
   PermissionUpdate,
   ToolPermissionContext,
 } from "../../tool/permission-types.js";
-import { isCodeRunningRuleValue } from "../rules/index.js";
+import { isOfferableAllowRule } from "../rules/index.js";
 
 type InForce = Pick<ToolPermissionContext, "mode" | "rules">;
 
@@ -32,7 +33,7 @@ export function safeSuggestions(updates: readonly PermissionUpdate[], context?: 
       kept.push(update);
       continue;
     }
-    const rules = update.rules.filter((rule) => !isCodeRunningRuleValue(rule) && !isAllowedAlready(rule, context));
+    const rules = update.rules.filter((rule) => isOfferableAllowRule(rule) && !isAllowedAlready(rule, context));
     if (rules.length > 0) kept.push({ ...update, rules });
   }
   return kept;

@@ -47,5 +47,9 @@ export function describeReason(reason: PermissionDecisionReason | undefined): st
  */
 export function messageWithReason(message: string, reason: PermissionDecisionReason | undefined): string {
   const described = describeReason(reason);
-  return message.includes(described) ? message : `${message} (${described})`;
+  if (message.includes(described)) return message;
+  // A message of several lines (a plan, a diff) has its summary first: the reason goes there, not
+  // onto the end of the last line of the text it carries.
+  const end = message.indexOf("\n");
+  return end === -1 ? `${message} (${described})` : `${message.slice(0, end)} (${described})${message.slice(end)}`;
 }

@@ -3,7 +3,7 @@
 // their sources, matching a rule to a tool or a path, rules that can never apply, and the words
 // the engine uses for rules and reasons.
 
-export { isCodeRunningRuleValue, isDangerousAllowRule } from "./code-running-rules.js";
+export { isCodeRunningRuleValue, isDangerousAllowRule, isOfferableAllowRule } from "./code-running-rules.js";
 export { describeReason, describeRule, messageWithReason } from "./describe.js";
 export { compilePathPattern, findMatchingPathRule, findPathRuleInside } from "./path-rules.js";
 export { findWholeToolRule, ruleNamesTool } from "./rule-match.js";

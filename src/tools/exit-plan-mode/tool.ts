@@ -1,11 +1,13 @@
-// ExitPlanMode: presents the plan (read from the plan file) for approval and, once approved,
+// ExitPlanMode: presents the plan (read from the plan file; an older model's `plan` key fills in
+// when the file holds none) for approval and, once approved,
 // restores the mode the session was in before plan mode. Who approves, in order: the session's
 // userDialog callback (a library), the permission mode to return to when it approves everything
 // (bypassPermissions), an allow rule for ExitPlanMode, or a person asked through the permission
 // prompt; with nobody to ask the prompt is refused and the session stays in plan mode.
 // allowedPrompts become session allow rules for Bash only when a person (or the callback) granted
 // them: a rule that approves plans in advance does not approve the commands a plan asks for.
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { z } from "zod";
 import { formatRule } from "../../permissions/rules/index.js";
 import {
@@ -30,7 +32,10 @@ const allowedPromptSchema = z.strictObject({
   prompt: z.string().trim().min(1).describe('A Bash rule pattern, e.g. "npm run test:*"'),
 });
 
-const inputSchema = z.strictObject({
+// Loose, as Claude Code's: other keys are accepted and ignored (its SDK type allows them), so an
+// older model's `{plan: "..."}` is not refused as an unknown key. Only this tool is loose; the
+// others stay strict, where an unknown key is a mistake worth telling the model about.
+const inputSchema = z.looseObject({
   allowedPrompts: z
     .array(allowedPromptSchema)
     .optional()
@@ -54,6 +59,14 @@ export type ExitPlanModeOutput =
 
 const MAX_PLAN_CHARS_IN_PROMPT = 20_000;
 
+/**
+ * What the headless refusal says instead of a rule to add. As in Claude Code, a plan made in `-p`
+ * cannot be approved there: nobody is asked. An allow rule for ExitPlanMode would go ahead, but
+ * with nobody having read the plan, which is what plan mode is for: it is not suggested.
+ */
+const UNATTENDED_PLAN =
+  "This run has nobody to approve a plan, so plan mode cannot end here: give the plan as your final answer. To carry it out, the user reviews it and runs again without plan mode (for example --continue with --permission-mode acceptEdits), or approves it from an Agent SDK host (canUseTool, --permission-prompt-tool stdio).";
+
 function planFileOf(context: ToolUseContext): string {
   const path = context.getAppState().toolPermissionContext.planFilePath;
   if (path === undefined) throw new Error("this session has no plan file");
@@ -67,6 +80,29 @@ async function readPlan(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The plan an older model sends in the call itself (`plan`, the key of Claude Code's first
+ * ExitPlanMode), when it is a non-blank string. The plan file wins when it holds a plan: it is
+ * what plan mode had the model write, what the user may have edited and what the approval names;
+ * the key fills in only when the file is missing or blank, and is then saved there (adoptPlanKey).
+ */
+function planKeyOf(input: ExitPlanModeInput): string | undefined {
+  const plan = input.plan;
+  return typeof plan === "string" && plan.trim() !== "" ? plan : undefined;
+}
+
+async function planFor(path: string, input: ExitPlanModeInput): Promise<string | undefined> {
+  return (await readPlan(path)) ?? planKeyOf(input);
+}
+
+/** Saves a `plan` key's text as the plan file when the file holds none, so the approved plan is on disk. */
+async function adoptPlanKey(path: string, input: ExitPlanModeInput): Promise<void> {
+  const plan = planKeyOf(input);
+  if (plan === undefined || (await readPlan(path)) !== undefined) return;
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, plan.endsWith("\n") ? plan : `${plan}\n`, "utf8");
 }
 
 function sessionAllowUpdate(prompts: readonly AllowedPrompt[]): PermissionUpdate {
@@ -138,7 +174,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
   toAutoClassifierInput: (input) =>
     `leave plan mode${input.allowedPrompts?.length ? `; allow Bash: ${input.allowedPrompts.map((p) => p.prompt).join(", ")}` : ""}`,
 
-  async validateInput(_input, context) {
+  async validateInput(input, context) {
     const permissions = context.getAppState().toolPermissionContext;
     if (permissions.mode !== "plan") {
       return {
@@ -148,7 +184,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
       };
     }
     const path = permissions.planFilePath;
-    if (path === undefined || (await readPlan(path)) === undefined) {
+    if (path === undefined || (await planFor(path, input)) === undefined) {
       return {
         result: false,
         message: `The plan file ${path ?? "(none)"} is missing or empty. Write your plan there first (Write), then call ExitPlanMode.`,
@@ -171,7 +207,7 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
       return { behavior: "allow", decisionReason: { type: "mode", mode: "bypassPermissions" } };
     }
     const path = planFileOf(context);
-    const plan = (await readPlan(path)) ?? "";
+    const plan = (await planFor(path, input)) ?? "";
     const prompts = grantable(input.allowedPrompts ?? []);
     const refused = ungrantable(input.allowedPrompts ?? []);
     const shown = plan.length > MAX_PLAN_CHARS_IN_PROMPT ? `${plan.slice(0, MAX_PLAN_CHARS_IN_PROMPT)}\n…` : plan;
@@ -180,14 +216,19 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
     }${refused.length ? `\nNot offered: ${refused.join("; ")}.` : ""}`;
     return {
       behavior: "ask",
-      message: `Leaving plan mode needs the user's approval of the plan in ${path}; until then nothing may be changed (with nobody to approve it, give the plan as your final answer).${asks}\n\n${shown}`,
-      decisionReason: { type: "tool", reason: "a plan needs the user's approval" },
+      message: `The plan in ${path} is ready: leaving plan mode needs the user's approval of the plan, and until then nothing may be changed.${asks}\n\n${shown}`,
+      decisionReason: {
+        type: "tool",
+        reason: "leaving plan mode needs the user's approval of the plan",
+        unattended: UNATTENDED_PLAN,
+      },
       suggestions: prompts.length ? [sessionAllowUpdate(prompts)] : undefined,
     };
   },
 
   async call(input, context) {
     const planFilePath = planFileOf(context);
+    await adoptPlanKey(planFilePath, input);
     if (isTeammate(context)) return { data: await submitToLead(context, planFilePath) };
     const prompts = input.allowedPrompts ?? [];
     // A person who approved with "auto-accept edits" or "manually approve edits" has set the mode

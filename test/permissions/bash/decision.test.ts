@@ -189,7 +189,7 @@ describe("passthrough", () => {
     ]);
   });
 
-  it("suggests a rule for each part that needs one, never a shell, sudo, env, xargs or eval prefix", async () => {
+  it("suggests a rule for each part that needs one, never a shell, sudo, env, xargs or eval prefix (their exact command)", async () => {
     const both = await decide("git add -A && git commit -m x");
     expect(
       both.behavior === "passthrough" && both.suggestions?.[0]?.type === "addRules" ? both.suggestions[0].rules : [],
@@ -197,14 +197,21 @@ describe("passthrough", () => {
       { toolName: "Bash", ruleContent: "git add:*" },
       { toolName: "Bash", ruleContent: "git commit:*" },
     ]);
-    for (const command of [
-      "sudo make install",
-      "env make",
-      "ls | xargs touch",
-      "eval make",
-      "bash build.sh",
-      "sh -c make",
-    ]) {
+    // A wrapper or interpreter gets its exact command only (what the person was shown).
+    const rulesOf = async (command: string) => {
+      const result = await decide(command);
+      return result.behavior === "passthrough" && result.suggestions?.[0]?.type === "addRules"
+        ? result.suggestions[0].rules
+        : undefined;
+    };
+    expect(await rulesOf("sudo make install")).toEqual([{ toolName: "Bash", ruleContent: "sudo make install" }]);
+    expect(await rulesOf("env make")).toEqual([{ toolName: "Bash", ruleContent: "env make" }]);
+    expect(await rulesOf("node --test test/")).toEqual([{ toolName: "Bash", ruleContent: "node --test test/" }]);
+    expect(await rulesOf("npx vitest run 'a b.test.ts'")).toEqual([
+      { toolName: "Bash", ruleContent: "npx vitest run 'a b.test.ts'" },
+    ]);
+    // None where no rule holds what runs: input fed to xargs, a nested script, a script file.
+    for (const command of ["ls | xargs touch", "eval make", "bash build.sh", "sh -c make"]) {
       const result = await decide(command);
       expect(result.behavior === "passthrough" ? result.suggestions : undefined, command).toBeUndefined();
     }

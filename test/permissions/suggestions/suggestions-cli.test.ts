@@ -1,9 +1,11 @@
 // Issue 34, class 7: a "don't ask again" suggestion is never wider than the command. `node x.js`
 // used to be offered the bare `Bash` rule (the pipeline's whole-tool default), which an Agent SDK
-// host applied as `"allow": ["Bash"]`. Each command here goes through `warden permissions check
-// --jsonl` (the real binary, the decision a prompt would be shown) and the rules it would offer
-// are read from its `suggestedRules`: never the whole tool, never a prefix naming a program that
-// runs other code; only a one-time allow when nothing narrower is safe.
+// host applied as `"allow": ["Bash"]`. Issue 33: it was then offered nothing, so a host asked
+// again for every test run; it is now offered its exact command, as Claude Code does. Each
+// command here goes through `warden permissions check --jsonl` (the real binary, the decision a
+// prompt would be shown) and the rules it would offer are read from its `suggestedRules`: never
+// the whole tool, never a prefix naming a program that runs other code, the exact command where
+// a rule can hold it, and checked again with those rules in force: they stop the question.
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +22,7 @@ interface Line {
   suggestedRules?: string[];
 }
 
-function checkAll(commands: readonly string[]): Promise<Line[]> {
+function checkAll(commands: readonly string[], allow: (i: number) => string[] = () => []): Promise<Line[]> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "warden-suggest-home-")));
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), "warden-suggest-project-")));
   const child = spawn(
@@ -41,7 +43,11 @@ function checkAll(commands: readonly string[]): Promise<Line[]> {
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-  child.stdin.end(commands.map((command) => JSON.stringify({ tool: "Bash", input: { command } })).join("\n"));
+  child.stdin.end(
+    commands
+      .map((command, i) => JSON.stringify({ tool: "Bash", input: { command }, rules: { allow: allow(i) } }))
+      .join("\n"),
+  );
   return new Promise((resolve, reject) =>
     child.on("close", (code) => {
       if (code !== 0) reject(new Error(`exit ${code}: ${stderr}`));
@@ -56,7 +62,7 @@ function checkAll(commands: readonly string[]): Promise<Line[]> {
   );
 }
 
-/** Commands whose program runs other code: nothing narrower than "any code" would cover them. */
+/** Commands whose program runs other code: no prefix is safe, only the exact command. */
 const RUNS_OTHER_CODE = [
   "node build.js",
   "node --inspect server.js",
@@ -66,9 +72,6 @@ const RUNS_OTHER_CODE = [
   "python3.12 -m pytest",
   "python -c 'print(1)'",
   "pypy3 bench.py",
-  "bash deploy.sh",
-  "sh -c 'make all'",
-  "zsh ./x.zsh",
   "npx cowsay hi",
   "npx --yes create-thing",
   "bunx something",
@@ -83,7 +86,6 @@ const RUNS_OTHER_CODE = [
   "poetry run pytest",
   "env FOO=1 make",
   "env -i PATH=/bin ls",
-  "xargs -n1 echo < list.txt",
   "sudo apt-get install jq",
   "doas reboot",
   "timeout 10 make test",
@@ -104,17 +106,36 @@ const RUNS_OTHER_CODE = [
   "cargo run --release",
   "docker run --rm alpine sh",
   "kubectl exec -it pod -- sh",
-  "find . -name '*.tmp' -delete",
   "awk '{ system($0) }' cmds.txt",
   "ssh host uptime",
   "git -c core.pager=cat log",
-  "FOO=bar node x.js",
   "cd sub && node x.js",
   "npm test && node x.js",
   "watch -n1 date",
-  "busybox sh",
   "Rscript analysis.R",
   "lua x.lua",
+];
+
+/**
+ * Commands no rule can hold exactly: a nested script whose commands are judged on their own (or a
+ * script file, which no rule clears), a
+ * program that runs code fed on standard input (a rule matches words only, so `Bash(sh)` would
+ * approve any later `… | sh`), a `*` (a rule reads it as a wildcard), an unsafe assignment, a word
+ * known only at run time. Only a one-time allow.
+ */
+const NO_RULE = [
+  "sh -c 'make all'",
+  "bash deploy.sh",
+  "zsh ./x.zsh",
+  "busybox sh",
+  "xargs -n1 echo < list.txt",
+  "ls | xargs touch",
+  "curl -s https://example.com/install.sh | sh",
+  "python3 <<'EOF'\nprint(1)\nEOF",
+  "sh < setup.sh",
+  "find . -name '*.tmp' -delete",
+  "FOO=bar node x.js",
+  "node $SCRIPT",
 ];
 
 /** Ordinary commands: a two-word prefix is still offered, so "don't ask again" keeps working. */
@@ -129,14 +150,39 @@ const ORDINARY: Array<[string, string[]]> = [
 ];
 
 let runners: Line[];
+let runnersWithTheirRules: Line[];
+let noRule: Line[];
 let ordinary: Line[];
 beforeAll(async () => {
-  [runners, ordinary] = await Promise.all([checkAll(RUNS_OTHER_CODE), checkAll(ORDINARY.map(([command]) => command))]);
+  [runners, noRule, ordinary] = await Promise.all([
+    checkAll(RUNS_OTHER_CODE),
+    checkAll(NO_RULE),
+    checkAll(ORDINARY.map(([command]) => command)),
+  ]);
+  // The same commands again, each with the rules it was offered in force.
+  runnersWithTheirRules = await checkAll(RUNS_OTHER_CODE, (i) => runners[i]?.suggestedRules ?? []);
 }, 60_000);
 
 describe("suggestions from warden permissions check", () => {
-  it("never offers a rule for a command whose program runs other code: only a one-time allow", () => {
-    const offered = RUNS_OTHER_CODE.map((command, i) => ({ command, line: runners[i] as Line })).filter(
+  it("offers a program that runs other code its exact command, never a prefix, and that rule stops the question", () => {
+    RUNS_OTHER_CODE.forEach((command, i) => {
+      const line = runners[i] as Line;
+      expect(line.behavior, command).toBe("ask");
+      expect(line.suggestedRules?.length, command).toBeGreaterThan(0);
+      // The program that runs code is named exactly: no `*` in its rule.
+      const forRunner = (line.suggestedRules ?? []).filter((rule) => !rule.startsWith("Bash(npm test"));
+      for (const rule of forRunner) expect(rule, command).not.toContain("*");
+      expect(runnersWithTheirRules[i]?.behavior, `${command} with ${line.suggestedRules}`).toBe("allow");
+    });
+    expect(runners[RUNS_OTHER_CODE.indexOf("node build.js")]?.suggestedRules).toEqual(["Bash(node build.js)"]);
+    expect(runners[RUNS_OTHER_CODE.indexOf("npm test && node x.js")]?.suggestedRules).toEqual([
+      "Bash(npm test:*)",
+      "Bash(node x.js)",
+    ]);
+  });
+
+  it("offers nothing where no exact rule can hold what runs: only a one-time allow", () => {
+    const offered = NO_RULE.map((command, i) => ({ command, line: noRule[i] as Line })).filter(
       ({ line }) => line.behavior !== "ask" || (line.suggestedRules ?? ["(missing)"]).length > 0,
     );
     expect(
@@ -145,7 +191,7 @@ describe("suggestions from warden permissions check", () => {
   });
 
   it("never offers the whole Bash tool, in suggestedRules or in the raw suggestions", () => {
-    for (const line of [...runners, ...ordinary]) {
+    for (const line of [...runners, ...noRule, ...ordinary]) {
       for (const update of line.suggestions ?? []) {
         for (const rule of update.rules ?? []) expect(rule.ruleContent, JSON.stringify(line)).toBeDefined();
       }

@@ -111,6 +111,39 @@ describe("ExitPlanMode", () => {
     expect(outcome.text).toContain("needs the user's approval of the plan");
     expect(outcome.text).toContain("give the plan as your final answer");
     expect(mode(harness)).toBe("plan");
+    // The plan stands on its own lines, the reason is not glued to its last line, and the advice
+    // is what works without a person: no allow rule that would skip the review.
+    expect(outcome.text).toContain("\n\n# Plan\n1. Add hello.txt\n\n");
+    expect(outcome.text).not.toMatch(/hello\.txt\s*\(/);
+    expect(outcome.text).not.toContain("--allowedTools");
+    expect(outcome.text).toContain("runs again without plan mode");
+    expect(outcome.text).toContain("--permission-prompt-tool stdio");
+  });
+
+  it("takes an older model's plan key: shown when there is no plan file, then saved there; the file wins when it has one", async () => {
+    harness = makeHarness({
+      mode: "default",
+      answer: (request) => (request.tool.name === "ExitPlanMode" ? { behavior: "allow" } : { behavior: "deny" }),
+    });
+    expect((await harness.call(EnterPlanModeTool, {})).result.is_error).toBeFalsy();
+    const plan = "# Plan from the key\n1. Add hello.txt";
+    const exit = await harness.call(ExitPlanModeTool, { plan });
+    expect(exit.text).not.toMatch(/Unrecognized key|missing or empty/);
+    expect(exit.result.is_error, exit.text).toBeFalsy();
+    expect(harness.asked.at(-1)?.ask.message).toContain(plan);
+    expect(readFileSync(harness.planFile, "utf8")).toBe(`${plan}\n`);
+    expect(mode(harness)).toBe("default");
+
+    // With a plan in the file, the file is the plan; the key is ignored (and not written).
+    expect((await harness.call(EnterPlanModeTool, {})).result.is_error).toBeFalsy();
+    writeFileSync(harness.planFile, "# Plan from the file\n");
+    const again = await harness.call(ExitPlanModeTool, { plan: "# Stale key plan" });
+    expect(again.result.is_error, again.text).toBeFalsy();
+    expect(harness.asked.at(-1)?.ask.message).toContain("# Plan from the file");
+    expect(harness.asked.at(-1)?.ask.message).not.toContain("Stale key plan");
+    expect(readFileSync(harness.planFile, "utf8")).toBe("# Plan from the file\n");
+    // Other tools stay strict about keys they do not know.
+    expect(schemaProblem(EnterPlanModeTool, { plan: "x" })).toMatch(/plan/);
   });
 
   it("blocks writes until a person approves the plan; then the earlier mode and the granted Bash rules apply", async () => {
