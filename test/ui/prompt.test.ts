@@ -32,7 +32,10 @@ const COMMANDS: CommandSuggestion[] = [
   { name: "tidy", description: "Tidy the imports (project skill)" },
 ];
 
-function mount(props: { history?: string[]; cwd?: string; commands?: boolean; maxSuggestions?: number } = {}) {
+function mount(
+  props: { history?: string[]; cwd?: string; commands?: boolean | CommandSuggestion[]; maxSuggestions?: number } = {},
+) {
+  const list = Array.isArray(props.commands) ? props.commands : COMMANDS;
   const sent: string[] = [];
   const other: Array<{ name: KeyName; empty: boolean }> = [];
   const app = render(
@@ -41,7 +44,7 @@ function mount(props: { history?: string[]; cwd?: string; commands?: boolean; ma
       onOtherKey: (name: KeyName, empty: boolean) => other.push({ name, empty }),
       history: props.history,
       completeMention: props.cwd ? (partial: string) => completeMention(partial, props.cwd as string) : undefined,
-      suggestCommands: props.commands ? (text: string) => suggestCommands(text, COMMANDS) : undefined,
+      suggestCommands: props.commands ? (text: string) => suggestCommands(text, list) : undefined,
       maxSuggestions: props.maxSuggestions,
     }),
   );
@@ -58,6 +61,22 @@ let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
 describe("Prompt", () => {
+  it("keeps every command's description in view when one argument hint is very long", async () => {
+    const longHint = "[install|uninstall|enable|disable <name@marketplace> | marketplace add <source> | reload]";
+    const { app, keys } = mount({
+      commands: [...COMMANDS, { name: "plugin", argumentHint: longHint, description: "Manage plugins" }],
+    });
+    unmount = app.unmount;
+    await pause();
+    await keys("/");
+    const frame = app.lastFrame() ?? "";
+    for (const description of ["Show the commands", "Summarise the conversation", "Manage plugins"]) {
+      expect(frame).toContain(description);
+    }
+    expect(frame).toContain("/plugin [install");
+    expect(frame).toContain("…");
+  });
+
   it("shows what is typed and sends it on Enter, then empties", async () => {
     const { app, sent, keys } = mount();
     unmount = app.unmount;

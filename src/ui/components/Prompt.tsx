@@ -149,6 +149,18 @@ export function Prompt({
   );
 }
 
+const SUGGESTION_COLUMN_MAX = 40;
+
+function suggestionLabel(c: CommandSuggestion): string {
+  return `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`;
+}
+
+/** `text` padded to `width`, or cut to it with an ellipsis. */
+function fitColumn(text: string, width: number): string {
+  if (text.length <= width) return text.padEnd(width);
+  return `${text.slice(0, Math.max(1, width - 1))}…`;
+}
+
 /**
  * The commands a `/partial` could be, the chosen one marked; a list longer than `max` shows a
  * window that keeps the chosen one in view, with what lies outside it counted.
@@ -160,7 +172,9 @@ function renderSuggestions(suggestions: ReadonlyArray<CommandSuggestion>, chosen
   const rows = suggestions.length > max ? Math.max(1, max - 1) : suggestions.length;
   const first = Math.min(Math.max(0, selected - rows + 1), suggestions.length - rows);
   const shown = suggestions.slice(first, first + rows);
-  const width = Math.max(...shown.map((c) => c.name.length + (c.argumentHint ? c.argumentHint.length + 1 : 0))) + 3;
+  // The name column is as wide as its longest entry up to a cap: one long argument hint (a
+  // plugin's, a user command's) must not push every description off the screen.
+  const width = Math.min(SUGGESTION_COLUMN_MAX, Math.max(...shown.map((c) => suggestionLabel(c).length)) + 1);
   const hidden = suggestions.length - shown.length;
   return (
     <Box flexDirection="column">
@@ -169,7 +183,7 @@ function renderSuggestions(suggestions: ReadonlyArray<CommandSuggestion>, chosen
         return (
           <Text key={c.name} wrap="truncate-end">
             <Text color="cyan" bold={isChosen} inverse={isChosen}>
-              {`${isChosen ? "❯ " : "  "}/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(width + 2)}
+              {`${isChosen ? "❯ " : "  "}${fitColumn(suggestionLabel(c), width)} `}
             </Text>
             <Text dimColor={!isChosen}>{c.description}</Text>
           </Text>
