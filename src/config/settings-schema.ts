@@ -31,6 +31,8 @@ export const HOOK_EVENTS = [
   "TeammateIdle",
   "Elicitation",
   "ElicitationResult",
+  "PostToolBatch",
+  "PermissionDenied",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

@@ -15,13 +15,16 @@ import {
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
   InstructionsLoadedInput,
+  PostToolBatchResult,
   PostToolUseFailureResult,
   PostToolUseResult,
   PreToolUseResult,
   SubagentStopResult,
+  ToolBatchCall,
   ToolCallHooks,
 } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
+import { foldPermissionDenied, foldPostToolBatch } from "./batch-and-denial.js";
 import {
   type ElicitationAnswer,
   type ElicitationQuestion,
@@ -432,6 +435,23 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       }
     }
     return result;
+  }
+
+  async postToolBatch(calls: readonly ToolBatchCall[], signal?: AbortSignal): Promise<PostToolBatchResult> {
+    return foldPostToolBatch(await this.run("PostToolBatch", undefined, { tool_calls: calls }, signal));
+  }
+
+  async permissionDenied(
+    call: { toolName: string; toolInput: ToolInput; toolUseId: string; reason: string },
+    signal?: AbortSignal,
+  ): Promise<{ retry: boolean; errors: string[] }> {
+    const payload = {
+      tool_name: call.toolName,
+      tool_input: call.toolInput,
+      tool_use_id: call.toolUseId,
+      reason: call.reason,
+    };
+    return foldPermissionDenied(await this.run("PermissionDenied", call.toolName, payload, signal));
   }
 
   async userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<UserPromptSubmitResult> {
