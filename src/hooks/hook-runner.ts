@@ -24,6 +24,7 @@ import type {
   ToolCallHooks,
 } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
+import { type HookRewake, rewakeOf } from "./async-rewake.js";
 import { foldPermissionDenied, foldPostToolBatch } from "./batch-and-denial.js";
 import {
   type ElicitationAnswer,
@@ -76,7 +77,24 @@ export interface HookRunnerOptions {
   defaultTimeoutMs?: number;
   /** Variables added to every hook command's environment (settings `env` from trusted sources). */
   env?: Readonly<Record<string, string>>;
+  /** Whether a hook's `if` (permission-rule syntax) matches a tool call (src/permissions/rules/hook-condition.ts). */
+  conditionHolds?: (condition: string, call: HookConditionCall, cwd: string) => boolean;
 }
+
+/** The tool call a hook's `if` is tested against. */
+export interface HookConditionCall {
+  toolName: string;
+  toolInput: Record<string, unknown>;
+}
+
+/** The events whose hooks see one tool call, so an `if` can be tested. */
+const CONDITION_EVENTS: ReadonlySet<HookEventName> = new Set<HookEventName>([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PermissionDenied",
+]);
 
 export class HookRunner implements ToolCallHooks, CompactHooks {
   private callbacks: { hooks: CallbackHooks; run: HookCallbackRunner } | undefined;
@@ -84,6 +102,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   /** Told what an async hook said once it finished (its additionalContext or systemMessage), for the next turn. */
   private asyncListener: ((texts: string[], errors: string[]) => void) | undefined;
   private readonly background = new Set<Promise<void>>();
+  private rewakeListener: ((rewake: HookRewake) => void) | undefined;
   /** Told the files a hook asks FileChanged hooks to watch (watchPaths), and the shell's new folder. */
   private watchPathsListener: ((paths: string[] | undefined, cwd?: string) => void) | undefined;
 
@@ -135,6 +154,11 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     this.watchPathsListener = listener;
   }
 
+  /** Told when an asyncRewake hook exits with code 2: what the model is woken with, and the person's notice. */
+  onRewake(listener: (rewake: HookRewake) => void): void {
+    this.rewakeListener = listener;
+  }
+
   /** Resolves once every async hook started so far has finished. */
   async backgroundSettled(): Promise<void> {
     while (this.background.size > 0) await Promise.all([...this.background]);
@@ -160,6 +184,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     child.models = this.models;
     child.observer = this.observer;
     child.asyncListener = this.asyncListener;
+    child.rewakeListener = this.rewakeListener;
     child.watchPathsListener = this.watchPathsListener;
     return child;
   }
@@ -189,7 +214,14 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     const accepts = (matcher: string | undefined) =>
       toolName === undefined ||
       (event === "FileChanged" ? fileMatcherAccepts(matcher, toolName) : matcherAccepts(matcher, toolName));
-    const commands = matchers.filter((m) => accepts(m.matcher)).flatMap((m) => m.hooks);
+    const call =
+      toolName !== undefined && typeof payload.tool_input === "object" && payload.tool_input !== null
+        ? { toolName, toolInput: payload.tool_input as Record<string, unknown> }
+        : undefined;
+    const commands = matchers
+      .filter((m) => accepts(m.matcher))
+      .flatMap((m) => m.hooks)
+      .filter((hook) => hook.if === undefined || this.conditionHolds(hook.if, event, call));
     const callbackIds = (this.callbacks?.hooks[event] ?? [])
       .filter((m) => accepts(m.matcher))
       .flatMap((m) => m.callbackIds.map((id) => ({ id, timeout: m.timeout })));
@@ -227,6 +259,16 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     return outcomes;
   }
 
+  /**
+   * A hook's `if`: only tool events have a call to test (elsewhere such a hook never runs); the
+   * test itself is the permission rules' (options.conditionHolds). Without it the hook runs: a
+   * guard that runs once too often costs a process, one that stays quiet costs its check.
+   */
+  private conditionHolds(condition: string, event: HookEventName, call: HookConditionCall | undefined): boolean {
+    if (!CONDITION_EVENTS.has(event) || !call) return false;
+    return this.options.conditionHolds?.(condition, call, this.options.cwd) ?? true;
+  }
+
   private timeoutOf(hook: HookConfig): number {
     if (hook.timeout !== undefined) return hook.timeout * 1000;
     if (hook.type === "prompt" || hook.type === "agent") return MODEL_HOOK_TIMEOUT_S[hook.type] * 1000;
@@ -251,7 +293,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       case "agent":
         return runModelHook(hook, input, this.models, { timeoutMs, signal });
       case "command":
-        if (hook.async) {
+        if (hook.async || hook.asyncRewake) {
           this.runInBackground(hook, input, { ...env, ...extraEnv }, timeoutMs);
           return undefined;
         }
@@ -271,6 +313,10 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   ): void {
     const done = runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs, env }).then((result) => {
       const outcome = interpretHookResult(hook.command, result, timeoutMs);
+      if (hook.asyncRewake && outcome.kind === "blocking") {
+        this.rewakeListener?.(rewakeOf(hook, outcome.message, result.stdout));
+        return;
+      }
       const texts: string[] = [];
       const errors: string[] = [];
       if (outcome.kind === "failed") errors.push(outcome.message);
