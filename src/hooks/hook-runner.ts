@@ -24,8 +24,10 @@ import type {
   ToolCallHooks,
 } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
-import { type HookRewake, rewakeOf } from "./async-rewake.js";
+import type { HookRewake } from "./async-rewake.js";
+import { runBackgroundHook } from "./background-hook.js";
 import { foldPermissionDenied, foldPostToolBatch } from "./batch-and-denial.js";
+import { runCallbackHook } from "./callback-hook.js";
 import {
   type ElicitationAnswer,
   type ElicitationQuestion,
@@ -50,9 +52,10 @@ import type {
 import { runHttpHook } from "./http-hook.js";
 import { type HookModels, MODEL_HOOK_TIMEOUT_S, runModelHook } from "./model-hook.js";
 import { foldPermissionRequestOutcomes, type PermissionRequestResult } from "./permission-request.js";
-import { type HookCommandResult, runHookCommand } from "./run-command.js";
+import { runHookCommand } from "./run-command.js";
 import { HOOK_VERIFIER_AGENT } from "./session-hook-models.js";
 import { type StopFailureKind, stopFailureKind } from "./stop-failure.js";
+import { foldPostToolUse, foldPreToolUse } from "./tool-event-folds.js";
 import { foldWorktreeCreate } from "./worktree-hooks.js";
 
 export type { PostToolUseResult, PreToolUseResult };
@@ -246,7 +249,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       const toolUseId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : undefined;
       return interpretHookResult(
         `callback ${id}`,
-        await this.runCallback(id, input, toolUseId, timeoutMs, signal),
+        await runCallbackHook(this.callbacks?.run, id, input, toolUseId, timeoutMs, signal),
         timeoutMs,
       );
     });
@@ -311,21 +314,12 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     env: NodeJS.ProcessEnv,
     timeoutMs: number,
   ): void {
-    const done = runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs, env }).then((result) => {
-      const outcome = interpretHookResult(hook.command, result, timeoutMs);
-      if (hook.asyncRewake && outcome.kind === "blocking") {
-        this.rewakeListener?.(rewakeOf(hook, outcome.message, result.stdout));
-        return;
-      }
-      const texts: string[] = [];
-      const errors: string[] = [];
-      if (outcome.kind === "failed") errors.push(outcome.message);
-      else if (outcome.kind === "success" && outcome.json) {
-        const context = outcome.json.hookSpecificOutput?.additionalContext;
-        if (context) texts.push(context);
-        if (outcome.json.systemMessage) texts.push(outcome.json.systemMessage);
-      }
-      if (texts.length > 0 || errors.length > 0) this.asyncListener?.(texts, errors);
+    const done = runBackgroundHook(hook, input, {
+      cwd: this.options.cwd,
+      env,
+      timeoutMs,
+      onOutput: (texts, errors) => this.asyncListener?.(texts, errors),
+      onRewake: (rewake) => this.rewakeListener?.(rewake),
     });
     const tracked = done.finally(() => this.background.delete(tracked));
     this.background.add(tracked);
@@ -370,35 +364,6 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     return interpretHookResult(hook.command, result, timeoutMs);
   }
 
-  /** A hook function's answer in a command's terms: its JSON on stdout, a throw or a timeout a failure. */
-  private async runCallback(
-    id: string,
-    input: Record<string, unknown>,
-    toolUseId: string | undefined,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<HookCommandResult> {
-    const run = this.callbacks?.run;
-    const base = { exitCode: 0, signal: null, stderr: "", timedOut: false };
-    if (!run) return { ...base, stdout: "" };
-    let timer: NodeJS.Timeout | undefined;
-    // An aborted signal ends the wait too: SessionEnd's bound holds for a host that never answers.
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutMs);
-      if (signal?.aborted) resolve("timeout");
-      signal?.addEventListener("abort", () => resolve("timeout"), { once: true });
-    });
-    try {
-      const answer = await Promise.race([run(id, input, toolUseId, signal), timedOut]);
-      if (answer === "timeout") return { ...base, exitCode: null, stdout: "", timedOut: true };
-      return { ...base, stdout: answer === undefined || answer === null ? "" : JSON.stringify(answer) };
-    } catch (error) {
-      return { ...base, exitCode: 1, stdout: "", stderr: error instanceof Error ? error.message : String(error) };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   async preToolUse(
     toolName: string,
     toolInput: ToolInput,
@@ -411,49 +376,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId },
       signal,
     );
-    const hooks = outcomes.map((o) => o.hook);
-    const refusals: string[] = [];
-    let behavior: "allow" | "ask" | "none" = "none";
-    let reason: string | undefined;
-    let updatedInput: ToolInput | undefined;
-    const additionalContext: string[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.kind === "failed") {
-        refusals.push(`${outcome.message}; the call is refused because its PreToolUse hook could not check it`);
-        continue;
-      }
-      if (outcome.kind === "blocking") {
-        refusals.push(`PreToolUse hook refused: ${outcome.message}`);
-        continue;
-      }
-      const json = outcome.json;
-      if (!json) continue;
-      const specific = json.hookSpecificOutput;
-      const decision =
-        specific?.permissionDecision ??
-        (json.decision === "block" ? "deny" : json.decision === "approve" ? "allow" : undefined);
-      const why = specific?.permissionDecisionReason ?? json.reason;
-      if (json.continue === false) {
-        refusals.push(`PreToolUse hook stopped the run: ${json.stopReason ?? why ?? "no reason given"}`);
-        continue;
-      }
-      if (decision === "deny") {
-        refusals.push(`PreToolUse hook denied: ${why ?? "no reason given"}`);
-        continue;
-      }
-      // ask beats allow: one hook wanting a human is enough.
-      if (decision === "ask" && behavior !== "ask") {
-        behavior = "ask";
-        reason = why;
-      } else if (decision === "allow" && behavior === "none") {
-        behavior = "allow";
-        reason = why;
-      }
-      if (specific?.updatedInput) updatedInput = specific.updatedInput;
-      if (specific?.additionalContext) additionalContext.push(specific.additionalContext);
-    }
-    if (refusals.length > 0) return { behavior: "deny", message: refusals.join("\n"), hooks };
-    return { behavior, reason, updatedInput, additionalContext, hooks };
+    return foldPreToolUse(outcomes);
   }
 
   async postToolUse(
@@ -469,18 +392,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       { tool_name: toolName, tool_input: toolInput, tool_response: toolResponse, tool_use_id: toolUseId },
       signal,
     );
-    const result: PostToolUseResult = { feedback: [], additionalContext: [], errors: [] };
-    for (const outcome of outcomes) {
-      if (outcome.kind === "failed") result.errors.push(outcome.message);
-      else if (outcome.kind === "blocking") result.feedback.push(outcome.message);
-      else if (outcome.json) {
-        if (outcome.json.decision === "block")
-          result.feedback.push(outcome.json.reason ?? "a PostToolUse hook objected");
-        const context = outcome.json.hookSpecificOutput?.additionalContext;
-        if (context) result.additionalContext.push(context);
-      }
-    }
-    return result;
+    return foldPostToolUse(outcomes);
   }
 
   async postToolBatch(calls: readonly ToolBatchCall[], signal?: AbortSignal): Promise<PostToolBatchResult> {
