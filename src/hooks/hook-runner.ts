@@ -1,8 +1,3 @@
-// Runs the hooks configured in settings for each event and folds their outcomes into one answer
-// per event. Hooks of one event run in parallel; for PreToolUse the strictest answer wins, and a
-// hook that fails (crash, hang, broken output) refuses the call: a guard that could not look has
-// not said yes.
-import { randomUUID } from "node:crypto";
 import {
   HOOK_EVENTS,
   type HookCommandConfig,
@@ -51,8 +46,8 @@ import type {
 } from "./hook-types.js";
 import { runHttpHook } from "./http-hook.js";
 import { type HookModels, MODEL_HOOK_TIMEOUT_S, runModelHook } from "./model-hook.js";
+import { runObservedCommand } from "./observed-command.js";
 import { foldPermissionRequestOutcomes, type PermissionRequestResult } from "./permission-request.js";
-import { runHookCommand } from "./run-command.js";
 import { HOOK_VERIFIER_AGENT } from "./session-hook-models.js";
 import { type StopFailureKind, stopFailureKind } from "./stop-failure.js";
 import { foldPostToolUse, foldPreToolUse } from "./tool-event-folds.js";
@@ -300,7 +295,15 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
           this.runInBackground(hook, input, { ...env, ...extraEnv }, timeoutMs);
           return undefined;
         }
-        return this.runCommand(hook, event, toolName, input, { ...env, ...extraEnv }, timeoutMs, signal);
+        return runObservedCommand(hook, input, {
+          cwd: this.options.cwd,
+          env: { ...env, ...extraEnv },
+          timeoutMs,
+          signal,
+          observer: this.observer,
+          hookName: toolName ? `${event}:${toolName}` : event,
+          event,
+        });
     }
   }
 
@@ -323,45 +326,6 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     });
     const tracked = done.finally(() => this.background.delete(tracked));
     this.background.add(tracked);
-  }
-
-  private async runCommand(
-    hook: HookCommandConfig,
-    event: HookEventName,
-    toolName: string | undefined,
-    input: Record<string, unknown>,
-    env: NodeJS.ProcessEnv,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<HookOutcome> {
-    const observed = this.observer && {
-      hookId: randomUUID(),
-      hookName: toolName ? `${event}:${toolName}` : event,
-      event,
-    };
-    if (observed) this.observer?.({ kind: "started", ...observed });
-    const result = await runHookCommand(hook.command, input, {
-      cwd: this.options.cwd,
-      timeoutMs,
-      env,
-      signal,
-      ...(observed && {
-        onOutput: (stdout: string, stderr: string) =>
-          this.observer?.({ kind: "progress", ...observed, stdout, stderr }),
-      }),
-    });
-    if (observed) {
-      const failed = result.timedOut || result.spawnError !== undefined || result.exitCode !== 0;
-      this.observer?.({
-        kind: "response",
-        ...observed,
-        stdout: result.stdout,
-        stderr: result.spawnError ?? result.stderr,
-        exitCode: result.exitCode,
-        outcome: signal?.aborted ? "cancelled" : failed ? "error" : "success",
-      });
-    }
-    return interpretHookResult(hook.command, result, timeoutMs);
   }
 
   async preToolUse(
