@@ -31,6 +31,8 @@ export const HOOK_EVENTS = [
   "TeammateIdle",
   "Elicitation",
   "ElicitationResult",
+  "PostToolBatch",
+  "PermissionDenied",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -42,6 +44,11 @@ const hookCommon = {
   statusMessage: z.string().optional(),
   /** Run once per session, then no more (skills' hooks). */
   once: z.boolean().optional(),
+  /**
+   * A permission-rule condition (`Bash(git commit:*)`, `Edit(src/**)`): the hook runs only for
+   * tool calls it matches, and only on tool events (src/hooks/hook-condition.ts).
+   */
+  if: z.string().min(1).optional(),
 };
 
 /** A shell command: the event's JSON on stdin, its answer on stdout and in its exit code. */
@@ -50,6 +57,14 @@ export const hookCommandSchema = z.object({
   command: z.string().min(1),
   /** Runs in the background: the event does not wait, and the hook cannot block it. */
   async: z.boolean().optional(),
+  /**
+   * Runs in the background like `async`; when it exits with code 2 its stderr wakes the model
+   * (a turn starts if the session is idle), after `rewakeMessage`. `rewakeSummary` is the
+   * one-line notice shown to the person (a `rewakeSummary` in the hook's JSON output wins).
+   */
+  asyncRewake: z.boolean().optional(),
+  rewakeMessage: z.string().optional(),
+  rewakeSummary: z.string().optional(),
   ...hookCommon,
 });
 export type HookCommandConfig = z.infer<typeof hookCommandSchema>;

@@ -24,6 +24,8 @@ const hookJsonSchema = z.looseObject({
       /** Elicitation, ElicitationResult: the answer a hook gives (or puts in place of the user's). */
       action: z.enum(["accept", "decline", "cancel"]).optional(),
       content: z.record(z.string(), z.unknown()).optional(),
+      /** PermissionDenied: the model may try the denied call again (another way, or once things changed). */
+      retry: z.boolean().optional(),
     })
     .optional(),
 });

@@ -1,8 +1,3 @@
-// Runs the hooks configured in settings for each event and folds their outcomes into one answer
-// per event. Hooks of one event run in parallel; for PreToolUse the strictest answer wins, and a
-// hook that fails (crash, hang, broken output) refuses the call: a guard that could not look has
-// not said yes.
-import { randomUUID } from "node:crypto";
 import {
   HOOK_EVENTS,
   type HookCommandConfig,
@@ -15,13 +10,19 @@ import {
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
   InstructionsLoadedInput,
+  PostToolBatchResult,
   PostToolUseFailureResult,
   PostToolUseResult,
   PreToolUseResult,
   SubagentStopResult,
+  ToolBatchCall,
   ToolCallHooks,
 } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
+import type { HookRewake } from "./async-rewake.js";
+import { runBackgroundHook } from "./background-hook.js";
+import { foldPermissionDenied, foldPostToolBatch } from "./batch-and-denial.js";
+import { runCallbackHook } from "./callback-hook.js";
 import {
   type ElicitationAnswer,
   type ElicitationQuestion,
@@ -45,10 +46,11 @@ import type {
 } from "./hook-types.js";
 import { runHttpHook } from "./http-hook.js";
 import { type HookModels, MODEL_HOOK_TIMEOUT_S, runModelHook } from "./model-hook.js";
+import { runObservedCommand } from "./observed-command.js";
 import { foldPermissionRequestOutcomes, type PermissionRequestResult } from "./permission-request.js";
-import { type HookCommandResult, runHookCommand } from "./run-command.js";
 import { HOOK_VERIFIER_AGENT } from "./session-hook-models.js";
 import { type StopFailureKind, stopFailureKind } from "./stop-failure.js";
+import { foldPostToolUse, foldPreToolUse } from "./tool-event-folds.js";
 import { foldWorktreeCreate } from "./worktree-hooks.js";
 
 export type { PostToolUseResult, PreToolUseResult };
@@ -73,7 +75,24 @@ export interface HookRunnerOptions {
   defaultTimeoutMs?: number;
   /** Variables added to every hook command's environment (settings `env` from trusted sources). */
   env?: Readonly<Record<string, string>>;
+  /** Whether a hook's `if` (permission-rule syntax) matches a tool call (src/permissions/rules/hook-condition.ts). */
+  conditionHolds?: (condition: string, call: HookConditionCall, cwd: string) => boolean;
 }
+
+/** The tool call a hook's `if` is tested against. */
+export interface HookConditionCall {
+  toolName: string;
+  toolInput: Record<string, unknown>;
+}
+
+/** The events whose hooks see one tool call, so an `if` can be tested. */
+const CONDITION_EVENTS: ReadonlySet<HookEventName> = new Set<HookEventName>([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PermissionDenied",
+]);
 
 export class HookRunner implements ToolCallHooks, CompactHooks {
   private callbacks: { hooks: CallbackHooks; run: HookCallbackRunner } | undefined;
@@ -81,6 +100,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   /** Told what an async hook said once it finished (its additionalContext or systemMessage), for the next turn. */
   private asyncListener: ((texts: string[], errors: string[]) => void) | undefined;
   private readonly background = new Set<Promise<void>>();
+  private rewakeListener: ((rewake: HookRewake) => void) | undefined;
   /** Told the files a hook asks FileChanged hooks to watch (watchPaths), and the shell's new folder. */
   private watchPathsListener: ((paths: string[] | undefined, cwd?: string) => void) | undefined;
 
@@ -132,6 +152,11 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     this.watchPathsListener = listener;
   }
 
+  /** Told when an asyncRewake hook exits with code 2: what the model is woken with, and the person's notice. */
+  onRewake(listener: (rewake: HookRewake) => void): void {
+    this.rewakeListener = listener;
+  }
+
   /** Resolves once every async hook started so far has finished. */
   async backgroundSettled(): Promise<void> {
     while (this.background.size > 0) await Promise.all([...this.background]);
@@ -157,6 +182,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     child.models = this.models;
     child.observer = this.observer;
     child.asyncListener = this.asyncListener;
+    child.rewakeListener = this.rewakeListener;
     child.watchPathsListener = this.watchPathsListener;
     return child;
   }
@@ -186,7 +212,14 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     const accepts = (matcher: string | undefined) =>
       toolName === undefined ||
       (event === "FileChanged" ? fileMatcherAccepts(matcher, toolName) : matcherAccepts(matcher, toolName));
-    const commands = matchers.filter((m) => accepts(m.matcher)).flatMap((m) => m.hooks);
+    const call =
+      toolName !== undefined && typeof payload.tool_input === "object" && payload.tool_input !== null
+        ? { toolName, toolInput: payload.tool_input as Record<string, unknown> }
+        : undefined;
+    const commands = matchers
+      .filter((m) => accepts(m.matcher))
+      .flatMap((m) => m.hooks)
+      .filter((hook) => hook.if === undefined || this.conditionHolds(hook.if, event, call));
     const callbackIds = (this.callbacks?.hooks[event] ?? [])
       .filter((m) => accepts(m.matcher))
       .flatMap((m) => m.callbackIds.map((id) => ({ id, timeout: m.timeout })));
@@ -211,7 +244,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       const toolUseId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : undefined;
       return interpretHookResult(
         `callback ${id}`,
-        await this.runCallback(id, input, toolUseId, timeoutMs, signal),
+        await runCallbackHook(this.callbacks?.run, id, input, toolUseId, timeoutMs, signal),
         timeoutMs,
       );
     });
@@ -222,6 +255,16 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     const outcomes = [...ran, ...(await Promise.all(fromCallbacks))];
     this.recordOutcomes?.(hookOutcomeEntry(event, toolName, payload, outcomes));
     return outcomes;
+  }
+
+  /**
+   * A hook's `if`: only tool events have a call to test (elsewhere such a hook never runs); the
+   * test itself is the permission rules' (options.conditionHolds). Without it the hook runs: a
+   * guard that runs once too often costs a process, one that stays quiet costs its check.
+   */
+  private conditionHolds(condition: string, event: HookEventName, call: HookConditionCall | undefined): boolean {
+    if (!CONDITION_EVENTS.has(event) || !call) return false;
+    return this.options.conditionHolds?.(condition, call, this.options.cwd) ?? true;
   }
 
   private timeoutOf(hook: HookConfig): number {
@@ -248,11 +291,19 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       case "agent":
         return runModelHook(hook, input, this.models, { timeoutMs, signal });
       case "command":
-        if (hook.async) {
+        if (hook.async || hook.asyncRewake) {
           this.runInBackground(hook, input, { ...env, ...extraEnv }, timeoutMs);
           return undefined;
         }
-        return this.runCommand(hook, event, toolName, input, { ...env, ...extraEnv }, timeoutMs, signal);
+        return runObservedCommand(hook, input, {
+          cwd: this.options.cwd,
+          env: { ...env, ...extraEnv },
+          timeoutMs,
+          signal,
+          observer: this.observer,
+          hookName: toolName ? `${event}:${toolName}` : event,
+          event,
+        });
     }
   }
 
@@ -266,88 +317,15 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     env: NodeJS.ProcessEnv,
     timeoutMs: number,
   ): void {
-    const done = runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs, env }).then((result) => {
-      const outcome = interpretHookResult(hook.command, result, timeoutMs);
-      const texts: string[] = [];
-      const errors: string[] = [];
-      if (outcome.kind === "failed") errors.push(outcome.message);
-      else if (outcome.kind === "success" && outcome.json) {
-        const context = outcome.json.hookSpecificOutput?.additionalContext;
-        if (context) texts.push(context);
-        if (outcome.json.systemMessage) texts.push(outcome.json.systemMessage);
-      }
-      if (texts.length > 0 || errors.length > 0) this.asyncListener?.(texts, errors);
+    const done = runBackgroundHook(hook, input, {
+      cwd: this.options.cwd,
+      env,
+      timeoutMs,
+      onOutput: (texts, errors) => this.asyncListener?.(texts, errors),
+      onRewake: (rewake) => this.rewakeListener?.(rewake),
     });
     const tracked = done.finally(() => this.background.delete(tracked));
     this.background.add(tracked);
-  }
-
-  private async runCommand(
-    hook: HookCommandConfig,
-    event: HookEventName,
-    toolName: string | undefined,
-    input: Record<string, unknown>,
-    env: NodeJS.ProcessEnv,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<HookOutcome> {
-    const observed = this.observer && {
-      hookId: randomUUID(),
-      hookName: toolName ? `${event}:${toolName}` : event,
-      event,
-    };
-    if (observed) this.observer?.({ kind: "started", ...observed });
-    const result = await runHookCommand(hook.command, input, {
-      cwd: this.options.cwd,
-      timeoutMs,
-      env,
-      signal,
-      ...(observed && {
-        onOutput: (stdout: string, stderr: string) =>
-          this.observer?.({ kind: "progress", ...observed, stdout, stderr }),
-      }),
-    });
-    if (observed) {
-      const failed = result.timedOut || result.spawnError !== undefined || result.exitCode !== 0;
-      this.observer?.({
-        kind: "response",
-        ...observed,
-        stdout: result.stdout,
-        stderr: result.spawnError ?? result.stderr,
-        exitCode: result.exitCode,
-        outcome: signal?.aborted ? "cancelled" : failed ? "error" : "success",
-      });
-    }
-    return interpretHookResult(hook.command, result, timeoutMs);
-  }
-
-  /** A hook function's answer in a command's terms: its JSON on stdout, a throw or a timeout a failure. */
-  private async runCallback(
-    id: string,
-    input: Record<string, unknown>,
-    toolUseId: string | undefined,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<HookCommandResult> {
-    const run = this.callbacks?.run;
-    const base = { exitCode: 0, signal: null, stderr: "", timedOut: false };
-    if (!run) return { ...base, stdout: "" };
-    let timer: NodeJS.Timeout | undefined;
-    // An aborted signal ends the wait too: SessionEnd's bound holds for a host that never answers.
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutMs);
-      if (signal?.aborted) resolve("timeout");
-      signal?.addEventListener("abort", () => resolve("timeout"), { once: true });
-    });
-    try {
-      const answer = await Promise.race([run(id, input, toolUseId, signal), timedOut]);
-      if (answer === "timeout") return { ...base, exitCode: null, stdout: "", timedOut: true };
-      return { ...base, stdout: answer === undefined || answer === null ? "" : JSON.stringify(answer) };
-    } catch (error) {
-      return { ...base, exitCode: 1, stdout: "", stderr: error instanceof Error ? error.message : String(error) };
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   async preToolUse(
@@ -362,49 +340,7 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId },
       signal,
     );
-    const hooks = outcomes.map((o) => o.hook);
-    const refusals: string[] = [];
-    let behavior: "allow" | "ask" | "none" = "none";
-    let reason: string | undefined;
-    let updatedInput: ToolInput | undefined;
-    const additionalContext: string[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.kind === "failed") {
-        refusals.push(`${outcome.message}; the call is refused because its PreToolUse hook could not check it`);
-        continue;
-      }
-      if (outcome.kind === "blocking") {
-        refusals.push(`PreToolUse hook refused: ${outcome.message}`);
-        continue;
-      }
-      const json = outcome.json;
-      if (!json) continue;
-      const specific = json.hookSpecificOutput;
-      const decision =
-        specific?.permissionDecision ??
-        (json.decision === "block" ? "deny" : json.decision === "approve" ? "allow" : undefined);
-      const why = specific?.permissionDecisionReason ?? json.reason;
-      if (json.continue === false) {
-        refusals.push(`PreToolUse hook stopped the run: ${json.stopReason ?? why ?? "no reason given"}`);
-        continue;
-      }
-      if (decision === "deny") {
-        refusals.push(`PreToolUse hook denied: ${why ?? "no reason given"}`);
-        continue;
-      }
-      // ask beats allow: one hook wanting a human is enough.
-      if (decision === "ask" && behavior !== "ask") {
-        behavior = "ask";
-        reason = why;
-      } else if (decision === "allow" && behavior === "none") {
-        behavior = "allow";
-        reason = why;
-      }
-      if (specific?.updatedInput) updatedInput = specific.updatedInput;
-      if (specific?.additionalContext) additionalContext.push(specific.additionalContext);
-    }
-    if (refusals.length > 0) return { behavior: "deny", message: refusals.join("\n"), hooks };
-    return { behavior, reason, updatedInput, additionalContext, hooks };
+    return foldPreToolUse(outcomes);
   }
 
   async postToolUse(
@@ -420,18 +356,24 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
       { tool_name: toolName, tool_input: toolInput, tool_response: toolResponse, tool_use_id: toolUseId },
       signal,
     );
-    const result: PostToolUseResult = { feedback: [], additionalContext: [], errors: [] };
-    for (const outcome of outcomes) {
-      if (outcome.kind === "failed") result.errors.push(outcome.message);
-      else if (outcome.kind === "blocking") result.feedback.push(outcome.message);
-      else if (outcome.json) {
-        if (outcome.json.decision === "block")
-          result.feedback.push(outcome.json.reason ?? "a PostToolUse hook objected");
-        const context = outcome.json.hookSpecificOutput?.additionalContext;
-        if (context) result.additionalContext.push(context);
-      }
-    }
-    return result;
+    return foldPostToolUse(outcomes);
+  }
+
+  async postToolBatch(calls: readonly ToolBatchCall[], signal?: AbortSignal): Promise<PostToolBatchResult> {
+    return foldPostToolBatch(await this.run("PostToolBatch", undefined, { tool_calls: calls }, signal));
+  }
+
+  async permissionDenied(
+    call: { toolName: string; toolInput: ToolInput; toolUseId: string; reason: string },
+    signal?: AbortSignal,
+  ): Promise<{ retry: boolean; errors: string[] }> {
+    const payload = {
+      tool_name: call.toolName,
+      tool_input: call.toolInput,
+      tool_use_id: call.toolUseId,
+      reason: call.reason,
+    };
+    return foldPermissionDenied(await this.run("PermissionDenied", call.toolName, payload, signal));
   }
 
   async userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<UserPromptSubmitResult> {

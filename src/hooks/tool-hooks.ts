@@ -111,3 +111,55 @@ function withNote(result: ToolResultBlock, extra: string): ToolResultBlock {
       : [...result.content, { type: "text" as const, text: extra }];
   return { ...result, content };
 }
+
+/**
+ * Runs PermissionDenied hooks for a call the auto-mode classifier refused: `retry: true` adds a
+ * line telling the model it may try again. The refusal itself stands whatever they say.
+ */
+export async function runPermissionDeniedHooks(
+  tool: AnyTool,
+  input: ToolInput,
+  result: ToolResultBlock,
+  reason: string,
+  context: ToolUseContext,
+): Promise<ToolResultBlock> {
+  const hooks = context.getAppState().hooks;
+  if (!hooks?.has("PermissionDenied")) return result;
+  const denied = await hooks.permissionDenied(
+    { toolName: tool.name, toolInput: input, toolUseId: result.tool_use_id, reason },
+    context.abortController.signal,
+  );
+  const notes = denied.errors.map((text) => `PermissionDenied hook error: ${text}`);
+  if (denied.retry) notes.unshift("A PermissionDenied hook says you may retry this call.");
+  if (notes.length === 0) return result;
+  return withNote(result, notes.join("\n"));
+}
+
+/**
+ * Runs PostToolBatch hooks once every call of a model response has its result, before the next
+ * request: their feedback and additionalContext reach the model on that request.
+ */
+export async function runPostToolBatchHooks(
+  toolUses: readonly { id: string; name: string; input: ToolInput }[],
+  results: readonly ToolResultBlock[],
+  context: ToolUseContext,
+): Promise<void> {
+  const hooks = context.getAppState().hooks;
+  if (!hooks?.has("PostToolBatch")) return;
+  const calls = toolUses.map((use) => {
+    const result = results.find((r) => r.tool_use_id === use.id);
+    return {
+      tool_name: use.name,
+      tool_input: use.input,
+      tool_use_id: use.id,
+      tool_response: result ? resultText(result) : "",
+      is_error: result?.is_error === true,
+    };
+  });
+  const batch = await hooks.postToolBatch(calls, context.abortController.signal);
+  queueReminders(context, [
+    ...batch.feedback.map((text) => `PostToolBatch hook feedback: ${text}`),
+    ...batch.additionalContext.map((text) => `PostToolBatch hook context: ${text}`),
+    ...batch.errors.map((text) => `PostToolBatch hook error: ${text}`),
+  ]);
+}

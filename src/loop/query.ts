@@ -5,6 +5,7 @@
 
 import { type ContextManagementOptions, contextThresholds } from "../context/thresholds.js";
 import { estimatePrefixTokens, estimateRequestTokens } from "../context/token-estimate.js";
+import { runPostToolBatchHooks } from "../hooks/tool-hooks.js";
 import {
   type AssistantMessage,
   addUsage,
@@ -282,6 +283,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     results.push(...missingResults(toolUses, results, "Error: the tool call produced no result."));
     yield add(toolResultsMessage(results));
     for (const extra of newMessages) yield add(extra);
+    // Once per response, every result in: what the hooks say reaches the model's next request.
+    if (!signal.aborted) await runPostToolBatchHooks(toolUses, results, context);
     const listEvent = taskListChange();
     if (listEvent) yield listEvent;
     for (const message of context.channels.brief.drain()) yield { type: "brief", message };

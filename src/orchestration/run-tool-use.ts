@@ -1,4 +1,9 @@
-import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks } from "../hooks/tool-hooks.js";
+import {
+  runPermissionDeniedHooks,
+  runPostToolUseFailureHooks,
+  runPostToolUseHooks,
+  runPreToolUseHooks,
+} from "../hooks/tool-hooks.js";
 import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
@@ -98,9 +103,15 @@ export async function runResolvedToolCall(
       preToolUseDecision: pre.decision,
     });
     if (decision.behavior !== "allow") {
+      const refused = errorResult(block.id, decision.message);
+      const reason = decision.decisionReason;
       return {
         tool,
-        result: errorResult(block.id, decision.message),
+        // Auto mode's classifier refused: PermissionDenied hooks may tell the model to retry.
+        result:
+          reason?.type === "classifier"
+            ? await runPermissionDeniedHooks(tool, input, refused, reason.reason, callContext)
+            : refused,
         denial: { tool_name: tool.name, tool_use_id: block.id, tool_input: input, reason: decision.decisionReason },
       };
     }

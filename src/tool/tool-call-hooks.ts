@@ -23,6 +23,22 @@ export interface PostToolUseResult {
   errors: string[];
 }
 
+/** One call of a batch as PostToolBatch hooks read it (Claude Code's field names). */
+export interface ToolBatchCall {
+  tool_name: string;
+  tool_input: ToolInput;
+  tool_use_id: string;
+  /** The result's text as the model reads it. */
+  tool_response: string;
+  is_error: boolean;
+}
+
+export interface PostToolBatchResult {
+  feedback: string[];
+  additionalContext: string[];
+  errors: string[];
+}
+
 /** What the PostToolUseFailure hooks of a failed call said: context for the model, and their own failures. */
 export interface PostToolUseFailureResult {
   additionalContext: string[];
@@ -72,7 +88,9 @@ export interface ToolCallHooks {
       | "WorktreeCreate"
       | "WorktreeRemove"
       | "InstructionsLoaded"
-      | "TeammateIdle",
+      | "TeammateIdle"
+      | "PostToolBatch"
+      | "PermissionDenied",
   ): boolean;
   /** A memory or rule file reached the context (matcher: the load reason); nothing waits on it. */
   instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }>;
@@ -150,6 +168,19 @@ export interface ToolCallHooks {
     teammate: { teamName: string; name: string },
     signal?: AbortSignal,
   ): Promise<{ continueWith?: string; stop?: string; errors: string[] }>;
+  /**
+   * Every call of one model response has its result, before the next model request: `feedback`
+   * (exit code 2, `decision: "block"`) and `additionalContext` reach the model on that request.
+   */
+  postToolBatch(calls: readonly ToolBatchCall[], signal?: AbortSignal): Promise<PostToolBatchResult>;
+  /**
+   * The auto-mode classifier refused a call (matcher: the tool's name); `retry` tells the model it
+   * may try again. Nothing here can turn the refusal into an allow.
+   */
+  permissionDenied(
+    call: { toolName: string; toolInput: ToolInput; toolUseId: string; reason: string },
+    signal?: AbortSignal,
+  ): Promise<{ retry: boolean; errors: string[] }>;
   /** The user is needed (`permission_prompt`, `idle_prompt`); fire-and-forget, nothing waits on it. */
   notification(type: "permission_prompt" | "idle_prompt", message: string): Promise<{ errors: string[] }>;
 }

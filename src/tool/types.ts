@@ -442,6 +442,18 @@ export interface TeammateRequest extends SubagentRequest {
   worktree?: TeammateWorktree;
   /** Called once its loop has ended, before it counts as stopped (e.g. to remove an unused worktree). */
   onEnd?: () => Promise<void>;
+  /**
+   * Who runs the TeammateIdle hooks when its turn ends (a process teammate asks its lead, whose
+   * hooks they are); absent: the hooks of its own context.
+   */
+  onIdle?: (signal: AbortSignal) => Promise<TeammateIdleAnswer>;
+}
+
+/** What TeammateIdle hooks said: keep working with feedback, stop, or (neither) go idle. */
+export interface TeammateIdleAnswer {
+  continueWith?: string;
+  stop?: string;
+  errors: string[];
 }
 
 /**

@@ -314,13 +314,20 @@ describe("unknown hook events", () => {
     const a = recordingHook(cwd, "a");
     writeFileSync(
       file,
-      JSON.stringify({ hooks: { SessionEnd: [{ hooks: [a.command] }], PostToolBatch: [{ hooks: [a.command] }] } }),
+      JSON.stringify({
+        hooks: {
+          SessionEnd: [{ hooks: [a.command] }],
+          PostToolBatch: [{ hooks: [a.command] }],
+          NoSuchHookEvent: [{ hooks: [a.command] }],
+        },
+      }),
     );
     const setup = loadSessionPermissions({ cwd, extraSettings: [file] });
-    const about = setup.warnings.filter((w) => w.includes("PostToolBatch"));
+    const about = setup.warnings.filter((w) => w.includes("NoSuchHookEvent"));
     expect(about).toHaveLength(1);
     expect(about[0]).toContain(file);
     expect(setup.warnings.join("\n")).not.toContain("SessionEnd");
+    expect(setup.warnings.join("\n")).not.toContain("PostToolBatch");
     expect(setup.hooks?.has("SessionEnd")).toBe(true);
   });
 });

@@ -118,5 +118,11 @@ export function bindPermissions(config: SessionConfig, session: PermissionAwareS
       ...errors.map((text) => `Async hook error: ${text}`),
     ]),
   );
+  // An asyncRewake hook that objected wakes the model: its text waits for the next request, and
+  // an idle session starts a turn for it (loop/wake.ts).
+  setup.hooks?.onRewake((rewake) => {
+    queueReminders(session, [`${rewake.summary}\n${rewake.message}`]);
+    session.channels.wake.raise();
+  });
   return setup;
 }

@@ -67,3 +67,9 @@ export const TEAMMATE_STATE = "teammate_state";
 export const TEAMMATE_USAGE = "teammate_usage";
 /** A call the teammate made that was refused: the lead's result lists it (`permission_denials`). */
 export const PERMISSION_DENIAL = "permission_denial";
+/**
+ * The teammate's control request when its turn ended well and it would go idle: the lead runs its
+ * TeammateIdle hooks and answers `continue_with` (keep working with this feedback), `stop`, and
+ * `errors` (the hooks' failures, for the teammate's transcript).
+ */
+export const TEAMMATE_IDLE = "teammate_idle";

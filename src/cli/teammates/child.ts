@@ -14,13 +14,14 @@ import { UsageLedger } from "../../models/cost.js";
 import type { ModelInfo } from "../../models/resolve.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import type { PermissionDecision } from "../../tool/permission-types.js";
-import type { CanUseTool, TeammateRequest } from "../../tool/types.js";
+import type { CanUseTool, TeammateIdleAnswer, TeammateRequest } from "../../tool/types.js";
 import { ControlChannel, type JsonObject } from "../control-protocol/channel.js";
 import type { SessionSpec } from "../session/spec.js";
 import { readSessionSpec } from "../session/spec-wire.js";
 import {
   PERMISSION_DENIAL,
   TEAMMATE_ARGS,
+  TEAMMATE_IDLE,
   TEAMMATE_STATE,
   TEAMMATE_USAGE,
   type TeammateCallContext,
@@ -219,6 +220,14 @@ async function runAssigned(
       else stop.signal.addEventListener("abort", () => controller.abort(stop.signal.reason), { once: true });
     },
   };
+  // The TeammateIdle hooks are the lead's: it runs them and says whether this teammate goes idle.
+  request.onIdle = async (signal) => {
+    try {
+      return idleAnswerOf(await channel.request({ subtype: TEAMMATE_IDLE }, AbortSignal.any([stop.signal, signal])));
+    } catch (error) {
+      return { errors: [`the lead did not run its TeammateIdle hooks: ${(error as Error).message}`] };
+    }
+  };
   if (teammate.modelSpec !== undefined) request.modelSpec = teammate.modelSpec;
   if (teammate.maxTurns !== undefined) request.maxTurns = teammate.maxTurns;
   if (teammate.cwd !== undefined) request.cwd = teammate.cwd;
@@ -243,4 +252,14 @@ async function runAssigned(
     process.stdin.destroy();
   }
   return 0;
+}
+
+/** The lead's answer to a teammate_idle request; fields of the wrong kind count as absent. */
+function idleAnswerOf(answer: JsonObject): TeammateIdleAnswer {
+  const errors = Array.isArray(answer.errors) ? answer.errors.filter((e): e is string => typeof e === "string") : [];
+  return {
+    errors,
+    ...(typeof answer.continue_with === "string" && { continueWith: answer.continue_with }),
+    ...(typeof answer.stop === "string" && { stop: answer.stop }),
+  };
 }

@@ -12,7 +12,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { SubagentDeps } from "../../loop/subagent/deps.js";
-import { joinTeam } from "../../loop/subagent/teammate.js";
+import { joinTeam, runTeammateIdle } from "../../loop/subagent/teammate.js";
 import type { Usage } from "../../messages/types.js";
 import type { ModelInfo } from "../../models/resolve.js";
 import { spawnGuarded } from "../../process/guarded-spawn.js";
@@ -32,6 +32,7 @@ import { writeSessionSpec } from "../session/spec-wire.js";
 import {
   PERMISSION_DENIAL,
   TEAMMATE_ARGS,
+  TEAMMATE_IDLE,
   TEAMMATE_STATE,
   TEAMMATE_USAGE,
   type TeammateCallContext,
@@ -242,6 +243,15 @@ export async function runTeammateProcess(
     else if (message.subtype === PERMISSION_DENIAL) parent.options.reportDenial?.(message.denial as RefusedCall);
   });
   channel.onControlRequest(async (asked) => {
+    // Its turn ended well: the lead's TeammateIdle hooks say whether it goes idle.
+    if (asked.subtype === TEAMMATE_IDLE) {
+      const idle = await runTeammateIdle(parent, request, controller.signal);
+      return {
+        errors: idle.errors,
+        ...(idle.continueWith !== undefined && { continue_with: idle.continueWith }),
+        ...(idle.stop !== undefined && { stop: idle.stop }),
+      };
+    }
     if (asked.subtype !== "can_use_tool")
       throw new Error(`unsupported control request ${JSON.stringify(asked.subtype)}`);
     try {

@@ -10,7 +10,7 @@ import { addUsage, emptyUsage, type Message, userText } from "../../messages/typ
 import { deliver, waitForMail } from "../../session/mailbox.js";
 import { addTeamMember, setMemberActive, teammatePlanPath, teamTaskStore } from "../../session/team-files.js";
 import { type StructuredTeamMessage, TEAM_LEAD_NAME, type TeammateState } from "../../tool/team.js";
-import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
+import type { TeammateIdleAnswer, TeammateRequest, ToolUseContext } from "../../tool/types.js";
 import { SessionAttachments } from "../reminders.js";
 import { MAX_STOP_HOOK_CONTINUATIONS } from "../session-hooks.js";
 import { childQueryParams, setUpChild, sidechainPath } from "./child.js";
@@ -165,6 +165,20 @@ export async function runTeammate(
 }
 
 /**
+ * The TeammateIdle hooks of `context`'s session for this teammate (a process teammate's lead runs
+ * them with this too, when its child asks).
+ */
+export async function runTeammateIdle(
+  context: ToolUseContext,
+  request: { team: { teamName: string }; name: string },
+  signal: AbortSignal,
+): Promise<TeammateIdleAnswer> {
+  const hooks = context.getAppState().hooks;
+  if (!hooks?.has("TeammateIdle")) return { errors: [] };
+  return hooks.teammateIdle({ teamName: request.team.teamName, name: request.name }, signal);
+}
+
+/**
  * TeammateIdle hooks, when a turn ends well and the teammate would go idle: exit code 2 or
  * `decision: "block"` keeps it working with the reason; `continue: false` ends it. Their failures
  * go to its transcript.
@@ -175,12 +189,9 @@ async function teammateIdleHooks(
   keptWorking: number,
   recordError: (error: string) => void,
 ): Promise<{ continueWith?: string; stop?: string }> {
-  const hooks = context.getAppState().hooks;
-  if (!hooks?.has("TeammateIdle")) return {};
-  const result = await hooks.teammateIdle(
-    { teamName: request.team.teamName, name: request.name },
-    context.abortController.signal,
-  );
+  const result = request.onIdle
+    ? await request.onIdle(context.abortController.signal)
+    : await runTeammateIdle(context, request, context.abortController.signal);
   const errors = [...result.errors];
   let continueWith = result.continueWith;
   if (continueWith !== undefined && keptWorking >= MAX_STOP_HOOK_CONTINUATIONS) {

@@ -24,14 +24,15 @@ export function bashRulesOf(context: ToolPermissionContext): BashRule[] {
     for (const rule of context.rules[behavior]) {
       if (context.managedRulesOnly && rule.source !== "policySettings") continue;
       if (!BASH_TOOL_NAMES.has(rule.value.toolName) || rule.value.ruleContent === undefined) continue;
-      const parsed = parseRuleContent(rule.value.ruleContent);
+      const parsed = bashRuleFromContent(rule.value.ruleContent);
       if (parsed) rules.push({ rule, behavior, ...parsed });
     }
   }
   return rules;
 }
 
-function parseRuleContent(content: string): Omit<BashRule, "rule" | "behavior"> | undefined {
+/** A Bash rule's content (`git commit:*`) as words to match; also hooks' `if` conditions. */
+export function bashRuleFromContent(content: string): Omit<BashRule, "rule" | "behavior"> | undefined {
   let text = content.trim();
   let prefix = false;
   if (text.endsWith(":*")) {

@@ -10,6 +10,7 @@ import { HookRunner } from "../../hooks/hook-runner.js";
 import { parseSandboxSettings, type SandboxSettings } from "../../shell/sandbox/index.js";
 import type { AppState } from "../../tool/app-state.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
+import { hookConditionHolds } from "../rules/hook-condition.js";
 import { buildPermissionContext, type PermissionCliOptions } from "./context-builder.js";
 
 export interface SessionPermissionsOptions {
@@ -58,7 +59,13 @@ export function loadSessionPermissions(options: SessionPermissionsOptions): Sess
   // The files in force only: an untrusted folder's `env` waits for trust like its other widening keys.
   const env = settingsEnv(settings.files);
   // Always a runner, even with no hooks in settings: an agent's frontmatter hooks join it for its run.
-  const hooks = new HookRunner({ config: hooksConfig, cwd: options.cwd, sessionId: "", env });
+  const hooks = new HookRunner({
+    config: hooksConfig,
+    cwd: options.cwd,
+    sessionId: "",
+    env,
+    conditionHolds: hookConditionHolds,
+  });
   // Higher-precedence files override lower ones field by field (the policy file comes last).
   const sandboxSettings: SandboxSettings = {};
   for (const file of settings.files) {
