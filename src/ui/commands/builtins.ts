@@ -15,6 +15,8 @@ import { pluginCommand } from "./plugin-command.js";
 import { sessionInfoCommands } from "./session-info-commands.js";
 import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
+const HELP_COLUMN_MAX = 36;
+
 export function builtinCommands(): SlashCommand[] {
   const commands: SlashCommand[] = [
     {
@@ -22,11 +24,14 @@ export function builtinCommands(): SlashCommand[] {
       description: "Show the commands and keys",
       run: async (ctx) => {
         const custom = await ctx.customCommands();
-        const width = Math.max(
-          ...[...commands, ...custom].map((c) => c.name.length + (c.argumentHint?.length ?? 0) + 1),
-        );
+        const label = (c: SlashCommand) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`;
+        // Descriptions line up in one column, as wide as the labels up to a cap: a label longer
+        // than it (a plugin's long argument hint) is shown whole, its description on the next line.
+        const width = Math.min(HELP_COLUMN_MAX, Math.max(...[...commands, ...custom].map((c) => label(c).length)));
         const line = (c: SlashCommand) =>
-          `  /${`${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(width + 1)} ${c.description}`;
+          label(c).length > width
+            ? `  ${label(c)}\n  ${" ".repeat(width)} ${c.description}`
+            : `  ${label(c).padEnd(width)} ${c.description}`;
         ctx.transcript.addNotice(
           [
             "Commands:",
