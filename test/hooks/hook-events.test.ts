@@ -2,95 +2,42 @@
 // real hook script that keeps its stdin: PostToolUseFailure (a failed Bash call), SubagentStart and
 // SubagentStop (an Agent call), Notification (a permission ask), SessionEnd, and the warning for
 // an event Warden does not run.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { HooksConfig } from "../../src/config/settings-schema.js";
 import { HookRunner } from "../../src/hooks/hook-runner.js";
-import type { QueryEvent } from "../../src/loop/events.js";
 import { createSession } from "../../src/loop/session.js";
 import { runSessionEndHooks } from "../../src/loop/session-hooks.js";
 import { type AskHandler, createCanUseTool, createHeadlessAskHandler } from "../../src/permissions/engine/index.js";
 import { loadSessionPermissions } from "../../src/permissions/settings/index.js";
 import { createReplayProvider } from "../../src/providers/replay.js";
-import type { CanUseTool } from "../../src/tool/types.js";
 import { builtInTools } from "../../src/tools/registry.js";
+import {
+  allowAll,
+  drain,
+  hookedSession,
+  recordingHook,
+  replayScript,
+  tempDir,
+  text,
+  toolUse,
+  userTexts,
+} from "./helpers/hook-session.js";
 
 process.env.WARDEN_HOME = mkdtempSync(join(tmpdir(), "warden-hook-events-home-"));
 process.env.HOME = process.env.WARDEN_HOME;
 process.env.WARDEN_MANAGED_SETTINGS = join(process.env.WARDEN_HOME, "no-policy.json");
 
-const allowAll: CanUseTool = async () => ({ behavior: "allow" });
-
-function tempDir(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), "warden-hook-events-")));
-}
-
-/**
- * A hook that appends its stdin (one JSON line) to `<name>.log` and prints `answer`; returns the
- * command and a reader of the inputs it got.
- */
-function recordingHook(dir: string, name: string, answer = "") {
-  const log = join(dir, `${name}.log`);
-  const path = join(dir, `${name}.sh`);
-  const print = answer ? `printf '%s\\n' '${answer}'` : "true";
-  writeFileSync(path, `#!/usr/bin/env bash\ncat >> '${log}'\n${print}\n`);
-  chmodSync(path, 0o755);
-  const inputs = (): Array<Record<string, unknown>> =>
-    existsSync(log)
-      ? readFileSync(log, "utf8")
-          .split("\n")
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as Record<string, unknown>)
-      : [];
-  return { command: { type: "command" as const, command: path }, inputs };
-}
-
-function replayScript(cwd: string, lines: object[]): string {
-  const path = join(cwd, "script.jsonl");
-  writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
-  return path;
-}
-
-const text = (value: string) => ({ type: "text", text: value });
-const toolUse = (id: string, name: string, input: object) => ({ type: "tool_use", id, name, input });
-
-function session(cwd: string, lines: object[], config: HooksConfig, canUseTool: CanUseTool = allowAll) {
-  const hooks = new HookRunner({ config, cwd, sessionId: "s-hooks" });
-  const s = createSession({
-    provider: createReplayProvider(replayScript(cwd, lines), { cwd }),
-    model: "scripted",
-    tools: builtInTools(),
-    canUseTool,
-    cwd,
-    transcript: false,
-    loadMemory: false,
-    appState: { hooks },
-  });
-  return { session: s, hooks };
-}
-
-async function drain(events: AsyncGenerator<QueryEvent, unknown>): Promise<QueryEvent[]> {
-  const all: QueryEvent[] = [];
-  for await (const event of events) all.push(event);
-  return all;
-}
-
-/** Every user message's text the session holds, joined (tool results and reminders included). */
-function userTexts(s: { messages: readonly { role: string; content: unknown }[] }): string {
-  return JSON.stringify(s.messages.filter((m) => m.role === "user"));
-}
-
 describe("PostToolUseFailure", () => {
   it("fires for a call that ended in an error, with the error; its context reaches the model", async () => {
-    const cwd = tempDir();
+    const cwd = tempDir("warden-hook-events-");
     const context = JSON.stringify({
       hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "try the other folder" },
     });
     const failure = recordingHook(cwd, "failure", context);
     const post = recordingHook(cwd, "post");
-    const { session: s } = session(
+    const { session: s } = hookedSession(
       cwd,
       [
         { content: [toolUse("b1", "Bash", { command: "ls /no-such-folder-here; exit 3" })] },
@@ -117,9 +64,9 @@ describe("PostToolUseFailure", () => {
   });
 
   it("does not fire for a call that succeeded", async () => {
-    const cwd = tempDir();
+    const cwd = tempDir("warden-hook-events-");
     const failure = recordingHook(cwd, "failure");
-    const { session: s } = session(
+    const { session: s } = hookedSession(
       cwd,
       [{ content: [toolUse("b1", "Bash", { command: "echo fine" })] }, { content: [text("ok")] }],
       { PostToolUseFailure: [{ hooks: [failure.command] }] },
@@ -131,7 +78,7 @@ describe("PostToolUseFailure", () => {
 
 describe("SubagentStart and SubagentStop", () => {
   it("fire around a subagent with its id and type; SubagentStop sends it back to work once", async () => {
-    const cwd = tempDir();
+    const cwd = tempDir("warden-hook-events-");
     const start = recordingHook(
       cwd,
       "start",
@@ -147,7 +94,7 @@ describe("SubagentStart and SubagentStop", () => {
         `if printf '%s' "$input" | grep -q '"stop_hook_active":false'; then printf '%s\\n' '${block}'; fi\n`,
     );
     chmodSync(stopPath, 0o755);
-    const { session: s } = session(
+    const { session: s } = hookedSession(
       cwd,
       [
         { content: [toolUse("m1", "Agent", { description: "look", prompt: "Look around", subagent_type: "Explore" })] },
@@ -183,7 +130,7 @@ describe("SubagentStart and SubagentStop", () => {
   });
 
   it("SubagentStart's context reaches the subagent's request", async () => {
-    const cwd = tempDir();
+    const cwd = tempDir("warden-hook-events-");
     const start = recordingHook(
       cwd,
       "start",
@@ -223,14 +170,14 @@ describe("SubagentStart and SubagentStop", () => {
 
 describe("Notification", () => {
   it("permission_prompt fires when somebody is asked for permission", async () => {
-    const cwd = tempDir();
+    const cwd = tempDir("warden-hook-events-");
     const note = recordingHook(cwd, "note");
     let notifiedBeforeAnswer = false;
     const ask: AskHandler = async () => {
       notifiedBeforeAnswer = true;
       return { behavior: "deny", message: "no" };
     };
-    const { session: s } = session(
+    const { session: s } = hookedSession(
       cwd,
       [{ content: [toolUse("b1", "Bash", { command: "touch made.txt" })] }, { content: [text("ok")] }],
       { Notification: [{ matcher: "permission_prompt", hooks: [note.command] }] },
@@ -250,8 +197,8 @@ describe("Notification", () => {
 
 describe("Notification without anybody to ask", () => {
   it("does not fire when the ask handler refuses without asking (headless -p)", async () => {
-    const cwd = tempDir();
-    const { session: s, hooks } = session(
+    const cwd = tempDir("warden-hook-events-");
+    const { session: s, hooks } = hookedSession(
       cwd,
       [{ content: [toolUse("b1", "Bash", { command: "touch made.txt" })] }, { content: [text("ok")] }],
       {},
@@ -271,7 +218,7 @@ describe("Notification without anybody to ask", () => {
 
 describe("SessionEnd", () => {
   it("runs with the reason and is cut off at its bound", async () => {
-    const cwd = tempDir();
+    const cwd = tempDir("warden-hook-events-");
     const end = recordingHook(cwd, "end");
     const slowPath = join(cwd, "slow.sh");
     writeFileSync(slowPath, "#!/usr/bin/env bash\nexec sleep 30\n");
@@ -293,7 +240,7 @@ describe("SessionEnd", () => {
 
 describe("SessionEnd callbacks", () => {
   it("an SDK callback that never answers is cut off at the same bound", async () => {
-    const cwd = tempDir();
+    const cwd = tempDir("warden-hook-events-");
     const hooks = new HookRunner({ config: {}, cwd, sessionId: "s-end" });
     const asked: Array<Record<string, unknown>> = [];
     hooks.addCallbacks({ SessionEnd: [{ callbackIds: ["cb1"], timeout: 600 }] }, (_id, input) => {
@@ -309,7 +256,7 @@ describe("SessionEnd callbacks", () => {
 
 describe("unknown hook events", () => {
   it("are reported once, naming the settings file; known new events are not", () => {
-    const cwd = tempDir();
+    const cwd = tempDir("warden-hook-events-");
     const file = join(cwd, "extra-settings.json");
     const a = recordingHook(cwd, "a");
     writeFileSync(
