@@ -17,7 +17,9 @@ const args = process.argv.slice(2);
 function run(project) {
   const child = spawn(process.execPath, [vitest, "run", "--project", project, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0") },
+    // Colour in a terminal (the runs' output is piped through here); otherwise the environment as
+    // given: the tests' own processes must not be told FORCE_COLOR=0 by the runner.
+    env: process.stdout.isTTY && process.env.FORCE_COLOR === undefined ? { ...process.env, FORCE_COLOR: "1" } : process.env,
   });
   const label = `${project.padEnd(11)}│ `;
   for (const [stream, out] of [

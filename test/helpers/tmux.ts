@@ -35,8 +35,10 @@ export class TmuxTerminal {
     const env = Object.entries({ TERM: "xterm-256color", ...options.env })
       .map(([k, v]) => `${k}=${shellQuote(v)}`)
       .join(" ");
-    // A person's terminal: not a CI job (ink draws nothing live when CI is set, and CI runs these tests).
-    const command = `cd ${shellQuote(options.cwd)} && env -u CI -u CONTINUOUS_INTEGRATION ${env} ${shellQuote(process.execPath)} ${shellQuote(builtCli)} ${options.args
+    // A person's terminal: not a CI job (ink draws nothing live when CI is set, and CI runs these
+    // tests), and no colour settings of the test runner's (FORCE_COLOR=0 from a piped runner turned
+    // the UI's dim lines and cursor off); a test that wants them passes them in `env`.
+    const command = `cd ${shellQuote(options.cwd)} && env -u CI -u CONTINUOUS_INTEGRATION -u FORCE_COLOR -u NO_COLOR ${env} ${shellQuote(process.execPath)} ${shellQuote(builtCli)} ${options.args
       .map(shellQuote)
       .join(" ")}; echo $? > ${shellQuote(exitFile)}; sleep 600`;
     execFileSync("tmux", [
