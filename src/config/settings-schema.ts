@@ -33,6 +33,7 @@ export const HOOK_EVENTS = [
   "ElicitationResult",
   "PostToolBatch",
   "PermissionDenied",
+  "DirectoryAdded",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

@@ -9,6 +9,7 @@ import {
 } from "../config/settings-schema.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
+  DirectoryAddedSource,
   InstructionsLoadedInput,
   PostToolBatchResult,
   PostToolUseFailureResult,
@@ -621,6 +622,16 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     });
     this.watchPathsListener?.(watchPathsOf(outcomes), newCwd);
     return this.withEnvFile(envFile, outcomes);
+  }
+
+  /** A working folder was added (no matcher); the hooks are told, nothing can refuse. */
+  async directoryAdded(
+    directory: string,
+    source: DirectoryAddedSource,
+    signal?: AbortSignal,
+  ): Promise<{ errors: string[] }> {
+    const outcomes = await this.run("DirectoryAdded", undefined, { directory, source }, signal);
+    return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
   }
 
   /** What the hooks wrote to CLAUDE_ENV_FILE, beside their failures. */

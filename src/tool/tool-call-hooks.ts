@@ -71,6 +71,9 @@ export interface InstructionsLoadedInput {
   parent_file_path?: string;
 }
 
+/** How a working folder was added: Claude Code's names for `/add-dir` and the SDK request. */
+export type DirectoryAddedSource = "slash_command" | "register_repo_root";
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
   has(
@@ -90,7 +93,8 @@ export interface ToolCallHooks {
       | "InstructionsLoaded"
       | "TeammateIdle"
       | "PostToolBatch"
-      | "PermissionDenied",
+      | "PermissionDenied"
+      | "DirectoryAdded",
   ): boolean;
   /** A memory or rule file reached the context (matcher: the load reason); nothing waits on it. */
   instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }>;
@@ -107,6 +111,11 @@ export interface ToolCallHooks {
     newCwd: string,
     signal?: AbortSignal,
   ): Promise<{ env?: Record<string, string>; errors: string[] }>;
+  /**
+   * A working folder was added mid-session (`/add-dir`, the SDK's register_repo_root); nothing
+   * can refuse it, the hooks only learn of it.
+   */
+  directoryAdded(directory: string, source: DirectoryAddedSource, signal?: AbortSignal): Promise<{ errors: string[] }>;
   /**
    * A task is being created or completed (TaskCreate, TaskUpdate); `blocked` (exit code 2,
    * `decision: "block"`, `continue: false`) says why it must not be: the tool undoes the creation
