@@ -34,6 +34,7 @@ export const HOOK_EVENTS = [
   "PostToolBatch",
   "PermissionDenied",
   "DirectoryAdded",
+  "UserPromptExpansion",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

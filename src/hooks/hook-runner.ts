@@ -15,6 +15,8 @@ import type {
   PostToolUseFailureResult,
   PostToolUseResult,
   PreToolUseResult,
+  PromptExpansion,
+  PromptExpansionResult,
   SubagentStopResult,
   ToolBatchCall,
   ToolCallHooks,
@@ -380,6 +382,18 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
   async userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<UserPromptSubmitResult> {
     const outcomes = await this.run("UserPromptSubmit", undefined, { prompt }, signal);
     const { context, errors, blocked } = foldContextOutcomes(outcomes, "blocked by a UserPromptSubmit hook");
+    return { additionalContext: context, errors, ...(blocked !== undefined && { blocked }) };
+  }
+
+  /** A typed `/name args` is expanded into a command's or skill's text (no matcher); may block it. */
+  async userPromptExpansion(expansion: PromptExpansion, signal?: AbortSignal): Promise<PromptExpansionResult> {
+    const outcomes = await this.run(
+      "UserPromptExpansion",
+      undefined,
+      { expansion_type: "slash_command", ...expansion },
+      signal,
+    );
+    const { context, errors, blocked } = foldContextOutcomes(outcomes, "blocked by a UserPromptExpansion hook");
     return { additionalContext: context, errors, ...(blocked !== undefined && { blocked }) };
   }
 

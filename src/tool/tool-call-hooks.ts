@@ -74,6 +74,22 @@ export interface InstructionsLoadedInput {
 /** How a working folder was added: Claude Code's names for `/add-dir` and the SDK request. */
 export type DirectoryAddedSource = "slash_command" | "register_repo_root";
 
+/** A slash command or skill a typed prompt names (Claude Code's UserPromptExpansion fields). */
+export interface PromptExpansion {
+  command_name: string;
+  command_args: string;
+  /** Where the command or skill was found: `user` or `project`. */
+  command_source?: string;
+  /** The prompt as typed. */
+  prompt: string;
+}
+
+export interface PromptExpansionResult {
+  blocked?: string;
+  additionalContext: string[];
+  errors: string[];
+}
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
   has(
@@ -94,7 +110,8 @@ export interface ToolCallHooks {
       | "TeammateIdle"
       | "PostToolBatch"
       | "PermissionDenied"
-      | "DirectoryAdded",
+      | "DirectoryAdded"
+      | "UserPromptExpansion",
   ): boolean;
   /** A memory or rule file reached the context (matcher: the load reason); nothing waits on it. */
   instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }>;
@@ -116,6 +133,12 @@ export interface ToolCallHooks {
    * can refuse it, the hooks only learn of it.
    */
   directoryAdded(directory: string, source: DirectoryAddedSource, signal?: AbortSignal): Promise<{ errors: string[] }>;
+  /**
+   * A typed `/name args` prompt is about to become a command's or skill's text: `blocked` (exit
+   * code 2, `decision: "block"`) stops the prompt with that reason; `additionalContext` goes with
+   * the expanded text.
+   */
+  userPromptExpansion(expansion: PromptExpansion, signal?: AbortSignal): Promise<PromptExpansionResult>;
   /**
    * A task is being created or completed (TaskCreate, TaskUpdate); `blocked` (exit code 2,
    * `decision: "block"`, `continue: false`) says why it must not be: the tool undoes the creation
