@@ -33,6 +33,8 @@ export const HOOK_EVENTS = [
   "ElicitationResult",
   "PostToolBatch",
   "PermissionDenied",
+  "DirectoryAdded",
+  "UserPromptExpansion",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

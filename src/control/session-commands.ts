@@ -11,6 +11,7 @@ import type { UserMessage } from "../messages/types.js";
 import { applyPermissionUpdate, permissionModeProblem, withPermissionMode } from "../permissions/settings/index.js";
 import type { AppState } from "../tool/app-state.js";
 import type { PermissionMode, PermissionUpdate, ToolPermissionContext } from "../tool/permission-types.js";
+import type { DirectoryAddedSource } from "../tool/tool-call-hooks.js";
 
 /** A mode switch refused: not a mode, or bypassPermissions when the session may not use it. */
 export class PermissionModeError extends Error {
@@ -45,6 +46,15 @@ export interface SessionCommands {
   updatePermissions(change: (context: ToolPermissionContext) => ToolPermissionContext): void;
   /** Applies one permission update (rules, folders, mode) to the session; saving it is the caller's. */
   applyPermissionUpdate(update: PermissionUpdate): void;
+  /**
+   * Adds a working folder mid-session (`/add-dir`, the SDK's register_repo_root) and then tells
+   * the DirectoryAdded hooks; their failures are returned (nothing they say undoes the folder).
+   */
+  addWorkingDirectory(
+    directory: string,
+    source: DirectoryAddedSource,
+    destination?: "session" | "localSettings",
+  ): Promise<{ errors: string[] }>;
   /** Switches the model requests go to from the next one (see ModelSwitch). */
   setModel(name: string | undefined): Promise<void>;
   /** Resolves the model now and returns the switch, to be called once everything else has passed. */
@@ -101,6 +111,14 @@ export function createSessionCommands(
       // plan mode without the mode to return to, and keep the mode silently when bypass is off).
       if (permissionUpdate.type === "setMode") update((state) => switched(state, permissionUpdate.mode));
       else updatePermissions((context) => applyPermissionUpdate(context, permissionUpdate, session.cwd));
+    },
+    async addWorkingDirectory(directory, source, destination = "session") {
+      updatePermissions((context) =>
+        applyPermissionUpdate(context, { type: "addDirectories", directories: [directory], destination }, session.cwd),
+      );
+      const hooks = session.getAppState().hooks;
+      if (!hooks?.has("DirectoryAdded")) return { errors: [] };
+      return hooks.directoryAdded(directory, source);
     },
     async setModel(name) {
       (await prepareModel(name))();

@@ -9,11 +9,14 @@ import {
 } from "../config/settings-schema.js";
 import type { CompactHooks, CompactTrigger, PreCompactResult } from "../tool/compact-hooks.js";
 import type {
+  DirectoryAddedSource,
   InstructionsLoadedInput,
   PostToolBatchResult,
   PostToolUseFailureResult,
   PostToolUseResult,
   PreToolUseResult,
+  PromptExpansion,
+  PromptExpansionResult,
   SubagentStopResult,
   ToolBatchCall,
   ToolCallHooks,
@@ -382,6 +385,18 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     return { additionalContext: context, errors, ...(blocked !== undefined && { blocked }) };
   }
 
+  /** A typed `/name args` is expanded into a command's or skill's text (no matcher); may block it. */
+  async userPromptExpansion(expansion: PromptExpansion, signal?: AbortSignal): Promise<PromptExpansionResult> {
+    const outcomes = await this.run(
+      "UserPromptExpansion",
+      undefined,
+      { expansion_type: "slash_command", ...expansion },
+      signal,
+    );
+    const { context, errors, blocked } = foldContextOutcomes(outcomes, "blocked by a UserPromptExpansion hook");
+    return { additionalContext: context, errors, ...(blocked !== undefined && { blocked }) };
+  }
+
   /** `stopHookActive`: the model is already continuing because of a Stop hook (lets hooks avoid loops). */
   async stop(stopHookActive: boolean, signal?: AbortSignal): Promise<StopResult> {
     const outcomes = await this.run("Stop", undefined, { stop_hook_active: stopHookActive }, signal);
@@ -621,6 +636,16 @@ export class HookRunner implements ToolCallHooks, CompactHooks {
     });
     this.watchPathsListener?.(watchPathsOf(outcomes), newCwd);
     return this.withEnvFile(envFile, outcomes);
+  }
+
+  /** A working folder was added (no matcher); the hooks are told, nothing can refuse. */
+  async directoryAdded(
+    directory: string,
+    source: DirectoryAddedSource,
+    signal?: AbortSignal,
+  ): Promise<{ errors: string[] }> {
+    const outcomes = await this.run("DirectoryAdded", undefined, { directory, source }, signal);
+    return { errors: outcomes.flatMap((o) => (o.kind === "failed" ? [o.message] : [])) };
   }
 
   /** What the hooks wrote to CLAUDE_ENV_FILE, beside their failures. */

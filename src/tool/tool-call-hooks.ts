@@ -71,6 +71,25 @@ export interface InstructionsLoadedInput {
   parent_file_path?: string;
 }
 
+/** How a working folder was added: Claude Code's names for `/add-dir` and the SDK request. */
+export type DirectoryAddedSource = "slash_command" | "register_repo_root";
+
+/** A slash command or skill a typed prompt names (Claude Code's UserPromptExpansion fields). */
+export interface PromptExpansion {
+  command_name: string;
+  command_args: string;
+  /** Where the command or skill was found: `user` or `project`. */
+  command_source?: string;
+  /** The prompt as typed. */
+  prompt: string;
+}
+
+export interface PromptExpansionResult {
+  blocked?: string;
+  additionalContext: string[];
+  errors: string[];
+}
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
   has(
@@ -90,7 +109,9 @@ export interface ToolCallHooks {
       | "InstructionsLoaded"
       | "TeammateIdle"
       | "PostToolBatch"
-      | "PermissionDenied",
+      | "PermissionDenied"
+      | "DirectoryAdded"
+      | "UserPromptExpansion",
   ): boolean;
   /** A memory or rule file reached the context (matcher: the load reason); nothing waits on it. */
   instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }>;
@@ -107,6 +128,17 @@ export interface ToolCallHooks {
     newCwd: string,
     signal?: AbortSignal,
   ): Promise<{ env?: Record<string, string>; errors: string[] }>;
+  /**
+   * A working folder was added mid-session (`/add-dir`, the SDK's register_repo_root); nothing
+   * can refuse it, the hooks only learn of it.
+   */
+  directoryAdded(directory: string, source: DirectoryAddedSource, signal?: AbortSignal): Promise<{ errors: string[] }>;
+  /**
+   * A typed `/name args` prompt is about to become a command's or skill's text: `blocked` (exit
+   * code 2, `decision: "block"`) stops the prompt with that reason; `additionalContext` goes with
+   * the expanded text.
+   */
+  userPromptExpansion(expansion: PromptExpansion, signal?: AbortSignal): Promise<PromptExpansionResult>;
   /**
    * A task is being created or completed (TaskCreate, TaskUpdate); `blocked` (exit code 2,
    * `decision: "block"`, `continue: false`) says why it must not be: the tool undoes the creation

@@ -17,7 +17,7 @@ import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
 import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
-import { expandPrompt } from "../session/skills-setup.js";
+import { type ExpandedPrompt, expandPrompt, withHookContext } from "../session/skills-setup.js";
 import { type BuiltSession, startSession } from "../session/start.js";
 import { wardenVersion } from "../version.js";
 
@@ -117,6 +117,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   let expandedPrompt = prompt;
   // A command's or skill's text: its `!`command`` marks run once the session exists (below).
   let runsShell = false;
+  /** The expansion of a `/name args` prompt, for the UserPromptExpansion hooks' context. */
+  let expandedWith: ExpandedPrompt | undefined;
   // Every MCP server starts now and boots while the rest is set up; a dead one is reported and the
   // session goes on. Servers whose tools the project's last session remembers finish connecting
   // once the first request is on the wire (src/mcp/session-setup.ts).
@@ -129,7 +131,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     deferMcpHandshake: true,
     armDurableTasks: true,
     // `-p "/name args"`: a slash command or skill becomes its text (never a built-in: /compact, /init).
-    beforeCreate: async ({ skills, permissionContext }) => {
+    beforeCreate: async ({ skills, permissionContext, hooks }) => {
       if (compactInstructions !== undefined) return permissionContext;
       // `/init` is the built-in's, whatever the folders hold (config/skills/built-in-commands.ts).
       if (/^\/init(?:\s|$)/i.test(prompt.trim())) {
@@ -137,9 +139,10 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
         expandedPrompt = args ? `${INIT_PROMPT}\n\n${args}` : INIT_PROMPT;
         return permissionContext;
       }
-      const expanded = await expandPrompt(prompt, skills.catalog, permissionContext, config.cwd, warn);
+      const expanded = await expandPrompt(prompt, skills.catalog, permissionContext, config.cwd, warn, hooks);
       if (!expanded.ok) throw new SessionSetupError(expanded.message, 2);
       expandedPrompt = expanded.prompt;
+      expandedWith = expanded;
       runsShell = expanded.fromFile === true;
       return expanded.permissionContext;
     },
@@ -185,6 +188,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
           canUseTool: built.canUseTool,
         });
       }
+      if (expandedWith) expandedPrompt = withHookContext(expandedPrompt, expandedWith);
       // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
       const run = withStructuredOutput(built.runPrompt(expandedPrompt), session, structured, config.maxTurns);
       for await (const event of run) {

@@ -136,11 +136,8 @@ async function registerRepoRoot(request: JsonObject, state: StreamState): Promis
       `register_repo_root: ${directory} is not inside the session's folder or a folder added with --add-dir`,
     );
   }
-  state.built.commands.applyPermissionUpdate({
-    type: "addDirectories",
-    directories: [directory],
-    destination: "session",
-  });
+  // The hooks' failures do not fail the request: the folder is added either way.
+  await state.built.commands.addWorkingDirectory(directory, "register_repo_root");
   if (request.reload_skills === true) await (await import("./reload-requests.js")).reloadSkills(state);
   return { directory };
 }

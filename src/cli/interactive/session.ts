@@ -27,7 +27,7 @@ import type {
 import type { SessionConfig } from "../flags/session-config.js";
 import { forgetSessionPermissions } from "../session/permissions.js";
 import { planSession } from "../session/plan.js";
-import { createLiveSkillTool, expandPrompt } from "../session/skills-setup.js";
+import { createLiveSkillTool, expandPrompt, withHookContext } from "../session/skills-setup.js";
 import { type BuiltSession, startSession } from "../session/start.js";
 import { mcpServersControl } from "./mcp.js";
 import { attachMentions } from "./mentions.js";
@@ -169,7 +169,7 @@ async function* runWithSlashCommands(
   const before = session.getAppState().toolPermissionContext;
   // Read again so that a command written since the session started runs as it is now.
   const catalog = prompt.trimStart().startsWith("/") ? await skills.current() : built.skills.catalog;
-  const expanded = await expandPrompt(prompt, catalog, before, cwd, warn);
+  const expanded = await expandPrompt(prompt, catalog, before, cwd, warn, session.getAppState().hooks);
   if (!expanded.ok) {
     warn(expanded.message);
     return undefined;
@@ -191,7 +191,7 @@ async function* runWithSlashCommands(
         canUseTool: built.canUseTool,
       });
     }
-    return yield* built.runPrompt(text);
+    return yield* built.runPrompt(withHookContext(text, expanded));
   } finally {
     if (granted.length > 0) withRules((rule) => !granted.includes(rule), []);
   }

@@ -7,12 +7,13 @@
 
 import { pluginSkillFolders } from "../../config/plugins/components.js";
 import type { LoadedSettings } from "../../config/settings.js";
-import type { SkillCatalog } from "../../config/skills/index.js";
+import type { SkillCatalog, SkillDefinition, SlashCommand, SlashExpansion } from "../../config/skills/index.js";
 import { anySkillFolder } from "../../config/skills/locations.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
 import { parseRule, splitRuleList } from "../../permissions/rules/index.js";
 import { applyPermissionUpdates } from "../../permissions/settings/index.js";
 import type { PermissionRuleValue, ToolPermissionContext } from "../../tool/permission-types.js";
+import type { ToolCallHooks } from "../../tool/tool-call-hooks.js";
 import type { AnyTool } from "../../tool/types.js";
 
 export interface SessionSkills {
@@ -76,6 +77,11 @@ export type ExpandedPrompt =
        * person typed: a `!`...`` there is only text.
        */
       fromFile?: true;
+      /**
+       * What UserPromptExpansion hooks added: it follows the text once the text's shell marks
+       * ran (withHookContext), so nothing a hook prints is ever run as a command.
+       */
+      hookContext?: string;
     }
   | { ok: false; message: string };
 
@@ -90,14 +96,52 @@ export async function expandPrompt(
   permissionContext: ToolPermissionContext,
   cwd: string,
   warn: (message: string) => void,
+  hooks?: Pick<ToolCallHooks, "has" | "userPromptExpansion">,
 ): Promise<ExpandedPrompt> {
   if (!prompt.trimStart().startsWith("/") || catalog.skills.length + catalog.commands.length === 0) {
     return { ok: true, prompt, permissionContext };
   }
   const { expandSlashPrompt, grantsHonoured } = await import("../../config/skills/index.js");
-  const expansion = await expandSlashPrompt(prompt, catalog);
-  if (!expansion) return { ok: true, prompt, permissionContext };
-  const item = expansion.kind === "command" ? expansion.command : expansion.skill;
+  const found = await expandSlashPrompt(prompt, catalog);
+  if (!found) return { ok: true, prompt, permissionContext };
+  const item = found.kind === "command" ? found.command : found.skill;
+  let hookContext: string | undefined;
+  if (hooks?.has("UserPromptExpansion")) {
+    const args = prompt
+      .trim()
+      .slice(item.name.length + 1)
+      .trim();
+    const answer = await hooks.userPromptExpansion({
+      command_name: item.name,
+      command_args: args,
+      command_source: item.level,
+      prompt,
+    });
+    for (const error of answer.errors) warn(`UserPromptExpansion hook: ${error}`);
+    if (answer.blocked !== undefined) {
+      return { ok: false, message: `a UserPromptExpansion hook blocked /${item.name}: ${answer.blocked}` };
+    }
+    if (answer.additionalContext.length > 0) hookContext = answer.additionalContext.join("\n\n");
+  }
+  const expanded = await expandFound(found, item, prompt, catalog, permissionContext, cwd, warn, grantsHonoured);
+  return expanded.ok && hookContext !== undefined ? { ...expanded, hookContext } : expanded;
+}
+
+/** The text after the prompt's hook context (kept apart so a `!`command`` in it never runs). */
+export function withHookContext(text: string, expanded: ExpandedPrompt): string {
+  return expanded.ok && expanded.hookContext !== undefined ? `${text}\n\n${expanded.hookContext}` : text;
+}
+
+async function expandFound(
+  expansion: SlashExpansion,
+  item: SkillDefinition | SlashCommand,
+  prompt: string,
+  catalog: SkillCatalog,
+  permissionContext: ToolPermissionContext,
+  cwd: string,
+  warn: (message: string) => void,
+  grantsHonoured: (catalog: SkillCatalog, item: SkillDefinition | SlashCommand) => boolean,
+): Promise<ExpandedPrompt> {
   if (expansion.kind === "skill" && expansion.skill.context === "fork") {
     if (expansion.skill.disableModelInvocation) {
       return {

@@ -75,6 +75,8 @@ export interface StartOptions {
   beforeCreate?: (ready: {
     skills: SessionSkills;
     permissionContext: ToolPermissionContext;
+    /** The session's hooks (a `-p "/name"` prompt's UserPromptExpansion hooks run here). */
+    hooks?: HookRunner;
   }) => Promise<ToolPermissionContext> | ToolPermissionContext;
   /** Tools beyond the built-in pool. */
   extraTools?: readonly AnyTool[];
@@ -205,9 +207,17 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       ...(options.extraTools ?? []),
       ...(await loadExtraTools()),
     ];
+    // --fork-session: the conversation goes on under a new id (given with --session-id, or new).
+    // Chosen here, not by the session: restored agents' tasks need its folder now, and hooks that
+    // run before the session exists (a `-p "/name"` prompt's UserPromptExpansion) report it.
+    const sessionId = resumed && !config.forkSession ? resumed.sessionId : (config.sessionId ?? randomUUID());
+    permissions.hooks?.bindSession({ sessionId });
     const permissionContext =
-      (await options.beforeCreate?.({ skills, permissionContext: permissions.permissionContext })) ??
-      permissions.permissionContext;
+      (await options.beforeCreate?.({
+        skills,
+        permissionContext: permissions.permissionContext,
+        hooks: permissions.hooks,
+      })) ?? permissions.permissionContext;
     warmUpWhileWaiting(firstRequest, tools);
     const mcp = await mcpStarting;
     const agentCatalog = await loadSessionAgentCatalog(
@@ -219,10 +229,6 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
     );
     let extraMcpTools = options.extraMcpTools ?? [];
     let managedMcpTools: readonly AnyTool[] = mcp.tools;
-    // --fork-session: the conversation goes on under a new id (given with --session-id, or new).
-    // Chosen here, not by the session, when resuming: restored agents' tasks need its folder now.
-    const sessionId =
-      resumed && !config.forkSession ? resumed.sessionId : (config.sessionId ?? (resumed ? randomUUID() : undefined));
     const canUseTool = createCanUseTool({
       askHandler: options.askHandler,
       // The call's input is already in the transcript with its tool_use; the id links the two.

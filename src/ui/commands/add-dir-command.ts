@@ -52,9 +52,10 @@ export const addDirCommand: SlashCommand = {
       ctx.transcript.addNotice(`/add-dir: ${error instanceof Error ? error.message : String(error)}`, "error");
       return;
     }
-    ctx.handle.commands.applyPermissionUpdate(update);
+    const { errors } = await ctx.handle.commands.addWorkingDirectory(path, "slash_command", where);
     ctx.transcript.addNotice(
       `Added ${path} as a working folder${file ? ` (saved in ${displayPath(file, engine.cwd)})` : " for this session"}.`,
     );
+    for (const error of errors) ctx.transcript.addNotice(`DirectoryAdded hook: ${error}`, "error");
   },
 };
