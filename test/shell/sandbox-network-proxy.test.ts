@@ -1,7 +1,3 @@
-// The sandbox's network limited by domain: real bubblewrap, socat and curl, servers on the host's
-// 127.0.0.1 reached as `localhost` (allowed) and as `127.0.0.1` (refused), through the filtering
-// proxy's plain-HTTP forwarding and through CONNECT to a raw TCP echo.
-import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from "node:net";
@@ -9,31 +5,16 @@ import { dirname } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   decideHost,
-  findSocat,
   hostMatches,
   parseSandboxSettings,
-  probeBubblewrap,
   refusalMessage,
   resolveSandboxSettings,
 } from "../../src/shell/sandbox/index.js";
 import { closeNetworkProxies, networkProxyFor } from "../../src/shell/sandbox/network-proxy.js";
 import { createSession, type Session, text } from "../tools/bash/harness.js";
+import { proxyTestSkipReason } from "./sandbox-proxy-prerequisites.js";
 
-const availability = await probeBubblewrap();
-const socat = findSocat();
-let curlAvailable = true;
-try {
-  execFileSync("curl", ["--version"], { stdio: "ignore" });
-} catch {
-  curlAvailable = false;
-}
-const skipReason = !availability.available
-  ? availability.reason
-  : !socat
-    ? "socat is not installed (scripts/setup.sh installs it)"
-    : !curlAvailable
-      ? "curl is not installed"
-      : undefined;
+const skipReason = await proxyTestSkipReason();
 
 let http: Server;
 let httpPort = 0;

@@ -1,31 +1,13 @@
-// The SOCKS5 side of the sandbox's filtering proxy: the handshake parser on malformed greetings and
-// requests, the proxy's answers over its real Unix socket, and sandboxed curl (real bubblewrap and
-// socat) reaching a server on the host's 127.0.0.1 as `localhost` (allowed) and as `127.0.0.1`
-// (refused), by name (socks5h) and by address (socks5, where curl resolves the name itself).
-import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { findSocat, parseSandboxSettings, probeBubblewrap } from "../../src/shell/sandbox/index.js";
+import { parseSandboxSettings } from "../../src/shell/sandbox/index.js";
 import { closeNetworkProxies, networkProxyFor } from "../../src/shell/sandbox/network-proxy.js";
 import { parseGreeting, parseRequest, replyBytes, SocksReply } from "../../src/shell/sandbox/socks5.js";
 import { createSession, type Session, text } from "../tools/bash/harness.js";
+import { proxyTestSkipReason } from "./sandbox-proxy-prerequisites.js";
 
-const availability = await probeBubblewrap();
-const socat = findSocat();
-let curlAvailable = true;
-try {
-  execFileSync("curl", ["--version"], { stdio: "ignore" });
-} catch {
-  curlAvailable = false;
-}
-const skipReason = !availability.available
-  ? availability.reason
-  : !socat
-    ? "socat is not installed (scripts/setup.sh installs it)"
-    : !curlAvailable
-      ? "curl is not installed"
-      : undefined;
+const skipReason = await proxyTestSkipReason();
 
 const bytes = (...values: number[]) => Buffer.from(values);
 /** A CONNECT request by name. */

@@ -1,12 +1,7 @@
-// WebFetch(domain:...) rules feed the sandbox's network lists, as in Claude Code: an allow rule
-// adds its host to sandbox.network.allowedDomains, a deny rule refuses it in the filtering proxy
-// too (deny wins, even where the settings open the whole network). Real bubblewrap, socat and curl
-// against a server on the host's 127.0.0.1, reached as `localhost` and as `127.0.0.1`.
-import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { findSocat, parseSandboxSettings, probeBubblewrap } from "../../../src/shell/sandbox/index.js";
+import { parseSandboxSettings } from "../../../src/shell/sandbox/index.js";
 import { closeNetworkProxies } from "../../../src/shell/sandbox/network-proxy.js";
 import {
   emptyPermissionContext,
@@ -15,6 +10,7 @@ import {
 } from "../../../src/tool/permission-types.js";
 import { sandboxNetworkFor } from "../../../src/tools/bash/sandbox-network.js";
 import { BashTool } from "../../../src/tools/bash/tool.js";
+import { proxyTestSkipReason } from "../../shell/sandbox-proxy-prerequisites.js";
 import { createSession, type Session, text } from "./harness.js";
 
 function webFetchRule(behavior: PermissionBehavior, content: string): PermissionRule {
@@ -88,20 +84,7 @@ describe("the sandbox's network lists from settings and WebFetch rules", () => {
   });
 });
 
-const availability = await probeBubblewrap();
-let curlAvailable = true;
-try {
-  execFileSync("curl", ["--version"], { stdio: "ignore" });
-} catch {
-  curlAvailable = false;
-}
-const skipReason = !availability.available
-  ? availability.reason
-  : !findSocat()
-    ? "socat is not installed (scripts/setup.sh installs it)"
-    : !curlAvailable
-      ? "curl is not installed"
-      : undefined;
+const skipReason = await proxyTestSkipReason();
 
 describe.skipIf(skipReason !== undefined)(
   `WebFetch rules in the sandbox's proxy${skipReason ? ` (skipped: ${skipReason})` : ""}`,
