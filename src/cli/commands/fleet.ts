@@ -13,6 +13,7 @@ import { checkSubmitPolicy } from "../../fleet/submit-policy.js";
 import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js";
 import { loadWorkerPolicy } from "../../fleet/worker-policy.js";
 import { protectedPathReason } from "../../permissions/index.js";
+import { untilStopSignal } from "../../process/until-stop-signal.js";
 import { fleetPolicyJudges } from "../fleet-policy-judges.js";
 import { jobSessionArgs } from "../session/spec-of-job.js";
 import { parseSubmitArgs } from "./fleet-submit-args.js";
@@ -355,11 +356,9 @@ async function dashboard(argv: string[]): Promise<number> {
     await client.call(() => client.redis.ping());
     const board = await startDashboard({ redis: client.redis, port });
     out(`warden fleet dashboard: open ${board.url}\n`);
-    await new Promise<void>((resolve) => {
-      process.once("SIGINT", () => resolve());
-      process.once("SIGTERM", () => resolve());
-    });
+    const release = await untilStopSignal();
     await board.close();
+    release();
     return 0;
   });
 }

@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sessionArtifactsDir } from "../../config/paths.js";
 import type { McpServerStatus } from "../../mcp/connection-types.js";
+import { untilStopSignal } from "../../process/until-stop-signal.js";
 import { wardenVersion } from "../version.js";
 import { add, approve, EDIT_USAGE, get, McpUsageError, remove } from "./mcp-edit.js";
 
@@ -300,10 +301,8 @@ async function serve(argv: string[]): Promise<number> {
   // What clients see: the pool less the tools that cannot be served (ToolSearch, ones that need a person here).
   err(`warden mcp: serving ${servableTools(tools).length} tools at ${running.url}\n`);
   err(`warden mcp: token ${token} (send it as 'Authorization: Bearer <token>')\n`);
-  await new Promise<void>((done) => {
-    process.once("SIGINT", done);
-    process.once("SIGTERM", done);
-  });
+  const release = await untilStopSignal();
   await running.close();
+  release();
   return 0;
 }

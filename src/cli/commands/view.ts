@@ -1,6 +1,8 @@
 // `warden view [SESSION] [--port N]`: serves this project's sessions as local web pages (see
 // src/view/) and prints the URL to open, with its access token; runs until interrupted. Loaded
 // only when the subcommand runs, so no other command pays for the viewer.
+
+import { untilStopSignal } from "../../process/until-stop-signal.js";
 import { findTranscript, startViewServer } from "../../view/server.js";
 import { type CommandIo, processIo } from "./command-io.js";
 
@@ -45,11 +47,8 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
   }
   const server = await startViewServer({ cwd: io.cwd, port: args.port });
   io.stdout.write(`warden view: open ${server.urlFor(args.sessionId)}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  const release = await untilStopSignal();
   await server.close();
+  release();
   return 0;
 }
