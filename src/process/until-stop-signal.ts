@@ -1,10 +1,10 @@
 /**
  * Resolves on the first SIGINT or SIGTERM, for a server that runs until it is told to stop.
  *
- * The listeners stay on until the caller's cleanup is done, not `once`: signal-exit (loaded by
- * some dependencies, sometimes only after start) re-sends a signal to the process when it finds
- * itself the only listener left, and a `once` listener removes itself before signal-exit looks,
- * so the server would die by the signal mid-cleanup instead of closing and exiting 0.
+ * The listeners stay on until the caller's cleanup is done, not `once`: the MCP child registry
+ * (src/mcp/child-registry.ts) and signal-exit (loaded by ink) both raise a signal again when they
+ * find no other listener for it, and a `once` listener removes itself before they look, so the
+ * server died by the signal mid-close instead of closing and exiting 0.
  */
 export function untilStopSignal(): Promise<() => void> {
   return new Promise((resolve) => {
