@@ -129,7 +129,9 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     await submit(t, "write out.txt");
     await t.waitFor("Do you want to proceed?");
     t.type("3");
-    await t.waitFor("Tell Warden what to do differently");
+    const feedback = await t.waitFor("Tell Warden what to do differently");
+    // The pointer moved to the option the digit chose.
+    expect(feedback).toMatch(/❯ 3\. No/);
     t.type("use stdout instead");
     await t.waitFor("use stdout instead");
     t.press("Enter");

@@ -104,7 +104,11 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
     }
     if (event.kind === "text") {
       const digit = Number(event.text);
-      if (Number.isInteger(digit) && digit >= 1 && digit <= options.length) choose(digit - 1);
+      if (Number.isInteger(digit) && digit >= 1 && digit <= options.length) {
+        // The pointer follows the digit, so the feedback line opens under the option it belongs to.
+        setSelected(digit - 1);
+        choose(digit - 1);
+      }
       return;
     }
     if (event.kind !== "key") return;
