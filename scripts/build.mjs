@@ -89,6 +89,24 @@ const providerSdkGlobals = {
     });
   },
 };
+// ink's layout engine (yoga) carries its wasm as a base64 data: URL and, where a global `fetch`
+// exists, reads it through `fetch`: in Node that loads undici on the interactive UI's path to its
+// first frame (~65 ms of CPU and ~8 MB at load 17, measured for issue 39) to decode a string that
+// yoga decodes itself (with atob) where there is no fetch. Both of its "is there a fetch" tests
+// answer no; the build fails if yoga's loader no longer reads as expected, rather than pay again.
+const YOGA_LOADER = /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
+const YOGA_FETCH_TEST = '"function"!=typeof fetch';
+const yogaWithoutFetch = {
+  name: "yoga-without-fetch",
+  setup(b) {
+    b.onLoad({ filter: YOGA_LOADER }, (args) => {
+      const code = readFileSync(args.path, "utf8");
+      const tests = code.split(YOGA_FETCH_TEST).length - 1;
+      if (tests !== 2) throw new Error(`yoga's wasm loader: expected 2 tests for fetch, found ${tests}`);
+      return { contents: code.split(YOGA_FETCH_TEST).join("true"), loader: "js" };
+    });
+  },
+};
 const external = Object.keys(pkg.dependencies ?? {})
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
@@ -112,7 +130,7 @@ const result = await build({
   external,
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
-  plugins: [zodEnglishOnly, silentDebug, providerSdkGlobals],
+  plugins: [zodEnglishOnly, silentDebug, providerSdkGlobals, yogaWithoutFetch],
   // React (bundled with ink) picks its development build unless NODE_ENV says production: that
   // build checks every render and made each keystroke's redraw several times slower (issue 14's
   // echo latency). A CLI is always production; the development branches also leave the bundle.
