@@ -9,9 +9,9 @@
 // The scenarios:
 // - "say hi": spawn → first byte of the first request; peak RSS of the one-turn session.
 // - 8 parallel Reads of small files in one response: end of that response → the follow-up request.
-// - 8 × `sleep 1 && cat FILE` in one response: the same gap, over the 1 s the commands take
-//   together (issue 10's race: before the executor waited for the grammar they ran one after
-//   another, ~8 s), beside the same commands spawned together by bare Node.
+// - 8 × `sleep 1 && cat FILE` in one response: the same gap, beside its ideal (the 1 s the
+//   commands take together; issue 10's race: before the executor waited for the grammar they ran
+//   one after another, ~8 s) and the same commands spawned together by bare Node.
 // - "say hi" with one stdio MCP server of 60 tools (a plain Node server on the official SDK):
 //   spawn → first request, as a delta over "say hi", when the server's tool list is not yet known
 //   to the project and when it is remembered from the project's last session.
@@ -266,7 +266,7 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
     const hiFirst = build.hi.map(firstRequestMs);
     const hiMs = median(hiFirst);
     const readGaps = build.reads.map((s) => s.gaps[0] as number);
-    const sleepOver = build.sleeps.map((s) => (s.gaps[0] as number) - 1_000);
+    const sleepGaps = build.sleeps.map((s) => s.gaps[0] as number);
     const coldDelta = build.mcpCold.map(firstRequestMs).map((ms) => ms - hiMs);
     const rememberedDelta = build.mcpRemembered.map(firstRequestMs).map((ms) => ms - hiMs);
     const rss = build.hi.map((s) => s.run.peakRssMb);
@@ -307,12 +307,13 @@ export default async function cliScenariosBench(): Promise<BenchRow[]> {
     }
     if (selected.has("sleeps")) {
       rows.push({
-        name: name("8 x `sleep 1 && cat`: response end → follow-up, over 1 s"),
-        value: median(sleepOver),
+        // The whole gap, beside its ideal (the commands' own 1 s) and the same 8 commands spawned
+        // together by bare Node in the same rounds: issue 39 compares agents on this figure.
+        name: name("8 x `sleep 1 && cat`: response end → follow-up"),
+        value: median(sleepGaps),
         unit: "ms",
-        target: "<= 100",
-        // The session's CPU time (start-up included) moves far less with the machine's load than the gap.
-        note: `${ratio(median(sleepOver), floorMs)}; ${of}, ${range(sleepOver)}; CPU of the session ${median(build.sleeps.map((s) => s.run.cpuMs)).toFixed(0)} ms; one after another: ~7000`,
+        target: "<= 1150",
+        note: `ideal 1000; bare Node ${(1_000 + median(bare)).toFixed(0)}; ${of}, ${range(sleepGaps)}; CPU of the session ${median(build.sleeps.map((s) => s.run.cpuMs)).toFixed(0)} ms; one after another: ~8000`,
       });
     }
     if (selected.has("mcp")) {

@@ -17,8 +17,11 @@ import { isBuiltin } from "node:module";
 import { basename, join } from "node:path";
 import { rollup } from "rollup";
 
-/** The chunks whose code is cached: those every `warden -p` compiles. */
-const CACHED = ["headless", "anthropic"];
+/**
+ * The chunks whose code is cached: those every `warden -p` compiles, and the interactive UI's
+ * (~1 MB: ink, react and our components, compiled before its first frame; issue 39).
+ */
+const CACHED = ["headless", "anthropic", "ui"];
 
 /**
  * Node's modules each body requires only when first used (see the loader's __wardenLazyModule):

@@ -35,6 +35,9 @@ const GROUPS = [
   { name: "mcp-manager", entry: "src/mcp/manager.ts" },
   // The interactive session beyond what the headless path already loads (ink stays apart).
   { name: "interactive", entry: "src/cli/interactive/run.ts" },
+  // The interactive UI (ink, react, yoga and our components): a name of its own, so that its code
+  // can be compiled through V8's code cache (cached-chunks.mjs).
+  { name: "ui", entry: "src/ui/run.tsx" },
 ];
 
 // Bundled CommonJS (ink's signal-exit and stack-utils) calls require() for Node's own modules,

@@ -45,6 +45,10 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
     return 1;
   }
   const ui = await uiLoading;
+  // The UI's code is evaluated in one synchronous step (compiled from V8's code cache), and its
+  // first frame is another: one turn of the event loop between them lets the plain prompt echo
+  // the keys typed meanwhile, instead of leaving them unechoed until the full UI draws them.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const terminal = { stdin: process.stdin, stdout: process.stdout };
   const earlyInput = early.handOver();
   let current: SessionHandle | undefined;
