@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { HEAVY_TESTS, INTEGRATION_TESTS } from "./test/tiers.js";
 
@@ -19,6 +20,10 @@ export default defineConfig({
           globalSetup: ["test/setup/unit.ts"],
           include: ["test/**/*.test.ts"],
           exclude: [...INTEGRATION_TESTS, ...HEAVY_TESTS],
+          // Vitest's default is one worker fewer than the cores: a single file at a time on a
+          // 2-core machine, the other core idle while the unit tier runs alone. Its files spend
+          // much of their time waiting on bash, git and servers, so two at once overlap well.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
           sequence: { groupOrder: 0 },
         },
       },

@@ -42,6 +42,21 @@ describe("the test tiers", () => {
     expect(misfiled.filter((line) => !line.startsWith("test/architecture/test-tiers.test.ts"))).toEqual([]);
   });
 
+  it("spawn no TypeScript through tsx in any tier: the built CLI or a compiled fixture instead", () => {
+    // A spawn under tsx costs ~1-2 s of compiling; the global setups build dist/ and test/.build/.
+    const throughTsx =
+      /["']--import["'],\s*["']tsx\b|["']--(loader|require)["'],\s*["']tsx\b|node_modules\/\.bin\/tsx\b/;
+    // Helpers and fixtures too, not only the test files.
+    const sources = readdirSync(join(REPO_ROOT, "test"), { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".ts") && !name.startsWith(".build"))
+      .map((name) => `test/${name}`);
+    const offenders = sources.filter(
+      (file) =>
+        file !== "test/architecture/test-tiers.test.ts" && throughTsx.test(readFileSync(join(REPO_ROOT, file), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it("list only files that exist, so a renamed test does not fall back into the unit tier unseen", () => {
     const all = testFiles(join(REPO_ROOT, "test"));
     const unmatched = [...INTEGRATION_TESTS, ...HEAVY_TESTS].filter((glob) => {

@@ -27,6 +27,7 @@ export const FIXTURE_SOURCES = [
   "fixtures/mcp-servers/many-tools-server.ts",
   "fixtures/mcp-servers/silent-server.ts",
   "permissions/fixtures/settings-writer.ts",
+  "process/fixtures/stop-signal-server.ts",
   "providers/fixtures/readable-stream-probe.ts",
   "session/fixtures/exit-after-record.ts",
   "tools/bash/fixtures/leave-processes.ts",

@@ -194,8 +194,23 @@ describe("results while the model streams", () => {
   });
 
   it("emits each result once by its tool_use id, whether it finished during the stream or after it", async () => {
-    const slow = stampTool("Slow", "block", () => {}, 300);
-    const session = sessionWith([bigTool as AnyTool, slow]);
+    // Slow finishes only once the response has ended (the session said its assistant message):
+    // a fixed wait raced the stream on a busy machine.
+    let responseEnded!: () => void;
+    const ended = new Promise<void>((resolve) => {
+      responseEnded = resolve;
+    });
+    const slow = buildTool({
+      name: "Slow",
+      inputSchema: z.object({}),
+      prompt: async () => "Waits for the response to end.",
+      isConcurrencySafe: () => true,
+      call: async () => {
+        await ended;
+        return { data: "Slow finished" };
+      },
+    });
+    const session = sessionWith([bigTool as AnyTool, slow as AnyTool]);
     server.enqueue(
       reply()
         .tool("Big", { size: 20 }, { id: "toolu_early" })
@@ -204,7 +219,11 @@ describe("results while the model streams", () => {
         .delay(15),
       reply().text("done"),
     );
-    const events = await run(session, "go");
+    const events: QueryEvent[] = [];
+    for await (const event of session.submitMessage("go")) {
+      events.push(event);
+      if (event.type === "assistant") responseEnded();
+    }
     const shown = events.flatMap((e) => (e.type === "tool_result" ? [e] : []));
     expect(shown.map((e) => e.toolUse.id)).toEqual(["toolu_early", "toolu_late"]);
     expect(shown.map((e) => e.result.tool_use_id)).toEqual(["toolu_early", "toolu_late"]);

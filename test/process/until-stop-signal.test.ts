@@ -2,32 +2,11 @@
 // sometimes after the server started) is listening too: it re-sends the signal to the process
 // when it finds itself the last listener, and that killed `warden mcp serve` mid-close.
 import { spawn } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const moduleUrl = new URL("../../src/process/until-stop-signal.ts", import.meta.url).href;
-
-const child = `
-import { createRequire } from "node:module";
-import { untilStopSignal } from ${JSON.stringify(moduleUrl)};
-// The server's open socket, which keeps the process alive until it closes.
-const serving = setInterval(() => {}, 1000);
-const waiting = untilStopSignal();
-// Loaded after the server is listening, as a lazily imported dependency would be.
-createRequire(${JSON.stringify(join(root, "package.json"))})("signal-exit")(() => {});
-process.stdout.write("ready\\n");
-const release = await waiting;
-await new Promise((r) => setTimeout(r, 50));
-clearInterval(serving);
-release();
-process.stdout.write("closed\\n");
-`;
+import { builtFixture } from "../helpers/built.js";
 
 it("resolves on SIGTERM and lets the caller close and exit 0 with signal-exit loaded after it", async () => {
-  const proc = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", child], {
-    cwd: root,
+  const proc = spawn(process.execPath, [builtFixture("process/fixtures/stop-signal-server.ts")], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

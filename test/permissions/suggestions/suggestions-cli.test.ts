@@ -2,18 +2,14 @@
 // used to be offered the bare `Bash` rule (the pipeline's whole-tool default), which an Agent SDK
 // host applied as `"allow": ["Bash"]`. Issue 33: it was then offered nothing, so a host asked
 // again for every test run; it is now offered its exact command, as Claude Code does. Each
-// command here goes through `warden permissions check --jsonl` (the real binary, the decision a
-// prompt would be shown) and the rules it would offer are read from its `suggestedRules`: never
-// the whole tool, never a prefix naming a program that runs other code, the exact command where
-// a rule can hold it, and checked again with those rules in force: they stop the question.
-import { spawn } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+// command here goes through `warden permissions check --jsonl` (the command's own entry called in
+// process, as the binary calls it after its first word; check-cli.test.ts runs the binary itself)
+// and the rules it would offer are read from its `suggestedRules`: never the whole tool, never a
+// prefix naming a program that runs other code, the exact command where a rule can hold it, and
+// checked again with those rules in force: they stop the question.
 import { beforeAll, describe, expect, it } from "vitest";
-
-const root = fileURLToPath(new URL("../../..", import.meta.url));
+import { permissionsInProcess } from "../check-in-process.js";
+import { tempDir } from "../helpers.js";
 
 interface Line {
   behavior: string;
@@ -22,44 +18,19 @@ interface Line {
   suggestedRules?: string[];
 }
 
-function checkAll(commands: readonly string[], allow: (i: number) => string[] = () => []): Promise<Line[]> {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "warden-suggest-home-")));
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), "warden-suggest-project-")));
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(root, "src/cli/main.ts"), "permissions", "check", "--jsonl", "--cwd", cwd],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOME: home,
-        WARDEN_HOME: join(home, ".warden"),
-        WARDEN_MANAGED_SETTINGS: join(home, "p.json"),
-      },
-      stdio: ["pipe", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-  child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-  child.stdin.end(
-    commands
-      .map((command, i) => JSON.stringify({ tool: "Bash", input: { command }, rules: { allow: allow(i) } }))
-      .join("\n"),
-  );
-  return new Promise((resolve, reject) =>
-    child.on("close", (code) => {
-      if (code !== 0) reject(new Error(`exit ${code}: ${stderr}`));
-      else
-        resolve(
-          stdout
-            .trim()
-            .split("\n")
-            .map((line) => JSON.parse(line) as Line),
-        );
-    }),
-  );
+/** Each command as one `--jsonl` request (with the rules `allow(i)` names in force), one decision line each. */
+async function checkAll(commands: readonly string[], allow: (i: number) => string[] = () => []): Promise<Line[]> {
+  const home = tempDir("warden-suggest-home-");
+  const cwd = tempDir("warden-suggest-project-");
+  const input = commands
+    .map((command, i) => JSON.stringify({ tool: "Bash", input: { command }, rules: { allow: allow(i) } }))
+    .join("\n");
+  const run = await permissionsInProcess(["check", "--jsonl", "--cwd", cwd], { home, cwd, input });
+  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
+  return run.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Line);
 }
 
 /** Commands whose program runs other code: no prefix is safe, only the exact command. */
@@ -154,11 +125,10 @@ let runnersWithTheirRules: Line[];
 let noRule: Line[];
 let ordinary: Line[];
 beforeAll(async () => {
-  [runners, noRule, ordinary] = await Promise.all([
-    checkAll(RUNS_OTHER_CODE),
-    checkAll(NO_RULE),
-    checkAll(ORDINARY.map(([command]) => command)),
-  ]);
+  // One after another: each call sets the process's HOME for its own run.
+  runners = await checkAll(RUNS_OTHER_CODE);
+  noRule = await checkAll(NO_RULE);
+  ordinary = await checkAll(ORDINARY.map(([command]) => command));
   // The same commands again, each with the rules it was offered in force.
   runnersWithTheirRules = await checkAll(RUNS_OTHER_CODE, (i) => runners[i]?.suggestedRules ?? []);
 }, 60_000);
