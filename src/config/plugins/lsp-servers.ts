@@ -17,9 +17,13 @@ const DEFAULT_LSP_FILE = "./.lsp.json";
 const pluginLspServerSchema = z.looseObject({
   command: z.string().min(1, "command must not be empty"),
   args: z.array(z.string()).optional(),
-  extensionToLanguage: z
-    .record(z.string().regex(/^\.[A-Za-z0-9_+-]+$/, "an extension starts with a dot (.go)"), z.string().min(1))
-    .refine((map) => Object.keys(map).length > 0, "extensionToLanguage names no extension"),
+  extensionToLanguage: z.record(z.string(), z.string().min(1)).superRefine((map, check) => {
+    const keys = Object.keys(map);
+    if (keys.length === 0) check.addIssue({ code: "custom", message: "extensionToLanguage names no extension" });
+    for (const key of keys.filter((key) => !/^\.[A-Za-z0-9_+-]+$/.test(key))) {
+      check.addIssue({ code: "custom", path: [key], message: `"${key}" is not an extension with its dot (".go")` });
+    }
+  }),
   transport: z.enum(["stdio", "socket"]).optional(),
   env: z.record(z.string(), z.string()).optional(),
   initializationOptions: z.unknown().optional(),
