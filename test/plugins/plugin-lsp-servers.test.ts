@@ -2,7 +2,7 @@
 // root and plugin.json `lspServers` (a file, inline, or a list of both), read into the LSP tool's
 // server list with `${CLAUDE_PLUGIN_ROOT}` filled in; a malformed entry is named and the rest load;
 // a plugin's server comes after the built-in and the user's own, and settings can turn it off.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,7 +10,6 @@ import type { ActivePlugin } from "../../src/config/plugins/active.js";
 import { escapingManifestPaths } from "../../src/config/plugins/components.js";
 import { activePluginLspServers, pluginLspServers } from "../../src/config/plugins/lsp-servers.js";
 import { pluginManifestSchema } from "../../src/config/plugins/manifest.js";
-import { chooseLspServers } from "../../src/lsp/servers.js";
 
 const ROOT_VARIABLE = "$" + "{CLAUDE_PLUGIN_ROOT}";
 const dir = mkdtempSync(join(tmpdir(), "warden-plugin-lsp-servers-"));
@@ -25,11 +24,6 @@ function plugin(name: string, manifest: Record<string, unknown>): ActivePlugin {
   const root = join(dir, name);
   mkdirSync(root, { recursive: true });
   return { id: `${name}@test`, name, root, manifest: pluginManifestSchema.parse({ name, ...manifest }) };
-}
-
-function executable(path: string): void {
-  write(path, "#!/bin/sh\n");
-  chmodSync(path, 0o755);
 }
 
 describe("a plugin's language servers", () => {
@@ -112,38 +106,5 @@ describe("a plugin's language servers", () => {
     const said: string[] = [];
     expect(activePluginLspServers([broken, p], (w) => said.push(w))).toHaveProperty("plugin:mixed:good");
     expect(said[0]).toMatch(/^plugin broken@test: .*\.lsp\.json: .*; its language servers are not loaded$/);
-  });
-
-  it("comes after the built-in and the user's own servers, and settings can change or turn it off", () => {
-    const project = join(dir, "project");
-    write(join(project, "tsconfig.json"), "{}");
-    const p = plugin("ts-and-go", {});
-    executable(join(p.root, "bin", "ts"));
-    executable(join(p.root, "bin", "go"));
-    write(
-      join(p.root, ".lsp.json"),
-      JSON.stringify({
-        ts: { command: `${ROOT_VARIABLE}/bin/ts`, extensionToLanguage: { ".ts": "typescript" } },
-        go: { command: `${ROOT_VARIABLE}/bin/go`, extensionToLanguage: { ".go": "go" } },
-        missing: { command: "no-such-language-server-xyz", extensionToLanguage: { ".zz": "zz" } },
-      }),
-    );
-    const pluginServers = activePluginLspServers([p], () => undefined);
-    const choice = chooseLspServers({ cwd: project, trusted: true, pluginServers });
-    expect(choice.servers.map((s) => s.name)).toEqual(["typescript", "plugin:ts-and-go:ts", "plugin:ts-and-go:go"]);
-    expect(choice.servers[2]?.command).toBe(join(p.root, "bin", "go"));
-    expect(choice.servers[2]?.env.CLAUDE_PLUGIN_ROOT).toBe(p.root);
-    expect(choice.warnings).toEqual([
-      'language server "plugin:ts-and-go:ts" answers for no file: typescript answer(s) for its extensions first (turn one off with settings lspServers.NAME.disabled)',
-      'language server "plugin:ts-and-go:missing": command no-such-language-server-xyz was not found',
-    ]);
-
-    const chosen = chooseLspServers({
-      cwd: project,
-      trusted: true,
-      pluginServers,
-      settings: { typescript: { disabled: true }, "plugin:ts-and-go:go": { disabled: true } },
-    });
-    expect(chosen.servers.map((s) => s.name)).toEqual(["plugin:ts-and-go:ts"]);
   });
 });

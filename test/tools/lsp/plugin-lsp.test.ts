@@ -144,7 +144,7 @@ describe("a plugin's language servers", { timeout: 180_000 }, () => {
     expect(untrusted.init.tools).not.toContain("LSP");
     expect(untrusted.run.stderr).toContain("enabledPlugins: turns on plugins");
     // Nothing of the plugin was read: no word about its servers' entries.
-    expect(untrusted.run.stderr).not.toContain("language server \"");
+    expect(untrusted.run.stderr).not.toContain('language server "');
 
     expect((await cli("trust", "--yes", project)).code).toBe(0);
     const trusted = await session([
