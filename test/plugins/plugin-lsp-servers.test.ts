@@ -90,7 +90,7 @@ describe("a plugin's language servers", () => {
       ),
       expect.stringMatching(
         new RegExp(
-          `^plugin mixed@test: ${manifest}: language server "nomap": extensionToLanguage: .*; it is not loaded$`,
+          `^plugin mixed@test: ${manifest}: language server "nomap": extensionToLanguage: required, missing; it is not loaded$`,
         ),
       ),
       `plugin mixed@test: ${manifest}: language server "emptymap": extensionToLanguage: extensionToLanguage names no extension; it is not loaded`,

@@ -65,8 +65,10 @@ export function pluginLspServers(plugin: ActivePlugin, warnings: string[]): Reco
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const field = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+        // A missing required field, said so rather than as a type error about `undefined`.
+        const message = issue?.message.endsWith("received undefined") ? "required, missing" : issue?.message;
         warnings.push(
-          `plugin ${plugin.id}: ${where}: language server "${name}": ${field}${issue?.message ?? "invalid"}; it is not loaded`,
+          `plugin ${plugin.id}: ${where}: language server "${name}": ${field}${message ?? "invalid"}; it is not loaded`,
         );
         continue;
       }
