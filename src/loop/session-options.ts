@@ -4,6 +4,7 @@ import type { Message } from "../messages/types.js";
 import type { ModelOverride } from "../models/resolve.js";
 import type { Provider, ThinkingSetting } from "../providers/types.js";
 import type { AgentServerStarter } from "../tool/agent-servers.js";
+import type { AgentSkillPreloader } from "../tool/agent-skills.js";
 import type { AppState } from "../tool/app-state.js";
 import type { EditorAccess } from "../tool/editor.js";
 import type { FleetAccess } from "../tool/fleet.js";
@@ -65,6 +66,11 @@ export interface SessionEngineOptions {
   waitForTeammates?: boolean;
   /** Starts the MCP servers an agent's frontmatter defines for its run; absent: such an agent is told it has none. */
   agentMcpServers?: AgentServerStarter;
+  /**
+   * Preloads the skills an agent's frontmatter names, running their `!`cmd`` lines in the agent's
+   * context (src/tools/skill/preload.ts); absent: the skills' text is given as written.
+   */
+  preloadSkills?: AgentSkillPreloader;
   /** Runs each teammate outside this process (the CLI's `teammateMode: "process"`); absent: in process. */
   teammateRunner?: TeammateRunner;
   /**

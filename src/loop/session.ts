@@ -64,6 +64,8 @@ export class SessionEngine {
   private readonly startDate: string;
   private readonly transcript: TranscriptWriter | undefined;
   private running: AbortController | undefined;
+  /** Work done for a prompt before it is sent (runBeforePrompt); abort() stops it too. */
+  private preparing: AbortController | undefined;
   /** Runs the Agent tool's children; the runner itself loads on the first one. */
   private readonly subagents: SubagentHost = createSubagentHost(() => ({
     provider: this.options.provider,
@@ -81,6 +83,7 @@ export class SessionEngine {
     contextManagement: this.options.contextManagement,
     teammateRunner: this.options.teammateRunner,
     agentMcpServers: this.options.agentMcpServers,
+    preloadSkills: this.options.preloadSkills,
     onForegroundEvent: (parentToolUseId, event) => {
       for (const listener of this.subagentListeners) listener(parentToolUseId, event);
     },
@@ -346,6 +349,22 @@ export class SessionEngine {
   /** Stops the running prompt: the model stream and tool calls are cancelled, every call still gets a result. */
   abort(reason?: unknown): void {
     this.running?.abort(reason);
+    this.preparing?.abort(reason);
+  }
+
+  /**
+   * Runs what a prompt needs before it is sent (a command's `!`cmd`` lines, src/tools/skill/
+   * shell-marks.ts) so that an interrupt (Esc, SIGINT, the SDK's) stops it as it stops a prompt:
+   * `work` gets the signal abort() raises. The caller decides what an interrupted preparation means.
+   */
+  async runBeforePrompt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abortController = new AbortController();
+    this.preparing = abortController;
+    try {
+      return await work(abortController.signal);
+    } finally {
+      if (this.preparing === abortController) this.preparing = undefined;
+    }
   }
 
   /**

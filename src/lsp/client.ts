@@ -146,11 +146,9 @@ export class LspClient {
     });
     exited.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
+    const limit = this.spec.startupTimeout ?? INITIALIZE_TIMEOUT_MS;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer to initialize within ${INITIALIZE_TIMEOUT_MS} ms`)),
-        INITIALIZE_TIMEOUT_MS,
-      );
+      timer = setTimeout(() => reject(new Error(`no answer to initialize within ${limit} ms`)), limit);
     });
     try {
       const result = await Promise.race([

@@ -1,8 +1,9 @@
 // Which language servers a session may start, and whether each can be found, decided without
 // loading any LSP code (the tool's isEnabled() asks this at start-up). Two are built in:
 // TypeScript/JavaScript through typescript-language-server (a dependency of Warden) and Python
-// through pyright, when pyright-langserver is on PATH or installed in the project. Settings
-// `lspServers` adds servers, or changes or turns off a built-in one by its name.
+// through pyright, when pyright-langserver is on PATH or installed in the project. Active plugins
+// add servers (src/config/plugins/lsp-servers.ts), tried after the built-in and the user's own for
+// a file. Settings `lspServers` adds servers, or changes or turns off a built-in or plugin one by its name.
 import { accessSync, constants, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, extname, isAbsolute, join } from "node:path";
@@ -22,6 +23,8 @@ export interface LspServerSpec {
   initializationOptions?: unknown;
   /** What the server gets when it asks for `workspace/configuration`, by section. */
   settings?: Record<string, unknown>;
+  /** How long it may take to answer `initialize`, in ms (the client's default when absent). */
+  startupTimeout?: number;
 }
 
 const userServerSchema = z.strictObject({
@@ -35,6 +38,7 @@ const userServerSchema = z.strictObject({
   env: z.record(z.string(), z.string()).optional(),
   initializationOptions: z.unknown().optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
+  startupTimeout: z.number().int().positive().optional(),
   disabled: z.boolean().optional(),
 });
 
@@ -144,12 +148,17 @@ export interface ChooseServersOptions {
    * run. Settings from an untrusted folder never reach here (they wait for `warden trust`).
    */
   trusted: boolean;
+  /**
+   * Servers the active plugins declare, by name (`plugin:<plugin>:<server>`), shaped like settings
+   * entries. Only plugins the user turned on, or a trusted project did, get here (src/config/plugins/).
+   */
+  pluginServers?: Record<string, unknown>;
 }
 
 /**
  * The servers a session may start: built-in ones whose program is there and whose language the
  * project's top folder shows (a marker file or a source file), and every server from settings
- * whose command can be found.
+ * or a plugin whose command can be found. A file goes to the first server listing its extension.
  */
 export function chooseLspServers(options: ChooseServersOptions): LspServerChoice {
   const warnings: string[] = [];
@@ -168,11 +177,27 @@ export function chooseLspServers(options: ChooseServersOptions): LspServerChoice
     }
     configured.set(name, parsed.data);
   }
+  const fromPlugins = new Map<string, LspServerSettings>();
+  for (const [name, raw] of Object.entries(options.pluginServers ?? {})) {
+    const parsed = userServerSchema.safeParse(raw);
+    if (!parsed.success || !parsed.data.command || !parsed.data.extensions) {
+      warnings.push(`language server "${name}" from a plugin is not valid; it is ignored`);
+      continue;
+    }
+    fromPlugins.set(name, parsed.data);
+  }
+  // Built-in first, then the user's own, then the plugins': a plugin cannot take a file from either.
+  const names = new Set([
+    ...Object.keys(builtIn),
+    ...[...configured.keys()].filter((name) => !fromPlugins.has(name)),
+    ...fromPlugins.keys(),
+  ]);
   const servers: LspServerSpec[] = [];
-  for (const name of new Set([...Object.keys(builtIn), ...configured.keys()])) {
+  for (const name of names) {
     const own = configured.get(name);
     if (own?.disabled) continue;
-    const makeBase = builtIn[name];
+    const fromPlugin = fromPlugins.get(name);
+    const makeBase = builtIn[name] ?? (fromPlugin && (() => mergeSpec(name, undefined, fromPlugin)));
     if (!makeBase && (!own?.command || !own.extensions)) {
       warnings.push(`settings lspServers.${name} needs "command" and "extensions"; it is ignored`);
       continue;
@@ -186,8 +211,16 @@ export function chooseLspServers(options: ChooseServersOptions): LspServerChoice
     const command =
       merged.command === process.execPath ? merged.command : findCommand(merged.command, options.cwd, options.trusted);
     if (!command) {
-      if (own) warnings.push(`language server "${name}": command ${merged.command} was not found`);
+      if (own || fromPlugin) warnings.push(`language server "${name}": command ${merged.command} was not found`);
       continue;
+    }
+    if (fromPlugin) {
+      const earlier = merged.extensions.map((ext) => serverForFile(servers, `x${ext}`)?.name);
+      if (earlier.every((taken) => taken !== undefined)) {
+        warnings.push(
+          `language server "${name}" answers for no file: ${[...new Set(earlier)].join(", ")} answer(s) for its extensions first (turn one off with settings lspServers.NAME.disabled)`,
+        );
+      }
     }
     servers.push({ ...merged, command });
   }
@@ -211,6 +244,9 @@ function mergeSpec(
     env: { ...base?.env, ...own?.env },
     initializationOptions: own?.initializationOptions ?? base?.initializationOptions,
     settings: own?.settings ?? base?.settings,
+    ...((own?.startupTimeout ?? base?.startupTimeout) !== undefined && {
+      startupTimeout: own?.startupTimeout ?? base?.startupTimeout,
+    }),
   };
 }
 

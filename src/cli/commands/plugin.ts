@@ -12,7 +12,7 @@ const USAGE = `Usage: warden plugin marketplace add <folder | git-url | owner/re
        warden plugin list
        warden plugin enable|disable|uninstall <name>@<marketplace> [--scope user|project|local]
 
-Plugins in Claude Code's format: commands (/plugin:command), agents, skills, hooks and MCP servers.
+Plugins in Claude Code's format: commands (/plugin:command), agents, skills, hooks, MCP and language servers.
 --scope says which settings file turns the plugin on: user (~/.warden/settings.json, the default),
 project (.claude/settings.json, shared with the repository) or local (.claude/settings.local.json).
 A project's plugins wait until you trust the folder (warden trust). For one session without

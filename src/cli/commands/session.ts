@@ -182,11 +182,19 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
     } else {
       await built.runStartHooks();
       if (runsShell) {
-        const { runCommandShell } = await import("../../tools/skill/shell-marks.js");
-        expandedPrompt = await runCommandShell(expandedPrompt, {
-          contextFor: (abortController) => session.toolUseContext(abortController),
-          canUseTool: built.canUseTool,
-        });
+        // SIGINT (the session's interrupt) stops the mark running and the prompt is not sent.
+        const { runCommandShell, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
+        const text = expandedPrompt;
+        const run = await session.runBeforePrompt(async (signal) => ({
+          text: await runCommandShell(text, {
+            contextFor: (abortController) => session.toolUseContext(abortController),
+            canUseTool: built.canUseTool,
+            signal,
+          }),
+          interrupted: signal.aborted,
+        }));
+        if (run.interrupted) throw new SessionSetupError(shellInterruptedNotice(prompt), 130);
+        expandedPrompt = run.text;
       }
       if (expandedWith) expandedPrompt = withHookContext(expandedPrompt, expandedWith);
       // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.

@@ -185,11 +185,21 @@ async function* runWithSlashCommands(
     let text = expanded.prompt;
     if (expanded.fromFile) {
       // Its `!`command`` marks run now, with its grants in force; one that asks asks the person.
-      const { runCommandShell } = await import("../../tools/skill/shell-marks.js");
-      text = await runCommandShell(text, {
-        contextFor: (abortController) => session.toolUseContext(abortController),
-        canUseTool: built.canUseTool,
-      });
+      // Esc (the session's interrupt) stops the one running, skips the rest and keeps the prompt back.
+      const { runCommandShell, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
+      const run = await session.runBeforePrompt(async (signal) => ({
+        text: await runCommandShell(text, {
+          contextFor: (abortController) => session.toolUseContext(abortController),
+          canUseTool: built.canUseTool,
+          signal,
+        }),
+        interrupted: signal.aborted,
+      }));
+      if (run.interrupted) {
+        warn(shellInterruptedNotice(prompt));
+        return undefined;
+      }
+      text = run.text;
     }
     return yield* built.runPrompt(withHookContext(text, expanded));
   } finally {

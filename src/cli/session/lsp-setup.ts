@@ -1,6 +1,7 @@
-// The LSP tool for a session: which language servers may be started here (decided from settings
-// and the project's top folder, no LSP code loaded), the tool when there is one, and the close at
+// The LSP tool for a session: which language servers may be started here (decided from settings,
+// the active plugins and the project's top folder, no LSP code loaded), the tool when there is one, and the close at
 // the session's end that stops every server it started.
+import { activePluginLspServers } from "../../config/plugins/lsp-servers.js";
 import { type LoadedSettings, settingsEnv } from "../../config/settings.js";
 import { isWorkspaceTrusted } from "../../config/trust/index.js";
 import { chooseLspServers } from "../../lsp/servers.js";
@@ -26,6 +27,8 @@ export function setUpLsp(cwd: string, loaded: LoadedSettings, warn: (message: st
     cwd,
     settings: settingsLspServers(loaded),
     trusted: isWorkspaceTrusted(loaded.workspaceTrust),
+    // Active plugins only: a project's enabledPlugins count once the folder is trusted (as for their MCP servers).
+    pluginServers: activePluginLspServers(loaded.plugins?.plugins ?? [], warn),
   });
   for (const warning of choice.warnings) warn(warning);
   if (choice.servers.length === 0) return { tools: [], service: undefined, close: async () => undefined };

@@ -306,6 +306,9 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       isNonInteractive: options.isNonInteractive,
       // The MCP client is loaded only when an agent with servers of its own runs.
       agentMcpServers: async (...args) => (await import("../../mcp/agent-servers.js")).startAgentMcpServers(...args),
+      // From the session's own catalog (its trust, its plugins); loaded when such an agent first runs.
+      preloadSkills: async (...args) =>
+        (await import("../../tools/skill/preload.js")).preloadAgentSkills(skills.catalog, ...args),
       ...(teams && { teammateRunner: teammateRunnerFor(teammateMode(config, permissions.settings), config, warn) }),
       ...(fleet ? { fleet: fleet.access } : {}),
       ...(options.editor ? { editor: options.editor } : {}),

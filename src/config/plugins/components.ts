@@ -57,7 +57,7 @@ export function resolvePluginPath(root: string, path: string): PluginPath {
 export function escapingManifestPaths(root: string, manifest: PluginManifest): string[] {
   const written: string[] = [];
   for (const kind of Object.keys(DEFAULT_FOLDER) as PluginPathKind[]) written.push(...asList(manifest[kind]));
-  for (const key of ["hooks", "mcpServers"] as const) {
+  for (const key of ["hooks", "mcpServers", "lspServers"] as const) {
     for (const entry of configEntries(manifest[key])) if (typeof entry === "string") written.push(entry);
   }
   return written.flatMap((path) => {
@@ -72,8 +72,8 @@ function asList(value: string | string[] | undefined): string[] {
 
 type ConfigEntry = string | Record<string, unknown>;
 
-/** plugin.json's `hooks` or `mcpServers` as a list: each a file path or an inline object. */
-function configEntries(value: PluginManifest["hooks"]): ConfigEntry[] {
+/** plugin.json's `hooks`, `mcpServers` or `lspServers` as a list: each a file path or an inline object. */
+export function configEntries(value: PluginManifest["hooks"]): ConfigEntry[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
@@ -123,7 +123,8 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function readJsonObject(file: string): Record<string, unknown> | undefined {
+/** A JSON file holding an object; undefined when it cannot be read, an error when it is not an object. */
+export function readJsonObject(file: string): Record<string, unknown> | undefined {
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -11,7 +11,7 @@ export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** A path, or several, relative to the plugin's root (`./extra/commands`, `./one-command.md`). */
 const pathList = z.union([z.string(), z.array(z.string())]);
 
-/** A JSON object of configuration given inline (hooks, MCP servers). */
+/** A JSON object of configuration given inline (hooks, MCP or language servers). */
 const inlineObject = z.record(z.string(), z.unknown());
 
 /** A path to a JSON file, the configuration inline, or a list mixing both (as Claude Code documents). */
@@ -31,6 +31,8 @@ export const pluginManifestSchema = z.looseObject({
   hooks: configSources.optional(),
   /** MCP files (`{"mcpServers": {...}}`) or the servers themselves, beside .mcp.json. */
   mcpServers: configSources.optional(),
+  /** Language-server files (servers by name, as in .lsp.json) or the servers themselves, beside .lsp.json. */
+  lspServers: configSources.optional(),
 });
 export type PluginManifest = z.infer<typeof pluginManifestSchema>;
 

@@ -87,7 +87,8 @@ const KNOWN_TOP_LEVEL: Record<string, (value: unknown) => string> = {
   model: (v) => `model ${clip(JSON.stringify(v))}`,
   apiKeyHelper: (v) => `a command that supplies the API key: ${clip(String(v))}`,
   trustedFolders: () => "trusted folders (only your own settings can trust a folder)",
-  enabledPlugins: (v) => `turns on plugins (their commands, agents, hooks and MCP servers): ${clip(keysOf(v))}`,
+  enabledPlugins: (v) =>
+    `turns on plugins (their commands, agents, hooks, MCP and language servers): ${clip(keysOf(v))}`,
   extraKnownMarketplaces: (v) => `plugin marketplaces: ${clip(keysOf(v))}`,
 };
 

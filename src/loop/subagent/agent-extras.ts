@@ -1,7 +1,9 @@
 // What an agent's frontmatter adds to its system prompt besides its body: the skills it preloads
 // (`skills: [name, ...]`, each skill's whole text, as if it had invoked them) and its memory
 // (`memory: user | project | local`: a folder of its own whose MEMORY.md it reads at start and may
-// keep up to date). Preloading gives the text only: a skill's `allowed-tools` are not granted.
+// keep up to date). The session's preloader (src/tools/skill/preload.ts) runs each skill's
+// `!`cmd`` lines in the agent's context first; a session without one gives the text as written.
+// Either way the agent is not granted a skill's `allowed-tools`.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { userHome } from "../../config/paths.js";
@@ -37,8 +39,13 @@ function memorySection(definition: AgentDefinition, cwd: string): string | undef
   ].join("\n\n");
 }
 
-async function skillsSection(definition: AgentDefinition, cwd: string): Promise<string | undefined> {
+async function skillsSection(
+  definition: AgentDefinition,
+  cwd: string,
+  preload: ((names: readonly string[]) => Promise<string | undefined>) | undefined,
+): Promise<string | undefined> {
   if (!definition.skills?.length) return undefined;
+  if (preload) return preload(definition.skills);
   const { discoverSkills } = await import("../../config/skills/discover.js");
   const { skillPrompt } = await import("../../config/skills/expand.js");
   const { findSkill } = await import("../../config/skills/types.js");
@@ -54,8 +61,12 @@ async function skillsSection(definition: AgentDefinition, cwd: string): Promise<
 }
 
 /** The sections to add after the agent's own prompt (undefined when its frontmatter asks for none). */
-export async function agentPromptExtras(definition: AgentDefinition, cwd: string): Promise<string | undefined> {
-  const sections = [await skillsSection(definition, cwd), memorySection(definition, cwd)].filter(
+export async function agentPromptExtras(
+  definition: AgentDefinition,
+  cwd: string,
+  preload?: (names: readonly string[]) => Promise<string | undefined>,
+): Promise<string | undefined> {
+  const sections = [await skillsSection(definition, cwd, preload), memorySection(definition, cwd)].filter(
     (s): s is string => s !== undefined,
   );
   return sections.length > 0 ? sections.join("\n\n") : undefined;

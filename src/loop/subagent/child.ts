@@ -165,7 +165,13 @@ export async function setUpChild(
       model: chosen.label,
       additionalDirectories: workingDirectories.filter((dir) => dir !== cwd),
     };
-    const extras = await agentPromptExtras(request.definition, cwd);
+    // Preloaded skills' `!`cmd`` lines run as the agent: its context, its permission path.
+    const preload = deps.preloadSkills;
+    const extras = await agentPromptExtras(
+      request.definition,
+      cwd,
+      preload && ((names) => preload(names, context, request.canUseTool)),
+    );
     const intro = [request.definition.systemPrompt, extras, options.introSuffix]
       .filter((part): part is string => part !== undefined && part !== "")
       .join("\n\n");

@@ -5,6 +5,7 @@ import type { UsageLedger } from "../../models/cost.js";
 import type { ModelInfo } from "../../models/resolve.js";
 import type { Provider } from "../../providers/types.js";
 import type { AgentServerStarter } from "../../tool/agent-servers.js";
+import type { AgentSkillPreloader } from "../../tool/agent-skills.js";
 import type { TeammateState } from "../../tool/team.js";
 import type { TeammateRequest, ToolUseContext } from "../../tool/types.js";
 import type { QueryEvent } from "../events.js";
@@ -41,6 +42,8 @@ export interface SubagentDeps {
   contextManagement?: ContextManagementOptions;
   /** Starts the MCP servers an agent's frontmatter defines (the CLI's session supplies it). */
   agentMcpServers?: AgentServerStarter;
+  /** Preloads an agent's frontmatter skills, running their `!`cmd`` lines (the CLI's session supplies it). */
+  preloadSkills?: AgentSkillPreloader;
   /** How teammates run when not in this process (the CLI's process mode); absent: in process. */
   teammateRunner?: TeammateRunner;
   /**

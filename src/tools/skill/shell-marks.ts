@@ -109,6 +109,12 @@ function refusal(message: string): string {
   return kept.join(" ") || "the permission check refused it";
 }
 
+/** What the person is told when an interrupt stopped a command's marks: the prompt was kept back. */
+export function shellInterruptedNotice(prompt: string): string {
+  const name = prompt.trim().split(/\s/, 1)[0] ?? prompt;
+  return `interrupted while ${name} ran its !\`command\` lines: the command running was stopped (its process group killed), the rest were not run, and the prompt was not sent`;
+}
+
 function notRun(command: string, why: string): string {
   return `[warden did not run \`${command}\`: ${why.trim().replace(/\s+/g, " ")}]`;
 }

@@ -1,13 +1,14 @@
 // After /plugin changed what is installed or turned on: the session is reopened on the same
 // conversation with its settings read again (as /model reopens it on another model), so the
-// plugins' commands, agents, skills, hooks and MCP servers load now instead of at the next start.
+// plugins' commands, agents, skills, hooks, MCP and language servers load now instead of at the next start.
 // The person chooses: a reload restarts the session's MCP servers and runs its SessionStart hooks.
 import type { CommandContext } from "./slash-commands.js";
 
 export async function offerReload(ctx: CommandContext, changed: string): Promise<void> {
   const choice = await ctx.pick(`${changed}\nApply the change to this session now?`, [
     {
-      label: "Reload now: the conversation continues; plugin commands, agents, skills, hooks and MCP servers load",
+      label:
+        "Reload now: the conversation continues; plugin commands, agents, skills, hooks, MCP and language servers load",
       value: "reload",
     },
     { label: "Later: it applies from the next session (or /plugin reload)", value: "later" },
