@@ -49,6 +49,7 @@ export const INTEGRATION_TESTS = [
   "test/journeys/acp-editor.test.ts",
   "test/journeys/subagents.test.ts",
   "test/journeys/crash-recovery.test.ts",
+  "test/journeys/small-window.test.ts",
   "test/config/settings-env.test.ts",
   "test/config/trust/untrusted-command-cli.test.ts",
   "test/context/compaction.test.ts",

@@ -45,6 +45,8 @@ export interface MicrocompactResult {
   cleared: number;
   /** Estimated tokens saved by this call. */
   savedTokens: number;
+  /** The calls whose results this call cleared (a cleared Read's file is out of the model's view). */
+  clearedCalls: ToolUseBlock[];
 }
 
 export async function microcompact(
@@ -67,6 +69,7 @@ export async function microcompact(
 
   const out = [...messages];
   const journal: Array<{ toolUseId: string; content: string }> = [];
+  const clearedCalls: ToolUseBlock[] = [];
   let saved = 0;
   let cleared = 0;
   for (let i = 0; i < protectedFrom && options.estimate - saved > options.target; i++) {
@@ -76,7 +79,9 @@ export async function microcompact(
     for (let j = 0; j < message.content.length && options.estimate - saved > options.target; j++) {
       const block = message.content[j];
       if (block?.type !== "tool_result" || !clearable(block, options.state)) continue;
-      const stub = await stubFor(block, calls.get(block.tool_use_id), options);
+      const call = calls.get(block.tool_use_id);
+      const stub = await stubFor(block, call, options);
+      if (call) clearedCalls.push(call);
       options.state.replaced.set(block.tool_use_id, stub);
       journal.push({ toolUseId: block.tool_use_id, content: stub });
       content ??= [...message.content];
@@ -89,7 +94,7 @@ export async function microcompact(
   // Losing the journal only costs a re-decision after a resume; never fail the request.
   await appendReplacementJournalEntries(options.sessionDir, journal).catch(() => {});
   if (options.history && journal.length > 0) clearInHistory(options.history, options.state);
-  return { messages: out, cleared, savedTokens: Math.max(0, saved) };
+  return { messages: out, cleared, savedTokens: Math.max(0, saved), clearedCalls };
 }
 
 /**

@@ -14,7 +14,9 @@ import type { Provider } from "../providers/types.js";
 import { budgetRequestMessages } from "../results/budget.js";
 import { toolResultReplacementStateOf } from "../results/replacement-state.js";
 import type { CompactTrigger } from "../tool/compact-hooks.js";
+import { findToolByName } from "../tool/pool.js";
 import type { ToolUseContext } from "../tool/types.js";
+import { sessionWorkingDirectory } from "../tool/working-directory.js";
 import type { QueryEvent } from "./events.js";
 import type { SessionAttachments } from "./reminders.js";
 import { toRequestMessages } from "./request-messages.js";
@@ -105,6 +107,12 @@ export class ContextManager {
       target: thresholds.microcompactTarget,
       history: messages,
     });
+    // A cleared Read's text is gone from the model's view: reading that file again must return it.
+    const read = findToolByName(context.options.tools, "Read");
+    for (const call of cleared.clearedCalls) {
+      const path = call.name === "Read" ? read?.getPath?.(call.input, sessionWorkingDirectory(context)) : undefined;
+      if (path !== undefined) context.readFileState.markOutOfView(path);
+    }
     return { messages: cleared.messages, estimate: estimate - cleared.savedTokens };
   }
 

@@ -17,6 +17,11 @@ export interface FileReadRecord {
    * a later edit whether the file changed since (tools/file-shared/editor-view.ts).
    */
   sourceHash?: string;
+  /**
+   * The Read result that showed this text is no longer whole in the conversation (microcompact
+   * replaced it by a stub): reading the file again returns its text, not "unchanged since last read".
+   */
+  outOfView?: boolean;
 }
 
 export class ReadFileState {
@@ -54,6 +59,12 @@ export class ReadFileState {
       const oldest = this.map.keys().next().value as string;
       this.delete(oldest);
     }
+  }
+
+  /** Marks the record's text as gone from the conversation (its order in the LRU is kept). */
+  markOutOfView(path: string): void {
+    const record = this.map.get(path);
+    if (record) this.map.set(path, { ...record, outOfView: true });
   }
 
   delete(path: string): void {

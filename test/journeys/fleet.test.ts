@@ -7,15 +7,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  jsonLines,
-  prepareFleetHome,
-  startWorker,
-  stopWorker,
-  type TestWorker,
-  waitFor,
-  warden,
-} from "../fleet/harness.js";
+import { jsonLines, prepareFleetHome, startWorker, stopWorker, type TestWorker, warden } from "../fleet/harness.js";
 import { redisServerBinary, startTestRedis, type TestRedis } from "../helpers/redis-server.js";
 import { tempDir } from "../loop/helpers.js";
 import { bugRepo, changedLines, sumSource, TEST_COMMAND, testsPass } from "./helpers/bug-repo.js";
@@ -68,14 +60,16 @@ describe.skipIf(!binary)("journey: the bug fixed by a fleet job", () => {
     ]);
     expect(submitted.code, submitted.stderr).toBe(0);
     const id = submitted.stdout.trim();
-    const final = await waitFor(`job ${id} to end`, async () => {
-      const status = jsonLines((await warden(fleet, ["fleet", "status", id, "--json"])).stdout)[0] as
-        | { state: string; refusedCalls?: number }
-        | undefined;
-      return status && ["completed", "failed", "cancelled"].includes(status.state) ? status : undefined;
-    });
+    // Following the job's log returns when the job ends (one process, no polling): the person
+    // watches the session work, then reads its state.
+    const followed = await warden(fleet, ["fleet", "logs", id, "--follow"]);
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(followed.stdout).toContain("Fixed: `sum` now adds, and the test passes.");
+    const final = jsonLines((await warden(fleet, ["fleet", "status", id, "--json"])).stdout)[0] as
+      | { state: string; refusedCalls?: number }
+      | undefined;
     expect(final).toMatchObject({ state: "completed" });
-    expect(final.refusedCalls).toBeUndefined();
+    expect(final?.refusedCalls).toBeUndefined();
 
     const text = (await warden(fleet, ["fleet", "results", id])).stdout;
     expect(text).toContain(`== ${id} completed`);

@@ -4,7 +4,7 @@
 // command with ESC; types a message while a command runs; cycles the modes; compacts; quits; and
 // `--continue` opens on the conversation. What is checked is what the person sees and what is
 // left on disk.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killTerminals, READY, submit, transcriptWhen } from "../helpers/tui-project.js";
@@ -16,6 +16,8 @@ import { answer, decline, terminalProject } from "./helpers/terminal.js";
 afterEach(killTerminals);
 
 const slow = `sleep 10.${process.pid}`;
+/** The file the "short check" waits for (outside the repository: git status stays clean). */
+const GO = join(tempDir("warden-journey-go-"), "typed");
 
 function script() {
   return [
@@ -51,7 +53,13 @@ function script() {
     // 2. A slow command, stopped with ESC.
     turn([call("s1", "Bash", { command: `echo started; ${slow}`, description: "Slow check" })]),
     // 3. A message typed while a command runs.
-    turn([call("q1", "Bash", { command: "echo working; sleep 3", description: "Short check" })]),
+    // It runs until the test has typed the message (a file it waits for), not for a fixed time.
+    turn([
+      call("q1", "Bash", {
+        command: `echo working; until [ -e ${GO} ]; do sleep 0.1; done`,
+        description: "Short check",
+      }),
+    ]),
     turn([text("Noted: I will also look at the README.")]),
     // 4. /compact: the summary request.
     turn([text("Summary: sum.js fixed (a - b became a + b); the test passes; the user reviews commits.")]),
@@ -112,9 +120,10 @@ describe("journey: fixing a bug in the interactive UI (tmux)", () => {
 
     // A message typed while a command runs waits for the model's next turn.
     await submit(t, "Run the short check.");
-    await t.waitFor("Bash(echo working; sleep 3)");
+    await t.waitFor("Bash(echo working; until");
     await submit(t, "also check the README");
     await t.waitFor("queued");
+    writeFileSync(GO, "");
     await t.waitFor("Noted: I will also look at the README.");
 
     // Mode cycling, shown in the status line.

@@ -100,6 +100,26 @@ describe("TranscriptModel", () => {
       "notice [Request interrupted by user]",
     ]);
   });
+
+  it("shows a resumed edit as it was shown live: its diff, not the text written for the model", () => {
+    const model = new TranscriptModel(() => [], "/tmp");
+    const edit: ToolUseBlock = {
+      type: "tool_use",
+      id: "e1",
+      name: "Edit",
+      input: { file_path: "/tmp/none/sum.js", old_string: "return a - b;", new_string: "return a + b;" },
+    };
+    model.showHistory([
+      { role: "assistant", content: [edit] },
+      { role: "user", content: [result("e1", "The file /tmp/none/sum.js has been updated. Changes:\n@@ -1 +1 @@")] },
+    ]);
+    const [item] = model.items;
+    expect(item?.kind === "tool" && item.edit).toEqual({
+      oldText: "return a - b;",
+      newText: "return a + b;",
+      firstLine: 1,
+    });
+  });
 });
 
 describe("TodoWrite in the transcript", () => {

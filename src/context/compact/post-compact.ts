@@ -2,7 +2,10 @@
 // state the sources put back (the todo list, the plan, memory files that had been attached, the
 // date, new tools...) with the files the model read most recently, and, when it fits, the newest
 // exchange verbatim (the tool results the model has not answered yet are worth more than a
-// summary of them).
+// summary of them). The session's read records follow: a file whose text was not put back whole
+// is forgotten, so that reading it again returns its text (not "unchanged since last read", which
+// points at a result the summary replaced) and an edit asks for that read first, as after any
+// file the model has not seen (Claude Code clears its read state at a compaction too).
 import type { AssistantMessage, Message, UserMessage } from "../../messages/types.js";
 import type { ReadFileState } from "../../tool/read-file-state.js";
 import { estimateMessageTokens, estimateTextTokens } from "../token-estimate.js";
@@ -54,7 +57,8 @@ export function postCompactMessages(input: PostCompactInput): Message[] {
     left -= estimateTextTokens(text.length);
   }
   const files = recentFiles(input.readFileState, Math.min(left, REINJECTED_FILES_MAX_TOKENS));
-  if (files) parts.push(files);
+  if (files.text) parts.push(files.text);
+  forgetReadsOutOfView(input.readFileState, files.whole);
   const out: Message[] = [summary];
   if (parts.length > 0) {
     out.push({
@@ -81,8 +85,9 @@ function withinTokens(text: string, maxTokens: number): string | undefined {
  * doing): at most REINJECTED_FILES, each cut to REINJECTED_FILE_MAX_TOKENS and to what is left of
  * `maxTokens`, until too little is left to be worth a file.
  */
-function recentFiles(state: ReadFileState, maxTokens: number): string | undefined {
+function recentFiles(state: ReadFileState, maxTokens: number): { text?: string; whole: Set<string> } {
   const blocks: string[] = [];
+  const whole = new Set<string>();
   let left = maxTokens;
   for (const path of state.keys().reverse()) {
     if (blocks.length >= REINJECTED_FILES || left < MIN_CUT_TOKENS) break;
@@ -94,11 +99,18 @@ function recentFiles(state: ReadFileState, maxTokens: number): string | undefine
     if (content.length > room) {
       const note = "\n[... the rest of the file is not shown: read it again if you need it]";
       content = `${content.slice(0, Math.max(0, room - note.length))}${note}`;
+    } else {
+      whole.add(path);
     }
     left -= estimateTextTokens(header.length + content.length);
     blocks.push(`${header}${content}`);
   }
-  return blocks.length > 0 ? `Files you read most recently:\n\n${blocks.join("\n\n")}` : undefined;
+  return { text: blocks.length > 0 ? `Files you read most recently:\n\n${blocks.join("\n\n")}` : undefined, whole };
+}
+
+/** Every read record but those of the files put back whole goes: their text left the conversation. */
+function forgetReadsOutOfView(state: ReadFileState, inView: ReadonlySet<string>): void {
+  for (const path of state.keys()) if (!inView.has(path)) state.delete(path);
 }
 
 /**

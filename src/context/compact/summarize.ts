@@ -1,14 +1,16 @@
 // The model call of a compaction: the conversation as it would be sent, then a request for a
 // summary. The same system prompt and tools go with it, so the provider's prompt cache of the
 // conversation is read, not rebuilt. A conversation that no longer fits (the reason we are here
-// after a prompt_too_long) is cut from the front first, keeping the first message (the task), and
-// cut further if the provider still refuses it.
+// after a prompt_too_long, or after one turn added more than the margin) has its longest tool
+// results shortened first (./shorten-results.ts), then is cut from the front, keeping the first
+// message (the task), and cut further if the provider still refuses it.
 import type { Message, TextBlock, Usage, UserMessage } from "../../messages/types.js";
 import type { ModelInfo } from "../../models/resolve.js";
 import { type Provider, ProviderError, type ToolSchema } from "../../providers/types.js";
 import { snipNote } from "../snip.js";
 import { SUMMARY_OUTPUT_RESERVE_TOKENS } from "../thresholds.js";
 import { estimateMessageTokens, estimateTextTokens } from "../token-estimate.js";
+import { shortenLongResults } from "./shorten-results.js";
 import { summaryRequest } from "./summary-prompt.js";
 
 export interface SummarizeParams {
@@ -47,7 +49,8 @@ export async function summarize(params: SummarizeParams): Promise<string> {
   if (params.refusal !== undefined) budget = shrunk(budget, estimateAll(params.messages), params.refusal);
   let lastError: unknown;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const messages = fitFromTheFront(params.messages, Math.max(1_000, budget));
+    const fitted = Math.max(1_000, budget);
+    const messages = fitFromTheFront(shortenLongResults(params.messages, fitted), fitted);
     try {
       return await ask(params, withRequest(messages, request), outputTokens);
     } catch (error) {

@@ -222,7 +222,9 @@ async function readText(
   // what the person sees); its version is a hash, a buffer having no mtime.
   const fromEditor = editorReader(context);
   const previous = context.readFileState.get(filePath);
-  const sameWindow = previous !== undefined && previous.offset === offset && previous.limit === limit;
+  // (Not when that earlier result has left the conversation: the note would point at nothing.)
+  const sameWindow =
+    previous !== undefined && !previous.outOfView && previous.offset === offset && previous.limit === limit;
   if (!fromEditor && sameWindow && previous.timestamp === stats.mtimeMs) {
     return { type: "unchanged", filePath };
   }

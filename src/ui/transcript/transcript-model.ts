@@ -192,12 +192,16 @@ export class TranscriptModel {
         } else if (block.type === "tool_use") {
           const tool = this.tool(block.name);
           const result = results.get(block.id);
+          const summary = result
+            ? summarizeResult(tool, block, result)
+            : { lines: ["(no result)"], hidden: 0, isError: true };
+          // An edit reads as it did live: its line counts and diff, not the text written for the model.
+          const edit = summary.isError ? undefined : editOf(block.input, "new");
           this.push({
             kind: "tool",
             summary: toolCallSummary(tool, block, this.cwd),
-            result: result
-              ? summarizeResult(tool, block, result)
-              : { lines: ["(no result)"], hidden: 0, isError: true },
+            result: summary,
+            ...(edit ? { edit } : {}),
           });
         }
       }
