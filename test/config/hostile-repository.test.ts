@@ -238,7 +238,8 @@ describe("trust is bound to the settings the user saw", () => {
     expect(shown.code).toBe(1);
     expect(shown.stdout).toContain("Read(//**)");
     expect(shown.stdout).toContain("changed since");
-  });
+    // Five CLI runs in one test: room for a loaded machine, where each takes seconds.
+  }, 60_000);
 
   it("`warden trust` shows what the folder would grant and, without --yes or a terminal, trusts nothing", async () => {
     const repo = hostileRepo({
