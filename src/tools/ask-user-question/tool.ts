@@ -15,10 +15,12 @@ import {
 
 export const MAX_HEADER_CHARS = 12;
 
-const optionSchema = z.strictObject({
-  label: z.string().trim().min(1).describe("The choice, in 1-5 words"),
-  description: z.string().describe("What choosing it means"),
-});
+const optionSchema = z.lazy(() =>
+  z.strictObject({
+    label: z.string().trim().min(1).describe("The choice, in 1-5 words"),
+    description: z.string().describe("What choosing it means"),
+  }),
+);
 
 const questionSchema = z
   .strictObject({

@@ -47,26 +47,30 @@ import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
 
 export const BASH_MAX_RESULT_SIZE_CHARS = 30_000;
 
-const inputSchema = z.strictObject({
-  command: z.string().describe("The command to execute"),
-  timeout: z
-    .number()
-    .positive()
-    .optional()
-    .describe(`Optional timeout in milliseconds (max ${maxTimeoutMs()}; default ${defaultTimeoutMs()})`),
-  description: z
-    .string()
-    .optional()
-    .describe("What this command does in 5-10 words, active voice (e.g. 'Run the unit tests')"),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe("Run the command in the background and return a task id at once; read its output later with TaskOutput"),
-  dangerouslyDisableSandbox: z
-    .boolean()
-    .optional()
-    .describe("Run outside the sandbox. Only after a command failed because of the sandbox; the user is asked"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    command: z.string().describe("The command to execute"),
+    timeout: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`Optional timeout in milliseconds (max ${maxTimeoutMs()}; default ${defaultTimeoutMs()})`),
+    description: z
+      .string()
+      .optional()
+      .describe("What this command does in 5-10 words, active voice (e.g. 'Run the unit tests')"),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe(
+        "Run the command in the background and return a task id at once; read its output later with TaskOutput",
+      ),
+    dangerouslyDisableSandbox: z
+      .boolean()
+      .optional()
+      .describe("Run outside the sandbox. Only after a command failed because of the sandbox; the user is asked"),
+  }),
+);
 
 export type BashInput = z.infer<typeof inputSchema>;
 

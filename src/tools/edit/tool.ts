@@ -24,12 +24,14 @@ import { closestRegionHint } from "./closest-region.js";
 import { type AppliedEdit, applyEdit, findEditMatch } from "./match.js";
 import { EDIT_DESCRIPTION, EDIT_TOOL_NAME, editPrompt } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe("The absolute path of the file to modify"),
-  old_string: z.string().describe("The text to replace"),
-  new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
-  replace_all: z.boolean().default(false).describe("Replace every occurrence of old_string (default false)"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().describe("The absolute path of the file to modify"),
+    old_string: z.string().describe("The text to replace"),
+    new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
+    replace_all: z.boolean().default(false).describe("Replace every occurrence of old_string (default false)"),
+  }),
+);
 
 export type EditInput = z.infer<typeof inputSchema>;
 

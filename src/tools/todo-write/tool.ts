@@ -15,15 +15,19 @@ import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { todoReminderSource } from "../task-shared/reminder.js";
 import { TODO_WRITE_PROMPT, TODO_WRITE_TOOL_NAME } from "./prompt.js";
 
-const todoSchema = z.strictObject({
-  content: z.string().trim().min(1),
-  status: z.enum(TASK_LIST_STATUSES as [TaskListStatus, ...TaskListStatus[]]),
-  activeForm: z.string().trim().min(1),
-});
+const todoSchema = z.lazy(() =>
+  z.strictObject({
+    content: z.string().trim().min(1),
+    status: z.enum(TASK_LIST_STATUSES as [TaskListStatus, ...TaskListStatus[]]),
+    activeForm: z.string().trim().min(1),
+  }),
+);
 
-const inputSchema = z.strictObject({
-  todos: z.array(todoSchema).describe("The whole updated list"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    todos: z.array(todoSchema).describe("The whole updated list"),
+  }),
+);
 
 export type TodoWriteInput = z.infer<typeof inputSchema>;
 

@@ -9,10 +9,12 @@ import type { AnyTool, ToolUseContext } from "../../tool/types.js";
 import { TOOL_SEARCH_DESCRIPTION } from "./prompt.js";
 import { type SearchableTool, searchTools } from "./scoring.js";
 
-const inputSchema = z.strictObject({
-  query: z.string().min(1).describe('"select:A,B", "mcp__server" or keywords'),
-  max_results: z.number().int().min(1).max(50).default(5).describe("Keyword matches to return"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    query: z.string().min(1).describe('"select:A,B", "mcp__server" or keywords'),
+    max_results: z.number().int().min(1).max(50).default(5).describe("Keyword matches to return"),
+  }),
+);
 
 type ToolSearchInput = z.infer<typeof inputSchema>;
 

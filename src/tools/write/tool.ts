@@ -19,10 +19,12 @@ import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE } from "../file-shared/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME, writePrompt } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe("The absolute path of the file to write (must be absolute, not relative)"),
-  content: z.string().describe("The whole content to write to the file"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().describe("The absolute path of the file to write (must be absolute, not relative)"),
+    content: z.string().describe("The whole content to write to the file"),
+  }),
+);
 
 export type WriteInput = z.infer<typeof inputSchema>;
 
