@@ -1,8 +1,10 @@
 // The Agent tool's input, as the reference lists it.
 import { z } from "zod";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
+import { AGENT_TOOL_NAME } from "./prompt.js";
 
-export const agentInputSchema = z.lazy(() =>
+export const agentInputSchema = prebuiltInputSchema(AGENT_TOOL_NAME, () =>
   z.strictObject({
     description: z.string().min(1).describe("3-5 words"),
     prompt: z.string().min(1).describe("The task"),

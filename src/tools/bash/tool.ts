@@ -20,6 +20,7 @@ import { backgroundTasks, pushReminder } from "../../tasks/registry.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { EditorTerminals } from "../../tool/editor.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { bashAnalysisOf, commandFactsOf, inPlaceSedCommandOf } from "./command-facts.js";
 import { needsCwdCapture } from "./cwd-capture.js";
@@ -47,7 +48,7 @@ import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
 
 export const BASH_MAX_RESULT_SIZE_CHARS = 30_000;
 
-const inputSchema = z.lazy(() =>
+const inputSchema = prebuiltInputSchema(BASH_TOOL_NAME, () =>
   z.strictObject({
     command: z.string().describe("The command to execute"),
     timeout: z

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
@@ -18,7 +19,7 @@ import { GLOB_DESCRIPTION, GLOB_TOOL_NAME, globPrompt } from "./prompt.js";
 
 export const GLOB_RESULT_LIMIT = 100;
 
-const inputSchema = z.lazy(() =>
+const inputSchema = prebuiltInputSchema(GLOB_TOOL_NAME, () =>
   z.strictObject({
     pattern: z.string().min(1).describe("The glob pattern to match file paths against"),
     path: z

@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
@@ -16,7 +17,7 @@ import { GREP_DESCRIPTION, GREP_TOOL_NAME, grepPrompt } from "./prompt.js";
 
 export const DEFAULT_HEAD_LIMIT = 250;
 
-const inputSchema = z.lazy(() =>
+const inputSchema = prebuiltInputSchema(GREP_TOOL_NAME, () =>
   z.strictObject({
     pattern: z.string().min(1).describe("The regular expression to search for in file contents"),
     path: z

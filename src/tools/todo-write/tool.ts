@@ -3,6 +3,7 @@
 // reminder, to people as a `todo` event, and records it in the transcript for --resume.
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import {
   MAIN_TODO_LIST,
   TASK_LIST_STATUSES,
@@ -23,7 +24,7 @@ const todoSchema = z.lazy(() =>
   }),
 );
 
-const inputSchema = z.lazy(() =>
+const inputSchema = prebuiltInputSchema(TODO_WRITE_TOOL_NAME, () =>
   z.strictObject({
     todos: z.array(todoSchema).describe("The whole updated list"),
   }),
