@@ -5,6 +5,7 @@ import { build } from "esbuild";
 import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { splitCachedChunks } from "./cached-chunks.mjs";
 import { mergeChunks } from "./merge-chunks.mjs";
+import { writeToolSchemas } from "./tool-schemas.mjs";
 import { execFileSync } from "node:child_process";
 import { resolve as resolvePath } from "node:path";
 
@@ -190,6 +191,8 @@ const result = await build({
 await mergeChunks("dist", { cli: "dist/cli.js", index: "dist/index.js" }, result.metafile);
 // The headless chunk's code compiled once and then taken from V8's code cache (see cached-chunks.mjs).
 await splitCachedChunks("dist");
+// The JSON Schemas of the tools' input schemas, computed here rather than in every session.
+await writeToolSchemas("dist", external);
 if (withTypes) {
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--emitDeclarationOnly"], { stdio: "inherit" });
 }

@@ -1,12 +1,12 @@
 // Finds and reads the settings files of a session, lowest precedence first. Broken files are
 // reported with their path and the problem; a problem in a field that can only make the session
-// stricter (deny rules, hooks...) stops the session instead of being skipped (see SETTINGS_FIELDS).
+// stricter (deny rules, hooks...) stops the session instead of being skipped (see settingsFields).
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { jsonErrorOffset } from "./json-error-position.js";
 import { userHome, userSettingsPath } from "./paths.js";
 import { type ActivePlugins, enabledPluginIds, resolveActivePlugins } from "./plugins/active.js";
-import { SETTINGS_FIELDS, type Settings, unknownHookEvents } from "./settings-schema.js";
+import { type Settings, settingsFields, unknownHookEvents } from "./settings-schema.js";
 import { applyWorkspaceTrust, type WorkspaceTrust } from "./trust/index.js";
 
 export { userSettingsPath };
@@ -210,7 +210,7 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
     }
     settings.permissions = { ...(raw.permissions as Record<string, unknown>) };
   }
-  for (const field of SETTINGS_FIELDS) {
+  for (const field of settingsFields()) {
     const [head, tail] = field.path;
     const holder = (tail === undefined ? settings : settings[head]) as Record<string, unknown> | undefined;
     const key = tail ?? head;

@@ -3,32 +3,34 @@
 import { z } from "zod";
 import type { HookCommandResult } from "./run-command.js";
 
-const hookJsonSchema = z.looseObject({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
-  decision: z.enum(["approve", "block"]).optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: z
-    .looseObject({
-      hookEventName: z.string().optional(),
-      permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
-      permissionDecisionReason: z.string().optional(),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      additionalContext: z.string().optional(),
-      /** WorktreeCreate: where the hook made the worktree. */
-      worktreePath: z.string().optional(),
-      /** SessionStart, CwdChanged, FileChanged: the files FileChanged hooks watch from now on. */
-      watchPaths: z.array(z.string()).optional(),
-      /** Elicitation, ElicitationResult: the answer a hook gives (or puts in place of the user's). */
-      action: z.enum(["accept", "decline", "cancel"]).optional(),
-      content: z.record(z.string(), z.unknown()).optional(),
-      /** PermissionDenied: the model may try the denied call again (another way, or once things changed). */
-      retry: z.boolean().optional(),
-    })
-    .optional(),
-});
+const hookJsonSchema = z.lazy(() =>
+  z.looseObject({
+    continue: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+    systemMessage: z.string().optional(),
+    decision: z.enum(["approve", "block"]).optional(),
+    reason: z.string().optional(),
+    hookSpecificOutput: z
+      .looseObject({
+        hookEventName: z.string().optional(),
+        permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+        permissionDecisionReason: z.string().optional(),
+        updatedInput: z.record(z.string(), z.unknown()).optional(),
+        additionalContext: z.string().optional(),
+        /** WorktreeCreate: where the hook made the worktree. */
+        worktreePath: z.string().optional(),
+        /** SessionStart, CwdChanged, FileChanged: the files FileChanged hooks watch from now on. */
+        watchPaths: z.array(z.string()).optional(),
+        /** Elicitation, ElicitationResult: the answer a hook gives (or puts in place of the user's). */
+        action: z.enum(["accept", "decline", "cancel"]).optional(),
+        content: z.record(z.string(), z.unknown()).optional(),
+        /** PermissionDenied: the model may try the denied call again (another way, or once things changed). */
+        retry: z.boolean().optional(),
+      })
+      .optional(),
+  }),
+);
 export type HookJsonOutput = z.infer<typeof hookJsonSchema>;
 
 export type HookOutcome =

@@ -35,7 +35,7 @@ The user's instruction says what to check. Answer with one JSON object and nothi
 const AGENT_SYSTEM = `${SYSTEM}
 You may read the project's files with your tools before answering. Do not change anything.`;
 
-const answerSchema = z.looseObject({ ok: z.boolean(), reason: z.string().optional() });
+const answerSchema = z.lazy(() => z.looseObject({ ok: z.boolean(), reason: z.string().optional() }));
 
 /** The hook's prompt with the event's JSON in place of $ARGUMENTS (or after it when absent). */
 export function hookPrompt(template: string, input: unknown): string {

@@ -9,14 +9,16 @@ import type { HookOutcome } from "./hook-output.js";
 
 export type { PermissionRequestResult };
 
-const decisionSchema = z.discriminatedUnion("behavior", [
-  z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional() }),
-  z.looseObject({
-    behavior: z.literal("deny"),
-    message: z.string().optional(),
-    interrupt: z.boolean().optional(),
-  }),
-]);
+const decisionSchema = z.lazy(() =>
+  z.discriminatedUnion("behavior", [
+    z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional() }),
+    z.looseObject({
+      behavior: z.literal("deny"),
+      message: z.string().optional(),
+      interrupt: z.boolean().optional(),
+    }),
+  ]),
+);
 
 export function foldPermissionRequestOutcomes(outcomes: readonly HookOutcome[]): PermissionRequestResult {
   const errors: string[] = [];

@@ -38,19 +38,23 @@ export function declaredTransport(raw: unknown): McpServerConfig["type"] | undef
   return undefined;
 }
 
-const stdioSchema = z.object({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1, "command must not be empty"),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().optional(),
-});
+const stdioSchema = z.lazy(() =>
+  z.object({
+    type: z.literal("stdio").optional(),
+    command: z.string().min(1, "command must not be empty"),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+  }),
+);
 
-const remoteSchema = z.object({
-  type: z.enum(["http", "sse", "streamable-http"]),
-  url: z.string().min(1, "url must not be empty"),
-  headers: z.record(z.string(), z.string()).default({}),
-});
+const remoteSchema = z.lazy(() =>
+  z.object({
+    type: z.enum(["http", "sse", "streamable-http"]),
+    url: z.string().min(1, "url must not be empty"),
+    headers: z.record(z.string(), z.string()).default({}),
+  }),
+);
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`): keep them to safe characters. */
 export function normalizeNameForMcp(name: string): string {

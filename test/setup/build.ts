@@ -74,6 +74,7 @@ const DIST_INPUTS = [
   "scripts/build.mjs",
   "scripts/merge-chunks.mjs",
   "scripts/cached-chunks.mjs",
+  "scripts/tool-schemas.mjs",
   "package.json",
 ];
 const DIST_STAMP = join(REPO_ROOT, "dist/.build-stamp");

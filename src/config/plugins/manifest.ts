@@ -9,56 +9,64 @@ import { z } from "zod";
 export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A path, or several, relative to the plugin's root (`./extra/commands`, `./one-command.md`). */
-const pathList = z.union([z.string(), z.array(z.string())]);
+const pathList = z.lazy(() => z.union([z.string(), z.array(z.string())]));
 
 /** A JSON object of configuration given inline (hooks, MCP or language servers). */
-const inlineObject = z.record(z.string(), z.unknown());
+const inlineObject = z.lazy(() => z.record(z.string(), z.unknown()));
 
 /** A path to a JSON file, the configuration inline, or a list mixing both (as Claude Code documents). */
-const configSources = z.union([z.string(), inlineObject, z.array(z.union([z.string(), inlineObject]))]);
+const configSources = z.lazy(() => z.union([z.string(), inlineObject, z.array(z.union([z.string(), inlineObject]))]));
 
-export const pluginManifestSchema = z.looseObject({
-  name: z.string().regex(PLUGIN_NAME, "name must be letters, digits, '.', '_' or '-' (at most 64)"),
-  version: z.string().optional(),
-  description: z.string().optional(),
-  /** Folders or single `.md` files, beside the default folder (never instead of it). */
-  commands: pathList.optional(),
-  agents: pathList.optional(),
-  /** Folders of skill folders, or one skill's own folder (holding SKILL.md). */
-  skills: pathList.optional(),
-  outputStyles: pathList.optional(),
-  /** Hooks files (`{"hooks": {...}}`) or the hooks themselves, beside hooks/hooks.json. */
-  hooks: configSources.optional(),
-  /** MCP files (`{"mcpServers": {...}}`) or the servers themselves, beside .mcp.json. */
-  mcpServers: configSources.optional(),
-  /** Language-server files (servers by name, as in .lsp.json) or the servers themselves, beside .lsp.json. */
-  lspServers: configSources.optional(),
-});
+export const pluginManifestSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string().regex(PLUGIN_NAME, "name must be letters, digits, '.', '_' or '-' (at most 64)"),
+    version: z.string().optional(),
+    description: z.string().optional(),
+    /** Folders or single `.md` files, beside the default folder (never instead of it). */
+    commands: pathList.optional(),
+    agents: pathList.optional(),
+    /** Folders of skill folders, or one skill's own folder (holding SKILL.md). */
+    skills: pathList.optional(),
+    outputStyles: pathList.optional(),
+    /** Hooks files (`{"hooks": {...}}`) or the hooks themselves, beside hooks/hooks.json. */
+    hooks: configSources.optional(),
+    /** MCP files (`{"mcpServers": {...}}`) or the servers themselves, beside .mcp.json. */
+    mcpServers: configSources.optional(),
+    /** Language-server files (servers by name, as in .lsp.json) or the servers themselves, beside .lsp.json. */
+    lspServers: configSources.optional(),
+  }),
+);
 export type PluginManifest = z.infer<typeof pluginManifestSchema>;
 
 /** Where a marketplace's plugin comes from: a folder inside the marketplace, or a repository. */
-export const pluginSourceSchema = z.union([
-  z.string(),
-  z.looseObject({ source: z.literal("github"), repo: z.string(), ref: z.string().optional() }),
-  z.looseObject({ source: z.enum(["git", "url"]), url: z.string(), ref: z.string().optional() }),
-]);
+export const pluginSourceSchema = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.looseObject({ source: z.literal("github"), repo: z.string(), ref: z.string().optional() }),
+    z.looseObject({ source: z.enum(["git", "url"]), url: z.string(), ref: z.string().optional() }),
+  ]),
+);
 export type PluginSource = z.infer<typeof pluginSourceSchema>;
 
-export const marketplaceEntrySchema = z.looseObject({
-  name: z.string().regex(PLUGIN_NAME, "plugin name must be letters, digits, '.', '_' or '-'"),
-  source: pluginSourceSchema,
-  description: z.string().optional(),
-  version: z.string().optional(),
-  /** false: the entry itself is the manifest (a plugin folder without plugin.json). */
-  strict: z.boolean().optional(),
-});
+export const marketplaceEntrySchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string().regex(PLUGIN_NAME, "plugin name must be letters, digits, '.', '_' or '-'"),
+    source: pluginSourceSchema,
+    description: z.string().optional(),
+    version: z.string().optional(),
+    /** false: the entry itself is the manifest (a plugin folder without plugin.json). */
+    strict: z.boolean().optional(),
+  }),
+);
 export type MarketplaceEntry = z.infer<typeof marketplaceEntrySchema>;
 
-export const marketplaceManifestSchema = z.looseObject({
-  name: z.string().regex(PLUGIN_NAME, "marketplace name must be letters, digits, '.', '_' or '-'"),
-  owner: z.looseObject({ name: z.string().optional() }).optional(),
-  plugins: z.array(marketplaceEntrySchema),
-});
+export const marketplaceManifestSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string().regex(PLUGIN_NAME, "marketplace name must be letters, digits, '.', '_' or '-'"),
+    owner: z.looseObject({ name: z.string().optional() }).optional(),
+    plugins: z.array(marketplaceEntrySchema),
+  }),
+);
 export type MarketplaceManifest = z.infer<typeof marketplaceManifestSchema>;
 
 export class PluginFormatError extends Error {

@@ -15,29 +15,35 @@ import {
 
 export const MAX_HEADER_CHARS = 12;
 
-const optionSchema = z.strictObject({
-  label: z.string().trim().min(1).describe("The choice, in 1-5 words"),
-  description: z.string().describe("What choosing it means"),
-});
+const optionSchema = z.lazy(() =>
+  z.strictObject({
+    label: z.string().trim().min(1).describe("The choice, in 1-5 words"),
+    description: z.string().describe("What choosing it means"),
+  }),
+);
 
-const questionSchema = z
-  .strictObject({
-    question: z.string().trim().min(1).describe("The whole question, ending with '?'"),
-    header: z.string().trim().min(1).max(MAX_HEADER_CHARS).describe("Short label, at most 12 characters"),
-    options: z.array(optionSchema).min(2).max(4),
-    multiSelect: z.boolean().default(false).describe("Whether several options may be chosen"),
-  })
-  .refine((q) => new Set(q.options.map((o) => o.label)).size === q.options.length, {
-    message: "option labels must differ from each other",
-    path: ["options"],
-  });
+const questionSchema = z.lazy(() =>
+  z
+    .strictObject({
+      question: z.string().trim().min(1).describe("The whole question, ending with '?'"),
+      header: z.string().trim().min(1).max(MAX_HEADER_CHARS).describe("Short label, at most 12 characters"),
+      options: z.array(optionSchema).min(2).max(4),
+      multiSelect: z.boolean().default(false).describe("Whether several options may be chosen"),
+    })
+    .refine((q) => new Set(q.options.map((o) => o.label)).size === q.options.length, {
+      message: "option labels must differ from each other",
+      path: ["options"],
+    }),
+);
 
-const inputSchema = z
-  .strictObject({ questions: z.array(questionSchema).min(1).max(4).describe("1-4 questions") })
-  .refine((input) => new Set(input.questions.map((q) => q.question)).size === input.questions.length, {
-    message: "each question must be asked once",
-    path: ["questions"],
-  });
+const inputSchema = z.lazy(() =>
+  z
+    .strictObject({ questions: z.array(questionSchema).min(1).max(4).describe("1-4 questions") })
+    .refine((input) => new Set(input.questions.map((q) => q.question)).size === input.questions.length, {
+      message: "each question must be asked once",
+      path: ["questions"],
+    }),
+);
 
 /** The model's input; a permission prompt that asked the user adds their `answers`. */
 export type AskUserQuestionInput = z.infer<typeof inputSchema> & { answers?: UserQuestionAnswers };

@@ -20,6 +20,7 @@ import { backgroundTasks, pushReminder } from "../../tasks/registry.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { EditorTerminals } from "../../tool/editor.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { bashAnalysisOf, commandFactsOf, inPlaceSedCommandOf } from "./command-facts.js";
 import { needsCwdCapture } from "./cwd-capture.js";
@@ -47,26 +48,30 @@ import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
 
 export const BASH_MAX_RESULT_SIZE_CHARS = 30_000;
 
-const inputSchema = z.strictObject({
-  command: z.string().describe("The command to execute"),
-  timeout: z
-    .number()
-    .positive()
-    .optional()
-    .describe(`Optional timeout in milliseconds (max ${maxTimeoutMs()}; default ${defaultTimeoutMs()})`),
-  description: z
-    .string()
-    .optional()
-    .describe("What this command does in 5-10 words, active voice (e.g. 'Run the unit tests')"),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe("Run the command in the background and return a task id at once; read its output later with TaskOutput"),
-  dangerouslyDisableSandbox: z
-    .boolean()
-    .optional()
-    .describe("Run outside the sandbox. Only after a command failed because of the sandbox; the user is asked"),
-});
+const inputSchema = prebuiltInputSchema(BASH_TOOL_NAME, () =>
+  z.strictObject({
+    command: z.string().describe("The command to execute"),
+    timeout: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`Optional timeout in milliseconds (max ${maxTimeoutMs()}; default ${defaultTimeoutMs()})`),
+    description: z
+      .string()
+      .optional()
+      .describe("What this command does in 5-10 words, active voice (e.g. 'Run the unit tests')"),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe(
+        "Run the command in the background and return a task id at once; read its output later with TaskOutput",
+      ),
+    dangerouslyDisableSandbox: z
+      .boolean()
+      .optional()
+      .describe("Run outside the sandbox. Only after a command failed because of the sandbox; the user is asked"),
+  }),
+);
 
 export type BashInput = z.infer<typeof inputSchema>;
 

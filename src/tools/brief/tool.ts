@@ -14,11 +14,17 @@ import { BRIEF_PROMPT, BRIEF_TOOL_NAME } from "./prompt.js";
 
 const MAX_ATTACHMENTS = 10;
 
-const inputSchema = z.strictObject({
-  message: z.string().trim().min(1).describe("The message, in Markdown"),
-  attachments: z.array(z.string()).max(MAX_ATTACHMENTS).optional().describe("Absolute paths of files to show with it"),
-  status: z.enum(["normal", "proactive"]).default("normal").describe("normal: a reply; proactive: an unasked update"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    message: z.string().trim().min(1).describe("The message, in Markdown"),
+    attachments: z
+      .array(z.string())
+      .max(MAX_ATTACHMENTS)
+      .optional()
+      .describe("Absolute paths of files to show with it"),
+    status: z.enum(["normal", "proactive"]).default("normal").describe("normal: a reply; proactive: an unasked update"),
+  }),
+);
 
 export type BriefInput = z.infer<typeof inputSchema>;
 

@@ -13,7 +13,7 @@ export interface ConfigSetting {
   schema: z.ZodType;
 }
 
-const bool = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
+const bool = z.lazy(() => z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]));
 
 export const CONFIG_SETTINGS: readonly ConfigSetting[] = [
   {

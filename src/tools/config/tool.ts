@@ -10,10 +10,12 @@ import { formatZodError } from "../../tool/schema.js";
 import { CONFIG_PROMPT, CONFIG_TOOL_NAME } from "./prompt.js";
 import { CONFIG_SETTINGS, findConfigSetting } from "./settings-list.js";
 
-const inputSchema = z.strictObject({
-  setting: z.string().trim().min(1).describe('The setting\'s key, e.g. "model" or "permissions.defaultMode"'),
-  value: z.union([z.string(), z.boolean()]).optional().describe("The new value; leave it out to read the setting"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    setting: z.string().trim().min(1).describe('The setting\'s key, e.g. "model" or "permissions.defaultMode"'),
+    value: z.union([z.string(), z.boolean()]).optional().describe("The new value; leave it out to read the setting"),
+  }),
+);
 
 export type ConfigInput = z.infer<typeof inputSchema>;
 

@@ -9,12 +9,14 @@ import { parseCron } from "../cron-shared/expression.js";
 import { describeTask, scheduleOf } from "../cron-shared/session-schedule.js";
 import { CRON_CREATE_PROMPT, CRON_CREATE_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  cron: z.string().trim().min(1).describe('Five fields, local time: "minute hour day-of-month month day-of-week"'),
-  prompt: z.string().trim().min(1).describe("What to send when it is due"),
-  recurring: z.boolean().default(true).describe("false: once, at the next match"),
-  durable: z.boolean().default(false).describe("true: saved in the project and scheduled in later sessions too"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    cron: z.string().trim().min(1).describe('Five fields, local time: "minute hour day-of-month month day-of-week"'),
+    prompt: z.string().trim().min(1).describe("What to send when it is due"),
+    recurring: z.boolean().default(true).describe("false: once, at the next match"),
+    durable: z.boolean().default(false).describe("true: saved in the project and scheduled in later sessions too"),
+  }),
+);
 
 export type CronCreateInput = z.infer<typeof inputSchema>;
 

@@ -5,7 +5,7 @@ import { buildTool } from "../../tool/build-tool.js";
 import { scheduleOf } from "../cron-shared/session-schedule.js";
 import { CRON_DELETE_PROMPT, CRON_DELETE_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({ id: z.string().trim().min(1).describe("The task's id") });
+const inputSchema = z.lazy(() => z.strictObject({ id: z.string().trim().min(1).describe("The task's id") }));
 
 export type CronDeleteInput = z.infer<typeof inputSchema>;
 

@@ -5,7 +5,7 @@ import type { ScheduledTask } from "../../tool/cron.js";
 import { describeTask } from "../cron-shared/session-schedule.js";
 import { CRON_LIST_PROMPT, CRON_LIST_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({});
+const inputSchema = z.lazy(() => z.strictObject({}));
 
 export const CronListTool = buildTool<z.infer<typeof inputSchema>, ScheduledTask[]>({
   name: CRON_LIST_TOOL_NAME,

@@ -8,6 +8,7 @@ import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import type { ValidationResult } from "../../tool/types.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { withHistoryWarning } from "../file-shared/commit-change.js";
@@ -24,12 +25,14 @@ import { closestRegionHint } from "./closest-region.js";
 import { type AppliedEdit, applyEdit, findEditMatch } from "./match.js";
 import { EDIT_DESCRIPTION, EDIT_TOOL_NAME, editPrompt } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe("The absolute path of the file to modify"),
-  old_string: z.string().describe("The text to replace"),
-  new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
-  replace_all: z.boolean().default(false).describe("Replace every occurrence of old_string (default false)"),
-});
+const inputSchema = prebuiltInputSchema(EDIT_TOOL_NAME, () =>
+  z.strictObject({
+    file_path: z.string().describe("The absolute path of the file to modify"),
+    old_string: z.string().describe("The text to replace"),
+    new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
+    replace_all: z.boolean().default(false).describe("Replace every occurrence of old_string (default false)"),
+  }),
+);
 
 export type EditInput = z.infer<typeof inputSchema>;
 

@@ -7,7 +7,7 @@ import type { PermissionMode } from "../../tool/permission-types.js";
 import { planModeReminderSource } from "../plan-shared/reminder.js";
 import { ENTER_PLAN_MODE_PROMPT, ENTER_PLAN_MODE_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({});
+const inputSchema = z.lazy(() => z.strictObject({}));
 
 export type EnterPlanModeInput = z.infer<typeof inputSchema>;
 

@@ -6,9 +6,11 @@ import { buildTool } from "../../tool/build-tool.js";
 import { makeWorktree } from "../worktree-shared/hooked-worktree.js";
 import { ENTER_WORKTREE_PROMPT, ENTER_WORKTREE_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  name: z.string().min(1).max(64).optional().describe("Name of the worktree (default: a random one)"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    name: z.string().min(1).max(64).optional().describe("Name of the worktree (default: a random one)"),
+  }),
+);
 
 type EnterWorktreeInput = z.infer<typeof inputSchema>;
 

@@ -27,20 +27,24 @@ import { planModeReminderSource } from "../plan-shared/reminder.js";
 import { newRequestId, newTeamMessage } from "../team-shared/messages.js";
 import { EXIT_PLAN_MODE_PROMPT, EXIT_PLAN_MODE_TOOL_NAME } from "./prompt.js";
 
-const allowedPromptSchema = z.strictObject({
-  tool: z.literal("Bash"),
-  prompt: z.string().trim().min(1).describe('A Bash rule pattern, e.g. "npm run test:*"'),
-});
+const allowedPromptSchema = z.lazy(() =>
+  z.strictObject({
+    tool: z.literal("Bash"),
+    prompt: z.string().trim().min(1).describe('A Bash rule pattern, e.g. "npm run test:*"'),
+  }),
+);
 
 // Loose, as Claude Code's: other keys are accepted and ignored (its SDK type allows them), so an
 // older model's `{plan: "..."}` is not refused as an unknown key. Only this tool is loose; the
 // others stay strict, where an unknown key is a mistake worth telling the model about.
-const inputSchema = z.looseObject({
-  allowedPrompts: z
-    .array(allowedPromptSchema)
-    .optional()
-    .describe("Bash permissions the implementation needs, granted with the plan"),
-});
+const inputSchema = z.lazy(() =>
+  z.looseObject({
+    allowedPrompts: z
+      .array(allowedPromptSchema)
+      .optional()
+      .describe("Bash permissions the implementation needs, granted with the plan"),
+  }),
+);
 
 export type ExitPlanModeInput = z.infer<typeof inputSchema>;
 

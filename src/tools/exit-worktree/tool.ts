@@ -7,10 +7,12 @@ import { hasWork, type WorktreeChanges, worktreeChanges } from "../worktree-shar
 import { dropWorktree } from "../worktree-shared/hooked-worktree.js";
 import { EXIT_WORKTREE_PROMPT, EXIT_WORKTREE_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  action: z.enum(["keep", "remove"]),
-  discard_changes: z.boolean().optional().describe("With remove: discard uncommitted files and commits"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    action: z.enum(["keep", "remove"]),
+    discard_changes: z.boolean().optional().describe("With remove: discard uncommitted files and commits"),
+  }),
+);
 
 type ExitWorktreeInput = z.infer<typeof inputSchema>;
 

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
@@ -18,26 +19,30 @@ import { GLOB_DESCRIPTION, GLOB_TOOL_NAME, globPrompt } from "./prompt.js";
 
 export const GLOB_RESULT_LIMIT = 100;
 
-const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe("The glob pattern to match file paths against"),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      "Absolute folder to search in. Omit it to search the current working directory (do not pass 'undefined' or 'null')",
-    ),
-});
+const inputSchema = prebuiltInputSchema(GLOB_TOOL_NAME, () =>
+  z.strictObject({
+    pattern: z.string().min(1).describe("The glob pattern to match file paths against"),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        "Absolute folder to search in. Omit it to search the current working directory (do not pass 'undefined' or 'null')",
+      ),
+  }),
+);
 
 export type GlobInput = z.infer<typeof inputSchema>;
 
-const outputSchema = z.object({
-  filenames: z
-    .array(z.string())
-    .describe("Matching files (relative to the working directory when inside it), most recently modified first"),
-  numFiles: z.number().int(),
-  truncated: z.boolean().describe("More files matched than were returned"),
-  durationMs: z.number(),
-});
+const outputSchema = z.lazy(() =>
+  z.object({
+    filenames: z
+      .array(z.string())
+      .describe("Matching files (relative to the working directory when inside it), most recently modified first"),
+    numFiles: z.number().int(),
+    truncated: z.boolean().describe("More files matched than were returned"),
+    durationMs: z.number(),
+  }),
+);
 
 export type GlobOutput = z.infer<typeof outputSchema>;
 

@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
 import { filePermission } from "../file-shared/path-permission.js";
@@ -16,48 +17,52 @@ import { GREP_DESCRIPTION, GREP_TOOL_NAME, grepPrompt } from "./prompt.js";
 
 export const DEFAULT_HEAD_LIMIT = 250;
 
-const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe("The regular expression to search for in file contents"),
-  path: z
-    .string()
-    .optional()
-    .describe("Absolute file or folder to search in. Defaults to the current working directory"),
-  glob: z.string().optional().describe('Glob to filter files (e.g. "*.js", "*.{ts,tsx}")'),
-  output_mode: z
-    .enum(["content", "files_with_matches", "count"])
-    .optional()
-    .describe('"content" shows matching lines, "files_with_matches" (default) file paths, "count" match counts'),
-  "-B": z.number().int().min(0).optional().describe("Lines to show before each match (content mode)"),
-  "-A": z.number().int().min(0).optional().describe("Lines to show after each match (content mode)"),
-  "-C": z.number().int().min(0).optional().describe("Lines to show before and after each match (content mode)"),
-  "-n": z.boolean().optional().describe("Show line numbers (content mode, default true)"),
-  "-i": z.boolean().optional().describe("Case-insensitive search"),
-  type: z.string().optional().describe('ripgrep file type to search (e.g. "js", "py", "rust", "go")'),
-  head_limit: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("Return only the first N results (default 250; 0 = no limit)"),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("Skip the first N results before applying head_limit (default 0)"),
-  multiline: z.boolean().optional().describe("Let . match newlines and patterns span lines (default false)"),
-});
+const inputSchema = prebuiltInputSchema(GREP_TOOL_NAME, () =>
+  z.strictObject({
+    pattern: z.string().min(1).describe("The regular expression to search for in file contents"),
+    path: z
+      .string()
+      .optional()
+      .describe("Absolute file or folder to search in. Defaults to the current working directory"),
+    glob: z.string().optional().describe('Glob to filter files (e.g. "*.js", "*.{ts,tsx}")'),
+    output_mode: z
+      .enum(["content", "files_with_matches", "count"])
+      .optional()
+      .describe('"content" shows matching lines, "files_with_matches" (default) file paths, "count" match counts'),
+    "-B": z.number().int().min(0).optional().describe("Lines to show before each match (content mode)"),
+    "-A": z.number().int().min(0).optional().describe("Lines to show after each match (content mode)"),
+    "-C": z.number().int().min(0).optional().describe("Lines to show before and after each match (content mode)"),
+    "-n": z.boolean().optional().describe("Show line numbers (content mode, default true)"),
+    "-i": z.boolean().optional().describe("Case-insensitive search"),
+    type: z.string().optional().describe('ripgrep file type to search (e.g. "js", "py", "rust", "go")'),
+    head_limit: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Return only the first N results (default 250; 0 = no limit)"),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Skip the first N results before applying head_limit (default 0)"),
+    multiline: z.boolean().optional().describe("Let . match newlines and patterns span lines (default false)"),
+  }),
+);
 
 export type GrepInput = z.infer<typeof inputSchema>;
 
-const outputSchema = z.object({
-  mode: z.enum(["content", "files_with_matches", "count"] satisfies GrepOutputMode[]),
-  lines: z.array(z.string()).describe("Result lines after pagination (paths relative to cwd when inside it)"),
-  total: z.number().int().optional().describe("Results before pagination, when known (content mode may stop early)"),
-  offset: z.number().int(),
-  truncated: z.boolean().describe("More results exist beyond this page"),
-  appliedLimit: z.number().int().optional(),
-});
+const outputSchema = z.lazy(() =>
+  z.object({
+    mode: z.enum(["content", "files_with_matches", "count"] satisfies GrepOutputMode[]),
+    lines: z.array(z.string()).describe("Result lines after pagination (paths relative to cwd when inside it)"),
+    total: z.number().int().optional().describe("Results before pagination, when known (content mode may stop early)"),
+    offset: z.number().int(),
+    truncated: z.boolean().describe("More results exist beyond this page"),
+    appliedLimit: z.number().int().optional(),
+  }),
+);
 
 export type GrepOutput = z.infer<typeof outputSchema>;
 

@@ -21,12 +21,14 @@ import { LSP_DESCRIPTION, LSP_PROMPT, LSP_TOOL_NAME } from "./prompt.js";
 /** Files above this are refused: a language server would take long to parse them, for little. */
 export const LSP_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-const inputSchema = z.strictObject({
-  operation: z.enum(LSP_OPERATIONS).describe("The LSP operation to perform"),
-  filePath: z.string().describe("The absolute path to the file"),
-  line: z.number().int().positive().describe("The line number (1-based, as shown in editors)"),
-  character: z.number().int().positive().describe("The character offset (1-based, as shown in editors)"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    operation: z.enum(LSP_OPERATIONS).describe("The LSP operation to perform"),
+    filePath: z.string().describe("The absolute path to the file"),
+    line: z.number().int().positive().describe("The line number (1-based, as shown in editors)"),
+    character: z.number().int().positive().describe("The character offset (1-based, as shown in editors)"),
+  }),
+);
 
 export type LspInput = z.infer<typeof inputSchema>;
 

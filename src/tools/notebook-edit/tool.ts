@@ -22,16 +22,18 @@ import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { NOTEBOOK_EDIT_DESCRIPTION, NOTEBOOK_EDIT_TOOL_NAME, notebookEditPrompt } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  notebook_path: z.string().describe("The absolute path of the .ipynb file to edit"),
-  cell_id: z
-    .string()
-    .optional()
-    .describe("The id of the cell to edit; for insert, the new cell goes after it (omit to insert at the start)"),
-  new_source: z.string().describe("The new source of the cell"),
-  cell_type: z.enum(["code", "markdown"]).optional().describe("The cell's type; required for insert"),
-  edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    notebook_path: z.string().describe("The absolute path of the .ipynb file to edit"),
+    cell_id: z
+      .string()
+      .optional()
+      .describe("The id of the cell to edit; for insert, the new cell goes after it (omit to insert at the start)"),
+    new_source: z.string().describe("The new source of the cell"),
+    cell_type: z.enum(["code", "markdown"]).optional().describe("The cell's type; required for insert"),
+    edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete"),
+  }),
+);
 
 export type NotebookEditInput = z.infer<typeof inputSchema>;
 

@@ -13,17 +13,19 @@ export const POWERSHELL_TOOL_NAME = "PowerShell";
 export const POWERSHELL_DEFAULT_TIMEOUT_MS = 120_000;
 export const POWERSHELL_MAX_TIMEOUT_MS = 600_000;
 
-const inputSchema = z.strictObject({
-  command: z.string().min(1).describe("The PowerShell script to run"),
-  timeout: z
-    .number()
-    .int()
-    .positive()
-    .max(POWERSHELL_MAX_TIMEOUT_MS)
-    .optional()
-    .describe(`Milliseconds before the script is stopped (default ${POWERSHELL_DEFAULT_TIMEOUT_MS})`),
-  description: z.string().optional().describe("What the script does, in 5-10 words"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    command: z.string().min(1).describe("The PowerShell script to run"),
+    timeout: z
+      .number()
+      .int()
+      .positive()
+      .max(POWERSHELL_MAX_TIMEOUT_MS)
+      .optional()
+      .describe(`Milliseconds before the script is stopped (default ${POWERSHELL_DEFAULT_TIMEOUT_MS})`),
+    description: z.string().optional().describe("What the script does, in 5-10 words"),
+  }),
+);
 
 export type PowerShellInput = z.infer<typeof inputSchema>;
 

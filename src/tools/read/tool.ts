@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import type { ToolUseContext } from "../../tool/types.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { editorReader, readThroughEditor, textHash } from "../file-shared/editor-view.js";
@@ -32,23 +33,25 @@ import { parsePageRange, readPdfText } from "./pdf.js";
 import { READ_DESCRIPTION, READ_TOOL_NAME, readPrompt } from "./prompt.js";
 import { type LineWindow, lineWindowOfBytes, readLineWindow, windowOfText } from "./text-window.js";
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe("The absolute path of the file to read"),
-  // 0 is accepted as "from the start": models often count from 0, and refusing helps nobody.
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("The 1-based line number to start reading from. Only give it for files too large to read at once"),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("The number of lines to read. Only give it for files too large to read at once"),
-  pages: z.string().optional().describe('PDF page range, e.g. "1-5" or "3". Only for PDF files'),
-});
+const inputSchema = prebuiltInputSchema(READ_TOOL_NAME, () =>
+  z.strictObject({
+    file_path: z.string().describe("The absolute path of the file to read"),
+    // 0 is accepted as "from the start": models often count from 0, and refusing helps nobody.
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("The 1-based line number to start reading from. Only give it for files too large to read at once"),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("The number of lines to read. Only give it for files too large to read at once"),
+    pages: z.string().optional().describe('PDF page range, e.g. "1-5" or "3". Only for PDF files'),
+  }),
+);
 
 export type ReadInput = z.infer<typeof inputSchema>;
 

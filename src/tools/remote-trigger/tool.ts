@@ -12,11 +12,13 @@ import { parseCron } from "../cron-shared/expression.js";
 import { repositoryOf } from "../fleet-shared/session-job.js";
 import { REMOTE_TRIGGER_PROMPT, REMOTE_TRIGGER_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  action: z.enum(["list", "get", "create", "update", "run"]),
-  trigger_id: z.string().min(1).optional(),
-  body: z.record(z.string(), z.unknown()).optional(),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    action: z.enum(["list", "get", "create", "update", "run"]),
+    trigger_id: z.string().min(1).optional(),
+    body: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 type RemoteTriggerInput = z.infer<typeof inputSchema>;
 
@@ -31,26 +33,30 @@ const jobFields = {
   maxBudgetUsd: z.number().positive(),
 };
 
-const createBody = z.strictObject({
-  name: z.string().trim().min(1),
-  ...jobFields,
-  repo: jobFields.repo.optional(),
-  model: jobFields.model.optional(),
-  allowedTools: jobFields.allowedTools.optional(),
-  disallowedTools: jobFields.disallowedTools.optional(),
-  permissionMode: jobFields.permissionMode.optional(),
-  maxTurns: jobFields.maxTurns.optional(),
-  maxBudgetUsd: jobFields.maxBudgetUsd.optional(),
-  cron: z.string().trim().min(1).optional(),
-  enabled: z.boolean().optional(),
-});
+const createBody = z.lazy(() =>
+  z.strictObject({
+    name: z.string().trim().min(1),
+    ...jobFields,
+    repo: jobFields.repo.optional(),
+    model: jobFields.model.optional(),
+    allowedTools: jobFields.allowedTools.optional(),
+    disallowedTools: jobFields.disallowedTools.optional(),
+    permissionMode: jobFields.permissionMode.optional(),
+    maxTurns: jobFields.maxTurns.optional(),
+    maxBudgetUsd: jobFields.maxBudgetUsd.optional(),
+    cron: z.string().trim().min(1).optional(),
+    enabled: z.boolean().optional(),
+  }),
+);
 
-const updateBody = z.strictObject({
-  name: z.string().trim().min(1).optional(),
-  ...Object.fromEntries(Object.entries(jobFields).map(([key, schema]) => [key, schema.optional()])),
-  cron: z.string().trim().min(1).nullable().optional(),
-  enabled: z.boolean().optional(),
-});
+const updateBody = z.lazy(() =>
+  z.strictObject({
+    name: z.string().trim().min(1).optional(),
+    ...Object.fromEntries(Object.entries(jobFields).map(([key, schema]) => [key, schema.optional()])),
+    cron: z.string().trim().min(1).nullable().optional(),
+    enabled: z.boolean().optional(),
+  }),
+);
 
 export type RemoteTriggerOutput =
   | { action: "list"; triggers: FleetTrigger[] }

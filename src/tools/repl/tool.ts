@@ -19,15 +19,17 @@ export const REPL_LIMITS: Omit<SandboxLimits, "timeoutMs"> = {
   maxOutputChars: 30_000,
 };
 
-const inputSchema = z.strictObject({
-  code: z.string().min(1).describe("The JavaScript program: top-level await works; print() what you want back"),
-  timeout_seconds: z
-    .number()
-    .positive()
-    .max(REPL_MAX_TIMEOUT_SECONDS)
-    .optional()
-    .describe(`Time limit for the whole program, tool calls included (default ${REPL_DEFAULT_TIMEOUT_SECONDS})`),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    code: z.string().min(1).describe("The JavaScript program: top-level await works; print() what you want back"),
+    timeout_seconds: z
+      .number()
+      .positive()
+      .max(REPL_MAX_TIMEOUT_SECONDS)
+      .optional()
+      .describe(`Time limit for the whole program, tool calls included (default ${REPL_DEFAULT_TIMEOUT_SECONDS})`),
+  }),
+);
 
 export type ReplInput = z.infer<typeof inputSchema>;
 

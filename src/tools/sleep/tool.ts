@@ -13,13 +13,15 @@ export const MAX_SLEEP_SECONDS = 3600;
 /** How often the wait looks for news. */
 export const SLEEP_POLL_MS = 100;
 
-const inputSchema = z.strictObject({
-  seconds: z
-    .number()
-    .positive()
-    .max(MAX_SLEEP_SECONDS)
-    .describe(`How long to wait at most (up to ${MAX_SLEEP_SECONDS})`),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    seconds: z
+      .number()
+      .positive()
+      .max(MAX_SLEEP_SECONDS)
+      .describe(`How long to wait at most (up to ${MAX_SLEEP_SECONDS})`),
+  }),
+);
 
 export type SleepInput = z.infer<typeof inputSchema>;
 

@@ -7,12 +7,14 @@ import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_CREATE_PROMPT, TASK_CREATE_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  subject: z.string().trim().min(1).describe("What to do, in the imperative"),
-  description: z.string().describe("What done means, and the details needed"),
-  activeForm: z.string().trim().min(1).optional().describe('The subject in the present continuous ("Running tests")'),
-  metadata: z.record(z.string(), z.unknown()).optional().describe("Extra data to keep with the task"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    subject: z.string().trim().min(1).describe("What to do, in the imperative"),
+    description: z.string().describe("What done means, and the details needed"),
+    activeForm: z.string().trim().min(1).optional().describe('The subject in the present continuous ("Running tests")'),
+    metadata: z.record(z.string(), z.unknown()).optional().describe("Extra data to keep with the task"),
+  }),
+);
 
 export type TaskCreateInput = z.infer<typeof inputSchema>;
 

@@ -11,9 +11,11 @@ import { taskDetails, unknownTaskMessage } from "../task-shared/format.js";
 import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_GET_PROMPT, TASK_GET_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  taskId: z.string().trim().min(1).describe("The id of the task"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    taskId: z.string().trim().min(1).describe("The id of the task"),
+  }),
+);
 
 export type TaskGetInput = z.infer<typeof inputSchema>;
 

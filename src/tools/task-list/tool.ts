@@ -7,7 +7,7 @@ import { taskLine } from "../task-shared/format.js";
 import { taskReminderSource } from "../task-shared/reminder.js";
 import { TASK_LIST_PROMPT, TASK_LIST_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({});
+const inputSchema = z.lazy(() => z.strictObject({}));
 
 export type TaskListInput = z.infer<typeof inputSchema>;
 

@@ -4,6 +4,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import { backgroundTasks, withdrawNotice } from "../../tasks/registry.js";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import type { BackgroundTask, TaskStatus } from "../../tool/shell-state.js";
 import { TASK_OUTPUT_PROMPT, TASK_OUTPUT_TOOL_NAME } from "./prompt.js";
 
@@ -12,17 +13,19 @@ export const TASK_OUTPUT_READ_LIMIT_BYTES = 1024 * 1024;
 const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 600_000;
 
-const inputSchema = z.strictObject({
-  task_id: z.string().min(1).describe("The id of the background task"),
-  block: z.boolean().default(true).describe("Wait for the task to finish (up to timeout) before returning"),
-  timeout: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_WAIT_MS)
-    .default(DEFAULT_WAIT_MS)
-    .describe("Longest wait in milliseconds when block is true"),
-});
+const inputSchema = prebuiltInputSchema(TASK_OUTPUT_TOOL_NAME, () =>
+  z.strictObject({
+    task_id: z.string().min(1).describe("The id of the background task"),
+    block: z.boolean().default(true).describe("Wait for the task to finish (up to timeout) before returning"),
+    timeout: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WAIT_MS)
+      .default(DEFAULT_WAIT_MS)
+      .describe("Longest wait in milliseconds when block is true"),
+  }),
+);
 
 type TaskOutputInput = z.infer<typeof inputSchema>;
 

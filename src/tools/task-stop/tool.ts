@@ -6,15 +6,17 @@ import type { TaskStatus } from "../../tool/shell-state.js";
 import { TASK_STOP_PROMPT, TASK_STOP_TOOL_NAME } from "./prompt.js";
 
 // `shell_id` is the field name KillShell used; accepted so older transcripts and prompts still work.
-const inputSchema = z
-  .strictObject({
-    task_id: z.string().min(1).optional().describe("The id of the background task to stop"),
-    shell_id: z.string().min(1).optional().describe("Deprecated: use task_id"),
-  })
-  .refine((input) => input.task_id !== undefined || input.shell_id !== undefined, {
-    message: "task_id is required",
-    path: ["task_id"],
-  });
+const inputSchema = z.lazy(() =>
+  z
+    .strictObject({
+      task_id: z.string().min(1).optional().describe("The id of the background task to stop"),
+      shell_id: z.string().min(1).optional().describe("Deprecated: use task_id"),
+    })
+    .refine((input) => input.task_id !== undefined || input.shell_id !== undefined, {
+      message: "task_id is required",
+      path: ["task_id"],
+    }),
+);
 
 type TaskStopInput = z.infer<typeof inputSchema>;
 

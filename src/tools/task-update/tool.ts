@@ -9,19 +9,21 @@ import { taskReminderSource } from "../task-shared/reminder.js";
 import { notifyAssignment } from "../team-shared/assignment.js";
 import { TASK_UPDATE_PROMPT, TASK_UPDATE_TOOL_NAME } from "./prompt.js";
 
-const taskIds = z.array(z.string().trim().min(1));
+const taskIds = z.lazy(() => z.array(z.string().trim().min(1)));
 
-const inputSchema = z.strictObject({
-  taskId: z.string().trim().min(1).describe("The id of the task to change"),
-  status: z.enum(["pending", "in_progress", "completed", "deleted"]).optional(),
-  subject: z.string().trim().min(1).optional(),
-  description: z.string().optional(),
-  activeForm: z.string().trim().min(1).optional(),
-  addBlocks: taskIds.optional().describe("Ids of tasks that cannot start before this one is done"),
-  addBlockedBy: taskIds.optional().describe("Ids of tasks that must be done before this one"),
-  owner: z.string().trim().min(1).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional().describe("Keys to merge in; null removes a key"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    taskId: z.string().trim().min(1).describe("The id of the task to change"),
+    status: z.enum(["pending", "in_progress", "completed", "deleted"]).optional(),
+    subject: z.string().trim().min(1).optional(),
+    description: z.string().optional(),
+    activeForm: z.string().trim().min(1).optional(),
+    addBlocks: taskIds.optional().describe("Ids of tasks that cannot start before this one is done"),
+    addBlockedBy: taskIds.optional().describe("Ids of tasks that must be done before this one"),
+    owner: z.string().trim().min(1).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional().describe("Keys to merge in; null removes a key"),
+  }),
+);
 
 export type TaskUpdateInput = z.infer<typeof inputSchema>;
 

@@ -7,11 +7,13 @@ import { buildTool } from "../../tool/build-tool.js";
 import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN } from "../../tool/team.js";
 import { TEAM_CREATE_PROMPT, TEAM_CREATE_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  team_name: z.string().trim().min(1).describe("Letters, digits, - and _"),
-  description: z.string().trim().min(1).optional().describe("What the team is for"),
-  agent_type: z.string().trim().min(1).optional().describe("The lead's role, recorded in the team file"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    team_name: z.string().trim().min(1).describe("Letters, digits, - and _"),
+    description: z.string().trim().min(1).optional().describe("What the team is for"),
+    agent_type: z.string().trim().min(1).optional().describe("The lead's role, recorded in the team file"),
+  }),
+);
 
 export type TeamCreateInput = z.infer<typeof inputSchema>;
 

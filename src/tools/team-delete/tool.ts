@@ -5,7 +5,7 @@ import { deleteTeamFiles } from "../../session/team-files.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { TEAM_DELETE_PROMPT, TEAM_DELETE_TOOL_NAME } from "./prompt.js";
 
-const inputSchema = z.strictObject({});
+const inputSchema = z.lazy(() => z.strictObject({}));
 
 export type TeamDeleteInput = z.infer<typeof inputSchema>;
 

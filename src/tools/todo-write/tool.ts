@@ -3,6 +3,7 @@
 // reminder, to people as a `todo` event, and records it in the transcript for --resume.
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import {
   MAIN_TODO_LIST,
   TASK_LIST_STATUSES,
@@ -15,15 +16,19 @@ import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { todoReminderSource } from "../task-shared/reminder.js";
 import { TODO_WRITE_PROMPT, TODO_WRITE_TOOL_NAME } from "./prompt.js";
 
-const todoSchema = z.strictObject({
-  content: z.string().trim().min(1),
-  status: z.enum(TASK_LIST_STATUSES as [TaskListStatus, ...TaskListStatus[]]),
-  activeForm: z.string().trim().min(1),
-});
+const todoSchema = z.lazy(() =>
+  z.strictObject({
+    content: z.string().trim().min(1),
+    status: z.enum(TASK_LIST_STATUSES as [TaskListStatus, ...TaskListStatus[]]),
+    activeForm: z.string().trim().min(1),
+  }),
+);
 
-const inputSchema = z.strictObject({
-  todos: z.array(todoSchema).describe("The whole updated list"),
-});
+const inputSchema = prebuiltInputSchema(TODO_WRITE_TOOL_NAME, () =>
+  z.strictObject({
+    todos: z.array(todoSchema).describe("The whole updated list"),
+  }),
+);
 
 export type TodoWriteInput = z.infer<typeof inputSchema>;
 

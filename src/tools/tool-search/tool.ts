@@ -4,15 +4,17 @@ import { buildTool } from "../../tool/build-tool.js";
 import { isDeferredTool, TOOL_SEARCH_TOOL_NAME, withLoadedDeferredTools } from "../../tool/deferred.js";
 import { type LoadedToolDescription, renderLoadedToolLine } from "../../tool/loaded-tools-record.js";
 import { findToolByName } from "../../tool/pool.js";
-import { toolInputJSONSchema } from "../../tool/schema.js";
+import { prebuiltInputSchema, toolInputJSONSchema } from "../../tool/schema.js";
 import type { AnyTool, ToolUseContext } from "../../tool/types.js";
 import { TOOL_SEARCH_DESCRIPTION } from "./prompt.js";
 import { type SearchableTool, searchTools } from "./scoring.js";
 
-const inputSchema = z.strictObject({
-  query: z.string().min(1).describe('"select:A,B", "mcp__server" or keywords'),
-  max_results: z.number().int().min(1).max(50).default(5).describe("Keyword matches to return"),
-});
+const inputSchema = prebuiltInputSchema(TOOL_SEARCH_TOOL_NAME, () =>
+  z.strictObject({
+    query: z.string().min(1).describe('"select:A,B", "mcp__server" or keywords'),
+    max_results: z.number().int().min(1).max(50).default(5).describe("Keyword matches to return"),
+  }),
+);
 
 type ToolSearchInput = z.infer<typeof inputSchema>;
 

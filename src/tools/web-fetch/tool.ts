@@ -18,10 +18,12 @@ import { fetchTarget } from "./url.js";
 /** Markdown up to this long is returned as is; longer content is cut to this before the model reads it. */
 export const MAX_MARKDOWN_LENGTH = 100_000;
 
-const inputSchema = z.strictObject({
-  url: z.string().describe("The URL to fetch (http or https)"),
-  prompt: z.string().describe("What to find or extract from the page"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    url: z.string().describe("The URL to fetch (http or https)"),
+    prompt: z.string().describe("What to find or extract from the page"),
+  }),
+);
 
 export type WebFetchInput = z.infer<typeof inputSchema>;
 

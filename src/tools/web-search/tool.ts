@@ -19,11 +19,13 @@ import {
   webSearchUserPrompt,
 } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  query: z.string().min(2).describe("The search query"),
-  allowed_domains: z.array(z.string()).optional().describe("Only include results from these domains"),
-  blocked_domains: z.array(z.string()).optional().describe("Never include results from these domains"),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    query: z.string().min(2).describe("The search query"),
+    allowed_domains: z.array(z.string()).optional().describe("Only include results from these domains"),
+    blocked_domains: z.array(z.string()).optional().describe("Never include results from these domains"),
+  }),
+);
 
 export type WebSearchInput = z.infer<typeof inputSchema>;
 

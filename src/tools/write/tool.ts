@@ -6,6 +6,7 @@ import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../tool/build-tool.js";
+import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { withHistoryWarning } from "../file-shared/commit-change.js";
 import { commitFileChange } from "../file-shared/commit-through-editor.js";
@@ -19,10 +20,12 @@ import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE } from "../file-shared/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME, writePrompt } from "./prompt.js";
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe("The absolute path of the file to write (must be absolute, not relative)"),
-  content: z.string().describe("The whole content to write to the file"),
-});
+const inputSchema = prebuiltInputSchema(WRITE_TOOL_NAME, () =>
+  z.strictObject({
+    file_path: z.string().describe("The absolute path of the file to write (must be absolute, not relative)"),
+    content: z.string().describe("The whole content to write to the file"),
+  }),
+);
 
 export type WriteInput = z.infer<typeof inputSchema>;
 
