@@ -4,6 +4,7 @@
 // them aside, a plan's approval may not add one, and a prompt suggests one only as the exact
 // command it asked about (isOfferableAllowRule).
 import { codeRunnerReason } from "../../shell/commands/index.js";
+import { hasRuleWildcard } from "../bash/rules.js";
 import { canonicalCommandName, classOfCmdlet } from "../../shell/powershell/cmdlets.js";
 import type { PermissionRule, PermissionRuleValue } from "../../tool/permission-types.js";
 
@@ -44,7 +45,7 @@ export function isOfferableAllowRule(value: PermissionRuleValue): boolean {
 
 function isExactBashCommandRule(value: PermissionRuleValue): boolean {
   const content = value.ruleContent?.trim();
-  return value.toolName === "Bash" && content !== undefined && content !== "" && !content.includes("*");
+  return value.toolName === "Bash" && content !== undefined && content !== "" && !hasRuleWildcard(content);
 }
 
 /** `PowerShell`, `PowerShell(*)`, `PowerShell(iex:*)`, `PowerShell(pwsh:*)`: the same for PowerShell. */
