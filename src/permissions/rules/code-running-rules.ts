@@ -4,9 +4,9 @@
 // them aside, a plan's approval may not add one, and a prompt suggests one only as the exact
 // command it asked about (isOfferableAllowRule).
 import { codeRunnerReason } from "../../shell/commands/index.js";
-import { hasRuleWildcard } from "../bash/rules.js";
 import { canonicalCommandName, classOfCmdlet } from "../../shell/powershell/cmdlets.js";
 import type { PermissionRule, PermissionRuleValue } from "../../tool/permission-types.js";
+import { hasRuleWildcard } from "../bash/rules.js";
 
 /** `Bash`, `Bash(*...)`, `Bash(python:*)`, `Bash(node script.js)`: rules that approve arbitrary code. */
 export function isDangerousAllowRule(rule: PermissionRule): boolean {

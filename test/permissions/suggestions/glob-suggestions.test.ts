@@ -45,7 +45,9 @@ describe("suggestions for a command with a `*` glob", () => {
   });
 
   it("several globs and plain words together; a program with a safe prefix keeps its prefix", async () => {
-    expect((await check("python3 gen.py *.csv out/*")).suggestedRules).toEqual(["Bash(python3 gen.py \\*.csv out/\\*)"]);
+    expect((await check("python3 gen.py *.csv out/*")).suggestedRules).toEqual([
+      "Bash(python3 gen.py \\*.csv out/\\*)",
+    ]);
     expect((await check("rm *.log")).suggestedRules).toEqual(["Bash(rm:*)"]);
   });
 
