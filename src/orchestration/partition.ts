@@ -9,13 +9,14 @@ export interface ToolCallBatch {
 
 /**
  * Whether this call may run beside others, as its tool judges its own parsed input (Bash: only a
- * read-only command). Unknown tools, input that did not parse and a judgement that throws all
- * count as unsafe: the call then runs alone, which is slower but never wrong.
+ * read-only command) in the session's directory `cwd`, keeping what it learns on the call's memo.
+ * Unknown tools, input that did not parse and a judgement that throws all count as unsafe: the
+ * call then runs alone, which is slower but never wrong.
  */
-export function isCallConcurrencySafe(call: ResolvedToolCall): boolean {
+export function isCallConcurrencySafe(call: ResolvedToolCall, cwd?: string): boolean {
   if (call.problem !== undefined) return false;
   try {
-    return call.tool.isConcurrencySafe(call.input) === true;
+    return call.tool.isConcurrencySafe(call.input, { cwd, memo: call.memo }) === true;
   } catch {
     return false;
   }

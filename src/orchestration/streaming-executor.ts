@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { AssistantMessage, ToolUseBlock } from "../messages/types.js";
 import { applyToolResultLimit } from "../results/limit-result.js";
 import type { AnyTool, CanUseTool, InterruptBehavior, ToolUseContext } from "../tool/types.js";
+import { sessionWorkingDirectory } from "../tool/working-directory.js";
 import {
   type ChildAbortController,
   createChildAbortController,
@@ -110,7 +111,7 @@ export class StreamingToolExecutor {
 
   /** Decides the call's concurrency from its parsed input, now that the tool can judge it exactly. */
   private judge(call: TrackedCall): void {
-    call.isConcurrencySafe = isCallConcurrencySafe(call.resolved);
+    call.isConcurrencySafe = isCallConcurrencySafe(call.resolved, sessionWorkingDirectory(this.context));
     call.judged = true;
     this.advance();
     this.wake();

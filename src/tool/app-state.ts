@@ -127,6 +127,13 @@ export interface AppState {
   /** The session's frozen per-message budget decisions (see src/results/budget.ts). */
   toolResultReplacements?: ToolResultReplacementState;
 
+  // --- Web fetch (src/tools/web-fetch/) ---
+  /**
+   * Hosts this session's permission checks judged (true: judged private), for the fetch to hold
+   * their addresses to (DNS rebinding). Created on the session's first check.
+   */
+  webFetchHostJudgements?: Map<string, boolean>;
+
   // --- The shell: Bash and the task tools (src/tools/bash/, task-output/, task-stop/) ---
   /** The Bash tool's current directory; a `cd` in one command carries over to the next. */
   bashCwd?: string;

@@ -132,6 +132,17 @@ export interface ToolUseContext {
   callMemo?: CallMemo;
 }
 
+/**
+ * What a caller that knows the call hands a tool's synchronous judgements (Tool.isReadOnly and
+ * Tool.isConcurrencySafe): where the call's session is, and the call's own memory, if it has one.
+ */
+export interface CallScope {
+  /** The session's current working directory (absent: the process's, as a last resort). */
+  cwd?: string;
+  /** The call's memo (./call-memo.ts): a judgement kept here lives as long as the call. */
+  memo?: CallMemo;
+}
+
 /** What the step before the permission decision hands it, for this one call. */
 export interface CanUseToolOptions {
   /** What this call's PreToolUse hooks said (absent: no hook ran or none had a say). */
@@ -242,8 +253,15 @@ export interface Tool<Input extends ToolInput = ToolInput, Output = unknown, Pro
    * executor's, needs the answer now and makes a paced loading under way go on at full speed.
    */
   whenReady?(options?: WhenReadyOptions): Promise<void> | undefined;
-  isReadOnly(input: Input): boolean;
-  isConcurrencySafe(input: Input): boolean;
+  /**
+   * The synchronous judgements, asked several times for one call (by the executor when the call
+   * arrives, by plan mode in the permission pipeline, by the transcript). A caller that knows the
+   * call hands its scope: the session's directory to judge against and the call's memo, so an
+   * expensive judgement (Bash: a full shell parse) is made once per call and never shared with
+   * another call or another session. Without a scope the tool judges afresh.
+   */
+  isReadOnly(input: Input, scope?: CallScope): boolean;
+  isConcurrencySafe(input: Input, scope?: CallScope): boolean;
   isDestructive(input: Input): boolean;
   isOpenWorld(input: Input): boolean;
   /** What happens to a running call when the user sends a new message. */

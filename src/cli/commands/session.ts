@@ -7,6 +7,7 @@ import { SettingsError } from "../../config/settings.js";
 import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
+import { PromptBlockedError } from "../../loop/session-hooks.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
 import { HeadlessReporter } from "../headless/output.js";
@@ -71,6 +72,7 @@ export async function run(argv: string[], given: { stdin?: string } = {}): Promi
     return reportSetupFailure({
       message: error.message,
       exitCode: error instanceof SessionSetupError ? error.exitCode : 1,
+      ...(error instanceof SessionSetupError ? { kind: error.kind } : {}),
       format: config.outputFormat,
       ...optional("sessionId", config.sessionId),
       out,
@@ -140,7 +142,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
         return permissionContext;
       }
       const expanded = await expandPrompt(prompt, skills.catalog, permissionContext, config.cwd, warn, hooks);
-      if (!expanded.ok) throw new SessionSetupError(expanded.message, 2);
+      // Refused, not misused: no option would change it, so no pointer to --help.
+      if (!expanded.ok) throw new SessionSetupError(expanded.message, 1, "blocked");
       expandedPrompt = expanded.prompt;
       expandedWith = expanded;
       runsShell = expanded.fromFile === true;
@@ -204,6 +207,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
         if (event.type === "terminal") terminal = event;
       }
     }
+  } catch (error) {
+    // A UserPromptSubmit hook refused the prompt: nothing reached the model. Said like a run that
+    // could not start (one line, a result line for JSON readers), without a pointer to --help.
+    if (error instanceof PromptBlockedError) throw new SessionSetupError(error.message, 1, "blocked");
+    throw error;
   } finally {
     process.off("SIGINT", onSigint);
     // A sign-in page still open cannot be finished now: closing gives it up, and the result says so.

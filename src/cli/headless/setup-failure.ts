@@ -1,8 +1,10 @@
 // A headless run that could not start: a bad flag or value, a schema that does not compile, settings
-// that cannot be read. One convention for all of them, Claude Code's: a short message on stderr (a
-// usage error adds one line pointing to --help, never the whole help), exit 2 for bad usage and 1
-// for everything else, and a run that asked for JSON (json or stream-json) still gets its result
-// line, an error result naming what went wrong, so a consumer reading stdout is never left empty.
+// that cannot be read, a prompt a hook blocked. One convention for all of them, Claude Code's: a
+// short message on stderr (a usage error adds one line pointing to --help, never the whole help;
+// nothing else does, since no option would help), exit 2 for bad usage and 1 for everything else,
+// and a run that asked for JSON (json or stream-json) still gets its result line, an error result
+// naming what went wrong, so a consumer reading stdout is never left empty.
+import type { SetupFailureKind } from "../session/setup-error.js";
 
 export type FailureFormat = "text" | "json" | "stream-json";
 
@@ -13,6 +15,8 @@ export interface SetupFailure {
   message: string;
   /** 2: the command line is wrong (usage); 1: the run could not start for another reason. */
   exitCode: number;
+  /** What kind of failure (../session/setup-error.ts); by default usage for exit 2, else setup. */
+  kind?: SetupFailureKind;
   format: FailureFormat;
   /** The session id asked for (--session-id), when there is one; otherwise a fresh one. */
   sessionId?: string;
@@ -25,14 +29,14 @@ export interface SetupFailure {
 /** Says what went wrong where the run's caller reads it; returns the exit code. */
 export function reportSetupFailure(failure: SetupFailure): number {
   const command = failure.command ?? "warden";
-  const hint = failure.exitCode === 2 ? `${SEE_HELP}\n` : "";
+  const hint = kindOf(failure) === "usage" ? `${SEE_HELP}\n` : "";
   failure.err(`${command}: ${failure.message}\n${hint}`);
   if (failure.format !== "text") failure.out(`${JSON.stringify(setupFailureResult(failure))}\n`);
   return failure.exitCode;
 }
 
 /** The result line of a run that never started, in the Agent SDK's error-result shape. */
-export function setupFailureResult(failure: Pick<SetupFailure, "message" | "exitCode" | "sessionId">): object {
+export function setupFailureResult(failure: Pick<SetupFailure, "message" | "exitCode" | "sessionId" | "kind">): object {
   return {
     type: "result",
     // The Agent SDK knows these subtypes only; a run that could not start failed "during execution".
@@ -52,13 +56,18 @@ export function setupFailureResult(failure: Pick<SetupFailure, "message" | "exit
     },
     modelUsage: {},
     permission_denials: [],
-    // What kind of failure: the command line (usage) or the set-up (settings, a transcript, ...).
-    error_kind: failure.exitCode === 2 ? "usage" : "setup",
+    // What kind of failure: the command line (usage), the set-up (settings, a transcript, ...), or
+    // the prompt refused before the model saw it (blocked).
+    error_kind: kindOf(failure),
     error: failure.message,
     errors: [failure.message],
     stop_reason: null,
     uuid: crypto.randomUUID(),
   };
+}
+
+function kindOf(failure: Pick<SetupFailure, "exitCode" | "kind">): SetupFailureKind {
+  return failure.kind ?? (failure.exitCode === 2 ? "usage" : "setup");
 }
 
 /**

@@ -20,6 +20,7 @@ import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
 import { fileRuleDecision } from "./file-rules.js";
 import { ruleMatchesFlags } from "./flag-spellings.js";
 import { expandConfiguredGitAlias } from "./git-config-aliases.js";
+import { gitConfigWritten } from "./git-config-write.js";
 import { gitConfigObjection } from "./git-read-only.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { beyondRule } from "./rule-scope.js";
@@ -287,6 +288,10 @@ function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
         const absolute = resolveWordPath(target, part.command.cwd);
         if (absolute && isProtectedPath(absolute)) return absolute;
       }
+      // `git config KEY VALUE` writes the repository's config (core.fsmonitor, core.hooksPath):
+      // as protected as a redirection into it.
+      const config = gitConfigWritten(view.words, part.command.cwd);
+      if (config && isProtectedPath(config)) return config;
     }
   }
   return undefined;

@@ -46,6 +46,11 @@ export function bashAnalysisPending(options?: { pace?: Pace }): Promise<void> | 
   );
 }
 
+/** True once the analysis and its grammar are loaded: isReadOnlyCommandIfLoaded then answers exactly. */
+export function isBashAnalysisLoaded(): boolean {
+  return registeredAnalysis()?.isLoaded() === true;
+}
+
 /**
  * Synchronous, for isReadOnly/isConcurrencySafe: until the analysis (and its grammar) is loaded
  * the answer is false (fail closed: the call is treated as writing and runs alone) and loading

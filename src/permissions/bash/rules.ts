@@ -9,12 +9,20 @@ import type { PermissionBehavior, PermissionRule, ToolPermissionContext } from "
 export interface BashRule {
   rule: PermissionRule;
   behavior: PermissionBehavior;
+  /** The rule's words; a `\*` of the rule is GLOB_STAR in them (see bashRuleFromContent). */
   words: string[];
   /** `prefix:*` / `prefix *`: the command's words start with these. Otherwise exact. */
   prefix: boolean;
   /** A `*` inside the pattern: matched against the words joined by single spaces. */
   wildcard: RegExp | undefined;
 }
+
+/**
+ * A rule's `\*` once read: the command's own `*`, written unquoted (a glob the shell expands, as
+ * in `ls *.txt`), matched as that very text and never as a wildcard. Claude Code's rules escape a
+ * literal star the same way.
+ */
+const GLOB_STAR = "\u0000";
 
 const BASH_TOOL_NAMES = new Set(["Bash"]);
 
@@ -31,7 +39,16 @@ export function bashRulesOf(context: ToolPermissionContext): BashRule[] {
   return rules;
 }
 
-/** A Bash rule's content (`git commit:*`) as words to match; also hooks' `if` conditions. */
+/** Whether a Bash rule's content holds a wildcard: a `*` not escaped as `\*` (the `:*` suffix counts). */
+export function hasRuleWildcard(content: string): boolean {
+  return /(^|[^\\])(\\\\)*\*/.test(content);
+}
+
+/**
+ * A Bash rule's content (`git commit:*`) as words to match; also hooks' `if` conditions. Outside
+ * quotes `\*` is the command's own unquoted `*` (`Bash(ls \*.txt)` allows `ls *.txt` exactly)
+ * and `\\` a backslash; any other `*` is a wildcard.
+ */
 export function bashRuleFromContent(content: string): Omit<BashRule, "rule" | "behavior"> | undefined {
   let text = content.trim();
   let prefix = false;
@@ -45,19 +62,36 @@ export function bashRuleFromContent(content: string): Omit<BashRule, "rule" | "b
   const words = splitRuleWords(text);
   if (words.length === 0) return undefined;
   let wildcard: RegExp | undefined;
-  if (text.includes("*")) {
-    const pattern = words.map((w) => w.split("*").map(escapeRegExp).join("[^\\n]*")).join(" ");
+  if (words.some((word) => word.includes("*"))) {
+    const pattern = words
+      .map((w) =>
+        w
+          .split("*")
+          .map((piece) => escapeRegExp(piece).replaceAll(GLOB_STAR, "\\*"))
+          .join("[^\\n]*"),
+      )
+      .join(" ");
     wildcard = new RegExp(`^${pattern}${prefix ? "( .*)?" : ""}$`, "s");
   }
   return { words, prefix, wildcard };
 }
 
-/** Rule text is the user's own configuration: plain blank splitting with simple quote removal. */
+/**
+ * Rule text is the user's own configuration: plain blank splitting with simple quote removal; in
+ * an unquoted word `\*` is GLOB_STAR and `\\` a backslash.
+ */
 function splitRuleWords(text: string): string[] {
   const words: string[] = [];
   const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (const match of text.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? "");
+  for (const match of text.matchAll(pattern)) {
+    const bare = match[3];
+    words.push(bare === undefined ? (match[1] ?? match[2] ?? "") : unescapeBare(bare));
+  }
   return words;
+}
+
+function unescapeBare(word: string): string {
+  return word.replace(/\\([*\\])/g, (_, char: string) => (char === "*" ? GLOB_STAR : "\\"));
 }
 
 function escapeRegExp(text: string): string {
@@ -73,10 +107,25 @@ export function ruleMatchesWords(rule: BashRule, words: Field[]): boolean {
   if (words.length < rule.words.length) return false;
   if (!rule.prefix && words.length !== rule.words.length) return false;
   for (let i = 0; i < rule.words.length; i += 1) {
-    const word = words[i] as Field;
-    if (!word.literal || word.value !== rule.words[i]) return false;
+    if (!wordMatches(words[i] as Field, rule.words[i] as string, rule.behavior === "allow")) return false;
   }
   return true;
+}
+
+/**
+ * One word against one rule word. For an allow rule (`strict`) a glob the shell expands matches
+ * only a rule word that spells it as a glob (`\*.txt` for `*.txt`, written wholly unquoted, so
+ * every `*` in it is expanded), and that rule word matches nothing else: the rule never allows
+ * more than its command (`'*.txt'`, quoted, names one file; `ls file?.txt` may name many). A deny
+ * or ask rule matches the word's text whichever way it was written, so it never catches less.
+ */
+function wordMatches(word: Field, ruleWord: string, strict: boolean): boolean {
+  if (!word.literal) return false;
+  const spellsGlob = ruleWord.includes(GLOB_STAR);
+  const text = spellsGlob ? ruleWord.replaceAll(GLOB_STAR, "*") : ruleWord;
+  if (word.value !== text) return false;
+  if (!strict) return true;
+  return spellsGlob ? word.glob && !word.quoted : !word.glob;
 }
 
 /** Aliases defined with `-c alias.NAME=VALUE` among git's global options (shell aliases, `!...`, are nested scripts). */

@@ -6,8 +6,9 @@
 // An exact rule (`Bash(node --test test/)`) allows only that command line, words compared one by
 // one, so it is offered for those programs too: the person approves what they were shown, and
 // the test run a host approves "always" stops asking. When a part has neither (a word known only
-// at run time, a glob, an unsafe variable assignment), no rule is offered: the person can still
-// allow the call once.
+// at run time, a quoted `*`, a `?` or `[` glob, an unsafe variable assignment), no rule is offered:
+// the person can still allow the call once. A `*` glob as written (`ls *.txt`) is offered exactly,
+// each `*` spelled `\*` (bash/rules.ts): the rule allows that glob, not any text in its place.
 
 import { type CommandPart, codeRunnerReason, isSafeEnvVar } from "../../shell/commands/index.js";
 import type { PermissionUpdate } from "../../tool/permission-types.js";
@@ -30,9 +31,9 @@ export function suggestedPrefixOf(part: CommandPart): string | undefined {
 
 /**
  * The exact-command rule content for one part: its words as bash receives them, quoted so that
- * the rule's own word splitting gives them back. Undefined when no rule can say exactly that
- * command: a word known only at run time or a glob (what runs is not what was shown), a `*` (a
- * rule reads it as a wildcard), a word no rule quoting can hold, an unsafe assignment, or a part
+ * the rule's own word splitting gives them back; an unquoted `*` glob as `\*`. Undefined when no
+ * rule can say exactly that command: a word known only at run time, a `?` or `[` glob or one
+ * partly quoted, a quoted `*` (a rule reads it as a wildcard), a word no rule quoting can hold, an unsafe assignment, or a part
  * no allow rule clears (its unwrapping is opaque: `bash deploy.sh`). Nor for
  * a program that runs other code while the script feeds standard input (a pipe, `<`, a heredoc:
  * `curl … | sh`, `python3 <<EOF`, `ls | xargs rm`): a rule matches the words only, so `Bash(sh)`
@@ -49,7 +50,16 @@ export function exactCommandOf(part: CommandPart, scriptRedirectsInput: boolean)
   if (readsInput && codeRunnerReason(words.slice(0, 2).map((word) => word.value)) !== undefined) return undefined;
   const spelled: string[] = [];
   for (const word of words) {
-    if (!word.literal || word.glob || /[*\n]/.test(word.value)) return undefined;
+    if (!word.literal || word.value.includes("\n")) return undefined;
+    if (word.glob) {
+      // A glob as written (`*.txt`): the rule spells each `*` as `\*`, which matches this very
+      // glob and nothing wider. Only a wholly unquoted `*` glob: a rule cannot tell a quoted star
+      // from an expanded one inside one word, nor spell `?` or `[...]`.
+      if (word.quoted || !/^[^\s"'\\?[\]]+$/.test(word.value)) return undefined;
+      spelled.push(word.value.replaceAll("*", "\\*"));
+      continue;
+    }
+    if (word.value.includes("*")) return undefined;
     if (/^[^\s"'\\]+$/.test(word.value)) spelled.push(word.value);
     else if (!word.value.includes("'")) spelled.push(`'${word.value}'`);
     else return undefined;

@@ -13,7 +13,7 @@
 // Auto mode also decides with fewer allow rules (auto-mode-rules.ts); the pipeline applies that
 // before the rule steps.
 import type { PermissionAsk, PermissionDecision, ToolPermissionContext } from "../../tool/permission-types.js";
-import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
+import type { AnyTool, CallScope, ToolInput, ToolUseContext } from "../../tool/types.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { PLAN_FILE_REASON } from "../filesystem/index.js";
 import { describeReason } from "../rules/index.js";
@@ -46,7 +46,7 @@ function planMode(
 ): PermissionDecision {
   if (
     decision.behavior === "deny" ||
-    isReadOnlyCall(tool, input) ||
+    isReadOnlyCall(tool, input, { cwd: sessionWorkingDirectory(context), memo: context.callMemo }) ||
     writesPlanFile(tool, input, sessionWorkingDirectory(context), decision)
   ) {
     return decision;
@@ -113,9 +113,9 @@ async function autoModeFastPaths(args: ModeArgs, ask: PermissionAsk): Promise<Pe
   return ask;
 }
 
-function isReadOnlyCall(tool: AnyTool, input: ToolInput): boolean {
+function isReadOnlyCall(tool: AnyTool, input: ToolInput, scope: CallScope): boolean {
   try {
-    return tool.isReadOnly(input);
+    return tool.isReadOnly(input, scope);
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@
 import { codeRunnerReason } from "../../shell/commands/index.js";
 import { canonicalCommandName, classOfCmdlet } from "../../shell/powershell/cmdlets.js";
 import type { PermissionRule, PermissionRuleValue } from "../../tool/permission-types.js";
+import { hasRuleWildcard } from "../bash/rules.js";
 
 /** `Bash`, `Bash(*...)`, `Bash(python:*)`, `Bash(node script.js)`: rules that approve arbitrary code. */
 export function isDangerousAllowRule(rule: PermissionRule): boolean {
@@ -44,7 +45,7 @@ export function isOfferableAllowRule(value: PermissionRuleValue): boolean {
 
 function isExactBashCommandRule(value: PermissionRuleValue): boolean {
   const content = value.ruleContent?.trim();
-  return value.toolName === "Bash" && content !== undefined && content !== "" && !content.includes("*");
+  return value.toolName === "Bash" && content !== undefined && content !== "" && !hasRuleWildcard(content);
 }
 
 /** `PowerShell`, `PowerShell(*)`, `PowerShell(iex:*)`, `PowerShell(pwsh:*)`: the same for PowerShell. */

@@ -42,8 +42,12 @@ function unescapeContent(raw: string): string {
   return raw.replace(/\\([()\\])/g, "$1");
 }
 
+/**
+ * A backslash before `*` is left as it is: `\*` (a Bash rule's literal star) reads the same either
+ * way, since unescapeContent leaves `\*` alone, and the rule shows as the person would write it.
+ */
 function escapeContent(content: string): string {
-  return content.replace(/[()\\]/g, (c) => `\\${c}`);
+  return content.replace(/[()]|\\(?!\*)/g, (c) => `\\${c}`);
 }
 
 /**

@@ -16,6 +16,11 @@ export interface SandboxPolicy {
   readOnlyPaths: string[];
   /** Paths Read deny rules name: replaced by an empty file or an empty read-only folder. */
   hiddenPaths?: HiddenPath[];
+  /**
+   * Missing paths the command must not create (git-guard.ts: a `.git`, a bare repository's
+   * `HEAD`): an empty read-only file or folder stands there, removed again after the command.
+   */
+  blockedPaths?: HiddenPath[];
   allowNetwork: boolean;
   /**
    * The network limited to some domains: the command reaches only the filtering proxy, through a
@@ -129,7 +134,11 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   // paths inside them read-only again.
   for (const dir of policy.writableDirectories) args.push("--bind-try", dir, dir);
   for (const path of policy.readOnlyPaths) args.push("--ro-bind-try", path, path);
-  for (const hidden of policy.hiddenPaths ?? []) {
+  // Shallowest first, so a stand-in `.git` is mounted before what is blocked inside it.
+  const standIns = [...(policy.hiddenPaths ?? []), ...(policy.blockedPaths ?? [])].sort(
+    (a, b) => a.path.length - b.path.length,
+  );
+  for (const hidden of standIns) {
     if (hidden.kind === "file") args.push("--ro-bind", "/dev/null", hidden.path);
     else args.push("--tmpfs", hidden.path, "--remount-ro", hidden.path);
   }

@@ -1,7 +1,8 @@
 // Which paths a sandboxed command may write. Working folders are writable so ordinary work
 // succeeds; files that would run code or change permissions later, outside the sandbox (git hooks
 // and config, settings files, shell start-up files), stay read-only even inside them, so a command
-// cannot plant something that escapes the sandbox the next time git or Warden runs. Paths that
+// cannot plant something that escapes the sandbox the next time git or Warden runs; nor can it
+// plant a repository of its own for git to trust (a `.git`, a bare repository: git-guard.ts). Paths that
 // Read deny rules name are hidden (read-deny.ts); paths Edit rules name are writable (allow) or
 // read-only (deny), the deny winning (edit-rules.ts). Unix sockets are refused by a seccomp filter
 // (seccomp.ts); where none is available for the architecture, known socket files are hidden
@@ -13,6 +14,7 @@ import type { PermissionRule } from "../../tool/permission-types.js";
 import type { SandboxPolicy } from "./bubblewrap.js";
 import type { ResolvedSandboxSettings } from "./config.js";
 import { editAllowedPaths, editDeniedPaths } from "./edit-rules.js";
+import { gitGuardFor } from "./git-guard.js";
 import { hostSocketsToHide } from "./host-sockets.js";
 import { type HiddenPath, readDeniedPaths } from "./read-deny.js";
 import { unixSocketFilter } from "./seccomp.js";
@@ -71,7 +73,16 @@ export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
     canonical(input.tempDir),
   ]);
   const home = canonical(userHome());
+  // Where git would trust what a command planted: the tops of the folders it may write (not the
+  // session's temp folder) and its own directory (git-guard.ts).
+  const tops = unique([
+    ...input.workingDirectories.map(canonical),
+    ...input.settings.additionalWritableDirectories.map(canonical),
+    canonical(input.cwd),
+  ]);
+  const gitGuard = gitGuardFor(tops.filter((top) => insideAny(top, writable) && top !== canonical(input.tempDir)));
   const readOnly = unique([
+    ...gitGuard.readOnly,
     ...writable.flatMap((dir) => PROTECTED_IN_EACH_FOLDER.map((name) => join(dir, name))),
     // The user-level settings matter even when the home folder is not a working folder, e.g. when
     // a working folder is the home itself or contains it.
@@ -86,6 +97,7 @@ export function sandboxPolicyFor(input: SandboxPolicyInput): SandboxPolicy {
     writableDirectories: writable,
     readOnlyPaths: readOnly,
     hiddenPaths: hiddenPathsFor(input, seccompFilter !== undefined),
+    blockedPaths: gitGuard.blocked,
     seccompFilter,
     allowNetwork: input.settings.allowNetwork,
     cwd: canonical(input.cwd),
@@ -103,6 +115,10 @@ function hiddenPathsFor(input: SandboxPolicyInput, socketsBlocked: boolean): Hid
     (socket) => !hiddenDirs.some((dir) => socket.path.startsWith(dir)),
   );
   return [...denied, ...sockets];
+}
+
+function insideAny(path: string, dirs: readonly string[]): boolean {
+  return dirs.some((dir) => path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`));
 }
 
 function unique(items: string[]): string[] {

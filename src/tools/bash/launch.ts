@@ -3,7 +3,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { guardProcessGroup, prepareOrphanGuard } from "../../process/orphan-guard.js";
-import { type SandboxPolicy, SECCOMP_FD, sandboxCommandLine } from "../../shell/sandbox/index.js";
+import {
+  holdMountPoints,
+  releaseMountPoints,
+  type SandboxPolicy,
+  SECCOMP_FD,
+  sandboxCommandLine,
+} from "../../shell/sandbox/index.js";
 import type { ShellSnapshot } from "../../tool/shell-state.js";
 
 /** Single-quotes a string for a POSIX shell. */
@@ -102,7 +108,21 @@ export function launchShell(options: LaunchOptions): ChildProcess {
   stdio[SECCOMP_FD] = filter ? "pipe" : "ignore";
   stdio[GUARD_GATE_FD] = "pipe";
   prepareOrphanGuard();
+  // The stand-ins for paths a sandboxed command may not create are mount points bwrap makes on
+  // the host; once bwrap is gone (and every process of its sandbox with it), they go too.
+  const blocked = options.sandbox?.policy.blockedPaths ?? [];
+  holdMountPoints(blocked);
   const child = spawn(file, args, { cwd: options.cwd, env: options.snapshot.env, detached: true, stdio });
+  if (blocked.length > 0) {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      releaseMountPoints(blocked);
+    };
+    child.once("close", release);
+    child.once("error", release);
+  }
   // Guarded before the command may start (see WAIT_FOR_GUARD): a Warden killed at any moment takes
   // the group with it. Whoever waits for the command releases the group once it is over (run-foreground, background tasks).
   if (child.pid !== undefined) guardProcessGroup(child.pid);

@@ -11,6 +11,7 @@ import { isDirectory } from "../../fs/path-kind.js";
 import {
   bashAnalysisPending,
   checkBashCommandPermissionLazily,
+  isBashAnalysisLoaded,
   isReadOnlyCommandIfLoaded,
 } from "../../permissions/bash/lazy-analysis.js";
 import type { CommandFacts } from "../../shell/analysis/index.js";
@@ -21,7 +22,7 @@ import { buildTool } from "../../tool/build-tool.js";
 import type { EditorTerminals } from "../../tool/editor.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
-import type { ToolUseContext } from "../../tool/types.js";
+import type { CallScope, ToolUseContext } from "../../tool/types.js";
 import { bashAnalysisOf, commandFactsOf, inPlaceSedCommandOf } from "./command-facts.js";
 import { needsCwdCapture } from "./cwd-capture.js";
 import { runCwdChangedHooks } from "./cwd-changed.js";
@@ -35,7 +36,6 @@ import { launchShell, withoutInlinePrefix } from "./launch.js";
 import { blockingBudgetMs, runsLongRunningProgram } from "./long-running.js";
 import { OutputCapture } from "./output-capture.js";
 import { BASH_TOOL_NAME, bashPrompt } from "./prompt.js";
-import { rememberedReadOnly, rememberReadOnly } from "./read-only-memo.js";
 import { type BashOutput, bashToolResult, gitIndexLockNote } from "./result-text.js";
 import { type BashProgress, type ForegroundResult, runForeground } from "./run-foreground.js";
 import { chooseSandbox, type SandboxChoice, sandboxPermission } from "./sandbox-choice.js";
@@ -76,15 +76,19 @@ const inputSchema = prebuiltInputSchema(BASH_TOOL_NAME, () =>
 export type BashInput = z.infer<typeof inputSchema>;
 
 /**
- * Scheduling and plan mode ask this without a context, so the session's start directory stands in
- * for the shell's current one. Before the bash grammar has loaded every command counts as writing
- * (fail closed); the executor awaits whenReady first, so scheduling never sees that placeholder.
+ * Scheduling and plan mode ask this synchronously; the caller's scope says which session's
+ * directory to judge against (without one, the process's stands in). Before the bash grammar has
+ * loaded every command counts as writing (fail closed); the executor awaits whenReady first, so
+ * scheduling never sees that placeholder. The answer is a full parse of the command, asked several
+ * times per call: once the grammar has loaded it is kept on the call's memo, keyed by the text and
+ * the directory, so the call's later askers reuse it. The placeholder is never kept: it must not
+ * outlive the loading. Nothing is kept beyond the call, so no session sees another's answers.
  */
-function isReadOnly(input: BashInput): boolean {
+function isReadOnly(input: BashInput, scope?: CallScope): boolean {
   try {
-    return (
-      rememberedReadOnly(input.command) || rememberReadOnly(input.command, isReadOnlyCommandIfLoaded(input.command))
-    );
+    const judge = () => isReadOnlyCommandIfLoaded(input.command, scope?.cwd);
+    if (!scope?.memo || !isBashAnalysisLoaded()) return judge();
+    return scope.memo.once(`bash.read-only\0${scope.cwd ?? ""}\0${input.command}`, judge);
   } catch {
     return false;
   }
@@ -367,7 +371,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   // rather than run read-only commands one by one because the model answered quickly.
   whenReady: bashAnalysisPending,
   isReadOnly,
-  isConcurrencySafe: (input) => isReadOnly(input) && !mayChangeDirectory(input.command),
+  isConcurrencySafe: (input, scope) => isReadOnly(input, scope) && !mayChangeDirectory(input.command),
   isOpenWorld: () => true,
   // Shell steps usually depend on each other: one failing makes those beside it pointless.
   cancelsSiblingsOnError: true,

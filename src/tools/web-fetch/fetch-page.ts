@@ -3,7 +3,7 @@
 // connection goes only to the addresses ./host-resolution.ts accepts for the host.
 import { formatBytes, HttpRequestError, httpRequest } from "../web-shared/http-request.js";
 import { htmlToMarkdown } from "./convert.js";
-import { addressesForFetch } from "./host-resolution.js";
+import { addressesForFetch, type HostJudgements } from "./host-resolution.js";
 import { fetchTarget, sameHost } from "./url.js";
 
 export const MAX_CONTENT_BYTES = 10 * 1024 * 1024;
@@ -47,7 +47,8 @@ export class WebFetchError extends Error {
 }
 
 export interface FetchPageOptions {
-  sessionId: string;
+  /** The session's judgements of hosts: the addresses fetched are held to them (host-resolution.ts). */
+  judgements: HostJudgements;
   signal: AbortSignal;
   maxBytes?: number;
   timeoutMs?: number;
@@ -61,7 +62,7 @@ export async function fetchPage(start: URL, options: FetchPageOptions): Promise<
   let url = start;
   const deadline = Date.now() + (options.timeoutMs ?? FETCH_TIMEOUT_MS);
   for (let redirects = 0; ; redirects++) {
-    const pinned = await addressesForFetch(options.sessionId, url.hostname);
+    const pinned = await addressesForFetch(options.judgements, url.hostname);
     if ("error" in pinned) throw new WebFetchError(pinned.error);
     let response: Awaited<ReturnType<typeof httpRequest>>;
     try {

@@ -1,7 +1,7 @@
 // Where a host really is. A name may resolve to the local network (a DNS record pointing at
 // 127.0.0.1 or 10.0.0.5, or at the cloud metadata address), so the permission check resolves it
-// and treats it as private when any address is. What the check judged is remembered per host and
-// session; the fetch connects only to addresses it resolves again, and refuses them when they turn
+// and treats it as private when any address is. What the check judged is remembered per host on
+// the session (HostJudgements, kept in its AppState); the fetch connects only to addresses it resolves again, and refuses them when they turn
 // a host judged public into a private one (DNS rebinding: a record that answers a public address
 // to the check and 127.0.0.1 to the fetch). A host the check never judged (a whole-tool ask rule
 // settles the call before the tool's own check runs) was approved by a person who saw its URL.
@@ -22,11 +22,11 @@ export interface HostResolution {
 }
 
 /**
- * Hosts the permission check judged, per session (`<sessionId> <host>`): true = judged private,
- * so a private answer was asked about or named by a rule.
+ * Hosts one session's permission checks judged: true = judged private, so a private answer was
+ * asked about or named by a rule. Held by the session (AppState.webFetchHostJudgements), never by
+ * this module, so it ends with the session and no session sees another's.
  */
-const judged = new Map<string, boolean>();
-const judgementKey = (sessionId: string, host: string) => `${sessionId} ${host}`;
+export type HostJudgements = Map<string, boolean>;
 
 export async function resolveHost(hostname: string): Promise<HostResolution> {
   const host = bareHost(hostname);
@@ -55,10 +55,9 @@ export async function resolveHost(hostname: string): Promise<HostResolution> {
 }
 
 /** The permission check's verdict on a host, for the fetch to hold the addresses to. */
-export function recordJudgement(sessionId: string, resolution: HostResolution): void {
-  const key = judgementKey(sessionId, resolution.host);
+export function recordJudgement(judged: HostJudgements, resolution: HostResolution): void {
   // Once judged private (and so asked about or named by a rule), it stays so for the session.
-  judged.set(key, judged.get(key) === true || resolution.isPrivate);
+  judged.set(resolution.host, judged.get(resolution.host) === true || resolution.isPrivate);
 }
 
 /**
@@ -66,13 +65,13 @@ export function recordJudgement(sessionId: string, resolution: HostResolution): 
  * judged public is refused.
  */
 export async function addressesForFetch(
-  sessionId: string,
+  judged: HostJudgements,
   hostname: string,
 ): Promise<{ addresses: LookupAddress[] } | { error: string }> {
   const resolution = await resolveHost(hostname);
   if (resolution.error) return { error: `${resolution.host}: ${resolution.error}` };
   if (resolution.addresses.length === 0) return { error: `${resolution.host} has no address` };
-  if (resolution.isPrivate && judged.get(judgementKey(sessionId, resolution.host)) === false) {
+  if (resolution.isPrivate && judged.get(resolution.host) === false) {
     return {
       error: `${resolution.host} now resolves to the local address ${resolution.privateAddress}, but it was approved as a public host; refusing to connect (its DNS answer changed since the permission check).`,
     };

@@ -13,7 +13,7 @@
 import { describeRule } from "../../permissions/rules/index.js";
 import type { PermissionResult, PermissionRule, RulesByBehavior } from "../../tool/permission-types.js";
 import { bareHost } from "../web-shared/addresses.js";
-import { type HostResolution, recordJudgement, resolveHost } from "./host-resolution.js";
+import { type HostJudgements, type HostResolution, recordJudgement, resolveHost } from "./host-resolution.js";
 import { WEB_FETCH_TOOL_NAME } from "./prompt.js";
 import { fetchTarget } from "./url.js";
 
@@ -63,7 +63,8 @@ export interface WebFetchPermissionInput {
   url: string;
   rules: RulesByBehavior;
   preapprovedHosts: readonly string[];
-  sessionId: string;
+  /** The session's judgements of hosts, which this check adds to (host-resolution.ts). */
+  judgements: HostJudgements;
   /** Resolves a host name (tests of the rules alone pass one that does not touch DNS). */
   resolve?: (host: string) => Promise<HostResolution>;
 }
@@ -84,7 +85,7 @@ export async function webFetchPermission<Input>(args: WebFetchPermissionInput): 
   }
   // Resolved before the ask rule, so that a fetch approved there is judged (and held to) like any other.
   const resolution = await (args.resolve ?? resolveHost)(host);
-  recordJudgement(args.sessionId, resolution);
+  recordJudgement(args.judgements, resolution);
   const ask = rulesFor(args.rules.ask, host);
   if (ask) {
     return {

@@ -10,6 +10,7 @@ import { formatBytes } from "../web-shared/http-request.js";
 import { markUntrusted } from "../web-shared/untrusted.js";
 import { PageCache } from "./cache.js";
 import { type FetchedPage, fetchPage, MAX_HTML_CONVERT_CHARS, WebFetchError } from "./fetch-page.js";
+import type { HostJudgements } from "./host-resolution.js";
 import { webFetchPermission } from "./permission.js";
 import { DEFAULT_PREAPPROVED_HOSTS } from "./preapproved-hosts.js";
 import { WEB_FETCH_PROMPT, WEB_FETCH_READER_SYSTEM, WEB_FETCH_TOOL_NAME, webFetchReaderPrompt } from "./prompt.js";
@@ -102,7 +103,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
         url: input.url,
         rules: context.getAppState().toolPermissionContext.rules,
         preapprovedHosts,
-        sessionId: context.options.sessionId,
+        judgements: hostJudgementsOf(context),
       });
     },
 
@@ -114,7 +115,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
       const fromCache = page !== undefined;
       if (!page) {
         const outcome = await fetchPage(target.url, {
-          sessionId: context.options.sessionId,
+          judgements: hostJudgementsOf(context),
           signal: context.abortController.signal,
         });
         if (outcome.kind === "redirect") {
@@ -168,3 +169,14 @@ function resultText(output: WebFetchOutput): string {
 
 /** WebFetch with the default pre-approved hosts (sessions pass their settings to createWebFetchTool). */
 export const WebFetchTool = createWebFetchTool();
+
+/** The session's judgements of hosts, created on its first check (kept in its AppState, not here). */
+function hostJudgementsOf(context: ToolUseContext): HostJudgements {
+  const existing = context.getAppState().webFetchHostJudgements;
+  if (existing) return existing;
+  const judgements: HostJudgements = new Map();
+  context.setAppState((state) =>
+    state.webFetchHostJudgements ? state : { ...state, webFetchHostJudgements: judgements },
+  );
+  return context.getAppState().webFetchHostJudgements ?? judgements;
+}

@@ -91,7 +91,7 @@ const RUNS_OTHER_CODE = [
  * Commands no rule can hold exactly: a nested script whose commands are judged on their own (or a
  * script file, which no rule clears), a
  * program that runs code fed on standard input (a rule matches words only, so `Bash(sh)` would
- * approve any later `… | sh`), a `*` (a rule reads it as a wildcard), an unsafe assignment, a word
+ * approve any later `… | sh`), a quoted `*` (a rule reads it as a wildcard), an unsafe assignment, a word
  * known only at run time. Only a one-time allow.
  */
 const NO_RULE = [

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CACHE_TTL_MS, PageCache } from "../../../src/tools/web-fetch/cache.js";
 import { htmlToMarkdown } from "../../../src/tools/web-fetch/convert.js";
 import { fetchPage } from "../../../src/tools/web-fetch/fetch-page.js";
-import { addressesForFetch, recordJudgement, resolveHost } from "../../../src/tools/web-fetch/host-resolution.js";
+import {
+  addressesForFetch,
+  type HostJudgements,
+  recordJudgement,
+  resolveHost,
+} from "../../../src/tools/web-fetch/host-resolution.js";
 import { GUIDE_HTML, type PageServer, startPageServer } from "./page-server.js";
 
 let server: PageServer;
@@ -30,22 +35,30 @@ beforeAll(async () => {
 
 afterAll(() => server?.close());
 
-/** The session id the permission check recorded its judgement under. */
-async function judged(sessionId: string): Promise<void> {
-  recordJudgement(sessionId, await resolveHost("127.0.0.1"));
+/** One session's judgements, as its permission check left them: this machine judged (and asked about). */
+const sessions = new Map<string, HostJudgements>();
+function session(name: string): HostJudgements {
+  const existing = sessions.get(name);
+  if (existing) return existing;
+  const judgements: HostJudgements = new Map();
+  sessions.set(name, judgements);
+  return judgements;
+}
+async function judged(name: string): Promise<void> {
+  recordJudgement(session(name), await resolveHost("127.0.0.1"));
 }
 
 describe("fetchPage", () => {
   it("stops at the size limit counted after decompression", async () => {
     await judged("size");
     await expect(
-      fetchPage(new URL(`${server.origin}/bomb`), { sessionId: "size", signal, maxBytes: 1024 * 1024 }),
+      fetchPage(new URL(`${server.origin}/bomb`), { judgements: session("size"), signal, maxBytes: 1024 * 1024 }),
     ).rejects.toThrow(/larger than the limit of 1 MB/);
   });
 
   it("decodes the declared charset", async () => {
     await judged("charset");
-    const outcome = await fetchPage(new URL(`${server.origin}/latin1`), { sessionId: "charset", signal });
+    const outcome = await fetchPage(new URL(`${server.origin}/latin1`), { judgements: session("charset"), signal });
     expect(outcome.kind === "page" && outcome.page.content).toBe("café");
   });
 
@@ -53,7 +66,7 @@ describe("fetchPage", () => {
     await judged("cut");
     const cutAt = GUIDE_HTML.indexOf("<h2>Install</h2>");
     const outcome = await fetchPage(new URL(`${server.origin}/guide`), {
-      sessionId: "cut",
+      judgements: session("cut"),
       signal,
       maxHtmlChars: cutAt,
     });
@@ -65,27 +78,29 @@ describe("fetchPage", () => {
   it("refuses to connect when a host judged public resolves to a local address at fetch time", async () => {
     // What the permission check saw: these names answered public addresses then (a rebinding DNS
     // record's first answer). Now they resolve to this machine.
-    recordJudgement("rebinding", {
+    recordJudgement(session("rebinding"), {
       host: "localhost",
       addresses: [{ address: "93.184.216.34", family: 4 }],
       isPrivate: false,
     });
-    recordJudgement("rebinding", {
+    recordJudgement(session("rebinding"), {
       host: "127.0.0.1",
       addresses: [{ address: "93.184.216.34", family: 4 }],
       isPrivate: false,
     });
-    const refused = await addressesForFetch("rebinding", "localhost");
+    const refused = await addressesForFetch(session("rebinding"), "localhost");
     expect(refused).toEqual({ error: expect.stringContaining("approved as a public host") });
-    await expect(fetchPage(new URL(`${server.origin}/guide`), { sessionId: "rebinding", signal })).rejects.toThrow(
-      /refusing to connect/,
-    );
+    await expect(
+      fetchPage(new URL(`${server.origin}/guide`), { judgements: session("rebinding"), signal }),
+    ).rejects.toThrow(/refusing to connect/);
     expect(server.hits.get("/guide") ?? 0).toBe(1);
     // Judged private (asked about, or named by a rule): connected.
     await judged("rebinding-ok");
-    expect(await addressesForFetch("rebinding-ok", "127.0.0.1")).toEqual({
+    expect(await addressesForFetch(session("rebinding-ok"), "127.0.0.1")).toEqual({
       addresses: [{ address: "127.0.0.1", family: 4 }],
     });
+    // Another session of the same process judged nothing public: its fetch is not refused.
+    expect(await addressesForFetch(session("another"), "localhost")).toHaveProperty("addresses");
   });
 });
 
