@@ -57,6 +57,10 @@ export async function run(argv: string[], given: { stdin?: string } = {}): Promi
     return 0;
   }
   try {
+    if (config.setup === "init-only") {
+      const { runSetupOnly } = await import("../session/setup-only.js");
+      return await runSetupOnly(config, { out, err });
+    }
     if (config.inputFormat === "stream-json") {
       if (!isDirectory(config.cwd)) throw new SessionSetupError(`--cwd ${config.cwd} is not a directory`, 2);
       // The Agent SDK's protocol, loaded only for it: a plain -p run does not pay for it.
