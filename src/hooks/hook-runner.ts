@@ -133,6 +133,9 @@ export class HookRunner extends HookDispatcher implements ToolCallHooks, Compact
   notification(...args: EventArgs<typeof turnEvents.notification>) {
     return turnEvents.notification(this, ...args);
   }
+  messageDisplay(...args: EventArgs<typeof turnEvents.messageDisplay>) {
+    return turnEvents.messageDisplay(this, ...args);
+  }
 
   // The session and its surroundings.
   setup(...args: EventArgs<typeof sessionEvents.setup>) {

@@ -111,3 +111,45 @@ export async function notification(
   );
   return failuresOf(outcomes);
 }
+
+/** One flush of an assistant message's text as it is shown (see message-display.ts). */
+export interface DisplayFlush {
+  turnId: string;
+  messageId: string;
+  /** 0 for the message's first flush, one more for each after. */
+  index: number;
+  /** The message's last flush (exactly one per message). */
+  final: boolean;
+  /** The lines completed since the previous flush (the last flush may end mid-line). */
+  delta: string;
+}
+
+/**
+ * The model's text is about to be shown (no matcher): a hook's `displayContent` is shown in its
+ * place (the last hook that gave one wins; empty hides it). Display only: the stored message and
+ * what the model sees are untouched, so a hook that fails leaves the text as it was.
+ */
+export async function messageDisplay(
+  hooks: HookDispatcher,
+  flush: DisplayFlush,
+  signal?: AbortSignal,
+): Promise<{ display: string; errors: string[] }> {
+  const outcomes = await hooks.run(
+    "MessageDisplay",
+    undefined,
+    {
+      turn_id: flush.turnId,
+      message_id: flush.messageId,
+      index: flush.index,
+      final: flush.final,
+      delta: flush.delta,
+    },
+    signal,
+  );
+  let display = flush.delta;
+  for (const outcome of outcomes) {
+    const replacement = outcome.kind === "success" ? outcome.json?.hookSpecificOutput?.displayContent : undefined;
+    if (replacement !== undefined) display = replacement;
+  }
+  return { display, ...failuresOf(outcomes) };
+}
