@@ -7,7 +7,6 @@ import { SettingsError } from "../../config/settings.js";
 import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
-import { displayedThroughHooks } from "../../loop/message-display.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
 import { HeadlessReporter } from "../headless/output.js";
@@ -196,9 +195,12 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       if (expandedWith) expandedPrompt = withHookContext(expandedPrompt, expandedWith);
       // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
       const run = withStructuredOutput(built.runPrompt(expandedPrompt), session, structured, config.maxTurns);
-      // Text output is for a person to read: MessageDisplay hooks may change what it shows.
-      const shown =
-        config.outputFormat === "text" ? displayedThroughHooks(run, built.plan.permissions.hooks, warn) : run;
+      // Text output is for a person to read: MessageDisplay hooks may change what it shows (their
+      // code loads only when there are some: a plain run does not pay for it at start-up).
+      const displayHooks = config.outputFormat === "text" ? built.plan.permissions.hooks : undefined;
+      const shown = displayHooks?.has("MessageDisplay")
+        ? (await import("../../loop/message-display.js")).displayedThroughHooks(run, displayHooks, warn)
+        : run;
       for await (const event of shown) {
         reporter.event(event);
         if (event.type === "terminal") terminal = event;
