@@ -6,7 +6,7 @@ import { isatty } from "node:tty";
 import { SUBCOMMANDS } from "./subcommands.js";
 
 /** Flags after which the session command prints something and exits, or runs headless. */
-const NOT_INTERACTIVE = new Set(["-p", "--print", "-h", "--help", "-v", "--version", "--session-spec"]);
+const NOT_INTERACTIVE = new Set(["-p", "--print", "-h", "--help", "-v", "--version", "--session-spec", "--init-only"]);
 
 /**
  * `warden` in a terminal without -p: decided from argv alone, so that the plain prompt is drawn

@@ -4,39 +4,10 @@
 import { z } from "zod";
 import { PERMISSION_MODES } from "../tool/permission-types.js";
 import { TASK_LIST_FAMILIES, type TaskListFamily } from "../tool/task-list.js";
+import { HOOK_EVENTS, type HookEventName } from "./hook-events.js";
 
-export const HOOK_EVENTS = [
-  "PreToolUse",
-  "PostToolUse",
-  "UserPromptSubmit",
-  "Stop",
-  "SessionStart",
-  "PreCompact",
-  "PostCompact",
-  "PostToolUseFailure",
-  "SubagentStart",
-  "SubagentStop",
-  "SessionEnd",
-  "Notification",
-  "PermissionRequest",
-  "StopFailure",
-  "TaskCreated",
-  "TaskCompleted",
-  "CwdChanged",
-  "WorktreeCreate",
-  "WorktreeRemove",
-  "InstructionsLoaded",
-  "ConfigChange",
-  "FileChanged",
-  "TeammateIdle",
-  "Elicitation",
-  "ElicitationResult",
-  "PostToolBatch",
-  "PermissionDenied",
-  "DirectoryAdded",
-  "UserPromptExpansion",
-] as const;
-export type HookEventName = (typeof HOOK_EVENTS)[number];
+// The events themselves are listed once, in hook-events.ts.
+export { HOOK_EVENTS, type HookEventName } from "./hook-events.js";
 
 /** Fields every hook type shares (Claude Code's hooks reference). */
 const hookCommon = () => ({

@@ -27,6 +27,8 @@ const hookJsonSchema = z.lazy(() =>
         content: z.record(z.string(), z.unknown()).optional(),
         /** PermissionDenied: the model may try the denied call again (another way, or once things changed). */
         retry: z.boolean().optional(),
+        /** MessageDisplay: what is shown in place of the text (empty: nothing), the message itself unchanged. */
+        displayContent: z.string().optional(),
       })
       .optional(),
   }),

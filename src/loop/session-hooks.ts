@@ -1,7 +1,8 @@
-// The session-level hooks around one submitted prompt: SessionStart (once), UserPromptSubmit
+// The session-level hooks around one submitted prompt: Setup and SessionStart (once), UserPromptSubmit
 // (may block the prompt or add context), Stop (may send the model back to work, with a reason).
 
-import type { HookRunner, SessionEndReason } from "../hooks/hook-runner.js";
+import type { HookRunner, SessionEndReason, SetupTrigger } from "../hooks/hook-runner.js";
+import type { SessionStartResult } from "../hooks/hook-types.js";
 import { queueReminders } from "../hooks/queue-reminders.js";
 import type { AssistantMessage } from "../messages/types.js";
 import type { AppState } from "../tool/app-state.js";
@@ -33,7 +34,29 @@ export async function runSessionStartHooks(
   onWarning: (message: string) => void,
 ): Promise<void> {
   if (!hooks?.has("SessionStart")) return;
-  const result = await hooks.sessionStart(source);
+  applyStartResult(session, "SessionStart", await hooks.sessionStart(source), onWarning);
+}
+
+/**
+ * --init or --maintenance: the Setup hooks run before SessionStart's, their context queued for
+ * the model and what they wrote to CLAUDE_ENV_FILE given to its Bash commands.
+ */
+export async function runSetupHooks(
+  session: HookableSession,
+  hooks: HookRunner | undefined,
+  trigger: SetupTrigger,
+  onWarning: (message: string) => void,
+): Promise<void> {
+  if (!hooks?.has("Setup")) return;
+  applyStartResult(session, "Setup", await hooks.setup(trigger), onWarning);
+}
+
+function applyStartResult(
+  session: HookableSession,
+  event: "SessionStart" | "Setup",
+  result: SessionStartResult,
+  onWarning: (message: string) => void,
+): void {
   for (const error of result.errors) onWarning(error);
   const env = result.env;
   if (env) {
@@ -46,7 +69,7 @@ export async function runSessionStartHooks(
   }
   queueReminders(
     session,
-    result.additionalContext.map((text) => `SessionStart hook context: ${text}`),
+    result.additionalContext.map((text) => `${event} hook context: ${text}`),
   );
 }
 

@@ -49,6 +49,7 @@ const EVERY_FIELD: Required<SessionSpecInput> = {
   fallbackModel: "replay:/tmp/other.jsonl",
   sessionId: "0b7c5f0e-1d2a-4c3b-8e9f-0a1b2c3d4e5f",
   forkSession: true,
+  setup: "maintenance",
   tools: ["Read", "Grep"],
   agents: '{"reviewer":{"description":"reviews","prompt":"review"}}',
   thinking: { type: "enabled", budgetTokens: 2048, display: "omitted" },

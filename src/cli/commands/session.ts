@@ -58,6 +58,10 @@ export async function run(argv: string[], given: { stdin?: string } = {}): Promi
     return 0;
   }
   try {
+    if (config.setup === "init-only") {
+      const { runSetupOnly } = await import("../session/setup-only.js");
+      return await runSetupOnly(config, { out, err });
+    }
     if (config.inputFormat === "stream-json") {
       if (!isDirectory(config.cwd)) throw new SessionSetupError(`--cwd ${config.cwd} is not a directory`, 2);
       // The Agent SDK's protocol, loaded only for it: a plain -p run does not pay for it.
@@ -202,7 +206,13 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       if (expandedWith) expandedPrompt = withHookContext(expandedPrompt, expandedWith);
       // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
       const run = withStructuredOutput(built.runPrompt(expandedPrompt), session, structured, config.maxTurns);
-      for await (const event of run) {
+      // Text output is for a person to read: MessageDisplay hooks may change what it shows (their
+      // code loads only when there are some: a plain run does not pay for it at start-up).
+      const displayHooks = config.outputFormat === "text" ? built.plan.permissions.hooks : undefined;
+      const shown = displayHooks?.has("MessageDisplay")
+        ? (await import("../../loop/message-display.js")).displayedThroughHooks(run, displayHooks, warn)
+        : run;
+      for await (const event of shown) {
         reporter.event(event);
         if (event.type === "terminal") terminal = event;
       }

@@ -3,7 +3,7 @@
 // and the merge of them all), get_hooks_listing (the settings files' hooks by event, as a /hooks
 // menu lists them) and list_permission_rules (the live rules, each with its source, and the
 // working folders). update_settings is in settings-update.ts.
-import { HOOK_EVENTS } from "../../config/settings-schema.js";
+import { HOOK_EVENTS, hookEventInfo } from "../../config/hook-events.js";
 import { hookText } from "../../hooks/hook-text.js";
 import { formatRule, RULE_BEHAVIORS } from "../../permissions/rules/index.js";
 import type { PermissionRule } from "../../tool/permission-types.js";
@@ -68,40 +68,6 @@ function getSettings(state: StreamState): JsonObject {
   };
 }
 
-const EVENT_SUMMARY: Record<string, string> = {
-  PreToolUse: "Before a tool runs",
-  PostToolUse: "After a tool has run",
-  UserPromptSubmit: "When a prompt is sent, before the model sees it",
-  Stop: "When the model ends its answer",
-  SessionStart: "When a session starts or is resumed",
-  PreCompact: "Before the conversation is summarised",
-  PostCompact: "After the conversation was summarised",
-  PostToolUseFailure: "After a tool call failed",
-  SubagentStart: "When a subagent starts",
-  SubagentStop: "When a subagent ends its answer",
-  SessionEnd: "When a session ends",
-  Notification: "When Warden needs the user",
-  PermissionRequest: "When a permission question is about to be asked",
-  StopFailure: "When a turn ends on a model error",
-  TaskCreated: "When a task is created",
-  TaskCompleted: "When a task is marked completed",
-  CwdChanged: "When the shell's directory changes",
-};
-const MATCHER_EVENTS = new Set([
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "PermissionRequest",
-  "PreCompact",
-  "PostCompact",
-  "SessionStart",
-  "SessionEnd",
-  "SubagentStart",
-  "SubagentStop",
-  "Notification",
-  "StopFailure",
-]);
-
 const SOURCE_LABEL: Record<string, string> = {
   userSettings: "User settings",
   projectSettings: "Project settings",
@@ -140,8 +106,8 @@ function getHooksListing(state: StreamState): JsonObject {
   }
   const catalog = HOOK_EVENTS.map((name) => ({
     name,
-    summary: EVENT_SUMMARY[name] ?? name,
-    supportsMatcher: MATCHER_EVENTS.has(name),
+    summary: hookEventInfo(name).summary,
+    supportsMatcher: hookEventInfo(name).matcher !== undefined,
   }));
   return {
     events: catalog

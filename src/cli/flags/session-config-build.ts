@@ -130,6 +130,8 @@ export function buildSessionConfig(
   if (pluginDirs?.length) config.pluginDirs = pluginDirs.map((d) => resolve(baseCwd, d));
   if (raw.fallbackModel !== undefined) config.fallbackModel = raw.fallbackModel as string;
   if (sessionId !== undefined) config.sessionId = sessionId;
+  const setup = setupOf(raw);
+  if (setup !== undefined) config.setup = setup;
   if (raw.toolsRaw !== undefined) {
     const value = String(raw.toolsRaw).trim();
     if (value !== "default") config.tools = splitRuleList(value);
@@ -146,4 +148,14 @@ export function buildSessionConfig(
   const problem = combinationProblem(config);
   if (problem) throw new UsageError(problem);
   return config;
+}
+
+/** --init, --init-only and --maintenance: which Setup hooks run, and whether a session follows. */
+function setupOf(raw: Record<string, unknown>): SessionConfig["setup"] {
+  const given = (["setupInit", "setupInitOnly", "setupMaintenance"] as const).filter((key) => raw[key] === true);
+  if (given.length > 1) throw new UsageError("use one of --init, --init-only and --maintenance");
+  if (raw.setupInitOnly === true) return "init-only";
+  if (raw.setupInit === true) return "init";
+  if (raw.setupMaintenance === true) return "maintenance";
+  return undefined;
 }

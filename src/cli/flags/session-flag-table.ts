@@ -18,6 +18,9 @@ export interface OptionSpec {
     | "thinkingDisplayRaw"
     | "settingSourcesRaw"
     | "toolsRaw"
+    | "setupInit"
+    | "setupInitOnly"
+    | "setupMaintenance"
     | "ignored";
   help: string;
   arg?: string;
@@ -212,6 +215,24 @@ export const OPTIONS: OptionSpec[] = [
     kind: "boolean",
     key: "forkSession",
     help: "With --resume or --continue: continue under a new session id",
+  },
+  {
+    names: ["--init"],
+    kind: "boolean",
+    key: "setupInit",
+    help: "Run the Setup hooks (trigger init), then the session",
+  },
+  {
+    names: ["--init-only"],
+    kind: "boolean",
+    key: "setupInitOnly",
+    help: "Run the Setup hooks (trigger init) and exit, without a session",
+  },
+  {
+    names: ["--maintenance"],
+    kind: "boolean",
+    key: "setupMaintenance",
+    help: "Run the Setup hooks (trigger maintenance), then the session",
   },
   {
     names: ["--tools"],

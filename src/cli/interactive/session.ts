@@ -9,6 +9,7 @@ import { sessionArtifactsDir } from "../../config/paths.js";
 import { settingsValue } from "../../config/settings.js";
 import type { SkillCatalog } from "../../config/skills/index.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
+import { displayedThroughHooks } from "../../loop/message-display.js";
 import type { ToolUseBlock, UserMessage } from "../../messages/types.js";
 import { runToolUse } from "../../orchestration/run-tool-use.js";
 import { latestSessionId } from "../../session/transcript-reader.js";
@@ -69,11 +70,14 @@ export async function openInteractiveSession(
   );
   const statusLine = settingsValue(plan.permissions.settings, "statusLine");
   const startedAt = Date.now();
+  const displayHooks = plan.permissions.hooks;
   return {
     engine: session,
     commands: built.commands,
-    runPrompt: (prompt) => runWithSlashCommands(built, skills, prompt, config.cwd, warn),
-    runWake: () => built.runPrompt(undefined),
+    // MessageDisplay hooks see the model's text on its way to the screen.
+    runPrompt: (prompt) =>
+      displayedThroughHooks(runWithSlashCommands(built, skills, prompt, config.cwd, warn), displayHooks, warn),
+    runWake: () => displayedThroughHooks(built.runPrompt(undefined), displayHooks, warn),
     customCommands: () => skills.listing(),
     attachMentions: (prompt, signal) => attachMentions(prompt, session, built.commands, canUseTool, signal),
     compact: (instructions) => built.compact(instructions),

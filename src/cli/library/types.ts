@@ -3,6 +3,7 @@
 // message kinds as Warden's stream-json writes them (system init, assistant, user, result,
 // stream_event...): typed here by their common fields, the rest kept as they come.
 
+import type { HookEventName } from "../../config/hook-events.js";
 import type { ContextUsage } from "../../loop/context-usage.js";
 import type { RewindResult } from "../control-protocol/file-checkpoints.js";
 
@@ -57,15 +58,8 @@ export type CanUseTool = (
   },
 ) => Promise<PermissionResult>;
 
-export type HookEvent =
-  | "PreToolUse"
-  | "PostToolUse"
-  | "UserPromptSubmit"
-  | "Stop"
-  | "SessionStart"
-  | "PreCompact"
-  | "PostCompact"
-  | string;
+/** An event of the hooks catalog (config/hook-events.ts); any other name is accepted and warned about. */
+export type HookEvent = HookEventName | (string & {});
 
 export type HookJSONOutput = Record<string, unknown>;
 export type HookCallback = (

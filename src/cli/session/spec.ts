@@ -92,6 +92,11 @@ export const sessionSpecSchema = z
     sessionId: z.string().regex(UUID, "must be a UUID").optional(),
     /** A resumed conversation continues under a new session id. */
     forkSession: flag,
+    /**
+     * Setup hooks run before the session (--init, --maintenance), or instead of it (--init-only:
+     * they run and the command exits).
+     */
+    setup: z.enum(["init", "init-only", "maintenance"]).optional(),
     /** The built-in tools offered (absent: all; empty: none). */
     tools: z.array(z.string()).optional(),
     /** Custom agents as JSON (`{"name": {"description", "prompt", "tools"?, "model"?}}`). */

@@ -16,7 +16,7 @@ import { createHookModels } from "../../hooks/session-hook-models.js";
 import type { CompactOutcome } from "../../loop/context-manager.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import { createSession, type SessionEngine } from "../../loop/session.js";
-import { runSessionEndHooks, runSessionStartHooks, submitWithHooks } from "../../loop/session-hooks.js";
+import { runSessionEndHooks, runSessionStartHooks, runSetupHooks, submitWithHooks } from "../../loop/session-hooks.js";
 import type { McpClientFeatures, ServerLogMessage } from "../../mcp/client-features/types.js";
 import { connectMcpForSession, type McpSession } from "../../mcp/session-setup.js";
 import { type AskHandler, createCanUseTool } from "../../permissions/engine/index.js";
@@ -107,7 +107,10 @@ export interface BuiltSession {
   agentCatalog?: AgentCatalog;
   /** The output style in force, by name ("default" when none): fixed for the session. */
   outputStyle: string;
-  /** SessionStart hooks ("resume" when the session continues one), their context queued for the model. */
+  /**
+   * Setup hooks (--init, --maintenance), then SessionStart hooks ("resume" when the session
+   * continues one), their context queued for the model.
+   */
   runStartHooks(): Promise<void>;
   /**
    * One prompt with the settings' UserPromptSubmit and Stop hooks around it; without a prompt, the
@@ -380,7 +383,13 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       mcp,
       skills,
       agentCatalog,
-      runStartHooks: () => runSessionStartHooks(session, bound.hooks, resumed ? "resume" : "startup", warn),
+      async runStartHooks() {
+        // --init / --maintenance: the Setup hooks first (--init-only never gets this far).
+        if (config.setup === "init" || config.setup === "maintenance") {
+          await runSetupHooks(session, bound.hooks, config.setup, warn);
+        }
+        await runSessionStartHooks(session, bound.hooks, resumed ? "resume" : "startup", warn);
+      },
       runPrompt: (prompt) => submitWithHooks(session, prompt, bound.hooks, warn),
       compact: (instructions) => session.compact(instructions),
       setExtraMcpTools(tools) {
