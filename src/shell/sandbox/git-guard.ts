@@ -38,6 +38,14 @@ function kindOf(path: string): Kind {
   }
 }
 
+/**
+ * What is really at `path`: a stand-in another command of this process still holds (or has not
+ * yet taken away) is no file of the folder's, so it is guarded as missing, blocked again.
+ */
+function realKindOf(path: string): Kind {
+  return held.has(path) ? undefined : kindOf(path);
+}
+
 /** The guard for each folder top (deduplicated by the caller). */
 export function gitGuardFor(tops: readonly string[]): GitGuard {
   const guard: GitGuard = { readOnly: [], blocked: [] };
@@ -51,9 +59,9 @@ export function gitGuardFor(tops: readonly string[]): GitGuard {
 
 function guardDotGit(top: string, guard: GitGuard): void {
   const dotGit = join(top, ".git");
-  const kind = kindOf(dotGit);
+  const kind = realKindOf(dotGit);
   // Another command's stand-in (the sandboxes of parallel calls) is no repository: blocked again.
-  if (kind === undefined || held.has(dotGit)) {
+  if (kind === undefined) {
     guard.blocked.push({ path: dotGit, kind: "directory" });
     return;
   }
@@ -70,7 +78,7 @@ function guardDotGit(top: string, guard: GitGuard): void {
 function guardBareRepository(dir: string, guard: GitGuard): void {
   const head = join(dir, "HEAD");
   const markers = [head, join(dir, "objects"), join(dir, "refs")];
-  const present = markers.map((path) => kindOf(path) !== undefined);
+  const present = markers.map((path) => realKindOf(path) !== undefined);
   if (present[0]) guard.readOnly.push(head);
   markers.forEach((path, i) => {
     if (!present[i]) guard.blocked.push({ path, kind: "file" });
@@ -90,11 +98,11 @@ function protectRepositoryCode(gitDir: string, guard: GitGuard): void {
     ["hooks", "directory"],
   ] as const) {
     const path = join(gitDir, name);
-    if (kindOf(path) === undefined) guard.blocked.push({ path, kind });
+    if (realKindOf(path) === undefined) guard.blocked.push({ path, kind });
     else guard.readOnly.push(path);
   }
   const commondir = join(gitDir, "commondir");
-  if (kindOf(commondir) !== undefined) guard.readOnly.push(commondir);
+  if (realKindOf(commondir) !== undefined) guard.readOnly.push(commondir);
 }
 
 /**
