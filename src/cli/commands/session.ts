@@ -190,16 +190,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       await built.runStartHooks();
       if (runsShell) {
         // SIGINT (the session's interrupt) stops the mark running and the prompt is not sent.
-        const { runCommandShell, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
-        const text = expandedPrompt;
-        const run = await session.runBeforePrompt(async (signal) => ({
-          text: await runCommandShell(text, {
-            contextFor: (abortController) => session.toolUseContext(abortController),
-            canUseTool: built.canUseTool,
-            signal,
-          }),
-          interrupted: signal.aborted,
-        }));
+        const { runPromptMarks, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
+        const run = await runPromptMarks(expandedPrompt, session, built.canUseTool);
         if (run.interrupted) throw new SessionSetupError(shellInterruptedNotice(prompt), 130);
         expandedPrompt = run.text;
       }

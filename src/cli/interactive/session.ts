@@ -190,15 +190,8 @@ async function* runWithSlashCommands(
     if (expanded.fromFile) {
       // Its `!`command`` marks run now, with its grants in force; one that asks asks the person.
       // Esc (the session's interrupt) stops the one running, skips the rest and keeps the prompt back.
-      const { runCommandShell, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
-      const run = await session.runBeforePrompt(async (signal) => ({
-        text: await runCommandShell(text, {
-          contextFor: (abortController) => session.toolUseContext(abortController),
-          canUseTool: built.canUseTool,
-          signal,
-        }),
-        interrupted: signal.aborted,
-      }));
+      const { runPromptMarks, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
+      const run = await runPromptMarks(text, session, built.canUseTool);
       if (run.interrupted) {
         warn(shellInterruptedNotice(prompt));
         return undefined;

@@ -109,6 +109,31 @@ function refusal(message: string): string {
   return kept.join(" ") || "the permission check refused it";
 }
 
+/** The two session commands a typed command's marks run through (SessionEngine has both). */
+export interface PromptMarkSession {
+  runBeforePrompt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  toolUseContext(abortController: AbortController): ToolUseContext;
+}
+
+/**
+ * A typed command's marks, run before its prompt is sent, as every front end runs them: inside the
+ * session's runBeforePrompt, so its interrupt (Esc, SIGINT) stops the one running and skips the rest.
+ */
+export async function runPromptMarks(
+  text: string,
+  session: PromptMarkSession,
+  canUseTool: CanUseTool,
+): Promise<{ text: string; interrupted: boolean }> {
+  return session.runBeforePrompt(async (signal) => ({
+    text: await runCommandShell(text, {
+      contextFor: (abortController) => session.toolUseContext(abortController),
+      canUseTool,
+      signal,
+    }),
+    interrupted: signal.aborted,
+  }));
+}
+
 /** What the person is told when an interrupt stopped a command's marks: the prompt was kept back. */
 export function shellInterruptedNotice(prompt: string): string {
   const name = prompt.trim().split(/\s/, 1)[0] ?? prompt;
