@@ -30,14 +30,13 @@ describe("moving a running Bash command to the background", () => {
   it("ends the call with the task id and keeps the command and all its output going", async () => {
     session = createSession();
     const s = session;
-    const started = Date.now();
-    const call = s.run("Bash", { command: "echo before; sleep 1.5; echo after" });
+    const call = s.run("Bash", { command: "echo before; sleep 3; echo after" });
     await until(() => (s.context.getAppState().foregroundCommands?.running() ?? 0) === 1);
     // Its first line is out before the move.
     await new Promise((r) => setTimeout(r, 300));
     expect(s.context.getAppState().foregroundCommands?.moveAllToBackground()).toBe(1);
+    // The call ends while the command still runs (the task is "running" below), not when it ends.
     const result = await call;
-    expect(Date.now() - started).toBeLessThan(1_400);
     const text = textOfResult(result);
     expect(result.is_error).toBeFalsy();
     expect(text).toContain("The user moved this command to the background");
