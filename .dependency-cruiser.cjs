@@ -97,6 +97,10 @@ const MAY_IMPORT = {
   // Reached only through `warden fleet` (and the tools that submit to it, through the CLI's wiring).
   fleet: ["messages", "tool", "config", "fs", "process", "session", "view"],
   cli: ["*"],
+  // The Agent SDK's API in one process (query(), tool(), createSdkMcpServer()): a front end beside
+  // the CLI, the control protocol's client in memory, so it builds on the CLI's session wiring.
+  // Only the public face (src/index.ts) imports it.
+  sdk: ["*"],
 };
 
 /** src/index.ts, the library's public face, may re-export any layer. */
@@ -114,14 +118,13 @@ const layerRules = Object.entries(MAY_IMPORT)
 
 // Inside src/cli/: the front ends (each a folder) build on the shared folders (flags/, session/,
 // headless/, startup/) and never on one another, so a front end can change without moving the
-// others; the shared folders never import a front end. The exceptions are named: the library's
-// query() is the control protocol's client in memory, process teammates speak the control
+// others; the shared folders never import a front end. The exceptions are named: process
+// teammates speak the control
 // protocol with their lead, the session builder starts process teammates, and commands/ is where
 // the subcommands pick their front end.
-const CLI_FRONT_ENDS = ["interactive", "acp", "library", "teammates", "control-protocol"];
+const CLI_FRONT_ENDS = ["interactive", "acp", "teammates", "control-protocol"];
 const CLI_SHARED = ["flags", "session", "headless", "startup"];
 const CLI_MAY_USE_FRONT_ENDS = {
-  library: ["control-protocol"],
   teammates: ["control-protocol"],
   session: ["teammates"],
 };
@@ -140,6 +143,13 @@ const cliRules = [...CLI_FRONT_ENDS, ...CLI_SHARED].map((folder) => {
 module.exports = {
   forbidden: [
     ...cliRules,
+    {
+      name: "sdk-only-from-the-public-face",
+      comment: "src/sdk/ (the in-process Agent SDK) is a front end: only src/index.ts imports it",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/sdk/", "^src/index\\.ts$"] },
+      to: { path: "^src/sdk/" },
+    },
     // The rules issue 10 names, spelled out so a violation says which one it broke. The table
     // above implies each of them; these keep them even if the table is loosened by mistake.
     {

@@ -4,34 +4,6 @@
 // held by test/library/public-face.test.ts, so adding one is a decision, and internals (the
 // executor, result persistence, request building) stay free to change.
 
-// The Agent SDK's API (query, tool, createSdkMcpServer) in one process. The loop's own query()
-// is exported as agentLoop.
-export {
-  type CallToolResult,
-  type ContextUsageResponse,
-  createSdkMcpServer,
-  type HookCallback,
-  type HookCallbackMatcher,
-  type HookJSONOutput,
-  type McpSdkServerConfigWithInstance,
-  type McpSetServersResult,
-  type OnElicitation,
-  type Options,
-  type Query,
-  query,
-  type RewindFilesResult,
-  type SDKMessage,
-  type SDKResultMessage,
-  type SDKUserMessage,
-  type SdkAgentDefinition,
-  type SdkCanUseTool,
-  type SdkElicitationRequest,
-  type SdkElicitationResult,
-  type SdkMcpServerConfig,
-  type SdkMcpToolDefinition,
-  type SdkPermissionResult,
-  tool,
-} from "./cli/library/index.js";
 // Memory files (AGENTS.md, CLAUDE.md) and workspace trust.
 export { loadMemoryFiles, type MemoryFile, type MemoryScope } from "./config/memory.js";
 export {
@@ -160,6 +132,34 @@ export {
   type ProviderEvent,
   type ToolSchema,
 } from "./providers/types.js";
+// The Agent SDK's API (query, tool, createSdkMcpServer) in one process. The loop's own query()
+// is exported as agentLoop.
+export {
+  type CallToolResult,
+  type ContextUsageResponse,
+  createSdkMcpServer,
+  type HookCallback,
+  type HookCallbackMatcher,
+  type HookJSONOutput,
+  type McpSdkServerConfigWithInstance,
+  type McpSetServersResult,
+  type OnElicitation,
+  type Options,
+  type Query,
+  query,
+  type RewindFilesResult,
+  type SDKMessage,
+  type SDKResultMessage,
+  type SDKUserMessage,
+  type SdkAgentDefinition,
+  type SdkCanUseTool,
+  type SdkElicitationRequest,
+  type SdkElicitationResult,
+  type SdkMcpServerConfig,
+  type SdkMcpToolDefinition,
+  type SdkPermissionResult,
+  tool,
+} from "./sdk/index.js";
 // Files a session leaves behind: file history and undo, the Tasks list, the transcript.
 export {
   type FileChangeEntry,

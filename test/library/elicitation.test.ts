@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { query, type SDKMessage, type SdkElicitationRequest } from "../../src/cli/library/index.js";
+import { query, type SDKMessage, type SdkElicitationRequest } from "../../src/sdk/index.js";
 import { writeScript } from "../loop/helpers.js";
 import { stdioServerConfig } from "../mcp/fixtures.js";
 

@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { query, type SDKMessage, type SDKUserMessage } from "../../src/cli/library/index.js";
 import { planFilePathIn, sessionArtifactsDir } from "../../src/config/paths.js";
+import { query, type SDKMessage, type SDKUserMessage } from "../../src/sdk/index.js";
 import { tempDir, writeScript } from "../loop/helpers.js";
 import { resultText } from "./prompt-stream.js";
 

@@ -1,6 +1,6 @@
 // What the library's query() tests share: a prompt stream that stays open (so control requests
 // still have a session to reach) and the text of a tool result among the messages.
-import type { SDKMessage, SDKUserMessage } from "../../src/cli/library/index.js";
+import type { SDKMessage, SDKUserMessage } from "../../src/sdk/index.js";
 
 /**
  * A prompt stream that sends its message once `send()` is called (at once without `held`) and

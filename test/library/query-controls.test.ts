@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { query, type SDKMessage } from "../../src/cli/library/index.js";
+import { query, type SDKMessage } from "../../src/sdk/index.js";
 import { writeScript } from "../loop/helpers.js";
 import { openPrompt, resultText } from "./prompt-stream.js";
 

@@ -80,8 +80,8 @@ describe("Agent SDK API examples", () => {
 
   it("the build emits the typed exports", () => {
     const types = readFileSync(join(ROOT, "dist", "types", "index.d.ts"), "utf8");
-    expect(types).toContain("cli/library/index.js");
-    const library = readFileSync(join(ROOT, "dist", "types", "cli", "library", "index.d.ts"), "utf8");
+    expect(types).toContain("sdk/index.js");
+    const library = readFileSync(join(ROOT, "dist", "types", "sdk", "index.d.ts"), "utf8");
     for (const name of ["query", "tool", "createSdkMcpServer", "Options", "SDKMessage", "Query"]) {
       expect(library).toContain(name);
     }

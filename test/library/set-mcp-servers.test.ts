@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createSdkMcpServer, query, type SDKMessage, tool } from "../../src/cli/library/index.js";
+import { createSdkMcpServer, query, type SDKMessage, tool } from "../../src/sdk/index.js";
 import { writeScript } from "../loop/helpers.js";
 import { childPids, stdioServerConfig } from "../mcp/fixtures.js";
 import { openPrompt, resultText } from "./prompt-stream.js";

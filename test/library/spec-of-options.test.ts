@@ -2,9 +2,9 @@
 // between), checked by the same schema as every front end's: the SDK's option shapes land in the
 // spec's fields, and a combination the schema refuses ends the query with that message.
 import { describe, expect, it } from "vitest";
-import { query } from "../../src/cli/library/index.js";
-import { specOfOptions } from "../../src/cli/library/spec-of-options.js";
-import type { McpSdkServerConfigWithInstance } from "../../src/cli/library/types.js";
+import { query } from "../../src/sdk/index.js";
+import { specOfOptions } from "../../src/sdk/spec-of-options.js";
+import type { McpSdkServerConfigWithInstance } from "../../src/sdk/types.js";
 
 describe("query()'s options as a SessionSpec", () => {
   it("maps the SDK's options onto the spec's fields", () => {

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { query, type SDKMessage, type SdkElicitationRequest } from "../../src/cli/library/index.js";
+import { query, type SDKMessage, type SdkElicitationRequest } from "../../src/sdk/index.js";
 import { writeScript } from "../loop/helpers.js";
 import { stdioServerConfig } from "./fixtures.js";
 

@@ -4,10 +4,10 @@
 // servers, agents, the system prompt and the output schema go in the initialize request instead
 // (./query.ts), as the SDK sends them.
 import { resolve } from "node:path";
-import { splitRuleList } from "../../permissions/rules/index.js";
-import { thinkingFromFlags } from "../flags/thinking-option.js";
-import { UsageError } from "../flags/usage-error.js";
-import { parseSessionSpec, type SessionSpec } from "../session/spec.js";
+import { thinkingFromFlags } from "../cli/flags/thinking-option.js";
+import { UsageError } from "../cli/flags/usage-error.js";
+import { parseSessionSpec, type SessionSpec } from "../cli/session/spec.js";
+import { splitRuleList } from "../permissions/rules/index.js";
 import type { McpSdkServerConfigWithInstance, Options } from "./types.js";
 
 export function specOfOptions(

@@ -1,7 +1,7 @@
 // The Query object's control methods, as the Agent SDK's Query has them: each sends one control
 // request to the session and returns its answer. Shared by the in-process query() (query.ts) and
 // listed for the library's lazy front (index.ts), so both offer the same methods.
-import type { JsonObject } from "../control-protocol/channel.js";
+import type { JsonObject } from "../cli/control-protocol/channel.js";
 import type {
   ContextUsageResponse,
   McpServerConfig,

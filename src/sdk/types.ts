@@ -3,9 +3,9 @@
 // message kinds as Warden's stream-json writes them (system init, assistant, user, result,
 // stream_event...): typed here by their common fields, the rest kept as they come.
 
-import type { HookEventName } from "../../config/hook-events.js";
-import type { ContextUsage } from "../../loop/context-usage.js";
-import type { RewindResult } from "../control-protocol/file-checkpoints.js";
+import type { RewindResult } from "../cli/control-protocol/file-checkpoints.js";
+import type { HookEventName } from "../config/hook-events.js";
+import type { ContextUsage } from "../loop/context-usage.js";
 
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk" | "auto";
 export type SettingSource = "user" | "project" | "local";
@@ -180,7 +180,7 @@ export interface Options {
 /** A control request's answer as the session gives it (the SDK's response shapes). */
 export type ControlAnswer = Record<string, unknown>;
 
-/** The Query's control methods, each one control request (src/cli/library/query-controls.ts). */
+/** The Query's control methods, each one control request (src/sdk/query-controls.ts). */
 export interface QueryControlMethods {
   /** Stops the running prompt (as Esc does); the result still comes. */
   interrupt(): Promise<void>;
