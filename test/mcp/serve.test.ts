@@ -277,6 +277,15 @@ describe("warden mcp serve over streamable HTTP", () => {
     }
   }, 30_000);
 
+  it("ends with 0 when stopped the moment it announces itself (the stop is heard before the announcement)", async () => {
+    // A client that sends SIGTERM as soon as it reads the token line raced the listener: about one
+    // start in three ended by the signal itself. Five starts catch that almost always.
+    for (let start = 0; start < 5; start++) {
+      const server = await serveHttp();
+      expect(await server.stop(), `start ${start}`).toBe(0);
+    }
+  }, 30_000);
+
   it("writes the token owner-only to --token-file, and each server has its own", async () => {
     const tokenFile = join(dir, "token");
     // A file that was there with a wider mode is narrowed.

@@ -354,9 +354,10 @@ async function dashboard(argv: string[]): Promise<number> {
   const { startDashboard } = await import("../../fleet/dashboard.js");
   return withClient(values, async (client) => {
     await client.call(() => client.redis.ping());
+    const stopped = untilStopSignal();
     const board = await startDashboard({ redis: client.redis, port });
     out(`warden fleet dashboard: open ${board.url}\n`);
-    const release = await untilStopSignal();
+    const release = await stopped;
     await board.close();
     release();
     return 0;

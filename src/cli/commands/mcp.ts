@@ -296,12 +296,14 @@ async function serve(argv: string[]): Promise<number> {
   const token = newServerToken();
   const tokenFile = values["token-file"];
   if (tokenFile !== undefined) writeTokenFile(resolve(tokenFile), token);
+  // Listening for the stop before anyone can know the server is up (see untilStopSignal).
+  const stopped = untilStopSignal();
   const running = await serveStreamableHttp(port, makeServer, token);
   const { servableTools } = await import("../../mcp/server/warden-server.js");
   // What clients see: the pool less the tools that cannot be served (ToolSearch, ones that need a person here).
   err(`warden mcp: serving ${servableTools(tools).length} tools at ${running.url}\n`);
   err(`warden mcp: token ${token} (send it as 'Authorization: Bearer <token>')\n`);
-  const release = await untilStopSignal();
+  const release = await stopped;
   await running.close();
   release();
   return 0;

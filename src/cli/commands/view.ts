@@ -45,9 +45,10 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
     io.stderr.write(`warden view: no saved session ${JSON.stringify(args.sessionId)} (warden view lists them all)\n`);
     return 1;
   }
+  const stopped = untilStopSignal();
   const server = await startViewServer({ cwd: io.cwd, port: args.port });
   io.stdout.write(`warden view: open ${server.urlFor(args.sessionId)}\n`);
-  const release = await untilStopSignal();
+  const release = await stopped;
   await server.close();
   release();
   return 0;
