@@ -11,7 +11,8 @@
 // are taken over one tmux control-mode connection instead (tmux-control.ts): keys sent without
 // starting processes, and the screen followed output by output in a terminal emulator, so an echo
 // is timed at the arrival of the output that drew it (`cat` in the same harness echoes in ~1 ms). WARDEN_TUI_BENCH=startup|echo|rss runs one part;
-// WARDEN_BENCH_BEFORE=<dist/ of another build> adds that build's start-up and echo figures, interleaved.
+// WARDEN_BENCH_BEFORE=<dist/ of another build> adds that build's start-up and echo figures, interleaved
+// (for start-up, several builds' dist/ folders may be given, comma-separated).
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -129,7 +130,12 @@ async function startUp(rows: BenchRow[]): Promise<void> {
     return { label, command: setup(hi, cliPath, env).command(), series: newSeries(cpuFile) };
   };
   const builds = [build("", cli)];
-  if (before) builds.push(build("before: ", snapshotBuiltCli("warden-tui-bench-before", before).cli));
+  // Several builds, comma-separated, are each started in turn: "before 1: ", "before 2: ", ...
+  const befores = before ? before.split(",") : [];
+  befores.forEach((dist, index) => {
+    const label = befores.length === 1 ? "before: " : `before ${index + 1}: `;
+    builds.push(build(label, snapshotBuiltCli(`warden-tui-bench-before-${index + 1}`, dist).cli));
+  });
   const loadAtStart = loadavg()[0] as number;
   const bare: number[] = [];
   for (let i = 0; i < 7; i++) {
@@ -173,6 +179,14 @@ async function startUp(rows: BenchRow[]): Promise<void> {
         value: median(series.echoed),
         unit: "ms",
         target: "<= 250",
+      },
+      {
+        // Per run: the key is sent as soon as the prompt is seen, so this is its echo's wait.
+        name: `${label}plain prompt drawn → its key echoed (median of 7)`,
+        value: median(series.echoed.map((echoed, run) => echoed - (series.drawn[run] as number))),
+        unit: "ms",
+        target: "<= 50",
+        note: `max ${Math.max(...series.echoed.map((echoed, run) => echoed - (series.drawn[run] as number))).toFixed(0)} ms`,
       },
       {
         name: `${label}spawn → full UI (ink) drawn with the early key in it`,

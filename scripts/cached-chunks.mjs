@@ -24,6 +24,15 @@ import { rollup } from "rollup";
 const CACHED = ["headless", "anthropic", "ui"];
 
 /**
+ * The chunks whose shim lets the event loop turn before compiling the body and again before running
+ * it: the UI's loads while the plain prompt echoes keys (src/ui/early-input.ts), and its compile
+ * and run, one synchronous step together, held a key typed meanwhile unechoed until the full UI's
+ * first frame drew it (issue 39). A turn costs nothing measurable; the headless chunks, loaded
+ * when no one is typing, stay one step.
+ */
+const STEPPED = ["ui"];
+
+/**
  * Node's modules each body requires only when first used (see the loader's __wardenLazyModule):
  * those a session may not need before its first request.
  */
@@ -136,7 +145,9 @@ function __wardenLazyModule(load) {
     },
   });
 }
-function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
+// Compiling a body (from the cache or not) and running it are two steps: a chunk that is loaded
+// while a person may be typing (the UI's) lets the event loop turn between them (see STEPPED).
+function __wardenCompileBody(bodyUrl) {
   const file = __wardenPath(bodyUrl);
   // The built files are ASCII-only, so latin1 is exact and the cheapest decoding.
   const source = __wardenRead(file, "latin1");
@@ -164,6 +175,9 @@ function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
     }
     (globalThis.__wardenCompleteCodeCache ??= []).push(() => write(__wardenToolTurn));
   }
+  return { file, script };
+}
+function __wardenRunBody({ file, script }, metaUrl, dynamicImport, chunks) {
   const module = { exports: {} };
   const nodeRequire = __wardenCreateRequire(file);
   const require = (id) =>
@@ -176,6 +190,9 @@ function __wardenLoadBody(bodyUrl, metaUrl, dynamicImport, chunks) {
   return module.exports;
 }`;
 
+/** One turn of the event loop (the shim's top-level await): input read meanwhile is handled. */
+const TURN = "await new Promise((resolve) => setImmediate(resolve));";
+
 function chunkNamed(chunksDir, files, name) {
   const file = files.find((candidate) => candidate.startsWith(`${name}-`) && candidate.endsWith(".js"));
   if (!file) throw new Error(`cached-chunks: no chunk named ${name}-*.js in ${chunksDir}`);
@@ -183,7 +200,7 @@ function chunkNamed(chunksDir, files, name) {
 }
 
 /** Rewrites the chunk at `path` into a body and a shim that loads it. */
-async function splitChunk(path) {
+async function splitChunk(path, stepped) {
   const chunkCode = readFileSync(path, "utf8");
   const mapFile = `${path}.map`;
   const bundle = await rollup({
@@ -235,7 +252,10 @@ async function splitChunk(path) {
     "// The chunk's code is in the body beside it, compiled with V8's code cache (scripts/cached-chunks.mjs).",
     LOADER,
     ...chunkImports.map((id, index) => `import * as __dep${index} from ${JSON.stringify(id)};`),
-    `const __body = __wardenLoadBody(new URL(${JSON.stringify(`./${bodyName}`)}, import.meta.url), import.meta.url, (specifier) =>`,
+    ...(stepped ? [TURN] : []),
+    `const __compiled = __wardenCompileBody(new URL(${JSON.stringify(`./${bodyName}`)}, import.meta.url));`,
+    ...(stepped ? [TURN] : []),
+    "const __body = __wardenRunBody(__compiled, import.meta.url, (specifier) =>",
     '  import(specifier.startsWith(".") ? new URL(specifier, import.meta.url).href : specifier),',
     `  { ${chunkImports.map((id, index) => `${JSON.stringify(id)}: __dep${index}`).join(", ")} },`,
     ");",
@@ -252,5 +272,5 @@ async function splitChunk(path) {
 export async function splitCachedChunks(dir) {
   const chunksDir = join(dir, "chunks");
   const files = readdirSync(chunksDir);
-  for (const name of CACHED) await splitChunk(chunkNamed(chunksDir, files, name));
+  for (const name of CACHED) await splitChunk(chunkNamed(chunksDir, files, name), STEPPED.includes(name));
 }

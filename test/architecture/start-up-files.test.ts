@@ -14,7 +14,7 @@ const dist = fileURLToPath(new URL("../../dist", import.meta.url));
 // A cached chunk's shim loads its body (scripts/cached-chunks.mjs) before any of its code runs,
 // so the body counts as a static import; the body's dynamic imports are calls to __wardenImport.
 const STATIC_IMPORT =
-  /^(?:import|export)\s[^;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|^import\s*['"](\.{1,2}\/[^'"]+)['"]|__wardenLoadBody\(new URL\("(\.\/[^"]+)"/gm;
+  /^(?:import|export)\s[^;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|^import\s*['"](\.{1,2}\/[^'"]+)['"]|__wardenCompileBody\(new URL\("(\.\/[^"]+)"/gm;
 const DYNAMIC_IMPORT = /(?:\bimport|__wardenImport)\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 function relativeImports(file: string, pattern: RegExp): string[] {
