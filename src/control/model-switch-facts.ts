@@ -1,8 +1,8 @@
 // What the PreModelSwitch and PostModelSwitch hooks are told of a switch: the two models, what was
 // asked for, and what the switch costs (the conversation re-sent to a model whose cache is cold).
 
+import type { SessionEngine } from "../loop/session.js";
 import type { Message } from "../messages/types.js";
-import type { ModelInfo } from "../models/resolve.js";
 import type { ModelSwitchFacts, ModelSwitchSource } from "../tool/tool-call-hooks.js";
 
 /** Prompt tokens the next request re-sends: the last response's input, cache and output tokens (0 before any). */
@@ -15,6 +15,8 @@ export function lastContextTokens(messages: readonly Message[]): number {
   }
   return 0;
 }
+
+type ModelInfo = SessionEngine["modelInfo"];
 
 export function modelSwitchFacts(
   from: ModelInfo,

@@ -8,7 +8,6 @@
 import { sessionArtifactsDir } from "../config/paths.js";
 import type { SessionEngine } from "../loop/session.js";
 import type { UserMessage } from "../messages/types.js";
-import type { ModelInfo } from "../models/resolve.js";
 import { applyPermissionUpdate, permissionModeProblem, withPermissionMode } from "../permissions/settings/index.js";
 import type { AppState } from "../tool/app-state.js";
 import type { PermissionMode, PermissionUpdate, ToolPermissionContext } from "../tool/permission-types.js";
@@ -24,6 +23,9 @@ export class ModelSwitchRefusedError extends Error {
 export class PermissionModeError extends Error {
   override name = "PermissionModeError";
 }
+
+/** A model's id, price and limits, as the session holds them (the models layer is not control's to import). */
+export type ModelInfo = SessionEngine["modelInfo"];
 
 /** What the commands need of the session: the engine's state, its running prompt, its agents. */
 export type CommandedSession = Pick<
