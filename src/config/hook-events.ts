@@ -41,6 +41,12 @@ export const HOOK_EVENT_CATALOG = {
   Notification: { summary: "When Warden needs the user", matcher: "notification type" },
   PreCompact: { summary: "Before the conversation is summarised", matcher: "trigger" },
   PostCompact: { summary: "After the conversation was summarised", matcher: "trigger" },
+  PreModelSwitch: { summary: "Before the session's model is switched (may refuse the switch)" },
+  PostModelSwitch: { summary: "After the session's model was switched" },
+  PreSkillShellCommand: {
+    summary: "Before a !`command` line of a command or skill runs (may refuse it)",
+    matcher: "tool name",
+  },
   MessageDisplay: { summary: "As the model's text is shown (may change or hide what is shown)" },
   TaskCreated: { summary: "When a task is created" },
   TaskCompleted: { summary: "When a task is marked completed" },

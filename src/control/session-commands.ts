@@ -11,25 +11,39 @@ import type { UserMessage } from "../messages/types.js";
 import { applyPermissionUpdate, permissionModeProblem, withPermissionMode } from "../permissions/settings/index.js";
 import type { AppState } from "../tool/app-state.js";
 import type { PermissionMode, PermissionUpdate, ToolPermissionContext } from "../tool/permission-types.js";
-import type { DirectoryAddedSource } from "../tool/tool-call-hooks.js";
+import type { DirectoryAddedSource, ModelSwitchSource } from "../tool/tool-call-hooks.js";
+import { modelSwitchFacts } from "./model-switch-facts.js";
+
+/** A model switch a PreModelSwitch hook refused (the model unchanged); the message says why. */
+export class ModelSwitchRefusedError extends Error {
+  override name = "ModelSwitchRefusedError";
+}
 
 /** A mode switch refused: not a mode, or bypassPermissions when the session may not use it. */
 export class PermissionModeError extends Error {
   override name = "PermissionModeError";
 }
 
+/** A model's id, price and limits, as the session holds them (the models layer is not control's to import). */
+export type ModelInfo = SessionEngine["modelInfo"];
+
 /** What the commands need of the session: the engine's state, its running prompt, its agents. */
 export type CommandedSession = Pick<
   SessionEngine,
-  "sessionId" | "cwd" | "getAppState" | "setAppState" | "channels" | "abort" | "stopAgents"
+  "sessionId" | "cwd" | "getAppState" | "setAppState" | "channels" | "abort" | "stopAgents" | "modelInfo" | "messages"
 >;
 
 /**
- * Resolves a model name (undefined or "default": the session's own model) and returns the switch,
- * so a caller can check everything else before anything changes. Given by whoever knows the
- * session's providers (the CLI's builder); a name that does not resolve throws.
+ * Resolves a model name (undefined or "default": the session's own model) and returns the model it
+ * names and the switch, so a caller can check everything else before anything changes. Given by
+ * whoever knows the session's providers (the CLI's builder); a name that does not resolve throws.
  */
-export type ModelSwitch = (name: string | undefined) => Promise<() => void>;
+export type ModelSwitch = (name: string | undefined) => Promise<{ to: ModelInfo; apply: () => void }>;
+
+/** What a switch's PostModelSwitch hooks said that went wrong (the switch itself is done). */
+export interface ModelSwitched {
+  errors: string[];
+}
 
 export interface SessionCommands {
   /**
@@ -55,10 +69,17 @@ export interface SessionCommands {
     source: DirectoryAddedSource,
     destination?: "session" | "localSettings",
   ): Promise<{ errors: string[] }>;
-  /** Switches the model requests go to from the next one (see ModelSwitch). */
-  setModel(name: string | undefined): Promise<void>;
-  /** Resolves the model now and returns the switch, to be called once everything else has passed. */
-  prepareModel(name: string | undefined): Promise<() => void>;
+  /**
+   * Switches the model requests go to from the next one (see ModelSwitch). PreModelSwitch hooks run
+   * first and may refuse (ModelSwitchRefusedError, nothing changed); PostModelSwitch hooks run after,
+   * their additionalContext left for the model's next request; their failures are returned.
+   */
+  setModel(name: string | undefined, source?: ModelSwitchSource): Promise<ModelSwitched>;
+  /**
+   * Resolves the model and asks the PreModelSwitch hooks now; returns the switch, to be called once
+   * everything else has passed (it then tells the PostModelSwitch hooks).
+   */
+  prepareModel(name: string | undefined, source?: ModelSwitchSource): Promise<() => Promise<ModelSwitched>>;
   /** Stops the running prompt; every tool call still gets its result. */
   interrupt(reason?: unknown): void;
   /** A user message taken into the conversation when the next prompt starts (or the running one's next request). */
@@ -96,9 +117,23 @@ export function createSessionCommands(
       if (next.mode === before.mode) return { ...state, toolPermissionContext: next };
       return switched({ ...state, toolPermissionContext: { ...next, mode: before.mode } }, next.mode);
     });
-  const prepareModel = async (name: string | undefined) => {
+  const prepareModel = async (name: string | undefined, source: ModelSwitchSource = "sdk") => {
     if (!options.switchModel) throw new Error("this session cannot switch its model");
-    return options.switchModel(name);
+    const { to, apply } = await options.switchModel(name);
+    const facts = modelSwitchFacts(session.modelInfo, to, name, source, session.messages);
+    const hooks = session.getAppState().hooks;
+    const before = hooks?.has("PreModelSwitch") ? await hooks.preModelSwitch(facts) : { errors: [] };
+    if (before.denied !== undefined) {
+      throw new ModelSwitchRefusedError(`the model was not switched to ${to.model}: ${before.denied}`);
+    }
+    return async (): Promise<ModelSwitched> => {
+      apply();
+      if (!hooks?.has("PostModelSwitch")) return { errors: before.errors };
+      const after = await hooks.postModelSwitch(facts);
+      // For the next request, which the new model serves; a switch alone does not start a turn.
+      for (const text of after.additionalContext) session.channels.reminders.send(text);
+      return { errors: [...before.errors, ...after.errors] };
+    };
   };
   return {
     setPermissionMode(mode) {
@@ -120,8 +155,8 @@ export function createSessionCommands(
       if (!hooks?.has("DirectoryAdded")) return { errors: [] };
       return hooks.directoryAdded(directory, source);
     },
-    async setModel(name) {
-      (await prepareModel(name))();
+    async setModel(name, source) {
+      return (await prepareModel(name, source))();
     },
     prepareModel,
     interrupt(reason = "user") {

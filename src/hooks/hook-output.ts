@@ -14,7 +14,7 @@ const hookJsonSchema = z.lazy(() =>
     hookSpecificOutput: z
       .looseObject({
         hookEventName: z.string().optional(),
-        permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+        permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
         permissionDecisionReason: z.string().optional(),
         updatedInput: z.record(z.string(), z.unknown()).optional(),
         additionalContext: z.string().optional(),

@@ -11,10 +11,12 @@ import { HookDispatcher } from "./hook-dispatch.js";
 import type { HookOutcomeEntry } from "./hook-output.js";
 import type { CallbackHooks, HookCallbackRunner, HookLifecycleEvent } from "./hook-types.js";
 import type { HookModels } from "./model-hook.js";
+import * as modelSwitchEvents from "./model-switch-events.js";
 import * as sessionEvents from "./session-events.js";
 import * as toolEvents from "./tool-call-events.js";
 import * as turnEvents from "./turn-events.js";
 
+export type { ModelSwitchFacts, ModelSwitchSource, SkillShellCommand } from "../tool/tool-call-hooks.js";
 export { DEFAULT_HOOK_TIMEOUT_MS, type HookRunnerOptions } from "./hook-dispatch.js";
 export type { HookConditionCall } from "./hook-selection.js";
 export { SESSION_END_TIMEOUT_MS, type SessionEndReason, type SetupTrigger } from "./session-events.js";
@@ -135,6 +137,17 @@ export class HookRunner extends HookDispatcher implements ToolCallHooks, Compact
   }
   messageDisplay(...args: EventArgs<typeof turnEvents.messageDisplay>) {
     return turnEvents.messageDisplay(this, ...args);
+  }
+
+  // The model switched, and a command's or skill's `!`command`` lines.
+  preModelSwitch(...args: EventArgs<typeof modelSwitchEvents.preModelSwitch>) {
+    return modelSwitchEvents.preModelSwitch(this, ...args);
+  }
+  postModelSwitch(...args: EventArgs<typeof modelSwitchEvents.postModelSwitch>) {
+    return modelSwitchEvents.postModelSwitch(this, ...args);
+  }
+  preSkillShellCommand(...args: EventArgs<typeof modelSwitchEvents.preSkillShellCommand>) {
+    return modelSwitchEvents.preSkillShellCommand(this, ...args);
   }
 
   // The session and its surroundings.

@@ -38,6 +38,11 @@ export function foldPreToolUse(outcomes: readonly HookOutcome[]): PreToolUseResu
       refusals.push(`PreToolUse hook denied: ${why ?? "no reason given"}`);
       continue;
     }
+    // Warden cannot pause a call for a later answer: a deferred call is refused, never run unchecked.
+    if (decision === "defer") {
+      refusals.push(`PreToolUse hook deferred the call, which Warden cannot wait for: ${why ?? "no reason given"}`);
+      continue;
+    }
     // ask beats allow: one hook wanting a human is enough.
     if (decision === "ask" && behavior !== "ask") {
       behavior = "ask";

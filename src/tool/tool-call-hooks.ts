@@ -90,6 +90,37 @@ export interface PromptExpansionResult {
   errors: string[];
 }
 
+/** Who asked for the switch: `command` a typed command, `sdk` the SDK's set_model or apply_flag_settings. */
+export type ModelSwitchSource = "command" | "picker" | "sdk";
+
+/** What the hooks of a switch are told (the SDK's PreModelSwitchHookInput, less the common fields). */
+export interface ModelSwitchFacts {
+  fromModel: string;
+  toModel: string;
+  /** What was asked for; null for the session's own model ("default"). */
+  requestedModel: string | null;
+  source: ModelSwitchSource;
+  /** Prompt tokens the next request re-sends (the last response's input, cache and output tokens). */
+  contextTokens: number;
+  /** Warden does not keep the cache's age: warm whenever there is a response to re-send. */
+  promptCacheWarm: boolean;
+  /** Re-caching contextTokens on toModel at its cache-write price (0 when its price is unknown). */
+  estimatedCacheWriteUsd: number;
+  /** configured: a price from settings; catalog: the built-in price list; default: no price known. */
+  pricing: "configured" | "catalog" | "default";
+}
+
+/** One `!`command`` line about to run. */
+export interface SkillShellCommand {
+  command: string;
+  /** Identifies this command; it names no tool call in the transcript. */
+  id: string;
+  /** The command or skill whose text holds the line. */
+  commandName: string;
+  /** user: typed, or sent by an SDK host; claude: the Skill tool; other: a preload, or not known. */
+  invokedBy: "user" | "claude" | "other";
+}
+
 export interface ToolCallHooks {
   /** Whether any hook is configured for the event (lets a call skip the hook step entirely). */
   has(
@@ -111,8 +142,20 @@ export interface ToolCallHooks {
       | "PostToolBatch"
       | "PermissionDenied"
       | "DirectoryAdded"
-      | "UserPromptExpansion",
+      | "UserPromptExpansion"
+      | "PreModelSwitch"
+      | "PostModelSwitch"
+      | "PreSkillShellCommand",
   ): boolean;
+  /** The session's model is about to be switched; `denied` says why a hook refused (the model unchanged). */
+  preModelSwitch(facts: ModelSwitchFacts, signal?: AbortSignal): Promise<{ denied?: string; errors: string[] }>;
+  /** The model was switched; additionalContext is for the next request the new model serves. */
+  postModelSwitch(
+    facts: ModelSwitchFacts,
+    signal?: AbortSignal,
+  ): Promise<{ additionalContext: string[]; errors: string[] }>;
+  /** A `!`command`` line of a command or skill is about to run; `denied` keeps it from running. */
+  preSkillShellCommand(line: SkillShellCommand, signal?: AbortSignal): Promise<{ denied?: string }>;
   /** A memory or rule file reached the context (matcher: the load reason); nothing waits on it. */
   instructionsLoaded(input: InstructionsLoadedInput): Promise<{ errors: string[] }>;
   /**

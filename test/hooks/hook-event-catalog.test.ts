@@ -11,14 +11,21 @@ describe("the hook event catalog", () => {
       HOOK_EVENTS.map((event) => [event, [{ hooks: [{ type: "command", command: "true" }] }]]),
     );
     expect(unknownHookEvents(hooks)).toEqual([]);
-    expect(unknownHookEvents({ ...hooks, PreModelSwitch: [] })).toEqual(["PreModelSwitch"]);
+    expect(unknownHookEvents({ ...hooks, PreModelSwap: [] })).toEqual(["PreModelSwap"]);
     const parsed = hooksSchema.safeParse({ Setup: [{ hooks: [{ type: "command" }] }] });
     expect(parsed.success).toBe(false);
   });
 
   it("says which events test a tool call's name (and so an `if`)", () => {
     expect(HOOK_EVENTS.filter(isToolEvent).sort()).toEqual(
-      ["PermissionDenied", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse"].sort(),
+      [
+        "PermissionDenied",
+        "PermissionRequest",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PreSkillShellCommand",
+        "PreToolUse",
+      ].sort(),
     );
     expect(hookEventInfo("Setup").matcher).toBe("trigger");
     expect(hookEventInfo("MessageDisplay").matcher).toBeUndefined();

@@ -155,6 +155,17 @@ describe("PreToolUse", () => {
     expect(tool.calls).toEqual([]);
   });
 
+  it("JSON defer refuses the call: Warden cannot wait for a later answer, so it never runs unchecked", async () => {
+    const dir = tempDir();
+    const json = JSON.stringify({
+      hookSpecificOutput: { permissionDecision: "defer", permissionDecisionReason: "a reviewer decides" },
+    });
+    const { run, tool } = setup(pre(hookScript(dir, "defer.sh", `echo '${json}'`)), { allow: ["Note"] });
+    const outcome = await run();
+    expect(outcome.result.content).toContain("deferred the call, which Warden cannot wait for: a reviewer decides");
+    expect(tool.calls).toEqual([]);
+  });
+
   it("JSON allow skips the prompt (nobody could answer it here)", async () => {
     const dir = tempDir();
     const json = JSON.stringify({

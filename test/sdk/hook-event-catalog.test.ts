@@ -1,14 +1,11 @@
 // The one list of hook events (src/config/hook-events.ts) against the real Agent SDK's: every event
-// Warden fires is one Claude Code has, and every Claude Code event Warden does not fire is named
-// here, so an SDK upgrade that brings a new event fails this test instead of going unnoticed.
+// Warden fires is one Claude Code has, and Warden fires every one Claude Code has, so an SDK upgrade
+// that brings a new event fails this test instead of going unnoticed.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOOK_EVENTS } from "../../src/config/hook-events.js";
-
-/** Claude Code's events Warden does not run yet (warned about as unknown when configured). */
-const NOT_YET_FIRED = ["PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand"];
 
 function sdkHookEvents(): string[] {
   const require = createRequire(import.meta.url);
@@ -19,12 +16,10 @@ function sdkHookEvents(): string[] {
 }
 
 describe("the hook event catalog against the Agent SDK", () => {
-  it("names only Claude Code's events, and all of them but those not fired yet", () => {
+  it("names only Claude Code's events, and all of them", () => {
     const sdk = sdkHookEvents();
     expect(sdk.length).toBeGreaterThan(30);
     expect(HOOK_EVENTS.filter((event) => !sdk.includes(event))).toEqual([]);
-    expect(sdk.filter((event) => !(HOOK_EVENTS as readonly string[]).includes(event)).sort()).toEqual(
-      [...NOT_YET_FIRED].sort(),
-    );
+    expect(sdk.filter((event) => !(HOOK_EVENTS as readonly string[]).includes(event))).toEqual([]);
   });
 });

@@ -191,7 +191,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
       if (runsShell) {
         // SIGINT (the session's interrupt) stops the mark running and the prompt is not sent.
         const { runPromptMarks, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
-        const run = await runPromptMarks(expandedPrompt, session, built.canUseTool);
+        const run = await runPromptMarks(expandedPrompt, session, built.canUseTool, prompt);
         if (run.interrupted) throw new SessionSetupError(shellInterruptedNotice(prompt), 130);
         expandedPrompt = run.text;
       }

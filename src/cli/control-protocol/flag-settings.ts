@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { readSettingsFile, type SettingsFile } from "../../config/settings.js";
 import { splitProjectSettings } from "../../config/trust/split.js";
 import { findTrustEntry } from "../../config/trust/trusted-folders.js";
+import type { ModelSwitched } from "../../control/session-commands.js";
 import { mergeRules, rulesFromSettingsFile } from "../../permissions/rules/index.js";
 import type { PermissionRule, ToolPermissionContext } from "../../tool/permission-types.js";
 import type { BuiltSession } from "../session/start.js";
@@ -98,12 +99,13 @@ export class FlagSettingsLayer {
     const context = this.contextWith(before, file);
     this.layer = next;
     this.built.commands.updatePermissions(() => context);
-    model?.();
+    const switched = await model?.();
+    for (const error of switched?.errors ?? []) process.stderr.write(`warden: ${error}\n`);
     return context.mode !== before.mode ? context.mode : undefined;
   }
 
   /** Resolves the model now; the returned function switches to it once everything else has passed. */
-  private async modelChange(value: unknown): Promise<() => void> {
+  private async modelChange(value: unknown): Promise<() => Promise<ModelSwitched>> {
     if (value !== null && (typeof value !== "string" || value.trim() === "")) {
       throw new Error("apply_flag_settings: nothing was applied: model must be a model name, or null");
     }

@@ -37,7 +37,8 @@ export async function handleControlRequest(request: JsonObject, state: StreamSta
     }
     case "set_model": {
       const wanted = typeof request.model === "string" ? request.model : undefined;
-      await built.commands.setModel(wanted);
+      const { errors } = await built.commands.setModel(wanted, "sdk");
+      for (const error of errors) process.stderr.write(`warden: ${error}\n`);
       return {};
     }
     case "set_max_thinking_tokens":

@@ -191,7 +191,7 @@ async function* runWithSlashCommands(
       // Its `!`command`` marks run now, with its grants in force; one that asks asks the person.
       // Esc (the session's interrupt) stops the one running, skips the rest and keeps the prompt back.
       const { runPromptMarks, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
-      const run = await runPromptMarks(text, session, built.canUseTool);
+      const run = await runPromptMarks(text, session, built.canUseTool, prompt);
       if (run.interrupted) {
         warn(shellInterruptedNotice(prompt));
         return undefined;

@@ -4,7 +4,7 @@
 // its own price and limits.
 
 import type { SessionEngine } from "../../loop/session.js";
-import { modelInfoFor } from "../../models/resolve.js";
+import { type ModelInfo, modelInfoFor } from "../../models/resolve.js";
 import { resolveModel } from "./model-choice.js";
 import type { SessionPlan } from "./plan.js";
 import type { SwitchableProvider } from "./switchable-provider.js";
@@ -16,16 +16,19 @@ import type { SwitchableProvider } from "./switchable-provider.js";
 export async function switchModel(
   built: { plan: SessionPlan; provider: SwitchableProvider; session: SessionEngine },
   wanted: string | undefined,
-): Promise<() => void> {
+): Promise<{ to: ModelInfo; apply: () => void }> {
   const name = wanted?.trim();
   const next =
     name === undefined || name === "" || name === "default"
       ? built.plan.resolved
       : await resolveModel(name, built.plan.config.cwd);
-  return () => {
-    built.provider.switchTo(next);
-    built.session.setModelInfo(
-      next.label === built.plan.resolved.label ? built.plan.modelInfo : modelInfoFor(next.provider.name, next.model),
-    );
+  const to =
+    next.label === built.plan.resolved.label ? built.plan.modelInfo : modelInfoFor(next.provider.name, next.model);
+  return {
+    to,
+    apply: () => {
+      built.provider.switchTo(next);
+      built.session.setModelInfo(to);
+    },
   };
 }

@@ -32,6 +32,7 @@ export async function preloadAgentSkills(
       contextFor: (abortController) => ({ ...withGrants, abortController }),
       canUseTool,
       signal: context.abortController.signal,
+      origin: { commandName: name, invokedBy: "other" },
     });
     parts.push(`## ${name}\n${text}`);
   }

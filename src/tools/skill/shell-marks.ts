@@ -6,10 +6,13 @@
 // rules still win and protected paths still ask. A call that would ask is asked the usual way
 // (the UI's dialog); a session that cannot ask refuses it, and the text says so in its place.
 // It runs in the session's working folder, with the Bash tool's timeout and output limits.
+// Before each line the PreSkillShellCommand hooks are asked; one that refuses keeps the line from
+// running, and its reason stands in the line's place.
 // Used when a person types `/name` (cli/session) and when the model loads an inline skill (./tool.ts).
 import { randomUUID } from "node:crypto";
 import { type ToolUseBlock, toolResultText } from "../../messages/types.js";
 import { runToolUse } from "../../orchestration/run-tool-use.js";
+import type { SkillShellCommand } from "../../tool/tool-call-hooks.js";
 import type { CanUseTool, ToolUseContext } from "../../tool/types.js";
 
 /**
@@ -48,6 +51,8 @@ export interface ShellRunOptions {
   canUseTool: CanUseTool;
   /** Stops a command that is running and skips the rest (the person pressed Esc). */
   signal?: AbortSignal;
+  /** Whose text holds the lines, and who loaded it (what PreSkillShellCommand hooks are told). */
+  origin: Pick<SkillShellCommand, "commandName" | "invokedBy">;
 }
 
 /** The command's text with every `!`cmd`` run through the session's Bash path (see the top). */
@@ -68,7 +73,16 @@ async function runOne(command: string, options: ShellRunOptions): Promise<string
     input: { command },
   };
   try {
-    const outcome = await runToolUse(toolUse, options.contextFor(abortController), options.canUseTool, undefined);
+    const context = options.contextFor(abortController);
+    const hooks = context.getAppState().hooks;
+    if (hooks?.has("PreSkillShellCommand")) {
+      const { denied } = await hooks.preSkillShellCommand(
+        { command, id: toolUse.id, ...options.origin },
+        abortController.signal,
+      );
+      if (denied !== undefined) return notRun(command, `a PreSkillShellCommand hook refused it: ${denied}`);
+    }
+    const outcome = await runToolUse(toolUse, context, options.canUseTool, undefined);
     if (outcome.denial) return notRun(command, refusal(toolResultText(outcome.result.content)));
     if (!outcome.tool) return notRun(command, toolResultText(outcome.result.content));
     const output = bashOutputOf(outcome.output);
@@ -123,12 +137,16 @@ export async function runPromptMarks(
   text: string,
   session: PromptMarkSession,
   canUseTool: CanUseTool,
+  /** The typed prompt (`/name args`): its name is the command's. */
+  prompt: string,
 ): Promise<{ text: string; interrupted: boolean }> {
+  const commandName = (prompt.trim().split(/\s/, 1)[0] ?? "").replace(/^\//, "");
   return session.runBeforePrompt(async (signal) => ({
     text: await runCommandShell(text, {
       contextFor: (abortController) => session.toolUseContext(abortController),
       canUseTool,
       signal,
+      origin: { commandName, invokedBy: "user" },
     }),
     interrupted: signal.aborted,
   }));

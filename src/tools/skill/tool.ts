@@ -170,6 +170,7 @@ export function createSkillTool(
         contextFor: (abortController) => ({ ...withGrants, abortController }),
         canUseTool,
         signal: context.abortController.signal,
+        origin: { commandName: name, invokedBy: "claude" },
       });
       const message = userText(`<skill name="${name}">\n${expanded}\n</skill>`, true);
       return {

@@ -65,6 +65,7 @@ describe("interrupting a command's !`cmd` lines", () => {
         contextFor: (abortController) => session.toolUseContext(abortController),
         canUseTool: async () => ({ behavior: "allow" }),
         signal,
+        origin: { commandName: "test", invokedBy: "user" },
       }),
       interrupted: signal.aborted,
     }));
@@ -95,6 +96,7 @@ describe("interrupting a command's !`cmd` lines", () => {
         contextFor: (abortController) => session.toolUseContext(abortController),
         canUseTool: async () => ({ behavior: "allow" }),
         signal,
+        origin: { commandName: "test", invokedBy: "user" },
       }),
     );
     expect(text).toBe("Now: still-runs");

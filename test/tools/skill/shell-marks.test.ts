@@ -78,6 +78,7 @@ async function expandAndRun(
   return runCommandShell(expanded.prompt, {
     contextFor: (abortController) => ({ ...session.context, abortController }),
     canUseTool: createCanUseTool({ askHandler: createHeadlessAskHandler() }),
+    origin: { commandName: prompt.slice(1).split(" ")[0] ?? "", invokedBy: "user" },
   });
 }
 
