@@ -31,7 +31,11 @@ import { WakeSignal, wakeDue } from "./wake.js";
 export class SessionEngine {
   readonly sessionId: string;
   readonly cwd: string;
-  readonly modelLabel: string;
+  /** The main model as named (`provider:model`), following a switch (setModelInfo). */
+  get modelLabel(): string {
+    return this.mainModelLabel;
+  }
+  private mainModelLabel: string;
   /** The tools the model may call, in request order. */
   get tools(): readonly AnyTool[] {
     return this.toolPool.current;
@@ -103,7 +107,7 @@ export class SessionEngine {
     this.messages = [...(options.initialMessages ?? [])];
     const parts = wireSession(options, this.ledger, this.messages, () => this.wake.check());
     this.sessionId = parts.sessionId;
-    this.modelLabel = parts.modelLabel;
+    this.mainModelLabel = parts.modelLabel;
     this.mainModelInfo = parts.modelInfo;
     this.sideQuery = parts.sideQuery;
     this.store = parts.store;
@@ -127,8 +131,9 @@ export class SessionEngine {
    * under the session): from the next prompt its usage is counted and priced under its own id in
    * modelUsage, and its window and output limit apply.
    */
-  setModelInfo(info: ModelInfo): void {
+  setModelInfo(info: ModelInfo, label?: string): void {
     this.mainModelInfo = info;
+    if (label !== undefined) this.mainModelLabel = label;
   }
 
   /** What fills the model's context window now, by kind (the Agent SDK's getContextUsage()). */

@@ -16,7 +16,10 @@ const identity = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_
 describe("the hostile repository (control)", () => {
   it("runs its programs under plain git: hooks, filters, fsmonitor, diff programs", () => {
     const { repo, ran } = hostileRepository(realpathSync(tempDir("warden-git-control-")));
+    // Changed, so git status must run their clean filters: an unchanged file is cleaned only when its
+    // stat is racy (written in the index's second), which depends on how fast the set-up ran.
     writeFileSync(join(repo, "a.txt"), "changed\n");
+    writeFileSync(join(repo, "c.dat"), "changed\n");
     // Some programs fail on purpose: what counts is that they ran, not what they answered.
     const attempt = (...args: string[]) => {
       try {

@@ -28,7 +28,7 @@ export async function switchModel(
     to,
     apply: () => {
       built.provider.switchTo(next);
-      built.session.setModelInfo(to);
+      built.session.setModelInfo(to, next.label);
     },
   };
 }

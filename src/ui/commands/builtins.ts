@@ -74,15 +74,21 @@ export function builtinCommands(): SlashCommand[] {
     {
       name: "model",
       argumentHint: "[provider:model]",
-      description: "Continue this conversation with another model",
+      description: "Switch the model for the rest of this session",
       run: async (ctx, args) => {
         if (!args) {
           ctx.transcript.addNotice(`Model: ${ctx.handle.engine.modelLabel}. Switch with /model provider:model.`);
           return;
         }
-        await ctx.switchSession({ resume: ctx.handle.engine.sessionId, model: args });
-        ctx.transcript.showHistory(ctx.current().engine.messages);
-        ctx.transcript.addNotice(`Now using ${args}.`);
+        // In place, as the Agent SDK's set_model does: the same session and conversation, its
+        // PreModelSwitch hooks asked first (they may refuse), its PostModelSwitch hooks told after.
+        try {
+          const { errors } = await ctx.handle.commands.setModel(args, "command");
+          for (const error of errors) ctx.transcript.addNotice(error);
+          ctx.transcript.addNotice(`Now using ${ctx.handle.engine.modelLabel}.`);
+        } catch (error) {
+          ctx.transcript.addNotice(`/model: ${error instanceof Error ? error.message : String(error)}`);
+        }
       },
     },
     {
