@@ -4,22 +4,16 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { HooksConfig } from "../../src/config/settings-schema.js";
-import { HookRunner } from "../../src/hooks/hook-runner.js";
-import { createSession } from "../../src/loop/session.js";
 import { runSessionStartHooks, submitWithHooks } from "../../src/loop/session-hooks.js";
 import { type AskHandler, createCanUseTool } from "../../src/permissions/engine/index.js";
-import { createReplayProvider } from "../../src/providers/replay.js";
 import type { CanUseTool } from "../../src/tool/types.js";
-import { builtInTools } from "../../src/tools/registry.js";
+import { hookedSession as session, text, toolUse } from "./helpers/hook-session.js";
 
 process.env.WARDEN_HOME = mkdtempSync(join(tmpdir(), "warden-hook-session-home-"));
 process.env.HOME = process.env.WARDEN_HOME;
 process.env.WARDEN_MANAGED_SETTINGS = join(process.env.WARDEN_HOME, "no-policy.json");
 
 const tempDir = () => realpathSync(mkdtempSync(join(tmpdir(), "warden-hook-session-")));
-const text = (value: string) => ({ type: "text", text: value });
-const toolUse = (id: string, name: string, input: object) => ({ type: "tool_use", id, name, input });
 
 /** A hook script with this body; its stdin is saved to `<name>.json`. */
 function hookScript(dir: string, name: string, body: string) {
@@ -30,23 +24,6 @@ function hookScript(dir: string, name: string, body: string) {
     command: { type: "command" as const, command: path },
     input: () => JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")) as Record<string, unknown>,
   };
-}
-
-function session(cwd: string, lines: object[], config: HooksConfig, canUseTool: CanUseTool) {
-  const script = join(cwd, "script.jsonl");
-  writeFileSync(script, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
-  const hooks = new HookRunner({ config, cwd, sessionId: "s-events" });
-  const s = createSession({
-    provider: createReplayProvider(script, { cwd }),
-    model: "scripted",
-    tools: builtInTools(),
-    canUseTool,
-    cwd,
-    transcript: false,
-    loadMemory: false,
-    appState: { hooks },
-  });
-  return { session: s, hooks };
 }
 
 async function run(s: ReturnType<typeof session>, prompt: string, warnings: string[] = []): Promise<string> {
