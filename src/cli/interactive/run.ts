@@ -9,7 +9,7 @@ import { inspectWorkspaceTrust, trustWorkspace } from "../../config/workspace-tr
 import { isDirectory } from "../../fs/path-kind.js";
 import { addToUserSettingList } from "../../permissions/settings/index.js";
 import { BRACKETED_PASTE_OFF, type EarlyInput } from "../../ui/early-input.js";
-import type { SessionHandle } from "../../ui/run.js";
+import type { OpenSessionOptions, SessionHandle } from "../../ui/run.js";
 import { parseSessionArgs, type SessionConfig, UsageError } from "../flags/session-config.js";
 import { SEE_HELP } from "../headless/setup-failure.js";
 import { latestSession, openInteractiveSession } from "./session.js";
@@ -82,7 +82,7 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
         );
       }
     });
-    const open = (options: { resume?: string; model?: string }) =>
+    const open = (options: OpenSessionOptions) =>
       openInteractiveSession(config, { permissions, elicitations, samplings }, options);
     const resume = config.resume ?? (config.continueLatest ? latestSession(config.cwd) : undefined);
     if (config.continueLatest && resume === undefined) {

@@ -1,7 +1,7 @@
 // One session of the interactive UI, wired as the headless one is (model, settings read once,
 // permissions, hooks, MCP servers, a resumed conversation) but with the person as the answer to
-// every ask: the engine's ask handler is the UI's permission queue. /clear, /resume and /model
-// open another one through the same function. The set-up is the one every front end shares (session/).
+// every ask: the engine's ask handler is the UI's permission queue. /clear, /resume and a plugin
+// reload open another one through the same function (/model switches in place). The set-up is the one every front end shares (session/).
 
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -47,7 +47,6 @@ export async function openInteractiveSession(
   if (options.rereadSettings) forgetSessionPermissions(config);
   const plan = await planSession(config, {
     resume: options.resume,
-    model: options.model,
     warn,
     inform: (message) => void notices.push(message),
   });

@@ -93,8 +93,6 @@ export interface LiveNotices {
 export interface OpenSessionOptions {
   /** Continue this earlier session (its id). */
   resume?: string;
-  /** `provider:model` for the new session. */
-  model?: string;
   /** Read the settings again (plugins turned on or off since the last session opened). */
   rereadSettings?: boolean;
 }

@@ -13,7 +13,7 @@ export interface CommandContext {
   /** Runs a prompt as if the person had typed it (custom commands, /init). */
   submitPrompt(prompt: string): void;
   /** Replaces the session (/clear, /resume, /model); the screen is cleared and redrawn. */
-  switchSession(options: { resume?: string; model?: string; rereadSettings?: boolean }): Promise<void>;
+  switchSession(options: { resume?: string; rereadSettings?: boolean }): Promise<void>;
   /** Shows a list to pick from; resolves with the chosen value or undefined (ESC). */
   pick(title: string, choices: ReadonlyArray<{ label: string; value: string }>): Promise<string | undefined>;
   compact(instructions: string | undefined): Promise<void>;
