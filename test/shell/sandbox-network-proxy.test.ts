@@ -101,23 +101,32 @@ describe.skipIf(skipReason !== undefined)(
       await closeNetworkProxies();
     });
 
-    it("sets the proxy variables in the command's environment", async () => {
-      const session = sandboxed({ allowedDomains: ["localhost"] });
-      const result = await session.run("Bash", {
-        command: 'echo "$HTTP_PROXY|$HTTPS_PROXY|$https_proxy|$ALL_PROXY|$NO_PROXY"',
-      });
-      expect(text(result)).toBe(
-        "http://127.0.0.1:3128|http://127.0.0.1:3128|http://127.0.0.1:3128|socks5h://127.0.0.1:1080|localhost,127.0.0.1,::1",
-      );
+    it("sets the proxy variables in the command's environment; loopback names no list allows stay direct", async () => {
+      const command = 'echo "$HTTP_PROXY|$HTTPS_PROXY|$https_proxy|$ALL_PROXY|$NO_PROXY|$no_proxy"';
+      const proxies = "http://127.0.0.1:3128|http://127.0.0.1:3128|http://127.0.0.1:3128|socks5h://127.0.0.1:1080";
+      const unlisted = await sandboxed({ allowedDomains: ["example.com"] }).run("Bash", { command });
+      expect(text(unlisted)).toBe(`${proxies}|localhost,127.0.0.1,::1|localhost,127.0.0.1,::1`);
+      // A listed loopback name means the host's own: the proxy carries it.
+      const listed = await sandboxed({ allowedDomains: ["localhost"] }).run("Bash", { command });
+      expect(text(listed)).toBe(`${proxies}|127.0.0.1,::1|127.0.0.1,::1`);
     });
 
     it("forwards plain http to an allowed host and refuses another with a 403 naming host and setting", async () => {
       const session = sandboxed({ allowedDomains: ["localhost"] });
-      // --noproxy '' overrides NO_PROXY, which keeps the sandbox's own loopback direct.
+      // A plain curl, as a model would run it: the listed localhost is the host's, through the proxy.
       const allowed = await session.run("Bash", {
-        command: `curl -sS --noproxy '' --max-time 10 http://localhost:${httpPort}/allowed`,
+        command: `curl -sS --max-time 10 http://localhost:${httpPort}/allowed`,
       });
       expect(text(allowed)).toBe("hello from the host, path /allowed");
+
+      // 127.0.0.1 is not listed, so it stays the sandbox's own loopback (nothing listens there).
+      const ownLoopback = await session.run("Bash", {
+        command: `curl -sS --max-time 5 http://127.0.0.1:${httpPort}/own-loopback`,
+      });
+      expect(ownLoopback.is_error).toBe(true);
+      expect(text(ownLoopback)).not.toContain("hello from the host");
+
+      // --noproxy '' overrides NO_PROXY, so the unlisted address goes to the proxy and is refused.
 
       const refused = await session.run("Bash", {
         command: `curl -sS --noproxy '' --max-time 10 -w '\\nstatus %{http_code}' http://127.0.0.1:${httpPort}/refused`,

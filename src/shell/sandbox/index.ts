@@ -23,6 +23,13 @@ export { type DomainDecision, type DomainLists, decideHost, hostMatches, refusal
 export { type GitGuard, gitGuardFor, holdMountPoints, releaseMountPoints } from "./git-guard.js";
 export { hostSocketsToHide, socketsNamedByEnvironment } from "./host-sockets.js";
 export { type SandboxPolicyInput, sandboxPolicyFor } from "./policy.js";
-export { findSocat, type NetworkBridge, PROXY_PORT, proxyEnvironment, SOCKS_PORT } from "./proxy-launch.js";
+export {
+  findSocat,
+  loopbackNamesKeptDirect,
+  type NetworkBridge,
+  PROXY_PORT,
+  proxyEnvironment,
+  SOCKS_PORT,
+} from "./proxy-launch.js";
 export { type HiddenPath, literalRulePath, readDeniedPaths } from "./read-deny.js";
 export { unixSocketFilter } from "./seccomp.js";

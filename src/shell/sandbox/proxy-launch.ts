@@ -21,6 +21,22 @@ export interface NetworkBridge {
   socketPath: string;
   /** The filtering SOCKS5 proxy's Unix socket on the host. */
   socksSocketPath: string;
+  /**
+   * The loopback names the command reaches directly, on the sandbox's own loopback (NO_PROXY):
+   * those the lists do not allow (loopbackNamesKeptDirect).
+   */
+  directHosts: readonly string[];
+}
+
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"];
+
+/**
+ * A loopback name the lists allow means the host's own (a dev server the person runs): it goes
+ * through the proxy, which connects from outside the sandbox. Every other loopback name stays
+ * direct, so a server the command starts inside its sandbox is reached there.
+ */
+export function loopbackNamesKeptDirect(isAllowed: (host: string) => boolean): string[] {
+  return LOOPBACK_NAMES.filter((name) => !isAllowed(name));
 }
 
 export function findSocat(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -38,14 +54,13 @@ export function findSocat(env: NodeJS.ProcessEnv = process.env): string | undefi
 }
 
 /** The variables that point programs in the sandbox at the proxy. */
-export function proxyEnvironment(): Record<string, string> {
+export function proxyEnvironment(directHosts: readonly string[]): Record<string, string> {
   const url = `http://127.0.0.1:${PROXY_PORT}`;
   // socks5h: the client sends the name and the proxy decides on it (and never resolves it to
   // decide); with plain socks5 a client resolves the name itself and sends an address, which is
   // refused unless the lists name that address.
   const socks = `socks5h://127.0.0.1:${SOCKS_PORT}`;
-  // The sandbox's own loopback stays direct: a server the command starts itself is reached there.
-  const direct = "localhost,127.0.0.1,::1";
+  const direct = directHosts.join(",");
   return {
     HTTP_PROXY: url,
     HTTPS_PROXY: url,
@@ -53,8 +68,7 @@ export function proxyEnvironment(): Record<string, string> {
     https_proxy: url,
     ALL_PROXY: socks,
     all_proxy: socks,
-    NO_PROXY: direct,
-    no_proxy: direct,
+    ...(direct && { NO_PROXY: direct, no_proxy: direct }),
   };
 }
 

@@ -120,6 +120,11 @@ export function launchShell(options: LaunchOptions): ChildProcess {
       released = true;
       releaseMountPoints(blocked);
     };
+    // At bwrap's exit, not only at "close": the call's result waits for the exit and its output,
+    // not for the other pipes' close, and the folder must be as the command left it by then (a
+    // test that listed it right after the result found the stand-ins still there, under load).
+    // Its PID namespace ends with it, so nothing of the sandbox still uses the mount points.
+    child.once("exit", release);
     child.once("close", release);
     child.once("error", release);
   }

@@ -3,7 +3,9 @@
 // note the model reads when it runs without one.
 import {
   type DomainLists,
+  decideHost,
   findSocat,
+  loopbackNamesKeptDirect,
   type NetworkBridge,
   probeBubblewrap,
   type ResolvedSandboxSettings,
@@ -133,5 +135,6 @@ async function networkBridgeFor(lists: DomainLists): Promise<{ bridge: NetworkBr
     };
   const { networkProxyFor } = await import("../../shell/sandbox/network-proxy.js");
   const proxy = await networkProxyFor(lists);
-  return { bridge: { socatPath, socketPath: proxy.socketPath, socksSocketPath: proxy.socksSocketPath } };
+  const directHosts = loopbackNamesKeptDirect((host) => decideHost(host, lists).allowed);
+  return { bridge: { socatPath, socketPath: proxy.socketPath, socksSocketPath: proxy.socksSocketPath, directHosts } };
 }
