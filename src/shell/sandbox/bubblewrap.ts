@@ -146,7 +146,9 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   args.push("--bind", policy.tempDir, policy.tempDir);
   if (policy.seccompFilter) args.push("--seccomp", String(SECCOMP_FD));
   args.push("--setenv", "TMPDIR", policy.tempDir, "--chdir", policy.cwd);
-  if (bridged) for (const [name, value] of Object.entries(proxyEnvironment(policy.networkBridge?.directHosts ?? []))) args.push("--setenv", name, value);
+  if (bridged)
+    for (const [name, value] of Object.entries(proxyEnvironment(policy.networkBridge?.directHosts ?? [])))
+      args.push("--setenv", name, value);
   return args;
 }
 
