@@ -1,16 +1,28 @@
 // The diff view: an edit as a reviewer reads it.
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { createElement } from "react";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Colours on, as in a terminal: chalk decides when it loads, so ink is imported after this.
-process.env.FORCE_COLOR = "1";
 let render: typeof import("ink-testing-library").render;
 let DiffView: typeof import("../../src/ui/components/DiffView.js").DiffView;
 let diffLines: typeof import("../../src/ui/components/DiffView.js").diffLines;
 let diffStats: typeof import("../../src/ui/components/DiffView.js").diffStats;
+// Colours on, as in a terminal. ink's chalk decided its level when it first loaded, which in a
+// worker that ran other files was before this file (and without a terminal: no colours), so the
+// level is set on ink's own chalk for this file and put back after it.
+let inkChalk: { level: number };
+let levelBefore = 0;
 beforeAll(async () => {
+  const inkRequire = createRequire(createRequire(import.meta.url).resolve("ink"));
+  inkChalk = (await import(pathToFileURL(inkRequire.resolve("chalk")).href)).default;
+  levelBefore = inkChalk.level;
+  inkChalk.level = 1;
   ({ render } = await import("ink-testing-library"));
   ({ DiffView, diffLines, diffStats } = await import("../../src/ui/components/DiffView.js"));
+});
+afterAll(() => {
+  inkChalk.level = levelBefore;
 });
 
 const plain = (frame: string) => frame.replace(/\x1b\[[0-9;]*m/g, "");

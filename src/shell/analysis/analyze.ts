@@ -20,6 +20,15 @@ import { hiddenCodeOfPart } from "./hidden.js";
 /** `sh -c "sh -c '...'"` nesting deeper than this is not followed; such commands ask. */
 const MAX_NESTING = 4;
 
+/**
+ * A syntax tree deeper than this is not analysed (the command asks; deny rules still hold). The
+ * splitter and validators recurse over the tree, and whether thousands of levels exhaust the stack
+ * depended on how warm V8's code was: the same command was asked about in a fresh process and
+ * allowed in one that had judged others. Real commands stay far below it; the grammar's long
+ * `a && b && ...` lists nest one level per command, and the subcommand cap asks long before.
+ */
+export const MAX_SYNTAX_DEPTH = 400;
+
 export interface ScriptAnalysis {
   command: string;
   /** The text that was parsed (line continuations joined). */
@@ -65,11 +74,11 @@ export function analyzeCommandWith(
   const script = joinLineContinuations(command);
   const tree = parseWith(parser, withoutCoprocKeywords(script));
   try {
+    const nodes = collectNodes(tree.rootNode);
     const structure = splitScript(tree, cwd, { ifsReassigned: /(^|[\s;&|(])IFS\+?=/.test(script) });
     const collector: NestedCollector = { parts: [], fallback: [], incomplete: structure.hasError };
     if (structure.hasError) collector.fallback.push(...fallbackSimpleCommands(script));
     addParts(parser, structure.commands, 0, collector);
-    const nodes = collectNodes(tree.rootNode);
     const contexts = scanQuoteContexts(script);
     const validation = validate({
       raw: command,
@@ -136,6 +145,7 @@ function addPart(
     }
     const tree = parseWith(parser, withoutCoprocKeywords(joinLineContinuations(nested)));
     try {
+      collectNodes(tree.rootNode);
       const structure = splitScript(tree, command.cwd ?? "/", { ifsReassigned: /(^|[\s;&|(])IFS\+?=/.test(nested) });
       if (structure.hasError) {
         out.incomplete = true;
@@ -193,11 +203,16 @@ function literalOutputOf(producer: SimpleCommand | undefined): string | undefine
   return undefined;
 }
 
+/**
+ * The nodes the validators look at, by type, from one walk without recursion; throws when the tree
+ * is deeper than MAX_SYNTAX_DEPTH, before anything that recurses over it runs.
+ */
 function collectNodes(root: Node): Map<string, Node[]> {
   const nodes = new Map<string, Node[]>();
   const cursor = root.walk();
   try {
     let descending = true;
+    let depth = 0;
     while (true) {
       if (descending) {
         const type = cursor.nodeType;
@@ -206,13 +221,18 @@ function collectNodes(root: Node): Map<string, Node[]> {
           if (list) list.push(cursor.currentNode);
           else nodes.set(type, [cursor.currentNode]);
         }
-        if (cursor.gotoFirstChild()) continue;
+        if (cursor.gotoFirstChild()) {
+          depth += 1;
+          if (depth > MAX_SYNTAX_DEPTH) throw new Error(`it nests more than ${MAX_SYNTAX_DEPTH} levels deep`);
+          continue;
+        }
       }
       if (cursor.gotoNextSibling()) {
         descending = true;
         continue;
       }
       if (!cursor.gotoParent()) break;
+      depth -= 1;
       descending = false;
     }
   } finally {

@@ -53,8 +53,32 @@ describe("limits", () => {
     expect(padded.behavior).toBe("deny");
     const deep = await decide(`${"(".repeat(3000)}ls${")".repeat(3000)}`);
     expect(deep.behavior).not.toBe("allow");
+    expect(deep.decisionReason).toMatchObject({
+      type: "safetyCheck",
+      reason: expect.stringContaining("nests more than"),
+    });
     const deepDenied = await decide(`${"(".repeat(3000)}rm -rf x${")".repeat(3000)}`, { deny: ["Bash(rm:*)"] });
     expect(deepDenied.behavior).toBe("deny");
+  });
+});
+
+describe("deep nesting", () => {
+  it("is decided the same however warm the analysis is: past the depth limit it asks, in a script or in sh -c", async () => {
+    const deep = (inner: string, depth: number) => `${"(".repeat(depth)}${inner}${")".repeat(depth)}`;
+    // Whether thousands of levels exhausted the stack once depended on how warm V8's code was.
+    for (let i = 0; i < 200; i++) await decide(`${deep("ls -la src | grep x", 40)}; git log --oneline | head`);
+    for (const command of [deep("ls", 1500), `sh -c '${deep("ls", 1500)}'`, Array(1500).fill("ls").join(" && ")]) {
+      const result = await decide(command);
+      expect(result.behavior, command.slice(0, 40)).toBe("ask");
+      expect(result.decisionReason).toMatchObject({
+        type: "safetyCheck",
+        reason: expect.stringContaining("nests more than 400"),
+      });
+    }
+    // A hundred levels is still analysed, and read-only is still read-only.
+    expect((await decide(deep("ls", 100))).behavior).toBe("allow");
+    // Deny rules still hold past the limit.
+    expect((await decide(deep("rm -rf x", 1500), { deny: ["Bash(rm:*)"] })).behavior).toBe("deny");
   });
 });
 
