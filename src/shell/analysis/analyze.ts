@@ -159,10 +159,7 @@ function withoutCoprocKeywords(script: string): string {
   if (!script.includes("coproc") && !script.includes("time")) return script;
   const blank = (match: string, before: string) => before + " ".repeat(match.length - before.length);
   return script
-    .replace(
-      /(^|[;&|({}\n]|\b(?:then|do|else|!)\s)(\s*)coproc(\s+[A-Za-z_][A-Za-z0-9_]*(?=\s*[{(]))?(?=\s)/g,
-      blank,
-    )
+    .replace(/(^|[;&|({}\n]|\b(?:then|do|else|!)\s)(\s*)coproc(\s+[A-Za-z_][A-Za-z0-9_]*(?=\s*[{(]))?(?=\s)/g, blank)
     .replace(
       // Nor the `time` keyword before a compound command: `time { rm x; }` and `time if ...` come
       // out as words of a command named `time`, `time (rm x)` as a subshell inside one. Bash times

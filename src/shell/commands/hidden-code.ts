@@ -96,11 +96,7 @@ function awkHiddenCode(name: string, words: Field[]): HiddenCode | undefined {
     const text = words[i]?.value ?? "";
     // Every way an awk takes its program from a file: -f, gawk's -E/-i/-l/--exec/--include/--load, mawk's
     // `-W exec` (and any other -W word, which differ per awk).
-    if (
-      /^-(?:[fEil]|W)/.test(text) ||
-      /^--(?:file|source|exec|include|load)/.test(text) ||
-      text === "-e"
-    )
+    if (/^-(?:[fEil]|W)/.test(text) || /^--(?:file|source|exec|include|load)/.test(text) || text === "-e")
       return { reason: `${name} runs a program from a file`, denyScripts: [], fromStdin: false };
     if (text === "-F" || text === "-v") {
       i += 1;

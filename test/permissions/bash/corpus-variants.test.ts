@@ -67,15 +67,18 @@ describe("bash corpus variants through `warden permissions check --jsonl`", () =
   it("lets no attack variant through, and denies every one whose deny rule names the program run", () => {
     const allowed = attacks.filter((entry) => decisions.get(entry.id) === "allow");
     const notDenied = attacks.filter((entry) => entry.expect === "deny" && decisions.get(entry.id) !== "deny");
-    const describe = (entry: VariantEntry) => `${entry.id} -> ${decisions.get(entry.id)}: ${JSON.stringify(entry.command)}`;
-    expect(allowed.map(describe)).toEqual([]);
-    expect(notDenied.map(describe)).toEqual([]);
+    const show = (entry: VariantEntry) =>
+      `${entry.id} -> ${decisions.get(entry.id)}: ${JSON.stringify(entry.command)}`;
+    expect(allowed.map(show)).toEqual([]);
+    expect(notDenied.map(show)).toEqual([]);
   });
 
   it("gives every benign variant exactly its expected decision", () => {
     const misses = benign
       .filter((entry) => decisions.get(entry.id) !== entry.expect)
-      .map((entry) => `${entry.id} -> ${decisions.get(entry.id)} (want ${entry.expect}): ${JSON.stringify(entry.command)}`);
+      .map(
+        (entry) => `${entry.id} -> ${decisions.get(entry.id)} (want ${entry.expect}): ${JSON.stringify(entry.command)}`,
+      );
     expect(misses).toEqual([]);
   });
 });
