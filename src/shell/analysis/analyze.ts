@@ -161,16 +161,22 @@ function addPart(
 }
 
 /**
- * The grammar does not know `coproc` (it drops `coproc (rm x)` and reads `coproc { rm x; }` as
+ * The grammar does not know `coproc` (nor `time` before a compound command, see below) (it drops `coproc (rm x)` and reads `coproc { rm x; }` as
  * words), yet bash runs the command after it as usual, only in the background. Blanked out (same
  * length, so offsets hold), the rest parses as the command bash will run.
  */
 function withoutCoprocKeywords(script: string): string {
-  if (!script.includes("coproc")) return script;
-  return script.replace(
-    /(^|[;&|({}\n]|\b(?:then|do|else|!)\s)(\s*)coproc(\s+[A-Za-z_][A-Za-z0-9_]*(?=\s*[{(]))?(?=\s)/g,
-    (match, before: string) => before + " ".repeat(match.length - before.length),
-  );
+  if (!script.includes("coproc") && !script.includes("time")) return script;
+  const blank = (match: string, before: string) => before + " ".repeat(match.length - before.length);
+  return script
+    .replace(/(^|[;&|({}\n]|\b(?:then|do|else|!)\s)(\s*)coproc(\s+[A-Za-z_][A-Za-z0-9_]*(?=\s*[{(]))?(?=\s)/g, blank)
+    .replace(
+      // Nor the `time` keyword before a compound command: `time { rm x; }` and `time if ...` come
+      // out as words of a command named `time`, `time (rm x)` as a subshell inside one. Bash times
+      // the compound command and runs it; blanked out, the rest parses as that command.
+      /(^|[;&|({}\n]|\b(?:then|do|else|!)\s)(\s*)time(?:\s+-p)*(?:\s+--)?(?=\s*(?:[({!]|\[\[|(?:if|for|while|until|case|select|function|coproc)(?=\s)))/g,
+      blank,
+    );
 }
 
 /** Node types the validators look at; only these are materialised (node objects are costly). */

@@ -94,7 +94,9 @@ function interpreterHiddenCode(name: string, spec: InterpreterSpec, words: Field
 function awkHiddenCode(name: string, words: Field[]): HiddenCode | undefined {
   for (let i = 1; i < words.length; i += 1) {
     const text = words[i]?.value ?? "";
-    if (text === "-f" || text.startsWith("--file") || text === "--source" || text === "-e")
+    // Every way an awk takes its program from a file: -f, gawk's -E/-i/-l/--exec/--include/--load, mawk's
+    // `-W exec` (and any other -W word, which differ per awk).
+    if (/^-(?:[fEil]|W)/.test(text) || /^--(?:file|source|exec|include|load)/.test(text) || text === "-e")
       return { reason: `${name} runs a program from a file`, denyScripts: [], fromStdin: false };
     if (text === "-F" || text === "-v") {
       i += 1;

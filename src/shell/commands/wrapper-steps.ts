@@ -92,8 +92,13 @@ function envStep(words: Field[], at: number): Step {
       text.startsWith("--split-string=") ||
       text.startsWith("-S")
     ) {
-      const script = text === "-S" || text === "--split-string" ? words[i + 1] : undefined;
-      if (script) return { kind: "script", script };
+      // The string is the command whether it is the next word or glued on (`-S'rm x'`,
+      // `--split-string=rm x`): deny rules must meet it in every spelling.
+      const script =
+        text === "-S" || text === "--split-string"
+          ? words[i + 1]
+          : { ...word, value: text.startsWith("-S") ? text.slice(2) : text.slice("--split-string=".length) };
+      if (script && script.value !== "") return { kind: "script", script };
       return { kind: "opaque", reason: "env -S splits a string into a command" };
     } else if (
       text.startsWith("-u") ||

@@ -2,7 +2,7 @@
 // `sh -c 'rm'`) so rules meet the command bash really runs. Each layer is kept as a view: deny
 // rules are checked against every view, allow rules only through transparent wrappers.
 
-import { commandBaseName, type Field } from "../words/index.js";
+import { commandBaseName, type Field, parseArgs } from "../words/index.js";
 import { afterOptions, LOOSE_WRAPPERS, SHELLS, STDIN_REASON, type Step, shellStep, WRAPPERS } from "./wrapper-steps.js";
 
 export interface CommandView {
@@ -46,6 +46,7 @@ export function unwrapCommand(words: Field[]): Unwrapping {
     const name = commandBaseName(head.value);
     collectFindExec(name, current, result);
     collectGitShellAliases(name, current, result);
+    collectPackageRunnerCalls(name, current, result);
     if (SHELLS.has(name)) {
       const step = shellStep(current, 0);
       applyScriptStep(step, result);
@@ -111,5 +112,25 @@ function collectGitShellAliases(name: string, words: Field[], result: Unwrapping
     if (!match) continue;
     if (setting.literal) result.nestedScripts.push(match[1] ?? "");
     else result.opaque = "a git alias runs a shell command known only at run time";
+  }
+}
+
+/**
+ * `npx -c 'script'` and `npm exec -c 'script'` (`--call`) hand the string to a shell. (A package
+ * they run otherwise is a node_modules binary, not a command to peel.)
+ */
+function collectPackageRunnerCalls(name: string, words: Field[], result: Unwrapping): void {
+  const start = name === "npx" ? 1 : name === "npm" && ["exec", "x"].includes(words[1]?.value ?? "") ? 2 : 0;
+  if (start === 0) return;
+  const parsed = parseArgs(words, start, {
+    shortWithValue: "cpw",
+    longWithValue: ["call", "package", "workspace"],
+    stopAtOperand: true,
+  });
+  for (const option of parsed.options) {
+    if (option.flag !== "-c" && !option.flag.startsWith("--call")) continue;
+    if (typeof option.value !== "object") continue;
+    if (option.value.literal) result.nestedScripts.push(option.value.value);
+    else result.opaque = "a package runner is given a shell command known only at run time";
   }
 }

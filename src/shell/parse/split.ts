@@ -64,6 +64,21 @@ interface WalkState {
 }
 
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
+/** Statements the grammar may leave as children of a simple command (see visitCommand). */
+const STATEMENTS_INSIDE_COMMAND = new Set([
+  "subshell",
+  "compound_statement",
+  "if_statement",
+  "while_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "case_statement",
+  "function_definition",
+  "pipeline",
+  "list",
+  "negated_command",
+  "redirected_statement",
+]);
 const WORDISH = new Set([
   "word",
   "string",
@@ -157,7 +172,9 @@ class Walker {
         this.visitChildren(node, { ...state, inError: true });
         return;
       default:
-        if (node.isMissing) this.out.hasError = true;
+        // The grammar takes `;;` as a plain terminator anywhere (`echo a ;;`, `ls ;; cat x`), but
+        // bash accepts it only to end a case item and rejects the whole line otherwise.
+        if (node.isMissing || (node.type === ";;" && node.parent?.type !== "case_item")) this.out.hasError = true;
         this.visitChildren(node, state);
     }
   }
@@ -205,6 +222,14 @@ class Walker {
     for (const child of node.children) {
       if (!child) continue;
       const type = child.type;
+      if (STATEMENTS_INSIDE_COMMAND.has(type)) {
+        // The grammar reads `echo (rm x)` and `time (rm x)` as a command with a subshell among its
+        // words. Bash rejects the first and runs the second's subshell: the commands inside are
+        // seen (deny rules meet them), and the line counts as not understood, so nothing allows it.
+        this.out.hasError = true;
+        this.visit(child, state);
+        continue;
+      }
       if (
         type === "variable_assignment" ||
         type === "file_redirect" ||

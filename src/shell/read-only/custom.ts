@@ -11,7 +11,9 @@ export function checkAwkReadOnly(words: Field[]): ReadOnlyVerdict {
     longWithValue: ["field-separator", "assign", "file", "source", "include", "exec", "load"],
   });
   for (const option of parsed.options) {
-    if (["-f", "-e", "-i", "-E", "-l"].includes(option.flag) || option.flag.startsWith("--")) {
+    // -W is the POSIX door to implementation options: `mawk -W exec FILE` runs a program file,
+    // and other -W words differ per awk. None is proven harmless, so every one asks.
+    if (["-f", "-e", "-i", "-E", "-l", "-W"].includes(option.flag) || option.flag.startsWith("--")) {
       if (option.flag !== "--field-separator" && option.flag !== "--assign")
         return smuggledOption(`awk ${option.flag} loads program text the check cannot see`, option.flag);
     }

@@ -172,6 +172,7 @@ export const dangerousPatterns: Validator = {
       "test -v 'a[$(id)]'",
       "cat <<EOF\n$(id)\nEOF",
       "ls *(e:'id':)",
+      "for x in 'a[$(id)]'; do echo $((x)); done",
     ],
     notMatch: ["cat <<'EOF'\n$(id)\nEOF", "echo ${HOME}", "echo '$(not run)'"],
   },
@@ -207,6 +208,17 @@ export const dangerousPatterns: Validator = {
       if (context === QuoteContext.Unquoted && script[i] === "(" && /[*?\]]/.test(script[i - 1] ?? "")) {
         return finding(8, "validateDangerousPatterns", "A zsh glob qualifier can run code.");
       }
+    }
+    // Any literal text can become a variable's value (`for x in 'a[$(id)]'`, `case`, `select`, a
+    // quoted heredoc or here-string fed to read) and then reach arithmetic, which runs it. Outside
+    // single quotes a substitution already asks above; inside them it is only safe while nothing
+    // evaluates it, which the check cannot follow, so a subscript holding one asks wherever written.
+    if (/\[[^\]]*(\$\(|`)/.test(input.script)) {
+      return finding(
+        8,
+        "validateDangerousPatterns",
+        "Text holds an array subscript with a command substitution that arithmetic would run.",
+      );
     }
     for (const part of input.parts) {
       const words = part.command.words;
