@@ -67,8 +67,7 @@ describe("bash corpus variants through `warden permissions check --jsonl`", () =
   it("lets no attack variant through, and denies every one whose deny rule names the program run", () => {
     const allowed = attacks.filter((entry) => decisions.get(entry.id) === "allow");
     const notDenied = attacks.filter((entry) => entry.expect === "deny" && decisions.get(entry.id) !== "deny");
-    const show = (entry: VariantEntry) =>
-      `${entry.id} -> ${decisions.get(entry.id)}: ${JSON.stringify(entry.command)}`;
+    const show = (entry: VariantEntry) => `${entry.id} -> ${decisions.get(entry.id)}: ${JSON.stringify(entry.command)}`;
     expect(allowed.map(show)).toEqual([]);
     expect(notDenied.map(show)).toEqual([]);
   });
