@@ -29,6 +29,7 @@ export default defineConfig({
           // runs in ~75 s. A file that needs a module's first-load state of its own takes it
           // (vi.resetModules() and import()), and one that changes shared state puts it back.
           isolate: false,
+          setupFiles: ["test/setup/file-state.ts"],
           sequence: { groupOrder: 0 },
         },
       },
