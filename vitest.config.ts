@@ -45,6 +45,9 @@ export default defineConfig({
           // on the processes they start, and one at a time left the tier ~130 s behind the heavy
           // one (process tiers 442 s; with two, 357 s, measured on the 2-core machine).
           maxWorkers: Math.max(2, availableParallelism() - 1),
+          // As in the unit tier: one module graph per worker, each file's environment put back.
+          isolate: false,
+          setupFiles: ["test/setup/file-state.ts"],
           sequence: { groupOrder: 1 },
         },
       },
@@ -55,6 +58,8 @@ export default defineConfig({
           globalSetup: ["test/setup/processes.ts"],
           include: HEAVY_TESTS,
           fileParallelism: false,
+          isolate: false,
+          setupFiles: ["test/setup/file-state.ts"],
           sequence: { groupOrder: 2 },
         },
       },
