@@ -55,7 +55,7 @@ export interface AppProps {
 export function App(props: AppProps) {
   const { transcript, permissions, elicitations, samplings } = props;
   const { stdin } = useStdin();
-  const { stdout } = useStdout();
+  const { stdout, write: writeAboveFrame } = useStdout();
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const [handle, setHandle] = useState<SessionHandle>();
   const handleRef = useRef<SessionHandle | undefined>(undefined);
@@ -279,7 +279,9 @@ export function App(props: AppProps) {
       submitPrompt: (prompt) => void runPrompt(prompt),
       openSession: props.openSession,
       showSession: (next) => {
-        stdout.write("\x1b[2J\x1b[3J\x1b[H");
+        // Through ink, which draws its frame again after the clear: written straight to stdout, the
+        // screen stayed blank until the next key whenever the new session's frame equalled the old.
+        writeAboveFrame("\x1b[2J\x1b[3J\x1b[H");
         transcript.clear();
         setStaticKey((k) => k + 1);
         adopt(next);
