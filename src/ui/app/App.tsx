@@ -3,7 +3,7 @@
 // permission question, a pick list, or the prompt), and the status line. The App runs prompts,
 // sends messages typed meanwhile to the running prompt, and handles the session keys: ESC
 // interrupts, Ctrl+C twice or Ctrl+D on an empty prompt exits, Shift+Tab cycles the mode.
-import { Box, Static, Text, useStdin, useStdout } from "ink";
+import { Box, Text, useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { currentTaskList } from "../../tool/task-list.js";
@@ -27,7 +27,7 @@ import type { OpenSession, SessionHandle } from "./session-handle.js";
 import { handleSessionKey } from "./session-keys.js";
 import { runShellCommand } from "./shell-command.js";
 import { countResponseUsage, sessionStatus } from "./status.js";
-import { ItemView } from "./TranscriptView.js";
+import { FinishedItems } from "./TranscriptView.js";
 import { useCustomStatusLine } from "./use-custom-status-line.js";
 import { useIdleNotification } from "./use-idle-notification.js";
 import { showWakeReason, useWake } from "./use-wake.js";
@@ -375,9 +375,7 @@ export function App(props: AppProps) {
   });
   return (
     <Box flexDirection="column">
-      <Static key={staticKey} items={[...transcript.items]}>
-        {(item) => <ItemView key={item.id} item={item} />}
-      </Static>
+      <FinishedItems key={staticKey} items={[...transcript.items]} width={stdout.columns || 80} />
       <LivePart
         transcript={transcript}
         now={now}
