@@ -17,7 +17,7 @@ import type { PermissionQueue } from "../dialogs/permission-queue.js";
 import type { SamplingQueue } from "../dialogs/sampling-queue.js";
 import { completeMention } from "../input/file-mentions.js";
 import type { KeyName } from "../input/keys.js";
-import { keySourceFor } from "../input/use-keys.js";
+import { keySourceFor, useKeys } from "../input/use-keys.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
 import { sessionCommandContext } from "./command-context.js";
 import { LivePart } from "./LivePart.js";
@@ -365,6 +365,14 @@ export function App(props: AppProps) {
   const ask = permissions.current;
   const question = ask ? undefined : elicitations.current;
   const sampling = ask || question ? undefined : samplings.current;
+  // A dialog holds the keys while it shows (the prompt listens to none), but Ctrl+C keeps its
+  // meaning: it interrupts what runs and, pressed twice, exits.
+  useKeys(
+    (event) => {
+      if (event.kind === "key" && event.name === "ctrlC") onOtherKey("ctrlC", false);
+    },
+    Boolean(ask || question || sampling || picking),
+  );
   const engine = handle?.engine;
   const status = sessionStatus({
     mode,
