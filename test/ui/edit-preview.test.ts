@@ -1,10 +1,11 @@
-// What an Edit's diff shows, in the permission dialog and the transcript: the file's whole lines
+// What an Edit's (and a Write's) diff shows, in the permission dialog and the transcript: the file's whole lines
 // around the edited text, numbered as in the file, not only the characters old_string names.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { editOf } from "../../src/ui/transcript/tool-summary.js";
+import { diffLines } from "../../src/ui/components/DiffView.js";
+import { editOf, writeOf } from "../../src/ui/transcript/tool-summary.js";
 
 function fileWith(content: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "warden-edit-preview-")), "sum.js");
@@ -47,5 +48,28 @@ describe("editOf", () => {
       newText: "a + b",
       firstLine: 1,
     });
+  });
+});
+
+describe("writeOf", () => {
+  it("a new file: every line of the content is added, none removed", () => {
+    const file_path = join(mkdtempSync(join(tmpdir(), "warden-write-preview-")), "NOTES.md");
+    const preview = writeOf({ file_path, content: "notes\nmore" });
+    expect(preview).toEqual({ oldText: "", newText: "notes\nmore\n", firstLine: 1 });
+    const lines = diffLines(preview?.oldText ?? "", preview?.newText ?? "");
+    expect(lines.map((line) => line.kind)).toEqual(["add", "add"]);
+  });
+
+  it("an existing file: the file as it is against what the call writes", () => {
+    const file_path = fileWith("one\ntwo\n");
+    expect(writeOf({ file_path, content: "one\n2\n" })).toEqual({
+      oldText: "one\ntwo\n",
+      newText: "one\n2\n",
+      firstLine: 1,
+    });
+  });
+
+  it("is not a write without a path and a content", () => {
+    expect(writeOf({ file_path: "/tmp/x" })).toBeUndefined();
   });
 });

@@ -146,6 +146,23 @@ export function editOf(input: Record<string, unknown>, lookFor: "old" | "new"): 
   return preview;
 }
 
+/**
+ * What a Write would change, for the person asked to allow it: the file as it is (nothing for a
+ * new file) against the content the call writes, so they see what they approve.
+ */
+export function writeOf(input: Record<string, unknown>): EditPreview | undefined {
+  if (typeof input.file_path !== "string" || typeof input.content !== "string") return undefined;
+  let current = "";
+  try {
+    if (statSync(input.file_path).size <= MAX_LOOKUP_BYTES) current = readFileSync(input.file_path, "utf8");
+  } catch {
+    // No such file yet: every line is new.
+  }
+  // A new file's last line is whole even without its newline, so the diff only adds lines.
+  const newText = current === "" && !input.content.endsWith("\n") ? `${input.content}\n` : input.content;
+  return { oldText: current, newText, firstLine: 1 };
+}
+
 /** Where the line holding offset `from` ends; a text that ended with its newline is already there. */
 function endOfLine(content: string, from: number, atBoundary: boolean): number {
   if (atBoundary) return from;
