@@ -143,13 +143,32 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     if (result.file) files.push(result.file);
   }
   if (errors.length > 0) throw new SettingsError(errors);
-  const trusted = applyWorkspaceTrust(files, { cwd: options.cwd, trustProject: options.trustProject });
+  const trusted = applyWorkspaceTrust(files, {
+    cwd: options.cwd,
+    trustProject: options.trustProject,
+    ...(options.sources && { everyFile: everySettingsFile(options, files) }),
+  });
   const loaded: LoadedSettings = { files: trusted.files, warnings, workspaceTrust: trusted.trust };
   // Plugins are looked for only when the files in force (after trust) turn one on.
   if (options.pluginDirs?.length || enabledPluginIds(trusted.files).length > 0) {
     loaded.plugins = resolveActivePlugins({ cwd: options.cwd, files: trusted.files, pluginDirs: options.pluginDirs });
   }
   return loaded;
+}
+
+/**
+ * With `--setting-sources`, the files of the sources left out too, read only for the trust
+ * decision (./trust/apply.ts): one that cannot be read is left out, so the folder's fingerprint
+ * differs and it counts as untrusted (closed, not open).
+ */
+function everySettingsFile(options: LoadSettingsOptions, chosen: readonly SettingsFile[]): SettingsFile[] {
+  const all: SettingsFile[] = [];
+  for (const location of settingsFileLocations({ ...options, sources: undefined })) {
+    const already = chosen.find((f) => f.path === location.path && f.source === location.source);
+    const file = already ?? readSettingsFile(location).file;
+    if (file) all.push(file);
+  }
+  return all;
 }
 
 interface ReadResult {

@@ -44,6 +44,8 @@ export function askWorkspaceTrust(terminal: Terminal, trust: WorkspaceTrust): Pr
       <TrustPrompt
         trust={trust}
         onAnswer={(trusted) => {
+          // Answered: the question leaves the screen instead of staying above the session.
+          instance.clear();
           instance.unmount();
           resolve(trusted);
         }}
@@ -65,6 +67,8 @@ export function askExternalMemoryImports(
         project={project}
         files={files}
         onAnswer={(approved) => {
+          // Answered: the question leaves the screen instead of staying above the session.
+          instance.clear();
           instance.unmount();
           resolve(approved);
         }}

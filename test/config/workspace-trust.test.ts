@@ -184,6 +184,29 @@ describe("the fingerprint a trust entry records", () => {
   });
 });
 
+describe("--setting-sources and a trusted folder", () => {
+  it("a trusted folder stays trusted whichever sources the session reads; a changed one stays not", () => {
+    writeJson(join(project, ".claude", "settings.json"), { permissions: { allow: ["Bash(npm test:*)"] } });
+    writeJson(join(project, ".warden", "settings.local.json"), { permissions: { allow: ["Bash(npm run:*)"] } });
+    trustWorkspace(inspectWorkspaceTrust(project));
+    const allowed = (sources: ReadonlyArray<"user" | "project" | "local">) => {
+      const loaded = loadSettings({ cwd: project, sources });
+      return {
+        status: loaded.workspaceTrust?.status,
+        allow: loaded.files.flatMap((f) => f.settings.permissions?.allow ?? []),
+      };
+    };
+    // Without the local file (the fingerprint is the folder's) or without the user's file (where
+    // the trust is recorded), the project's rule still applies.
+    expect(allowed(["project"])).toEqual({ status: "trusted", allow: ["Bash(npm test:*)"] });
+    expect(allowed(["user", "project"])).toEqual({ status: "trusted", allow: ["Bash(npm test:*)"] });
+    expect(allowed(["local"])).toEqual({ status: "trusted", allow: ["Bash(npm run:*)"] });
+
+    writeJson(join(project, ".warden", "settings.local.json"), { permissions: { allow: ["Bash"] } });
+    expect(allowed(["project"])).toEqual({ status: "untrusted", allow: [] });
+  });
+});
+
 describe("the user's own answers saved into the folder", () => {
   const saveAllowRule = () =>
     persistPermissionUpdate(

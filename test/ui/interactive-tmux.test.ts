@@ -351,7 +351,9 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     const question = await t.waitFor("Do you trust the files in this folder?");
     expect(question).toContain("permissions.allow");
     t.type("1");
-    await t.waitFor(READY);
+    // Answered, the question leaves the screen; the session's prompt is all that shows.
+    const session = await t.waitFor(READY);
+    expect(session).not.toContain("Do you trust");
     const user = JSON.parse(readFileSync(join(p.home, "settings.json"), "utf8"));
     expect(JSON.stringify(user.trustedFolders)).toContain(p.cwd.split("/").pop());
     t.press("C-c", "C-c");

@@ -6,9 +6,10 @@ import type { TranscriptItem } from "../../src/ui/transcript/transcript-model.js
 
 let render: typeof import("ink-testing-library").render;
 let ItemView: typeof import("../../src/ui/app/TranscriptView.js").ItemView;
+let FinishedItems: typeof import("../../src/ui/app/TranscriptView.js").FinishedItems;
 beforeAll(async () => {
   ({ render } = await import("ink-testing-library"));
-  ({ ItemView } = await import("../../src/ui/app/TranscriptView.js"));
+  ({ ItemView, FinishedItems } = await import("../../src/ui/app/TranscriptView.js"));
 });
 
 const plain = (frame: string) => frame.replace(/\x1b\[[0-9;]*m/g, "");
@@ -63,5 +64,31 @@ describe("wrapped transcript lines", () => {
       result: { lines: [words(40, "failure")], hidden: 0, isError: true },
     });
     for (const continued of error.slice(2)) expect(continued).toMatch(/^ {5}\S/);
+  });
+});
+
+describe("finished items as printed above the live part", () => {
+  // ink-testing-library's terminal is 100 columns wide.
+  const width = 100;
+
+  it("no line is wider than the terminal, so none wraps back to column 0", () => {
+    const message =
+      "String to replace not found in /tmp/walk/repo/src/sum.js. old_string must match the file exactly, including whitespace and indentation, without line-number prefixes. Read the file again to copy the current text.";
+    const items: TranscriptItem[] = [
+      { id: 1, kind: "tool", summary: "Edit(src/sum.js)", result: { lines: [message], hidden: 0, isError: true } },
+      {
+        id: 2,
+        kind: "tool",
+        summary: "Bash(npm test)",
+        result: { lines: [words(40, "output")], hidden: 0, isError: false },
+      },
+      { id: 3, kind: "user", text: words(40, "word") },
+    ];
+    const { stdout, unmount } = render(createElement(FinishedItems, { items, width }));
+    const lines = plain(stdout.frames.join("")).split("\n");
+    unmount();
+    expect(lines.some((line) => line.includes("⎿  String to replace"))).toBe(true);
+    expect(lines.some((line) => line.startsWith("     ") && line.includes("output3"))).toBe(true);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
   });
 });

@@ -28,11 +28,17 @@ export interface TrustableSettingsFile {
   settings: Settings;
 }
 
-export interface ApplyWorkspaceTrustOptions {
+export interface ApplyWorkspaceTrustOptions<F extends TrustableSettingsFile = TrustableSettingsFile> {
   /** The session's folder: where its project settings and .mcp.json were found. */
   cwd: string;
   /** `--trust-project`: trust the folder for this run only, whatever it holds. */
   trustProject?: boolean;
+  /**
+   * Every settings file there is, when `files` are only those of the chosen sources
+   * (`--setting-sources`): trust is decided on the folder's whole settings and the user's trust
+   * entries whichever sources the session reads, so choosing fewer never unsettles a trusted folder.
+   */
+  everyFile?: readonly F[];
 }
 
 export interface TrustedSettings<F extends TrustableSettingsFile> {
@@ -45,25 +51,30 @@ const FROM_THE_FOLDER = new Set(["projectSettings", "localSettings"]);
 
 export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
   files: readonly F[],
-  options: ApplyWorkspaceTrustOptions,
+  options: ApplyWorkspaceTrustOptions<F>,
 ): TrustedSettings<F> {
   const cwd = resolve(options.cwd);
   const folder = trustIdentity(cwd);
+  const deciding = options.everyFile ?? files;
   // When the folder is the home itself, its "project" files are the user's own files.
-  const usersOwn = new Set(files.filter((f) => !FROM_THE_FOLDER.has(f.source)).map((f) => trustIdentity(f.path)));
+  const usersOwn = new Set(deciding.filter((f) => !FROM_THE_FOLDER.has(f.source)).map((f) => trustIdentity(f.path)));
   const isFolders = (file: F) => FROM_THE_FOLDER.has(file.source) && !usersOwn.has(trustIdentity(file.path));
 
-  const trustedMode = modeOfUsersOwnFiles(files.filter((f) => !isFolders(f)));
+  const trustedMode = modeOfUsersOwnFiles(deciding.filter((f) => !isFolders(f)));
   const wideningByFile: Record<string, unknown> = {};
   const widening: WideningSetting[] = [];
-  const restrictedFiles = files.map((file) => {
-    if (!isFolders(file)) return file;
+  for (const file of deciding) {
+    if (!isFolders(file)) continue;
     const split = splitProjectSettings(file.settings, trustedMode);
-    if (Object.keys(split.widening).length === 0) return file;
+    if (Object.keys(split.widening).length === 0) continue;
     const name = displayName(cwd, file.path);
     wideningByFile[name] = split.widening;
     widening.push(...describeSettingsWidening(name, split.widening));
-    return { ...file, settings: split.restricting };
+  }
+  const restrictedFiles = files.map((file) => {
+    if (!isFolders(file)) return file;
+    const split = splitProjectSettings(file.settings, trustedMode);
+    return Object.keys(split.widening).length === 0 ? file : { ...file, settings: split.restricting };
   });
   const mcpJson = readMcpJson(cwd);
   if (mcpJson) {
@@ -89,7 +100,7 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
     fingerprint ??= wideningFingerprint(wideningByFile);
     return fingerprint;
   };
-  const entry = findTrustEntry(userTrustEntries(files), folder);
+  const entry = findTrustEntry(userTrustEntries(deciding), folder);
   let status: WorkspaceTrustStatus;
   if (widening.length === 0) status = "not_needed";
   else if (entry?.settingsHash === fingerprintOf()) status = "trusted";

@@ -3,7 +3,7 @@
 // permission question, a pick list, or the prompt), and the status line. The App runs prompts,
 // sends messages typed meanwhile to the running prompt, and handles the session keys: ESC
 // interrupts, Ctrl+C twice or Ctrl+D on an empty prompt exits, Shift+Tab cycles the mode.
-import { Box, Static, Text, useStdin, useStdout } from "ink";
+import { Box, Text, useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { currentTaskList } from "../../tool/task-list.js";
@@ -17,7 +17,7 @@ import type { PermissionQueue } from "../dialogs/permission-queue.js";
 import type { SamplingQueue } from "../dialogs/sampling-queue.js";
 import { completeMention } from "../input/file-mentions.js";
 import type { KeyName } from "../input/keys.js";
-import { keySourceFor } from "../input/use-keys.js";
+import { keySourceFor, useKeys } from "../input/use-keys.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
 import { sessionCommandContext } from "./command-context.js";
 import { LivePart } from "./LivePart.js";
@@ -27,7 +27,7 @@ import type { OpenSession, SessionHandle } from "./session-handle.js";
 import { handleSessionKey } from "./session-keys.js";
 import { runShellCommand } from "./shell-command.js";
 import { countResponseUsage, sessionStatus } from "./status.js";
-import { ItemView } from "./TranscriptView.js";
+import { FinishedItems } from "./TranscriptView.js";
 import { useCustomStatusLine } from "./use-custom-status-line.js";
 import { useIdleNotification } from "./use-idle-notification.js";
 import { showWakeReason, useWake } from "./use-wake.js";
@@ -55,7 +55,7 @@ export interface AppProps {
 export function App(props: AppProps) {
   const { transcript, permissions, elicitations, samplings } = props;
   const { stdin } = useStdin();
-  const { stdout } = useStdout();
+  const { stdout, write: writeAboveFrame } = useStdout();
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const [handle, setHandle] = useState<SessionHandle>();
   const handleRef = useRef<SessionHandle | undefined>(undefined);
@@ -279,7 +279,9 @@ export function App(props: AppProps) {
       submitPrompt: (prompt) => void runPrompt(prompt),
       openSession: props.openSession,
       showSession: (next) => {
-        stdout.write("\x1b[2J\x1b[3J\x1b[H");
+        // Through ink, which draws its frame again after the clear: written straight to stdout, the
+        // screen stayed blank until the next key whenever the new session's frame equalled the old.
+        writeAboveFrame("\x1b[2J\x1b[3J\x1b[H");
         transcript.clear();
         setStaticKey((k) => k + 1);
         adopt(next);
@@ -363,6 +365,14 @@ export function App(props: AppProps) {
   const ask = permissions.current;
   const question = ask ? undefined : elicitations.current;
   const sampling = ask || question ? undefined : samplings.current;
+  // A dialog holds the keys while it shows (the prompt listens to none), but Ctrl+C keeps its
+  // meaning: it interrupts what runs and, pressed twice, exits.
+  useKeys(
+    (event) => {
+      if (event.kind === "key" && event.name === "ctrlC") onOtherKey("ctrlC", false);
+    },
+    Boolean(ask || question || sampling || picking),
+  );
   const engine = handle?.engine;
   const status = sessionStatus({
     mode,
@@ -373,9 +383,7 @@ export function App(props: AppProps) {
   });
   return (
     <Box flexDirection="column">
-      <Static key={staticKey} items={[...transcript.items]}>
-        {(item) => <ItemView key={item.id} item={item} />}
-      </Static>
+      <FinishedItems key={staticKey} items={[...transcript.items]} width={stdout.columns || 80} />
       <LivePart
         transcript={transcript}
         now={now}

@@ -1,5 +1,5 @@
 // How each finished item of the transcript looks, and the live part below them.
-import { Box, Text } from "ink";
+import { Box, Static, Text } from "ink";
 import type { ReactNode } from "react";
 import type { BackgroundTask } from "../../tool/shell-state.js";
 import type { TaskListSnapshot } from "../../tool/task-list.js";
@@ -7,6 +7,19 @@ import { DiffView, diffLines, diffStats } from "../components/DiffView.js";
 import { Markdown } from "../components/Markdown.js";
 import { SHOWN_SUBAGENT_CALLS, type SubagentProgress } from "../transcript/subagent-activity.js";
 import type { RunningTool, TranscriptItem } from "../transcript/transcript-model.js";
+
+/**
+ * The finished items, printed once above the live part. ink's Static box is positioned absolutely,
+ * so without a width of its own its lines were laid out a few columns wider than the terminal and
+ * the terminal wrapped their ends back to column 0.
+ */
+export function FinishedItems({ items, width }: { items: TranscriptItem[]; width: number }) {
+  return (
+    <Static items={items} style={{ width }}>
+      {(item) => <ItemView key={item.id} item={item} />}
+    </Static>
+  );
+}
 
 export function ItemView({ item }: { item: TranscriptItem }) {
   switch (item.kind) {

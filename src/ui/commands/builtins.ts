@@ -48,7 +48,9 @@ export function builtinCommands(): SlashCommand[] {
     {
       name: "clear",
       description: "Start a new conversation (the current one stays resumable)",
-      run: (ctx) => ctx.switchSession({}),
+      // Read the settings again: rules the person allowed "always" since the start were saved to
+      // the files, and the cleared conversation's in-memory copy of them goes with it.
+      run: (ctx) => ctx.switchSession({ rereadSettings: true }),
     },
     {
       name: "compact",
@@ -98,7 +100,7 @@ export function builtinCommands(): SlashCommand[] {
       run: async (ctx, args) => {
         const id = args || (await ctx.pick("Resume which session?", pastSessions(ctx)));
         if (!id) return;
-        await ctx.switchSession({ resume: id });
+        await ctx.switchSession({ resume: id, rereadSettings: true });
         const resumed = ctx.current().engine;
         ctx.transcript.addNotice(`Resumed session ${resumed.sessionId}:`);
         ctx.transcript.showResumed(resumed.messages, currentTaskList(resumed.getAppState()));

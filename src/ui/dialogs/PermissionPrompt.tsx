@@ -12,7 +12,7 @@ import { DiffView } from "../components/DiffView.js";
 import type { KeyEvent } from "../input/keys.js";
 import { emptyEditor, type LineEditorState } from "../input/line-editor.js";
 import { useKeys } from "../input/use-keys.js";
-import { askingAgentLabel, displayPath, editOf, toolCallSummary } from "../transcript/tool-summary.js";
+import { askingAgentLabel, displayPath, editOf, toolCallSummary, writeOf } from "../transcript/tool-summary.js";
 import { EditedLine, editLine } from "./edited-line.js";
 import type { PendingAsk } from "./permission-queue.js";
 
@@ -123,7 +123,10 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
     }
   });
 
-  const edit = useMemo(() => request.ask.editPreview ?? editOf(request.input, "old"), [request.ask, request.input]);
+  const edit = useMemo(
+    () => request.ask.editPreview ?? editOf(request.input, "old") ?? writeOf(request.input),
+    [request.ask, request.input],
+  );
   const reason = request.ask.decisionReason ? describeReason(request.ask.decisionReason) : undefined;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>

@@ -116,7 +116,9 @@ export interface EditPreview {
 /**
  * The text an edit replaces and its replacement, when the call's input describes one, with the
  * line it sits at in the file (looked up as `lookFor` says: the old text before the edit runs,
- * the new text after), so the diff shows the file's own line numbers.
+ * the new text after), so the diff shows the file's own line numbers. Found in the file, both
+ * sides are widened to whole lines: a diff line numbered as the file's line 12 shows that line,
+ * not only the few characters of it the edit names.
  */
 export function editOf(input: Record<string, unknown>, lookFor: "old" | "new"): EditPreview | undefined {
   if (typeof input.old_string !== "string" || typeof input.new_string !== "string") return undefined;
@@ -125,12 +127,47 @@ export function editOf(input: Record<string, unknown>, lookFor: "old" | "new"): 
   try {
     if (statSync(input.file_path).size > MAX_LOOKUP_BYTES) return preview;
     const content = readFileSync(input.file_path, "utf8");
-    const at = content.indexOf(lookFor === "old" ? preview.oldText : preview.newText);
-    if (at >= 0) preview.firstLine = content.slice(0, at).split("\n").length;
+    const needle = lookFor === "old" ? preview.oldText : preview.newText;
+    const at = needle === "" ? -1 : content.indexOf(needle);
+    if (at < 0) return preview;
+    const lineStart = content.lastIndexOf("\n", at - 1) + 1;
+    const end = at + needle.length;
+    const lineEnd = endOfLine(content, end, needle.endsWith("\n"));
+    const before = content.slice(lineStart, at);
+    const after = content.slice(end, lineEnd);
+    return {
+      oldText: before + preview.oldText + after,
+      newText: before + preview.newText + after,
+      firstLine: content.slice(0, at).split("\n").length,
+    };
   } catch {
     // The file is gone or unreadable: the diff keeps numbers relative to the edit.
   }
   return preview;
+}
+
+/**
+ * What a Write would change, for the person asked to allow it: the file as it is (nothing for a
+ * new file) against the content the call writes, so they see what they approve.
+ */
+export function writeOf(input: Record<string, unknown>): EditPreview | undefined {
+  if (typeof input.file_path !== "string" || typeof input.content !== "string") return undefined;
+  let current = "";
+  try {
+    if (statSync(input.file_path).size <= MAX_LOOKUP_BYTES) current = readFileSync(input.file_path, "utf8");
+  } catch {
+    // No such file yet: every line is new.
+  }
+  // A new file's last line is whole even without its newline, so the diff only adds lines.
+  const newText = current === "" && !input.content.endsWith("\n") ? `${input.content}\n` : input.content;
+  return { oldText: current, newText, firstLine: 1 };
+}
+
+/** Where the line holding offset `from` ends; a text that ended with its newline is already there. */
+function endOfLine(content: string, from: number, atBoundary: boolean): number {
+  if (atBoundary) return from;
+  const next = content.indexOf("\n", from);
+  return next === -1 ? content.length : next;
 }
 
 const MAX_LOOKUP_BYTES = 2_000_000;
