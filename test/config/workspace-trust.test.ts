@@ -205,6 +205,19 @@ describe("--setting-sources and a trusted folder", () => {
     writeJson(join(project, ".warden", "settings.local.json"), { permissions: { allow: ["Bash"] } });
     expect(allowed(["project"])).toEqual({ status: "untrusted", allow: [] });
   });
+
+  it("a mode in a user file the session does not read lets no untrusted folder loosen the mode", () => {
+    // The user works in acceptEdits in their own settings, but this session reads the project only.
+    writeJson(join(env.home, ".warden", "settings.json"), { permissions: { defaultMode: "acceptEdits" } });
+    writeJson(join(project, ".warden", "settings.json"), { permissions: { defaultMode: "acceptEdits" } });
+    const loaded = loadSettings({ cwd: project, sources: ["project"] });
+    expect(loaded.workspaceTrust?.status).toBe("untrusted");
+    expect(loaded.files.map((f) => f.settings.permissions?.defaultMode)).not.toContain("acceptEdits");
+    // Read with the user's file, the folder's mode is no looser than the user's own: nothing held back.
+    const whole = loadSettings({ cwd: project });
+    expect(whole.workspaceTrust?.status).toBe("not_needed");
+    expect(whole.files.map((f) => f.settings.permissions?.defaultMode)).toContain("acceptEdits");
+  });
 });
 
 describe("the user's own answers saved into the folder", () => {

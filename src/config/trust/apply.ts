@@ -60,7 +60,9 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
   const usersOwn = new Set(deciding.filter((f) => !FROM_THE_FOLDER.has(f.source)).map((f) => trustIdentity(f.path)));
   const isFolders = (file: F) => FROM_THE_FOLDER.has(file.source) && !usersOwn.has(trustIdentity(file.path));
 
-  const trustedMode = modeOfUsersOwnFiles(deciding.filter((f) => !isFolders(f)));
+  // The mode the session's own chosen files set: a mode in a user file the session does not read
+  // (left out by --setting-sources) must not make the folder's looser mode count as no widening.
+  const trustedMode = modeOfUsersOwnFiles(files.filter((f) => !isFolders(f)));
   const wideningByFile: Record<string, unknown> = {};
   const widening: WideningSetting[] = [];
   for (const file of deciding) {
