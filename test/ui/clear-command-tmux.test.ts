@@ -63,3 +63,30 @@ it("/clear redraws the prompt at once and keeps the rules allowed always", async
   expect(screen).not.toContain("Do you want to proceed?");
   expect(existsSync(join(cwd, "marker.txt"))).toBe(true);
 });
+
+it("says a settings warning among the UI's notices, at the start and after /clear, not on stderr over the screen", async () => {
+  const home = tempDir("warden-clear-warn-home-");
+  const cwd = tempDir("warden-clear-warn-project-");
+  mkdirSync(join(home, ".warden"), { recursive: true });
+  writeFileSync(join(home, ".warden/settings.json"), JSON.stringify({ permissions: { allow: ["Bash(unclosed"] } }));
+  const terminal = TmuxTerminal.start({
+    cwd,
+    args: ["--model", "replay:/dev/null"],
+    env: { WARDEN_HOME: join(home, ".warden"), HOME: home },
+    width: 160,
+    height: 40,
+  });
+  terminals.push(terminal);
+  const warning = 'malformed allow rule skipped: "Bash(unclosed" must end with ")"';
+  const first = await terminal.waitFor((screen) => READY.test(screen) && screen.includes(warning));
+  // The notice's own form ("warning: ..."), not the stderr line ("warden: warning: ...").
+  expect(first).not.toContain("warden: warning:");
+
+  terminal.type("/clear");
+  await terminal.waitFor("> /clear");
+  terminal.press("Enter");
+  const after = await terminal.waitFor(
+    (screen) => READY.test(screen) && !screen.includes("> /clear") && screen.includes(warning),
+  );
+  expect(after).not.toContain("warden: warning:");
+});

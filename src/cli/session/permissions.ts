@@ -34,9 +34,20 @@ function readSessionPermissions(config: SessionConfig): SessionPermissions {
   });
 }
 
-function remember(config: SessionConfig, setup: SessionPermissions): SessionPermissions {
-  for (const warning of setup.warnings) warn(warning);
-  if (setup.trustNotice) process.stderr.write(`warden: ${setup.trustNotice}\n`);
+/**
+ * Keeps the settings read for `config`, saying their warnings and the trust notice where the front
+ * end says things (the interactive UI's notices, not stderr under its screen); stderr by default.
+ */
+function remember(
+  config: SessionConfig,
+  setup: SessionPermissions,
+  say: { warn: (message: string) => void; inform: (message: string) => void } = {
+    warn,
+    inform: (message) => void process.stderr.write(`warden: ${message}\n`),
+  },
+): SessionPermissions {
+  for (const warning of setup.warnings) say.warn(warning);
+  if (setup.trustNotice) say.inform(setup.trustNotice);
   setups.set(config, setup);
   return setup;
 }
@@ -68,7 +79,7 @@ export async function sessionPermissionsInstallingPlugins(
     for (const line of done.failed) warnLine(line);
     if (done.installed.length > 0) setup = readSessionPermissions(config);
   }
-  return remember(config, setup);
+  return remember(config, setup, { warn: warnLine, inform: report });
 }
 
 /** Forgets the settings read for `config`, so the next session opened with it reads them again (/plugin). */
