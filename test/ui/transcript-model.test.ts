@@ -166,3 +166,26 @@ describe("a subagent in the transcript", () => {
     expect(askingAgentLabel(undefined, undefined)).toBeUndefined();
   });
 });
+
+describe("what a finished read-only call shows", () => {
+  it("a shell command's output by its first lines, a Read's as a count", async () => {
+    const { builtInTools } = await import("../../src/tools/registry.js");
+    const { loadShellParser } = await import("../../src/shell/parse/index.js");
+    // Bash judges `ls` read-only once the grammar is loaded (before, it fails closed: not read-only).
+    await loadShellParser();
+    const tools = builtInTools();
+    const model = new TranscriptModel(() => tools, "/tmp");
+    const listing = use("b1", "ls");
+    const read: ToolUseBlock = { type: "tool_use", id: "r1", name: "Read", input: { file_path: "/tmp/notes.txt" } };
+    model.apply({
+      type: "assistant",
+      message: { role: "assistant", content: [listing, read] },
+    });
+    model.apply({ type: "tool_result", toolUse: listing, result: result("b1", "a.ts\nb.ts\nc.ts") });
+    model.apply({ type: "tool_result", toolUse: read, result: result("r1", "1\tone\n2\ttwo") });
+    expect(shown(model.items)).toEqual([
+      "tool Bash(ls) → a.ts | b.ts | c.ts",
+      expect.stringMatching(/^tool Read\(.*\) → 2 lines$/),
+    ]);
+  });
+});

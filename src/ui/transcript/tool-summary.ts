@@ -72,7 +72,16 @@ export interface ResultSummary {
   isError: boolean;
 }
 
-/** What is shown of a result: errors and ordinary output by their first lines, read-only results as a count. */
+/**
+ * Tools whose output is what the person wants to see even when the call only read: a command's
+ * output is shown by its first lines, as Claude Code does, not counted like a Read's.
+ */
+const SHOWS_OUTPUT = new Set(["Bash", "PowerShell"]);
+
+/**
+ * What is shown of a result: errors and ordinary output by their first lines, read-only results
+ * (but a shell's) as a count.
+ */
 export function summarizeResult(
   tool: AnyTool | undefined,
   use: ToolUseBlock,
@@ -85,7 +94,7 @@ export function summarizeResult(
   const isError = result.is_error === true;
   const checklist = isError ? undefined : checklistOf(use);
   if (checklist) return { lines: checklist, hidden: 0, isError };
-  if (!isError && collapseReadOnly && isReadOnlyCall(tool, use)) {
+  if (!isError && collapseReadOnly && !SHOWS_OUTPUT.has(use.name) && isReadOnlyCall(tool, use)) {
     return {
       lines: [all.length === 0 ? "(no output)" : `${all.length} line${all.length === 1 ? "" : "s"}`],
       hidden: 0,
