@@ -30,6 +30,7 @@ import { countResponseUsage, sessionStatus } from "./status.js";
 import { FinishedItems } from "./TranscriptView.js";
 import { useCustomStatusLine } from "./use-custom-status-line.js";
 import { useIdleNotification } from "./use-idle-notification.js";
+import { showNotices, useSessionFeeds } from "./use-session-feeds.js";
 import { showWakeReason, useWake } from "./use-wake.js";
 
 export interface AppProps {
@@ -90,27 +91,7 @@ export function App(props: AppProps) {
   useEffect(() => permissions.subscribe(redraw), [permissions]);
   useEffect(() => elicitations.subscribe(redraw), [elicitations]);
   useEffect(() => samplings.subscribe(redraw), [samplings]);
-  // MCP servers' warnings and errors appear as they come, dimmed, also while a prompt runs.
-  useEffect(() => {
-    if (!handle) return;
-    const show = () => {
-      for (const line of handle.liveNotices.drain()) transcript.addNotice(line, "info");
-    };
-    show();
-    return handle.liveNotices.subscribe(show);
-  }, [handle, transcript]);
-  // Subagents' own calls appear under their Agent call as they run (background ones on their own).
-  useEffect(() => {
-    if (!handle) return;
-    const stopForeground = handle.engine.observeSubagents((id, event) => transcript.applySubagent(id, event, false));
-    const stopBackground = handle.engine.observeBackgroundSubagents((id, event) =>
-      transcript.applySubagent(id, event, true),
-    );
-    return () => {
-      stopForeground();
-      stopBackground();
-    };
-  }, [handle, transcript]);
+  useSessionFeeds(handle, transcript);
 
   // The elapsed time of running tools ticks while something runs.
   const tasksRunning =
@@ -418,8 +399,4 @@ export function App(props: AppProps) {
       </Box>
     </Box>
   );
-}
-
-function showNotices(handle: SessionHandle, transcript: TranscriptModel): void {
-  for (const notice of handle.notices.splice(0)) transcript.addNotice(notice, "warning");
 }
