@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const builtCli = join(root, "dist/cli.js");
@@ -147,4 +148,13 @@ export class TmuxTerminal {
 
 function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+/** The terminals a test file starts (push each one), each killed after its test. */
+export function terminalsKilledAfterEach(): TmuxTerminal[] {
+  const terminals: TmuxTerminal[] = [];
+  afterEach(() => {
+    for (const t of terminals.splice(0)) t.kill();
+  });
+  return terminals;
 }

@@ -4,14 +4,11 @@
 // The built binary in tmux.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { TmuxTerminal } from "../helpers/tmux.js";
+import { expect, it } from "vitest";
+import { TmuxTerminal, terminalsKilledAfterEach } from "../helpers/tmux.js";
 import { tempDir, text, toolUse, writeScript } from "../loop/helpers.js";
 
-const terminals: TmuxTerminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.kill();
-});
+const terminals = terminalsKilledAfterEach();
 
 const READY = /default mode \(shift\+tab to cycle\)/;
 

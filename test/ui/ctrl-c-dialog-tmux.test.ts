@@ -2,14 +2,11 @@
 // call is not run) and, pressed again, exits, as it does at the prompt. The built binary in tmux.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { TmuxTerminal } from "../helpers/tmux.js";
+import { expect, it } from "vitest";
+import { TmuxTerminal, terminalsKilledAfterEach } from "../helpers/tmux.js";
 import { tempDir, text, toolUse, writeScript } from "../loop/helpers.js";
 
-const terminals: TmuxTerminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.kill();
-});
+const terminals = terminalsKilledAfterEach();
 
 const READY = /default mode \(shift\+tab to cycle\)/;
 

@@ -5,16 +5,13 @@
 // receives is read back from the tool's result in the session's transcript.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { projectDataDir } from "../../src/config/paths.js";
-import { TmuxTerminal } from "../helpers/tmux.js";
+import { TmuxTerminal, terminalsKilledAfterEach } from "../helpers/tmux.js";
 import { tempDir, text, toolUse, writeScript } from "../loop/helpers.js";
 import { stdioServerConfig } from "../mcp/fixtures.js";
 
-const terminals: TmuxTerminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.kill();
-});
+const terminals = terminalsKilledAfterEach();
 
 const READY = /default mode \(shift\+tab to cycle\)/;
 

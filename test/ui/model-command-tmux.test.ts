@@ -3,14 +3,11 @@
 // (and may refuse) and the PostModelSwitch hooks are told after. The built binary in tmux.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { TmuxTerminal } from "../helpers/tmux.js";
+import { expect, it } from "vitest";
+import { TmuxTerminal, terminalsKilledAfterEach } from "../helpers/tmux.js";
 import { tempDir, text, writeScript } from "../loop/helpers.js";
 
-const terminals: TmuxTerminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.kill();
-});
+const terminals = terminalsKilledAfterEach();
 
 const READY = /default mode \(shift\+tab to cycle\)/;
 

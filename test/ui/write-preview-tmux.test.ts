@@ -1,14 +1,11 @@
 // A Write's permission dialog shows what it writes (as an Edit's shows its diff): all lines added
 // for a new file. The built binary in tmux.
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { TmuxTerminal } from "../helpers/tmux.js";
+import { expect, it } from "vitest";
+import { TmuxTerminal, terminalsKilledAfterEach } from "../helpers/tmux.js";
 import { tempDir, text, toolUse, writeScript } from "../loop/helpers.js";
 
-const terminals: TmuxTerminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.kill();
-});
+const terminals = terminalsKilledAfterEach();
 
 it("the Write dialog shows the content to be written", async () => {
   const home = tempDir("warden-write-home-");
