@@ -56,3 +56,14 @@ export function checkProject(): { home: string; cwd: string } {
   });
   return { home, cwd };
 }
+
+/** One line of the Bash permission corpus (../shared/corpus/bash) or of our own variants of it. */
+export interface CorpusEntry {
+  id: string;
+  command: string;
+  rules: { allow: string[]; deny: string[] };
+  mode: string;
+  expect: "allow" | "ask" | "deny";
+  category: string;
+  source?: string;
+}

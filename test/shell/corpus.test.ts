@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { permissionsInProcess } from "../permissions/check-in-process.js";
+import { type CorpusEntry, permissionsInProcess } from "../permissions/check-in-process.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const corpusFiles = ["attacks.jsonl", "benign.jsonl"];
@@ -42,15 +42,6 @@ describe("bash permission corpus", () => {
     ).toBeDefined();
   });
 });
-
-interface CorpusEntry {
-  id: string;
-  command: string;
-  rules: { allow: string[]; deny: string[] };
-  mode: string;
-  expect: "allow" | "ask" | "deny";
-  category: string;
-}
 
 interface Decision {
   behavior?: string;

@@ -6,18 +6,10 @@
 // Every line goes through `warden permissions check --jsonl` in process, as the corpus test does.
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { permissionsInProcess } from "../check-in-process.js";
+import { type CorpusEntry, permissionsInProcess } from "../check-in-process.js";
 import { tempDir } from "../helpers.js";
 
-interface VariantEntry {
-  id: string;
-  command: string;
-  rules: { allow: string[]; deny: string[] };
-  mode: string;
-  expect: "allow" | "ask" | "deny";
-  category: string;
-  source: string;
-}
+type VariantEntry = CorpusEntry & { source: string };
 
 interface Decision {
   behavior?: string;
