@@ -60,6 +60,11 @@ describe("writeOf", () => {
     expect(lines.map((line) => line.kind)).toEqual(["add", "add"]);
   });
 
+  it("an existing file too big to read for a preview gets none, not one that shows it as new", () => {
+    const file_path = fileWith("x".repeat(2_000_001));
+    expect(writeOf({ file_path, content: "small\n" })).toBeUndefined();
+  });
+
   it("an existing file: the file as it is against what the call writes", () => {
     const file_path = fileWith("one\ntwo\n");
     expect(writeOf({ file_path, content: "one\n2\n" })).toEqual({

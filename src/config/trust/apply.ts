@@ -65,18 +65,19 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
   const trustedMode = modeOfUsersOwnFiles(files.filter((f) => !isFolders(f)));
   const wideningByFile: Record<string, unknown> = {};
   const widening: WideningSetting[] = [];
-  for (const file of deciding) {
-    if (!isFolders(file)) continue;
-    const split = splitProjectSettings(file.settings, trustedMode);
+  // Each folder file split once: the chosen files are among `deciding` as the same objects.
+  const splits = new Map(
+    deciding.filter(isFolders).map((file) => [file, splitProjectSettings(file.settings, trustedMode)] as const),
+  );
+  for (const [file, split] of splits) {
     if (Object.keys(split.widening).length === 0) continue;
     const name = displayName(cwd, file.path);
     wideningByFile[name] = split.widening;
     widening.push(...describeSettingsWidening(name, split.widening));
   }
   const restrictedFiles = files.map((file) => {
-    if (!isFolders(file)) return file;
-    const split = splitProjectSettings(file.settings, trustedMode);
-    return Object.keys(split.widening).length === 0 ? file : { ...file, settings: split.restricting };
+    const split = splits.get(file);
+    return !split || Object.keys(split.widening).length === 0 ? file : { ...file, settings: split.restricting };
   });
   const mcpJson = readMcpJson(cwd);
   if (mcpJson) {

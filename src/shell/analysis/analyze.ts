@@ -1,7 +1,7 @@
 // Full analysis of one Bash command: parse, split into the simple commands bash will run
 // (including those inside substitutions, `sh -c`/`eval` strings and find -exec), peel wrappers,
 // and run the security validators. The permission decision is built on top of this.
-import type { Node, Parser } from "web-tree-sitter";
+import type { Node, Parser, TreeCursor } from "web-tree-sitter";
 import { type CommandPart, type PartOrigin, unwrapCommand } from "../commands/index.js";
 import {
   fallbackSimpleCommands,
@@ -72,7 +72,7 @@ export function analyzeCommandWith(
 ): ScriptAnalysis {
   for (const observer of analysisObservers) observer(command);
   const script = joinLineContinuations(command);
-  const tree = parseWith(parser, withoutCoprocKeywords(script));
+  const tree = parseWith(parser, withoutPrefixKeywords(script));
   try {
     const nodes = collectNodes(tree.rootNode);
     const structure = splitScript(tree, cwd, { ifsReassigned: /(^|[\s;&|(])IFS\+?=/.test(script) });
@@ -143,9 +143,9 @@ function addPart(
       out.fallback.push(...fallbackSimpleCommands(nested));
       continue;
     }
-    const tree = parseWith(parser, withoutCoprocKeywords(joinLineContinuations(nested)));
+    const tree = parseWith(parser, withoutPrefixKeywords(joinLineContinuations(nested)));
     try {
-      collectNodes(tree.rootNode);
+      walkShallowTree(tree.rootNode);
       const structure = splitScript(tree, command.cwd ?? "/", { ifsReassigned: /(^|[\s;&|(])IFS\+?=/.test(nested) });
       if (structure.hasError) {
         out.incomplete = true;
@@ -161,11 +161,12 @@ function addPart(
 }
 
 /**
- * The grammar does not know `coproc` (nor `time` before a compound command, see below) (it drops `coproc (rm x)` and reads `coproc { rm x; }` as
- * words), yet bash runs the command after it as usual, only in the background. Blanked out (same
- * length, so offsets hold), the rest parses as the command bash will run.
+ * Keywords the grammar does not know before a command, blanked out (same length, so offsets hold)
+ * so that the rest parses as the command bash will run: `coproc` (the grammar drops
+ * `coproc (rm x)` and reads `coproc { rm x; }` as words; bash runs the command, in the background)
+ * and `time` before a compound command (below).
  */
-function withoutCoprocKeywords(script: string): string {
+function withoutPrefixKeywords(script: string): string {
   if (!script.includes("coproc") && !script.includes("time")) return script;
   const blank = (match: string, before: string) => before + " ".repeat(match.length - before.length);
   return script
@@ -210,23 +211,17 @@ function literalOutputOf(producer: SimpleCommand | undefined): string | undefine
 }
 
 /**
- * The nodes the validators look at, by type, from one walk without recursion; throws when the tree
- * is deeper than MAX_SYNTAX_DEPTH, before anything that recurses over it runs.
+ * Enters every node of the tree in order, without recursion, calling `enter` with the cursor on it;
+ * throws when the tree is deeper than MAX_SYNTAX_DEPTH, so it runs before anything that recurses.
  */
-function collectNodes(root: Node): Map<string, Node[]> {
-  const nodes = new Map<string, Node[]>();
+function walkShallowTree(root: Node, enter?: (cursor: TreeCursor) => void): void {
   const cursor = root.walk();
   try {
     let descending = true;
     let depth = 0;
     while (true) {
       if (descending) {
-        const type = cursor.nodeType;
-        if (VALIDATED_TYPES.has(type)) {
-          const list = nodes.get(type);
-          if (list) list.push(cursor.currentNode);
-          else nodes.set(type, [cursor.currentNode]);
-        }
+        enter?.(cursor);
         if (cursor.gotoFirstChild()) {
           depth += 1;
           if (depth > MAX_SYNTAX_DEPTH) throw new Error(`it nests more than ${MAX_SYNTAX_DEPTH} levels deep`);
@@ -244,6 +239,18 @@ function collectNodes(root: Node): Map<string, Node[]> {
   } finally {
     cursor.delete();
   }
+}
+
+/** The nodes the validators look at, by type, from the one walk that also checks the depth. */
+function collectNodes(root: Node): Map<string, Node[]> {
+  const nodes = new Map<string, Node[]>();
+  walkShallowTree(root, (cursor) => {
+    const type = cursor.nodeType;
+    if (!VALIDATED_TYPES.has(type)) return;
+    const list = nodes.get(type);
+    if (list) list.push(cursor.currentNode);
+    else nodes.set(type, [cursor.currentNode]);
+  });
   return nodes;
 }
 

@@ -163,7 +163,9 @@ export function writeOf(input: Record<string, unknown>): EditPreview | undefined
   if (typeof input.file_path !== "string" || typeof input.content !== "string") return undefined;
   let current = "";
   try {
-    if (statSync(input.file_path).size <= MAX_LOOKUP_BYTES) current = readFileSync(input.file_path, "utf8");
+    // A file too big to read here gets no preview rather than one that shows it as new.
+    if (statSync(input.file_path).size > MAX_LOOKUP_BYTES) return undefined;
+    current = readFileSync(input.file_path, "utf8");
   } catch {
     // No such file yet: every line is new.
   }
