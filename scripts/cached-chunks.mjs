@@ -25,12 +25,11 @@ const CACHED = ["headless", "anthropic", "ui"];
 
 /**
  * The chunks whose shim lets the event loop turn before compiling the body and again before running
- * it: the UI's loads while the plain prompt echoes keys (src/ui/early-input.ts), and its compile
- * and run, one synchronous step together, held a key typed meanwhile unechoed until the full UI's
- * first frame drew it (issue 39). A turn costs nothing measurable; the headless chunks, loaded
- * when no one is typing, stay one step.
+ * it: the headless and UI chunks load while the interactive plain prompt echoes keys
+ * (src/ui/early-input.ts), and a compile and run in one synchronous step held a key typed meanwhile
+ * unechoed until the step was over (issue 39). A turn costs nothing measurable to `warden -p`.
  */
-const STEPPED = ["ui"];
+const STEPPED = ["headless", "ui"];
 
 /**
  * Node's modules each body requires only when first used (see the loader's __wardenLazyModule):

@@ -22,10 +22,10 @@ const GROUPS = [
   // The plain prompt of an interactive session (src/ui/early-input.ts and its key parser), drawn
   // before anything else loads: a file of its own that imports no other chunk. Left to rollup, it
   // shared a chunk with the interactive session, whose static import of the 1.4 MB headless chunk
-  // put ~250 ms of loading between Node's start and the prompt (issue 14). `alone` drops esbuild's
-  // import of its runtime helpers (which the prompt does not use; see withoutRuntimeImports), so
-  // that the helpers stay in the headless chunk rather than every chunk importing this one.
-  { name: "early-input", entry: "src/ui/early-input.ts", alone: true },
+  // put ~250 ms of loading between Node's start and the prompt (issue 14). It does not use
+  // esbuild's runtime helpers, whose bare import is dropped (see withoutRuntimeImports), so that
+  // the helpers stay in the headless chunk rather than every chunk importing this one.
+  { name: "early-input", entry: "src/ui/early-input.ts" },
   // `warden -p` and the SDK's executable: everything loaded before the first request.
   { name: "headless", entry: "src/cli/commands/session.ts" },
   // The provider most sessions use: its adapter and the SDK it imports when it makes its client.
@@ -96,9 +96,11 @@ function runtimeOutputs(metafile) {
 }
 
 /**
- * Blanks, in the files of `alone` groups, the side-effect-only imports of esbuild's runtime chunk:
- * the helpers only define functions, and a file that does not call them needs none of them
- * loaded. Each import becomes spaces of the same length, so that the source map still holds.
+ * Blanks the side-effect-only imports of esbuild's runtime chunk: the helpers only define functions,
+ * and a file that calls one imports it by name, so a bare import only loads whatever group the
+ * helpers were merged into. In cli.js it loaded the 1.6 MB headless chunk before the interactive
+ * plain prompt could be drawn (1.4x the floor instead of ~1.0x). Each import becomes spaces of the
+ * same length, so that the source map still holds.
  */
 function withoutRuntimeImports(code, runtime, importer) {
   return code.replace(/^import ["'](\.[^"']+)["'];$/gm, (line, specifier) =>
@@ -107,12 +109,11 @@ function withoutRuntimeImports(code, runtime, importer) {
 }
 
 /** Loads esbuild's files with their source maps, so that rollup's maps still point at our TypeScript. */
-function withEsbuildMaps(aloneFiles, runtime) {
+function withEsbuildMaps(runtime) {
   return {
     name: "esbuild-source-maps",
     load(id) {
-      const raw = readFileSync(id, "utf8");
-      const code = aloneFiles.has(id) ? withoutRuntimeImports(raw, runtime, id) : raw;
+      const code = withoutRuntimeImports(readFileSync(id, "utf8"), runtime, id);
       const mapFile = `${id}.map`;
       return existsSync(mapFile) ? { code, map: JSON.parse(readFileSync(mapFile, "utf8")) } : { code };
     },
@@ -136,7 +137,7 @@ export async function mergeChunks(dir, entries, metafile) {
     // Bare specifiers are the installed packages esbuild left external, and Node's own modules.
     external: (id) => !id.startsWith(".") && !id.startsWith("/"),
     treeshake: false,
-    plugins: [withEsbuildMaps(new Set(groupRoots.filter((group) => group.alone).map((group) => group.root)), runtimeOutputs(metafile))],
+    plugins: [withEsbuildMaps(runtimeOutputs(metafile))],
     onwarn(warning, warn) {
       if (QUIET_WARNINGS.has(warning.code)) return;
       warn(warning);
