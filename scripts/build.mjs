@@ -180,6 +180,11 @@ const result = await build({
   target: "node20",
   external,
   sourcemap: true,
+  // Without indentation and comments the chunks are ~22% smaller (the headless body 1.71 -> 1.34
+  // MB), and every start reads and decodes them whole before compiling from the code cache: on this
+  // VM each MB read and turned into a string costs ~8 ms (fresh pages fault in slowly). Names stay
+  // as written, so stack traces still read; the source maps point at the TypeScript.
+  minifyWhitespace: true,
   chunkNames: "chunks/[name]-[hash]",
   plugins: [zodEnglishOnly, silentDebug, providerSdkGlobals, yogaLoadsAtOnce],
   // React (bundled with ink) picks its development build unless NODE_ENV says production: that

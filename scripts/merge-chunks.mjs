@@ -103,7 +103,8 @@ function runtimeOutputs(metafile) {
  * same length, so that the source map still holds.
  */
 function withoutRuntimeImports(code, runtime, importer) {
-  return code.replace(/^import ["'](\.[^"']+)["'];$/gm, (line, specifier) =>
+  // esbuild writes them at the top level, on lines of their own or (minified) run together.
+  return code.replace(/(?<=^|;)import\s*["'](\.[^"']+)["'];/gm, (line, specifier) =>
     runtime.has(resolve(importer, "..", specifier)) ? " ".repeat(line.length) : line,
   );
 }
