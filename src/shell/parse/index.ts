@@ -6,7 +6,7 @@
 export { nextDirectory, resolveShellPath } from "./directory-change.js";
 export { fallbackSimpleCommands } from "./fallback-lexer.js";
 export { type Pace, Pacer } from "./pacer.js";
-export { loadedShellParser, loadShellParser, parseWith } from "./parser.js";
+export { loadedShellParser, loadShellParser, parseWith, whenGrammarCompiles } from "./parser.js";
 export { joinLineContinuations, QuoteContext, scanQuoteContexts } from "./quote-scan.js";
 export {
   type Assignment,

@@ -9,6 +9,10 @@ import { type Pace, Pacer } from "./pacer.js";
 let loadedParser: Parser | undefined;
 let loading: Promise<Parser> | undefined;
 let pacer = new Pacer();
+let compileHandedOff!: () => void;
+const compiling = new Promise<void>((resolve) => {
+  compileHandedOff = resolve;
+});
 
 /**
  * Tests and benchmarks set WARDEN_TEST_GRAMMAR_LOAD_DELAY_MS to make the grammar load slowly, as
@@ -35,9 +39,10 @@ async function loadParser(pace: Pace | undefined): Promise<Parser> {
     require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
   ];
   const { treeSitter, runtime, grammar } = await withBaselineWasmOnly(async (wasm) => {
-    const compiling = wasm.compileWhole(wasmFiles.map((file) => readFileSync(file)));
+    const compiled = wasm.compileWhole(wasmFiles.map((file) => readFileSync(file)));
+    compileHandedOff();
     const treeSitter = await import("web-tree-sitter");
-    const [runtime, grammar] = (await compiling) as [WasmModule, WasmModule];
+    const [runtime, grammar] = (await compiled) as [WasmModule, WasmModule];
     return { treeSitter, runtime, grammar };
   });
   await pacer.gate(pace);
@@ -88,6 +93,15 @@ export function loadShellParser(pace?: Pace): Promise<Parser> {
     throw error;
   });
   return loading;
+}
+
+/**
+ * Resolves once a grammar load has handed its wasm to V8's background threads (~50 ms of compiling
+ * during which the load mostly leaves this thread idle): a moment for other one-time work that
+ * blocks the thread, such as starting a process, to cost the load nothing.
+ */
+export function whenGrammarCompiles(): Promise<void> {
+  return compiling;
 }
 
 /** The parser if it is already loaded; callers that cannot wait fail closed without it. */

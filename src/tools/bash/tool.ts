@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { z } from "zod";
 import { isDirectory } from "../../fs/path-kind.js";
 import {
-  bashAnalysisPending,
   checkBashCommandPermissionLazily,
   isBashAnalysisLoaded,
   isReadOnlyCommandIfLoaded,
@@ -45,6 +44,7 @@ import { currentShellCwd, sessionTempDir, setShellCwd, shellSnapshot } from "./s
 import { shellExitStatus } from "./signal-exit.js";
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep-guard.js";
 import { defaultTimeoutMs, maxTimeoutMs } from "./timeouts.js";
+import { bashWhenReady } from "./when-ready.js";
 
 export const BASH_MAX_RESULT_SIZE_CHARS = 30_000;
 
@@ -369,7 +369,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   userFacingName: () => BASH_TOOL_NAME,
   // Until the analysis has loaded every command counts as writing; the executor waits for it
   // rather than run read-only commands one by one because the model answered quickly.
-  whenReady: bashAnalysisPending,
+  whenReady: bashWhenReady,
   isReadOnly,
   isConcurrencySafe: (input, scope) => isReadOnly(input, scope) && !mayChangeDirectory(input.command),
   isOpenWorld: () => true,
