@@ -5,6 +5,12 @@ import { sleepUnlessAborted } from "./abortable-sleep.js";
 import { abortedError, isAbortError } from "./errors.js";
 import { type ModelRequest, type Provider, ProviderError, type ProviderEvent } from "./types.js";
 
+/**
+ * The monotonic clock in ms. Not performance.now(): the global `performance` loads perf_hooks and
+ * ten more of Node's modules at first use (~2 ms), on the way to the first request.
+ */
+const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
+
 export interface RetryInfo {
   /** 1 for the first retry. */
   retry: number;
@@ -86,7 +92,7 @@ async function* retrying(provider: Provider, request: ModelRequest, policy: Poli
       watchdog = undefined;
       // The consumer holds an event: the next wait arms the watchdog again.
       if (waitingSince === undefined) return;
-      const left = waitingSince + policy.idleTimeoutMs - performance.now();
+      const left = waitingSince + policy.idleTimeoutMs - monotonicMs();
       if (left > 0) {
         watchdog = setTimeout(checkIdle, left);
         return;
@@ -97,7 +103,7 @@ async function* retrying(provider: Provider, request: ModelRequest, policy: Poli
     try {
       for (;;) {
         if (policy.idleTimeoutMs > 0) {
-          waitingSince = performance.now();
+          waitingSince = monotonicMs();
           if (watchdog) watchdog.ref();
           else watchdog = setTimeout(checkIdle, policy.idleTimeoutMs);
         }

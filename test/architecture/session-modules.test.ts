@@ -22,8 +22,12 @@ import { reply, type ScriptedModelServer, startScriptedModelServer } from "../he
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const probe = fileURLToPath(new URL("./fixtures/report-modules.cjs", import.meta.url));
 
-/** Loaded only when a session needs them, which "read a file and answer" does not before its request. */
-const LATER = ["child_process", "dgram", "https", "tls", "zlib", "dns/promises"];
+/**
+ * Loaded only when a session needs them, which "read a file and answer" does not before its
+ * request. perf_hooks comes with the global `performance` at its first use (~2 ms): the session's
+ * clocks read process.hrtime instead.
+ */
+const LATER = ["child_process", "dgram", "https", "tls", "zlib", "dns/promises", "perf_hooks"];
 
 let server: ScriptedModelServer;
 let dir: string;

@@ -20,6 +20,7 @@ import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
 import { type ExpandedPrompt, expandPrompt, withHookContext } from "../session/skills-setup.js";
 import { type BuiltSession, startSession } from "../session/start.js";
+import { monotonicMs } from "../startup/monotonic.js";
 import { wardenVersion } from "../version.js";
 
 // Set when whoever reads our output has gone (`warden -p ... | head -1`): nothing more is written.
@@ -34,7 +35,7 @@ const err = (text: string) => void process.stderr.write(text);
  * job (./fleet-session.ts).
  */
 export async function run(argv: string[], given: { stdin?: string } = {}): Promise<number> {
-  const startedAt = performance.now();
+  const startedAt = monotonicMs();
   let config: SessionConfig;
   try {
     config = carriesSessionSpec(argv) ? await sessionOfSpec(argv, given.stdin) : parseSessionArgs(argv);
@@ -223,7 +224,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   if (!terminal) throw new SessionSetupError("the session ended without a result", 1);
   const result = reporter.finish(
     terminal,
-    performance.now() - startedAt,
+    monotonicMs() - startedAt,
     session.permissionDenials,
     {
       totalCostUsd: session.totalCostUSD,

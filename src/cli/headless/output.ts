@@ -9,6 +9,7 @@ import { emptyUsage, textOf, toolResultText } from "../../messages/types.js";
 import type { PermissionDenialRecord } from "../../orchestration/run-tool-use.js";
 import type { OutputFormat } from "../flags/session-config.js";
 import type { InitInfo } from "../session/init-info.js";
+import { monotonicMs } from "../startup/monotonic.js";
 import { wardenVersion } from "../version.js";
 import { CallOrder, MAIN_STREAM } from "./call-order.js";
 import { PartialMessages } from "./partial-messages.js";
@@ -117,7 +118,7 @@ export class HeadlessReporter {
     this.partial?.event(event);
     switch (event.type) {
       case "request_start":
-        this.apiStartedAt = performance.now();
+        this.apiStartedAt = monotonicMs();
         this.endSubagentStreams();
         this.callOrder.streamStarted(MAIN_STREAM);
         return;
@@ -316,7 +317,7 @@ export class HeadlessReporter {
 
   private stopApiClock(): void {
     if (this.apiStartedAt === undefined) return;
-    this.apiMs += performance.now() - this.apiStartedAt;
+    this.apiMs += monotonicMs() - this.apiStartedAt;
     this.apiStartedAt = undefined;
   }
 
