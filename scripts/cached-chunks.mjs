@@ -66,7 +66,15 @@ const LOADER = `import { createRequire as __wardenCreateRequire } from "node:mod
 // Node's modules through require(): importing node:fs as an ES module builds its facade, which
 // reads every export, ReadStream's lazy getter included (it loads the whole streams machinery).
 const __wardenRequire = __wardenCreateRequire(import.meta.url);
-const { mkdirSync: __wardenMkdir, readFileSync: __wardenRead, renameSync: __wardenRename, writeFileSync: __wardenWrite } = __wardenRequire("node:fs");
+const {
+  mkdirSync: __wardenMkdir,
+  readdirSync: __wardenList,
+  readFileSync: __wardenRead,
+  renameSync: __wardenRename,
+  statSync: __wardenStat,
+  unlinkSync: __wardenUnlink,
+  writeFileSync: __wardenWrite,
+} = __wardenRequire("node:fs");
 const { homedir: __wardenHome } = __wardenRequire("node:os");
 const { basename: __wardenBase, dirname: __wardenDir, join: __wardenJoin } = __wardenRequire("node:path");
 const { fileURLToPath: __wardenPath } = __wardenRequire("node:url");
@@ -80,6 +88,30 @@ function __wardenWriteAtomic(file, data) {
   const partial = \`\${file}.\${process.pid}.tmp\`;
   __wardenWrite(partial, data, { mode: 0o600 });
   __wardenRename(partial, file);
+}
+// Each build's chunks have names of their own (their content's hash), so every upgrade or rebuild
+// writes new caches: when a run writes one, only the newest few of that chunk's caches are kept (a
+// few, not one: two installed versions used in turn each keep theirs).
+const __wardenCachesKept = 3;
+function __wardenPruneCaches(cacheFile) {
+  const dir = __wardenDir(cacheFile);
+  // No backslashes: this text is a template literal in the build script.
+  const chunk = /^(.+)-[A-Za-z0-9_-]{8}[.]cjs-/.exec(__wardenBase(cacheFile))?.[1];
+  if (chunk === undefined) return;
+  const caches = [];
+  for (const name of __wardenList(dir)) {
+    if (!name.startsWith(\`\${chunk}-\`) || !name.endsWith(".bin") || /^(.+)-[A-Za-z0-9_-]{8}[.]cjs-/.exec(name)?.[1] !== chunk) continue;
+    try {
+      caches.push({ file: __wardenJoin(dir, name), at: __wardenStat(__wardenJoin(dir, name)).mtimeMs });
+    } catch {}
+  }
+  caches.sort((a, b) => b.at - a.at);
+  for (const { file } of caches.slice(__wardenCachesKept)) {
+    if (file === cacheFile) continue;
+    try {
+      __wardenUnlink(file);
+    } catch {}
+  }
 }
 // Each cache file starts with 8 bytes naming what it holds (8, so that V8's data after it stays
 // aligned and is not copied): "start-up", what a session compiles up to its first request, or
@@ -117,6 +149,7 @@ function __wardenCacheWriter(script, cacheFile, taken) {
       __wardenMkdir(__wardenDir(cacheFile), { recursive: true, mode: 0o700 });
       __wardenWriteAtomic(cacheFile, data);
       if (process.env.WARDEN_TRACE_CODE_CACHE === "1") process.stderr.write(\`warden: code cache wrote \${kind} \${cacheFile}\\n\`);
+      if (taken === undefined) __wardenPruneCaches(cacheFile);
     } catch {}
   };
   return write;

@@ -3,7 +3,7 @@
 // or corrupt cache file only costs the saving, and WARDEN_CODE_CACHE=0 leaves nothing on disk.
 // Runs dist/, which the tests' global setup keeps current (test/setup/build.ts).
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -49,6 +49,30 @@ describe.skipIf(!existsSync(cli))("the built CLI's code cache", () => {
     expect(second.state).toBe("hit");
     expect(second.stdout).toBe(first.stdout);
     expect(second.stdout).toContain("examples/hello.jsonl");
+  }, 120_000);
+
+  it("keeps only the newest three caches of a chunk when it writes one (other builds' caches went on piling up)", () => {
+    const cacheHome = tempDir();
+    const folder = join(cacheHome, "warden", "code-cache");
+    mkdirSync(folder, { recursive: true });
+    // Five caches of older builds' headless chunks, a day apart, another chunk's, and a stranger.
+    const old = ["AAAAAAA1", "AAAAAAA2", "AAAAAAA3", "AAAAAAA4", "AAAAAAA5"].map((hash, index) => {
+      const name = `headless-${hash}.cjs-${process.version}-${process.arch}.bin`;
+      writeFileSync(join(folder, name), "start-up");
+      const at = Date.now() / 1000 - (index + 1) * 86_400;
+      utimesSync(join(folder, name), at, at);
+      return name;
+    });
+    const otherChunk = `anthropic-BBBBBBB1.cjs-${process.version}-${process.arch}.bin`;
+    writeFileSync(join(folder, otherChunk), "start-up");
+    writeFileSync(join(folder, "notes.txt"), "mine");
+
+    const first = runBuilt(cacheHome);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.state).toBe("miss");
+    const written = (first.file as string).split("/").pop() as string;
+    // The new cache and the two newest of the old ones; nothing of another chunk, nothing else.
+    expect(readdirSync(folder).sort()).toEqual([written, old[0], old[1], otherChunk, "notes.txt"].sort());
   }, 120_000);
 
   it("takes the cache written by a run that loaded the bash grammar (written before the grammar changes V8's flags)", () => {
