@@ -21,9 +21,11 @@ export function snapshotBuiltCli(name: string, source?: string): { cli: string; 
     const build = spawnSync(process.execPath, ["scripts/build.mjs", "--no-types"], { cwd: repoRoot, stdio: "inherit" });
     if (build.status !== 0) throw new Error("build failed");
   }
-  const dir = join(repoRoot, "node_modules/.cache", name);
+  // The process's own folder: two benches at once (two worktrees share node_modules) each keep theirs.
+  const dir = join(repoRoot, "node_modules/.cache", `${name}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   cpSync(source ? resolve(source) : join(repoRoot, "dist"), join(dir, "dist"), { recursive: true });
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   return { cli: join(dir, "dist/cli.js"), dir };
 }
 
