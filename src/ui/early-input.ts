@@ -43,7 +43,7 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
   stdout.write(`${BRACKETED_PASTE_ON}\r${ERASE_TO_LINE_END}${PLAIN_PROMPT}`);
   stdin.setEncoding("utf8");
   const onData = (chunk: string | Buffer) => {
-    const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    const text = enterAsTyped(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
     captured.push(text);
     for (const event of parser.push(text)) {
       if (event.kind === "text") {
@@ -79,6 +79,17 @@ export function startEarlyInput(terminal: EarlyTerminal, onExitRequest: () => vo
       stdin.pause();
     },
   };
+}
+
+/**
+ * The terminal was in cooked mode until raw mode went on, and there an Enter typed while Node
+ * started arrives as "\n" (the terminal's ICRNL), which the UI reads as Ctrl+J: a new line in the
+ * prompt, so what was typed was never sent. In raw mode Enter is "\r" and "\n" only Ctrl+J, which
+ * no one types in a session's first moments: here a lone "\n" is an Enter. (In a bracketed paste a
+ * line break stays one: the paste's text has its "\r"s made line breaks again.)
+ */
+function enterAsTyped(text: string): string {
+  return text.replace(/(?<!\r)\n/g, "\r");
 }
 
 /**

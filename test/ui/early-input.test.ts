@@ -56,6 +56,15 @@ describe("the early plain prompt", () => {
     expect(early.handOver()).toBe("zq");
   });
 
+  it("hands over an Enter typed while the terminal was still cooked (a newline there) as an Enter", () => {
+    const { terminal, type } = recordingTerminal();
+    const early = startEarlyInput(terminal, () => undefined);
+    // Cooked mode turned Enter into "\n"; the UI would have read Ctrl+J and kept the line unsent.
+    type("say hi\n");
+    type("\x1b[200~one\r\ntwo\x1b[201~");
+    expect(early.handOver()).toBe("say hi\r\x1b[200~one\r\ntwo\x1b[201~");
+  });
+
   it("leaves the prompt on screen at hand-over and wipes it in the UI's first write", () => {
     const { log, terminal, type } = recordingTerminal();
     const early = startEarlyInput(terminal, () => undefined);

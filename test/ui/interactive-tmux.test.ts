@@ -374,6 +374,23 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     expect(existsSync(join(p.cwd, "hook-ran"))).toBe(false);
   });
 
+  it("sends a prompt typed with its Enter before the session has started, and shows it once", async () => {
+    const p = project([{ content: [text("Got it.")] }]);
+    const t = p.start();
+    // At once: the terminal is still cooked, and turns the Enter into a newline (Ctrl+J to the UI).
+    t.type("typed early");
+    t.press("Enter");
+    await t.waitFor("Got it.");
+    const prompts = t
+      .screen()
+      .split("\n")
+      .filter((line) => line.includes("typed early"));
+    // The prompt once in the transcript (a terminal's own echo of it, before raw mode, has no ">").
+    expect(prompts.filter((line) => line.startsWith(">"))).toHaveLength(1);
+    t.press("C-d");
+    expect(await t.exitCode()).toBe(0);
+  });
+
   it("keeps keys typed before the UI has loaded, and draws no colour with NO_COLOR", async () => {
     const p = project([{ content: [text("Got it.")] }]);
     const t = p.start([], { NO_COLOR: "1" });

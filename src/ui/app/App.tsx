@@ -145,8 +145,8 @@ export function App(props: AppProps) {
       const current = handleRef.current;
       if (!current) {
         if (text === undefined) return;
+        // The prompt is on screen already (onSubmit shows it): it was shown twice.
         waiting.current.push(text);
-        transcript.addUser(text);
         transcript.addNotice("(sent once the session has started)");
         return;
       }
