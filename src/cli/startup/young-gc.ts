@@ -18,7 +18,7 @@
 // delayed the answer's tool calls and the follow-up request by as much. Then V8 collects when it
 // must, which, with less garbage made by the turn, may be after the follow-up request is out.
 import { createRequire } from "node:module";
-import { onNextRequestWritten } from "../../providers/http-fetch.js";
+import { onNextRequestWritten, onNextResponse } from "../../providers/http-fetch.js";
 import type { Provider } from "../../providers/types.js";
 import { tracePhase } from "./phase-trace.js";
 
@@ -36,7 +36,7 @@ export type YoungGcOutcome =
   | "not needed"
   /** V8's gc() could not be had: the collection is left to V8. */
   | "unavailable"
-  /** The answer had begun (or the request ended) within the grace: no wait, nothing done. */
+  /** The answer had begun (its response head was back) within the grace: no wait, nothing done. */
   | "answered first";
 
 export interface YoungGcOptions {
@@ -105,44 +105,39 @@ function collectYoungGeneration(): YoungGcOutcome {
 
 /**
  * The provider, with the young generation collected (when full enough) while each request waits
- * for its answer: once it has been out for the grace with no event of the answer back.
+ * for its answer: once it has been out for the grace with no response back. Seen through the HTTP
+ * fetch's moments (written, response head), not by wrapping the stream: a wrapper costs a little
+ * on every event of every answer.
  */
 export function collectYoungGenerationWhileWaiting(provider: Provider, options: YoungGcOptions = {}): Provider {
   const graceMs = options.graceMs ?? WAITING_GRACE_MS;
   return {
     name: provider.name,
     stream(request) {
-      let answered = false;
-      const decide = () => {
-        let outcome: YoungGcOutcome;
-        if (answered) outcome = "answered first";
-        else {
-          try {
-            outcome = collectYoungGeneration();
-          } catch {
-            // Only ever an optimisation: a failure leaves the collection to V8.
-            outcome = "unavailable";
-          }
-        }
-        tracePhase(`young_gc_${outcome.replace(" ", "_")}`);
-        options.onOutcome?.(outcome);
-      };
       onNextRequestWritten(() => {
+        let answered = false;
+        onNextResponse(() => {
+          answered = true;
+        });
+        const decide = () => {
+          let outcome: YoungGcOutcome;
+          if (answered) outcome = "answered first";
+          else {
+            try {
+              outcome = collectYoungGeneration();
+            } catch {
+              // Only ever an optimisation: a failure leaves the collection to V8.
+              outcome = "unavailable";
+            }
+          }
+          tracePhase(`young_gc_${outcome.replace(" ", "_")}`);
+          options.onOutcome?.(outcome);
+        };
         // As the warm-up's grace timer: setImmediate comes after the event loop has read its
         // sockets, so an answer already there (a busy process past the grace) counts as begun.
         setTimeout(() => setImmediate(decide), graceMs).unref();
       });
-      const inner = provider.stream(request);
-      return (async function* () {
-        try {
-          for await (const event of inner) {
-            answered = true;
-            yield event;
-          }
-        } finally {
-          answered = true;
-        }
-      })();
+      return provider.stream(request);
     },
   };
 }
