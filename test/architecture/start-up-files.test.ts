@@ -97,7 +97,11 @@ describe("the built CLI's start-up files", () => {
     // The headless and UI chunks load after the prompt is drawn; each one's compile and run, as one
     // synchronous step, held a key typed meanwhile unechoed for the whole step (issue 39).
     const headlessShim = dynamicTarget([cli], "headless-");
-    const uiShim = join(dist, "chunks", readdirSync(join(dist, "chunks")).find((name) => /^ui-[\w-]+\.js$/.test(name)) ?? "ui-");
+    const uiShim = join(
+      dist,
+      "chunks",
+      readdirSync(join(dist, "chunks")).find((name) => /^ui-[\w-]+\.js$/.test(name)) ?? "ui-",
+    );
     for (const shim of [headlessShim, uiShim]) {
       const code = readFileSync(shim, "utf8");
       const turn = "await new Promise((resolve) => setImmediate(resolve));";
