@@ -5,7 +5,7 @@
 // once the user has approved external imports for this project; the user's own memory (~/.warden,
 // ~/.claude) may import from the user's home. Decided on real paths (every symlink followed),
 // never on the text of the import.
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 
 /** A folder a chain of memory files may read inside, as its real path. */
@@ -13,8 +13,14 @@ export type MemoryRoot = string;
 
 /** The real path of `path`, or undefined when it does not exist (nothing to read then). */
 export function realPathOf(path: string): string | undefined {
+  const absolute = resolve(path);
+  // Most of the places looked at have no file (every folder up to the root is asked for several
+  // names): asked first without an exception, as a failed realpath builds an Error with its stack
+  // each time (~4 KB and tens of microseconds apiece, at every start). A link to nothing is
+  // missing to both. A file gone in between still lands in the catch.
+  if (!existsSync(absolute)) return undefined;
   try {
-    return realpathSync.native(resolve(path));
+    return realpathSync.native(absolute);
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
 
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { resolvedPath } from "./resolved-path.js";
 
 const MAX_LINK_HOPS = 40;
 
@@ -12,7 +13,7 @@ const MAX_LINK_HOPS = 40;
  * dangling links followed to where a write would land, the missing tail appended.
  */
 export function resolveRealPath(path: string, hops = 0): string {
-  const absolute = resolve(path);
+  const absolute = resolvedPath(path);
   // lstat without throwing first: a new file is the common case, and exceptions are costly.
   const stats = lstatSync(absolute, { throwIfNoEntry: false });
   if (stats !== undefined) {
@@ -36,7 +37,7 @@ export function resolveRealPath(path: string, hops = 0): string {
 
 /** The path as spelled (normalised) and where it leads, without duplicates. */
 export function pathsToCheck(absolutePath: string): string[] {
-  const spelled = resolve(absolutePath);
+  const spelled = resolvedPath(absolutePath);
   const real = resolveRealPath(spelled);
   return real === spelled ? [spelled] : [spelled, real];
 }

@@ -27,6 +27,8 @@ import type { QueryEvent } from "./events.js";
 
 type ToolEvent = Extract<QueryEvent, { type: "tool_progress" | "tool_result" }>;
 
+const NO_EVENTS: readonly ToolEvent[] = [];
+
 /**
  * The tool calls of one model response, started while the response is still streaming: the loop
  * hands over each complete block as it arrives, emits progress and finished results between
@@ -75,12 +77,17 @@ export class StreamingToolTurn {
    * running calls, then results of finished calls in call order (a finished call waits behind an
    * unfinished earlier one).
    */
-  *readyEvents(): Generator<ToolEvent> {
-    if (!this.current) return;
-    for (const update of this.current.getCompletedResults()) {
+  readyEvents(): readonly ToolEvent[] {
+    // Asked after every stream event and nearly always with nothing ready: answered then without
+    // making anything (the executor's generators, or an array), as the stream runs cold.
+    const current = this.current;
+    if (!current?.hasCompletedResults()) return NO_EVENTS;
+    const events: ToolEvent[] = [];
+    for (const update of current.getCompletedResults()) {
       const event = this.eventOf(update);
-      if (event) yield event;
+      if (event) events.push(event);
     }
+    return events;
   }
 
   /** Stops this turn's calls (not the query): e.g. the model request failed mid-stream. */

@@ -76,9 +76,13 @@ export async function* streamTurn(
           break;
       }
       // Progress and results of calls started mid-stream are shown now, not when the response ends.
-      // (A plain loop, not yield*: delegating to a sync generator from an async one costs
-      // microtask turns on every stream event even when nothing is ready.)
-      for (const event of toolTurn?.readyEvents() ?? []) yield event;
+      // (An indexed loop over an array, not yield* or for...of: delegating to a generator from an
+      // async one costs microtask turns, and both allocate, on every stream event even when
+      // nothing is ready.)
+      if (toolTurn) {
+        const ready = toolTurn.readyEvents();
+        for (let i = 0; i < ready.length; i++) yield ready[i] as QueryEvent;
+      }
     }
   } catch (error) {
     streamEnded = true;

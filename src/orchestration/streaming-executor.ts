@@ -150,6 +150,16 @@ export class StreamingToolExecutor {
     while (this.progressQueue.length > 0) yield this.progressQueue.shift()!;
   }
 
+  /** True when getCompletedResults has something now: progress, or the next result in call order. */
+  hasCompletedResults(): boolean {
+    if (this.discarded) return false;
+    if (this.progressQueue.length > 0) return true;
+    for (const call of this.calls) {
+      if (call.status !== "yielded") return call.status === "completed";
+    }
+    return false;
+  }
+
   /** Everything ready now, without waiting: all progress, then results up to the first unfinished call. */
   *getCompletedResults(): Generator<ToolExecutionUpdate> {
     yield* this.takeProgress();

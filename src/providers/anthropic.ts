@@ -74,8 +74,16 @@ async function* streamMessages(
   }
 
   const turn = new TurnAssembler();
+  // What one raw event gives (none for most: a block's start, its JSON deltas), reused for each.
+  const out: ProviderEvent[] = [];
   try {
-    for await (const event of events) yield* turn.accept(event);
+    for await (const event of events) {
+      turn.accept(event, out);
+      // Indexed, and not `yield*` over a generator per event: the stream runs cold, where both
+      // allocate per step (a generator and its results for each of a response's events).
+      for (let i = 0; i < out.length; i++) yield out[i] as ProviderEvent;
+      out.length = 0;
+    }
   } catch (error) {
     throw toProviderError(error, LABEL, signal, true);
   }
@@ -146,7 +154,8 @@ class TurnAssembler {
   private stopReason: string | null = null;
   private sawToolUse = false;
 
-  *accept(event: Anthropic.RawMessageStreamEvent): Generator<ProviderEvent> {
+  /** Adds to `out` what `event` gives the caller, in order. */
+  accept(event: Anthropic.RawMessageStreamEvent, out: ProviderEvent[]): void {
     switch (event.type) {
       case "message_start": {
         const usage = event.message.usage;
@@ -162,7 +171,7 @@ class TurnAssembler {
         const block = event.content_block;
         if (block.type === "web_search_tool_result") {
           // Complete in its start event: nothing streams into it.
-          yield webSearchResultEvent(block);
+          out.push(webSearchResultEvent(block));
           break;
         }
         const kind =
@@ -198,19 +207,21 @@ class TurnAssembler {
         const delta = event.delta;
         if (delta.type === "text_delta") {
           open.text += delta.text;
-          yield { type: "text_delta", text: delta.text };
+          out.push({ type: "text_delta", text: delta.text });
         } else if (delta.type === "thinking_delta") {
           open.text += delta.thinking;
-          yield { type: "thinking_delta", thinking: delta.thinking };
+          out.push({ type: "thinking_delta", thinking: delta.thinking });
         } else if (delta.type === "signature_delta") {
           open.signature += delta.signature;
         } else if (delta.type === "input_json_delta") {
           open.text += delta.partial_json;
         } else if (delta.type === "citations_delta" && delta.citation.type === "web_search_result_location") {
           const { url, title, cited_text } = delta.citation;
-          yield title
-            ? { type: "citation", url, title, citedText: cited_text }
-            : { type: "citation", url, citedText: cited_text };
+          out.push(
+            title
+              ? { type: "citation", url, title, citedText: cited_text }
+              : { type: "citation", url, citedText: cited_text },
+          );
         }
         break;
       }
@@ -218,16 +229,16 @@ class TurnAssembler {
         const open = this.open.get(event.index);
         this.open.delete(event.index);
         if (open?.kind === "server_tool_use") {
-          yield {
+          out.push({
             type: "server_tool_use",
             id: open.id,
             name: open.name,
             input: serverToolInput(open.text || open.signature),
-          };
+          });
           break;
         }
         const block = open && this.finish(open);
-        if (block) yield { type: "block", block };
+        if (block) out.push({ type: "block", block });
         break;
       }
       case "message_delta": {
@@ -246,8 +257,7 @@ class TurnAssembler {
       }
       case "message_stop": {
         this.complete = true;
-        yield { type: "usage", usage: this.usage };
-        yield { type: "stop", stopReason: this.finalStopReason() };
+        out.push({ type: "usage", usage: this.usage }, { type: "stop", stopReason: this.finalStopReason() });
         break;
       }
     }

@@ -51,6 +51,21 @@ function tellRequestWritten(): void {
   for (const listener of requestWrittenListeners.splice(0)) listener();
 }
 
+const responseListeners: Array<() => void> = [];
+
+/**
+ * Calls `listener` once, when the head of the next response to a request made through httpFetch
+ * arrives (whichever request it answers). A session uses it to tell a model that is still
+ * thinking from one whose answer has begun, without a look at every event of the answer.
+ */
+export function onNextResponse(listener: () => void): void {
+  responseListeners.push(listener);
+}
+
+function tellResponseBegan(): void {
+  for (const listener of responseListeners.splice(0)) listener();
+}
+
 /** `fetch`-compatible: resolves with a Response whose body streams as the bytes arrive. */
 export function httpFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
   return fetchOver(input, init, (parts) => {
@@ -204,6 +219,7 @@ function send(prepared: PreparedRequest, mayRetryStaleSocket: boolean): Promise<
 
     request.on("response", (response) => {
       settle();
+      if (responseListeners.length > 0) tellResponseBegan();
       resolve(response);
     });
     request.on("error", (error: NodeJS.ErrnoException) => {

@@ -22,12 +22,17 @@ function findGitDir(start: string): string | undefined {
   while (true) {
     const dotGit = join(dir, ".git");
     try {
-      if (statSync(dotGit).isDirectory()) return dotGit;
-      // A worktree or submodule: `.git` is a file naming the real git folder.
-      const pointer = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, "utf8"));
-      if (pointer?.[1]) return isAbsolute(pointer[1]) ? pointer[1] : resolve(dir, pointer[1]);
+      // No exception where there is no .git (most folders up to the root): a thrown stat builds an
+      // Error with its stack, at every start.
+      const stats = statSync(dotGit, { throwIfNoEntry: false });
+      if (stats?.isDirectory()) return dotGit;
+      if (stats) {
+        // A worktree or submodule: `.git` is a file naming the real git folder.
+        const pointer = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, "utf8"));
+        if (pointer?.[1]) return isAbsolute(pointer[1]) ? pointer[1] : resolve(dir, pointer[1]);
+      }
     } catch {
-      // no .git here: look further up
+      // unreadable .git: look further up
     }
     const parent = dirname(dir);
     if (parent === dir) return undefined;

@@ -1,11 +1,17 @@
 // The young generation is collected while the session waits for the model (src/cli/startup/young-gc.ts):
-// a forced minor collection follows a request written when the young generation is more than half
-// full, and V8's flags are left as they were (the built CLI's code cache is refused when they
-// differ, see scripts/cached-chunks.mjs).
+// a forced minor collection follows a request that has been out for the grace with no answer, when
+// the young generation is more than half full; an answer that comes within the grace leaves it to
+// V8 (a collection then would only delay the answer's tool calls and the next request, as it did
+// for the 8-Reads follow-up); and V8's flags are left as they were (the built CLI's code cache is
+// refused when they differ, see scripts/cached-chunks.mjs).
 import { constants, type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
 import { cachedDataVersionTag, getHeapSpaceStatistics } from "node:v8";
 import { describe, expect, it } from "vitest";
-import { collectYoungGenerationWhileWaiting, youngGenerationWantsCollecting } from "../../src/cli/startup/young-gc.js";
+import {
+  collectYoungGenerationWhileWaiting,
+  type YoungGcOutcome,
+  youngGenerationWantsCollecting,
+} from "../../src/cli/startup/young-gc.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { onNextRequestWritten } from "../../src/providers/http-fetch.js";
 import type { ModelRequest } from "../../src/providers/types.js";
@@ -58,15 +64,23 @@ async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+/** Headers held this long: the session waits on the model, well past the grace. */
+const SLOW_ANSWER_MS = 200;
+
 describe("collecting the young generation while waiting on the model", () => {
-  it("collects it after each request is written, and passes the answer through", async () => {
-    server.enqueue(reply().text("first"), reply().text("second"));
+  it("collects it once each request has waited past the grace, and passes the answer through", async () => {
+    server.enqueue(
+      reply().delayHeaders(SLOW_ANSWER_MS).text("first"),
+      reply().delayHeaders(SLOW_ANSWER_MS).text("second"),
+    );
+    const outcomes: YoungGcOutcome[] = [];
     const provider = collectYoungGenerationWhileWaiting(
       createAnthropicProvider({ baseURL: server.anthropicBaseURL, apiKey: "test" }),
+      { onOutcome: (outcome) => outcomes.push(outcome) },
     );
     const collections = watchForcedMinorCollections();
     try {
-      for (const text of ["first", "second"]) {
+      for (const [index, text] of ["first", "second"].entries()) {
         let writtenAt = Number.POSITIVE_INFINITY;
         // Before the provider's own listener (listeners run in the order they were added).
         onNextRequestWritten(() => {
@@ -77,9 +91,37 @@ describe("collecting the young generation while waiting on the model", () => {
         const deltas: string[] = [];
         for await (const event of events) if (event.type === "text_delta") deltas.push(event.text);
         expect(deltas.join("")).toBe(text);
-        await until(() => collections.seen.some((at) => at >= writtenAt));
+        await until(() => outcomes.length > index);
+        expect(outcomes[index]).toBe("collected");
         expect(collections.seen.some((at) => at >= writtenAt)).toBe(true);
       }
+    } finally {
+      collections.stop();
+    }
+  });
+
+  it("leaves it to V8 when the answer comes within the grace: no collection on the way to the tool calls", async () => {
+    server.enqueue(reply().text("at once"));
+    const outcomes: YoungGcOutcome[] = [];
+    const provider = collectYoungGenerationWhileWaiting(
+      createAnthropicProvider({ baseURL: server.anthropicBaseURL, apiKey: "test" }),
+      // A grace no in-process answer takes as long to come back in: the answer is surely first.
+      { graceMs: 1_000, onOutcome: (outcome) => outcomes.push(outcome) },
+    );
+    const collections = watchForcedMinorCollections();
+    try {
+      let writtenAt = Number.POSITIVE_INFINITY;
+      onNextRequestWritten(() => {
+        writtenAt = performance.now();
+        fillYoungGeneration();
+      });
+      const deltas: string[] = [];
+      for await (const event of provider.stream(request())) if (event.type === "text_delta") deltas.push(event.text);
+      expect(deltas.join("")).toBe("at once");
+      // The grace still ends (and says what it decided) after the answer: nothing is collected then either.
+      await until(() => outcomes.length > 0);
+      expect(outcomes).toEqual(["answered first"]);
+      expect(collections.seen.filter((at) => at >= writtenAt)).toEqual([]);
     } finally {
       collections.stop();
     }
@@ -88,7 +130,7 @@ describe("collecting the young generation while waiting on the model", () => {
   it("leaves V8's flags (the code cache's tag) and the global scope as they were", async () => {
     const tag = cachedDataVersionTag();
     const globalGc = (globalThis as { gc?: unknown }).gc;
-    server.enqueue(reply().text("answer"));
+    server.enqueue(reply().delayHeaders(SLOW_ANSWER_MS).text("answer"));
     const provider = collectYoungGenerationWhileWaiting(
       createAnthropicProvider({ baseURL: server.anthropicBaseURL, apiKey: "test" }),
     );

@@ -358,9 +358,12 @@ describe("streaming", () => {
     executor.addTool(call("Safe", { ms: 5_000 }, "slow"));
     while (log.records.get("fast")?.end === undefined) await new Promise((r) => setTimeout(r, 2));
     await new Promise((r) => setTimeout(r, 2));
+    // hasCompletedResults says so without making anything (the loop asks after every stream event).
+    expect(executor.hasCompletedResults()).toBe(true);
     const ready: ToolExecutionUpdate[] = [...executor.getCompletedResults()];
     expect(ready.map((u) => u.toolUseId)).toEqual(["fast"]);
     // Nothing more is ready while "slow" runs.
+    expect(executor.hasCompletedResults()).toBe(false);
     expect([...executor.getCompletedResults()]).toEqual([]);
     executor.abort("user_cancel");
     const rest = await collect(executor.getRemainingResults());

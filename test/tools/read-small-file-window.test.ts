@@ -1,7 +1,8 @@
 // Read takes a small file whole in one read (lineWindowOfBytes) and a larger one in 64 KB steps
 // (readLineWindow). The model must see the same window either way: lines, counts, the final
-// newline, CRLF endings, byte order marks, UTF-16, cut long lines, and a multi-byte character
-// split across the steps' chunk boundary.
+// newline, CRLF endings, byte order marks, UTF-16, cut long lines, a multi-byte character split
+// across the steps' chunk boundary, and broken encodings (the whole-file decoder is shared between
+// reads, so a window stopped early or a broken tail must leave nothing behind for the next one).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +29,16 @@ const FILES: Record<string, { bytes: Buffer; encoding: TextEncoding }> = {
   splitChar: { bytes: utf8(`${"a".repeat(65_535)}é\nnext\n`), encoding: "utf8" },
   many: { bytes: utf8(`${Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n")}\n`), encoding: "utf8" },
   bom: { bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8("with bom\nsecond\n")]), encoding: "utf8bom" },
+  // Broken UTF-8: a stray continuation byte inside, and a sequence the file ends in the middle of.
+  brokenUtf8: {
+    bytes: Buffer.concat([utf8("ok\n"), Buffer.from([0x80]), utf8("mid\nend "), Buffer.from([0xe2, 0x82])]),
+    encoding: "utf8",
+  },
+  // UTF-16 cut after an odd byte.
+  utf16Odd: {
+    bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("odd\nend", "utf16le"), Buffer.from([0x41])]),
+    encoding: "utf16le",
+  },
   utf16: {
     bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("wide one\r\nwide two\n", "utf16le")]),
     encoding: "utf16le",

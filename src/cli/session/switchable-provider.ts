@@ -27,6 +27,10 @@ export function switchableProvider(initial: ResolvedModel, fallback?: ResolvedMo
       // alias) goes where it asks, as the provider itself would send it.
       if (request.model !== initial.model) return initial.provider.stream(request);
       const target = current;
+      // With no fallback to turn to, the target's stream is the answer as it is: a generator here
+      // would only add its cost to each of the answer's events (the common case: no --fallback-model).
+      if (!fallback || fallback.label === target.label)
+        return target.provider.stream({ ...request, model: target.model });
       return (async function* () {
         let sentSomething = false;
         try {

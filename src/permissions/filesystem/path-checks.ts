@@ -2,9 +2,10 @@
 // trait); the Bash check (bash/) uses the same working-directory boundary for the paths a command
 // reads. Every check looks at the path as spelled and at where it really leads (symlinks, `..`),
 // and both must pass: a link inside the project pointing outside is outside.
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { wardenHome } from "../../config/paths.js";
 import { pathsToCheck, realDirectory } from "../../fs/real-path.js";
+import { isPathWithin, resolvedPath } from "../../fs/resolved-path.js";
 import type {
   PermissionResult,
   PermissionRule,
@@ -20,14 +21,11 @@ import { isUncPath, protectedPathReason } from "./safety.js";
 /** Opening `//host/share/x` makes the system authenticate to that host, whatever the rules say. */
 const UNC_REASON = "UNC network path: opening it can leak credentials to another machine";
 
-function isWithin(dir: string, target: string): boolean {
-  const rel = relative(dir, target);
-  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
-}
+const isWithin = isPathWithin;
 
 function insideAny(target: string, context: ToolPermissionContext): boolean {
   return context.workingDirectories.some((dir) => {
-    const spelled = resolve(dir);
+    const spelled = resolvedPath(dir);
     return isWithin(spelled, target) || isWithin(realDirectory(spelled), target);
   });
 }
@@ -38,7 +36,7 @@ export function isInsideWorkingDirectories(absolutePath: string, context: ToolPe
 }
 
 function absolute(path: string, context: ToolPermissionContext): string {
-  return resolve(context.workingDirectories[0] ?? process.cwd(), path);
+  return resolvedPath(path, context.workingDirectories[0] ?? process.cwd());
 }
 
 function matchRule(

@@ -34,7 +34,11 @@ export function normalizeLineEndings(text: string): string {
 export function looksBinary(sample: Uint8Array): boolean {
   if (sample.length === 0) return false;
   let control = 0;
-  for (const byte of sample) {
+  // An index, not `for (const byte of sample)`: until V8 optimises this loop (a session calls it a
+  // few times, so never), each step of an iterator allocates a result object, ~30 bytes a byte:
+  // 8 KB of a file's head made ~250 KB of garbage, enough to bring a collection into a turn of reads.
+  for (let i = 0; i < sample.length; i++) {
+    const byte = sample[i] as number;
     if (byte === 0) return true;
     if (byte < 7 || (byte > 13 && byte < 32 && byte !== 27)) control++;
   }

@@ -5,6 +5,7 @@
 // judged where it leads, never as the text it was spelled with.
 import { homedir } from "node:os";
 import * as path from "node:path";
+import { resolvedPath } from "../../fs/resolved-path.js";
 
 export type PathCheck = { ok: true; path: string } | { ok: false; message: string };
 
@@ -17,7 +18,7 @@ export function resolveToolPath(input: string, cwd: string, fieldName = "file_pa
   let expanded = trimmed;
   if (expanded === "~") expanded = process.env.HOME ?? homedir();
   else if (expanded.startsWith("~/")) expanded = path.join(process.env.HOME ?? homedir(), expanded.slice(2));
-  return { ok: true, path: path.resolve(cwd, expanded) };
+  return { ok: true, path: resolvedPath(expanded, cwd) };
 }
 
 /** The resolved path, or undefined when the input is not a usable path (a tool's getPath). */
