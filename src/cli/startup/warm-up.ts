@@ -9,7 +9,7 @@ import { tracePhase } from "./phase-trace.js";
  * as waiting on the model. A real model takes far longer to start answering; a local server that
  * answers at once does not leave the agent idle, and work started then would delay the agent.
  */
-const WAITING_GRACE_MS = 10;
+export const WAITING_GRACE_MS = 10;
 
 export interface RequestWatch {
   provider: Provider;

@@ -21,12 +21,9 @@ import { createRequire } from "node:module";
 import { onNextRequestWritten, onNextResponse } from "../../providers/http-fetch.js";
 import type { Provider } from "../../providers/types.js";
 import { tracePhase } from "./phase-trace.js";
-
-/**
- * How long a request must have been out with nothing of its answer back before the collection
- * runs: the warm-up's grace (./warm-up.ts), for the same reason. A real model takes far longer.
- */
-const WAITING_GRACE_MS = 10;
+// The warm-up's grace, for the same reason: a request out that long with nothing of its answer
+// back means the session waits on the model. A real model takes far longer.
+import { WAITING_GRACE_MS } from "./warm-up.js";
 
 /** What became of the collection planned for one request. */
 export type YoungGcOutcome =
