@@ -14,7 +14,7 @@
 // their namespaces to the body's require); any other import fails the build rather than the run.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
-import { basename, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { rollup } from "rollup";
 
 /**
@@ -232,7 +232,11 @@ function chunkNamed(chunksDir, files, name) {
 }
 
 /** Rewrites the chunk at `path` into a body and a shim that loads it. */
-async function splitChunk(path, stepped) {
+async function splitChunk(chunkPath, stepped) {
+  // Absolute, as rollup names its input: the load hook below matches it, so the chunk's own source
+  // map (to the TypeScript) goes into the body's. With a relative path the hook never matched and
+  // the body's map pointed only at the chunk as it was before the split, a file no longer there.
+  const path = resolve(chunkPath);
   const chunkCode = readFileSync(path, "utf8");
   const mapFile = `${path}.map`;
   const bundle = await rollup({
@@ -260,6 +264,8 @@ async function splitChunk(path, stepped) {
     // Node's modules come from require(): default imports take the module itself.
     interop: "default",
     sourcemap: true,
+    // The map's sources relative to the body's folder, where the map is written.
+    dir: dirname(path),
     strict: true,
     dynamicImportInCjs: true,
   });

@@ -4,7 +4,7 @@
 // `node -e 0`. scripts/merge-chunks.mjs groups each path's static graph into one file; this test
 // follows the built files' own imports and fails when a path grows back into many.
 // Runs dist/, which the tests' global setup keeps current (test/setup/build.ts).
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -110,6 +110,18 @@ describe("the built CLI's start-up files", () => {
       expect(compile, shim).toBeGreaterThan(0);
       expect(code.lastIndexOf(turn, compile), `${shim}: a turn before compiling`).toBeGreaterThan(0);
       expect(code.slice(compile, run), `${shim}: a turn between compiling and running`).toContain(turn);
+    }
+  });
+
+  it("maps each code-cached body back to the TypeScript sources (its source map, beside it)", () => {
+    // A stack trace from a body gives a position in its long lines: the map must lead to src/.
+    const bodies = readdirSync(join(dist, "chunks")).filter((name) => name.endsWith(".cjs"));
+    expect(bodies.length).toBeGreaterThanOrEqual(3);
+    for (const body of bodies) {
+      const map = JSON.parse(readFileSync(join(dist, "chunks", `${body}.map`), "utf8")) as { sources: string[] };
+      const ours = map.sources.filter((source) => source.startsWith("../../src/"));
+      expect(ours.length, body).toBeGreaterThan(0);
+      for (const source of ours) expect(existsSync(resolve(dist, "chunks", source)), `${body}: ${source}`).toBe(true);
     }
   });
 
