@@ -5,7 +5,8 @@
 //   preloaded: it moves far less with the machine's load than the wall time);
 // - keystroke → echo while a Bash command streams 10,000 lines (target p99 <= 30 ms);
 // - peak RSS of an interactive session after 50 turns (target <= 150 MB).
-// Start-up reads beside its floor: a bare `node -e` writing "> ", started and watched the same way.
+// Start-up reads beside its floor: a bare raw-mode Node echo program (bench/fixtures/echo-floor.mjs),
+// started, typed at and watched the same way.
 // Start-up and RSS read the screen by polling `tmux capture-pane` (a tmux client process per poll,
 // ~2-5 ms idle, far more on a loaded machine), which those figures include. The echo latencies
 // are taken over one tmux control-mode connection instead (tmux-control.ts): keys sent without
@@ -94,8 +95,12 @@ function setup(
 const promptLine = (screen: string, text: string) =>
   screen.split("\n").some((l) => (text === "" ? l.trimEnd() === ">" : l.startsWith(`> ${text}`)));
 
-/** The harness's floor: a bare Node that writes the prompt and waits, started and watched alike. */
-const BARE_PROMPT = `${process.execPath} -e "process.stdout.write('> '); setInterval(() => {}, 1e6)"`;
+/**
+ * The harness's floor: a bare raw-mode Node echo program (the prompt's frame, each key redrawn; no
+ * library), started, typed at and watched alike, so that the floor includes what the harness itself
+ * costs (a tmux client per key sent and per look at the screen).
+ */
+const BARE_PROMPT = `${process.execPath} ${join(root, "bench/fixtures/echo-floor.mjs")}`;
 
 interface StartUpSeries {
   drawn: number[];
@@ -106,14 +111,14 @@ interface StartUpSeries {
 }
 
 /** One start of `command` in a fresh pane: the plain prompt, a key's echo, the full UI with it. */
-function startOnce(command: string, into: StartUpSeries): void {
+function startOnce(command: string, into: StartUpSeries, fullUi = true): void {
   const t0 = performance.now();
   const pane = new Pane(command);
   try {
     into.drawn.push(pane.waitFor((s) => promptLine(s, ""), t0));
     pane.type("x");
     into.echoed.push(pane.waitFor((s) => promptLine(s, "x"), t0));
-    into.uiReady.push(pane.waitFor((s) => s.includes("default mode") && promptLine(s, "x"), t0));
+    if (fullUi) into.uiReady.push(pane.waitFor((s) => s.includes("default mode") && promptLine(s, "x"), t0));
   } finally {
     pane.kill();
   }
@@ -137,17 +142,13 @@ async function startUp(rows: BenchRow[]): Promise<void> {
     builds.push(build(label, snapshotBuiltCli(`warden-tui-bench-before-${index + 1}`, dist).cli));
   });
   const loadAtStart = loadavg()[0] as number;
-  const bare: number[] = [];
+  const floorSeries = newSeries("");
   for (let i = 0; i < 7; i++) {
-    const t0 = performance.now();
-    const pane = new Pane(BARE_PROMPT);
-    try {
-      bare.push(pane.waitFor((s) => promptLine(s, ""), t0));
-    } finally {
-      pane.kill();
-    }
+    startOnce(BARE_PROMPT, floorSeries, false);
     for (const build of builds) startOnce(build.command, build.series);
   }
+  const bare = floorSeries.drawn;
+  const floorEcho = median(floorSeries.echoed.map((echoed, run) => echoed - (floorSeries.drawn[run] as number)));
   const floor: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
@@ -158,10 +159,16 @@ async function startUp(rows: BenchRow[]): Promise<void> {
   rows.push(
     { name: "node -e 0, spawn to exit (floor at this moment)", value: median(floor), unit: "ms" },
     {
-      name: "floor: bare node writing '> ', spawn → drawn (median of 7)",
+      name: "floor: a bare raw-mode Node echo program, spawn → prompt drawn (median of 7)",
       value: median(bare),
       unit: "ms",
       note: `same tmux method; ${load}`,
+    },
+    {
+      name: "floor: its prompt drawn → a key sent then echoed (median of 7)",
+      value: floorEcho,
+      unit: "ms",
+      note: "the harness's own cost: a tmux client to send the key, capture-pane polls to see it",
     },
   );
   for (const { label, series } of builds) {
@@ -186,7 +193,7 @@ async function startUp(rows: BenchRow[]): Promise<void> {
         value: median(series.echoed.map((echoed, run) => echoed - (series.drawn[run] as number))),
         unit: "ms",
         target: "<= 50",
-        note: `max ${Math.max(...series.echoed.map((echoed, run) => echoed - (series.drawn[run] as number))).toFixed(0)} ms`,
+        note: `max ${Math.max(...series.echoed.map((echoed, run) => echoed - (series.drawn[run] as number))).toFixed(0)} ms; the floor's ${floorEcho.toFixed(0)} ms`,
       },
       {
         name: `${label}spawn → full UI (ink) drawn with the early key in it`,
