@@ -4,6 +4,7 @@
 import { build } from "esbuild";
 import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { splitCachedChunks } from "./cached-chunks.mjs";
+import { dependencyEdits } from "./dependency-edits.mjs";
 import { mergeChunks } from "./merge-chunks.mjs";
 import { writeToolSchemas } from "./tool-schemas.mjs";
 import { spawn } from "node:child_process";
@@ -90,71 +91,6 @@ const providerSdkGlobals = {
     });
   },
 };
-// ink's layout engine (yoga) carries its wasm as a base64 data: URL. Two changes to how it loads:
-// - where a global `fetch` exists, yoga reads the URL through it: in Node that loaded undici on
-//   the interactive UI's path to its first frame (~65 ms of CPU and ~8 MB at load 17, measured for
-//   issue 39) to decode a string that yoga decodes itself (with atob) where there is no fetch.
-//   Both of its "is there a fetch" tests answer no.
-// - yoga's entry awaits the instantiation at its top level, and a module with a top-level await
-//   cannot become a body that V8's code cache compiles (see cached-chunks.mjs): the UI's chunk was
-//   compiled afresh at every start. Emscripten lets the embedder instantiate (`instantiateWasm`);
-//   handed yoga's own byte reader, ours compiles and instantiates at once (its wasm is ~90 KB,
-//   validated in about a millisecond; V8 compiles its functions lazily as before), so the runtime
-//   starts before the call returns and the entry needs no await.
-// The build fails if yoga's files no longer read as expected, rather than pay again.
-const YOGA_LOADER = /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
-const YOGA_ENTRY = /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/;
-const INK_RECONCILER = /[\\/]ink[\\/]build[\\/]reconciler\.js$/;
-const YOGA_EDITS = [
-  { file: YOGA_LOADER, from: '"function"!=typeof fetch', to: "true", count: 2 },
-  // Its bytes decoded by Node's base64 decoder rather than atob and a loop over the characters.
-  {
-    file: YOGA_LOADER,
-    from: "var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c",
-    to: 'var d=Buffer.from(a.slice(37),"base64")',
-    count: 1,
-  },
-  // The embedder's hook gets the loader's own synchronous byte reader (`wa`) as a third argument.
-  { file: YOGA_LOADER, from: "h.instantiateWasm(d,\na)", to: "h.instantiateWasm(d,a,wa)", count: 1 },
-  {
-    file: YOGA_ENTRY,
-    from: "wrapAssembly(await loadYoga())",
-    to: `wrapAssembly((() => {
-  const yoga = {
-    instantiateWasm(imports, receive, readBytes) {
-      const instance = new WebAssembly.Instance(new WebAssembly.Module(readBytes()), imports);
-      receive(instance);
-      return instance.exports;
-    },
-  };
-  loadYoga(yoga);
-  if (!yoga.calledRun) throw new Error("yoga's runtime did not start synchronously");
-  return yoga;
-})())`,
-    count: 1,
-  },
-  // ink's two top-level awaits serve only DEV=true (React's devtools, not installed here, and ink's
-  // package.json, which is not beside the bundle): the devtools load in the background instead,
-  // and the renderer's name is given.
-  { file: INK_RECONCILER, from: "await import('./devtools.js');", to: "void import('./devtools.js').catch(() => undefined);", count: 1 },
-  { file: INK_RECONCILER, from: "? await loadPackageJson()", to: '? { name: "ink", version: undefined }', count: 1 },
-];
-const yogaLoadsAtOnce = {
-  name: "yoga-loads-at-once",
-  setup(b) {
-    for (const filter of [YOGA_LOADER, YOGA_ENTRY, INK_RECONCILER]) {
-      b.onLoad({ filter }, (args) => {
-        let code = readFileSync(args.path, "utf8");
-        for (const edit of YOGA_EDITS.filter((e) => e.file === filter)) {
-          const found = code.split(edit.from).length - 1;
-          if (found !== edit.count) throw new Error(`yoga (${args.path}): expected ${edit.count} of ${JSON.stringify(edit.from)}, found ${found}`);
-          code = code.split(edit.from).join(edit.to);
-        }
-        return { contents: code, loader: "js" };
-      });
-    }
-  },
-};
 const external = Object.keys(pkg.dependencies ?? {})
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
@@ -186,7 +122,7 @@ const result = await build({
   // as written, so stack traces still read; the source maps point at the TypeScript.
   minifyWhitespace: true,
   chunkNames: "chunks/[name]-[hash]",
-  plugins: [zodEnglishOnly, silentDebug, providerSdkGlobals, yogaLoadsAtOnce],
+  plugins: [zodEnglishOnly, silentDebug, providerSdkGlobals, dependencyEdits],
   // React (bundled with ink) picks its development build unless NODE_ENV says production: that
   // build checks every render and made each keystroke's redraw several times slower (issue 14's
   // echo latency). A CLI is always production; the development branches also leave the bundle.

@@ -1,7 +1,7 @@
 // What the interactive UI loads on its way to the first frame, and how (issue 39). ink's layout
 // engine (yoga) ships its wasm as a base64 data: URL and reads it through the global fetch wherever
 // one exists, which in Node loads undici (~65 ms of CPU and ~8 MB on the path to the first frame);
-// the build makes yoga decode it itself and start at once (scripts/build.mjs, yogaLoadsAtOnce), and
+// the build makes yoga decode it itself and start at once (scripts/dependency-edits.mjs), and
 // the UI's chunk, with no top-level await left, is compiled through V8's code cache like the
 // headless one (scripts/cached-chunks.mjs). The built binary in tmux, replay provider; a preloaded
 // probe reports what Node loaded.
