@@ -355,6 +355,9 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     expect(JSON.stringify(user.trustedFolders)).toContain(p.cwd.split("/").pop());
     t.press("C-c", "C-c");
     expect(await t.exitCode()).toBe(0);
+    // The last frame stays on screen: without the passing hint the first Ctrl+C showed.
+    expect(t.screen()).toContain("default mode");
+    expect(t.screen()).not.toContain("Press Ctrl+C again to exit");
 
     const again = p.start();
     await again.waitFor(READY);

@@ -236,7 +236,13 @@ export function App(props: AppProps) {
     setMode(cycle[(index + 1) % cycle.length] ?? "default");
   }, [setMode]);
 
-  const exit = useCallback(() => props.onExit(0), [props.onExit]);
+  // The exit waits for a frame without a passing hint: the last one stays on screen, and read
+  // "Press Ctrl+C again to exit" after the exit.
+  const [exiting, setExiting] = useState(false);
+  useEffect(() => {
+    if (exiting) props.onExit(0);
+  }, [exiting, props.onExit]);
+  const exit = useCallback(() => setExiting(true), []);
 
   const pick = useCallback(
     (title: string, choices: ReadonlyArray<{ label: string; value: string }>) =>
@@ -360,7 +366,7 @@ export function App(props: AppProps) {
     engine,
     running: runningTokens.current,
     lastContextTokens: lastContext.current,
-    hint: hint ?? (handle ? undefined : "starting…"),
+    hint: exiting ? undefined : (hint ?? (handle ? undefined : "starting…")),
   });
   return (
     <Box flexDirection="column">
