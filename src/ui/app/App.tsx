@@ -29,6 +29,7 @@ import { runShellCommand } from "./shell-command.js";
 import { countResponseUsage, sessionStatus } from "./status.js";
 import { FinishedItems } from "./TranscriptView.js";
 import { useCustomStatusLine } from "./use-custom-status-line.js";
+import { useExitAfterLastFrame } from "./use-exit.js";
 import { useIdleNotification } from "./use-idle-notification.js";
 import { showNotices, useSessionFeeds } from "./use-session-feeds.js";
 import { showWakeReason, useWake } from "./use-wake.js";
@@ -236,13 +237,7 @@ export function App(props: AppProps) {
     setMode(cycle[(index + 1) % cycle.length] ?? "default");
   }, [setMode]);
 
-  // The exit waits for a frame without a passing hint: the last one stays on screen, and read
-  // "Press Ctrl+C again to exit" after the exit.
-  const [exiting, setExiting] = useState(false);
-  useEffect(() => {
-    if (exiting) props.onExit(0);
-  }, [exiting, props.onExit]);
-  const exit = useCallback(() => setExiting(true), []);
+  const { exiting, exit } = useExitAfterLastFrame(props.onExit);
 
   const pick = useCallback(
     (title: string, choices: ReadonlyArray<{ label: string; value: string }>) =>
