@@ -272,6 +272,7 @@ export function App(props: AppProps) {
       pick,
       setBusy: markBusy,
       setMode,
+      columns: () => stdout.columns || 80,
       customCommands: refreshCustomCommands,
       exit,
     });

@@ -6,7 +6,7 @@ import type { TranscriptModel } from "../transcript/transcript-model.js";
 import type { OpenSession, SessionHandle } from "./session-handle.js";
 
 export interface CommandContextDeps
-  extends Pick<CommandContext, "current" | "transcript" | "pick" | "setMode" | "exit" | "submitPrompt"> {
+  extends Pick<CommandContext, "current" | "transcript" | "pick" | "setMode" | "exit" | "submitPrompt" | "columns"> {
   openSession: OpenSession;
   /** Clears the screen and the transcript and shows the new session (after the old one closed). */
   showSession(next: SessionHandle): void;
@@ -37,6 +37,7 @@ export function sessionCommandContext(current: SessionHandle, deps: CommandConte
     },
     setMode: deps.setMode,
     customCommands: deps.customCommands,
+    columns: deps.columns,
     exit: deps.exit,
   };
 }

@@ -17,6 +17,24 @@ import type { CommandContext, SlashCommand } from "./slash-commands.js";
 
 const HELP_COLUMN_MAX = 36;
 
+/**
+ * `text` in lines of at most `room` characters, broken at spaces (a word longer than that stands
+ * alone on its line); a room under 20 is taken as 20, so that a narrow terminal still reads.
+ */
+export function wrapWords(text: string, room: number): string[] {
+  const width = Math.max(20, room);
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
 export function builtinCommands(): SlashCommand[] {
   const commands: SlashCommand[] = [
     {
@@ -28,10 +46,15 @@ export function builtinCommands(): SlashCommand[] {
         // Descriptions line up in one column, as wide as the labels up to a cap: a label longer
         // than it (a plugin's long argument hint) is shown whole, its description on the next line.
         const width = Math.min(HELP_COLUMN_MAX, Math.max(...[...commands, ...custom].map((c) => label(c).length)));
+        // A description longer than the room beside the labels wraps within its column: the
+        // terminal's own wrap went on at the screen's left edge.
+        const indent = " ".repeat(width + 3);
+        const described = (c: SlashCommand) =>
+          wrapWords(c.description, ctx.columns() - indent.length).join(`\n${indent}`);
         const line = (c: SlashCommand) =>
           label(c).length > width
-            ? `  ${label(c)}\n  ${" ".repeat(width)} ${c.description}`
-            : `  ${label(c).padEnd(width)} ${c.description}`;
+            ? `  ${wrapWords(label(c), ctx.columns() - 4).join("\n    ")}\n${indent}${described(c)}`
+            : `  ${label(c).padEnd(width)} ${described(c)}`;
         ctx.transcript.addNotice(
           [
             "Commands:",

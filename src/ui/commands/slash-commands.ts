@@ -20,6 +20,8 @@ export interface CommandContext {
   setMode(mode: PermissionMode): void;
   /** The user's and the project's commands and skills, read again from disk now. */
   customCommands(): Promise<readonly SlashCommand[]>;
+  /** The terminal's width in columns now (what a command that lays out text wraps to). */
+  columns(): number;
   exit(): void;
 }
 
