@@ -135,6 +135,9 @@ export function createSessionCommands(
       return { errors: [...before.errors, ...after.errors] };
     };
   };
+  // Model switches one at a time, in the order asked: two set_model requests sent together ran their
+  // hooks side by side, and the one whose hooks ended last was the model, whatever the order asked.
+  let lastSwitch: Promise<unknown> = Promise.resolve();
   return {
     setPermissionMode(mode) {
       update((state) => switched(state, mode));
@@ -155,8 +158,10 @@ export function createSessionCommands(
       if (!hooks?.has("DirectoryAdded")) return { errors: [] };
       return hooks.directoryAdded(directory, source);
     },
-    async setModel(name, source) {
-      return (await prepareModel(name, source))();
+    setModel(name, source) {
+      const switching = lastSwitch.then(async () => (await prepareModel(name, source))());
+      lastSwitch = switching.catch(() => undefined);
+      return switching;
     },
     prepareModel,
     interrupt(reason = "user") {

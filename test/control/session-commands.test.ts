@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createSessionCommands, PermissionModeError } from "../../src/control/session-commands.js";
 import { createSession } from "../../src/loop/session.js";
 import { userText } from "../../src/messages/types.js";
+import { modelInfoFor } from "../../src/models/resolve.js";
 import { createReplayProvider } from "../../src/providers/replay.js";
 import { emptyPermissionContext, type PermissionMode } from "../../src/tool/permission-types.js";
 import { ExitPlanModeTool } from "../../src/tools/exit-plan-mode/tool.js";
@@ -113,6 +114,30 @@ describe("SessionCommands' other changes", () => {
     expect(channels.reminders.peek()).toEqual(["mail from the lead"]);
     expect(channels.wake.raised).toBe(true);
     expect(channels.backgroundWhenStarted.peek()).toEqual(["t1", "t2"]);
+  });
+
+  it("switches models one at a time, in the order asked, however long each switch takes", async () => {
+    const { session } = sessionIn("default");
+    const applied: string[] = [];
+    // The first switch asked takes longer to resolve than the second.
+    const commands = createSessionCommands(session, {
+      switchModel: async (name) => {
+        await new Promise((resolve) => setTimeout(resolve, name === "slow" ? 60 : 1));
+        return { to: modelInfoFor("replay", name as string), apply: () => void applied.push(name as string) };
+      },
+    });
+    await Promise.all([commands.setModel("slow"), commands.setModel("fast")]);
+    expect(applied).toEqual(["slow", "fast"]);
+    // A refused or failed switch does not hold the next one back.
+    const failing = createSessionCommands(session, {
+      switchModel: async (name) => {
+        if (name === "broken") throw new Error("no such model");
+        return { to: modelInfoFor("replay", name as string), apply: () => void applied.push(name as string) };
+      },
+    });
+    const results = await Promise.allSettled([failing.setModel("broken"), failing.setModel("after")]);
+    expect(results.map((result) => result.status)).toEqual(["rejected", "fulfilled"]);
+    expect(applied.at(-1)).toBe("after");
   });
 
   it("refuses a model switch when the session was given none", async () => {
