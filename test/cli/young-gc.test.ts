@@ -51,12 +51,16 @@ function watchForcedMinorCollections(): { seen: number[]; stop(): void } {
 
 /** Where the filler's objects go, so that they are really allocated; each one is garbage at once. */
 const lastAllocated: unknown[] = [undefined];
-/** Allocates short-lived objects until the young generation is well over half full. */
+/**
+ * Allocates short-lived objects until the young generation is over half full, in small steps: filled
+ * close to the brim, the next few allocations made V8 collect it by itself before the grace was
+ * over, and the collection then (rightly) found nothing to do.
+ */
 function fillYoungGeneration(): void {
-  for (let round = 0; round < 10_000; round++) {
+  for (let round = 0; round < 100_000; round++) {
     const young = getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
-    if (!young || young.space_used_size > 2 * young.space_available_size) return;
-    for (let i = 0; i < 1_000; i++) lastAllocated[0] = new Array(16);
+    if (!young || young.space_used_size > 1.2 * young.space_available_size) return;
+    for (let i = 0; i < 100; i++) lastAllocated[0] = new Array(16);
   }
 }
 
@@ -69,10 +73,6 @@ const SLOW_ANSWER_MS = 200;
 
 describe("collecting the young generation while waiting on the model", () => {
   it("collects it once each request has waited past the grace, and passes the answer through", async () => {
-    server.enqueue(
-      reply().delayHeaders(SLOW_ANSWER_MS).text("first"),
-      reply().delayHeaders(SLOW_ANSWER_MS).text("second"),
-    );
     const outcomes: YoungGcOutcome[] = [];
     const provider = collectYoungGenerationWhileWaiting(
       createAnthropicProvider({ baseURL: server.anthropicBaseURL, apiKey: "test" }),
@@ -80,20 +80,28 @@ describe("collecting the young generation while waiting on the model", () => {
     );
     const collections = watchForcedMinorCollections();
     try {
-      for (const [index, text] of ["first", "second"].entries()) {
-        let writtenAt = Number.POSITIVE_INFINITY;
-        // Before the provider's own listener (listeners run in the order they were added).
-        onNextRequestWritten(() => {
-          writtenAt = performance.now();
-          fillYoungGeneration();
-        });
-        const events = provider.stream(request());
-        const deltas: string[] = [];
-        for await (const event of events) if (event.type === "text_delta") deltas.push(event.text);
-        expect(deltas.join("")).toBe(text);
-        await until(() => outcomes.length > index);
-        expect(outcomes[index]).toBe("collected");
-        expect(collections.seen.some((at) => at >= writtenAt)).toBe(true);
+      for (const text of ["first", "second"]) {
+        // V8 may still collect by itself during the grace (a busy machine, the test runner's own
+        // work), and then nothing is left to do: a request is tried again, up to three times.
+        let collectedAfterWrite = false;
+        for (let attempt = 0; attempt < 3 && !collectedAfterWrite; attempt++) {
+          server.enqueue(reply().delayHeaders(SLOW_ANSWER_MS).text(text));
+          let writtenAt = Number.POSITIVE_INFINITY;
+          // Before the provider's own listener (listeners run in the order they were added).
+          onNextRequestWritten(() => {
+            writtenAt = performance.now();
+            fillYoungGeneration();
+          });
+          const before = outcomes.length;
+          const deltas: string[] = [];
+          for await (const event of provider.stream(request()))
+            if (event.type === "text_delta") deltas.push(event.text);
+          expect(deltas.join("")).toBe(text);
+          await until(() => outcomes.length > before);
+          expect(["collected", "not needed"]).toContain(outcomes[before]);
+          collectedAfterWrite = outcomes[before] === "collected" && collections.seen.some((at) => at >= writtenAt);
+        }
+        expect(collectedAfterWrite, `outcomes: ${outcomes.join(", ")}`).toBe(true);
       }
     } finally {
       collections.stop();
