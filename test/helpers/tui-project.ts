@@ -11,7 +11,7 @@ export interface TuiProject {
   cwd: string;
   script: string;
   /** Starts warden in the project; every terminal started is in `terminals` (kill them after the test). */
-  start(extraArgs?: string[], env?: Record<string, string>): TmuxTerminal;
+  start(extraArgs?: string[], env?: Record<string, string>, size?: { width: number; height: number }): TmuxTerminal;
 }
 
 export const terminals: TmuxTerminal[] = [];
@@ -29,11 +29,12 @@ export function tuiProject(turns: object[], files: Record<string, string> = {}):
     home,
     cwd,
     script,
-    start(extraArgs = [], env = {}) {
+    start(extraArgs = [], env = {}, size) {
       const terminal = TmuxTerminal.start({
         cwd,
         args: ["--model", `replay:${script}`, ...extraArgs],
         env: { WARDEN_HOME: home, HOME: home, ...env },
+        ...size,
       });
       terminals.push(terminal);
       return terminal;
