@@ -107,10 +107,22 @@ export class TmuxTerminal {
     let last = "";
     while (Date.now() < deadline) {
       last = this.screen();
-      if (test(last)) return last;
+      if (test(last)) return this.settled(last, test);
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`timed out waiting for ${String(match)}; the screen was:\n${last}`);
+  }
+
+  /**
+   * A matching screen once its frame has been drawn whole. tmux reads a large frame from the pty in
+   * pieces, so a capture can fall between ink erasing its lower part and drawing it again: the text
+   * waited for shows, the footer below it does not yet. A second capture a moment later has the
+   * whole frame; the first one is kept when the screen has moved on past the match.
+   */
+  private async settled(matched: string, test: (screen: string) => boolean): Promise<string> {
+    await new Promise((r) => setTimeout(r, 40));
+    const again = this.screen();
+    return test(again) ? again : matched;
   }
 
   /** From now on, appends every byte the program writes to the terminal to `file` (tmux pipe-pane). */
