@@ -99,6 +99,24 @@ describe("warden -p (headless)", () => {
     expect(existsSync(join(cwd, "note.txt"))).toBe(false);
   });
 
+  it("--verbose tells a refused call from a failed one and from one that ran", async () => {
+    const { home, cwd, script } = setup([
+      {
+        content: [
+          toolUse("toolu_w", "WriteNote", { path: "{{cwd}}/note.txt", text: "x" }),
+          toolUse("toolu_e", "Echo", { text: "fine" }),
+          toolUse("toolu_x", "NoSuchTool", {}),
+        ],
+      },
+      { content: [text("Done.")] },
+    ]);
+    const run = await runCli(["-p", "go", "--verbose", "--model", `replay:${script}`, "--cwd", cwd], { home });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/\[tool\] WriteNote .* -> denied \(/);
+    expect(run.stderr).toMatch(/\[tool\] Echo .* -> ok \(/);
+    expect(run.stderr).toMatch(/\[tool\] NoSuchTool .* -> error \(/);
+  });
+
   it("prints only the result object with --output-format json, and only the answer with text", async () => {
     const first = setup(echoThenDone);
     const json = await runCli(

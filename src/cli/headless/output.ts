@@ -136,7 +136,8 @@ export class HeadlessReporter {
         return;
       case "tool_result":
         if (this.verbose && this.format !== "stream-json") {
-          const status = event.result.is_error ? "error" : "ok";
+          // A refused call is not a failed one: say which, as a script reading stderr needs to know.
+          const status = event.denial ? "denied" : event.result.is_error ? "error" : "ok";
           const text = toolResultText(event.result.content);
           this.err(
             `[tool] ${event.toolUse.name} ${JSON.stringify(event.toolUse.input)} -> ${status} (${text.length} chars)\n`,
