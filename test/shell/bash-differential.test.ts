@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeCommand } from "../../src/shell/analysis/index.js";
+import { type BashRun, runBashScripts } from "../helpers/bash-batch.js";
 
 function makeRandom(seed: number): (n: number) => number {
   let state = seed;
@@ -78,15 +79,14 @@ describe.runIf(bashAvailable)("recovered words agree with bash", () => {
     const dir = mkdtempSync(join(tmpdir(), "warden-bash-diff-"));
     const mismatches: string[] = [];
     let unknown = 0;
-    for (let round = 0; round < 100; round += 1) {
+    const commands = Array.from({ length: 100 }, () => {
       const words = Array.from({ length: 5 }, () => randomWord(random));
-      const command = `printf '%s\\0' ${words.join(" ")}`;
-      const run = spawnSync("bash", ["--norc", "--noprofile", "-c", command], {
-        cwd: dir,
-        env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
-        encoding: "utf8",
-      });
-      expect(run.status, `${command}\n${run.stderr}`).toBe(0);
+      return `printf '%s\\0' ${words.join(" ")}`;
+    });
+    const runs = runBashScripts(commands, dir);
+    for (const [round, command] of commands.entries()) {
+      const run = runs[round] as BashRun;
+      expect(run.status, command).toBe(0);
       const fromBash = run.stdout.split("\0").slice(0, -1);
       const analysis = await analyzeCommand(command, dir);
       const fields = analysis.parts[0]?.command.words.slice(2) ?? [];

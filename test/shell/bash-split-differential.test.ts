@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeCommand } from "../../src/shell/analysis/index.js";
+import { type BashRun, runBashScripts } from "../helpers/bash-batch.js";
 
 function makeRandom(seed: number): (n: number) => number {
   let state = seed;
@@ -62,17 +63,13 @@ describe.runIf(bashAvailable)("simple commands agree with bash", () => {
   it("for 150 random scripts of printf calls", async () => {
     const random = makeRandom(777);
     const dir = mkdtempSync(join(tmpdir(), "warden-bash-split-"));
+    const texts = Array.from({ length: 150 }, () => script(random).text);
+    const runs = runBashScripts(texts, dir);
     const mismatches: string[] = [];
-    for (let round = 0; round < 150; round += 1) {
-      const { text } = script(random);
-      const run = spawnSync("bash", ["--norc", "--noprofile", "-c", text], {
-        cwd: dir,
-        env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
-        encoding: "utf8",
-      });
+    for (const [round, text] of texts.entries()) {
       // Group bash's output by the M<n> markers each call prints first.
       const fromBash: string[][] = [];
-      for (const value of run.stdout.split("\0").slice(0, -1)) {
+      for (const value of (runs[round] as BashRun).stdout.split("\0").slice(0, -1)) {
         if (/^M\d+$/.test(value)) fromBash.push([value]);
         else fromBash[fromBash.length - 1]?.push(value);
       }
