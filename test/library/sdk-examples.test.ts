@@ -26,7 +26,7 @@ beforeAll(() => {
 
 describe("Agent SDK API examples", () => {
   it("every example is run by a test here", () => {
-    const examples = readdirSync(join(ROOT, "examples")).filter((f) => /^sdk-.*\.mjs$/.test(f));
+    const examples = readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".mjs"));
     const tested = readFileSync(new URL(import.meta.url), "utf8");
     for (const example of examples) expect(tested).toContain(`"${example}"`);
   });
@@ -85,5 +85,19 @@ describe("Agent SDK API examples", () => {
     for (const name of ["query", "tool", "createSdkMcpServer", "Options", "SDKMessage", "Query"]) {
       expect(library).toContain(name);
     }
+  });
+});
+
+describe("the library's own session (examples/library-session.mjs)", () => {
+  it("runs Warden's built-in tools under its permission engine: a read allowed by a rule runs, a write nobody allowed is refused", () => {
+    const out = runExample("library-session.mjs");
+    expect(out.split("\n").filter(Boolean)).toEqual([
+      "assistant: Let me list the scripts.",
+      "Glob: ran",
+      "Bash: denied",
+      "assistant: There are six Agent SDK examples; I could not write a file, as the session only reads.",
+      "end: completed",
+    ]);
+    expect(existsSync(join(ROOT, "examples", "library-session-was-here.txt"))).toBe(false);
   });
 });
