@@ -24,9 +24,8 @@ import { rollup } from "rollup";
 const CACHED = ["headless", "anthropic", "ui"];
 
 /**
- * The chunks whose shim reads the body and its cache without blocking the event loop, then lets it
- * turn again before running the body: the headless and UI chunks load while the interactive plain
- * prompt echoes keys
+ * The chunks whose shim lets the event loop turn before compiling the body and again before running
+ * it: the headless and UI chunks load while the interactive plain prompt echoes keys
  * (src/ui/early-input.ts), and a compile and run in one synchronous step held a key typed meanwhile
  * unechoed until the step was over (issue 39). A turn costs nothing measurable to `warden -p`.
  */
@@ -70,7 +69,6 @@ const __wardenRequire = __wardenCreateRequire(import.meta.url);
 const {
   mkdirSync: __wardenMkdir,
   readdirSync: __wardenList,
-  readFile: __wardenReadLater,
   readFileSync: __wardenRead,
   renameSync: __wardenRename,
   statSync: __wardenStat,
@@ -179,36 +177,19 @@ function __wardenLazyModule(load) {
     },
   });
 }
-function __wardenCacheFile(file) {
-  return __wardenJoin(__wardenCacheDir(), \`\${__wardenBase(file)}-\${process.version}-\${process.arch}.bin\`);
-}
-const __wardenCacheEnabled = () => process.env.WARDEN_CODE_CACHE !== "0";
-// A body and its cache read on libuv's threads, both at once, while the event loop goes on: a
-// stepped chunk's shim awaits this, so a key typed meanwhile is echoed instead of waiting for the
-// reads (~2.4 MB for the headless chunk; each fresh page costs this machine 14-24 µs).
-function __wardenReadBody(bodyUrl) {
-  const file = __wardenPath(bodyUrl);
-  const read = (path, encoding) =>
-    new Promise((resolve, reject) => __wardenReadLater(path, encoding, (error, data) => (error ? reject(error) : resolve(data))));
-  // The built files are ASCII-only, so latin1 is exact and the cheapest decoding.
-  const source = read(file, "latin1");
-  const stored = __wardenCacheEnabled() ? read(__wardenCacheFile(file), null).catch(() => undefined) : undefined;
-  return Promise.all([source, stored]).then(([source, stored]) => ({ source, stored }));
-}
 // Compiling a body (from the cache or not) and running it are two steps: a chunk that is loaded
 // while a person may be typing (the UI's) lets the event loop turn between them (see STEPPED).
-// \`read\`: the body and cache already read (__wardenReadBody); else they are read here.
-function __wardenCompileBody(bodyUrl, read) {
+function __wardenCompileBody(bodyUrl) {
   const file = __wardenPath(bodyUrl);
-  const source = read ? read.source : __wardenRead(file, "latin1");
-  const enabled = __wardenCacheEnabled();
-  const cacheFile = __wardenCacheFile(file);
+  // The built files are ASCII-only, so latin1 is exact and the cheapest decoding.
+  const source = __wardenRead(file, "latin1");
+  const enabled = process.env.WARDEN_CODE_CACHE !== "0";
+  const cacheFile = __wardenJoin(__wardenCacheDir(), \`\${__wardenBase(file)}-\${process.version}-\${process.arch}.bin\`);
   let cachedData;
   let kind;
   if (enabled) {
     try {
-      const stored = read ? read.stored : __wardenRead(cacheFile);
-      if (stored === undefined) throw new Error("no cache");
+      const stored = __wardenRead(cacheFile);
       kind = stored.toString("latin1", 0, 8);
       // A file of an unknown kind (or too short to have one) is handed to V8 empty, which refuses it.
       cachedData = kind === __wardenStartUp || kind === __wardenToolTurn ? stored.subarray(8) : Buffer.alloc(0);
@@ -309,10 +290,8 @@ async function splitChunk(chunkPath, stepped) {
     "// The chunk's code is in the body beside it, compiled with V8's code cache (scripts/cached-chunks.mjs).",
     LOADER,
     ...chunkImports.map((id, index) => `import * as __dep${index} from ${JSON.stringify(id)};`),
-    `const __bodyUrl = new URL(${JSON.stringify(`./${bodyName}`)}, import.meta.url);`,
-    stepped
-      ? "const __compiled = __wardenCompileBody(__bodyUrl, await __wardenReadBody(__bodyUrl));"
-      : "const __compiled = __wardenCompileBody(__bodyUrl);",
+    ...(stepped ? [TURN] : []),
+    `const __compiled = __wardenCompileBody(new URL(${JSON.stringify(`./${bodyName}`)}, import.meta.url));`,
     ...(stepped ? [TURN] : []),
     "const __body = __wardenRunBody(__compiled, import.meta.url, (specifier) =>",
     '  import(specifier.startsWith(".") ? new URL(specifier, import.meta.url).href : specifier),',
