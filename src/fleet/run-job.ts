@@ -310,8 +310,16 @@ async function finish(
     finish_ms: Math.round(performance.now() - finishStartedAt),
   });
   rmSync(jobDir, { recursive: true, force: true });
-  if (outcome === "failed") throw new UnrecoverableError(summary.result || summary.subtype);
+  if (outcome === "failed") throw new UnrecoverableError(summary.result || sessionError(finalResult) || summary.subtype);
   return summary;
+}
+
+/** A session that failed before answering (a missing replay script, an unknown provider) says why in
+ * its result line's `errors`; that, not the bare subtype, is what the job's failure should say. */
+function sessionError(result: Record<string, unknown>): string {
+  const errors = Array.isArray(result.errors) ? result.errors.filter((e): e is string => typeof e === "string") : [];
+  if (errors.length > 0) return errors.join("; ");
+  return typeof result.error === "string" ? result.error : "";
 }
 
 /** Overload and rate limits are the provider's, not the job's: retried with back-off. */

@@ -335,7 +335,9 @@ async function results(argv: string[]): Promise<number> {
 function resultText(job: JobResult): string {
   const refused = job.refusals?.length ? `, ${refusedText(job.refusals.length)}` : "";
   const lines = [`== ${job.id} ${job.state}${refused}${job.worker ? ` (${job.worker})` : ""}`];
-  if (job.result) lines.push(String(job.result.result ?? ""));
+  // A session that failed before answering has an empty result text: its error says why.
+  const text = job.result ? String(job.result.result ?? "") : "";
+  if (text) lines.push(text);
   else if (job.error) lines.push(`error: ${job.error}`);
   for (const call of job.refusals ?? []) lines.push(`refused: ${call.tool} ${call.target}: ${call.reason}`);
   if (job.structuredOutput !== undefined) lines.push(`structured output: ${JSON.stringify(job.structuredOutput)}`);
