@@ -55,6 +55,13 @@ const COMMON = { redis: { type: "string" }, "redis-url-file": { type: "string" }
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  // `fleet SUB --help` answers with the usage and does nothing else (`key --help` used to make a
+  // key); a word after `--` is a prompt, not a flag.
+  const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (sub !== undefined && (flags.includes("--help") || flags.includes("-h"))) {
+    out(USAGE);
+    return 0;
+  }
   try {
     switch (sub) {
       case "submit":
