@@ -14,6 +14,7 @@ import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js
 import { loadWorkerPolicy } from "../../fleet/worker-policy.js";
 import { protectedPathReason } from "../../permissions/index.js";
 import { untilStopSignal } from "../../process/until-stop-signal.js";
+import { providerSpecProblem } from "../../providers/resolve.js";
 import { fleetPolicyJudges } from "../fleet-policy-judges.js";
 import { jobSessionArgs } from "../session/spec-of-job.js";
 import { parseSubmitArgs } from "./fleet-submit-args.js";
@@ -135,7 +136,7 @@ async function submit(argv: string[]): Promise<number> {
       );
     }
     const text = positional === "-" ? readFileSync(0, "utf8") : readFileSync(positional, "utf8");
-    specs = parseJobLines(text, positional === "-" ? "stdin" : positional).map(withLocalRepo);
+    specs = parseJobLines(text, positional === "-" ? "stdin" : positional, providerSpecProblem).map(withLocalRepo);
   } else {
     const prompt = values.prompt ?? positional;
     if (prompt === undefined) throw new FleetUsageError("submit needs a prompt, a file of jobs, or - for stdin");
@@ -149,7 +150,7 @@ async function submit(argv: string[]): Promise<number> {
     if (values["max-budget-usd"] !== undefined)
       spec.maxBudgetUsd = numberFlag("--max-budget-usd", values["max-budget-usd"]);
     if (values["json-schema"] !== undefined) spec.jsonSchema = jsonSchemaFlag(values["json-schema"]);
-    specs = [withLocalRepo(parseJobSpec(spec, "submit"))];
+    specs = [withLocalRepo(parseJobSpec(spec, "submit", providerSpecProblem))];
   }
   checkSubmitPolicy(specs, process.cwd());
   // Before connecting: a submitter without the key learns it at once.
