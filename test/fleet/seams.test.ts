@@ -122,6 +122,13 @@ describe.skipIf(!binary)("fleet jobs change their workspace and report what was 
     expect(json?.error).toContain("no such file");
   }, 120_000);
 
+  it("exits 1 from results, as from status, when a job asked for is not there", async () => {
+    const results = await warden(fleet, ["fleet", "results", "999999"]);
+    expect(results.stderr).toContain("no job 999999");
+    expect(results.code).toBe(1);
+    expect((await warden(fleet, ["fleet", "status", "999999"])).code).toBe(1);
+  }, 60_000);
+
   it("refuses to start a worker whose work folder lies inside a protected folder", async () => {
     const run = await warden(fleet, ["fleet", "worker", "--work-dir", join(fleet.home, ".warden", "fleet")]);
     expect(fleet.wardenHome).toBe(join(fleet.home, ".warden"));

@@ -328,15 +328,18 @@ async function results(argv: string[]): Promise<number> {
   });
   return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
+    // As status does: a job that is not there is an error a script can see in the exit code.
+    let missing = 0;
     for (const id of ids) {
       const found = await client.result(id);
       if (!found) {
         err(`warden fleet: no job ${id}\n`);
+        missing++;
         continue;
       }
       out(values.json ? `${JSON.stringify(found)}\n` : resultText(found));
     }
-    return 0;
+    return missing > 0 ? 1 : 0;
   });
 }
 
