@@ -50,10 +50,20 @@ export function providerOf(spec: Pick<JobSpec, "model">): string {
   return colon > 0 ? model.slice(0, colon) : model;
 }
 
+/**
+ * What is wrong with a job's model (a provider nobody knows), when the caller can tell: the CLI
+ * passes the providers' own check, so a job that could never start is refused at submit.
+ */
+export type ModelProblem = (model: string) => string | undefined;
+
 /** Checks one job; the error names where it came from (a file's line, a flag). */
-export function parseJobSpec(value: unknown, where: string): JobSpec {
+export function parseJobSpec(value: unknown, where: string, modelProblem?: ModelProblem): JobSpec {
   const parsed = jobSpecSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const problem = parsed.data.model === undefined ? undefined : modelProblem?.(parsed.data.model);
+    if (problem) throw new FleetUsageError(`${where}: model: ${problem}`);
+    return parsed.data;
+  }
   const problems = parsed.error.issues.map((issue) => {
     const path = issue.path.join(".");
     return path ? `${path}: ${issue.message}` : issue.message;
@@ -62,7 +72,7 @@ export function parseJobSpec(value: unknown, where: string): JobSpec {
 }
 
 /** `submit FILE`: one JSON object a line; blank lines skipped; every bad line reported at once. */
-export function parseJobLines(text: string, source: string): JobSpec[] {
+export function parseJobLines(text: string, source: string, modelProblem?: ModelProblem): JobSpec[] {
   const specs: JobSpec[] = [];
   const errors: string[] = [];
   text.split("\n").forEach((raw, index) => {
@@ -77,7 +87,7 @@ export function parseJobLines(text: string, source: string): JobSpec[] {
       return;
     }
     try {
-      specs.push(parseJobSpec(value, where));
+      specs.push(parseJobSpec(value, where, modelProblem));
     } catch (error) {
       errors.push(error instanceof Error ? error.message : String(error));
     }

@@ -245,7 +245,14 @@ async function runSession(
   }
   if (lostOwnership) throw new Error(`job ${id} was taken over by another worker`);
   if (cancelled || (await redis.hget(keys.job(id), "cancel"))) {
-    await redis.hset(keys.job(id), "outcome", "cancelled", "finishedAt", new Date().toISOString());
+    // What the session changed before the cancel is kept, as a finished job's is: `results` shows
+    // its diff stat and patch, so stopping a long job does not throw its work away.
+    const patch = await workspacePatch(workspace).catch(() => "");
+    await redis
+      .multi()
+      .hset(keys.job(id), "outcome", "cancelled", "finishedAt", new Date().toISOString(), "diffstat", patchStat(patch))
+      .set(keys.patch(id), patch)
+      .exec();
     await endEvents(redis, id, "cancelled");
     rmSync(jobDir, { recursive: true, force: true });
     throw new UnrecoverableError("cancelled");
@@ -310,8 +317,17 @@ async function finish(
     finish_ms: Math.round(performance.now() - finishStartedAt),
   });
   rmSync(jobDir, { recursive: true, force: true });
-  if (outcome === "failed") throw new UnrecoverableError(summary.result || summary.subtype);
+  if (outcome === "failed")
+    throw new UnrecoverableError(summary.result || sessionError(finalResult) || summary.subtype);
   return summary;
+}
+
+/** A session that failed before answering (a missing replay script, an unknown provider) says why in
+ * its result line's `errors`; that, not the bare subtype, is what the job's failure should say. */
+function sessionError(result: Record<string, unknown>): string {
+  const errors = Array.isArray(result.errors) ? result.errors.filter((e): e is string => typeof e === "string") : [];
+  if (errors.length > 0) return errors.join("; ");
+  return typeof result.error === "string" ? result.error : "";
 }
 
 /** Overload and rate limits are the provider's, not the job's: retried with back-off. */

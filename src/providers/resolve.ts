@@ -95,6 +95,21 @@ export function modelSpecFile(given: string): string | undefined {
   return providerName === "replay" ? spec.slice(colon + 1).trim() : undefined;
 }
 
+/**
+ * What is wrong with a `provider:model` spec's form (a provider Warden does not know, nothing after
+ * the colon), found without loading any provider; undefined when it names one. A fleet submitter
+ * asks this so a job that could never start is refused before it is queued.
+ */
+export function providerSpecProblem(given: string): string | undefined {
+  const spec = canonicalModelSpec(given);
+  const colon = spec.indexOf(":");
+  if (colon < 0) return undefined;
+  const providerName = spec.slice(0, colon).trim().toLowerCase();
+  if (!spec.slice(colon + 1).trim()) return `nothing follows "${providerName}:"`;
+  const known = ["anthropic", "openai", ...Object.keys(COMPATIBLE_PRESETS), "replay"];
+  return known.includes(providerName) ? undefined : `unknown provider "${providerName}" (known: ${known.join(", ")})`;
+}
+
 function specError(spec: string, problem: string): Error {
   return new Error(`Invalid model "${spec}": ${problem}. Use one of:\n${modelSpecForms()}`);
 }

@@ -130,7 +130,7 @@ describe("warden acp with the editor's file system and terminals", () => {
       expect(term1?.env.WARDEN).toBe("1");
       expect(term1?.output).toContain("from-terminal");
       const live = updatesOf(editor.updates, "tool_call_update").find(
-        (u) => u.toolCallId === "bash1" && u.status === "in_progress",
+        (u) => u.toolCallId === "bash1" && u.status === "in_progress" && u.content !== undefined,
       );
       expect(live?.content).toEqual([{ type: "terminal", terminalId: term1?.id }]);
       const done = byId("bash1");
@@ -204,7 +204,9 @@ describe("warden acp with the editor's file system and terminals", () => {
     expect(code, editor.stderr()).toBe(0);
     expect(editor.terminals).toEqual([]);
     expect(readFileSync(join(project, "marker.txt"), "utf8")).toBe("in-sandbox\n");
-    const done = updatesOf(editor.updates, "tool_call_update").find((u) => u.toolCallId === "bash1");
+    const done = updatesOf(editor.updates, "tool_call_update").find(
+      (u) => u.toolCallId === "bash1" && u.status !== "in_progress",
+    );
     expect(done).toMatchObject({ status: "completed" });
     expect(resultText(done)).toContain("in-sandbox");
   });

@@ -155,6 +155,8 @@ describe("warden acp", () => {
       const results = updates.filter((u) => u.sessionUpdate === "tool_call_update");
       expect(results).toEqual([
         expect.objectContaining({ toolCallId: "read1", status: "completed" }),
+        // Allowed in the editor: running, then done.
+        expect.objectContaining({ toolCallId: "bash1", status: "in_progress" }),
         expect.objectContaining({ toolCallId: "bash1", status: "completed" }),
       ]);
       expect(JSON.stringify(results[0])).toContain("alpha");

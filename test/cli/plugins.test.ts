@@ -210,4 +210,28 @@ describe("plugins from a git marketplace", () => {
     const unknown = await plugin("install", "greeter@nowhere");
     expect(unknown.stderr).toContain("no marketplace named nowhere");
   });
+
+  it("tells a plugin whose folder is missing from one whose source leaves the marketplace", async () => {
+    const odd = join(dir, "odd-market");
+    write(
+      join(odd, ".claude-plugin", "marketplace.json"),
+      JSON.stringify({
+        name: "odd",
+        owner: { name: "Tests" },
+        plugins: [
+          { name: "missing", source: "./plugins/missing" },
+          { name: "climber", source: "../no-such-place" },
+        ],
+      }),
+    );
+    expect((await plugin("marketplace", "add", odd)).code).toBe(0);
+    const missing = await plugin("install", "missing@odd");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      `missing: its source ./plugins/missing (${join(odd, "plugins", "missing")}) does not exist`,
+    );
+    const climber = await plugin("install", "climber@odd");
+    expect(climber.code).toBe(1);
+    expect(climber.stderr).toContain("climber: its source ../no-such-place leaves the marketplace's folder");
+  });
 });

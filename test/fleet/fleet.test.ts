@@ -185,8 +185,12 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     expect(said).toMatch(/is back; carrying on/);
   }, 180_000);
 
-  it("cancels a running job: its session and command end, its state is cancelled", async () => {
-    const path = script(dir, "cancel.jsonl", [bash("t1", "echo $$ > cancel.pid; sleep 120"), say("never")]);
+  it("cancels a running job: its session and command end, its state is cancelled, its changes so far are kept", async () => {
+    const path = script(dir, "cancel.jsonl", [
+      bash("t0", "echo kept before the cancel > kept.txt"),
+      bash("t1", "echo $$ > cancel.pid; sleep 120"),
+      say("never"),
+    ]);
     const id = await submitOne(["--model", `replay:${path}`, "--allowed-tools", "Bash", "cancel me"]);
     const pidFile = await waitFor("the command to start", () => findInClones(workDirs(), id, "cancel.pid"));
     const pid = Number(readFileSync(pidFile, "utf8").trim());
@@ -198,6 +202,14 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     expect((await status(id)).state).toBe("cancelled");
     const logs = jsonLines((await warden(fleet, ["fleet", "logs", id, "--follow"])).stdout);
     expect(logs.at(-1)).toEqual({ type: "fleet", event: "end", state: "cancelled" });
+    // What the session had changed is in its results, as a finished job's changes are.
+    const [results] = jsonLines((await warden(fleet, ["fleet", "results", id, "--json"])).stdout) as Array<{
+      state: string;
+      patch?: string;
+    }>;
+    expect(results?.state).toBe("cancelled");
+    expect(results?.patch).toContain("+kept before the cancel");
+    expect((await warden(fleet, ["fleet", "results", id])).stdout).toContain("kept.txt");
   }, 120_000);
 
   it("gives a job a transcript of the same structure as a local session of the same script", async () => {

@@ -107,6 +107,28 @@ describe.skipIf(!binary)("fleet jobs change their workspace and report what was 
     expect(json?.refusals[0]?.reason).toMatch(/protected/);
   }, 120_000);
 
+  it("says why a job whose session could not start failed: the session's error, not its subtype", async () => {
+    const missing = join(dir, "no-such-script.jsonl");
+    const id = await submit(["--repo", repo, "--model", `replay:${missing}`, "go"]);
+    const final = await settled(id);
+    expect(final.state).toBe("failed");
+    expect(final.error).toContain(`replay script ${missing}: no such file`);
+
+    const text = (await warden(fleet, ["fleet", "results", id])).stdout;
+    expect(text).toContain(`error: replay script ${missing}: no such file`);
+    const [json] = jsonLines((await warden(fleet, ["fleet", "results", id, "--json"])).stdout) as Array<{
+      error?: string;
+    }>;
+    expect(json?.error).toContain("no such file");
+  }, 120_000);
+
+  it("exits 1 from results, as from status, when a job asked for is not there", async () => {
+    const results = await warden(fleet, ["fleet", "results", "999999"]);
+    expect(results.stderr).toContain("no job 999999");
+    expect(results.code).toBe(1);
+    expect((await warden(fleet, ["fleet", "status", "999999"])).code).toBe(1);
+  }, 60_000);
+
   it("refuses to start a worker whose work folder lies inside a protected folder", async () => {
     const run = await warden(fleet, ["fleet", "worker", "--work-dir", join(fleet.home, ".warden", "fleet")]);
     expect(fleet.wardenHome).toBe(join(fleet.home, ".warden"));

@@ -29,6 +29,47 @@ function transcript(home: string, cwd: string, sessionId: string): Array<Record<
 }
 
 describe("the permission engine in a headless session", () => {
+  it("tells the model that a command reading outside the working directories needs --add-dir, not a rule", async () => {
+    const outside = tempDir("warden-headless-outside-");
+    writeFileSync(join(outside, "notes.txt"), "OUTSIDE-NOTES\n");
+    const turns = [
+      { content: [toolUse("c1", "Bash", { command: `cat ${outside}/notes.txt` })] },
+      { content: [text("done")] },
+    ];
+    const { home, cwd, script } = setup(turns, {});
+    const refused = await runCli(
+      ["-p", "read", "--model", `replay:${script}`, "--output-format", "stream-json", "--verbose", "--cwd", cwd],
+      { home, env: env(home) },
+    );
+    expect(refused.code, refused.stderr).toBe(0);
+    const refusal = JSON.stringify(
+      jsonLines(refused.stdout).find((l) => l.type === "user" && JSON.stringify(l).includes('"tool_use_id":"c1"')),
+    );
+    expect(refusal).toContain(`the user can start the session with --add-dir ${outside}`);
+    expect(refusal).not.toContain("Bash(cat:*)");
+    expect(refusal).not.toContain("OUTSIDE-NOTES");
+
+    // The advice holds: with that folder added, the same call runs.
+    const script2 = writeScript(cwd, turns);
+    const added = await runCli(
+      [
+        "-p",
+        "read",
+        "--model",
+        `replay:${script2}`,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--cwd",
+        cwd,
+        "--add-dir",
+        outside,
+      ],
+      { home, env: env(home) },
+    );
+    expect(added.stdout).toContain("OUTSIDE-NOTES");
+  });
+
   it("allows what the project's rules allow, denies the rest with a reason, and records each decision", async () => {
     const { home, cwd, script } = setup(
       [

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveProvider } from "../../src/providers/resolve.js";
+import { parseJobLines, parseJobSpec } from "../../src/fleet/job-spec.js";
+import { providerSpecProblem, resolveProvider } from "../../src/providers/resolve.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { drain, requestOf } from "./support.js";
 
@@ -134,5 +135,36 @@ describe("resolveProvider", () => {
       type: "block",
       block: { type: "text", text: `replayed in ${dir}` },
     });
+  });
+});
+
+describe("a fleet job's model, checked at submit", () => {
+  it("refuses a provider Warden does not know, or nothing after the colon, naming the known ones", () => {
+    expect(() => parseJobSpec({ prompt: "x", model: "bogus:thing" }, "line 1", providerSpecProblem)).toThrow(
+      /line 1: model: unknown provider "bogus" \(known: anthropic, openai, .*replay\)/,
+    );
+    expect(() => parseJobSpec({ prompt: "x", model: "anthropic:" }, "line 2", providerSpecProblem)).toThrow(
+      /line 2: model: nothing follows "anthropic:"/,
+    );
+    expect(() =>
+      parseJobLines(
+        '{"prompt":"a","model":"replay:/s.jsonl"}\n{"prompt":"b","model":"nope:x"}\n',
+        "jobs",
+        providerSpecProblem,
+      ),
+    ).toThrow(/no job was submitted:\n {2}jobs line 2: model: unknown provider "nope"/);
+  });
+
+  it("takes every provider resolveProvider takes, Claude Code's names and Ollama tags", () => {
+    for (const model of [
+      "anthropic:claude-sonnet-4-6",
+      "openai:gpt-4.1",
+      "ollama:llama3.1:8b",
+      "replay:/s.jsonl",
+      "sonnet",
+      "claude-opus-4-6",
+    ]) {
+      expect(parseJobSpec({ prompt: "x", model }, "t", providerSpecProblem).model).toBe(model);
+    }
   });
 });

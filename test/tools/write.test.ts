@@ -25,6 +25,16 @@ describe("Write", () => {
     expect(listFileChanges(project.sessionDir)).toMatchObject([{ tool: "Write", path: file, before: null }]);
   });
 
+  it("counts the lines it wrote: a final newline ends the last line, it does not start another", async () => {
+    const counted = async (name: string, content: string) =>
+      callText(WriteTool, { file_path: path.join(project.dir, name), content }, project.context);
+    expect(await counted("two.txt", "hello\nworld\n")).toContain("(2 lines)");
+    expect(await counted("open.txt", "hello\nworld")).toContain("(2 lines)");
+    expect(await counted("one.txt", "one\n")).toContain("(1 line)");
+    expect(await counted("blank.txt", "\n")).toContain("(1 line)");
+    expect(await counted("empty.txt", "")).toContain("(0 lines)");
+  });
+
   it("refuses a path the permission rules deny (code 1)", async () => {
     const file = path.join(project.dir, "locked", "out.txt");
     project.context.getAppState().toolPermissionContext.rules.deny.push({

@@ -79,6 +79,13 @@ export async function openSession(request: OpenSessionRequest): Promise<AcpSessi
   };
   const askHandler = editorAskHandler("", {
     announce,
+    // The call was "pending" while it waited for the person; allowed, it is running.
+    allowed: async (id) => {
+      await client.notify(acp.methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress" },
+      });
+    },
     request: async (permission) => {
       const answer = await client.request(acp.methods.client.session.requestPermission, { ...permission, sessionId });
       return answer.outcome;

@@ -34,6 +34,8 @@ export interface EditorPermissionChannel {
   ): Promise<{ outcome: "cancelled" } | { outcome: "selected"; optionId: string }>;
   /** Called before the request so the editor already lists the call it is about. */
   announce(toolUseId: string, name: string, input: Record<string, unknown>): Promise<void>;
+  /** Called once the person allowed the call: it runs now, no longer waits for approval. */
+  allowed(toolUseId: string): Promise<void>;
 }
 
 export function editorAskHandler(sessionId: string, channel: EditorPermissionChannel): AskHandler {
@@ -62,8 +64,14 @@ export function editorAskHandler(sessionId: string, channel: EditorPermissionCha
       ...(reason || request.ask.message ? { _meta: { reason: reason ?? request.ask.message } } : {}),
     });
     if (answer.outcome === "cancelled") return { behavior: "deny", message: "The prompt was cancelled in the editor." };
-    if (answer.optionId === "allow_once") return { behavior: "allow" };
-    if (answer.optionId === "allow_always" && always) return { behavior: "allow", updates: [always] };
+    if (answer.optionId === "allow_once") {
+      await channel.allowed(request.toolUseId);
+      return { behavior: "allow" };
+    }
+    if (answer.optionId === "allow_always" && always) {
+      await channel.allowed(request.toolUseId);
+      return { behavior: "allow", updates: [always] };
+    }
     return { behavior: "deny", message: "The user rejected this tool call in the editor." };
   };
 }

@@ -9,6 +9,7 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { PermissionModeError } from "../../control/session-commands.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
+import { PromptBlockedError } from "../../loop/session-hooks.js";
 import { deleteSavedSession } from "../../session/session-list.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import type { SessionConfig } from "../flags/session-config.js";
@@ -279,6 +280,12 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
       return { stopReason: stopReasonOf(terminal, entry.cancelled) };
     } catch (error) {
       if (entry.cancelled) return { stopReason: "cancelled" };
+      // A UserPromptSubmit hook refused the prompt: nothing reached the model. The person sees
+      // the hook's reason, and the turn ends as refused rather than as an internal error.
+      if (error instanceof PromptBlockedError) {
+        await send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: error.message } });
+        return { stopReason: "refusal" };
+      }
       throw error;
     } finally {
       entry.running = undefined;

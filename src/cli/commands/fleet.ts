@@ -14,6 +14,7 @@ import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js
 import { loadWorkerPolicy } from "../../fleet/worker-policy.js";
 import { protectedPathReason } from "../../permissions/index.js";
 import { untilStopSignal } from "../../process/until-stop-signal.js";
+import { providerSpecProblem } from "../../providers/resolve.js";
 import { fleetPolicyJudges } from "../fleet-policy-judges.js";
 import { jobSessionArgs } from "../session/spec-of-job.js";
 import { parseSubmitArgs } from "./fleet-submit-args.js";
@@ -55,6 +56,13 @@ const COMMON = { redis: { type: "string" }, "redis-url-file": { type: "string" }
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  // `fleet SUB --help` answers with the usage and does nothing else (`key --help` used to make a
+  // key); a word after `--` is a prompt, not a flag.
+  const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (sub !== undefined && (flags.includes("--help") || flags.includes("-h"))) {
+    out(USAGE);
+    return 0;
+  }
   try {
     switch (sub) {
       case "submit":
@@ -128,7 +136,7 @@ async function submit(argv: string[]): Promise<number> {
       );
     }
     const text = positional === "-" ? readFileSync(0, "utf8") : readFileSync(positional, "utf8");
-    specs = parseJobLines(text, positional === "-" ? "stdin" : positional).map(withLocalRepo);
+    specs = parseJobLines(text, positional === "-" ? "stdin" : positional, providerSpecProblem).map(withLocalRepo);
   } else {
     const prompt = values.prompt ?? positional;
     if (prompt === undefined) throw new FleetUsageError("submit needs a prompt, a file of jobs, or - for stdin");
@@ -142,7 +150,7 @@ async function submit(argv: string[]): Promise<number> {
     if (values["max-budget-usd"] !== undefined)
       spec.maxBudgetUsd = numberFlag("--max-budget-usd", values["max-budget-usd"]);
     if (values["json-schema"] !== undefined) spec.jsonSchema = jsonSchemaFlag(values["json-schema"]);
-    specs = [withLocalRepo(parseJobSpec(spec, "submit"))];
+    specs = [withLocalRepo(parseJobSpec(spec, "submit", providerSpecProblem))];
   }
   checkSubmitPolicy(specs, process.cwd());
   // Before connecting: a submitter without the key learns it at once.
@@ -320,22 +328,27 @@ async function results(argv: string[]): Promise<number> {
   });
   return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
+    // As status does: a job that is not there is an error a script can see in the exit code.
+    let missing = 0;
     for (const id of ids) {
       const found = await client.result(id);
       if (!found) {
         err(`warden fleet: no job ${id}\n`);
+        missing++;
         continue;
       }
       out(values.json ? `${JSON.stringify(found)}\n` : resultText(found));
     }
-    return 0;
+    return missing > 0 ? 1 : 0;
   });
 }
 
 function resultText(job: JobResult): string {
   const refused = job.refusals?.length ? `, ${refusedText(job.refusals.length)}` : "";
   const lines = [`== ${job.id} ${job.state}${refused}${job.worker ? ` (${job.worker})` : ""}`];
-  if (job.result) lines.push(String(job.result.result ?? ""));
+  // A session that failed before answering has an empty result text: its error says why.
+  const text = job.result ? String(job.result.result ?? "") : "";
+  if (text) lines.push(text);
   else if (job.error) lines.push(`error: ${job.error}`);
   for (const call of job.refusals ?? []) lines.push(`refused: ${call.tool} ${call.target}: ${call.reason}`);
   if (job.structuredOutput !== undefined) lines.push(`structured output: ${JSON.stringify(job.structuredOutput)}`);

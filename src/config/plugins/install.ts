@@ -107,10 +107,11 @@ async function pluginSourceFolder(
   if (typeof source === "string") {
     const root = realpathSync(marketplace.installLocation);
     const folder = resolve(root, source);
-    if (!existsSync(folder)) throw new Error(`${entry.name}: its source ${source} is not in the marketplace`);
-    if (!inside(root, realpathSync(folder))) {
+    // Outside first, on the path as written: a missing folder elsewhere is still a source that leaves.
+    if (!inside(root, folder) || (existsSync(folder) && !inside(root, realpathSync(folder)))) {
       throw new Error(`${entry.name}: its source ${source} leaves the marketplace's folder; refusing it`);
     }
+    if (!existsSync(folder)) throw new Error(`${entry.name}: its source ${source} (${folder}) does not exist`);
     return { folder, cleanup: () => undefined };
   }
   const url = source.source === "github" ? `https://github.com/${source.repo}.git` : source.url;

@@ -2,6 +2,8 @@
 // command bash would run; ask (bypass-proof) for content ask rules and safety findings; allow when
 // every part is read-only or covered by an allow rule and nothing was found; passthrough else.
 
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { ScriptAnalysis } from "../../shell/analysis/index.js";
 import {
   type CommandPart,
@@ -15,7 +17,7 @@ import { fallbackSimpleCommands, type SimpleCommand } from "../../shell/parse/in
 import { classifyReadOnly } from "../../shell/read-only/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
-import type { PermissionResult, ToolPermissionContext } from "../../tool/permission-types.js";
+import type { PermissionResult, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
 import { fileRuleDecision } from "./file-rules.js";
 import { ruleMatchesFlags } from "./flag-spellings.js";
@@ -89,6 +91,7 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   let reason = "";
   let usedRule: BashRule | undefined;
   let usedMode = false;
+  const outsideParts = new Map<CommandPart, string | undefined>();
   if (SECRET_VARIABLE.test(analysis.script)) {
     reason = "it expands a variable that looks like a secret";
     blocked.push(...analysis.parts);
@@ -122,6 +125,7 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     blocked.push(part);
     blockedSet.add(part);
     reason ||= verdict.reason;
+    if (verdict.outside) outsideParts.set(part, verdict.outside.at);
   }
   if (analysis.parts.length > MAX_SUBCOMMANDS_FOR_ALLOW) {
     reason ||= `the command has ${analysis.parts.length} subcommands`;
@@ -149,8 +153,20 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     // parts clears: none is offered.
     // A rule names a top-level command; a nested script's commands (`sh -c 'make all'`) are judged
     // on their own, so while one of them still needs approval no rule would stop the question.
-    ...(blocked.length > 0 && blocked.every((p) => p.depth === 0)
-      ? suggestionsFor(firstLineParts(analysis, blocked), redirectsInput(analysis))
+    // A part held back by a place outside the working directories is cleared by adding that
+    // folder, never by a rule for the command (`Bash(cat:*)` still asks for `cat /etc/x`); when
+    // the place is known only at run time nothing offered would stop the question.
+    ...(blocked.length > 0 && blocked.every((p) => p.depth === 0) && outsideFoldersKnown(outsideParts)
+      ? [
+          ...suggestionsFor(
+            firstLineParts(
+              analysis,
+              blocked.filter((p) => !outsideParts.has(p)),
+            ),
+            redirectsInput(analysis),
+          ),
+          ...outsideFolderSuggestions(outsideParts),
+        ]
       : []),
     // A redirection into the working directories is an edit: acceptEdits lets it through.
     ...(deferred.some((f) => f.id === 10) && redirectsWriteInside(analysis.structure.redirects, context)
@@ -163,6 +179,28 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
     decisionReason: { type: "other", reason: why },
     ...(suggestions.length > 0 ? { suggestions } : {}),
   };
+}
+
+function outsideFoldersKnown(outside: Map<CommandPart, string | undefined>): boolean {
+  return [...outside.values()].every((at) => at !== undefined);
+}
+
+/** Adding the folder of each outside place (the place itself when it is a folder) for the session. */
+function outsideFolderSuggestions(outside: Map<CommandPart, string | undefined>): PermissionUpdate[] {
+  const folders = new Set<string>();
+  for (const at of outside.values()) {
+    if (at === undefined) continue;
+    folders.add(isDirectory(at) ? at : dirname(at));
+  }
+  return folders.size > 0 ? [{ type: "addDirectories", directories: [...folders], destination: "session" }] : [];
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether anything in the script reads a file, heredoc or string on an input descriptor. */
@@ -297,7 +335,11 @@ function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
   return undefined;
 }
 
-type PartVerdict = { allowed: true; rule?: BashRule; byMode?: boolean } | { allowed: false; reason: string };
+type PartVerdict =
+  | { allowed: true; rule?: BashRule; byMode?: boolean }
+  // `outside`: the part is held back by a place outside the working directories, which no allow
+  // rule clears; `at` is that place (absolute) when it is known before the command runs.
+  | { allowed: false; reason: string; outside?: { at?: string } };
 
 function judgePart(
   part: CommandPart,
@@ -328,6 +370,7 @@ function judgePart(
         command.cwd === undefined
           ? "it runs after a cd whose target is known only at run time"
           : `it runs in ${command.cwd}, outside the working directories`,
+      outside: command.cwd === undefined ? {} : { at: resolveWordPath(literalWord(command.cwd), "/") },
     };
   }
   const deepest = [...part.unwrapping.views].reverse().find((v) => v.transparent);
@@ -342,12 +385,17 @@ function judgePart(
       return {
         allowed: false,
         reason: `it reads ${outside.literal ? outside.value : outside.source}, outside the working directories`,
+        outside: { at: outside.literal ? resolveWordPath(outside, command.cwd) : undefined },
       };
     const input = command.redirects.find(
       (r) => r.target && r.operator === "<" && !isReadableWithoutPrompt(r.target, command.cwd, context),
     );
     if (input?.target)
-      return { allowed: false, reason: `it reads ${input.target.value}, outside the working directories` };
+      return {
+        allowed: false,
+        reason: `it reads ${input.target.value}, outside the working directories`,
+        outside: { at: input.target.literal ? resolveWordPath(input.target, command.cwd) : undefined },
+      };
     const gitObjection = deepest ? gitConfigObjection(deepest.words, command.cwd) : undefined;
     if (gitObjection) return { allowed: false, reason: gitObjection };
     return { allowed: true };

@@ -45,6 +45,13 @@ export function howToAllow(request: AskRequest): string {
   }
   const addRules = request.ask.suggestions?.find((s) => s.type === "addRules" && s.behavior === "allow");
   const acceptEdits = request.ask.suggestions?.some((s) => s.type === "setMode" && s.mode === "acceptEdits");
+  // A command held back by a folder outside the working directories (`cat /srv/x`): the folder,
+  // not a rule, is what lets it through (with a rule for the parts that need one).
+  const outside = request.ask.suggestions?.find((s) => s.type === "addDirectories");
+  const addDirs = outside?.type === "addDirectories" ? outside.directories.map((d) => `--add-dir ${d}`).join(" ") : "";
+  if (!addRules && addDirs) {
+    return `It is outside the working directories; the user can start the session with ${addDirs}.`;
+  }
   if (!addRules && acceptEdits) {
     return "It is an edit inside the working directories: the user can start the session with --permission-mode acceptEdits.";
   }
@@ -54,9 +61,10 @@ export function howToAllow(request: AskRequest): string {
     return "No rule narrower than allowing any command covers this call: the user can approve it once, when asked in an interactive session.";
   }
   const rules = values.map(formatRule);
+  const andDirs = addDirs ? `, and start the session with ${addDirs}` : "";
   return `To allow it, the user can pass --allowedTools "${rules.join(",")}" or add ${rules
     .map((r) => JSON.stringify(r))
-    .join(", ")} to permissions.allow in .warden/settings.json.`;
+    .join(", ")} to permissions.allow in .warden/settings.json${andDirs}.`;
 }
 
 /**

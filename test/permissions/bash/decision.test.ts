@@ -241,6 +241,48 @@ describe("passthrough", () => {
     }
   });
 
+  it("offers the folder, never a rule, for a command held back by a place outside the working directories", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "warden-outside-"));
+    mkdirSync(join(outside, "sub"));
+    for (const command of [
+      `cat ${outside}/notes.txt`,
+      `ls ${outside}`,
+      `cd ${outside} && ls`,
+      `wc -l < ${outside}/x`,
+    ]) {
+      const result = await decide(command);
+      expect(result.behavior, command).toBe("passthrough");
+      if (result.behavior !== "passthrough") return;
+      expect(result.suggestions, command).toEqual([
+        { type: "addDirectories", directories: [outside], destination: "session" },
+      ]);
+      // The rule the old suggestion offered does not stop the question: only the folder does.
+      expect(
+        (await decide(command, { allow: ["Bash(cat:*)", "Bash(ls:*)", "Bash(cd:*)", "Bash(wc:*)"] })).behavior,
+      ).toBe("passthrough");
+      const added = await checkBashCommandPermission({
+        command,
+        cwd: project,
+        permissionContext: contextWith({}, [project, outside]),
+      });
+      expect(added.behavior, command).toBe("allow");
+    }
+    // A part that needs a rule keeps its rule beside the folder.
+    const mixed = await decide(`npm run build && cat ${outside}/sub/log`);
+    expect(mixed.behavior === "passthrough" ? mixed.suggestions : undefined).toEqual([
+      {
+        type: "addRules",
+        behavior: "allow",
+        rules: [{ toolName: "Bash", ruleContent: "npm run:*" }],
+        destination: "localSettings",
+      },
+      { type: "addDirectories", directories: [join(outside, "sub")], destination: "session" },
+    ]);
+    // A place known only at run time: nothing offered would stop the question.
+    const unknown = await decide('cd "$TARGET" && ls');
+    expect(unknown.behavior === "passthrough" ? unknown.suggestions : "not passthrough").toBeUndefined();
+  });
+
   it("offers a rule for the first line of a multi-line command only", async () => {
     const result = await decide("npm run build\nnpm publish");
     expect(

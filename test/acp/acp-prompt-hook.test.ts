@@ -1,0 +1,62 @@
+// A UserPromptSubmit hook that refuses a prompt, seen from an editor: the built `warden acp`
+// driven by the official ACP SDK's client side. The person sees the hook's reason, the turn ends
+// as a refusal (not a JSON-RPC internal error), nothing reaches the model, and the session takes
+// the next prompt.
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { describe, expect, it } from "vitest";
+import { startEditor, updatesOf } from "./editor-client.js";
+
+describe("warden acp: a prompt a UserPromptSubmit hook refuses", () => {
+  it("ends the turn as a refusal with the hook's reason shown, and the next prompt goes on", async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "warden-acp-hook-")));
+    const home = join(base, "home");
+    const project = join(base, "project");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    mkdirSync(home, { recursive: true });
+    const hook = join(base, "refuse.sh");
+    // Refuses prompts that mention a secret; lets the others through.
+    writeFileSync(hook, '#!/bin/sh\nif grep -q SECRET; then echo "no secrets in prompts" >&2; exit 2; fi\nexit 0\n');
+    chmodSync(hook, 0o755);
+    const settings = join(base, "settings.json");
+    writeFileSync(
+      settings,
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] } }),
+    );
+    const script = join(base, "model.jsonl");
+    writeFileSync(script, `${JSON.stringify({ content: [{ type: "text", text: "The model answered." }] })}\n`);
+
+    const editor = startEditor(["--model", `replay:${script}`, "--settings", settings], { cwd: project, home });
+    const code = await editor.run(async (agent) => {
+      await agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {},
+      });
+      const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
+      const refused = await agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "here is my SECRET" }],
+      });
+      expect(refused.stopReason).toBe("refusal");
+      const shown = updatesOf(editor.updates, "agent_message_chunk").map((u) =>
+        u.content.type === "text" ? u.content.text : "",
+      );
+      expect(shown.join("")).toContain("blocked by a UserPromptSubmit hook: no secrets in prompts");
+      expect(shown.join("")).not.toContain("The model answered.");
+
+      const next = await agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "an ordinary question" }],
+      });
+      expect(next.stopReason).toBe("end_turn");
+      expect(
+        updatesOf(editor.updates, "agent_message_chunk")
+          .map((u) => (u.content.type === "text" ? u.content.text : ""))
+          .join(""),
+      ).toContain("The model answered.");
+    });
+    expect(code, editor.stderr()).toBe(0);
+  }, 60_000);
+});
