@@ -25,6 +25,20 @@ describe("Write", () => {
     expect(listFileChanges(project.sessionDir)).toMatchObject([{ tool: "Write", path: file, before: null }]);
   });
 
+  it("counts the lines it wrote as wc -l does: a final newline starts no extra line", async () => {
+    const created = await callText(
+      WriteTool,
+      { file_path: path.join(project.dir, "one.txt"), content: "only\n" },
+      project.context,
+    );
+    expect(created).toMatch(/one\.txt \(1 line\)$/);
+    const two = path.join(project.dir, "two.txt");
+    await callText(WriteTool, { file_path: two, content: "a\nb" }, project.context);
+    await callText(ReadTool, { file_path: two }, project.context);
+    const overwritten = await callText(WriteTool, { file_path: two, content: "a\nb\nc\n" }, project.context);
+    expect(overwritten).toContain("has been overwritten (3 lines)");
+  });
+
   it("refuses a path the permission rules deny (code 1)", async () => {
     const file = path.join(project.dir, "locked", "out.txt");
     project.context.getAppState().toolPermissionContext.rules.deny.push({

@@ -103,7 +103,8 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       content,
       encoding: current?.encoding ?? "utf8",
     }));
-    const lines = content === "" ? 0 : content.split("\n").length;
+    // A final newline ends the last line; it does not start another ("a\n" is one line, as wc -l counts).
+    const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
     const historyWarning = change.historyWarning;
     if (!change.before) return { data: { type: "create", filePath, lines, historyWarning } };
     return {
@@ -114,8 +115,12 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   mapToolResult(output, toolUseId) {
     const content =
       output.type === "create"
-        ? `File created successfully at: ${output.filePath} (${output.lines} lines)`
-        : `The file ${output.filePath} has been overwritten (${output.lines} lines). Changes:\n${output.diff || "(no changes)"}`;
+        ? `File created successfully at: ${output.filePath} (${linesText(output.lines)})`
+        : `The file ${output.filePath} has been overwritten (${linesText(output.lines)}). Changes:\n${output.diff || "(no changes)"}`;
     return { type: "tool_result", tool_use_id: toolUseId, content: withHistoryWarning(content, output.historyWarning) };
   },
 });
+
+function linesText(count: number): string {
+  return count === 1 ? "1 line" : `${count} lines`;
+}
