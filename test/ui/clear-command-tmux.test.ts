@@ -56,20 +56,35 @@ it("says a settings warning among the UI's notices, at the start and after /clea
   expect(after).not.toContain("warden: warning:");
 });
 
-it("/clear keeps the model chosen with /model and the mode chosen with Shift+Tab", async () => {
+it("/clear and /resume keep the model chosen with /model and the mode chosen with Shift+Tab", async () => {
   const p = tuiProject([{ content: [text("answer from the first model")] }]);
   const second = writeScript(tempDir("warden-clear-second-"), [{ content: [text("answer from the second model")] }]);
   const terminal = p.start([], {}, { width: 120, height: 40 });
   await terminal.waitFor(READY);
+  // A first conversation, for /resume to come back to.
+  await submit(terminal, "first");
+  await terminal.waitFor("answer from the first model");
   await submit(terminal, `/model replay:${second}`);
   await terminal.waitFor(`Now using replay:${second}`);
   terminal.press("BTab");
   await terminal.waitFor("accept edits on");
 
   await submit(terminal, "/clear");
-  await terminal.waitFor((screen) => !screen.includes("Now using") && screen.includes("accept edits on"));
+  await terminal.waitFor(
+    (screen) => !screen.includes("Now using") && !screen.includes("> first") && screen.includes("accept edits on"),
+  );
   await submit(terminal, "hello");
   const screen = await terminal.waitFor(/answer from the (first|second) model/);
   expect(screen).toContain("answer from the second model");
   expect(screen).toContain("accept edits on");
+
+  // /resume too: the conversation is the first one, the model and the mode still the chosen ones.
+  await submit(terminal, "/resume");
+  await terminal.waitFor("Resume which session?");
+  terminal.press("Enter");
+  await terminal.waitFor((screen) => screen.includes("Resumed session") && screen.includes("> first"));
+  await submit(terminal, "again");
+  const resumed = await terminal.waitFor(/> again[\s\S]*answer from the (first|second) model/);
+  expect(resumed.slice(resumed.indexOf("> again"))).toContain("answer from the second model");
+  expect(resumed).toContain("accept edits on");
 });

@@ -23,11 +23,10 @@ export function sessionCommandContext(current: SessionHandle, deps: CommandConte
     transcript: deps.transcript,
     submitPrompt: deps.submitPrompt,
     switchSession: async (options) => {
-      // A new conversation in this session (/clear, a plugin reload) keeps the model and the mode
-      // the person chose since the start (/model, Shift+Tab); an earlier one (/resume) brings its own model.
-      const keep = options.resume === undefined || options.resume === current.engine.sessionId;
-      const next = await deps.openSession(keep ? { ...options, model: current.engine.modelLabel } : options);
-      if (keep) keepMode(next, current.engine.getAppState().toolPermissionContext.mode);
+      // The model and the mode are the person's choice for the whole sitting (/model, Shift+Tab),
+      // not the conversation's: /clear, /resume and a plugin reload keep them.
+      const next = await deps.openSession({ ...options, model: current.engine.modelLabel });
+      keepMode(next, current.engine.getAppState().toolPermissionContext.mode);
       await current.close();
       deps.showSession(next);
     },
