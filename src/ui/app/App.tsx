@@ -358,10 +358,10 @@ export function App(props: AppProps) {
   const question = ask ? undefined : elicitations.current;
   const sampling = ask || question ? undefined : samplings.current;
   // A dialog holds the keys while it shows (the prompt listens to none), but Ctrl+C keeps its
-  // meaning: it interrupts what runs and, pressed twice, exits.
+  // meaning: it interrupts what runs and, pressed twice, exits (it clears no draft here: "empty").
   useKeys(
     (event) => {
-      if (event.kind === "key" && event.name === "ctrlC") onOtherKey("ctrlC", false);
+      if (event.kind === "key" && event.name === "ctrlC") onOtherKey("ctrlC", true);
     },
     Boolean(ask || question || sampling || picking),
   );
