@@ -63,6 +63,8 @@ export async function runResolvedToolCall(
   canUseTool: CanUseTool,
   assistantMessage: AssistantMessage | undefined,
   onProgress?: (progress: unknown) => void,
+  /** Told just before the tool itself is called (its checks, hooks and permission passed). */
+  onToolCalled?: () => void,
 ): Promise<ToolRunOutcome> {
   const { block } = call;
   if (!call.tool) return { result: errorResult(block.id, call.problem) };
@@ -119,6 +121,7 @@ export async function runResolvedToolCall(
 
     let output: Awaited<ReturnType<AnyTool["call"]>>;
     try {
+      onToolCalled?.();
       output = await tool.call(input, callContext, canUseTool, assistantMessage, onProgress);
     } catch (error) {
       if (context.abortController.signal.aborted) throw error;

@@ -49,6 +49,11 @@ interface TrackedCall {
   syntheticReason?: ToolAbortReason;
   /** The output a running call last reported (a long Bash command's last lines), kept for its interrupted result. */
   outputSoFar?: PartialOutput;
+  /**
+   * The tool itself was called (its checks, hooks and permission passed). A call stopped before
+   * then, such as one the person refused with Esc in its permission dialog, was not run.
+   */
+  toolCalled?: boolean;
 }
 
 /**
@@ -256,7 +261,10 @@ export class StreamingToolExecutor {
       this.progressQueue.push({ type: "progress", toolUseId: call.resolved.block.id, progress });
       this.wake();
     };
-    runResolvedToolCall(call.resolved, callContext, this.canUseTool, call.assistantMessage, onProgress)
+    const onToolCalled = () => {
+      call.toolCalled = true;
+    };
+    runResolvedToolCall(call.resolved, callContext, this.canUseTool, call.assistantMessage, onProgress, onToolCalled)
       .then(async (outcome) => ({
         ...outcome,
         result: await applyToolResultLimit(outcome.result, outcome.tool, this.context.options.sessionDir),
@@ -297,7 +305,13 @@ export class StreamingToolExecutor {
     call.syntheticReason = reason;
     call.outcome = {
       tool: call.resolved.tool,
-      result: syntheticResult(call.resolved.block, reason, started, this.erroredSibling, call.outputSoFar),
+      result: syntheticResult(
+        call.resolved.block,
+        reason,
+        started && call.toolCalled === true,
+        this.erroredSibling,
+        call.outputSoFar,
+      ),
     };
     // A call that was running frees its slot; queued calls are then settled (the tree is aborted).
     if (started) this.advance();

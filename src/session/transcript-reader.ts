@@ -18,6 +18,8 @@ export interface LoadedTranscript {
   warnings: string[];
   /** Set when the conversation was compacted: deferred tools loaded before the last boundary. */
   loadedDeferredTools?: string[];
+  /** When each tool result of the conversation was recorded (ms since the epoch), by tool_use id. */
+  toolResultTimes: Map<string, number>;
 }
 
 /** Session ids are file names: anything else could walk out of the transcript folder. */
@@ -107,6 +109,7 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
   let model: string | undefined;
   let taskList: TaskListSnapshot | undefined;
   let loadedDeferredTools: string[] | undefined;
+  const toolResultTimes = new Map<string, number>();
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
     let entry: {
@@ -115,6 +118,7 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
       sessionId?: unknown;
       model?: unknown;
       loadedDeferredTools?: unknown;
+      timestamp?: unknown;
     };
     try {
       entry = JSON.parse(line);
@@ -136,17 +140,29 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
     } else if (entry.type === "compact_boundary") {
       // Everything before was summarised: the messages after this line are the conversation.
       messages.length = 0;
+      toolResultTimes.clear();
       loadedDeferredTools = Array.isArray(entry.loadedDeferredTools)
         ? entry.loadedDeferredTools.filter((name): name is string => typeof name === "string")
         : [];
     } else if (entry.type === "message" || entry.type === "user" || entry.type === "assistant") {
       // Claude Code's user / assistant lines, or a `message` entry of a format-1 transcript.
       const message = messageFromLine(entry as Record<string, unknown>);
-      if (message) messages.push(message);
-      else warnings.push(`transcript ${path}: line ${index + 1} holds a malformed message; skipped it`);
+      if (message) {
+        messages.push(message);
+        const at = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;
+        if (message.role === "user" && Array.isArray(message.content) && Number.isFinite(at))
+          for (const block of message.content)
+            if (block.type === "tool_result") toolResultTimes.set(block.tool_use_id, at);
+      } else warnings.push(`transcript ${path}: line ${index + 1} holds a malformed message; skipped it`);
     }
   });
-  const loaded: LoadedTranscript = { sessionId, path, messages: pairDanglingToolUses(messages), warnings };
+  const loaded: LoadedTranscript = {
+    sessionId,
+    path,
+    messages: pairDanglingToolUses(messages),
+    warnings,
+    toolResultTimes,
+  };
   if (model !== undefined) loaded.model = model;
   if (taskList !== undefined) loaded.taskList = taskList;
   if (loadedDeferredTools !== undefined) loaded.loadedDeferredTools = loadedDeferredTools;

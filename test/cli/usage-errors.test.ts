@@ -25,6 +25,12 @@ const usageCases: Array<{ name: string; args: (ws: ReturnType<typeof workspace>)
     says: "--settings:1: invalid JSON",
   },
   {
+    // Skipped, the session would run without the restriction asked for.
+    name: "a --disallowedTools rule that cannot be read",
+    args: (ws) => ["--disallowedTools", "Bash(rm", "--model", `replay:${ws.script}`],
+    says: '--disallowedTools: malformed deny rule: "Bash(rm" must end with ")"',
+  },
+  {
     name: "a model that cannot be used",
     args: () => ["--model", "replay:/no/such/script.jsonl"],
     says: "no such file",
@@ -72,6 +78,34 @@ describe("a run that cannot start", () => {
     const [result] = jsonLines(run.stdout);
     expect(result).toMatchObject({ type: "result", is_error: true, error_kind: "setup" });
     expect(String(result?.error)).toContain("settings.json:1: invalid JSON");
+  });
+
+  it("bypass mode that the settings disable: exit 1 and still a JSON result", async () => {
+    const ws = workspace();
+    mkdirSync(join(ws.cwd, ".claude"));
+    writeFileSync(
+      join(ws.cwd, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { disableBypassPermissionsMode: "disable" } }),
+    );
+    const run = await runCli(
+      [
+        "-p",
+        "x",
+        "--cwd",
+        ws.cwd,
+        "--model",
+        `replay:${ws.script}`,
+        "--dangerously-skip-permissions",
+        "--output-format",
+        "json",
+      ],
+      { home: ws.home },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("bypassPermissions mode is disabled by");
+    const [result] = jsonLines(run.stdout);
+    expect(result).toMatchObject({ type: "result", is_error: true, error_kind: "setup" });
+    expect(String(result?.error)).toContain("disableBypassPermissionsMode");
   });
 
   it("keeps the session id asked for in the error result", async () => {

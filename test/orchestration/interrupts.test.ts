@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { drainQueuedUserMessages, submitWhileRunning } from "../../src/loop/user-message-queue.js";
 import { StreamingToolExecutor } from "../../src/orchestration/streaming-executor.js";
-import type { AnyTool } from "../../src/tool/types.js";
+import type { AnyTool, CanUseTool } from "../../src/tool/types.js";
 import { BashTool } from "../../src/tools/bash/tool.js";
 import {
   allowAll,
@@ -49,6 +49,35 @@ describe("ESC-style abort (user cancel)", () => {
     expect(log.get("block-running").aborted).toBe(true);
     expect(log.has("queued")).toBe(false);
     expect(log.has("queued-after")).toBe(false);
+  });
+
+  it("says a call stopped while its permission was still asked was not run (the person refused it with Esc)", async () => {
+    const log = new CallLog();
+    const queryController = new AbortController();
+    const context = makeContext(standardTools(log), await tempSessionDir(), queryController);
+    let asked!: () => void;
+    const question = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    // The person's dialog: it answers only when the turn is stopped (Esc declines and interrupts).
+    const canUseTool: CanUseTool = (_tool, _input, callContext) =>
+      new Promise((resolve) => {
+        asked();
+        callContext.abortController.signal.addEventListener("abort", () =>
+          resolve({
+            behavior: "deny",
+            message: "The user declined this call.",
+            decisionReason: { type: "other", reason: "asked" },
+          }),
+        );
+      });
+    const executor = new StreamingToolExecutor({ context, canUseTool });
+    executor.addTool(call("Unsafe", { ms: 1 }, "asked"));
+    await question;
+    queryController.abort();
+    const results = resultsOf(await collect(executor.getRemainingResults()));
+    expect(textOfResult(results[0]!)).toBe("Interrupted by the user: the tool call was not run.");
+    expect(log.has("asked")).toBe(false);
   });
 
   it("pairs calls that arrive from the stream after the abort", async () => {

@@ -33,6 +33,11 @@ describe("Write", () => {
     expect(await counted("one.txt", "one\n")).toContain("(1 line)");
     expect(await counted("blank.txt", "\n")).toContain("(1 line)");
     expect(await counted("empty.txt", "")).toContain("(0 lines)");
+    const two = path.join(project.dir, "two-then-three.txt");
+    await callText(WriteTool, { file_path: two, content: "a\nb" }, project.context);
+    await callText(ReadTool, { file_path: two }, project.context);
+    const overwritten = await callText(WriteTool, { file_path: two, content: "a\nb\nc\n" }, project.context);
+    expect(overwritten).toContain("has been overwritten (3 lines)");
   });
 
   it("refuses a path the permission rules deny (code 1)", async () => {

@@ -1,12 +1,13 @@
 // `/clear` in the interactive UI, as a person sees it: the screen is wiped and the prompt drawn
 // again at once (not only after the next key), and what the person allowed "always" in the
-// cleared conversation still holds in the new one (it was saved to .warden/settings.local.json).
+// cleared conversation still holds in the new one (it was saved to .warden/settings.local.json), as
+// do the model and the mode chosen during the session.
 // The built binary in tmux.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { killTerminals, READY, submit, tuiProject, writeIn } from "../helpers/tui-project.js";
-import { text, toolUse } from "../loop/helpers.js";
+import { tempDir, text, toolUse, writeScript } from "../loop/helpers.js";
 
 afterEach(killTerminals);
 
@@ -53,4 +54,37 @@ it("says a settings warning among the UI's notices, at the start and after /clea
     (screen) => READY.test(screen) && !screen.includes("> /clear") && screen.includes(warning),
   );
   expect(after).not.toContain("warden: warning:");
+});
+
+it("/clear and /resume keep the model chosen with /model and the mode chosen with Shift+Tab", async () => {
+  const p = tuiProject([{ content: [text("answer from the first model")] }]);
+  const second = writeScript(tempDir("warden-clear-second-"), [{ content: [text("answer from the second model")] }]);
+  const terminal = p.start([], {}, { width: 120, height: 40 });
+  await terminal.waitFor(READY);
+  // A first conversation, for /resume to come back to.
+  await submit(terminal, "first");
+  await terminal.waitFor("answer from the first model");
+  await submit(terminal, `/model replay:${second}`);
+  await terminal.waitFor(`Now using replay:${second}`);
+  terminal.press("BTab");
+  await terminal.waitFor("accept edits on");
+
+  await submit(terminal, "/clear");
+  await terminal.waitFor(
+    (screen) => !screen.includes("Now using") && !screen.includes("> first") && screen.includes("accept edits on"),
+  );
+  await submit(terminal, "hello");
+  const screen = await terminal.waitFor(/answer from the (first|second) model/);
+  expect(screen).toContain("answer from the second model");
+  expect(screen).toContain("accept edits on");
+
+  // /resume too: the conversation is the first one, the model and the mode still the chosen ones.
+  await submit(terminal, "/resume");
+  await terminal.waitFor("Resume which session?");
+  terminal.press("Enter");
+  await terminal.waitFor((screen) => screen.includes("Resumed session") && screen.includes("> first"));
+  await submit(terminal, "again");
+  const resumed = await terminal.waitFor(/> again[\s\S]*answer from the (first|second) model/);
+  expect(resumed.slice(resumed.indexOf("> again"))).toContain("answer from the second model");
+  expect(resumed).toContain("accept edits on");
 });

@@ -5,6 +5,7 @@ import { createElement } from "react";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let render: typeof import("ink-testing-library").render;
+let Box: typeof import("ink").Box;
 let DiffView: typeof import("../../src/ui/components/DiffView.js").DiffView;
 let diffLines: typeof import("../../src/ui/components/DiffView.js").diffLines;
 let diffStats: typeof import("../../src/ui/components/DiffView.js").diffStats;
@@ -19,6 +20,7 @@ beforeAll(async () => {
   levelBefore = inkChalk.level;
   inkChalk.level = 1;
   ({ render } = await import("ink-testing-library"));
+  ({ Box } = await import("ink"));
   ({ DiffView, diffLines, diffStats } = await import("../../src/ui/components/DiffView.js"));
 });
 afterAll(() => {
@@ -49,8 +51,9 @@ describe("DiffView", () => {
     const { lastFrame, unmount } = render(createElement(DiffView, { oldText: "old\nsame\n", newText: "new\nsame\n" }));
     const frame = lastFrame() ?? "";
     unmount();
-    expect(frame).toMatch(/\x1b\[31m1 - old/);
-    expect(frame).toMatch(/\x1b\[32m1 \+ new/);
+    // The number and sign, then the text, each in the line's colour.
+    expect(frame).toMatch(/\x1b\[31m1 - (\x1b\[39m)?\s*(\x1b\[31m)?old/);
+    expect(frame).toMatch(/\x1b\[32m1 \+ (\x1b\[39m)?\s*(\x1b\[32m)?new/);
     expect(frame).not.toMatch(/\x1b\[3[12]m2 {3}same/);
   });
 
@@ -64,6 +67,20 @@ describe("DiffView", () => {
     expect(diffStats(diffLines("a\nb\n", "a\nb\nc\n"))).toEqual({ added: 1, removed: 0 });
     const lines = diffLines("one", "one\ntwo").map((l) => `${l.kind} ${l.text}`);
     expect(lines).toEqual(["context one", "add two"]);
+  });
+
+  it("wraps a long line under its own text, past the line numbers", () => {
+    const long = Array.from({ length: 12 }, (_, i) => `word${i}`).join(" ");
+    const { lastFrame, unmount } = render(
+      createElement(Box, { width: 30 }, createElement(DiffView, { oldText: "short\n", newText: `${long}\n` })),
+    );
+    const lines = plain(lastFrame() ?? "").split("\n");
+    unmount();
+    const added = lines.findIndex((l) => l.startsWith("1 + word0"));
+    expect(added).toBeGreaterThan(-1);
+    const continued = lines.slice(added + 1).filter((l) => l.trim() !== "");
+    expect(continued.length).toBeGreaterThan(0);
+    for (const line of continued) expect(line).toMatch(/^ {4}word/);
   });
 
   it("counts what is left out past maxLines", () => {

@@ -38,6 +38,11 @@ describe("/help's layout", () => {
     ).toContain(long);
   });
 
+  it("names the keys and prompt forms the session takes besides the commands", async () => {
+    const keys = (await helpAt(120)).slice(-3).join("\n");
+    for (const form of ["Ctrl+B", "!command", "@path", "Shift+Tab", "Esc"]) expect(keys).toContain(form);
+  });
+
   it("leaves a description that fits on its line", async () => {
     const lines = await helpAt(200);
     expect(lines.find((line) => line.trimStart().startsWith("/exit"))).toMatch(/^ {2}\/exit +End the session$/);

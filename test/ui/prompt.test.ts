@@ -168,6 +168,18 @@ describe("Prompt", () => {
     ]);
   });
 
+  it("clears a draft on Ctrl+C (saying the prompt was not empty) and keeps it in the history", async () => {
+    const { app, other, keys } = mount();
+    unmount = app.unmount;
+    await pause();
+    await keys("half a thought");
+    await keys("\x03");
+    expect(app.lastFrame()).not.toContain("half a thought");
+    expect(other).toEqual([{ name: "ctrlC", empty: false }]);
+    await keys("\x1b[A");
+    expect(app.lastFrame()).toContain("half a thought");
+  });
+
   it("completes an @path with Tab from the working directory and lists several candidates", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "warden-mention-"));
     mkdirSync(join(cwd, "src"));

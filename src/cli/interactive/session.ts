@@ -47,6 +47,7 @@ export async function openInteractiveSession(
   if (options.rereadSettings) forgetSessionPermissions(config);
   const plan = await planSession(config, {
     resume: options.resume,
+    model: options.model,
     warn,
     inform: (message) => void notices.push(message),
   });

@@ -7,6 +7,7 @@ import { SettingsError, settingsValue } from "../../config/settings.js";
 import { mcpConfigArgProblems } from "../../mcp/config-sources.js";
 import { budgetProblem } from "../../models/budget.js";
 import { applyOverride, type ModelInfo, modelInfoFor } from "../../models/resolve.js";
+import { PermissionConfigError } from "../../permissions/settings/context-builder.js";
 import type { SessionPermissions } from "../../permissions/settings/index.js";
 import type { RetryInfo } from "../../providers/retry.js";
 import type { SessionConfig } from "../flags/session-config.js";
@@ -85,6 +86,9 @@ async function settingsOrUsageError(
   try {
     return await sessionPermissionsInstallingPlugins(config, inform, warn);
   } catch (error) {
+    // Rules or modes that cannot hold (a malformed --disallowedTools rule, bypass mode that the
+    // settings disable): the session's set-up failure, reported as such (a JSON result when asked).
+    if (error instanceof PermissionConfigError) throw new SessionSetupError(error.message, error.badFlag ? 2 : 1);
     if (!(error instanceof SettingsError) || config.settings === undefined) throw error;
     const flagFile = config.settings.trimStart().startsWith("{") ? "--settings" : resolve(config.cwd, config.settings);
     if (!error.issues.some((issue) => issue.file === flagFile)) throw error;

@@ -11,6 +11,8 @@ export interface ResumedSession {
   model?: string;
   taskList?: TaskListSnapshot;
   loadedDeferredTools?: string[];
+  /** When each tool result was recorded (ms since the epoch), by tool_use id. */
+  toolResultTimes?: ReadonlyMap<string, number>;
 }
 
 export interface ResumeRequest {

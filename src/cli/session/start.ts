@@ -38,6 +38,7 @@ import { setUpLsp } from "./lsp-setup.js";
 import { headlessMcpFeatures, sessionRoots } from "./mcp-features.js";
 import { autoModeClassifier, bindPermissions } from "./permissions.js";
 import type { SessionPlan } from "./plan.js";
+import { restoredReads } from "./restore-read-state.js";
 import { withToolsLoadedBefore } from "./resume.js";
 import { skillArrivalSource } from "./skill-arrival.js";
 import type { SessionSkills } from "./skills-setup.js";
@@ -323,6 +324,9 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       onMemoryNotice: warn,
     });
     sessionRef = session;
+    if (resumed?.toolResultTimes)
+      for (const { path, record } of restoredReads(resumed.messages, resumed.toolResultTimes, config.cwd))
+        session.seedFileRead(path, record);
     rootsKey = rootsNow().join("\0");
     mcpForRoots = mcp;
     mcp.onToolsChanged((mcpTools, instructions) => {

@@ -38,9 +38,12 @@ export interface BuiltPermissionContext {
 
 /** A flag combination that cannot be honoured safely: the session must not start. */
 export class PermissionConfigError extends Error {
-  constructor(message: string) {
+  /** A command-line value is at fault (a usage error), not the settings files. */
+  readonly badFlag: boolean;
+  constructor(message: string, options: { badFlag?: boolean } = {}) {
     super(message);
     this.name = "PermissionConfigError";
+    this.badFlag = options.badFlag === true;
   }
 }
 
@@ -64,12 +67,18 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     ruleSets.push(parsed.rules);
   }
   if (!managedOnly) {
-    const fromCli = rulesFromStrings(
-      { allow: cli.allowedTools, deny: cli.disallowedTools },
-      "cliArg",
-      cwd,
-      "--allowedTools/--disallowedTools",
-    );
+    // A deny rule the person typed and mistyped is not skipped: the session would run without the
+    // restriction they asked for. An allow rule that cannot be read only grants less (a warning).
+    const cliDeny = rulesFromStrings({ deny: cli.disallowedTools }, "cliArg", cwd, "--disallowedTools");
+    if (cliDeny.issues.length > 0) {
+      const problems = cliDeny.issues.map((issue) => issue.message.replace(" skipped", "")).join("; ");
+      throw new PermissionConfigError(
+        `--disallowedTools: ${problems}; fix the rule, the session does not start without it`,
+        { badFlag: true },
+      );
+    }
+    const fromCli = rulesFromStrings({ allow: cli.allowedTools }, "cliArg", cwd, "--allowedTools");
+    fromCli.rules.deny.push(...cliDeny.rules.deny);
     const fromSession = rulesFromStrings(options.sessionRules ?? {}, "session", cwd, "session rules");
     warnings.push(...fromCli.issues, ...fromSession.issues);
     ruleSets.push(fromCli.rules, fromSession.rules);

@@ -103,7 +103,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       content,
       encoding: current?.encoding ?? "utf8",
     }));
-    // A final newline ends the last line; it does not start another ("one\n" is one line).
+    // A final newline ends the last line; it does not start another ("a\n" is one line, as wc -l counts).
     const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
     const historyWarning = change.historyWarning;
     if (!change.before) return { data: { type: "create", filePath, lines, historyWarning } };

@@ -90,6 +90,15 @@ export function App(props: AppProps) {
 
   useEffect(() => transcript.subscribe(redraw), [transcript]);
   useEffect(() => permissions.subscribe(redraw), [permissions]);
+  // A call's elapsed time counts from the person's answer, not from while its question was open.
+  useEffect(() => {
+    let waiting = new Set(permissions.toolUseIds);
+    return permissions.subscribe(() => {
+      const now = new Set(permissions.toolUseIds);
+      for (const id of waiting) if (!now.has(id)) transcript.restartClock(id);
+      waiting = now;
+    });
+  }, [permissions, transcript]);
   useEffect(() => elicitations.subscribe(redraw), [elicitations]);
   useEffect(() => samplings.subscribe(redraw), [samplings]);
   useSessionFeeds(handle, transcript);
@@ -349,10 +358,10 @@ export function App(props: AppProps) {
   const question = ask ? undefined : elicitations.current;
   const sampling = ask || question ? undefined : samplings.current;
   // A dialog holds the keys while it shows (the prompt listens to none), but Ctrl+C keeps its
-  // meaning: it interrupts what runs and, pressed twice, exits.
+  // meaning: it interrupts what runs and, pressed twice, exits (it clears no draft here: "empty").
   useKeys(
     (event) => {
-      if (event.kind === "key" && event.name === "ctrlC") onOtherKey("ctrlC", false);
+      if (event.kind === "key" && event.name === "ctrlC") onOtherKey("ctrlC", true);
     },
     Boolean(ask || question || sampling || picking),
   );
@@ -372,6 +381,7 @@ export function App(props: AppProps) {
         now={now}
         backgroundTasks={engine ? (engine.getAppState().backgroundTasks?.list() ?? []) : undefined}
         working={busy && !ask && !question && !sampling}
+        asking={new Set(permissions.toolUseIds)}
       />
       <Box marginTop={1} flexDirection="column">
         <Questions

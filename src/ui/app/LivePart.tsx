@@ -15,9 +15,11 @@ export interface LivePartProps {
   backgroundTasks: readonly BackgroundTask[] | undefined;
   /** A prompt runs and no question for the person is open. */
   working: boolean;
+  /** The running calls that wait for the person's answer to their permission question. */
+  asking?: ReadonlySet<string>;
 }
 
-export function LivePart({ transcript, now, backgroundTasks, working }: LivePartProps) {
+export function LivePart({ transcript, now, backgroundTasks, working, asking }: LivePartProps) {
   const running = [...transcript.running.values()];
   return (
     <>
@@ -37,6 +39,7 @@ export function LivePart({ transcript, now, backgroundTasks, working }: LivePart
           key={tool.use.id}
           tool={tool}
           now={now}
+          asking={asking?.has(tool.use.id) === true}
           subagent={transcript.subagents.byCall.get(tool.use.id)}
         />
       ))}

@@ -120,13 +120,16 @@ function Indented({ prefix, children }: { prefix: string; children: ReactNode })
 export function RunningToolView({
   tool,
   now,
+  asking = false,
   subagent,
 }: {
   tool: RunningTool;
   now: number;
+  /** The call waits for the person's answer: no time is shown, the tool has not started. */
+  asking?: boolean;
   subagent?: SubagentProgress;
 }) {
-  const seconds = Math.floor((now - tool.startedAt) / 1000);
+  const seconds = asking ? 0 : Math.floor((now - tool.startedAt) / 1000);
   const lastLines = tool.progress?.output.replace(/\s+$/, "").split("\n").slice(-5) ?? [];
   return (
     <Box marginTop={1} flexDirection="column">

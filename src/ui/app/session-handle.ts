@@ -95,6 +95,8 @@ export interface OpenSessionOptions {
   resume?: string;
   /** Read the settings again (plugins turned on or off since the last session opened). */
   rereadSettings?: boolean;
+  /** The model to open it with (`provider:model`), over the command line's and the settings'. */
+  model?: string;
 }
 
 export type OpenSession = (options: OpenSessionOptions) => Promise<SessionHandle>;

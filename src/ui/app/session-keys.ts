@@ -1,6 +1,7 @@
 // The session's own keys, those the prompt does not use: Esc interrupts what runs, Shift+Tab
 // cycles the mode, Ctrl+D on an empty prompt exits, Ctrl+B sends running commands to the
-// background, and Ctrl+C interrupts and, pressed again within two seconds, exits.
+// background, and Ctrl+C interrupts and, pressed again within two seconds, exits (idle, on a
+// draft, it only clears the prompt).
 import type { SessionCommands } from "../../control/session-commands.js";
 import type { SessionEngine } from "../../loop/session.js";
 import type { KeyName } from "../input/keys.js";
@@ -44,6 +45,8 @@ export function handleSessionKey(name: KeyName, promptIsEmpty: boolean, keys: Se
     return;
   }
   if (name === "ctrlC") {
+    // Idle with a draft, Ctrl+C only cleared the prompt: a second one must not exit.
+    if (!keys.busy && !promptIsEmpty) return;
     if (keys.busy) keys.commands?.interrupt("user");
     const at = Date.now();
     if (at - keys.ctrlCAt.current < EXIT_CONFIRM_MS) {

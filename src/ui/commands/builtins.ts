@@ -63,6 +63,7 @@ export function builtinCommands(): SlashCommand[] {
             "",
             "Keys: Enter sends · Alt+Enter, Ctrl+J or \\ then Enter: new line · ↑/↓ history",
             "      Esc interrupts · Shift+Tab cycles the mode · Ctrl+C twice or Ctrl+D (empty prompt) exits",
+            "      Ctrl+B sends a running command to the background · !command runs it · @path attaches a file",
           ].join("\n"),
         );
       },

@@ -62,14 +62,25 @@ export function DiffView({ oldText, newText, context = 2, maxLines = 40, firstLi
   const width = String(Math.max(1, ...shown.map((l) => l.number ?? 0))).length;
   return (
     <Box flexDirection="column">
-      {shown.map((line, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
-        <Text key={index} {...lineStyle(line.kind)}>
-          {line.kind === "gap"
-            ? `${" ".repeat(width)}  ...`
-            : `${String(line.number).padStart(width)} ${line.kind === "add" ? "+" : line.kind === "remove" ? "-" : " "} ${line.text}`}
-        </Text>
-      ))}
+      {shown.map((line, index) =>
+        line.kind === "gap" ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+          <Text key={index} {...lineStyle(line.kind)}>{`${" ".repeat(width)}  ...`}</Text>
+        ) : (
+          // A line too long for the terminal goes on under its own text, not under the numbers.
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+          <Box key={index}>
+            <Box width={width + 3} flexShrink={0}>
+              <Text {...lineStyle(line.kind)}>
+                {`${String(line.number).padStart(width)} ${line.kind === "add" ? "+" : line.kind === "remove" ? "-" : " "} `}
+              </Text>
+            </Box>
+            <Box flexGrow={1} flexShrink={1}>
+              <Text {...lineStyle(line.kind)}>{line.text}</Text>
+            </Box>
+          </Box>
+        ),
+      )}
       {lines.length > shown.length ? <Text dimColor>... {lines.length - shown.length} more lines</Text> : null}
     </Box>
   );

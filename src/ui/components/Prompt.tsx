@@ -138,6 +138,10 @@ export function Prompt({
       const { prompt, next } = send(current);
       update(next);
       if (prompt.trim() !== "") onSubmit(prompt);
+    } else if (outcome.name === "ctrlC" && current.text !== "") {
+      // Ctrl+C on a draft clears it, as a shell does; it goes to the history, so ↑ brings it back.
+      update(send(current).next);
+      onOtherKey?.(outcome.name, false);
     } else onOtherKey?.(outcome.name, current.text === "");
   }, active);
   return (

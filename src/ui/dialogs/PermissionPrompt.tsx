@@ -186,18 +186,20 @@ function dontAskAgainSuggestion(suggestions: PermissionUpdate[] | undefined): Pe
   );
 }
 
-function suggestionLabel(update: PermissionUpdate, ruleText: string): string {
+/** What option 2 stops asking about; its destination is said after it, in brackets. */
+export function suggestionLabel(update: PermissionUpdate, ruleText: string): string {
   switch (update.type) {
     case "addRules":
       return ruleText;
     case "addDirectories":
       return `files in ${update.directories.join(", ")}`;
     case "setMode":
-      return `edits this session (mode ${update.mode})`;
+      // "(in this session only)" follows: the label itself does not say "session" again.
+      return `edits: switch to ${update.mode} mode`;
   }
 }
 
-function destinationLabel(update: PermissionUpdate, cwd: string): string {
+export function destinationLabel(update: PermissionUpdate, cwd: string): string {
   const path = settingsPathFor(update.destination, cwd);
   return path ? displayPath(path, cwd) : "this session only";
 }

@@ -17,10 +17,15 @@ export function TrustPrompt({ trust, onAnswer }: { trust: WorkspaceTrust; onAnsw
       {trust.changedSinceTrusted ? <Text>You trusted it before, but its settings have changed since.</Text> : null}
       <Text>Its own settings would let Warden:</Text>
       {known.map((w) => (
-        <Text key={`${w.file}:${w.key}`}>
-          {"  "}
-          {w.file} <Text bold>{w.key}</Text>: {w.grants}
-        </Text>
+        // A grant too long for the terminal (a hook's command) goes on under its own text.
+        <Box key={`${w.file}:${w.key}`}>
+          <Box width={2} flexShrink={0} />
+          <Box flexGrow={1} flexShrink={1}>
+            <Text>
+              {w.file} <Text bold>{w.key}</Text>: {w.grants}
+            </Text>
+          </Box>
+        </Box>
       ))}
       {other.length > 0 ? (
         <Text dimColor>Also held back: {other.map((w) => `${w.file} ${w.key}`).join(", ")}</Text>

@@ -47,6 +47,11 @@ export class PermissionQueue {
     return this.pending[0];
   }
 
+  /** The tool calls whose question is shown or waits its turn. */
+  get toolUseIds(): string[] {
+    return this.pending.map((entry) => entry.request.toolUseId);
+  }
+
   get size(): number {
     return this.pending.length;
   }

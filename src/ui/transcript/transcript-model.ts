@@ -208,6 +208,15 @@ export class TranscriptModel {
     }
   }
 
+  /**
+   * A running call's clock starts again now: it counted while the call waited for the person to
+   * answer its permission question, and its elapsed time should say how long the tool has run.
+   */
+  restartClock(toolUseId: string): void {
+    const running = this.running.get(toolUseId);
+    if (running) running.startedAt = Date.now();
+  }
+
   apply(event: QueryEvent): void {
     switch (event.type) {
       case "text_delta":
