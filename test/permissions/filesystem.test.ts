@@ -148,6 +148,19 @@ describe("safety checks no mode or allow rule passes", () => {
     expect(decision).toMatchObject({ behavior: "ask", decisionReason: { type: "safetyCheck" } });
   });
 
+  it("offers a file's folder outside the working directories, never the filesystem's root", async () => {
+    const folders = async (path: string) => {
+      const decision = await decide(ReadTool, read(path));
+      expect(decision.behavior, path).toBe("ask");
+      const offered = decision.behavior === "ask" ? (decision.suggestions ?? []) : [];
+      return offered.filter((s) => s.type === "addDirectories");
+    };
+    expect(await folders(join(outside, "target.txt"))).toEqual([
+      { type: "addDirectories", directories: [outside], destination: "session" },
+    ]);
+    expect(await folders("/warden-no-such-file")).toEqual([]);
+  });
+
   it("treats a symlink that points outside the project as outside", async () => {
     const viaLink = join(project, "link-to-outside", "target.txt");
     expect((await decide(ReadTool, read(viaLink))).behavior).toBe("ask");

@@ -18,6 +18,7 @@ import { classifyReadOnly } from "../../shell/read-only/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
+import { addFoldersSuggestion } from "../filesystem/index.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
 import { fileRuleDecision } from "./file-rules.js";
 import { ruleMatchesFlags } from "./flag-spellings.js";
@@ -187,12 +188,9 @@ function outsideFoldersKnown(outside: Map<CommandPart, string | undefined>): boo
 
 /** Adding the folder of each outside place (the place itself when it is a folder) for the session. */
 function outsideFolderSuggestions(outside: Map<CommandPart, string | undefined>): PermissionUpdate[] {
-  const folders = new Set<string>();
-  for (const at of outside.values()) {
-    if (at === undefined) continue;
-    folders.add(isDirectory(at) ? at : dirname(at));
-  }
-  return folders.size > 0 ? [{ type: "addDirectories", directories: [...folders], destination: "session" }] : [];
+  const folders: string[] = [];
+  for (const at of outside.values()) if (at !== undefined) folders.push(isDirectory(at) ? at : dirname(at));
+  return addFoldersSuggestion(folders);
 }
 
 function isDirectory(path: string): boolean {

@@ -5,7 +5,12 @@
 // (../bash/) uses the same boundary and safety checks for the paths a command touches.
 
 export { configuredHooksFolder } from "./git-hooks-path.js";
-export { checkReadPermission, checkWritePermission, isInsideWorkingDirectories } from "./path-checks.js";
+export {
+  addFoldersSuggestion,
+  checkReadPermission,
+  checkWritePermission,
+  isInsideWorkingDirectories,
+} from "./path-checks.js";
 export { isPlanFile, PLAN_FILE_REASON } from "./plan-file.js";
 export { READ_RULE_NAME, ruleNamesFor, WRITE_RULE_NAME } from "./rule-family.js";
 export { isUncPath, protectedPathReason } from "./safety.js";

@@ -49,7 +49,17 @@ function matchRule(
 }
 
 function outsideSuggestions(absolutePath: string): PermissionUpdate[] {
-  return [{ type: "addDirectories", directories: [dirname(absolutePath)], destination: "session" }];
+  return addFoldersSuggestion([dirname(absolutePath)]);
+}
+
+/**
+ * The offer to add these folders to the session's working directories, which clears a question
+ * about a place outside them. Never the filesystem's root: a place at the top (`/x`) would have the
+ * person let every path in with one answer; such a place is allowed once, or by a rule.
+ */
+export function addFoldersSuggestion(folders: Iterable<string>): PermissionUpdate[] {
+  const offered = [...new Set(folders)].filter((folder) => dirname(folder) !== folder);
+  return offered.length > 0 ? [{ type: "addDirectories", directories: offered, destination: "session" }] : [];
 }
 
 /** Reading a file the session itself saved (a large tool result shown to the model as a preview). */

@@ -281,6 +281,16 @@ describe("passthrough", () => {
     // A place known only at run time: nothing offered would stop the question.
     const unknown = await decide('cd "$TARGET" && ls');
     expect(unknown.behavior === "passthrough" ? unknown.suggestions : "not passthrough").toBeUndefined();
+    // Never the filesystem's root: one answer would let every path in.
+    for (const command of ["cat /warden-no-such-file", "ls /"]) {
+      const top = await decide(command);
+      expect(top.behavior, command).toBe("passthrough");
+      const offered = top.behavior === "passthrough" ? (top.suggestions ?? []) : [];
+      expect(
+        offered.filter((s) => s.type === "addDirectories"),
+        command,
+      ).toEqual([]);
+    }
   });
 
   it("offers a rule for the first line of a multi-line command only", async () => {
