@@ -2,20 +2,15 @@
 // driven by the official ACP SDK's client side. The person sees the hook's reason, the turn ends
 // as a refusal (not a JSON-RPC internal error), nothing reaches the model, and the session takes
 // the next prompt.
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
-import { startEditor, updatesOf } from "./editor-client.js";
+import { editorProject, openSession, startEditor, updatesOf } from "./editor-client.js";
 
 describe("warden acp: a prompt a UserPromptSubmit hook refuses", () => {
   it("ends the turn as a refusal with the hook's reason shown, and the next prompt goes on", async () => {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), "warden-acp-hook-")));
-    const home = join(base, "home");
-    const project = join(base, "project");
-    mkdirSync(join(project, ".git"), { recursive: true });
-    mkdirSync(home, { recursive: true });
+    const { base, home, project } = editorProject("warden-acp-hook-");
     const hook = join(base, "refuse.sh");
     // Refuses prompts that mention a secret; lets the others through.
     writeFileSync(hook, '#!/bin/sh\nif grep -q SECRET; then echo "no secrets in prompts" >&2; exit 2; fi\nexit 0\n');
@@ -30,11 +25,7 @@ describe("warden acp: a prompt a UserPromptSubmit hook refuses", () => {
 
     const editor = startEditor(["--model", `replay:${script}`, "--settings", settings], { cwd: project, home });
     const code = await editor.run(async (agent) => {
-      await agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: {},
-      });
-      const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
+      const sessionId = await openSession(agent, project);
       const refused = await agent.request(acp.methods.agent.session.prompt, {
         sessionId,
         prompt: [{ type: "text", text: "here is my SECRET" }],

@@ -1,20 +1,15 @@
 // A tool call's status as an editor sees it, through the built `warden acp` and the official ACP
 // SDK's client side: "pending" while it waits for the person, "in_progress" once allowed, then
 // "completed"; a rejected call goes from "pending" to "failed" without ever running.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
-import { startEditor, updatesOf } from "./editor-client.js";
+import { editorProject, openSession, startEditor, updatesOf } from "./editor-client.js";
 
 describe("warden acp: a tool call's status around the permission request", () => {
   it("is in_progress once the person allows it, and never for a call they reject", async () => {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), "warden-acp-status-")));
-    const home = join(base, "home");
-    const project = join(base, "project");
-    mkdirSync(join(project, ".git"), { recursive: true });
-    mkdirSync(home, { recursive: true });
+    const { base, home, project } = editorProject("warden-acp-status-");
     const script = join(base, "model.jsonl");
     const turns = [
       {
@@ -40,11 +35,7 @@ describe("warden acp: a tool call's status around the permission request", () =>
       return { outcome: { outcome: "selected", optionId } };
     };
     const code = await editor.run(async (agent) => {
-      await agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: {},
-      });
-      const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
+      const sessionId = await openSession(agent, project);
       const done = await agent.request(acp.methods.agent.session.prompt, {
         sessionId,
         prompt: [{ type: "text", text: "write two files" }],

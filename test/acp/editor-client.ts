@@ -3,7 +3,8 @@
 // that differs from the disk) and saves what the agent writes, and runs terminals by really
 // spawning the command, as an editor does.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Readable, Writable } from "node:stream";
 // The unstable entry, a superset of the stable one: an editor that may also fork sessions.
@@ -17,6 +18,23 @@ export const INIT_WITHOUT_EDITOR_FS: acp.InitializeRequest = {
   protocolVersion: acp.PROTOCOL_VERSION,
   clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
 };
+
+/** A folder of its own for one test: a home for Warden and a project (a git repository) in it. */
+export function editorProject(prefix: string): { base: string; home: string; project: string } {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const home = join(base, "home");
+  const project = join(base, "project");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  return { base, home, project };
+}
+
+/** initialize, then session/new in `cwd`: the new session's id. */
+export async function openSession(agent: acp.ClientContext, cwd: string): Promise<string> {
+  await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  return sessionId;
+}
 
 export interface TestTerminal {
   id: string;
