@@ -2,29 +2,24 @@
 // allow (with the rule the engine suggests, saved where the engine saves "don't ask again"), or
 // reject. A cancelled request (the prompt was cancelled) is a deny.
 import type { PermissionOption, RequestPermissionRequest, ToolCallUpdate } from "@agentclientprotocol/sdk/unstable";
-import type { AskHandler, AskRequest, AskResponse } from "../../permissions/engine/index.js";
+import { type AskHandler, type AskResponse, alwaysAllowUpdates } from "../../permissions/engine/index.js";
 import { describeReason, formatRule } from "../../permissions/rules/index.js";
 import type { PermissionUpdate } from "../../tool/permission-types.js";
 import { toolKind, toolLocations, toolTitle } from "./tool-calls.js";
 
-/** The "don't ask again" the engine suggests: an allow rule first, else another update (a folder, a mode). */
-function alwaysSuggestion(request: AskRequest): PermissionUpdate | undefined {
-  const suggestions = request.ask.suggestions ?? [];
-  return (
-    suggestions.find((s) => s.type === "addRules" && s.behavior === "allow") ??
-    suggestions.find((s) => s.type !== "addRules")
-  );
-}
-
-function alwaysLabel(update: PermissionUpdate): string {
-  switch (update.type) {
-    case "addRules":
-      return `Always allow ${update.rules.map(formatRule).join(", ")}`;
-    case "addDirectories":
-      return `Always allow files in ${update.directories.join(", ")}`;
-    case "setMode":
-      return `Allow, and switch to ${update.mode} mode`;
-  }
+function alwaysLabel([first, ...more]: readonly [PermissionUpdate, ...PermissionUpdate[]]): string {
+  const what = (update: PermissionUpdate) => {
+    switch (update.type) {
+      case "addRules":
+        return update.rules.map(formatRule).join(", ");
+      case "addDirectories":
+        return `files in ${update.directories.join(", ")}`;
+      case "setMode":
+        return undefined;
+    }
+  };
+  if (first.type === "setMode") return `Allow, and switch to ${first.mode} mode`;
+  return `Always allow ${[first, ...more].map(what).filter(Boolean).join(" and ")}`;
 }
 
 export interface EditorPermissionChannel {
@@ -42,7 +37,8 @@ export function editorAskHandler(sessionId: string, channel: EditorPermissionCha
   return async (request): Promise<AskResponse> => {
     const input = request.input as Record<string, unknown>;
     await channel.announce(request.toolUseId, request.tool.name, input);
-    const always = alwaysSuggestion(request);
+    const [first, ...more] = alwaysAllowUpdates(request.ask.suggestions);
+    const always = first ? ([first, ...more] as const) : undefined;
     const options: PermissionOption[] = [
       { optionId: "allow_once", name: "Allow", kind: "allow_once" },
       ...(always ? [{ optionId: "allow_always", name: alwaysLabel(always), kind: "allow_always" as const }] : []),
@@ -70,7 +66,7 @@ export function editorAskHandler(sessionId: string, channel: EditorPermissionCha
     }
     if (answer.optionId === "allow_always" && always) {
       await channel.allowed(request.toolUseId);
-      return { behavior: "allow", updates: [always] };
+      return { behavior: "allow", updates: [...always] };
     }
     return { behavior: "deny", message: "The user rejected this tool call in the editor." };
   };

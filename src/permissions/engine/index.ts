@@ -2,6 +2,7 @@
 // → record, what the loop asks before every call), the ask handlers that settle an ask, and the
 // checker behind `warden permissions check`, which decides a call without running anything.
 
+export { alwaysAllowUpdates } from "./always-allow.js";
 export {
   type AskHandler,
   type AskRequest,

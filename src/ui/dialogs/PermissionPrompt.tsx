@@ -4,7 +4,7 @@
 // to; 3 No, with optional words for the model. ESC is No without words.
 import { Box, Text } from "ink";
 import { useMemo, useRef, useState } from "react";
-import type { AskResponse } from "../../permissions/engine/index.js";
+import { type AskResponse, alwaysAllowUpdates } from "../../permissions/engine/index.js";
 import { describeReason, formatRule, parseRule } from "../../permissions/rules/index.js";
 import { settingsPathFor } from "../../permissions/settings/index.js";
 import type { PermissionRuleValue, PermissionUpdate } from "../../tool/permission-types.js";
@@ -27,7 +27,9 @@ type Stage = "choose" | "editRule" | "feedback";
 
 export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps) {
   const { request } = ask;
-  const suggestion = dontAskAgainSuggestion(request.ask.suggestions);
+  // What option 2 grants: the first is named (an allow rule, which Tab edits), the rest follow it
+  // (the folder a command also needs).
+  const [suggestion, ...alsoGranted] = alwaysAllowUpdates(request.ask.suggestions);
   const [selected, setSelected] = useState(0);
   const [stage, setStage] = useState<Stage>("choose");
   const [ruleText, setRuleText] = useState<LineEditorState>(() => {
@@ -61,7 +63,7 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
       setStage("editRule");
       return;
     }
-    finish({ behavior: "allow", updates: [update] }, "always");
+    finish({ behavior: "allow", updates: [update, ...alsoGranted] }, "always");
   };
 
   const choose = (index: number) => {
@@ -150,11 +152,28 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
       </Text>
       <Text>Do you want to proceed?</Text>
       {options.map((label, index) => (
-        <Text key={label} color={index === selected ? "cyan" : undefined}>
-          {index === selected ? "❯ " : "  "}
-          {index + 1}. {label}
-          {index === 1 && suggestion ? <Text dimColor> (in {destinationLabel(suggestion, cwd)})</Text> : null}
-        </Text>
+        // The number in a column of its own: a long option wraps under its own text.
+        <Box key={label}>
+          <Text color={index === selected ? "cyan" : undefined}>
+            {index === selected ? "❯ " : "  "}
+            {index + 1}.{" "}
+          </Text>
+          <Box flexShrink={1}>
+            <Text color={index === selected ? "cyan" : undefined}>
+              {label}
+              {index === 1 && suggestion ? <Text dimColor> (in {destinationLabel(suggestion, cwd)})</Text> : null}
+              {index === 1
+                ? alsoGranted.map((update) => (
+                    <Text key={update.type}>
+                      {" "}
+                      and {suggestionLabel(update, "")}
+                      <Text dimColor> (in {destinationLabel(update, cwd)})</Text>
+                    </Text>
+                  ))
+                : null}
+            </Text>
+          </Box>
+        </Box>
       ))}
       {stage === "editRule" ? (
         <Text>
@@ -174,15 +193,6 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
         </Text>
       ) : null}
     </Box>
-  );
-}
-
-/** The engine's suggestion that option 2 applies: allow rules first, else another kind of update. */
-function dontAskAgainSuggestion(suggestions: PermissionUpdate[] | undefined): PermissionUpdate | undefined {
-  if (!suggestions?.length) return undefined;
-  return (
-    suggestions.find((s) => s.type === "addRules" && s.behavior === "allow") ??
-    suggestions.find((s) => s.type !== "addRules")
   );
 }
 
