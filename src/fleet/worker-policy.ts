@@ -61,37 +61,39 @@ export class WorkerPolicy {
   }
 
   check(spec: JobSpec): PolicyDecision {
-    const refuse = (refusal: string): PolicyDecision => ({ refusal, spec, notes: [] });
+    // Every problem is named, not only the first: whoever wrote the job fixes them all at once.
+    const problems: string[] = [];
     const mode = spec.permissionMode ?? "default";
     if (mode === "bypassPermissions" && this.bypassDisabledBy) {
-      return refuse(`permissionMode "bypassPermissions": ${this.bypassDisabledBy} switches bypass mode off`);
-    }
-    if (!this.modes.includes(mode)) {
-      return refuse(
+      problems.push(`permissionMode "bypassPermissions": ${this.bypassDisabledBy} switches bypass mode off`);
+    } else if (!this.modes.includes(mode)) {
+      problems.push(
         `permissionMode ${JSON.stringify(mode)} is not one this worker runs (fleet.worker.permissionModes: ${this.modes.join(", ")})`,
       );
     }
     if (spec.repo !== undefined) {
       const problem = this.repoProblem(spec.repo);
-      if (problem) return refuse(`repo ${JSON.stringify(spec.repo)}: ${problem}`);
+      if (problem) problems.push(`repo ${JSON.stringify(spec.repo)}: ${problem}`);
     }
     if (spec.model !== undefined) {
       const file = this.judges.modelFile(spec.model);
       if (file !== undefined && !this.insideAny(this.modelFolders, file)) {
-        return refuse(
+        problems.push(
           `model ${JSON.stringify(spec.model)} reads a file of the worker's disk, and ${file} is not under a folder of fleet.worker.modelFiles`,
         );
       }
     }
-    if ((this.settings.jobRules ?? "workspace") === "any") return { spec, notes: [] };
     const kept: string[] = [];
     const notes: string[] = [];
-    for (const rule of spec.allowedTools ?? []) {
-      const reach = this.judges.ruleReach(rule);
-      if (reach.verdict === "refuse") return refuse(`allowedTools ${JSON.stringify(rule)}: ${reach.why}`);
-      if (reach.verdict === "drop") notes.push(`allowedTools ${JSON.stringify(rule)} left out: ${reach.why}`);
-      else kept.push(rule);
+    if ((this.settings.jobRules ?? "workspace") !== "any") {
+      for (const rule of spec.allowedTools ?? []) {
+        const reach = this.judges.ruleReach(rule);
+        if (reach.verdict === "refuse") problems.push(`allowedTools ${JSON.stringify(rule)}: ${reach.why}`);
+        else if (reach.verdict === "drop") notes.push(`allowedTools ${JSON.stringify(rule)} left out: ${reach.why}`);
+        else kept.push(rule);
+      }
     }
+    if (problems.length > 0) return { refusal: problems.join("; "), spec, notes: [] };
     if (notes.length === 0) return { spec, notes };
     const { allowedTools: _dropped, ...rest } = spec;
     return { spec: kept.length > 0 ? { ...rest, allowedTools: kept } : rest, notes };

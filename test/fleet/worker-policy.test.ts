@@ -121,6 +121,11 @@ describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the flee
         /outside the job's workspace/,
       ],
       [signed({ prompt: "shell", model: `replay:${ok}`, allowedTools: ["Bash"] }), /runs anything/],
+      // Every problem of a job is named, not only the first.
+      [
+        signed({ prompt: "both", model: `replay:${join(fleet.home, ".ssh", "id_rsa")}`, repo: privateRepo }),
+        /fleet\.worker\.repositories.*; model .*reads a file of the worker's disk/,
+      ],
       // Not a spec a submitter can sign (the schema refuses it): never reaches git as an option.
       [{ prompt: "option", model: `replay:${ok}`, repo: `--upload-pack=touch ${pwned}` }, /must not start with "-"/],
     ];
