@@ -9,7 +9,7 @@ import { applyPermissionUpdates } from "../../src/permissions/settings/index.js"
 import { createToolUseContext } from "../../src/tool/context.js";
 import { emptyPermissionContext, type PermissionAsk } from "../../src/tool/permission-types.js";
 import type { AnyTool } from "../../src/tool/types.js";
-import { ExitPlanModeTool } from "../../src/tools/exit-plan-mode/tool.js";
+import { type ExitPlanModeInput, ExitPlanModeTool } from "../../src/tools/exit-plan-mode/tool.js";
 import type { PendingAsk } from "../../src/ui/dialogs/permission-queue.js";
 import { tempDir } from "../loop/helpers.js";
 
@@ -25,10 +25,16 @@ const pause = () => new Promise((r) => setTimeout(r, 30));
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
-async function planQuestion() {
+const PLAN = "# Fix the parser\n\n1. Read `parse.ts`\n2. Handle empty input\n";
+
+/** `inFile`: the plan file's text (none written when null); `input`: the call's input. */
+async function planQuestion(
+  inFile: string | null = PLAN,
+  input: ExitPlanModeInput = { allowedPrompts: [{ tool: "Bash" as const, prompt: "npm test:*" }] },
+) {
   const dir = tempDir("warden-plan-ui-");
   const planFilePath = join(dir, "plan.md");
-  writeFileSync(planFilePath, "# Fix the parser\n\n1. Read `parse.ts`\n2. Handle empty input\n");
+  if (inFile !== null) writeFileSync(planFilePath, inFile);
   const context = createToolUseContext({
     options: {
       tools: [ExitPlanModeTool as AnyTool],
@@ -44,7 +50,6 @@ async function planQuestion() {
     },
     abortController: new AbortController(),
   });
-  const input = { allowedPrompts: [{ tool: "Bash" as const, prompt: "npm test:*" }] };
   const decision = await ExitPlanModeTool.checkPermissions(input, context);
   expect(decision.behavior).toBe("ask");
   const answers: AskResponse[] = [];
@@ -109,6 +114,29 @@ describe("the plan approval question", () => {
     const result = await ExitPlanModeTool.call(input, context, async () => ({ behavior: "allow" }), undefined);
     expect(result.data).toMatchObject({ kind: "approved", mode: "acceptEdits", granted: ["npm test:*"] });
     expect(context.getAppState().toolPermissionContext.mode).toBe("acceptEdits");
+  });
+
+  it("shows the plan an older model sent in the call's `plan` key when the plan file holds none", async () => {
+    // The tool takes that key as the plan (and saves it on approval): the person must see it too.
+    const { pending } = await planQuestion(null, { plan: "# From the call\n\n1. Rename the helper\n" });
+    const approved: string[] = [];
+    const app = render(
+      createElement(PlanApprovalPrompt, {
+        ask: pending,
+        onAnswered: (answer) => {
+          if (answer.approved) approved.push(answer.plan);
+        },
+      }),
+    );
+    unmount = app.unmount;
+    const frame = plain(app.lastFrame() ?? "");
+    expect(frame).toContain("From the call");
+    expect(frame).toContain("Rename the helper");
+    expect(frame).not.toContain("cannot be read");
+    await pause();
+    app.stdin.write("2");
+    await pause();
+    expect(approved[0]).toContain("Rename the helper");
   });
 
   it("'No, keep planning' sends the person's words to the model", async () => {

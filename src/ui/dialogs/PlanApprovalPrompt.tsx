@@ -2,7 +2,7 @@
 // Code's three answers: 1 Yes, and auto-accept edits; 2 Yes, and manually approve edits; 3 No,
 // keep planning, with words for the model. A yes also grants the Bash commands the plan asked
 // for (the engine's suggestions). ESC is No without words.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Box, Text } from "ink";
 import { useMemo, useRef, useState } from "react";
 import type { AskResponse } from "../../permissions/engine/index.js";
@@ -27,15 +27,24 @@ const CHOICES: ReadonlyArray<{ label: string; mode?: PermissionMode }> = [
   { label: "No, keep planning" },
 ];
 
-/** The plan as the file holds it now (what the model wrote and asks approval for). */
+/**
+ * The plan as the file holds it now (what the model wrote and asks approval for); when the file
+ * holds none, the plan an older model sent in the call's `plan` key, which the tool takes as the
+ * plan (and saves to the file on approval): the person approves what they were shown.
+ */
 export function planOf(ask: PendingAsk): string {
   const path = ask.request.context.getAppState().toolPermissionContext.planFilePath;
-  if (!path) return "(no plan file)";
+  let inFile: string | undefined;
   try {
-    return readFileSync(path, "utf8").trim() || "(the plan file is empty)";
+    inFile = path ? readFileSync(path, "utf8").trim() || undefined : undefined;
   } catch {
-    return `(the plan file ${path} cannot be read)`;
+    inFile = undefined;
   }
+  if (inFile !== undefined) return inFile;
+  const key = (ask.request.input as { plan?: unknown }).plan;
+  if (typeof key === "string" && key.trim() !== "") return key.trim();
+  if (!path) return "(no plan file)";
+  return existsSync(path) ? "(the plan file is empty)" : `(the plan file ${path} cannot be read)`;
 }
 
 export function PlanApprovalPrompt({ ask, onAnswered }: PlanApprovalPromptProps) {
