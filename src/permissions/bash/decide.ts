@@ -2,8 +2,8 @@
 // command bash would run; ask (bypass-proof) for content ask rules and safety findings; allow when
 // every part is read-only or covered by an allow rule and nothing was found; passthrough else.
 
-import { statSync } from "node:fs";
 import { dirname } from "node:path";
+import { isDirectory } from "../../fs/path-kind.js";
 import type { ScriptAnalysis } from "../../shell/analysis/index.js";
 import {
   type CommandPart,
@@ -191,14 +191,6 @@ function outsideFolderSuggestions(outside: Map<CommandPart, string | undefined>)
   const folders: string[] = [];
   for (const at of outside.values()) if (at !== undefined) folders.push(isDirectory(at) ? at : dirname(at));
   return addFoldersSuggestion(folders);
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** Whether anything in the script reads a file, heredoc or string on an input descriptor. */
