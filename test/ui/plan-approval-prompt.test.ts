@@ -68,6 +68,21 @@ async function planQuestion(
   return { pending, answers, context, input, dir };
 }
 
+/** The question on screen; `approved` collects the plans it hands on when approved. */
+function showApproving(pending: PendingAsk) {
+  const approved: string[] = [];
+  const app = render(
+    createElement(PlanApprovalPrompt, {
+      ask: pending,
+      onAnswered: (answer) => {
+        if (answer.approved) approved.push(answer.plan);
+      },
+    }),
+  );
+  unmount = app.unmount;
+  return { app, approved };
+}
+
 describe("the plan approval question", () => {
   it("shows the plan and Claude Code's three answers, not the words meant for the model", async () => {
     const { pending } = await planQuestion();
@@ -86,16 +101,7 @@ describe("the plan approval question", () => {
 
   it("'auto-accept edits' leaves plan mode for acceptEdits with the plan's commands granted, and hands the plan on", async () => {
     const { pending, answers, context, input, dir } = await planQuestion();
-    const approved: string[] = [];
-    const app = render(
-      createElement(PlanApprovalPrompt, {
-        ask: pending,
-        onAnswered: (answer) => {
-          if (answer.approved) approved.push(answer.plan);
-        },
-      }),
-    );
-    unmount = app.unmount;
+    const { app, approved } = showApproving(pending);
     await pause();
     app.stdin.write("1");
     await pause();
@@ -119,16 +125,7 @@ describe("the plan approval question", () => {
   it("shows the plan an older model sent in the call's `plan` key when the plan file holds none", async () => {
     // The tool takes that key as the plan (and saves it on approval): the person must see it too.
     const { pending } = await planQuestion(null, { plan: "# From the call\n\n1. Rename the helper\n" });
-    const approved: string[] = [];
-    const app = render(
-      createElement(PlanApprovalPrompt, {
-        ask: pending,
-        onAnswered: (answer) => {
-          if (answer.approved) approved.push(answer.plan);
-        },
-      }),
-    );
-    unmount = app.unmount;
+    const { app, approved } = showApproving(pending);
     const frame = plain(app.lastFrame() ?? "");
     expect(frame).toContain("From the call");
     expect(frame).toContain("Rename the helper");
