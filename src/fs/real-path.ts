@@ -2,7 +2,7 @@
 // only the spelled path would let `ln -s ~/.ssh project/keys` (or a dangling link whose target a
 // write would create) slip past every boundary.
 
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { resolvedPath } from "./resolved-path.js";
 
@@ -14,8 +14,7 @@ const MAX_LINK_HOPS = 40;
  */
 export function resolveRealPath(path: string, hops = 0): string {
   const absolute = resolvedPath(path);
-  // lstat without throwing first: a new file is the common case, and exceptions are costly.
-  const stats = lstatSync(absolute, { throwIfNoEntry: false });
+  const stats = statsIfVisible(absolute);
   if (stats !== undefined) {
     try {
       return realpathSync.native(absolute);
@@ -33,6 +32,23 @@ export function resolveRealPath(path: string, hops = 0): string {
   const parent = dirname(absolute);
   if (parent === absolute) return absolute;
   return join(resolveRealPath(parent, hops + 1), basename(absolute));
+}
+
+/**
+ * The link's own stats, or undefined when there is nothing this process can see there: no entry
+ * (without an exception: a new file is the common case, and exceptions are costly), a path through
+ * a file (`notes.txt/x`, ENOTDIR), a folder it may not search (EACCES), a loop of links. In each of those cases
+ * no command of this user can reach past that point either, so the real place is where the parent
+ * really is. Anything else (an I/O error) is thrown: the place cannot be known.
+ */
+function statsIfVisible(absolute: string): Stats | undefined {
+  try {
+    return lstatSync(absolute, { throwIfNoEntry: false });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOTDIR" || code === "EACCES" || code === "ELOOP" || code === "ENAMETOOLONG") return undefined;
+    throw error;
+  }
 }
 
 /** The path as spelled (normalised) and where it leads, without duplicates. */

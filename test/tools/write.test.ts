@@ -3,6 +3,7 @@ import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listFileChanges } from "../../src/session/file-history.js";
+import { EditTool } from "../../src/tools/edit/tool.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
 import { builtFixture } from "../helpers/built.js";
@@ -38,6 +39,26 @@ describe("Write", () => {
     await callText(ReadTool, { file_path: two }, project.context);
     const overwritten = await callText(WriteTool, { file_path: two, content: "a\nb\nc\n" }, project.context);
     expect(overwritten).toContain("has been overwritten (3 lines)");
+  });
+
+  it("names the file that stands where a folder of the new path must be (code 1), as Edit's create does", async () => {
+    await writeFile(path.join(project.dir, "notes.txt"), "x\n");
+    for (const file of [
+      path.join(project.dir, "notes.txt", "new.md"),
+      path.join(project.dir, "notes.txt", "a", "b.md"),
+    ]) {
+      expect(await validationCode(WriteTool, { file_path: file, content: "x" }, project.context)).toBe(1);
+      const result = await callTool(WriteTool, { file_path: file, content: "x" }, project.context);
+      expect(result.is_error).toBe(true);
+      expect(JSON.stringify(result.content)).toContain(
+        `${path.join(project.dir, "notes.txt")} is a file, not a folder`,
+      );
+      const viaEdit = await callTool(EditTool, { file_path: file, old_string: "", new_string: "x" }, project.context);
+      expect(JSON.stringify(viaEdit.content)).toContain(
+        `${path.join(project.dir, "notes.txt")} is a file, not a folder`,
+      );
+    }
+    expect(await readFile(path.join(project.dir, "notes.txt"), "utf8")).toBe("x\n");
   });
 
   it("refuses a path the permission rules deny (code 1)", async () => {

@@ -17,7 +17,14 @@ import { diffAroundRange } from "../file-shared/diff-snippet.js";
 import { currentFileView } from "../file-shared/editor-view.js";
 import { modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
+import {
+  fileInTheWay,
+  fileInTheWayMessage,
+  isBlockedDevicePath,
+  resolveToolPath,
+  toolPathOrUndefined,
+  withAbsolutePath,
+} from "../file-shared/paths.js";
 import { findNewSecrets, SECRET_ERROR_CODE, secretRefusal } from "../file-shared/secret-scan.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE, type TextFileSnapshot } from "../file-shared/text-file.js";
@@ -146,8 +153,11 @@ export const EditTool = buildTool<EditInput, EditOutput>({
     }
     if (!stats) {
       // Creating a new file.
-      if (input.old_string === "")
+      if (input.old_string === "") {
+        const blocker = await fileInTheWay(filePath);
+        if (blocker) return fail(EditErrorCode.fileMissing, fileInTheWayMessage(filePath, blocker));
         return secretRefusal(filePath, await findNewSecrets(input.new_string)) ?? { result: true };
+      }
       return fail(
         EditErrorCode.fileMissing,
         `File does not exist: ${filePath}. ${missingFileHint(filePath, sessionWorkingDirectory(context))}`,

@@ -3,6 +3,7 @@
 // Code does; `~` is expanded; device files that never end or wait for a terminal are refused.
 // Every check and the call itself see the absolute path, `..` resolved, so `../secrets/key` is
 // judged where it leads, never as the text it was spelled with.
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { resolvedPath } from "../../fs/resolved-path.js";
@@ -69,4 +70,26 @@ export function isBlockedDevicePath(absolutePath: string): boolean {
 export function displayPath(absolutePath: string, cwd: string): string {
   const rel = path.relative(cwd, absolutePath);
   return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? absolutePath : rel;
+}
+
+/**
+ * For a file about to be created: the nearest existing folder on its way that is no folder but a
+ * file (`notes.txt` for `notes.txt/new.md`), or undefined. Creating the file's folders would fail
+ * there with a bare EEXIST or ENOTDIR; the tool says what is in the way instead.
+ */
+export async function fileInTheWay(filePath: string): Promise<string | undefined> {
+  for (let dir = path.dirname(filePath); ; dir = path.dirname(dir)) {
+    try {
+      return (await stat(dir)).isDirectory() ? undefined : dir;
+    } catch (error) {
+      // ENOENT: not there yet, to be created; ENOTDIR: a file further up, found on the next step.
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || path.dirname(dir) === dir) return undefined;
+    }
+  }
+}
+
+/** What the file tools say when a file stands where a folder of the path must be. */
+export function fileInTheWayMessage(filePath: string, blocker: string): string {
+  return `Cannot create ${filePath}: ${blocker} is a file, not a folder.`;
 }

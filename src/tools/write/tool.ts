@@ -15,7 +15,14 @@ import { currentFileView } from "../file-shared/editor-view.js";
 import { normalizeLineEndings } from "../file-shared/encoding.js";
 import { modifiedMessage, notReadMessage } from "../file-shared/freshness.js";
 import { filePermission } from "../file-shared/path-permission.js";
-import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
+import {
+  fileInTheWay,
+  fileInTheWayMessage,
+  isBlockedDevicePath,
+  resolveToolPath,
+  toolPathOrUndefined,
+  withAbsolutePath,
+} from "../file-shared/paths.js";
 import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { formatBytes, MAX_EDIT_FILE_SIZE } from "../file-shared/text-file.js";
 import { WRITE_DESCRIPTION, WRITE_TOOL_NAME, writePrompt } from "./prompt.js";
@@ -78,6 +85,8 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       stats = await stat(filePath);
     } catch {
       // A new file needs no prior read.
+      const blocker = await fileInTheWay(filePath);
+      if (blocker) return { result: false, message: fileInTheWayMessage(filePath, blocker), errorCode: 1 };
       return secretRefusal(filePath, await findNewSecrets(input.content)) ?? { result: true };
     }
     if (stats.isDirectory())

@@ -131,6 +131,14 @@ describe("Read rules hold for the shell's reading commands", () => {
     }
   });
 
+  it("decides a path through a file as any other path (bash fails on it; there is nothing to ask about)", async () => {
+    for (const command of ["cat src/main.ts/x", "ls -R config/app.yml/sub"]) {
+      const { behavior, message } = await decide(command, context);
+      expect(behavior, `${command}: ${message}`).toBe("allow");
+    }
+    expect((await decide("cat config/credentials.yml/x", context)).behavior).not.toBe("allow");
+  });
+
   it("a Read ask rule asks for the file with the rule as reason", async () => {
     const asking = withFileRules([], [["Read", "./config/credentials.yml"]]);
     const { behavior, result } = await decide("cat config/credentials.yml", asking);
