@@ -5,7 +5,9 @@ import { resolve } from "node:path";
 
 export function isDirectory(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    // No exception for the common missing path (exceptions are costly); the rest (a file on the
+    // way, a folder that may not be searched) throws and answers false too.
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }

@@ -5,7 +5,8 @@
 // checked file by file: when a read rule reaches into that folder it asks. So does a git command
 // that prints the repository's files from its tree or history without naming them (`git diff`,
 // `git log -p`, `git show REV`), when a read rule covers a file of the repository, present or not.
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { isDirectory } from "../../fs/path-kind.js";
 import { pathsToCheck } from "../../fs/real-path.js";
 import type { ScriptAnalysis } from "../../shell/analysis/index.js";
 import {
@@ -43,10 +44,6 @@ interface Access {
 
 function literalField(value: string): Field {
   return { value, literal: true, glob: false, quoted: true, source: value };
-}
-
-function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 /** `$PWD/x`, `${PWD}/x` and `~+/x` as the folder the command runs in; undefined for other words. */
