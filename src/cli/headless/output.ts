@@ -80,7 +80,11 @@ export class HeadlessReporter {
     this.apiStartedAt = undefined;
   }
 
-  /** A failed model request about to be retried (Claude Code's `api_retry` line). */
+  /**
+   * A failed model request about to be retried: Claude Code's `api_retry` line in stream-json, a
+   * line on stderr in the other formats (stdout stays the answer alone). Without it a server that
+   * cannot be reached kept a script waiting through every retry (~2 minutes) with no word.
+   */
   apiRetry(info: {
     retry: number;
     maxRetries: number;
@@ -88,7 +92,15 @@ export class HeadlessReporter {
     status: number | undefined;
     error: string;
   }): void {
-    if (this.format !== "stream-json") return;
+    if (this.format !== "stream-json") {
+      const seconds =
+        info.delayMs < 10_000 ? (info.delayMs / 1000).toFixed(1) : String(Math.round(info.delayMs / 1000));
+      const status = info.status === undefined ? "" : `${info.status}: `;
+      this.err(
+        `warden: the model request failed (${status}${info.error}); trying again in ${seconds} s (retry ${info.retry} of ${info.maxRetries})\n`,
+      );
+      return;
+    }
     this.line({
       type: "system",
       subtype: "api_retry",
