@@ -3,7 +3,12 @@
 // sessions share.
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import type { RecordedRequest, ScriptedModelServer } from "../helpers/scripted-model-server.js";
+import { afterAll, beforeAll } from "vitest";
+import {
+  type RecordedRequest,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+} from "../helpers/scripted-model-server.js";
 import { tempDir } from "../loop/helpers.js";
 import { type CliOptions, runCli } from "./run-cli.js";
 
@@ -16,6 +21,19 @@ export interface CliProject {
 /** A fresh home and project folder; `name` goes into the folder names, to tell them apart in /tmp. */
 export function cliProject(name: string): CliProject {
   return { home: tempDir(`warden-${name}-home-`), cwd: realpathSync(tempDir(`warden-${name}-project-`)) };
+}
+
+/** The scripted model server of one test file: started before its first test, closed after its last. */
+export function scriptedServerOfFile(): () => ScriptedModelServer {
+  let server: ScriptedModelServer | undefined;
+  beforeAll(async () => {
+    server = await startScriptedModelServer();
+  });
+  afterAll(() => server?.close());
+  return () => {
+    if (!server) throw new Error("the scripted model server starts before the file's first test");
+    return server;
+  };
 }
 
 /** Runs `warden ARGS` in the project with stream-json output, answered by `server`; no managed policy. */
