@@ -8,7 +8,7 @@
 // Loaded with a dynamic import (it brings the YAML parser) only when an agent file or settings
 // agents exist; ./agent-dirs.ts is the cheap look that decides.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { AgentDefinition, AgentLoadIssue, AgentSource } from "../tool/agents.js";
 import { PERMISSION_MODES, type PermissionMode } from "../tool/permission-types.js";
 import { type AgentDirectory, agentDirectories, agentFilesIn } from "./agent-dirs.js";

@@ -1,7 +1,7 @@
 // The shape of a settings file (Claude Code's layout, so existing files work unchanged). Each field
 // is validated on its own so that one bad field costs only that field, and only where dropping it
 // is safe: see `critical` below.
-import { z } from "zod";
+import * as z from "zod";
 import { PERMISSION_MODES } from "../tool/permission-types.js";
 import { TASK_LIST_FAMILIES, type TaskListFamily } from "../tool/task-list.js";
 import { HOOK_EVENTS, type HookEventName } from "./hook-events.js";

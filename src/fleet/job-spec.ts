@@ -1,6 +1,6 @@
 // What a fleet job is: the session a worker runs. Written with the library's option names (an
 // NDJSON line of `warden fleet submit FILE` is exactly this object) plus `repo`.
-import { z } from "zod";
+import * as z from "zod";
 import { FleetUsageError } from "./redis.js";
 
 const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"] as const;

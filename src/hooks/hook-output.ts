@@ -1,6 +1,6 @@
 // What a hook said, read the way Claude Code users write hooks: exit 0 is success (stdout may hold
 // JSON with a decision), exit 2 blocks with stderr as the reason, anything else is a failure.
-import { z } from "zod";
+import * as z from "zod";
 import type { HookCommandResult } from "./run-command.js";
 
 const hookJsonSchema = z.lazy(() =>

@@ -4,7 +4,7 @@
 // {"ok": true} or {"ok": false, "reason": "..."}; "not ok" acts like a command's exit code 2 (the
 // event is blocked, or for Stop the model goes on, with the reason). An answer that is not that
 // JSON, a model error or a timeout is a failed hook.
-import { z } from "zod";
+import * as z from "zod";
 import type { HookModelConfig } from "../config/settings-schema.js";
 import type { HookOutcome } from "./hook-output.js";
 

@@ -3,7 +3,7 @@
 // {behavior: "deny", message?, interrupt?}; exit code 2 denies with stderr). Any deny wins; a hook
 // that fails has no say, so the question goes on to the person (or is refused where nobody can
 // answer). What an allow may skip is decided by the engine (src/permissions/engine/), not here.
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionRequestDecision, PermissionRequestResult } from "../tool/tool-call-hooks.js";
 import type { HookOutcome } from "./hook-output.js";
 

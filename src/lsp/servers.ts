@@ -7,7 +7,7 @@
 import { accessSync, constants, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, extname, isAbsolute, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 /** One language server as a session starts it. */
 export interface LspServerSpec {

@@ -1,7 +1,7 @@
 // MCP server configuration in the shape Claude Code users already have: the `mcpServers` object of
 // `.mcp.json`, of settings files and of `--mcp-config` files. Each server is checked on its own so
 // one broken entry costs only that server.
-import { z } from "zod";
+import * as z from "zod";
 import { expandEnvVars, expandRecord } from "./env-expansion.js";
 
 export type McpServerConfig =

@@ -1,7 +1,7 @@
 // One server tool as a Warden tool. The server's JSON Schema is sent to the model unchanged
 // (converting it to Zod and back would lose what Zod cannot say); input is checked by the server.
 import type { CallToolResult, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../messages/types.js";
 import { buildTool } from "../tool/build-tool.js";
 import type { AnyTool, JSONSchema } from "../tool/types.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { AnyTool, JSONSchema } from "./types.js";
 
 const schemaCache = new WeakMap<object, JSONSchema>();

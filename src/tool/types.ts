@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { AssistantMessage, Message, ToolResultBlock, Usage, UserMessage } from "../messages/types.js";
 import type { AgentDefinition } from "./agents.js";
 import type { AppState } from "./app-state.js";

@@ -116,6 +116,11 @@ export async function buildFixtures(): Promise<void> {
     outdir: FIXTURE_BUILD_DIR,
     outExtension: { ".js": ".mjs" },
     bundle: true,
+    // Split as dist/ is: without it every module behind a dynamic import() (and what it imports,
+    // zod included) was wrapped in esbuild's lazy initialiser, and a module-level `z.string()` in
+    // a file that imports zod as `import * as z` ran before zod's classes existed.
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     format: "esm",
     platform: "node",
     target: "node20",

@@ -7,7 +7,7 @@
 // hears the outcome, and the transcript records it. Loaded only when teams are on.
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { z } from "zod";
+import * as z from "zod";
 import type { SessionCommands } from "../../control/session-commands.js";
 import type { SessionEngine } from "../../loop/session.js";
 import type { AskHandler } from "../../permissions/engine/index.js";

@@ -9,7 +9,7 @@
 // rules (./spec-rules.ts) without this schema, which headless start-up would otherwise load and
 // compile on every run; test/cli/session-spec.test.ts holds that what it builds passes here.
 import { isAbsolute } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import { UsageError } from "../flags/usage-error.js";
 import { combinationProblem, INPUT_FORMATS, OUTPUT_FORMATS, SETTING_SOURCES } from "./spec-rules.js";

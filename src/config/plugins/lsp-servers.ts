@@ -7,7 +7,7 @@
 // plugin's folder, and the server gets CLAUDE_PLUGIN_ROOT in its environment, as hooks do.
 // Only active plugins reach here: turned on by the user, or by a project the user trusted.
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { ActivePlugin } from "./active.js";
 import { configEntries, readJsonObject, resolvePluginPath, withPluginRoot } from "./components.js";
 

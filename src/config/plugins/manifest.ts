@@ -3,7 +3,7 @@
 // kept (a newer Claude Code's); a key Warden uses with the wrong shape is an error naming the file.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Plugin and marketplace names: what follows `/` and precedes `@`, so no spaces or separators. */
 export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

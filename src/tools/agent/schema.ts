@@ -1,5 +1,5 @@
 // The Agent tool's input, as the reference lists it.
-import { z } from "zod";
+import * as z from "zod";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
 import { AGENT_TOOL_NAME } from "./prompt.js";

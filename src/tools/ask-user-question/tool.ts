@@ -3,7 +3,7 @@
 // prompt, whose answers come back in the input (`answers`), or through the session's userDialog
 // callback. When nobody can be asked, the call is refused with words that tell the model to decide
 // by itself and say what it assumed.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { UserQuestion, UserQuestionAnswers } from "../../tool/user-dialog.js";
 import {

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { isDirectory } from "../../fs/path-kind.js";
 import {
   checkBashCommandPermissionLazily,

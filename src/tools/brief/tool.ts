@@ -3,7 +3,7 @@
 // Offered only when `--brief` or settings `brief: true` asks for it. Attachments are files the user
 // is shown, so they pass the same read checks as Read: a deny rule on a path keeps it out.
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import type { BriefMessage } from "../../tool/brief.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";

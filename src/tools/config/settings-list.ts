@@ -2,7 +2,7 @@
 // MCP servers, sandbox and trust are not here on purpose: a model must not be able to widen what
 // it may do by editing settings, even with the user's one-click consent. Each entry says what it
 // does and checks a value before anything is written.
-import { z } from "zod";
+import * as z from "zod";
 
 export interface ConfigSetting {
   /** The key as written in settings.json (dotted: a field of an object). */

@@ -2,7 +2,7 @@
 // unasked (it shows what the user's own files say); changing asks, and goes through the same
 // locked, atomic settings writer as "don't ask again" (src/permissions/settings/), into the user's
 // settings file only: a project's files are workspace trust's business.
-import { z } from "zod";
+import * as z from "zod";
 import { loadSettings } from "../../config/settings.js";
 import { persistUserSetting } from "../../permissions/settings/index.js";
 import { buildTool } from "../../tool/build-tool.js";

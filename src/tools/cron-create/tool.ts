@@ -2,7 +2,7 @@
 // is allowed unasked: it only sends the model a message later, and whatever that makes the model
 // do is checked then. A durable one asks: it writes the project's file and comes back in every
 // later session there. A subagent may schedule only for its own session's lifetime.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ScheduledTask } from "../../tool/cron.js";
 import { parseCron } from "../cron-shared/expression.js";

@@ -1,6 +1,6 @@
 // CronDelete: takes a task off the session's schedule (and out of the project's file when durable).
 // Removing only stops something, so it needs no approval.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { scheduleOf } from "../cron-shared/session-schedule.js";
 import { CRON_DELETE_PROMPT, CRON_DELETE_TOOL_NAME } from "./prompt.js";

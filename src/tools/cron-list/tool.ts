@@ -1,5 +1,5 @@
 // CronList: the session's schedule, read-only.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ScheduledTask } from "../../tool/cron.js";
 import { describeTask } from "../cron-shared/session-schedule.js";

@@ -6,7 +6,7 @@
 import { isUtf8 } from "node:buffer";
 import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
 import type { ValidationResult } from "../../tool/types.js";

@@ -1,6 +1,6 @@
 // EnterPlanMode: the session goes read-only, except its plan file, until a plan is approved with
 // ExitPlanMode. Entering only takes permissions away, so it needs no one's approval.
-import { z } from "zod";
+import * as z from "zod";
 import { enterPlanMode } from "../../permissions/settings/index.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionMode } from "../../tool/permission-types.js";

@@ -1,7 +1,7 @@
 // EnterWorktree: a new git worktree on its own branch, and the session moved into it (file tools
 // and Bash resolve paths there; what the model read in the old checkout must be read again).
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { makeWorktree } from "../worktree-shared/hooked-worktree.js";
 import { ENTER_WORKTREE_PROMPT, ENTER_WORKTREE_TOOL_NAME } from "./prompt.js";

@@ -8,7 +8,7 @@
 // them: a rule that approves plans in advance does not approve the commands a plan asks for.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { formatRule } from "../../permissions/rules/index.js";
 import {
   allowedPromptProblem,

@@ -1,7 +1,7 @@
 // ExitWorktree: back to the main checkout, keeping the worktree or removing it. Removing refuses
 // while the worktree holds work of its own (uncommitted files, commits) unless told to discard it,
 // and says how much that is.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { hasWork, type WorktreeChanges, worktreeChanges } from "../worktree-shared/git-worktree.js";
 import { dropWorktree } from "../worktree-shared/hooked-worktree.js";

@@ -5,7 +5,7 @@
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import picomatch from "picomatch";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";

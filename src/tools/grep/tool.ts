@@ -1,7 +1,7 @@
 // Grep: content search on ripgrep, with the reference's three output modes and pagination.
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import {
   type McpResourceInfo,

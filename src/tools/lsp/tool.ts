@@ -5,7 +5,7 @@
 // errors in a file Edit or Write changed (./diagnostics-source.ts).
 
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { LSP_OPERATIONS } from "../../lsp/operation-names.js";
 import { serverForFile } from "../../lsp/servers.js";
 import type { LspService } from "../../lsp/service.js";

@@ -3,7 +3,7 @@
 // signed in, the server connects and its real tools replace this one. The tool itself only starts
 // a listener on 127.0.0.1 and hands back a URL, so it runs without asking; signing in is the user's
 // own act in their browser. Tokens never appear in its result.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { AnyTool } from "../../tool/types.js";
 import { mcpAuthDescription, mcpAuthToolName } from "./prompt.js";

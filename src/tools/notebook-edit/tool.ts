@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { commitFileChangeSync, withHistoryWarning } from "../file-shared/commit-change.js";

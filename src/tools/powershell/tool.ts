@@ -2,7 +2,7 @@
 // is the PowerShell analysis (src/shell/powershell/, decided in src/permissions/powershell/), which
 // works everywhere, pwsh or not: `warden permissions check PowerShell "..."` uses it. Offered when
 // settings `powerShell: true` (docs/powershell.md).
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";

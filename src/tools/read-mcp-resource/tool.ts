@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { ImageBlock, TextBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import {

@@ -6,7 +6,7 @@
 import { readFileSync, type Stats, statSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";

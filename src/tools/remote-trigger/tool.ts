@@ -3,7 +3,7 @@
 // configured, and deferred. Reading is allowed unasked; creating, changing or running a trigger
 // asks, since each makes a job run unattended on some worker, now or on a schedule.
 import { isAbsolute, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { FleetJobRequest, FleetTrigger } from "../../tool/fleet.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";

@@ -3,7 +3,7 @@
 // The program runs in QuickJS compiled to wasm (./sandbox.ts: no Node globals, memory and time
 // limits); every tool call it makes goes through the same path as a direct call (./nested-calls.ts).
 // Offered when settings `codeMode.enabled` or `--code-mode` turn it on (docs/code-mode.md).
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { toolInputJSONSchema } from "../../tool/schema.js";
 import type { AnyTool, ToolUseContext } from "../../tool/types.js";

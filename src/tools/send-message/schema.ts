@@ -1,6 +1,6 @@
 // SendMessage's input: a recipient, plain text or one of the reference's structured messages,
 // and the summary a plain message needs.
-import { z } from "zod";
+import * as z from "zod";
 
 const shutdownRequest = z.lazy(() =>
   z.strictObject({

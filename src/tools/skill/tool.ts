@@ -4,7 +4,7 @@
 // Made per session by createSkillTool(catalog): the tool carries the catalog and its listing
 // reminder (listing.ts), and reads the folders again when asked for a skill it does not know, or,
 // before a request, when the folders changed (the listing then tells the model what changed).
-import { z } from "zod";
+import * as z from "zod";
 import { findSkill, grantsHonoured, type SkillCatalog, skillPrompt } from "../../config/skills/index.js";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { userText } from "../../messages/types.js";

@@ -4,7 +4,7 @@
 // and the call's abort signal (Ctrl+C, ESC) ends it. It watches AppState, the one place those
 // arrive, at a short interval: the store has no change events, and a wait needs no precision finer
 // than that.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { SessionChannels } from "../../tool/session-channels.js";
 import { SLEEP_PROMPT, SLEEP_TOOL_NAME } from "./prompt.js";

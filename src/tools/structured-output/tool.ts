@@ -4,7 +4,7 @@
 // error so the model can correct it, and a valid call is kept in AppState for the result line.
 // Failed attempts are counted: past MAX_STRUCTURED_OUTPUT_ATTEMPTS the model is told to stop, and
 // the run ends without output rather than looping.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { JSONSchema, Tool } from "../../tool/types.js";
 import { STRUCTURED_OUTPUT_PROMPT, STRUCTURED_OUTPUT_TOOL_NAME } from "./prompt.js";

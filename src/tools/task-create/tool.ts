@@ -1,5 +1,5 @@
 // TaskCreate: adds one task to the session's (or team's) task list.
-import { z } from "zod";
+import * as z from "zod";
 import { sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskRecord } from "../../tool/task-list.js";

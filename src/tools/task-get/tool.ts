@@ -1,5 +1,5 @@
 // TaskGet: one task of the list, every field.
-import { z } from "zod";
+import * as z from "zod";
 import { sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { openBlockers, type TaskRecord } from "../../tool/task-list.js";

@@ -1,5 +1,5 @@
 // TaskList: the whole list, one line per task.
-import { z } from "zod";
+import * as z from "zod";
 import { sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskRecord } from "../../tool/task-list.js";

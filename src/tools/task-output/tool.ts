@@ -1,7 +1,7 @@
 // TaskOutput (formerly BashOutput): the status and output of a background task, optionally after
 // waiting for it to end.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { backgroundTasks, withdrawNotice } from "../../tasks/registry.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";

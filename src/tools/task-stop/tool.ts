@@ -1,5 +1,5 @@
 // TaskStop (formerly KillShell): ends a background task and every process it started.
-import { z } from "zod";
+import * as z from "zod";
 import { backgroundTasks } from "../../tasks/registry.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { TaskStatus } from "../../tool/shell-state.js";

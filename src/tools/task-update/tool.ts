@@ -1,5 +1,5 @@
 // TaskUpdate: changes one task; `status: "deleted"` removes it. Dependencies are kept on both ends.
-import { z } from "zod";
+import * as z from "zod";
 import { isTaskId, sessionTaskStore } from "../../session/task-store.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { openBlockers, type TaskChanges, type TaskListStatus, type TaskRecord } from "../../tool/task-list.js";

@@ -1,7 +1,7 @@
 // TeamCreate: writes the team file in the session's folder with the lead as its first member
 // (src/session/team-files.ts), and makes the team's task list the one the lead's Task tools use,
 // so teammates started later share it.
-import { z } from "zod";
+import * as z from "zod";
 import { createTeamFile, teamTaskStore } from "../../session/team-files.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { TEAM_LEAD_NAME, TEAM_NAME_PATTERN } from "../../tool/team.js";

@@ -1,6 +1,6 @@
 // TeamDelete: stops the team's teammates that still run (the session's team runtime), then removes
 // the team's folder (team file, mailboxes, task list, plans) and the lead's team context.
-import { z } from "zod";
+import * as z from "zod";
 import { deleteTeamFiles } from "../../session/team-files.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { TEAM_DELETE_PROMPT, TEAM_DELETE_TOOL_NAME } from "./prompt.js";

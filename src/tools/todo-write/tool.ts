@@ -1,7 +1,7 @@
 // TodoWrite: the model's own task list for this session, replaced whole on every call. The list is
 // session state (AppState.todoLists), not a file: the loop shows it back to the model as a
 // reminder, to people as a `todo` event, and records it in the transcript for --resume.
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
 import {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { buildTool } from "../../tool/build-tool.js";
 import { isDeferredTool, TOOL_SEARCH_TOOL_NAME, withLoadedDeferredTools } from "../../tool/deferred.js";

@@ -2,7 +2,7 @@
 // minutes (./cache.ts), and read by a small fast model through the session's side query with the
 // prompt, except a markdown page short enough to hand over whole. Who may be fetched is
 // ./permission.ts; what comes back is marked as untrusted data (../web-shared/untrusted.ts).
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { PermissionResult } from "../../tool/permission-types.js";
 import type { Tool, ToolUseContext } from "../../tool/types.js";

@@ -4,7 +4,7 @@
 // settings (`webSearch`: Brave, Tavily or a SearXNG instance, ./backends/) answers. A backend in
 // settings wins over the provider's own search. The session offers the tool only when one of the
 // two is there (src/tools/registry.ts).
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import type { ServerWebSearch, SideQueryCitation } from "../../tool/side-query.js";
 import type { Tool } from "../../tool/types.js";

@@ -4,7 +4,7 @@
 // driving the session over ACP lends it (file-shared/commit-through-editor.ts).
 import { mkdir, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
