@@ -27,20 +27,23 @@ export interface LspServerSpec {
   startupTimeout?: number;
 }
 
-const userServerSchema = z.strictObject({
-  command: z.string().min(1).optional(),
-  args: z.array(z.string()).optional(),
-  extensions: z
-    .array(z.string().regex(/^\.?[A-Za-z0-9_+-]+$/))
-    .min(1)
-    .optional(),
-  languageIds: z.record(z.string(), z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  initializationOptions: z.unknown().optional(),
-  settings: z.record(z.string(), z.unknown()).optional(),
-  startupTimeout: z.number().int().positive().optional(),
-  disabled: z.boolean().optional(),
-});
+// Built at the first settings that name a language server, not at every start (issue 39).
+const userServerSchema = z.lazy(() =>
+  z.strictObject({
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    extensions: z
+      .array(z.string().regex(/^\.?[A-Za-z0-9_+-]+$/))
+      .min(1)
+      .optional(),
+    languageIds: z.record(z.string(), z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    initializationOptions: z.unknown().optional(),
+    settings: z.record(z.string(), z.unknown()).optional(),
+    startupTimeout: z.number().int().positive().optional(),
+    disabled: z.boolean().optional(),
+  }),
+);
 
 export type LspServerSettings = z.infer<typeof userServerSchema>;
 
