@@ -4,7 +4,7 @@
 import type { HookRunner, SessionEndReason, SetupTrigger } from "../hooks/hook-runner.js";
 import type { SessionStartResult } from "../hooks/hook-types.js";
 import { queueReminders } from "../hooks/queue-reminders.js";
-import type { AssistantMessage } from "../messages/types.js";
+import { type AssistantMessage, userText } from "../messages/types.js";
 import type { AppState } from "../tool/app-state.js";
 import type { SessionChannels } from "../tool/session-channels.js";
 import type { QueryEvent, TerminalEvent } from "./events.js";
@@ -131,6 +131,9 @@ export async function* submitWithHooks(
     for (const error of stop.errors) onWarning(error);
     if (stop.continueWith === undefined) break;
     next = `A Stop hook asked you to continue: ${stop.continueWith}`;
+    // The feedback is a message of the conversation the person did not type: shown as Claude Code
+    // streams its own (a meta user line), so a stream-json reader sees why the model went on.
+    yield { type: "user", message: userText(next, true) };
   }
   return terminal;
 }
