@@ -80,20 +80,26 @@ describe("wrapped transcript lines", () => {
     expect(runningLines[1]).toMatch(/^ {2}\S/);
   });
 
-  it("an answer holding a word longer than the terminal (a URL) fits the width and wraps under itself", async () => {
-    const { Box } = await import("ink");
-    const url = "https://example.com/a-very-long-url-path-that-does-not-fit-in-sixty-columns-at-all/and-more";
-    const item: TranscriptItem = { id: 6, kind: "assistant", text: url };
-    const { lastFrame, unmount } = render(createElement(Box, { width: 60 }, createElement(ItemView, { item })));
-    const lines = plain(lastFrame() ?? "")
-      .split("\n")
-      .filter((l) => l.trim() !== "");
-    unmount();
-    // A line one column too wide is wrapped by the terminal itself: its last character lands alone at column 0.
-    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
-    expect(lines[0]).toMatch(/^● https:/);
-    for (const continued of lines.slice(1)) expect(continued).toMatch(/^ {2}\S/);
-  });
+  it.each([
+    ["an answer", "assistant", "● "],
+    ["a prompt", "user", "> "],
+  ] as const)(
+    "%s holding a word longer than the terminal (a URL) fits the width and wraps under itself",
+    async (_name, kind, marker) => {
+      const { Box } = await import("ink");
+      const url = "https://example.com/a-very-long-url-path-that-does-not-fit-in-sixty-columns-at-all/and-more";
+      const item: TranscriptItem = { id: 6, kind, text: url };
+      const { lastFrame, unmount } = render(createElement(Box, { width: 60 }, createElement(ItemView, { item })));
+      const lines = plain(lastFrame() ?? "")
+        .split("\n")
+        .filter((l) => l.trim() !== "");
+      unmount();
+      // A line one column too wide is wrapped by the terminal itself: its last character lands alone at column 0.
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+      expect(lines[0]).toBe(`${marker}${url.slice(0, 58)}`);
+      for (const continued of lines.slice(1)) expect(continued).toMatch(/^ {2}\S/);
+    },
+  );
 
   it("an error result keeps its indent too", () => {
     const error = frameOf({

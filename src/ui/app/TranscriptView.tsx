@@ -26,8 +26,9 @@ export function ItemView({ item }: { item: TranscriptItem }) {
     case "user":
       return (
         <Box marginTop={1}>
-          <Text color="gray">{"> "}</Text>
-          <Text color="gray">{item.text}</Text>
+          <Marked marker="> " color="gray">
+            <Text color="gray">{item.text}</Text>
+          </Marked>
         </Box>
       );
     case "assistant":
@@ -104,15 +105,15 @@ export function ItemView({ item }: { item: TranscriptItem }) {
 }
 
 /**
- * A block (an answer, a call) after its ● marker. The marker keeps its width: beside a word too
+ * A block (a prompt, an answer, a call) after its marker (`> `, `● `). The marker keeps its width: beside a word too
  * long for the line (a URL, a long path), a shrinkable marker lost its space ("●Bash(...") and the
  * wrapped rest started at column 0 or 1.
  */
-export function Marked({ color, children }: { color?: string; children: ReactNode }) {
+export function Marked({ marker = "● ", color, children }: { marker?: string; color?: string; children: ReactNode }) {
   return (
     <Box>
-      <Box width={2} flexShrink={0}>
-        <Text color={color}>● </Text>
+      <Box width={marker.length} flexShrink={0}>
+        <Text color={color}>{marker}</Text>
       </Box>
       <Box flexGrow={1} flexShrink={1}>
         {children}
