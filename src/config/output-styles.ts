@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { withFileLockSync } from "../fs/file-lock.js";
 import { parseFrontmatter } from "./frontmatter.js";
+import { keepLocalSettingsOutOfGit } from "./local-settings-git.js";
 import { userHome } from "./paths.js";
 import { writeJsonFile } from "./plugins/registry-write.js";
 import { readSettingsObjectForUpdate } from "./settings-object.js";
@@ -153,5 +154,6 @@ export function saveOutputStyle(cwd: string, name: string): string {
     settings.outputStyle = name;
     writeJsonFile(path, settings);
   });
+  keepLocalSettingsOutOfGit(path);
   return path;
 }

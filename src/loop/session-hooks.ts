@@ -4,7 +4,7 @@
 import type { HookRunner, SessionEndReason, SetupTrigger } from "../hooks/hook-runner.js";
 import type { SessionStartResult } from "../hooks/hook-types.js";
 import { queueReminders } from "../hooks/queue-reminders.js";
-import type { AssistantMessage } from "../messages/types.js";
+import { type AssistantMessage, userText } from "../messages/types.js";
 import type { AppState } from "../tool/app-state.js";
 import type { SessionChannels } from "../tool/session-channels.js";
 import type { QueryEvent, TerminalEvent } from "./events.js";
@@ -23,6 +23,12 @@ export class PromptBlockedError extends Error {
     this.name = "PromptBlockedError";
   }
 }
+
+/** The `attachment` of the message that sends the model back with a Stop hook's reason. */
+export const STOP_HOOK_FEEDBACK = "stop_hook_feedback";
+
+/** How that message begins; a transcript keeps no attachment for it, so a resumed one is known by this. */
+export const STOP_HOOK_FEEDBACK_PREFIX = "A Stop hook asked you to continue: ";
 
 /** A Stop hook can keep a session going; past this many rounds it is ignored, to end loops. */
 export const MAX_STOP_HOOK_CONTINUATIONS = 8;
@@ -130,7 +136,11 @@ export async function* submitWithHooks(
     const stop = await hooks.stop(round > 0);
     for (const error of stop.errors) onWarning(error);
     if (stop.continueWith === undefined) break;
-    next = `A Stop hook asked you to continue: ${stop.continueWith}`;
+    next = `${STOP_HOOK_FEEDBACK_PREFIX}${stop.continueWith}`;
+    // The feedback is a message of the conversation the person did not type: shown as Claude Code
+    // streams its own (a meta user line), so a stream-json reader sees why the model went on, and
+    // tagged so that the UI shows it to the person too.
+    yield { type: "user", message: { ...userText(next, true), attachment: STOP_HOOK_FEEDBACK } };
   }
   return terminal;
 }

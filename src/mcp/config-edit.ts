@@ -8,6 +8,7 @@
 // mcp_toggle) go to the local file too.
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { keepLocalSettingsOutOfGit } from "../config/local-settings-git.js";
 import { userSettingsPath } from "../config/paths.js";
 import { localSettingsPath } from "../config/settings.js";
 import { readSettingsObjectForUpdate } from "../config/settings-object.js";
@@ -47,6 +48,7 @@ function editFile(
     });
   if (scope === "user") write();
   else keepTrustAcrossOwnWrite(resolve(cwd), write);
+  if (scope === "local") keepLocalSettingsOutOfGit(path);
 }
 
 function serversOf(json: Record<string, unknown>, path: string, create: boolean): Record<string, unknown> | undefined {

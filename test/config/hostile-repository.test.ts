@@ -163,6 +163,15 @@ describe("a repository's own settings, untrusted and then trusted", () => {
     expect(readFileSync(join(repo.repo, "out.txt"), "utf8")).toBe("pwned\n");
   });
 
+  it("the refusal of a call its ignored allow rule names tells the model the folder must be trusted", async () => {
+    const repo = hostileRepo({ ".claude/settings.json": { permissions: { allow: ["Bash(touch:*)"] } } });
+    const untrusted = await session(repo, [bash("touch made.txt"), done]);
+    expect(existsSync(join(repo.repo, "made.txt"))).toBe(false);
+    // Adding the rule again, as the advice says, would change nothing without trusting the folder.
+    expect(untrusted.results[0]).toContain('add "Bash(touch:*)" to permissions.allow');
+    expect(untrusted.results[0]).toContain(`warden trust ${repo.repo}`);
+  });
+
   it.each([
     ["additionalDirectories: [HOME]", (home: string) => ({ permissions: { additionalDirectories: [home] } })],
     ['allow: ["Read(//**)"]', () => ({ permissions: { allow: ["Read(//**)"] } })],

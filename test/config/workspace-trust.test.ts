@@ -127,6 +127,21 @@ describe("the loader with an untrusted folder", () => {
     expect(context.workingDirectories).toEqual([project]);
   });
 
+  it("shows MCP approvals as grants only from the folder's local files, the only ones they count from", () => {
+    writeJson(join(project, ".claude", "settings.json"), { enableAllProjectMcpServers: true });
+    writeJson(join(project, ".warden", "settings.local.json"), { enabledMcpjsonServers: ["db"] });
+    const widening = inspectWorkspaceTrust(project).widening;
+    expect(widening).toEqual([
+      expect.objectContaining({ file: ".claude/settings.json", key: "enableAllProjectMcpServers", known: false }),
+      expect.objectContaining({
+        file: ".warden/settings.local.json",
+        key: "enabledMcpjsonServers",
+        grants: "approves .mcp.json servers: db",
+        known: true,
+      }),
+    ]);
+  });
+
   it("does not let the folder's own files trust it", () => {
     writeJson(join(project, ".warden", "settings.json"), { permissions: { allow: ["Bash"] } });
     const fingerprint = loadSettings({ cwd: project }).workspaceTrust.fingerprint;

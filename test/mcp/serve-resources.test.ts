@@ -120,6 +120,13 @@ describe("warden mcp serve: resources", () => {
       await expect(client.subscribeResource({ uri: uri("secret.txt") })).rejects.toThrow(/denied/i);
       await expect(client.readResource({ uri: uri("missing.txt") })).rejects.toMatchObject({ code: -32002 });
       await expect(client.readResource({ uri: "https://example.com/x" })).rejects.toThrow(/Only file:\/\//);
+      // The reason once, with the client's one "MCP error CODE:" before it.
+      const refused = await client.readResource({ uri: uri("secret.txt") }).catch((error: Error) => error);
+      expect(refused).toBeInstanceOf(Error);
+      expect((refused as Error).message).toMatch(
+        /^MCP error -32600: Permission to read \S+secret\.txt has been denied/,
+      );
+      expect((refused as Error).message.match(/MCP error|denied/g)).toEqual(["MCP error", "denied"]);
     } finally {
       await client.close();
     }
@@ -227,7 +234,7 @@ describe("warden mcp serve: prompts", () => {
       await writeFile(join(project, ".warden", "commands", "review.md"), "Look at $ARGUMENTS again.\n");
       const edited = await client.getPrompt({ name: "review", arguments: { arguments: "b.ts" } });
       expect((edited.messages[0]?.content as { text?: string } | undefined)?.text).toBe("Look at b.ts again.");
-      await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(/No such prompt: nope/);
+      await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(/^MCP error -32602: No such prompt: nope/);
     } finally {
       await client.close();
     }

@@ -79,6 +79,18 @@ describe("asking", () => {
     expect(decision.message).toContain('--allowedTools "T"');
   });
 
+  it("headless: advice to add a rule to the folder's settings names the trust they need", async () => {
+    const cwd = tempDir();
+    const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler({ settingsFolder: cwd }) });
+    const decision = await call(canUseTool, scriptedTool("T", passthrough), toolContext(cwd, permissionContext(cwd)));
+    expect(decision).toMatchObject({
+      behavior: "deny",
+      message: expect.stringContaining(
+        `add "T" to permissions.allow in .warden/settings.json (then \`warden trust ${cwd}\`: a folder's own allow rules apply only once it is trusted)`,
+      ),
+    });
+  });
+
   it("headless: a safety check's message says no rule can pre-approve it", async () => {
     const cwd = tempDir();
     const canUseTool = createCanUseTool({ askHandler: createHeadlessAskHandler() });

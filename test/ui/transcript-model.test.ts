@@ -2,7 +2,7 @@
 // order of the conversation) and what still runs.
 import { describe, expect, it } from "vitest";
 import type { QueryEvent } from "../../src/loop/events.js";
-import type { Message, ToolResultBlock, ToolUseBlock } from "../../src/messages/types.js";
+import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../../src/messages/types.js";
 import { askingAgentLabel } from "../../src/ui/transcript/tool-summary.js";
 import { type TranscriptItem, TranscriptModel } from "../../src/ui/transcript/transcript-model.js";
 
@@ -187,5 +187,36 @@ describe("what a finished read-only call shows", () => {
       "tool Bash(ls) → a.ts | b.ts | c.ts",
       expect.stringMatching(/^tool Read\(.*\) → 2 lines$/),
     ]);
+  });
+
+  it("shows a Stop hook's feedback as a notice between the answers, live and in a resumed conversation", () => {
+    const answer = (text: string): AssistantMessage => ({ role: "assistant", content: [{ type: "text", text }] });
+    const live = new TranscriptModel(() => [], "/tmp");
+    live.apply({ type: "assistant", message: answer("All done.") });
+    live.apply({
+      type: "user",
+      message: {
+        role: "user",
+        content: [{ type: "text", text: "A Stop hook asked you to continue: run the tests" }],
+        isMeta: true,
+        attachment: "stop_hook_feedback",
+      },
+    });
+    live.apply({ type: "assistant", message: answer("Tests pass.") });
+    const expected = [
+      "assistant All done.",
+      "notice A Stop hook asked you to continue: run the tests",
+      "assistant Tests pass.",
+    ];
+    expect(shown(live.items)).toEqual(expected);
+
+    // The transcript keeps the feedback as a plain user message: not shown as if the person typed it.
+    const resumed = new TranscriptModel(() => [], "/tmp");
+    resumed.showHistory([
+      answer("All done."),
+      { role: "user", content: [{ type: "text", text: "A Stop hook asked you to continue: run the tests" }] },
+      answer("Tests pass."),
+    ]);
+    expect(shown(resumed.items)).toEqual(expected);
   });
 });

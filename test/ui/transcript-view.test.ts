@@ -7,9 +7,10 @@ import type { TranscriptItem } from "../../src/ui/transcript/transcript-model.js
 let render: typeof import("ink-testing-library").render;
 let ItemView: typeof import("../../src/ui/app/TranscriptView.js").ItemView;
 let FinishedItems: typeof import("../../src/ui/app/TranscriptView.js").FinishedItems;
+let RunningToolView: typeof import("../../src/ui/app/TranscriptView.js").RunningToolView;
 beforeAll(async () => {
   ({ render } = await import("ink-testing-library"));
-  ({ ItemView, FinishedItems } = await import("../../src/ui/app/TranscriptView.js"));
+  ({ ItemView, FinishedItems, RunningToolView } = await import("../../src/ui/app/TranscriptView.js"));
 });
 
 const plain = (frame: string) => frame.replace(/\x1b\[[0-9;]*m/g, "");
@@ -55,6 +56,50 @@ describe("wrapped transcript lines", () => {
     expect(lines[0]).toMatch(/^● Bash\(arg0 /);
     expect(lines[1]).toMatch(/^ {2}\S/);
   });
+
+  it("a call line with one word longer than the terminal keeps '● ' and its indent", () => {
+    const file = `${"a-rather-long-name-".repeat(8)}.txt`;
+    const lines = frameOf({
+      id: 5,
+      kind: "tool",
+      summary: `Bash(touch ${file})`,
+      result: { lines: ["ok"], hidden: 0, isError: false },
+    });
+    expect(lines[0]).toMatch(/^● Bash\(touch a-rather/);
+    expect(lines[1]).toMatch(/^ {2}\S/);
+
+    const use = { type: "tool_use", id: "t1", name: "Bash", input: { command: `touch ${file}` } } as const;
+    const running = render(
+      createElement(RunningToolView, { tool: { use, summary: `Bash(touch ${file})`, startedAt: 0 }, now: 0 }),
+    );
+    const runningLines = plain(running.lastFrame() ?? "")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    running.unmount();
+    expect(runningLines[0]).toMatch(/^● Bash\(touch a-rather/);
+    expect(runningLines[1]).toMatch(/^ {2}\S/);
+  });
+
+  it.each([
+    ["an answer", "assistant", "● "],
+    ["a prompt", "user", "> "],
+  ] as const)(
+    "%s holding a word longer than the terminal (a URL) fits the width and wraps under itself",
+    async (_name, kind, marker) => {
+      const { Box } = await import("ink");
+      const url = "https://example.com/a-very-long-url-path-that-does-not-fit-in-sixty-columns-at-all/and-more";
+      const item: TranscriptItem = { id: 6, kind, text: url };
+      const { lastFrame, unmount } = render(createElement(Box, { width: 60 }, createElement(ItemView, { item })));
+      const lines = plain(lastFrame() ?? "")
+        .split("\n")
+        .filter((l) => l.trim() !== "");
+      unmount();
+      // A line one column too wide is wrapped by the terminal itself: its last character lands alone at column 0.
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+      expect(lines[0]).toBe(`${marker}${url.slice(0, 58)}`);
+      for (const continued of lines.slice(1)) expect(continued).toMatch(/^ {2}\S/);
+    },
+  );
 
   it("an error result keeps its indent too", () => {
     const error = frameOf({

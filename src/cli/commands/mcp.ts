@@ -267,7 +267,7 @@ async function serve(argv: string[]): Promise<number> {
     createWardenMcpServer({
       tools,
       canUseTool: createCanUseTool({
-        askHandler: createHeadlessAskHandler(),
+        askHandler: createHeadlessAskHandler({ settingsFolder: permissions.settings.workspaceTrust.folder }),
         onWarning: (m) => err(`warden mcp: warning: ${m}\n`),
       }),
       appState: { ...permissions.appState, toolPermissionContext: permissionContext },

@@ -6,6 +6,7 @@
 // apply_flag_settings: one that would widen is refused whole, naming what it would widen.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { keepLocalSettingsOutOfGit } from "../../config/local-settings-git.js";
 import { userHome } from "../../config/paths.js";
 import {
   localSettingsPath,
@@ -77,6 +78,7 @@ export function updateSettings(request: JsonObject, state: StreamState): JsonObj
     writeFileAtomicSync(path, Buffer.from(`${JSON.stringify(next, null, 2)}\n`, "utf8"));
     return parsed.rules;
   });
+  if (source === "localSettings") keepLocalSettingsOutOfGit(path);
   applyFileRules(state, source, path, written);
   return {};
 }

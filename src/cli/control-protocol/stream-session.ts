@@ -232,7 +232,7 @@ async function buildState(
     askHandler:
       config.permissionPromptTool === "stdio"
         ? sdkAskHandler(channel, () => sessionRef?.commands.interrupt("user"))
-        : createHeadlessAskHandler(),
+        : createHeadlessAskHandler({ settingsFolder: plan.permissions.settings.workspaceTrust.folder }),
     isNonInteractive: true,
     warn,
     mcpWarn: (message) => err(`warden: ${message}\n`),

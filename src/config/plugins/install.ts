@@ -6,6 +6,7 @@
 import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { withFileLockSync } from "../../fs/file-lock.js";
+import { keepLocalSettingsOutOfGit } from "../local-settings-git.js";
 import { userSettingsPath } from "../paths.js";
 import type { LoadedSettings } from "../settings.js";
 import { readSettingsObjectForUpdate } from "../settings-object.js";
@@ -62,6 +63,7 @@ export function writeEnabledPlugin(scope: PluginScope, cwd: string, id: string, 
     else delete settings.enabledPlugins;
     writeJsonFile(path, settings);
   });
+  if (scope === "local") keepLocalSettingsOutOfGit(path);
   return path;
 }
 

@@ -92,6 +92,9 @@ const KNOWN_TOP_LEVEL: Record<string, (value: unknown) => string> = {
   extraKnownMarketplaces: (v) => `plugin marketplaces: ${clip(keysOf(v))}`,
 };
 
+/** The keys that approve .mcp.json servers: counted only from local, user, command-line and policy settings. */
+const MCP_APPROVALS = new Set(["enableAllProjectMcpServers", "enabledMcpjsonServers"]);
+
 /** One line per widening key of one settings file. */
 export function describeSettingsWidening(file: string, widening: Record<string, unknown>): WideningSetting[] {
   const found: WideningSetting[] = [];
@@ -110,6 +113,10 @@ export function describeSettingsWidening(file: string, widening: Record<string, 
       for (const [name, config] of Object.entries(value)) {
         found.push({ file, key: `mcpServers.${name}`, grants: describeMcpServer(name, config), known: true });
       }
+    } else if (MCP_APPROVALS.has(key) && !file.endsWith(".local.json")) {
+      // A committed file approves no server, trusted or not (src/mcp/config-sources.ts): listed as
+      // a grant, it promised what trusting never gives.
+      found.push({ file, key, grants: key, known: false });
     } else {
       const grants = KNOWN_TOP_LEVEL[key]?.(value);
       found.push({ file, key, grants: grants ?? key, known: grants !== undefined });

@@ -4,6 +4,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type * as McpTypes from "@modelcontextprotocol/sdk/types.js";
 import { getPrompt, listPrompts, loadPromptCatalog, UnknownPromptError } from "./prompts.js";
+import { RpcError } from "./rpc-error.js";
 
 export function registerPromptHandlers(server: Server, types: typeof McpTypes, cwd: string): void {
   server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({
@@ -14,7 +15,7 @@ export function registerPromptHandlers(server: Server, types: typeof McpTypes, c
       return await getPrompt(await loadPromptCatalog(cwd), request.params.name, request.params.arguments);
     } catch (error) {
       const code = error instanceof UnknownPromptError ? types.ErrorCode.InvalidParams : types.ErrorCode.InternalError;
-      throw new types.McpError(code, (error as Error).message);
+      throw new RpcError(code, (error as Error).message);
     }
   });
 }

@@ -12,7 +12,6 @@ import {
   FILE_TEMPLATE,
   listMemoryResources,
   pathOfFileUri,
-  ResourceError,
   ResourceSubscriptions,
   readFileResource,
 } from "./resources.js";
@@ -37,8 +36,6 @@ export function registerResourceHandlers(server: Server, types: Types, parts: Re
     const { context } = makeCall();
     return context.getAppState().toolPermissionContext.workingDirectories;
   };
-  const asMcpError = (error: unknown): Error =>
-    error instanceof ResourceError ? new types.McpError(error.code, error.message) : (error as Error);
 
   server.setRequestHandler(types.ListResourcesRequestSchema, async () => ({
     resources: listMemoryResources(options.cwd),
@@ -46,24 +43,17 @@ export function registerResourceHandlers(server: Server, types: Types, parts: Re
   server.setRequestHandler(types.ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [FILE_TEMPLATE],
   }));
+  // A ResourceError thrown here reaches the client with its code and message (see rpc-error.ts).
   server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
-    try {
-      const path = pathOfFileUri(request.params.uri);
-      await checkReadable(path, tools, makeCall);
-      return await readFileResource(request.params.uri, path);
-    } catch (error) {
-      throw asMcpError(error);
-    }
+    const path = pathOfFileUri(request.params.uri);
+    await checkReadable(path, tools, makeCall);
+    return await readFileResource(request.params.uri, path);
   });
   server.setRequestHandler(types.SubscribeRequestSchema, async (request) => {
-    try {
-      const path = pathOfFileUri(request.params.uri);
-      await checkReadable(path, tools, makeCall);
-      subscriptions.subscribe(request.params.uri, path);
-      return {};
-    } catch (error) {
-      throw asMcpError(error);
-    }
+    const path = pathOfFileUri(request.params.uri);
+    await checkReadable(path, tools, makeCall);
+    subscriptions.subscribe(request.params.uri, path);
+    return {};
   });
   server.setRequestHandler(types.UnsubscribeRequestSchema, async (request) => {
     subscriptions.unsubscribe(request.params.uri);

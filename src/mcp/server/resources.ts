@@ -14,6 +14,7 @@ import { findToolByName } from "../../tool/pool.js";
 import type { AnyTool } from "../../tool/types.js";
 import { BINARY_EXTENSIONS } from "../../tools/read/binary-extensions.js";
 import type { CallContextFactory } from "./call-context.js";
+import { RpcError } from "./rpc-error.js";
 
 /** Larger files are refused: a resource is read whole, and a client should not pull a disk image through it. */
 export const MAX_RESOURCE_BYTES = 10 * 1024 * 1024;
@@ -46,14 +47,8 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 /** A refusal the handlers turn into a JSON-RPC error with this code. */
-export class ResourceError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A resource request refused, with its JSON-RPC code (sent as it is: see rpc-error.ts). */
+export class ResourceError extends RpcError {}
 
 // JSON-RPC codes: the MCP specification's "resource not found", and the generic invalid request.
 export const RESOURCE_NOT_FOUND = -32002;
@@ -92,8 +87,10 @@ export async function checkReadable(path: string, tools: readonly AnyTool[], mak
   const input = { file_path: path };
   const decision = await canUseTool(read, input, context, undefined, toolUseId);
   if (decision.behavior !== "allow") {
-    const reason = "message" in decision && decision.message ? decision.message : "not allowed";
-    throw new ResourceError(INVALID_REQUEST, `Permission to read ${path} was denied: ${reason}`);
+    // The engine's message names the file and why; said once.
+    const reason =
+      "message" in decision && decision.message ? decision.message : `Permission to read ${path} was denied.`;
+    throw new ResourceError(INVALID_REQUEST, reason);
   }
 }
 

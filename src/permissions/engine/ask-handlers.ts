@@ -26,8 +26,18 @@ export type AskResponse =
 
 export type AskHandler = (request: AskRequest) => Promise<AskResponse>;
 
+/** What a handler that asks nobody knows of the session it serves. */
+export interface HeadlessAskOptions {
+  /**
+   * The folder whose settings the session reads. A rule added to them by hand applies only once
+   * the folder is trusted (again: trust is asked anew when its allow rules change), so advice to
+   * add one names that step, or the user follows it in vain.
+   */
+  settingsFolder?: string;
+}
+
 /** What the user could do so that this call would be allowed next time, in words for the model. */
-export function howToAllow(request: AskRequest): string {
+export function howToAllow(request: AskRequest, options: HeadlessAskOptions = {}): string {
   const reason = request.ask.decisionReason;
   if (reason?.type === "safetyCheck") {
     const dirs = request.ask.suggestions?.find((s) => s.type === "addDirectories");
@@ -62,9 +72,12 @@ export function howToAllow(request: AskRequest): string {
   }
   const rules = values.map(formatRule);
   const andDirs = addDirs ? `, and start the session with ${addDirs}` : "";
+  const andTrust = options.settingsFolder
+    ? ` (then \`warden trust ${options.settingsFolder}\`: a folder's own allow rules apply only once it is trusted)`
+    : "";
   return `To allow it, the user can pass --allowedTools "${rules.join(",")}" or add ${rules
     .map((r) => JSON.stringify(r))
-    .join(", ")} to permissions.allow in .warden/settings.json${andDirs}.`;
+    .join(", ")} to permissions.allow in .warden/settings.json${andTrust}${andDirs}.`;
 }
 
 /**
@@ -78,7 +91,7 @@ export function asksSomebody(handler: AskHandler): boolean {
 }
 
 /** Nobody can be asked (headless, MCP server): refuse, and tell the model why. */
-export function createHeadlessAskHandler(): AskHandler {
+export function createHeadlessAskHandler(options: HeadlessAskOptions = {}): AskHandler {
   const handler: AskHandler = async (request) => {
     // The first line of the message says why; any lines after it are what it carries (a plan).
     const [why = "", ...lines] = messageWithReason(request.ask.message, request.ask.decisionReason).split("\n");
@@ -90,7 +103,7 @@ export function createHeadlessAskHandler(): AskHandler {
         `Why it needed approval: ${why.replace(/\.?$/, ".")}`,
         carried === "" ? "" : `\n${carried}\n`,
         request.note ? `Note: ${request.note}.` : "",
-        howToAllow(request),
+        howToAllow(request, options),
         "Do not retry the same call; continue without it or explain what you need.",
       ]
         .filter(Boolean)

@@ -3,6 +3,7 @@
 // temp file in the same folder, fsync, rename) and rules are deduplicated by their normal form.
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { keepLocalSettingsOutOfGit } from "../../config/local-settings-git.js";
 import { userHome } from "../../config/paths.js";
 import { localSettingsPath, projectSettingsPath, userSettingsPath } from "../../config/settings.js";
 import { readSettingsObjectForUpdate } from "../../config/settings-object.js";
@@ -91,6 +92,7 @@ export function persistPermissionUpdate(update: PermissionUpdate, cwd: string): 
   } else {
     write();
   }
+  if (update.destination === "localSettings") keepLocalSettingsOutOfGit(path);
   return path;
 }
 

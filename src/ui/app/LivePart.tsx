@@ -5,7 +5,7 @@ import { Box, Text } from "ink";
 import type { BackgroundTask } from "../../tool/shell-state.js";
 import { Markdown } from "../components/Markdown.js";
 import type { TranscriptModel } from "../transcript/transcript-model.js";
-import { BackgroundAgentView, BackgroundTasksPanel, RunningToolView, TodoPanel } from "./TranscriptView.js";
+import { BackgroundAgentView, BackgroundTasksPanel, Marked, RunningToolView, TodoPanel } from "./TranscriptView.js";
 
 export interface LivePartProps {
   transcript: TranscriptModel;
@@ -30,8 +30,9 @@ export function LivePart({ transcript, now, backgroundTasks, working, asking }: 
       ) : null}
       {transcript.streamingText ? (
         <Box marginTop={1}>
-          <Text>● </Text>
-          <Markdown text={transcript.streamingText} />
+          <Marked>
+            <Markdown text={transcript.streamingText} />
+          </Marked>
         </Box>
       ) : null}
       {running.map((tool) => (

@@ -26,15 +26,17 @@ export function ItemView({ item }: { item: TranscriptItem }) {
     case "user":
       return (
         <Box marginTop={1}>
-          <Text color="gray">{"> "}</Text>
-          <Text color="gray">{item.text}</Text>
+          <Marked marker="> " color="gray">
+            <Text color="gray">{item.text}</Text>
+          </Marked>
         </Box>
       );
     case "assistant":
       return (
         <Box marginTop={1}>
-          <Text>● </Text>
-          <Markdown text={item.text} />
+          <Marked>
+            <Markdown text={item.text} />
+          </Marked>
         </Box>
       );
     case "thinking":
@@ -52,10 +54,9 @@ export function ItemView({ item }: { item: TranscriptItem }) {
       const stats = item.edit ? diffStats(diffLines(item.edit.oldText, item.edit.newText)) : undefined;
       return (
         <Box marginTop={1} flexDirection="column">
-          <Box>
-            <Text color={item.result.isError ? "red" : "green"}>● </Text>
+          <Marked color={item.result.isError ? "red" : "green"}>
             <Text bold>{item.summary}</Text>
-          </Box>
+          </Marked>
           {stats ? (
             <Text>
               {"  ⎿  "}Added {stats.added} line{stats.added === 1 ? "" : "s"}, removed {stats.removed} line
@@ -103,6 +104,24 @@ export function ItemView({ item }: { item: TranscriptItem }) {
   }
 }
 
+/**
+ * A block (a prompt, an answer, a call) after its marker (`> `, `● `). The marker keeps its width: beside a word too
+ * long for the line (a URL, a long path), a shrinkable marker lost its space ("●Bash(...") and the
+ * wrapped rest started at column 0 or 1.
+ */
+export function Marked({ marker = "● ", color, children }: { marker?: string; color?: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Box width={marker.length} flexShrink={0}>
+        <Text color={color}>{marker}</Text>
+      </Box>
+      <Box flexGrow={1} flexShrink={1}>
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
 /** A line under a block's marker: when it wraps, it goes on under its own first character. */
 function Indented({ prefix, children }: { prefix: string; children: ReactNode }) {
   return (
@@ -133,8 +152,7 @@ export function RunningToolView({
   const lastLines = tool.progress?.output.replace(/\s+$/, "").split("\n").slice(-5) ?? [];
   return (
     <Box marginTop={1} flexDirection="column">
-      <Box>
-        <Text color="yellow">● </Text>
+      <Marked color="yellow">
         <Text>
           <Text bold>{tool.summary}</Text>
           {seconds >= 2 ? (
@@ -144,7 +162,7 @@ export function RunningToolView({
             </Text>
           ) : null}
         </Text>
-      </Box>
+      </Marked>
       {tool.status ? (
         <Indented prefix="     ⎿ ">
           <Text dimColor>{tool.status}</Text>

@@ -50,7 +50,8 @@ export function StatusLine({ status }: { status: StatusInfo }) {
     <Box justifyContent="space-between" flexWrap="wrap">
       <Text>
         <Text color={MODE_COLORS[status.mode]}>{modeLabel(status.mode)}</Text>
-        <Text dimColor> {status.hint ?? "(shift+tab to cycle)"}</Text>
+        {/* A hint is a sentence of its own: set apart, not read as part of the mode's name. */}
+        <Text dimColor>{status.hint ? ` · ${status.hint}` : " (shift+tab to cycle)"}</Text>
       </Text>
       <Text dimColor>
         {usage}

@@ -5,6 +5,7 @@
 
 import type { QueryEvent } from "../../loop/events.js";
 import { INTERRUPTED_BY_USER, INTERRUPTED_DURING_TOOLS } from "../../loop/query.js";
+import { STOP_HOOK_FEEDBACK, STOP_HOOK_FEEDBACK_PREFIX } from "../../loop/session-hooks.js";
 import type { Message, ToolResultBlock, ToolUseBlock } from "../../messages/types.js";
 import type { TaskListItem, TaskListSnapshot } from "../../tool/task-list.js";
 import type { AnyTool } from "../../tool/types.js";
@@ -181,6 +182,10 @@ export class TranscriptModel {
       for (const block of message.content) {
         if (block.type === "text") {
           if (message.role === "user" && block.text.startsWith("<system-reminder>")) continue;
+          if (message.role === "user" && block.text.startsWith(STOP_HOOK_FEEDBACK_PREFIX)) {
+            this.push({ kind: "notice", text: block.text, tone: "info" });
+            continue;
+          }
           if (
             message.role === "user" &&
             (block.text === INTERRUPTED_BY_USER || block.text === INTERRUPTED_DURING_TOOLS)
@@ -278,6 +283,9 @@ export class TranscriptModel {
             continue;
           }
           if (block.type !== "text") continue;
+          // A Stop hook sent the model back: the person sees why it goes on after its answer.
+          if (event.message.attachment === STOP_HOOK_FEEDBACK)
+            this.push({ kind: "notice", text: block.text, tone: "info" });
           if (block.text === INTERRUPTED_BY_USER || block.text === INTERRUPTED_DURING_TOOLS) {
             this.push({ kind: "notice", text: INTERRUPTED_BY_USER, tone: "warning" });
           }
