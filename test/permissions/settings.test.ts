@@ -226,15 +226,31 @@ describe("broken settings", () => {
     expect(context.mode).toBe("default");
   });
 
-  it("reports a malformed rule with its file and line and skips it, keeping its neighbours", () => {
+  it("reports a malformed allow rule with its file and line and skips it, keeping its neighbours", () => {
     const path = writeJson(join(project, ".warden", "settings.json"), {
-      permissions: { deny: ["Bash(rm:*)", "Bash(curl", "WebFetch"] },
+      permissions: { allow: ["Bash(ls:*)", "Bash(curl", "WebFetch"] },
     });
-    const built = buildPermissionContext({ cwd: project, settings: loadSettings({ cwd: project }) });
+    const built = buildPermissionContext({
+      cwd: project,
+      settings: loadSettings({ cwd: project, trustProject: true }),
+    });
     expect(built.warnings).toEqual([
-      { file: path, line: 5, message: expect.stringContaining("malformed deny rule skipped") },
+      { file: path, line: 5, message: expect.stringContaining("malformed allow rule skipped") },
     ]);
-    expect(built.context.rules.deny.map((r) => formatRule(r.value))).toEqual(["Bash(rm:*)", "WebFetch"]);
+    expect(built.context.rules.allow.map((r) => formatRule(r.value))).toEqual(["Bash(ls:*)", "WebFetch"]);
+  });
+
+  it("does not start with a malformed deny or ask rule: the restriction someone wrote would be missing", () => {
+    for (const behavior of ["deny", "ask"] as const) {
+      const path = writeJson(join(project, ".warden", "settings.json"), {
+        permissions: { [behavior]: ["Bash(rm:*)", "Bash(curl", "WebFetch"] },
+      });
+      const settings = loadSettings({ cwd: project });
+      expect(() => buildPermissionContext({ cwd: project, settings })).toThrow(SettingsError);
+      expect(() => buildPermissionContext({ cwd: project, settings })).toThrow(
+        `${path}:5: malformed ${behavior} rule: "Bash(curl" must end with ")"`,
+      );
+    }
   });
 
   it("reads a file that starts with a byte-order mark", () => {
