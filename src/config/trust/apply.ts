@@ -181,7 +181,9 @@ function readMcpJson(cwd: string): { content: unknown; widening: WideningSetting
     widening: entries.map(([name, config]) => ({
       file: ".mcp.json",
       key: `mcpServers.${name}`,
-      grants: describeMcpServer(name, config),
+      // Trust alone starts none of them: each still waits for `warden mcp approve NAME` (or the
+      // person's own enabledMcpjsonServers), so the listing must not promise more.
+      grants: `${describeMcpServer(name, config)}, once approved (warden mcp approve ${name})`,
       known: true,
     })),
   };

@@ -25,7 +25,12 @@ function keysOf(value: unknown): string {
 const PERMISSION_GRANTS: Record<string, (value: unknown) => string> = {
   allow: (v) => `allow rules: ${clip(list(v))}`,
   additionalDirectories: (v) => `more working directories: ${clip(list(v))}`,
-  defaultMode: (v) => `permission mode ${JSON.stringify(v)}`,
+  // A settings file cannot start bypass mode (only the command line can): say so rather than list it
+  // as something trusting the folder would turn on.
+  defaultMode: (v) =>
+    v === "bypassPermissions"
+      ? 'permission mode "bypassPermissions", which only --dangerously-skip-permissions starts'
+      : `permission mode ${JSON.stringify(v)}`,
 };
 
 const SANDBOX_GRANTS: Record<string, (value: unknown) => string> = {
