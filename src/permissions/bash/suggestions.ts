@@ -1,5 +1,5 @@
 // The rule offered with a prompt ("yes, and don't ask again for ..."): a two-word prefix such as
-// `npm run` or `git commit` where a prefix is safe, else the exact command (as Claude Code offers
+// `git commit` where a prefix is safe (three for a package script: `npm run build`), else the exact command (as Claude Code offers
 // it). Never a rule wider than the command: never the whole tool, and never a prefix naming a
 // program that runs other code (shells, wrappers like sudo, env and xargs, interpreters like node
 // and python3, runners like npx and `uv run`: the shell analysis's own list, codeRunnerReason).
@@ -26,7 +26,31 @@ export function suggestedPrefixOf(part: CommandPart): string | undefined {
   if (codeRunnerReason(words.slice(0, 2).map((word) => word.value)) !== undefined) return undefined;
   const subcommand =
     second?.literal && !second.glob && /^[a-z][a-z0-9_-]*$/.test(second.value) ? second.value : undefined;
-  return subcommand ? `${first.value} ${subcommand}` : first.value;
+  if (!subcommand) return first.value;
+  // `npm run build`: the script's name too, or one answer would allow every script package.json
+  // holds or will hold (`npm run:*`), as Claude Code narrows it.
+  if (runsPackageScript(first.value, subcommand)) {
+    const script = words[2];
+    if (script === undefined) return `${first.value} ${subcommand}`;
+    if (!script.literal || script.glob || !SCRIPT_NAME.test(script.value)) return undefined;
+    return `${first.value} ${subcommand} ${script.value}`;
+  }
+  return `${first.value} ${subcommand}`;
+}
+
+/** The package managers' "run a package.json script" subcommands. */
+const SCRIPT_RUNNERS: Readonly<Record<string, readonly string[]>> = {
+  npm: ["run", "run-script", "rum", "urn"],
+  pnpm: ["run", "run-script"],
+  yarn: ["run"],
+  bun: ["run"],
+};
+
+/** A script name a rule's prefix can hold as one word (`build`, `test:unit`, `lint-fix`). */
+const SCRIPT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:@+-]*$/;
+
+function runsPackageScript(program: string, subcommand: string): boolean {
+  return SCRIPT_RUNNERS[program]?.includes(subcommand) === true;
 }
 
 /**
@@ -112,5 +136,9 @@ export function suggestedPrefixOfText(command: string): string | undefined {
   // Unparsed text: quotes and escapes are not removed, so a quoted word is never a safe prefix.
   if (codeRunnerReason(words.slice(0, 2)) !== undefined || /["'\\$`]/.test(words[1] ?? "")) return undefined;
   const second = words[1];
-  return second && /^[a-z][a-z0-9_-]*$/.test(second) ? `${first} ${second}` : first;
+  if (!second || !/^[a-z][a-z0-9_-]*$/.test(second)) return first;
+  if (!runsPackageScript(first, second)) return `${first} ${second}`;
+  const script = words[2];
+  if (script === undefined) return `${first} ${second}`;
+  return SCRIPT_NAME.test(script) ? `${first} ${second} ${script}` : undefined;
 }

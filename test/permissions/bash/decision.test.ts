@@ -199,6 +199,18 @@ describe("symlinks", () => {
 });
 
 describe("passthrough", () => {
+  it("offers a package script's rule by the script's name, which then allows that script and no other", async () => {
+    const offered = await decide("npm run build -- --prod");
+    const rule = offered.behavior === "passthrough" ? offered.suggestions?.[0] : undefined;
+    expect(rule).toMatchObject({ rules: [{ toolName: "Bash", ruleContent: "npm run build:*" }] });
+    expect((await decide("npm run build", { allow: ["Bash(npm run build:*)"] })).behavior).toBe("allow");
+    expect((await decide("npm run deploy", { allow: ["Bash(npm run build:*)"] })).behavior).not.toBe("allow");
+    // A name known only at run time: no prefix can say which script runs.
+    const unknown = await decide('npm run "$TASK"');
+    const offeredForUnknown = unknown.behavior === "passthrough" ? (unknown.suggestions ?? []) : [];
+    expect(JSON.stringify(offeredForUnknown)).not.toContain("npm run:*");
+  });
+
   it("leaves ordinary changes to the engine, with a two-word prefix suggestion", async () => {
     const result = await decide("npm run build");
     expect(result.behavior).toBe("passthrough");
@@ -207,7 +219,7 @@ describe("passthrough", () => {
       {
         type: "addRules",
         behavior: "allow",
-        rules: [{ toolName: "Bash", ruleContent: "npm run:*" }],
+        rules: [{ toolName: "Bash", ruleContent: "npm run build:*" }],
         destination: "localSettings",
       },
     ]);
@@ -273,7 +285,7 @@ describe("passthrough", () => {
       {
         type: "addRules",
         behavior: "allow",
-        rules: [{ toolName: "Bash", ruleContent: "npm run:*" }],
+        rules: [{ toolName: "Bash", ruleContent: "npm run build:*" }],
         destination: "localSettings",
       },
       { type: "addDirectories", directories: [join(outside, "sub")], destination: "session" },
@@ -299,7 +311,7 @@ describe("passthrough", () => {
       result.behavior === "passthrough" && result.suggestions?.[0]?.type === "addRules"
         ? result.suggestions[0].rules
         : [],
-    ).toEqual([{ toolName: "Bash", ruleContent: "npm run:*" }]);
+    ).toEqual([{ toolName: "Bash", ruleContent: "npm run build:*" }]);
   });
 
   it("ask for a newline-separated second command even when each line is allowed", async () => {
@@ -329,7 +341,7 @@ describe("helpers for the Bash tool", () => {
   it("suggests prefixes from the first line and before a heredoc", async () => {
     expect(await suggestedBashPrefix("git commit -m x", project)).toBe("git commit");
     expect(await suggestedBashPrefix("sudo rm x", project)).toBeUndefined();
-    expect(suggestedPrefixOfText("npm run build\nrm -rf x")).toBe("npm run");
+    expect(suggestedPrefixOfText("npm run build\nrm -rf x")).toBe("npm run build");
     expect(suggestedPrefixOfText("cat > notes.txt <<'EOF'\nx\nEOF")).toBe("cat");
     expect(suggestedPrefixOfText("NODE_ENV=test npm test")).toBe("npm test");
     expect(suggestedPrefixOfText("xargs rm")).toBeUndefined();

@@ -112,7 +112,10 @@ const NO_RULE = [
 /** Ordinary commands: a two-word prefix is still offered, so "don't ask again" keeps working. */
 const ORDINARY: Array<[string, string[]]> = [
   ["npm install left-pad", ["Bash(npm install:*)"]],
-  ["npm run build", ["Bash(npm run:*)"]],
+  // A package script by its name: `npm run:*` would allow every script package.json holds.
+  ["npm run build", ["Bash(npm run build:*)"]],
+  ["pnpm run test:unit --watch", ["Bash(pnpm run test:unit:*)"]],
+  ["yarn build", ["Bash(yarn build:*)"]],
   ["git commit -m 'x'", ["Bash(git commit:*)"]],
   ["make build", ["Bash(make build:*)"]],
   ["cargo build --release", ["Bash(cargo build:*)"]],
