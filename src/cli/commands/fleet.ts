@@ -36,6 +36,7 @@ const USAGE = `Usage:
   warden fleet logs ID [--follow]
   warden fleet cancel ID
   warden fleet results [ID] [--json]
+  warden fleet results ID --patch     the job's changes alone, as a patch for git apply
   warden fleet key                    make the job key (0600) if there is none; print its path
   warden fleet dashboard [--port N]   the queue in a browser (read-only), each job linked to its
                                       session; prints the URL (with its token) to open on this machine
@@ -265,8 +266,10 @@ async function status(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...COMMON, json: { type: "boolean", default: false } },
+    options: { ...COMMON, json: { type: "boolean", default: false }, patch: { type: "boolean", default: false } },
   });
+  if (values.patch && (positionals.length !== 1 || values.json))
+    throw new FleetUsageError("results --patch takes one job id (and no --json)");
   return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
     let missing = 0;
@@ -324,8 +327,10 @@ async function results(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...COMMON, json: { type: "boolean", default: false } },
+    options: { ...COMMON, json: { type: "boolean", default: false }, patch: { type: "boolean", default: false } },
   });
+  if (values.patch && (positionals.length !== 1 || values.json))
+    throw new FleetUsageError("results --patch takes one job id (and no --json)");
   return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
     // As status does: a job that is not there is an error a script can see in the exit code.
@@ -337,7 +342,9 @@ async function results(argv: string[]): Promise<number> {
         missing++;
         continue;
       }
-      out(values.json ? `${JSON.stringify(found)}\n` : resultText(found));
+      // --patch: the bytes git apply takes, nothing around them (no changes: nothing at all).
+      if (values.patch) out(found.patch ?? "");
+      else out(values.json ? `${JSON.stringify(found)}\n` : resultText(found));
     }
     return missing > 0 ? 1 : 0;
   });
