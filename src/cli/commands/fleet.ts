@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { FleetClient, type JobResult, type JobStatus } from "../../fleet/client.js";
 import { ensureJobKeyFile, loadJobKey } from "../../fleet/job-key.js";
 import { type JobSpec, parseJobLines, parseJobSpec } from "../../fleet/job-spec.js";
+import { TERMINAL_STATES } from "../../fleet/keys.js";
 import { displayUrl, FleetConnectionError, FleetUsageError, redisUrlFrom } from "../../fleet/redis.js";
 import { classifyRepo } from "../../fleet/repo-source.js";
 import { checkSubmitPolicy } from "../../fleet/submit-policy.js";
@@ -317,7 +318,14 @@ async function cancel(argv: string[]): Promise<number> {
     for (const id of positionals) {
       const after = await client.cancel(id);
       out(`${id}  ${after.state}\n`);
-      if (after.state !== "cancelled") code = 1;
+      if (after.state === "cancelled") continue;
+      code = 1;
+      // The exit code alone left a user guessing whether the cancel was lost or came too late.
+      err(
+        TERMINAL_STATES.has(after.state)
+          ? `warden fleet: job ${id} had ended (${after.state}) before it could be cancelled\n`
+          : `warden fleet: job ${id} is still ${after.state}: no worker confirmed the cancel yet (the job is marked; the worker running it stops it when it sees that)\n`,
+      );
     }
     return code;
   });
