@@ -54,3 +54,20 @@ describe("warden fleet submit refuses a model no provider takes, before it conne
     expect(file.stderr).toContain(`no job was submitted:\n  ${jobs} line 2: model: unknown provider "openia"`);
   });
 });
+
+describe("warden fleet submit refuses a rule that does not parse, before it connects", () => {
+  // Every worker refused such a job, so it used to be queued only to fail there.
+  it("names the rule and why, from a flag and from a jobs file's line; exit 2", async () => {
+    const home = tempDir("warden-fleet-rule-");
+    const env = { WARDEN_REDIS_URL: "redis://127.0.0.1:1", WARDEN_FLEET_REDIS_TIMEOUT_MS: "200" };
+    const flag = await runCli(["fleet", "submit", "--allowed-tools", "Bash((", "do it"], { home, env });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('submit: allowedTools: "Bash((" is not a rule ("Bash((" must end with ")")');
+    expect(flag.stderr).not.toContain("cannot reach Redis");
+    const jobs = join(home, "jobs.ndjson");
+    writeFileSync(jobs, '{"prompt":"a","allowedTools":["Edit"]}\n{"prompt":"b","disallowedTools":["Read(x"]}\n');
+    const file = await runCli(["fleet", "submit", jobs], { home, env });
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain(`no job was submitted:\n  ${jobs} line 2: disallowedTools: "Read(x" is not a rule`);
+  });
+});

@@ -13,7 +13,7 @@ import { classifyRepo } from "../../fleet/repo-source.js";
 import { checkSubmitPolicy } from "../../fleet/submit-policy.js";
 import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js";
 import { loadWorkerPolicy } from "../../fleet/worker-policy.js";
-import { protectedPathReason } from "../../permissions/index.js";
+import { parseRule, protectedPathReason } from "../../permissions/index.js";
 import { untilStopSignal } from "../../process/until-stop-signal.js";
 import { providerSpecProblem } from "../../providers/resolve.js";
 import { fleetPolicyJudges } from "../fleet-policy-judges.js";
@@ -138,7 +138,9 @@ async function submit(argv: string[]): Promise<number> {
       );
     }
     const text = positional === "-" ? readFileSync(0, "utf8") : readFileSync(positional, "utf8");
-    specs = parseJobLines(text, positional === "-" ? "stdin" : positional, providerSpecProblem).map(withLocalRepo);
+    specs = parseJobLines(text, positional === "-" ? "stdin" : positional, providerSpecProblem, ruleProblem).map(
+      withLocalRepo,
+    );
   } else {
     const prompt = values.prompt ?? positional;
     if (prompt === undefined) throw new FleetUsageError("submit needs a prompt, a file of jobs, or - for stdin");
@@ -152,7 +154,7 @@ async function submit(argv: string[]): Promise<number> {
     if (values["max-budget-usd"] !== undefined)
       spec.maxBudgetUsd = numberFlag("--max-budget-usd", values["max-budget-usd"]);
     if (values["json-schema"] !== undefined) spec.jsonSchema = jsonSchemaFlag(values["json-schema"]);
-    specs = [withLocalRepo(parseJobSpec(spec, "submit", providerSpecProblem))];
+    specs = [withLocalRepo(parseJobSpec(spec, "submit", providerSpecProblem, ruleProblem))];
   }
   checkSubmitPolicy(specs, process.cwd());
   // Before connecting: a submitter without the key learns it at once.
@@ -160,6 +162,12 @@ async function submit(argv: string[]): Promise<number> {
   const ids = await withClient(values, (client) => client.submit(specs));
   out(ids.map((id) => `${id}\n`).join(""));
   return 0;
+}
+
+/** Why a rule text does not parse, as the session that runs the job would read it. */
+function ruleProblem(rule: string): string | undefined {
+  const parsed = parseRule(rule);
+  return parsed.ok ? undefined : parsed.error;
 }
 
 /** A local repository path is made absolute here: the worker's working directory is not ours. */
