@@ -2,7 +2,7 @@
 // machines. Loaded only for `warden fleet` (main.ts), so nothing of BullMQ or ioredis reaches a
 // local session.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { FleetClient, type JobResult, type JobStatus } from "../../fleet/client.js";
 import { ensureJobKeyFile, loadJobKey } from "../../fleet/job-key.js";
@@ -13,6 +13,7 @@ import { classifyRepo } from "../../fleet/repo-source.js";
 import { checkSubmitPolicy } from "../../fleet/submit-policy.js";
 import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js";
 import { loadWorkerPolicy } from "../../fleet/worker-policy.js";
+import { runGit } from "../../fs/git-run.js";
 import { parseRule, protectedPathReason } from "../../permissions/index.js";
 import { untilStopSignal } from "../../process/until-stop-signal.js";
 import { providerSpecProblem } from "../../providers/resolve.js";
@@ -157,11 +158,40 @@ async function submit(argv: string[]): Promise<number> {
     specs = [withLocalRepo(parseJobSpec(spec, "submit", providerSpecProblem, ruleProblem))];
   }
   checkSubmitPolicy(specs, process.cwd());
+  await checkLocalRepos(specs);
   // Before connecting: a submitter without the key learns it at once.
   loadJobKey();
   const ids = await withClient(values, (client) => client.submit(specs));
   out(ids.map((id) => `${id}\n`).join(""));
   return 0;
+}
+
+/**
+ * A worker clones a local repository, so it must be one, named by its top folder: a plain folder
+ * or a subfolder used to be queued and then failed on the worker at each retry (`cannot clone`).
+ * And the job starts from the last commit: what is changed or new in the submitter's folder is
+ * not there, which is said (the job is still submitted), since a user who just edited a file
+ * would otherwise read the job's result as if it had seen it.
+ */
+async function checkLocalRepos(specs: readonly JobSpec[]): Promise<void> {
+  const folders = new Set(
+    specs.map((spec) => spec.repo).filter((repo): repo is string => repo !== undefined && isAbsolute(repo)),
+  );
+  for (const folder of folders) {
+    const prefix = await runGit(folder, ["rev-parse", "--show-prefix"]).catch(() => undefined);
+    if (prefix === undefined)
+      throw new FleetUsageError(`repo ${folder}: not a git repository (a worker clones it: git init and commit first)`);
+    if (prefix.trim() !== "")
+      throw new FleetUsageError(
+        `repo ${folder}: a folder inside a repository; name the repository's top folder (a worker clones it whole)`,
+      );
+    const status = await runGit(folder, ["status", "--porcelain"]).catch(() => "");
+    if (status.trim() === "") continue;
+    const count = status.trimEnd().split("\n").length;
+    err(
+      `warden fleet: ${folder} has ${count} uncommitted change(s); a worker clones its last commit, so the job does not see them (commit first to include them)\n`,
+    );
+  }
 }
 
 /** Why a rule text does not parse, as the session that runs the job would read it. */
