@@ -56,12 +56,30 @@ export function providerOf(spec: Pick<JobSpec, "model">): string {
  */
 export type ModelProblem = (model: string) => string | undefined;
 
+/**
+ * Why a rule of allowedTools or disallowedTools is not a rule (`Bash((`), when the caller can
+ * tell: the CLI passes the permission rules' own parser, so a job every worker would refuse is
+ * refused at submit instead of failing later on a worker.
+ */
+export type RuleProblem = (rule: string) => string | undefined;
+
 /** Checks one job; the error names where it came from (a file's line, a flag). */
-export function parseJobSpec(value: unknown, where: string, modelProblem?: ModelProblem): JobSpec {
+export function parseJobSpec(
+  value: unknown,
+  where: string,
+  modelProblem?: ModelProblem,
+  ruleProblem?: RuleProblem,
+): JobSpec {
   const parsed = jobSpecSchema.safeParse(value);
   if (parsed.success) {
     const problem = parsed.data.model === undefined ? undefined : modelProblem?.(parsed.data.model);
     if (problem) throw new FleetUsageError(`${where}: model: ${problem}`);
+    for (const list of ["allowedTools", "disallowedTools"] as const) {
+      for (const rule of parsed.data[list] ?? []) {
+        const wrong = ruleProblem?.(rule);
+        if (wrong) throw new FleetUsageError(`${where}: ${list}: ${JSON.stringify(rule)} is not a rule (${wrong})`);
+      }
+    }
     return parsed.data;
   }
   const problems = parsed.error.issues.map((issue) => {
@@ -72,7 +90,12 @@ export function parseJobSpec(value: unknown, where: string, modelProblem?: Model
 }
 
 /** `submit FILE`: one JSON object a line; blank lines skipped; every bad line reported at once. */
-export function parseJobLines(text: string, source: string, modelProblem?: ModelProblem): JobSpec[] {
+export function parseJobLines(
+  text: string,
+  source: string,
+  modelProblem?: ModelProblem,
+  ruleProblem?: RuleProblem,
+): JobSpec[] {
   const specs: JobSpec[] = [];
   const errors: string[] = [];
   text.split("\n").forEach((raw, index) => {
@@ -87,7 +110,7 @@ export function parseJobLines(text: string, source: string, modelProblem?: Model
       return;
     }
     try {
-      specs.push(parseJobSpec(value, where, modelProblem));
+      specs.push(parseJobSpec(value, where, modelProblem, ruleProblem));
     } catch (error) {
       errors.push(error instanceof Error ? error.message : String(error));
     }

@@ -100,7 +100,12 @@ export async function startWorker(options: WorkerOptions, id = newWorkerId()): P
   worker.on("error", () => undefined);
   worker.on("failed", (job, error) => {
     if (job && error.name !== "DelayedError") {
-      options.report(`warden fleet worker: job ${job.id} failed: ${error.message}`);
+      // An attempt BullMQ will retry is not the job's end: "failed" alone read as if it were, and
+      // the same job then completed.
+      const again = job.finishedOn
+        ? ""
+        : ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1}; it will be tried again)`;
+      options.report(`warden fleet worker: job ${job.id} failed${again}: ${error.message}`);
       // Its last attempt: nothing will write to its keys again.
       if (job.id && job.finishedOn) void expireJob(redis, job.id).catch(() => undefined);
     }

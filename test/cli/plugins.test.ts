@@ -117,6 +117,10 @@ describe("plugins from a local marketplace", () => {
     );
     expect(full.init.tools).toEqual(expect.arrayContaining([expect.stringMatching(/^mcp__plugin_greeter_demo__/)]));
     expect(full.transcript).toContain("Say hello to world from the greeter plugin.");
+    // The init line names the plugin as Claude Code's does (an SDK host reads `plugins` from it).
+    expect(full.init.plugins).toEqual([
+      { name: "greeter", path: cache, source: "greeter@team-tools", version: "1.2.0" },
+    ]);
     // The hook ran with the plugin's installed folder as CLAUDE_PLUGIN_ROOT.
     expect(readFileSync(mark, "utf8")).toBe(cache);
 
@@ -127,6 +131,7 @@ describe("plugins from a local marketplace", () => {
     expect(disabled.code).toBe(0);
     const off = await session("/hello there");
     expect(off.init.slash_commands).not.toContain("greeter:hello");
+    expect(off.init.plugins).toEqual([]);
     expect(off.init.agents).not.toContain("greeter:reviewer");
     expect(off.init.skills).not.toContain("greeter:polish");
     expect(JSON.stringify(off.init.mcp_servers)).not.toContain("plugin_greeter");

@@ -101,6 +101,13 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
       expect(job.patch).toContain(`+++ b/answer-${i}.txt`);
       expect(job.patch).toContain(`+job ${i}`);
     });
+    // --patch prints that diff alone, as git apply takes it.
+    const patch = await warden(fleet, ["fleet", "results", ids[0] as string, "--patch"]);
+    expect(patch.stdout).toBe(parsed[0]?.patch);
+    // Cancelling a finished job stops nothing, and says why, not only with the exit code.
+    const late = await warden(fleet, ["fleet", "cancel", ids[0] as string]);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain(`job ${ids[0]} had ended (completed) before it could be cancelled`);
     // The work was spread: more than one worker ran jobs.
     expect(new Set(finals.map((s) => s.worker)).size).toBeGreaterThan(1);
   }, 240_000);

@@ -95,6 +95,10 @@ describe.skipIf(!binary)("fleet limits and lifecycle", () => {
       result: { result: string };
     };
     expect(result.result.result).toBe("Done after the provider recovered.");
+    // The worker says the refused runs will be tried again, not that the job failed.
+    const said = tf.workers.map((w) => w.stderr()).join("");
+    expect(said).toContain(`job ${id} failed (attempt 1 of 5; it will be tried again)`);
+    expect(said).not.toMatch(new RegExp(`job ${id} failed: `));
     // The finished job's keys expire after the retention.
     const ttl = await tf.client.ttl(`warden:fleet:job:${id}`);
     expect(ttl).toBeGreaterThan(0);

@@ -77,7 +77,7 @@ describe("query()'s control methods in one process", () => {
     expect(plugins).toMatchObject({ plugins: [], error_count: 0 });
     expect((plugins.commands as Array<{ name: string }>).map((c) => c.name)).toContain("release-notes");
     await expect(q.reloadPlugins({ addPlugins: [{ type: "local", path: "/x" }] })).rejects.toThrow(
-      /Warden does not load plugins/,
+      /add_plugins is not supported/,
     );
     await expect(q.reloadOutputStyles()).rejects.toThrow(/Warden has no output styles/);
     input.send();

@@ -98,6 +98,22 @@ describe("a plugin's hooks and MCP servers", () => {
     expect(warnings).toEqual([]);
   });
 
+  it("names a misspelt hook event and where a malformed hook is, file and field", () => {
+    const p = plugin("misspelt", {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: "comand", command: "true" }] }] },
+    });
+    const file = join(p.root, "hooks", "hooks.json");
+    write(file, JSON.stringify({ hooks: { UserPromtSubmit: [{ hooks: [{ type: "command", command: "true" }] }] } }));
+    const warnings: string[] = [];
+    pluginHooks(p, warnings);
+    expect(warnings).toEqual([
+      `plugin misspelt@test: ${file}: hooks.UserPromtSubmit: Warden does not run this hook event; its hooks will never fire`,
+      expect.stringMatching(
+        /^plugin misspelt@test: plugin\.json: hooks\.UserPromptSubmit\.0\.hooks\.0\.type: .*; its hooks are not loaded$/,
+      ),
+    ]);
+  });
+
   it("refuses a manifest path that leaves the plugin's folder", () => {
     write(join(dir, "outside", "steal.md"), "not the plugin's");
     const p = plugin("escaping", { commands: "../outside", hooks: "../outside/hooks.json" });

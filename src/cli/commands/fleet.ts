@@ -2,17 +2,19 @@
 // machines. Loaded only for `warden fleet` (main.ts), so nothing of BullMQ or ioredis reaches a
 // local session.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { FleetClient, type JobResult, type JobStatus } from "../../fleet/client.js";
 import { ensureJobKeyFile, loadJobKey } from "../../fleet/job-key.js";
 import { type JobSpec, parseJobLines, parseJobSpec } from "../../fleet/job-spec.js";
+import { TERMINAL_STATES } from "../../fleet/keys.js";
 import { displayUrl, FleetConnectionError, FleetUsageError, redisUrlFrom } from "../../fleet/redis.js";
 import { classifyRepo } from "../../fleet/repo-source.js";
 import { checkSubmitPolicy } from "../../fleet/submit-policy.js";
 import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js";
 import { loadWorkerPolicy } from "../../fleet/worker-policy.js";
-import { protectedPathReason } from "../../permissions/index.js";
+import { runGit } from "../../fs/git-run.js";
+import { parseRule, protectedPathReason } from "../../permissions/index.js";
 import { untilStopSignal } from "../../process/until-stop-signal.js";
 import { providerSpecProblem } from "../../providers/resolve.js";
 import { fleetPolicyJudges } from "../fleet-policy-judges.js";
@@ -36,6 +38,7 @@ const USAGE = `Usage:
   warden fleet logs ID [--follow]
   warden fleet cancel ID
   warden fleet results [ID] [--json]
+  warden fleet results ID --patch     the job's changes alone, as a patch for git apply
   warden fleet key                    make the job key (0600) if there is none; print its path
   warden fleet dashboard [--port N]   the queue in a browser (read-only), each job linked to its
                                       session; prints the URL (with its token) to open on this machine
@@ -136,7 +139,9 @@ async function submit(argv: string[]): Promise<number> {
       );
     }
     const text = positional === "-" ? readFileSync(0, "utf8") : readFileSync(positional, "utf8");
-    specs = parseJobLines(text, positional === "-" ? "stdin" : positional, providerSpecProblem).map(withLocalRepo);
+    specs = parseJobLines(text, positional === "-" ? "stdin" : positional, providerSpecProblem, ruleProblem).map(
+      withLocalRepo,
+    );
   } else {
     const prompt = values.prompt ?? positional;
     if (prompt === undefined) throw new FleetUsageError("submit needs a prompt, a file of jobs, or - for stdin");
@@ -150,14 +155,49 @@ async function submit(argv: string[]): Promise<number> {
     if (values["max-budget-usd"] !== undefined)
       spec.maxBudgetUsd = numberFlag("--max-budget-usd", values["max-budget-usd"]);
     if (values["json-schema"] !== undefined) spec.jsonSchema = jsonSchemaFlag(values["json-schema"]);
-    specs = [withLocalRepo(parseJobSpec(spec, "submit", providerSpecProblem))];
+    specs = [withLocalRepo(parseJobSpec(spec, "submit", providerSpecProblem, ruleProblem))];
   }
   checkSubmitPolicy(specs, process.cwd());
+  await checkLocalRepos(specs);
   // Before connecting: a submitter without the key learns it at once.
   loadJobKey();
   const ids = await withClient(values, (client) => client.submit(specs));
   out(ids.map((id) => `${id}\n`).join(""));
   return 0;
+}
+
+/**
+ * A worker clones a local repository, so it must be one, named by its top folder: a plain folder
+ * or a subfolder used to be queued and then failed on the worker at each retry (`cannot clone`).
+ * And the job starts from the last commit: what is changed or new in the submitter's folder is
+ * not there, which is said (the job is still submitted), since a user who just edited a file
+ * would otherwise read the job's result as if it had seen it.
+ */
+async function checkLocalRepos(specs: readonly JobSpec[]): Promise<void> {
+  const folders = new Set(
+    specs.map((spec) => spec.repo).filter((repo): repo is string => repo !== undefined && isAbsolute(repo)),
+  );
+  for (const folder of folders) {
+    const prefix = await runGit(folder, ["rev-parse", "--show-prefix"]).catch(() => undefined);
+    if (prefix === undefined)
+      throw new FleetUsageError(`repo ${folder}: not a git repository (a worker clones it: git init and commit first)`);
+    if (prefix.trim() !== "")
+      throw new FleetUsageError(
+        `repo ${folder}: a folder inside a repository; name the repository's top folder (a worker clones it whole)`,
+      );
+    const status = await runGit(folder, ["status", "--porcelain"]).catch(() => "");
+    if (status.trim() === "") continue;
+    const count = status.trimEnd().split("\n").length;
+    err(
+      `warden fleet: ${folder} has ${count} uncommitted change(s); a worker clones its last commit, so the job does not see them (commit first to include them)\n`,
+    );
+  }
+}
+
+/** Why a rule text does not parse, as the session that runs the job would read it. */
+function ruleProblem(rule: string): string | undefined {
+  const parsed = parseRule(rule);
+  return parsed.ok ? undefined : parsed.error;
 }
 
 /** A local repository path is made absolute here: the worker's working directory is not ours. */
@@ -265,8 +305,10 @@ async function status(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...COMMON, json: { type: "boolean", default: false } },
+    options: { ...COMMON, json: { type: "boolean", default: false }, patch: { type: "boolean", default: false } },
   });
+  if (values.patch && (positionals.length !== 1 || values.json))
+    throw new FleetUsageError("results --patch takes one job id (and no --json)");
   return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
     let missing = 0;
@@ -314,7 +356,14 @@ async function cancel(argv: string[]): Promise<number> {
     for (const id of positionals) {
       const after = await client.cancel(id);
       out(`${id}  ${after.state}\n`);
-      if (after.state !== "cancelled") code = 1;
+      if (after.state === "cancelled") continue;
+      code = 1;
+      // The exit code alone left a user guessing whether the cancel was lost or came too late.
+      err(
+        TERMINAL_STATES.has(after.state)
+          ? `warden fleet: job ${id} had ended (${after.state}) before it could be cancelled\n`
+          : `warden fleet: job ${id} is still ${after.state}: no worker confirmed the cancel yet (the job is marked; the worker running it stops it when it sees that)\n`,
+      );
     }
     return code;
   });
@@ -324,8 +373,10 @@ async function results(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...COMMON, json: { type: "boolean", default: false } },
+    options: { ...COMMON, json: { type: "boolean", default: false }, patch: { type: "boolean", default: false } },
   });
+  if (values.patch && (positionals.length !== 1 || values.json))
+    throw new FleetUsageError("results --patch takes one job id (and no --json)");
   return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
     // As status does: a job that is not there is an error a script can see in the exit code.
@@ -337,7 +388,9 @@ async function results(argv: string[]): Promise<number> {
         missing++;
         continue;
       }
-      out(values.json ? `${JSON.stringify(found)}\n` : resultText(found));
+      // --patch: the bytes git apply takes, nothing around them (no changes: nothing at all).
+      if (values.patch) out(found.patch ?? "");
+      else out(values.json ? `${JSON.stringify(found)}\n` : resultText(found));
     }
     return missing > 0 ? 1 : 0;
   });

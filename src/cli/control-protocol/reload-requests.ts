@@ -1,12 +1,14 @@
 // The SDK's reload_* requests. reload_skills reads the skill and command folders again: the
 // session's catalog (which the init line and initialize list) becomes the new one, the Skill tool
 // is offered once there is a skill to run, and the model hears of the change through that
-// tool's own listing. reload_plugins reloads what Warden has of a plugin's parts (skills and
-// commands) and says it has no plugins; reload_output_styles is refused: Warden has no output
-// styles beyond its default.
+// tool's own listing. reload_plugins reads the skills and commands again (the plugins' among them)
+// and lists the plugins the session started with: their hooks, agents and servers are chosen when
+// a session starts (`/plugin reload` reopens it); reload_output_styles is refused: Warden has no
+// output styles beyond its default.
 import { anySkillFolder } from "../../config/skills/locations.js";
 import { catalogTrust } from "../../config/skills/types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
+import { pluginLines } from "../session/init-info.js";
 import { createLiveSkillTool } from "../session/skills-setup.js";
 import type { JsonObject } from "./channel.js";
 import { slashCommands } from "./slash-commands.js";
@@ -57,7 +59,7 @@ export async function handleReloadRequest(request: JsonObject, state: StreamStat
     case "reload_plugins": {
       if (Array.isArray(request.add_plugins) && request.add_plugins.length > 0) {
         throw new Error(
-          "reload_plugins: Warden does not load plugins (add_plugins is not supported); nothing was reloaded",
+          "reload_plugins: add_plugins is not supported (start the session with --plugin-dir, or install the plugin with `warden plugin install`); nothing was reloaded",
         );
       }
       // What Warden has of a plugin's parts: skills and commands, read again.
@@ -70,7 +72,7 @@ export async function handleReloadRequest(request: JsonObject, state: StreamStat
           name: a.agentType,
           description: a.whenToUse ?? "",
         })),
-        plugins: [],
+        plugins: pluginLines(state.built.plan.permissions.settings),
         mcpServers: status?.mcpServers ?? [],
         error_count: 0,
       };

@@ -116,7 +116,9 @@ async function fileSuggestions(request: JsonObject, state: StreamState): Promise
 async function registerRepoRoot(request: JsonObject, state: StreamState): Promise<JsonObject> {
   const { session, plan } = state.built;
   if (request.reload_plugins === true) {
-    throw new Error("register_repo_root: Warden has no plugins to reload; nothing was registered");
+    throw new Error(
+      "register_repo_root: reload_plugins is not supported (plugins are chosen when the session starts); nothing was registered",
+    );
   }
   const context = session.getAppState().toolPermissionContext;
   const directory = resolve(plan.config.cwd, stringField(request, "directory"));

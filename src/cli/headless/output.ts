@@ -63,7 +63,7 @@ export class HeadlessReporter {
       slash_commands: info.slashCommands,
       output_style: info.outputStyle,
       skills: info.skills,
-      plugins: [],
+      plugins: info.plugins,
       uuid: crypto.randomUUID(),
     });
   }

@@ -2,6 +2,7 @@
 // stream-json input: what the session has (tools, MCP servers, agents, skills) and how it runs,
 // and the shape of that line (the reporter in ../headless/output.ts prints it).
 
+import type { LoadedSettings } from "../../config/settings.js";
 import { howToTrust, type WorkspaceTrust, type WorkspaceTrustStatus } from "../../config/trust/index.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
 import type { BuiltSession } from "./start.js";
@@ -29,6 +30,28 @@ export interface InitInfo {
   outputStyle: string;
   /** Settings problems said on stderr at start (unknown hook events, ignored fields), file first. */
   warnings: string[];
+  /** The plugins the session runs, as the Agent SDK's init line and reload_plugins list them. */
+  plugins: PluginLine[];
+}
+
+export interface PluginLine {
+  name: string;
+  /** The plugin's folder. */
+  path: string;
+  /** `name@marketplace`, or `name@--plugin-dir`. */
+  source: string;
+  /** plugin.json's version, left out when it declares none (as Claude Code does). */
+  version?: string;
+}
+
+/** The plugins the settings in force turned on and that loaded (`--plugin-dir` folders too). */
+export function pluginLines(settings: LoadedSettings): PluginLine[] {
+  return (settings.plugins?.plugins ?? []).map((plugin) => ({
+    name: plugin.name,
+    path: plugin.root,
+    source: plugin.id,
+    ...(plugin.manifest.version !== undefined && { version: plugin.manifest.version }),
+  }));
 }
 
 /** `ANTHROPIC_API_KEY` when the session's provider reads it from the environment; else `none`. */
@@ -84,5 +107,6 @@ export function initInfoOf(
     skills: skills.catalog.skills.map((s) => s.name),
     outputStyle: built.outputStyle,
     warnings: plan.permissions.warnings,
+    plugins: pluginLines(plan.permissions.settings),
   };
 }

@@ -5,7 +5,7 @@
 // commands and MCP server settings becomes the plugin's folder, wherever it was installed.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { type HooksConfig, hooksSchema } from "../settings-schema.js";
+import { type HooksConfig, hooksSchema, unknownHookEvents } from "../settings-schema.js";
 import type { PluginSkillFolders } from "../skills/locations.js";
 import type { ActivePlugin } from "./active.js";
 import type { PluginManifest } from "./manifest.js";
@@ -142,7 +142,8 @@ export function readJsonObject(file: string): Record<string, unknown> | undefine
  * gives it, `CLAUDE_PLUGIN_ROOT` in its environment, so a script the hook runs can find its files.
  */
 export function pluginHooks(plugin: ActivePlugin, warnings: string[]): HooksConfig {
-  const found: unknown[] = [];
+  /** Each hooks object with where it was written, so a warning can name the file. */
+  const found: Array<{ raw: unknown; where: string }> = [];
   const fromFile = (path: string) => {
     const file = resolvePluginPath(plugin.root, path);
     if ("problem" in file) {
@@ -151,7 +152,7 @@ export function pluginHooks(plugin: ActivePlugin, warnings: string[]): HooksConf
     }
     try {
       const json = readJsonObject(file.path);
-      if (json) found.push(json.hooks ?? json);
+      if (json) found.push({ raw: json.hooks ?? json, where: file.path });
     } catch (error) {
       warnings.push(`plugin ${plugin.id}: ${file.path}: ${(error as Error).message}; its hooks are not loaded`);
     }
@@ -159,16 +160,24 @@ export function pluginHooks(plugin: ActivePlugin, warnings: string[]): HooksConf
   fromFile(DEFAULT_HOOKS_FILE);
   for (const entry of configEntries(plugin.manifest.hooks)) {
     if (typeof entry === "string") fromFile(entry);
-    else found.push(entry.hooks ?? entry);
+    else found.push({ raw: entry.hooks ?? entry, where: "plugin.json" });
   }
 
   const merged: HooksConfig = {};
   const prefix = `CLAUDE_PLUGIN_ROOT=${shellQuote(plugin.root)}; export CLAUDE_PLUGIN_ROOT; `;
-  for (const raw of found) {
+  for (const { raw, where } of found) {
+    // As for a settings file's hooks: a misspelt event would otherwise never fire, without a word.
+    for (const event of unknownHookEvents(raw)) {
+      warnings.push(
+        `plugin ${plugin.id}: ${where}: hooks.${event}: Warden does not run this hook event; its hooks will never fire`,
+      );
+    }
     const parsed = hooksSchema.safeParse(raw);
     if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = ["hooks", ...(issue?.path ?? []).map(String)].join(".");
       warnings.push(
-        `plugin ${plugin.id}: hooks: ${parsed.error.issues[0]?.message ?? "invalid"}; its hooks are not loaded`,
+        `plugin ${plugin.id}: ${where}: ${field}: ${issue?.message ?? "invalid"}; its hooks are not loaded`,
       );
       continue;
     }
