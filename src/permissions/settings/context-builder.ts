@@ -75,8 +75,8 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
     // A deny rule the person typed and mistyped is not skipped: the session would run without the
     // restriction they asked for. An allow rule that cannot be read only grants less (a warning).
     const cliDeny = rulesFromStrings({ deny: cli.disallowedTools }, "cliArg", cwd, "--disallowedTools");
-    if (cliDeny.issues.length > 0) {
-      const problems = cliDeny.issues.map((issue) => issue.message.replace(" skipped", "")).join("; ");
+    if (cliDeny.unreadableRestrictions.length > 0) {
+      const problems = cliDeny.unreadableRestrictions.map((issue) => issue.message.replace(" skipped", "")).join("; ");
       throw new PermissionConfigError(
         `--disallowedTools: ${problems}; fix the rule, the session does not start without it`,
         { badFlag: true },
