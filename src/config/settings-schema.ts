@@ -2,7 +2,6 @@
 // is validated on its own so that one bad field costs only that field, and only where dropping it
 // is safe: see `critical` below.
 import * as z from "zod";
-import { parseRule } from "../permissions/rules/rule-string.js";
 import { PERMISSION_MODES } from "../tool/permission-types.js";
 import { TASK_LIST_FAMILIES, type TaskListFamily } from "../tool/task-list.js";
 import { HOOK_EVENTS, type HookEventName } from "./hook-events.js";
@@ -237,19 +236,9 @@ export function settingsFields(): readonly SettingsField[] {
 
 function buildSettingsFields(): readonly SettingsField[] {
   const ruleList = z.array(z.string());
-  // A deny or ask rule that does not parse is a restriction someone wrote that cannot be read: as
-  // critical as a list of the wrong type, so the file stops the session (before any UI is drawn)
-  // rather than run without it. A malformed allow rule only grants less: skipped where rules are
-  // parsed, with a warning.
-  const restrictionList = z.array(
-    z.string().superRefine((text, context) => {
-      const parsed = parseRule(text);
-      if (!parsed.ok) context.addIssue({ code: "custom", message: `malformed rule: ${parsed.error}` });
-    }),
-  );
   return [
-    { path: ["permissions", "deny"], schema: restrictionList, critical: true },
-    { path: ["permissions", "ask"], schema: restrictionList, critical: true },
+    { path: ["permissions", "deny"], schema: ruleList, critical: true },
+    { path: ["permissions", "ask"], schema: ruleList, critical: true },
     { path: ["permissions", "allow"], schema: ruleList, critical: false },
     {
       path: ["permissions", "defaultMode"],

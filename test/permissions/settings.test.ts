@@ -245,10 +245,10 @@ describe("broken settings", () => {
       const path = writeJson(join(project, ".warden", "settings.json"), {
         permissions: { [behavior]: ["Bash(rm:*)", "Bash(curl", "WebFetch"] },
       });
-      // Refused where the file is read, before any rule is built (and before the interactive UI).
-      expect(() => loadSettings({ cwd: project })).toThrow(SettingsError);
-      expect(() => loadSettings({ cwd: project })).toThrow(
-        `${path}:3: permissions.${behavior}.1: malformed rule: "Bash(curl" must end with ")" (this field can only be skipped unsafely)`,
+      const settings = loadSettings({ cwd: project });
+      expect(() => buildPermissionContext({ cwd: project, settings })).toThrow(SettingsError);
+      expect(() => buildPermissionContext({ cwd: project, settings })).toThrow(
+        `${path}:5: malformed ${behavior} rule: "Bash(curl" must end with ")"`,
       );
     }
   });

@@ -1,6 +1,7 @@
 // Turns the rule lists of settings files, CLI flags and the session into parsed rules that carry
 // where they came from (source, file, line, root folder). A rule that does not parse is reported
-// with its file and line and skipped: never guessed at, never widened.
+// with its file and line, never guessed at nor widened: an allow rule is skipped, a deny or ask
+// rule keeps the session from starting (see buildPermissionContext).
 import { lineAt, type SettingsFile, type SettingsIssue } from "../../config/settings.js";
 import type {
   PermissionBehavior,
@@ -32,13 +33,19 @@ export function emptyRules(): RulesByBehavior {
 export interface ParsedRules {
   rules: RulesByBehavior;
   issues: SettingsIssue[];
+  /**
+   * The deny and ask rules among `issues`: restrictions someone wrote that cannot be read, which a
+   * session must not start without (an allow rule that cannot be read only grants less).
+   */
+  unreadableRestrictions: SettingsIssue[];
 }
 
 export function rulesFromSettingsFile(file: SettingsFile): ParsedRules {
   const rules = emptyRules();
   const issues: SettingsIssue[] = [];
+  const unreadableRestrictions: SettingsIssue[] = [];
   const permissions = file.settings.permissions;
-  if (!permissions) return { rules, issues };
+  if (!permissions) return { rules, issues, unreadableRestrictions };
   for (const behavior of RULE_BEHAVIORS) {
     const list = permissions[behavior];
     if (!list) continue;
@@ -50,7 +57,17 @@ export function rulesFromSettingsFile(file: SettingsFile): ParsedRules {
       if (at !== -1) searchFrom = at + 1;
       const parsed = parseRule(text);
       if (!parsed.ok) {
-        issues.push({ file: file.path, line, message: `malformed ${behavior} rule skipped: ${parsed.error}` });
+        if (behavior === "allow") {
+          issues.push({ file: file.path, line, message: `malformed allow rule skipped: ${parsed.error}` });
+        } else {
+          const issue = {
+            file: file.path,
+            line,
+            message: `malformed ${behavior} rule: ${parsed.error} (a ${behavior} rule can only be skipped unsafely)`,
+          };
+          issues.push(issue);
+          unreadableRestrictions.push(issue);
+        }
         continue;
       }
       rules[behavior].push({
@@ -63,7 +80,7 @@ export function rulesFromSettingsFile(file: SettingsFile): ParsedRules {
       });
     }
   }
-  return { rules, issues };
+  return { rules, issues, unreadableRestrictions };
 }
 
 /** Rules given as strings outside a file: CLI flags (lists as users type them) or session rules. */
@@ -75,19 +92,22 @@ export function rulesFromStrings(
 ): ParsedRules {
   const rules = emptyRules();
   const issues: SettingsIssue[] = [];
+  const unreadableRestrictions: SettingsIssue[] = [];
   for (const behavior of RULE_BEHAVIORS) {
     for (const entry of lists[behavior] ?? []) {
       for (const text of source === "cliArg" ? splitRuleList(entry) : [entry]) {
         const parsed = parseRule(text);
         if (!parsed.ok) {
-          issues.push({ file: label, message: `malformed ${behavior} rule skipped: ${parsed.error}` });
+          const issue = { file: label, message: `malformed ${behavior} rule skipped: ${parsed.error}` };
+          issues.push(issue);
+          if (behavior !== "allow") unreadableRestrictions.push(issue);
           continue;
         }
         rules[behavior].push({ source, behavior, value: parsed.value, root });
       }
     }
   }
-  return { rules, issues };
+  return { rules, issues, unreadableRestrictions };
 }
 
 /** Merges rule sets and orders each list by source precedence (stable within a source). */

@@ -2,7 +2,7 @@
 // the one place where modes, working directories and rule sources are reconciled.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { LoadedSettings, SettingsIssue } from "../../config/settings.js";
+import { type LoadedSettings, SettingsError, type SettingsIssue } from "../../config/settings.js";
 import {
   PERMISSION_MODES,
   type PermissionBehavior,
@@ -60,18 +60,23 @@ export function buildPermissionContext(options: BuildPermissionContextOptions): 
 
   const managedOnly = files.some((f) => f.source === "policySettings" && f.settings.allowManagedPermissionRulesOnly);
   const ruleSets: RulesByBehavior[] = [];
+  const unreadableRestrictions: SettingsIssue[] = [];
   for (const file of files) {
     if (managedOnly && file.source !== "policySettings") continue;
     const parsed = rulesFromSettingsFile(file);
-    warnings.push(...parsed.issues);
+    warnings.push(...parsed.issues.filter((issue) => !parsed.unreadableRestrictions.includes(issue)));
+    unreadableRestrictions.push(...parsed.unreadableRestrictions);
     ruleSets.push(parsed.rules);
   }
+  // As a settings file that cannot be read, or a deny list of the wrong type: the session would run
+  // without a restriction someone wrote, so it does not start until the rule is fixed.
+  if (unreadableRestrictions.length > 0) throw new SettingsError(unreadableRestrictions);
   if (!managedOnly) {
     // A deny rule the person typed and mistyped is not skipped: the session would run without the
     // restriction they asked for. An allow rule that cannot be read only grants less (a warning).
     const cliDeny = rulesFromStrings({ deny: cli.disallowedTools }, "cliArg", cwd, "--disallowedTools");
-    if (cliDeny.issues.length > 0) {
-      const problems = cliDeny.issues.map((issue) => issue.message.replace(" skipped", "")).join("; ");
+    if (cliDeny.unreadableRestrictions.length > 0) {
+      const problems = cliDeny.unreadableRestrictions.map((issue) => issue.message.replace(" skipped", "")).join("; ");
       throw new PermissionConfigError(
         `--disallowedTools: ${problems}; fix the rule, the session does not start without it`,
         { badFlag: true },
