@@ -26,6 +26,8 @@ export interface ToolRunOutcome {
   newMessages?: Message[];
   contextModifier?: (context: ToolUseContext) => ToolUseContext;
   denial?: PermissionDenialRecord;
+  /** The refusal also stopped the turn (PermissionDeny.interrupt): the executor ends it after this result. */
+  interruptsTurn?: boolean;
 }
 
 export function errorResult(toolUseId: string, message: string): ToolResultBlock {
@@ -115,6 +117,7 @@ export async function runResolvedToolCall(
             ? await runPermissionDeniedHooks(tool, input, refused, reason.reason, callContext)
             : refused,
         denial: { tool_name: tool.name, tool_use_id: block.id, tool_input: input, reason: decision.decisionReason },
+        ...(decision.behavior === "deny" && decision.interrupt === true && { interruptsTurn: true }),
       };
     }
     if (decision.updatedInput) input = absolute(decision.updatedInput);

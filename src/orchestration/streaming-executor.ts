@@ -71,6 +71,8 @@ export class StreamingToolExecutor {
   private readonly calls: TrackedCall[] = [];
   private readonly progressQueue: ToolExecutionUpdate[] = [];
   private readonly siblings: ChildAbortController;
+  /** The query's own controller (context.abortController at the start): a refusal with "stop" aborts it. */
+  private readonly queryController: AbortController;
   private readonly maxConcurrency: number;
   private readonly canUseTool: CanUseTool;
   private context: ToolUseContext;
@@ -86,6 +88,7 @@ export class StreamingToolExecutor {
     this.context = options.context;
     this.canUseTool = options.canUseTool;
     this.maxConcurrency = options.maxConcurrency ?? maxToolUseConcurrency();
+    this.queryController = options.context.abortController;
     this.siblings = createChildAbortController(options.context.abortController.signal);
     // One listener per running call plus ours: up to the limit is expected, not a leak.
     setMaxListeners(this.maxConcurrency + 10, this.siblings.controller.signal);
@@ -283,7 +286,11 @@ export class StreamingToolExecutor {
     call.abort?.detach();
     call.outcome = outcome;
     call.status = "completed";
-    if (outcome.result.is_error && call.resolved.tool?.cancelsSiblingsOnError === true) {
+    if (outcome.interruptsTurn === true) {
+      // Refused with "stop": this call keeps its refusal; the query stops as at Esc, so the calls
+      // still running or queued get their interrupted results and the turn ends.
+      this.queryController.abort("user");
+    } else if (outcome.result.is_error && call.resolved.tool?.cancelsSiblingsOnError === true) {
       this.erroredSibling = describeCall(call.resolved.block);
       this.abort("sibling_error");
     }

@@ -116,6 +116,11 @@ export interface PermissionDeny {
   behavior: "deny";
   message: string;
   decisionReason: PermissionDecisionReason;
+  /**
+   * Whoever refused also stopped the turn (an SDK's canUseTool or a PermissionRequest hook answering
+   * `interrupt: true`): the call keeps this refusal as its result, then the turn ends as at Esc.
+   */
+  interrupt?: boolean;
 }
 
 /** "I have no opinion": becomes ask at the end of the pipeline unless a mode or rule allows. */

@@ -122,6 +122,30 @@ describe("PermissionRequest", () => {
     expect(messages).toContain("no touching");
   });
 
+  it("a hook's deny with interrupt keeps its message as the result and ends the turn", async () => {
+    const cwd = tempDir();
+    const deny = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: "frozen: no changes today", interrupt: true },
+      },
+    });
+    const hook = hookScript(cwd, "perm", `printf '%s\\n' '${deny}'`);
+    const ask = counting();
+    const s = session(
+      cwd,
+      [{ content: [toolUse("b1", "Bash", { command: "touch made.txt" })] }, { content: [text("went on")] }],
+      { PermissionRequest: [{ hooks: [hook.command] }] },
+      createCanUseTool({ askHandler: ask.handler }),
+    );
+    const messages = await run(s, "make it");
+    expect(ask.asked).toEqual([]);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+    expect(messages).toContain("frozen: no changes today");
+    // The model is not asked again within the turn.
+    expect(messages).not.toContain("went on");
+  });
+
   it("an allow does not pass a safety check: a protected path still goes to the person", async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });

@@ -80,6 +80,44 @@ describe("Agent SDK seams", () => {
     });
   });
 
+  it("keeps a canUseTool deny's message as the call's result when it also interrupts, and ends the turn", async () => {
+    const ws = workspace();
+    const at = server.requests.length;
+    server.enqueue(
+      reply()
+        .tool("Write", { file_path: `${ws.cwd}/first.txt`, content: "1" }, { id: "w1" })
+        .tool("Write", { file_path: `${ws.cwd}/second.txt`, content: "2" }, { id: "w2" }),
+    );
+    const asked: string[] = [];
+    const { messages } = await collectFailing(
+      query({
+        prompt: "write both",
+        options: anthropic(ws, {
+          canUseTool: async (_name, _input, { toolUseID }) => {
+            asked.push(toolUseID);
+            return { behavior: "deny", message: "stop: the release is frozen", interrupt: true };
+          },
+        }),
+      }),
+    );
+    const resultOf = (id: string) =>
+      JSON.stringify(
+        messages
+          .filter((m) => m.type === "user")
+          .flatMap((m) => (Array.isArray(m.message.content) ? m.message.content : []))
+          .find((block) => block.type === "tool_result" && block.tool_use_id === id),
+      );
+    // The refused call keeps the SDK's words; the call after it never runs nor asks; the turn ends
+    // without a follow-up request.
+    expect(asked).toEqual(["w1"]);
+    expect(resultOf("w1")).toContain("stop: the release is frozen");
+    expect(resultOf("w2")).toContain("Interrupted by the user");
+    expect(existsSync(join(ws.cwd, "first.txt"))).toBe(false);
+    expect(existsSync(join(ws.cwd, "second.txt"))).toBe(false);
+    expect(server.requests.length - at).toBe(1);
+    expect(results(messages)[0]?.subtype).toBe("error_during_execution");
+  });
+
   it("keeps to maxTurns when the model is sent back for the structured output", async () => {
     const ws = workspace();
     const at = server.requests.length;

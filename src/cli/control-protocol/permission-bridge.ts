@@ -6,7 +6,7 @@ import type { PermissionUpdate } from "../../tool/permission-types.js";
 import type { ToolInput } from "../../tool/types.js";
 import type { ControlChannel, JsonObject } from "./channel.js";
 
-export function sdkAskHandler(channel: ControlChannel, interrupt: () => void): AskHandler {
+export function sdkAskHandler(channel: ControlChannel): AskHandler {
   return async (request): Promise<AskResponse> => {
     const reason = request.ask.decisionReason;
     let answer: JsonObject;
@@ -33,9 +33,11 @@ export function sdkAskHandler(channel: ControlChannel, interrupt: () => void): A
       const updates = Array.isArray(answer.updatedPermissions) ? supportedUpdates(answer.updatedPermissions) : [];
       return { behavior: "allow", ...(updatedInput && { updatedInput }), ...(updates.length > 0 && { updates }) };
     }
-    if (answer.interrupt === true) interrupt();
     const message = typeof answer.message === "string" && answer.message !== "" ? answer.message : "Denied by the SDK";
-    return { behavior: "deny", message };
+    // `interrupt: true` ends the turn once this call has its refusal as its result (the model reads
+    // the message when the conversation goes on), not before: stopping the turn first gave the call
+    // an "interrupted" result and lost the message.
+    return { behavior: "deny", message, ...(answer.interrupt === true && { interrupt: true }) };
   };
 }
 

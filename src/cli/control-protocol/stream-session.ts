@@ -20,7 +20,7 @@ import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
 import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
-import { type BuiltSession, startSession } from "../session/start.js";
+import { startSession } from "../session/start.js";
 import { ControlChannel, type JsonObject, type UserMessageLine } from "./channel.js";
 import { sdkElicitationHandler } from "./elicitation-bridge.js";
 import { agentsRunning, nextWakeOrTaskEnd } from "./idle-wake.js";
@@ -227,11 +227,10 @@ async function buildState(
   for (const server of sdkServers) {
     if (server.status === "failed") err(`warden: SDK MCP server "${server.name}" failed: ${server.error}\n`);
   }
-  let sessionRef: BuiltSession | undefined;
   const built = await startSession(plan, {
     askHandler:
       config.permissionPromptTool === "stdio"
-        ? sdkAskHandler(channel, () => sessionRef?.commands.interrupt("user"))
+        ? sdkAskHandler(channel)
         : createHeadlessAskHandler({ settingsFolder: plan.permissions.settings.workspaceTrust.folder }),
     isNonInteractive: true,
     warn,
@@ -247,7 +246,6 @@ async function buildState(
     ...(typeof initialize?.appendSystemPrompt === "string" && { appendSystemPrompt: initialize.appendSystemPrompt }),
     ...(isObject(initialize?.agents) && { agents: initialize.agents }),
   });
-  sessionRef = built;
   reporter = new HeadlessReporter("stream-json", out, err, built.session.sessionId, config.verbose);
   if (config.includePartialMessages) reporter.includePartialMessages();
   const hookLines = reporter;

@@ -22,7 +22,12 @@ export type AskResponse =
       /** "Don't ask again": applied at once, and written to settings unless the destination is session. */
       updates?: PermissionUpdate[];
     }
-  | { behavior: "deny"; message?: string };
+  | {
+      behavior: "deny";
+      message?: string;
+      /** Stop the turn too: the call keeps the refusal as its result (PermissionDeny.interrupt). */
+      interrupt?: boolean;
+    };
 
 export type AskHandler = (request: AskRequest) => Promise<AskResponse>;
 

@@ -131,12 +131,12 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
     if (!decision) return { ask, note };
     const hookReason = { type: "hook" as const, hookName: "PermissionRequest" };
     if (decision.behavior === "deny") {
-      if (decision.interrupt) call.context.abortController.abort(new Error(decision.message));
       return {
         settled: {
           behavior: "deny",
           message: decision.message,
           decisionReason: { ...hookReason, reason: decision.message },
+          ...(decision.interrupt && { interrupt: true }),
         },
         decidedBy: "hook",
       };
@@ -184,7 +184,12 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
     if (response.behavior === "deny") {
       const decisionReason = ask.decisionReason ?? { type: "other" as const, reason: "refused when asked" };
       return {
-        settled: { behavior: "deny", message: response.message ?? ask.message, decisionReason },
+        settled: {
+          behavior: "deny",
+          message: response.message ?? ask.message,
+          decisionReason,
+          ...(response.interrupt === true && { interrupt: true }),
+        },
         decidedBy: "askHandler",
         asked: ask,
       };
