@@ -155,6 +155,17 @@ export function toProviderError(
     );
   }
   if (isConnectionError(error)) {
+    const refused = refusedByThisMachine(error);
+    if (refused) {
+      const failure = new ProviderError(
+        `${label}: nothing is listening at ${refused.address}:${refused.port} (connection refused). Is the model server running, and is that its address?`,
+        undefined,
+        true,
+        "network",
+      );
+      failure.refusedLocally = refused;
+      return failure;
+    }
     return new ProviderError(`${label}: could not reach the server: ${detail}${causeText}`, undefined, true, "network");
   }
   // Anything else (a client-side refusal, a bug) fails the same way every time: not retried.
@@ -177,6 +188,25 @@ function isConnectionError(error: unknown, depth = 0): boolean {
   if (error instanceof TypeError && typeof message === "string" && message.startsWith("fetch failed")) return true;
   if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
   return isConnectionError(cause, depth + 1);
+}
+
+/** The address and port of a connection refused on a loopback address, found down the error's causes. */
+function refusedByThisMachine(error: unknown, depth = 0): { address: string; port: number } | undefined {
+  if (typeof error !== "object" || error === null || depth > 4) return undefined;
+  const { code, address, port, cause } = error as {
+    code?: unknown;
+    address?: unknown;
+    port?: unknown;
+    cause?: unknown;
+  };
+  if (code === "ECONNREFUSED" && typeof address === "string" && typeof port === "number" && isLoopback(address)) {
+    return { address, port };
+  }
+  return refusedByThisMachine(cause, depth + 1);
+}
+
+function isLoopback(address: string): boolean {
+  return address.startsWith("127.") || address === "::1" || address.startsWith("::ffff:127.");
 }
 
 /** A failure to build the client (no key, SDK missing): the same on every try. */

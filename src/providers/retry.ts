@@ -40,6 +40,13 @@ export interface RetryOptions {
 
 const DEFAULT_MAX_RETRIES = 8;
 
+/**
+ * Retries for a connection this machine refused (ProviderError.refusedLocally): enough for a local
+ * server still starting (~1.5 s with the default backoff), where the usual eight took ~2 minutes
+ * to say that nothing listens.
+ */
+const REFUSED_LOCALLY_MAX_RETRIES = 2;
+
 function wholeNumber(value: number | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number >= 0, got ${value}`);
@@ -135,12 +142,15 @@ async function* retrying(provider: Provider, request: ModelRequest, policy: Poli
       if (!(failure instanceof ProviderError)) throw failure;
       if (failure.kind === "aborted" || !failure.retryable) throw failure;
       failures.push(shortDescription(failure));
-      if (retry >= policy.maxRetries) throw gaveUp(failure, failures, Date.now() - startedAt);
+      const maxRetries = failure.refusedLocally
+        ? Math.min(policy.maxRetries, REFUSED_LOCALLY_MAX_RETRIES)
+        : policy.maxRetries;
+      if (retry >= maxRetries) throw gaveUp(failure, failures, Date.now() - startedAt);
 
       // The consumer holds part of a turn that will now be sent again from its first byte.
       if (yieldedAny) yield { type: "reset" };
       const delayMs = delayFor(retry + 1, failure, policy);
-      policy.onRetry?.({ retry: retry + 1, maxRetries: policy.maxRetries, delayMs, error: failure });
+      policy.onRetry?.({ retry: retry + 1, maxRetries, delayMs, error: failure });
       await sleepUnlessAborted(delayMs, signal);
     } finally {
       clearTimeout(watchdog);
@@ -174,5 +184,7 @@ function gaveUp(last: ProviderError, failures: string[], elapsedMs: number): Pro
   const seconds = (elapsedMs / 1000).toFixed(1);
   const message = `${last.message} — gave up after ${tries} ${tries === 1 ? "try" : "tries"} in ${seconds} s (${failures.join(", ")}).`;
   // Not retryable any more: every retry this error deserved has been spent.
-  return new ProviderError(message, last.status, false, last.kind);
+  const failure = new ProviderError(message, last.status, false, last.kind);
+  if (last.refusedLocally) failure.refusedLocally = last.refusedLocally;
+  return failure;
 }

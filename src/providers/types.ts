@@ -100,4 +100,10 @@ export class ProviderError extends Error {
 
   /** How long the server asked us to wait before trying again (retry-after), when it said. */
   retryAfterMs?: number;
+
+  /**
+   * The connection was refused by this machine (a loopback address): nothing listens there, as
+   * when a local model server (Ollama, llama.cpp...) is not started. Retried briefly, not for minutes.
+   */
+  refusedLocally?: { address: string; port: number };
 }
