@@ -53,7 +53,10 @@ const COMPATIBLE_PRESETS: Record<string, CompatiblePreset> = {
 };
 
 export function modelSpecForms(): string {
-  const presets = Object.entries(COMPATIBLE_PRESETS).map(([name, preset]) => `  ${name}:MODEL    ${preset.note}`);
+  // Each form padded to the column the fixed lines below use (18 characters).
+  const presets = Object.entries(COMPATIBLE_PRESETS).map(
+    ([name, preset]) => `  ${`${name}:MODEL`.padEnd(16)}  ${preset.note}`,
+  );
   return [
     "  anthropic:MODEL   Anthropic Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), e.g. anthropic:claude-sonnet-4-6",
     "  openai:MODEL      OpenAI Chat Completions or any compatible server (OPENAI_API_KEY, OPENAI_BASE_URL), e.g. openai:gpt-4.1",

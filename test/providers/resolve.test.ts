@@ -49,6 +49,18 @@ describe("resolveProvider", () => {
     await expect(resolveProvider("openai:", { cwd: dir })).rejects.toThrow(/nothing follows "openai:"/);
   });
 
+  it("lists the model forms with every description starting in one column", async () => {
+    const message = await resolveProvider("gemini:pro", { cwd: dir }).then(
+      () => "",
+      (error: Error) => error.message,
+    );
+    const forms = message.split("\n").filter((line) => /^ {2}\w+:(MODEL|FILE) /.test(line));
+    expect(forms.map((line) => line.split(":")[0]?.trim())).toEqual(
+      expect.arrayContaining(["anthropic", "openai", "ollama", "openrouter", "replay"]),
+    );
+    expect(new Set(forms.map((line) => line.search(/(?<=:(MODEL|FILE) +)\S/)))).toEqual(new Set([20]));
+  });
+
   it("anthropic:MODEL talks to ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY", async () => {
     process.env.ANTHROPIC_API_KEY = "env-anthropic-key";
     process.env.ANTHROPIC_BASE_URL = server.anthropicBaseURL;
