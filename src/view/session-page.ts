@@ -38,11 +38,19 @@ function costLine(cost: TurnCost | undefined): SafeHtml {
   return html`${cost ? html`<span class="turn-cost">${tokens(cost.usage)} · ${usd(cost.costUsd)}</span>` : ""}`;
 }
 
+/** Who settled a call, in words: the one asked may be a person, an SDK's callback or a headless refusal. */
+const DECIDED_BY: Record<string, string> = {
+  engine: "by the engine",
+  askHandler: "when asked",
+  autoMode: "by the auto-mode classifier",
+  hook: "by a hook",
+};
+
 function decision(d: DecisionView): SafeHtml {
-  const by = d.decidedBy === "askHandler" ? "asked" : d.decidedBy === "autoMode" ? "auto-mode classifier" : d.decidedBy;
+  const by = DECIDED_BY[d.decidedBy] ?? `by ${d.decidedBy}`;
   return html`<div class="decision">
 <span class="badge ${d.behavior === "allow" ? "allow" : "deny"}">${d.behavior}</span>
-<span>by ${by}: ${d.reason}</span>${d.ruleSource && !d.reason.includes(d.ruleSource) ? html` <span class="muted">(${d.ruleSource})</span>` : ""}
+<span>${by}: ${d.reason}</span>${d.ruleSource && !d.reason.includes(d.ruleSource) ? html` <span class="muted">(${d.ruleSource})</span>` : ""}
 ${d.asked ? html`<div class="muted">asked because ${d.asked.reason}: ${d.asked.message}</div>` : ""}
 ${d.message && d.behavior !== "allow" ? html`<div class="err">${d.message}</div>` : ""}
 </div>`;

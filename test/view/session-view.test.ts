@@ -161,7 +161,8 @@ describe("a session's page", () => {
     expect(body).toContain("rule Edit (allow rule from project settings)");
     expect(body).toContain(escapeHtml(`${cwd}/.warden/settings.json:3`));
     expect(body).toContain("asked because no rule allows curl: Warden wants to run curl");
-    expect(body).toMatch(/badge deny">deny<\/span>\s*<span>by hook: hook \/hooks\/guard.sh: never rm -rf \/<\/span>/);
+    expect(body).toMatch(/badge allow">allow<\/span>\s*<span>when asked: approved when asked<\/span>/);
+    expect(body).toMatch(/badge deny">deny<\/span>\s*<span>by a hook: hook \/hooks\/guard.sh: never rm -rf \/<\/span>/);
     // The hook and what it said.
     expect(body).toContain("hook PreToolUse");
     expect(body).toContain("never rm -rf /");

@@ -145,7 +145,7 @@ describe.skipIf(!existsSync(CHROMIUM))("warden view in a real browser", () => {
     expect(text).toContain("tidy up");
     expect(text).toContain("guard looked at the call");
     expect(text).toContain(`rule Bash(rm:*) (deny rule from command-line flags, ${settings}:1)`);
-    expect(text).toMatch(/by engine: rule Edit \(allow rule from command-line flags/);
+    expect(text).toMatch(/by the engine: rule Edit \(allow rule from command-line flags/);
     expect(text).toContain("- beta");
     expect(text).toContain("+ gamma");
     expect(text).toContain("1800 in · 60 out");
