@@ -5,6 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { usageText } from "../../src/cli/flags/session-flag-table.js";
+import { INTERNAL_SUBCOMMANDS, SUBCOMMANDS } from "../../src/cli/subcommands.js";
 import { tempDir, text, writeScript } from "../loop/helpers.js";
 import { jsonLines, runCli } from "./run-cli.js";
 
@@ -141,5 +143,20 @@ describe("a run that cannot start", () => {
     const result = jsonLines(run.stdout).find((line) => line.type === "result");
     expect(result).toMatchObject({ subtype: "error_during_execution", is_error: true });
     expect(String(result?.error)).toContain("no such file");
+  });
+});
+
+describe("warden --help", () => {
+  it("names every subcommand a person runs, and none that Warden starts itself", () => {
+    const line = usageText()
+      .split("\n")
+      .find((l) => l.includes("permissions |"));
+    const named = (line ?? "")
+      .replace(/^\s*warden\s+/, "")
+      .split("...")[0]
+      ?.split("|")
+      .map((name) => name.trim());
+    const personal = Object.keys(SUBCOMMANDS).filter((name) => !INTERNAL_SUBCOMMANDS.has(name));
+    expect(named?.sort()).toEqual(personal.sort());
   });
 });

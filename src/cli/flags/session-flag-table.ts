@@ -309,7 +309,9 @@ export function usageText(): string {
   const lines = OPTIONS.map((o) => `  ${`${o.names.join(", ")}${o.arg ? ` ${o.arg}` : ""}`.padEnd(44)} ${o.help}`);
   return [
     'Usage: warden -p "<prompt>" [options]      (the prompt may also come on stdin)',
-    "       warden permissions | undo | mcp | trust ...",
+    // Every subcommand a person runs (cli/subcommands.ts; a test keeps the two lists the same).
+    "       warden permissions | undo | mcp | trust | plugin | acp | fleet | view ...   (each with --help)",
+    "       warden                                    (no -p, in a terminal: the interactive UI)",
     "",
     "Options:",
     ...lines,
