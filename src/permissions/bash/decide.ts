@@ -10,24 +10,29 @@ import {
   isDangerousEnvVar,
   isSafeEnvVar,
   resolveWordPath,
-  unwrapCommand,
   writeTargetsOf,
 } from "../../shell/commands/index.js";
-import { fallbackSimpleCommands, type SimpleCommand } from "../../shell/parse/index.js";
+import type { SimpleCommand } from "../../shell/parse/index.js";
 import { classifyReadOnly } from "../../shell/read-only/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import { addFoldersSuggestion } from "../filesystem/index.js";
 import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
+import {
+  configuredAliasDecision,
+  denialOf,
+  deniedWordsPassedOn,
+  denyWithoutAnalysis,
+  firstMatch,
+  safetyAsk,
+} from "./deny-match.js";
 import { fileRuleDecision } from "./file-rules.js";
-import { ruleMatchesFlags } from "./flag-spellings.js";
-import { expandConfiguredGitAlias } from "./git-config-aliases.js";
 import { gitConfigWritten } from "./git-config-write.js";
 import { gitConfigObjection } from "./git-read-only.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { beyondRule } from "./rule-scope.js";
-import { type BashRule, bashRulesOf, denyVariants, ruleMatchesWords } from "./rules.js";
+import { type BashRule, bashRulesOf, ruleMatchesWords } from "./rules.js";
 import { secretExfiltrationReason } from "./secret-exfiltration.js";
 import { suggestionsFor } from "./suggestions.js";
 
@@ -72,6 +77,12 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
       const names = denyRules.map((r) => `Bash(${r.rule.value.ruleContent})`).join(", ");
       return safetyAsk(
         `${hidden.hidden} (in \`${hidden.command.source}\`), and deny rules are in force (${names}): the analysis cannot see whether it runs a denied command`,
+      );
+    }
+    const passedOn = deniedWordsPassedOn(analysis, denyRules);
+    if (passedOn) {
+      return safetyAsk(
+        `\`${passedOn.program}\` is given \`${passedOn.words}\`, which the deny rule Bash(${passedOn.rule.rule.value.ruleContent}) refuses, and it may run it as a command (in \`${passedOn.source}\`)`,
       );
     }
   }
@@ -210,14 +221,6 @@ function firstUnquotedNewline(analysis: ScriptAnalysis): number {
   return index === -1 ? Number.POSITIVE_INFINITY : index;
 }
 
-function safetyAsk(reason: string): PermissionResult {
-  return {
-    behavior: "ask",
-    message: `This command needs a human to look at it: ${reason}`,
-    decisionReason: { type: "safetyCheck", reason },
-  };
-}
-
 /** A command the analysis cannot vouch for (`reason` says why): deny rules still hold, anything else is asked about. */
 export function decideWithoutAnalysis(
   command: string,
@@ -225,83 +228,6 @@ export function decideWithoutAnalysis(
   reason: string,
 ): PermissionResult {
   return denyWithoutAnalysis(command, context) ?? safetyAsk(reason);
-}
-
-/**
- * Deny rules for a command too long to analyse: the quote-aware splitter still recovers its
- * simple commands, so padding a command cannot turn a deny into a question.
- */
-function denyWithoutAnalysis(command: string, context: ToolPermissionContext): PermissionResult | undefined {
-  const denyRules = bashRulesOf(context).filter((r) => r.behavior === "deny");
-  if (denyRules.length === 0) return undefined;
-  const candidates: Field[][] = [];
-  for (const words of fallbackSimpleCommands(command)) {
-    const unwrapping = unwrapCommand(words);
-    for (const view of unwrapping.views) candidates.push(view.words);
-    candidates.push(...unwrapping.denyCandidates);
-  }
-  const denied = matchCandidates(denyRules, candidates);
-  return denied ? denialOf(denied) : undefined;
-}
-
-function denialOf(denied: { rule: BashRule; words: string }): PermissionResult {
-  return {
-    behavior: "deny",
-    message: `Permission to run this command was denied by the rule Bash(${denied.rule.rule.value.ruleContent}) (it matches \`${denied.words}\`).`,
-    decisionReason: { type: "rule", rule: denied.rule.rule },
-  };
-}
-
-/** Deny rules against git aliases from the configuration files (`git p` with `alias.p = push`). */
-function configuredAliasDecision(analysis: ScriptAnalysis, denyRules: BashRule[]): PermissionResult | undefined {
-  for (const part of analysis.parts) {
-    for (const view of part.unwrapping.views) {
-      const expansion = expandConfiguredGitAlias(view.words, part.command.cwd);
-      if (expansion === undefined) continue;
-      if (expansion.kind === "words") {
-        const denied = matchCandidates(denyRules, [expansion.words]);
-        if (denied) return denialOf(denied);
-        continue;
-      }
-      const names = denyRules.map((r) => `Bash(${r.rule.value.ruleContent})`).join(", ");
-      const what =
-        expansion.kind === "shell"
-          ? `the git alias \`${expansion.alias}\` runs the shell command \`${expansion.command}\` (from git's configuration)`
-          : `${expansion.reason}, so what its aliases run is unknown`;
-      return safetyAsk(`${what}, and deny rules are in force (${names})`);
-    }
-  }
-  return undefined;
-}
-
-function matchCandidates(rules: BashRule[], candidates: Field[][]): { rule: BashRule; words: string } | undefined {
-  for (const words of candidates) {
-    for (const variant of denyVariants(words)) {
-      const rule = rules.find((r) => ruleMatchesWords(r, variant) || ruleMatchesFlags(r, variant));
-      if (rule) return { rule, words: words.map((w) => w.value).join(" ") };
-    }
-  }
-  return undefined;
-}
-
-function firstMatch(
-  rules: BashRule[],
-  analysis: ScriptAnalysis,
-  includeFallback: boolean,
-): { rule: BashRule; words: string } | undefined {
-  if (rules.length === 0) return undefined;
-  const candidates: Field[][] = [];
-  for (const part of analysis.parts) {
-    for (const view of part.unwrapping.views) candidates.push(view.words);
-    candidates.push(...part.unwrapping.denyCandidates);
-  }
-  if (includeFallback) {
-    for (const words of analysis.fallbackCommands) {
-      const unwrapping = unwrapCommand(words);
-      for (const view of unwrapping.views) candidates.push(view.words);
-    }
-  }
-  return matchCandidates(rules, candidates);
 }
 
 function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {

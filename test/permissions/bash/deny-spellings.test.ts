@@ -156,3 +156,46 @@ describe("where the analysis cannot see what runs, a deny rule in force makes th
     }
   });
 });
+
+describe("a program the tables do not know, given a denied command's words, asks", () => {
+  // Wrappers outside the tables (moreutils' chronic, project runners, version managers, secret
+  // injectors) run their arguments: with Bash allowed outright, the deny must still not be passed.
+  const passedOn = [
+    "chronic rm -rf build",
+    "poetry run rm -rf build",
+    "uv run rm -rf build",
+    "bundle exec rm -rf build",
+    "mise exec -- rm -rf build",
+    "doppler run -- rm -rf build",
+    "sudo chronic rm -rf build",
+    "mytool --quiet rm -rf build",
+  ];
+  for (const command of passedOn) {
+    it(`asks for \`${command}\``, async () => {
+      const result = await verdict(command, rmDenied);
+      expect(result.behavior).toBe("ask");
+      expect(result.reason).toContain("which the deny rule Bash(rm:*) refuses");
+    });
+  }
+
+  it("asks even in bypass mode, and leaves read-only commands that only mention the name alone", async () => {
+    const permissionContext = { ...contextWith(rmDenied, [session.project]), mode: "bypassPermissions" as const };
+    const bypassed = await hasPermissionsToUseTool(
+      BashTool,
+      { command: "chronic rm -rf build" },
+      session.context,
+      permissionContext,
+    );
+    expect(bypassed.behavior).toBe("ask");
+    for (const command of [
+      "grep rm notes.txt",
+      "timeout 5 grep -n rm notes.txt",
+      "chronic make build",
+      "git commit -m 'rm later'",
+    ]) {
+      expect((await verdict(command, rmDenied)).behavior, command).toBe("allow");
+    }
+    // Without a deny rule nothing changes.
+    expect((await verdict("chronic rm -rf build", { allow: ["Bash"] })).behavior).toBe("allow");
+  });
+});
