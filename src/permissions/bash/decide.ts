@@ -22,9 +22,9 @@ import { isFileEditInside, redirectsWriteInside } from "./accept-edits.js";
 import {
   configuredAliasDecision,
   denialOf,
-  deniedWordsPassedOn,
   denyWithoutAnalysis,
   firstMatch,
+  ruleWordsPassedOn,
   safetyAsk,
 } from "./deny-match.js";
 import { fileRuleDecision } from "./file-rules.js";
@@ -54,6 +54,14 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   const denied = firstMatch(denyRules, analysis, true);
   if (denied) return denialOf(denied);
   const asked = firstMatch(askRules, analysis, false);
+  const askedPassedOn = asked || askRules.length === 0 ? undefined : ruleWordsPassedOn(analysis, askRules);
+  if (askedPassedOn) {
+    return {
+      behavior: "ask",
+      message: `The rule Bash(${askedPassedOn.rule.rule.value.ruleContent}) asks before running \`${askedPassedOn.words}\`, which \`${askedPassedOn.program}\` is given and may run as a command.`,
+      decisionReason: { type: "rule", rule: askedPassedOn.rule.rule },
+    };
+  }
   if (asked) {
     const suggestions = suggestionsFor(firstLineParts(analysis, analysis.parts), redirectsInput(analysis));
     return {
@@ -79,7 +87,7 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
         `${hidden.hidden} (in \`${hidden.command.source}\`), and deny rules are in force (${names}): the analysis cannot see whether it runs a denied command`,
       );
     }
-    const passedOn = deniedWordsPassedOn(analysis, denyRules);
+    const passedOn = ruleWordsPassedOn(analysis, denyRules);
     if (passedOn) {
       return safetyAsk(
         `\`${passedOn.program}\` is given \`${passedOn.words}\`, which the deny rule Bash(${passedOn.rule.rule.value.ruleContent}) refuses, and it may run it as a command (in \`${passedOn.source}\`)`,

@@ -70,11 +70,11 @@ export function configuredAliasDecision(analysis: ScriptAnalysis, denyRules: Bas
 /**
  * A program the tables do not know as read-only may run its arguments as a command: a wrapper
  * they do not list (`chronic rm x`, `poetry run rm x`, `mise exec -- rm x`). When the words from
- * any later position match a deny rule, nothing shows that it does not run them, so the command is
- * asked about (in every mode) rather than allowed. Only the command each part finally runs is
+ * any later position match a deny rule (or an ask rule), nothing shows that it does not run them,
+ * so the command is asked about (in every mode) rather than allowed. Only the command each part finally runs is
  * read so: a known wrapper's own command is in a view of its own, judged the same way.
  */
-export function deniedWordsPassedOn(
+export function ruleWordsPassedOn(
   analysis: ScriptAnalysis,
   denyRules: BashRule[],
 ): { program: string; words: string; rule: BashRule; source: string } | undefined {

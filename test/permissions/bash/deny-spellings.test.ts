@@ -197,5 +197,18 @@ describe("a program the tables do not know, given a denied command's words, asks
     }
     // Without a deny rule nothing changes.
     expect((await verdict("chronic rm -rf build", { allow: ["Bash"] })).behavior).toBe("allow");
+    // An ask rule holds the same way, in bypass mode too.
+    const askPush = {
+      ...contextWith({ allow: ["Bash"], ask: ["Bash(git push:*)"] }, [session.project]),
+      mode: "bypassPermissions" as const,
+    };
+    const pushed = await hasPermissionsToUseTool(
+      BashTool,
+      { command: "chronic git push origin main" },
+      session.context,
+      askPush,
+    );
+    expect(pushed.behavior).toBe("ask");
+    expect("message" in pushed ? pushed.message : "").toContain("which `chronic` is given");
   });
 });
