@@ -153,4 +153,20 @@ describe("warden permissions check", () => {
       'unknown tool "Teleport"',
     );
   });
+
+  it("answers --help after a subcommand with the usage and exit 0", async () => {
+    const { home } = project();
+    for (const args of [
+      ["check", "--help"],
+      ["list", "-h"],
+    ]) {
+      const run = await wardenInProcess(args, home);
+      expect(run.code, args.join(" ")).toBe(0);
+      expect(run.stdout).toContain("Usage: warden permissions check TOOL");
+      expect(run.stderr).toBe("");
+    }
+    expect((await wardenInProcess(["list", "extra"], home)).stderr).toContain(
+      "warden permissions list: list takes only options",
+    );
+  });
 });

@@ -153,6 +153,10 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
     io.stderr.write(`warden permissions: unknown subcommand "${subcommand}"\n\n${USAGE}`);
     return 2;
   }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
   let args: CheckArgs;
   try {
     args = parseArgs(rest, io.cwd);
@@ -171,7 +175,7 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`warden permissions check: ${error.message}\n\n${USAGE}`);
+    io.stderr.write(`warden permissions ${subcommand}: ${error.message}\n\n${USAGE}`);
     return 2;
   }
 
