@@ -159,4 +159,14 @@ describe("warden --help", () => {
     const personal = Object.keys(SUBCOMMANDS).filter((name) => !INTERNAL_SUBCOMMANDS.has(name));
     expect(named?.sort()).toEqual(personal.sort());
   });
+
+  it("each subcommand's --help is the usage on stdout, exit 0, nothing on stderr", async () => {
+    const home = tempDir("warden-subcommand-help-");
+    for (const name of Object.keys(SUBCOMMANDS).filter((n) => !INTERNAL_SUBCOMMANDS.has(n))) {
+      const run = await runCli([name, "--help"], { home });
+      expect(run.code, name).toBe(0);
+      expect(run.stderr, name).toBe("");
+      expect(run.stdout.toLowerCase(), name).toContain("usage");
+    }
+  });
 });

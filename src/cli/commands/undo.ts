@@ -64,7 +64,9 @@ export function latestSessionWithHistory(cwd: string): string | undefined {
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);
   if (typeof parsed === "string") {
-    process.stderr.write(parsed ? `warden undo: ${parsed}\n${USAGE}\n` : `${USAGE}\n`);
+    // Asked for, the usage is the answer (stdout); after a mistake it explains the error (stderr).
+    if (parsed) process.stderr.write(`warden undo: ${parsed}\n${USAGE}\n`);
+    else process.stdout.write(`${USAGE}\n`);
     return parsed ? 2 : 0;
   }
   const cwd = process.cwd();

@@ -38,7 +38,9 @@ function parseArgs(argv: readonly string[]): ViewArgs | string {
 export async function run(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const args = parseArgs(argv);
   if (typeof args === "string") {
-    io.stderr.write(args === "" ? `${USAGE}\n` : `warden view: ${args}\n${USAGE}\n`);
+    // Asked for, the usage is the answer (stdout); after a mistake it explains the error (stderr).
+    if (args === "") io.stdout.write(`${USAGE}\n`);
+    else io.stderr.write(`warden view: ${args}\n${USAGE}\n`);
     return args === "" ? 0 : 2;
   }
   if (args.sessionId !== undefined && findTranscript(io.cwd, args.sessionId) === undefined) {
