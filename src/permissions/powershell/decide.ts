@@ -22,7 +22,7 @@ import type { PermissionResult, PermissionRule, ToolPermissionContext } from "..
 import { isProtectedPath } from "../bash/paths.js";
 import { isInsideWorkingDirectories, READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
-import { POWERSHELL_TOOL_NAME, type PsRule, powerShellRulesOf, ruleMatchesCommand } from "./rules.js";
+import { commandsPassedOn, POWERSHELL_TOOL_NAME, type PsRule, powerShellRulesOf, ruleMatchesCommand } from "./rules.js";
 
 /** Above this many commands nobody can review the list; the script asks. */
 const MAX_COMMANDS_FOR_ALLOW = 100;
@@ -69,6 +69,16 @@ export function decidePowerShellPermission(
   if (opaque && denyRules.length > 0) {
     return safetyAsk(`${opaque}, and deny rules are in force (${denyRules.map(ruleName).join(", ")})`);
   }
+  // A program not known as read-only may run what it is given (`cmd /c del x`, `chronic rm x`):
+  // words that a deny or ask rule names make it ask, in every mode.
+  const passedOn = ruleWordsPassedOn(analysis, [...denyRules, ...askRules]);
+  if (passedOn) {
+    const { rule, command, given } = passedOn;
+    const what = `\`${command.name}\` is given \`${given}\`, which the rule ${ruleName(rule)} names, and it may run it as a command`;
+    return rule.behavior === "deny"
+      ? safetyAsk(what)
+      : ruleAsk(`This PowerShell command needs approval: ${what}.`, rule.rule);
+  }
   for (const command of analysis.commands) {
     const asked = askRules.find((rule) => ruleMatchesCommand(rule, command));
     if (asked) {
@@ -113,6 +123,22 @@ export function decidePowerShellPermission(
     message: `PowerShell wants to run \`${analysis.script.trim().slice(0, 200)}\`: ${reason}.`,
     decisionReason: { type: "other", reason },
   };
+}
+
+/** The first non-read-only command given words that a rule of `rules` matches as a command. */
+function ruleWordsPassedOn(
+  analysis: PsAnalysis,
+  rules: PsRule[],
+): { rule: PsRule; command: PsCommand; given: string } | undefined {
+  if (rules.length === 0) return undefined;
+  for (const command of analysis.commands) {
+    if (isReadOnlyCommand(command)) continue;
+    for (const passed of commandsPassedOn(command)) {
+      const rule = rules.find((r) => ruleMatchesCommand(r, passed));
+      if (rule) return { rule, command, given: [passed.name, ...passed.args.map((a) => a.text)].join(" ") };
+    }
+  }
+  return undefined;
 }
 
 /** Why part of the script is opaque to the analysis, or undefined. */

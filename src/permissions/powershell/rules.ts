@@ -100,3 +100,24 @@ export function ruleMatchesCommand(rule: PsRule, command: PsCommand): boolean {
     });
   });
 }
+
+/**
+ * The commands `command` might run with its arguments: from each literal value argument on, that
+ * word taken as a command name and the rest as its arguments (`cmd /c del x` gives `del x`,
+ * `chronic rm x` gives `rm x`). For a program whose handling of its arguments is unknown.
+ */
+export function commandsPassedOn(command: PsCommand): PsCommand[] {
+  const passed: PsCommand[] = [];
+  command.args.forEach((arg, i) => {
+    if (arg.kind !== "value" || !arg.literal || arg.text === "") return;
+    passed.push({
+      name: arg.text,
+      canonical: canonicalCommandName(arg.text),
+      literalName: true,
+      args: command.args.slice(i + 1),
+      redirects: [],
+      source: command.source,
+    });
+  });
+  return passed;
+}
