@@ -33,7 +33,14 @@ export function parseFrontmatter(text: string): FrontmatterResult {
       reason: `invalid YAML in the frontmatter${line === undefined ? "" : ` (line ${line + 1} of the file)`}: ${first?.message.split(/ at line \d+|\n/)[0] ?? "parse error"}`,
     };
   }
-  const data: unknown = document.toJS({ maxAliasCount: 50 });
+  let data: unknown;
+  try {
+    // toJS throws when aliases would blow the document up (a hostile repository's agent file): that
+    // file is unusable, the session is not.
+    data = document.toJS({ maxAliasCount: 50 });
+  } catch (error) {
+    return { ok: false, reason: `invalid YAML in the frontmatter: ${(error as Error).message}` };
+  }
   if (data === null || data === undefined) return { ok: true, data: {}, body };
   if (typeof data !== "object" || Array.isArray(data)) {
     return { ok: false, reason: "the frontmatter must be a mapping of keys to values" };

@@ -20,6 +20,18 @@ maxTurns: 3
 You review code. Report bugs with path:line.
 `;
 
+/** Nested aliases, each level nine of the one before: a few lines that would expand to millions of values. */
+function aliasBomb(): string {
+  const lines = ['l0: &l0 ["x","x","x","x","x","x","x","x","x"]'];
+  for (let i = 1; i < 10; i += 1)
+    lines.push(
+      `l${i}: &l${i} [${Array(9)
+        .fill(`*l${i - 1}`)
+        .join(",")}]`,
+    );
+  return `${lines.join("\n")}\n`;
+}
+
 function project(): { cwd: string; home: string } {
   const cwd = realpathSync(tempDir("warden-agent-files-"));
   const home = tempDir("warden-agent-files-home-");
@@ -57,6 +69,11 @@ describe("agent files", () => {
     ["bad maxTurns", "---\nname: a\ndescription: d\nmaxTurns: many\n---\nbody\n", /maxTurns/],
     ["empty body", "---\nname: a\ndescription: d\n---\n\n", /body .* is empty/],
     ["bad name", "---\nname: ../evil\ndescription: d\n---\nbody\n", /name must be/],
+    [
+      "aliases that blow up",
+      `---\nname: a\ndescription: d\n${aliasBomb()}---\nbody\n`,
+      /invalid YAML in the frontmatter: Excessive alias count/,
+    ],
   ])("reports %s with the file's path", (_label, text, reason) => {
     const result = parseAgentFile("/x/bad.md", text, "user");
     expect("issue" in result && result.issue.path).toBe("/x/bad.md");
