@@ -1,7 +1,7 @@
 // Memory files: standing instructions the user keeps in Markdown (AGENTS.md, and Claude Code's
 // CLAUDE.md so an existing project works unchanged). Read synchronously at session start: they are
 // few and small, and the system prompt cannot be built without them.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { externalImportsDecision } from "./memory-approval.js";
 import { isInside, type MemoryRoot, realPathOf, rootOf } from "./memory-boundary.js";
@@ -33,12 +33,29 @@ const PROJECT_FILES: ReadonlyArray<[string, MemoryScope]> = [
   ["CLAUDE.local.md", "local"],
 ];
 
+/**
+ * The file's text, or at least its first MAX_MEMORY_FILE_CHARS characters and one more when it is
+ * longer (4 bytes each at most in UTF-8): a repository's 50 MB AGENTS.md, or one an import names,
+ * is not read whole at every start only to be cut.
+ */
+function readHead(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const bytes = Math.min(fstatSync(fd).size, (MAX_MEMORY_FILE_CHARS + 1) * 4);
+    const buffer = Buffer.allocUnsafe(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.toString("utf8", 0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readMemoryFile(path: string, realPath: string, scope: MemoryScope): MemoryFile | undefined {
   try {
     if (!existsSync(realPath) || !statSync(realPath).isFile()) return undefined;
     // Read by its real path: the one the boundary was decided on (a link swapped in between
     // resolving and reading would otherwise be followed anew).
-    const text = readFileSync(realPath, "utf8");
+    const text = readHead(realPath);
     const truncated = text.length > MAX_MEMORY_FILE_CHARS;
     const content = truncated ? text.slice(0, MAX_MEMORY_FILE_CHARS) : text;
     // A binary file named by an import is not instructions.

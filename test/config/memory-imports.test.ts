@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadMemoryFiles } from "../../src/config/memory.js";
+import { loadMemoryFiles, MAX_MEMORY_FILE_CHARS } from "../../src/config/memory.js";
 import { importedPaths, MAX_IMPORT_DEPTH, withoutCode } from "../../src/config/memory-imports.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import type { AnyTool } from "../../src/tool/types.js";
@@ -109,5 +109,20 @@ describe("@path imports", () => {
     expect(system).toContain("EXTRA: always run the linter");
     expect(system).toContain(`imported by ${join(cwd, "CLAUDE.md")}`);
     expect(system).not.toContain("hunter2");
+  });
+});
+
+describe("a memory file's length", () => {
+  it("keeps the first MAX_MEMORY_FILE_CHARS characters of a long file, marked cut, and a file of that length whole", () => {
+    const project = tempDir("warden-project-");
+    // Multi-byte characters throughout: the cut is counted in characters, never mid-character.
+    const long = `${"é".repeat(MAX_MEMORY_FILE_CHARS)}tail`.repeat(3);
+    writeFileSync(join(project, "CLAUDE.md"), `@exact.md\n${long}\n`);
+    writeFileSync(join(project, "exact.md"), "€".repeat(MAX_MEMORY_FILE_CHARS));
+    const [main, exact] = loadMemoryFiles(project);
+    expect(main?.truncated).toBe(true);
+    expect(main?.content).toBe(`@exact.md\n${"é".repeat(MAX_MEMORY_FILE_CHARS - "@exact.md\n".length)}`);
+    expect(exact?.truncated).toBe(false);
+    expect(exact?.content).toBe("€".repeat(MAX_MEMORY_FILE_CHARS));
   });
 });
