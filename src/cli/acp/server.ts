@@ -277,6 +277,12 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     entry.running = running;
     try {
       const terminal = await running;
+      // The model request failed (after the provider's retries) or the conversation no longer
+      // fits: an error the editor shows for the turn, as Claude Code's ACP agent answers, rather
+      // than an `end_turn` with nothing said. The session stays open for the next prompt.
+      if (!entry.cancelled && (terminal?.reason === "model_error" || terminal?.reason === "prompt_too_long")) {
+        throw acp.RequestError.internalError({ reason: terminal.reason }, terminal.error ?? terminal.reason);
+      }
       return { stopReason: stopReasonOf(terminal, entry.cancelled) };
     } catch (error) {
       if (entry.cancelled) return { stopReason: "cancelled" };
