@@ -21,6 +21,8 @@ export interface AcpSession {
   terminals: Map<string, string>;
   cancelled: boolean;
   running?: Promise<unknown>;
+  /** The permission mode the editor was last told of (session/new's modes, set_mode, an update). */
+  shownMode?: string;
 }
 
 export interface OpenSessionRequest {
