@@ -1,0 +1,61 @@
+// What an editor shows with a permission request, from the built `warden acp` driven by the
+// official ACP SDK's client side: a plan waiting for approval is in the request (it lives in the
+// plan file, not in the call's input, so the person would otherwise approve it unseen), and an
+// in-place sed comes with the edit it would make, as a diff.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { describe, expect, it } from "vitest";
+import { editorProject, openSession, startEditor } from "./editor-client.js";
+
+describe("warden acp: what a permission request shows", () => {
+  it("shows the plan to approve and the edit a sed would make", async () => {
+    const { base, home, project } = editorProject("warden-acp-permission-content-");
+    writeFileSync(join(project, "notes.md"), "alpha\nbeta\n");
+    const script = join(base, "model.jsonl");
+    const turns = [
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "plan1",
+            name: "ExitPlanMode",
+            input: { plan: "1. Rename alpha to gamma in notes.md." },
+          },
+        ],
+      },
+      {
+        content: [
+          { type: "tool_use", id: "sed1", name: "Bash", input: { command: "sed -i 's/alpha/gamma/' notes.md" } },
+        ],
+      },
+      { content: [{ type: "text", text: "Done." }] },
+    ];
+    writeFileSync(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    const editor = startEditor(["--model", `replay:${script}`], { cwd: project, home });
+    const code = await editor.run(async (agent) => {
+      const sessionId = await openSession(agent, project);
+      await agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+      const answer = await agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "rename it" }],
+      });
+      expect(answer.stopReason).toBe("end_turn");
+    });
+    expect(code, editor.stderr()).toBe(0);
+    const [plan, sed] = editor.permissionRequests;
+    expect(plan?.toolCall.toolCallId).toBe("plan1");
+    const planText = (plan?.toolCall.content ?? [])
+      .map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
+      .join("");
+    expect(planText).toContain("1. Rename alpha to gamma in notes.md.");
+    expect(sed?.toolCall.toolCallId).toBe("sed1");
+    expect(sed?.toolCall.content).toContainEqual({
+      type: "diff",
+      path: join(project, "notes.md"),
+      oldText: expect.stringContaining("alpha"),
+      newText: expect.stringContaining("gamma"),
+    });
+    expect(readFileSync(join(project, "notes.md"), "utf8")).toBe("gamma\nbeta\n");
+  }, 60_000);
+});
