@@ -6,7 +6,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import { INTERRUPTED_BY_USER, INTERRUPTED_DURING_TOOLS } from "../../loop/query.js";
 import type { Message } from "../../messages/types.js";
-import { announcedToolCall, resultContent } from "./tool-calls.js";
+import { announcedToolCall, finishedContent } from "./tool-calls.js";
 
 /**
  * What the loop writes as a user message when a turn is cancelled: the model's note, not the
@@ -17,6 +17,7 @@ const INTERRUPTION_MARKERS = new Set([INTERRUPTED_BY_USER, INTERRUPTED_DURING_TO
 
 export function historyUpdates(messages: readonly Message[]): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
+  const calls = new Map<string, { name: string; input: Record<string, unknown> }>();
   for (const message of messages) {
     if (message.role === "assistant") {
       for (const block of message.content) {
@@ -25,6 +26,7 @@ export function historyUpdates(messages: readonly Message[]): SessionUpdate[] {
         } else if (block.type === "thinking" && block.thinking !== "") {
           updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.thinking } });
         } else if (block.type === "tool_use") {
+          calls.set(block.id, { name: block.name, input: block.input });
           updates.push({ sessionUpdate: "tool_call", ...announcedToolCall(block.id, block.name, block.input) });
         }
       }
@@ -36,7 +38,11 @@ export function historyUpdates(messages: readonly Message[]): SessionUpdate[] {
           sessionUpdate: "tool_call_update",
           toolCallId: block.tool_use_id,
           status: block.is_error ? "failed" : "completed",
-          content: resultContent(block),
+          content: finishedContent(
+            calls.get(block.tool_use_id)?.name ?? "",
+            calls.get(block.tool_use_id)?.input ?? {},
+            block,
+          ),
         });
       } else if (
         block.type === "text" &&

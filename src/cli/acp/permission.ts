@@ -10,7 +10,7 @@ import type {
 import { type AskHandler, type AskResponse, alwaysAllowUpdates } from "../../permissions/engine/index.js";
 import { describeReason, formatRule } from "../../permissions/rules/index.js";
 import type { PermissionAsk, PermissionUpdate } from "../../tool/permission-types.js";
-import { toolKind, toolLocations, toolTitle } from "./tool-calls.js";
+import { proposedChange, toolKind, toolLocations, toolTitle } from "./tool-calls.js";
 
 function alwaysLabel([first, ...more]: readonly [PermissionUpdate, ...PermissionUpdate[]]): string {
   const what = (update: PermissionUpdate) => {
@@ -72,7 +72,7 @@ export function editorAskHandler(sessionId: string, channel: EditorPermissionCha
       rawInput: input,
       locations: toolLocations(input),
     };
-    const content = askContent(request.ask);
+    const content = [...proposedChange(request.tool.name, input), ...askContent(request.ask)];
     if (content.length > 0) toolCall.content = content;
     const answer = await channel.request({
       sessionId,

@@ -23,7 +23,7 @@ import { listSessionsPage } from "./session-list.js";
 /** ACP's error code for a session (or other resource) that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
 
-import { announcedToolCall, resultContent } from "./tool-calls.js";
+import { announcedToolCall, finishedContent } from "./tool-calls.js";
 
 const MODE_NAMES: Record<PermissionMode, string> = {
   default: "Default: ask before edits and commands",
@@ -268,7 +268,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
           sessionUpdate: "tool_call_update",
           toolCallId: toolUse.id,
           status: result.is_error ? "failed" : "completed",
-          content: [...(terminalId ? [{ type: "terminal" as const, terminalId }] : []), ...resultContent(result)],
+          content: finishedContent(toolUse.name, toolUse.input, result, terminalId),
         });
       } else if (event.type === "todo") {
         await send({
