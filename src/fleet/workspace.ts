@@ -8,7 +8,9 @@
 // and staging are never touched.
 import { chmodSync, copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { UnrecoverableError } from "bullmq";
 import { runGit } from "../fs/git-run.js";
+import { isPermanentCloneFailure } from "./clone-failure.js";
 import { classifyRepo, REMOTE_PROTOCOLS } from "./repo-source.js";
 
 /**
@@ -50,7 +52,7 @@ export async function prepareWorkspace(dir: string, repo: string | undefined, sc
   } else {
     const source = classifyRepo(repo);
     if (source.kind === "invalid" || source.kind === "relative") {
-      throw new Error(
+      throw new UnrecoverableError(
         `cannot clone ${JSON.stringify(repo)}: ${source.kind === "invalid" ? source.reason : "a relative path"}`,
       );
     }
@@ -63,7 +65,10 @@ export async function prepareWorkspace(dir: string, repo: string | undefined, sc
       });
     } catch (error) {
       const stderr = (error as { stderr?: string }).stderr?.trim();
-      throw new Error(`cannot clone ${repo}: ${stderr || (error instanceof Error ? error.message : String(error))}`);
+      const message = `cannot clone ${repo}: ${stderr || (error instanceof Error ? error.message : String(error))}`;
+      // A repository that is not there, or a host nobody knows, fails the job at once; a network
+      // cut or a server down for a while is tried again, as BullMQ does with any other failure.
+      throw isPermanentCloneFailure(message) ? new UnrecoverableError(message) : new Error(message);
     }
   }
   chmodSync(dir, 0o700);

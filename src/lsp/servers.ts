@@ -135,9 +135,18 @@ function isExecutable(path: string): boolean {
   }
 }
 
+/** A server settings or a plugin set up that cannot run here, kept so a call for its files can say why. */
+export interface UnavailableLspServer {
+  name: string;
+  extensions: string[];
+  reason: string;
+}
+
 export interface LspServerChoice {
   /** Servers that can be started in this project, in the order they are tried for a file. */
   servers: LspServerSpec[];
+  /** Servers from settings or plugins that cannot run (their command is not there). */
+  unavailable: UnavailableLspServer[];
   /** Settings that could not be used, each a sentence for the user. */
   warnings: string[];
 }
@@ -165,6 +174,7 @@ export interface ChooseServersOptions {
  */
 export function chooseLspServers(options: ChooseServersOptions): LspServerChoice {
   const warnings: string[] = [];
+  const unavailable: UnavailableLspServer[] = [];
   const topNames = topLevelNames(options.cwd);
   // Functions: resolving Warden's own packages costs file lookups, done only for a project that needs them.
   const builtIn: Partial<Record<string, () => Omit<LspServerSpec, "name"> | undefined>> = {
@@ -214,7 +224,14 @@ export function chooseLspServers(options: ChooseServersOptions): LspServerChoice
     const command =
       merged.command === process.execPath ? merged.command : findCommand(merged.command, options.cwd, options.trusted);
     if (!command) {
-      if (own || fromPlugin) warnings.push(`language server "${name}": command ${merged.command} was not found`);
+      if (own || fromPlugin) {
+        warnings.push(`language server "${name}": command ${merged.command} was not found`);
+        unavailable.push({
+          name,
+          extensions: merged.extensions,
+          reason: `its command ${merged.command} was not found`,
+        });
+      }
       continue;
     }
     if (fromPlugin) {
@@ -227,7 +244,7 @@ export function chooseLspServers(options: ChooseServersOptions): LspServerChoice
     }
     servers.push({ ...merged, command });
   }
-  return { servers, warnings };
+  return { servers, unavailable, warnings };
 }
 
 function mergeSpec(

@@ -3,7 +3,7 @@
 // when the LSP tool is first used. The session closes it at its end; the servers' process groups
 // are also guarded by the process-lifetime watcher, so none outlives Warden even on SIGKILL.
 import type { LspManager } from "./manager.js";
-import type { LspServerSpec } from "./servers.js";
+import type { LspServerSpec, UnavailableLspServer } from "./servers.js";
 
 export class LspService {
   private loading: Promise<LspManager> | undefined;
@@ -14,6 +14,8 @@ export class LspService {
   constructor(
     readonly servers: readonly LspServerSpec[],
     readonly cwd: string,
+    /** Servers set up that cannot run here: a call for their files is told why, not only "no server". */
+    readonly unavailable: readonly UnavailableLspServer[] = [],
   ) {}
 
   /** Some server may still be connected: none configured, or all failed to start, says no. */

@@ -57,7 +57,9 @@ export interface TestEditor {
   reads: string[];
   writes: Array<{ path: string; content: string }>;
   terminals: TestTerminal[];
-  answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse;
+  answer: (
+    request: acp.RequestPermissionRequest,
+  ) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
   stderr: () => string;
   /** Runs `work` with the agent side, then closes stdin and resolves with Warden's exit code. */
   run(work: (agent: acp.ClientContext) => Promise<void>): Promise<number | null>;

@@ -240,3 +240,39 @@ describe("plugins from a git marketplace", () => {
     expect(climber.stderr).toContain("climber: its source ../no-such-place leaves the marketplace's folder");
   });
 });
+
+describe("a plugin whose plugin.json names paths it does not ship", () => {
+  it("installs it and warns at install about each missing path, once, naming the field", async () => {
+    const sloppy = join(dir, "sloppy-market");
+    write(
+      join(sloppy, ".claude-plugin", "marketplace.json"),
+      JSON.stringify({
+        name: "sloppy",
+        owner: { name: "Tests" },
+        plugins: [{ name: "typo", source: "./plugins/typo" }],
+      }),
+    );
+    const root = join(sloppy, "plugins", "typo");
+    write(
+      join(root, ".claude-plugin", "plugin.json"),
+      JSON.stringify({
+        name: "typo",
+        version: "0.1.0",
+        commands: ["./extra/commands", "./cmds/deploy.md"],
+        agents: "./agentz",
+        hooks: "./hooks/more-hooks.json",
+      }),
+    );
+    write(join(root, "extra", "commands", "ship.md"), "Ship it.\n");
+    expect((await plugin("marketplace", "add", sloppy)).code).toBe(0);
+    const installed = await plugin("install", "typo@sloppy");
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain("Installed typo@sloppy 0.1.0");
+    const warnings = installed.stderr.split("\n").filter((line) => line.startsWith("warning:"));
+    expect(warnings).toEqual([
+      "warning: typo@sloppy: plugin.json: commands: ./cmds/deploy.md does not exist in the plugin; it will be skipped",
+      "warning: typo@sloppy: plugin.json: agents: ./agentz does not exist in the plugin; it will be skipped",
+      "warning: typo@sloppy: plugin.json: hooks: ./hooks/more-hooks.json does not exist in the plugin; it will be skipped",
+    ]);
+  });
+});

@@ -120,6 +120,20 @@ describe("warden mcp serve over stdio", () => {
     }
   }, 30_000);
 
+  it("takes every word after --allowedTools up to the next flag, as a session does", async () => {
+    const { client } = await stdioClient("--allowedTools", "Edit", "Write", "--permission-mode", "default");
+    try {
+      const write = await client.callTool({
+        name: "Write",
+        arguments: { file_path: join(project, "second-rule.txt"), content: "the second word's rule\n" },
+      });
+      expect(write.isError, text(write)).toBeFalsy();
+      expect(await readFile(join(project, "second-rule.txt"), "utf8")).toBe("the second word's rule\n");
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
   it("removes tools denied by name from the list", async () => {
     const { client } = await stdioClient("--disallowedTools", "Bash");
     try {

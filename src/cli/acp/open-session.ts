@@ -2,6 +2,8 @@
 // builder as `-p` (plan, then start), from the command line's flags with the editor's folder and
 // MCP servers, its asks sent to the editor, and the editor's file system and terminals lent to
 // its tools when the editor offered them in initialize.
+import { type Stats, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { SessionConfig } from "../flags/session-config.js";
 import { planSession } from "../session/plan.js";
@@ -19,6 +21,8 @@ export interface AcpSession {
   terminals: Map<string, string>;
   cancelled: boolean;
   running?: Promise<unknown>;
+  /** The permission mode the editor was last told of (session/new's modes, set_mode, an update). */
+  shownMode?: string;
 }
 
 export interface OpenSessionRequest {
@@ -52,8 +56,25 @@ function mcpConfigOf(servers: readonly acp.McpServer[], warn: (message: string) 
   return Object.keys(entries).length > 0 ? JSON.stringify({ mcpServers: entries }) : undefined;
 }
 
+/**
+ * Why the editor's folder cannot hold a session, or undefined. Checked before anything is built: a
+ * session in a folder that is not there was opened all the same, and every tool then failed in it.
+ */
+function folderProblem(cwd: string): string | undefined {
+  if (!isAbsolute(cwd)) return `cwd ${JSON.stringify(cwd)} must be an absolute path`;
+  let stats: Stats;
+  try {
+    stats = statSync(cwd);
+  } catch {
+    return `cwd ${cwd} does not exist`;
+  }
+  return stats.isDirectory() ? undefined : `cwd ${cwd} is not a folder`;
+}
+
 export async function openSession(request: OpenSessionRequest): Promise<AcpSession> {
   const { base, client } = request;
+  const problem = folderProblem(request.cwd);
+  if (problem) throw acp.RequestError.invalidParams({ cwd: request.cwd }, problem);
   const extra = mcpConfigOf(request.mcpServers ?? [], request.warn);
   // The editor's session: the command line's spec with the editor's folder, servers and resume,
   // checked by the spec's schema as every front end's is.

@@ -1,11 +1,16 @@
 // An ask the rules and mode leave open, put to the person in their editor: allow once, always
 // allow (with the rule the engine suggests, saved where the engine saves "don't ask again"), or
 // reject. A cancelled request (the prompt was cancelled) is a deny.
-import type { PermissionOption, RequestPermissionRequest, ToolCallUpdate } from "@agentclientprotocol/sdk/unstable";
+import type {
+  PermissionOption,
+  RequestPermissionRequest,
+  ToolCallContent,
+  ToolCallUpdate,
+} from "@agentclientprotocol/sdk/unstable";
 import { type AskHandler, type AskResponse, alwaysAllowUpdates } from "../../permissions/engine/index.js";
 import { describeReason, formatRule } from "../../permissions/rules/index.js";
-import type { PermissionUpdate } from "../../tool/permission-types.js";
-import { toolKind, toolLocations, toolTitle } from "./tool-calls.js";
+import type { PermissionAsk, PermissionUpdate } from "../../tool/permission-types.js";
+import { proposedChange, toolKind, toolLocations, toolTitle } from "./tool-calls.js";
 
 function alwaysLabel([first, ...more]: readonly [PermissionUpdate, ...PermissionUpdate[]]): string {
   const what = (update: PermissionUpdate) => {
@@ -20,6 +25,20 @@ function alwaysLabel([first, ...more]: readonly [PermissionUpdate, ...Permission
   };
   if (first.type === "setMode") return `Allow, and switch to ${first.mode} mode`;
   return `Always allow ${[first, ...more].map(what).filter(Boolean).join(" and ")}`;
+}
+
+/**
+ * What the person must see to answer, beyond the call's input: what the ask carries after its first
+ * line (a plan that waits for approval, which lives in the plan file, not in the call's input) and
+ * the edit a command would make (an in-place sed), as a diff the editor shows.
+ */
+function askContent(ask: PermissionAsk): ToolCallContent[] {
+  const content: ToolCallContent[] = [];
+  const carried = ask.message.split("\n").slice(1).join("\n").trim();
+  if (carried !== "") content.push({ type: "content", content: { type: "text", text: carried } });
+  const edit = ask.editPreview;
+  if (edit) content.push({ type: "diff", path: edit.filePath, oldText: edit.oldText, newText: edit.newText });
+  return content;
 }
 
 export interface EditorPermissionChannel {
@@ -53,6 +72,8 @@ export function editorAskHandler(sessionId: string, channel: EditorPermissionCha
       rawInput: input,
       locations: toolLocations(input),
     };
+    const content = [...proposedChange(request.tool.name, input), ...askContent(request.ask)];
+    if (content.length > 0) toolCall.content = content;
     const answer = await channel.request({
       sessionId,
       toolCall,

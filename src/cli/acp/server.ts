@@ -14,7 +14,6 @@ import { deleteSavedSession } from "../../session/session-list.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import type { SessionConfig } from "../flags/session-config.js";
 import { SessionSetupError } from "../session/setup-error.js";
-import type { BuiltSession } from "../session/start.js";
 import { wardenVersion } from "../version.js";
 import { historyUpdates } from "./history.js";
 import { type AcpSession, openSession } from "./open-session.js";
@@ -24,7 +23,7 @@ import { listSessionsPage } from "./session-list.js";
 /** ACP's error code for a session (or other resource) that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
 
-import { announcedToolCall, resultContent } from "./tool-calls.js";
+import { announcedToolCall, finishedContent } from "./tool-calls.js";
 
 const MODE_NAMES: Record<PermissionMode, string> = {
   default: "Default: ask before edits and commands",
@@ -43,8 +42,10 @@ export interface AcpServerOptions {
   warn: (message: string) => void;
 }
 
-function modeState(built: BuiltSession): acp.SessionModeState {
-  const context = built.session.getAppState().toolPermissionContext;
+/** The session's modes for the editor, remembered as the mode it now shows. */
+function modeState(entry: AcpSession): acp.SessionModeState {
+  const context = entry.built.session.getAppState().toolPermissionContext;
+  entry.shownMode = context.mode;
   const modes = PERMISSION_MODES.filter(
     (mode) => mode !== "bypassPermissions" || context.isBypassPermissionsModeAvailable,
   );
@@ -102,7 +103,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     const sessionId = entry.built.session.sessionId;
     sessions.set(sessionId, entry);
     await entry.built.runStartHooks();
-    return { sessionId, modes: modeState(entry.built) };
+    return { sessionId, modes: modeState(entry) };
   });
 
   /** An earlier Warden session (any front end's, by its id) opened again to continue it. */
@@ -139,7 +140,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     }
     sessions.set(params.sessionId, entry);
     await entry.built.runStartHooks();
-    return { modes: modeState(entry.built) };
+    return { modes: modeState(entry) };
   });
 
   // Resumed: the same, without replaying the conversation (the editor still shows it).
@@ -147,7 +148,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     const entry = await openSaved(params, client);
     sessions.set(params.sessionId, entry);
     await entry.built.runStartHooks();
-    return { modes: modeState(entry.built) };
+    return { modes: modeState(entry) };
   });
 
   // Forked: the source's saved conversation goes on under a new id, open at once; the source (open
@@ -157,7 +158,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     const sessionId = entry.built.session.sessionId;
     sessions.set(sessionId, entry);
     await entry.built.runStartHooks();
-    return { sessionId, modes: modeState(entry.built) };
+    return { sessionId, modes: modeState(entry) };
   });
 
   app.onRequest(acp.methods.agent.session.list, ({ params }) => listSessionsPage(params));
@@ -205,6 +206,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
         `unknown or unavailable mode ${params.modeId}: ${error.message}`,
       );
     }
+    entry.shownMode = mode;
     await client.notify(acp.methods.client.session.update, {
       sessionId: params.sessionId,
       update: { sessionUpdate: "current_mode_update", currentModeId: mode },
@@ -232,7 +234,16 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
         const step = await events.next();
         if (step.done) return step.value;
         await forward(step.value);
+        await showModeChange();
       }
+    };
+    // The session changed its own mode (an approved plan left plan mode, an "allow and switch"
+    // answer): the editor's mode picker is told, as it is after session/set_mode.
+    const showModeChange = async () => {
+      const mode = entry.built.session.getAppState().toolPermissionContext.mode;
+      if (mode === entry.shownMode) return;
+      entry.shownMode = mode;
+      await send({ sessionUpdate: "current_mode_update", currentModeId: mode });
     };
     const forward = async (event: QueryEvent) => {
       if (event.type === "text_delta") {
@@ -257,7 +268,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
           sessionUpdate: "tool_call_update",
           toolCallId: toolUse.id,
           status: result.is_error ? "failed" : "completed",
-          content: [...(terminalId ? [{ type: "terminal" as const, terminalId }] : []), ...resultContent(result)],
+          content: finishedContent(toolUse.name, toolUse.input, result, terminalId),
         });
       } else if (event.type === "todo") {
         await send({
@@ -277,6 +288,12 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     entry.running = running;
     try {
       const terminal = await running;
+      // The model request failed (after the provider's retries) or the conversation no longer
+      // fits: an error the editor shows for the turn, as Claude Code's ACP agent answers, rather
+      // than an `end_turn` with nothing said. The session stays open for the next prompt.
+      if (!entry.cancelled && (terminal?.reason === "model_error" || terminal?.reason === "prompt_too_long")) {
+        throw acp.RequestError.internalError({ reason: terminal.reason }, terminal.error ?? terminal.reason);
+      }
       return { stopReason: stopReasonOf(terminal, entry.cancelled) };
     } catch (error) {
       if (entry.cancelled) return { stopReason: "cancelled" };

@@ -60,8 +60,25 @@ export function toolTitle(name: string, input: Record<string, unknown>): string 
   return clipped ? `${name}: ${clipped}` : name;
 }
 
+/**
+ * The change an Edit or Write proposes, as the diff an editor shows (ACP's `diff` content): the
+ * person sees what is to be written when asked, and what was written after, not only a path.
+ */
+export function proposedChange(name: string, input: Record<string, unknown>): ToolCallContent[] {
+  const path = stringField(input, "file_path");
+  if (path === undefined) return [];
+  if (name === "Edit" && typeof input.old_string === "string" && typeof input.new_string === "string") {
+    return [{ type: "diff", path, oldText: input.old_string, newText: input.new_string }];
+  }
+  if (name === "Write" && typeof input.content === "string") {
+    return [{ type: "diff", path, oldText: null, newText: input.content }];
+  }
+  return [];
+}
+
 /** The `tool_call` announcing a call (pending until its result comes). */
 export function announcedToolCall(id: string, name: string, input: Record<string, unknown>): ToolCall {
+  const change = proposedChange(name, input);
   return {
     toolCallId: id,
     title: toolTitle(name, input),
@@ -69,7 +86,25 @@ export function announcedToolCall(id: string, name: string, input: Record<string
     status: "pending",
     rawInput: input,
     locations: toolLocations(input),
+    ...(change.length > 0 && { content: change }),
   };
+}
+
+/**
+ * A finished call's content: its result, after the change it made when it succeeded (an update's
+ * content replaces what the editor showed, so the diff is sent again to stay in view).
+ */
+export function finishedContent(
+  name: string,
+  input: Record<string, unknown>,
+  result: ToolResultBlock,
+  terminalId?: string,
+): ToolCallContent[] {
+  return [
+    ...(result.is_error ? [] : proposedChange(name, input)),
+    ...(terminalId ? [{ type: "terminal" as const, terminalId }] : []),
+    ...resultContent(result),
+  ];
 }
 
 /** The result as text content for the editor (images are named, not sent). */

@@ -198,9 +198,35 @@ async function logout(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** The rule and folder lists of `serve`, which take every word up to the next flag, as a session's do. */
+const LIST_FLAGS = new Set([
+  "--allowedTools",
+  "--allowed-tools",
+  "--disallowedTools",
+  "--disallowed-tools",
+  "--add-dir",
+]);
+
+/**
+ * `--allowedTools Edit Write` as the session flags read it (`warden -p` takes every word up to the
+ * next flag) for node:util's parseArgs, which takes one value per flag and called the rest
+ * unexpected arguments: each further word gets the flag again.
+ */
+function spreadListFlags(argv: readonly string[]): string[] {
+  const spread: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    spread.push(arg);
+    if (!LIST_FLAGS.has(arg) || i + 1 >= argv.length) continue;
+    spread.push(argv[++i] as string);
+    while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) spread.push(arg, argv[++i] as string);
+  }
+  return spread;
+}
+
 async function serve(argv: string[]): Promise<number> {
   const { values } = parseArgs({
-    args: argv,
+    args: spreadListFlags(argv),
     options: {
       port: { type: "string" },
       "token-file": { type: "string" },

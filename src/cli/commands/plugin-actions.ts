@@ -76,6 +76,9 @@ export async function install(id: string, scope: PluginScope, io: CommandIo): Pr
     `Installed ${id} ${done.install.version} into ${done.install.installPath}\nTurned on in ${done.settingsFile}\n`,
   );
   if (scope !== "user") io.stdout.write(projectScopeNote(io.cwd));
+  // Installed all the same (Claude Code loads such a plugin too), but each session would skip the
+  // path with a warning the person may never connect to the install: said here, once.
+  for (const warning of done.warnings) io.stderr.write(`warning: ${warning}; it will be skipped\n`);
   return 0;
 }
 

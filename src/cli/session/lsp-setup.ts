@@ -35,6 +35,6 @@ export function setUpLsp(cwd: string, loaded: LoadedSettings, warn: (message: st
   // Settings `env` (of the files in force: a folder's own only once trusted) under each server's own.
   const sessionEnv = settingsEnv(loaded.files);
   const servers = choice.servers.map((server) => ({ ...server, env: { ...sessionEnv, ...server.env } }));
-  const service = new LspService(servers, cwd);
+  const service = new LspService(servers, cwd, choice.unavailable);
   return { tools: [createLspTool(service)], service, close: () => service.close() };
 }

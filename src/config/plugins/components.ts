@@ -53,17 +53,36 @@ export function resolvePluginPath(root: string, path: string): PluginPath {
   return { path: real };
 }
 
+const MISSING = "does not exist in the plugin";
+
+/** Each path plugin.json names, with its field, and what resolving it found. */
+function manifestPaths(root: string, manifest: PluginManifest): Array<{ field: string; found: PluginPath }> {
+  const written: Array<{ field: string; path: string }> = [];
+  for (const kind of Object.keys(DEFAULT_FOLDER) as PluginPathKind[]) {
+    for (const path of asList(manifest[kind])) written.push({ field: kind, path });
+  }
+  for (const key of ["hooks", "mcpServers", "lspServers"] as const) {
+    for (const entry of configEntries(manifest[key]))
+      if (typeof entry === "string") written.push({ field: key, path: entry });
+  }
+  return written.map(({ field, path }) => ({ field, found: resolvePluginPath(root, path) }));
+}
+
 /** Every path plugin.json names that leaves the plugin (absolute, `..`): refused at install. */
 export function escapingManifestPaths(root: string, manifest: PluginManifest): string[] {
-  const written: string[] = [];
-  for (const kind of Object.keys(DEFAULT_FOLDER) as PluginPathKind[]) written.push(...asList(manifest[kind]));
-  for (const key of ["hooks", "mcpServers", "lspServers"] as const) {
-    for (const entry of configEntries(manifest[key])) if (typeof entry === "string") written.push(entry);
-  }
-  return written.flatMap((path) => {
-    const found = resolvePluginPath(root, path);
-    return "problem" in found && !found.problem.endsWith("does not exist in the plugin") ? [found.problem] : [];
-  });
+  return manifestPaths(root, manifest).flatMap(({ found }) =>
+    "problem" in found && !found.problem.endsWith(MISSING) ? [found.problem] : [],
+  );
+}
+
+/**
+ * Every path plugin.json names that is not in the plugin: a warning at install (a typo, or a folder
+ * left out of the package), as each session would otherwise skip it with a warning of its own.
+ */
+export function missingManifestPaths(root: string, manifest: PluginManifest): string[] {
+  return manifestPaths(root, manifest).flatMap(({ field, found }) =>
+    "problem" in found && found.problem.endsWith(MISSING) ? [`${field}: ${found.problem}`] : [],
+  );
 }
 
 function asList(value: string | string[] | undefined): string[] {

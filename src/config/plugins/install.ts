@@ -10,7 +10,7 @@ import { keepLocalSettingsOutOfGit } from "../local-settings-git.js";
 import { userSettingsPath } from "../paths.js";
 import type { LoadedSettings } from "../settings.js";
 import { readSettingsObjectForUpdate } from "../settings-object.js";
-import { escapingManifestPaths } from "./components.js";
+import { escapingManifestPaths, missingManifestPaths } from "./components.js";
 import {
   type MarketplaceEntry,
   PLUGIN_NAME,
@@ -134,6 +134,8 @@ export interface InstalledPlugin {
   id: string;
   install: PluginInstall;
   settingsFile: string;
+  /** What is wrong with it but does not stop it (a path plugin.json names that is not there). */
+  warnings: string[];
 }
 
 export async function installPlugin(
@@ -162,6 +164,7 @@ export async function installPlugin(
     // A manifest pointing outside its own folder is refused before anything is copied or recorded.
     const escaping = escapingManifestPaths(folder, plugin);
     if (escaping.length > 0) throw new PluginFormatError(`${id}: plugin.json: ${escaping.join("; ")}`);
+    const warnings = missingManifestPaths(folder, plugin).map((problem) => `${id}: plugin.json: ${problem}`);
     const version = plugin.version ?? entry.version ?? commit?.slice(0, 12) ?? "unversioned";
     const dest = pluginCachePath(marketplace, name, version.replace(/[^A-Za-z0-9._-]/g, "_"));
     rmSync(dest, { recursive: true, force: true });
@@ -187,7 +190,7 @@ export async function installPlugin(
       options.turnOn === false
         ? scopeSettingsPath(options.scope, cwd)
         : writeEnabledPlugin(options.scope, cwd, id, true);
-    return { id, install, settingsFile };
+    return { id, install, settingsFile, warnings };
   } finally {
     cleanup();
   }

@@ -31,3 +31,19 @@ export function filePermission<Input>(
   const check = kind === "read" ? checkReadPermission : checkWritePermission;
   return withoutUpdatedInput<Input>(check(toolName, resolved.path, permissionContext, context.options.tools));
 }
+
+/**
+ * A path the permission rules deny. A tool's validateInput passes such a path on untouched, so the
+ * permission check refuses it for the rule (recorded as a denial, the same answer whether the file
+ * exists or not) before anything looks at the disk: a "does not exist" with the near names of the
+ * folder's files, or "is a directory", would tell what a deny rule hides.
+ */
+export function deniedByRule(
+  kind: FileAccessKind,
+  toolName: string,
+  absolutePath: string,
+  context: ToolUseContext,
+  fieldName = "file_path",
+): boolean {
+  return filePermission(kind, toolName, absolutePath, context, fieldName).behavior === "deny";
+}

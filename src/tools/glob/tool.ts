@@ -10,7 +10,7 @@ import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
-import { filePermission } from "../file-shared/path-permission.js";
+import { deniedByRule, filePermission } from "../file-shared/path-permission.js";
 import { displayPath, resolveToolPath, withAbsolutePath } from "../file-shared/paths.js";
 import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { runRipgrep, VCS_DIRECTORY_GLOB } from "../file-shared/ripgrep.js";
@@ -122,6 +122,8 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
     if (input.path === undefined) return { result: true };
     const resolved = resolveToolPath(input.path, sessionWorkingDirectory(context), "path");
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
+    // Denied by a rule: the permission check refuses it, before the disk is looked at.
+    if (deniedByRule("read", GLOB_TOOL_NAME, resolved.path, context, "path")) return { result: true };
     try {
       if (!(await stat(resolved.path)).isDirectory()) {
         return {

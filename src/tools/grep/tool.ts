@@ -6,7 +6,7 @@ import { buildTool } from "../../tool/build-tool.js";
 import { prebuiltInputSchema } from "../../tool/schema.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { sortByMtimeNewestFirst } from "../file-shared/mtime-sort.js";
-import { filePermission } from "../file-shared/path-permission.js";
+import { deniedByRule, filePermission } from "../file-shared/path-permission.js";
 import { displayPath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { runRipgrep } from "../file-shared/ripgrep.js";
@@ -98,6 +98,8 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
     if (input.path === undefined) return { result: true };
     const resolved = resolveToolPath(input.path, sessionWorkingDirectory(context), "path");
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
+    // Denied by a rule: the permission check refuses it, before the disk is looked at.
+    if (deniedByRule("read", GREP_TOOL_NAME, resolved.path, context, "path")) return { result: true };
     try {
       await stat(resolved.path);
     } catch {

@@ -5,6 +5,7 @@
 // errors in a file Edit or Write changed (./diagnostics-source.ts).
 
 import { stat } from "node:fs/promises";
+import { extname } from "node:path";
 import * as z from "zod";
 import { LSP_OPERATIONS } from "../../lsp/operation-names.js";
 import { serverForFile } from "../../lsp/servers.js";
@@ -82,9 +83,16 @@ export function createLspTool(service: LspService): AnyTool {
       }
       if (!serverForFile(service.servers, resolved.path)) {
         const handled = [...new Set(service.servers.flatMap((server) => server.extensions))].join(", ");
+        // One was set up for this kind of file but cannot run: said, so the model tells the person
+        // rather than guessing that nothing was ever configured.
+        const ext = extname(resolved.path).toLowerCase();
+        const setUp = service.unavailable.find((server) => server.extensions.includes(ext));
+        const why = setUp
+          ? `: the language server "${setUp.name}" set up for ${ext} files cannot run (${setUp.reason})`
+          : "";
         return {
           result: false,
-          message: `No language server here handles ${resolved.path}. Files with these extensions can be asked about: ${handled}.`,
+          message: `No language server here handles ${resolved.path}${why}. Files with these extensions can be asked about: ${handled}.`,
           errorCode: 4,
         };
       }

@@ -16,7 +16,7 @@ import {
   notebookUsesCellIds,
   parseNotebook,
 } from "../file-shared/notebook.js";
-import { filePermission } from "../file-shared/path-permission.js";
+import { deniedByRule, filePermission } from "../file-shared/path-permission.js";
 import { resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { findNewSecrets, secretRefusal } from "../file-shared/secret-scan.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
@@ -134,6 +134,8 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
     const resolved = resolveToolPath(input.notebook_path, sessionWorkingDirectory(context), "notebook_path");
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: NotebookEditErrorCode.badPath };
     const filePath = resolved.path;
+    // Denied by a rule: the permission check refuses it, before the disk is looked at.
+    if (deniedByRule("write", NOTEBOOK_EDIT_TOOL_NAME, filePath, context, "notebook_path")) return { result: true };
     if (path.extname(filePath).toLowerCase() !== ".ipynb") {
       return {
         result: false,

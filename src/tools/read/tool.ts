@@ -15,7 +15,7 @@ import { sessionWorkingDirectory } from "../../tool/working-directory.js";
 import { editorReader, readThroughEditor, textHash } from "../file-shared/editor-view.js";
 import { detectEncoding, looksBinary, normalizeLineEndings } from "../file-shared/encoding.js";
 import { addLineNumbers } from "../file-shared/line-numbers.js";
-import { filePermission } from "../file-shared/path-permission.js";
+import { deniedByRule, filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { missingFileHint } from "../file-shared/similar-files.js";
 import { formatBytes } from "../file-shared/text-file.js";
@@ -94,6 +94,8 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     const resolved = resolveToolPath(input.file_path, sessionWorkingDirectory(context));
     if (!resolved.ok) return { result: false, message: resolved.message, errorCode: 1 };
     const filePath = resolved.path;
+    // Denied by a rule: the permission check refuses it, before the disk is looked at.
+    if (deniedByRule("read", READ_TOOL_NAME, filePath, context)) return { result: true };
     if (isBlockedDevicePath(filePath)) {
       return {
         result: false,

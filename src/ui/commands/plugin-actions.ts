@@ -16,7 +16,8 @@ export async function installFromUi(id: string, scope: PluginScope, cwd: string)
     import("../../config/settings.js"),
   ]);
   const done = await installPlugin(id, { scope, cwd, settings: loadSettings({ cwd }) });
-  return `Installed ${id} ${done.install.version} and turned it on in ${done.settingsFile}.`;
+  const warned = done.warnings.map((warning) => `\nWarning: ${warning}; it will be skipped.`).join("");
+  return `Installed ${id} ${done.install.version} and turned it on in ${done.settingsFile}.${warned}`;
 }
 
 export async function uninstallFromUi(id: string, scope: PluginScope, cwd: string): Promise<string> {
