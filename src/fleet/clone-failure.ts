@@ -1,7 +1,7 @@
 // Which failures of `git clone` no retry can mend. BullMQ tries a failed job again (five attempts,
 // growing delays): right for a network cut or a server that is down for a while, wasted on a
-// repository that is not there or a host no resolver knows, whose job only fails later with the
-// same reason. Judged from git's own message; anything not known to be permanent is tried again.
+// repository that is not there or credentials that are refused, whose job only fails later with
+// the same reason. Judged from git's own message; anything not known to be permanent is tried again.
 
 /** git's (and ssh's, curl's) words for a repository that cannot be cloned as the job names it. */
 const PERMANENT = [
@@ -11,9 +11,8 @@ const PERMANENT = [
   /not a git repository/i,
   /repository '[^']*' not found/i,
   /repository not found/i,
-  // A host name nobody resolves (DNS answered that it has no such name).
-  /could not resolve host/i,
-  /could not resolve hostname/i,
+  // (A host name that does not resolve is not here: git says the same when the resolver is down
+  // for a moment, and a job a DNS blip failed for good would be lost.)
   // Credentials a worker has no way to give, or refused ones.
   /authentication failed/i,
   /terminal prompts disabled/i,
