@@ -93,7 +93,19 @@ export interface SessionUiOptions {
   onHandleChange?(handle: SessionHandle): void;
 }
 
-/** Runs the session's UI until the person exits; resolves with the exit code. */
+/** Why the session never started; thrown once the UI's frame has left the screen. */
+export class SessionStartFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = "SessionStartFailed";
+  }
+}
+
+/**
+ * Runs the session's UI until the person exits; resolves with the exit code. Rejects with
+ * SessionStartFailed when the session cannot start, after taking the frame (prompt and "starting…"
+ * status line) off the screen, so the caller's error is the last thing the terminal shows.
+ */
 export function runSessionUi(options: SessionUiOptions): Promise<number> {
   let current: SessionHandle | undefined;
   const transcript = new TranscriptModel(() => current?.engine.tools ?? [], options.cwd);
@@ -104,7 +116,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
     () => undefined,
   );
   const commands = builtinCommands();
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const instance = render(
       <App
         cwd={options.cwd}
@@ -125,6 +137,12 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
           instance.unmount();
           keySourceFor(options.terminal.stdin).close();
           resolve(code);
+        }}
+        onStartFailed={(error) => {
+          instance.clear();
+          instance.unmount();
+          keySourceFor(options.terminal.stdin).close();
+          reject(new SessionStartFailed(error));
         }}
       />,
       renderOptions(options.terminal),

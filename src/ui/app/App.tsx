@@ -51,6 +51,12 @@ export interface AppProps {
   /** A prompt given on the command line, sent once the session is ready. */
   initialPrompt?: string;
   onExit(code: number): void;
+  /**
+   * The session could not start (settings that cannot be read safely, an unknown --resume id...):
+   * the caller takes the frame off the screen and says why, so the error is not left under a
+   * prompt that was never usable.
+   */
+  onStartFailed(error: unknown): void;
   onHandleChange?(handle: SessionHandle): void;
 }
 
@@ -204,14 +210,13 @@ export function App(props: AppProps) {
         }
       },
       (error: unknown) => {
-        transcript.addNotice(`warden: ${error instanceof Error ? error.message : String(error)}`, "error");
-        setTimeout(() => props.onExit(1), 50);
+        if (!cancelled) props.onStartFailed(error);
       },
     );
     return () => {
       cancelled = true;
     };
-  }, [props.session, adopt, runPrompt, transcript, props.onExit]);
+  }, [props.session, adopt, runPrompt, transcript, props.onStartFailed]);
 
   useWake(handle, busy, runPrompt);
   useIdleNotification(handle, busy);
