@@ -130,7 +130,10 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // session goes on. Servers whose tools the project's last session remembers finish connecting
   // once the first request is on the wire (src/mcp/session-setup.ts).
   const built = await startSession(plan, {
-    askHandler: createHeadlessAskHandler({ settingsFolder: plan.permissions.settings.workspaceTrust.folder }),
+    askHandler: createHeadlessAskHandler({
+      settingsFolder: plan.permissions.settings.workspaceTrust.folder,
+      withheldFiles: plan.permissions.settings.withheldFiles,
+    }),
     isNonInteractive: true,
     warn,
     mcpWarn: (message) => err(`warden: ${message}\n`),
