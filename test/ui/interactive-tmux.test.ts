@@ -279,6 +279,19 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     await t.waitFor(READY);
   });
 
+  it("/resume in a folder with no earlier session says so instead of opening an empty picker", async () => {
+    const p = project([]);
+    const t = p.start();
+    await t.waitFor(READY);
+    await submit(t, "/resume");
+    const screen = await t.waitFor("/resume: no earlier session in");
+    expect(screen.replace(/\n/g, "")).toContain(`/resume: no earlier session in ${p.cwd} to resume`);
+    expect(screen).not.toContain("Resume which session?");
+    // The prompt is free at once: no dialog waits for Esc.
+    await submit(t, "/status");
+    await t.waitFor("Folder: ");
+  });
+
   it("/resume picks an earlier session of the folder and continues it", async () => {
     const p = project([{ content: [text("First answer.")] }]);
     const secondScript = writeScript(tempDir("warden-tui-script-"), [
