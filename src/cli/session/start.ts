@@ -20,6 +20,7 @@ import { runSessionEndHooks, runSessionStartHooks, runSetupHooks, submitWithHook
 import type { McpClientFeatures, ServerLogMessage } from "../../mcp/client-features/types.js";
 import { connectMcpForSession, type McpSession } from "../../mcp/session-setup.js";
 import { type AskHandler, createCanUseTool } from "../../permissions/engine/index.js";
+import { persistPermissionUpdate } from "../../permissions/settings/index.js";
 import { restoredTaskListState } from "../../session/task-store.js";
 import type { AgentCatalog } from "../../tool/agents.js";
 import type { EditorAccess } from "../../tool/editor.js";
@@ -239,6 +240,9 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       recordDecision: (record) => sessionRef?.recordEntry({ ...record, input: undefined }),
       onWarning: warn,
       classifier: autoModeClassifier(config),
+      // "Don't ask again" goes to the settings of the session's folder, the ones it read: not to
+      // those of the asking agent's folder (a worktree of its own, or where the shell had moved).
+      persistUpdate: (update) => void persistPermissionUpdate(update, config.cwd),
     });
     // A resumed lead takes up its team again (loaded only then: most sessions have none).
     const teams = isAgentTeamsEnabled(settingsValue(permissions.settings, "agentTeams"));
