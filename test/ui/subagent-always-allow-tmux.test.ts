@@ -1,6 +1,7 @@
 // "Yes, and don't ask again" answered for a subagent that works in a git worktree of its own: the
 // rule goes to the settings of the session's folder, as the dialog says (".warden/settings.local.json"
-// there), not into the worktree, a throwaway checkout whose settings the session never reads.
+// there), not into the worktree, a throwaway checkout whose settings the session never reads; and it
+// holds at once for the rest of the session, the parent's calls too (it held for the subagent alone).
 // The built binary in tmux, a real git repository.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import { text, toolUse } from "../loop/helpers.js";
 
 afterEach(killTerminals);
 
-it("saves a worktree subagent's 'don't ask again' rule in the session folder's settings", async () => {
+it("saves a worktree subagent's 'don't ask again' rule in the session folder's settings, and the parent is not asked again", async () => {
   const p = tuiProject(
     [
       {
@@ -26,6 +27,7 @@ it("saves a worktree subagent's 'don't ask again' rule in the session folder's s
       },
       { agent: "isolated edit", content: [toolUse("s1", "Bash", { command: "touch agent-made.txt" })] },
       { agent: "isolated edit", content: [text("Touched it in my worktree.")] },
+      { content: [toolUse("p1", "Bash", { command: "touch parent-made.txt" })] },
       { content: [text("The agent is done.")] },
     ],
     { "README.md": "# demo\n" },
@@ -41,7 +43,10 @@ it("saves a worktree subagent's 'don't ask again' rule in the session folder's s
   const dialog = await t.waitFor("Do you want to proceed?");
   expect(dialog).toContain("don't ask again for Bash(touch:*) (in .warden/settings.local.json)");
   t.type("2");
-  await t.waitFor("The agent is done.");
+  const after = await t.waitFor("The agent is done.");
+  // The parent's own touch ran without a second question.
+  expect(after).not.toContain("Do you want to proceed?");
+  expect(existsSync(join(p.cwd, "parent-made.txt"))).toBe(true);
 
   const saved = JSON.parse(readFileSync(join(p.cwd, ".warden/settings.local.json"), "utf8"));
   expect(saved.permissions.allow).toEqual(["Bash(touch:*)"]);
