@@ -391,6 +391,11 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     t.type("2");
     expect(await t.exitCode()).toBe(1);
     expect(existsSync(join(p.cwd, "hook-ran"))).toBe(false);
+    // The way back is named: trusting later, or a headless run that applies only what restricts.
+    const said = t.screen().replace(/\n/g, "");
+    expect(said).toContain("warden: the folder is not trusted; nothing from it was run.");
+    expect(said).toContain(`To trust it later: warden trust ${p.cwd}`);
+    expect(said).toContain("warden -p");
   });
 
   it("sends a prompt typed with its Enter before the session has started, and shows it once", async () => {

@@ -58,7 +58,9 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
     if (trust.status === "untrusted" && !config.trustProject) {
       const trusted = await ui.askWorkspaceTrust(terminal, trust);
       if (!trusted) {
-        err("warden: the folder is not trusted; nothing from it was run.\n");
+        err(
+          `warden: the folder is not trusted; nothing from it was run.\nTo trust it later: warden trust ${trust.folder} (it shows what the folder grants first). \`warden -p\` runs here without trusting it, its settings applied only where they restrict.\n`,
+        );
         return 1;
       }
       trustWorkspace(trust);
