@@ -89,6 +89,8 @@ export interface SessionUiOptions {
   samplings: SamplingQueue;
   earlyInput: string;
   initialPrompt?: string;
+  /** A slash command run as if typed first (`warden -r`: "/resume"). */
+  initialCommand?: string;
   /** Called with each session the UI switches to (so the CLI closes the right one at the end). */
   onHandleChange?(handle: SessionHandle): void;
 }
@@ -129,6 +131,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
         commands={commands}
         earlyInput={options.earlyInput}
         initialPrompt={options.initialPrompt}
+        initialCommand={options.initialCommand}
         onHandleChange={(handle) => {
           current = handle;
           options.onHandleChange?.(handle);

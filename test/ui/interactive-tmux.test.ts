@@ -292,6 +292,25 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     await t.waitFor("Folder: ");
   });
 
+  it("`warden -r` without an id opens the session picker, as in Claude Code", async () => {
+    const p = project([{ content: [text("First answer.")] }]);
+    const first = p.start();
+    await first.waitFor(READY);
+    await submit(first, "first question");
+    await first.waitFor("First answer.");
+    first.press("C-d");
+    expect(await first.exitCode()).toBe(0);
+    const earlier = transcriptLines(p)[0]?.sessionId as string;
+
+    // No id: the session picker opens on its own, before anything is typed.
+    const second = p.start(["-r"]);
+    const picker = await second.waitFor("Resume which session?");
+    expect(picker).toContain(`first question  ${earlier.slice(0, 8)}`);
+    second.press("Enter");
+    const resumed = await second.waitFor("Resumed session");
+    expect(resumed).toContain("First answer.");
+  });
+
   it("/resume picks an earlier session of the folder and continues it", async () => {
     const p = project([{ content: [text("First answer.")] }]);
     const secondScript = writeScript(tempDir("warden-tui-script-"), [

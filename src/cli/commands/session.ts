@@ -104,6 +104,8 @@ function optional<K extends string>(key: K, value: string | undefined): { [P in 
 async function runHeadless(config: SessionConfig, startedAt: number): Promise<number> {
   if (!isDirectory(config.cwd)) throw new SessionSetupError(`--cwd ${config.cwd} is not a directory`, 2);
   if (!config.print && stdinIsTerminal()) return interactiveNeedsTerminal();
+  // Only a person at the interactive UI can pick a session.
+  if (config.pickResume) throw new SessionSetupError("--resume needs a session id when not in a terminal", 2);
   const prompt = await readPrompt(config.prompt);
   if (prompt === undefined || prompt.trim() === "") {
     if (!config.print) return interactiveNeedsTerminal();

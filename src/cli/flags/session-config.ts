@@ -50,6 +50,11 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
       // id, not a session named "--model" (a value may still start with "-": `--system-prompt "- x"`).
       const next = argv[i + 1];
       const value = inline ?? (next === undefined || isOption(next) ? undefined : argv[++i]);
+      // `warden -r` alone, as in Claude Code: the session picker (refused with -p, where nobody picks).
+      if (value === undefined && spec.key === "resume") {
+        raw.pickResume = true;
+        continue;
+      }
       if (value === undefined) throw new UsageError(`${name} needs a value ${spec.arg ?? ""}`.trim());
       raw[spec.key] = value;
     } else {

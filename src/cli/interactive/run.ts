@@ -111,6 +111,8 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
         samplings,
         earlyInput,
         initialPrompt: config.prompt,
+        // `warden -r`: the picker /resume opens, once the session is there.
+        ...(config.pickResume && { initialCommand: "/resume" }),
         onHandleChange: (handle) => {
           current = handle;
         },

@@ -50,6 +50,8 @@ export interface AppProps {
   earlyInput: string;
   /** A prompt given on the command line, sent once the session is ready. */
   initialPrompt?: string;
+  /** A slash command run as if typed first, once (`warden -r` opens /resume's picker). */
+  initialCommand?: string;
   onExit(code: number): void;
   /**
    * The session could not start (settings that cannot be read safely, an unknown --resume id...):
@@ -370,6 +372,13 @@ export function App(props: AppProps) {
     },
     Boolean(ask || question || sampling || picking),
   );
+  // Run once, with the first render's submit: a command waits for the session as a typed one does.
+  const initialCommand = useRef(props.initialCommand);
+  useEffect(() => {
+    const command = initialCommand.current;
+    initialCommand.current = undefined;
+    if (command) onSubmit(command);
+  });
   const engine = handle?.engine;
   const status = sessionStatus({
     mode,
