@@ -59,6 +59,11 @@ export interface LoadedSettings {
   /** Whether the folder's widening settings (and its .mcp.json servers) are in force. */
   workspaceTrust: WorkspaceTrust;
   /**
+   * The folder's files cut to what was held back because it is not trusted (empty otherwise):
+   * never applied, read only to tell the user what trusting the folder would let through.
+   */
+  withheldFiles?: SettingsFile[];
+  /**
    * The plugins the files in force turn on, and `--plugin-dir` folders (src/plugins/). Absent when
    * none is: nothing was read for plugins.
    */
@@ -149,6 +154,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     ...(options.sources && { everyFile: everySettingsFile(options, files) }),
   });
   const loaded: LoadedSettings = { files: trusted.files, warnings, workspaceTrust: trusted.trust };
+  if (trusted.withheld.length > 0) loaded.withheldFiles = trusted.withheld;
   // Plugins are looked for only when the files in force (after trust) turn one on.
   if (options.pluginDirs?.length || enabledPluginIds(trusted.files).length > 0) {
     loaded.plugins = resolveActivePlugins({ cwd: options.cwd, files: trusted.files, pluginDirs: options.pluginDirs });

@@ -140,7 +140,8 @@ function stringList(value: unknown): string[] {
 function approvalProblem(name: string, approvals: Approvals): string | undefined {
   if (approvals.disabled.has(name)) return "disabled by disabledMcpjsonServers in settings";
   if (approvals.all || approvals.enabled.has(name)) return undefined;
-  return `project server not approved: add "enabledMcpjsonServers": ["${name}"] (or "enableAllProjectMcpServers": true) to .warden/settings.local.json or user settings`;
+  // The command first: the trust question and `warden trust` name it, so this says the same step.
+  return `project server not approved: run \`warden mcp approve ${name}\` (or pick it in /mcp), which adds "enabledMcpjsonServers": ["${name}"] to .warden/settings.local.json`;
 }
 
 /**

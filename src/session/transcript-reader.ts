@@ -1,5 +1,5 @@
 // Reading transcripts back: `--resume <id>` and `--continue` (the latest session of this cwd).
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { projectDataDir, transcriptPath } from "../config/paths.js";
 import type { Message, ToolResultBlock, ToolUseBlock, UserMessage } from "../messages/types.js";
@@ -170,11 +170,24 @@ export function loadTranscriptFile(path: string): LoadedTranscript {
 }
 
 /** `--resume <id>`: the session's transcript in this cwd's project folder. */
+/**
+ * No saved session of this cwd has the id (nor starts with it). Said as Claude Code says it, since
+ * scripts written for it look for that line; the folder is named because sessions are kept per folder.
+ */
+export class SessionNotFoundError extends Error {
+  constructor(sessionId: string, cwd: string) {
+    super(`no conversation found with session ID: ${sessionId} (among the sessions of ${cwd})`);
+    this.name = "SessionNotFoundError";
+  }
+}
+
 export function loadSession(cwd: string, sessionId: string): LoadedTranscript {
   if (!isValidSessionId(sessionId)) {
     throw new Error(`invalid session id ${JSON.stringify(sessionId)}: expected letters, digits, '-', '_' or '.'`);
   }
-  return loadTranscriptFile(transcriptPath(cwd, resolveSessionId(cwd, sessionId)));
+  const path = transcriptPath(cwd, resolveSessionId(cwd, sessionId));
+  if (!existsSync(path)) throw new SessionNotFoundError(sessionId, cwd);
+  return loadTranscriptFile(path);
 }
 
 /**
@@ -193,7 +206,7 @@ export function resolveSessionId(cwd: string, idOrPrefix: string): string {
   if (ids.includes(idOrPrefix)) return idOrPrefix;
   const matches = ids.filter((id) => id.startsWith(idOrPrefix));
   if (matches.length === 1) return matches[0] as string;
-  // Unknown: the exact name is looked for, and the error names the transcript that is missing.
+  // Unknown: the exact name is looked for, and loadSession says no such session exists.
   if (matches.length === 0) return idOrPrefix;
   throw new Error(
     `"${idOrPrefix}" starts the ids of ${matches.length} sessions (${matches.sort().join(", ")}); give more of the id`,

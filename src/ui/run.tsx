@@ -89,11 +89,25 @@ export interface SessionUiOptions {
   samplings: SamplingQueue;
   earlyInput: string;
   initialPrompt?: string;
+  /** A slash command run as if typed first (`warden -r`: "/resume"). */
+  initialCommand?: string;
   /** Called with each session the UI switches to (so the CLI closes the right one at the end). */
   onHandleChange?(handle: SessionHandle): void;
 }
 
-/** Runs the session's UI until the person exits; resolves with the exit code. */
+/** Why the session never started; thrown once the UI's frame has left the screen. */
+export class SessionStartFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = "SessionStartFailed";
+  }
+}
+
+/**
+ * Runs the session's UI until the person exits; resolves with the exit code. Rejects with
+ * SessionStartFailed when the session cannot start, after taking the frame (prompt and "starting…"
+ * status line) off the screen, so the caller's error is the last thing the terminal shows.
+ */
 export function runSessionUi(options: SessionUiOptions): Promise<number> {
   let current: SessionHandle | undefined;
   const transcript = new TranscriptModel(() => current?.engine.tools ?? [], options.cwd);
@@ -104,7 +118,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
     () => undefined,
   );
   const commands = builtinCommands();
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const instance = render(
       <App
         cwd={options.cwd}
@@ -117,6 +131,7 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
         commands={commands}
         earlyInput={options.earlyInput}
         initialPrompt={options.initialPrompt}
+        initialCommand={options.initialCommand}
         onHandleChange={(handle) => {
           current = handle;
           options.onHandleChange?.(handle);
@@ -125,6 +140,12 @@ export function runSessionUi(options: SessionUiOptions): Promise<number> {
           instance.unmount();
           keySourceFor(options.terminal.stdin).close();
           resolve(code);
+        }}
+        onStartFailed={(error) => {
+          instance.clear();
+          instance.unmount();
+          keySourceFor(options.terminal.stdin).close();
+          reject(new SessionStartFailed(error));
         }}
       />,
       renderOptions(options.terminal),

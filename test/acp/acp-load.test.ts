@@ -111,7 +111,7 @@ describe("warden acp session/load", () => {
             cwd: project,
             mcpServers: [],
           }),
-        ).rejects.toThrow(/cannot resume session 00000000-0000-4000-8000-000000000000/);
+        ).rejects.toThrow(/no conversation found with session ID: 00000000-0000-4000-8000-000000000000/);
       }),
       second.stderr(),
     ).toBe(0);

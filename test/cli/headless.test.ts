@@ -244,7 +244,11 @@ describe("warden -p (headless)", () => {
       home,
     });
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/cannot resume session no-such-id: no transcript at/);
+    // As Claude Code says it (scripts look for the line), with the folder whose sessions were searched.
+    expect(unknown.stderr).toContain(
+      `warden: no conversation found with session ID: no-such-id (among the sessions of ${cwd})\n`,
+    );
+    expect(unknown.stderr).not.toContain("transcript");
   });
 
   it("asks for --model when none is given and no API key is set", async () => {

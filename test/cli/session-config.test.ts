@@ -57,12 +57,28 @@ describe("session command line", () => {
     expect(parse("-p", "x").teammateMode).toBeUndefined();
   });
 
+  it("-r without an id, as Claude Code users type it, asks for the session picker (not a session named after the next flag)", () => {
+    expect(parse("-r").pickResume).toBe(true);
+    const config = parse("-r", "--model", "replay:f.jsonl");
+    expect(config).toMatchObject({ pickResume: true, model: "replay:f.jsonl" });
+    expect(config.resume).toBeUndefined();
+    expect(parse("-r", "abc").pickResume).toBe(false);
+  });
+
+  it("still takes a value that starts with a dash but names no option", () => {
+    expect(parse("--append-system-prompt", "- keep it short").appendSystemPrompt).toBe("- keep it short");
+  });
+
   it.each([
     [["--max-thinking-tokens", "lots"], "--max-thinking-tokens must be a whole number >= 0"],
     [["--thinking", "deep"], "--thinking must be one of adaptive, enabled, disabled"],
     [["--thinking-display", "full"], "--thinking-display must be one of summarized, omitted"],
     [["--frobnicate"], "unknown option --frobnicate"],
     [["--model"], "--model needs a value"],
+    // An option where the value should be is a missing value, not a value: not "session --model".
+    [["-p", "x", "-r", "--model", "replay:f.jsonl"], "--resume needs a session id with -p"],
+    [["--continue", "-r"], "use either --resume or --continue"],
+    [["--append-system-prompt", "-c"], "--append-system-prompt needs a value"],
     [["--output-format", "xml"], "--output-format must be text, json or stream-json"],
     [["--max-turns", "2.5"], "--max-turns must be a whole number >= 1"],
     [["--permission-mode", "yolo"], "--permission-mode must be one of"],

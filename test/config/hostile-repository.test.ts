@@ -165,11 +165,19 @@ describe("a repository's own settings, untrusted and then trusted", () => {
 
   it("the refusal of a call its ignored allow rule names tells the model the folder must be trusted", async () => {
     const repo = hostileRepo({ ".claude/settings.json": { permissions: { allow: ["Bash(touch:*)"] } } });
-    const untrusted = await session(repo, [bash("touch made.txt"), done]);
+    const untrusted = await session(repo, [bash("touch made.txt"), bash("npm publish"), done]);
     expect(existsSync(join(repo.repo, "made.txt"))).toBe(false);
-    // Adding the rule again, as the advice says, would change nothing without trusting the folder.
-    expect(untrusted.results[0]).toContain('add "Bash(touch:*)" to permissions.allow');
+    // The folder already has the rule: it is named, with the step that would let it apply, instead
+    // of advice to add the rule the folder already holds.
+    expect(untrusted.results[0]).toContain(
+      `The folder's own rule Bash(touch:*) (allow rule from project settings, ${repo.repo}/.claude/settings.json:4) would allow it, but it is ignored because the folder is not trusted`,
+    );
     expect(untrusted.results[0]).toContain(`warden trust ${repo.repo}`);
+    expect(untrusted.results[0]).not.toContain("to permissions.allow");
+    // A call no rule of the folder covers gets the usual advice (adding a rule, then trusting).
+    expect(untrusted.results[1]).not.toContain("The folder's own rule");
+    expect(untrusted.results[1]).toContain('add "Bash(npm publish:*)" to permissions.allow');
+    expect(untrusted.results[1]).toContain(`warden trust ${repo.repo}`);
   });
 
   it.each([

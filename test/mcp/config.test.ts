@@ -157,7 +157,10 @@ describe("loadMcpServerEntries", () => {
 
   it("needs approval for .mcp.json servers, given in local settings", async () => {
     await writeFile(join(project(), ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "repo-server" } } }));
-    expect(load().servers[0]?.problem).toMatch(/not approved.*enabledMcpjsonServers/);
+    // The step the trust question names (warden mcp approve), and what it writes.
+    expect(load().servers[0]?.problem).toBe(
+      'project server not approved: run `warden mcp approve repo` (or pick it in /mcp), which adds "enabledMcpjsonServers": ["repo"] to .warden/settings.local.json',
+    );
     await writeFile(
       join(project(), ".warden", "settings.local.json"),
       JSON.stringify({ enabledMcpjsonServers: ["repo"] }),

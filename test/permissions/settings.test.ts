@@ -283,6 +283,22 @@ describe("broken settings", () => {
     ]);
   });
 
+  it("does not call a file's rules broken when a flag sets their tool aside for one run, but reports the flag's own", () => {
+    writeJson(join(project, ".warden", "settings.json"), { permissions: { allow: ["Bash(ls:*)"], ask: ["Write"] } });
+    const built = buildPermissionContext({
+      cwd: project,
+      settings: loadSettings({ cwd: project, trustProject: true }),
+      cli: { disallowedTools: ["Bash", "Write"], allowedTools: ["Bash(git status)"] },
+    });
+    // `--disallowedTools Bash` for this run is no mistake in the file; `--allowedTools` beside it is.
+    expect(built.warnings).toEqual([
+      {
+        file: "cliArg",
+        message: expect.stringMatching(/^Bash\(git status\) .* never applies: Bash .*denies the whole tool/),
+      },
+    ]);
+  });
+
   it("refuses an unknown --permission-mode", () => {
     expect(() => contextFor(project, { permissionMode: "yolo" })).toThrow(/unknown --permission-mode "yolo"/);
   });

@@ -24,6 +24,7 @@ const EVERY_FIELD: Required<SessionSpecInput> = {
   verbose: true,
   appendSystemPrompt: "Be brief.",
   resume: "3f0c8a52-5d1e-4a8e-9c1b-2d7e6f4a9b10",
+  pickResume: true,
   continueLatest: false,
   cwd: "/work/project",
   allowedTools: ["Read", "Bash(git log:*)"],

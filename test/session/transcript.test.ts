@@ -146,7 +146,9 @@ describe("transcripts", () => {
     }
     expect(latestSessionId(cwd)).toBe("new");
     expect(() => loadSession(cwd, "../../etc/passwd")).toThrow(/invalid session id/);
-    expect(() => loadSession(cwd, "nope")).toThrow(/no transcript at/);
+    expect(() => loadSession(cwd, "nope")).toThrow(
+      /no conversation found with session ID: nope \(among the sessions of /,
+    );
   });
 
   it("--resume takes a unique start of a session id (as /resume lists them) and names the sessions an ambiguous one fits", () => {
@@ -164,7 +166,9 @@ describe("transcripts", () => {
     expect(() => loadSession(cwd, "3f9a")).toThrow(
       /"3f9a" starts the ids of 2 sessions \(3f9a01c2-aaaa, 3f9a77d0-bbbb\)/,
     );
-    expect(() => loadSession(cwd, "ffff")).toThrow(/no transcript at/);
+    expect(() => loadSession(cwd, "ffff")).toThrow(
+      /no conversation found with session ID: ffff \(among the sessions of /,
+    );
   });
 
   it("marks a resumed file instead of writing a second header", () => {

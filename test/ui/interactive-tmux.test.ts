@@ -279,6 +279,38 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     await t.waitFor(READY);
   });
 
+  it("/resume in a folder with no earlier session says so instead of opening an empty picker", async () => {
+    const p = project([]);
+    const t = p.start();
+    await t.waitFor(READY);
+    await submit(t, "/resume");
+    const screen = await t.waitFor("/resume: no earlier session in");
+    expect(screen.replace(/\n/g, "")).toContain(`/resume: no earlier session in ${p.cwd} to resume`);
+    expect(screen).not.toContain("Resume which session?");
+    // The prompt is free at once: no dialog waits for Esc.
+    await submit(t, "/status");
+    await t.waitFor("Folder: ");
+  });
+
+  it("`warden -r` without an id opens the session picker, as in Claude Code", async () => {
+    const p = project([{ content: [text("First answer.")] }]);
+    const first = p.start();
+    await first.waitFor(READY);
+    await submit(first, "first question");
+    await first.waitFor("First answer.");
+    first.press("C-d");
+    expect(await first.exitCode()).toBe(0);
+    const earlier = transcriptLines(p)[0]?.sessionId as string;
+
+    // No id: the session picker opens on its own, before anything is typed.
+    const second = p.start(["-r"]);
+    const picker = await second.waitFor("Resume which session?");
+    expect(picker).toContain(`first question  ${earlier.slice(0, 8)}`);
+    second.press("Enter");
+    const resumed = await second.waitFor("Resumed session");
+    expect(resumed).toContain("First answer.");
+  });
+
   it("/resume picks an earlier session of the folder and continues it", async () => {
     const p = project([{ content: [text("First answer.")] }]);
     const secondScript = writeScript(tempDir("warden-tui-script-"), [
@@ -378,6 +410,11 @@ describe("warden in a terminal (tmux, replay provider)", () => {
     t.type("2");
     expect(await t.exitCode()).toBe(1);
     expect(existsSync(join(p.cwd, "hook-ran"))).toBe(false);
+    // The way back is named: trusting later, or a headless run that applies only what restricts.
+    const said = t.screen().replace(/\n/g, "");
+    expect(said).toContain("warden: the folder is not trusted; nothing from it was run.");
+    expect(said).toContain(`To trust it later: warden trust ${p.cwd}`);
+    expect(said).toContain("warden -p");
   });
 
   it("sends a prompt typed with its Enter before the session has started, and shows it once", async () => {

@@ -293,7 +293,10 @@ async function serve(argv: string[]): Promise<number> {
     createWardenMcpServer({
       tools,
       canUseTool: createCanUseTool({
-        askHandler: createHeadlessAskHandler({ settingsFolder: permissions.settings.workspaceTrust.folder }),
+        askHandler: createHeadlessAskHandler({
+          settingsFolder: permissions.settings.workspaceTrust.folder,
+          withheldFiles: permissions.settings.withheldFiles,
+        }),
         onWarning: (m) => err(`warden mcp: warning: ${m}\n`),
       }),
       appState: { ...permissions.appState, toolPermissionContext: permissionContext },

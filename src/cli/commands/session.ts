@@ -104,6 +104,8 @@ function optional<K extends string>(key: K, value: string | undefined): { [P in 
 async function runHeadless(config: SessionConfig, startedAt: number): Promise<number> {
   if (!isDirectory(config.cwd)) throw new SessionSetupError(`--cwd ${config.cwd} is not a directory`, 2);
   if (!config.print && stdinIsTerminal()) return interactiveNeedsTerminal();
+  // Only a person at the interactive UI can pick a session.
+  if (config.pickResume) throw new SessionSetupError("--resume needs a session id when not in a terminal", 2);
   const prompt = await readPrompt(config.prompt);
   if (prompt === undefined || prompt.trim() === "") {
     if (!config.print) return interactiveNeedsTerminal();
@@ -130,7 +132,10 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // session goes on. Servers whose tools the project's last session remembers finish connecting
   // once the first request is on the wire (src/mcp/session-setup.ts).
   const built = await startSession(plan, {
-    askHandler: createHeadlessAskHandler({ settingsFolder: plan.permissions.settings.workspaceTrust.folder }),
+    askHandler: createHeadlessAskHandler({
+      settingsFolder: plan.permissions.settings.workspaceTrust.folder,
+      withheldFiles: plan.permissions.settings.withheldFiles,
+    }),
     isNonInteractive: true,
     warn,
     mcpWarn: (message) => err(`warden: ${message}\n`),

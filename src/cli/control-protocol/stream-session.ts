@@ -231,7 +231,10 @@ async function buildState(
     askHandler:
       config.permissionPromptTool === "stdio"
         ? sdkAskHandler(channel)
-        : createHeadlessAskHandler({ settingsFolder: plan.permissions.settings.workspaceTrust.folder }),
+        : createHeadlessAskHandler({
+            settingsFolder: plan.permissions.settings.workspaceTrust.folder,
+            withheldFiles: plan.permissions.settings.withheldFiles,
+          }),
     isNonInteractive: true,
     warn,
     mcpWarn: (message) => err(`warden: ${message}\n`),

@@ -88,11 +88,19 @@ export function buildSessionConfig(
       throw new UsageError(`--agents must be a JSON object of agents: ${(error as Error).message}`);
     }
   }
+  if (raw.pickResume === true && (raw.print === true || raw.continueLatest === true)) {
+    throw new UsageError(
+      raw.print === true
+        ? "--resume needs a session id with -p (without -p, -r alone opens the session picker)"
+        : "use either --resume or --continue, not both",
+    );
+  }
   const config: SessionConfig = {
     print: raw.print === true,
     outputFormat,
     verbose: raw.verbose === true,
     continueLatest: raw.continueLatest === true,
+    pickResume: raw.pickResume === true,
     cwd: resolve(baseCwd, (raw.cwd as string | undefined) ?? "."),
     allowedTools: raw.allowedTools as string[],
     disallowedTools: raw.disallowedTools as string[],

@@ -46,7 +46,15 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
     } else if (spec.kind === "optional") {
       raw[spec.key] = true;
     } else if (spec.kind === "string") {
-      const value = inline ?? argv[++i];
+      // The next word is the value unless it is one of our options: `-r --model X` is a missing
+      // id, not a session named "--model" (a value may still start with "-": `--system-prompt "- x"`).
+      const next = argv[i + 1];
+      const value = inline ?? (next === undefined || isOption(next) ? undefined : argv[++i]);
+      // `warden -r` alone, as in Claude Code: the session picker (refused with -p, where nobody picks).
+      if (value === undefined && spec.key === "resume") {
+        raw.pickResume = true;
+        continue;
+      }
       if (value === undefined) throw new UsageError(`${name} needs a value ${spec.arg ?? ""}`.trim());
       raw[spec.key] = value;
     } else {
@@ -63,4 +71,10 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
     }
   }
   return buildSessionConfig(raw, positionals, baseCwd);
+}
+
+/** A word that names one of the session's options (`--model`, `--model=x`, `-c`). */
+function isOption(word: string): boolean {
+  const eq = word.startsWith("--") ? word.indexOf("=") : -1;
+  return BY_NAME.has(eq > 0 ? word.slice(0, eq) : word);
 }

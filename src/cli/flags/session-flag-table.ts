@@ -64,8 +64,8 @@ export const OPTIONS: OptionSpec[] = [
     names: ["-r", "--resume"],
     kind: "string",
     key: "resume",
-    arg: "<session-id>",
-    help: "Continue the given session of this directory",
+    arg: "[session-id]",
+    help: "Continue the given session of this directory (without an id: pick one, interactive only)",
   },
   {
     names: ["-c", "--continue"],

@@ -52,11 +52,15 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
   const terminal = { stdin: process.stdin, stdout: process.stdout };
   const earlyInput = early.handOver();
   let current: SessionHandle | undefined;
+  // Said once the terminal is restored: the UI has already taken its frame off the screen.
+  let startFailure: string | undefined;
   try {
     if (trust.status === "untrusted" && !config.trustProject) {
       const trusted = await ui.askWorkspaceTrust(terminal, trust);
       if (!trusted) {
-        err("warden: the folder is not trusted; nothing from it was run.\n");
+        err(
+          `warden: the folder is not trusted; nothing from it was run.\nTo trust it later: warden trust ${trust.folder} (it shows what the folder grants first). \`warden -p\` runs here without trusting it, its settings applied only where they restrict.\n`,
+        );
         return 1;
       }
       trustWorkspace(trust);
@@ -96,24 +100,33 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
       },
       () => undefined,
     );
-    return await ui.runSessionUi({
-      terminal,
-      cwd: config.cwd,
-      session: first,
-      openSession: open,
-      permissions,
-      elicitations,
-      samplings,
-      earlyInput,
-      initialPrompt: config.prompt,
-      onHandleChange: (handle) => {
-        current = handle;
-      },
-    });
+    return await ui
+      .runSessionUi({
+        terminal,
+        cwd: config.cwd,
+        session: first,
+        openSession: open,
+        permissions,
+        elicitations,
+        samplings,
+        earlyInput,
+        initialPrompt: config.prompt,
+        // `warden -r`: the picker /resume opens, once the session is there.
+        ...(config.pickResume && { initialCommand: "/resume" }),
+        onHandleChange: (handle) => {
+          current = handle;
+        },
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof ui.SessionStartFailed)) throw error;
+        startFailure = error.message;
+        return 1;
+      });
   } finally {
     await current?.close();
     process.stdout.write(BRACKETED_PASTE_OFF);
     if (process.stdin.isTTY) process.stdin.setRawMode(false);
     process.stdin.pause();
+    if (startFailure !== undefined) err(`warden: ${startFailure}\n`);
   }
 }

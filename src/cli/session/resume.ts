@@ -29,7 +29,7 @@ export async function loadResumed(
 ): Promise<ResumedSession | undefined> {
   if (request.resume === undefined && !request.continueLatest) return undefined;
   // The reader is loaded only by sessions that continue one.
-  const { latestSessionId, loadSession } = await import("../../session/transcript-reader.js");
+  const { latestSessionId, loadSession, SessionNotFoundError } = await import("../../session/transcript-reader.js");
   const sessionId = request.resume ?? latestSessionId(cwd);
   if (sessionId === undefined) throw new SessionSetupError(`no earlier session in ${cwd} to continue`, 1);
   try {
@@ -37,6 +37,8 @@ export async function loadResumed(
     for (const warning of loaded.warnings) warn(warning);
     return loaded;
   } catch (error) {
+    // An unknown id is said plainly (there is no session to resume, not a session that failed to load).
+    if (error instanceof SessionNotFoundError) throw new SessionSetupError(error.message, 1);
     throw new SessionSetupError(
       `cannot resume session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`,
       1,

@@ -44,6 +44,8 @@ export const sessionSpecSchema = z
     verbose: flag,
     appendSystemPrompt: z.string().optional(),
     resume: z.string().optional(),
+    /** `-r` / `--resume` without an id: the interactive session opens its session picker first. */
+    pickResume: flag,
     continueLatest: flag,
     /** The working directory, absolute. */
     cwd: z.string().refine(isAbsolute, "must be an absolute path"),

@@ -20,6 +20,7 @@ import { runSessionEndHooks, runSessionStartHooks, runSetupHooks, submitWithHook
 import type { McpClientFeatures, ServerLogMessage } from "../../mcp/client-features/types.js";
 import { connectMcpForSession, type McpSession } from "../../mcp/session-setup.js";
 import { type AskHandler, createCanUseTool } from "../../permissions/engine/index.js";
+import { applyPermissionUpdates, persistPermissionUpdate } from "../../permissions/settings/index.js";
 import { restoredTaskListState } from "../../session/task-store.js";
 import type { AgentCatalog } from "../../tool/agents.js";
 import type { EditorAccess } from "../../tool/editor.js";
@@ -239,6 +240,20 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       recordDecision: (record) => sessionRef?.recordEntry({ ...record, input: undefined }),
       onWarning: warn,
       classifier: autoModeClassifier(config),
+      // "Don't ask again" goes to the settings of the session's folder, the ones it read: not to
+      // those of the asking agent's folder (a worktree of its own, or where the shell had moved).
+      persistUpdate: (update) => void persistPermissionUpdate(update, config.cwd),
+      // An answer given in a subagent's dialog holds for the whole session (the parent and the
+      // agents started later), as the dialog promised; rules and folders only: the mode an answer
+      // switches to stays the asking agent's. Adding a rule or folder twice changes nothing.
+      onAnswerUpdates: (updates) => {
+        const lasting = updates.filter((update) => update.type !== "setMode");
+        if (lasting.length === 0) return;
+        sessionRef?.setAppState((prev) => ({
+          ...prev,
+          toolPermissionContext: applyPermissionUpdates(prev.toolPermissionContext, lasting, config.cwd),
+        }));
+      },
     });
     // A resumed lead takes up its team again (loaded only then: most sessions have none).
     const teams = isAgentTeamsEnabled(settingsValue(permissions.settings, "agentTeams"));

@@ -45,6 +45,11 @@ export interface TrustedSettings<F extends TrustableSettingsFile> {
   /** The files to use: whole when trusted, the folder's files cut to what restricts otherwise. */
   files: F[];
   trust: WorkspaceTrust;
+  /**
+   * When the folder is not trusted: its files cut to what was held back (never applied), so that a
+   * refusal can say when the folder's own allow rule would have let the call through.
+   */
+  withheld: F[];
 }
 
 const FROM_THE_FOLDER = new Set(["projectSettings", "localSettings"]);
@@ -124,7 +129,13 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
       ? {}
       : { skillGrants: status === "trusted" ? (skillGrants?.byFile ?? {}) : {} }),
   };
-  return { files: status === "untrusted" ? restrictedFiles : [...files], trust };
+  if (status !== "untrusted") return { files: [...files], trust, withheld: [] };
+  const withheld = files.flatMap((file) => {
+    const split = splits.get(file);
+    // The held-back part keeps the file's own shape (keys and values as its loader parsed them).
+    return split && Object.keys(split.widening).length > 0 ? [{ ...file, settings: split.widening as Settings }] : [];
+  });
+  return { files: restrictedFiles, trust, withheld };
 }
 
 /** The mode the user's own sources give, as the context builder would resolve it from them alone. */

@@ -1,8 +1,15 @@
 // Who settles an ask: a callback for library users, the interactive prompt (later), and in
 // headless runs a deny whose message tells the model it was not allowed, why, and what would allow it.
-import type { PermissionAsk, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
+import type { SettingsFile } from "../../config/settings.js";
+import type {
+  PermissionAsk,
+  PermissionRule,
+  PermissionUpdate,
+  ToolPermissionContext,
+} from "../../tool/permission-types.js";
 import type { AnyTool, ToolInput, ToolUseContext } from "../../tool/types.js";
 import { describeReason, describeRule, formatRule, isOfferableAllowRule, messageWithReason } from "../rules/index.js";
+import { trustAdvice, withheldAllowRules, withheldRuleAllowing } from "./withheld-allow.js";
 
 export interface AskRequest {
   tool: AnyTool;
@@ -39,6 +46,11 @@ export interface HeadlessAskOptions {
    * add one names that step, or the user follows it in vain.
    */
   settingsFolder?: string;
+  /**
+   * The folder's settings files cut to what was held back because it is not trusted: a refusal
+   * that one of their allow rules would have let through says so (and how to trust the folder).
+   */
+  withheldFiles?: readonly SettingsFile[];
 }
 
 /** What the user could do so that this call would be allowed next time, in words for the model. */
@@ -97,7 +109,10 @@ export function asksSomebody(handler: AskHandler): boolean {
 
 /** Nobody can be asked (headless, MCP server): refuse, and tell the model why. */
 export function createHeadlessAskHandler(options: HeadlessAskOptions = {}): AskHandler {
+  let withheld: PermissionRule[] | undefined;
   const handler: AskHandler = async (request) => {
+    withheld ??= withheldAllowRules(options.withheldFiles ?? []);
+    const heldBack = options.settingsFolder ? await withheldRuleAllowing(request, withheld) : undefined;
     // The first line of the message says why; any lines after it are what it carries (a plan).
     const [why = "", ...lines] = messageWithReason(request.ask.message, request.ask.decisionReason).split("\n");
     const carried = lines.join("\n").trim();
@@ -108,7 +123,9 @@ export function createHeadlessAskHandler(options: HeadlessAskOptions = {}): AskH
         `Why it needed approval: ${why.replace(/\.?$/, ".")}`,
         carried === "" ? "" : `\n${carried}\n`,
         request.note ? `Note: ${request.note}.` : "",
-        howToAllow(request, options),
+        heldBack && options.settingsFolder
+          ? trustAdvice(heldBack, options.settingsFolder)
+          : howToAllow(request, options),
         "Do not retry the same call; continue without it or explain what you need.",
       ]
         .filter(Boolean)

@@ -49,6 +49,12 @@ export interface CreateCanUseToolOptions {
   persistUpdate?: (update: PermissionUpdate, cwd: string) => void;
   /** Errors that must not fail the call (e.g. a settings file that could not be written). */
   onWarning?: (message: string) => void;
+  /**
+   * "Don't ask again" answers, given whoever asked (a subagent has an AppState of its own): the
+   * session applies them to its own permission context, so the rule holds for every agent of the
+   * session from then on, not only for the one that asked.
+   */
+  onAnswerUpdates?: (updates: readonly PermissionUpdate[]) => void;
 }
 
 /** One call on its way through the chain. */
@@ -275,6 +281,7 @@ export function createCanUseTool(options: CreateCanUseToolOptions): CanUseTool &
       ...prev,
       toolPermissionContext: applyPermissionUpdates(prev.toolPermissionContext, updates, cwd),
     }));
+    options.onAnswerUpdates?.(updates);
     for (const update of updates) {
       try {
         persist(update, cwd);

@@ -17,8 +17,13 @@ export function findShadowedRules(rules: RulesByBehavior): SettingsIssue[] {
     rules.ask.filter((r) => r.value.ruleContent === undefined).map((r) => [r.value.toolName, r]),
   );
   const issues: SettingsIssue[] = [];
+  // A flag given for this run (`--disallowedTools Bash`) setting aside a file's rules is the
+  // point of the flag, not a mistake in the file: only a flag's own rules are reported against it.
+  const choseForThisRun = (shadowing: PermissionRule, rule: PermissionRule) =>
+    shadowing.source === "cliArg" && rule.source !== "cliArg";
   for (const rule of [...rules.allow, ...rules.ask]) {
     const denied = wholeDeny.get(rule.value.toolName);
+    if (denied && choseForThisRun(denied, rule)) continue;
     if (denied) {
       issues.push(
         issue(rule, `${describeRule(rule)} never applies: ${describeRule(denied)} denies the whole tool first`),
@@ -26,7 +31,7 @@ export function findShadowedRules(rules: RulesByBehavior): SettingsIssue[] {
       continue;
     }
     const asked = wholeAsk.get(rule.value.toolName);
-    if (asked && asked !== rule && rule.behavior === "allow") {
+    if (asked && asked !== rule && rule.behavior === "allow" && !choseForThisRun(asked, rule)) {
       issues.push(
         issue(rule, `${describeRule(rule)} never applies: ${describeRule(asked)} asks about the whole tool first`),
       );

@@ -50,7 +50,15 @@ export interface AppProps {
   earlyInput: string;
   /** A prompt given on the command line, sent once the session is ready. */
   initialPrompt?: string;
+  /** A slash command run as if typed first, once (`warden -r` opens /resume's picker). */
+  initialCommand?: string;
   onExit(code: number): void;
+  /**
+   * The session could not start (settings that cannot be read safely, an unknown --resume id...):
+   * the caller takes the frame off the screen and says why, so the error is not left under a
+   * prompt that was never usable.
+   */
+  onStartFailed(error: unknown): void;
   onHandleChange?(handle: SessionHandle): void;
 }
 
@@ -204,14 +212,13 @@ export function App(props: AppProps) {
         }
       },
       (error: unknown) => {
-        transcript.addNotice(`warden: ${error instanceof Error ? error.message : String(error)}`, "error");
-        setTimeout(() => props.onExit(1), 50);
+        if (!cancelled) props.onStartFailed(error);
       },
     );
     return () => {
       cancelled = true;
     };
-  }, [props.session, adopt, runPrompt, transcript, props.onExit]);
+  }, [props.session, adopt, runPrompt, transcript, props.onStartFailed]);
 
   useWake(handle, busy, runPrompt);
   useIdleNotification(handle, busy);
@@ -365,6 +372,13 @@ export function App(props: AppProps) {
     },
     Boolean(ask || question || sampling || picking),
   );
+  // Run once, with the first render's submit: a command waits for the session as a typed one does.
+  const initialCommand = useRef(props.initialCommand);
+  useEffect(() => {
+    const command = initialCommand.current;
+    initialCommand.current = undefined;
+    if (command) onSubmit(command);
+  });
   const engine = handle?.engine;
   const status = sessionStatus({
     mode,

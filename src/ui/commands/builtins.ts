@@ -122,7 +122,13 @@ export function builtinCommands(): SlashCommand[] {
       argumentHint: "[session-id]",
       description: "Continue an earlier session of this folder",
       run: async (ctx, args) => {
-        const id = args || (await ctx.pick("Resume which session?", pastSessions(ctx)));
+        const sessions = args ? [] : pastSessions(ctx);
+        if (!args && sessions.length === 0) {
+          // An empty picker only waits for Esc: say plainly there is nothing to continue.
+          ctx.transcript.addNotice(`/resume: no earlier session in ${ctx.handle.engine.cwd} to resume`);
+          return;
+        }
+        const id = args || (await ctx.pick("Resume which session?", sessions));
         if (!id) return;
         await ctx.switchSession({ resume: id, rereadSettings: true });
         const resumed = ctx.current().engine;
