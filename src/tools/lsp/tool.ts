@@ -13,7 +13,7 @@ import type { LspService } from "../../lsp/service.js";
 import { buildTool } from "../../tool/build-tool.js";
 import type { AnyTool } from "../../tool/types.js";
 import { sessionWorkingDirectory } from "../../tool/working-directory.js";
-import { filePermission } from "../file-shared/path-permission.js";
+import { deniedByRule, filePermission } from "../file-shared/path-permission.js";
 import { isBlockedDevicePath, resolveToolPath, toolPathOrUndefined, withAbsolutePath } from "../file-shared/paths.js";
 import { readDenyFilter } from "../file-shared/read-deny-filter.js";
 import { diagnosticsSource } from "./diagnostics-source.js";
@@ -71,6 +71,9 @@ export function createLspTool(service: LspService): AnyTool {
       if (isBlockedDevicePath(resolved.path)) {
         return { result: false, message: `${resolved.path} is a device, not a source file.`, errorCode: 1 };
       }
+      // Denied by a rule: the permission check refuses it before the disk is looked at, so whether
+      // the file exists is not told.
+      if (deniedByRule("read", LSP_TOOL_NAME, resolved.path, context, "filePath")) return { result: true };
       const stats = await stat(resolved.path).catch(() => undefined);
       if (!stats) return { result: false, message: `File does not exist: ${resolved.path}`, errorCode: 2 };
       if (!stats.isFile()) return { result: false, message: `Not a file: ${resolved.path}`, errorCode: 2 };

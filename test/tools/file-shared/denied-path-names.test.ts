@@ -5,11 +5,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LspService } from "../../../src/lsp/service.js";
 import { toolResultText } from "../../../src/messages/types.js";
 import { runToolUse } from "../../../src/orchestration/run-tool-use.js";
 import type { AnyTool } from "../../../src/tool/types.js";
 import { GlobTool } from "../../../src/tools/glob/tool.js";
 import { GrepTool } from "../../../src/tools/grep/tool.js";
+import { createLspTool } from "../../../src/tools/lsp/tool.js";
 import { NotebookEditTool } from "../../../src/tools/notebook-edit/tool.js";
 import { ReadTool } from "../../../src/tools/read/tool.js";
 import { allowUnlessDenied, makeProject, type TestProject, validationMessage } from "../helpers.js";
@@ -37,13 +39,24 @@ const cases: Array<[string, AnyTool, (dir: string) => Record<string, unknown>]> 
     NotebookEditTool,
     (dir) => ({ notebook_path: path.join(dir, "secret", "report.ipynb"), new_source: "x", cell_id: "a" }),
   ],
+  // No language server needed: the path is refused before any server is looked for.
+  [
+    "LSP",
+    createLspTool(new LspService([], process.cwd())),
+    (dir) => ({ operation: "hover", filePath: path.join(dir, "secret", "api-key.ts"), line: 1, character: 1 }),
+  ],
 ];
 
 describe("file tools on a path under a denied folder", () => {
   it.each(cases)("%s is refused for the rule, naming no file of the folder", async (_name, tool, input) => {
+    // The session offers the tool (LSP is offered only where language servers are set up).
+    const context = {
+      ...project.context,
+      options: { ...project.context.options, tools: [...project.context.options.tools, tool] },
+    };
     const outcome = await runToolUse(
       { type: "tool_use", id: `toolu_denied_${tool.name}`, name: tool.name, input: input(project.dir) },
-      project.context,
+      context,
       allowUnlessDenied,
       undefined,
     );
