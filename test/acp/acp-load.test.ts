@@ -111,7 +111,11 @@ describe("warden acp session/load", () => {
             cwd: project,
             mcpServers: [],
           }),
-        ).rejects.toThrow(/no conversation found with session ID: 00000000-0000-4000-8000-000000000000/);
+        ).rejects.toMatchObject({
+          // "Resource not found", as session/delete answers for an unknown id.
+          code: -32002,
+          message: expect.stringMatching(/no conversation found with session ID: 00000000-0000-4000-8000-000000000000/),
+        });
       }),
       second.stderr(),
     ).toBe(0);

@@ -20,10 +20,10 @@ import { type AcpSession, openSession } from "./open-session.js";
 import { promptText } from "./prompt-content.js";
 import { listSessionsPage } from "./session-list.js";
 
+import { announcedToolCall, finishedContent } from "./tool-calls.js";
+
 /** ACP's error code for a session (or other resource) that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
-
-import { announcedToolCall, finishedContent } from "./tool-calls.js";
 
 const MODE_NAMES: Record<PermissionMode, string> = {
   default: "Default: ask before edits and commands",
@@ -126,6 +126,9 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
       });
     } catch (error) {
       if (error instanceof SessionSetupError) {
+        // No such session is "resource not found", as session/delete says it; anything else about
+        // the request (its folder, its id's form) is invalid params.
+        if (error.sessionNotFound) throw new acp.RequestError(RESOURCE_NOT_FOUND, error.message);
         throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, error.message);
       }
       throw error;

@@ -38,7 +38,8 @@ export async function loadResumed(
     return loaded;
   } catch (error) {
     // An unknown id is said plainly (there is no session to resume, not a session that failed to load).
-    if (error instanceof SessionNotFoundError) throw new SessionSetupError(error.message, 1);
+    if (error instanceof SessionNotFoundError)
+      throw new SessionSetupError(error.message, 1, undefined, { sessionNotFound: true });
     throw new SessionSetupError(
       `cannot resume session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`,
       1,

@@ -13,12 +13,16 @@ export type SetupFailureKind = "usage" | "setup" | "blocked";
  */
 export class SessionSetupError extends Error {
   readonly kind: SetupFailureKind;
+  /** The session to continue does not exist (an editor answers "resource not found" for it). */
+  readonly sessionNotFound: boolean;
   constructor(
     message: string,
     readonly exitCode: number,
     kind?: SetupFailureKind,
+    options: { sessionNotFound?: boolean } = {},
   ) {
     super(message);
     this.kind = kind ?? (exitCode === 2 ? "usage" : "setup");
+    this.sessionNotFound = options.sessionNotFound === true;
   }
 }
