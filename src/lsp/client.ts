@@ -79,6 +79,9 @@ export class LspClient {
   private readonly waiters = new Set<() => void>();
   private stderrTail = "";
   private exited = false;
+  /** How the process ended (`code 3`, `SIGKILL`), once it has. */
+  private exitDescription: string | undefined;
+  private readonly exitSeen: Promise<void>;
   private stopping: Promise<void> | undefined;
   capabilities: ServerCapabilities = {};
 
@@ -95,8 +98,14 @@ export class LspClient {
     this.child.stderr.on("data", (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
     });
-    this.child.once("exit", () => {
+    let markExit!: () => void;
+    this.exitSeen = new Promise<void>((resolve) => {
+      markExit = resolve;
+    });
+    this.child.once("exit", (code, signal) => {
       this.exited = true;
+      this.exitDescription = signal ?? `code ${code}`;
+      markExit();
       if (pid !== undefined) releaseProcessGroup(pid);
       this.wakeWaiters();
     });
@@ -132,12 +141,24 @@ export class LspClient {
       await client.initialize(cwd);
       return client;
     } catch (error) {
+      const why = await client.whyItFailed(error);
       await client.stop();
       const stderr = client.stderrTail.trim();
       throw new Error(
-        `language server "${spec.name}" (${spec.command}) could not start: ${error instanceof Error ? error.message : String(error)}${stderr ? `\nits stderr ended with: ${stderr.slice(-600)}` : ""}`,
+        `language server "${spec.name}" (${spec.command}) could not start: ${why}${stderr ? `\nits stderr ended with: ${stderr.slice(-600)}` : ""}`,
       );
     }
+  }
+
+  /**
+   * A server that dies at start makes the handshake's first write fail (EPIPE) before its exit is
+   * seen: how it exited says more than the broken pipe, so it is waited for briefly.
+   */
+  private async whyItFailed(error: unknown): Promise<string> {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!/EPIPE|ECONNRESET|ERR_STREAM_DESTROYED|write after end/i.test(message)) return message;
+    await Promise.race([this.exitSeen, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    return this.exitDescription ? `it exited (${this.exitDescription})` : message;
   }
 
   private async initialize(cwd: string): Promise<void> {

@@ -64,4 +64,42 @@ describe("a language server whose command is not installed", () => {
     );
     expect(jsonLines(run.stdout).at(-1)?.result).toBe("went on");
   }, 60_000);
+
+  it("a server that exits at start is said to have exited, with its code and stderr, not as a broken pipe", async () => {
+    writeFileSync(join(project, "lib.zig"), "const x = 1;\n");
+    const server = join(dir, "dying-server.sh");
+    writeFileSync(server, "#!/bin/sh\necho 'no license for this machine' >&2\nexit 3\n", { mode: 0o755 });
+    const settings = join(dir, "settings-dying.json");
+    writeFileSync(settings, JSON.stringify({ lspServers: { zig: { command: server, extensions: [".zig"] } } }));
+    const script = join(dir, "model-dying.jsonl");
+    const turns = [
+      toolUse("t1", "ToolSearch", { query: "select:LSP" }),
+      toolUse("l1", "LSP", { operation: "hover", filePath: "lib.zig", line: 1, character: 7 }),
+      { content: [{ type: "text", text: "went on" }] },
+    ];
+    writeFileSync(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    const run = await runCli(
+      [
+        "-p",
+        "hover",
+        "--model",
+        `replay:${script}`,
+        "--settings",
+        settings,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+      ],
+      { home: join(dir, "home"), processCwd: project },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const lsp = jsonLines(run.stdout)
+      .flatMap((line) =>
+        line.type === "user" ? ((line.message as { content?: Array<Record<string, unknown>> }).content ?? []) : [],
+      )
+      .find((block) => block.tool_use_id === "l1");
+    expect(String(lsp?.content)).toContain("could not start: it exited (code 3)");
+    expect(String(lsp?.content)).toContain("no license for this machine");
+    expect(jsonLines(run.stdout).at(-1)?.result).toBe("went on");
+  }, 60_000);
 });
