@@ -298,6 +298,20 @@ describe("trust is bound to the settings the user saw", () => {
     expect(JSON.parse(readFileSync(join(repo.home, "settings.json"), "utf8")).trustedFolders).toEqual([]);
   });
 
+  it("an untrusted folder's outputStyle (what /output-style saves) is named among what it ignored", async () => {
+    const repo = hostileRepo({
+      ".claude/settings.local.json": { outputStyle: "Pirate" },
+      ".claude/output-styles/pirate.md": "---\nname: Pirate\ndescription: Arr\n---\nAnswer like a pirate.\n",
+    });
+    const untrusted = await session(repo, [done]);
+    expect(untrusted.init.output_style).toBe("default");
+    expectUntrustedNotice(untrusted, repo, "outputStyle");
+    expect(untrusted.run.stderr).toContain('.claude/settings.local.json: outputStyle: output style "Pirate"');
+
+    const trusted = await session(repo, [done], ["--trust-project"]);
+    expect(trusted.init.output_style).toBe("Pirate");
+  });
+
   it("`warden trust` says an .mcp.json server already approved runs, instead of sending you to approve it", async () => {
     const repo = hostileRepo(
       {
