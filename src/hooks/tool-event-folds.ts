@@ -8,7 +8,10 @@ import type { HookOutcome } from "./hook-output.js";
  * refuses the call (a guard that could not look has not said yes); ask beats allow.
  */
 export function foldPreToolUse(outcomes: readonly HookOutcome[]): PreToolUseResult {
-  const hooks = outcomes.map((o) => o.hook);
+  // The hooks named with the answer are those that gave it: a guard that said nothing (exit 0) was
+  // named beside the one that asked, as if it had asked too.
+  const refusedBy: string[] = [];
+  let decidedBy: string[] = [];
   const refusals: string[] = [];
   let behavior: "allow" | "ask" | "none" = "none";
   let reason: string | undefined;
@@ -17,10 +20,12 @@ export function foldPreToolUse(outcomes: readonly HookOutcome[]): PreToolUseResu
   for (const outcome of outcomes) {
     if (outcome.kind === "failed") {
       refusals.push(`${outcome.message}; the call is refused because its PreToolUse hook could not check it`);
+      refusedBy.push(outcome.hook);
       continue;
     }
     if (outcome.kind === "blocking") {
       refusals.push(`PreToolUse hook refused: ${outcome.message}`);
+      refusedBy.push(outcome.hook);
       continue;
     }
     const json = outcome.json;
@@ -32,30 +37,35 @@ export function foldPreToolUse(outcomes: readonly HookOutcome[]): PreToolUseResu
     const why = specific?.permissionDecisionReason ?? json.reason;
     if (json.continue === false) {
       refusals.push(`PreToolUse hook stopped the run: ${json.stopReason ?? why ?? "no reason given"}`);
+      refusedBy.push(outcome.hook);
       continue;
     }
     if (decision === "deny") {
       refusals.push(`PreToolUse hook denied: ${why ?? "no reason given"}`);
+      refusedBy.push(outcome.hook);
       continue;
     }
     // Warden cannot pause a call for a later answer: a deferred call is refused, never run unchecked.
     if (decision === "defer") {
       refusals.push(`PreToolUse hook deferred the call, which Warden cannot wait for: ${why ?? "no reason given"}`);
+      refusedBy.push(outcome.hook);
       continue;
     }
     // ask beats allow: one hook wanting a human is enough.
     if (decision === "ask" && behavior !== "ask") {
       behavior = "ask";
       reason = why;
+      decidedBy = [outcome.hook];
     } else if (decision === "allow" && behavior === "none") {
       behavior = "allow";
       reason = why;
+      decidedBy = [outcome.hook];
     }
     if (specific?.updatedInput) updatedInput = specific.updatedInput;
     if (specific?.additionalContext) additionalContext.push(specific.additionalContext);
   }
-  if (refusals.length > 0) return { behavior: "deny", message: refusals.join("\n"), hooks };
-  return { behavior, reason, updatedInput, additionalContext, hooks };
+  if (refusals.length > 0) return { behavior: "deny", message: refusals.join("\n"), hooks: refusedBy };
+  return { behavior, reason, updatedInput, additionalContext, hooks: decidedBy };
 }
 
 /** PostToolUse: exit 2 or `decision: "block"` is feedback on a call that already ran; context for the model. */

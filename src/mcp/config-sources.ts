@@ -10,6 +10,7 @@ import { pluginMcpServers } from "../config/plugins/components.js";
 import type { LoadedSettings, SettingsSourceName } from "../config/settings.js";
 import { howToTrust } from "../config/trust/index.js";
 import { type McpConfigScope, type McpServerEntry, parseServerConfig, serversObjectOf } from "./config.js";
+import { isProjectServerApproved, type ProjectServerApprovals, projectServerApprovals } from "./project-approvals.js";
 
 export interface McpConfigSourcesOptions {
   cwd: string;
@@ -114,32 +115,9 @@ function cliConfig(value: string, cwd: string, problems: string[]): RawServers {
   return { scope: "cli", origin, servers: serversFrom(json, origin, problems) };
 }
 
-interface Approvals {
-  all: boolean;
-  enabled: Set<string>;
-  disabled: Set<string>;
-}
-
-/** Approvals count only from files the repository cannot ship: user, local, command line, policy. */
-function projectServerApprovals(settings: LoadedSettings | undefined): Approvals {
-  const approvals: Approvals = { all: false, enabled: new Set(), disabled: new Set() };
-  for (const file of settings?.files ?? []) {
-    if (file.source === "projectSettings") continue;
-    const s = file.settings;
-    if (s.enableAllProjectMcpServers === true) approvals.all = true;
-    for (const name of stringList(s.enabledMcpjsonServers)) approvals.enabled.add(name);
-    for (const name of stringList(s.disabledMcpjsonServers)) approvals.disabled.add(name);
-  }
-  return approvals;
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
-}
-
-function approvalProblem(name: string, approvals: Approvals): string | undefined {
+function approvalProblem(name: string, approvals: ProjectServerApprovals): string | undefined {
   if (approvals.disabled.has(name)) return "disabled by disabledMcpjsonServers in settings";
-  if (approvals.all || approvals.enabled.has(name)) return undefined;
+  if (isProjectServerApproved(name, approvals)) return undefined;
   // The command first: the trust question and `warden trust` name it, so this says the same step.
   return `project server not approved: run \`warden mcp approve ${name}\` (or pick it in /mcp), which adds "enabledMcpjsonServers": ["${name}"] to .warden/settings.local.json`;
 }
@@ -207,7 +185,7 @@ export function loadMcpServerEntries(options: McpConfigSourcesOptions): McpConfi
     }
   }
 
-  const approvals = projectServerApprovals(options.settings);
+  const approvals = projectServerApprovals(options.settings?.files ?? []);
   for (const name of options.approvedNow ?? []) {
     approvals.enabled.add(name);
     approvals.disabled.delete(name);

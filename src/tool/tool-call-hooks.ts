@@ -5,7 +5,10 @@
 /** A tool's parsed input (ToolInput in ./types.ts, spelt out here so this file imports nothing). */
 type ToolInput = Record<string, unknown>;
 
-/** What the PreToolUse hooks of one call said together (the strictest answer wins). */
+/**
+ * What the PreToolUse hooks of one call said together (the strictest answer wins); `hooks` names
+ * the hooks that gave that answer (none for "none").
+ */
 export type PreToolUseResult =
   | { behavior: "deny"; message: string; hooks: string[] }
   | {

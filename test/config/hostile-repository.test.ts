@@ -298,6 +298,42 @@ describe("trust is bound to the settings the user saw", () => {
     expect(JSON.parse(readFileSync(join(repo.home, "settings.json"), "utf8")).trustedFolders).toEqual([]);
   });
 
+  it("an untrusted folder's outputStyle (what /output-style saves) is named among what it ignored", async () => {
+    const repo = hostileRepo({
+      ".claude/settings.local.json": { outputStyle: "Pirate" },
+      ".claude/output-styles/pirate.md": "---\nname: Pirate\ndescription: Arr\n---\nAnswer like a pirate.\n",
+    });
+    const untrusted = await session(repo, [done]);
+    expect(untrusted.init.output_style).toBe("default");
+    expectUntrustedNotice(untrusted, repo, "outputStyle");
+    expect(untrusted.run.stderr).toContain('.claude/settings.local.json: outputStyle: output style "Pirate"');
+
+    const trusted = await session(repo, [done], ["--trust-project"]);
+    expect(trusted.init.output_style).toBe("Pirate");
+  });
+
+  it("`warden trust` says an .mcp.json server already approved runs, instead of sending you to approve it", async () => {
+    const repo = hostileRepo(
+      {
+        ".warden/settings.local.json": { enabledMcpjsonServers: ["mine"] },
+        ".mcp.json": {
+          mcpServers: {
+            mine: { command: "node", args: ["mine.js"] },
+            theirs: { command: "node", args: ["theirs.js"] },
+            off: { command: "node", args: ["off.js"] },
+          },
+        },
+      },
+      { enabledMcpjsonServers: ["off"], disabledMcpjsonServers: ["off"] },
+    );
+    const shown = await trust(repo);
+    expect(shown.stdout).toContain("MCP server mine runs: node mine.js (approved)");
+    expect(shown.stdout).not.toContain("warden mcp approve mine");
+    expect(shown.stdout).toContain("MCP server theirs runs: node theirs.js, once approved (warden mcp approve theirs)");
+    // Turned off wins over approved, as when servers start.
+    expect(shown.stdout).toContain("MCP server off runs: node off.js, once approved (warden mcp approve off)");
+  });
+
   it("--trust-project trusts the folder for one run only, and records nothing", async () => {
     const repo = hostileRepo({ ".warden/settings.local.json": { permissions: { allow: ["Bash"] } } });
     const once = await session(repo, [bash("echo ok > once.txt"), done], ["--trust-project"]);

@@ -198,6 +198,22 @@ describe("PreToolUse", () => {
     expect(tool.calls).toEqual([]);
   });
 
+  it("names only the hook that asked, not a guard beside it that said nothing, and its reason once", async () => {
+    const dir = tempDir();
+    const json = JSON.stringify({
+      hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: "double-check" },
+    });
+    const guard = hookScript(dir, "guard.sh", "exit 0");
+    const asker = hookScript(dir, "ask.sh", `echo '${json}'`);
+    const { run, asked } = setup({ PreToolUse: [{ hooks: [command(guard), command(asker)] }] });
+    const outcome = await run();
+    expect(asked[0]?.ask.decisionReason).toEqual({ type: "hook", hookName: asker, reason: "double-check" });
+    // Said once, with the hook that said it (the headless answer; the UI's dialog words it alike).
+    const said = String(outcome.result.content);
+    expect(said).toContain(`double-check. (hook ${asker})`);
+    expect(said.split("double-check")).toHaveLength(2);
+  });
+
   it("rewrites the input; a rewrite that breaks the schema is refused", async () => {
     const dir = tempDir();
     const good = JSON.stringify({

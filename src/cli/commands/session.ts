@@ -10,6 +10,7 @@ import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { PromptBlockedError } from "../../loop/session-hooks.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
+import { reportHookLines } from "../headless/hook-lines.js";
 import { HeadlessReporter } from "../headless/output.js";
 import { readPrompt, readStdin, stdinIsTerminal } from "../headless/prompt-input.js";
 import { reportSetupFailure, requestedFormat, requestedSessionId, SEE_HELP } from "../headless/setup-failure.js";
@@ -183,6 +184,8 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   if (config.includePartialMessages) reporter.includePartialMessages();
   if (config.outputFormat === "stream-json") {
     reportTaskLines(session, (fields) => reporter.system(fields));
+    // Before the SessionStart hooks run (runStartHooks below), so their lines are reported too.
+    if (config.includeHookEvents) reportHookLines(built.plan.permissions.hooks, (fields) => reporter.system(fields));
     session.observeSubagents((parentToolUseId, event) => reporter.subagentEvent(parentToolUseId, event));
   }
 

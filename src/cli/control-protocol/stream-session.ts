@@ -13,6 +13,7 @@ import { PromptBlockedError } from "../../loop/session-hooks.js";
 import type { UserContentBlock } from "../../messages/types.js";
 import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import type { SessionConfig } from "../flags/session-config.js";
+import { reportHookLines } from "../headless/hook-lines.js";
 import { HeadlessReporter, type ResultObject } from "../headless/output.js";
 import { reportSetupFailure } from "../headless/setup-failure.js";
 import { structuredOutputOf, withStructuredOutput } from "../headless/structured-output.js";
@@ -252,30 +253,7 @@ async function buildState(
   reporter = new HeadlessReporter("stream-json", out, err, built.session.sessionId, config.verbose);
   if (config.includePartialMessages) reporter.includePartialMessages();
   const hookLines = reporter;
-  if (config.includeHookEvents) {
-    // Claude Code's hook lines: hook_started when a command hook starts, hook_response when it ends,
-    // hook_progress while it writes (everything so far, so a host shows the latest line whole).
-    built.plan.permissions.hooks?.observe((event) =>
-      hookLines.system({
-        subtype: `hook_${event.kind}`,
-        hook_id: event.hookId,
-        hook_name: event.hookName,
-        hook_event: event.event,
-        ...(event.kind === "progress" && {
-          stdout: event.stdout,
-          stderr: event.stderr,
-          output: event.stdout + event.stderr,
-        }),
-        ...(event.kind === "response" && {
-          output: event.stdout + event.stderr,
-          stdout: event.stdout,
-          stderr: event.stderr,
-          ...(event.exitCode !== null && { exit_code: event.exitCode }),
-          outcome: event.outcome,
-        }),
-      }),
-    );
-  }
+  if (config.includeHookEvents) reportHookLines(built.plan.permissions.hooks, (fields) => hookLines.system(fields));
   const taskLines = reporter;
   reportTaskLines(built.session, (fields) => taskLines.system(fields));
   // A foreground subagent's messages are streamed; a question about any call waits for its message.

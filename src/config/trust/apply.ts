@@ -11,6 +11,11 @@
 // on the file as its loader parses it, never on its text.
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import {
+  isProjectServerApproved,
+  type ProjectServerApprovals,
+  projectServerApprovals,
+} from "../../mcp/project-approvals.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import type { Settings } from "../settings-schema.js";
 import { describeMcpServer, describeSettingsWidening } from "./describe.js";
@@ -84,7 +89,7 @@ export function applyWorkspaceTrust<F extends TrustableSettingsFile>(
     const split = splits.get(file);
     return !split || Object.keys(split.widening).length === 0 ? file : { ...file, settings: split.restricting };
   });
-  const mcpJson = readMcpJson(cwd);
+  const mcpJson = readMcpJson(cwd, projectServerApprovals(deciding));
   if (mcpJson) {
     wideningByFile[".mcp.json"] = mcpJson.content;
     widening.push(...mcpJson.widening);
@@ -162,7 +167,10 @@ function displayName(cwd: string, path: string): string {
  * `.mcp.json` as it stands: every server in it would start a program or reach a URL. The whole
  * parsed file is fingerprinted (an unparsable one by its text); the MCP loader reports its errors.
  */
-function readMcpJson(cwd: string): { content: unknown; widening: WideningSetting[] } | undefined {
+function readMcpJson(
+  cwd: string,
+  approvals: ProjectServerApprovals,
+): { content: unknown; widening: WideningSetting[] } | undefined {
   let text: string;
   try {
     text = readFileSync(join(cwd, ".mcp.json"), "utf8");
@@ -193,8 +201,12 @@ function readMcpJson(cwd: string): { content: unknown; widening: WideningSetting
       file: ".mcp.json",
       key: `mcpServers.${name}`,
       // Trust alone starts none of them: each still waits for `warden mcp approve NAME` (or the
-      // person's own enabledMcpjsonServers), so the listing must not promise more.
-      grants: `${describeMcpServer(name, config)}, once approved (warden mcp approve ${name})`,
+      // person's own enabledMcpjsonServers), so the listing must not promise more; one already
+      // approved starts as soon as the folder is trusted, and saying "once approved" sent the
+      // person to approve it again.
+      grants: isProjectServerApproved(name, approvals)
+        ? `${describeMcpServer(name, config)} (approved)`
+        : `${describeMcpServer(name, config)}, once approved (warden mcp approve ${name})`,
       known: true,
     })),
   };

@@ -90,6 +90,9 @@ const KNOWN_TOP_LEVEL: Record<string, (value: unknown) => string> = {
   env: (v) => `environment variables for the session: ${clip(keysOf(v))}`,
   models: (v) => `model limits and prices for: ${clip(keysOf(v))}`,
   model: (v) => `model ${clip(JSON.stringify(v))}`,
+  // What /output-style saves (in .claude/settings.local.json): held back like the rest, so an
+  // untrusted run must say so rather than fall back to the default style without a word.
+  outputStyle: (v) => `output style ${clip(JSON.stringify(v))} (its text joins the system prompt)`,
   apiKeyHelper: (v) => `a command that supplies the API key: ${clip(String(v))}`,
   trustedFolders: () => "trusted folders (only your own settings can trust a folder)",
   enabledPlugins: (v) =>

@@ -42,12 +42,24 @@ export function describeReason(reason: PermissionDecisionReason | undefined): st
 }
 
 /**
+ * What to say after `message` about why: nothing when the message already says it; only who
+ * decided when the message already carries the hook's own words (a hook's ask reads "A PreToolUse
+ * hook asks for approval of Bash: REASON", and "(hook CMD: REASON)" after it said REASON twice).
+ */
+export function reasonBesides(message: string, reason: PermissionDecisionReason | undefined): string | undefined {
+  const described = describeReason(reason);
+  if (message.includes(described)) return undefined;
+  if (reason?.type === "hook" && reason.reason && message.includes(reason.reason)) return `hook ${reason.hookName}`;
+  return described;
+}
+
+/**
  * An ask's message with its reason after it, unless the message already says it (a tool's message
  * often is its reason in a sentence): the same words twice read as two problems.
  */
 export function messageWithReason(message: string, reason: PermissionDecisionReason | undefined): string {
-  const described = describeReason(reason);
-  if (message.includes(described)) return message;
+  const described = reasonBesides(message, reason);
+  if (described === undefined) return message;
   // A message of several lines (a plan, a diff) has its summary first: the reason goes there, not
   // onto the end of the last line of the text it carries.
   const end = message.indexOf("\n");

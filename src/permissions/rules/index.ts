@@ -4,7 +4,7 @@
 // the engine uses for rules and reasons.
 
 export { isCodeRunningRuleValue, isDangerousAllowRule, isOfferableAllowRule } from "./code-running-rules.js";
-export { describeReason, describeRule, messageWithReason } from "./describe.js";
+export { describeReason, describeRule, messageWithReason, reasonBesides } from "./describe.js";
 export { compilePathPattern, findMatchingPathRule, findPathRuleInside } from "./path-rules.js";
 export { findWholeToolRule, ruleNamesTool } from "./rule-match.js";
 export {

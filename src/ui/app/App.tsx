@@ -31,6 +31,7 @@ import { FinishedItems } from "./TranscriptView.js";
 import { useCustomStatusLine } from "./use-custom-status-line.js";
 import { useExitAfterLastFrame } from "./use-exit.js";
 import { useIdleNotification } from "./use-idle-notification.js";
+import { useRedrawOnShrink } from "./use-redraw-on-shrink.js";
 import { showNotices, useSessionFeeds } from "./use-session-feeds.js";
 import { showWakeReason, useWake } from "./use-wake.js";
 
@@ -76,6 +77,8 @@ export function App(props: AppProps) {
   const ctrlCAt = useRef(0);
   const [picking, setPicking] = useState<Picking>();
   const [staticKey, setStaticKey] = useState(0);
+  const redrawFinished = useCallback(() => setStaticKey((k) => k + 1), []);
+  useRedrawOnShrink(stdout, writeAboveFrame, redrawFinished);
   const [now, setNow] = useState(Date.now());
   const primed = useRef(false);
   const lastContext = useRef<number | undefined>(undefined);

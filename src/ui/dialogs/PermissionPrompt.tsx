@@ -5,7 +5,7 @@
 import { Box, Text } from "ink";
 import { useMemo, useRef, useState } from "react";
 import { type AskResponse, alwaysAllowUpdates } from "../../permissions/engine/index.js";
-import { describeReason, formatRule, parseRule } from "../../permissions/rules/index.js";
+import { formatRule, parseRule, reasonBesides } from "../../permissions/rules/index.js";
 import { settingsPathFor } from "../../permissions/settings/index.js";
 import type { PermissionRuleValue, PermissionUpdate } from "../../tool/permission-types.js";
 import { DiffView } from "../components/DiffView.js";
@@ -129,7 +129,9 @@ export function PermissionPrompt({ ask, cwd, onAnswered }: PermissionPromptProps
     () => request.ask.editPreview ?? editOf(request.input, "old") ?? writeOf(request.input),
     [request.ask, request.input],
   );
-  const reason = request.ask.decisionReason ? describeReason(request.ask.decisionReason) : undefined;
+  const reason = request.ask.decisionReason
+    ? reasonBesides(request.ask.message, request.ask.decisionReason)
+    : undefined;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow">
