@@ -7,10 +7,14 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userHome } from "../config/paths.js";
 import { pluginMcpServers } from "../config/plugins/components.js";
+import {
+  isProjectServerApproved,
+  type ProjectServerApprovals,
+  projectServerApprovals,
+} from "../config/project-server-approvals.js";
 import type { LoadedSettings, SettingsSourceName } from "../config/settings.js";
 import { howToTrust } from "../config/trust/index.js";
 import { type McpConfigScope, type McpServerEntry, parseServerConfig, serversObjectOf } from "./config.js";
-import { isProjectServerApproved, type ProjectServerApprovals, projectServerApprovals } from "./project-approvals.js";
 
 export interface McpConfigSourcesOptions {
   cwd: string;

@@ -11,12 +11,12 @@
 // on the file as its loader parses it, never on its text.
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import {
   isProjectServerApproved,
   type ProjectServerApprovals,
   projectServerApprovals,
-} from "../../mcp/project-approvals.js";
-import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
+} from "../project-server-approvals.js";
 import type { Settings } from "../settings-schema.js";
 import { describeMcpServer, describeSettingsWidening } from "./describe.js";
 import { wideningFingerprint } from "./fingerprint.js";

@@ -5,13 +5,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LspService } from "../../../src/lsp/service.js";
 import { toolResultText } from "../../../src/messages/types.js";
 import { runToolUse } from "../../../src/orchestration/run-tool-use.js";
 import type { AnyTool } from "../../../src/tool/types.js";
 import { GlobTool } from "../../../src/tools/glob/tool.js";
 import { GrepTool } from "../../../src/tools/grep/tool.js";
-import { createLspTool } from "../../../src/tools/lsp/tool.js";
 import { NotebookEditTool } from "../../../src/tools/notebook-edit/tool.js";
 import { ReadTool } from "../../../src/tools/read/tool.js";
 import { allowUnlessDenied, makeProject, type TestProject, validationMessage } from "../helpers.js";
@@ -38,12 +36,6 @@ const cases: Array<[string, AnyTool, (dir: string) => Record<string, unknown>]> 
     "NotebookEdit",
     NotebookEditTool,
     (dir) => ({ notebook_path: path.join(dir, "secret", "report.ipynb"), new_source: "x", cell_id: "a" }),
-  ],
-  // No language server needed: the path is refused before any server is looked for.
-  [
-    "LSP",
-    createLspTool(new LspService([], process.cwd())),
-    (dir) => ({ operation: "hover", filePath: path.join(dir, "secret", "api-key.ts"), line: 1, character: 1 }),
   ],
 ];
 

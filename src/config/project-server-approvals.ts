@@ -2,7 +2,7 @@
 // which starts only approved servers, and by the trust listing, which says whether a server runs
 // once the folder is trusted or still waits for `warden mcp approve`; one reading keeps the two
 // from disagreeing. Kept free of other imports: the trust check runs at every start.
-import type { Settings } from "../config/settings-schema.js";
+import type { Settings } from "./settings-schema.js";
 
 export interface ProjectServerApprovals {
   all: boolean;
