@@ -207,7 +207,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     if (thinking) modelRequest.thinking = thinking;
     const outcome = yield* streamTurn(provider, modelRequest, signal, toolTurn);
     usage = addUsage(usage, outcome.turn.usage);
-    ledger?.add(modelInfo, outcome.turn.usage);
+    const answeredBy = outcome.turn.answeredBy;
+    ledger?.add(answeredBy ? modelInfoFor(answeredBy.provider, answeredBy.model) : modelInfo, outcome.turn.usage);
 
     if (outcome.kind !== "done") {
       // Keep what the model finished before the stop, and pair its tool calls.

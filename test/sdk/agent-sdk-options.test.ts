@@ -183,10 +183,20 @@ describe("Agent SDK options through Warden", () => {
 
   it("falls back to fallbackModel when the main model's request fails", async () => {
     const ws = workspace();
-    server.enqueue(httpError(404, { message: "no such model" }), reply().text("from the fallback"));
+    server.enqueue(
+      httpError(404, { message: "no such model" }),
+      reply().text("from the fallback").usage({ input: 1_000_000, output: 0 }),
+    );
     const messages = await run("x", anthropic(ws, { model: "claude-opus-4-6", fallbackModel: "claude-haiku-4-5" }));
     expect(lastRequest().model).toBe("claude-haiku-4-5");
-    expect(results(messages)[0]).toMatchObject({ subtype: "success", result: "from the fallback" });
+    const result = results(messages)[0];
+    expect(result).toMatchObject({ subtype: "success", result: "from the fallback" });
+    // The tokens are the fallback's, at its price (haiku 4.5: $1 per million input tokens), not
+    // the main model's, which answered nothing.
+    if (result?.subtype !== "success") throw new Error("expected a success");
+    expect(Object.keys(result.modelUsage)).toEqual(["claude-haiku-4-5"]);
+    expect(result.modelUsage["claude-haiku-4-5"]).toMatchObject({ inputTokens: 1_000_000, costUSD: 1 });
+    expect(result.total_cost_usd).toBe(1);
   });
 
   it("ends with structured output for outputFormat json_schema", async () => {
