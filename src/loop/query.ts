@@ -214,7 +214,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       // Keep what the model finished before the stop, and pair its tool calls.
       const partialToolUses: ToolUseBlock[] = [];
       if (outcome.turn.blocks.length > 0) {
-        const partial = assistantOf(outcome.turn, model);
+        const partial = assistantOf(outcome.turn, answeredBy?.model ?? model);
         yield add(partial);
         partialToolUses.push(...toolUsesOf(partial));
       }
@@ -253,7 +253,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     }
 
     reactiveCompactionTried = false;
-    const assistant = assistantOf(outcome.turn, model);
+    const assistant = assistantOf(outcome.turn, answeredBy?.model ?? model);
     yield add(assistant);
     const toolUses = toolUsesOf(assistant);
 

@@ -197,6 +197,8 @@ describe("Agent SDK options through Warden", () => {
     expect(Object.keys(result.modelUsage)).toEqual(["claude-haiku-4-5"]);
     expect(result.modelUsage["claude-haiku-4-5"]).toMatchObject({ inputTokens: 1_000_000, costUSD: 1 });
     expect(result.total_cost_usd).toBe(1);
+    const answer = messages.find((m) => m.type === "assistant");
+    expect(answer?.type === "assistant" && answer.message.model).toBe("claude-haiku-4-5");
   });
 
   it("ends with structured output for outputFormat json_schema", async () => {
