@@ -73,6 +73,12 @@ describe("Agent SDK options through Warden", () => {
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe("streamed words");
     expect(events.at(-1)?.type).toBe("message_stop");
+    // As from Claude Code: message_start names the model, and its id is the assistant message's,
+    // so a program can match the streamed events with the message they became.
+    const start = events[0]?.type === "message_start" ? events[0].message : undefined;
+    const assistant = messages.find((m) => m.type === "assistant");
+    expect(start?.model).toBe("claude-sonnet-4-6");
+    expect(assistant?.type === "assistant" && assistant.message.id).toBe(start?.id);
   });
 
   it("tells of each retry of a failed request (system api_retry)", async () => {
