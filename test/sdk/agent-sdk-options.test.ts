@@ -81,6 +81,26 @@ describe("Agent SDK options through Warden", () => {
     expect(assistant?.type === "assistant" && assistant.message.id).toBe(start?.id);
   });
 
+  it("gives a tool call whose arguments were not JSON as the API's tool_use block, streamed and whole", async () => {
+    const ws = workspace();
+    server.enqueue(reply().rawTool("Bash", '{"command": "echo c"', { id: "bad_json" }), reply().text("retried"));
+    const messages = await run("x", anthropic(ws, { includePartialMessages: true }));
+    const call = messages
+      .flatMap((m) => (m.type === "assistant" ? m.message.content : []))
+      .find((b) => b.type === "tool_use");
+    // Only the API's fields: a program that sends the message on to the Messages API gets no
+    // "extra inputs are not permitted" for a field of Warden's own.
+    expect(call).toEqual({ type: "tool_use", id: "bad_json", name: "Bash", input: {} });
+    const started = messages.flatMap((m) =>
+      m.type === "stream_event" && m.event.type === "content_block_start" ? [m.event.content_block] : [],
+    );
+    expect(started).toContainEqual({ type: "tool_use", id: "bad_json", name: "Bash", input: {} });
+    const result = messages.flatMap((m) =>
+      m.type === "user" && Array.isArray(m.message.content) ? m.message.content : [],
+    );
+    expect(JSON.stringify(result)).toContain("not a valid JSON object");
+  });
+
   it("tells of each retry of a failed request (system api_retry)", async () => {
     const ws = workspace();
     server.enqueue(httpError(529, { retryAfterMs: 10 }), reply().text("after a retry"));

@@ -11,6 +11,7 @@ import type { OutputFormat } from "../flags/session-config.js";
 import type { InitInfo } from "../session/init-info.js";
 import { monotonicMs } from "../startup/monotonic.js";
 import { wardenVersion } from "../version.js";
+import { apiContent } from "./api-content.js";
 import { CallOrder, MAIN_STREAM } from "./call-order.js";
 import { PartialMessages } from "./partial-messages.js";
 import {
@@ -351,7 +352,7 @@ export class HeadlessReporter {
         type: "message",
         role: "assistant",
         model: message.model,
-        content: message.content,
+        content: apiContent(message.content),
         stop_reason: message.stopReason ?? null,
         stop_sequence: null,
         // Claude Code consumers read usage fields without a null check: a model that reported

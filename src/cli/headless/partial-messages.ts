@@ -3,6 +3,7 @@
 // `stream_event` lines, the shape the Agent SDK's SDKPartialAssistantMessage carries. Rebuilt from
 // the loop's deltas, so every provider (OpenAI-compatible ones, the replay script) streams alike.
 import type { QueryEvent } from "../../loop/events.js";
+import { apiBlock } from "./api-content.js";
 
 type BlockKind = "text" | "thinking";
 
@@ -52,7 +53,7 @@ export class PartialMessages {
         for (const block of event.message.content) {
           if (block.type !== "tool_use") continue;
           const index = this.nextIndex++;
-          this.emit({ type: "content_block_start", index, content_block: { ...block, input: {} } });
+          this.emit({ type: "content_block_start", index, content_block: { ...apiBlock(block), input: {} } });
           this.emit({
             type: "content_block_delta",
             index,
