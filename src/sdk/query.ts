@@ -57,7 +57,8 @@ function initializeRequest(
     subtype: "initialize",
     ...(Object.keys(hooks).length > 0 && { hooks }),
     ...(sdkServers.size > 0 && { sdkMcpServers: [...sdkServers.keys()] }),
-    ...(typeof system === "string" && { systemPrompt: [system] }),
+    // Not given: empty, as the Agent SDK sends it ("" unless the claude_code preset is asked for).
+    ...(typeof system !== "object" && { systemPrompt: [system ?? ""] }),
     ...(typeof system === "object" && system.append !== undefined && { appendSystemPrompt: system.append }),
     ...(options.agents && { agents: options.agents }),
     ...(options.outputFormat?.type === "json_schema" && { jsonSchema: options.outputFormat.schema }),
