@@ -57,12 +57,27 @@ function initializeRequest(
     subtype: "initialize",
     ...(Object.keys(hooks).length > 0 && { hooks }),
     ...(sdkServers.size > 0 && { sdkMcpServers: [...sdkServers.keys()] }),
-    // Not given: empty, as the Agent SDK sends it ("" unless the claude_code preset is asked for).
-    ...(typeof system !== "object" && { systemPrompt: [system ?? ""] }),
-    ...(typeof system === "object" && system.append !== undefined && { appendSystemPrompt: system.append }),
+    ...(systemPromptBlocks(system) !== undefined && { systemPrompt: systemPromptBlocks(system) }),
+    ...(typeof system === "object" &&
+      !Array.isArray(system) &&
+      system.type === "preset" &&
+      system.append !== undefined && { appendSystemPrompt: system.append }),
     ...(options.agents && { agents: options.agents }),
     ...(options.outputFormat?.type === "json_schema" && { jsonSchema: options.outputFormat.schema }),
   };
+}
+
+/**
+ * The system prompt's blocks as the Agent SDK sends them in initialize: not given, empty (the SDK
+ * passes "" unless the claude_code preset is asked for); a string, an array of blocks or a custom
+ * prompt as given; undefined for the preset (Warden's own prompt).
+ */
+function systemPromptBlocks(system: Options["systemPrompt"]): string[] | undefined {
+  if (system === undefined) return [""];
+  if (typeof system === "string") return [system];
+  if (Array.isArray(system)) return system.map(String);
+  if (system.type === "custom") return typeof system.prompt === "string" ? [system.prompt] : system.prompt.map(String);
+  return undefined;
 }
 
 /** The control request's fields under the names the SDK's onElicitation receives. */

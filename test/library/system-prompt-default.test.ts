@@ -41,5 +41,13 @@ describe("query()'s system prompt", () => {
   it("is Warden's with the claude_code preset, and the string given otherwise", async () => {
     expect(await systemSent({ systemPrompt: { type: "preset", preset: "claude_code" } })).toContain("Warden");
     expect(await systemSent({ systemPrompt: "You are a release bot." })).toContain("You are a release bot.");
+    // The SDK's other forms: an array of blocks and a custom prompt.
+    const blocks = await systemSent({ systemPrompt: ["First block.", "Second block."] });
+    expect(blocks).toContain("First block.");
+    expect(blocks).toContain("Second block.");
+    expect(blocks).not.toContain("Warden");
+    const custom = await systemSent({ systemPrompt: { type: "custom", prompt: "Custom bot." } });
+    expect(custom).toContain("Custom bot.");
+    expect(custom).not.toContain("Warden");
   });
 });
