@@ -30,7 +30,7 @@ describe("query() with an abortController", () => {
   it("ends with an AbortError once aborted, delivering nothing after the abort", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "warden-library-abort-"));
     const script = writeScript(cwd, [
-      { content: [{ type: "tool_use", id: "s1", name: "Bash", input: { command: "sleep 60" } }] },
+      { content: [{ type: "tool_use", id: "s1", name: "Bash", input: { command: "echo working" } }] },
       { content: [{ type: "text", text: "never reached" }] },
     ]);
     const abortController = new AbortController();
