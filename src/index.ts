@@ -135,6 +135,7 @@ export {
 // The Agent SDK's API (query, tool, createSdkMcpServer) in one process. The loop's own query()
 // is exported as agentLoop.
 export {
+  AbortError,
   type CallToolResult,
   type ContextUsageResponse,
   createSdkMcpServer,

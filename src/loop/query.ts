@@ -207,13 +207,14 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     if (thinking) modelRequest.thinking = thinking;
     const outcome = yield* streamTurn(provider, modelRequest, signal, toolTurn);
     usage = addUsage(usage, outcome.turn.usage);
-    ledger?.add(modelInfo, outcome.turn.usage);
+    const answeredBy = outcome.turn.answeredBy;
+    ledger?.add(answeredBy ? modelInfoFor(answeredBy.provider, answeredBy.model) : modelInfo, outcome.turn.usage);
 
     if (outcome.kind !== "done") {
       // Keep what the model finished before the stop, and pair its tool calls.
       const partialToolUses: ToolUseBlock[] = [];
       if (outcome.turn.blocks.length > 0) {
-        const partial = assistantOf(outcome.turn, model);
+        const partial = assistantOf(outcome.turn, answeredBy?.model ?? model);
         yield add(partial);
         partialToolUses.push(...toolUsesOf(partial));
       }
@@ -252,7 +253,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     }
 
     reactiveCompactionTried = false;
-    const assistant = assistantOf(outcome.turn, model);
+    const assistant = assistantOf(outcome.turn, answeredBy?.model ?? model);
     yield add(assistant);
     const toolUses = toolUsesOf(assistant);
 

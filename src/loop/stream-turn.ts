@@ -2,7 +2,7 @@
 // for display, complete blocks are collected (and a complete tool_use is handed to the tool turn at
 // once, so it starts while the model still writes), and the outcome says how the stream ended.
 import type { AssistantContentBlock, AssistantMessage, StopReason, Usage } from "../messages/types.js";
-import type { Provider, ProviderEvent } from "../providers/types.js";
+import type { AnsweringModel, Provider, ProviderEvent } from "../providers/types.js";
 import type { QueryEvent } from "./events.js";
 import type { StreamingToolTurn } from "./execute-tools.js";
 
@@ -10,6 +10,8 @@ export interface StreamedTurn {
   blocks: AssistantContentBlock[];
   stopReason?: StopReason;
   usage?: Usage;
+  /** The model that answered, when not the one asked (a fallback): its usage is counted under it. */
+  answeredBy?: AnsweringModel;
 }
 
 export type StreamOutcome =
@@ -62,6 +64,7 @@ export async function* streamTurn(
           break;
         case "usage":
           turn.usage = event.usage;
+          turn.answeredBy = event.answeredBy;
           break;
         case "stop":
           turn.stopReason = event.stopReason;
@@ -70,6 +73,7 @@ export async function* streamTurn(
           // The provider restarted the stream after a cut; what came before is void.
           turn.blocks = [];
           turn.usage = undefined;
+          turn.answeredBy = undefined;
           turn.stopReason = undefined;
           toolTurn?.onReset();
           yield { type: "stream_reset" };

@@ -57,6 +57,12 @@ export interface RequestAgent {
   name?: string;
 }
 
+/** A model by its provider's name (`anthropic`, `openai`...) and its id there. */
+export interface AnsweringModel {
+  provider: string;
+  model: string;
+}
+
 /**
  * One streamed model response. Deltas are for display; `block` carries each content block once it
  * is complete (a tool_use is only emitted with its whole parsed input), in the order of the message.
@@ -65,8 +71,12 @@ export type ProviderEvent =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; thinking: string }
   | { type: "block"; block: AssistantContentBlock }
-  /** The turn's token counts, once per response (totals, not increments), before `stop`. */
-  | { type: "usage"; usage: Usage }
+  /**
+   * The turn's token counts, once per response (totals, not increments), before `stop`.
+   * `answeredBy`: the model that answered when it is not the one asked (--fallback-model), whose
+   * id and price the tokens are counted under.
+   */
+  | { type: "usage"; usage: Usage; answeredBy?: AnsweringModel }
   | { type: "stop"; stopReason: StopReason }
   /** The model ran a server-side tool (web search): its id, name and input, once complete. */
   | { type: "server_tool_use"; id: string; name: string; input: Record<string, unknown> }

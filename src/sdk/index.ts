@@ -5,6 +5,7 @@ import type { QueryParams } from "./query.js";
 import { CONTROL_METHODS } from "./query-controls.js";
 import type { Query, SDKMessage } from "./types.js";
 
+export { AbortError } from "./abort-error.js";
 export { createSdkMcpServer, tool } from "./sdk-tools.js";
 export type {
   AgentDefinition as SdkAgentDefinition,

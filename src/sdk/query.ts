@@ -13,6 +13,7 @@ import type { JsonObject } from "../cli/control-protocol/channel.js";
 import { runStreamSession } from "../cli/control-protocol/stream-session.js";
 import { UsageError } from "../cli/flags/usage-error.js";
 import type { SessionSpec } from "../cli/session/spec.js";
+import { AbortError } from "./abort-error.js";
 import { QueryControls } from "./query-controls.js";
 import { SdkServerBridge } from "./sdk-server-bridge.js";
 import { specOfOptions } from "./spec-of-options.js";
@@ -56,11 +57,27 @@ function initializeRequest(
     subtype: "initialize",
     ...(Object.keys(hooks).length > 0 && { hooks }),
     ...(sdkServers.size > 0 && { sdkMcpServers: [...sdkServers.keys()] }),
-    ...(typeof system === "string" && { systemPrompt: [system] }),
-    ...(typeof system === "object" && system.append !== undefined && { appendSystemPrompt: system.append }),
+    ...(systemPromptBlocks(system) !== undefined && { systemPrompt: systemPromptBlocks(system) }),
+    ...(typeof system === "object" &&
+      !Array.isArray(system) &&
+      system.type === "preset" &&
+      system.append !== undefined && { appendSystemPrompt: system.append }),
     ...(options.agents && { agents: options.agents }),
     ...(options.outputFormat?.type === "json_schema" && { jsonSchema: options.outputFormat.schema }),
   };
+}
+
+/**
+ * The system prompt's blocks as the Agent SDK sends them in initialize: not given, empty (the SDK
+ * passes "" unless the claude_code preset is asked for); a string, an array of blocks or a custom
+ * prompt as given; undefined for the preset (Warden's own prompt).
+ */
+function systemPromptBlocks(system: Options["systemPrompt"]): string[] | undefined {
+  if (system === undefined) return [""];
+  if (typeof system === "string") return [system];
+  if (Array.isArray(system)) return system.map(String);
+  if (system.type === "custom") return typeof system.prompt === "string" ? [system.prompt] : system.prompt.map(String);
+  return undefined;
 }
 
 /** The control request's fields under the names the SDK's onElicitation receives. */
@@ -94,6 +111,9 @@ class WardenQuery extends QueryControls implements Query {
   private sent = 0;
   private results = 0;
   private promptsDone = false;
+  /** Set once options.abortController fires: nothing more is delivered, the iteration ends with an AbortError. */
+  private aborted = false;
+  private abortReported = false;
 
   constructor(private readonly params: QueryParams) {
     super();
@@ -131,9 +151,11 @@ class WardenQuery extends QueryControls implements Query {
       },
       (error: unknown) => this.end(error instanceof Error ? error : new Error(String(error))),
     );
-    this.abort.signal.addEventListener("abort", () => void this.stop(), { once: true });
+    this.abort.signal.addEventListener("abort", () => this.onAbort(), { once: true });
     void this.request(initializeRequest(options, sdkServers, this.callbacks)).catch(() => undefined);
-    void this.feed();
+    // A controller aborted before the query started: the session gets no prompt and ends.
+    if (this.abort.signal.aborted) this.onAbort();
+    else void this.feed();
   }
 
   private setupError(code: number): Error {
@@ -228,7 +250,7 @@ class WardenQuery extends QueryControls implements Query {
       return;
     }
     if (line.type === "control_cancel_request") return;
-    this.messages.push(line as SDKMessage);
+    if (!this.aborted) this.messages.push(line as SDKMessage);
     if (line.type === "result") {
       this.results += 1;
       this.maybeCloseInput();
@@ -299,6 +321,18 @@ class WardenQuery extends QueryControls implements Query {
     this.wake?.();
   }
 
+  /**
+   * As the Agent SDK's abort (which kills its child process): the turn is interrupted, nothing it
+   * says afterwards is delivered, and the iteration ends with an AbortError once the session has
+   * stopped (its transcript complete, for a later resume).
+   */
+  private onAbort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.messages.length = 0;
+    void this.stop();
+  }
+
   private async stop(): Promise<void> {
     await this.interrupt().catch(() => undefined);
     this.promptsDone = true;
@@ -314,6 +348,10 @@ class WardenQuery extends QueryControls implements Query {
     }
     const message = this.messages.shift();
     if (message) return { value: message, done: false };
+    if (this.aborted && !this.abortReported) {
+      this.abortReported = true;
+      throw new AbortError("the query was aborted by its abortController");
+    }
     if (this.failure) {
       const failure = this.failure;
       this.failure = undefined;

@@ -163,7 +163,11 @@ export interface Options {
   permissionMode?: PermissionMode;
   /** bypassPermissions may be switched to later with setPermissionMode (without it, that switch is refused). */
   allowDangerouslySkipPermissions?: boolean;
-  systemPrompt?: string | { type: "preset"; preset: "claude_code"; append?: string };
+  systemPrompt?:
+    | string
+    | string[]
+    | { type: "custom"; prompt: string | string[] }
+    | { type: "preset"; preset: "claude_code"; append?: string };
   settingSources?: SettingSource[];
   includePartialMessages?: boolean;
   /** hook_started / hook_response system messages around each command hook. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as warden from "../../src/index.js";
 
 const PUBLIC_NAMES = [
+  "AbortError",
   "AskUserQuestionTool",
   "DenialTracker",
   "EditTool",

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { QueryEvent } from "../../src/loop/events.js";
 import { createSession, type SessionEngineOptions } from "../../src/loop/session.js";
+import { withPermissionMode } from "../../src/permissions/settings/plan-mode.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic.js";
 import { emptyPermissionContext } from "../../src/tool/permission-types.js";
 import type { AnyTool } from "../../src/tool/types.js";
@@ -169,5 +170,34 @@ describe("the plan-mode reminder", () => {
     expect(reminders[1]?.[0]).toBe(
       `<system-reminder>\nPlan mode is still on: change nothing except the plan file ${planFile}. Call ExitPlanMode when the plan is ready.\n</system-reminder>`,
     );
+  });
+
+  it("says once that plan mode is off when the mode is switched away from plan (not by ExitPlanMode)", async () => {
+    const first = server.requests.length;
+    server.enqueue(reply().text("Planned."), reply().text("Doing it."), reply().text("Done."));
+    const session = createSession({
+      provider: createAnthropicProvider({ baseURL: server.anthropicBaseURL, apiKey: "test" }),
+      model: "scripted",
+      tools: [EchoTool, EnterPlanModeTool],
+      canUseTool: allowAll,
+      cwd: home,
+      transcript: false,
+      loadMemory: false,
+      permissionContext: emptyPermissionContext(home, "plan"),
+    });
+    const drain = async (prompt: string) => {
+      for await (const _ of session.submitMessage(prompt));
+    };
+    await drain("Plan the work");
+    // What the SDK's setPermissionMode, shift+tab or an editor's mode picker does.
+    session.setAppState((prev) => withPermissionMode(prev, "acceptEdits", home));
+    await drain("Go ahead");
+    await drain("And now?");
+    const reminders = remindersPerRequest(first);
+    expect(reminders[0]?.[0]).toContain("Plan mode is on.");
+    expect(reminders[1]).toEqual([
+      "<system-reminder>\nPlan mode is off: the permission mode is now acceptEdits. You may now make changes, run commands and carry out the work.\n</system-reminder>",
+    ]);
+    expect(reminders[2]).toEqual([]);
   });
 });

@@ -73,6 +73,32 @@ describe("Agent SDK options through Warden", () => {
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe("streamed words");
     expect(events.at(-1)?.type).toBe("message_stop");
+    // As from Claude Code: message_start names the model, and its id is the assistant message's,
+    // so a program can match the streamed events with the message they became.
+    const start = events[0]?.type === "message_start" ? events[0].message : undefined;
+    const assistant = messages.find((m) => m.type === "assistant");
+    expect(start?.model).toBe("claude-sonnet-4-6");
+    expect(assistant?.type === "assistant" && assistant.message.id).toBe(start?.id);
+  });
+
+  it("gives a tool call whose arguments were not JSON as the API's tool_use block, streamed and whole", async () => {
+    const ws = workspace();
+    server.enqueue(reply().rawTool("Bash", '{"command": "echo c"', { id: "bad_json" }), reply().text("retried"));
+    const messages = await run("x", anthropic(ws, { includePartialMessages: true }));
+    const call = messages
+      .flatMap((m) => (m.type === "assistant" ? m.message.content : []))
+      .find((b) => b.type === "tool_use");
+    // Only the API's fields: a program that sends the message on to the Messages API gets no
+    // "extra inputs are not permitted" for a field of Warden's own.
+    expect(call).toEqual({ type: "tool_use", id: "bad_json", name: "Bash", input: {} });
+    const started = messages.flatMap((m) =>
+      m.type === "stream_event" && m.event.type === "content_block_start" ? [m.event.content_block] : [],
+    );
+    expect(started).toContainEqual({ type: "tool_use", id: "bad_json", name: "Bash", input: {} });
+    const result = messages.flatMap((m) =>
+      m.type === "user" && Array.isArray(m.message.content) ? m.message.content : [],
+    );
+    expect(JSON.stringify(result)).toContain("not a valid JSON object");
   });
 
   it("tells of each retry of a failed request (system api_retry)", async () => {
@@ -183,10 +209,22 @@ describe("Agent SDK options through Warden", () => {
 
   it("falls back to fallbackModel when the main model's request fails", async () => {
     const ws = workspace();
-    server.enqueue(httpError(404, { message: "no such model" }), reply().text("from the fallback"));
+    server.enqueue(
+      httpError(404, { message: "no such model" }),
+      reply().text("from the fallback").usage({ input: 1_000_000, output: 0 }),
+    );
     const messages = await run("x", anthropic(ws, { model: "claude-opus-4-6", fallbackModel: "claude-haiku-4-5" }));
     expect(lastRequest().model).toBe("claude-haiku-4-5");
-    expect(results(messages)[0]).toMatchObject({ subtype: "success", result: "from the fallback" });
+    const result = results(messages)[0];
+    expect(result).toMatchObject({ subtype: "success", result: "from the fallback" });
+    // The tokens are the fallback's, at its price (haiku 4.5: $1 per million input tokens), not
+    // the main model's, which answered nothing.
+    if (result?.subtype !== "success") throw new Error("expected a success");
+    expect(Object.keys(result.modelUsage)).toEqual(["claude-haiku-4-5"]);
+    expect(result.modelUsage["claude-haiku-4-5"]).toMatchObject({ inputTokens: 1_000_000, costUSD: 1 });
+    expect(result.total_cost_usd).toBe(1);
+    const answer = messages.find((m) => m.type === "assistant");
+    expect(answer?.type === "assistant" && answer.message.model).toBe("claude-haiku-4-5");
   });
 
   it("ends with structured output for outputFormat json_schema", async () => {

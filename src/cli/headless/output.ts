@@ -11,6 +11,7 @@ import type { OutputFormat } from "../flags/session-config.js";
 import type { InitInfo } from "../session/init-info.js";
 import { monotonicMs } from "../startup/monotonic.js";
 import { wardenVersion } from "../version.js";
+import { apiContent } from "./api-content.js";
 import { CallOrder, MAIN_STREAM } from "./call-order.js";
 import { PartialMessages } from "./partial-messages.js";
 import {
@@ -30,6 +31,8 @@ export class HeadlessReporter {
   private apiMs = 0;
   /** --include-partial-messages: the model's answer as Anthropic stream events while it streams. */
   private partial: PartialMessages | undefined;
+  /** The model of the last init line (a switch of model shows in the next one). */
+  private bareModel = "";
   /** What has been written of each streamed message: questions about a call wait for its message. */
   readonly callOrder = new CallOrder();
   /** Foreground subagents whose model request is being written (closed when the main loop goes on). */
@@ -44,6 +47,7 @@ export class HeadlessReporter {
   ) {}
 
   init(info: InitInfo): void {
+    this.bareModel = info.bareModel;
     if (this.format !== "stream-json") return;
     this.line({
       type: "system",
@@ -70,7 +74,12 @@ export class HeadlessReporter {
 
   /** Partial messages (`stream_event` lines) from now on. */
   includePartialMessages(): void {
-    if (this.format === "stream-json") this.partial = new PartialMessages((line) => this.line(line), this.sessionId);
+    if (this.format === "stream-json")
+      this.partial = new PartialMessages(
+        (line) => this.line(line),
+        this.sessionId,
+        () => this.bareModel,
+      );
   }
 
   /** A new prompt of a stream-json input session: the result line will speak of it alone. */
@@ -137,7 +146,8 @@ export class HeadlessReporter {
       case "assistant":
         this.stopApiClock();
         this.lastAssistant = event.message;
-        if (this.format === "stream-json") this.line(this.assistantLine(event.message, null));
+        if (this.format === "stream-json")
+          this.line(this.assistantLine(event.message, null, this.partial?.takeMessageId()));
         this.callOrder.shown(toolUseIdsOf(event.message));
         this.callOrder.streamEnded(MAIN_STREAM);
         return;
@@ -334,15 +344,15 @@ export class HeadlessReporter {
     this.apiStartedAt = undefined;
   }
 
-  private assistantLine(message: AssistantMessage, parentToolUseId: string | null): object {
+  private assistantLine(message: AssistantMessage, parentToolUseId: string | null, streamedId?: string): object {
     return {
       type: "assistant",
       message: {
-        id: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+        id: streamedId ?? `msg_${crypto.randomUUID().replaceAll("-", "")}`,
         type: "message",
         role: "assistant",
         model: message.model,
-        content: message.content,
+        content: apiContent(message.content),
         stop_reason: message.stopReason ?? null,
         stop_sequence: null,
         // Claude Code consumers read usage fields without a null check: a model that reported

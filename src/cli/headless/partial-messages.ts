@@ -3,6 +3,7 @@
 // `stream_event` lines, the shape the Agent SDK's SDKPartialAssistantMessage carries. Rebuilt from
 // the loop's deltas, so every provider (OpenAI-compatible ones, the replay script) streams alike.
 import type { QueryEvent } from "../../loop/events.js";
+import { apiBlock } from "./api-content.js";
 
 type BlockKind = "text" | "thinking";
 
@@ -10,17 +11,32 @@ export class PartialMessages {
   private open: { index: number; kind: BlockKind } | undefined;
   private nextIndex = 0;
   private started = false;
+  /** The id of the message being streamed, then of the one just ended (see takeMessageId). */
+  private messageId: string | undefined;
 
   constructor(
     private readonly write: (line: object) => void,
     private readonly sessionId: string,
+    /** The model requests go to now, for a message_start that comes before the answer names its model. */
+    private readonly currentModel: () => string,
   ) {}
+
+  /**
+   * The id the stream's message_start gave the answer just ended (once): its assistant line
+   * carries the same id, as Claude Code's do, so a program matches the events with the message.
+   */
+  takeMessageId(): string | undefined {
+    const id = this.messageId;
+    this.messageId = undefined;
+    return id;
+  }
 
   event(event: QueryEvent): void {
     switch (event.type) {
       case "request_start":
       case "stream_reset":
         this.started = false;
+        this.messageId = undefined;
         this.open = undefined;
         this.nextIndex = 0;
         return;
@@ -37,7 +53,7 @@ export class PartialMessages {
         for (const block of event.message.content) {
           if (block.type !== "tool_use") continue;
           const index = this.nextIndex++;
-          this.emit({ type: "content_block_start", index, content_block: { ...block, input: {} } });
+          this.emit({ type: "content_block_start", index, content_block: { ...apiBlock(block), input: {} } });
           this.emit({
             type: "content_block_delta",
             index,
@@ -76,13 +92,14 @@ export class PartialMessages {
   private startMessage(model: string | undefined): void {
     if (this.started) return;
     this.started = true;
+    this.messageId = `msg_${crypto.randomUUID().replaceAll("-", "")}`;
     this.emit({
       type: "message_start",
       message: {
-        id: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+        id: this.messageId,
         type: "message",
         role: "assistant",
-        model: model ?? "",
+        model: model ?? this.currentModel(),
         content: [],
         stop_reason: null,
         stop_sequence: null,

@@ -1,6 +1,6 @@
 // The provider a session talks to, as one object whose target can change while the session runs:
 // the Agent SDK's set_model swaps it between turns, and --fallback-model answers a request the
-// main model failed before sending anything back.
+// main model failed before sending anything back (its usage then counted under the fallback).
 import type { ModelRequest, Provider, ProviderEvent } from "../../providers/types.js";
 import type { ResolvedModel } from "./model-choice.js";
 
@@ -13,6 +13,7 @@ export interface SwitchableProvider extends Provider {
 
 export function switchableProvider(initial: ResolvedModel, fallback?: ResolvedModel): SwitchableProvider {
   let current = initial;
+  const answeredBy = fallback && { provider: fallback.provider.name, model: fallback.model };
   return {
     name: initial.provider.name,
     get current() {
@@ -41,7 +42,9 @@ export function switchableProvider(initial: ResolvedModel, fallback?: ResolvedMo
         } catch (error) {
           // Only a request that failed whole goes to the fallback: half an answer cannot be merged.
           if (!fallback || sentSomething || request.signal.aborted || fallback.label === target.label) throw error;
-          yield* fallback.provider.stream({ ...request, model: fallback.model });
+          for await (const event of fallback.provider.stream({ ...request, model: fallback.model })) {
+            yield event.type === "usage" ? { ...event, answeredBy } : event;
+          }
         }
       })();
     },

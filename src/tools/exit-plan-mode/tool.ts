@@ -259,7 +259,8 @@ export const ExitPlanModeTool = buildTool<ExitPlanModeInput, ExitPlanModeOutput>
         }));
       }
     }
-    context.setAppState((prev) => leavePlanMode(prev, nextMode));
+    // This call's result tells the model plan mode is off: no separate reminder (plan-shared/reminder.ts).
+    context.setAppState((prev) => ({ ...leavePlanMode(prev, nextMode), planModeReminderTurn: undefined }));
     const { granted, notGranted } = grantedPatterns(prompts, context.getAppState().toolPermissionContext);
     return { data: { kind: "approved", planFilePath, mode: nextMode, granted, notGranted } };
   },

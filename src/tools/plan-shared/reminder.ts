@@ -1,7 +1,10 @@
 // Plan mode shown to the model before every request while it lasts, as an attachment the plan
 // tools bring (EnterPlanMode and ExitPlanMode share this one source): the full instructions every
 // few turns, one line in between. Also when the session started in plan mode
-// (--permission-mode plan): the plan tools are in the pool either way.
+// (--permission-mode plan): the plan tools are in the pool either way. When plan mode ends other
+// than by an approved plan (the SDK's setPermissionMode, shift+tab, an editor's mode picker), the
+// next request says so once: the model's history still tells it to change nothing, and nothing
+// else would tell it that it now may. ExitPlanMode's own result says it, so that path is quiet.
 import { readFile } from "node:fs/promises";
 import type { AppState } from "../../tool/app-state.js";
 import { isTeammate } from "../../tool/team.js";
@@ -29,8 +32,14 @@ export function planModeInstructions(planFilePath: string | undefined): string {
 /** The reminder due at `turn` and the turn of the last full one (undefined: plan mode is off). */
 export function planModeReminder(state: AppState, turn: number): { text?: string; lastFullTurn?: number } {
   const permissions = state.toolPermissionContext;
-  if (permissions.mode !== "plan") return {};
   const last = state.planModeReminderTurn;
+  if (permissions.mode !== "plan") {
+    // A reminder went out and plan mode ended without ExitPlanMode (which clears the turn).
+    if (last === undefined) return {};
+    return {
+      text: `Plan mode is off: the permission mode is now ${permissions.mode}. You may now make changes, run commands and carry out the work.`,
+    };
+  }
   if (last === undefined || turn - last >= PLAN_MODE_FULL_EVERY_TURNS) {
     return { text: planModeInstructions(permissions.planFilePath), lastFullTurn: turn };
   }
