@@ -23,83 +23,63 @@ afterAll(() => {
 
 const toolUse = (id: string, name: string, input: object) => ({ content: [{ type: "tool_use", id, name, input }] });
 
+/**
+ * `warden -p` with these language servers set up, the model asking hover on `file`: the LSP call's
+ * result block, after checking that the session went on past it.
+ */
+async function hoverThrough(name: string, servers: object, file: string): Promise<Record<string, unknown> | undefined> {
+  const settings = join(dir, `settings-${name}.json`);
+  writeFileSync(settings, JSON.stringify({ lspServers: servers }));
+  const script = join(dir, `model-${name}.jsonl`);
+  const turns = [
+    toolUse("t1", "ToolSearch", { query: "select:LSP" }),
+    toolUse("l1", "LSP", { operation: "hover", filePath: file, line: 1, character: 4 }),
+    { content: [{ type: "text", text: "went on" }] },
+  ];
+  writeFileSync(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+  const run = await runCli(
+    [
+      "-p",
+      "hover",
+      "--model",
+      `replay:${script}`,
+      "--settings",
+      settings,
+      "--output-format",
+      "stream-json",
+      "--verbose",
+    ],
+    { home: join(dir, "home"), processCwd: project },
+  );
+  expect(run.code, run.stderr).toBe(0);
+  expect(jsonLines(run.stdout).at(-1)?.result).toBe("went on");
+  return jsonLines(run.stdout)
+    .flatMap((line) =>
+      line.type === "user" ? ((line.message as { content?: Array<Record<string, unknown>> }).content ?? []) : [],
+    )
+    .find((block) => block.tool_use_id === "l1");
+}
+
 describe("a language server whose command is not installed", () => {
   it("is named, with the reason, when the model asks about one of its files", async () => {
     writeFileSync(join(project, "main.rs"), "fn main() {}\n");
-    const settings = join(dir, "settings.json");
-    writeFileSync(
-      settings,
-      JSON.stringify({ lspServers: { rust: { command: "no-such-rust-analyzer-xyz", extensions: [".rs"] } } }),
+    const lsp = await hoverThrough(
+      "missing",
+      { rust: { command: "no-such-rust-analyzer-xyz", extensions: [".rs"] } },
+      "main.rs",
     );
-    const script = join(dir, "model.jsonl");
-    const turns = [
-      toolUse("t1", "ToolSearch", { query: "select:LSP" }),
-      toolUse("l1", "LSP", { operation: "hover", filePath: "main.rs", line: 1, character: 4 }),
-      { content: [{ type: "text", text: "went on" }] },
-    ];
-    writeFileSync(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
-    const run = await runCli(
-      [
-        "-p",
-        "hover",
-        "--model",
-        `replay:${script}`,
-        "--settings",
-        settings,
-        "--output-format",
-        "stream-json",
-        "--verbose",
-      ],
-      { home: join(dir, "home"), processCwd: project },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const results = jsonLines(run.stdout).flatMap((line) => {
-      const message = line.message as { content?: Array<Record<string, unknown>> } | undefined;
-      return line.type === "user" ? (message?.content ?? []) : [];
-    });
-    const lsp = results.find((block) => block.tool_use_id === "l1");
     expect(lsp?.is_error).toBe(true);
     expect(String(lsp?.content)).toContain(
       'the language server "rust" set up for .rs files cannot run (its command no-such-rust-analyzer-xyz was not found)',
     );
-    expect(jsonLines(run.stdout).at(-1)?.result).toBe("went on");
   }, 60_000);
 
   it("a server that exits at start is said to have exited, with its code and stderr, not as a broken pipe", async () => {
     writeFileSync(join(project, "lib.zig"), "const x = 1;\n");
     const server = join(dir, "dying-server.sh");
     writeFileSync(server, "#!/bin/sh\necho 'no license for this machine' >&2\nexit 3\n", { mode: 0o755 });
-    const settings = join(dir, "settings-dying.json");
-    writeFileSync(settings, JSON.stringify({ lspServers: { zig: { command: server, extensions: [".zig"] } } }));
-    const script = join(dir, "model-dying.jsonl");
-    const turns = [
-      toolUse("t1", "ToolSearch", { query: "select:LSP" }),
-      toolUse("l1", "LSP", { operation: "hover", filePath: "lib.zig", line: 1, character: 7 }),
-      { content: [{ type: "text", text: "went on" }] },
-    ];
-    writeFileSync(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
-    const run = await runCli(
-      [
-        "-p",
-        "hover",
-        "--model",
-        `replay:${script}`,
-        "--settings",
-        settings,
-        "--output-format",
-        "stream-json",
-        "--verbose",
-      ],
-      { home: join(dir, "home"), processCwd: project },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const lsp = jsonLines(run.stdout)
-      .flatMap((line) =>
-        line.type === "user" ? ((line.message as { content?: Array<Record<string, unknown>> }).content ?? []) : [],
-      )
-      .find((block) => block.tool_use_id === "l1");
+    const lsp = await hoverThrough("dying", { zig: { command: server, extensions: [".zig"] } }, "lib.zig");
     expect(String(lsp?.content)).toContain("could not start: it exited (code 3)");
     expect(String(lsp?.content)).toContain("no license for this machine");
-    expect(jsonLines(run.stdout).at(-1)?.result).toBe("went on");
   }, 60_000);
 });
