@@ -172,37 +172,37 @@ export function toProviderError(
   return new ProviderError(`${label}: ${detail}${causeText}`, undefined, false, "http");
 }
 
+/** The error and the causes it wraps, outermost first (a few levels: SDK error → fetch error → socket error). */
+function* causeChain(error: unknown, levels = 4): Generator<Record<string, unknown>> {
+  let current = error;
+  for (let level = 0; level <= levels && typeof current === "object" && current !== null; level += 1) {
+    yield current as Record<string, unknown>;
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
 /** Connection failures as the SDKs report them (wrapping our fetch's TypeError), or a raw socket error. */
-function isConnectionError(error: unknown, depth = 0): boolean {
-  if (typeof error !== "object" || error === null || depth > 3) return false;
-  const { name, code, message, cause } = error as {
-    name?: unknown;
-    code?: unknown;
-    message?: unknown;
-    cause?: unknown;
-  };
+function isConnectionError(error: unknown): boolean {
   // The OpenAI SDK leaves `name` as "Error" on its classes; the class name still says it.
-  const className = (error as { constructor?: { name?: unknown } }).constructor?.name;
   const connectionNames = ["APIConnectionError", "APIConnectionTimeoutError"];
-  if (connectionNames.includes(String(name)) || connectionNames.includes(String(className))) return true;
-  if (error instanceof TypeError && typeof message === "string" && message.startsWith("fetch failed")) return true;
-  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
-  return isConnectionError(cause, depth + 1);
+  for (const link of causeChain(error, 3)) {
+    const { name, code, message } = link;
+    const className = (link as { constructor?: { name?: unknown } }).constructor?.name;
+    if (connectionNames.includes(String(name)) || connectionNames.includes(String(className))) return true;
+    if (link instanceof TypeError && typeof message === "string" && message.startsWith("fetch failed")) return true;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
+  }
+  return false;
 }
 
 /** The address and port of a connection refused on a loopback address, found down the error's causes. */
-function refusedByThisMachine(error: unknown, depth = 0): { address: string; port: number } | undefined {
-  if (typeof error !== "object" || error === null || depth > 4) return undefined;
-  const { code, address, port, cause } = error as {
-    code?: unknown;
-    address?: unknown;
-    port?: unknown;
-    cause?: unknown;
-  };
-  if (code === "ECONNREFUSED" && typeof address === "string" && typeof port === "number" && isLoopback(address)) {
-    return { address, port };
+function refusedByThisMachine(error: unknown): { address: string; port: number } | undefined {
+  for (const { code, address, port } of causeChain(error)) {
+    if (code === "ECONNREFUSED" && typeof address === "string" && typeof port === "number" && isLoopback(address)) {
+      return { address, port };
+    }
   }
-  return refusedByThisMachine(cause, depth + 1);
+  return undefined;
 }
 
 function isLoopback(address: string): boolean {

@@ -31,7 +31,7 @@ import { FinishedItems } from "./TranscriptView.js";
 import { useCustomStatusLine } from "./use-custom-status-line.js";
 import { useExitAfterLastFrame } from "./use-exit.js";
 import { useIdleNotification } from "./use-idle-notification.js";
-import { useRedrawOnShrink } from "./use-redraw-on-shrink.js";
+import { CLEAR_SCREEN_AND_SCROLLBACK, useRedrawOnShrink } from "./use-redraw-on-shrink.js";
 import { showNotices, useSessionFeeds } from "./use-session-feeds.js";
 import { showWakeReason, useWake } from "./use-wake.js";
 
@@ -282,7 +282,7 @@ export function App(props: AppProps) {
       showSession: (next) => {
         // Through ink, which draws its frame again after the clear: written straight to stdout, the
         // screen stayed blank until the next key whenever the new session's frame equalled the old.
-        writeAboveFrame("\x1b[2J\x1b[3J\x1b[H");
+        writeAboveFrame(CLEAR_SCREEN_AND_SCROLLBACK);
         transcript.clear();
         setStaticKey((k) => k + 1);
         adopt(next);

@@ -5,6 +5,9 @@
 // transcript is printed again through `redrawFinished` (its <Static> part is written only once).
 import { useEffect, useRef } from "react";
 
+/** Erases the screen and its scrollback and puts the cursor home (what /clear and a shrink write). */
+export const CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H";
+
 /** Clears the screen with `writeAboveFrame` whenever `stdout` gets fewer columns. */
 export function useRedrawOnShrink(
   stdout: NodeJS.WriteStream,
@@ -19,7 +22,7 @@ export function useRedrawOnShrink(
       if (before === undefined || stdout.columns === undefined || stdout.columns >= before) return;
       // Through ink, which draws its frame again after the clear (straight to stdout, the prompt
       // would stay off the screen until the next render).
-      writeAboveFrame("\x1b[2J\x1b[3J\x1b[H");
+      writeAboveFrame(CLEAR_SCREEN_AND_SCROLLBACK);
       redrawFinished();
     };
     stdout.on("resize", onResize);
