@@ -20,6 +20,7 @@ export const FIXTURE_SOURCES = [
   "cli/fixtures/test-tools.ts",
   "cli/fixtures/wait-tool.ts",
   "fixtures/conformance-client.ts",
+  "fixtures/mcp-servers/approver-server.ts",
   "fixtures/mcp-servers/asking-server.ts",
   "fixtures/mcp-servers/demo-server.ts",
   "fixtures/mcp-servers/exit-at-start.ts",

@@ -8,7 +8,6 @@ import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { PromptBlockedError } from "../../loop/session-hooks.js";
-import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
 import { reportHookLines } from "../headless/hook-lines.js";
 import { HeadlessReporter } from "../headless/output.js";
@@ -17,6 +16,7 @@ import { reportSetupFailure, requestedFormat, requestedSessionId, SEE_HELP } fro
 import { structuredOutputOf, withStructuredOutput } from "../headless/structured-output.js";
 import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
+import { headlessAskHandler } from "../session/permission-prompt-tool.js";
 import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
 import { type ExpandedPrompt, expandPrompt, withHookContext } from "../session/skills-setup.js";
@@ -133,10 +133,14 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // session goes on. Servers whose tools the project's last session remembers finish connecting
   // once the first request is on the wire (src/mcp/session-setup.ts).
   const built = await startSession(plan, {
-    askHandler: createHeadlessAskHandler({
-      settingsFolder: plan.permissions.settings.workspaceTrust.folder,
-      withheldFiles: plan.permissions.settings.withheldFiles,
-    }),
+    askHandler: headlessAskHandler(
+      config.permissionPromptTool,
+      {
+        settingsFolder: plan.permissions.settings.workspaceTrust.folder,
+        withheldFiles: plan.permissions.settings.withheldFiles,
+      },
+      warn,
+    ),
     isNonInteractive: true,
     warn,
     mcpWarn: (message) => err(`warden: ${message}\n`),

@@ -11,7 +11,6 @@ import { HookRunner } from "../../hooks/hook-runner.js";
 import type { TerminalEvent } from "../../loop/events.js";
 import { PromptBlockedError } from "../../loop/session-hooks.js";
 import type { UserContentBlock } from "../../messages/types.js";
-import { createHeadlessAskHandler } from "../../permissions/engine/index.js";
 import type { SessionConfig } from "../flags/session-config.js";
 import { reportHookLines } from "../headless/hook-lines.js";
 import { HeadlessReporter, type ResultObject } from "../headless/output.js";
@@ -19,6 +18,7 @@ import { reportSetupFailure } from "../headless/setup-failure.js";
 import { structuredOutputOf, withStructuredOutput } from "../headless/structured-output.js";
 import { reportTaskLines } from "../headless/task-lines.js";
 import { initInfoOf } from "../session/init-info.js";
+import { headlessAskHandler } from "../session/permission-prompt-tool.js";
 import { planSession } from "../session/plan.js";
 import { SessionSetupError } from "../session/setup-error.js";
 import { startSession } from "../session/start.js";
@@ -232,10 +232,14 @@ async function buildState(
     askHandler:
       config.permissionPromptTool === "stdio"
         ? sdkAskHandler(channel)
-        : createHeadlessAskHandler({
-            settingsFolder: plan.permissions.settings.workspaceTrust.folder,
-            withheldFiles: plan.permissions.settings.withheldFiles,
-          }),
+        : headlessAskHandler(
+            config.permissionPromptTool,
+            {
+              settingsFolder: plan.permissions.settings.workspaceTrust.folder,
+              withheldFiles: plan.permissions.settings.withheldFiles,
+            },
+            warn,
+          ),
     isNonInteractive: true,
     warn,
     mcpWarn: (message) => err(`warden: ${message}\n`),

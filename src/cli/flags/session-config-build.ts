@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { splitRuleList } from "../../permissions/rules/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
-import { combinationProblem } from "../session/spec-rules.js";
+import { combinationProblem, isMcpPromptToolName } from "../session/spec-rules.js";
 import { SETTING_SOURCES, type SessionConfig, type SettingSource, UsageError } from "./session-config-types.js";
 import { thinkingFromFlags } from "./thinking-option.js";
 
@@ -42,9 +42,9 @@ export function buildSessionConfig(
     throw new UsageError(`--input-format must be text or stream-json, not ${JSON.stringify(inputFormat)}`);
   }
   const promptTool = raw.permissionPromptTool as string | undefined;
-  if (promptTool !== undefined && promptTool !== "stdio") {
+  if (promptTool !== undefined && promptTool !== "stdio" && !isMcpPromptToolName(promptTool)) {
     throw new UsageError(
-      `--permission-prompt-tool: only "stdio" (the Agent SDK's canUseTool) is supported, not ${JSON.stringify(promptTool)}`,
+      `--permission-prompt-tool takes "stdio" (the Agent SDK's canUseTool) or an MCP tool's name (mcp__server__tool), not ${JSON.stringify(promptTool)}`,
     );
   }
   const thinking = thinkingFromFlags({

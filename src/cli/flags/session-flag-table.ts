@@ -179,8 +179,8 @@ export const OPTIONS: OptionSpec[] = [
     names: ["--permission-prompt-tool"],
     kind: "string",
     key: "permissionPromptTool",
-    arg: "stdio",
-    help: "stdio: asks go to the Agent SDK (can_use_tool) instead of being denied",
+    arg: "<stdio|mcp__server__tool>",
+    help: "Who settles asks instead of denying them: stdio (the Agent SDK's can_use_tool) or an MCP tool",
   },
   {
     names: ["--system-prompt"],

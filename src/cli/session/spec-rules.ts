@@ -22,6 +22,11 @@ export interface SpecCombination {
   permissionPromptTool?: string | undefined;
 }
 
+/** Whether a `--permission-prompt-tool` value names an MCP tool (the other value is "stdio"). */
+export function isMcpPromptToolName(name: string): boolean {
+  return /^mcp__[^_].*__.+$/.test(name);
+}
+
 /** The first combination that cannot work, named by the flags a command line would have used. */
 export function combinationProblem(spec: SpecCombination): string | undefined {
   if (spec.resume !== undefined && spec.continueLatest) return "use either --resume or --continue, not both";

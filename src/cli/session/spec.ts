@@ -12,7 +12,13 @@ import { isAbsolute } from "node:path";
 import * as z from "zod";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import { UsageError } from "../flags/usage-error.js";
-import { combinationProblem, INPUT_FORMATS, OUTPUT_FORMATS, SETTING_SOURCES } from "./spec-rules.js";
+import {
+  combinationProblem,
+  INPUT_FORMATS,
+  isMcpPromptToolName,
+  OUTPUT_FORMATS,
+  SETTING_SOURCES,
+} from "./spec-rules.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const flag = z.boolean().default(false);
@@ -78,8 +84,13 @@ export const sessionSpecSchema = z
     includePartialMessages: flag,
     /** Each user message read from stdin is written back on stdout. */
     replayUserMessages: flag,
-    /** "stdio": asks go to the SDK as `can_use_tool` control requests (the only kind supported). */
-    permissionPromptTool: z.literal("stdio").optional(),
+    /**
+     * "stdio": asks go to the SDK as `can_use_tool` control requests; `mcp__server__tool`: to that
+     * MCP tool (src/cli/session/permission-prompt-tool.ts).
+     */
+    permissionPromptTool: z
+      .union([z.literal("stdio"), z.string().refine(isMcpPromptToolName, "an MCP tool's name, mcp__server__tool")])
+      .optional(),
     /** Replaces the built-in system prompt. */
     systemPrompt: z.string().optional(),
     /** Which settings files are read (managed policy always is). */
