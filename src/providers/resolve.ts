@@ -76,11 +76,28 @@ export const ANTHROPIC_ALIASES: Readonly<Record<string, string>> = {
   haiku: "claude-haiku-4-5",
 };
 
-/** `provider:model` for a name Claude Code users write; anything else unchanged. */
-export function canonicalModelSpec(spec: string): string {
+/** Claude Code's variables that choose the model an alias stands for (a full model name each). */
+const ALIAS_VARIABLES: Readonly<Record<string, string>> = {
+  sonnet: "ANTHROPIC_DEFAULT_SONNET_MODEL",
+  opus: "ANTHROPIC_DEFAULT_OPUS_MODEL",
+  haiku: "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+};
+
+/**
+ * `provider:model` for a name Claude Code users write; anything else unchanged. `default` is
+ * Claude Code's recommended model (Sonnet, for API users), and each alias follows its
+ * `ANTHROPIC_DEFAULT_*_MODEL` variable when set, as there (an Anthropic-compatible server's own
+ * model names: `ANTHROPIC_DEFAULT_SONNET_MODEL=glm-4.6`).
+ */
+export function canonicalModelSpec(spec: string, env: NodeJS.ProcessEnv = process.env): string {
   const name = spec.trim();
-  const alias = ANTHROPIC_ALIASES[name.toLowerCase()];
-  if (alias) return `anthropic:${alias}`;
+  const aliasName = name.toLowerCase() === "default" ? "sonnet" : name.toLowerCase();
+  const alias = ANTHROPIC_ALIASES[aliasName];
+  if (alias) {
+    const variable = ALIAS_VARIABLES[aliasName];
+    const chosen = (variable && env[variable]?.trim()) || alias;
+    return `anthropic:${chosen}`;
+  }
   if (!name.includes(":") && /^claude-[A-Za-z0-9.-]+$/.test(name)) return `anthropic:${name}`;
   return spec;
 }

@@ -117,6 +117,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   // Everything that can be checked (model, settings, budget, --json-schema) is, before anything starts.
   let reporterRef: HeadlessReporter | undefined;
   const plan = await planSession(config, {
+    ownsProcess: true,
     resume: config.resume,
     continueLatest: config.continueLatest,
     warn,

@@ -208,6 +208,7 @@ async function buildState(
       : given;
   let reporter: HeadlessReporter | undefined;
   const plan = await planSession(config, {
+    ownsProcess: true,
     resume: config.resume,
     continueLatest: config.continueLatest,
     warn,

@@ -46,6 +46,7 @@ export async function openInteractiveSession(
   const serverLogs = serverLogNotices({ verbose: config.verbose });
   if (options.rereadSettings) forgetSessionPermissions(config);
   const plan = await planSession(config, {
+    ownsProcess: true,
     resume: options.resume,
     model: options.model,
     warn,

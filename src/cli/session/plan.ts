@@ -12,9 +12,10 @@ import type { SessionPermissions } from "../../permissions/settings/index.js";
 import type { RetryInfo } from "../../providers/retry.js";
 import type { SessionConfig } from "../flags/session-config.js";
 import { type StructuredOutputSetup, setUpStructuredOutput } from "../headless/structured-output.js";
-import { defaultModelSpec, type ResolvedModel, resolveModel } from "./model-choice.js";
+import { anthropicModelFromEnv, defaultModelSpec, type ResolvedModel, resolveModel } from "./model-choice.js";
 import { modelOverrideFromSettings } from "./model-settings.js";
 import { sessionPermissionsInstallingPlugins } from "./permissions.js";
+import { applyProviderEnv } from "./provider-env.js";
 import { loadResumed, type ResumedSession, type ResumeRequest } from "./resume.js";
 import { SessionSetupError } from "./setup-error.js";
 
@@ -26,6 +27,11 @@ export interface PlanRequest extends ResumeRequest {
   inform?: (message: string) => void;
   /** Told before each retry of a failed model request. */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * The process runs this session alone (the CLI's -p, UI and stream-json modes): the providers'
+   * variables of settings `env` are set in it (provider-env.ts). Not for ACP's many sessions.
+   */
+  ownsProcess?: boolean;
 }
 
 export interface SessionPlan {
@@ -50,8 +56,15 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
   const permissions = await settingsOrUsageError(config, inform, request.warn);
   const mcpProblems = mcpConfigArgProblems(config.mcpConfig, config.cwd);
   if (mcpProblems.length > 0) throw new SessionSetupError(`bad --mcp-config: ${mcpProblems.join("; ")}`, 2);
+  if (request.ownsProcess) applyProviderEnv(permissions.settings.files);
+  // Claude Code's order: the flag, then ANTHROPIC_MODEL, then settings `model`.
   const modelSpec =
-    request.model ?? config.model ?? resumed?.model ?? settingsModel(permissions) ?? chooseDefaultModel();
+    request.model ??
+    config.model ??
+    resumed?.model ??
+    anthropicModelFromEnv() ??
+    settingsModel(permissions) ??
+    chooseDefaultModel();
   // An unknown provider, a missing or malformed replay script: the model named cannot be used (usage).
   const resolved = await resolveModel(modelSpec, config.cwd, request.onRetry).catch((error: unknown) => {
     throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);

@@ -289,7 +289,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       provider: firstRequest.provider,
       model: resolved.model,
       modelLabel: resolved.label,
-      smallFastModel: smallFastModelSetting(permissions.settings),
+      smallFastModel: smallFastModelSetting(permissions.settings, resolved.provider.name),
       tools,
       mcpTools: offeredMcp([...mcp.tools, ...extraMcpTools]),
       appState: withToolsLoadedBefore(

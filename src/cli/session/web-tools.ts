@@ -19,8 +19,18 @@ export function webToolOptions(
   };
 }
 
-/** Settings `smallFastModel`: the model of the session's provider that side queries ask. */
-export function smallFastModelSetting(settings: LoadedSettings): string | undefined {
+/**
+ * Settings `smallFastModel`: the model of the session's provider that side queries ask. On the
+ * Anthropic API, Claude Code's ANTHROPIC_DEFAULT_HAIKU_MODEL (or its older ANTHROPIC_SMALL_FAST_MODEL)
+ * names it otherwise, as for Claude Code's background requests.
+ */
+export function smallFastModelSetting(
+  settings: LoadedSettings,
+  providerName?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const value = settingsValue(settings, "smallFastModel");
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  if (providerName !== "anthropic") return undefined;
+  return env.ANTHROPIC_DEFAULT_HAIKU_MODEL?.trim() || env.ANTHROPIC_SMALL_FAST_MODEL?.trim() || undefined;
 }

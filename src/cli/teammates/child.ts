@@ -145,7 +145,7 @@ async function runAssigned(
   const { startSession } = await import("../session/start.js");
   const { runTeammate } = await import("../../loop/subagent/teammate.js");
   const warn = (message: string) => void process.stderr.write(`warden: warning: ${message}\n`);
-  const plan = await planSession(config, { warn });
+  const plan = await planSession(config, { warn, ownsProcess: true });
   const built = await startSession(plan, {
     askHandler: createHeadlessAskHandler(),
     isNonInteractive: true,
