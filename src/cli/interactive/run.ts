@@ -86,14 +86,16 @@ export async function runInteractive(argv: string[], early: EarlyInput): Promise
         );
       }
     });
-    const open = (options: OpenSessionOptions) =>
-      openInteractiveSession(config, { permissions, elicitations, samplings }, options);
+    const openWith = (sessionConfig: SessionConfig) => (options: OpenSessionOptions) =>
+      openInteractiveSession(sessionConfig, { permissions, elicitations, samplings }, options);
+    // --session-id names the first session only: one /clear or /model opens later is a new one.
+    const open = openWith(config.sessionId === undefined ? config : { ...config, sessionId: undefined });
     const resume = config.resume ?? (config.continueLatest ? latestSession(config.cwd) : undefined);
     if (config.continueLatest && resume === undefined) {
       err(`warden: no earlier session in ${config.cwd} to continue\n`);
       return 1;
     }
-    const first = open({ resume });
+    const first = openWith(config)({ resume });
     first.then(
       (handle) => {
         current = handle;

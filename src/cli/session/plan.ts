@@ -2,7 +2,9 @@
 // Agent SDK's stream-json mode, the library, ACP): everything that can be checked without
 // starting anything. A bad model, settings file, budget or JSON schema stops the session here,
 // before any MCP server or hook process is started.
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { transcriptPath } from "../../config/paths.js";
 import { SettingsError, settingsValue } from "../../config/settings.js";
 import { mcpConfigArgProblems } from "../../mcp/config-sources.js";
 import { budgetProblem } from "../../models/budget.js";
@@ -51,6 +53,16 @@ export interface SessionPlan {
 
 export async function planSession(config: SessionConfig, request: PlanRequest): Promise<SessionPlan> {
   const resumed = await loadResumed(config.cwd, request, request.warn);
+  // A new session under the id of one this folder has would write into its transcript a
+  // conversation the model never saw as its continuation (Claude Code refuses it too).
+  if (config.sessionId !== undefined && (!resumed || config.forkSession)) {
+    if (existsSync(transcriptPath(config.cwd, config.sessionId))) {
+      throw new SessionSetupError(
+        `--session-id ${config.sessionId} is already in use by a session of ${config.cwd}: continue it with --resume ${config.sessionId}, or pass a new id`,
+        1,
+      );
+    }
+  }
   // Settings are read once, here: broken ones stop the session before any MCP server is started.
   const inform = request.inform ?? ((message: string) => void process.stderr.write(`warden: ${message}\n`));
   const permissions = await settingsOrUsageError(config, inform, request.warn);
