@@ -54,6 +54,11 @@ export interface SessionEngineOptions {
   appendSystemPrompt?: string;
   /** Replaces the built-in system prompt entirely (a string, or a builder that sees the tool split). */
   systemPrompt?: string | SystemPromptBuilder;
+  /**
+   * A string systemPrompt is followed by the memory files and appendSystemPrompt, as Claude Code's
+   * --system-prompt is (the CLI flag; not the SDK's prompt, which is sent as given). Default false.
+   */
+  customPromptContext?: boolean;
   permissionContext?: ToolPermissionContext;
   /** Initial values of AppState fields (src/tool/app-state.ts), e.g. a restored task list. */
   appState?: Partial<AppState>;

@@ -7,7 +7,7 @@ import type { ToolPermissionContext } from "../tool/permission-types.js";
 import type { AnyTool } from "../tool/types.js";
 import type { SystemPromptBuilder } from "./request-prefix.js";
 import type { SessionEngineOptions } from "./session-options.js";
-import { buildSystemPrompt, findGitRoot } from "./system-prompt.js";
+import { buildSystemPrompt, customSystemPrompt, findGitRoot } from "./system-prompt.js";
 
 /** What the built-in prompt states about the session, besides its options. */
 export interface SessionPromptFacts {
@@ -33,12 +33,15 @@ export function externalImportsNotice(skipped: readonly string[]): string {
 }
 
 export function sessionSystemPrompt(
-  options: Pick<SessionEngineOptions, "systemPrompt" | "appendSystemPrompt" | "loadMemory" | "onMemoryNotice">,
+  options: Pick<
+    SessionEngineOptions,
+    "systemPrompt" | "customPromptContext" | "appendSystemPrompt" | "loadMemory" | "onMemoryNotice"
+  >,
   facts: SessionPromptFacts,
 ): SystemPromptBuilder {
   const custom = options.systemPrompt;
-  if (typeof custom === "string") return async () => custom;
-  if (custom) return custom;
+  if (typeof custom === "string" && !options.customPromptContext) return async () => custom;
+  if (custom !== undefined && typeof custom !== "string") return custom;
   const { cwd, permissionContext, pool } = facts;
   const loaded = options.loadMemory === false ? { files: [], externalSkipped: [] } : loadMemory(cwd);
   const memory = loaded.files;
@@ -57,6 +60,7 @@ export function sessionSystemPrompt(
       allowed = readableMemoryFiles(memory, permissionContext, pool);
       void allowed.then((files) => facts.onMemoryLoaded?.(files));
     }
+    if (typeof custom === "string") return customSystemPrompt(custom, await allowed, options.appendSystemPrompt);
     return buildSystemPrompt({ environment, memory: await allowed, append: options.appendSystemPrompt }, split);
   };
 }

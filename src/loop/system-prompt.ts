@@ -94,6 +94,16 @@ function memorySection(memory: readonly MemoryFile[]): string | undefined {
   return `# Memory\nThe user keeps these instructions for you. Follow them; where they conflict, later files (closer to the working directory) win.\n\n${files.join("\n\n")}`;
 }
 
+/**
+ * A prompt the user wrote in place of the built-in one (the CLI's --system-prompt), followed by the
+ * memory files and --append-system-prompt: Claude Code keeps both whatever the system prompt.
+ */
+export function customSystemPrompt(custom: string, memory: readonly MemoryFile[], append?: string): string {
+  return [custom, memorySection(memory), append?.trim() || undefined]
+    .filter((s): s is string => s !== undefined && s !== "")
+    .join("\n\n");
+}
+
 export function buildSystemPrompt(options: SystemPromptOptions, split: ToolSplit): string {
   const sections = [
     options.intro ?? DEFAULT_INTRO,

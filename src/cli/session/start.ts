@@ -285,6 +285,8 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           );
     const styleSection = outputStyle.section;
     for (const warning of styleWarnings.splice(0)) warn(warning);
+    const customPrompt = options.systemPrompt ?? config.systemPrompt;
+    const userAppend = options.appendSystemPrompt ?? config.appendSystemPrompt;
     const session = createSession({
       provider: firstRequest.provider,
       model: resolved.model,
@@ -314,11 +316,12 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       modelInfo: plan.modelOverride,
       maxBudgetUsd: config.maxBudgetUsd,
       ...(config.thinking && { thinking: config.thinking }),
-      ...((options.systemPrompt ?? config.systemPrompt) !== undefined && {
-        systemPrompt: options.systemPrompt ?? config.systemPrompt,
-      }),
+      ...(customPrompt !== undefined && { systemPrompt: customPrompt }),
+      // --system-prompt keeps CLAUDE.md and --append-system-prompt after it, as in Claude Code.
+      ...(options.systemPrompt === undefined && config.systemPrompt !== undefined && { customPromptContext: true }),
+      // A custom prompt replaces the built-in sections (MCP servers' instructions, the output style).
       appendSystemPrompt:
-        [mcp.systemPromptSection, styleSection, options.appendSystemPrompt ?? config.appendSystemPrompt]
+        (customPrompt !== undefined ? [userAppend] : [mcp.systemPromptSection, styleSection, userAppend])
           .filter(Boolean)
           .join("\n\n") || undefined,
       permissionContext,
