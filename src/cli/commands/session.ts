@@ -210,6 +210,17 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
         expandedPrompt = run.text;
       }
       if (expandedWith) expandedPrompt = withHookContext(expandedPrompt, expandedWith);
+      // A command's `model` answers its run, as in Claude Code (one that cannot be used is said).
+      const commandModel = expandedWith?.ok ? expandedWith.model : undefined;
+      if (commandModel !== undefined) {
+        await built.commands
+          .setModel(commandModel, "command")
+          .catch((error: unknown) =>
+            warn(
+              `the model ${JSON.stringify(commandModel)} the command asks for is not used: ${(error as Error).message}`,
+            ),
+          );
+      }
       // --json-schema: a run that ended without a valid StructuredOutput call is sent back to make it.
       const run = withStructuredOutput(built.runPrompt(expandedPrompt), session, structured, config.maxTurns);
       // Text output is for a person to read: MessageDisplay hooks may change what it shows (their

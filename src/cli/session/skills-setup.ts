@@ -82,6 +82,8 @@ export type ExpandedPrompt =
        * ran (withHookContext), so nothing a hook prints is ever run as a command.
        */
       hookContext?: string;
+      /** The command's or inline skill's `model`: the model its run asks (a forked skill's child takes it itself). */
+      model?: string;
     }
   | { ok: false; message: string };
 
@@ -124,7 +126,10 @@ export async function expandPrompt(
     if (answer.additionalContext.length > 0) hookContext = answer.additionalContext.join("\n\n");
   }
   const expanded = await expandFound(found, item, prompt, catalog, permissionContext, cwd, warn, grantsHonoured);
-  return expanded.ok && hookContext !== undefined ? { ...expanded, hookContext } : expanded;
+  if (!expanded.ok) return expanded;
+  const forked = found.kind === "skill" && found.skill.context === "fork";
+  const model = forked || item.model === undefined || item.model === "inherit" ? undefined : item.model;
+  return { ...expanded, ...(hookContext !== undefined && { hookContext }), ...(model !== undefined && { model }) };
 }
 
 /** The text after the prompt's hook context (kept apart so a `!`command`` in it never runs). */
