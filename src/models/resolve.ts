@@ -86,10 +86,14 @@ function catalogRow(tables: readonly (readonly CatalogRow[])[], id: string): Cat
  */
 export function modelInfoFor(providerName: string, model: string): ModelInfo {
   const defaults = PROVIDER_DEFAULTS[providerName];
-  const row = catalogRow(defaults?.tables ?? [ANTHROPIC_MODELS, OPENAI_MODELS], normalizeModelId(model));
+  // Claude Code's `[1m]` suffix: the model's own row, with the 1M-token window the request asks for.
+  const longContext = /\[1m\]$/i.test(model.trim());
+  const id = normalizeModelId(model).replace(/\[1m\]$/, "");
+  const row = catalogRow(defaults?.tables ?? [ANTHROPIC_MODELS, OPENAI_MODELS], id);
   const info: ModelInfo = row
     ? { model, ...limitsOf(row), source: "catalog" }
     : { model, ...(defaults?.limits ?? GENERIC_DEFAULT_LIMITS), source: "provider-default" };
+  if (longContext) info.contextWindow = 1_000_000;
   const price = row ? row.price : defaults?.price;
   if (price) info.price = price;
   return info;

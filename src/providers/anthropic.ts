@@ -18,6 +18,8 @@ export interface AnthropicProviderOptions {
 }
 
 const LABEL = "Anthropic API";
+const LONG_CONTEXT_SUFFIX = /\[1m\]$/i;
+const LONG_CONTEXT_BETA = "context-1m-2025-08-07";
 const OFFICIAL_HOST = "api.anthropic.com";
 
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): Provider {
@@ -65,10 +67,17 @@ async function* streamMessages(
   } catch (error) {
     throw setupError(error, LABEL);
   }
-  const params = toAnthropicParams(request);
+  // Claude Code's `[1m]` suffix: the model itself, asked for its 1M-token context window.
+  const longContext = LONG_CONTEXT_SUFFIX.test(request.model);
+  const params = toAnthropicParams(
+    longContext ? { ...request, model: request.model.replace(LONG_CONTEXT_SUFFIX, "") } : request,
+  );
   let events: AsyncIterable<Anthropic.RawMessageStreamEvent>;
   try {
-    events = await client.messages.create(params, { signal });
+    events = await client.messages.create(params, {
+      signal,
+      ...(longContext && { headers: { "anthropic-beta": LONG_CONTEXT_BETA } }),
+    });
   } catch (error) {
     throw toProviderError(error, LABEL, signal);
   }

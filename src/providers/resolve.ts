@@ -91,14 +91,17 @@ const ALIAS_VARIABLES: Readonly<Record<string, string>> = {
  */
 export function canonicalModelSpec(spec: string, env: NodeJS.ProcessEnv = process.env): string {
   const name = spec.trim();
-  const aliasName = name.toLowerCase() === "default" ? "sonnet" : name.toLowerCase();
+  // `sonnet[1m]`, `claude-sonnet-4-6[1m]`: the model with its 1M-token window (anthropic.ts).
+  const longContext = /\[1m\]$/i.test(name) ? "[1m]" : "";
+  const base = name.slice(0, name.length - longContext.length);
+  const aliasName = base.toLowerCase() === "default" ? "sonnet" : base.toLowerCase();
   const alias = ANTHROPIC_ALIASES[aliasName];
   if (alias) {
     const variable = ALIAS_VARIABLES[aliasName];
     const chosen = (variable && env[variable]?.trim()) || alias;
-    return `anthropic:${chosen}`;
+    return `anthropic:${chosen}${longContext}`;
   }
-  if (!name.includes(":") && /^claude-[A-Za-z0-9.-]+$/.test(name)) return `anthropic:${name}`;
+  if (!name.includes(":") && /^claude-[A-Za-z0-9.-]+$/.test(base)) return `anthropic:${name}`;
   return spec;
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseJobLines, parseJobSpec } from "../../src/fleet/job-spec.js";
+import { modelInfoFor } from "../../src/models/resolve.js";
 import { providerSpecProblem, resolveProvider } from "../../src/providers/resolve.js";
 import { reply, type ScriptedModelServer, startScriptedModelServer } from "../helpers/scripted-model-server.js";
 import { drain, requestOf } from "./support.js";
@@ -72,6 +73,31 @@ describe("resolveProvider", () => {
     expect(server.requests[0]?.path).toBe("/v1/messages");
     expect(JSON.stringify(server.requests[0]?.headers)).toContain("env-anthropic-key");
     expect((server.requests[0]!.body as { model: string }).model).toBe("claude-test-model");
+  });
+
+  it("Claude Code's [1m] suffix asks for the model's 1M-token window: the id without it, the beta header", async () => {
+    process.env.ANTHROPIC_API_KEY = "k";
+    process.env.ANTHROPIC_BASE_URL = server.anthropicBaseURL;
+    for (const [given, sent] of [
+      ["sonnet[1m]", "claude-sonnet-4-6"],
+      ["claude-sonnet-4-5-20250929[1m]", "claude-sonnet-4-5-20250929"],
+    ] as const) {
+      const resolved = await resolveProvider(given, { cwd: dir });
+      expect(resolved.model).toBe(`${sent}[1m]`);
+      expect(modelInfoFor("anthropic", resolved.model)).toMatchObject({ contextWindow: 1_000_000, source: "catalog" });
+      server.enqueue(reply().text("hi"));
+      const { error } = await drain(resolved.provider.stream(requestOf({ model: resolved.model })));
+      expect(error).toBeUndefined();
+      const request = server.requests.at(-1);
+      expect((request?.body as { model?: string } | undefined)?.model).toBe(sent);
+      expect(request?.headers["anthropic-beta"]).toContain("context-1m-2025-08-07");
+    }
+    // Without the suffix: no beta header, the catalog's window.
+    const plain = await resolveProvider("sonnet", { cwd: dir });
+    server.enqueue(reply().text("hi"));
+    await drain(plain.provider.stream(requestOf({ model: plain.model })));
+    expect(server.requests.at(-1)?.headers["anthropic-beta"]).toBeUndefined();
+    expect(modelInfoFor("anthropic", plain.model).contextWindow).toBe(200_000);
   });
 
   it("openai:MODEL works keyless against a local OPENAI_BASE_URL", async () => {
