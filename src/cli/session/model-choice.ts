@@ -19,6 +19,11 @@ export function defaultModelSpec(env: NodeJS.ProcessEnv = process.env): { spec: 
   };
 }
 
+/** Whether a model name is Claude Code's `opusplan`: Opus in plan mode, Sonnet otherwise (opusplan.ts). */
+export function isOpusPlan(spec: string): boolean {
+  return spec.trim().toLowerCase() === "opusplan";
+}
+
 /**
  * Claude Code's ANTHROPIC_MODEL: the model when no flag names one. It is an Anthropic API model
  * by definition, so a name without Warden's provider prefix (a Bedrock id's `:0` is no prefix)

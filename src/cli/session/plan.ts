@@ -14,7 +14,13 @@ import type { SessionPermissions } from "../../permissions/settings/index.js";
 import type { RetryInfo } from "../../providers/retry.js";
 import type { SessionConfig } from "../flags/session-config.js";
 import { type StructuredOutputSetup, setUpStructuredOutput } from "../headless/structured-output.js";
-import { anthropicModelFromEnv, defaultModelSpec, type ResolvedModel, resolveModel } from "./model-choice.js";
+import {
+  anthropicModelFromEnv,
+  defaultModelSpec,
+  isOpusPlan,
+  type ResolvedModel,
+  resolveModel,
+} from "./model-choice.js";
 import { modelOverrideFromSettings } from "./model-settings.js";
 import { sessionPermissionsInstallingPlugins } from "./permissions.js";
 import { applyProviderEnv } from "./provider-env.js";
@@ -49,6 +55,8 @@ export interface SessionPlan {
   structured?: StructuredOutputSetup;
   /** --fallback-model, resolved. */
   fallback?: ResolvedModel;
+  /** `opusplan`: the model of plan mode (Opus; `resolved` is Sonnet, the rest of the time). */
+  planModel?: ResolvedModel;
 }
 
 export async function planSession(config: SessionConfig, request: PlanRequest): Promise<SessionPlan> {
@@ -78,9 +86,13 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
     settingsModel(permissions) ??
     chooseDefaultModel();
   // An unknown provider, a missing or malformed replay script: the model named cannot be used (usage).
-  const resolved = await resolveModel(modelSpec, config.cwd, request.onRetry).catch((error: unknown) => {
-    throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
-  });
+  const usable = (spec: string) =>
+    resolveModel(spec, config.cwd, request.onRetry).catch((error: unknown) => {
+      throw new SessionSetupError(error instanceof Error ? error.message : String(error), 2);
+    });
+  const opusplan = isOpusPlan(modelSpec);
+  const resolved = await usable(opusplan ? "sonnet" : modelSpec);
+  const planModel = opusplan ? await usable("opus") : undefined;
   const fallback =
     config.fallbackModel === undefined
       ? undefined
@@ -99,7 +111,17 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
     if (problem) throw new SessionSetupError(problem, 2);
   }
   const structured = config.jsonSchema === undefined ? undefined : await structuredOutputFor(config.jsonSchema);
-  return { config, resumed, resolved, permissions, modelOverride, modelInfo, structured, fallback };
+  return {
+    config,
+    resumed,
+    resolved,
+    permissions,
+    modelOverride,
+    modelInfo,
+    structured,
+    fallback,
+    ...(planModel && { planModel }),
+  };
 }
 
 /** The settings; a --settings value that cannot be read is a usage error (exit 2), like any bad flag. */

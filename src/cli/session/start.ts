@@ -37,6 +37,7 @@ import { loadExtraTools } from "./extra-tools.js";
 import { configuredFleetUrl, lazyFleetAccess } from "./fleet-access.js";
 import { setUpLsp } from "./lsp-setup.js";
 import { headlessMcpFeatures, sessionRoots } from "./mcp-features.js";
+import { planModeModelFollower } from "./opusplan.js";
 import { autoModeClassifier, bindPermissions } from "./permissions.js";
 import type { SessionPlan } from "./plan.js";
 import { restoredReads } from "./restore-read-state.js";
@@ -285,6 +286,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           );
     const styleSection = outputStyle.section;
     for (const warning of styleWarnings.splice(0)) warn(warning);
+    const followPlanMode = planModeModelFollower(plan, provider, () => sessionRef);
     const customPrompt = options.systemPrompt ?? config.systemPrompt;
     const userAppend = options.appendSystemPrompt ?? config.appendSystemPrompt;
     const session = createSession({
@@ -335,13 +337,18 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
       ...(fleet ? { fleet: fleet.access } : {}),
       ...(options.editor ? { editor: options.editor } : {}),
       verbose: config.verbose,
-      onAppStateChange: followRoots,
+      onAppStateChange: (state) => {
+        followRoots();
+        followPlanMode?.(state);
+      },
       ...(skillArrival ? { attachmentSources: [skillArrival] } : {}),
       onAttachmentError: (kind, error) =>
         warn(`the ${kind} reminder was skipped: ${error instanceof Error ? error.message : String(error)}`),
       onMemoryNotice: warn,
     });
     sessionRef = session;
+    // A session that starts in plan mode starts on opusplan's plan model.
+    followPlanMode?.(session.getAppState());
     if (resumed?.toolResultTimes)
       for (const { path, record } of restoredReads(resumed.messages, resumed.toolResultTimes, config.cwd))
         session.seedFileRead(path, record);

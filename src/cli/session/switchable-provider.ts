@@ -28,16 +28,20 @@ export function switchableProvider(initial: ResolvedModel, fallback?: ResolvedMo
       // alias) goes where it asks, as the provider itself would send it.
       if (request.model !== initial.model) return initial.provider.stream(request);
       const target = current;
-      // With no fallback to turn to, the target's stream is the answer as it is: a generator here
-      // would only add its cost to each of the answer's events (the common case: no --fallback-model).
-      if (!fallback || fallback.label === target.label)
+      // A model switched to answers under its own name (the assistant message, the transcript that
+      // ccusage prices), not under the name the session started with and still asks for.
+      const switched =
+        target.label === initial.label ? undefined : { provider: target.provider.name, model: target.model };
+      // With no fallback to turn to and no switch, the target's stream is the answer as it is: a
+      // generator here would only add its cost to each of the answer's events (the common case).
+      if ((!fallback || fallback.label === target.label) && !switched)
         return target.provider.stream({ ...request, model: target.model });
       return (async function* () {
         let sentSomething = false;
         try {
           for await (const event of target.provider.stream({ ...request, model: target.model })) {
             sentSomething = true;
-            yield event;
+            yield event.type === "usage" && switched ? { ...event, answeredBy: switched } : event;
           }
         } catch (error) {
           // Only a request that failed whole goes to the fallback: half an answer cannot be merged.
