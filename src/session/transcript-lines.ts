@@ -49,6 +49,8 @@ export interface UserLine extends LineBase {
 
 export interface AssistantLine extends LineBase {
   type: "assistant";
+  /** Claude Code's API request id; with message.id, what usage readers de-duplicate on. */
+  requestId: string;
   message: {
     id: string;
     type: "message";
@@ -63,6 +65,14 @@ export interface AssistantLine extends LineBase {
 }
 
 export type MessageLine = UserLine | AssistantLine;
+
+/**
+ * The ids (message.id, requestId) of each answer read back from a transcript line: a fork writes the
+ * conversation it continues again under the same ids, so readers that add up usage (ccusage count
+ * each id pair once) count each answer once. Kept beside the message, never in it: a message is
+ * what the model is sent.
+ */
+const recordedIds = new WeakMap<Message, { id: string; requestId: string }>();
 
 export function messageLine(
   message: Message,
@@ -91,12 +101,16 @@ export function messageLine(
       ...(message.attachment !== undefined && { attachmentKind: message.attachment }),
     };
   }
+  // The provider's ids are not kept on the message: fresh ones still let readers de-duplicate, and
+  // a message read back from a transcript keeps the ones it had there (a fork's copy is the same answer).
+  const fresh = randomUUID().replace(/-/g, "");
+  const recorded = recordedIds.get(message);
   return {
     ...base,
     type: "assistant",
+    requestId: recorded?.requestId ?? `req_${fresh}`,
     message: {
-      // The provider's id is not kept on the message; a fresh one still lets readers de-duplicate.
-      id: `msg_${randomUUID().replace(/-/g, "")}`,
+      id: recorded?.id ?? `msg_${fresh}`,
       type: "message",
       role: "assistant",
       model: message.model ?? "unknown",
@@ -125,6 +139,9 @@ export function messageFromLine(entry: Record<string, unknown>): Message | undef
   if (typeof wire.model === "string" && wire.model !== "unknown") assistant.model = wire.model;
   if (typeof wire.stop_reason === "string") assistant.stopReason = wire.stop_reason;
   if (wire.usage && typeof wire.usage.input_tokens === "number") assistant.usage = wire.usage;
+  if (typeof wire.id === "string" && typeof entry.requestId === "string") {
+    recordedIds.set(assistant, { id: wire.id, requestId: entry.requestId });
+  }
   return assistant;
 }
 

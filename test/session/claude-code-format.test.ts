@@ -111,6 +111,32 @@ describe("Claude Code's transcript shape", () => {
     expect(lines.map((l) => l.parentUuid)).toEqual([null, lines[0]?.uuid, lines[1]?.uuid, lines[2]?.uuid]);
   });
 
+  it("a fork writes the answers it continues from under their first message.id and requestId", async () => {
+    const home = tempDir("warden-fork-ids-home-");
+    const cwd = tempDir("warden-fork-ids-project-");
+    const script = writeScript(cwd, [{ content: [text("first")] }, { content: [text("forked")] }]);
+    const run = (args: string[]) =>
+      runCli(["-p", "go", "--model", `replay:${script}`, "--output-format", "json", "--cwd", cwd, ...args], {
+        home,
+        env: { WARDEN_HOME: process.env.WARDEN_HOME as string },
+      });
+    const first = await run([]);
+    const firstId = String(jsonLines(first.stdout)[0]?.session_id);
+    const fork = await run(["--resume", firstId, "--fork-session"]);
+    const forkId = String(jsonLines(fork.stdout)[0]?.session_id);
+    expect(forkId).not.toBe(firstId);
+    const ids = (id: string) =>
+      linesOf(transcriptPath(cwd, id))
+        .filter((l) => l.type === "assistant")
+        .map((l) => `${String(l.message?.id)} ${String(l.requestId)}`);
+    const [original] = ids(firstId);
+    expect(original).toMatch(/^msg_\w+ req_\w+$/);
+    const copied = ids(forkId);
+    expect(copied).toHaveLength(2);
+    expect(copied[0]).toBe(original);
+    expect(copied[1]).not.toBe(original);
+  });
+
   it("still resumes a transcript written in Warden's first format, and goes on in the new one", async () => {
     const home = tempDir("warden-home-");
     const cwd = tempDir("warden-old-");
@@ -225,5 +251,36 @@ describe.skipIf(!ccusageRuns)("ccusage on Warden's transcripts", () => {
       totalTokens: 3175,
     });
     expect(parsed.totals).toMatchObject({ inputTokens: 2500, outputTokens: 75, totalTokens: 3175 });
+  });
+
+  it("counts a forked session's copy of the conversation it continues once", async () => {
+    const home = tempDir("warden-ccusage-fork-home-");
+    const wardenHome = join(home, ".warden");
+    const cwd = tempDir("warden-ccusage-fork-project-");
+    const answer = (name: string, text: string, input: number, output: number) =>
+      writeScript(
+        cwd,
+        [{ content: [{ type: "text", text }], usage: { input_tokens: input, output_tokens: output } }],
+        name,
+      );
+    const run = (script: string, args: string[]) =>
+      runCli(["-p", "go", "--model", `replay:${script}`, "--output-format", "json", "--cwd", cwd, ...args], {
+        home,
+        env: { WARDEN_HOME: wardenHome },
+      });
+    const first = await run(answer("first.jsonl", "first", 1000, 100), []);
+    expect(first.code, first.stderr).toBe(0);
+    const sessionId = String(jsonLines(first.stdout)[0]?.session_id);
+    const fork = await run(answer("fork.jsonl", "forked", 2000, 10), ["--resume", sessionId, "--fork-session"]);
+    expect(fork.code, fork.stderr).toBe(0);
+    const report = spawnSync(process.execPath, [ccusageCli, "claude", "session", "--json", "--offline"], {
+      cwd: home,
+      encoding: "utf8",
+      env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: wardenHome },
+      timeout: 60_000,
+    });
+    expect(report.status, report.stderr).toBe(0);
+    const parsed = JSON.parse(report.stdout) as { totals: Record<string, number> };
+    expect(parsed.totals).toMatchObject({ inputTokens: 3000, outputTokens: 110 });
   });
 });
