@@ -279,6 +279,8 @@ function buildSettingsFields(): readonly SettingsField[] {
     { path: ["webFetch"], schema: webFetchSettingsSchema, critical: true },
     { path: ["webSearch"], schema: webSearchSettingsSchema, critical: false },
     { path: ["smallFastModel"], schema: z.string().min(1), critical: false },
+    // Claude Code's: a shell command whose output is the Anthropic API key (src/cli/session/provider-env.ts).
+    { path: ["apiKeyHelper"], schema: z.string().min(1), critical: false },
     { path: ["statusLine"], schema: statusLineSettingsSchema, critical: false },
     { path: ["outputStyle"], schema: z.string().min(1), critical: false },
     // Dropping a broken plugin list leaves plugins off (narrower), so not critical (src/config/plugins/).
@@ -352,6 +354,8 @@ export interface Settings {
   statusLine?: StatusLineSettings;
   /** The model tools' side queries ask (WebFetch reading a page), of the session's provider. */
   smallFastModel?: string;
+  /** A shell command that prints the Anthropic API key (Claude Code's `apiKeyHelper`). */
+  apiKeyHelper?: string;
   /** The fleet a session may use (WARDEN_REDIS_URL wins): `{ "redisUrl": "redis://host:6379" }`. */
   fleet?: { redisUrl?: string; worker?: FleetWorkerSettings };
   /** Plugins on (`true`) or off (`false`) by `name@marketplace`, as Claude Code writes them (src/config/plugins/). */

@@ -23,7 +23,7 @@ import {
 } from "./model-choice.js";
 import { modelOverrideFromSettings } from "./model-settings.js";
 import { sessionPermissionsInstallingPlugins } from "./permissions.js";
-import { applyProviderEnv } from "./provider-env.js";
+import { applyApiKeyHelper, applyProviderEnv } from "./provider-env.js";
 import { loadResumed, type ResumedSession, type ResumeRequest } from "./resume.js";
 import { SessionSetupError } from "./setup-error.js";
 
@@ -77,6 +77,7 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
   const mcpProblems = mcpConfigArgProblems(config.mcpConfig, config.cwd);
   if (mcpProblems.length > 0) throw new SessionSetupError(`bad --mcp-config: ${mcpProblems.join("; ")}`, 2);
   if (request.ownsProcess) applyProviderEnv(permissions.settings.files);
+  const keyHelper = request.ownsProcess === true && settingsValue(permissions.settings, "apiKeyHelper") !== undefined;
   // Claude Code's order: the flag, then ANTHROPIC_MODEL, then settings `model`.
   const modelSpec =
     request.model ??
@@ -84,7 +85,7 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
     resumed?.model ??
     anthropicModelFromEnv() ??
     settingsModel(permissions) ??
-    chooseDefaultModel();
+    chooseDefaultModel(keyHelper);
   // An unknown provider, a missing or malformed replay script: the model named cannot be used (usage).
   const usable = (spec: string) =>
     resolveModel(spec, config.cwd, request.onRetry).catch((error: unknown) => {
@@ -99,6 +100,10 @@ export async function planSession(config: SessionConfig, request: PlanRequest): 
       : await resolveModel(config.fallbackModel, config.cwd, request.onRetry).catch((error: unknown) => {
           throw new SessionSetupError(`--fallback-model: ${error instanceof Error ? error.message : String(error)}`, 2);
         });
+  // The key the helper prints is the Anthropic API's: asked only when a model there is used.
+  if (keyHelper && [resolved, fallback, planModel].some((model) => model?.provider.name === "anthropic")) {
+    applyApiKeyHelper(permissions.settings, config.cwd);
+  }
   if (fallback && fallback.label === resolved.label) {
     throw new SessionSetupError("--fallback-model must differ from the main model", 2);
   }
@@ -157,8 +162,9 @@ function settingsModel(permissions: SessionPermissions): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
-function chooseDefaultModel(): string {
-  const choice = defaultModelSpec();
+/** `keyHelper`: settings name an apiKeyHelper, which stands for an Anthropic key not yet asked for. */
+function chooseDefaultModel(keyHelper: boolean): string {
+  const choice = defaultModelSpec(keyHelper ? { ...process.env, ANTHROPIC_API_KEY: "(apiKeyHelper)" } : process.env);
   if ("error" in choice) throw new SessionSetupError(choice.error, 2);
   return choice.spec;
 }
