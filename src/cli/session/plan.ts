@@ -37,7 +37,8 @@ export interface PlanRequest extends ResumeRequest {
   onRetry?: (info: RetryInfo) => void;
   /**
    * The process runs this session alone (the CLI's -p, UI and stream-json modes): the providers'
-   * variables of settings `env` are set in it (provider-env.ts). Not for ACP's many sessions.
+   * variables of settings `env` are set in it, and settings `apiKeyHelper` may set its key
+   * (provider-env.ts). Not for ACP's many sessions.
    */
   ownsProcess?: boolean;
 }
