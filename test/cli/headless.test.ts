@@ -136,6 +136,25 @@ describe("warden -p (headless)", () => {
     expect(plain.stdout).toBe("The tool said hello.\n");
   });
 
+  it("prints one JSON array of every message, the result last, with --output-format json --verbose", async () => {
+    // Claude Code's shape: a script written against `claude -p --output-format json --verbose`
+    // reads an array (and takes the result from its end).
+    const { home, cwd, script } = setup(echoThenDone);
+    const run = await runCli(
+      ["-p", "hi", "--model", `replay:${script}`, "--output-format", "json", "--verbose", "--cwd", cwd],
+      { home },
+    );
+    expect(run.code).toBe(0);
+    // Nothing on stderr: the calls are in the array, not said as `[tool]` lines.
+    expect(run.stderr).toBe("");
+    expect(run.stdout.endsWith("]\n")).toBe(true);
+    const all = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
+    expect(all.map((m) => m.type)).toEqual(["system", "user", "assistant", "user", "assistant", "result"]);
+    expect(all[0]).toMatchObject({ subtype: "init", cwd });
+    expect(JSON.stringify(all[3])).toContain(`echo: hello from ${cwd}`);
+    expect(all.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "The tool said hello." });
+  });
+
   it("reads the prompt from stdin", async () => {
     const { home, cwd, script } = setup([{ content: [text("got it")] }]);
     const run = await runCli(["-p", "--model", `replay:${script}`, "--output-format", "stream-json", "--cwd", cwd], {

@@ -187,7 +187,7 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   reporterRef = reporter;
   reporter.init(initInfoOf(built));
   if (config.includePartialMessages) reporter.includePartialMessages();
-  if (config.outputFormat === "stream-json") {
+  if (reporter.streamsMessages) {
     reportTaskLines(session, (fields) => reporter.system(fields));
     // Before the SessionStart hooks run (runStartHooks below), so their lines are reported too.
     if (config.includeHookEvents) reportHookLines(built.plan.permissions.hooks, (fields) => reporter.system(fields));

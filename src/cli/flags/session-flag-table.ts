@@ -52,7 +52,12 @@ export const OPTIONS: OptionSpec[] = [
     arg: "<usd>",
     help: "Stop once the session has spent this many US dollars",
   },
-  { names: ["--verbose"], kind: "boolean", key: "verbose", help: "Report tool calls on stderr" },
+  {
+    names: ["--verbose"],
+    kind: "boolean",
+    key: "verbose",
+    help: "Report tool calls on stderr (json: print every message, in one array)",
+  },
   {
     names: ["--append-system-prompt"],
     kind: "string",

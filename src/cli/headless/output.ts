@@ -1,6 +1,7 @@
 // What a headless session prints. stream-json is one JSON object per line, shaped like Claude
 // Code's so existing consumers can read it: system/init, assistant, user, then one result line.
-// json prints only the result object; text prints only the final answer.
+// json prints only the result object (with --verbose, as Claude Code does: one JSON array of every
+// line stream-json would print, the result last); text prints only the final answer.
 
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
 import type { ServerLogMessage } from "../../mcp/client-features/types.js";
@@ -37,6 +38,11 @@ export class HeadlessReporter {
   readonly callOrder = new CallOrder();
   /** Foreground subagents whose model request is being written (closed when the main loop goes on). */
   private readonly openSubagents = new Set<string>();
+  /**
+   * json with --verbose: the lines stream-json would print, kept for the one array printed at the
+   * end (Claude Code's shape there; a script written against it reads the result as the last item).
+   */
+  private readonly collected: object[] | undefined;
 
   constructor(
     private readonly format: OutputFormat,
@@ -44,11 +50,18 @@ export class HeadlessReporter {
     private readonly err: (text: string) => void,
     private readonly sessionId: string,
     private readonly verbose: boolean,
-  ) {}
+  ) {
+    this.collected = format === "json" && verbose ? [] : undefined;
+  }
+
+  /** Whether the session's messages are written out (stream-json, or collected for json --verbose). */
+  get streamsMessages(): boolean {
+    return this.format === "stream-json" || this.collected !== undefined;
+  }
 
   init(info: InitInfo): void {
     this.bareModel = info.bareModel;
-    if (this.format !== "stream-json") return;
+    if (!this.streamsMessages) return;
     this.line({
       type: "system",
       subtype: "init",
@@ -101,7 +114,7 @@ export class HeadlessReporter {
     status: number | undefined;
     error: string;
   }): void {
-    if (this.format !== "stream-json") {
+    if (!this.streamsMessages) {
       const seconds =
         info.delayMs < 10_000 ? (info.delayMs / 1000).toFixed(1) : String(Math.round(info.delayMs / 1000));
       const status = info.status === undefined ? "" : `${info.status}: `;
@@ -131,7 +144,7 @@ export class HeadlessReporter {
 
   /** Any other line of the stream (system status lines of the control protocol). */
   system(fields: Record<string, unknown>): void {
-    if (this.format === "stream-json")
+    if (this.streamsMessages)
       this.line({ type: "system", ...fields, session_id: this.sessionId, uuid: crypto.randomUUID() });
   }
 
@@ -146,18 +159,17 @@ export class HeadlessReporter {
       case "assistant":
         this.stopApiClock();
         this.lastAssistant = event.message;
-        if (this.format === "stream-json")
-          this.line(this.assistantLine(event.message, null, this.partial?.takeMessageId()));
+        if (this.streamsMessages) this.line(this.assistantLine(event.message, null, this.partial?.takeMessageId()));
         this.callOrder.shown(toolUseIdsOf(event.message));
         this.callOrder.streamEnded(MAIN_STREAM);
         return;
       case "user":
         // The main loop goes on (an Agent call's result): its subagent has no message left to write.
         this.endSubagentStreams();
-        if (this.format === "stream-json") this.line(this.userLine(event.message, null));
+        if (this.streamsMessages) this.line(this.userLine(event.message, null));
         return;
       case "tool_result":
-        if (this.verbose && this.format !== "stream-json") {
+        if (this.verbose && !this.streamsMessages) {
           // A refused call is not a failed one: say which, as a script reading stderr needs to know.
           const status = event.denial ? "denied" : event.result.is_error ? "error" : "ok";
           const text = toolResultText(event.result.content);
@@ -168,7 +180,7 @@ export class HeadlessReporter {
         return;
       case "todo":
         // The task list as it now is, for a consumer's progress panel (not a Claude Code line type).
-        if (this.format === "stream-json") {
+        if (this.streamsMessages) {
           this.line({
             type: "todo",
             family: event.list.family,
@@ -180,7 +192,7 @@ export class HeadlessReporter {
         return;
       case "brief":
         // A message the model sent the user while working (SendUserMessage; not a Claude Code line type).
-        if (this.format === "stream-json") {
+        if (this.streamsMessages) {
           this.line({
             type: "brief",
             message: event.message.message,
@@ -195,7 +207,7 @@ export class HeadlessReporter {
         return;
       case "compact_boundary":
         // Claude Code's shape: consumers learn the conversation was summarised and how big it was.
-        if (this.format === "stream-json") {
+        if (this.streamsMessages) {
           this.line({
             type: "system",
             subtype: "compact_boundary",
@@ -230,13 +242,13 @@ export class HeadlessReporter {
         this.callOrder.streamStarted(parentToolUseId);
         return;
       case "assistant":
-        if (this.format === "stream-json") this.line(this.assistantLine(event.message, parentToolUseId));
+        if (this.streamsMessages) this.line(this.assistantLine(event.message, parentToolUseId));
         this.callOrder.shown(toolUseIdsOf(event.message));
         this.openSubagents.delete(parentToolUseId);
         this.callOrder.streamEnded(parentToolUseId);
         return;
       case "user":
-        if (this.format === "stream-json") this.line(this.userLine(event.message, parentToolUseId));
+        if (this.streamsMessages) this.line(this.userLine(event.message, parentToolUseId));
         return;
       case "terminal":
         this.openSubagents.delete(parentToolUseId);
@@ -258,7 +270,7 @@ export class HeadlessReporter {
    */
   serverLog(message: ServerLogMessage): void {
     if (!this.verbose) return;
-    if (this.format === "stream-json") {
+    if (this.streamsMessages) {
       this.line({
         type: "system",
         subtype: "mcp_log",
@@ -332,6 +344,9 @@ export class HeadlessReporter {
       if (structured?.output !== undefined) this.out(`${JSON.stringify(structured.output.data)}\n`);
       else if (result.result) this.out(result.result.endsWith("\n") ? result.result : `${result.result}\n`);
       if (result.error) this.err(`warden: ${result.error}\n`);
+    } else if (this.collected) {
+      this.collected.push(result);
+      this.out(`${JSON.stringify(this.collected)}\n`);
     } else {
       this.line(result);
     }
@@ -377,7 +392,8 @@ export class HeadlessReporter {
   }
 
   private line(value: object): void {
-    this.out(`${JSON.stringify(value)}\n`);
+    if (this.collected) this.collected.push(value);
+    else this.out(`${JSON.stringify(value)}\n`);
   }
 }
 
