@@ -161,7 +161,8 @@ export function latestSession(cwd: string): string | undefined {
 /**
  * A prompt typed in the UI: `/name args` naming one of the user's or the project's commands or
  * skills becomes its text, as with `-p`. Its `allowed-tools` hold while this prompt runs and are
- * taken away when it ends (a later prompt is not covered by them).
+ * taken away when it ends (a later prompt is not covered by them); so does its `model`, which
+ * answers this prompt and then gives the session back the model it had.
  */
 async function* runWithSlashCommands(
   built: BuiltSession,
@@ -186,7 +187,19 @@ async function* runWithSlashCommands(
       rules: { ...context.rules, allow: [...context.rules.allow.filter(keep), ...extra] },
     }));
   if (granted.length > 0) withRules(() => true, granted);
+  const modelBefore = expanded.model !== undefined ? session.modelLabel : undefined;
+  let modelSwitched = false;
   try {
+    if (expanded.model !== undefined) {
+      try {
+        await built.commands.setModel(expanded.model, "command");
+        modelSwitched = true;
+      } catch (error) {
+        warn(
+          `the model ${JSON.stringify(expanded.model)} the command asks for is not used: ${(error as Error).message}`,
+        );
+      }
+    }
     let text = expanded.prompt;
     if (expanded.fromFile) {
       // Its `!`command`` marks run now, with its grants in force; one that asks asks the person.
@@ -202,5 +215,12 @@ async function* runWithSlashCommands(
     return yield* built.runPrompt(withHookContext(text, expanded));
   } finally {
     if (granted.length > 0) withRules((rule) => !granted.includes(rule), []);
+    if (modelSwitched && modelBefore !== undefined) {
+      await built.commands
+        .setModel(modelBefore, "command")
+        .catch((error: unknown) =>
+          warn(`the session's model ${modelBefore} was not taken back after the command: ${(error as Error).message}`),
+        );
+    }
   }
 }
