@@ -1,0 +1,46 @@
+// Where a PowerShell path argument lands. PowerShell is not bash: on every platform it takes `\`
+// as a path separator (`Get-Content ..\..\etc\passwd` on Linux reads /etc/passwd), a path may
+// name its provider (`FileSystem::/etc/passwd`, `Microsoft.PowerShell.Core\FileSystem::x`), and
+// a drive may be no folder at all (`env:GITHUB_TOKEN`, `function:ls`, `variable:x`, `HKCU:`).
+// Checking such a word as a plain relative file name would place it inside the working folder.
+import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
+
+/** `Provider::rest`, optionally module-qualified (`Microsoft.PowerShell.Core\FileSystem::rest`). */
+const PROVIDER_QUALIFIED = /^(?:[\w.]+\\)?([\w.]+)::(.*)$/s;
+/** `Name:rest`: a PowerShell drive (one letter on Windows is a disk). */
+const DRIVE = /^([A-Za-z][\w]*):(.*)$/s;
+
+export type PsPath =
+  /** The file system paths the word may name (both readings of a `\`), absolute. */
+  | { kind: "file"; paths: string[] }
+  /** A drive or provider that holds no files: environment variables, functions, the registry... */
+  | { kind: "provider"; drive: string };
+
+export function psPathOf(text: string, cwd: string): PsPath {
+  let rest = text;
+  const qualified = PROVIDER_QUALIFIED.exec(rest);
+  if (qualified) {
+    const provider = qualified[1] ?? "";
+    if (provider.toLowerCase() !== "filesystem") return { kind: "provider", drive: provider };
+    rest = qualified[2] ?? "";
+  }
+  const drive = DRIVE.exec(rest);
+  // A disk letter is a path on Windows; anywhere else (and for any longer name) a drive that is
+  // no folder of ours: `env:`, `variable:`, `function:`, `alias:`, `temp:`, `cert:`, `HKLM:`.
+  if (drive && !(process.platform === "win32" && drive[1]?.length === 1)) {
+    return { kind: "provider", drive: drive[1] ?? "" };
+  }
+  const readings = rest.includes("\\") ? [rest, rest.replace(/\\/g, "/")] : [rest];
+  return { kind: "file", paths: [...new Set(readings.map((r) => absolute(r, cwd)))] };
+}
+
+/** Whether a provider drive is the environment (`env:`, `Environment::`): reading it prints secrets. */
+export function isEnvironmentDrive(drive: string): boolean {
+  return /^(env|environment)$/i.test(drive);
+}
+
+function absolute(text: string, cwd: string): string {
+  const home = /^~(?=$|[\\/])/.test(text) ? `${homedir()}${text.slice(1)}` : text;
+  return isAbsolute(home) ? resolve(home) : resolve(cwd, home);
+}
