@@ -242,6 +242,19 @@ describe("path constraints", () => {
     await expectAllowed(["grep -f patterns.txt src", "find . -newer package.json"]);
   });
 
+  it("checks find's start points after its leading options (-H, -L, -P, -D, -O, --)", async () => {
+    await expectAsked([
+      "find -L /etc -name passwd",
+      "find -H ~ -name id_rsa",
+      "find -P / -name x",
+      "find -O3 / -name x",
+      "find -D stat / -name x",
+      "find -L -H -- ~/.ssh",
+      "find -files0-from starts.txt -name x",
+    ]);
+    await expectAllowed(["find -L . -name x", "find -H src -type f", "find -O2 -D stat -- src -name '*.ts'"]);
+  });
+
   it("follows cd: a later relative path lands where cd went", async () => {
     await expectAsked(["cd / && cat etc/passwd", "cd ~ && ls", "cd .. && ls", "pushd /tmp && ls", "cd $X && ls"]);
     await expectAllowed(["cd src && cat a.ts"]);
