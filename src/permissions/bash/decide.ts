@@ -30,6 +30,7 @@ import {
 import { fileRuleDecision } from "./file-rules.js";
 import { gitConfigWritten } from "./git-config-write.js";
 import { gitConfigObjection } from "./git-read-only.js";
+import { linkedReadOutside } from "./link-reads.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { beyondRule } from "./rule-scope.js";
 import { type BashRule, bashRulesOf, ruleMatchesWords } from "./rules.js";
@@ -320,6 +321,8 @@ function judgePart(
         reason: `it reads ${input.target.value}, outside the working directories`,
         outside: { at: input.target.literal ? resolveWordPath(input.target, command.cwd) : undefined },
       };
+    const linked = linkedReadOutside(deepest?.words ?? command.words, verdict.paths, command.cwd, context);
+    if (linked) return { allowed: false, reason: linked.reason, outside: { at: linked.at } };
     const gitObjection = deepest ? gitConfigObjection(deepest.words, command.cwd) : undefined;
     if (gitObjection) return { allowed: false, reason: gitObjection };
     return { allowed: true };
