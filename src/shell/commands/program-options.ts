@@ -103,9 +103,11 @@ const PROGRAM_OPTIONS: Record<string, ProgramOptionSpec> = {
   fdfind: { short: "xX", long: ["exec", "exec-batch"] },
   go: { singleDash: ["exec", "toolexec", "vettool", "overlay"], long: ["exec", "toolexec", "vettool", "overlay"] },
   cargo: { long: ["config"] },
-  npm: { long: ["script-shell", "node-options", "userconfig", "globalconfig", "call"], short: "c" },
-  pnpm: { long: ["script-shell", "node-options", "config"] },
-  yarn: { long: ["script-shell", "node-options"] },
+  // `--prefix`/`-C` (npm), `--dir`/`-C` (pnpm) and `--cwd` (yarn) run another folder's
+  // package.json scripts: `npm run test --prefix /tmp` runs /tmp's "test", not the project's.
+  npm: { long: ["script-shell", "node-options", "userconfig", "globalconfig", "call", "prefix"], short: "cC" },
+  pnpm: { long: ["script-shell", "node-options", "config", "dir"], short: "C" },
+  yarn: { long: ["script-shell", "node-options", "cwd"] },
   make: { long: ["eval"], assignments: /^(SHELL|MAKESHELL|\.SHELLFLAGS)[:+?]?=/ },
   gmake: { long: ["eval"], assignments: /^(SHELL|MAKESHELL|\.SHELLFLAGS)[:+?]?=/ },
   pytest: { short: "p" },
