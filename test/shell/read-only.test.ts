@@ -86,8 +86,17 @@ describe("flag-level allowlists", () => {
     ]);
   });
 
-  it("sort, uniq, xxd, tree and printf without their writing forms", async () => {
-    await expectAllowed(["sort -rn -k2 a.txt", "uniq -c a.txt", "xxd a.bin", "tree -L 2", "printf '%s\\n' a"]);
+  it("sort, uniq, xxd, tree, base64 and printf without their writing forms", async () => {
+    await expectAllowed([
+      "sort -rn -k2 a.txt",
+      "uniq -c a.txt",
+      "xxd a.bin",
+      "tree -L 2",
+      "printf '%s\\n' a",
+      "base64 -w0 a.txt",
+      "base64 -i a.txt",
+      "hexdump -C a.bin",
+    ]);
     await expectAsked([
       "sort -o out a.txt",
       "sort -uo out a.txt",
@@ -99,6 +108,12 @@ describe("flag-level allowlists", () => {
       "xxd a.bin out.bin",
       "tree -o out.txt",
       "printf -v X %s 1",
+      // macOS base64 writes its output file with -o, and reads -i's; hexdump -f reads a format file.
+      "base64 a.txt -o out.txt",
+      "base64 -i a.txt -oout.txt",
+      "base64 --output=out.txt a.txt",
+      "base64 -i /etc/passwd",
+      "hexdump -f /etc/passwd a.bin",
     ]);
   });
 
