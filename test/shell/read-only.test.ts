@@ -86,7 +86,7 @@ describe("flag-level allowlists", () => {
     ]);
   });
 
-  it("sort, uniq, xxd, tree, base64 and printf without their writing forms", async () => {
+  it("sort, uniq, xxd, tree, base64, ps and printf without their writing or secret-printing forms", async () => {
     await expectAllowed([
       "sort -rn -k2 a.txt",
       "uniq -c a.txt",
@@ -96,6 +96,8 @@ describe("flag-level allowlists", () => {
       "base64 -w0 a.txt",
       "base64 -i a.txt",
       "hexdump -C a.bin",
+      "ps aux",
+      "ps -ef",
     ]);
     await expectAsked([
       "sort -o out a.txt",
@@ -114,6 +116,10 @@ describe("flag-level allowlists", () => {
       "base64 --output=out.txt a.txt",
       "base64 -i /etc/passwd",
       "hexdump -f /etc/passwd a.bin",
+      // Process environments hold secrets: BSD-style `e`, and macOS -E.
+      "ps auxe",
+      "ps -E",
+      "ps -axE",
     ]);
   });
 

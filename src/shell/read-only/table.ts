@@ -307,6 +307,8 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   pwd: NO_OPERANDS,
   ps: {
     operands: "none",
+    // macOS `ps -E` prints each process's environment, as BSD-style `ps e` does (see classify.ts).
+    unsafeShort: "E",
     shortWithValue: "oOpuUgGtCq",
     longWithValue: ["sort", "format", "pid", "ppid", "user", "group", "cols", "columns", "rows", "width"],
   },
