@@ -30,7 +30,7 @@ import {
 import { fileRuleDecision } from "./file-rules.js";
 import { gitConfigWritten } from "./git-config-write.js";
 import { gitConfigObjection } from "./git-read-only.js";
-import { linkedReadOutside } from "./link-reads.js";
+import { linkedReadOutside, linkOutsideUnder } from "./link-reads.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { beyondRule } from "./rule-scope.js";
 import { type BashRule, bashRulesOf, ruleMatchesWords } from "./rules.js";
@@ -300,8 +300,18 @@ function judgePart(
   }
   const deepest = [...part.unwrapping.views].reverse().find((v) => v.transparent);
   const verdict = classifyReadOnly(deepest?.words ?? command.words);
-  if (verdict.readOnly && deepest?.words[0]?.value === "xargs" && !producesProjectPaths(command.stdinFrom)) {
-    return { allowed: false, reason: "xargs reads its arguments from input that may name any file" };
+  if (verdict.readOnly && deepest?.words[0]?.value === "xargs") {
+    if (!producesProjectPaths(command.stdinFrom))
+      return { allowed: false, reason: "xargs reads its arguments from input that may name any file" };
+    // The names are the project's, but one may be a link that leads outside it.
+    const listed = command.stdinFrom?.cwd ?? command.cwd;
+    const target = linkOutsideUnder(listed, context);
+    if (target !== undefined)
+      return {
+        allowed: false,
+        reason: `xargs reads names listed under ${listed}, where a link leads to ${target}, outside the working directories`,
+        outside: { at: target },
+      };
   }
   if (verdict.readOnly) {
     // Path constraints hold whether or not a rule names the command.

@@ -54,7 +54,7 @@ export function linkedReadOutside(
   // With no folder named, these commands search the one they run in.
   if (paths.length === 0) folders.push(cwd);
   for (const folder of folders) {
-    const target = linkTargetsUnder(folder).find((t) => !isInsideWorkingDirectories(t, context));
+    const target = linkOutsideUnder(folder, context);
     if (target !== undefined)
       return {
         reason: `it follows the links under ${folder}, and one leads to ${target}, outside the working directories`,
@@ -64,6 +64,14 @@ export function linkedReadOutside(
   return undefined;
 }
 
+/**
+ * Where a link under `folder` leads when that is outside the working directories: the names a
+ * lister there prints (`git ls-files`, `find .`, `ls`) may be such a link, and what they feed
+ * (`| xargs cat`) reads where it leads.
+ */
+export function linkOutsideUnder(folder: string, context: ToolPermissionContext): string | undefined {
+  return linkTargetsUnder(folder).find((t) => !isInsideWorkingDirectories(t, context));
+}
 /** Whether the command, reading a folder whole, follows the symbolic links it meets there. */
 function followsLinks(words: Field[]): boolean {
   const name = commandBaseName(words[0]?.value ?? "");

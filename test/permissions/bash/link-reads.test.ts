@@ -1,6 +1,7 @@
 // Reads that leave the project through a symbolic link the command never names: a glob expanding
 // through a link (`cat */s.txt`), and recursive reads that follow links (`grep -R`, `rg -L`,
-// `find -L`, `ls -RL`). Each is first run in real bash to show it does reach the outside file.
+// `find -L`, `ls -RL`), and a lister's names fed to a reader (`ls | xargs cat`). Each is first run in
+// real bash to show it does reach the outside file.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ mkdirSync(join(project, "src"));
 writeFileSync(join(project, "src", "a.txt"), "inside\n");
 // A repository can ship this link: it is checked out as is.
 symlinkSync(outside, join(project, "docs"));
+symlinkSync(join(outside, "s.txt"), join(project, "notes.txt"));
 
 /** Links only inside: the same commands stay allowed. */
 const clean = mkdtempSync(join(tmpdir(), "warden-link-clean-"));
@@ -63,6 +65,19 @@ describe("reads through a link the command does not name", () => {
       "du -L .",
     ])
       expect(await outcome(command), command).toBe("ask");
+  });
+
+  it("asks when a lister's names feed a reader through xargs and a link there leads outside", async () => {
+    expect(bashPrints("ls | xargs cat 2>/dev/null")).toContain("outside-secret");
+    for (const command of [
+      "ls | xargs cat",
+      "find . -type l | xargs cat",
+      "rg --files | xargs grep x",
+      "fd | xargs cat",
+    ])
+      expect(await outcome(command), command).toBe("ask");
+    for (const command of ["ls | xargs cat", "find . -name '*.txt' | xargs wc -l"])
+      expect(await outcome(command, clean), command).toBe("allow");
   });
 
   it("asks in plan mode too, and names where the link leads", async () => {
