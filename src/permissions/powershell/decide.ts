@@ -9,7 +9,6 @@ import {
   classOfCmdlet,
   NATIVE_ON_UNIX,
   type PsAnalysis,
-  type PsArgument,
   type PsCommand,
   readsPaths,
   WHOLE_TREE_PARAMETERS,
@@ -21,8 +20,12 @@ import type { PermissionResult, PermissionRule, ToolPermissionContext } from "..
 import { isProtectedPath } from "../bash/paths.js";
 import { isInsideWorkingDirectories, READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
-import { isEnvironmentDrive, type PsPath, psPathOf } from "./paths.js";
+import { listedReadOutside, wildcardReadOutside } from "./link-reads.js";
+import { isEnvironmentDrive, type PsPath, patternValues, placeOf, psPathOf } from "./paths.js";
 import { commandsPassedOn, POWERSHELL_TOOL_NAME, type PsRule, powerShellRulesOf, ruleMatchesCommand } from "./rules.js";
+
+/** `-FollowSymlink`: a listing that descends into linked folders. */
+const FOLLOW_PARAMETERS = new Set(["followsymlink"]);
 
 /** Above this many commands nobody can review the list; the script asks. */
 const MAX_COMMANDS_FOR_ALLOW = 100;
@@ -181,7 +184,10 @@ function judgeCommand(command: PsCommand, allowRules: PsRule[], context: ToolPer
     return { allowed: false, reason: `\`${command.source.trim()}\` is not known to only read` };
   // A reader reads without a prompt only inside the working directories.
   if (!readsPaths(command.canonical)) return { allowed: true };
+  const follows = command.args.some((a) => a.kind === "parameter" && isParameterPrefix(a.text, FOLLOW_PARAMETERS));
   const patterns = patternValues(command);
+  const listed = listedReadOutside(command, patterns, follows, cwd, context);
+  if (listed) return { allowed: false, reason: listed };
   for (const arg of command.args) {
     if (arg.kind !== "value") continue;
     if (!arg.literal)
@@ -199,6 +205,8 @@ function judgeCommand(command: PsCommand, allowRules: PsRule[], context: ToolPer
         allowed: false,
         reason: `\`${command.source.trim()}\` reads ${arg.text}, outside the working directories`,
       };
+    const linked = place.paths.map((p) => wildcardReadOutside(command, p, cwd, context)).find(Boolean);
+    if (linked) return { allowed: false, reason: linked };
   }
   return { allowed: true };
 }
@@ -248,32 +256,6 @@ function fieldsOf(command: PsCommand): Field[] {
       .pop()
       ?.replace(/\.exe$/i, "") ?? command.name;
   return [field(name), ...command.args.map((a) => field(a.text, a.literal))];
-}
-
-/**
- * The values a reader takes as a search pattern, not a path: `-Pattern`'s, or Select-String's
- * first positional value. A pattern such as `TODO:` would otherwise read as a PowerShell drive.
- */
-function patternValues(command: PsCommand): Set<PsArgument> {
-  const patterns = new Set<PsArgument>();
-  let named = false;
-  command.args.forEach((arg, i) => {
-    const before = command.args[i - 1];
-    if (arg.kind === "parameter" && /^-pattern$/i.test(arg.text)) named = true;
-    if (arg.kind === "value" && before?.kind === "parameter" && /^-pattern$/i.test(before.text)) patterns.add(arg);
-  });
-  if (command.canonical === "select-string" && !named) {
-    const first = command.args.find((arg, i) => arg.kind === "value" && command.args[i - 1]?.kind !== "parameter");
-    if (first) patterns.add(first);
-  }
-  return patterns;
-}
-
-/** Where a literal value lands; a pattern is checked as the plain relative word it was before. */
-function placeOf(arg: PsArgument, patterns: ReadonlySet<PsArgument>, cwd: string): PsPath {
-  const place = psPathOf(arg.text, cwd);
-  if (place.kind === "provider" && patterns.has(arg)) return psPathOf(`./${arg.text}`, cwd);
-  return place;
 }
 
 /** What the script writes: redirection targets and the values of writing cmdlets (undefined: unknown). */

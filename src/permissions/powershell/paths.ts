@@ -5,6 +5,7 @@
 // Checking such a word as a plain relative file name would place it inside the working folder.
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
+import type { PsArgument, PsCommand } from "../../shell/powershell/index.js";
 
 /** `Provider::rest`, optionally module-qualified (`Microsoft.PowerShell.Core\FileSystem::rest`). */
 const PROVIDER_QUALIFIED = /^(?:[\w.]+\\)?([\w.]+)::(.*)$/s;
@@ -43,4 +44,30 @@ export function isEnvironmentDrive(drive: string): boolean {
 function absolute(text: string, cwd: string): string {
   const home = /^~(?=$|[\\/])/.test(text) ? `${homedir()}${text.slice(1)}` : text;
   return isAbsolute(home) ? resolve(home) : resolve(cwd, home);
+}
+
+/**
+ * The values a reader takes as a search pattern, not a path: `-Pattern`'s, or Select-String's
+ * first positional value. A pattern such as `TODO:` would otherwise read as a PowerShell drive.
+ */
+export function patternValues(command: PsCommand): Set<PsArgument> {
+  const patterns = new Set<PsArgument>();
+  let named = false;
+  command.args.forEach((arg, i) => {
+    const before = command.args[i - 1];
+    if (arg.kind === "parameter" && /^-pattern$/i.test(arg.text)) named = true;
+    if (arg.kind === "value" && before?.kind === "parameter" && /^-pattern$/i.test(before.text)) patterns.add(arg);
+  });
+  if (command.canonical === "select-string" && !named) {
+    const first = command.args.find((arg, i) => arg.kind === "value" && command.args[i - 1]?.kind !== "parameter");
+    if (first) patterns.add(first);
+  }
+  return patterns;
+}
+
+/** Where a literal value lands; a pattern is checked as the plain relative word it was before. */
+export function placeOf(arg: PsArgument, patterns: ReadonlySet<PsArgument>, cwd: string): PsPath {
+  const place = psPathOf(arg.text, cwd);
+  if (place.kind === "provider" && patterns.has(arg)) return psPathOf(`./${arg.text}`, cwd);
+  return place;
 }
