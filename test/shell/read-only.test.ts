@@ -3,7 +3,7 @@
 // directories ask.
 import { describe, expect, it } from "vitest";
 import { analyzeCommand } from "../../src/shell/analysis/index.js";
-import { outcome, project } from "./helpers.js";
+import { decide, outcome, project } from "./helpers.js";
 
 async function expectAllowed(commands: string[]): Promise<void> {
   for (const command of commands) expect(await outcome(command), command).toBe("allow");
@@ -249,6 +249,14 @@ describe("path constraints", () => {
       "cat < /etc/hosts",
     ]);
     await expectAllowed(["cat ./a/../b", "cat /dev/null"]);
+  });
+
+  it("says a path known only at run time may be outside, not that it is", async () => {
+    const result = await decide('for f in src/*.txt; do wc -l "$f"; done');
+    expect(result.behavior).toBe("passthrough");
+    const message = "message" in result ? result.message : "";
+    expect(message).toContain('"$f", a path known only when it runs');
+    expect(message).not.toContain('"$f", outside');
   });
 
   it("checks files named by options as well as operands", async () => {

@@ -319,7 +319,10 @@ function judgePart(
     if (outside)
       return {
         allowed: false,
-        reason: `it reads ${outside.literal ? outside.value : outside.source}, outside the working directories`,
+        // A word known only at run time (`"$f"`) may be outside: say so, not that it is.
+        reason: outside.literal
+          ? `it reads ${outside.value}, outside the working directories`
+          : `it reads ${outside.source}, a path known only when it runs, which may be outside the working directories`,
         outside: { at: outside.literal ? resolveWordPath(outside, command.cwd) : undefined },
       };
     const input = command.redirects.find(
