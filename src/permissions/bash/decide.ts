@@ -31,6 +31,7 @@ import { fileRuleDecision } from "./file-rules.js";
 import { gitConfigWritten } from "./git-config-write.js";
 import { gitConfigObjection } from "./git-read-only.js";
 import { linkedReadOutside, linkOutsideUnder } from "./link-reads.js";
+import { hereResolved, homeResolved } from "./path-candidates.js";
 import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
 import { beyondRule } from "./rule-scope.js";
 import { type BashRule, bashRulesOf, ruleMatchesWords } from "./rules.js";
@@ -239,16 +240,25 @@ export function decideWithoutAnalysis(
   return denyWithoutAnalysis(command, context) ?? safetyAsk(reason);
 }
 
+/**
+ * Where a write target lands, reading `$HOME/x` as `~/x` and `$PWD/x` as the command's folder: a
+ * guess (the script could change HOME first) that is only used to ask more, as protected paths do.
+ */
+function writtenPath(word: Field, cwd: string | undefined): string | undefined {
+  const known = homeResolved(hereResolved(word, cwd) ?? word);
+  return known === undefined ? undefined : resolveWordPath(known, cwd);
+}
+
 function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
   for (const redirect of analysis.structure.redirects) {
     if (!redirect.target || !isOutputRedirect(redirect.operator, redirect.target.value)) continue;
-    const absolute = resolveWordPath(redirect.target, redirect.cwd);
+    const absolute = writtenPath(redirect.target, redirect.cwd);
     if (absolute && isProtectedPath(absolute)) return absolute;
   }
   for (const part of analysis.parts) {
     for (const view of part.unwrapping.views) {
       for (const target of writeTargetsOf(view.words)) {
-        const absolute = resolveWordPath(target, part.command.cwd);
+        const absolute = writtenPath(target, part.command.cwd);
         if (absolute && isProtectedPath(absolute)) return absolute;
       }
       // `git config KEY VALUE` writes the repository's config (core.fsmonitor, core.hooksPath):

@@ -168,6 +168,11 @@ describe("safety findings", () => {
       "unzip x.zip -d .claude",
       "cd .git && tar -xf ../x.tar",
       "patch .git/config < x.diff",
+      // $HOME and $PWD spellings of the same places.
+      "cp x $HOME/.bashrc",
+      'tee -a "${HOME}/.zshrc" < x',
+      "cp x $PWD/.git/hooks/pre-commit",
+      "cp x ${PWD}/.claude/settings.json",
     ]) {
       const result = await decide(command, {
         allow: ["Bash(echo:*)", "Bash(npm run:*)", "Bash(cp:*)", "Bash(tee:*)", "Bash(sed:*)", "Bash(dd:*)"],
