@@ -170,8 +170,10 @@ describe("safety findings", () => {
       "patch .git/config < x.diff",
       // $HOME and $PWD spellings of the same places.
       "cp x $HOME/.bashrc",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
       'tee -a "${HOME}/.zshrc" < x',
       "cp x $PWD/.git/hooks/pre-commit",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
       "cp x ${PWD}/.claude/settings.json",
     ]) {
       const result = await decide(command, {
