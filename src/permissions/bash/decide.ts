@@ -5,16 +5,9 @@
 import { dirname } from "node:path";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { ScriptAnalysis } from "../../shell/analysis/index.js";
-import {
-  type CommandPart,
-  isDangerousEnvVar,
-  isSafeEnvVar,
-  resolveWordPath,
-  writeTargetsOf,
-} from "../../shell/commands/index.js";
+import { type CommandPart, isDangerousEnvVar, isSafeEnvVar, resolveWordPath } from "../../shell/commands/index.js";
 import type { SimpleCommand } from "../../shell/parse/index.js";
 import { classifyReadOnly } from "../../shell/read-only/index.js";
-import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import { addFoldersSuggestion } from "../filesystem/index.js";
@@ -28,11 +21,10 @@ import {
   safetyAsk,
 } from "./deny-match.js";
 import { fileRuleDecision } from "./file-rules.js";
-import { gitConfigWritten } from "./git-config-write.js";
 import { gitConfigObjection } from "./git-read-only.js";
 import { linkedReadOutside, linkOutsideUnder } from "./link-reads.js";
-import { hereResolved, homeResolved } from "./path-candidates.js";
-import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
+import { isReadableWithoutPrompt } from "./paths.js";
+import { findProtectedWrite } from "./protected-writes.js";
 import { beyondRule } from "./rule-scope.js";
 import { type BashRule, bashRulesOf, ruleMatchesWords } from "./rules.js";
 import { secretExfiltrationReason } from "./secret-exfiltration.js";
@@ -238,36 +230,6 @@ export function decideWithoutAnalysis(
   reason: string,
 ): PermissionResult {
   return denyWithoutAnalysis(command, context) ?? safetyAsk(reason);
-}
-
-/**
- * Where a write target lands, reading `$HOME/x` as `~/x` and `$PWD/x` as the command's folder: a
- * guess (the script could change HOME first) that is only used to ask more, as protected paths do.
- */
-function writtenPath(word: Field, cwd: string | undefined): string | undefined {
-  const known = homeResolved(hereResolved(word, cwd) ?? word);
-  return known === undefined ? undefined : resolveWordPath(known, cwd);
-}
-
-function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
-  for (const redirect of analysis.structure.redirects) {
-    if (!redirect.target || !isOutputRedirect(redirect.operator, redirect.target.value)) continue;
-    const absolute = writtenPath(redirect.target, redirect.cwd);
-    if (absolute && isProtectedPath(absolute)) return absolute;
-  }
-  for (const part of analysis.parts) {
-    for (const view of part.unwrapping.views) {
-      for (const target of writeTargetsOf(view.words)) {
-        const absolute = writtenPath(target, part.command.cwd);
-        if (absolute && isProtectedPath(absolute)) return absolute;
-      }
-      // `git config KEY VALUE` writes the repository's config (core.fsmonitor, core.hooksPath):
-      // as protected as a redirection into it.
-      const config = gitConfigWritten(view.words, part.command.cwd);
-      if (config && isProtectedPath(config)) return config;
-    }
-  }
-  return undefined;
 }
 
 type PartVerdict =
