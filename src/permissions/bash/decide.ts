@@ -306,7 +306,11 @@ function judgePart(
         reason: `it reads ${input.target.value}, outside the working directories`,
         outside: { at: input.target.literal ? resolveWordPath(input.target, command.cwd) : undefined },
       };
-    const linked = linkedReadOutside(deepest?.words ?? command.words, verdict.paths, command.cwd, context);
+    // Bash expands a glob in an input redirection too (`cat < d*/key` reads the one match).
+    const inputs = command.redirects.flatMap((r) => (r.operator === "<" && r.target ? [r.target] : []));
+    const linked =
+      linkedReadOutside(deepest?.words ?? command.words, verdict.paths, command.cwd, context) ??
+      linkedReadOutside([], inputs, command.cwd, context);
     if (linked) return { allowed: false, reason: linked.reason, outside: { at: linked.at } };
     const gitObjection = deepest ? gitConfigObjection(deepest.words, command.cwd) : undefined;
     if (gitObjection) return { allowed: false, reason: gitObjection };

@@ -46,7 +46,16 @@ function bashPrints(command: string): string {
 describe("reads through a link the command does not name", () => {
   it("asks for a glob that expands through a link to outside", async () => {
     expect(bashPrints("cat */s.txt")).toContain("outside-secret");
-    for (const command of ["cat */s.txt", "cat d*/*", "head -5 */*", "grep secret */*", "wc -l ?ocs/s.txt"])
+    expect(bashPrints("cat < d*/s.txt")).toContain("outside-secret");
+    for (const command of [
+      "cat */s.txt",
+      "cat d*/*",
+      "head -5 */*",
+      "grep secret */*",
+      "wc -l ?ocs/s.txt",
+      "cat < d*/s.txt",
+      "head -1 < */s.txt",
+    ])
       expect(await outcome(command), command).toBe("ask");
   });
 
