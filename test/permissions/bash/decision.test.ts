@@ -205,6 +205,38 @@ describe("symlinks", () => {
   });
 });
 
+describe("globs into protected places", () => {
+  it("ask for a write whose glob matches a protected place, with an allow rule and in bypass mode", async () => {
+    const root = mkdtempSync(join(tmpdir(), "warden-shell-globs-"));
+    mkdirSync(join(root, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(root, ".claude"));
+    mkdirSync(join(root, "src"));
+    const check = (command: string, mode: "default" | "bypassPermissions") =>
+      checkBashCommandPermission({
+        command,
+        cwd: root,
+        permissionContext: {
+          ...contextWith({ allow: ["Bash(echo:*)", "Bash(cp:*)", "Bash(tee:*)"] }),
+          workingDirectories: [root],
+          mode,
+        },
+      });
+    for (const command of [
+      "echo x > .g?t/config",
+      "cp x .g[i]t/hooks/pre-commit",
+      "tee .gi*/hooks/post-checkout < x",
+      "cp x .clau*/settings.json",
+    ]) {
+      for (const mode of ["default", "bypassPermissions"] as const) {
+        const result = await check(command, mode);
+        expect(result.behavior, `${command} (${mode})`).toBe("ask");
+        expect(result.decisionReason?.type, command).toBe("safetyCheck");
+      }
+    }
+    expect((await check("cp x src/*", "bypassPermissions")).behavior).not.toBe("ask");
+  });
+});
+
 describe("passthrough", () => {
   it("offers a package script's rule by the script's name, which then allows that script and no other", async () => {
     const offered = await decide("npm run build -- --prod");
