@@ -21,7 +21,7 @@ import { isProtectedPath } from "../bash/paths.js";
 import { isInsideWorkingDirectories, READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
 import { listedReadOutside, wildcardReadOutside } from "./link-reads.js";
-import { isEnvironmentDrive, type PsPath, patternValues, placeOf, psPathOf } from "./paths.js";
+import { isEnvironmentDrive, type PsPath, patternValues, placeOf, psPathOf, withWildcardMatches } from "./paths.js";
 import { commandsPassedOn, POWERSHELL_TOOL_NAME, type PsRule, powerShellRulesOf, ruleMatchesCommand } from "./rules.js";
 
 /** `-FollowSymlink`: a listing that descends into linked folders. */
@@ -99,9 +99,13 @@ export function decidePowerShellPermission(
   if (analysis.secretVariables[0])
     return safetyAsk(`it reads $env:${analysis.secretVariables[0]}, which looks like a secret, into the output`);
   const written = writeTargets(analysis, cwd);
-  const protectedWrite = written.find((t) => t !== undefined && t.kind === "file" && t.paths.some(isProtectedPath));
+  const protectedWrite = written.find(
+    (t) => t !== undefined && t.kind === "file" && (t.unlisted === true || t.paths.some(isProtectedPath)),
+  );
   if (protectedWrite?.kind === "file")
-    return safetyAsk(`it writes to a protected path: ${protectedWrite.paths.find(isProtectedPath)}`);
+    return safetyAsk(
+      `it writes to a protected path: ${protectedWrite.paths.find(isProtectedPath) ?? `${protectedWrite.paths[0]} (a wildcard with more matches than can be checked)`}`,
+    );
   // `Set-Content function:ls {...}`, `'x' > variable:PSDefaultParameterValues`, `env:PATH`: what
   // such a write changes is how later commands resolve and run, not a file.
   const providerWrite = written.find((t) => t?.kind === "provider");
@@ -262,12 +266,13 @@ function fieldsOf(command: PsCommand): Field[] {
 function writeTargets(analysis: PsAnalysis, cwd: string): Array<PsPath | undefined> {
   const targets: Array<PsPath | undefined> = [];
   for (const target of [...analysis.redirects, ...analysis.commands.flatMap((c) => c.redirects)]) {
-    if (target !== "") targets.push(target === undefined ? undefined : psPathOf(target, cwd));
+    if (target !== "") targets.push(target === undefined ? undefined : withWildcardMatches(psPathOf(target, cwd), cwd));
   }
   for (const command of analysis.commands) {
     if (!writesPaths(command.canonical)) continue;
     for (const arg of command.args) {
-      if (arg.kind === "value") targets.push(arg.literal ? psPathOf(arg.text, cwd) : undefined);
+      if (arg.kind === "value")
+        targets.push(arg.literal ? withWildcardMatches(psPathOf(arg.text, cwd), cwd) : undefined);
     }
   }
   return targets;

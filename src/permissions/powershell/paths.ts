@@ -6,6 +6,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import type { PsArgument, PsCommand } from "../../shell/powershell/index.js";
+import { globMatches } from "../bash/glob-matches.js";
 
 /** `Provider::rest`, optionally module-qualified (`Microsoft.PowerShell.Core\FileSystem::rest`). */
 const PROVIDER_QUALIFIED = /^(?:[\w.]+\\)?([\w.]+)::(.*)$/s;
@@ -13,8 +14,11 @@ const PROVIDER_QUALIFIED = /^(?:[\w.]+\\)?([\w.]+)::(.*)$/s;
 const DRIVE = /^([A-Za-z][\w]*):(.*)$/s;
 
 export type PsPath =
-  /** The file system paths the word may name (both readings of a `\`), absolute. */
-  | { kind: "file"; paths: string[] }
+  /**
+   * The file system paths the word may name (both readings of a `\`), absolute; `unlisted` when
+   * a wildcard among them matched more than could be listed.
+   */
+  | { kind: "file"; paths: string[]; unlisted?: boolean }
   /** A drive or provider that holds no files: environment variables, functions, the registry... */
   | { kind: "provider"; drive: string };
 
@@ -70,4 +74,21 @@ export function placeOf(arg: PsArgument, patterns: ReadonlySet<PsArgument>, cwd:
   const place = psPathOf(arg.text, cwd);
   if (place.kind === "provider" && patterns.has(arg)) return psPathOf(`./${arg.text}`, cwd);
   return place;
+}
+
+/**
+ * A write target with its wildcards expanded (Set-Content, Add-Content, Copy-Item... write to the
+ * existing items `.g?t/config` matches): the paths it may name now, or every path as the place
+ * itself when a wildcard has more matches than can be listed (the root, which no check allows).
+ */
+export function withWildcardMatches(place: PsPath, cwd: string): PsPath {
+  if (place.kind !== "file") return place;
+  const paths = [...place.paths];
+  for (const path of place.paths) {
+    if (!/[*?[]/.test(path)) continue;
+    const matches = globMatches(path, cwd, { dot: true });
+    if (matches === undefined) return { kind: "file", paths, unlisted: true };
+    paths.push(...matches);
+  }
+  return { kind: "file", paths };
 }

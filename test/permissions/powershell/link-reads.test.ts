@@ -1,6 +1,7 @@
 // PowerShell reads that leave the project through a symbolic link the script never names: a
 // wildcard path expanding through a link, a reader fed the files Get-ChildItem lists, and
-// -FollowSymlink listings. The same scripts stay allowed where every link stays inside.
+// -FollowSymlink listings; and wildcard writes into protected places. The same scripts stay
+// allowed where every link stays inside.
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,5 +55,35 @@ describe("PowerShell reads through a link the script does not name", () => {
     for (const command of throughLinks) expect(await outcome(command, clean), command).toBe("allow");
     for (const command of ["Get-ChildItem", "Get-ChildItem -Recurse", "Get-Content src/*", "gc -Path src/a.txt -Raw"])
       expect(await outcome(command), command).toBe("allow");
+  });
+});
+
+describe("PowerShell wildcard writes into protected places", () => {
+  it("ask even in bypass mode when a wildcard matches the repository's internals", async () => {
+    const root = mkdtempSync(join(tmpdir(), "warden-pswild-"));
+    mkdirSync(join(root, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(root, "src"));
+    const decide = (command: string) =>
+      checkPowerShellPermission({
+        command,
+        cwd: root,
+        permissionContext: {
+          mode: "bypassPermissions",
+          workingDirectories: [root],
+          rules: { allow: [], deny: [], ask: [] },
+          isBypassPermissionsModeAvailable: true,
+        },
+      });
+    for (const command of [
+      "Set-Content .g?t/config x",
+      "Add-Content .gi*\\config x",
+      "Copy-Item x .g[i]t/hooks/pre-commit",
+      "Clear-Content .g*/config",
+    ]) {
+      const result = await decide(command);
+      expect(result.behavior, command).toBe("ask");
+      expect(result.decisionReason?.type, command).toBe("safetyCheck");
+    }
+    expect((await decide("Set-Content src/*.txt x")).behavior).not.toBe("ask");
   });
 });
