@@ -3,7 +3,7 @@
 // directories ask.
 import { describe, expect, it } from "vitest";
 import { analyzeCommand } from "../../src/shell/analysis/index.js";
-import { outcome, project } from "./helpers.js";
+import { decide, outcome, project } from "./helpers.js";
 
 async function expectAllowed(commands: string[]): Promise<void> {
   for (const command of commands) expect(await outcome(command), command).toBe("allow");
@@ -86,8 +86,19 @@ describe("flag-level allowlists", () => {
     ]);
   });
 
-  it("sort, uniq, xxd, tree and printf without their writing forms", async () => {
-    await expectAllowed(["sort -rn -k2 a.txt", "uniq -c a.txt", "xxd a.bin", "tree -L 2", "printf '%s\\n' a"]);
+  it("sort, uniq, xxd, tree, base64, ps and printf without their writing or secret-printing forms", async () => {
+    await expectAllowed([
+      "sort -rn -k2 a.txt",
+      "uniq -c a.txt",
+      "xxd a.bin",
+      "tree -L 2",
+      "printf '%s\\n' a",
+      "base64 -w0 a.txt",
+      "base64 -i a.txt",
+      "hexdump -C a.bin",
+      "ps aux",
+      "ps -ef",
+    ]);
     await expectAsked([
       "sort -o out a.txt",
       "sort -uo out a.txt",
@@ -99,6 +110,16 @@ describe("flag-level allowlists", () => {
       "xxd a.bin out.bin",
       "tree -o out.txt",
       "printf -v X %s 1",
+      // macOS base64 writes its output file with -o, and reads -i's; hexdump -f reads a format file.
+      "base64 a.txt -o out.txt",
+      "base64 -i a.txt -oout.txt",
+      "base64 --output=out.txt a.txt",
+      "base64 -i /etc/passwd",
+      "hexdump -f /etc/passwd a.bin",
+      // Process environments hold secrets: BSD-style `e`, and macOS -E.
+      "ps auxe",
+      "ps -E",
+      "ps -axE",
     ]);
   });
 
@@ -230,6 +251,14 @@ describe("path constraints", () => {
     await expectAllowed(["cat ./a/../b", "cat /dev/null"]);
   });
 
+  it("says a path known only at run time may be outside, not that it is", async () => {
+    const result = await decide('for f in src/*.txt; do wc -l "$f"; done');
+    expect(result.behavior).toBe("passthrough");
+    const message = "message" in result ? result.message : "";
+    expect(message).toContain('"$f", a path known only when it runs');
+    expect(message).not.toContain('"$f", outside');
+  });
+
   it("checks files named by options as well as operands", async () => {
     await expectAsked([
       "grep -f /etc/shadow x",
@@ -240,6 +269,19 @@ describe("path constraints", () => {
       "du -X /etc/x .",
     ]);
     await expectAllowed(["grep -f patterns.txt src", "find . -newer package.json"]);
+  });
+
+  it("checks find's start points after its leading options (-H, -L, -P, -D, -O, --)", async () => {
+    await expectAsked([
+      "find -L /etc -name passwd",
+      "find -H ~ -name id_rsa",
+      "find -P / -name x",
+      "find -O3 / -name x",
+      "find -D stat / -name x",
+      "find -L -H -- ~/.ssh",
+      "find -files0-from starts.txt -name x",
+    ]);
+    await expectAllowed(["find -L . -name x", "find -H src -type f", "find -O2 -D stat -- src -name '*.ts'"]);
   });
 
   it("follows cd: a later relative path lands where cd went", async () => {

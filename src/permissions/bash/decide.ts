@@ -5,16 +5,9 @@
 import { dirname } from "node:path";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { ScriptAnalysis } from "../../shell/analysis/index.js";
-import {
-  type CommandPart,
-  isDangerousEnvVar,
-  isSafeEnvVar,
-  resolveWordPath,
-  writeTargetsOf,
-} from "../../shell/commands/index.js";
+import { type CommandPart, isDangerousEnvVar, isSafeEnvVar, resolveWordPath } from "../../shell/commands/index.js";
 import type { SimpleCommand } from "../../shell/parse/index.js";
 import { classifyReadOnly } from "../../shell/read-only/index.js";
-import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, PermissionUpdate, ToolPermissionContext } from "../../tool/permission-types.js";
 import { addFoldersSuggestion } from "../filesystem/index.js";
@@ -28,9 +21,10 @@ import {
   safetyAsk,
 } from "./deny-match.js";
 import { fileRuleDecision } from "./file-rules.js";
-import { gitConfigWritten } from "./git-config-write.js";
 import { gitConfigObjection } from "./git-read-only.js";
-import { isProtectedPath, isReadableWithoutPrompt } from "./paths.js";
+import { linkedReadOutside, linkOutsideUnder } from "./link-reads.js";
+import { isReadableWithoutPrompt } from "./paths.js";
+import { findProtectedWrite } from "./protected-writes.js";
 import { beyondRule } from "./rule-scope.js";
 import { type BashRule, bashRulesOf, ruleMatchesWords } from "./rules.js";
 import { secretExfiltrationReason } from "./secret-exfiltration.js";
@@ -238,27 +232,6 @@ export function decideWithoutAnalysis(
   return denyWithoutAnalysis(command, context) ?? safetyAsk(reason);
 }
 
-function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
-  for (const redirect of analysis.structure.redirects) {
-    if (!redirect.target || !isOutputRedirect(redirect.operator, redirect.target.value)) continue;
-    const absolute = resolveWordPath(redirect.target, redirect.cwd);
-    if (absolute && isProtectedPath(absolute)) return absolute;
-  }
-  for (const part of analysis.parts) {
-    for (const view of part.unwrapping.views) {
-      for (const target of writeTargetsOf(view.words)) {
-        const absolute = resolveWordPath(target, part.command.cwd);
-        if (absolute && isProtectedPath(absolute)) return absolute;
-      }
-      // `git config KEY VALUE` writes the repository's config (core.fsmonitor, core.hooksPath):
-      // as protected as a redirection into it.
-      const config = gitConfigWritten(view.words, part.command.cwd);
-      if (config && isProtectedPath(config)) return config;
-    }
-  }
-  return undefined;
-}
-
 type PartVerdict =
   | { allowed: true; rule?: BashRule; byMode?: boolean }
   // `outside`: the part is held back by a place outside the working directories, which no allow
@@ -299,8 +272,18 @@ function judgePart(
   }
   const deepest = [...part.unwrapping.views].reverse().find((v) => v.transparent);
   const verdict = classifyReadOnly(deepest?.words ?? command.words);
-  if (verdict.readOnly && deepest?.words[0]?.value === "xargs" && !producesProjectPaths(command.stdinFrom)) {
-    return { allowed: false, reason: "xargs reads its arguments from input that may name any file" };
+  if (verdict.readOnly && deepest?.words[0]?.value === "xargs") {
+    if (!producesProjectPaths(command.stdinFrom))
+      return { allowed: false, reason: "xargs reads its arguments from input that may name any file" };
+    // The names are the project's, but one may be a link that leads outside it.
+    const listed = command.stdinFrom?.cwd ?? command.cwd;
+    const target = linkOutsideUnder(listed, context);
+    if (target !== undefined)
+      return {
+        allowed: false,
+        reason: `xargs reads names listed under ${listed}, where a link leads to ${target}, outside the working directories`,
+        outside: { at: target },
+      };
   }
   if (verdict.readOnly) {
     // Path constraints hold whether or not a rule names the command.
@@ -308,7 +291,10 @@ function judgePart(
     if (outside)
       return {
         allowed: false,
-        reason: `it reads ${outside.literal ? outside.value : outside.source}, outside the working directories`,
+        // A word known only at run time (`"$f"`) may be outside: say so, not that it is.
+        reason: outside.literal
+          ? `it reads ${outside.value}, outside the working directories`
+          : `it reads ${outside.source}, a path known only when it runs, which may be outside the working directories`,
         outside: { at: outside.literal ? resolveWordPath(outside, command.cwd) : undefined },
       };
     const input = command.redirects.find(
@@ -320,6 +306,12 @@ function judgePart(
         reason: `it reads ${input.target.value}, outside the working directories`,
         outside: { at: input.target.literal ? resolveWordPath(input.target, command.cwd) : undefined },
       };
+    // Bash expands a glob in an input redirection too (`cat < d*/key` reads the one match).
+    const inputs = command.redirects.flatMap((r) => (r.operator === "<" && r.target ? [r.target] : []));
+    const linked =
+      linkedReadOutside(deepest?.words ?? command.words, verdict.paths, command.cwd, context) ??
+      linkedReadOutside([], inputs, command.cwd, context);
+    if (linked) return { allowed: false, reason: linked.reason, outside: { at: linked.at } };
     const gitObjection = deepest ? gitConfigObjection(deepest.words, command.cwd) : undefined;
     if (gitObjection) return { allowed: false, reason: gitObjection };
     return { allowed: true };

@@ -25,7 +25,7 @@ import { READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
 import { globMatches } from "./glob-matches.js";
 import { linkTargetsUnder } from "./linked-files.js";
-import { homeResolved } from "./path-candidates.js";
+import { hereResolved, homeResolved } from "./path-candidates.js";
 import { readTargetsOf } from "./read-targets.js";
 
 interface Access {
@@ -44,19 +44,6 @@ interface Access {
 
 function literalField(value: string): Field {
   return { value, literal: true, glob: false, quoted: true, source: value };
-}
-
-/** `$PWD/x`, `${PWD}/x` and `~+/x` as the folder the command runs in; undefined for other words. */
-function hereResolved(word: Field, cwd: string | undefined): Field | undefined {
-  if (cwd === undefined) return undefined;
-  if (word.literal) {
-    if (word.value !== "~+" && !word.value.startsWith("~+/")) return undefined;
-    return { ...word, value: cwd + word.value.slice(2) };
-  }
-  const text = word.source.replace(/"/g, "");
-  const value = text.replace(/^\$(\{PWD\}|PWD(?![A-Za-z0-9_]))/, cwd);
-  if (value === text || /[$`\\'*?[]/.test(value)) return undefined;
-  return { ...word, value, literal: true };
 }
 
 /** Deny or ask from the file rules for what the command reads and writes, or undefined. */

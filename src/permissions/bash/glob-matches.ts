@@ -10,8 +10,11 @@ import picomatch from "picomatch";
 /** More entries than this and the expansion is given up (the caller then asks for the folder). */
 const MAX_VISITED = 5_000;
 
-/** Absolute paths the glob expands to, or undefined when they could not all be listed. */
-export function globMatches(pattern: string, cwd: string): string[] | undefined {
+/**
+ * Absolute paths the glob expands to, or undefined when they could not all be listed. `dot`: a
+ * wildcard matches a leading dot too (PowerShell's wildcards do; bash's do not by default).
+ */
+export function globMatches(pattern: string, cwd: string, options: { dot?: boolean } = {}): string[] | undefined {
   const absolute = isAbsolute(pattern) ? pattern : resolve(cwd, pattern);
   const segments = absolute.split("/").filter((s) => s !== "");
   let current = ["/"];
@@ -21,7 +24,9 @@ export function globMatches(pattern: string, cwd: string): string[] | undefined 
     if (!/[*?[]/.test(segment)) {
       for (const dir of current) next.push(join(dir, segment));
     } else {
-      const isMatch = picomatch(segment.replace(/\*\*+/g, "*"), { dot: segment.startsWith(".") });
+      const isMatch = picomatch(segment.replace(/\*\*+/g, "*"), {
+        dot: options.dot === true || segment.startsWith("."),
+      });
       for (const dir of current) {
         let names: string[];
         try {

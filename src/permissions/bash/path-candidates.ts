@@ -24,3 +24,16 @@ export function homeResolved(word: Field): Field | undefined {
   if (value === text || /[$`\\'*?[]/.test(value)) return undefined;
   return { ...word, value, literal: true };
 }
+
+/** `$PWD/x`, `${PWD}/x` and `~+/x` as the folder the command runs in; undefined for other words. */
+export function hereResolved(word: Field, cwd: string | undefined): Field | undefined {
+  if (cwd === undefined) return undefined;
+  if (word.literal) {
+    if (word.value !== "~+" && !word.value.startsWith("~+/")) return undefined;
+    return { ...word, value: cwd + word.value.slice(2) };
+  }
+  const text = word.source.replace(/"/g, "");
+  const value = text.replace(/^\$(\{PWD\}|PWD(?![A-Za-z0-9_]))/, cwd);
+  if (value === text || /[$`\\'*?[]/.test(value)) return undefined;
+  return { ...word, value, literal: true };
+}

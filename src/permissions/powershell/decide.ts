@@ -4,8 +4,6 @@
 // bypass mode) for what runs code the analysis cannot read, reaches the network, or prints a
 // secret; allow when every command only reads inside the working directories or an allow rule
 // names it; passthrough (the mode decides, else ask) for the rest.
-import { homedir } from "node:os";
-import { isAbsolute, resolve } from "node:path";
 import { pathsToCheck } from "../../fs/real-path.js";
 import {
   classOfCmdlet,
@@ -22,7 +20,12 @@ import type { PermissionResult, PermissionRule, ToolPermissionContext } from "..
 import { isProtectedPath } from "../bash/paths.js";
 import { isInsideWorkingDirectories, READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
+import { listedReadOutside, wildcardReadOutside } from "./link-reads.js";
+import { isEnvironmentDrive, type PsPath, patternValues, placeOf, psPathOf, withWildcardMatches } from "./paths.js";
 import { commandsPassedOn, POWERSHELL_TOOL_NAME, type PsRule, powerShellRulesOf, ruleMatchesCommand } from "./rules.js";
+
+/** `-FollowSymlink`: a listing that descends into linked folders. */
+const FOLLOW_PARAMETERS = new Set(["followsymlink"]);
 
 /** Above this many commands nobody can review the list; the script asks. */
 const MAX_COMMANDS_FOR_ALLOW = 100;
@@ -95,8 +98,21 @@ export function decidePowerShellPermission(
   if (analysis.findings[0]) return safetyAsk(analysis.findings[0]);
   if (analysis.secretVariables[0])
     return safetyAsk(`it reads $env:${analysis.secretVariables[0]}, which looks like a secret, into the output`);
-  const protectedWrite = writeTargets(analysis, cwd).find((t) => t !== undefined && isProtectedPath(t));
-  if (protectedWrite) return safetyAsk(`it writes to a protected path: ${protectedWrite}`);
+  const written = writeTargets(analysis, cwd);
+  const protectedWrite = written.find(
+    (t) => t !== undefined && t.kind === "file" && (t.unlisted === true || t.paths.some(isProtectedPath)),
+  );
+  if (protectedWrite?.kind === "file")
+    return safetyAsk(
+      `it writes to a protected path: ${protectedWrite.paths.find(isProtectedPath) ?? `${protectedWrite.paths[0]} (a wildcard with more matches than can be checked)`}`,
+    );
+  // `Set-Content function:ls {...}`, `'x' > variable:PSDefaultParameterValues`, `env:PATH`: what
+  // such a write changes is how later commands resolve and run, not a file.
+  const providerWrite = written.find((t) => t?.kind === "provider");
+  if (providerWrite?.kind === "provider")
+    return safetyAsk(
+      `it writes to PowerShell's ${providerWrite.drive}: drive, which is no file and can change what runs`,
+    );
   if (analysis.commands.length > MAX_COMMANDS_FOR_ALLOW)
     return safetyAsk(`it runs ${analysis.commands.length} commands, too many to review`);
 
@@ -171,16 +187,30 @@ function judgeCommand(command: PsCommand, allowRules: PsRule[], context: ToolPer
   if (!isReadOnlyCommand(command))
     return { allowed: false, reason: `\`${command.source.trim()}\` is not known to only read` };
   // A reader reads without a prompt only inside the working directories.
+  if (!readsPaths(command.canonical)) return { allowed: true };
+  const follows = command.args.some((a) => a.kind === "parameter" && isParameterPrefix(a.text, FOLLOW_PARAMETERS));
+  const patterns = patternValues(command);
+  const listed = listedReadOutside(command, patterns, follows, cwd, context);
+  if (listed) return { allowed: false, reason: listed };
   for (const arg of command.args) {
-    if (arg.kind !== "value" || !readsPaths(command.canonical)) continue;
+    if (arg.kind !== "value") continue;
     if (!arg.literal)
       return { allowed: false, reason: `\`${command.source.trim()}\` reads a path known only at run time` };
-    const absolute = absolutePath(arg.text, cwd);
-    if (!isInsideWorkingDirectories(absolute, context))
+    const place = placeOf(arg, patterns, cwd);
+    if (place.kind === "provider") {
+      const what = `\`${command.source.trim()}\` reads PowerShell's ${place.drive}: drive, not a file in the working directories`;
+      // The environment drive holds the same secrets `$env:TOKEN` would print.
+      if (isEnvironmentDrive(place.drive))
+        return { allowed: false, reason: "", safety: `${what} (environment variables may hold secrets)` };
+      return { allowed: false, reason: what };
+    }
+    if (!place.paths.every((p) => isInsideWorkingDirectories(p, context)))
       return {
         allowed: false,
         reason: `\`${command.source.trim()}\` reads ${arg.text}, outside the working directories`,
       };
+    const linked = place.paths.map((p) => wildcardReadOutside(command, p, cwd, context)).find(Boolean);
+    if (linked) return { allowed: false, reason: linked };
   }
   return { allowed: true };
 }
@@ -232,21 +262,17 @@ function fieldsOf(command: PsCommand): Field[] {
   return [field(name), ...command.args.map((a) => field(a.text, a.literal))];
 }
 
-function absolutePath(text: string, cwd: string): string {
-  const expanded = text === "~" ? homedir() : text.startsWith("~/") ? `${homedir()}${text.slice(1)}` : text;
-  return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
-}
-
 /** What the script writes: redirection targets and the values of writing cmdlets (undefined: unknown). */
-function writeTargets(analysis: PsAnalysis, cwd: string): Array<string | undefined> {
-  const targets: Array<string | undefined> = [];
+function writeTargets(analysis: PsAnalysis, cwd: string): Array<PsPath | undefined> {
+  const targets: Array<PsPath | undefined> = [];
   for (const target of [...analysis.redirects, ...analysis.commands.flatMap((c) => c.redirects)]) {
-    if (target !== "") targets.push(target === undefined ? undefined : absolutePath(target, cwd));
+    if (target !== "") targets.push(target === undefined ? undefined : withWildcardMatches(psPathOf(target, cwd), cwd));
   }
   for (const command of analysis.commands) {
     if (!writesPaths(command.canonical)) continue;
     for (const arg of command.args) {
-      if (arg.kind === "value") targets.push(arg.literal ? absolutePath(arg.text, cwd) : undefined);
+      if (arg.kind === "value")
+        targets.push(arg.literal ? withWildcardMatches(psPathOf(arg.text, cwd), cwd) : undefined);
     }
   }
   return targets;
@@ -292,19 +318,17 @@ function fileRuleDecision(
           accesses.push({ path: undefined, verb: writes ? "write" : "read", whole });
         continue;
       }
-      const path = absolutePath(arg.text, cwd);
-      accesses.push({ path, verb: writes ? "write" : "read", whole: whole || /[*?[]/.test(arg.text) });
+      // Every reading of the word (`secret\key.txt` is secret/key.txt to PowerShell) is checked.
+      for (const path of filePaths(arg.text, cwd))
+        accesses.push({ path, verb: writes ? "write" : "read", whole: whole || /[*?[]/.test(arg.text) });
     }
     if (readsPaths(command.canonical) && !command.args.some((a) => a.kind === "value"))
       accesses.push({ path: cwd, verb: "read", whole: true });
   }
   for (const target of [...analysis.redirects, ...analysis.commands.flatMap((c) => c.redirects)]) {
-    if (target !== "")
-      accesses.push({
-        path: target === undefined ? undefined : absolutePath(target, cwd),
-        verb: "write",
-        whole: false,
-      });
+    if (target === undefined) accesses.push({ path: undefined, verb: "write", whole: false });
+    else if (target !== "")
+      for (const path of filePaths(target, cwd)) accesses.push({ path, verb: "write", whole: false });
   }
   let asked: PermissionResult | undefined;
   for (const access of accesses) {
@@ -342,6 +366,12 @@ function fileRuleDecision(
   if (!asked && movesDirectory && accesses.length > 0)
     asked = safetyAsk("it changes directory, so its relative paths cannot be checked against the path rules");
   return asked;
+}
+
+/** The files a word may name; none for a drive that holds no files (judged apart from file rules). */
+function filePaths(text: string, cwd: string): string[] {
+  const place = psPathOf(text, cwd);
+  return place.kind === "file" ? place.paths : [];
 }
 
 function ruleAsk(message: string, rule: PermissionRule): PermissionResult {

@@ -7,6 +7,7 @@
 // Long options are matched by any prefix getopt would take (`--use-comp=sh`), short ones inside
 // clusters (`-xIsh`), and a spelling that cannot be told apart counts as the option.
 import { commandBaseName, type Field, matchesLong } from "../words/index.js";
+import { launchedCommands } from "./launched-programs.js";
 
 export interface ProgramOption {
   /** The word as written that names (or is) the program. */
@@ -103,9 +104,11 @@ const PROGRAM_OPTIONS: Record<string, ProgramOptionSpec> = {
   fdfind: { short: "xX", long: ["exec", "exec-batch"] },
   go: { singleDash: ["exec", "toolexec", "vettool", "overlay"], long: ["exec", "toolexec", "vettool", "overlay"] },
   cargo: { long: ["config"] },
-  npm: { long: ["script-shell", "node-options", "userconfig", "globalconfig", "call"], short: "c" },
-  pnpm: { long: ["script-shell", "node-options", "config"] },
-  yarn: { long: ["script-shell", "node-options"] },
+  // `--prefix`/`-C` (npm), `--dir`/`-C` (pnpm) and `--cwd` (yarn) run another folder's
+  // package.json scripts: `npm run test --prefix /tmp` runs /tmp's "test", not the project's.
+  npm: { long: ["script-shell", "node-options", "userconfig", "globalconfig", "call", "prefix"], short: "cC" },
+  pnpm: { long: ["script-shell", "node-options", "config", "dir"], short: "C" },
+  yarn: { long: ["script-shell", "node-options", "cwd"] },
   make: { long: ["eval"], assignments: /^(SHELL|MAKESHELL|\.SHELLFLAGS)[:+?]?=/ },
   gmake: { long: ["eval"], assignments: /^(SHELL|MAKESHELL|\.SHELLFLAGS)[:+?]?=/ },
   pytest: { short: "p" },
@@ -198,8 +201,14 @@ export function programOptionOf(words: Field[]): ProgramOption | undefined {
   const name = commandBaseName(head.value);
   if (name === "git") return gitProgramOption(words);
   const spec = PROGRAM_OPTIONS[name];
-  if (!spec) return undefined;
-  return specProgramOption(name, spec, words);
+  const own = spec ? specProgramOption(name, spec, words) : undefined;
+  if (own) return own;
+  // The program a launcher starts (`python3 -m pytest -p x`, `uv run pytest -p x`) has its own.
+  for (const launched of launchedCommands(words)) {
+    const found = programOptionOf(launched);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function specProgramOption(name: string, spec: ProgramOptionSpec, words: Field[]): ProgramOption | undefined {

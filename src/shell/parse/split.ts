@@ -165,7 +165,10 @@ class Walker {
         this.visitFunction(node, state);
         return;
       case "heredoc_redirect":
-        this.visitHeredoc(node, state);
+        for (const redirect of this.visitHeredoc(node, state).redirects) {
+          this.visitNestedSubstitutions(redirect, state);
+          this.out.redirects.push(...this.redirectsOf(redirect, state));
+        }
         return;
       case "ERROR":
         this.out.hasError = true;
@@ -240,8 +243,11 @@ class Walker {
         if (type === "variable_assignment") {
           const assignment = this.assignmentOf(child);
           if (assignment) assignments.push(assignment);
-        } else if (type === "heredoc_redirect") stdinText = this.visitHeredoc(child, state);
-        else {
+        } else if (type === "heredoc_redirect") {
+          const heredoc = this.visitHeredoc(child, state);
+          stdinText = heredoc.body;
+          for (const redirect of heredoc.redirects) redirects.push(...this.redirectsOf(redirect, state));
+        } else {
           const added = this.redirectsOf(child, state);
           redirects.push(...added);
           const hereString = added.find((r) => r.operator === "<<<")?.target;
@@ -330,13 +336,17 @@ class Walker {
     // The grammar puts `| sh` of `cat <<EOF | sh` inside the heredoc: it runs after the body's
     // command and reads its output.
     const bodyEnd = this.out.commands[this.out.commands.length - 1];
-    for (const heredoc of heredocNodes)
-      heredocBody = this.visitHeredoc(heredoc, state, this.out.commands.length > before ? bodyEnd : undefined);
+    const bodyRecorded = this.out.commands.length > before;
+    for (const heredoc of heredocNodes) {
+      const visited = this.visitHeredoc(heredoc, state, bodyRecorded ? bodyEnd : undefined);
+      heredocBody = visited.body;
+      redirectNodes.push(...visited.redirects);
+    }
     // The grammar hangs `a && b > f` and `a | b > f` on the whole list or pipeline; bash gives
     // the redirection to the last command, which also decides the directory it resolves in.
     const trailing = body.length === 1 && ["command", "list", "pipeline"].includes(body[0]?.type ?? "");
-    const owner =
-      trailing && this.out.commands.length > before ? this.out.commands[this.out.commands.length - 1] : undefined;
+    // The body's own last command: what a heredoc's `| sh` adds after it reads the output instead.
+    const owner = trailing && bodyRecorded ? bodyEnd : undefined;
     const redirectState = { ...state, cwd: owner ? owner.cwd : startCwd };
     for (const child of redirectNodes) {
       this.visitNestedSubstitutions(child, redirectState);
@@ -351,16 +361,29 @@ class Walker {
     if (heredocBody !== undefined && first && !first.stdinText) first.stdinText = heredocBody;
   }
 
-  private visitHeredoc(node: Node, state: WalkState, pipedFrom?: SimpleCommand): string {
+  /**
+   * A heredoc's body, and the redirections written after its operator on the same line: the
+   * grammar hangs `> out` of `cat <<EOF > out` inside the heredoc node, but bash gives it to the
+   * command like any other (the caller records them as the command's).
+   */
+  private visitHeredoc(node: Node, state: WalkState, pipedFrom?: SimpleCommand): { body: string; redirects: Node[] } {
     const start = node.children.find((c) => c?.type === "heredoc_start");
     const bodyNode = node.children.find((c) => c?.type === "heredoc_body");
     const literal = start ? /['"\\]/.test(start.text) : false;
     const body = bodyNode?.text ?? "";
+    const redirects: Node[] = [];
     this.out.heredocs.push({ literal, body });
     for (const child of node.children) {
       if (!child || child.type === "heredoc_start" || child.type === "heredoc_end") continue;
       if (child.type === "heredoc_body") {
         if (!literal) this.visitNestedSubstitutions(child, state);
+        continue;
+      }
+      if (child.type === "file_redirect" || child.type === "herestring_redirect") {
+        // A target the grammar could not read leaves the line not understood. (Substitutions in
+        // the target are walked by the caller, with the redirection's directory.)
+        if (child.hasError) this.out.hasError = true;
+        redirects.push(child);
         continue;
       }
       if (!child.isNamed) continue;
@@ -369,7 +392,7 @@ class Walker {
       const first = this.out.commands[before];
       if (child.type === "pipeline" && first && pipedFrom) first.stdinFrom = pipedFrom;
     }
-    return body;
+    return { body, redirects };
   }
 
   private visitFunction(node: Node, state: WalkState): void {

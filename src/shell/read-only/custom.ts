@@ -131,10 +131,27 @@ const FIND_WITH_VALUE = new Set([
   "-files0-from",
 ]);
 
+/**
+ * Where find's start points begin: after its leading options (`-H`, `-L`, `-P`, `-D debugopts`,
+ * `-Olevel`, then an optional `--`), which GNU find reads before the first start point. Taken for
+ * the expression, they would hide the start points that follow (`find -L /etc -name passwd`).
+ */
+function findStartIndex(words: Field[]): number {
+  let i = 1;
+  while (i < words.length) {
+    const text = words[i]?.literal ? words[i]?.value : undefined;
+    if (text === "-H" || text === "-L" || text === "-P" || (text !== undefined && /^-O\d*$/.test(text))) i += 1;
+    else if (text === "-D") i += 2;
+    else if (text === "--") return i + 1;
+    else break;
+  }
+  return i;
+}
+
 export function checkFindReadOnly(words: Field[]): ReadOnlyVerdict {
   const roots: Field[] = [];
   let inExpression = false;
-  for (let i = 1; i < words.length; i += 1) {
+  for (let i = findStartIndex(words); i < words.length; i += 1) {
     const word = words[i] as Field;
     const text = word.value;
     if (!word.literal && !inExpression) return notReadOnly("a find start path is known only at run time");
@@ -146,6 +163,8 @@ export function checkFindReadOnly(words: Field[]): ReadOnlyVerdict {
     }
     if (text.startsWith("-") || text === "(" || text === "!" || text === ")") {
       inExpression = true;
+      // The start points are then read from a file: any folder may be among them.
+      if (text === "-files0-from") return notReadOnly("find -files0-from takes its start points from a file");
       if (FIND_PATH_VALUES.has(text) && text !== "-newermt" && words[i + 1]) roots.push(words[i + 1] as Field);
       if (FIND_WITH_VALUE.has(text)) i += 1;
       continue;

@@ -194,7 +194,7 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   unexpand: { operands: "paths", shortWithValue: "t" },
   rev: PATHS,
   od: { operands: "paths", shortWithValue: "AjNSt" },
-  hexdump: { operands: "paths", shortWithValue: "efns" },
+  hexdump: { operands: "paths", shortWithValue: "efns", pathOptions: ["-f"] },
   xxd: { operands: "paths", unsafeShort: "r", unsafeLong: ["revert"], shortWithValue: "cglosn", maxOperands: 1 },
   grep: GREP,
   egrep: GREP,
@@ -307,6 +307,8 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   pwd: NO_OPERANDS,
   ps: {
     operands: "none",
+    // macOS `ps -E` prints each process's environment, as BSD-style `ps e` does (see classify.ts).
+    unsafeShort: "E",
     shortWithValue: "oOpuUgGtCq",
     longWithValue: ["sort", "format", "pid", "ppid", "user", "group", "cols", "columns", "rows", "width"],
   },
@@ -344,7 +346,16 @@ export const SIMPLE_READ_ONLY: Record<string, SimpleReadOnlySpec> = {
   "[[": NONE,
   expr: NONE,
   cal: NONE,
-  base64: { operands: "paths", shortWithValue: "w" },
+  // macOS base64 writes with `-o FILE` and reads `-i FILE` (GNU's `-i` is a flag: its file is
+  // then an operand, checked either way).
+  base64: {
+    operands: "paths",
+    unsafeShort: "o",
+    unsafeLong: ["output"],
+    shortWithValue: "wbi",
+    longWithValue: ["wrap", "break", "input"],
+    pathOptions: ["-i", "--input"],
+  },
   zcat: PATHS,
   nm: PATHS,
   readelf: PATHS,

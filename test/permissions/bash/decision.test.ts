@@ -168,6 +168,13 @@ describe("safety findings", () => {
       "unzip x.zip -d .claude",
       "cd .git && tar -xf ../x.tar",
       "patch .git/config < x.diff",
+      // $HOME and $PWD spellings of the same places.
+      "cp x $HOME/.bashrc",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+      'tee -a "${HOME}/.zshrc" < x',
+      "cp x $PWD/.git/hooks/pre-commit",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+      "cp x ${PWD}/.claude/settings.json",
     ]) {
       const result = await decide(command, {
         allow: ["Bash(echo:*)", "Bash(npm run:*)", "Bash(cp:*)", "Bash(tee:*)", "Bash(sed:*)", "Bash(dd:*)"],
@@ -195,6 +202,38 @@ describe("symlinks", () => {
     expect(write.decisionReason?.type).toBe("safetyCheck");
     expect((await check("cat etc-link/hostname")).behavior).toBe("passthrough");
     expect((await check("cat hooks/pre-commit.sample")).behavior).toBe("allow");
+  });
+});
+
+describe("globs into protected places", () => {
+  it("ask for a write whose glob matches a protected place, with an allow rule and in bypass mode", async () => {
+    const root = mkdtempSync(join(tmpdir(), "warden-shell-globs-"));
+    mkdirSync(join(root, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(root, ".claude"));
+    mkdirSync(join(root, "src"));
+    const check = (command: string, mode: "default" | "bypassPermissions") =>
+      checkBashCommandPermission({
+        command,
+        cwd: root,
+        permissionContext: {
+          ...contextWith({ allow: ["Bash(echo:*)", "Bash(cp:*)", "Bash(tee:*)"] }),
+          workingDirectories: [root],
+          mode,
+        },
+      });
+    for (const command of [
+      "echo x > .g?t/config",
+      "cp x .g[i]t/hooks/pre-commit",
+      "tee .gi*/hooks/post-checkout < x",
+      "cp x .clau*/settings.json",
+    ]) {
+      for (const mode of ["default", "bypassPermissions"] as const) {
+        const result = await check(command, mode);
+        expect(result.behavior, `${command} (${mode})`).toBe("ask");
+        expect(result.decisionReason?.type, command).toBe("safetyCheck");
+      }
+    }
+    expect((await check("cp x src/*", "bypassPermissions")).behavior).not.toBe("ask");
   });
 });
 

@@ -69,6 +69,16 @@ const cases: Array<[string, string[]]> = [
   ["go vet:*", ["go vet -vettool=sh ./..."]],
   ["make:*", ["make SHELL=/bin/sh", "make --eval='x:;sh'"]],
   ["npm run:*", ["npm run x --script-shell sh"]],
+  ["npm run test:*", ["npm run test --prefix /tmp", "npm run test --prefix=/tmp", "npm run test -C /tmp"]],
+  ["pnpm test:*", ["pnpm test --dir /tmp", "pnpm test -C /tmp"]],
+  ["yarn test:*", ["yarn test --cwd /tmp"]],
+  // The program a launcher starts has its own options that run programs (pytest's -p plugin).
+  ["python3 -m pytest:*", ["python3 -m pytest -p evil", "python3 -m pytest -pevil"]],
+  ["uv run pytest:*", ["uv run pytest -p evil", "uv run --with x pytest -p evil"]],
+  ["poetry run pytest:*", ["poetry run pytest -p evil"]],
+  ["npx pytest:*", ["npx pytest -p evil"]],
+  ["npx tar:*", ["npx tar -I sh -xf a.tar"]],
+  ["pnpm exec make:*", ["pnpm exec make SHELL=/bin/sh"]],
   ["vim:*", ["vim '+!sh' x", "vim -c '!sh' x", "vim --cmd '!sh' x"]],
   ["emacs:*", ["emacs --eval '(shell-command \"sh\")'"]],
   ["xargs:*", ["xargs sh"]],
@@ -101,6 +111,9 @@ describe("an allow prefix rule never grants an option naming a program", () => {
       ["man:*", "man ls"],
       ["tar -I zstd:*", "tar -I zstd -xf a.tar"],
       ["rsync -e ssh:*", "rsync -e ssh a host:b"],
+      ["python3 -m pytest:*", "python3 -m pytest -x tests"],
+      ["uv run pytest:*", "uv run pytest -k name"],
+      ["npx tsc:*", "npx tsc --noEmit -p tsconfig.json"],
     ]) {
       expect(await outcome(command as string, { allow: [`Bash(${rule})`] }), command).toBe("allow");
     }

@@ -1,7 +1,7 @@
 // The PowerShell analysis and decision on a corpus of its own (corpus.jsonl: command, rules,
 // expected decision, 80+ lines with attacks: aliases, script blocks, sub-expressions, .NET calls,
 // encoded commands, smuggled arguments, file rules). Passthrough counts as the ask it becomes in
-// default mode.
+// default mode, as the allow it becomes in bypass mode (a line may name that mode).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,6 +14,8 @@ interface CorpusLine {
   command: string;
   expect: "allow" | "ask" | "deny";
   rules?: { allow?: string[]; deny?: string[]; ask?: string[] };
+  /** Default mode unless given (a passthrough then decides by the mode). */
+  mode?: "default" | "bypassPermissions";
   note?: string;
 }
 
@@ -37,7 +39,7 @@ function rules(texts: string[] | undefined, behavior: PermissionBehavior): Permi
 
 function contextFor(line: CorpusLine): ToolPermissionContext {
   return {
-    mode: "default",
+    mode: line.mode ?? "default",
     workingDirectories: [project],
     rules: {
       allow: rules(line.rules?.allow, "allow"),
@@ -54,7 +56,8 @@ async function outcome(line: CorpusLine): Promise<string> {
     cwd: project,
     permissionContext: contextFor(line),
   });
-  return result.behavior === "passthrough" ? "ask" : result.behavior;
+  if (result.behavior !== "passthrough") return result.behavior;
+  return line.mode === "bypassPermissions" ? "allow" : "ask";
 }
 
 describe("the PowerShell corpus", () => {
