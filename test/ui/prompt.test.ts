@@ -222,6 +222,18 @@ describe("Prompt", () => {
     expect(chosenIn(narrowed)).toBe("clear");
   });
 
+  it("lists a plugin's namespaced command under its short name too, after the whole-name matches", () => {
+    const list: CommandSuggestion[] = [
+      { name: "tools:greet", description: "Greets" },
+      { name: "git:review", description: "Reviews" },
+      { name: "graph", description: "Draws" },
+    ];
+    expect(suggestCommands("/gr", list).map((c) => c.name)).toEqual(["graph", "tools:greet"]);
+    expect(suggestCommands("/tools:g", list).map((c) => c.name)).toEqual(["tools:greet"]);
+    expect(suggestCommands("/rev", list).map((c) => c.name)).toEqual(["git:review"]);
+    expect(suggestCommands("/x", list)).toEqual([]);
+  });
+
   it("Tab completes the chosen command for its arguments; Enter runs one that takes none", async () => {
     const { app, sent, keys } = mount({ commands: true });
     unmount = app.unmount;
