@@ -4,6 +4,19 @@
 import type { HookOutcome } from "./hook-output.js";
 import type { StopResult } from "./hook-types.js";
 
+/**
+ * Claude Code's `continue: false`, which any hook may answer: the run stops after the hooks, with
+ * `stopReason` shown to the user (not the model). The first such hook's reason; undefined when none said it.
+ */
+export function continuationStop(outcomes: readonly HookOutcome[], event: string): string | undefined {
+  for (const outcome of outcomes) {
+    if (outcome.kind === "success" && outcome.json?.continue === false) {
+      return outcome.json.stopReason ?? `a ${event} hook stopped the run`;
+    }
+  }
+  return undefined;
+}
+
 /** Stop and SubagentStop: exit 2 or `decision: "block"` continues with the reason; a failure is reported. */
 export function foldStopOutcomes(outcomes: readonly HookOutcome[], defaultReason: string): StopResult {
   const result: StopResult = { errors: [] };

@@ -59,6 +59,15 @@ export interface SessionChannels {
    * Consumer: the teammate's loop (loop/subagent/teammate.ts), which ends after the turn's calls.
    */
   shutdownApproved: Flag;
+  /**
+   * A tool call's hook answered `continue: false` (Claude Code's "stop after the hooks"): its
+   * `stopReason`, for the person.
+   * Producer: the PreToolUse, PostToolUse, PostToolUseFailure and PostToolBatch hook calls
+   * (hooks/tool-hooks.ts).
+   * Consumer: the loop after the response's calls (loop/query.ts), which ends the query there
+   * (`hook_stopped`) instead of sending the next request. A subagent's own calls stop its own loop.
+   */
+  hookStop: Slot<string>;
 }
 
 export function createSessionChannels(): SessionChannels {
@@ -70,5 +79,6 @@ export function createSessionChannels(): SessionChannels {
     backgroundWhenStarted: new Channel<string>(),
     planApproval: new Slot<string>(),
     shutdownApproved: new Flag(),
+    hookStop: new Slot<string>(),
   };
 }
