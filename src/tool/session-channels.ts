@@ -68,6 +68,13 @@ export interface SessionChannels {
    * (`hook_stopped`) instead of sending the next request. A subagent's own calls stop its own loop.
    */
   hookStop: Slot<string>;
+  /**
+   * Warnings hooks answered for the person (`systemMessage`), never sent to the model.
+   * Producer: every hook event's run (cli/session/permissions.ts binds the runner to this channel).
+   * Consumer: a prompt's run with its hooks (loop/session-hooks.ts), which shows them as `notice`
+   * events before the loop's next event, and after the Stop hooks.
+   */
+  hookMessages: Channel<string>;
 }
 
 export function createSessionChannels(): SessionChannels {
@@ -80,5 +87,6 @@ export function createSessionChannels(): SessionChannels {
     planApproval: new Slot<string>(),
     shutdownApproved: new Flag(),
     hookStop: new Slot<string>(),
+    hookMessages: new Channel<string>(),
   };
 }
