@@ -17,7 +17,10 @@ export function continuationStop(outcomes: readonly HookOutcome[], event: string
   return undefined;
 }
 
-/** Stop and SubagentStop: exit 2 or `decision: "block"` continues with the reason; a failure is reported. */
+/**
+ * Stop and SubagentStop: exit 2 or `decision: "block"` continues with the reason; a failure is
+ * reported. A hook's `continue: false` wins over every block, as in Claude Code: the run stops.
+ */
 export function foldStopOutcomes(outcomes: readonly HookOutcome[], defaultReason: string): StopResult {
   const result: StopResult = { errors: [] };
   const reasons: string[] = [];
@@ -26,7 +29,7 @@ export function foldStopOutcomes(outcomes: readonly HookOutcome[], defaultReason
     else if (outcome.kind === "blocking") reasons.push(outcome.message);
     else if (outcome.json?.decision === "block") reasons.push(outcome.json.reason ?? defaultReason);
   }
-  if (reasons.length) result.continueWith = reasons.join("\n");
+  if (reasons.length && continuationStop(outcomes, "Stop") === undefined) result.continueWith = reasons.join("\n");
   return result;
 }
 

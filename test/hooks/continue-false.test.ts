@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HooksConfig } from "../../src/config/settings-schema.js";
 import type { TerminalEvent } from "../../src/loop/events.js";
+import { submitWithHooks } from "../../src/loop/session-hooks.js";
 import { drain, hookedSession, recordingHook, tempDir, text, toolUse } from "./helpers/hook-session.js";
 
 process.env.WARDEN_HOME = mkdtempSync(join(tmpdir(), "warden-continue-false-home-"));
@@ -56,5 +57,20 @@ describe("continue: false from a tool call's hook", () => {
     const second = await drain(s.submitMessage("and now?"));
     expect(second.find((e) => e.type === "terminal")).toMatchObject({ reason: "completed" });
     expect(JSON.stringify(s.messages)).toContain("second prompt answered");
+  });
+
+  it("a Stop hook's continue: false wins over a block from the same answer: the model is not sent back", async () => {
+    const cwd = tempDir("warden-continue-false-");
+    const hook = recordingHook(
+      cwd,
+      "stop",
+      JSON.stringify({ decision: "block", reason: "keep going", continue: false, stopReason: "enough" }),
+    );
+    const hooked = hookedSession(cwd, [{ content: [text("first answer")] }, { content: [text("SENT BACK")] }], {
+      Stop: [{ hooks: [hook.command] }],
+    });
+    for await (const _ of submitWithHooks(hooked.session, "go", hooked.hooks, () => undefined));
+    expect(hook.inputs()).toHaveLength(1);
+    expect(JSON.stringify(hooked.session.messages)).not.toContain("SENT BACK");
   });
 });
