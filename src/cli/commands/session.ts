@@ -193,10 +193,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   let resultText: string | undefined;
   let unfinishedSignIns: string[] = [];
   try {
+    // Every run starts (or resumes) its session, `-p "/compact"` too: SessionStart hooks first.
+    await built.runStartHooks();
     if (compactInstructions !== undefined) {
       ({ terminal, resultText } = await compactNow(built, compactInstructions.trim() || undefined, reporter));
     } else {
-      await built.runStartHooks();
       if (runsShell) {
         // SIGINT (the session's interrupt) stops the mark running and the prompt is not sent.
         const { runPromptMarks, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");
