@@ -75,6 +75,9 @@ describe("plugin commands by short name", () => {
     expect(findCommand(catalog, "review")).toBeUndefined();
     expect(findCommand(catalog, "solo")?.file).toBe(join(project, ".claude", "commands", "solo.md"));
     expect(findCommand(catalog, "one:solo")?.file).toBe(join(one.root, "commands", "solo.md"));
+    // Each knows whose it is, for the lists that show it.
+    expect(findCommand(catalog, "one:review")?.plugin).toBe("one");
+    expect(findCommand(catalog, "solo")?.plugin).toBeUndefined();
   });
 });
 

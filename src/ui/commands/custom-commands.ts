@@ -17,7 +17,7 @@ export function customCommandEntries(
     .filter((c) => !taken.has(c.name.toLowerCase()))
     .map((c) => ({
       name: c.name,
-      description: `${c.description || "(no description)"} (${c.level} ${c.kind})`,
+      description: `${c.description || "(no description)"} (${c.plugin === undefined ? c.level : `plugin ${c.plugin}`} ${c.kind})`,
       ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
       // Typed custom commands reach the session as prompts (it expands them); never run from here.
       run: () => undefined,
