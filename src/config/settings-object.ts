@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { withoutByteOrderMark } from "./json-text.js";
 
 /**
  * Reads a settings file as the plain JSON object a writer is about to change. A missing or empty
@@ -14,7 +15,7 @@ export function readSettingsObjectForUpdate(path: string): Record<string, unknow
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
     throw error;
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  text = withoutByteOrderMark(text);
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {

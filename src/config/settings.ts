@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { jsonErrorOffset } from "./json-error-position.js";
+import { withoutByteOrderMark } from "./json-text.js";
 import { userHome, userSettingsPath } from "./paths.js";
 import { type ActivePlugins, enabledPluginIds, resolveActivePlugins } from "./plugins/active.js";
 import { type Settings, settingsFields, unknownHookEvents } from "./settings-schema.js";
@@ -199,7 +200,7 @@ export function readSettingsFile(location: SettingsFileLocation, mustExist = fal
     }
   }
   // Editors on Windows like to start UTF-8 files with a byte-order mark, which JSON.parse rejects.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  text = withoutByteOrderMark(text);
   if (text.trim() === "") return { file: { ...location, settings: {}, text }, warnings: [], errors: [] };
 
   let raw: unknown;

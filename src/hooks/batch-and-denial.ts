@@ -1,5 +1,6 @@
 // How PostToolBatch and PermissionDenied hooks' outcomes fold into one answer each.
 import type { PostToolBatchResult } from "../tool/tool-call-hooks.js";
+import { continuationStop } from "./hook-folds.js";
 import type { HookOutcome } from "./hook-output.js";
 
 /**
@@ -18,6 +19,8 @@ export function foldPostToolBatch(outcomes: readonly HookOutcome[]): PostToolBat
       if (context) result.additionalContext.push(context);
     }
   }
+  const stop = continuationStop(outcomes, "PostToolBatch");
+  if (stop !== undefined) result.stop = stop;
   return result;
 }
 

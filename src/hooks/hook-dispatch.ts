@@ -42,6 +42,8 @@ interface HookListeners {
   watchPaths?: (paths: string[] | undefined, cwd?: string) => void;
   /** Where each event's outcomes are written (the session's transcript), once a session exists. */
   recordOutcomes?: (entry: HookOutcomeEntry) => void;
+  /** Told each `systemMessage` a hook answered: a warning for the person, never for the model. */
+  systemMessage?: (event: HookEventName, text: string) => void;
 }
 
 export class HookDispatcher {
@@ -132,6 +134,10 @@ export class HookDispatcher {
     const ran = (await fromHooks).filter((outcome): outcome is HookOutcome => outcome !== undefined);
     const outcomes = [...ran, ...(await Promise.all(fromCallbacks))];
     this.listeners.recordOutcomes?.(hookOutcomeEntry(event, matchValue, payload, outcomes));
+    for (const outcome of outcomes) {
+      const text = outcome.kind === "success" ? outcome.json?.systemMessage : undefined;
+      if (text) this.listeners.systemMessage?.(event, text);
+    }
     return outcomes;
   }
 

@@ -4,7 +4,23 @@
 import type { HookOutcome } from "./hook-output.js";
 import type { StopResult } from "./hook-types.js";
 
-/** Stop and SubagentStop: exit 2 or `decision: "block"` continues with the reason; a failure is reported. */
+/**
+ * Claude Code's `continue: false`, which any hook may answer: the run stops after the hooks, with
+ * `stopReason` shown to the user (not the model). The first such hook's reason; undefined when none said it.
+ */
+export function continuationStop(outcomes: readonly HookOutcome[], event: string): string | undefined {
+  for (const outcome of outcomes) {
+    if (outcome.kind === "success" && outcome.json?.continue === false) {
+      return outcome.json.stopReason ?? `a ${event} hook stopped the run`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Stop and SubagentStop: exit 2 or `decision: "block"` continues with the reason; a failure is
+ * reported. A hook's `continue: false` wins over every block, as in Claude Code: the run stops.
+ */
 export function foldStopOutcomes(outcomes: readonly HookOutcome[], defaultReason: string): StopResult {
   const result: StopResult = { errors: [] };
   const reasons: string[] = [];
@@ -13,7 +29,7 @@ export function foldStopOutcomes(outcomes: readonly HookOutcome[], defaultReason
     else if (outcome.kind === "blocking") reasons.push(outcome.message);
     else if (outcome.json?.decision === "block") reasons.push(outcome.json.reason ?? defaultReason);
   }
-  if (reasons.length) result.continueWith = reasons.join("\n");
+  if (reasons.length && continuationStop(outcomes, "Stop") === undefined) result.continueWith = reasons.join("\n");
   return result;
 }
 

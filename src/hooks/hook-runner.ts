@@ -55,6 +55,11 @@ export class HookRunner extends HookDispatcher implements ToolCallHooks, Compact
     this.listeners.models = models;
   }
 
+  /** Where a hook's `systemMessage` goes: the person's screen (a notice), as Claude Code shows it. */
+  onSystemMessage(listener: (event: HookEventName, text: string) => void): void {
+    this.listeners.systemMessage = listener;
+  }
+
   /** Where the output of async hooks goes once they finish (the session's next turn). */
   onAsyncOutput(listener: (texts: string[], errors: string[]) => void): void {
     this.listeners.asyncOutput = listener;

@@ -11,7 +11,7 @@ import type {
 import type { ToolInput } from "../tool/types.js";
 import { foldPermissionDenied, foldPostToolBatch } from "./batch-and-denial.js";
 import type { HookDispatcher } from "./hook-dispatch.js";
-import { foldContextOutcomes } from "./hook-folds.js";
+import { continuationStop, foldContextOutcomes } from "./hook-folds.js";
 import { foldPermissionRequestOutcomes, type PermissionRequestResult } from "./permission-request.js";
 import { foldPostToolUse, foldPreToolUse } from "./tool-event-folds.js";
 
@@ -86,7 +86,8 @@ export async function postToolUseFailure(
     signal,
   );
   const { context, errors } = foldContextOutcomes(outcomes, "");
-  return { additionalContext: context, errors };
+  const stop = continuationStop(outcomes, "PostToolUseFailure");
+  return { additionalContext: context, errors, ...(stop === undefined ? {} : { stop }) };
 }
 
 /**

@@ -1,6 +1,7 @@
 // How the outcomes of one call's PreToolUse and PostToolUse hooks fold into one answer each.
 import type { PostToolUseResult, PreToolUseResult } from "../tool/tool-call-hooks.js";
 import type { ToolInput } from "../tool/types.js";
+import { continuationStop } from "./hook-folds.js";
 import type { HookOutcome } from "./hook-output.js";
 
 /**
@@ -64,7 +65,15 @@ export function foldPreToolUse(outcomes: readonly HookOutcome[]): PreToolUseResu
     if (specific?.updatedInput) updatedInput = specific.updatedInput;
     if (specific?.additionalContext) additionalContext.push(specific.additionalContext);
   }
-  if (refusals.length > 0) return { behavior: "deny", message: refusals.join("\n"), hooks: refusedBy };
+  const stop = continuationStop(outcomes, "PreToolUse");
+  if (refusals.length > 0) {
+    return {
+      behavior: "deny",
+      message: refusals.join("\n"),
+      hooks: refusedBy,
+      ...(stop === undefined ? {} : { stop }),
+    };
+  }
   return { behavior, reason, updatedInput, additionalContext, hooks: decidedBy };
 }
 
@@ -80,5 +89,7 @@ export function foldPostToolUse(outcomes: readonly HookOutcome[]): PostToolUseRe
       if (context) result.additionalContext.push(context);
     }
   }
+  const stop = continuationStop(outcomes, "PostToolUse");
+  if (stop !== undefined) result.stop = stop;
   return result;
 }

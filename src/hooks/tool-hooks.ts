@@ -26,7 +26,10 @@ export async function runPreToolUseHooks(
   const result = await hooks.preToolUse(tool.name, input, toolUseId, context.abortController.signal);
   // Cancelled while the hook ran: the caller reports an interruption, not the killed hook.
   if (context.abortController.signal.aborted) throw new Error("interrupted while PreToolUse hooks ran");
-  if (result.behavior === "deny") return { kind: "refuse", message: result.message };
+  if (result.behavior === "deny") {
+    if (result.stop !== undefined) context.channels.hookStop.put(result.stop);
+    return { kind: "refuse", message: result.message };
+  }
   let nextInput = input;
   if (result.updatedInput) {
     // A rewritten input is checked like the model's own: a hook cannot smuggle in a malformed call.
@@ -59,6 +62,7 @@ export async function runPostToolUseHooks(
   const hooks = context.getAppState().hooks;
   if (!hooks?.has("PostToolUse")) return result;
   const post = await hooks.postToolUse(tool.name, input, output, result.tool_use_id, context.abortController.signal);
+  if (post.stop !== undefined) context.channels.hookStop.put(post.stop);
   queueReminders(
     context,
     post.additionalContext.map((text) => `PostToolUse hook context for ${tool.name}: ${text}`),
@@ -91,6 +95,7 @@ export async function runPostToolUseFailureHooks(
     error,
     context.abortController.signal,
   );
+  if (failure.stop !== undefined) context.channels.hookStop.put(failure.stop);
   queueReminders(
     context,
     failure.additionalContext.map((text) => `PostToolUseFailure hook context for ${tool.name}: ${text}`),
@@ -157,6 +162,7 @@ export async function runPostToolBatchHooks(
     };
   });
   const batch = await hooks.postToolBatch(calls, context.abortController.signal);
+  if (batch.stop !== undefined) context.channels.hookStop.put(batch.stop);
   queueReminders(context, [
     ...batch.feedback.map((text) => `PostToolBatch hook feedback: ${text}`),
     ...batch.additionalContext.map((text) => `PostToolBatch hook context: ${text}`),

@@ -28,7 +28,9 @@ export type TerminalReason =
   /** The model kept hitting its output limit after every allowed continue nudge. */
   | "max_output_tokens"
   /** The session's spending reached its USD budget (`--max-budget-usd`). */
-  | "max_budget_usd";
+  | "max_budget_usd"
+  /** A tool call's hook answered `continue: false`; every call of the last turn got its result. */
+  | "hook_stopped";
 
 /**
  * The conversation was summarised to free the context window: `messages` (the summary, the state
@@ -56,6 +58,8 @@ export interface TerminalEvent {
   usage: Usage;
   /** Set for model_error and prompt_too_long. */
   error?: string;
+  /** Set for hook_stopped: the hook's `stopReason`, for the person (the model never reads it). */
+  hookStopReason?: string;
 }
 
 /**

@@ -162,6 +162,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
     return message.role === "user" ? { type: "user", message } : { type: "assistant", message };
   };
 
+  // A stop a hook asked for in an earlier query that ended another way does not carry over.
+  context.channels.hookStop.clear();
   while (true) {
     if (signal.aborted) {
       // Stopped by a new message: that message follows as the next prompt, no note needed.
@@ -294,6 +296,9 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Te
       if (!wasInterruptedByNewMessage(signal)) yield add(userText(INTERRUPTED_DURING_TOOLS));
       return yield* finish(terminal("aborted_tools"));
     }
+    // A hook's `continue: false`: the calls have their results; no further request is sent.
+    const hookStopReason = context.channels.hookStop.takeIf(() => true);
+    if (hookStopReason !== undefined) return yield* finish({ ...terminal("hook_stopped"), hookStopReason });
     if (params.maxTurns !== undefined && turnCount >= params.maxTurns) {
       return yield* finish(terminal("max_turns"));
     }

@@ -105,7 +105,10 @@ export async function* submitWithHooks(
   if (prompt !== undefined && hooks?.has("UserPromptSubmit")) {
     const result = await hooks.userPromptSubmit(prompt);
     for (const error of result.errors) onWarning(error);
-    if (result.blocked !== undefined) throw new PromptBlockedError(result.blocked);
+    if (result.blocked !== undefined) {
+      session.channels.hookMessages.drain(); // the prompt is refused with its reason; nothing follows
+      throw new PromptBlockedError(result.blocked);
+    }
     queueReminders(
       session,
       result.additionalContext.map((text) => `UserPromptSubmit hook context: ${text}`),
@@ -118,7 +121,10 @@ export async function* submitWithHooks(
     for await (const event of session.submitMessage(next)) {
       if (event.type === "terminal") terminal = event;
       if (event.type === "assistant") lastText = assistantText(event.message);
+      // A hook's notice follows the event it ran beside (a call, its result), and comes before the end.
+      if (event.type === "terminal") yield* hookNotices(session);
       yield event;
+      if (event.type !== "terminal") yield* hookNotices(session);
     }
     next = undefined;
     if (terminal && (terminal.reason === "model_error" || terminal.reason === "prompt_too_long")) {
@@ -142,7 +148,13 @@ export async function* submitWithHooks(
     // tagged so that the UI shows it to the person too.
     yield { type: "user", message: { ...userText(next, true), attachment: STOP_HOOK_FEEDBACK } };
   }
+  yield* hookNotices(session);
   return terminal;
+}
+
+/** What hooks said for the person (`systemMessage`) since the last look, as notices. */
+function* hookNotices(session: HookableSession): Generator<QueryEvent> {
+  for (const message of session.channels.hookMessages.drain()) yield { type: "notice", message };
 }
 
 function assistantText(message: AssistantMessage): string {

@@ -5,6 +5,7 @@
 // the user has not trusted (src/config/trust/), .mcp.json and the folder's approvals count not at all.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parseConfigJson } from "../config/json-text.js";
 import { userHome } from "../config/paths.js";
 import { pluginMcpServers } from "../config/plugins/components.js";
 import {
@@ -69,7 +70,7 @@ function readJsonFile(path: string, problems: string[], mustExist: boolean): unk
     return undefined;
   }
   try {
-    return JSON.parse(text);
+    return parseConfigJson(text);
   } catch (error) {
     problems.push(`${path}: invalid JSON (${error instanceof Error ? error.message : String(error)})`);
     return undefined;

@@ -124,6 +124,13 @@ export class TranscriptWriter {
   private lineContext: LineContext | undefined;
   /** The uuid of the last message line: the next one's parentUuid (undefined until known). */
   private lastUuid: string | null | undefined;
+  /**
+   * Whether the file holds (or will hold) a conversation: it existed already (a resumed session), or
+   * a message was recorded. Until then entries wait: a session opened and left without a word,
+   * whose SessionStart hooks wrote their outcomes, left a file that `--continue` then took for the
+   * latest conversation, opening on an empty screen. Such a session leaves no file, as Claude Code's.
+   */
+  private holdsConversation: boolean | undefined;
 
   constructor(
     readonly path: string,
@@ -142,6 +149,7 @@ export class TranscriptWriter {
     if (this.lastUuid === undefined) this.lastUuid = existsSync(this.path) ? lastMessageUuid(this.path) : null;
     const line = messageLine(message, this.lineContext, this.lastUuid, new Date().toISOString());
     this.lastUuid = line.uuid;
+    this.holdsConversation = true;
     this.append(line);
   }
 
@@ -153,6 +161,8 @@ export class TranscriptWriter {
   /** Writes what is pending now (nothing to do, no system call, when nothing is). */
   flush(): void {
     if (this.pending.length === 0) return;
+    this.holdsConversation ??= existsSync(this.path);
+    if (!this.holdsConversation) return; // kept until the first message, dropped at close without one
     const text = this.pending.join("");
     this.pending = [];
     writeSync(this.open(), text);

@@ -59,6 +59,22 @@ export interface SessionChannels {
    * Consumer: the teammate's loop (loop/subagent/teammate.ts), which ends after the turn's calls.
    */
   shutdownApproved: Flag;
+  /**
+   * A tool call's hook answered `continue: false` (Claude Code's "stop after the hooks"): its
+   * `stopReason`, for the person.
+   * Producer: the PreToolUse, PostToolUse, PostToolUseFailure and PostToolBatch hook calls
+   * (hooks/tool-hooks.ts).
+   * Consumer: the loop after the response's calls (loop/query.ts), which ends the query there
+   * (`hook_stopped`) instead of sending the next request. A subagent's own calls stop its own loop.
+   */
+  hookStop: Slot<string>;
+  /**
+   * Warnings hooks answered for the person (`systemMessage`), never sent to the model.
+   * Producer: every hook event's run (cli/session/permissions.ts binds the runner to this channel).
+   * Consumer: a prompt's run with its hooks (loop/session-hooks.ts), which shows them as `notice`
+   * events before the loop's next event, and after the Stop hooks.
+   */
+  hookMessages: Channel<string>;
 }
 
 export function createSessionChannels(): SessionChannels {
@@ -70,5 +86,7 @@ export function createSessionChannels(): SessionChannels {
     backgroundWhenStarted: new Channel<string>(),
     planApproval: new Slot<string>(),
     shutdownApproved: new Flag(),
+    hookStop: new Slot<string>(),
+    hookMessages: new Channel<string>(),
   };
 }

@@ -10,7 +10,8 @@ type ToolInput = Record<string, unknown>;
  * the hooks that gave that answer (none for "none").
  */
 export type PreToolUseResult =
-  | { behavior: "deny"; message: string; hooks: string[] }
+  /** `stop`: a hook answered `continue: false`; the run ends after this response's calls, with this reason. */
+  | { behavior: "deny"; message: string; hooks: string[]; stop?: string }
   | {
       behavior: "allow" | "ask" | "none";
       reason?: string;
@@ -24,6 +25,8 @@ export interface PostToolUseResult {
   feedback: string[];
   additionalContext: string[];
   errors: string[];
+  /** A hook answered `continue: false`: the run ends after this response's calls, with this reason. */
+  stop?: string;
 }
 
 /** One call of a batch as PostToolBatch hooks read it (Claude Code's field names). */
@@ -40,12 +43,16 @@ export interface PostToolBatchResult {
   feedback: string[];
   additionalContext: string[];
   errors: string[];
+  /** A hook answered `continue: false`: the run ends before the next request, with this reason. */
+  stop?: string;
 }
 
 /** What the PostToolUseFailure hooks of a failed call said: context for the model, and their own failures. */
 export interface PostToolUseFailureResult {
   additionalContext: string[];
   errors: string[];
+  /** A hook answered `continue: false`: the run ends after this response's calls, with this reason. */
+  stop?: string;
 }
 
 /** What SubagentStop hooks said: `continueWith` sends the subagent back to work with that reason. */

@@ -93,4 +93,30 @@ describe("hook events in a CLI run", () => {
     const quiet = await runCli([...args, "--output-format", "stream-json", "--verbose"], { home });
     expect(jsonLines(quiet.stdout).filter((line) => String(line.subtype).startsWith("hook_"))).toEqual([]);
   }, 60_000);
+
+  it("runs SessionStart for a -p run whose prompt is /compact: resume first, then compact", async () => {
+    const cwd = realpathSync(tempDir("warden-hook-events-cli-"));
+    const home = tempDir("warden-hook-events-home-");
+    const log = join(cwd, "start.log");
+    const hook = join(cwd, "start.sh");
+    writeFileSync(hook, `#!/usr/bin/env bash\ncat >> '${log}'\necho >> '${log}'\n`);
+    chmodSync(hook, 0o755);
+    const settings = JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: hook }] }] } });
+    const first = writeScript(cwd, [{ content: [text("hello")] }], "first.jsonl");
+    const opened = await runCli(["-p", "hi", "--model", `replay:${first}`, "--cwd", cwd, "--settings", settings], {
+      home,
+    });
+    expect(opened.code, opened.stderr).toBe(0);
+    const summary = writeScript(cwd, [{ content: [text("the summary")] }], "summary.jsonl");
+    const compacted = await runCli(
+      ["-p", "/compact", "--continue", "--model", `replay:${summary}`, "--cwd", cwd, "--settings", settings],
+      { home },
+    );
+    expect(compacted.code, compacted.stderr).toBe(0);
+    const sources = readFileSync(log, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { source: string }).source);
+    expect(sources).toEqual(["startup", "resume", "compact"]);
+  }, 60_000);
 });

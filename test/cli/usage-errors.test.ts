@@ -64,6 +64,24 @@ describe("a run that cannot start", () => {
     });
   }
 
+  it("no prompt because --allowedTools took the last word: the message says so", async () => {
+    const ws = workspace();
+    const base = ["-p", "--cwd", ws.cwd, "--model", `replay:${ws.script}`];
+    const took = await runCli([...base, "--allowedTools", "Read", "Bash(npm test:*)", "fix the tests"], {
+      home: ws.home,
+      input: "",
+    });
+    expect(took.code).toBe(2);
+    expect(took.stderr).toContain(
+      'no prompt: pass it after -p ("warden -p \\"...\\"") or on stdin (--allowedTools took every word after it, "fix the tests" too: put the prompt before it, or after --)',
+    );
+    // The same list given the prompt after `--` runs; a prompt on stdin is no mistake either.
+    const after = await runCli([...base, "--allowedTools", "Read", "--", "fix the tests"], { home: ws.home });
+    expect(after.code, after.stderr).toBe(0);
+    const piped = await runCli([...base, "--allowedTools", "Read"], { home: ws.home, input: "fix the tests" });
+    expect(piped.code, piped.stderr).toBe(0);
+  });
+
   it("a settings file that cannot be read: exit 1 (not usage), no help hint, and still a JSON result", async () => {
     const ws = workspace();
     mkdirSync(join(ws.cwd, ".claude"));

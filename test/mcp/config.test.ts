@@ -206,6 +206,22 @@ describe("loadMcpServerEntries", () => {
     ]);
   });
 
+  it("reads every MCP file an editor saved with a byte-order mark, as settings files are read", async () => {
+    const bom = (value: unknown) => `\uFEFF${JSON.stringify(value)}`;
+    await writeFile(join(project(), ".mcp.json"), bom({ mcpServers: { repo: { command: "repo-server" } } }));
+    await writeFile(join(project(), ".warden", "settings.local.json"), bom({ enabledMcpjsonServers: ["repo"] }));
+    await writeFile(join(home, ".claude.json"), bom({ mcpServers: { u: { command: "u" } } }));
+    const file = join(dir, "extra.json");
+    await writeFile(file, bom({ mcpServers: { a: { command: "from-file" } } }));
+    const result = load([file]);
+    expect(result.fileProblems).toEqual([]);
+    expect(result.servers.map((s) => [s.name, s.scope, s.problem])).toEqual([
+      ["a", "cli", undefined],
+      ["repo", "mcpjson", undefined],
+      ["u", "user", undefined],
+    ]);
+  });
+
   it("reports an unreadable --mcp-config file and keeps the other servers", async () => {
     const bad = join(dir, "bad.json");
     await writeFile(bad, "{ not json");

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ActivePlugin } from "../../src/config/plugins/active.js";
 import { pluginComponentPaths, pluginHooks, pluginMcpServers } from "../../src/config/plugins/components.js";
+import { readMarketplaceManifest, readPluginManifest } from "../../src/config/plugins/manifest.js";
 import { parseMarketplaceSource } from "../../src/config/plugins/marketplaces.js";
 import { loadSettings } from "../../src/config/settings.js";
 import { discoverSkills } from "../../src/config/skills/discover.js";
@@ -74,6 +75,9 @@ describe("plugin commands by short name", () => {
     expect(findCommand(catalog, "review")).toBeUndefined();
     expect(findCommand(catalog, "solo")?.file).toBe(join(project, ".claude", "commands", "solo.md"));
     expect(findCommand(catalog, "one:solo")?.file).toBe(join(one.root, "commands", "solo.md"));
+    // Each knows whose it is, for the lists that show it.
+    expect(findCommand(catalog, "one:review")?.plugin).toBe("one");
+    expect(findCommand(catalog, "solo")?.plugin).toBeUndefined();
   });
 });
 
@@ -95,6 +99,27 @@ describe("a plugin's hooks and MCP servers", () => {
     expect(pluginMcpServers(p, warnings)).toEqual({
       plugin_hooked_tool: { command: `${p.root}/server`, args: [`${p.root}/x`], env: { CLAUDE_PLUGIN_ROOT: p.root } },
     });
+    expect(warnings).toEqual([]);
+  });
+
+  it("reads a plugin's JSON files saved with a byte-order mark, as settings files are read", () => {
+    const p = plugin("bom");
+    const bom = (value: unknown) => `\uFEFF${JSON.stringify(value)}`;
+    write(join(p.root, ".claude-plugin", "plugin.json"), bom({ name: "bom", version: "1.2.3" }));
+    write(
+      join(p.root, ".claude-plugin", "marketplace.json"),
+      bom({ name: "m", owner: { name: "o" }, plugins: [{ name: "bom", source: "./" }] }),
+    );
+    write(
+      join(p.root, "hooks", "hooks.json"),
+      bom({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }),
+    );
+    write(join(p.root, ".mcp.json"), bom({ mcpServers: { tool: { command: "server" } } }));
+    expect(readPluginManifest(p.root).version).toBe("1.2.3");
+    expect(readMarketplaceManifest(p.root).plugins.map((entry) => entry.name)).toEqual(["bom"]);
+    const warnings: string[] = [];
+    expect(Object.keys(pluginHooks(p, warnings))).toEqual(["Stop"]);
+    expect(Object.keys(pluginMcpServers(p, warnings))).toEqual(["plugin_bom_tool"]);
     expect(warnings).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { transcriptPath } from "../../src/config/paths.js";
@@ -149,6 +149,33 @@ describe("transcripts", () => {
     expect(() => loadSession(cwd, "nope")).toThrow(
       /no conversation found with session ID: nope \(among the sessions of /,
     );
+  });
+
+  it("a session opened and left without a word (its hooks' outcomes only) leaves no file for --continue to take", () => {
+    const cwd = tempDir();
+    const talked = new TranscriptWriter(transcriptPath(cwd, "talked"), { sessionId: "talked", cwd, model: "m" });
+    talked.recordEntry({ type: "hook_outcome", hookEvent: "SessionStart" });
+    talked.recordMessage({ role: "user", content: [{ type: "text", text: "hello" }] });
+    talked.close();
+    utimesSync(transcriptPath(cwd, "talked"), 1_000, 1_000);
+    const silent = new TranscriptWriter(transcriptPath(cwd, "silent"), { sessionId: "silent", cwd, model: "m" });
+    silent.recordEntry({ type: "hook_outcome", hookEvent: "SessionStart" });
+    silent.flush();
+    silent.close();
+    expect(existsSync(transcriptPath(cwd, "silent"))).toBe(false);
+    expect(latestSessionId(cwd)).toBe("talked");
+    // What came before the first message is kept, in order, once there is one.
+    const types = readFileSync(transcriptPath(cwd, "talked"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(types).toEqual(["session", "hook_outcome", "user"]);
+    // A resumed file takes entries at once: it already holds a conversation.
+    const resumed = new TranscriptWriter(transcriptPath(cwd, "talked"), { sessionId: "talked", cwd, model: "m" });
+    resumed.recordEntry({ type: "hook_outcome", hookEvent: "SessionStart" });
+    resumed.flush();
+    expect(readFileSync(transcriptPath(cwd, "talked"), "utf8").trim().split("\n")).toHaveLength(5);
+    resumed.close();
   });
 
   it("--resume takes a unique start of a session id (as /resume lists them) and names the sessions an ambiguous one fits", () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { createElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { suggestCommands as suggestFrom } from "../../src/ui/commands/custom-commands.js";
+import { customCommandEntries, suggestCommands as suggestFrom } from "../../src/ui/commands/custom-commands.js";
 import type { SlashCommand } from "../../src/ui/commands/slash-commands.js";
 import { type CommandSuggestion, Prompt } from "../../src/ui/components/Prompt.js";
 import { completeMention, mentionTokens } from "../../src/ui/input/file-mentions.js";
@@ -220,6 +220,29 @@ describe("Prompt", () => {
     const narrowed = app.lastFrame() ?? "";
     expect(narrowed).not.toContain("/help");
     expect(chosenIn(narrowed)).toBe("clear");
+  });
+
+  it("lists a plugin's namespaced command under its short name too, after the whole-name matches", () => {
+    const list: CommandSuggestion[] = [
+      { name: "tools:greet", description: "Greets" },
+      { name: "git:review", description: "Reviews" },
+      { name: "graph", description: "Draws" },
+    ];
+    expect(suggestCommands("/gr", list).map((c) => c.name)).toEqual(["graph", "tools:greet"]);
+    expect(suggestCommands("/tools:g", list).map((c) => c.name)).toEqual(["tools:greet"]);
+    expect(suggestCommands("/rev", list).map((c) => c.name)).toEqual(["git:review"]);
+    expect(suggestCommands("/x", list)).toEqual([]);
+  });
+
+  it("names a plugin's command as the plugin's, not as the user's own", () => {
+    const entries = customCommandEntries(
+      [
+        { name: "tools:greet", description: "Greets", kind: "command", level: "user", plugin: "tools" },
+        { name: "mine", description: "Mine", kind: "skill", level: "project" },
+      ],
+      [],
+    );
+    expect(entries.map((c) => c.description)).toEqual(["Greets (plugin tools command)", "Mine (project skill)"]);
   });
 
   it("Tab completes the chosen command for its arguments; Enter runs one that takes none", async () => {

@@ -8,7 +8,13 @@ import { INIT_PROMPT } from "../../config/skills/built-in-commands.js";
 import { isDirectory } from "../../fs/path-kind.js";
 import type { CompactBoundaryEvent, TerminalEvent } from "../../loop/events.js";
 import { PromptBlockedError } from "../../loop/session-hooks.js";
-import { parseSessionArgs, type SessionConfig, UsageError, usageText } from "../flags/session-config.js";
+import {
+  listTookLastWord,
+  parseSessionArgs,
+  type SessionConfig,
+  UsageError,
+  usageText,
+} from "../flags/session-config.js";
 import { reportHookLines } from "../headless/hook-lines.js";
 import { HeadlessReporter } from "../headless/output.js";
 import { readPrompt, readStdin, stdinIsTerminal } from "../headless/prompt-input.js";
@@ -70,7 +76,7 @@ export async function run(argv: string[], given: { stdin?: string } = {}): Promi
       const { runStreamSession } = await import("../control-protocol/stream-session.js");
       return await runStreamSession(config);
     }
-    return await runHeadless(config, startedAt);
+    return await runHeadless(config, startedAt, argv);
   } catch (error) {
     // Settings files that cannot be read are the set-up's failure (exit 1); a bad --settings value
     // was already made a usage error (exit 2) by planSession.
@@ -102,7 +108,7 @@ function optional<K extends string>(key: K, value: string | undefined): { [P in 
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }
 
-async function runHeadless(config: SessionConfig, startedAt: number): Promise<number> {
+async function runHeadless(config: SessionConfig, startedAt: number, argv: readonly string[]): Promise<number> {
   if (!isDirectory(config.cwd)) throw new SessionSetupError(`--cwd ${config.cwd} is not a directory`, 2);
   if (!config.print && stdinIsTerminal()) return interactiveNeedsTerminal();
   // Only a person at the interactive UI can pick a session.
@@ -110,7 +116,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   const prompt = await readPrompt(config.prompt);
   if (prompt === undefined || prompt.trim() === "") {
     if (!config.print) return interactiveNeedsTerminal();
-    throw new SessionSetupError('no prompt: pass it after -p ("warden -p \\"...\\"") or on stdin', 2);
+    const took = listTookLastWord(argv);
+    const hint = took
+      ? ` (${took.option} took every word after it, ${JSON.stringify(took.word)} too: put the prompt before it, or after --)`
+      : "";
+    throw new SessionSetupError(`no prompt: pass it after -p ("warden -p \\"...\\"") or on stdin${hint}`, 2);
   }
 
   const warn = (message: string) => err(`warden: warning: ${message}\n`);
@@ -198,10 +208,11 @@ async function runHeadless(config: SessionConfig, startedAt: number): Promise<nu
   let resultText: string | undefined;
   let unfinishedSignIns: string[] = [];
   try {
+    // Every run starts (or resumes) its session, `-p "/compact"` too: SessionStart hooks first.
+    await built.runStartHooks();
     if (compactInstructions !== undefined) {
       ({ terminal, resultText } = await compactNow(built, compactInstructions.trim() || undefined, reporter));
     } else {
-      await built.runStartHooks();
       if (runsShell) {
         // SIGINT (the session's interrupt) stops the mark running and the prompt is not sent.
         const { runPromptMarks, shellInterruptedNotice } = await import("../../tools/skill/shell-marks.js");

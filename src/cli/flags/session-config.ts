@@ -73,6 +73,20 @@ export function parseSessionArgs(argv: readonly string[], baseCwd = process.cwd(
   return buildSessionConfig(raw, positionals, baseCwd);
 }
 
+/**
+ * When a list option (`--allowedTools Read Edit "fix it"`) took every word to the end of the line,
+ * as Claude Code's do: the option and its last word, which the person may have meant as the prompt.
+ * For the message of a run that found no prompt; undefined otherwise.
+ */
+export function listTookLastWord(argv: readonly string[]): { option: string; word: string } | undefined {
+  if (argv.includes("--")) return undefined;
+  const last = argv.findLastIndex((word) => word.startsWith("-") && word !== "-");
+  const option = argv[last];
+  const word = argv.at(-1);
+  if (option === undefined || word === undefined || last === argv.length - 1) return undefined;
+  return BY_NAME.get(option)?.kind === "list" ? { option, word } : undefined;
+}
+
 /** A word that names one of the session's options (`--model`, `--model=x`, `-c`). */
 function isOption(word: string): boolean {
   const eq = word.startsWith("--") ? word.indexOf("=") : -1;

@@ -337,9 +337,14 @@ export class HeadlessReporter {
       result.error = terminal.error ? `${why}: ${terminal.error}` : why;
     }
     if (result.error !== undefined) result.errors = [result.error];
-    if (notices.length > 0) result.notices = [...notices];
+    // A hook's stopReason is for the person, as Claude Code shows it: a notice beside the result.
+    const shown =
+      terminal.reason === "hook_stopped"
+        ? [...notices, `${REASON_TEXT.hook_stopped}: ${terminal.hookStopReason}`]
+        : notices;
+    if (shown.length > 0) result.notices = [...shown];
     if (this.format === "text") {
-      for (const notice of notices) this.err(`warden: ${notice}\n`);
+      for (const notice of shown) this.err(`warden: ${notice}\n`);
       // A --json-schema run's answer is its data: printed as JSON, ready for a pipe.
       if (structured?.output !== undefined) this.out(`${JSON.stringify(structured.output.data)}\n`);
       else if (result.result) this.out(result.result.endsWith("\n") ? result.result : `${result.result}\n`);

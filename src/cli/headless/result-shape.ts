@@ -54,7 +54,8 @@ export interface StructuredOutcome {
 }
 
 export function subtypeOf(reason: TerminalReason): ResultSubtype {
-  if (reason === "completed") return "success";
+  // A hook's `continue: false` ends the run as its author meant: not an error of the run.
+  if (reason === "completed" || reason === "hook_stopped") return "success";
   if (reason === "max_turns") return "error_max_turns";
   if (reason === "max_budget_usd") return "error_max_budget_usd";
   return "error_during_execution";
@@ -69,6 +70,7 @@ export const REASON_TEXT: Record<TerminalReason, string> = {
   prompt_too_long: "the conversation is too long for the model's context window",
   max_output_tokens: "the model kept hitting its output token limit",
   max_budget_usd: "the session reached its USD budget (--max-budget-usd)",
+  hook_stopped: "a hook stopped the run (continue: false)",
 };
 
 /** The Agent SDK's usage shape: every field present. */

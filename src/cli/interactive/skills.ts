@@ -47,6 +47,7 @@ export function liveSkillCatalog(
           ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
           kind: "command" as const,
           level: c.level,
+          ...(c.plugin !== undefined && { plugin: c.plugin }),
         })),
         ...catalog.skills.map((s) => ({
           name: s.name,
@@ -54,6 +55,7 @@ export function liveSkillCatalog(
           ...(s.argumentHint ? { argumentHint: s.argumentHint } : {}),
           kind: "skill" as const,
           level: s.level,
+          ...(s.plugin !== undefined && { plugin: s.plugin }),
         })),
       ];
       // A command and a skill of one name: the command is what `/name` runs (expandSlashPrompt's order).

@@ -122,6 +122,8 @@ export function bindPermissions(config: SessionConfig, session: PermissionAwareS
     getPermissionMode: () => session.getAppState().toolPermissionContext.mode,
     recordEntry: (entry) => session.recordEntry(entry),
   });
+  // A hook's systemMessage is for the person: the loop shows it as a notice.
+  setup.hooks?.onSystemMessage((event, text) => session.channels.hookMessages.send(`${event} hook: ${text}`));
   // What async hooks say once they finish reaches the model on its next request.
   setup.hooks?.onAsyncOutput((texts, errors) =>
     queueReminders(session, [

@@ -5,6 +5,7 @@
 // commands and MCP server settings becomes the plugin's folder, wherever it was installed.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { parseConfigJson } from "../json-text.js";
 import { type HooksConfig, hooksSchema, unknownHookEvents } from "../settings-schema.js";
 import type { PluginSkillFolders } from "../skills/locations.js";
 import type { ActivePlugin } from "./active.js";
@@ -150,7 +151,7 @@ export function readJsonObject(file: string): Record<string, unknown> | undefine
   } catch {
     return undefined;
   }
-  const value: unknown = JSON.parse(text);
+  const value: unknown = parseConfigJson(text);
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
   return value as Record<string, unknown>;
 }

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
+import { parseConfigJson } from "../json-text.js";
 
 /** Plugin and marketplace names: what follows `/` and precedes `@`, so no spaces or separators. */
 export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -82,7 +83,7 @@ function readJson(file: string): unknown {
     throw new PluginFormatError(`${file}: ${code === "ENOENT" ? "not found" : `cannot be read (${code})`}`);
   }
   try {
-    return JSON.parse(text);
+    return parseConfigJson(text);
   } catch (error) {
     throw new PluginFormatError(`${file}: invalid JSON (${(error as Error).message})`);
   }

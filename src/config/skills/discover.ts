@@ -133,6 +133,7 @@ async function loadSkill(file: string, root: SkillRoot): Promise<SkillDefinition
     disableModelInvocation: disable === true,
     frontmatterKeys: Object.keys(attributes),
   };
+  if (root.plugin !== undefined) skill.plugin = root.plugin;
   const model = optionalString(attributes, "model");
   if (model !== undefined) skill.model = model;
   const agent = optionalString(attributes, "agent");
@@ -162,6 +163,7 @@ async function loadCommand(file: string, root: SkillRoot): Promise<SlashCommand 
   if (names !== undefined) command.argumentNames = names;
   const model = optionalString(attributes, "model");
   if (model !== undefined) command.model = model;
+  if (root.plugin !== undefined) command.plugin = root.plugin;
   return command;
 }
 

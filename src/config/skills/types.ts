@@ -44,6 +44,8 @@ export interface SkillDefinition {
   disableModelInvocation: boolean;
   /** Every frontmatter key the file sets, as written: the permission check allows only safe ones unasked. */
   frontmatterKeys: string[];
+  /** The plugin that brought it (its name is then `plugin:name`). */
+  plugin?: string;
 }
 
 /** A Markdown file of `.warden/commands/` or `.claude/commands/`: a prompt a user runs as `/name args`. */
@@ -57,6 +59,8 @@ export interface SlashCommand {
   /** `arguments`: names for the words of the arguments, in order, each usable as `$name`. */
   argumentNames?: string[];
   model?: string;
+  /** The plugin that brought it (its name is then `plugin:name`). */
+  plugin?: string;
 }
 
 /** Everything discovered for one session. */

@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
+import { parseConfigJson } from "../json-text.js";
 import {
   isProjectServerApproved,
   type ProjectServerApprovals,
@@ -179,7 +180,7 @@ function readMcpJson(
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseConfigJson(text);
   } catch {
     return {
       content: { unparsedText: text },

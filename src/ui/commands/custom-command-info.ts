@@ -7,4 +7,6 @@ export interface CustomCommandInfo {
   /** A `commands/NAME.md` file or a `skills/NAME/SKILL.md` skill. */
   kind: "command" | "skill";
   level: "user" | "project";
+  /** The plugin that brought it: listed as the plugin's, not as the user's own. */
+  plugin?: string;
 }

@@ -17,17 +17,30 @@ export function customCommandEntries(
     .filter((c) => !taken.has(c.name.toLowerCase()))
     .map((c) => ({
       name: c.name,
-      description: `${c.description || "(no description)"} (${c.level} ${c.kind})`,
+      description: `${c.description || "(no description)"} (${c.plugin === undefined ? c.level : `plugin ${c.plugin}`} ${c.kind})`,
       ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
       // Typed custom commands reach the session as prompts (it expands them); never run from here.
       run: () => undefined,
     }));
 }
 
-/** The commands a `/partial` at the start of the prompt could be, in the order given; none when it is not one. */
+/**
+ * The commands a `/partial` at the start of the prompt could be, in the order given; none when it
+ * is not one. A namespaced command (a plugin's `tools:greet`) is also found by its short name, which
+ * runs it when typed: `/gre` lists `/tools:greet`, as Claude Code's list does. Whole-name matches come first.
+ */
 export function suggestCommands(text: string, commands: readonly SlashCommand[]): SlashCommand[] {
   const match = /^\/([\w:.-]*)$/.exec(text);
   if (!match) return [];
   const partial = (match[1] as string).toLowerCase();
-  return commands.filter((c) => c.name.toLowerCase().startsWith(partial));
+  const byName = commands.filter((c) => c.name.toLowerCase().startsWith(partial));
+  const byShortName = commands.filter(
+    (c) => !byName.includes(c) && c.name.includes(":") && shortName(c.name).toLowerCase().startsWith(partial),
+  );
+  return [...byName, ...byShortName];
+}
+
+/** A namespaced name's last part (`tools:greet` → `greet`). */
+function shortName(name: string): string {
+  return name.slice(name.lastIndexOf(":") + 1);
 }

@@ -311,6 +311,12 @@ export class TranscriptModel {
           this.push({ kind: "notice", text: "Stopped: turn limit reached.", tone: "warning" });
         else if (event.reason === "max_budget_usd")
           this.push({ kind: "notice", text: "Stopped: the session's budget is spent.", tone: "warning" });
+        else if (event.reason === "hook_stopped")
+          this.push({
+            kind: "notice",
+            text: `Stopped by a hook: ${oneLine(event.hookStopReason ?? "", 300)}`,
+            tone: "warning",
+          });
         break;
       default:
         break;

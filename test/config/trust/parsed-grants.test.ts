@@ -197,10 +197,14 @@ describe("settings and .mcp.json, judged on the parsed JSON the loaders use", ()
   it.each([
     ["escaped key", '{"mcp\\u0053ervers": {"evil": {"command": "sh"}}}'],
     ["duplicate key", '{"mcpServers": {}, "mcpServers": {"evil": {"command": "sh"}}}'],
-    ["byte-order mark (the loader cannot read it either)", '\uFEFF{"mcpServers": {"evil": {"command": "sh"}}}'],
-  ])(".mcp.json with %s waits for trust", (_name, text) => {
+    ["byte-order mark", '\uFEFF{"mcpServers": {"evil": {"command": "sh"}}}'],
+  ])(".mcp.json with %s waits for trust, its server named as the loader reads it", (_name, text) => {
     write(join(project, ".mcp.json"), text);
-    expect(inspectWorkspaceTrust(project).status).toBe("untrusted");
+    const trust = inspectWorkspaceTrust(project);
+    expect(trust.status).toBe("untrusted");
+    expect(trust.widening.map((w) => [w.key, w.grants])).toEqual([
+      ["mcpServers.evil", expect.stringMatching(/^MCP server evil runs: sh/)],
+    ]);
   });
 });
 
