@@ -164,6 +164,13 @@ export interface ToolPermissionContext {
    * the file tools may write in plan mode, and may always read and write without asking.
    */
   planFilePath?: string;
+  /**
+   * Folders this session's writes never reach without asking, even in bypass mode, outside its
+   * working directories: an isolated agent's parent checkout, which holds the agent's worktree
+   * (src/tools/agent/isolation.ts). The file tools already ask for any write outside the working
+   * directories; this holds a shell to the same.
+   */
+  confinedFrom?: string[];
 }
 
 export function emptyPermissionContext(cwd: string, mode: PermissionMode = "default"): ToolPermissionContext {

@@ -401,6 +401,8 @@ export interface SubagentRequest {
    * is outside its workspace.
    */
   workingDirectories?: string[];
+  /** Folders the child never writes without asking, even in bypass mode (an isolated child's parent checkout). */
+  confinedFrom?: string[];
   /**
    * Fork: the child continues the parent's rendered request (same system prompt bytes, same tool
    * schemas, same messages) with these messages after it.

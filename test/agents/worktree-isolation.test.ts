@@ -108,6 +108,38 @@ describe("isolation 'worktree'", () => {
     expect(git(cwd, "worktree", "list").trim().split("\n")).toHaveLength(1);
   });
 
+  it("keeps a child in bypass mode from writing the parent's checkout through Bash, yet lets it write elsewhere", async () => {
+    // Bypass mode lets a shell write outside the working directories (a /tmp file is fine); the
+    // parent's checkout, which holds the worktree, is no such place for an isolated child.
+    const cwd = repo();
+    const elsewhere = join(realpathSync(tempDir("warden-isolation-elsewhere-")), "out.txt");
+    server.enqueue(
+      reply().tool("Agent", { description: "fix", prompt: "fix it", isolation: "worktree" }, { id: "main-agent" }),
+      // One call a response: a refused Bash call cancels the calls beside it.
+      reply().tool("Bash", { command: "echo leak > ../../relative-leak.txt" }, { id: "child-relative" }),
+      reply().tool("Bash", { command: `echo leak >> ${join(cwd, "src/a.txt")}` }, { id: "child-absolute" }),
+      reply().tool("Bash", { command: `echo ok > ${elsewhere}` }, { id: "child-elsewhere" }),
+      reply().tool("Bash", { command: "echo mine > src/mine.txt" }, { id: "child-own" }),
+      reply().text("tried"),
+      reply().text("done"),
+    );
+    await runSession(cwd, "bypassPermissions");
+
+    expect(existsSync(join(cwd, "relative-leak.txt"))).toBe(false);
+    expect(readFileSync(join(cwd, "src/a.txt"), "utf8")).toBe("a\n");
+    expect(readFileSync(elsewhere, "utf8")).toBe("ok\n");
+    const childSaw = toolResults(server.requests[5]!);
+    for (const id of ["child-relative", "child-absolute"]) {
+      expect(childSaw.get(id), id).toMatch(/protected path: .*in the checkout this isolated agent works apart from/);
+    }
+    expect(childSaw.get("child-elsewhere")).not.toMatch(/denied/);
+    // Its own worktree is its to write: the file is there, and the worktree is kept for it.
+    const kept = toolResults(server.requests[6]!).get("main-agent") ?? "";
+    const worktree = /(\/\S+\.worktrees\/[^\s,)]+)/.exec(kept)?.[1];
+    expect(worktree, kept).toBeDefined();
+    expect(readFileSync(join(worktree as string, "src/mine.txt"), "utf8")).toBe("mine\n");
+  });
+
   it("the child works freely in its worktree, which is kept when it holds work git would lose", async () => {
     const cwd = repo();
     server.enqueue(

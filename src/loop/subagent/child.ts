@@ -55,6 +55,7 @@ function childAppState(parent: AppState, request: SubagentRequest, cwd: string):
       ...parent.toolPermissionContext,
       mode: request.permissionMode,
       ...(request.workingDirectories ? { workingDirectories: [...request.workingDirectories] } : {}),
+      ...(request.confinedFrom ? { confinedFrom: [...request.confinedFrom] } : {}),
     },
     // An agent's own hooks join the session's for its run only.
     hooks:

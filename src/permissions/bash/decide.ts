@@ -97,7 +97,7 @@ export function decideBashPermission(analysis: ScriptAnalysis, context: ToolPerm
   const grave = analysis.validation.findings.find((f) => !f.deferred);
   if (grave) return safetyAsk(`${grave.message} (check ${grave.id}, ${grave.validator})`);
   if (analysis.incomplete) return safetyAsk("A nested shell script could not be parsed completely.");
-  const protectedWrite = findProtectedWrite(analysis);
+  const protectedWrite = findProtectedWrite(analysis, context);
   if (protectedWrite) return safetyAsk(`The command writes to a protected path: ${protectedWrite}`);
 
   const blocked: CommandPart[] = [];

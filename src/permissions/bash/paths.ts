@@ -29,6 +29,22 @@ function isShellProtected(absolute: string): boolean {
   return SHELL_PROTECTED_FILES.has(base) || /^\.(bash|zsh)rc\./.test(base) || absolute.startsWith("/etc/");
 }
 
+/**
+ * Whether writing `absolute` asks even in bypass mode: a protected path, or a place in a folder the
+ * session is confined from (an isolated agent's parent checkout) outside its working directories.
+ */
+export function isProtectedWrite(absolute: string, context: ToolPermissionContext | undefined): boolean {
+  if (isProtectedPath(absolute)) return true;
+  const confined = context?.confinedFrom ?? [];
+  if (confined.length === 0 || (context && isInsideWorkingDirectories(absolute, context))) return false;
+  return pathsToCheck(absolute).some((p) => confined.some((root) => isWithin(root, p)));
+}
+
+function isWithin(dir: string, target: string): boolean {
+  const rel = path.relative(dir, target);
+  return rel === "" || !(rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+}
+
 export function isReadableWithoutPrompt(word: Field, cwd: string | undefined, context: ToolPermissionContext): boolean {
   if (word.literal && (word.value === "-" || isDeviceSink(word.value) || word.value === "/dev/stdin")) return true;
   const absolute = resolveWordPath(word, cwd);

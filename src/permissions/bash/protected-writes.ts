@@ -6,10 +6,11 @@ import { resolveWordPath, writeTargetsOf } from "../../shell/commands/index.js";
 import { resolveShellPath } from "../../shell/parse/index.js";
 import { isOutputRedirect } from "../../shell/validators/index.js";
 import type { Field } from "../../shell/words/index.js";
+import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import { gitConfigWritten } from "./git-config-write.js";
 import { globMatches } from "./glob-matches.js";
 import { hereResolved, homeResolved } from "./path-candidates.js";
-import { isProtectedPath } from "./paths.js";
+import { isProtectedPath, isProtectedWrite } from "./paths.js";
 
 /**
  * Where a write target may land, reading `$HOME/x` as `~/x` and `$PWD/x` as the command's folder
@@ -32,29 +33,38 @@ function writtenPaths(word: Field, cwd: string | undefined): Array<{ path: strin
   return places;
 }
 
-function protectedAmong(places: Array<{ path: string; unlisted?: boolean }>): string | undefined {
-  const found = places.find((p) => p.unlisted === true || isProtectedPath(p.path));
+function protectedAmong(
+  places: Array<{ path: string; unlisted?: boolean }>,
+  context: ToolPermissionContext | undefined,
+): string | undefined {
+  const found = places.find((p) => p.unlisted === true || isProtectedWrite(p.path, context));
   if (!found) return undefined;
-  return found.unlisted ? `${found.path} (a glob with more matches than can be checked)` : found.path;
+  if (found.unlisted) return `${found.path} (a glob with more matches than can be checked)`;
+  return isProtectedPath(found.path)
+    ? found.path
+    : `${found.path} (in the checkout this isolated agent works apart from)`;
 }
 
-/** The first protected place the script writes, or undefined. */
-export function findProtectedWrite(analysis: ScriptAnalysis): string | undefined {
+/**
+ * The first protected place the script writes, or undefined (with `context`: also a place the
+ * session is confined from, see isProtectedWrite).
+ */
+export function findProtectedWrite(analysis: ScriptAnalysis, context?: ToolPermissionContext): string | undefined {
   for (const redirect of analysis.structure.redirects) {
     if (!redirect.target || !isOutputRedirect(redirect.operator, redirect.target.value)) continue;
-    const found = protectedAmong(writtenPaths(redirect.target, redirect.cwd));
+    const found = protectedAmong(writtenPaths(redirect.target, redirect.cwd), context);
     if (found) return found;
   }
   for (const part of analysis.parts) {
     for (const view of part.unwrapping.views) {
       for (const target of writeTargetsOf(view.words)) {
-        const found = protectedAmong(writtenPaths(target, part.command.cwd));
+        const found = protectedAmong(writtenPaths(target, part.command.cwd), context);
         if (found) return found;
       }
       // `git config KEY VALUE` writes the repository's config (core.fsmonitor, core.hooksPath):
       // as protected as a redirection into it.
       const config = gitConfigWritten(view.words, part.command.cwd);
-      if (config && isProtectedPath(config)) return config;
+      if (config && isProtectedWrite(config, context)) return config;
     }
   }
   return undefined;

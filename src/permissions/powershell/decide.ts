@@ -17,7 +17,7 @@ import {
 import { classifyReadOnly } from "../../shell/read-only/index.js";
 import type { Field } from "../../shell/words/index.js";
 import type { PermissionResult, PermissionRule, ToolPermissionContext } from "../../tool/permission-types.js";
-import { isProtectedPath } from "../bash/paths.js";
+import { isProtectedWrite } from "../bash/paths.js";
 import { isInsideWorkingDirectories, READ_RULE_NAME, WRITE_RULE_NAME } from "../filesystem/index.js";
 import { describeRule, findMatchingPathRule, findPathRuleInside } from "../rules/index.js";
 import { listedReadOutside, wildcardReadOutside } from "./link-reads.js";
@@ -99,12 +99,13 @@ export function decidePowerShellPermission(
   if (analysis.secretVariables[0])
     return safetyAsk(`it reads $env:${analysis.secretVariables[0]}, which looks like a secret, into the output`);
   const written = writeTargets(analysis, cwd);
+  const isProtected = (path: string) => isProtectedWrite(path, context);
   const protectedWrite = written.find(
-    (t) => t !== undefined && t.kind === "file" && (t.unlisted === true || t.paths.some(isProtectedPath)),
+    (t) => t !== undefined && t.kind === "file" && (t.unlisted === true || t.paths.some(isProtected)),
   );
   if (protectedWrite?.kind === "file")
     return safetyAsk(
-      `it writes to a protected path: ${protectedWrite.paths.find(isProtectedPath) ?? `${protectedWrite.paths[0]} (a wildcard with more matches than can be checked)`}`,
+      `it writes to a protected path: ${protectedWrite.paths.find(isProtected) ?? `${protectedWrite.paths[0]} (a wildcard with more matches than can be checked)`}`,
     );
   // `Set-Content function:ls {...}`, `'x' > variable:PSDefaultParameterValues`, `env:PATH`: what
   // such a write changes is how later commands resolve and run, not a file.

@@ -50,6 +50,9 @@ export function confineToWorktree(
     context.getAppState().toolPermissionContext.workingDirectories,
     worktree,
   );
+  // Outside its working directories the checkout is reached only as any outside folder is: but a
+  // shell in bypass mode writes outside folders freely, so the checkout is named as one it may not.
+  request.confinedFrom = spellings(worktree.repoRoot);
 }
 
 /**
