@@ -278,6 +278,11 @@ function judgePart(
     // The names are the project's, but one may be a link that leads outside it.
     const listed = command.stdinFrom?.cwd ?? command.cwd;
     const target = linkOutsideUnder(listed, context);
+    if (target === "unchecked")
+      return {
+        allowed: false,
+        reason: `xargs reads names listed under ${listed}, a folder too large or too deep to check where its links lead`,
+      };
     if (target !== undefined)
       return {
         allowed: false,

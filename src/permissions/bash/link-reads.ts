@@ -10,7 +10,7 @@ import { commandBaseName, type Field } from "../../shell/words/index.js";
 import type { ToolPermissionContext } from "../../tool/permission-types.js";
 import { isInsideWorkingDirectories } from "../filesystem/index.js";
 import { globMatches } from "./glob-matches.js";
-import { linkTargetsUnder } from "./linked-files.js";
+import { linkWalk } from "./linked-files.js";
 
 export interface LinkedRead {
   reason: string;
@@ -54,11 +54,13 @@ export function linkedReadOutside(
   // With no folder named, these commands search the one they run in.
   if (paths.length === 0) folders.push(cwd);
   for (const folder of folders) {
-    const target = linkOutsideUnder(folder, context);
-    if (target !== undefined)
+    const outside = linkOutsideUnder(folder, context);
+    if (outside === "unchecked")
+      return { reason: `it follows the links under ${folder}, too large or too deep to check where they all lead` };
+    if (outside !== undefined)
       return {
-        reason: `it follows the links under ${folder}, and one leads to ${target}, outside the working directories`,
-        at: target,
+        reason: `it follows the links under ${folder}, and one leads to ${outside}, outside the working directories`,
+        at: outside,
       };
   }
   return undefined;
@@ -69,8 +71,11 @@ export function linkedReadOutside(
  * lister there prints (`git ls-files`, `find .`, `ls`) may be such a link, and what they feed
  * (`| xargs cat`) reads where it leads.
  */
-export function linkOutsideUnder(folder: string, context: ToolPermissionContext): string | undefined {
-  return linkTargetsUnder(folder).find((t) => !isInsideWorkingDirectories(t, context));
+export function linkOutsideUnder(folder: string, context: ToolPermissionContext): string | "unchecked" | undefined {
+  const { targets, complete } = linkWalk(folder);
+  const outside = targets.find((t) => !isInsideWorkingDirectories(t, context));
+  // A walk cut short may have missed the one link that leads out: it cannot clear the folder.
+  return outside ?? (complete ? undefined : "unchecked");
 }
 /** Whether the command, reading a folder whole, follows the symbolic links it meets there. */
 function followsLinks(words: Field[]): boolean {

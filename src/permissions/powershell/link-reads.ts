@@ -51,6 +51,8 @@ export function listedReadOutside(
   const fedByPipeline = CONTENT_READERS.has(command.canonical) && !namesPath(command, patterns);
   if (!fedByPipeline && !followsLinks) return undefined;
   const target = linkOutsideUnder(cwd, context);
+  if (target === "unchecked")
+    return `\`${command.source.trim()}\` reads what is listed under ${cwd}, a folder too large or too deep to check where its links lead`;
   return target === undefined
     ? undefined
     : `\`${command.source.trim()}\` reads what is listed under ${cwd}, where a link leads to ${target}, outside the working directories`;

@@ -104,6 +104,21 @@ describe("reads through a link the command does not name", () => {
     expect(result.behavior !== "allow" && result.message).toContain(outside.split("/").pop());
   });
 
+  it("asks when the folder a command follows links in is too deep to check whole", async () => {
+    // Links only inside as far as the walk looks; past its depth, one could lead anywhere.
+    const deep = mkdtempSync(join(tmpdir(), "warden-link-deep-"));
+    const bottom = join(deep, ...Array.from({ length: 16 }, (_, i) => `d${i}`));
+    mkdirSync(bottom, { recursive: true });
+    symlinkSync(outside, join(bottom, "away"));
+    expect(spawnSync("bash", ["-c", "grep -R outside-secret ."], { cwd: deep, encoding: "utf8" }).stdout).toContain(
+      "outside-secret",
+    );
+    for (const command of ["grep -R outside-secret .", "rg -L x", "ls | xargs cat"])
+      expect(await outcome(command, deep), command).toBe("ask");
+    // Not following links, the same folder is read as before.
+    expect(await outcome("grep -r outside-secret .", deep)).toBe("allow");
+  });
+
   it("keeps allowing reads whose links stay inside, and reads that do not follow links", async () => {
     expect(bashPrints("grep -r outside-secret .")).toBe("");
     for (const command of ["grep -r outside-secret .", "rg x", "find . -name s.txt", "ls -R", "cat src/*"])
