@@ -247,13 +247,22 @@ function checkSubcommand(sub: string, args: Field[]): ReadOnlyVerdict {
         "list",
       ];
       const action = operands[0];
-      if (action === "get" || action === "list") return readOnly();
-      if (
-        flags.some((f) => ["--get", "--get-all", "--get-regexp", "--list", "-l"].includes(f)) &&
-        flags.every((f) => reading.includes(f))
-      )
-        return readOnly();
-      return notReadOnly("git config without --get/--list changes configuration");
+      const reads =
+        action === "get" ||
+        action === "list" ||
+        (flags.some((f) => ["--get", "--get-all", "--get-regexp", "--list", "-l"].includes(f)) &&
+          flags.every((f) => reading.includes(f)));
+      if (!reads) return notReadOnly("git config without --get/--list changes configuration");
+      // Every setting at once, or all matching a pattern, from the user's and the system's files
+      // too (~/.gitconfig, outside the project, which can hold a token in http.extraHeader or a
+      // url's insteadOf): read as `cat ~/.gitconfig` would be. The repository's own stays free.
+      const dumps =
+        action === "list" ||
+        (action === "get" && flags.some((f) => f === "--all" || f === "--regexp")) ||
+        flags.some((f) => ["--get-regexp", "--list", "-l"].includes(f));
+      if (dumps && !flags.includes("--local"))
+        return notReadOnly("git config --list shows the user's and the system's settings, outside the project");
+      return readOnly();
     }
     case "reflog":
       return operands[0] === undefined ||
