@@ -323,7 +323,7 @@ describe("a teammate in plan mode", () => {
     const planner = requests.filter((r) => r.agent?.name === "planner");
     const plannerSeen = userTexts(planner.at(-1)?.messages ?? []);
     // Refused before approval (plan mode), the plan file written, the plan sent to the lead.
-    expect(plannerSeen).toContain("Write would change something, and plan mode is read-only");
+    expect(plannerSeen).toContain("Write needs approval, and plan mode is read-only");
     expect(planFile).toMatch(/teams\/crew\/plans\/planner\.md$/);
     expect(plannerSeen).toContain("was sent to the team lead for approval");
     // The lead read the plan in the request, answered, and the teammate left plan mode.

@@ -57,7 +57,7 @@ function planMode(
   const plan = permissionContext.planFilePath;
   return {
     behavior: "ask",
-    message: `${tool.name} would change something, and plan mode is read-only (${describeReason(decision.decisionReason)}).${
+    message: `${tool.name} needs approval, and plan mode is read-only: it runs only what reads inside the working directories (${describeReason(decision.decisionReason)}).${
       plan ? ` Only the plan file ${plan} may be written; call ExitPlanMode to get the plan approved first.` : ""
     }`,
     decisionReason: { type: "mode", mode: "plan" },

@@ -72,6 +72,11 @@ describe("in plan mode", () => {
     const bash = await harness.call(BashTool, { command: `touch ${join(harness.project, "x")}` });
     expect(bash.result.is_error).toBe(true);
     expect(existsSync(join(harness.project, "x"))).toBe(false);
+    // A command that only reads, outside the project, is not said to change anything.
+    const outside = await harness.call(BashTool, { command: "cat /etc/hostname" });
+    expect(outside.result.is_error).toBe(true);
+    expect(outside.text).toContain("it reads /etc/hostname, outside the working directories");
+    expect(outside.text).not.toContain("would change something");
     expect((await harness.call(ReadTool, { file_path: harness.planFile })).text).toContain("# Plan");
     const edit = await harness.call(EditTool, {
       file_path: harness.planFile,
