@@ -86,7 +86,7 @@ describe("asking", () => {
     expect(decision).toMatchObject({
       behavior: "deny",
       message: expect.stringContaining(
-        `add "T" to permissions.allow in .warden/settings.json (then \`warden trust ${cwd}\`: a folder's own allow rules apply only once it is trusted)`,
+        `add "T" to permissions.allow in .warden/settings.json (or .claude/settings.json) (then \`warden trust ${cwd}\`: a folder's own allow rules apply only once it is trusted)`,
       ),
     });
   });

@@ -94,7 +94,7 @@ export function howToAllow(request: AskRequest, options: HeadlessAskOptions = {}
     : "";
   return `To allow it, the user can pass --allowedTools "${rules.join(",")}" or add ${rules
     .map((r) => JSON.stringify(r))
-    .join(", ")} to permissions.allow in .warden/settings.json${andTrust}${andDirs}.`;
+    .join(", ")} to permissions.allow in .warden/settings.json (or .claude/settings.json)${andTrust}${andDirs}.`;
 }
 
 /**
