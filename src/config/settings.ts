@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { jsonErrorOffset } from "./json-error-position.js";
 import { userHome, userSettingsPath } from "./paths.js";
 import { type ActivePlugins, enabledPluginIds, resolveActivePlugins } from "./plugins/active.js";
-import { type Settings, settingsFields, unknownHookEvents } from "./settings-schema.js";
+import { type Settings, type SettingsField, settingsFields, unknownHookEvents } from "./settings-schema.js";
 import { applyWorkspaceTrust, type WorkspaceTrust } from "./trust/index.js";
 
 export { userSettingsPath };
@@ -251,6 +251,16 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
     const line = keyLine(text, key);
     if (field.critical) {
       errors.push({ file: location.path, line, message: `${problem} (this field can only be skipped unsafely)` });
+      continue;
+    }
+    const kept = withoutBadEntries(field.schema, holder[key], parsed.error.issues);
+    if (kept !== undefined) {
+      // Only the entries named are dropped: the list's other rules, folders... still apply.
+      for (const issue of parsed.error.issues) {
+        const entry = [...field.path, ...issue.path.map(String)].join(".");
+        warnings.push({ file: location.path, line, message: `${entry}: ${issue.message}; this entry ignored` });
+      }
+      holder[key] = kept;
     } else {
       warnings.push({ file: location.path, line, message: `${problem}; ignored` });
       delete holder[key];
@@ -264,6 +274,26 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
     });
   }
   return { file: errors.length === 0 ? { ...location, settings, text } : undefined, warnings, errors };
+}
+
+/**
+ * A list whose only faults are some of its entries, without them (when the rest then passes the
+ * schema); undefined when the fault is the field itself.
+ */
+function withoutBadEntries(
+  schema: SettingsField["schema"],
+  value: unknown,
+  issues: readonly { path: readonly PropertyKey[] }[],
+): unknown {
+  if (!Array.isArray(value)) return undefined;
+  const bad = new Set<number>();
+  for (const issue of issues) {
+    const index = issue.path[0];
+    if (typeof index !== "number") return undefined;
+    bad.add(index);
+  }
+  const reparsed = schema.safeParse(value.filter((_entry, index) => !bad.has(index)));
+  return reparsed.success ? reparsed.data : undefined;
 }
 
 export function lineAt(text: string, index: number): number {

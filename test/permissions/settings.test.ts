@@ -226,6 +226,40 @@ describe("broken settings", () => {
     expect(context.mode).toBe("default");
   });
 
+  it("drops only the entries of a list that have the wrong type, keeping the others, and says which", () => {
+    const path = writeJson(join(project, ".warden", "settings.json"), {
+      permissions: { allow: ["Bash(ls:*)", 7, "WebFetch"], additionalDirectories: [null, "/tmp"] },
+    });
+    const loaded = loadSettings({ cwd: project, trustProject: true });
+    expect(loaded.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^permissions\.allow\.1: .*expected string.*; this entry ignored$/),
+      expect.stringMatching(/^permissions\.additionalDirectories\.0: .*; this entry ignored$/),
+    ]);
+    const context = buildPermissionContext({ cwd: project, settings: loaded }).context;
+    expect(context.rules.allow.map((r) => formatRule(r.value))).toEqual(["Bash(ls:*)", "WebFetch"]);
+    const file = loaded.files.find((f) => f.path === path);
+    expect(file?.settings.permissions?.additionalDirectories).toEqual(["/tmp"]);
+  });
+
+  it("refuses to start on a sandbox setting of the wrong type: dropped, Bash would run unsandboxed", () => {
+    writeJson(join(project, ".warden", "settings.json"), { sandbox: { enabled: "true" } });
+    expect(refusal().message).toMatch(/sandbox\.enabled: .*expected boolean.*can only be skipped unsafely/);
+    writeJson(join(project, ".warden", "settings.json"), { sandbox: { network: { deniedDomains: "evil.example" } } });
+    expect(refusal().message).toContain("sandbox.network.deniedDomains");
+    // Claude Code's sandbox keys Warden does not read pass as they are.
+    writeJson(join(project, ".warden", "settings.json"), {
+      sandbox: { enabled: true, ignoreViolations: { "*": ["/tmp"] }, network: { allowUnixSockets: ["/x.sock"] } },
+    });
+    expect(loadSettings({ cwd: project }).warnings).toEqual([]);
+  });
+
+  it("warns about a model setting that is not a string instead of ignoring it silently", () => {
+    writeJson(join(project, ".warden", "settings.json"), { model: 5 });
+    expect(loadSettings({ cwd: project }).warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^model: .*expected string.*; ignored$/),
+    ]);
+  });
+
   it("reports a malformed allow rule with its file and line and skips it, keeping its neighbours", () => {
     const path = writeJson(join(project, ".warden", "settings.json"), {
       permissions: { allow: ["Bash(ls:*)", "Bash(curl", "WebFetch"] },
