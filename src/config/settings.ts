@@ -302,6 +302,27 @@ export function lineAt(text: string, index: number): number {
   return line;
 }
 
+/**
+ * lineAt for many offsets into one text: the newlines are found once, each offset is then a
+ * binary search. Asking lineAt for each of a long list's entries scanned the file from its start
+ * every time (a settings file of 20,000 rules took 6 s to read).
+ */
+export function lineFinder(text: string): (index: number) => number {
+  const newlines: number[] = [];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) newlines.push(i);
+  return (index) => {
+    // The number of newlines before `index`, plus one.
+    let low = 0;
+    let high = newlines.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((newlines[mid] as number) < index) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  };
+}
+
 function keyLine(text: string, key: string): number | undefined {
   const index = text.indexOf(JSON.stringify(key));
   return index === -1 ? undefined : lineAt(text, index);

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loadSettings, SettingsError, settingsMcpServers } from "../../src/config/settings.js";
+import { lineAt, lineFinder, loadSettings, SettingsError, settingsMcpServers } from "../../src/config/settings.js";
 import { hasPermissionsToUseTool } from "../../src/permissions/pipeline/index.js";
 import { formatRule, normalizeRule, parseRule, splitRuleList } from "../../src/permissions/rules/index.js";
 import { buildPermissionContext, PermissionConfigError } from "../../src/permissions/settings/index.js";
@@ -284,6 +284,22 @@ describe("broken settings", () => {
       expect(() => buildPermissionContext({ cwd: project, settings })).toThrow(
         `${path}:5: malformed ${behavior} rule: "Bash(curl" must end with ")"`,
       );
+    }
+  });
+
+  it("gives each rule of a long list its own line, the lines found once for the whole file", () => {
+    const path = writeJson(join(project, ".warden", "settings.json"), {
+      permissions: { allow: Array.from({ length: 2000 }, (_, i) => `Bash(echo ${i}:*)`), deny: ["Read(./a)"] },
+    });
+    const rules = buildPermissionContext({ cwd: project, settings: loadSettings({ cwd: project, trustProject: true }) })
+      .context.rules;
+    const ofFile = rules.allow.filter((r) => r.file === path);
+    expect(ofFile.map((r) => r.line)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 4));
+    expect(rules.deny.find((r) => r.file === path)?.line).toBe(2006);
+    for (const text of ["", "a", "\n", "ab\ncd\n\nef", "\n\nx\n"]) {
+      const find = lineFinder(text);
+      for (let i = 0; i <= text.length + 1; i++)
+        expect(find(i), `${JSON.stringify(text)} at ${i}`).toBe(lineAt(text, i));
     }
   });
 
