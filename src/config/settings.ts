@@ -220,6 +220,16 @@ export function readSettingsFile(location: SettingsFileLocation, mustExist = fal
   return validateFields(location, raw as Record<string, unknown>, text);
 }
 
+/** The keys of `permissions` (Claude Code's): any other is reported, not silently ignored. */
+const PERMISSIONS_KEYS: readonly string[] = [
+  "allow",
+  "deny",
+  "ask",
+  "defaultMode",
+  "additionalDirectories",
+  "disableBypassPermissionsMode",
+];
+
 function validateFields(location: SettingsFileLocation, raw: Record<string, unknown>, text: string): ReadResult {
   const settings: Settings = { ...raw };
   const warnings: SettingsIssue[] = [];
@@ -234,6 +244,15 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
       return { warnings, errors: [issue] };
     }
     settings.permissions = { ...(raw.permissions as Record<string, unknown>) };
+    // A misspelt key ("denny", "Deny") would leave the rules under it unapplied without a word.
+    for (const key of Object.keys(settings.permissions)) {
+      if (PERMISSIONS_KEYS.includes(key)) continue;
+      warnings.push({
+        file: location.path,
+        line: keyLine(text, key),
+        message: `permissions.${key}: not a permissions setting (${PERMISSIONS_KEYS.join(", ")}); ignored`,
+      });
+    }
   }
   for (const field of settingsFields()) {
     const [head, tail] = field.path;

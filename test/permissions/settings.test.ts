@@ -253,6 +253,20 @@ describe("broken settings", () => {
     expect(loadSettings({ cwd: project }).warnings).toEqual([]);
   });
 
+  it("warns about a misspelt permissions key, whose rules would otherwise never apply unnoticed", () => {
+    const path = writeJson(join(project, ".warden", "settings.json"), {
+      permissions: { denny: ["Bash(rm:*)"], Deny: ["Read"], allow: ["Glob"] },
+    });
+    expect(loadSettings({ cwd: project }).warnings).toEqual([
+      {
+        file: path,
+        line: 3,
+        message: expect.stringMatching(/^permissions\.denny: not a permissions setting \(allow, deny,/),
+      },
+      { file: path, line: 6, message: expect.stringMatching(/^permissions\.Deny: not a permissions setting/) },
+    ]);
+  });
+
   it("warns about a model setting that is not a string instead of ignoring it silently", () => {
     writeJson(join(project, ".warden", "settings.json"), { model: 5 });
     expect(loadSettings({ cwd: project }).warnings.map((w) => w.message)).toEqual([
