@@ -292,6 +292,11 @@ function buildSettingsFields(): readonly SettingsField[] {
     { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
     // A broken list is ignored with a warning (its servers start); /mcp and mcp_toggle refuse to rewrite it.
     { path: ["disabledMcpServers"], schema: z.array(z.string()), critical: false },
+    // The approvals of .mcp.json servers (./project-server-approvals.ts): read silently as nothing
+    // when of the wrong type, so a "disabledMcpjsonServers": "name" left its server running unsaid.
+    { path: ["enabledMcpjsonServers"], schema: z.array(z.string()), critical: false },
+    { path: ["disabledMcpjsonServers"], schema: z.array(z.string()), critical: false },
+    { path: ["enableAllProjectMcpServers"], schema: z.boolean(), critical: false },
     { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
     // Each server's own shape is checked by src/lsp/servers.ts, which warns about a bad one.
     { path: ["lspServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },

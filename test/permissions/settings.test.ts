@@ -267,6 +267,19 @@ describe("broken settings", () => {
     ]);
   });
 
+  it("warns about .mcp.json approvals of the wrong type instead of reading them as nothing", () => {
+    writeJson(join(project, ".warden", "settings.json"), {
+      disabledMcpjsonServers: "demo",
+      enabledMcpjsonServers: ["docs", 3],
+      enableAllProjectMcpServers: "true",
+    });
+    expect(loadSettings({ cwd: project }).warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^enabledMcpjsonServers\.1: .*; this entry ignored$/),
+      expect.stringMatching(/^disabledMcpjsonServers: .*expected array.*; ignored$/),
+      expect.stringMatching(/^enableAllProjectMcpServers: .*expected boolean.*; ignored$/),
+    ]);
+  });
+
   it("warns about a model setting that is not a string instead of ignoring it silently", () => {
     writeJson(join(project, ".warden", "settings.json"), { model: 5 });
     expect(loadSettings({ cwd: project }).warnings.map((w) => w.message)).toEqual([
