@@ -8,6 +8,7 @@ import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from ".
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
 import { sessionWorkingDirectory } from "../tool/working-directory.js";
+import { checkedDecision } from "./decision-shape.js";
 import { type ResolvedToolCall, resolveToolCall } from "./resolve-call.js";
 
 /** A call the permission layer refused, as reported in the headless result's permission_denials. */
@@ -103,9 +104,9 @@ export async function runResolvedToolCall(
     }
     input = absolute(pre.input);
 
-    const decision = await canUseTool(tool, input, callContext, assistantMessage, block.id, {
-      preToolUseDecision: pre.decision,
-    });
+    const decision = checkedDecision(
+      await canUseTool(tool, input, callContext, assistantMessage, block.id, { preToolUseDecision: pre.decision }),
+    );
     if (decision.behavior !== "allow") {
       const refused = errorResult(block.id, decision.message);
       const reason = decision.decisionReason;
