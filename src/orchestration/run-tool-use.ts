@@ -133,6 +133,12 @@ export async function runResolvedToolCall(
       const failed = errorResult(block.id, `Error: ${message}`);
       return { tool, result: await runPostToolUseFailureHooks(tool, input, failed, callContext) };
     }
+    if (typeof output !== "object" || output === null || !("data" in output)) {
+      // A library's own tool that forgot to wrap its result: say so, not "reading 'data'".
+      const given = output === null ? "null" : typeof output;
+      const failed = errorResult(block.id, `Error: the ${tool.name} tool's call() returned ${given}, not { data }`);
+      return { tool, result: await runPostToolUseFailureHooks(tool, input, failed, callContext) };
+    }
     const mapped = tool.mapToolResult(output.data, block.id);
     // A call whose result is an error failed: PostToolUseFailure runs for it, not PostToolUse.
     const result = mapped.is_error

@@ -1,11 +1,20 @@
 // A permission callback that answers something unusable (JavaScript, or a cast, lets it): the call
 // is refused with words that say what came back, never run, and never run with its old input
-// when the answer meant to change it. Both doors: createSession's canUseTool and query()'s.
+// when the answer meant to change it. Both doors: createSession's canUseTool and query()'s. And a
+// library's own tool whose call() returns something other than { data }: the model is told which.
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { builtInTools, type CanUseTool, createReplayProvider, createSession, query } from "../../src/index.js";
+import * as z from "zod";
+import {
+  buildTool,
+  builtInTools,
+  type CanUseTool,
+  createReplayProvider,
+  createSession,
+  query,
+} from "../../src/index.js";
 import { writeScript } from "../loop/helpers.js";
 
 beforeAll(() => {
@@ -62,5 +71,34 @@ describe("a permission callback's unusable answer", () => {
       expect(results, JSON.stringify(answer)).toEqual([expect.stringMatching(words)]);
       expect(existsSync(join(cwd, "made.txt"))).toBe(false);
     }
+  });
+});
+
+describe("a library tool whose call() returns no { data }", () => {
+  it("gives the model an error naming the tool and what it returned", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "warden-library-answers-"));
+    const unwrapped = buildTool({
+      name: "Unwrapped",
+      inputSchema: z.object({}),
+      prompt: async () => "returns nothing",
+      call: (async () => undefined) as never,
+      isReadOnly: () => true,
+    });
+    const script = writeScript(cwd, [
+      { content: [{ type: "tool_use", id: "u1", name: "Unwrapped", input: {} }] },
+      { content: [{ type: "text", text: "end" }] },
+    ]);
+    const session = createSession({
+      provider: createReplayProvider(script, { cwd }),
+      model: "scripted",
+      cwd,
+      tools: [unwrapped],
+      canUseTool: async () => ({ behavior: "allow" }),
+    });
+    const results: string[] = [];
+    for await (const event of session.submitMessage("go")) {
+      if (event.type === "tool_result") results.push(String(event.result.content));
+    }
+    expect(results).toEqual(["Error: the Unwrapped tool's call() returned undefined, not { data }"]);
   });
 });
