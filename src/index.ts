@@ -149,8 +149,12 @@ export {
   type Query,
   query,
   type RewindFilesResult,
+  type SDKAssistantMessage,
   type SDKMessage,
+  type SDKPartialAssistantMessage,
+  type SDKPermissionDenial,
   type SDKResultMessage,
+  type SDKSystemMessage,
   type SDKUserMessage,
   type SdkAgentDefinition,
   type SdkCanUseTool,
@@ -246,3 +250,15 @@ export { TaskUpdateTool } from "./tools/task-update/tool.js";
 export { TodoWriteTool } from "./tools/todo-write/tool.js";
 export { ToolSearchTool } from "./tools/tool-search/tool.js";
 export { WriteTool } from "./tools/write/tool.js";
+
+// web-tree-sitter's types (reached through analyzeCommand's) name EmscriptenModule, a global only
+// @types/emscripten declares (neither that package nor Warden depends on it), and WebAssembly.Module,
+// which the ES libs without DOM lack: a program compiled against Warden's types without
+// skipLibCheck failed on them. Declared empty here, they merge with the real declarations in a
+// program that has those.
+declare global {
+  interface EmscriptenModule {}
+  namespace WebAssembly {
+    interface Module {}
+  }
+}

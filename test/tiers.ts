@@ -54,6 +54,8 @@ export const INTEGRATION_TESTS = [
   "test/config/trust/untrusted-command-cli.test.ts",
   "test/context/compaction.test.ts",
   "test/library/elicitation.test.ts",
+  // The TypeScript compiler over the whole public face (~10 s of CPU): not among the quick ones.
+  "test/library/public-types.test.ts",
   "test/library/sdk-examples.test.ts",
   "test/library/set-mcp-servers.test.ts",
   "test/permissions/check-cli.test.ts",

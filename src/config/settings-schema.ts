@@ -179,6 +179,26 @@ export const webSearchSettingsSchema = z.lazy(() =>
 );
 export type WebSearchSettings = z.infer<typeof webSearchSettingsSchema>;
 
+/**
+ * `sandbox` as a settings file holds it: the types of the keys src/shell/sandbox/config.ts reads
+ * (the others, Claude Code's own, pass as they are).
+ */
+export const sandboxSettingsFileSchema = z.lazy(() => {
+  const flag = z.boolean().optional();
+  const list = z.array(z.string()).optional();
+  return z.looseObject({
+    enabled: flag,
+    allowNetwork: flag,
+    autoAllowBashIfSandboxed: flag,
+    allowUnixSockets: flag,
+    allowUnsandboxedCommands: flag,
+    excludedCommands: list,
+    additionalWritableDirectories: list,
+    network: z.looseObject({ allowedDomains: list, deniedDomains: list, allowAllUnixSockets: flag }).optional(),
+    filesystem: z.looseObject({ allowWrite: list }).optional(),
+  });
+});
+
 /** `statusLine`: a command whose first line of output the interactive UI shows under the prompt. */
 export const statusLineSettingsSchema = z.lazy(() =>
   z.looseObject({
@@ -272,11 +292,20 @@ function buildSettingsFields(): readonly SettingsField[] {
     { path: ["mcpSamplingServers"], schema: z.array(z.string()), critical: false },
     // A broken list is ignored with a warning (its servers start); /mcp and mcp_toggle refuse to rewrite it.
     { path: ["disabledMcpServers"], schema: z.array(z.string()), critical: false },
+    // The approvals of .mcp.json servers (./project-server-approvals.ts): read silently as nothing
+    // when of the wrong type, so a "disabledMcpjsonServers": "name" left its server running unsaid.
+    { path: ["enabledMcpjsonServers"], schema: z.array(z.string()), critical: false },
+    { path: ["disabledMcpjsonServers"], schema: z.array(z.string()), critical: false },
+    { path: ["enableAllProjectMcpServers"], schema: z.boolean(), critical: false },
     { path: ["mcpLogLevel"], schema: z.enum(MCP_LOG_LEVELS), critical: false },
     // Each server's own shape is checked by src/lsp/servers.ts, which warns about a bad one.
     { path: ["lspServers"], schema: z.record(z.string(), z.looseObject({})), critical: false },
     // Critical: a broken list must not fall back to the (wider) built-in one a user meant to narrow.
     { path: ["webFetch"], schema: webFetchSettingsSchema, critical: true },
+    // Critical: `"enabled": "true"` or a denied host given as a string, dropped, would leave Bash
+    // unsandboxed or the host reachable while the user believes otherwise.
+    { path: ["sandbox"], schema: sandboxSettingsFileSchema, critical: true },
+    { path: ["model"], schema: z.string(), critical: false },
     { path: ["webSearch"], schema: webSearchSettingsSchema, critical: false },
     { path: ["smallFastModel"], schema: z.string().min(1), critical: false },
     // Claude Code's: a shell command whose output is the Anthropic API key (src/cli/session/provider-env.ts).

@@ -7,7 +7,7 @@ import { jsonErrorOffset } from "./json-error-position.js";
 import { withoutByteOrderMark } from "./json-text.js";
 import { userHome, userSettingsPath } from "./paths.js";
 import { type ActivePlugins, enabledPluginIds, resolveActivePlugins } from "./plugins/active.js";
-import { type Settings, settingsFields, unknownHookEvents } from "./settings-schema.js";
+import { type Settings, type SettingsField, settingsFields, unknownHookEvents } from "./settings-schema.js";
 import { applyWorkspaceTrust, type WorkspaceTrust } from "./trust/index.js";
 
 export { userSettingsPath };
@@ -221,6 +221,16 @@ export function readSettingsFile(location: SettingsFileLocation, mustExist = fal
   return validateFields(location, raw as Record<string, unknown>, text);
 }
 
+/** The keys of `permissions` (Claude Code's): any other is reported, not silently ignored. */
+const PERMISSIONS_KEYS: readonly string[] = [
+  "allow",
+  "deny",
+  "ask",
+  "defaultMode",
+  "additionalDirectories",
+  "disableBypassPermissionsMode",
+];
+
 function validateFields(location: SettingsFileLocation, raw: Record<string, unknown>, text: string): ReadResult {
   const settings: Settings = { ...raw };
   const warnings: SettingsIssue[] = [];
@@ -235,6 +245,15 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
       return { warnings, errors: [issue] };
     }
     settings.permissions = { ...(raw.permissions as Record<string, unknown>) };
+    // A misspelt key ("denny", "Deny") would leave the rules under it unapplied without a word.
+    for (const key of Object.keys(settings.permissions)) {
+      if (PERMISSIONS_KEYS.includes(key)) continue;
+      warnings.push({
+        file: location.path,
+        line: keyLine(text, key),
+        message: `permissions.${key}: not a permissions setting (${PERMISSIONS_KEYS.join(", ")}); ignored`,
+      });
+    }
   }
   for (const field of settingsFields()) {
     const [head, tail] = field.path;
@@ -252,6 +271,16 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
     const line = keyLine(text, key);
     if (field.critical) {
       errors.push({ file: location.path, line, message: `${problem} (this field can only be skipped unsafely)` });
+      continue;
+    }
+    const kept = withoutBadEntries(field.schema, holder[key], parsed.error.issues);
+    if (kept !== undefined) {
+      // Only the entries named are dropped: the list's other rules, folders... still apply.
+      for (const issue of parsed.error.issues) {
+        const entry = [...field.path, ...issue.path.map(String)].join(".");
+        warnings.push({ file: location.path, line, message: `${entry}: ${issue.message}; this entry ignored` });
+      }
+      holder[key] = kept;
     } else {
       warnings.push({ file: location.path, line, message: `${problem}; ignored` });
       delete holder[key];
@@ -267,10 +296,51 @@ function validateFields(location: SettingsFileLocation, raw: Record<string, unkn
   return { file: errors.length === 0 ? { ...location, settings, text } : undefined, warnings, errors };
 }
 
+/**
+ * A list whose only faults are some of its entries, without them (when the rest then passes the
+ * schema); undefined when the fault is the field itself.
+ */
+function withoutBadEntries(
+  schema: SettingsField["schema"],
+  value: unknown,
+  issues: readonly { path: readonly PropertyKey[] }[],
+): unknown {
+  if (!Array.isArray(value)) return undefined;
+  const bad = new Set<number>();
+  for (const issue of issues) {
+    const index = issue.path[0];
+    if (typeof index !== "number") return undefined;
+    bad.add(index);
+  }
+  const reparsed = schema.safeParse(value.filter((_entry, index) => !bad.has(index)));
+  return reparsed.success ? reparsed.data : undefined;
+}
+
 export function lineAt(text: string, index: number): number {
   let line = 1;
   for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return line;
+}
+
+/**
+ * lineAt for many offsets into one text: the newlines are found once, each offset is then a
+ * binary search. Asking lineAt for each of a long list's entries scanned the file from its start
+ * every time (a settings file of 20,000 rules took 6 s to read).
+ */
+export function lineFinder(text: string): (index: number) => number {
+  const newlines: number[] = [];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) newlines.push(i);
+  return (index) => {
+    // The number of newlines before `index`, plus one.
+    let low = 0;
+    let high = newlines.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((newlines[mid] as number) < index) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  };
 }
 
 function keyLine(text: string, key: string): number | undefined {

@@ -2,20 +2,17 @@
 // connections (an uncaught error, process.exit() somewhere, SIGTERM or SIGHUP from outside), the
 // children are killed too. Normal shutdown goes through McpClientManager.close(), which lets them
 // exit cleanly first. Servers that keep running after their stdin closes are why this exists.
+// Each server leads its own process group (./stdio-child.ts), so the whole group is killed: a
+// server started through a shell or npx has children of its own.
 
-import { guardProcess, releaseProcess } from "../process/orphan-guard.js";
+import { guardProcessGroup, releaseProcessGroup } from "../process/orphan-guard.js";
+import { signalProcessGroup } from "../process/process-group.js";
 
 const livePids = new Set<number>();
 let hooked = false;
 
 function killAll(): void {
-  for (const pid of livePids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
+  for (const pid of livePids) signalProcessGroup(pid, "SIGKILL");
   livePids.clear();
 }
 
@@ -36,11 +33,11 @@ export function trackChild(pid: number): void {
     process.once("SIGHUP", onTerminatingSignal);
   }
   livePids.add(pid);
-  // Handlers cannot run on SIGKILL: the out-of-process guard kills the server then.
-  guardProcess(pid);
+  // Handlers cannot run on SIGKILL: the out-of-process guard kills the server's group then.
+  guardProcessGroup(pid);
 }
 
 export function untrackChild(pid: number): void {
   livePids.delete(pid);
-  releaseProcess(pid);
+  releaseProcessGroup(pid);
 }

@@ -7,6 +7,7 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { spawnGuarded } from "../process/guarded-spawn.js";
+import { signalProcessGroup } from "../process/process-group.js";
 import { trackChild } from "./child-registry.js";
 
 /** The last part of a stdio server's stderr, kept to explain a crash or a failed start. */
@@ -43,11 +44,14 @@ export class StdioServerProcess {
 
   constructor(launch: StdioLaunch) {
     // On the orphan guard's list before it runs: a Warden killed while the server starts leaves
-    // nothing behind.
+    // nothing behind. The leader of a group of its own, so that stopping it stops what it started
+    // too (`sh -c`, npx, uvx: the server is their child), which would otherwise live on holding
+    // its stdout open, and Warden with it.
     this.child = spawnGuarded(launch.command, launch.args, {
       env: launch.env,
       cwd: launch.cwd,
       stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
     }) as ChildProcessWithoutNullStreams;
     if (this.child.pid !== undefined) trackChild(this.child.pid);
     // Read stderr from the start so a server that fails at once can be explained, and so a
@@ -94,7 +98,12 @@ export class StdioServerProcess {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
     clearTimeout(timer);
-    if (!this.closedValue) this.child.kill("SIGKILL");
+    if (!this.closedValue) this.kill("SIGKILL");
+  }
+
+  /** Signals the server's whole process group (it leads one: see the constructor). */
+  kill(signal: NodeJS.Signals): void {
+    if (this.child.pid === undefined || !signalProcessGroup(this.child.pid, signal)) this.child.kill(signal);
   }
 }
 

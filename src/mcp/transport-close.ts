@@ -2,19 +2,12 @@
 // stdio server's process with it, and a process started early that no transport took over. Many
 // servers never exit on the end of their stdin, so none is left to decide on its own.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { signalProcessGroup } from "../process/process-group.js";
 import { untrackChild } from "./child-registry.js";
 import type { StdioServerProcess } from "./stdio-child.js";
 import type { CreatedTransport } from "./transport.js";
 
 const STDIO_EXIT_GRACE_MS = 200;
-
-function signalIfAlive(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Already exited.
-  }
-}
 
 export interface OpenTransport {
   client?: Client;
@@ -27,12 +20,12 @@ export interface OpenTransport {
 export async function closeTransport({ client, created, early }: OpenTransport): Promise<void> {
   if (early) {
     if (early.pid) untrackChild(early.pid);
-    early.child.kill("SIGKILL");
+    early.kill("SIGKILL");
   }
   const pid = created?.pid();
   // The SDK ends the child's stdin and then waits 2 s before SIGTERM; many servers never exit
   // on EOF, so every session would pause at exit. Give them a short grace, then SIGTERM.
-  const term = pid ? setTimeout(() => signalIfAlive(pid, "SIGTERM"), STDIO_EXIT_GRACE_MS) : undefined;
+  const term = pid ? setTimeout(() => signalProcessGroup(pid, "SIGTERM"), STDIO_EXIT_GRACE_MS) : undefined;
   try {
     if (client) await client.close();
     else await created?.transport.close();
@@ -43,6 +36,7 @@ export async function closeTransport({ client, created, early }: OpenTransport):
   }
   if (pid) {
     untrackChild(pid);
-    signalIfAlive(pid, "SIGKILL");
+    // The server leads its own group: what it started goes with it.
+    signalProcessGroup(pid, "SIGKILL");
   }
 }

@@ -8,6 +8,7 @@ import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from ".
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
 import type { AnyTool, CanUseTool, ToolInput, ToolUseContext } from "../tool/types.js";
 import { sessionWorkingDirectory } from "../tool/working-directory.js";
+import { checkedDecision } from "./decision-shape.js";
 import { type ResolvedToolCall, resolveToolCall } from "./resolve-call.js";
 
 /** A call the permission layer refused, as reported in the headless result's permission_denials. */
@@ -103,9 +104,9 @@ export async function runResolvedToolCall(
     }
     input = absolute(pre.input);
 
-    const decision = await canUseTool(tool, input, callContext, assistantMessage, block.id, {
-      preToolUseDecision: pre.decision,
-    });
+    const decision = checkedDecision(
+      await canUseTool(tool, input, callContext, assistantMessage, block.id, { preToolUseDecision: pre.decision }),
+    );
     if (decision.behavior !== "allow") {
       const refused = errorResult(block.id, decision.message);
       const reason = decision.decisionReason;
@@ -130,6 +131,12 @@ export async function runResolvedToolCall(
       if (context.abortController.signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       const failed = errorResult(block.id, `Error: ${message}`);
+      return { tool, result: await runPostToolUseFailureHooks(tool, input, failed, callContext) };
+    }
+    if (typeof output !== "object" || output === null || !("data" in output)) {
+      // A library's own tool that forgot to wrap its result: say so, not "reading 'data'".
+      const given = output === null ? "null" : typeof output;
+      const failed = errorResult(block.id, `Error: the ${tool.name} tool's call() returned ${given}, not { data }`);
       return { tool, result: await runPostToolUseFailureHooks(tool, input, failed, callContext) };
     }
     const mapped = tool.mapToolResult(output.data, block.id);

@@ -127,7 +127,7 @@ export function releaseProcessGroup(pgid: number): void {
   release("g", pgid);
 }
 
-/** Kill this single process (not a group leader, e.g. an MCP stdio server) if Warden dies. */
+/** Kill this single process (not a group leader) if Warden dies. */
 export function guardProcess(pid: number): void {
   guard("p", pid);
 }

@@ -52,7 +52,11 @@ async function createClient(options: AnthropicProviderOptions): Promise<Messages
   const { createMessagesClient } = await import("./anthropic-sdk.js");
   // Exactly one credential: the SDK refuses two, and with none it would go looking in config files.
   const credential = apiKey ? { apiKey } : { authToken };
-  return createMessagesClient({ ...credential, baseURL, maxRetries: 0, fetch: providerFetch });
+  // The SDK's own logging (a stream line it cannot parse, dumped with console.error) would land
+  // on the terminal or the host's console beside Warden's report of the same failure; ANTHROPIC_LOG
+  // still turns it on.
+  const logLevel = process.env.ANTHROPIC_LOG ? undefined : "off";
+  return createMessagesClient({ ...credential, baseURL, maxRetries: 0, fetch: providerFetch, logLevel });
 }
 
 async function* streamMessages(

@@ -55,7 +55,14 @@ async function createClient(options: OpenAIProviderOptions, label: string): Prom
   }
   const { default: OpenAIClient } = await import("openai");
   return {
-    client: new OpenAIClient({ apiKey, baseURL, maxRetries: 0, fetch: providerFetch }),
+    // Its own logging off, as the Anthropic client's (./anthropic.ts), unless OPENAI_LOG asks for it.
+    client: new OpenAIClient({
+      apiKey,
+      baseURL,
+      maxRetries: 0,
+      fetch: providerFetch,
+      logLevel: process.env.OPENAI_LOG ? undefined : "off",
+    }),
     useMaxCompletionTokens: official,
   };
 }

@@ -25,8 +25,12 @@ export type {
   PermissionResult as SdkPermissionResult,
   Query,
   RewindFilesResult,
+  SDKAssistantMessage,
   SDKMessage,
+  SDKPartialAssistantMessage,
+  SDKPermissionDenial,
   SDKResultMessage,
+  SDKSystemMessage,
   SDKUserMessage,
   SdkMcpToolDefinition,
 } from "./types.js";

@@ -1,42 +1,27 @@
 // The library API's types, named and shaped as the Agent SDK's (`@anthropic-ai/claude-agent-sdk`),
 // so that a program written for it runs on Warden by changing its import. Messages are the SDK's
-// message kinds as Warden's stream-json writes them (system init, assistant, user, result,
-// stream_event...): typed here by their common fields, the rest kept as they come.
+// message kinds as Warden's stream-json writes them (./message-types.ts).
 
 import type { RewindResult } from "../cli/control-protocol/file-checkpoints.js";
 import type { HookEventName } from "../config/hook-events.js";
 import type { ContextUsage } from "../loop/context-usage.js";
 
-export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk" | "auto";
+import type { PermissionMode, SDKMessage } from "./message-types.js";
+
+export type {
+  PermissionMode,
+  SDKAssistantMessage,
+  SDKMessage,
+  SDKPartialAssistantMessage,
+  SDKPermissionDenial,
+  SDKResultMessage,
+  SDKSystemEventMessage,
+  SDKSystemInitMessage,
+  SDKSystemMessage,
+  SDKUsage,
+  SDKUserMessage,
+} from "./message-types.js";
 export type SettingSource = "user" | "project" | "local";
-
-/** One message of the conversation as query() yields it. */
-export interface SDKMessage {
-  type: "system" | "assistant" | "user" | "result" | "stream_event" | string;
-  subtype?: string;
-  session_id?: string;
-  uuid?: string;
-  message?: { role: string; content: unknown; [key: string]: unknown };
-  [key: string]: unknown;
-}
-
-export interface SDKUserMessage {
-  type: "user";
-  message: { role: "user"; content: string | Array<Record<string, unknown>> };
-  parent_tool_use_id?: string | null;
-  session_id?: string;
-  uuid?: string;
-}
-
-export interface SDKResultMessage extends SDKMessage {
-  type: "result";
-  subtype: string;
-  is_error: boolean;
-  result?: string;
-  structured_output?: unknown;
-  total_cost_usd: number | null;
-  num_turns: number;
-}
 
 export interface PermissionUpdateLike {
   type: string;

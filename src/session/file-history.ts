@@ -6,9 +6,10 @@
 // Undo restores the previous content of the last N changes, newest first, and refuses (changing
 // nothing) when a file no longer holds what the tool wrote: that would throw away someone's work.
 import { createHash, randomUUID } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import * as path from "node:path";
 import { writeFileAtomicSync } from "../fs/atomic-write.js";
+import { appendJsonLine } from "../fs/json-lines.js";
 
 export interface FileChangeEntry {
   type: "change";
@@ -91,7 +92,7 @@ export function logFileChangeSync(
     before: change.before,
     after: contentHash(change.afterBytes),
   };
-  appendFileSync(logPath(sessionDir), `${JSON.stringify(entry)}\n`);
+  appendJsonLine(logPath(sessionDir), entry);
   return entry;
 }
 
@@ -174,7 +175,7 @@ export function undoLastChanges(sessionDir: string, count: number): UndoReport {
       actions.push({ path: change.path, action: "restored", change });
     }
     const undo: UndoEntry = { type: "undo", time: new Date().toISOString(), ids: [change.id] };
-    appendFileSync(logPath(sessionDir), `${JSON.stringify(undo)}\n`);
+    appendJsonLine(logPath(sessionDir), undo);
   }
   return { actions, missing: count - selected.length };
 }

@@ -13,6 +13,7 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { wardenVersion } from "../config/version.js";
+import { endsWithNewline } from "../fs/json-lines.js";
 import type { Message, Usage } from "../messages/types.js";
 import type { PermissionDecisionReason } from "../tool/permission-types.js";
 import type { ToolInput } from "../tool/types.js";
@@ -196,12 +197,14 @@ export class TranscriptWriter {
     // Transcripts hold whatever the session read: private to the user, like the files in them.
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const isNew = !existsSync(this.path);
+    // A process killed while writing leaves a last line without its newline (../fs/json-lines.ts).
+    const cut = !isNew && !endsWithNewline(this.path);
     this.fd = openSync(this.path, "a", 0o600);
     const timestamp = new Date().toISOString();
     const first: TranscriptEntry = isNew
       ? { type: "session", format: TRANSCRIPT_FORMAT, version: wardenVersion(), ...this.header, timestamp }
       : { type: "resume", timestamp };
-    writeSync(this.fd, `${JSON.stringify(first)}\n`);
+    writeSync(this.fd, `${cut ? "\n" : ""}${JSON.stringify(first)}\n`);
     return this.fd;
   }
 }

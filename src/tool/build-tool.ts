@@ -44,6 +44,7 @@ export function defaultMapToolResult(output: unknown, toolUseId: string): ToolRe
 export function buildTool<Input extends ToolInput, Output, Progress = never>(
   def: ToolDef<Input, Output, Progress>,
 ): Tool<Input, Output, Progress> {
+  assertToolDef(def);
   return {
     maxResultSizeChars: DEFAULT_TOOL_MAX_RESULT_SIZE_CHARS,
     isEnabled: () => true,
@@ -68,4 +69,23 @@ export function buildTool<Input extends ToolInput, Output, Progress = never>(
     description: async () => def.name,
     ...def,
   };
+}
+
+/**
+ * The members with no default, checked when the tool is made: a definition from JavaScript (or a
+ * cast) that lacks one failed only later, in the middle of a session, as "tool.prompt is not a
+ * function", naming neither the tool nor what it lacked.
+ */
+function assertToolDef(def: unknown): void {
+  const d = (typeof def === "object" && def !== null ? def : {}) as Record<string, unknown>;
+  const name = typeof d.name === "string" && d.name.trim() !== "" ? d.name : undefined;
+  const missing: string[] = [];
+  if (name === undefined) missing.push("name (a non-empty string)");
+  const schema = d.inputSchema as { safeParse?: unknown } | undefined;
+  if (typeof schema?.safeParse !== "function") missing.push("inputSchema (a zod schema)");
+  if (typeof d.prompt !== "function") missing.push("prompt() (the text the model reads about the tool)");
+  if (typeof d.call !== "function") missing.push("call()");
+  if (missing.length > 0) {
+    throw new TypeError(`buildTool: the tool ${name === undefined ? "" : `"${name}" `}lacks ${missing.join(", ")}`);
+  }
 }

@@ -187,6 +187,22 @@ describe("MCP client over stdio", () => {
     expect(childPids().filter((pid) => !before.has(pid))).toEqual([]);
   });
 
+  it("kills what a server started too (a shell's child), so nothing holds its pipes open after close", async () => {
+    // `sh -c` (as npx and uvx do) starts the real program as its child; one that never answers is
+    // given up on, and stopping the shell alone left the child running with the server's stdout.
+    const dir = await mkdtemp(join(tmpdir(), "warden-mcp-grandchild-"));
+    const pidFile = join(dir, "child.pid");
+    const m = manager([["wrapped", { command: "sh", args: ["-c", `sleep 300 & echo $! > ${pidFile}; wait`] }]], {
+      connectTimeoutMs: 1_000,
+    });
+    await m.connectAll();
+    expect(m.connection("wrapped")?.status().state).toBe("failed");
+    await m.close();
+    const grandchild = Number(await readFile(pidFile, "utf8"));
+    expect(isAlive(grandchild)).toBe(false);
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it("reports a server that exits at start with its stderr, while the others connect", async () => {
     const m = manager([
       ["broken", stdioServerConfig("exit-at-start.ts")],

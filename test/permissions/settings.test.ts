@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loadSettings, SettingsError, settingsMcpServers } from "../../src/config/settings.js";
+import { lineAt, lineFinder, loadSettings, SettingsError, settingsMcpServers } from "../../src/config/settings.js";
 import { hasPermissionsToUseTool } from "../../src/permissions/pipeline/index.js";
 import { formatRule, normalizeRule, parseRule, splitRuleList } from "../../src/permissions/rules/index.js";
 import { buildPermissionContext, PermissionConfigError } from "../../src/permissions/settings/index.js";
@@ -226,6 +226,67 @@ describe("broken settings", () => {
     expect(context.mode).toBe("default");
   });
 
+  it("drops only the entries of a list that have the wrong type, keeping the others, and says which", () => {
+    const path = writeJson(join(project, ".warden", "settings.json"), {
+      permissions: { allow: ["Bash(ls:*)", 7, "WebFetch"], additionalDirectories: [null, "/tmp"] },
+    });
+    const loaded = loadSettings({ cwd: project, trustProject: true });
+    expect(loaded.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^permissions\.allow\.1: .*expected string.*; this entry ignored$/),
+      expect.stringMatching(/^permissions\.additionalDirectories\.0: .*; this entry ignored$/),
+    ]);
+    const context = buildPermissionContext({ cwd: project, settings: loaded }).context;
+    expect(context.rules.allow.map((r) => formatRule(r.value))).toEqual(["Bash(ls:*)", "WebFetch"]);
+    const file = loaded.files.find((f) => f.path === path);
+    expect(file?.settings.permissions?.additionalDirectories).toEqual(["/tmp"]);
+  });
+
+  it("refuses to start on a sandbox setting of the wrong type: dropped, Bash would run unsandboxed", () => {
+    writeJson(join(project, ".warden", "settings.json"), { sandbox: { enabled: "true" } });
+    expect(refusal().message).toMatch(/sandbox\.enabled: .*expected boolean.*can only be skipped unsafely/);
+    writeJson(join(project, ".warden", "settings.json"), { sandbox: { network: { deniedDomains: "evil.example" } } });
+    expect(refusal().message).toContain("sandbox.network.deniedDomains");
+    // Claude Code's sandbox keys Warden does not read pass as they are.
+    writeJson(join(project, ".warden", "settings.json"), {
+      sandbox: { enabled: true, ignoreViolations: { "*": ["/tmp"] }, network: { allowUnixSockets: ["/x.sock"] } },
+    });
+    expect(loadSettings({ cwd: project }).warnings).toEqual([]);
+  });
+
+  it("warns about a misspelt permissions key, whose rules would otherwise never apply unnoticed", () => {
+    const path = writeJson(join(project, ".warden", "settings.json"), {
+      permissions: { denny: ["Bash(rm:*)"], Deny: ["Read"], allow: ["Glob"] },
+    });
+    expect(loadSettings({ cwd: project }).warnings).toEqual([
+      {
+        file: path,
+        line: 3,
+        message: expect.stringMatching(/^permissions\.denny: not a permissions setting \(allow, deny,/),
+      },
+      { file: path, line: 6, message: expect.stringMatching(/^permissions\.Deny: not a permissions setting/) },
+    ]);
+  });
+
+  it("warns about .mcp.json approvals of the wrong type instead of reading them as nothing", () => {
+    writeJson(join(project, ".warden", "settings.json"), {
+      disabledMcpjsonServers: "demo",
+      enabledMcpjsonServers: ["docs", 3],
+      enableAllProjectMcpServers: "true",
+    });
+    expect(loadSettings({ cwd: project }).warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^enabledMcpjsonServers\.1: .*; this entry ignored$/),
+      expect.stringMatching(/^disabledMcpjsonServers: .*expected array.*; ignored$/),
+      expect.stringMatching(/^enableAllProjectMcpServers: .*expected boolean.*; ignored$/),
+    ]);
+  });
+
+  it("warns about a model setting that is not a string instead of ignoring it silently", () => {
+    writeJson(join(project, ".warden", "settings.json"), { model: 5 });
+    expect(loadSettings({ cwd: project }).warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^model: .*expected string.*; ignored$/),
+    ]);
+  });
+
   it("reports a malformed allow rule with its file and line and skips it, keeping its neighbours", () => {
     const path = writeJson(join(project, ".warden", "settings.json"), {
       permissions: { allow: ["Bash(ls:*)", "Bash(curl", "WebFetch"] },
@@ -250,6 +311,22 @@ describe("broken settings", () => {
       expect(() => buildPermissionContext({ cwd: project, settings })).toThrow(
         `${path}:5: malformed ${behavior} rule: "Bash(curl" must end with ")"`,
       );
+    }
+  });
+
+  it("gives each rule of a long list its own line, the lines found once for the whole file", () => {
+    const path = writeJson(join(project, ".warden", "settings.json"), {
+      permissions: { allow: Array.from({ length: 2000 }, (_, i) => `Bash(echo ${i}:*)`), deny: ["Read(./a)"] },
+    });
+    const rules = buildPermissionContext({ cwd: project, settings: loadSettings({ cwd: project, trustProject: true }) })
+      .context.rules;
+    const ofFile = rules.allow.filter((r) => r.file === path);
+    expect(ofFile.map((r) => r.line)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 4));
+    expect(rules.deny.find((r) => r.file === path)?.line).toBe(2006);
+    for (const text of ["", "a", "\n", "ab\ncd\n\nef", "\n\nx\n"]) {
+      const find = lineFinder(text);
+      for (let i = 0; i <= text.length + 1; i++)
+        expect(find(i), `${JSON.stringify(text)} at ${i}`).toBe(lineAt(text, i));
     }
   });
 

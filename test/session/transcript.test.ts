@@ -110,6 +110,26 @@ describe("transcripts", () => {
     expect(loaded.warnings[0]).toMatch(/last line is incomplete/);
   });
 
+  it("resumed after a torn last line, starts its own entries on a line of their own: none is lost", () => {
+    const dir = tempDir();
+    const path = join(dir, "s.jsonl");
+    const writer = new TranscriptWriter(path, { sessionId: "s", cwd: dir, model: "m" });
+    writer.recordMessage({ role: "user", content: [{ type: "text", text: "one" }] });
+    writer.close();
+    appendFileSync(path, '{"type":"message","message":{"role":"user","con');
+    const resumed = new TranscriptWriter(path, { sessionId: "s", cwd: dir, model: "m" });
+    resumed.recordMessage({ role: "user", content: [{ type: "text", text: "after the crash" }] });
+    resumed.close();
+    const loaded = loadTranscriptFile(path);
+    expect(loaded.messages.map((m) => m.content[0])).toEqual([
+      { type: "text", text: "one" },
+      { type: "text", text: "after the crash" },
+    ]);
+    // Only the torn line itself is reported; the resume marker after it is intact.
+    expect(loaded.warnings).toEqual([expect.stringMatching(/line 3 is not valid JSON/)]);
+    expect(readFileSync(path, "utf8").split("\n")[3]).toMatch(/^\{"type":"resume"/);
+  });
+
   it("gives a tool call that never finished an error result, so the session can go on", () => {
     const dir = tempDir();
     const path = join(dir, "s.jsonl");

@@ -35,6 +35,19 @@ describe("buildTool", () => {
     expect(perm.behavior).toBe("passthrough");
   });
 
+  it("refuses, when the tool is made, a definition that lacks a member with no default, naming both", () => {
+    const make = (def: object) => () => buildTool(def as Parameters<typeof buildTool>[0]);
+    expect(make({ name: "NoPrompt", inputSchema: z.object({}), call: async () => ({ data: 1 }) })).toThrow(
+      'buildTool: the tool "NoPrompt" lacks prompt() (the text the model reads about the tool)',
+    );
+    expect(make({ name: "Bare", inputSchema: { type: "object" }, prompt: async () => "" })).toThrow(
+      'buildTool: the tool "Bare" lacks inputSchema (a zod schema), call()',
+    );
+    expect(make({ inputSchema: z.object({}), prompt: async () => "", call: async () => ({ data: 1 }) })).toThrow(
+      "buildTool: the tool lacks name (a non-empty string)",
+    );
+  });
+
   it("keeps defaulted fields optional in the model's JSON schema", () => {
     const schema = toolInputJSONSchema(minimal);
     expect(schema.required).toEqual(["value"]);

@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listFileChanges, undoLastChanges } from "../../src/session/file-history.js";
+import { fileHistoryDir, listFileChanges, undoLastChanges } from "../../src/session/file-history.js";
 import { EditTool } from "../../src/tools/edit/tool.js";
 import { ReadTool } from "../../src/tools/read/tool.js";
 import { WriteTool } from "../../src/tools/write/tool.js";
@@ -51,6 +51,19 @@ describe("file history and undo", () => {
     expect(second.missing).toBe(4);
     expect(await readFile(existing, "utf8")).toBe("v1\n");
     expect(listFileChanges(project.sessionDir)).toHaveLength(0);
+  });
+
+  it("keeps the change made after a process was killed while writing the log, and can undo it", async () => {
+    const file = path.join(project.dir, "a.txt");
+    await writeFile(file, "v1\n");
+    await callText(ReadTool, { file_path: file }, project.context);
+    await callText(EditTool, { file_path: file, old_string: "v1", new_string: "v2" }, project.context);
+    // The killed process's last line, cut before its end.
+    await appendFile(path.join(fileHistoryDir(project.sessionDir), "log.jsonl"), '{"type":"change","id":"x","ti');
+    await callText(EditTool, { file_path: file, old_string: "v2", new_string: "v3" }, project.context);
+    expect(listFileChanges(project.sessionDir)).toHaveLength(2);
+    undoLastChanges(project.sessionDir, 1);
+    expect(await readFile(file, "utf8")).toBe("v2\n");
   });
 
   it("refuses, changing nothing, when a file changed since the tool wrote it", async () => {

@@ -29,9 +29,24 @@ export function sdkAskHandler(channel: ControlChannel): AskHandler {
       return { behavior: "deny", message: `The SDK did not allow this call: ${(error as Error).message}` };
     }
     if (answer.behavior === "allow") {
+      // A new input that is not an object cannot be run, and running the old one instead would
+      // run what the callback meant to change.
+      if (answer.updatedInput !== undefined && !isObject(answer.updatedInput)) {
+        return {
+          behavior: "deny",
+          message: "canUseTool allowed the call with an updatedInput that is not an object, so it was not run.",
+        };
+      }
       const updatedInput = isObject(answer.updatedInput) ? (answer.updatedInput as ToolInput) : undefined;
       const updates = Array.isArray(answer.updatedPermissions) ? supportedUpdates(answer.updatedPermissions) : [];
       return { behavior: "allow", ...(updatedInput && { updatedInput }), ...(updates.length > 0 && { updates }) };
+    }
+    if (answer.behavior !== "deny") {
+      const given = JSON.stringify(answer.behavior) ?? "nothing";
+      return {
+        behavior: "deny",
+        message: `canUseTool answered behavior ${given} (expected "allow" or "deny"), so the call was not run.`,
+      };
     }
     const message = typeof answer.message === "string" && answer.message !== "" ? answer.message : "Denied by the SDK";
     // `interrupt: true` ends the turn once this call has its refusal as its result (the model reads

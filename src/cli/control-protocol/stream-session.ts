@@ -7,6 +7,7 @@
 
 import type { Readable } from "node:stream";
 import { sessionArtifactsDir } from "../../config/paths.js";
+import { isDirectory } from "../../fs/path-kind.js";
 import { HookRunner } from "../../hooks/hook-runner.js";
 import type { TerminalEvent } from "../../loop/events.js";
 import { PromptBlockedError } from "../../loop/session-hooks.js";
@@ -206,6 +207,10 @@ async function buildState(
     initialize?.jsonSchema !== undefined && given.jsonSchema === undefined
       ? { ...given, jsonSchema: JSON.stringify(initialize.jsonSchema) }
       : given;
+  // The CLI checks --cwd before it gets here; the library's query() comes straight in, and a
+  // session in a folder that is not there would answer "success" with every tool failing.
+  if (!isDirectory(config.cwd))
+    throw new SessionSetupError(`cwd ${config.cwd} does not exist or is not a directory`, 2);
   let reporter: HeadlessReporter | undefined;
   const plan = await planSession(config, {
     ownsProcess: true,

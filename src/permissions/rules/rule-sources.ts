@@ -2,7 +2,7 @@
 // where they came from (source, file, line, root folder). A rule that does not parse is reported
 // with its file and line, never guessed at nor widened: an allow rule is skipped, a deny or ask
 // rule keeps the session from starting (see buildPermissionContext).
-import { lineAt, type SettingsFile, type SettingsIssue } from "../../config/settings.js";
+import { lineFinder, type SettingsFile, type SettingsIssue } from "../../config/settings.js";
 import type {
   PermissionBehavior,
   PermissionRule,
@@ -46,6 +46,7 @@ export function rulesFromSettingsFile(file: SettingsFile): ParsedRules {
   const unreadableRestrictions: SettingsIssue[] = [];
   const permissions = file.settings.permissions;
   if (!permissions) return { rules, issues, unreadableRestrictions };
+  const lineAt = lineFinder(file.text);
   for (const behavior of RULE_BEHAVIORS) {
     const list = permissions[behavior];
     if (!list) continue;
@@ -53,7 +54,7 @@ export function rulesFromSettingsFile(file: SettingsFile): ParsedRules {
     let searchFrom = Math.max(0, file.text.indexOf(JSON.stringify(behavior)));
     for (const text of list) {
       const at = file.text.indexOf(JSON.stringify(text), searchFrom);
-      const line = at === -1 ? undefined : lineAt(file.text, at);
+      const line = at === -1 ? undefined : lineAt(at);
       if (at !== -1) searchFrom = at + 1;
       const parsed = parseRule(text);
       if (!parsed.ok) {
