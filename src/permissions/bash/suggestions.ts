@@ -13,13 +13,49 @@
 import { type CommandPart, codeRunnerReason, isSafeEnvVar } from "../../shell/commands/index.js";
 import type { PermissionUpdate } from "../../tool/permission-types.js";
 
+/**
+ * Programs that delete, overwrite or kill whatever they are given: "don't ask again" for one
+ * `rm -rf build` must not become `Bash(rm:*)`, every deletion from then on. These are offered as
+ * the exact command only.
+ */
+const DESTRUCTIVE = new Set([
+  "rm",
+  "rmdir",
+  "unlink",
+  "shred",
+  "dd",
+  "truncate",
+  "mv",
+  "cp",
+  "ln",
+  "install",
+  "chmod",
+  "chown",
+  "chgrp",
+  "chattr",
+  "kill",
+  "pkill",
+  "killall",
+  "wipefs",
+  "mkfs",
+  "fdisk",
+  "parted",
+  "shutdown",
+  "reboot",
+  "crontab",
+]);
+
+function isDestructive(program: string): boolean {
+  return DESTRUCTIVE.has(program) || program.startsWith("mkfs.");
+}
+
 /** The prefix to suggest for one part, from its words as written (safe env prefixes dropped). */
 export function suggestedPrefixOf(part: CommandPart): string | undefined {
   if (part.command.assignments.some((a) => !isSafeEnvVar(a.name))) return undefined;
   const words = part.command.words;
   const first = words[0];
   if (!first?.literal || first.glob || first.value.includes("/")) return undefined;
-  if (!/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first.value)) return undefined;
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first.value) || isDestructive(first.value)) return undefined;
   const second = words[1];
   // A word known only at run time could be the subcommand that runs code (`npm "$X"`).
   if (second !== undefined && !second.literal && codeRunnerReason([first.value, ""]) !== undefined) return undefined;
@@ -132,7 +168,7 @@ export function suggestedPrefixOfText(command: string): string | undefined {
     .split(/\s+/)
     .filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || !isSafeEnvVar(w.split("=")[0] ?? ""));
   const first = words[0];
-  if (!first || !/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first)) return undefined;
+  if (!first || !/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first) || isDestructive(first)) return undefined;
   // Unparsed text: quotes and escapes are not removed, so a quoted word is never a safe prefix.
   if (codeRunnerReason(words.slice(0, 2)) !== undefined || /["'\\$`]/.test(words[1] ?? "")) return undefined;
   const second = words[1];

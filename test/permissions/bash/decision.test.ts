@@ -285,6 +285,12 @@ describe("passthrough", () => {
     expect(await rulesOf("npx vitest run 'a b.test.ts'")).toEqual([
       { toolName: "Bash", ruleContent: "npx vitest run 'a b.test.ts'" },
     ]);
+    // A program that deletes, overwrites or kills whatever it is given: its exact command, never
+    // `rm:*` (every deletion from then on).
+    expect(await rulesOf("rm -rf build")).toEqual([{ toolName: "Bash", ruleContent: "rm -rf build" }]);
+    expect(await rulesOf("mv notes.txt old.txt")).toEqual([{ toolName: "Bash", ruleContent: "mv notes.txt old.txt" }]);
+    expect(await rulesOf("chmod -R 777 src")).toEqual([{ toolName: "Bash", ruleContent: "chmod -R 777 src" }]);
+    expect(suggestedPrefixOfText("rm -rf build")).toBeUndefined();
     // None where no rule holds what runs: input fed to xargs, a nested script, a script file.
     for (const command of ["ls | xargs touch", "eval make", "bash build.sh", "sh -c make"]) {
       const result = await decide(command);

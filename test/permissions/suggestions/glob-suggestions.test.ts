@@ -48,7 +48,9 @@ describe("suggestions for a command with a `*` glob", () => {
     expect((await check("python3 gen.py *.csv out/*")).suggestedRules).toEqual([
       "Bash(python3 gen.py \\*.csv out/\\*)",
     ]);
-    expect((await check("rm *.log")).suggestedRules).toEqual(["Bash(rm:*)"]);
+    expect((await check("npm install *.tgz")).suggestedRules).toEqual(["Bash(npm install:*)"]);
+    // A deleting program keeps to the glob as written (never `rm:*`).
+    expect((await check("rm *.log")).suggestedRules).toEqual(["Bash(rm \\*.log)"]);
   });
 
   it("still offers nothing where a rule cannot say the glob: a quoted star, `?` and `[...]`", async () => {

@@ -119,7 +119,8 @@ const ORDINARY: Array<[string, string[]]> = [
   ["git commit -m 'x'", ["Bash(git commit:*)"]],
   ["make build", ["Bash(make build:*)"]],
   ["cargo build --release", ["Bash(cargo build:*)"]],
-  ["rm -rf dist", ["Bash(rm:*)"]],
+  // A program that deletes whatever it is given: the exact command, never `rm:*`.
+  ["rm -rf dist", ["Bash(rm -rf dist)"]],
   ["mkdir out && touch out/x", ["Bash(mkdir out:*)", "Bash(touch:*)"]],
 ];
 
