@@ -3,6 +3,7 @@
 // its state becomes failed, with the reason, in BullMQ's record and in the job's events.
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Redis } from "ioredis";
+import { isFleetJobId, shownJobId } from "./job-id.js";
 import { signatureProblem, splitSignature } from "./job-signature.js";
 import { type JobSpec, parseJobSpec } from "./job-spec.js";
 import { keys } from "./keys.js";
@@ -22,6 +23,13 @@ export interface AdmissionContext {
 }
 
 export async function admitJob(ctx: AdmissionContext, job: Job, id: string): Promise<AdmittedJob> {
+  if (!isFleetJobId(id)) {
+    return refuse(
+      ctx,
+      id,
+      `its id ${shownJobId(id)} is not one the fleet makes (letters, digits and ":_.-"; submit names jobs itself)`,
+    );
+  }
   const { fields, signature } = splitSignature(job.data);
   let spec: JobSpec;
   try {

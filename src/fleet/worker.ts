@@ -10,6 +10,7 @@ import { Worker } from "bullmq";
 import { userHome } from "../config/paths.js";
 import { sessionBaseEnv } from "./child-env.js";
 import type { JobSessionArgs } from "./child-session.js";
+import { shownJobId } from "./job-id.js";
 import { expireJob, QUEUE_NAME } from "./keys.js";
 import { setProviderLimit } from "./provider-slots.js";
 import { openRedis } from "./redis.js";
@@ -105,7 +106,7 @@ export async function startWorker(options: WorkerOptions, id = newWorkerId()): P
       const again = job.finishedOn
         ? ""
         : ` (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1}; it will be tried again)`;
-      options.report(`warden fleet worker: job ${job.id} failed${again}: ${error.message}`);
+      options.report(`warden fleet worker: job ${shownJobId(job.id ?? "")} failed${again}: ${error.message}`);
       // Its last attempt: nothing will write to its keys again.
       if (job.id && job.finishedOn) void expireJob(redis, job.id).catch(() => undefined);
     }

@@ -164,6 +164,31 @@ describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the flee
     expect(g?.state).toBe("completed");
   }, 120_000);
 
+  it("refuses a signed job queued again under an id that names a path or holds control characters", async () => {
+    // The signature does not name the id, so a copy of any signed job can be queued under an id of
+    // the writer's choosing; the id names the job's folder (`job-<id>-<run>`, removed at its end).
+    const ok = script("id.jsonl", [say("ran")]);
+    const data = signed({ prompt: "hello \u001b]0;pwned\u0007", model: `replay:${ok}`, repo: allowedRepo });
+    const victim = join(dir, "victim-1");
+    mkdirSync(victim);
+    writeFileSync(join(victim, "keep.txt"), "mine\n");
+    const traversal = `${"../".repeat(40)}${dir.slice(1)}/victim`;
+    const escapes = "\u001b[2J\u001b]0;owned\u0007";
+    for (const jobId of [traversal, escapes]) await queue.add("session", data, { attempts: 1, jobId });
+    const finals = await tf.settledAll([traversal, escapes]);
+    for (const final of finals) {
+      expect(final?.state).toBe("failed");
+      expect(final?.error).toMatch(/its id .* is not one the fleet makes/);
+    }
+    expect(readFileSync(join(victim, "keep.txt"), "utf8")).toBe("mine\n");
+    expect(await events(traversal)).not.toContain('"event":"started"');
+    // What reaches the operator's terminal carries no escape sequence from the queue.
+    const text = await warden(fleet, ["fleet", "status"]);
+    expect(text.stdout).toContain("\\u001b");
+    expect(text.stdout).not.toContain("\u001b");
+    expect(worker.stderr()).not.toContain("\u001b");
+  }, 120_000);
+
   it("gives a job's session neither the Redis URL nor the job key, in its environment or in ps; its clone is private", async () => {
     expect(worker.stderr()).toMatch(/--redis redis:\/\/:\*\*\*@.* puts the password on the command line/);
     const path = script("env.jsonl", [

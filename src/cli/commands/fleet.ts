@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { FleetClient, type JobResult, type JobStatus } from "../../fleet/client.js";
+import { shownJobId } from "../../fleet/job-id.js";
 import { ensureJobKeyFile, loadJobKey } from "../../fleet/job-key.js";
 import { type JobSpec, parseJobLines, parseJobSpec } from "../../fleet/job-spec.js";
 import { TERMINAL_STATES } from "../../fleet/keys.js";
@@ -328,8 +329,17 @@ async function status(argv: string[]): Promise<number> {
 function statusLine(job: JobStatus): string {
   const where = job.worker ? `  ${job.worker}` : "";
   const refused = job.refusedCalls ? ` (${refusedText(job.refusedCalls)})` : "";
-  const why = job.state === "failed" && job.error ? `  ${job.error.replace(/\s+/g, " ").slice(0, 200)}` : "";
-  return `${job.id}  ${job.state.padEnd(9)}${refused}${where}  ${job.prompt.replace(/\s+/g, " ").slice(0, 60)}${why}\n`;
+  const why = job.state === "failed" && job.error ? `  ${oneLine(job.error, 200)}` : "";
+  return `${shownJobId(job.id)}  ${job.state.padEnd(9)}${refused}${where}  ${oneLine(job.prompt, 60)}${why}\n`;
+}
+
+/** A queue's text on one line of the operator's terminal: whoever wrote the job into Redis chose it,
+ * so its control characters (escape sequences that retitle, recolour or rewrite the screen) are shown, not sent. */
+function oneLine(text: string, max: number): string {
+  return text
+    .replace(/\s+/g, " ")
+    .slice(0, max)
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function refusedText(count: number): string {
@@ -398,7 +408,7 @@ async function results(argv: string[]): Promise<number> {
 
 function resultText(job: JobResult): string {
   const refused = job.refusals?.length ? `, ${refusedText(job.refusals.length)}` : "";
-  const lines = [`== ${job.id} ${job.state}${refused}${job.worker ? ` (${job.worker})` : ""}`];
+  const lines = [`== ${shownJobId(job.id)} ${job.state}${refused}${job.worker ? ` (${job.worker})` : ""}`];
   // A session that failed before answering has an empty result text: its error says why.
   const text = job.result ? String(job.result.result ?? "") : "";
   if (text) lines.push(text);
