@@ -169,8 +169,8 @@ async function runSession(
       },
       onOwnershipLost: () => {
         lostOwnership = true;
-        ctx.report(`warden fleet worker: job ${id} was taken over by another worker; stopping this copy`);
         child.kill();
+        void lostJobReason(redis, id).then((reason) => ctx.report(`warden fleet worker: ${reason}`));
       },
     });
     mirror.start();
@@ -243,7 +243,7 @@ async function runSession(
     await (mirror as TranscriptMirror | undefined)?.finish();
     await snapshotting;
   }
-  if (lostOwnership) throw new Error(`job ${id} was taken over by another worker`);
+  if (lostOwnership) throw new Error(await lostJobReason(redis, id));
   if (cancelled || (await redis.hget(keys.job(id), "cancel"))) {
     // What the session changed before the cancel is kept, as a finished job's is: `results` shows
     // its diff stat and patch, so stopping a long job does not throw its work away.
@@ -309,7 +309,7 @@ async function finish(
     ctx.workerId,
     patch,
   );
-  if (recorded === -1) throw new Error(`job ${id} was taken over by another worker; its result was not recorded`);
+  if (recorded === -1) throw new Error(`${await lostJobReason(redis, id)} (its result was not recorded)`);
   await redis.hset(keys.job(id), "outcomeSummary", JSON.stringify(summary), "refusals", JSON.stringify(refused));
   await endEvents(redis, id, outcome, {
     ...(refused.length > 0 ? { refused_calls: refused.length } : {}),
@@ -379,4 +379,15 @@ export async function endEvents(
   const line = JSON.stringify({ type: "fleet", event: "end", state, ...extra });
   await redis.xadd(keys.events(id), "*", "line", line, "end", state);
   await expireJob(redis, id);
+}
+
+/**
+ * Why this worker no longer owns a job it ran. Another worker's token in the job's record: it was
+ * taken over. No record at all: Redis lost it (restarted without persistence, or it was removed),
+ * which is not a takeover and must not read as one: nobody else runs the job.
+ */
+async function lostJobReason(redis: Redis, id: string): Promise<string> {
+  const owner = await redis.hget(keys.job(id), "owner").catch(() => "unknown");
+  if (owner) return `job ${id} was taken over by another worker; stopping this copy`;
+  return `job ${id} is gone from Redis (it restarted without its data, or the job was removed); stopping its session, whose work can no longer be recorded (a Redis with appendonly yes keeps jobs across restarts)`;
 }

@@ -4,7 +4,15 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisServerBinary } from "../helpers/redis-server.js";
-import { type FleetEnv, jsonLines, startTestFleet, type TestFleet, type TestWorker, warden } from "./harness.js";
+import {
+  type FleetEnv,
+  jsonLines,
+  startTestFleet,
+  type TestFleet,
+  type TestWorker,
+  waitFor,
+  warden,
+} from "./harness.js";
 
 const binary = redisServerBinary();
 
@@ -173,5 +181,23 @@ describe.skipIf(!binary)("fleet jobs change their workspace and report what was 
       "completed",
       "completed",
     ]);
+  }, 120_000);
+
+  // Last: it empties Redis under the worker, as a Redis without persistence restarting does.
+  it("says a running job's record is gone from Redis when it is, never that another worker took it over", async () => {
+    const path = script("gone.jsonl", [
+      toolUse("r1", "Read", { file_path: "{{cwd}}/greeting.txt" }),
+      { ...say("too late"), delay_ms: 4000 },
+    ]);
+    const id = await submit(["--repo", repo, "--model", `replay:${path}`, "outlive my record"]);
+    await waitFor("the session's first turn in Redis", async () =>
+      (await tf.client.llen(`warden:fleet:job:${id}:transcript`)) > 0 ? true : undefined,
+    );
+    await tf.client.flushall();
+    const said = await waitFor("the worker to notice", async () =>
+      /job \S+ (is gone|was taken)/.test(worker.stderr()) ? worker.stderr() : undefined,
+    );
+    expect(said).toContain(`job ${id} is gone from Redis`);
+    expect(said).not.toContain("taken over by another worker");
   }, 120_000);
 });
