@@ -7,7 +7,7 @@ import type { FleetAccess, FleetJobOutcome, FleetJobRequest } from "../tool/flee
 import { FleetClient } from "./client.js";
 import { type JobSpec, parseJobSpec } from "./job-spec.js";
 import { keys, TERMINAL_STATES } from "./keys.js";
-import { displayUrl, FleetUsageError } from "./redis.js";
+import { displayUrl, FleetNoSuchJobError } from "./redis.js";
 import { listSchedules, removeSchedule, upsertSchedule } from "./schedules.js";
 import { checkSubmitPolicy } from "./submit-policy.js";
 import { TriggerStore } from "./triggers.js";
@@ -78,7 +78,7 @@ async function waitForJob(
       }
       if (ended) break;
       const status = await client.status(id);
-      if (!status) throw new FleetUsageError(`no fleet job ${id}`);
+      if (!status) throw new FleetNoSuchJobError(`no fleet job ${id}`);
       if (TERMINAL_STATES.has(status.state)) break;
     }
     await cancelling;
@@ -91,7 +91,7 @@ async function waitForJob(
 
 async function outcomeOf(client: FleetClient, id: string): Promise<FleetJobOutcome> {
   const result = await client.result(id);
-  if (!result) throw new FleetUsageError(`no fleet job ${id}`);
+  if (!result) throw new FleetNoSuchJobError(`no fleet job ${id}`);
   const line = result.result ?? {};
   const usage = (line.usage ?? {}) as { input_tokens?: number; output_tokens?: number };
   const state = result.state === "completed" ? "completed" : result.state === "cancelled" ? "cancelled" : "failed";

@@ -15,7 +15,7 @@ import {
   retainSeconds,
   TERMINAL_STATES,
 } from "./keys.js";
-import { connectionError, FleetUsageError, openRedis } from "./redis.js";
+import { connectionError, FleetNoSuchJobError, FleetUsageError, openRedis } from "./redis.js";
 import type { RefusedCall } from "./refusals.js";
 
 export interface FleetClientOptions {
@@ -169,7 +169,7 @@ export class FleetClient {
   async cancel(id: string, waitMs = 20_000): Promise<JobStatus> {
     return this.call(async () => {
       const status = await this.status(id);
-      if (!status) throw new FleetUsageError(`no fleet job ${id}`);
+      if (!status) throw new FleetNoSuchJobError(`no fleet job ${id}`);
       if (TERMINAL_STATES.has(status.state)) return status;
       await this.redis.hset(keys.job(id), "cancel", new Date().toISOString());
       const job = await this.queue.getJob(id);
@@ -205,7 +205,7 @@ export class FleetClient {
    */
   async logs(id: string, follow: boolean, onLine: (line: string) => void): Promise<void> {
     return this.call(async () => {
-      if (!(await this.status(id))) throw new FleetUsageError(`no fleet job ${id}`);
+      if (!(await this.status(id))) throw new FleetNoSuchJobError(`no fleet job ${id}`);
       let last = "0-0";
       for (;;) {
         const read = await this.redis.xread(

@@ -49,6 +49,9 @@ function readUrlFile(path: string): string {
 /** Bad input to a fleet command: printed as is, exit code 2. */
 export class FleetUsageError extends Error {}
 
+/** An id that names no job: exit code 1 from every command (not 2, which says the command was misused). */
+export class FleetNoSuchJobError extends FleetUsageError {}
+
 /** Redis could not be reached in time: printed as is, exit code 1. */
 export class FleetConnectionError extends Error {}
 

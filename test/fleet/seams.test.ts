@@ -135,6 +135,12 @@ describe.skipIf(!binary)("fleet jobs change their workspace and report what was 
     expect(results.stderr).toContain("no job 999999");
     expect(results.code).toBe(1);
     expect((await warden(fleet, ["fleet", "status", "999999"])).code).toBe(1);
+    // Every command alike: 2 says the command was misused, which a job id that names no job is not.
+    for (const command of ["cancel", "logs"]) {
+      const run = await warden(fleet, ["fleet", command, "999999"]);
+      expect(run.stderr).toContain("no fleet job 999999");
+      expect(run.code, command).toBe(1);
+    }
   }, 60_000);
 
   it("refuses to start a worker whose work folder lies inside a protected folder", async () => {

@@ -9,7 +9,13 @@ import { shownJobId } from "../../fleet/job-id.js";
 import { ensureJobKeyFile, loadJobKey } from "../../fleet/job-key.js";
 import { type JobSpec, parseJobLines, parseJobSpec } from "../../fleet/job-spec.js";
 import { TERMINAL_STATES } from "../../fleet/keys.js";
-import { displayUrl, FleetConnectionError, FleetUsageError, redisUrlFrom } from "../../fleet/redis.js";
+import {
+  displayUrl,
+  FleetConnectionError,
+  FleetNoSuchJobError,
+  FleetUsageError,
+  redisUrlFrom,
+} from "../../fleet/redis.js";
 import { classifyRepo } from "../../fleet/repo-source.js";
 import { checkSubmitPolicy } from "../../fleet/submit-policy.js";
 import { defaultWorkRoot, newWorkerId, startWorker } from "../../fleet/worker.js";
@@ -101,7 +107,7 @@ export async function run(argv: string[]): Promise<number> {
     err(`warden fleet: ${error instanceof Error ? error.message : String(error)}\n`);
     if (error instanceof FleetConnectionError) return 1;
     const usage =
-      error instanceof FleetUsageError ||
+      (error instanceof FleetUsageError && !(error instanceof FleetNoSuchJobError)) ||
       (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS"));
     return usage ? 2 : 1;
   }
