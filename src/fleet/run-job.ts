@@ -54,6 +54,13 @@ export const TAKEOVER_PROMPT =
   "This session ran as a fleet job and the worker running it stopped. It continues on another worker, in a fresh checkout holding the changes of the last completed turn. Carry on with the task from where the conversation stops.";
 
 const EVENTS_MAX = 100_000;
+
+/** The end of a cancelled job: not retried, and its worker says cancelled, not failed. */
+export class JobCancelledError extends UnrecoverableError {
+  constructor() {
+    super("cancelled");
+  }
+}
 const CANCEL_POLL_MS = 300;
 
 /** The job's commit: only the owner records it, and only once (no job runs twice to completion). */
@@ -83,7 +90,7 @@ export async function processJob(ctx: WorkerContext, job: Job, token: string | u
   if (known.cancel) {
     await redis.hset(keys.job(id), "outcome", "cancelled", "finishedAt", new Date().toISOString());
     await endEvents(redis, id, "cancelled");
-    throw new UnrecoverableError("cancelled");
+    throw new JobCancelledError();
   }
   const slot = await tryAcquireSlot(redis, providerOf(spec), id);
   if (!slot) {
@@ -255,7 +262,7 @@ async function runSession(
       .exec();
     await endEvents(redis, id, "cancelled");
     rmSync(jobDir, { recursive: true, force: true });
-    throw new UnrecoverableError("cancelled");
+    throw new JobCancelledError();
   }
   const finalResult = result as Record<string, unknown> | undefined;
   if (!finalResult) {

@@ -14,7 +14,7 @@ import { shownJobId } from "./job-id.js";
 import { expireJob, QUEUE_NAME } from "./keys.js";
 import { setProviderLimit } from "./provider-slots.js";
 import { openRedis } from "./redis.js";
-import { processJob } from "./run-job.js";
+import { JobCancelledError, processJob } from "./run-job.js";
 import { WarmSessions } from "./warm-sessions.js";
 import type { WorkerPolicy } from "./worker-policy.js";
 
@@ -100,7 +100,10 @@ export async function startWorker(options: WorkerOptions, id = newWorkerId()): P
   // the person, and an unhandled 'error' would end the process.
   worker.on("error", () => undefined);
   worker.on("failed", (job, error) => {
-    if (job && error.name !== "DelayedError") {
+    if (job && error instanceof JobCancelledError) {
+      options.report(`warden fleet worker: job ${shownJobId(job.id ?? "")} cancelled`);
+      if (job.id) void expireJob(redis, job.id).catch(() => undefined);
+    } else if (job && error.name !== "DelayedError") {
       // An attempt BullMQ will retry is not the job's end: "failed" alone read as if it were, and
       // the same job then completed.
       const again = job.finishedOn

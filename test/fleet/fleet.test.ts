@@ -217,6 +217,13 @@ describe.skipIf(!binary)("warden fleet on BullMQ and a real Redis", () => {
     expect(results?.state).toBe("cancelled");
     expect(results?.patch).toContain("+kept before the cancel");
     expect((await warden(fleet, ["fleet", "results", id])).stdout).toContain("kept.txt");
+    // The worker's own log says what happened to it: cancelled, not failed.
+    const said = await waitFor(
+      "the worker to report the cancel",
+      () => tf.workers.some((w) => w.stderr().includes(`job ${id} cancelled`)) || undefined,
+    );
+    expect(said).toBe(true);
+    expect(tf.workers.map((w) => w.stderr()).join("")).not.toContain(`job ${id} failed`);
   }, 120_000);
 
   it("gives a job a transcript of the same structure as a local session of the same script", async () => {
