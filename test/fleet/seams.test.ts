@@ -47,6 +47,16 @@ describe.skipIf(!binary)("fleet jobs change their workspace and report what was 
     await tf?.stop();
   });
 
+  it("says so when the queue holds no job yet, and --json stays empty", async () => {
+    const text = await warden(fleet, ["fleet", "status"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe("");
+    expect(text.stderr).toContain("no jobs");
+    expect((await warden(fleet, ["fleet", "results"])).stderr).toContain("no jobs");
+    const json = await warden(fleet, ["fleet", "status", "--json"]);
+    expect(json.stdout + json.stderr).toBe("");
+  }, 60_000);
+
   it("lets a job's session Edit, Write and redirect in its clone under the default work folder; the patch holds all three", async () => {
     expect(worker.workDir).not.toBe("");
     const path = script("edit.jsonl", [

@@ -318,6 +318,8 @@ async function status(argv: string[]): Promise<number> {
     throw new FleetUsageError("results --patch takes one job id (and no --json)");
   return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
+    // An empty answer read as a hung or broken command; --json stays empty for scripts.
+    if (ids.length === 0 && !values.json) err("warden fleet: no jobs (warden fleet submit adds one)\n");
     let missing = 0;
     for (const id of ids) {
       const found = await client.status(id);
@@ -395,6 +397,7 @@ async function results(argv: string[]): Promise<number> {
     throw new FleetUsageError("results --patch takes one job id (and no --json)");
   return withClient(values, async (client) => {
     const ids = positionals.length > 0 ? positionals : await client.jobIds();
+    if (ids.length === 0 && !values.json) err("warden fleet: no jobs (warden fleet submit adds one)\n");
     // As status does: a job that is not there is an error a script can see in the exit code.
     let missing = 0;
     for (const id of ids) {
