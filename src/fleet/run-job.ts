@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import type { Redis } from "ioredis";
 import { transcriptPath } from "../config/paths.js";
+import { isValidSessionId } from "../session/transcript-reader.js";
 import { admitJob } from "./admit-job.js";
 import { sessionBaseEnv } from "./child-env.js";
 import { type JobSessionArgs, startChildSession } from "./child-session.js";
@@ -83,6 +84,13 @@ export async function processJob(ctx: WorkerContext, job: Job, token: string | u
     .exec();
   const { spec, notes } = await admitJob(ctx, job, id);
   const known = await redis.hgetall(keys.job(id));
+  if (known.sessionId !== undefined && !isValidSessionId(known.sessionId)) {
+    // The record is Redis's, not the signed job's: a session id names the transcript file written
+    // from Redis before resuming, so one that walks out of the transcript folder is never used.
+    throw new UnrecoverableError(
+      `job ${id}'s record names a session ${JSON.stringify(known.sessionId.slice(0, 200))} no session makes (its transcript would be written outside the transcript folder); not resuming it`,
+    );
+  }
   if (known.outcome === "completed") {
     // Finished by another worker whose acknowledgement to BullMQ was lost: never run it again.
     return JSON.parse(known.outcomeSummary ?? '{"subtype":"success","result":""}') as JobOutcome;

@@ -189,6 +189,24 @@ describe.skipIf(!binary)("a fleet worker obeys its own policy and keeps the flee
     expect(worker.stderr()).not.toContain("\u001b");
   }, 120_000);
 
+  it("never writes a transcript where a session id set in the job's record in Redis points", async () => {
+    // The record (`warden:fleet:job:<id>`) is not signed: whoever writes Redis can name a session
+    // there before a worker takes the job, and its transcript lines are written to that session's file.
+    const ok = script("resume.jsonl", [say("ran")]);
+    const jobId = "resume-walk-1";
+    const target = join(dir, "pwned");
+    await tf.client.hset(`warden:fleet:job:${jobId}`, "sessionId", `${"../".repeat(40)}${target.slice(1)}`);
+    await tf.client.rpush(`warden:fleet:job:${jobId}:transcript`, '{"type":"session","written":"by whoever"}');
+    await queue.add("session", signed({ prompt: "resume", model: `replay:${ok}`, repo: allowedRepo }), {
+      attempts: 1,
+      jobId,
+    });
+    const final = await tf.settled(jobId);
+    expect(existsSync(`${target}.jsonl`)).toBe(false);
+    expect(final.state).toBe("failed");
+    expect(final.error).toMatch(/names a session .* no session makes/);
+  }, 120_000);
+
   it("gives a job's session neither the Redis URL nor the job key, in its environment or in ps; its clone is private", async () => {
     expect(worker.stderr()).toMatch(/--redis redis:\/\/:\*\*\*@.* puts the password on the command line/);
     const path = script("env.jsonl", [
