@@ -19,6 +19,7 @@ import { html } from "../view/html.js";
 import { page } from "../view/layout.js";
 import { sessionViewOf } from "../view/session-model.js";
 import { sessionBody } from "../view/session-page.js";
+import { isFleetJobId } from "./job-id.js";
 import { keys, QUEUE_NAME } from "./keys.js";
 
 export interface DashboardOptions {
@@ -33,9 +34,6 @@ export interface Dashboard {
   url: string;
   close(): Promise<void>;
 }
-
-/** BullMQ job ids here are numbers or the fleet's own ids: nothing that could name another key. */
-const JOB_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The page of a job's session: its transcript lines from Redis, through warden view's renderer. */
 function jobPath(jobId: string): string {
@@ -68,7 +66,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   });
   app.get("/jobs/:id{/stamp}", async (req, res) => {
     const id = String(req.params.id);
-    if (!JOB_ID.test(id)) {
+    // The ids a worker runs (a schedule's are `repeat:<scheduler>:<time>`), nothing that could name another key.
+    if (!isFleetJobId(id)) {
       res.status(404).type("text/plain").send("404 Not Found: no such job\n");
       return;
     }

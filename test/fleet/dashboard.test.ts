@@ -113,5 +113,14 @@ describe.skipIf(!binary || !existsSync(CHROMIUM))("warden fleet dashboard", () =
     const jobShot = join(shots, "job.png");
     await page.screenshot({ path: jobShot, fullPage: true });
     expect(statSync(jobShot).size).toBeGreaterThan(10_000);
+
+    // A job a schedule added (CronCreate durable, a trigger) has a BullMQ scheduler id: its page too.
+    const scheduled = "repeat:cron:walk19:1796533146070";
+    const lines = await tf.client.lrange(`warden:fleet:job:${id}:transcript`, 0, -1);
+    await tf.client.rpush(`warden:fleet:job:${scheduled}:transcript`, ...lines);
+    const opened = await page.goto(`${origin}/jobs/${encodeURIComponent(scheduled)}`);
+    expect(opened?.status()).toBe(200);
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
+    expect(await page.locator("main").innerText()).toContain("fleet-was-here");
   }, 240_000);
 });
