@@ -4,8 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { FleetClient, type JobResult, type JobStatus } from "../../fleet/client.js";
-import { shownJobId } from "../../fleet/job-id.js";
+import { FleetClient } from "../../fleet/client.js";
 import { ensureJobKeyFile, loadJobKey } from "../../fleet/job-key.js";
 import { type JobSpec, parseJobLines, parseJobSpec } from "../../fleet/job-spec.js";
 import { TERMINAL_STATES } from "../../fleet/keys.js";
@@ -26,6 +25,7 @@ import { untilStopSignal } from "../../process/until-stop-signal.js";
 import { providerSpecProblem } from "../../providers/resolve.js";
 import { fleetPolicyJudges } from "../fleet-policy-judges.js";
 import { jobSessionArgs } from "../session/spec-of-job.js";
+import { resultText, statusLine } from "./fleet-job-text.js";
 import { parseSubmitArgs } from "./fleet-submit-args.js";
 
 const out = (text: string) => void process.stdout.write(text);
@@ -334,26 +334,6 @@ async function status(argv: string[]): Promise<number> {
   });
 }
 
-function statusLine(job: JobStatus): string {
-  const where = job.worker ? `  ${job.worker}` : "";
-  const refused = job.refusedCalls ? ` (${refusedText(job.refusedCalls)})` : "";
-  const why = job.state === "failed" && job.error ? `  ${oneLine(job.error, 200)}` : "";
-  return `${shownJobId(job.id)}  ${job.state.padEnd(9)}${refused}${where}  ${oneLine(job.prompt, 60)}${why}\n`;
-}
-
-/** A queue's text on one line of the operator's terminal: whoever wrote the job into Redis chose it,
- * so its control characters (escape sequences that retitle, recolour or rewrite the screen) are shown, not sent. */
-function oneLine(text: string, max: number): string {
-  return text
-    .replace(/\s+/g, " ")
-    .slice(0, max)
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-function refusedText(count: number): string {
-  return `${count} call${count === 1 ? "" : "s"} refused`;
-}
-
 async function logs(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -413,20 +393,6 @@ async function results(argv: string[]): Promise<number> {
     }
     return missing > 0 ? 1 : 0;
   });
-}
-
-function resultText(job: JobResult): string {
-  const refused = job.refusals?.length ? `, ${refusedText(job.refusals.length)}` : "";
-  const lines = [`== ${shownJobId(job.id)} ${job.state}${refused}${job.worker ? ` (${job.worker})` : ""}`];
-  // A session that failed before answering has an empty result text: its error says why.
-  const text = job.result ? String(job.result.result ?? "") : "";
-  if (text) lines.push(text);
-  else if (job.error) lines.push(`error: ${job.error}`);
-  for (const call of job.refusals ?? []) lines.push(`refused: ${call.tool} ${call.target}: ${call.reason}`);
-  if (job.structuredOutput !== undefined) lines.push(`structured output: ${JSON.stringify(job.structuredOutput)}`);
-  if (job.diffstat?.trim()) lines.push(job.diffstat.trimEnd());
-  else if (job.state === "completed") lines.push("(no changes to the repository)");
-  return `${lines.join("\n")}\n\n`;
 }
 
 /** `warden fleet key`: the job key's file, made (random, 0600) when there is none. */
