@@ -166,6 +166,7 @@ export class LspClient {
       this.child.once("exit", (code, signal) => reject(new Error(`it exited (${signal ?? `code ${code}`})`)));
     });
     exited.catch(() => undefined);
+    const { spokeOtherwise, stopListening } = this.notSpeakingLsp();
     let timer: NodeJS.Timeout | undefined;
     const limit = this.spec.startupTimeout ?? INITIALIZE_TIMEOUT_MS;
     const timedOut = new Promise<never>((_, reject) => {
@@ -183,10 +184,12 @@ export class LspClient {
         }),
         exited,
         timedOut,
+        spokeOtherwise,
       ]);
       this.capabilities = result.capabilities;
     } finally {
       clearTimeout(timer);
+      stopListening();
     }
     await this.connection.sendNotification(lsp.InitializedNotification.type, {});
     if (this.spec.settings) {
@@ -194,6 +197,35 @@ export class LspClient {
         settings: this.spec.settings,
       });
     }
+  }
+
+  /**
+   * Rejects as soon as the server's first output shows it is not speaking LSP (every message starts
+   * with a Content-Length header): a usage text, a banner, a command missing `--stdio`. Otherwise
+   * the reader waits for a header that never comes and the call hangs until the startup timeout.
+   */
+  private notSpeakingLsp(): { spokeOtherwise: Promise<never>; stopListening: () => void } {
+    let head = "";
+    let onData: (chunk: Buffer) => void = () => undefined;
+    const spokeOtherwise = new Promise<never>((_, reject) => {
+      onData = (chunk) => {
+        head += chunk.toString("utf8");
+        const header = "content-";
+        const start = head.slice(0, header.length).toLowerCase();
+        if (header.startsWith(start) && head.length < header.length) return;
+        if (start === header) return this.child.stdout.off("data", onData);
+        this.child.stdout.off("data", onData);
+        const shown = head.trim().slice(0, 200);
+        reject(
+          new Error(
+            `its output is not the language server protocol (it began with ${JSON.stringify(shown)}); is ${this.spec.command} a language server, and does it need an argument such as --stdio?`,
+          ),
+        );
+      };
+    });
+    spokeOtherwise.catch(() => undefined);
+    this.child.stdout.on("data", onData);
+    return { spokeOtherwise, stopListening: () => this.child.stdout.off("data", onData) };
   }
 
   get alive(): boolean {
