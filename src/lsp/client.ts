@@ -130,7 +130,8 @@ export class LspClient {
   }
 
   /** Starts the server and completes the initialize handshake; rejects with the reason it could not. */
-  static async start(spec: LspServerSpec, cwd: string): Promise<LspClient> {
+  /** `signal` ends a start in progress at once (the session closing), rather than at the startup timeout. */
+  static async start(spec: LspServerSpec, cwd: string, signal?: AbortSignal): Promise<LspClient> {
     const client = new LspClient(spec, cwd);
     const spawned = new Promise<void>((resolve, reject) => {
       client.child.once("spawn", () => resolve());
@@ -138,7 +139,7 @@ export class LspClient {
     });
     try {
       await spawned;
-      await client.initialize(cwd);
+      await client.initialize(cwd, signal);
       return client;
     } catch (error) {
       const why = await client.whyItFailed(error);
@@ -161,12 +162,18 @@ export class LspClient {
     return this.exitDescription ? `it exited (${this.exitDescription})` : message;
   }
 
-  private async initialize(cwd: string): Promise<void> {
+  private async initialize(cwd: string, signal?: AbortSignal): Promise<void> {
     const exited = new Promise<never>((_, reject) => {
       this.child.once("exit", (code, signal) => reject(new Error(`it exited (${signal ?? `code ${code}`})`)));
     });
     exited.catch(() => undefined);
     const { spokeOtherwise, stopListening } = this.notSpeakingLsp();
+    const stopped = new Promise<never>((_, reject) => {
+      const stop = () => reject(new Error("the session ended while it was starting"));
+      if (signal?.aborted) stop();
+      signal?.addEventListener("abort", stop, { once: true });
+    });
+    stopped.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const limit = this.spec.startupTimeout ?? INITIALIZE_TIMEOUT_MS;
     const timedOut = new Promise<never>((_, reject) => {
@@ -185,6 +192,7 @@ export class LspClient {
         exited,
         timedOut,
         spokeOtherwise,
+        stopped,
       ]);
       this.capabilities = result.capabilities;
     } finally {
