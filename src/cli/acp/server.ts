@@ -8,7 +8,7 @@ import { Readable, Writable } from "node:stream";
 // The unstable entry: a superset of the stable one that also has session/fork.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
-import { PromptBlockedError } from "../../loop/session-hooks.js";
+import { PromptBlockedError, STOP_HOOK_FEEDBACK } from "../../loop/session-hooks.js";
 import { deleteSavedSession } from "../../session/session-list.js";
 import type { SessionConfig } from "../flags/session-config.js";
 import { SessionSetupError } from "../session/setup-error.js";
@@ -273,6 +273,13 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
           status: result.is_error ? "failed" : "completed",
           content: finishedContent(toolUse.name, toolUse.input, result, terminalId),
         });
+      } else if (event.type === "user" && event.message.attachment === STOP_HOOK_FEEDBACK) {
+        // A Stop hook sent the model back to work: the person sees why the answer goes on, as a
+        // loaded session's history shows it, not two answers run together.
+        for (const block of event.message.content) {
+          if (block.type === "text")
+            await send({ sessionUpdate: "user_message_chunk", content: { type: "text", text: block.text } });
+        }
       } else if (event.type === "todo") {
         await send({
           sessionUpdate: "plan",
