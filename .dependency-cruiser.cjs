@@ -69,7 +69,7 @@ const MAY_IMPORT = {
     "context",
   ],
   // MCP: a source of tools for a session (client) and a front end serving ours (server).
-  mcp: ["messages", "tool", "config", "fs", "process", "providers", "tools", "orchestration"],
+  mcp: ["messages", "tool", "config", "fs", "process", "providers", "results", "tools", "orchestration"],
   // The command surface of a running session: what a front end may change (permission mode with
   // plan mode's bookkeeping, model, rules, queued messages, interrupt), each change in one place.
   control: ["messages", "tool", "config", "permissions", "loop"],

@@ -130,7 +130,8 @@ export class LspClient {
   }
 
   /** Starts the server and completes the initialize handshake; rejects with the reason it could not. */
-  static async start(spec: LspServerSpec, cwd: string): Promise<LspClient> {
+  /** `signal` ends a start in progress at once (the session closing), rather than at the startup timeout. */
+  static async start(spec: LspServerSpec, cwd: string, signal?: AbortSignal): Promise<LspClient> {
     const client = new LspClient(spec, cwd);
     const spawned = new Promise<void>((resolve, reject) => {
       client.child.once("spawn", () => resolve());
@@ -138,7 +139,7 @@ export class LspClient {
     });
     try {
       await spawned;
-      await client.initialize(cwd);
+      await client.initialize(cwd, signal);
       return client;
     } catch (error) {
       const why = await client.whyItFailed(error);
@@ -161,11 +162,18 @@ export class LspClient {
     return this.exitDescription ? `it exited (${this.exitDescription})` : message;
   }
 
-  private async initialize(cwd: string): Promise<void> {
+  private async initialize(cwd: string, signal?: AbortSignal): Promise<void> {
     const exited = new Promise<never>((_, reject) => {
       this.child.once("exit", (code, signal) => reject(new Error(`it exited (${signal ?? `code ${code}`})`)));
     });
     exited.catch(() => undefined);
+    const { spokeOtherwise, stopListening } = this.notSpeakingLsp();
+    const stopped = new Promise<never>((_, reject) => {
+      const stop = () => reject(new Error("the session ended while it was starting"));
+      if (signal?.aborted) stop();
+      signal?.addEventListener("abort", stop, { once: true });
+    });
+    stopped.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const limit = this.spec.startupTimeout ?? INITIALIZE_TIMEOUT_MS;
     const timedOut = new Promise<never>((_, reject) => {
@@ -183,10 +191,13 @@ export class LspClient {
         }),
         exited,
         timedOut,
+        spokeOtherwise,
+        stopped,
       ]);
       this.capabilities = result.capabilities;
     } finally {
       clearTimeout(timer);
+      stopListening();
     }
     await this.connection.sendNotification(lsp.InitializedNotification.type, {});
     if (this.spec.settings) {
@@ -194,6 +205,35 @@ export class LspClient {
         settings: this.spec.settings,
       });
     }
+  }
+
+  /**
+   * Rejects as soon as the server's first output shows it is not speaking LSP (every message starts
+   * with a Content-Length header): a usage text, a banner, a command missing `--stdio`. Otherwise
+   * the reader waits for a header that never comes and the call hangs until the startup timeout.
+   */
+  private notSpeakingLsp(): { spokeOtherwise: Promise<never>; stopListening: () => void } {
+    let head = "";
+    let onData: (chunk: Buffer) => void = () => undefined;
+    const spokeOtherwise = new Promise<never>((_, reject) => {
+      onData = (chunk) => {
+        head += chunk.toString("utf8");
+        const header = "content-";
+        const start = head.slice(0, header.length).toLowerCase();
+        if (header.startsWith(start) && head.length < header.length) return;
+        if (start === header) return this.child.stdout.off("data", onData);
+        this.child.stdout.off("data", onData);
+        const shown = head.trim().slice(0, 200);
+        reject(
+          new Error(
+            `its output is not the language server protocol (it began with ${JSON.stringify(shown)}); is ${this.spec.command} a language server, and does it need an argument such as --stdio?`,
+          ),
+        );
+      };
+    });
+    spokeOtherwise.catch(() => undefined);
+    this.child.stdout.on("data", onData);
+    return { spokeOtherwise, stopListening: () => this.child.stdout.off("data", onData) };
   }
 
   get alive(): boolean {

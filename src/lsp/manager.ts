@@ -8,6 +8,8 @@ export class LspManager {
   private readonly starting = new Map<string, Promise<LspClient>>();
   private readonly running = new Map<string, LspClient>();
   private closed = false;
+  /** Aborted by close(): a server still starting is stopped then, not waited for until its startup timeout. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly servers: readonly LspServerSpec[],
@@ -34,7 +36,7 @@ export class LspManager {
     }
     let start = this.starting.get(spec.name);
     if (!start) {
-      start = Client.start(spec, this.cwd).then(
+      start = Client.start(spec, this.cwd, this.closing.signal).then(
         (client) => {
           if (this.closed) {
             void client.stop();
@@ -67,6 +69,7 @@ export class LspManager {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     const pending = [...this.starting.values()].map((start) =>
       start.then(
         (client) => client.stop(),

@@ -51,3 +51,46 @@ describe("warden acp: a prompt a UserPromptSubmit hook refuses", () => {
     expect(code, editor.stderr()).toBe(0);
   }, 60_000);
 });
+
+describe("warden acp: a Stop hook that sends the model back to work", () => {
+  it("shows the editor the hook's feedback between the two answers, as a loaded session shows it", async () => {
+    const { base, home, project } = editorProject("warden-acp-stop-hook-");
+    const hook = join(base, "stop.sh");
+    // Asks to continue once (the first time it runs), then lets the turn end.
+    writeFileSync(
+      hook,
+      `#!/bin/sh\ntest -f ${base}/asked && exit 0\ntouch ${base}/asked\necho "run the tests first" >&2\nexit 2\n`,
+    );
+    chmodSync(hook, 0o755);
+    const settings = join(base, "settings.json");
+    writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: hook }] }] } }));
+    const script = join(base, "model.jsonl");
+    const turns = [
+      { content: [{ type: "text", text: "First answer." }] },
+      { content: [{ type: "text", text: "Tests pass." }] },
+    ];
+    writeFileSync(script, `${turns.map((t) => JSON.stringify(t)).join("\n")}\n`);
+
+    const editor = startEditor(["--model", `replay:${script}`, "--settings", settings], { cwd: project, home });
+    const code = await editor.run(async (agent) => {
+      const sessionId = await openSession(agent, project);
+      const answer = await agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "fix it" }],
+      });
+      expect(answer.stopReason).toBe("end_turn");
+    });
+    expect(code, editor.stderr()).toBe(0);
+    const shown = editor.updates.flatMap((u) =>
+      (u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "user_message_chunk") &&
+      u.content.type === "text"
+        ? [`${u.sessionUpdate}: ${u.content.text}`]
+        : [],
+    );
+    expect(shown).toEqual([
+      "agent_message_chunk: First answer.",
+      "user_message_chunk: A Stop hook asked you to continue: run the tests first",
+      "agent_message_chunk: Tests pass.",
+    ]);
+  }, 60_000);
+});

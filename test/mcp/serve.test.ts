@@ -106,6 +106,24 @@ describe("warden mcp serve over stdio", () => {
     }
   }, 30_000);
 
+  it("saves an oversized result to a file and gives the client a preview with its path, as a session does", async () => {
+    const { client } = await stdioClient();
+    try {
+      const big = await client.callTool({ name: "Bash", arguments: { command: "seq 1 300000" } });
+      expect(big.isError, text(big)).toBeFalsy();
+      const preview = text(big);
+      expect(preview).toContain("<persisted-output>");
+      expect(preview.length).toBeLessThan(10_000);
+      const saved = preview.match(/saved to: (\S+)/)?.[1] as string;
+      expect((await readFile(saved, "utf8")).trimEnd().split("\n")).toHaveLength(300_000);
+      // The client can read the rest through the server, in parts.
+      const tail = await client.callTool({ name: "Read", arguments: { file_path: saved, offset: 299_999, limit: 2 } });
+      expect(text(tail)).toContain("300000");
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
   it("lets --allowedTools decide: an allowed Write runs", async () => {
     const { client } = await stdioClient("--allowedTools", "Write");
     try {

@@ -7,14 +7,13 @@
 import { Readable, Writable } from "node:stream";
 // The unstable entry: a superset of the stable one that also has session/fork.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { PermissionModeError } from "../../control/session-commands.js";
 import type { QueryEvent, TerminalEvent } from "../../loop/events.js";
-import { PromptBlockedError } from "../../loop/session-hooks.js";
+import { PromptBlockedError, STOP_HOOK_FEEDBACK } from "../../loop/session-hooks.js";
 import { deleteSavedSession } from "../../session/session-list.js";
-import { PERMISSION_MODES, type PermissionMode } from "../../tool/permission-types.js";
 import type { SessionConfig } from "../flags/session-config.js";
 import { SessionSetupError } from "../session/setup-error.js";
 import { wardenVersion } from "../version.js";
+import { availableModes, configOptions, MODE_NAMES, setConfigOption, setMode } from "./config-options.js";
 import { historyUpdates } from "./history.js";
 import { type AcpSession, openSession } from "./open-session.js";
 import { promptText } from "./prompt-content.js";
@@ -25,15 +24,6 @@ import { announcedToolCall, finishedContent } from "./tool-calls.js";
 /** ACP's error code for a session (or other resource) that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
 
-const MODE_NAMES: Record<PermissionMode, string> = {
-  default: "Default: ask before edits and commands",
-  acceptEdits: "Accept edits",
-  plan: "Plan: read only until a plan is approved",
-  bypassPermissions: "Bypass permissions",
-  dontAsk: "Don't ask: deny what is not allowed",
-  auto: "Auto: a classifier decides",
-};
-
 export interface AcpServerOptions {
   /** The session flags given to `warden acp` (model, permission mode, settings...). */
   base: SessionConfig;
@@ -42,16 +32,16 @@ export interface AcpServerOptions {
   warn: (message: string) => void;
 }
 
-/** The session's modes for the editor, remembered as the mode it now shows. */
-function modeState(entry: AcpSession): acp.SessionModeState {
-  const context = entry.built.session.getAppState().toolPermissionContext;
-  entry.shownMode = context.mode;
-  const modes = PERMISSION_MODES.filter(
-    (mode) => mode !== "bypassPermissions" || context.isBypassPermissionsModeAvailable,
-  );
+/** The session's modes and pickers for the editor, remembered as the mode it now shows. */
+function modeState(entry: AcpSession): { modes: acp.SessionModeState; configOptions: acp.SessionConfigOption[] } {
+  const mode = entry.built.session.getAppState().toolPermissionContext.mode;
+  entry.shownMode = mode;
   return {
-    currentModeId: context.mode,
-    availableModes: modes.map((mode) => ({ id: mode, name: MODE_NAMES[mode] })),
+    modes: {
+      currentModeId: mode,
+      availableModes: availableModes(entry).map((id) => ({ id, name: MODE_NAMES[id] })),
+    },
+    configOptions: configOptions(entry),
   };
 }
 
@@ -103,7 +93,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     const sessionId = entry.built.session.sessionId;
     sessions.set(sessionId, entry);
     await entry.built.runStartHooks();
-    return { sessionId, modes: modeState(entry) };
+    return { sessionId, ...modeState(entry) };
   });
 
   /** An earlier Warden session (any front end's, by its id) opened again to continue it. */
@@ -143,7 +133,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     }
     sessions.set(params.sessionId, entry);
     await entry.built.runStartHooks();
-    return { modes: modeState(entry) };
+    return modeState(entry);
   });
 
   // Resumed: the same, without replaying the conversation (the editor still shows it).
@@ -151,7 +141,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     const entry = await openSaved(params, client);
     sessions.set(params.sessionId, entry);
     await entry.built.runStartHooks();
-    return { modes: modeState(entry) };
+    return modeState(entry);
   });
 
   // Forked: the source's saved conversation goes on under a new id, open at once; the source (open
@@ -161,7 +151,7 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     const sessionId = entry.built.session.sessionId;
     sessions.set(sessionId, entry);
     await entry.built.runStartHooks();
-    return { sessionId, modes: modeState(entry) };
+    return { sessionId, ...modeState(entry) };
   });
 
   app.onRequest(acp.methods.agent.session.list, ({ params }) => listSessionsPage(params));
@@ -196,25 +186,37 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     return {};
   });
 
+  /** The editor is told the mode changed, in its mode picker and its config options. */
+  const showMode = async (client: acp.AgentContext, sessionId: string, entry: AcpSession) => {
+    const mode = entry.built.session.getAppState().toolPermissionContext.mode;
+    entry.shownMode = mode;
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: { sessionUpdate: "config_option_update", configOptions: configOptions(entry) },
+    });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: { sessionUpdate: "current_mode_update", currentModeId: mode },
+    });
+  };
+
   app.onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
     const entry = sessions.get(params.sessionId);
     if (!entry) throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, "no such session");
-    let mode: PermissionMode;
-    try {
-      mode = entry.built.commands.setPermissionMode(params.modeId);
-    } catch (error) {
-      if (!(error instanceof PermissionModeError)) throw error;
-      throw acp.RequestError.invalidParams(
-        { modeId: params.modeId },
-        `unknown or unavailable mode ${params.modeId}: ${error.message}`,
-      );
-    }
-    entry.shownMode = mode;
-    await client.notify(acp.methods.client.session.update, {
-      sessionId: params.sessionId,
-      update: { sessionUpdate: "current_mode_update", currentModeId: mode },
-    });
+    setMode(entry, params.modeId);
+    await showMode(client, params.sessionId, entry);
     return {};
+  });
+
+  // The model (from the next request) or the mode, picked in the editor.
+  app.onRequest(acp.methods.agent.session.setConfigOption, async ({ params, client }) => {
+    const entry = sessions.get(params.sessionId);
+    if (!entry) throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, "no such session");
+    await setConfigOption(entry, params, options.warn);
+    if (entry.built.session.getAppState().toolPermissionContext.mode !== entry.shownMode) {
+      await showMode(client, params.sessionId, entry);
+    }
+    return { configOptions: configOptions(entry) };
   });
 
   app.onNotification(acp.methods.agent.session.cancel, ({ params }) => {
@@ -243,10 +245,8 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
     // The session changed its own mode (an approved plan left plan mode, an "allow and switch"
     // answer): the editor's mode picker is told, as it is after session/set_mode.
     const showModeChange = async () => {
-      const mode = entry.built.session.getAppState().toolPermissionContext.mode;
-      if (mode === entry.shownMode) return;
-      entry.shownMode = mode;
-      await send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+      if (entry.built.session.getAppState().toolPermissionContext.mode === entry.shownMode) return;
+      await showMode(client, params.sessionId, entry);
     };
     const forward = async (event: QueryEvent) => {
       if (event.type === "text_delta") {
@@ -273,6 +273,13 @@ export function serveAcp(options: AcpServerOptions): Promise<void> {
           status: result.is_error ? "failed" : "completed",
           content: finishedContent(toolUse.name, toolUse.input, result, terminalId),
         });
+      } else if (event.type === "user" && event.message.attachment === STOP_HOOK_FEEDBACK) {
+        // A Stop hook sent the model back to work: the person sees why the answer goes on, as a
+        // loaded session's history shows it, not two answers run together.
+        for (const block of event.message.content) {
+          if (block.type === "text")
+            await send({ sessionUpdate: "user_message_chunk", content: { type: "text", text: block.text } });
+        }
       } else if (event.type === "todo") {
         await send({
           sessionUpdate: "plan",

@@ -4,49 +4,10 @@
 // and the two notices about the host: set_has_subscribers (Warden holds no output back, so there
 // is nothing to change) and set_color (a headless session has no colour to set: refused).
 import { sessionArtifactsDir } from "../../config/paths.js";
-import { settingsValue } from "../../config/settings.js";
-import { ANTHROPIC_ALIASES } from "../../providers/resolve.js";
+import { modelCatalog } from "../session/model-catalog.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
 import type { StreamState } from "./stream-state.js";
-
-/** One entry of the SDK's ModelInfo list. */
-export interface SdkModelInfo {
-  value: string;
-  displayName: string;
-  description: string;
-}
-
-/** Models the OpenAI provider is commonly asked for (any other id works too). */
-const OPENAI_NAMED = ["gpt-5", "gpt-5-mini", "gpt-4.1", "gpt-4.1-mini", "gpt-4o", "o3", "o4-mini"];
-
-/**
- * What set_model may switch to: the session's model first, then the models of every provider
- * this process has a key for, then the models settings describe (`models`). Any other
- * `provider:model` is taken too; these are the ones worth offering in a picker.
- */
-export function modelCatalog(state: StreamState, env: NodeJS.ProcessEnv = process.env): SdkModelInfo[] {
-  const current = state.built.provider.current;
-  const found = new Map<string, SdkModelInfo>();
-  const add = (value: string, displayName: string, description: string) => {
-    if (!found.has(value)) found.set(value, { value, displayName, description });
-  };
-  add(current.label, current.label, `${current.label} (this session's model)`);
-  const provider = current.provider.name;
-  if (provider === "anthropic" || env.ANTHROPIC_API_KEY) {
-    for (const [alias, id] of Object.entries(ANTHROPIC_ALIASES)) add(alias, id, `Anthropic ${id}`);
-  }
-  if (provider === "openai" || env.OPENAI_API_KEY) {
-    for (const id of OPENAI_NAMED) add(`openai:${id}`, id, `OpenAI ${id}`);
-  }
-  if (env.DEEPSEEK_API_KEY) {
-    for (const id of ["deepseek-chat", "deepseek-reasoner"]) add(`deepseek:${id}`, id, `DeepSeek ${id}`);
-  }
-  for (const spec of Object.keys(settingsValue(state.built.plan.permissions.settings, "models") ?? {})) {
-    add(spec, spec, `${spec} (from settings)`);
-  }
-  return [...found.values()];
-}
 
 function usd(value: number): string {
   return value >= 0.5 ? `$${value.toFixed(2)}` : `$${value.toFixed(4)}`;
@@ -120,7 +81,7 @@ export async function handleInfoRequest(request: JsonObject, state: StreamState)
       };
     }
     case "list_models":
-      return { models: modelCatalog(state) };
+      return { models: modelCatalog(state.built) };
     case "set_has_subscribers":
       // Warden writes every line as it comes (it holds no stream events back), so nothing changes.
       return {};

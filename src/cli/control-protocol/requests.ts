@@ -5,10 +5,10 @@ import { loadOutputStyles } from "../../config/output-styles.js";
 import type { PermissionMode } from "../../tool/permission-types.js";
 import { builtInCatalog } from "../../tools/agent/catalog.js";
 import { thinkingFromBudget } from "../flags/thinking-option.js";
+import { modelCatalog } from "../session/model-catalog.js";
 import { wardenVersion } from "../version.js";
 import type { JsonObject } from "./channel.js";
 import { applyFlagSettings } from "./flag-settings.js";
-import { modelCatalog } from "./info-requests.js";
 import { handleMcpRequest } from "./mcp-requests.js";
 import { seedReadState } from "./seed-read-state.js";
 import { slashCommands } from "./slash-commands.js";
@@ -110,7 +110,7 @@ export function initializeResponse(state: StreamState): JsonObject {
     output_style: built.outputStyle,
     // Every style the project can use (built-in, user's, project's): the SDK's supportedOutputStyles.
     available_output_styles: availableOutputStyles(built.outputStyle, built.plan.config.cwd),
-    models: modelCatalog(state),
+    models: modelCatalog(state.built),
     account: {},
     claude_code_version: wardenVersion(),
     pid: process.pid,

@@ -5,6 +5,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolResultBlock } from "../../messages/types.js";
 import { runToolUse } from "../../orchestration/run-tool-use.js";
+import { applyToolResultLimit } from "../../results/limit-result.js";
 import type { AppState } from "../../tool/app-state.js";
 import { createAppStateStore } from "../../tool/context.js";
 import { TOOL_SEARCH_TOOL_NAME } from "../../tool/deferred.js";
@@ -139,8 +140,12 @@ export async function createWardenMcpServer(options: WardenMcpServerOptions): Pr
     });
     const block = { type: "tool_use" as const, id: toolUseId, name, input: request.params.arguments ?? {} };
     const outcome = await runToolUse(block, context, options.canUseTool, undefined, (p) => progress.onToolProgress(p));
-    const result = toMcpResult(outcome.result);
-    const structured = structuredContentOf(outcome.tool, outcome.output, result);
+    // The same size limit as in a session: an oversized result is saved to a file and the client
+    // gets a preview with its path, not megabytes it must hold in its own context.
+    const limited = await applyToolResultLimit(outcome.result, outcome.tool, options.sessionDir);
+    const result = toMcpResult(limited);
+    const structured =
+      limited === outcome.result ? structuredContentOf(outcome.tool, outcome.output, result) : undefined;
     if (structured) result.structuredContent = structured;
     progress.finish({ isError: result.isError === true });
     return result;

@@ -82,4 +82,18 @@ describe("a language server whose command is not installed", () => {
     expect(String(lsp?.content)).toContain("could not start: it exited (code 3)");
     expect(String(lsp?.content)).toContain("no license for this machine");
   }, 60_000);
+
+  it("a command that does not speak LSP on stdout is refused at once with what it said, not after the startup timeout", async () => {
+    writeFileSync(join(project, "lib.nim"), "echo 1\n");
+    const server = join(dir, "banner-server.sh");
+    // A banner (or a usage text) on stdout, then waiting: the LSP reader would wait for a header forever.
+    writeFileSync(server, "#!/bin/sh\necho 'Welcome to nimls 0.1, type help'\nexec sleep 1000\n", { mode: 0o755 });
+    const lsp = await hoverThrough(
+      "banner",
+      { nim: { command: server, extensions: [".nim"], startupTimeout: 30_000 } },
+      "lib.nim",
+    );
+    expect(String(lsp?.content)).toContain("its output is not the language server protocol");
+    expect(String(lsp?.content)).toContain("Welcome to nimls 0.1");
+  }, 60_000);
 });
