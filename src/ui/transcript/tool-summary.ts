@@ -45,6 +45,14 @@ export function toolCallSummary(tool: AnyTool | undefined, use: ToolUseBlock, cw
       }
     }
   }
+  // Any other text the call carries (a plan, a message) by its first line: as JSON its newlines and
+  // quotes read as `{"plan":"# Plan\n\n1. ...`. Only input without text is shown as JSON.
+  if (detail === undefined) {
+    const text = Object.values(input).find(
+      (value): value is string => typeof value === "string" && value.trim() !== "",
+    );
+    if (text !== undefined) detail = oneLine(text);
+  }
   if (detail === undefined) {
     const text = JSON.stringify(input);
     detail = text === "{}" ? "" : oneLine(text);
