@@ -335,6 +335,12 @@ export function App(props: AppProps) {
       void ready.then((handle) => runShell(handle, (shell[1] as string).trim()));
       return;
     }
+    if (shell) {
+      // Queued, `!ls` would reach the model as words, never run: it goes back for after the prompt.
+      setRestore((last) => ({ text, seq: (last?.seq ?? 0) + 1 }));
+      transcript.addNotice("(a !command runs when the model is not working: it is back in the prompt, send it then)");
+      return;
+    }
     if (busyRef.current && current) {
       transcript.addUser(text);
       void sendWhileRunning(current, text);
