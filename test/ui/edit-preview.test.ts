@@ -1,5 +1,6 @@
 // What an Edit's (and a Write's) diff shows, in the permission dialog and the transcript: the file's whole lines
-// around the edited text, numbered as in the file, not only the characters old_string names.
+// around the edited text, numbered as in the file, not only the characters old_string names, with
+// two lines of the file before and after it (where the edit lands).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,12 +15,38 @@ function fileWith(content: string): string {
 }
 
 describe("editOf", () => {
-  it("widens a fragment to its whole line, at the file's line number", () => {
+  it("widens a fragment to its whole line, with the file's lines around it, at the file's line numbers", () => {
     const file_path = fileWith("// sums\nexport function sum(a, b) { return a - b; }\n");
     expect(editOf({ file_path, old_string: "a - b", new_string: "a + b" }, "old")).toEqual({
-      oldText: "export function sum(a, b) { return a - b; }",
-      newText: "export function sum(a, b) { return a + b; }",
+      oldText: "// sums\nexport function sum(a, b) { return a - b; }\n",
+      newText: "// sums\nexport function sum(a, b) { return a + b; }\n",
+      firstLine: 1,
+    });
+  });
+
+  it("shows two lines of the file before and after the edit, so the person sees where it lands", () => {
+    const file_path = fileWith("import x\n\ndef add(a, b):\n    return a + b\n\nprint(add(1, 2))\nprint(3)\n");
+    const preview = editOf(
+      { file_path, old_string: "    return a + b", new_string: '    """Add."""\n    return a + b' },
+      "old",
+    );
+    expect(preview).toEqual({
+      oldText: "\ndef add(a, b):\n    return a + b\n\nprint(add(1, 2))",
+      newText: '\ndef add(a, b):\n    """Add."""\n    return a + b\n\nprint(add(1, 2))',
       firstLine: 2,
+    });
+    const lines = diffLines(preview?.oldText ?? "", preview?.newText ?? "", 2, preview?.firstLine);
+    expect(lines.map((l) => `${l.number}${l.kind === "add" ? "+" : l.kind === "remove" ? "-" : " "}${l.text}`)).toEqual(
+      ["2 ", "3 def add(a, b):", '4+    """Add."""', "5     return a + b", "6 "],
+    );
+  });
+
+  it("an edit on the first line after an empty one, or on the last line without a newline, stays in the file", () => {
+    const file_path = fileWith("\nlast");
+    expect(editOf({ file_path, old_string: "last", new_string: "final" }, "old")).toEqual({
+      oldText: "\nlast",
+      newText: "\nfinal",
+      firstLine: 1,
     });
   });
 
@@ -32,12 +59,12 @@ describe("editOf", () => {
     });
   });
 
-  it("keeps whole lines as they are, the next line left out", () => {
-    const file_path = fileWith("one\ntwo\nthree\n");
+  it("keeps whole lines whole, the lines around them added as whole lines", () => {
+    const file_path = fileWith("one\ntwo\nthree\nfour\nfive\n");
     expect(editOf({ file_path, old_string: "two\n", new_string: "2\n" }, "old")).toEqual({
-      oldText: "two\n",
-      newText: "2\n",
-      firstLine: 2,
+      oldText: "one\ntwo\nthree\nfour\n",
+      newText: "one\n2\nthree\nfour\n",
+      firstLine: 1,
     });
   });
 

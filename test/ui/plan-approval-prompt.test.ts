@@ -143,6 +143,10 @@ describe("the plan approval question", () => {
     await pause();
     app.stdin.write("3");
     await pause();
+    // The pointer is on the answer typed, above its feedback line, not left on the first.
+    const frame = plain(app.lastFrame() ?? "");
+    expect(frame).toMatch(/❯ 3\. No, keep planning/);
+    expect(frame).not.toMatch(/❯ 1\./);
     app.stdin.write("split step 2");
     await pause();
     app.stdin.write("\r");

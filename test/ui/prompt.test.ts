@@ -139,6 +139,21 @@ describe("Prompt", () => {
     expect(sent).toEqual([`look: ${pasted}`]);
   });
 
+  it("counts a pasted file's lines without the empty one after its final newline", async () => {
+    const { app, sent, keys } = mount();
+    unmount = app.unmount;
+    await pause();
+    // Copied from an editor or `cat`: every line ends with its newline.
+    const pasted = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join("");
+    await keys(`\x1b[200~${pasted}\x1b[201~`);
+    expect(app.lastFrame()).toContain("[Pasted text #1 +12 lines]");
+    await keys("\r");
+    // Three lines with their newlines are as short as three without: they go in as they are.
+    await keys("\x1b[200~a\nb\nc\n\x1b[201~");
+    expect(app.lastFrame()).not.toContain("Pasted text");
+    expect(sent).toEqual([pasted]);
+  });
+
   it("a short paste goes in as it is; backspace removes a marker whole", async () => {
     const { app, sent, keys } = mount();
     unmount = app.unmount;

@@ -3,6 +3,7 @@
 // only when the subcommand runs, so no other command pays for the viewer.
 
 import { untilStopSignal } from "../../process/until-stop-signal.js";
+import { resolveSessionId } from "../../session/transcript-reader.js";
 import { findTranscript, startViewServer } from "../../view/server.js";
 import { type CommandIo, processIo } from "./command-io.js";
 
@@ -43,13 +44,23 @@ export async function run(argv: string[], io: CommandIo = processIo()): Promise<
     else io.stderr.write(`warden view: ${args}\n${USAGE}\n`);
     return args === "" ? 0 : 2;
   }
-  if (args.sessionId !== undefined && findTranscript(io.cwd, args.sessionId) === undefined) {
-    io.stderr.write(`warden view: no saved session ${JSON.stringify(args.sessionId)} (warden view lists them all)\n`);
-    return 1;
+  let sessionId = args.sessionId;
+  if (sessionId !== undefined) {
+    // The start of an id, as the resume picker and `--resume` show and take it (`cbb95212`).
+    try {
+      sessionId = resolveSessionId(io.cwd, sessionId);
+    } catch (error) {
+      io.stderr.write(`warden view: ${(error as Error).message}\n`);
+      return 1;
+    }
+    if (findTranscript(io.cwd, sessionId) === undefined) {
+      io.stderr.write(`warden view: no saved session ${JSON.stringify(sessionId)} (warden view lists them all)\n`);
+      return 1;
+    }
   }
   const stopped = untilStopSignal();
   const server = await startViewServer({ cwd: io.cwd, port: args.port });
-  io.stdout.write(`warden view: open ${server.urlFor(args.sessionId)}\n`);
+  io.stdout.write(`warden view: open ${server.urlFor(sessionId)}\n`);
   const release = await stopped;
   await server.close();
   release();

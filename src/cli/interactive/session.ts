@@ -28,7 +28,7 @@ import type {
 import type { SessionConfig } from "../flags/session-config.js";
 import { forgetSessionPermissions } from "../session/permissions.js";
 import { planSession } from "../session/plan.js";
-import { createLiveSkillTool, expandPrompt, withHookContext } from "../session/skills-setup.js";
+import { createLiveSkillTool, expandPrompt, unknownSlashCommand, withHookContext } from "../session/skills-setup.js";
 import { type BuiltSession, startSession } from "../session/start.js";
 import { mcpServersControl } from "./mcp.js";
 import { attachMentions } from "./mentions.js";
@@ -175,6 +175,11 @@ async function* runWithSlashCommands(
   const before = session.getAppState().toolPermissionContext;
   // Read again so that a command written since the session started runs as it is now.
   const catalog = prompt.trimStart().startsWith("/") ? await skills.current() : built.skills.catalog;
+  const unknown = await unknownSlashCommand(prompt, catalog);
+  if (unknown !== undefined) {
+    warn(`Unknown command /${unknown}: nothing was sent to the model (/help lists the commands).`);
+    return undefined;
+  }
   const expanded = await expandPrompt(prompt, catalog, before, cwd, warn, session.getAppState().hooks);
   if (!expanded.ok) {
     warn(expanded.message);

@@ -88,6 +88,20 @@ export type ExpandedPrompt =
   | { ok: false; message: string };
 
 /**
+ * The name of a `/name ...` prompt that names none of the catalog's commands or skills (the
+ * built-in ones are the front end's), so that a mistyped or unsupported command (`/rewind`) is
+ * answered on screen instead of being sent to the model as a prompt. A path (`/tmp/x failed`)
+ * is no command name.
+ */
+export async function unknownSlashCommand(prompt: string, catalog: SkillCatalog): Promise<string | undefined> {
+  const match = /^\/([A-Za-z][\w:.-]*)(?:\s|$)/.exec(prompt.trim());
+  if (!match) return undefined;
+  const name = match[1] as string;
+  const { findCommand, findSkill } = await import("../../config/skills/index.js");
+  return findCommand(catalog, name) || findSkill(catalog, name) ? undefined : name;
+}
+
+/**
  * The prompt to send: a `/name args` prompt naming a command or skill becomes its text (with the
  * grants of its `allowed-tools` added to the permission context when they are honoured); anything
  * else is sent as it is.

@@ -23,6 +23,7 @@ import { sessionCommandContext } from "./command-context.js";
 import { LivePart } from "./LivePart.js";
 import { attachPromptMentions } from "./prompt-mentions.js";
 import { type Picking, Questions } from "./Questions.js";
+import { takeBackTypedMessages } from "./queued-drafts.js";
 import type { OpenSession, SessionHandle } from "./session-handle.js";
 import { handleSessionKey } from "./session-keys.js";
 import { runShellCommand } from "./shell-command.js";
@@ -74,6 +75,9 @@ export function App(props: AppProps) {
   const busyRef = useRef(false);
   const waiting = useRef<string[]>(props.initialPrompt ? [props.initialPrompt] : []);
   const [hint, setHint] = useState<string>();
+  /** Messages typed while the prompt ran and queued for the model; those it never read come back (queued-drafts.ts). */
+  const queuedTyped = useRef<string[]>([]);
+  const [restore, setRestore] = useState<{ text: string; seq: number }>();
   const ctrlCAt = useRef(0);
   const [picking, setPicking] = useState<Picking>();
   const [staticKey, setStaticKey] = useState(0);
@@ -189,6 +193,13 @@ export function App(props: AppProps) {
         transcript.addNotice(`Error: ${error instanceof Error ? error.message : String(error)}`, "error");
       } finally {
         runningTokens.current = { input: 0, output: 0 };
+        const unread = takeBackTypedMessages(current.engine.channels.userMessages, queuedTyped.current.splice(0));
+        if (unread.length > 0) {
+          setRestore((last) => ({ text: unread.join("\n"), seq: (last?.seq ?? 0) + 1 }));
+          transcript.addNotice(
+            `(the prompt stopped before the model read ${unread.length === 1 ? "your queued message" : "your queued messages"}: back in the prompt to send again or edit)`,
+          );
+        }
         markBusy(false);
         showNotices(current, transcript);
       }
@@ -324,6 +335,12 @@ export function App(props: AppProps) {
       void ready.then((handle) => runShell(handle, (shell[1] as string).trim()));
       return;
     }
+    if (shell) {
+      // Queued, `!ls` would reach the model as words, never run: it goes back for after the prompt.
+      setRestore((last) => ({ text, seq: (last?.seq ?? 0) + 1 }));
+      transcript.addNotice("(a !command runs when the model is not working: it is back in the prompt, send it then)");
+      return;
+    }
     if (busyRef.current && current) {
       transcript.addUser(text);
       void sendWhileRunning(current, text);
@@ -341,6 +358,7 @@ export function App(props: AppProps) {
       return;
     }
     const outcome = current.engine.sendWhileRunning(text);
+    if (outcome !== "interrupted") queuedTyped.current.push(text);
     transcript.addNotice(
       outcome === "interrupted"
         ? "(interrupted the running tools; your message goes to the model now)"
@@ -421,6 +439,7 @@ export function App(props: AppProps) {
             onSlash={() => void refreshCustomCommands()}
             // The prompt, its borders and the status line stay on screen under the list.
             maxSuggestions={Math.max(4, (stdout.rows ?? 24) - 8)}
+            restore={restore}
           />
         </Box>
         <StatusLine status={status} />

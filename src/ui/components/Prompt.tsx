@@ -2,7 +2,7 @@
 // backslash before Enter), history on up/down, and long pastes shown as a marker. Keys the prompt
 // does not use itself (ESC, Shift+Tab, Ctrl+C...) go to `onOtherKey`.
 import { Box, Text } from "ink";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { commonPrefix, mentionAtCursor } from "../input/file-mentions.js";
 import type { KeyEvent, KeyName } from "../input/keys.js";
 import {
@@ -46,6 +46,8 @@ export interface PromptProps {
   onSlash?(): void;
   /** Commands listed under the prompt at most (the rest are counted); fits the terminal's height. */
   maxSuggestions?: number;
+  /** Text given back to the prompt (queued messages the model never read), put before any draft; once per `seq`. */
+  restore?: { text: string; seq: number };
 }
 
 export interface CommandSuggestion {
@@ -65,6 +67,7 @@ export function Prompt({
   suggestCommands,
   onSlash,
   maxSuggestions = 8,
+  restore,
 }: PromptProps) {
   // Several keys can arrive in one chunk, before React renders again: each must see the last edit,
   // and so does every render (a typed key's own frame may still be deferred).
@@ -77,6 +80,12 @@ export function Prompt({
     if (state.text !== previous) choose(0);
     if (!previous.startsWith("/") && state.text.startsWith("/")) onSlash?.();
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per restore, whatever the draft is then
+  useEffect(() => {
+    if (!restore) return;
+    const draft = latest.current.text;
+    update(replaceText(latest.current, draft === "" ? restore.text : `${restore.text}\n${draft}`));
+  }, [restore?.seq]);
   /** Which listed command up/down have chosen; back to the first whenever the text changes. */
   const [chosen, setChosen] = useState(0);
   const chosenRef = useRef(0);

@@ -73,6 +73,8 @@ export function PlanApprovalPrompt({ ask, onAnswered }: PlanApprovalPromptProps)
     onAnswered?.({ approved: false, withWords: words !== "" });
   };
   const choose = (index: number) => {
+    // The pointer follows a digit too, so the feedback line opens under the option it belongs to.
+    setSelected(index);
     const mode = CHOICES[index]?.mode;
     if (mode) approve(mode);
     else setFeedback(emptyEditor());

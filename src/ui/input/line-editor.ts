@@ -34,14 +34,20 @@ export function replaceText(state: LineEditorState, text: string): LineEditorSta
   return { ...state, text, cursor: text.length, historyIndex: undefined };
 }
 
-export function pasteMarker(id: number, text: string): string {
+/** The lines of a pasted text as a person counts them: a final newline ends the last line, it starts none. */
+function pastedLines(text: string): number {
   const lines = text.split("\n").length;
+  return text.endsWith("\n") ? lines - 1 : lines;
+}
+
+export function pasteMarker(id: number, text: string): string {
+  const lines = pastedLines(text);
   return lines > 1 ? `[Pasted text #${id} +${lines} lines]` : `[Pasted text #${id} ${text.length} chars]`;
 }
 
 /** A paste: short ones go in as they are, long ones as a marker that send() expands. */
 export function insertPaste(state: LineEditorState, text: string): LineEditorState {
-  const lines = text.split("\n").length;
+  const lines = pastedLines(text);
   if (lines <= PASTE_COLLAPSE_LINES && text.length <= PASTE_COLLAPSE_CHARS) return insertText(state, text);
   const id = state.pastes.size + 1;
   const pastes = new Map(state.pastes);

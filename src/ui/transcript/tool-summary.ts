@@ -45,6 +45,14 @@ export function toolCallSummary(tool: AnyTool | undefined, use: ToolUseBlock, cw
       }
     }
   }
+  // Any other text the call carries (a plan, a message) by its first line: as JSON its newlines and
+  // quotes read as `{"plan":"# Plan\n\n1. ...`. Only input without text is shown as JSON.
+  if (detail === undefined) {
+    const text = Object.values(input).find(
+      (value): value is string => typeof value === "string" && value.trim() !== "",
+    );
+    if (text !== undefined) detail = oneLine(text);
+  }
   if (detail === undefined) {
     const text = JSON.stringify(input);
     detail = text === "{}" ? "" : oneLine(text);
@@ -139,15 +147,21 @@ export function editOf(input: Record<string, unknown>, lookFor: "old" | "new"): 
     const needle = lookFor === "old" ? preview.oldText : preview.newText;
     const at = needle === "" ? -1 : content.indexOf(needle);
     if (at < 0) return preview;
-    const lineStart = content.lastIndexOf("\n", at - 1) + 1;
+    let lineStart = content.lastIndexOf("\n", at - 1) + 1;
     const end = at + needle.length;
-    const lineEnd = endOfLine(content, end, needle.endsWith("\n"));
+    let lineEnd = endOfLine(content, end, needle.endsWith("\n"));
+    // The file's lines around the edit come along, so the person sees where it lands (which
+    // function a changed `return` is in), as the diff of Claude Code and git show it.
+    for (let i = 0; i < EDIT_CONTEXT_LINES; i++) {
+      lineStart = startOfPreviousLine(content, lineStart);
+      lineEnd = endOfNextLine(content, lineEnd, needle.endsWith("\n"));
+    }
     const before = content.slice(lineStart, at);
     const after = content.slice(end, lineEnd);
     return {
       oldText: before + preview.oldText + after,
       newText: before + preview.newText + after,
-      firstLine: content.slice(0, at).split("\n").length,
+      firstLine: content.slice(0, lineStart).split("\n").length,
     };
   } catch {
     // The file is gone or unreadable: the diff keeps numbers relative to the edit.
@@ -180,6 +194,26 @@ function endOfLine(content: string, from: number, atBoundary: boolean): number {
   const next = content.indexOf("\n", from);
   return next === -1 ? content.length : next;
 }
+
+/** Where the line before the one starting at `lineStart` starts (0 at the file's first line). */
+function startOfPreviousLine(content: string, lineStart: number): number {
+  if (lineStart <= 1) return 0;
+  return content.lastIndexOf("\n", lineStart - 2) + 1;
+}
+
+/**
+ * One more line after `lineEnd`: past its newline when the text so far ended with one (`lineEnd`
+ * starts a line), else up to the next line's newline (the text keeps ending without one).
+ */
+function endOfNextLine(content: string, lineEnd: number, atBoundary: boolean): number {
+  if (lineEnd >= content.length) return content.length;
+  const next = content.indexOf("\n", atBoundary ? lineEnd : lineEnd + 1);
+  if (next === -1) return content.length;
+  return atBoundary ? next + 1 : next;
+}
+
+/** Unchanged lines of the file shown before and after an edit (DiffView's own context). */
+const EDIT_CONTEXT_LINES = 2;
 
 const MAX_LOOKUP_BYTES = 2_000_000;
 
