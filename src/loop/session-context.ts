@@ -38,6 +38,7 @@ export function sessionToolUseContext(
       sessionId: source.sessionId,
       sessionDir: sessionArtifactsDir(options.cwd, source.sessionId),
       isNonInteractive: options.isNonInteractive ?? true,
+      ...(options.endsWithPrompt ? { endsWithPrompt: true } : {}),
       verbose: options.verbose ?? false,
       userDialog: options.userDialog,
       subagents: source.subagents,

@@ -64,6 +64,8 @@ export interface SessionEngineOptions {
   appState?: Partial<AppState>;
   /** True when nobody can answer a permission prompt. Default true. */
   isNonInteractive?: boolean;
+  /** True when the process ends once its prompt is answered (`warden -p`); see ToolUseContext. */
+  endsWithPrompt?: boolean;
   /**
    * A lead whose teammates still work keeps its prompt running and goes on with their messages
    * (src/loop/team-wait.ts). Default: as isNonInteractive (a person at the prompt is not blocked).

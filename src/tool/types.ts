@@ -50,6 +50,11 @@ export interface ToolUseContextOptions {
   sessionDir: string;
   /** True when nobody can answer a permission prompt (headless, MCP server). */
   isNonInteractive: boolean;
+  /**
+   * True when the process ends once its prompt is answered (`warden -p`, a fleet job): nothing
+   * scheduled for later in this session would ever run.
+   */
+  endsWithPrompt?: boolean;
   verbose?: boolean;
   /**
    * Who answers AskUserQuestion and approves plans when no permission prompt does (a library's

@@ -153,6 +153,8 @@ async function runHeadless(config: SessionConfig, startedAt: number, argv: reado
       warn,
     ),
     isNonInteractive: true,
+    // One prompt, then the process ends: a schedule for this session would never fire.
+    endsWithPrompt: true,
     warn,
     mcpWarn: (message) => err(`warden: ${message}\n`),
     onServerLog: (message) => reporterRef?.serverLog(message),

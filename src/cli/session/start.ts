@@ -54,6 +54,8 @@ export interface StartOptions {
   askHandler: AskHandler;
   /** False for the interactive UI: the tools and prompts may count on a person being there. */
   isNonInteractive: boolean;
+  /** True for `warden -p`: the process ends once its prompt is answered. */
+  endsWithPrompt?: boolean;
   /** A warning for the person (a skipped skill, a broken hook). */
   warn: (message: string) => void;
   /** What MCP set-up reports (a server that did not start); `warn` when not given. */
@@ -328,6 +330,7 @@ export async function startSession(plan: SessionPlan, options: StartOptions): Pr
           .join("\n\n") || undefined,
       permissionContext,
       isNonInteractive: options.isNonInteractive,
+      ...(options.endsWithPrompt && { endsWithPrompt: true }),
       // The MCP client is loaded only when an agent with servers of its own runs.
       agentMcpServers: async (...args) => (await import("../../mcp/agent-servers.js")).startAgentMcpServers(...args),
       // From the session's own catalog (its trust, its plugins); loaded when such an agent first runs.

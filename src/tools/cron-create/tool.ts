@@ -39,6 +39,14 @@ export const CronCreateTool = buildTool<CronCreateInput, ScheduledTask>({
         errorCode: 4,
       };
     }
+    if (!input.durable && context.options.endsWithPrompt) {
+      return {
+        result: false,
+        message:
+          "This run ends once its prompt is answered, so a task scheduled for this session would never run. Save it for later sessions in this project (durable: true), or do the work now.",
+        errorCode: 5,
+      };
+    }
     try {
       await parseCron(input.cron);
     } catch (error) {
