@@ -81,6 +81,8 @@ export class LspClient {
   private exited = false;
   /** How the process ended (`code 3`, `SIGKILL`), once it has. */
   private exitDescription: string | undefined;
+  /** Set when stop() had to kill the process: its exit then says nothing about why it failed. */
+  private killedByStop = false;
   private readonly exitSeen: Promise<void>;
   private stopping: Promise<void> | undefined;
   capabilities: ServerCapabilities = {};
@@ -142,8 +144,11 @@ export class LspClient {
       await client.initialize(cwd, signal);
       return client;
     } catch (error) {
-      const why = await client.whyItFailed(error);
       await client.stop();
+      // Ended now, by itself or by the kill in stop(): how it ended is known, not raced against.
+      // (A command that never started has no exit to wait for.)
+      if (client.child.pid !== undefined) await client.exitSeen;
+      const why = client.whyItFailed(error);
       const stderr = client.stderrTail.trim();
       throw new Error(
         `language server "${spec.name}" (${spec.command}) could not start: ${why}${stderr ? `\nits stderr ended with: ${stderr.slice(-600)}` : ""}`,
@@ -153,13 +158,12 @@ export class LspClient {
 
   /**
    * A server that dies at start makes the handshake's first write fail (EPIPE) before its exit is
-   * seen: how it exited says more than the broken pipe, so it is waited for briefly.
+   * seen: how it exited by itself says more than the broken pipe. Called once the process is gone.
    */
-  private async whyItFailed(error: unknown): Promise<string> {
+  private whyItFailed(error: unknown): string {
     const message = error instanceof Error ? error.message : String(error);
     if (!/EPIPE|ECONNRESET|ERR_STREAM_DESTROYED|write after end/i.test(message)) return message;
-    await Promise.race([this.exitSeen, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
-    return this.exitDescription ? `it exited (${this.exitDescription})` : message;
+    return this.exitDescription && !this.killedByStop ? `it exited (${this.exitDescription})` : message;
   }
 
   private async initialize(cwd: string, signal?: AbortSignal): Promise<void> {
@@ -405,6 +409,7 @@ export class LspClient {
         clearTimeout(timer);
       }
       // The whole group: the server's own children (tsserver) go with it.
+      if (!this.exited) this.killedByStop = true;
       try {
         process.kill(-pid, "SIGKILL");
       } catch {
